@@ -1,0 +1,215 @@
+// Package value defines the plain data that crosses between JS and the core: JSON values in which
+// objects keep their key order (Python dicts and JS objects both do, and templates print and loop
+// over them in that order).
+//
+// A value is one of: nil, bool, int64, float64, string, []any, *Object. JSON numbers written
+// without a fraction or exponent that fit in int64 decode as int64, others as float64; so a JS
+// number such as 3 arrives as the integer 3 (JSON.stringify cannot tell 3 from 3.0).
+package value
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Object is a JSON object with its keys in insertion order. The zero value is empty and usable.
+type Object struct {
+	keys []string
+	m    map[string]any
+}
+
+// NewObject returns an object holding the given key, value pairs in order.
+func NewObject(kv ...any) *Object {
+	o := &Object{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Set(kv[i].(string), kv[i+1])
+	}
+	return o
+}
+
+// Set sets key k to v, keeping k's first position when it is already there.
+func (o *Object) Set(k string, v any) {
+	if o.m == nil {
+		o.m = make(map[string]any)
+	}
+	if _, ok := o.m[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.m[k] = v
+}
+
+// Get returns the value at k.
+func (o *Object) Get(k string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.m[k]
+	return v, ok
+}
+
+// GetFold returns the value of the first key equal to k under Unicode case folding, and that key.
+func (o *Object) GetFold(k string) (any, string, bool) {
+	if o == nil {
+		return nil, "", false
+	}
+	if v, ok := o.m[k]; ok {
+		return v, k, true
+	}
+	for _, key := range o.keys {
+		if strings.EqualFold(key, k) {
+			return o.m[key], key, true
+		}
+	}
+	return nil, "", false
+}
+
+// Keys returns the keys in order. The caller must not modify the slice.
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	return o.keys
+}
+
+// Len returns the number of keys.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// MarshalJSON writes the object with its keys in order.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.Keys() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		vb, err := json.Marshal(o.m[k])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(vb)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads a JSON object keeping its key order.
+func (o *Object) UnmarshalJSON(data []byte) error {
+	v, err := Decode(data)
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(*Object)
+	if !ok {
+		return fmt.Errorf("value: want a JSON object, got %s", TypeName(v))
+	}
+	*o = *obj
+	return nil
+}
+
+// Decode reads one strict JSON value into the representation described in the package doc.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decode(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, fmt.Errorf("value: more than one JSON value")
+	}
+	return v, nil
+}
+
+const maxDepth = 1000
+
+func decode(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("value: JSON nested deeper than %d", maxDepth)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := &Object{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := decode(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				o.Set(kt.(string), v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return o, nil
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decode(dec, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return list, nil
+		}
+		return nil, fmt.Errorf("value: unexpected %v", t)
+	case json.Number:
+		return Number(string(t)), nil
+	default:
+		return t, nil // string, bool, nil
+	}
+}
+
+// Number converts a JSON number literal to int64 when it has no fraction or exponent and fits,
+// else to float64.
+func Number(lit string) any {
+	if !strings.ContainsAny(lit, ".eE") {
+		if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+			return i
+		}
+	}
+	f, _ := strconv.ParseFloat(lit, 64)
+	return f
+}
+
+// TypeName names v's type in words for error messages ("a string", "a list", ...).
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case int64, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case *Object:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
