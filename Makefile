@@ -56,6 +56,7 @@ test-wasm:
 
 test-js: build
 	node --test web/test/
+	@if [ -d test/batch ]; then node --test test/batch/; fi
 
 test-size: build
 	@bash scripts/size.sh --check
