@@ -1,6 +1,328 @@
 //go:build js && wasm
 
-// Command wasm is ragjudge's WebAssembly bridge (STUB: being written).
+// Command wasm is ragjudge's WebAssembly bridge. It exposes the core to JavaScript as
+// globalThis.__ragjudge, an object of synchronous functions that web/ragjudge.js wraps into the
+// public JS API; nothing else should call it directly.
+//
+// Wire format: every function takes its arguments as JSON texts, one per argument (undefined
+// when omitted), and returns one JSON text, {"ok": result} or {"error": {kind, name, line, col,
+// message}}. JSON both ways keeps object key order and tells integers from floats
+// (value.Decode), and keeps this file a list of thin adapters: check the arguments, call one core
+// function, return plain data. Go never calls back into async JS or the network.
 package main
 
-func main() { select {} }
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"syscall/js"
+	"unicode/utf8"
+
+	"ragjudge/core/dataset"
+	"ragjudge/core/diag"
+	"ragjudge/core/judge"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+	"ragjudge/prompts"
+)
+
+// registry is loaded once at start; loadErr is returned by every call that needs it when the
+// embedded prompts could not be read (a broken build, not bad input).
+var (
+	registry *judge.Registry
+	loadErr  error
+)
+
+// adapters are the exported functions, by JS name.
+var adapters = map[string]func(a *args) (any, error){
+	"evaluators":  evaluators,
+	"render":      render,
+	"parse":       parse,
+	"template":    renderTemplate,
+	"readDataset": readDataset,
+}
+
+func main() {
+	registry, loadErr = judge.Load(prompts.FS)
+	api := js.Global().Get("Object").New()
+	api.Set("version", judge.Version)
+	for name, fn := range adapters {
+		api.Set(name, js.FuncOf(export(name, fn)))
+	}
+	js.Global().Set("__ragjudge", api)
+	select {} // keep the functions callable
+}
+
+// export wraps an adapter into a js.Func body that speaks the wire format.
+func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Value) any {
+	return func(_ js.Value, raw []js.Value) (out any) {
+		// A panic would end the Go program and leave every later call failing with "Go program
+		// has already exited"; the page must survive a core bug long enough to say so.
+		defer func() {
+			if p := recover(); p != nil {
+				out = wireError(&diag.Error{Kind: "internal", Name: name,
+					Msg: fmt.Sprintf("internal error (please report): %v\n%s", p, debug.Stack())})
+			}
+		}()
+		res, err := fn(&args{fn: name, raw: raw})
+		if err != nil {
+			return wireError(err)
+		}
+		b, err := json.Marshal(struct {
+			OK any `json:"ok"`
+		}{res})
+		if err != nil {
+			return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
+		}
+		return string(b)
+	}
+}
+
+// wireError encodes err as {"error": {...}}; errors that are not *diag.Error carry no position.
+func wireError(err error) string {
+	d, ok := err.(*diag.Error)
+	if !ok {
+		d = &diag.Error{Kind: "internal", Msg: err.Error()}
+	}
+	b, _ := json.Marshal(struct {
+		Error *diag.Error `json:"error"`
+	}{d})
+	return string(b)
+}
+
+// args reads the JSON-encoded arguments of one call.
+type args struct {
+	fn  string
+	raw []js.Value
+}
+
+// get decodes argument i; ok is false when it was omitted (undefined).
+func (a *args) get(i int, name string) (v any, ok bool, err error) {
+	if i >= len(a.raw) || a.raw[i].Type() != js.TypeString {
+		return nil, false, nil
+	}
+	v, err = value.Decode([]byte(a.raw[i].String()))
+	if err != nil {
+		return nil, false, a.errorf("%s is not valid JSON: %v", name, err)
+	}
+	return v, true, nil
+}
+
+func (a *args) errorf(format string, v ...any) error {
+	return &diag.Error{Kind: "input", Name: a.fn, Msg: fmt.Sprintf(format, v...)}
+}
+
+// str reads a required string argument.
+func (a *args) str(i int, name string) (string, error) {
+	v, ok, err := a.get(i, name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", a.errorf("%s is required (a string)", name)
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", a.errorf("%s must be a string, got %s", name, value.TypeName(v))
+	}
+	return s, nil
+}
+
+// optStr reads an optional string argument; null and undefined give def.
+func (a *args) optStr(i int, name, def string) (string, error) {
+	v, ok, err := a.get(i, name)
+	if err != nil || !ok || v == nil {
+		return def, err
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", a.errorf("%s must be a string, got %s", name, value.TypeName(v))
+	}
+	return s, nil
+}
+
+// obj reads an object argument; when optional, null and undefined give an empty object.
+func (a *args) obj(i int, name string, optional bool) (*value.Object, error) {
+	v, ok, err := a.get(i, name)
+	if err != nil {
+		return nil, err
+	}
+	if optional && (!ok || v == nil) {
+		return &value.Object{}, nil
+	}
+	if !ok {
+		return nil, a.errorf("%s is required (an object)", name)
+	}
+	o, isObj := v.(*value.Object)
+	if !isObj {
+		return nil, a.errorf("%s must be an object, got %s", name, value.TypeName(v))
+	}
+	return o, nil
+}
+
+// strList reads a required list of strings.
+func (a *args) strList(i int, name string) ([]string, error) {
+	v, ok, err := a.get(i, name)
+	if err != nil {
+		return nil, err
+	}
+	list, isList := v.([]any)
+	if !ok || !isList {
+		return nil, a.errorf("%s must be a list of strings, got %s", name, value.TypeName(v))
+	}
+	out := make([]string, len(list))
+	for k, item := range list {
+		s, isStr := item.(string)
+		if !isStr {
+			return nil, a.errorf("%s[%d] must be a string, got %s", name, k, value.TypeName(item))
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+func evaluators(a *args) (any, error) {
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	return nonNil(registry.Evaluators()), nil
+}
+
+// renderedJS is judge.Rendered with span offsets in UTF-16 code units, so that JS can slice the
+// prompt with them directly.
+type renderedJS struct {
+	Prompt   string          `json:"prompt"`
+	Messages []judge.Message `json:"messages"`
+	Warnings []string        `json:"warnings"`
+	Spans    []spanJS        `json:"spans"`
+}
+
+type spanJS struct {
+	Expr  string `json:"expr"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+func render(a *args) (any, error) {
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	id, err := a.str(0, "id")
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := a.obj(1, "inputs", false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := registry.Render(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	offs := make([]int, 0, 2*len(r.Spans))
+	for _, s := range r.Spans {
+		offs = append(offs, s.Start, s.End)
+	}
+	units := utf16Offsets(r.Prompt, offs)
+	spans := make([]spanJS, len(r.Spans))
+	for k, s := range r.Spans {
+		spans[k] = spanJS{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
+	}
+	return renderedJS{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Spans: spans}, nil
+}
+
+// utf16Offsets converts byte offsets into s to UTF-16 code unit offsets, in one pass over s.
+func utf16Offsets(s string, offs []int) []int {
+	order := make([]int, len(offs))
+	for k := range order {
+		order[k] = k
+	}
+	sort.Slice(order, func(x, y int) bool { return offs[order[x]] < offs[order[y]] })
+	out := make([]int, len(offs))
+	b, u := 0, 0
+	for _, k := range order {
+		target := min(max(offs[k], 0), len(s))
+		for b < target {
+			r, size := utf8.DecodeRuneInString(s[b:])
+			if r >= 0x10000 {
+				u += 2
+			} else {
+				u++
+			}
+			b += size
+		}
+		out[k] = u
+	}
+	return out
+}
+
+func parse(a *args) (any, error) {
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	id, err := a.str(0, "id")
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := a.obj(1, "inputs", false)
+	if err != nil {
+		return nil, err
+	}
+	output, err := a.str(2, "output")
+	if err != nil {
+		return nil, err
+	}
+	return registry.Parse(id, inputs, output)
+}
+
+func renderTemplate(a *args) (any, error) {
+	src, err := a.str(0, "source")
+	if err != nil {
+		return nil, err
+	}
+	dialect, err := a.str(1, "dialect")
+	if err != nil {
+		return nil, err
+	}
+	if d := template.Dialect(dialect); d != template.Jinja && d != template.Format {
+		return nil, a.errorf("unknown dialect %q: want %q or %q", dialect, template.Jinja, template.Format)
+	}
+	vars, err := a.obj(2, "vars", true)
+	if err != nil {
+		return nil, err
+	}
+	return template.Render("<template>", src, template.Dialect(dialect), vars)
+}
+
+// tableJS is a dataset.Table with empty lists rather than null.
+type tableJS struct {
+	Format  string             `json:"format"`
+	Columns []string           `json:"columns"`
+	Rows    []*value.Object    `json:"rows"`
+	Errors  []dataset.RowError `json:"errors"`
+}
+
+func readDataset(a *args) (any, error) {
+	text, err := a.str(0, "text")
+	if err != nil {
+		return nil, err
+	}
+	format, err := a.optStr(1, "format", "")
+	if err != nil {
+		return nil, err
+	}
+	t, err := dataset.Read(text, format)
+	if err != nil {
+		return nil, err
+	}
+	return tableJS{Format: t.Format, Columns: nonNil(t.Columns), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+}
+
+// nonNil makes a nil slice an empty one, so JS sees [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

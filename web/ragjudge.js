@@ -1,0 +1,348 @@
+// ragjudge.js is ragjudge's JS API: one ES module, the same in browsers and in Node >= 20, that
+// loads ragjudge.wasm (the Go core) and exposes it as synchronous functions.
+//
+//   import { load } from "./ragjudge.js";
+//   const rj = await load();
+//   const { prompt } = rj.render("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] });
+//   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
+//
+// The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
+// the global again, so each load() is an independent instance. Arguments cross into Go as JSON
+// texts and results come back as JSON texts (see wasm/main.go for the wire format).
+
+/**
+ * The error every ragjudge call throws for bad arguments, template errors and recall errors.
+ * `line` and `col` are 1-based (columns count characters, i.e. Unicode code points) and are
+ * present only where a position applies.
+ */
+export class RagJudgeError extends Error {
+  /**
+   * @param {string} message the full message, e.g. `template: <template>:1:4: unexpected "}}"`
+   * @param {{kind?: string, name?: string, line?: number, col?: number, detail?: string}} [fields]
+   */
+  constructor(message, fields = {}) {
+    super(message);
+    this.name = "RagJudgeError";
+    /** What failed: "input", "template", "recall", "output", "dataset", "load" or "internal". */
+    this.kind = fields.kind ?? "input";
+    /**
+     * What the error is about: the template name ("<template>" for rj.template), the evaluator id,
+     * or the function whose argument was wrong ("" when none). (`.name` is "RagJudgeError", as
+     * for every Error subclass.)
+     */
+    this.subject = fields.name ?? "";
+    /** The message without the kind, name and position prefix. */
+    this.detail = fields.detail ?? message;
+    if (fields.line) {
+      /** 1-based line, when a position applies. */
+      this.line = fields.line;
+      /** 1-based column in characters, when a position applies. */
+      this.col = fields.col || undefined;
+    }
+  }
+}
+
+/** @param {{kind: string, name?: string, line?: number, col?: number, message: string}} e */
+function fromWire(e) {
+  let loc = e.name ?? "";
+  if (e.line > 0) {
+    loc += (loc ? ":" : "") + e.line + (e.col > 0 ? ":" + e.col : "");
+  }
+  const full = (e.kind ? e.kind + ": " : "") + (loc ? loc + ": " : "") + e.message;
+  return new RagJudgeError(full, { kind: e.kind, name: e.name, line: e.line, col: e.col, detail: e.message });
+}
+
+const isNode =
+  typeof process !== "undefined" && process.versions != null && process.versions.node != null &&
+  typeof window === "undefined";
+
+let runtimePromise = null;
+
+/**
+ * Makes globalThis.Go (Go's wasm_exec.js) available, loading wasm_exec.js from beside this module
+ * (or from `url`) when it is not already there. wasm_exec.js is a classic script, so it is run as
+ * one: a <script> element in a page, vm.runInThisContext in Node, indirect eval in a worker.
+ */
+function loadRuntime(url) {
+  if (typeof globalThis.Go === "function") return Promise.resolve();
+  if (runtimePromise) return runtimePromise;
+  runtimePromise = (async () => {
+    const src = url ? new URL(String(url), baseURL()) : new URL("./wasm_exec.js", import.meta.url);
+    if (isNode && src.protocol === "file:") {
+      const [{ readFile }, { fileURLToPath }, vm] = await Promise.all([
+        import("node:fs/promises"), import("node:url"), import("node:vm"),
+      ]);
+      const path = fileURLToPath(src);
+      const code = await readFile(path, "utf8").catch((err) => {
+        throw loadError(`cannot read wasm_exec.js at ${path} (run \`make build\`): ${err.message}`);
+      });
+      vm.runInThisContext(code, { filename: path });
+    } else if (typeof document !== "undefined" && document.createElement) {
+      await new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = src.href;
+        s.onload = resolve;
+        s.onerror = () => reject(loadError(`cannot load wasm_exec.js from ${src.href}`));
+        document.head.appendChild(s);
+      });
+    } else {
+      const res = await fetch(src);
+      if (!res.ok) throw loadError(`cannot fetch wasm_exec.js from ${src.href}: ${res.status} ${res.statusText}`);
+      (0, eval)(await res.text());
+    }
+    if (typeof globalThis.Go !== "function") throw loadError("wasm_exec.js did not define globalThis.Go");
+  })();
+  runtimePromise.catch(() => (runtimePromise = null)); // let a later load() retry
+  return runtimePromise;
+}
+
+function baseURL() {
+  if (typeof document !== "undefined" && document.baseURI) return document.baseURI;
+  if (isNode) return "file://" + process.cwd().replace(/\\/g, "/") + "/";
+  return import.meta.url;
+}
+
+function loadError(msg) {
+  return new RagJudgeError("load: " + msg, { kind: "load", detail: msg });
+}
+
+/** Instantiates the wasm from whatever load() was given; returns a WebAssembly.Instance. */
+async function instantiate(src, importObject) {
+  if (src && typeof src.then === "function") src = await src; // a Promise<Response>, e.g. fetch(...)
+  if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, importObject);
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
+    return (await WebAssembly.instantiate(src, importObject)).instance;
+  }
+  if (typeof Response !== "undefined" && src instanceof Response) return fromResponse(src, importObject);
+  let url;
+  if (src instanceof URL) {
+    url = src;
+  } else if (typeof src === "string") {
+    // In Node a string is a path unless it has a URL scheme (a Windows drive letter is not one).
+    if (isNode && !/^[a-z][a-z0-9+.-]+:/i.test(src)) {
+      const { resolve } = await import("node:path");
+      const { pathToFileURL } = await import("node:url");
+      url = pathToFileURL(resolve(src));
+    } else {
+      url = new URL(src, baseURL());
+    }
+  } else {
+    throw new RagJudgeError(
+      "input: load: wasm must be a URL, a path, bytes (ArrayBuffer or Uint8Array), a Response or a WebAssembly.Module",
+      { kind: "input", name: "load" });
+  }
+  if (isNode && url.protocol === "file:") {
+    const { readFile } = await import("node:fs/promises");
+    const { fileURLToPath } = await import("node:url");
+    const path = fileURLToPath(url);
+    const bytes = await readFile(path).catch((err) => {
+      throw loadError(`cannot read ${path} (run \`make build\`): ${err.message}`);
+    });
+    return (await WebAssembly.instantiate(bytes, importObject)).instance;
+  }
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (err) {
+    throw loadError(`cannot fetch ${url.href}: ${err.message}`);
+  }
+  return fromResponse(res, importObject);
+}
+
+async function fromResponse(res, importObject) {
+  if (!res.ok) throw loadError(`cannot fetch ${res.url || "ragjudge.wasm"}: ${res.status} ${res.statusText}`);
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      return (await WebAssembly.instantiateStreaming(res.clone(), importObject)).instance;
+    } catch {
+      // A server that does not send application/wasm: fall back to the bytes.
+    }
+  }
+  return (await WebAssembly.instantiate(await res.arrayBuffer(), importObject)).instance;
+}
+
+/**
+ * JSON-encodes one argument for the wasm, refusing what JSON would silently change: NaN and
+ * Infinity (JSON turns them into null), functions, symbols and BigInts.
+ */
+function encodeArg(fn, name, v) {
+  if (v === undefined) return undefined;
+  try {
+    return JSON.stringify(v, (key, x) => {
+      if (typeof x === "number" && !Number.isFinite(x)) {
+        throw new RagJudgeError(`input: ${fn}: ${name} holds ${x}, which is not a finite number`,
+          { kind: "input", name: fn, detail: `${name} holds ${x}, which is not a finite number` });
+      }
+      if (typeof x === "function" || typeof x === "symbol" || typeof x === "bigint") {
+        throw new RagJudgeError(`input: ${fn}: ${name} holds a ${typeof x}, which is not JSON data`,
+          { kind: "input", name: fn, detail: `${name} holds a ${typeof x}, which is not JSON data` });
+      }
+      return x;
+    });
+  } catch (err) {
+    if (err instanceof RagJudgeError) throw err;
+    const detail = `${name} cannot be sent: ${err.message}`; // e.g. a cyclic object
+    throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
+  }
+}
+
+/**
+ * @typedef {Object} Input
+ * @property {string} name the key in `inputs`
+ * @property {string} label
+ * @property {"text"|"list"|"claims"|"evidence"|"choice"|"number"} kind
+ * @property {boolean} required
+ * @property {string[]} [choices] for kind "choice"; the first is the default
+ * @property {string} [help]
+ */
+
+/**
+ * @typedef {Object} Evaluator
+ * @property {string} id e.g. "claim-groundedness"
+ * @property {string} title
+ * @property {string} description
+ * @property {"jinja"|"format"} dialect the seed prompt's template language
+ * @property {Input[]} inputs
+ * @property {string} output what the judge writes, in words
+ */
+
+/**
+ * @typedef {Object} Span where one substitution landed in the prompt: `prompt.slice(start, end)`
+ *   is the substituted text (offsets are JS string indices, UTF-16 code units).
+ * @property {string} expr the expression, e.g. "question"
+ * @property {number} start
+ * @property {number} end
+ */
+
+/**
+ * @typedef {Object} Rendered
+ * @property {string} prompt
+ * @property {{role: string, content: string}[]} messages one user message holding the prompt
+ * @property {string[]} warnings
+ * @property {Span[]} spans
+ */
+
+/**
+ * @typedef {Object} Check
+ * @property {"error"|"warning"} severity
+ * @property {string} message
+ */
+
+/**
+ * @typedef {Object} Verdict
+ * @property {boolean|null} passed null when undetermined; then `checks` says why
+ * @property {number|null} score
+ * @property {Object} verdict evaluator-specific detail
+ * @property {Check[]} checks
+ */
+
+/**
+ * @typedef {Object} Recall
+ * @property {number} essential rounded half up to at most 2 decimals
+ * @property {number} bonus
+ * @property {number} combined
+ * @property {number} final min(5, combined)
+ * @property {{essential: string, bonus: string, combined: string, final: string}} exact
+ *   exact fractions, e.g. "7/2"
+ * @property {string[]} lines the seed's own format, e.g. "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5"
+ */
+
+/**
+ * @typedef {Object} Dataset
+ * @property {"jsonl"|"json"|"csv"} format the format given or detected
+ * @property {string[]} columns
+ * @property {Object[]} rows
+ * @property {{line: number, message: string}[]} errors rows that could not be read
+ */
+
+/**
+ * @typedef {Object} RagJudge
+ * @property {string} version
+ * @property {() => Evaluator[]} evaluators the built-in evaluators, in display order
+ * @property {(id: string, inputs: Object) => Rendered} render renders evaluator `id`'s prompt
+ * @property {(id: string, inputs: Object, output: string) => Verdict} parse reads the judge's
+ *   answer `output`; never throws for a bad answer (that is `passed: null` with an error check),
+ *   only for a bad id or inputs
+ * @property {(scores: {essential: (number|string)[], bonus?: (number|string)[]}) => Recall} recall
+ *   the recall formula, computed exactly; scores may be numbers or numeric strings ("3.5")
+ * @property {(passageGT: string) => {essential: string[], bonus: string[]}} passages splits a
+ *   ground truth at its [ESSENTIAL PASSAGE] / [BONUS PASSAGE] markers
+ * @property {(source: string, dialect: "jinja"|"format", vars?: Object) => string} template
+ *   renders any template in the Jinja subset or Python str.format
+ * @property {(text: string, format?: "jsonl"|"json"|"csv") => Dataset} readDataset reads a
+ *   dataset; `format` omitted detects it
+ * @property {(id: string, columns: string[]) => Object<string, string>} mapColumns extension:
+ *   guesses which column feeds each of evaluator `id`'s inputs (input name -> column)
+ * @property {(id: string, row: Object, mapping: Object<string, string>) => Object} rowInputs
+ *   extension: the inputs for evaluator `id` taken from one dataset row through `mapping`
+ */
+
+/**
+ * Loads the wasm and returns the API. All functions of the result are synchronous.
+ *
+ * @param {Object} [opts]
+ * @param {string|URL|ArrayBuffer|ArrayBufferView|Response|Promise<Response>|WebAssembly.Module} [opts.wasm]
+ *   where the wasm is: a URL, a path (Node) or the bytes; default: ragjudge.wasm beside this module
+ * @param {string|URL} [opts.wasmExec] where Go's wasm_exec.js is; default: beside this module
+ *   (not loaded at all when globalThis.Go is already defined)
+ * @returns {Promise<RagJudge>}
+ * @throws {RagJudgeError} kind "load" when the wasm or wasm_exec.js cannot be read
+ */
+export async function load(opts = {}) {
+  const wasm = opts.wasm ?? new URL("./ragjudge.wasm", import.meta.url);
+  await loadRuntime(opts.wasmExec);
+  const go = new globalThis.Go();
+  go.argv = ["ragjudge"];
+  go.env = {};
+  const instance = await instantiate(wasm, go.importObject);
+
+  // Go's main registers its functions synchronously before it blocks, so they are there as soon
+  // as run() returns its promise. Take them off the global so that loads do not clash.
+  const before = Object.getOwnPropertyDescriptor(globalThis, "__ragjudge");
+  let exited = false;
+  go.run(instance).then(
+    () => (exited = true),
+    () => (exited = true),
+  );
+  const api = globalThis.__ragjudge;
+  if (before) Object.defineProperty(globalThis, "__ragjudge", before);
+  else delete globalThis.__ragjudge;
+  if (!api || typeof api.evaluators !== "function") {
+    throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
+  }
+
+  /** Calls Go function fn with named arguments, unwrapping {ok} or throwing the {error}. */
+  function call(fn, names, values) {
+    if (exited || go.exited) {
+      throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
+        { kind: "internal", name: fn });
+    }
+    const wire = names.map((name, k) => encodeArg(fn, name, values[k]));
+    const r = JSON.parse(api[fn](...wire));
+    if (r.error) throw fromWire(r.error);
+    return r.ok;
+  }
+
+  /** @type {RagJudge} */
+  const rj = {
+    version: api.version,
+    evaluators: () => call("evaluators", [], []),
+    render: (id, inputs) => call("render", ["id", "inputs"], [id, inputs]),
+    parse: (id, inputs, output) => call("parse", ["id", "inputs", "output"], [id, inputs, output]),
+    recall: (scores) => call("recall", ["scores"], [scores]),
+    passages: (passageGT) => call("passages", ["passage_gt"], [passageGT]),
+    template: (source, dialect, vars) => call("template", ["source", "dialect", "vars"], [source, dialect, vars]),
+    readDataset: (text, format) => call("readDataset", ["text", "format"], [text, format]),
+    mapColumns: (id, columns) => call("mapColumns", ["id", "columns"], [id, columns]),
+    rowInputs: (id, row, mapping) => call("rowInputs", ["id", "row", "mapping"], [id, row, mapping]),
+  };
+  for (const fn of Object.keys(rj)) {
+    if (typeof rj[fn] === "function" && typeof api[fn] !== "function") {
+      rj[fn] = () => {
+        throw new RagJudgeError(`internal: ${fn}: this build of ragjudge.wasm does not have ${fn}`,
+          { kind: "internal", name: fn });
+      };
+    }
+  }
+  return Object.freeze(rj);
+}
