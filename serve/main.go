@@ -1,0 +1,228 @@
+// Command serve is ragjudge's dev server: it serves the static page in web/ and forwards the
+// page's chat completion calls to one configured OpenAI-compatible upstream, so that a browser
+// can reach endpoints that refuse cross-origin calls without the key ever leaving the loopback
+// path between the page, this process and that upstream.
+//
+//	go run ./serve [-addr 127.0.0.1:8080] [-upstream https://api.openai.com/v1] [-web web]
+//
+// The key is the one the page sends in Authorization, or OPENAI_API_KEY from this process's
+// environment when the page sends none. It is never logged and never echoed back.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// config is everything newServer needs; parseConfig builds it from flags and the environment.
+type config struct {
+	// Addr is the listen address; loopback unless the user says otherwise.
+	Addr string
+	// Upstream is the OpenAI-compatible base URL, e.g. https://api.openai.com/v1, without a
+	// trailing slash. It is the only host the proxy ever sends a request to.
+	Upstream string
+	// WebDir is the directory of static files served at /.
+	WebDir string
+	// Azure selects go-openai's Azure OpenAI settings (api-key header, deployments in the path).
+	Azure bool
+	// AzureAPIVersion overrides go-openai's default api-version when non-empty.
+	AzureAPIVersion string
+	// AzureDeployments maps model names to Azure deployment names; unmapped models use
+	// go-openai's default mapping.
+	AzureDeployments map[string]string
+	// MaxBody caps a request body in bytes; larger bodies get 413.
+	MaxBody int64
+	// Timeout bounds a plain upstream call in total, and a stream's time to its first event and
+	// between events.
+	Timeout time.Duration
+	// ServerKey is OPENAI_API_KEY from the environment, used when the browser sends no key.
+	ServerKey string
+	// Log receives the access log: method, path, status, duration, nothing else.
+	Log io.Writer
+}
+
+const (
+	defaultAddr     = "127.0.0.1:8080"
+	defaultUpstream = "https://api.openai.com/v1"
+	defaultMaxBody  = 8 << 20
+	defaultTimeout  = 120 * time.Second
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "ragjudge:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run parses args, listens, prints the line the e2e tests wait for and serves until ctx ends.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler: newServer(cfg),
+		// No WriteTimeout: a judge's answer may stream for minutes; the upstream timeout and
+		// the browser's own disconnect bound it instead.
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          log.New(stderr, "ragjudge: ", log.LstdFlags),
+	}
+	if !isLoopback(ln.Addr().String()) {
+		fmt.Fprintf(stderr, "ragjudge: warning: %s is reachable from other machines; anyone who can reach it can use OPENAI_API_KEY if it is set\n", ln.Addr())
+	}
+	if _, err := os.Stat(filepath.Join(cfg.WebDir, "ragjudge.wasm")); err != nil {
+		fmt.Fprintf(stderr, "ragjudge: warning: %s has no ragjudge.wasm yet; run `make build` (or `make run`)\n", cfg.WebDir)
+	}
+	fmt.Fprintf(stdout, "ragjudge: serving http://%s (upstream %s)\n", ln.Addr(), cfg.Upstream)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// parseConfig reads the flags and OPENAI_API_KEY; flag errors and bad values are returned, not
+// printed and exited on, so that tests can see them.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config{Log: stderr}
+	var deployments string
+	fs.StringVar(&cfg.Addr, "addr", defaultAddr, "listen `address`; keep it on loopback unless you mean to share the proxy (port 0 picks a free port)")
+	fs.StringVar(&cfg.Upstream, "upstream", defaultUpstream, "OpenAI-compatible base `URL`, the only host requests are forwarded to (e.g. http://127.0.0.1:11434/v1 for Ollama)")
+	fs.StringVar(&cfg.WebDir, "web", "web", "`directory` of the static page (relative paths are tried from the working directory, then the module root)")
+	fs.BoolVar(&cfg.Azure, "azure", false, "the upstream is Azure OpenAI (https://NAME.openai.azure.com): key in api-key, model names mapped to deployments")
+	fs.StringVar(&cfg.AzureAPIVersion, "azure-api-version", "", "Azure OpenAI api-version (default: go-openai's)")
+	fs.StringVar(&deployments, "azure-deployments", "", "Azure deployment names by model, `model=deployment,...` (default: the model name without dots and colons)")
+	fs.Int64Var(&cfg.MaxBody, "max-body", defaultMaxBody, "largest request body in `bytes`; larger ones get 413")
+	fs.DurationVar(&cfg.Timeout, "timeout", defaultTimeout, "upstream timeout: total for a plain call, time to first event and between events for a stream")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	upstream, err := parseUpstream(cfg.Upstream)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Upstream = upstream
+	if cfg.MaxBody <= 0 {
+		return cfg, fmt.Errorf("-max-body must be positive, got %d", cfg.MaxBody)
+	}
+	if cfg.Timeout <= 0 {
+		return cfg, fmt.Errorf("-timeout must be positive, got %s", cfg.Timeout)
+	}
+	if cfg.AzureDeployments, err = parseDeployments(deployments); err != nil {
+		return cfg, err
+	}
+	if (cfg.AzureAPIVersion != "" || len(cfg.AzureDeployments) > 0) && !cfg.Azure {
+		return cfg, errors.New("-azure-api-version and -azure-deployments need -azure")
+	}
+	if cfg.WebDir, err = findWebDir(cfg.WebDir); err != nil {
+		return cfg, err
+	}
+	cfg.ServerKey = strings.TrimSpace(getenv("OPENAI_API_KEY"))
+	return cfg, nil
+}
+
+// parseUpstream accepts an absolute http or https URL without query or credentials and returns
+// it without a trailing slash, the form go-openai's BaseURL expects.
+func parseUpstream(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("-upstream %q: %v", raw, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("-upstream %q: want an http or https URL such as %s", raw, defaultUpstream)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("-upstream %q: no credentials, query or fragment, only scheme, host and path", raw)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// parseDeployments reads "model=deployment,model2=deployment2".
+func parseDeployments(s string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, pair := range strings.Split(s, ",") {
+		pair = strings.TrimSpace(pair)
+		if pair == "" {
+			continue
+		}
+		model, deployment, ok := strings.Cut(pair, "=")
+		model, deployment = strings.TrimSpace(model), strings.TrimSpace(deployment)
+		if !ok || model == "" || deployment == "" {
+			return nil, fmt.Errorf("-azure-deployments: %q is not model=deployment", pair)
+		}
+		m[model] = deployment
+	}
+	return m, nil
+}
+
+// findWebDir resolves a relative -web first from the working directory, then from the module
+// root above it, so that `go run ./serve` works from anywhere inside the checkout.
+func findWebDir(dir string) (string, error) {
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return filepath.Abs(dir)
+	}
+	if !filepath.IsAbs(dir) {
+		if wd, err := os.Getwd(); err == nil {
+			for d := wd; ; d = filepath.Dir(d) {
+				if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+					candidate := filepath.Join(d, dir)
+					if st, err := os.Stat(candidate); err == nil && st.IsDir() {
+						return candidate, nil
+					}
+					break
+				}
+				if filepath.Dir(d) == d {
+					break
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("-web %q: no such directory (run from the module root or pass -web)", dir)
+}
+
+// isLoopback reports whether a host:port (or bare host) names only the loopback interface.
+func isLoopback(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}

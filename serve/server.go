@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// server routes the dev server's few endpoints; it holds no per-request state.
+type server struct {
+	cfg      config
+	upstream *url.URL
+	// loopbackOnly is set when the listen address is loopback: then a request whose Host is
+	// not a loopback name is a DNS-rebinding attempt and is refused.
+	loopbackOnly bool
+	proxy        *proxy
+	static       http.Handler
+	log          *log.Logger
+}
+
+// newServer builds the whole dev server for cfg: the static page, the proxy and the access log.
+// cfg comes from parseConfig (or a test), so its Upstream is a valid absolute URL.
+func newServer(cfg config) http.Handler {
+	upstream, err := url.Parse(cfg.Upstream)
+	if err != nil || upstream.Host == "" {
+		// parseConfig rejects such a URL; a hand-built config gets a proxy that refuses every
+		// call rather than one that guesses where to send keys.
+		upstream = &url.URL{Scheme: "invalid", Host: "invalid.invalid"}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = defaultTimeout
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = defaultMaxBody
+	}
+	logger := log.New(discardIfNil(cfg.Log), "", log.LstdFlags|log.Lmicroseconds)
+	s := &server{
+		cfg:          cfg,
+		upstream:     upstream,
+		loopbackOnly: isLoopback(cfg.Addr),
+		proxy:        newProxy(cfg, upstream),
+		static:       newStatic(cfg.WebDir),
+		log:          logger,
+	}
+	return s
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() {
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if rec.clientGone {
+			status = 499 // nginx's "client closed request": nothing was written
+		}
+		// The access log is deliberately this and nothing more: no query string, no headers,
+		// no body, so that a key cannot reach it by any route.
+		s.log.Printf("%s %s %d %s", r.Method, r.URL.EscapedPath(), status, time.Since(start).Round(10*time.Microsecond))
+	}()
+
+	if s.loopbackOnly && !isLoopback(r.Host) {
+		writeError(rec, http.StatusForbidden, "forbidden", "bad_host",
+			fmt.Sprintf("host %q is not a loopback name; the dev server answers only at 127.0.0.1, [::1] or localhost", r.Host))
+		return
+	}
+	switch p := r.URL.Path; {
+	case p == "/v1" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/ragjudge/"):
+		if msg := crossOrigin(r); msg != "" {
+			writeError(rec, http.StatusForbidden, "forbidden", "cross_origin", msg)
+			return
+		}
+		switch p {
+		case "/v1/chat/completions":
+			s.proxy.chatCompletions(rec, r)
+		case "/v1/models":
+			s.proxy.models(rec, r)
+		case "/ragjudge/config":
+			s.config(rec, r)
+		default:
+			writeError(rec, http.StatusNotFound, "invalid_request_error", "not_found",
+				fmt.Sprintf("the dev server forwards only POST /v1/chat/completions and GET /v1/models, not %s %s", r.Method, p))
+		}
+	default:
+		s.static.ServeHTTP(rec, r)
+	}
+}
+
+// config tells the page where its calls go, so it can show "via dev server → host".
+func (s *server) config(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, r, "GET")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(struct {
+		Upstream     string `json:"upstream"`
+		UpstreamHost string `json:"upstream_host"`
+		Azure        bool   `json:"azure"`
+		ServerKey    bool   `json:"server_key"`
+	}{s.cfg.Upstream, s.upstream.Host, s.cfg.Azure, s.cfg.ServerKey != ""})
+}
+
+// crossOrigin explains why a request to the API comes from another site, or returns "".
+// Without this check any web page the user visits could spend the server's OPENAI_API_KEY
+// with a form post to 127.0.0.1.
+func crossOrigin(r *http.Request) string {
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" || site == "same-site" {
+		return "cross-origin requests are refused: the dev server answers only its own page"
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return "" // not a browser's cross-origin call: curl, Node, the page's own GET
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) {
+		return fmt.Sprintf("cross-origin requests are refused: origin %q is not this dev server's page", origin)
+	}
+	return ""
+}
+
+// statusRecorder remembers the status for the access log and whether the client went away.
+type statusRecorder struct {
+	http.ResponseWriter
+	status     int
+	clientGone bool
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the real writer's Flush.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// markClientGone records, for the access log, that the browser left before the answer.
+func markClientGone(w http.ResponseWriter) {
+	if r, ok := w.(*statusRecorder); ok {
+		r.clientGone = true
+	}
+}
+
+// apiError is OpenAI's error object; the page reads errors in this one shape whether they come
+// from the upstream or from the dev server itself.
+type apiError struct {
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Param   *string `json:"param,omitempty"`
+	Code    any     `json:"code"`
+}
+
+func writeError(w http.ResponseWriter, status int, typ string, code any, msg string) {
+	writeAPIError(w, status, apiError{Message: msg, Type: typ, Code: code})
+}
+
+func writeAPIError(w http.ResponseWriter, status int, e apiError) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(struct {
+		Error apiError `json:"error"`
+	}{e})
+}
+
+func methodNotAllowed(w http.ResponseWriter, r *http.Request, allow string) {
+	w.Header().Set("Allow", allow)
+	writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed",
+		fmt.Sprintf("%s %s is not supported; use %s", r.Method, r.URL.Path, allow))
+}
+
+func discardIfNil(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
