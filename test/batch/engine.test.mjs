@@ -1,0 +1,174 @@
+// Tests of the batch engine (web/batch/engine.js): every row ends, repair request, cache, pause/cancel.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Runner, repairPrompt } from "../../web/batch/engine.js";
+import { MemoryStore } from "../../web/batch/store.js";
+import { statusOf } from "../../web/batch/status.js";
+import { FakeClock, scriptedFetch, answer, fakeJudge } from "./helpers.mjs";
+
+const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
+const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));
+
+function runner(opts) {
+  const clock = opts.clock || new FakeClock();
+  const r = new Runner({ runId: "r1", judge: fakeJudge, request, clock, random: () => 0.5, policy: { timeoutMs: 1000 }, ...opts });
+  return { r, clock };
+}
+
+test("every row ends as a verdict or an error under injected faults", async () => {
+  const n = 60;
+  const store = new MemoryStore();
+  let k = 0;
+  const faults = [500, 429, "network", "hang", "garbage", { status: 429, headers: { "retry-after": "1" }, body: "{}" }, 401];
+  const fetch = async (url, init) => {
+    const body = JSON.parse(init.body);
+    const q = Number(body.messages[0].content.slice(4));
+    k++;
+    // Row q: a fault on every third call, and row 7 always refused.
+    if (q === 7) return answer(401, init);
+    if (k % 3 === 0) return answer(faults[k % faults.length], init);
+    if (body.messages.length > 1) return answer("no", init); // the repair request
+    return answer(q % 5 === 0 ? "not a verdict" : "yes", init);
+  };
+  const its = items(n);
+  its[3] = { error: "Row 4: question: column \"q\" is empty" };
+  its[4] = { inputs: { question: "BOOM" } };
+  const { r, clock } = runner({ items: its, todo: its.map((_, i) => i), fetch, store, concurrency: 8 });
+  const state = await clock.run(r.start(), 100_000);
+  assert.equal(state, "done");
+  const results = await store.getResults("r1");
+  assert.equal(results.length, n);
+  for (const res of results) {
+    const st = statusOf(res);
+    assert.ok(["passed", "failed", "undetermined", "error"].includes(st), `row ${res.index}: ${st}`);
+    if (st === "error") assert.ok(res.error.message.length > 10, "error says what happened");
+  }
+  assert.equal(results[3].error.kind, "input");
+  assert.equal(results[4].error.kind, "render");
+  assert.equal(results[7].error.status, 401);
+  assert.equal(statusOf(results[10]), "failed", "row 10 was repaired to 'no'");
+  assert.ok(results[10].repaired);
+});
+
+test("an unreadable answer gets one repair request showing the answer and the parse error", async () => {
+  const fetch = scriptedFetch(["I think it is fine", "yes"]);
+  const { r, clock } = runner({ items: items(1), todo: [0], fetch, cache: null });
+  const got = [];
+  r.o.onResult = (x) => got.push(x);
+  await clock.run(r.start());
+  assert.equal(fetch.calls.length, 2);
+  const msgs = fetch.calls[1].body.messages;
+  assert.equal(msgs.length, 3);
+  assert.deepEqual(msgs[1], { role: "assistant", content: "I think it is fine" });
+  assert.equal(msgs[2].role, "user");
+  assert.match(msgs[2].content, /could not be read: 1:1: expected yes or no/);
+  assert.equal(got[0].verdict.passed, true);
+  assert.deepEqual(got[0].answers, ["I think it is fine", "yes"]);
+  assert.ok(got[0].verdict.checks.some((c) => /corrected answer/.test(c.message)));
+  assert.equal(got[0].usage.prompt_tokens, 20);
+});
+
+test("only one repair request: a second unreadable answer stays undetermined with both answers", async () => {
+  const fetch = scriptedFetch(["cut", "still not"]);
+  const { r, clock } = runner({ items: items(1), todo: [0], fetch });
+  const got = [];
+  r.o.onResult = (x) => got.push(x);
+  await clock.run(r.start());
+  assert.equal(fetch.calls.length, 2);
+  assert.equal(statusOf(got[0]), "undetermined");
+  assert.equal(got[0].answers.length, 2);
+  assert.ok(got[0].verdict.checks.some((c) => /still answered unreadably/.test(c.message)));
+});
+
+test("a failed repair request keeps the first verdict and says why", async () => {
+  const fetch = scriptedFetch(["cut", 400]);
+  const { r, clock } = runner({ items: items(1), todo: [0], fetch });
+  const got = [];
+  r.o.onResult = (x) => got.push(x);
+  await clock.run(r.start());
+  assert.equal(statusOf(got[0]), "undetermined");
+  assert.ok(got[0].verdict.checks.some((c) => /repair request failed/.test(c.message)));
+});
+
+test("a second run of the same rows is answered from the cache; readCache false asks again", async () => {
+  const store = new MemoryStore();
+  const fetch = scriptedFetch(["yes"]);
+  const a = runner({ items: items(20), todo: [...Array(20).keys()], fetch, store, cache: store });
+  await a.clock.run(a.r.start());
+  assert.equal(fetch.calls.length, 20);
+  assert.equal(await store.cacheCount(), 20);
+  const b = runner({ items: items(20), todo: [...Array(20).keys()], fetch, store, cache: store, runId: "r2" });
+  await b.clock.run(b.r.start());
+  assert.equal(fetch.calls.length, 20, "no new calls");
+  assert.equal(b.r.stats.cacheHits, 20);
+  const res = await store.getResults("r2");
+  assert.ok(res.every((x) => x.cachedCalls === 1 && x.calls === 0 && x.usage.prompt_tokens === 0));
+  const c = runner({ items: items(5), todo: [0, 1, 2, 3, 4], fetch, store, cache: store, runId: "r3", readCache: false });
+  await c.clock.run(c.r.start());
+  assert.equal(fetch.calls.length, 25);
+  const d = runner({ items: items(5), todo: [0, 1, 2, 3, 4], fetch, store, cache: store, runId: "r4", useCache: false });
+  await d.clock.run(d.r.start());
+  assert.equal(fetch.calls.length, 30);
+});
+
+test("a different model or temperature is a different cache entry", async () => {
+  const store = new MemoryStore();
+  const fetch = scriptedFetch(["yes"]);
+  for (const req of [request, { ...request, model: "judge-2" }, { ...request, params: { temperature: 0.7, max_tokens: 100 } }]) {
+    const x = runner({ items: items(1), todo: [0], fetch, store, cache: store, request: req });
+    await x.clock.run(x.r.start());
+  }
+  assert.equal(fetch.calls.length, 3);
+});
+
+test("concurrency bounds the calls in flight", async () => {
+  let inflight = 0;
+  let peak = 0;
+  const clock = new FakeClock();
+  const fetch = async (u, init) => {
+    inflight++;
+    peak = Math.max(peak, inflight);
+    await new Promise((res) => clock.setTimeout(res, 100));
+    inflight--;
+    return answer("yes", init);
+  };
+  const { r } = runner({ clock, items: items(50), todo: [...Array(50).keys()], fetch, concurrency: 6 });
+  await clock.run(r.start());
+  assert.equal(peak, 6);
+  assert.equal(r.stats.finished, 50);
+});
+
+test("pause starts no new rows, resume finishes, cancel leaves unfinished rows pending", async () => {
+  const clock = new FakeClock();
+  const store = new MemoryStore();
+  const fetch = async (u, init) => {
+    await new Promise((res) => clock.setTimeout(res, 100));
+    return answer("yes", init);
+  };
+  const abortable = (u, init) =>
+    Promise.race([fetch(u, init), new Promise((_, rej) => init.signal.addEventListener("abort", () => rej(new DOMException("aborted", "AbortError"))))]);
+  const { r } = runner({ clock, items: items(20), todo: [...Array(20).keys()], fetch: abortable, store, concurrency: 4 });
+  let stored = 0;
+  r.o.onResult = () => stored++;
+  const p = r.start();
+  r.pause();
+  await clock.run(until(() => stored === 4));
+  clock.advance(5000);
+  for (let i = 0; i < 20; i++) await new Promise((res) => setImmediate(res));
+  assert.equal((await store.getResults("r1")).length, 4, "the 4 in flight finished, no more");
+  r.resume();
+  await new Promise((res) => setImmediate(res));
+  r.cancel();
+  assert.equal(await clock.run(p), "cancelled");
+  assert.equal((await store.getResults("r1")).length, 4, "cancelled rows are not stored as errors");
+});
+
+async function until(cond) {
+  while (!cond()) await new Promise((res) => setImmediate(res));
+}
+
+test("repairPrompt quotes every error check", () => {
+  const p = repairPrompt({ checks: [{ severity: "error", message: "A" }, { severity: "warning", message: "W" }, { severity: "error", message: "B" }] });
+  assert.match(p, /could not be read: A; B/);
+  assert.ok(!p.includes("W"));
+});

@@ -1,0 +1,267 @@
+// engine.js: runs a batch of rows through a judge with bounded concurrency, the one retry policy
+// (http.js), the request cache, and one repair request per unreadable answer. It is pure: the
+// judge (render/parse), fetch, the cache/result store and the clock are injected, so Node tests run
+// it without a browser or a model. Every row it starts ends as a result, a verdict or an error,
+// unless the run is cancelled while the row is in flight (that row then stays pending, to resume).
+
+import { chat, CallError, realClock } from "./http.js";
+import { cacheKey } from "./cache.js";
+import { needsRepair } from "./status.js";
+
+/** repairPrompt is the follow-up message that shows the judge why its answer could not be read. */
+export function repairPrompt(verdict) {
+  const errors = (verdict.checks || []).filter((c) => c.severity === "error").map((c) => c.message);
+  return (
+    "Your answer above could not be read: " +
+    errors.join("; ") +
+    "\nReply again with the corrected answer only, in exactly the output format the instructions above ask for, " +
+    "with nothing before or after it."
+  );
+}
+
+/** yieldToLoop lets the browser paint and handle input between chunks of synchronous work. */
+export function yieldToLoop() {
+  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") return globalThis.scheduler.yield();
+  return new Promise((r) => setTimeout(r, 0));
+}
+
+/**
+ * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
+ * soon as it is stored. Options:
+ *   items: [{inputs} | {error}]   judge: {render(inputs) -> {messages}, parse(inputs, text) -> verdict}
+ *   request: {endpoint, model, params}   apiKey   concurrency (default 8)
+ *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
+ *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
+ *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (http.js)
+ *   onResult(result), onRetry({index, attempt, delayMs, error}), onState(state)
+ */
+export class Runner {
+  constructor(opts) {
+    this.o = { concurrency: 8, useCache: true, readCache: true, clock: realClock, ...opts };
+    this.queue = [...opts.todo];
+    this.state = "idle";
+    this.active = 0;
+    this.ctrl = new AbortController();
+    this.gate = { until: 0 };
+    this.inflight = new Map();
+    this.resumeWaiters = [];
+    this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
+    this.lastYield = 0;
+  }
+
+  /** start runs until every row is done or the run is cancelled; resolves to the final state. */
+  async start() {
+    if (this.state !== "idle") throw new Error("Runner.start: already started");
+    this.setState("running");
+    this.workers = new Set();
+    this.doneP = new Promise((resolve) => (this.resolveDone = resolve));
+    this.fill();
+    if (this.queue.length === 0 && this.active === 0) this.finish();
+    return this.doneP;
+  }
+
+  setState(s) {
+    this.state = s;
+    if (this.o.onState) this.o.onState(s);
+  }
+
+  fill() {
+    while (this.state === "running" && this.active < this.o.concurrency && this.queue.length > 0) {
+      const index = this.queue.shift();
+      this.active++;
+      this.stats.started++;
+      this.runRow(index).then(
+        () => this.afterRow(),
+        (e) => {
+          // runRow turns every failure into a result; reaching here is a bug, surfaced, not swallowed.
+          console.error("batch: row", index, e);
+          this.afterRow();
+        },
+      );
+    }
+  }
+
+  afterRow() {
+    this.active--;
+    if (this.state === "cancelled") {
+      if (this.active === 0) this.resolveDone("cancelled");
+      return;
+    }
+    this.fill();
+    if (this.queue.length === 0 && this.active === 0) this.finish();
+  }
+
+  finish() {
+    if (this.state === "done") return;
+    this.setState("done");
+    this.resolveDone("done");
+  }
+
+  /** pause starts no new row; rows in flight finish and are stored. */
+  pause() {
+    if (this.state === "running") this.setState("paused");
+  }
+
+  resume() {
+    if (this.state !== "paused") return;
+    this.setState("running");
+    this.fill();
+    if (this.queue.length === 0 && this.active === 0) this.finish();
+  }
+
+  /** cancel aborts the calls in flight; unfinished rows stay pending (a later resume runs them). */
+  cancel() {
+    if (this.state === "done" || this.state === "cancelled") return;
+    const wasIdle = this.active === 0;
+    this.setState("cancelled");
+    this.ctrl.abort();
+    if (wasIdle && this.resolveDone) this.resolveDone("cancelled");
+  }
+
+  setConcurrency(n) {
+    this.o.concurrency = Math.max(1, Math.min(64, Math.floor(n) || 1));
+    this.fill();
+  }
+
+  /** ask gets the judge's answer to messages: from the cache, from an identical call in flight, or from the endpoint. */
+  async ask(messages, index) {
+    const o = this.o;
+    const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
+    const key = o.cache && o.useCache ? await cacheKey(req) : null;
+    if (key && o.readCache) {
+      const hit = await o.cache.cacheGet(key);
+      if (hit && typeof hit.content === "string") {
+        this.stats.cacheHits++;
+        return { content: hit.content, usage: hit.usage || null, finishReason: hit.finishReason || null, attempts: 0, cached: true };
+      }
+      if (this.inflight.has(key)) {
+        const r = await this.inflight.get(key);
+        this.stats.cacheHits++;
+        return { ...r, attempts: 0, cached: true };
+      }
+    }
+    const p = chat(req, {
+      fetch: o.fetch,
+      apiKey: o.apiKey,
+      policy: o.policy,
+      clock: o.clock,
+      random: o.random,
+      signal: this.ctrl.signal,
+      gate: this.gate,
+      onRetry: (info) => {
+        this.stats.retries++;
+        if (o.onRetry) o.onRetry({ index, ...info });
+      },
+    });
+    if (key) this.inflight.set(key, p);
+    try {
+      this.stats.calls++;
+      const r = await p;
+      this.stats.promptTokens += r.usage.prompt_tokens;
+      this.stats.completionTokens += r.usage.completion_tokens;
+      if (key) {
+        try {
+          await o.cache.cachePut(key, { content: r.content, usage: r.usage, finishReason: r.finishReason, at: o.clock.now() });
+        } catch (e) {
+          console.warn("batch: cache write failed", e);
+        }
+      }
+      return { ...r, cached: false };
+    } finally {
+      if (key) this.inflight.delete(key);
+    }
+  }
+
+  /** runRow turns one row into a stored result; it does not throw. */
+  async runRow(index) {
+    const o = this.o;
+    const t0 = o.clock.now();
+    const item = o.items[index] || { error: "this row does not exist" };
+    const result = {
+      runId: o.runId,
+      index,
+      verdict: null,
+      answers: [],
+      error: null,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      calls: 0,
+      cachedCalls: 0,
+      attempts: 0,
+      repaired: false,
+      ms: 0,
+      finishedAt: 0,
+    };
+    const account = (r) => {
+      if (r.cached) result.cachedCalls++;
+      else {
+        result.calls++;
+        result.usage.prompt_tokens += r.usage.prompt_tokens;
+        result.usage.completion_tokens += r.usage.completion_tokens;
+      }
+      result.attempts += r.attempts;
+    };
+    try {
+      if (item.error) throw new CallError(item.error, { kind: "input" });
+      let rendered;
+      try {
+        rendered = o.judge.render(item.inputs);
+      } catch (e) {
+        throw new CallError("The prompt could not be rendered: " + ((e && e.message) || e), { kind: "render" });
+      }
+      await this.maybeYield();
+      const first = await this.ask(rendered.messages, index);
+      account(first);
+      result.answers.push(first.content);
+      let verdict = o.judge.parse(item.inputs, first.content);
+      if (needsRepair(verdict)) {
+        this.stats.repairs++;
+        const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
+        let second = null;
+        try {
+          second = await this.ask(repairMessages, index);
+        } catch (e) {
+          if (e instanceof CallError && e.kind === "aborted") throw e;
+          verdict = {
+            ...verdict,
+            checks: [...(verdict.checks || []), { severity: "warning", message: "The repair request failed: " + ((e && e.message) || e) }],
+          };
+        }
+        if (second) {
+          account(second);
+          result.answers.push(second.content);
+          result.repaired = true;
+          const v2 = o.judge.parse(item.inputs, second.content);
+          verdict = needsRepair(v2)
+            ? { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "Asked once to correct its format, the judge still answered unreadably." }] }
+            : { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "The first answer could not be read; this verdict is from the judge's corrected answer." }] };
+        }
+      }
+      result.verdict = verdict;
+    } catch (e) {
+      if (this.state === "cancelled" && e instanceof CallError && e.kind === "aborted") return; // stays pending
+      result.error =
+        e instanceof CallError ? e.toJSON() : { kind: "internal", status: 0, message: "Unexpected failure: " + ((e && e.message) || e), attempts: 0, detail: "" };
+      if (e instanceof CallError) result.attempts += e.attempts || 0;
+    }
+    result.ms = o.clock.now() - t0;
+    result.finishedAt = Date.now();
+    if (o.store) {
+      try {
+        await o.store.putResult(result);
+      } catch (e) {
+        result.storeError = String((e && e.message) || e);
+      }
+    }
+    this.stats.finished++;
+    if (o.onResult) o.onResult(result);
+  }
+
+  async maybeYield() {
+    const now = performance.now();
+    if (now - this.lastYield > 8) {
+      this.lastYield = now;
+      await yieldToLoop();
+      this.lastYield = performance.now();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// runs.js: a batch run's life in the store: created with its mapped rows, reopened with what
+// finished, and the rows still to do (all unfinished ones, or also the failed ones for "retry
+// failed rows"). Pure over the store interface (store.js), so Node tests cover resume.
+
+import { statusOf } from "./status.js";
+
+/** newRunId is sortable by creation time and unique enough for one browser. */
+export function newRunId(now = Date.now(), random = Math.random) {
+  return "run-" + now.toString(36) + "-" + Math.floor(random() * 36 ** 6).toString(36).padStart(6, "0");
+}
+
+/**
+ * createRun stores a new run and its items. meta: {name, evaluator, mapping, columns, settings,
+ * readErrors}. settings must not hold the API key; createRun refuses one, to be sure.
+ */
+export async function createRun(store, meta, items, now = Date.now()) {
+  if (meta.settings && ("apiKey" in meta.settings || "key" in meta.settings)) throw new Error("createRun: settings must not hold the API key");
+  const run = { ...meta, id: newRunId(now), createdAt: now, total: items.length, state: "running" };
+  await store.putItems(run.id, items);
+  await store.putRun(run);
+  return run;
+}
+
+/** loadRun returns {run, items, results} with results a dense array indexed by row (undefined = pending). */
+export async function loadRun(store, id) {
+  const run = await store.getRun(id);
+  if (!run) return null;
+  const items = (await store.getItems(id)) || [];
+  const list = await store.getResults(id);
+  const results = new Array(run.total);
+  for (const r of list) if (r.index >= 0 && r.index < run.total) results[r.index] = r;
+  return { run, items, results };
+}
+
+/** todoIndices: rows without a result; with retryFailed also rows that ended undetermined or in error. */
+export function todoIndices(total, results, { retryFailed = false, threshold = null } = {}) {
+  const out = [];
+  for (let i = 0; i < total; i++) {
+    const r = results[i];
+    if (!r) out.push(i);
+    else if (retryFailed) {
+      const st = statusOf(r, threshold);
+      if (st === "error" || st === "undetermined") out.push(i);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+// status.js: what a finished row is, in one word, and why it is undetermined. Every row ends as
+// one of: "passed", "failed", "scored" (a score with no pass/fail of its own, as rag-recall gives
+// without a threshold), "undetermined" (the judge answered but no verdict could be read) or
+// "error" (no answer: the call, the inputs or the prompt failed).
+
+/** STATUSES in display order. */
+export const STATUSES = ["passed", "failed", "scored", "undetermined", "error"];
+
+/**
+ * statusOf decides a row's status from its verdict or error. threshold (a number or null) turns
+ * a score into pass/fail for evaluators whose verdicts leave passed null while giving a score.
+ */
+export function statusOf(result, threshold = null) {
+  if (!result) return "pending";
+  if (result.error) return "error";
+  const v = result.verdict || {};
+  if (v.passed === true) return "passed";
+  if (v.passed === false) return "failed";
+  const hasError = (v.checks || []).some((c) => c.severity === "error");
+  if (!hasError && typeof v.score === "number" && Number.isFinite(v.score)) {
+    if (typeof threshold === "number" && Number.isFinite(threshold)) return v.score >= threshold ? "passed" : "failed";
+    return "scored";
+  }
+  return "undetermined";
+}
+
+/** causeOf names, in a few words, why a row is undetermined or an error (null otherwise). */
+export function causeOf(result, threshold = null) {
+  const st = statusOf(result, threshold);
+  if (st === "error") {
+    const e = result.error;
+    switch (e.kind) {
+      case "input":
+        return "bad row inputs";
+      case "render":
+        return "prompt could not be rendered";
+      case "timeout":
+        return "timed out";
+      case "network":
+        return "endpoint unreachable";
+      case "bad-response":
+        return "malformed endpoint reply";
+      case "aborted":
+        return "cancelled";
+      case "http":
+        if (e.status === 429) return "rate limited (429)";
+        if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
+        if (e.status >= 500) return "server error (" + e.status + ")";
+        return "HTTP " + e.status;
+      default:
+        return "call failed";
+    }
+  }
+  if (st !== "undetermined") return null;
+  const checks = (result.verdict && result.verdict.checks) || [];
+  const err = checks.find((c) => c.severity === "error");
+  const msg = ((err || checks[0] || {}).message || "").toLowerCase();
+  if (!err) return msg ? "incomplete judge answer" : "no verdict given";
+  if (msg.includes("truncat") || msg.includes("cut short")) return "answer truncated";
+  if (msg.includes("missing")) return "answer incomplete";
+  return "answer unreadable";
+}
+
+/** needsRepair: the judge answered but its answer could not be read into a verdict. */
+export function needsRepair(verdict) {
+  if (!verdict || verdict.passed === true || verdict.passed === false) return false;
+  return (verdict.checks || []).some((c) => c.severity === "error");
+}
+
+/** reasonOf is the full sentence behind causeOf: the error's message or the first error check. */
+export function reasonOf(result) {
+  if (!result) return "";
+  if (result.error) return result.error.message || "";
+  const checks = (result.verdict && result.verdict.checks) || [];
+  const c = checks.find((x) => x.severity === "error") || checks[0];
+  return c ? c.message : "";
+}

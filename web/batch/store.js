@@ -1,0 +1,201 @@
+// store.js: where batch runs live so that nothing finished is lost: IndexedDB in the browser,
+// memory where IndexedDB is missing (Node tests, or a browser that refuses storage, in which case
+// the page says results will not survive a reload). Stores:
+//   runs    {id, ...meta}                 one per run (never the API key)
+//   items   {runId, items:[{inputs}|{error}]}  the mapped rows, so a reload can resume
+//   results {runId, index, ...}            one per finished row, written as it finishes
+//   cache   {key, content, usage, ...}     judge answers by request identity (cache.js)
+
+const DB_NAME = "ragjudge-batch";
+const DB_VERSION = 1;
+
+function req2p(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function tx2p(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error("IndexedDB transaction aborted"));
+  });
+}
+
+/** IDBStore is the durable store. Results are written as they finish, grouped into one
+ * transaction per burst so that hundreds of rows a second do not mean hundreds of transactions. */
+export class IDBStore {
+  constructor(db) {
+    this.db = db;
+    this.durable = true;
+    this.pending = [];
+    this.flushing = null;
+  }
+
+  static async open(idb = globalThis.indexedDB) {
+    const open = idb.open(DB_NAME, DB_VERSION);
+    open.onupgradeneeded = () => {
+      const db = open.result;
+      if (!db.objectStoreNames.contains("runs")) db.createObjectStore("runs", { keyPath: "id" });
+      if (!db.objectStoreNames.contains("items")) db.createObjectStore("items", { keyPath: "runId" });
+      if (!db.objectStoreNames.contains("results")) db.createObjectStore("results", { keyPath: ["runId", "index"] });
+      if (!db.objectStoreNames.contains("cache")) db.createObjectStore("cache", { keyPath: "key" });
+    };
+    const db = await req2p(open);
+    return new IDBStore(db);
+  }
+
+  async putRun(run) {
+    const tx = this.db.transaction("runs", "readwrite");
+    tx.objectStore("runs").put(run);
+    await tx2p(tx);
+  }
+
+  getRun(id) {
+    return req2p(this.db.transaction("runs").objectStore("runs").get(id));
+  }
+
+  async listRuns() {
+    const runs = await req2p(this.db.transaction("runs").objectStore("runs").getAll());
+    return runs.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async deleteRun(id) {
+    await this.flush();
+    const tx = this.db.transaction(["runs", "items", "results"], "readwrite");
+    tx.objectStore("runs").delete(id);
+    tx.objectStore("items").delete(id);
+    tx.objectStore("results").delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+    await tx2p(tx);
+  }
+
+  async putItems(runId, items) {
+    const tx = this.db.transaction("items", "readwrite");
+    tx.objectStore("items").put({ runId, items });
+    await tx2p(tx);
+  }
+
+  async getItems(runId) {
+    const rec = await req2p(this.db.transaction("items").objectStore("items").get(runId));
+    return rec ? rec.items : null;
+  }
+
+  /** putResult resolves once the row is committed to disk. */
+  putResult(result) {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ result, resolve, reject });
+      if (!this.flushing) this.flushing = Promise.resolve().then(() => this.drain());
+    });
+  }
+
+  async drain() {
+    while (this.pending.length) {
+      const batch = this.pending.splice(0);
+      try {
+        const tx = this.db.transaction("results", "readwrite");
+        const os = tx.objectStore("results");
+        for (const p of batch) os.put(p.result);
+        await tx2p(tx);
+        for (const p of batch) p.resolve();
+      } catch (e) {
+        for (const p of batch) p.reject(e);
+      }
+    }
+    this.flushing = null;
+  }
+
+  async flush() {
+    while (this.flushing) await this.flushing;
+  }
+
+  getResults(runId) {
+    const range = IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]);
+    return req2p(this.db.transaction("results").objectStore("results").getAll(range));
+  }
+
+  async cacheGet(key) {
+    return (await req2p(this.db.transaction("cache").objectStore("cache").get(key))) || null;
+  }
+
+  async cachePut(key, value) {
+    const tx = this.db.transaction("cache", "readwrite");
+    tx.objectStore("cache").put({ ...value, key });
+    await tx2p(tx);
+  }
+
+  cacheCount() {
+    return req2p(this.db.transaction("cache").objectStore("cache").count());
+  }
+
+  async cacheClear() {
+    const tx = this.db.transaction("cache", "readwrite");
+    tx.objectStore("cache").clear();
+    await tx2p(tx);
+  }
+}
+
+/** MemoryStore has IDBStore's methods and keeps everything in memory (structured clones, as IndexedDB would). */
+export class MemoryStore {
+  constructor() {
+    this.durable = false;
+    this.runs = new Map();
+    this.items = new Map();
+    this.results = new Map();
+    this.cache = new Map();
+  }
+  async putRun(run) {
+    this.runs.set(run.id, structuredClone(run));
+  }
+  async getRun(id) {
+    return this.runs.has(id) ? structuredClone(this.runs.get(id)) : undefined;
+  }
+  async listRuns() {
+    return [...this.runs.values()].map((r) => structuredClone(r)).sort((a, b) => b.createdAt - a.createdAt);
+  }
+  async deleteRun(id) {
+    this.runs.delete(id);
+    this.items.delete(id);
+    this.results.delete(id);
+  }
+  async putItems(runId, items) {
+    this.items.set(runId, structuredClone(items));
+  }
+  async getItems(runId) {
+    return this.items.has(runId) ? structuredClone(this.items.get(runId)) : null;
+  }
+  async putResult(result) {
+    if (!this.results.has(result.runId)) this.results.set(result.runId, new Map());
+    this.results.get(result.runId).set(result.index, structuredClone(result));
+  }
+  async flush() {}
+  async getResults(runId) {
+    const m = this.results.get(runId);
+    return m ? [...m.values()].sort((a, b) => a.index - b.index).map((r) => structuredClone(r)) : [];
+  }
+  async cacheGet(key) {
+    return this.cache.has(key) ? structuredClone(this.cache.get(key)) : null;
+  }
+  async cachePut(key, value) {
+    this.cache.set(key, structuredClone({ ...value, key }));
+  }
+  async cacheCount() {
+    return this.cache.size;
+  }
+  async cacheClear() {
+    this.cache.clear();
+  }
+}
+
+/** openStore opens IndexedDB, or falls back to memory (store.durable says which). */
+export async function openStore() {
+  if (globalThis.indexedDB) {
+    try {
+      return await IDBStore.open();
+    } catch (e) {
+      console.warn("batch: IndexedDB unavailable, results will not survive a reload", e);
+    }
+  }
+  return new MemoryStore();
+}
