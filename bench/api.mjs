@@ -1,0 +1,134 @@
+// api.mjs benchmarks ragjudge through its JS API in Node (`node bench/api.mjs`, run by
+// `make bench` after `make build`): load() time, render + parse per evaluator on typical inputs,
+// and on inputs of 256 KB, 512 KB and 1 MB to show that the cost per MB stays flat (linear).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+import { load } from "../web/ragjudge.js";
+
+const wasmPath = fileURLToPath(new URL("../web/ragjudge.wasm", import.meta.url));
+
+// time runs fn repeatedly for at least minMs (and at least minRuns times) and returns the median
+// time of one run in milliseconds.
+function time(fn, { minMs = 300, minRuns = 5 } = {}) {
+  fn(); // warm up
+  const runs = [];
+  const start = performance.now();
+  while (runs.length < minRuns || performance.now() - start < minMs) {
+    const t0 = performance.now();
+    fn();
+    runs.push(performance.now() - t0);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[runs.length >> 1];
+}
+
+async function timeAsync(fn, runs) {
+  const ts = [];
+  for (let k = 0; k < runs; k++) {
+    const t0 = performance.now();
+    await fn();
+    ts.push(performance.now() - t0);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[ts.length >> 1];
+}
+
+const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
+
+function table(head, rows) {
+  const w = head.map((h, k) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (r) => r.map((c, k) => (k === 0 ? String(c).padEnd(w[k]) : String(c).padStart(w[k]))).join("  ");
+  console.log(line(head));
+  console.log(w.map((n) => "-".repeat(n)).join("  "));
+  for (const r of rows) console.log(line(r));
+  console.log();
+}
+
+// --- load ---
+const t0 = performance.now();
+const rj = await load();
+const firstLoad = performance.now() - t0;
+const bytes = readFileSync(wasmPath);
+const module = await WebAssembly.compile(bytes);
+table(["load()", "median"], [
+  ["first load() (read, compile, start)", fmt(firstLoad)],
+  ["load() from a path", fmt(await timeAsync(() => load({ wasm: wasmPath }), 10))],
+  ["load() from bytes", fmt(await timeAsync(() => load({ wasm: bytes }), 10))],
+  ["load() from a compiled Module", fmt(await timeAsync(() => load({ wasm: module }), 10))],
+]);
+console.log(`ragjudge ${rj.version}, wasm ${bytes.length} bytes\n`);
+
+// --- typical inputs ---
+const sentence = (k) => `Sentence ${k} of the record states that the patient received 100 mg of aspirin on day ${k}. `;
+const text = (bytes) => {
+  let s = "";
+  for (let k = 0; s.length < bytes; k++) s += sentence(k);
+  return s.slice(0, bytes);
+};
+// chunks splits about n bytes of text into chunks of about 2 KB, as a retriever returns them.
+const chunks = (n) => {
+  const out = [];
+  for (let have = 0, k = 0; have < n; k++) {
+    const c = text(Math.min(2048, n - have));
+    out.push(c);
+    have += c.length;
+  }
+  return out;
+};
+
+const claimsAnswer = (n) => JSON.stringify({
+  claims: Array.from({ length: n }, (_, k) => ({ claim_id: `c${k + 1}`, grounded: k % 3 !== 0, ungrounded_assertions: k % 3 ? [] : [{ assertion: "x", reason: "not in the evidence" }] })),
+}, null, 2);
+const pairAnswer = JSON.stringify({
+  answer_1: { answer_only_asserts_no_document_answers: false, content_analysis_sentence_by_sentence: [{ sentence: "a", criterion_1: "yes", criterion_2: "yes", criterion_3: "yes" }], faithfulness_justification: "all cited", faithfulness: true },
+  answer_2: { answer_only_asserts_no_document_answers: false, content_analysis_sentence_by_sentence: [{ sentence: "b", criterion_1: "yes", criterion_2: "no", criterion_3: "yes" }], faithfulness_justification: "wrong source", faithfulness: false },
+}, null, 4);
+const recallAnswer = (e, b) => [
+  "• RECALL_Reasoning: " + Array.from({ length: e }, (_, k) => `[ESSENTIAL PASSAGE] ${k + 1}: covered. Score: 4`).join(" ") + " " +
+    Array.from({ length: b }, (_, k) => `[BONUS PASSAGE] ${k + 1}: partly. Score: 2`).join(" "),
+  "• RECALL_Final_Score: 4",
+].join("\n\n");
+const groundTruth = (parts) => parts.map((p, k) => `${k % 4 === 3 ? "[BONUS PASSAGE]" : "[ESSENTIAL PASSAGE]"}\n${p}`).join("\n\n");
+
+// workload returns [id, inputs, answer] for about n bytes of context text.
+function workloads(n) {
+  const ev = chunks(n);
+  const gtParts = ev;
+  const e = gtParts.filter((_, k) => k % 4 !== 3).length;
+  return [
+    ["claim-groundedness", { question: "What was prescribed?", claims: ["Aspirin was prescribed.", "The dose was 100 mg.", "The patient recovered."], evidence: ev.map((t, k) => ({ title: `Chunk ${k + 1}`, text: t })) }, claimsAnswer(3)],
+    ["answer-grounding", { answer: "The patient received 100 mg of aspirin.", facts: ev, mode: "strict" }, "yes"],
+    ["pairwise-faithfulness", { contexts: ev, expected_output: "Aspirin 100 mg was given [1].", actual_output: "Aspirin was given [1]. The dose was 100 mg [2]." }, pairAnswer],
+    ["rag-recall", { passage_gt: groundTruth(gtParts), passage_llm: "Aspirin, 100 mg." }, recallAnswer(e, gtParts.length - e)],
+  ];
+}
+
+const rows = [];
+for (const [id, inputs, answer] of workloads(4096)) {
+  const r = time(() => rj.render(id, inputs));
+  const p = time(() => rj.parse(id, inputs, answer));
+  const both = time(() => { rj.render(id, inputs); rj.parse(id, inputs, answer); });
+  rows.push([id, fmt(r), fmt(p), fmt(both)]);
+}
+console.log("typical inputs (4 KB of context):");
+table(["evaluator", "render", "parse", "render+parse"], rows);
+
+// --- scaling ---
+const sizes = [256 << 10, 512 << 10, 1 << 20];
+const big = sizes.map(workloads);
+const scale = [];
+for (let w = 0; w < big[0].length; w++) {
+  const row = [big[0][w][0]];
+  const perMB = [];
+  for (let s = 0; s < sizes.length; s++) {
+    const [id, inputs, answer] = big[s][w];
+    const ms = time(() => { rj.render(id, inputs); rj.parse(id, inputs, answer); }, { minMs: 500, minRuns: 5 });
+    row.push(fmt(ms));
+    perMB.push(ms / (sizes[s] / (1 << 20)));
+  }
+  row.push(perMB.map((x) => x.toFixed(1)).join(" / "));
+  scale.push(row);
+}
+console.log("render+parse on large context sets (the last column should stay flat):");
+table(["evaluator", "256 KB", "512 KB", "1 MB", "ms per MB (256K/512K/1M)"], scale);
