@@ -250,7 +250,9 @@ function encodeArg(fn, name, v) {
 /**
  * @typedef {Object} Dataset
  * @property {"jsonl"|"json"|"csv"} format the format given or detected
- * @property {string[]} columns
+ * @property {string[]} columns the union of the rows' keys, in first-seen order
+ * @property {string[]} paths the columns and the dotted paths into object columns
+ *   ("vars.question"): what a mapping may name
  * @property {Object[]} rows
  * @property {{line: number, message: string}[]} errors rows that could not be read
  */
@@ -272,9 +274,15 @@ function encodeArg(fn, name, v) {
  * @property {(text: string, format?: "jsonl"|"json"|"csv") => Dataset} readDataset reads a
  *   dataset; `format` omitted detects it
  * @property {(id: string, columns: string[]) => Object<string, string>} mapColumns extension:
- *   guesses which column feeds each of evaluator `id`'s inputs (input name -> column)
- * @property {(id: string, row: Object, mapping: Object<string, string>) => Object} rowInputs
- *   extension: the inputs for evaluator `id` taken from one dataset row through `mapping`
+ *   guesses which column feeds each of evaluator `id`'s inputs from the column names (RAGAS,
+ *   DeepEval, promptfoo `vars.*` and this tool's own input names); returns input name -> column
+ *   (or dotted path, e.g. "vars.question"), in the evaluator's input order; inputs with no
+ *   likely column are left out. Pass a dataset's `paths` to let it look inside object columns.
+ * @property {(id: string, row: Object, mapping: Object<string, string>) => {inputs: Object, messages: string[]}} rowInputs
+ *   extension: evaluator `id`'s inputs taken from one dataset row through `mapping`, converted
+ *   to each input's kind (a JSON list in a CSV cell becomes a list, ...); `messages` says what is
+ *   missing, unreadable or was adjusted (a missing or unreadable input is left out, so render()
+ *   then fails on it)
  */
 
 /**
