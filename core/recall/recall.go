@@ -1,0 +1,255 @@
+// Package recall does the rag-recall evaluator's arithmetic exactly and reads what a judge writes
+// for it: the passages of a ground truth (Passages), the per-passage scores and formula lines of a
+// judge's answer (ReadAnswer), and the recall itself (Compute), shown in the seed prompt's own
+// line format.
+//
+// The arithmetic is done with math/big rationals so that 11/3 stays 11/3 until it is shown; only
+// the display rounds (Format), half up to at most 2 decimals, as the seed asks its judge to do.
+package recall
+
+import (
+	"encoding/json"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"ragjudge/core/diag"
+)
+
+// The formula lines of the seed prompt, in the order it writes them. They index Result.Lines and
+// Answer.Stated.
+const (
+	LineEssential = iota // RECALL_Essential_Formula
+	LineBonus            // RECALL_Bonus_Formula
+	LineCombined         // RECALL_Combined_Formula
+	LineFinalCalc        // RECALL_Final_Score_Calculation
+	LineFinal            // RECALL_Final_Score
+	NumLines
+)
+
+// Labels are the seed's names of the formula lines, indexed by LineEssential … LineFinal.
+var Labels = [NumLines]string{
+	"RECALL_Essential_Formula",
+	"RECALL_Bonus_Formula",
+	"RECALL_Combined_Formula",
+	"RECALL_Final_Score_Calculation",
+	"RECALL_Final_Score",
+}
+
+// Result is a recall computed exactly from E essential and B bonus scores.
+type Result struct {
+	E, B      int
+	Essential []*big.Rat // the essential scores, as given
+	Bonus     []*big.Rat // the bonus scores, as given
+
+	EssentialPart *big.Rat // ΣE / E
+	BonusPart     *big.Rat // ΣB / (E·B·2), 0 when B = 0
+	Combined      *big.Rat // EssentialPart + BonusPart
+	Final         *big.Rat // min(5, Combined)
+
+	// Lines are the five formula lines in the seed's format, indexed by LineEssential … LineFinal,
+	// e.g. "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5".
+	Lines [NumLines]string
+}
+
+var (
+	ratZero = new(big.Rat)
+	ratOne  = big.NewRat(1, 1)
+	ratFive = big.NewRat(5, 1)
+)
+
+// Compute computes the recall of the given scores: essential scores each in 1–5 (at least one),
+// bonus scores each in 0–5 (possibly none). Errors are *diag.Error with Kind "recall" and say
+// which score is wrong.
+func Compute(essential, bonus []*big.Rat) (*Result, error) {
+	if len(essential) == 0 {
+		return nil, &diag.Error{Kind: "recall", Msg: "no essential passage: the recall needs at least one essential score (E = 0)"}
+	}
+	for i, s := range essential {
+		if err := CheckScore("essential", i+1, s); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range bonus {
+		if err := CheckScore("bonus", i+1, s); err != nil {
+			return nil, err
+		}
+	}
+	r := &Result{
+		E:         len(essential),
+		B:         len(bonus),
+		Essential: essential,
+		Bonus:     bonus,
+	}
+	e := new(big.Rat).SetInt64(int64(r.E))
+	r.EssentialPart = new(big.Rat).Quo(sum(essential), e)
+	r.BonusPart = new(big.Rat)
+	if r.B > 0 {
+		den := new(big.Rat).SetInt64(int64(r.E) * int64(r.B) * 2)
+		r.BonusPart.Quo(sum(bonus), den)
+	}
+	r.Combined = new(big.Rat).Add(r.EssentialPart, r.BonusPart)
+	r.Final = new(big.Rat).Set(r.Combined)
+	if r.Final.Cmp(ratFive) > 0 {
+		r.Final.Set(ratFive)
+	}
+
+	num := "0" // the seed writes an empty bonus sum as (0)
+	if r.B > 0 {
+		num = joinTerms(bonus)
+	}
+	r.Lines[LineEssential] = Labels[LineEssential] + ": (" + joinTerms(essential) + ") / " +
+		strconv.Itoa(r.E) + " = " + Format(r.EssentialPart)
+	r.Lines[LineBonus] = Labels[LineBonus] + ": (" + num + ") / (" + strconv.Itoa(r.E) + " * " +
+		strconv.Itoa(r.B) + " * 2) = " + Format(r.BonusPart)
+	r.Lines[LineCombined] = Labels[LineCombined] + ": " + Format(r.EssentialPart) + " + " +
+		Format(r.BonusPart) + " = " + Format(r.Combined)
+	r.Lines[LineFinalCalc] = Labels[LineFinalCalc] + ": min(5, " + Format(r.Combined) + ") = " + Format(r.Final)
+	r.Lines[LineFinal] = Labels[LineFinal] + ": " + Format(r.Final)
+	return r, nil
+}
+
+// CheckScore reports whether score number n (1-based) of the given kind ("essential" or "bonus")
+// is in range: essential scores are 1–5, bonus scores 0–5. The error is a *diag.Error with Kind
+// "recall" and no position.
+func CheckScore(kind string, n int, s *big.Rat) error {
+	what := kind + " score " + strconv.Itoa(n)
+	lo, rng := ratOne, "1–5"
+	if kind == "bonus" {
+		lo, rng = ratZero, "0–5"
+	}
+	switch {
+	case s == nil:
+		return &diag.Error{Kind: "recall", Msg: what + " is missing"}
+	case s.Sign() < 0:
+		return &diag.Error{Kind: "recall", Msg: what + " is " + Format(s) + ": negative, out of " + rng}
+	case s.Cmp(lo) < 0 || s.Cmp(ratFive) > 0:
+		return &diag.Error{Kind: "recall", Msg: what + " is " + Format(s) + ", out of " + rng}
+	}
+	return nil
+}
+
+func sum(xs []*big.Rat) *big.Rat {
+	t := new(big.Rat)
+	for _, x := range xs {
+		t.Add(t, x)
+	}
+	return t
+}
+
+// joinTerms writes scores as the seed does, "4 + 3". A score is written exactly when it is a
+// decimal of at most 4 places (a judge's 3.5 stays 3.5), else rounded like every other number.
+func joinTerms(xs []*big.Rat) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		b.WriteString(formatTerm(x))
+	}
+	return b.String()
+}
+
+func formatTerm(x *big.Rat) string {
+	if s, exact := x.FloatPrec(); exact && s <= 4 {
+		return trimZeros(x.FloatString(s))
+	}
+	return Format(x)
+}
+
+// Round2 returns x rounded half up (half away from zero for negatives) to 2 decimals.
+func Round2(x *big.Rat) *big.Rat {
+	n := round100(x)
+	return new(big.Rat).SetFrac(n, big.NewInt(100))
+}
+
+// round100 returns x·100 rounded half away from zero, as an integer.
+func round100(x *big.Rat) *big.Int {
+	a := new(big.Rat).Abs(x)
+	a.Mul(a, big.NewRat(100, 1))
+	a.Add(a, big.NewRat(1, 2))
+	n := new(big.Int).Quo(a.Num(), a.Denom()) // floor, a ≥ 0
+	if x.Sign() < 0 {
+		n.Neg(n)
+	}
+	return n
+}
+
+// Format writes x for display: rounded half up to at most 2 decimals, trailing zeros dropped
+// (3.125 → "3.13", 11/3 → "3.67", 4 → "4", 7/2 → "3.5"). Negative values round half away from
+// zero; a value that rounds to zero prints "0", never "-0". A nil x prints "".
+func Format(x *big.Rat) string {
+	if x == nil {
+		return ""
+	}
+	n := round100(x)
+	neg := n.Sign() < 0
+	n.Abs(n)
+	q, r := new(big.Int).QuoRem(n, big.NewInt(100), new(big.Int))
+	s := q.String()
+	if r.Sign() != 0 {
+		f := r.Int64()
+		s += "." + string(rune('0'+f/10)) + string(rune('0'+f%10))
+		s = trimZeros(s)
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// Float returns x rounded as Format rounds it, as the float64 nearest to that decimal.
+func Float(x *big.Rat) float64 {
+	f, err := strconv.ParseFloat(Format(x), 64)
+	if err != nil {
+		return 0 // unreachable: Format writes plain decimals; a nil x is the caller's bug
+	}
+	return f
+}
+
+func trimZeros(s string) string {
+	if strings.IndexByte(s, '.') < 0 {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// Summary is a Result as the JS API's recall() returns it: the four values rounded for display
+// and as exact fractions ("7/2", "4"), and the seed-format lines.
+type Summary struct {
+	Essential float64      `json:"essential"`
+	Bonus     float64      `json:"bonus"`
+	Combined  float64      `json:"combined"`
+	Final     float64      `json:"final"`
+	Exact     ExactSummary `json:"exact"`
+	Lines     []string     `json:"lines"`
+}
+
+// ExactSummary holds the four values of a Result as exact fractions in lowest terms.
+type ExactSummary struct {
+	Essential string `json:"essential"`
+	Bonus     string `json:"bonus"`
+	Combined  string `json:"combined"`
+	Final     string `json:"final"`
+}
+
+// Summary returns r as the JS API shows it.
+func (r *Result) Summary() Summary {
+	return Summary{
+		Essential: Float(r.EssentialPart),
+		Bonus:     Float(r.BonusPart),
+		Combined:  Float(r.Combined),
+		Final:     Float(r.Final),
+		Exact: ExactSummary{
+			Essential: r.EssentialPart.RatString(),
+			Bonus:     r.BonusPart.RatString(),
+			Combined:  r.Combined.RatString(),
+			Final:     r.Final.RatString(),
+		},
+		Lines: append([]string(nil), r.Lines[:]...),
+	}
+}
+
+// MarshalJSON writes r as its Summary.
+func (r *Result) MarshalJSON() ([]byte, error) { return json.Marshal(r.Summary()) }
