@@ -1,13 +1,49 @@
 // Package dataset reads evaluation datasets (JSONL, JSON, CSV) into rows and maps their columns
 // onto an evaluator's inputs.
 //
-// STUB: the API below is the contract; the implementation is being written.
+// Reading never drops a row silently: a row that cannot be read is a RowError with the 1-based
+// line where it starts, and the rows around it still load. The formats:
+//
+//   - "jsonl": one JSON object per line; blank lines are skipped; a line that is not a JSON object
+//     is an error for that line only.
+//   - "json": an array of objects; or an object that holds such an array under the first key (in
+//     the text's order) named data, rows, records, examples, samples, items, results, test_cases,
+//     testcases, tests, goldens, dataset or entries (any case), also one level down under such a
+//     key holding an object (promptfoo's output file is {"results": {"results": [...]}}); or an
+//     object with a single key whose value is a list of objects; any other object is one row.
+//     Array elements that are not objects are errors. JSON cannot be resynchronised after a
+//     syntax error, so the rows before it load and the error says that reading stopped there.
+//   - "csv": RFC 4180 through encoding/csv. The first record is the header (names trimmed; an
+//     empty name becomes column_N, a repeated one name_2, name_3, ...). The delimiter is the most
+//     frequent of comma, tab and semicolon in the first line (comma on a tie). Cells are strings.
+//     A record with a field count different from the header's is an error naming both counts. A
+//     quote error stops at the end of its line; when a quoted field runs on past its line and
+//     breaks (an unclosed quote would otherwise swallow the rest of the file), reading resumes at
+//     the line after the record's first.
+//   - "" detects: the first non-space character (after a UTF-8 byte order mark, which is always
+//     skipped) '[' is json; '{' is jsonl when the first or second non-blank line is a JSON value
+//     on its own and there is more than one non-blank line, else json; anything else is csv.
+//
+// Columns are the union of the rows' keys in first-seen order (for CSV, the header). CRLF line
+// ends are read like LF. A text over MaxBytes is refused; rows past MaxRows are not loaded and
+// one error says where reading stopped.
 package dataset
 
 import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
 	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
+
+// MaxBytes is the largest text Read accepts. A browser tab holds the text, its rows and the
+// verdicts at once; beyond this a dataset should be split.
+const MaxBytes = 64 << 20
+
+// MaxRows is how many records (rows and row errors together) Read reads.
+const MaxRows = 100_000
 
 // RowError is a row that could not be read; the other rows still load.
 type RowError struct {
@@ -25,6 +61,207 @@ type Table struct {
 
 // Read reads text in format ("jsonl", "json", "csv", or "" to detect). It fails only for an
 // unknown format name or a text that is not any format at all; bad rows go into Table.Errors.
+// Errors are *diag.Error with Kind "dataset".
 func Read(text, format string) (*Table, error) {
-	return nil, &diag.Error{Kind: "dataset", Msg: "not implemented"}
+	if len(text) > MaxBytes {
+		return nil, &diag.Error{Kind: "dataset", Msg: fmt.Sprintf("the text is %s; the limit is %s: split the dataset", mib(len(text)), mib(MaxBytes))}
+	}
+	text = strings.TrimPrefix(text, "\uFEFF")
+	f := strings.ToLower(strings.TrimSpace(format))
+	switch f {
+	case "":
+		f = Detect(text)
+		if f == "" {
+			return nil, &diag.Error{Kind: "dataset", Msg: "the text is empty: no rows to read"}
+		}
+	case "jsonl", "ndjson":
+		f = "jsonl"
+	case "json", "csv":
+	default:
+		return nil, &diag.Error{Kind: "dataset", Msg: fmt.Sprintf("unknown format %q: want \"jsonl\", \"json\", \"csv\" or none to detect", format)}
+	}
+	if !utf8.ValidString(text) {
+		off := firstInvalidUTF8(text)
+		line, col := diag.Position(text, off)
+		return nil, &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "the text is not UTF-8 (save the file as UTF-8)"}
+	}
+	b := newBuilder(f)
+	var err error
+	switch f {
+	case "jsonl":
+		readJSONL(text, b)
+	case "json":
+		err = readJSON(text, b)
+	case "csv":
+		err = readCSV(text, b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.t, nil
+}
+
+// Detect names the format of text as Read would detect it: "jsonl", "json", "csv", or "" when
+// the text holds nothing but white space.
+func Detect(text string) string {
+	t := strings.TrimLeft(strings.TrimPrefix(text, "\uFEFF"), " \t\r\n")
+	if t == "" {
+		return ""
+	}
+	switch t[0] {
+	case '[':
+		return "json"
+	case '{':
+		first, rest := nextLine(t)
+		if strings.TrimSpace(rest) == "" {
+			return "json" // one line: a JSON document and a one-line JSONL read alike
+		}
+		if isJSON(first) {
+			return "jsonl"
+		}
+		second, _ := nextLine(strings.TrimLeft(rest, " \t\r\n"))
+		if second = strings.TrimSpace(second); strings.HasPrefix(second, "{") && isJSON(second) {
+			return "jsonl" // a broken first line of a JSONL file
+		}
+		return "json"
+	}
+	return "csv"
+}
+
+// nextLine splits s after its first line, dropping the line end.
+func nextLine(s string) (line, rest string) {
+	i := strings.IndexByte(s, '\n')
+	if i < 0 {
+		return strings.TrimSuffix(s, "\r"), ""
+	}
+	return strings.TrimSuffix(s[:i], "\r"), s[i+1:]
+}
+
+func firstInvalidUTF8(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
+}
+
+func mib(n int) string {
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// builder collects rows, errors and the union of columns, and enforces MaxRows.
+type builder struct {
+	t       *Table
+	seen    map[string]bool
+	records int
+	full    bool
+}
+
+func newBuilder(format string) *builder {
+	return &builder{
+		t:    &Table{Format: format, Columns: []string{}, Rows: []*value.Object{}, Errors: []RowError{}},
+		seen: map[string]bool{},
+	}
+}
+
+// take reports whether another record may be added, and when MaxRows is reached records where
+// reading stopped, once.
+func (b *builder) take(line int) bool {
+	if b.full {
+		return false
+	}
+	if b.records >= MaxRows {
+		b.full = true
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", MaxRows)})
+		return false
+	}
+	b.records++
+	return true
+}
+
+// row adds a row; it returns false when the row cap stops reading.
+func (b *builder) row(line int, o *value.Object) bool {
+	if !b.take(line) {
+		return false
+	}
+	for _, k := range o.Keys() {
+		if !b.seen[k] {
+			b.seen[k] = true
+			b.t.Columns = append(b.t.Columns, k)
+		}
+	}
+	b.t.Rows = append(b.t.Rows, o)
+	return true
+}
+
+// fail adds a row error; it returns false when the row cap stops reading.
+func (b *builder) fail(line int, msg string) bool {
+	if !b.take(line) {
+		return false
+	}
+	b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: msg})
+	return true
+}
+
+// lineIndex turns byte offsets of a text into 1-based lines and columns (in code points).
+type lineIndex struct {
+	text   string
+	starts []int // byte offset where each line starts
+}
+
+func newLineIndex(text string) *lineIndex {
+	li := &lineIndex{text: text, starts: []int{0}}
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			li.starts = append(li.starts, i+1)
+		}
+	}
+	return li
+}
+
+// position returns the line and column of byte offset off.
+func (li *lineIndex) position(off int) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(li.text) {
+		off = len(li.text)
+	}
+	lo, hi := 0, len(li.starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if li.starts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1, utf8.RuneCountInString(li.text[li.starts[lo]:off]) + 1
+}
+
+// lineStart returns the byte offset where 1-based line starts, or len(text) past the end.
+func (li *lineIndex) lineStart(line int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > len(li.starts) {
+		return len(li.text)
+	}
+	return li.starts[line-1]
+}
+
+// column converts a 1-based byte column on 1-based line into a column in code points.
+func (li *lineIndex) column(line, byteCol int) int {
+	start := li.lineStart(line)
+	end := start + byteCol - 1
+	if end > len(li.text) {
+		end = len(li.text)
+	}
+	if end < start {
+		return 1
+	}
+	return utf8.RuneCountInString(li.text[start:end]) + 1
 }

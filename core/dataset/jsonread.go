@@ -1,0 +1,322 @@
+package dataset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// readJSONL reads one JSON object per line.
+func readJSONL(text string, b *builder) {
+	line := 0
+	for rest := text; rest != ""; {
+		var ln string
+		ln, rest = nextLine(rest)
+		line++
+		if strings.TrimSpace(ln) == "" {
+			continue
+		}
+		v, err := decodeStrict(ln)
+		if err != nil {
+			if !b.fail(line, err.Error()) {
+				return
+			}
+			continue
+		}
+		o, ok := v.(*value.Object)
+		if !ok {
+			if !b.fail(line, fmt.Sprintf("the line is %s, not a JSON object", value.TypeName(v))) {
+				return
+			}
+			continue
+		}
+		if !b.row(line, o) {
+			return
+		}
+	}
+}
+
+// decodeStrict decodes one complete JSON value; its error says where on the line it failed.
+func decodeStrict(s string) (any, error) {
+	raw := []byte(s)
+	if !json.Valid(raw) {
+		return nil, jsonProblem(s, json.Unmarshal(raw, new(json.RawMessage)))
+	}
+	v, err := value.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "value: "))
+	}
+	return v, nil
+}
+
+// jsonProblem words a JSON error found in the one line s.
+func jsonProblem(s string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		if strings.Contains(se.Error(), "end of JSON input") {
+			return errors.New("invalid JSON: the line ends inside the object (JSONL needs one whole object per line)")
+		}
+		_, col := diag.Position(s, max(int(se.Offset)-1, 0))
+		return fmt.Errorf("invalid JSON at col %d: %s", col, se.Error())
+	}
+	if err == nil {
+		err = errors.New("not valid")
+	}
+	return fmt.Errorf("invalid JSON: %s", err.Error())
+}
+
+// firstSyntaxError finds where text stops being JSON. A json.Decoder's own errors count their
+// offsets from different places depending on the call, and the first error in the whole text
+// is the one a reader going through it in order hits.
+func firstSyntaxError(li *lineIndex, text string) (line, col int, msg string) {
+	err := json.Unmarshal([]byte(text), new(json.RawMessage))
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		if int(se.Offset) >= len(text) && strings.Contains(se.Error(), "end of JSON input") {
+			line, col = li.position(len(text))
+			return line, col, "the text ends early (cut short?)"
+		}
+		line, col = li.position(int(se.Offset) - 1)
+		return line, col, se.Error()
+	}
+	line, col = li.position(len(text))
+	if err != nil {
+		return line, col, err.Error()
+	}
+	return line, col, "unexpected end"
+}
+
+// rowsKeys are the keys under which a JSON object holds its rows (compared case-insensitively).
+var rowsKeys = []string{"data", "rows", "records", "examples", "samples", "items", "results", "test_cases", "testcases", "tests", "goldens", "dataset", "entries"}
+
+func isRowsKey(k string) bool {
+	for _, r := range rowsKeys {
+		if strings.EqualFold(r, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// readJSON reads a JSON array of objects, or an object holding one (see the package doc).
+func readJSON(text string, b *builder) error {
+	li := newLineIndex(text)
+	valid := json.Valid([]byte(text))
+	start := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
+	if start == len(text) {
+		return &diag.Error{Kind: "dataset", Msg: "the text is empty: no rows to read"}
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	stopped := false // a syntax error was already reported as a row error
+	switch text[start] {
+	case '[':
+		if _, err := dec.Token(); err != nil {
+			return syntaxError(li, text)
+		}
+		stopped = readArray(dec, text, li, b)
+	case '{':
+		found, err := findRows(dec, isRowsKey, 0)
+		if err != nil {
+			return syntaxError(li, text)
+		}
+		if !found {
+			if !valid {
+				return syntaxError(li, text)
+			}
+			v, err := value.Decode([]byte(text))
+			if err != nil {
+				line, _ := li.position(start)
+				return &diag.Error{Kind: "dataset", Line: line, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "value: ")}
+			}
+			o := v.(*value.Object)
+			if key, ok := singleListOfObjects(o); ok {
+				dec = json.NewDecoder(strings.NewReader(text))
+				dec.UseNumber()
+				if found, err := findRows(dec, func(k string) bool { return k == key }, 1); err != nil || !found {
+					return syntaxError(li, text)
+				}
+				stopped = readArray(dec, text, li, b)
+			} else {
+				line, _ := li.position(start)
+				b.row(line, o)
+				return nil
+			}
+		} else {
+			stopped = readArray(dec, text, li, b)
+		}
+	default:
+		line, col := li.position(start)
+		return &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "not JSON: a JSON dataset starts with [ (a list of rows) or { (an object holding one)"}
+	}
+	if !valid && !stopped && !b.full {
+		// The rows were read but the text goes on wrongly after them.
+		line, col, msg := firstSyntaxError(li, text)
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("invalid JSON after the rows at line %d, col %d: %s", line, col, msg)})
+	}
+	return nil
+}
+
+// singleListOfObjects reports whether o has one key only and it holds a non-empty list of
+// objects, which is then the rows.
+func singleListOfObjects(o *value.Object) (string, bool) {
+	if o.Len() != 1 {
+		return "", false
+	}
+	key := o.Keys()[0]
+	v, _ := o.Get(key)
+	list, ok := v.([]any)
+	if !ok || len(list) == 0 {
+		return "", false
+	}
+	for _, e := range list {
+		if _, ok := e.(*value.Object); !ok {
+			return "", false
+		}
+	}
+	return key, true
+}
+
+// maxRowsDepth is how deep findRows looks for the rows: the top object and one level down.
+const maxRowsDepth = 2
+
+// findRows reads the object dec is at, up to the '[' of the first key accepted by isRows whose
+// value is a list, looking also into objects held under such keys, down to maxRowsDepth. It
+// reports whether it stopped at such a list; if not, dec has read the whole object.
+func findRows(dec *json.Decoder, isRows func(string) bool, maxDepth int) (bool, error) {
+	if maxDepth == 0 {
+		maxDepth = maxRowsDepth
+	}
+	if err := expectDelim(dec, '{'); err != nil {
+		return false, err
+	}
+	return findRowsIn(dec, isRows, 1, maxDepth)
+}
+
+func findRowsIn(dec *json.Decoder, isRows func(string) bool, depth, maxDepth int) (bool, error) {
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return false, err
+		}
+		key, _ := kt.(string)
+		t, err := dec.Token()
+		if err != nil {
+			return false, err
+		}
+		d, isDelim := t.(json.Delim)
+		switch {
+		case isDelim && d == '[' && isRows(key):
+			return true, nil
+		case isDelim && d == '{' && isRows(key) && depth < maxDepth:
+			found, err := findRowsIn(dec, isRows, depth+1, maxDepth)
+			if found || err != nil {
+				return found, err
+			}
+		case isDelim:
+			if err := skipComposite(dec); err != nil {
+				return false, err
+			}
+		}
+	}
+	_, err := dec.Token() // the closing '}'
+	return false, err
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return fmt.Errorf("expected %q", string(want))
+	}
+	return nil
+}
+
+// skipComposite reads to the end of the list or object whose opening delimiter dec just read.
+func skipComposite(dec *json.Decoder) error {
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '[' || d == '{' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// readArray reads the elements of the list whose '[' dec just read, each an object row. It
+// reports whether it stopped at a syntax error (already recorded as a row error).
+func readArray(dec *json.Decoder, text string, li *lineIndex, b *builder) bool {
+	n := 0
+	for dec.More() {
+		n++
+		off := skipSpaceComma(text, int(dec.InputOffset()))
+		line, _ := li.position(off)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			b.fail(line, stoppedMessage(li, text, n))
+			return true
+		}
+		v, err := value.Decode(raw)
+		if err != nil {
+			if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, strings.TrimPrefix(err.Error(), "value: "))) {
+				return false
+			}
+			continue
+		}
+		o, ok := v.(*value.Object)
+		if !ok {
+			if !b.fail(line, fmt.Sprintf("row %d is %s, not a JSON object", n, value.TypeName(v))) {
+				return false
+			}
+			continue
+		}
+		if !b.row(line, o) {
+			return false
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		line, _, _ := firstSyntaxError(li, text)
+		b.fail(line, stoppedMessage(li, text, n+1))
+		return true
+	}
+	return false
+}
+
+// stoppedMessage words a syntax error that ends reading a JSON list at row n.
+func stoppedMessage(li *lineIndex, text string, n int) string {
+	line, col, msg := firstSyntaxError(li, text)
+	return fmt.Sprintf("row %d: invalid JSON at line %d, col %d: %s; reading stopped here, rows after this point are not loaded", n, line, col, msg)
+}
+
+// syntaxError is the Read error for a JSON text that has no readable rows at all.
+func syntaxError(li *lineIndex, text string) error {
+	line, col, msg := firstSyntaxError(li, text)
+	return &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "invalid JSON: " + msg}
+}
+
+func skipSpaceComma(text string, off int) int {
+	for off < len(text) {
+		switch text[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+func isJSON(s string) bool { return json.Valid([]byte(s)) }

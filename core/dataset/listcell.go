@@ -1,0 +1,216 @@
+package dataset
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ragjudge/core/value"
+)
+
+// maxCellItems bounds the items ParseListCell reads from one cell.
+const maxCellItems = 100_000
+
+// ParseListCell reads a list written as text in a CSV cell: JSON (`["a", "b"]`) or Python's
+// repr as pandas writes list columns to CSV (`['a', "it's"]`), including NumPy's print without
+// commas (`['a' 'b']`). ok is false when s is not a list; note then says why if s looked like
+// one, and otherwise says how the list was read when that is worth knowing.
+func ParseListCell(s string) (list []any, note string, ok bool) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
+		return nil, "", false
+	}
+	if json.Valid([]byte(t)) {
+		if v, err := value.Decode([]byte(t)); err == nil {
+			if l, isList := v.([]any); isList {
+				return l, "", true
+			}
+		}
+	}
+	p := &pyScanner{src: t}
+	items, err := p.list()
+	if err != "" {
+		return nil, "looks like a list but is neither JSON nor a Python list (" + err + ")", false
+	}
+	if p.numpy {
+		note = "items not separated by commas (as NumPy prints arrays); read as separate items"
+	}
+	return items, note, true
+}
+
+// pyScanner reads one flat Python list literal of strings, numbers, None, True and False.
+type pyScanner struct {
+	src   string
+	pos   int
+	numpy bool // strings were separated by space only
+}
+
+// list reads the whole source as a list:
+//
+//	list := '[' ws [ item { sep item } [ ',' ws ] ] ']' ws EOF
+//	sep  := ws ',' ws | ws        (the second only between two strings: NumPy's print)
+func (p *pyScanner) list() ([]any, string) {
+	if !p.eat('[') {
+		return nil, p.fail("expected [")
+	}
+	items := []any{}
+	p.space()
+	for !p.eat(']') {
+		if len(items) >= maxCellItems {
+			return nil, p.fail(fmt.Sprintf("more than %d items", maxCellItems))
+		}
+		item, err := p.item()
+		if err != "" {
+			return nil, err
+		}
+		items = append(items, item)
+		before := p.pos
+		p.space()
+		switch {
+		case p.eat(','):
+			p.space()
+		case p.peek() == ']':
+		case p.pos > before && isQuote(p.peek()) && isString(item):
+			p.numpy = true
+		default:
+			return nil, p.fail("expected , or ]")
+		}
+	}
+	p.space()
+	if p.pos < len(p.src) {
+		return nil, p.fail("text after the list")
+	}
+	return items, ""
+}
+
+// item := string | number | 'None' | 'True' | 'False'
+func (p *pyScanner) item() (any, string) {
+	c := p.peek()
+	switch {
+	case isQuote(c):
+		return p.str()
+	case (c == 'u' || c == 'U') && p.pos+1 < len(p.src) && isQuote(p.src[p.pos+1]):
+		p.pos++
+		return p.str()
+	case c == '[':
+		return nil, p.fail("a list inside the list")
+	}
+	start := p.pos
+	for p.pos < len(p.src) && !strings.ContainsRune(",] \t\r\n", rune(p.src[p.pos])) {
+		p.pos++
+	}
+	word := p.src[start:p.pos]
+	switch word {
+	case "None":
+		return nil, ""
+	case "True":
+		return true, ""
+	case "False":
+		return false, ""
+	}
+	if isNumberLiteral(word) {
+		return value.Number(strings.TrimPrefix(word, "+")), ""
+	}
+	p.pos = start
+	return nil, p.fail("expected a quoted string, a number, None, True or False")
+}
+
+// str reads a quoted string with Python's escapes:
+//
+//	string := "'" { char | escape } "'" | '"' { char | escape } '"'
+func (p *pyScanner) str() (any, string) {
+	q := p.src[p.pos]
+	start := p.pos
+	p.pos++
+	var b strings.Builder
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		switch {
+		case c == q:
+			p.pos++
+			return b.String(), ""
+		case c == '\\' && p.pos+1 < len(p.src):
+			p.escape(&b)
+		default:
+			b.WriteByte(c)
+			p.pos++
+		}
+	}
+	p.pos = start
+	return nil, p.fail("string not closed")
+}
+
+// escape reads the escape sequence at p.pos into b; unknown ones stay as written, as in Python.
+func (p *pyScanner) escape(b *strings.Builder) {
+	e := p.src[p.pos+1]
+	if s, ok := simpleEscapes[e]; ok {
+		b.WriteString(s)
+		p.pos += 2
+		return
+	}
+	hexLen := hexEscapes[e]
+	if hexLen > 0 && p.pos+2+hexLen <= len(p.src) {
+		if n, err := strconv.ParseUint(p.src[p.pos+2:p.pos+2+hexLen], 16, 32); err == nil {
+			r := rune(n)
+			if !utf8.ValidRune(r) {
+				r = utf8.RuneError
+			}
+			b.WriteRune(r)
+			p.pos += 2 + hexLen
+			return
+		}
+	}
+	if e >= '0' && e <= '7' {
+		end := p.pos + 1
+		for end < len(p.src) && end < p.pos+4 && p.src[end] >= '0' && p.src[end] <= '7' {
+			end++
+		}
+		n, _ := strconv.ParseUint(p.src[p.pos+1:end], 8, 32)
+		b.WriteRune(rune(n))
+		p.pos = end
+		return
+	}
+	b.WriteByte('\\')
+	p.pos++
+}
+
+var (
+	simpleEscapes = map[byte]string{'\\': "\\", '\'': "'", '"': "\"", 'a': "\a", 'b': "\b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t", 'v': "\v", '\n': ""}
+	hexEscapes    = map[byte]int{'x': 2, 'u': 4, 'U': 8}
+)
+
+func (p *pyScanner) peek() byte {
+	if p.pos < len(p.src) {
+		return p.src[p.pos]
+	}
+	return 0
+}
+
+func (p *pyScanner) eat(c byte) bool {
+	if p.peek() == c && p.pos < len(p.src) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *pyScanner) space() {
+	for p.pos < len(p.src) && strings.IndexByte(" \t\r\n", p.src[p.pos]) >= 0 {
+		p.pos++
+	}
+}
+
+// fail words a problem at the current position, counting columns in code points.
+func (p *pyScanner) fail(msg string) string {
+	off := min(p.pos, len(p.src))
+	return fmt.Sprintf("%s at col %d", msg, utf8.RuneCountInString(p.src[:off])+1)
+}
+
+func isQuote(c byte) bool { return c == '\'' || c == '"' }
+
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
