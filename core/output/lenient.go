@@ -1,0 +1,749 @@
+package output
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"ragjudge/core/value"
+)
+
+// The lenient JSON parser: recursive descent over the answer text, in the style of Go's
+// encoding/json scanner but written to repair, and to say so, what judge models commonly get
+// wrong. Every repair is made only where strict JSON has no reading at all, so strict JSON reads
+// exactly as encoding/json reads it and produces no note. The repairs:
+//
+//   - trailing commas before } and ];
+//   - // line and /* block */ comments;
+//   - Python and other-case literals: True, False, None, TRUE, Null, …;
+//   - single-quoted strings ('…') and curly quotes used as quotes (“…”, ‘…’);
+//   - unquoted keys ({claim_id: "c1"});
+//   - raw newlines, tabs and other control characters inside strings;
+//   - invalid escapes: \' reads as ', any other (\d) is kept as written;
+//   - double quotes left unescaped inside a string value ("it says "follow-up" only"): a quote
+//     closes the string only when what follows it (after spaces) could follow a string there:
+//     the end of the text, the container's closing bracket, or a comma followed by what the
+//     container can hold next (a key and ':' in an object, a value in an array); otherwise it is
+//     part of the text;
+//   - a missing comma between two members or elements, when the next one clearly starts there;
+//   - a leading '+' or leading zeros on a number.
+//
+// NaN, Infinity and numbers too large for a float64 are errors, never values.
+
+// maxDepth caps the nesting of objects and arrays: judges nest three or four levels, and the cap
+// keeps the recursion bounded on hostile input.
+const maxDepth = 128
+
+// Where a string or value is being read; it decides what may follow a closing quote.
+const (
+	ctxTop    = iota // a value on its own
+	ctxKey           // an object key
+	ctxObject        // a member value in an object
+	ctxArray         // an element of an array
+)
+
+// syntaxError says where and why reading stopped.
+type syntaxError struct {
+	pos       int // byte offset in the source where reading stopped
+	msg       string
+	truncated bool // the source ended where more was needed
+}
+
+// message words the error for a person: a truncation says so, anything else quotes the text
+// where reading stopped.
+func (e *syntaxError) message(src string) string {
+	if e.truncated {
+		return "the answer ends inside the JSON (" + e.msg + "): it looks truncated (max_tokens too small?)"
+	}
+	return "cannot read the JSON: " + e.msg + "; reading stopped at " + excerpt(src, e.pos)
+}
+
+// fix is one kind of repair, counted, with the position of its first occurrence.
+type fix struct {
+	what string
+	pos  int
+	n    int
+}
+
+type parser struct {
+	src   string
+	pos   int // next byte to read
+	end   int // reading stops here: the end of src, or of the code fence the value is in
+	depth int
+	fixes []fix
+	err   *syntaxError
+}
+
+// note records a repair at byte offset at.
+func (p *parser) note(what string, at int) {
+	for i := range p.fixes {
+		if p.fixes[i].what == what {
+			p.fixes[i].n++
+			return
+		}
+	}
+	p.fixes = append(p.fixes, fix{what: what, pos: at, n: 1})
+}
+
+// notes words the repairs: "repaired a trailing comma at 4:18 (and 2 more)".
+func (p *parser) notes() []string {
+	out := make([]string, 0, len(p.fixes))
+	for _, f := range p.fixes {
+		s := f.what + " at " + pos(p.src, f.pos)
+		if f.n > 1 {
+			s += " (and " + strconv.Itoa(f.n-1) + " more)"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (p *parser) fail(at int, msg string) bool {
+	p.err = &syntaxError{pos: at, msg: msg}
+	return false
+}
+
+// eof reports that the text ended where what was expected.
+func (p *parser) eof(what string) bool {
+	if p.end < len(p.src) {
+		p.err = &syntaxError{pos: p.end, msg: "the code fence closes before the JSON is complete: expected " + what}
+		return false
+	}
+	p.err = &syntaxError{pos: p.end, msg: "expected " + what, truncated: true}
+	return false
+}
+
+// skipSpace skips whitespace and comments.
+func (p *parser) skipSpace() {
+	for p.pos < p.end {
+		switch c := p.src[p.pos]; c {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		case '/':
+			if p.pos+1 >= p.end {
+				return
+			}
+			switch p.src[p.pos+1] {
+			case '/':
+				p.note("ignored a // comment", p.pos)
+				if i := strings.IndexByte(p.src[p.pos:p.end], '\n'); i >= 0 {
+					p.pos += i + 1
+				} else {
+					p.pos = p.end
+				}
+			case '*':
+				p.note("ignored a /* */ comment", p.pos)
+				if i := strings.Index(p.src[p.pos+2:p.end], "*/"); i >= 0 {
+					p.pos += 2 + i + 2
+				} else {
+					p.pos = p.end
+				}
+			default:
+				return
+			}
+		default:
+			if c < utf8.RuneSelf {
+				return
+			}
+			r, size := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+			if r != '\u00a0' && r != '\ufeff' {
+				return
+			}
+			p.note("read a non-breaking space or byte-order mark as a space", p.pos)
+			p.pos += size
+		}
+	}
+}
+
+// spaceFrom returns the offset of the first byte from i on that is not whitespace, treating a
+// comment's start as a token (it ends whatever came before).
+func (p *parser) spaceFrom(i int) int {
+	for i < p.end {
+		switch p.src[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// value := object | array | string | number | literal
+func (p *parser) value(ctx int) (any, bool) {
+	p.skipSpace()
+	if p.pos >= p.end {
+		return nil, p.eof("a value")
+	}
+	c := p.src[p.pos]
+	switch {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"' || c == '\'':
+		return p.str(ctx)
+	case c == '-' || c == '+' || '0' <= c && c <= '9':
+		return p.number()
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+	if quoteFamily(r) != 0 {
+		return p.str(ctx)
+	}
+	if isIdentRune(r) {
+		return p.literal()
+	}
+	return nil, p.fail(p.pos, "expected a value, found "+describeAt(p.src, p.pos))
+}
+
+func (p *parser) enter() bool {
+	p.depth++
+	if p.depth > maxDepth {
+		return p.fail(p.pos, "the JSON is nested deeper than "+strconv.Itoa(maxDepth)+" levels")
+	}
+	return true
+}
+
+// object := '{' [ member { ',' member } [','] ] '}'
+// member := key ':' value
+// A missing ',' between members is repaired when a key and ':' clearly follow.
+func (p *parser) object() (any, bool) {
+	if !p.enter() {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	p.pos++ // '{'
+	obj := &value.Object{}
+	p.skipSpace()
+	if p.pos < p.end && p.src[p.pos] == '}' {
+		p.pos++
+		return obj, true
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= p.end {
+			return nil, p.eof(`a key or "}"`)
+		}
+		keyAt := p.pos
+		key, ok := p.key()
+		if !ok {
+			return nil, false
+		}
+		p.skipSpace()
+		if p.pos >= p.end {
+			return nil, p.eof(`":" after the key ` + strconv.Quote(key))
+		}
+		if p.src[p.pos] != ':' {
+			return nil, p.fail(p.pos, `expected ":" after the key `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
+		}
+		p.pos++
+		v, ok := p.value(ctxObject)
+		if !ok {
+			return nil, false
+		}
+		if _, dup := obj.Get(key); dup {
+			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt)
+		}
+		obj.Set(key, v)
+		p.skipSpace()
+		if p.pos >= p.end {
+			return nil, p.eof(`"," or "}" after the value of ` + strconv.Quote(key))
+		}
+		switch p.src[p.pos] {
+		case '}':
+			p.pos++
+			return obj, true
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos >= p.end {
+				return nil, p.eof(`a key or "}"`)
+			}
+			if p.src[p.pos] == '}' {
+				p.note("repaired a trailing comma", comma)
+				p.pos++
+				return obj, true
+			}
+		default:
+			if !p.keyAhead(p.pos) {
+				return nil, p.fail(p.pos, `expected "," or "}" after the value of `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
+			}
+			p.note("inserted a missing comma", p.pos)
+		}
+	}
+}
+
+// key := string | identifier
+func (p *parser) key() (string, bool) {
+	c := p.src[p.pos]
+	if c == '"' || c == '\'' {
+		return p.str(ctxKey)
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+	if quoteFamily(r) != 0 {
+		return p.str(ctxKey)
+	}
+	if isIdentRune(r) {
+		start := p.pos
+		p.pos = p.identEnd(p.pos)
+		p.note("read an unquoted key", start)
+		return p.src[start:p.pos], true
+	}
+	return "", p.fail(p.pos, "expected a key in quotes, found "+describeAt(p.src, p.pos))
+}
+
+// array := '[' [ value { ',' value } [','] ] ']'
+// A missing ',' between elements is repaired when a value clearly starts there.
+func (p *parser) array() (any, bool) {
+	if !p.enter() {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	p.pos++ // '['
+	list := []any{}
+	p.skipSpace()
+	if p.pos < p.end && p.src[p.pos] == ']' {
+		p.pos++
+		return list, true
+	}
+	for {
+		v, ok := p.value(ctxArray)
+		if !ok {
+			return nil, false
+		}
+		list = append(list, v)
+		p.skipSpace()
+		if p.pos >= p.end {
+			return nil, p.eof(`"," or "]" after element ` + strconv.Itoa(len(list)) + " of a list")
+		}
+		switch p.src[p.pos] {
+		case ']':
+			p.pos++
+			return list, true
+		case ',':
+			comma := p.pos
+			p.pos++
+			p.skipSpace()
+			if p.pos >= p.end {
+				return nil, p.eof(`a value or "]"`)
+			}
+			if p.src[p.pos] == ']' {
+				p.note("repaired a trailing comma", comma)
+				p.pos++
+				return list, true
+			}
+		default:
+			if !p.valueAhead(p.pos) {
+				return nil, p.fail(p.pos, `expected "," or "]" after element `+strconv.Itoa(len(list))+" of a list, found "+describeAt(p.src, p.pos))
+			}
+			p.note("inserted a missing comma", p.pos)
+		}
+	}
+}
+
+// str := '"' chars '"'; repaired: '\” chars '\” | curly-open chars curly-close
+// Keys close at their first closing quote; values close by what follows the quote (see the
+// comment at the top of this file).
+func (p *parser) str(ctx int) (string, bool) {
+	open := p.pos
+	openRune, size := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+	family := quoteFamily(openRune)
+	switch r := openRune; {
+	case r == '\'':
+		p.note("read a single-quoted string", open)
+	case r != '"':
+		p.note("read curly quotes as quotes", open)
+	}
+	p.pos += size
+	var b strings.Builder
+	for {
+		// Copy the run of ordinary bytes at once.
+		run := p.pos
+		for run < p.end {
+			c := p.src[run]
+			if c == '\\' || c == '"' || c == '\'' || c < 0x20 || c >= utf8.RuneSelf {
+				break
+			}
+			run++
+		}
+		b.WriteString(p.src[p.pos:run])
+		p.pos = run
+		if p.pos >= p.end {
+			return "", p.eof("the end of the string that starts at " + pos(p.src, open))
+		}
+		c := p.src[p.pos]
+		switch {
+		case c == '\\':
+			if !p.escape(&b, family) {
+				return "", false
+			}
+			continue
+		case c < 0x20:
+			switch c {
+			case '\n', '\r':
+				p.note("read a raw line break inside a string", p.pos)
+			case '\t':
+				p.note("read a raw tab inside a string", p.pos)
+			default:
+				p.note("read a raw control character inside a string", p.pos)
+			}
+			b.WriteByte(c)
+			p.pos++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+		if closes(openRune, r) {
+			if ctx == ctxKey || ctx == ctxTop || p.closesAt(p.pos+size, ctx) {
+				p.pos += size
+				return b.String(), true
+			}
+			p.note("read an unescaped quote inside a string as part of the text", p.pos)
+		}
+		b.WriteString(p.src[p.pos : p.pos+size])
+		p.pos += size
+	}
+}
+
+// quoteFamily returns '"' for the double quotes (straight and curly), '\” for the single ones
+// and 0 for any other rune.
+func quoteFamily(r rune) rune {
+	switch r {
+	case '"', '“', '”':
+		return '"'
+	case '\'', '‘', '’':
+		return '\''
+	}
+	return 0
+}
+
+// closes reports whether the quote r closes a string opened with the quote o: a straight quote
+// closes only the string it opened, a curly one any curly string of its family.
+func closes(o, r rune) bool {
+	if o == '"' || o == '\'' {
+		return r == o
+	}
+	return r != '"' && r != '\'' && quoteFamily(r) == quoteFamily(o)
+}
+
+// closesAt reports whether a quote ending at i closes a string read in ctx: only if what follows
+// could follow a string there.
+func (p *parser) closesAt(i, ctx int) bool {
+	quoteEnd := i
+	i = p.spaceFrom(i)
+	if i >= p.end {
+		return true
+	}
+	c := p.src[i]
+	if c == '/' && i+1 < p.end && (p.src[i+1] == '/' || p.src[i+1] == '*') {
+		return true
+	}
+	switch ctx {
+	case ctxObject:
+		if c == '}' {
+			return true
+		}
+		if c == ',' {
+			j := p.spaceFrom(i + 1)
+			return j >= p.end || p.src[j] == '}' || p.keyAhead(j)
+		}
+		// A missing comma: the next member starts on a later line.
+		return strings.IndexByte(p.src[quoteEnd:i], '\n') >= 0 && p.keyAhead(i)
+	case ctxArray:
+		if c == ']' {
+			return true
+		}
+		if c == ',' {
+			j := p.spaceFrom(i + 1)
+			return j >= p.end || p.src[j] == ']' || p.valueAhead(j)
+		}
+	}
+	return false
+}
+
+// keyAhead reports whether a key and ':' start at i: a quoted key on one line, or an identifier.
+func (p *parser) keyAhead(i int) bool {
+	if i >= p.end {
+		return false
+	}
+	r, size := utf8.DecodeRuneInString(p.src[i:p.end])
+	var j int
+	switch {
+	case quoteFamily(r) != 0:
+		j = i + size
+		for {
+			if j >= p.end || p.src[j] == '\n' {
+				return false
+			}
+			if p.src[j] == '\\' {
+				j += 2
+				continue
+			}
+			q, qs := utf8.DecodeRuneInString(p.src[j:p.end])
+			j += qs
+			if quoteFamily(q) == quoteFamily(r) {
+				break
+			}
+		}
+	case isIdentRune(r):
+		j = p.identEnd(i)
+	default:
+		return false
+	}
+	j = p.spaceFrom(j)
+	return j < p.end && p.src[j] == ':'
+}
+
+// valueAhead reports whether a value clearly starts at i.
+func (p *parser) valueAhead(i int) bool {
+	if i >= p.end {
+		return false
+	}
+	c := p.src[i]
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '\'' || c == '-' || '0' <= c && c <= '9':
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(p.src[i:p.end])
+	if quoteFamily(r) != 0 {
+		return true
+	}
+	if isIdentRune(r) {
+		_, ok := literals[strings.ToLower(p.src[i:p.identEnd(i)])]
+		return ok
+	}
+	return false
+}
+
+// escape reads one backslash escape into b.
+func (p *parser) escape(b *strings.Builder, family rune) bool {
+	at := p.pos
+	p.pos++ // '\\'
+	if p.pos >= p.end {
+		return p.eof("an escape after \\")
+	}
+	c := p.src[p.pos]
+	switch c {
+	case '"', '\\', '/':
+		b.WriteByte(c)
+	case 'b':
+		b.WriteByte('\b')
+	case 'f':
+		b.WriteByte('\f')
+	case 'n':
+		b.WriteByte('\n')
+	case 'r':
+		b.WriteByte('\r')
+	case 't':
+		b.WriteByte('\t')
+	case '\'':
+		if family != '\'' {
+			p.note(`read the invalid escape \' as '`, at)
+		}
+		b.WriteByte('\'')
+	case 'u':
+		r, ok, short := p.hex4(p.pos + 1)
+		if short {
+			return p.eof("four hex digits after \\u")
+		}
+		if !ok {
+			p.note(`kept an invalid \u escape as written`, at)
+			b.WriteString(`\u`)
+			break
+		}
+		p.pos += 4
+		if 0xd800 <= r && r < 0xdc00 {
+			// A UTF-16 surrogate pair, as JSON writes characters beyond the BMP.
+			if p.pos+2 < p.end && p.src[p.pos+1] == '\\' && p.src[p.pos+2] == 'u' {
+				if lo, ok, _ := p.hex4(p.pos + 3); ok && 0xdc00 <= lo && lo < 0xe000 {
+					r = 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00)
+					p.pos += 6
+				}
+			}
+		}
+		if 0xd800 <= r && r < 0xe000 {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	default:
+		r, size := utf8.DecodeRuneInString(p.src[p.pos:p.end])
+		p.note(`kept an invalid escape such as \`+string(r)+` as written`, at)
+		b.WriteByte('\\')
+		b.WriteString(p.src[p.pos : p.pos+size])
+		p.pos += size
+		return true
+	}
+	p.pos++
+	return true
+}
+
+// hex4 reads four hex digits at i. short reports that the text ends before them.
+func (p *parser) hex4(i int) (r rune, ok, short bool) {
+	for k := 0; k < 4; k++ {
+		if i+k >= p.end {
+			return 0, false, true
+		}
+		c := p.src[i+k]
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false, false
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, true, false
+}
+
+// number := ['-'] int [ '.' digits ] [ ('e'|'E') ['+'|'-'] digits ]
+// int := '0' | digit1-9 { digit }; a leading '+' and leading zeros are repaired.
+func (p *parser) number() (any, bool) {
+	if p.src[p.pos] == '+' {
+		p.note("read a number with a leading +", p.pos)
+		p.pos++
+	}
+	start := p.pos
+	if p.pos < p.end && p.src[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() bool {
+		if p.pos >= p.end {
+			return p.eof("a digit")
+		}
+		if c := p.src[p.pos]; c < '0' || c > '9' {
+			return p.fail(p.pos, "expected a digit, found "+describeAt(p.src, p.pos))
+		}
+		for p.pos < p.end && '0' <= p.src[p.pos] && p.src[p.pos] <= '9' {
+			p.pos++
+		}
+		return true
+	}
+	intStart := p.pos
+	if !digits() {
+		return nil, false
+	}
+	if p.src[intStart] == '0' && p.pos-intStart > 1 {
+		p.note("read a number with leading zeros", intStart)
+	}
+	if p.pos < p.end && p.src[p.pos] == '.' {
+		p.pos++
+		if !digits() {
+			return nil, false
+		}
+	}
+	if p.pos < p.end && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
+		p.pos++
+		if p.pos < p.end && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
+			p.pos++
+		}
+		if !digits() {
+			return nil, false
+		}
+	}
+	if p.pos < p.end {
+		if r, _ := utf8.DecodeRuneInString(p.src[p.pos:p.end]); isIdentRune(r) {
+			return nil, p.fail(p.pos, "unexpected "+describeAt(p.src, p.pos)+" after the number "+p.src[start:p.pos])
+		}
+	}
+	lit := strings.TrimLeft(p.src[start:p.pos], "-")
+	lit = strings.TrimLeft(lit, "0")
+	if lit == "" || lit[0] == '.' || lit[0] == 'e' || lit[0] == 'E' {
+		lit = "0" + lit
+	}
+	if p.src[start] == '-' {
+		lit = "-" + lit
+	}
+	v := value.Number(lit)
+	if f, ok := v.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+		return nil, p.fail(start, "the number "+p.src[start:p.pos]+" is too large")
+	}
+	return v, true
+}
+
+// literals maps the lowercased words that read as JSON literals to their values.
+var literals = map[string]any{"true": true, "false": false, "null": nil, "none": nil}
+
+// literal := 'true' | 'false' | 'null'; repaired: Python True False None, any other case.
+func (p *parser) literal() (any, bool) {
+	start := p.pos
+	p.pos = p.identEnd(p.pos)
+	w := p.src[start:p.pos]
+	lower := strings.ToLower(w)
+	v, ok := literals[lower]
+	if ok {
+		if w != lower || lower == "none" {
+			json := lower
+			if lower == "none" {
+				json = "null"
+			}
+			what := "read " + w + " as " + json
+			if w == "True" || w == "False" || w == "None" {
+				what = "read Python " + w + " as " + json
+			}
+			p.note(what, start)
+		}
+		return v, true
+	}
+	if p.pos >= p.end && lower != "" {
+		for word := range literals {
+			if strings.HasPrefix(word, lower) {
+				return nil, p.eof("the rest of " + strconv.Quote(w))
+			}
+		}
+	}
+	switch lower {
+	case "nan", "infinity", "inf", "undefined":
+		return nil, p.fail(start, w+" is not a JSON value")
+	}
+	return nil, p.fail(start, "unexpected word "+strconv.Quote(excerptWord(w))+" (text values must be in quotes)")
+}
+
+func excerptWord(w string) string {
+	if utf8.RuneCountInString(w) > 24 {
+		n := 0
+		for i := range w {
+			if n == 24 {
+				return w[:i] + "…"
+			}
+			n++
+		}
+	}
+	return w
+}
+
+// isIdentRune reports whether r may appear in an unquoted key or literal.
+func isIdentRune(r rune) bool {
+	return r == '_' || r == '$' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' ||
+		r >= utf8.RuneSelf && r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// identEnd returns the end of the identifier (letters, digits, _, $ and inner -) starting at i.
+func (p *parser) identEnd(i int) int {
+	for i < p.end {
+		r, size := utf8.DecodeRuneInString(p.src[i:p.end])
+		if !isIdentRune(r) && !(r == '-' && i+1 < p.end && p.src[i+1] != '-') {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// describeAt words the token at off for an error message: `"x"`, or "the end of the text".
+func describeAt(src string, off int) string {
+	if off >= len(src) {
+		return "the end of the text"
+	}
+	r, size := utf8.DecodeRuneInString(src[off:])
+	if r == utf8.RuneError && size <= 1 {
+		return "a byte that is not UTF-8"
+	}
+	return strconv.Quote(string(r))
+}

@@ -1,0 +1,436 @@
+// Package output reads what a judge model answered: it drops the model's reasoning, finds the
+// JSON payload among the prose, fences and quoted examples around it, reads that payload with a
+// lenient JSON parser that repairs what models commonly get wrong, and normalises field values
+// against an evaluator's schema.
+//
+// The rule throughout (DESIGN.md, "Parsing rules"): repair only what is unambiguous, report every
+// repair and every piece of ignored text so the caller can show it as a warning, and never turn
+// what cannot be read into a value. Positions in errors and notes are line:col in the ORIGINAL
+// answer, columns counted in code points, so a page can point at them.
+package output
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// MaxAnswer is the longest answer, in bytes, that FindJSON reads. Judges answer in kilobytes;
+// anything this large is not a judge's answer, and refusing it keeps the work bounded.
+const MaxAnswer = 16 << 20
+
+// Payload is the JSON object found in a judge's answer.
+type Payload struct {
+	// Object is the object whose top level holds one of the requested keys: the payload itself,
+	// or the object one level down when the judge wrapped it ({"result": {"claims": …}}).
+	Object *value.Object
+	// Repairs says, in words with line:col, every repair made and every piece of text ignored,
+	// e.g. "repaired a trailing comma at 4:18". Empty when the answer was exactly strict JSON.
+	Repairs []string
+	// Start and End are the byte offsets of the outermost object read, in the original answer.
+	Start, End int
+}
+
+// reasoningTags are the names of the tags reasoning models wrap their thinking in.
+var reasoningTags = []string{"think", "thinking"}
+
+// StripReasoning drops a model's reasoning from its answer: a leading <think>…</think> block
+// (also <thinking>, any case), or everything up to a lone </think> when the opening tag was not
+// sent (some servers strip it). It returns the rest and the byte offset of the rest in answer,
+// so that positions found in the rest can be reported against the original answer. A <think>
+// that is never closed means the reply ended while the model was still reasoning: the rest is
+// then empty (see Unfinished).
+func StripReasoning(answer string) (rest string, offset int) {
+	lead := len(answer) - len(strings.TrimLeft(answer, " \t\r\n"))
+	for _, tag := range reasoningTags {
+		open, close := "<"+tag+">", "</"+tag+">"
+		if hasPrefixFold(answer[lead:], open) {
+			body := lead + len(open)
+			i := indexFold(answer[body:], close)
+			if i < 0 {
+				return "", len(answer)
+			}
+			end := body + i + len(close)
+			return answer[end:], end
+		}
+	}
+	// A lone closing tag: the server ate the opening one, everything before it is reasoning.
+	for _, tag := range reasoningTags {
+		close := "</" + tag + ">"
+		if i := indexFold(answer, close); i >= 0 && indexFold(answer[:i], "<"+tag+">") < 0 {
+			end := i + len(close)
+			return answer[end:], end
+		}
+	}
+	return answer, 0
+}
+
+// Unfinished reports whether answer opens a reasoning block it never closes, that is whether the
+// reply was cut off while the model was still thinking.
+func Unfinished(answer string) bool {
+	lead := strings.TrimLeft(answer, " \t\r\n")
+	for _, tag := range reasoningTags {
+		if hasPrefixFold(lead, "<"+tag+">") && indexFold(lead, "</"+tag+">") < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Lenient reads src as one JSON value, repairing what models commonly get wrong (see the
+// parser's doc). It returns the value, the repairs made (positions relative to src) and, when src
+// cannot be read, a *diag.Error of Kind "output" named name.
+func Lenient(name, src string) (any, []string, error) {
+	if len(src) > MaxAnswer {
+		return nil, nil, &diag.Error{Kind: "output", Name: name, Msg: fmt.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
+	}
+	p := &parser{src: src, end: len(src)}
+	v, ok := p.value(ctxTop)
+	if ok {
+		p.skipSpace()
+		if p.pos < p.end {
+			ok = p.fail(p.pos, "unexpected "+describeAt(src, p.pos)+" after the JSON value")
+		}
+	}
+	if !ok {
+		l, c := diag.Position(src, p.err.pos)
+		return nil, nil, &diag.Error{Kind: "output", Name: name, Line: l, Col: c, Msg: p.err.message(src)}
+	}
+	return v, p.notes(), nil
+}
+
+// FindJSON finds the judge's JSON payload in answer: the object that has one of keys at its top
+// level (compared case-insensitively), or one level down inside a wrapping object.
+//
+// It drops the reasoning (StripReasoning), then reads every balanced {…} in the rest, in order,
+// with the lenient parser; inside a Markdown code fence (```json or plain ```) an object must end
+// within the fence. The LAST object that has a key is the payload, so that an example of the
+// format quoted in the reasoning is not taken for the answer. When the answer is exactly strict
+// JSON this is simply that JSON and Repairs is empty.
+//
+// Errors are *diag.Error of Kind "output" named name, with the line:col in answer where reading
+// stopped: a payload the answer ends inside says it looks truncated; an unreadable one quotes
+// the text where reading stopped; no payload at all says so.
+func FindJSON(name, answer string, keys ...string) (*Payload, error) {
+	fail := func(off int, msg string) error {
+		e := &diag.Error{Kind: "output", Name: name, Msg: msg}
+		if off >= 0 {
+			e.Line, e.Col = diag.Position(answer, off)
+		}
+		return e
+	}
+	if len(answer) > MaxAnswer {
+		return nil, fail(-1, fmt.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
+	}
+	if Unfinished(answer) {
+		return nil, fail(len(answer), "the answer ends inside the model's <think> reasoning, before any answer: it looks truncated (max_tokens too small?)")
+	}
+	rest, off := StripReasoning(answer)
+	if strings.TrimSpace(rest) == "" {
+		if off > 0 {
+			return nil, fail(-1, "the answer has nothing after the model's reasoning")
+		}
+		return nil, fail(-1, "the answer is empty")
+	}
+	s := scan(answer, off, keys)
+	return s.result(fail)
+}
+
+// candidate is one attempt to read an object starting at a '{'.
+type candidate struct {
+	start, end int // byte offsets in the answer; end is where reading stopped when err != nil
+	obj        *value.Object
+	inner      *value.Object // the object holding a key, when obj has one at or one level down
+	notes      []string
+	fence      *fence
+	err        *syntaxError
+	keyed      bool // obj holds a key, or (for a failed attempt) its text mentions one
+}
+
+type scanner struct {
+	answer string
+	off    int
+	keys   []string
+	fences []fence
+
+	last   *candidate // the last complete object with a key
+	before *candidate // the complete object with a key before last, if any
+	failed *candidate // the last failed attempt that mentions a key
+	trunc  *candidate // an attempt the answer ends inside
+	plain  *candidate // the last complete object without a key
+}
+
+// scanBudget bounds the bytes re-read by attempts that fail, as a multiple of the answer's
+// length: after a failure the scan restarts just past the failed '{' (an object may start inside
+// text that merely looked like JSON), which on adversarial input could otherwise be quadratic.
+const scanBudget = 8
+
+func scan(answer string, off int, keys []string) *scanner {
+	s := &scanner{answer: answer, off: off, keys: keys, fences: findFences(answer, off)}
+	work, budget := 0, scanBudget*len(answer)+1<<16
+	for i := off; i < len(answer); {
+		j := strings.IndexByte(answer[i:], '{')
+		if j < 0 {
+			break
+		}
+		i += j
+		c := &candidate{start: i}
+		end := len(answer)
+		if f := s.fenceAt(i); f != nil {
+			c.fence = f
+			end = f.contentEnd
+		}
+		p := &parser{src: answer, pos: i, end: end}
+		v, ok := p.value(ctxTop)
+		if ok {
+			c.end = p.pos
+			c.obj = v.(*value.Object)
+			c.notes = p.notes()
+			c.inner = s.holder(c.obj)
+			if c.inner != nil {
+				s.before, s.last = s.last, c
+			} else {
+				s.plain = c
+			}
+			i = p.pos
+			continue
+		}
+		c.err, c.end = p.err, p.err.pos
+		c.keyed = s.mentionsKey(answer[i:min(len(answer), p.err.pos+1)])
+		if p.err.truncated && end == len(answer) {
+			// Every later '{' lies inside this unfinished object.
+			s.trunc = c
+			break
+		}
+		if c.keyed && (s.failed == nil || i > s.failed.end) {
+			s.failed = c
+		}
+		work += p.err.pos - i
+		if work > budget {
+			i = max(p.err.pos, i+1)
+		} else {
+			i++
+		}
+	}
+	return s
+}
+
+// result chooses the payload among the attempts, or the error that best says why there is none.
+func (s *scanner) result(fail func(off int, msg string) error) (*Payload, error) {
+	last := s.last
+	// An unreadable or unfinished object with a key after the last good one is the real answer
+	// gone wrong; the good one before it was an example in the reasoning.
+	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
+		return nil, fail(len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
+	}
+	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
+		return nil, fail(s.failed.err.pos, s.failed.err.message(s.answer))
+	}
+	if last == nil {
+		if s.plain != nil {
+			return nil, fail(s.plain.start, "the JSON at "+pos(s.answer, s.plain.start)+" has no "+keyList(s.keys)+" key (nor one level down)")
+		}
+		return nil, fail(-1, "the answer has no JSON object with "+keyList(s.keys))
+	}
+	notes := append([]string(nil), last.notes...)
+	if s.before != nil {
+		notes = append(notes, "ignored an earlier JSON object at "+pos(s.answer, s.before.start)+" (an example in the reasoning?); the last one is the answer")
+	}
+	before, after := s.outside(last)
+	if before >= 0 {
+		notes = append(notes, "ignored the text before the JSON, from "+pos(s.answer, before))
+	}
+	if after >= 0 {
+		notes = append(notes, "ignored the text after the JSON, from "+pos(s.answer, after))
+	}
+	if notes == nil {
+		notes = []string{}
+	}
+	return &Payload{Object: last.inner, Repairs: notes, Start: last.start, End: last.end}, nil
+}
+
+// outside returns the offsets of the first non-space byte before and after c that is not the
+// fence around c, or -1.
+func (s *scanner) outside(c *candidate) (before, after int) {
+	firstText := func(from, to int) int {
+		for i := from; i < to; i++ {
+			switch s.answer[i] {
+			case ' ', '\t', '\r', '\n':
+			default:
+				return i
+			}
+		}
+		return -1
+	}
+	before, after = -1, -1
+	if f := c.fence; f != nil {
+		if before = firstText(s.off, f.open); before < 0 {
+			before = firstText(f.contentStart, c.start)
+		}
+		if after = firstText(c.end, f.contentEnd); after < 0 {
+			after = firstText(f.closeEnd, len(s.answer))
+		}
+		return before, after
+	}
+	return firstText(s.off, c.start), firstText(c.end, len(s.answer))
+}
+
+// holder returns o when it has one of the keys, else the first object value of o that has one.
+func (s *scanner) holder(o *value.Object) *value.Object {
+	if s.hasKey(o) {
+		return o
+	}
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		if inner, ok := v.(*value.Object); ok && s.hasKey(inner) {
+			return inner
+		}
+	}
+	return nil
+}
+
+func (s *scanner) hasKey(o *value.Object) bool {
+	for _, k := range s.keys {
+		if _, _, ok := o.GetFold(k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsKey reports whether text holds one of the keys as a whole word, any case.
+func (s *scanner) mentionsKey(text string) bool {
+	for _, k := range s.keys {
+		for from := 0; from < len(text); {
+			i := indexFold(text[from:], k)
+			if i < 0 {
+				break
+			}
+			i += from
+			j := i + len(k)
+			if (i == 0 || !isWordByte(text[i-1])) && (j >= len(text) || !isWordByte(text[j])) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// fence is a Markdown code fence: ``` with an optional info string, the content, and the closing
+// ``` (closeEnd == contentEnd == len(answer) when the answer ends inside the fence).
+type fence struct {
+	open, contentStart, contentEnd, closeEnd int
+}
+
+// findFences finds the ``` code fences in answer from off on. A fence opens with ``` and an
+// optional info word (json, JSON, jsonc, js, python, …) and ends at the next ```. On one line,
+// "```json {…}```" also counts.
+func findFences(answer string, off int) []fence {
+	var fences []fence
+	for i := off; i < len(answer); {
+		j := strings.Index(answer[i:], "```")
+		if j < 0 {
+			break
+		}
+		f := fence{open: i + j}
+		k := f.open
+		for k < len(answer) && answer[k] == '`' {
+			k++
+		}
+		info := k
+		for info < len(answer) && isWordByte(answer[info]) {
+			info++
+		}
+		word := info > k
+		for info < len(answer) && (answer[info] == ' ' || answer[info] == '\t' || answer[info] == '\r') {
+			info++
+		}
+		switch {
+		case info < len(answer) && answer[info] == '\n':
+			k = info + 1
+		case word:
+			k = info // "```json {…}```" on one line
+		}
+		f.contentStart = k
+		if c := strings.Index(answer[k:], "```"); c >= 0 {
+			f.contentEnd = k + c
+			f.closeEnd = f.contentEnd
+			for f.closeEnd < len(answer) && answer[f.closeEnd] == '`' {
+				f.closeEnd++
+			}
+		} else {
+			f.contentEnd, f.closeEnd = len(answer), len(answer)
+		}
+		fences = append(fences, f)
+		i = f.closeEnd
+	}
+	return fences
+}
+
+func (s *scanner) fenceAt(i int) *fence {
+	for k := range s.fences {
+		if f := &s.fences[k]; f.contentStart <= i && i < f.contentEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+func keyList(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	return strings.Join(q, " or ")
+}
+
+// pos formats the line:col of byte offset off in src.
+func pos(src string, off int) string {
+	l, c := diag.Position(src, off)
+	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
+}
+
+// excerpt quotes up to 24 code points of src from off, on one line, for error messages.
+func excerpt(src string, off int) string {
+	if off >= len(src) {
+		return "the end of the answer"
+	}
+	end := off
+	for n := 0; end < len(src) && n < 24; n++ {
+		_, size := utf8.DecodeRuneInString(src[end:])
+		end += size
+	}
+	s := src[off:end]
+	if end < len(src) {
+		s += "…"
+	}
+	return strconv.Quote(s)
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold is strings.Index ignoring ASCII case; needle must be ASCII.
+func indexFold(s, needle string) int {
+	n := len(needle)
+	if n == 0 {
+		return 0
+	}
+	first := needle[0] | 0x20
+	for i := 0; i+n <= len(s); i++ {
+		if s[i]|0x20 == first && strings.EqualFold(s[i:i+n], needle) {
+			return i
+		}
+	}
+	return -1
+}

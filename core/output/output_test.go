@@ -1,0 +1,291 @@
+package output
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// js renders a value as compact JSON, keys in order, for comparisons.
+func js(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+func TestStripReasoning(t *testing.T) {
+	tests := []struct {
+		name, in, rest string
+		off            int
+	}{
+		{"none", `{"a":1}`, `{"a":1}`, 0},
+		{"block", "<think>hmm {\"claims\": []}</think>\n{\"a\":1}", "\n{\"a\":1}", 33},
+		{"leading space and case", "  <THINK>x</Think>yes", "yes", 18},
+		{"thinking tag", "<thinking>x</thinking>no", "no", 22},
+		{"lone close", "reasoning here</think>yes", "yes", 22},
+		{"unclosed", "<think>still going", "", 18},
+		{"tag later is kept", "yes <think>x</think> no", "yes <think>x</think> no", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rest, off := StripReasoning(tt.in)
+			assert.Equal(t, tt.rest, rest)
+			assert.Equal(t, tt.off, off)
+			assert.Equal(t, tt.in[off:], rest, "rest is a suffix of the answer")
+		})
+	}
+}
+
+func TestFindJSON(t *testing.T) {
+	tests := []struct {
+		name    string
+		answer  string
+		want    string   // the payload object as JSON
+		repairs []string // each must be one of the notes, in order
+		err     string   // substring of the error
+		line    int      // of the error, when err is set
+		col     int
+	}{
+		{name: "strict", answer: `{"claims": [{"claim_id": "c1", "grounded": true}]}`,
+			want: `{"claims":[{"claim_id":"c1","grounded":true}]}`},
+		{name: "strict with surrounding space", answer: "\n  {\"claims\": []}\n",
+			want: `{"claims":[]}`},
+		{name: "fence only", answer: "```json\n{\"claims\": []}\n```",
+			want: `{"claims":[]}`},
+		{name: "fence with prose", answer: "Here is my evaluation:\n\n```json\n{\"claims\": []}\n```\nLet me know!",
+			want: `{"claims":[]}`, repairs: []string{"ignored the text before the JSON, from 1:1", "ignored the text after the JSON, from 6:1"}},
+		{name: "plain fence", answer: "```\n{\"claims\": []}\n```",
+			want: `{"claims":[]}`},
+		{name: "inline fence", answer: "```json {\"claims\": []} ```",
+			want: `{"claims":[]}`},
+		{name: "prose around", answer: "Sure. {\"claims\": []} Hope this helps.",
+			want: `{"claims":[]}`, repairs: []string{"ignored the text before the JSON, from 1:1", "ignored the text after the JSON, from 1:22"}},
+		{name: "trailing comma", answer: "{\n  \"claims\": [\n    {\"claim_id\": \"c1\"},\n  ],\n}",
+			want:    `{"claims":[{"claim_id":"c1"}]}`,
+			repairs: []string{"repaired a trailing comma at 3:23 (and 1 more)"}},
+		{name: "comments", answer: "{\n  // the claims\n  \"claims\": [] /* none */\n}",
+			want: `{"claims":[]}`, repairs: []string{"ignored a // comment at 2:3", "ignored a /* */ comment at 3:16"}},
+		{name: "python dict", answer: "{'claims': [{'claim_id': 'c1', 'grounded': True, 'note': None}]}",
+			want:    `{"claims":[{"claim_id":"c1","grounded":true,"note":null}]}`,
+			repairs: []string{"read a single-quoted string at 1:2 (and 4 more)", "read Python True as true at 1:44", "read Python None as null at 1:58"}},
+		{name: "unquoted keys", answer: `{claims: [{claim_id: "c1", grounded: false}]}`,
+			want: `{"claims":[{"claim_id":"c1","grounded":false}]}`, repairs: []string{"read an unquoted key at 1:2 (and 2 more)"}},
+		{name: "curly quotes", answer: `{“claims”: [{“claim_id”: “c1”, “grounded”: true}]}`,
+			want: `{"claims":[{"claim_id":"c1","grounded":true}]}`, repairs: []string{"read curly quotes as quotes at 1:2 (and 3 more)"}},
+		{name: "raw newline and tab", answer: "{\"claims\": [{\"reason\": \"line one\nline\ttwo\"}]}",
+			want:    `{"claims":[{"reason":"line one\nline\ttwo"}]}`,
+			repairs: []string{"read a raw line break inside a string at 1:33", "read a raw tab inside a string at 2:5"}},
+		{name: "invalid escapes", answer: `{"claims": [{"reason": "the patient\'s \d dose"}]}`,
+			want:    `{"claims":[{"reason":"the patient's \\d dose"}]}`,
+			repairs: []string{`read the invalid escape \' as ' at 1:36`, `kept an invalid escape such as \d as written at 1:40`}},
+		{name: "unescaped inner quotes", answer: `{"claims": [{"claim_id": "c1", "reason": "it says "follow-up" only", "grounded": false}]}`,
+			want:    `{"claims":[{"claim_id":"c1","reason":"it says \"follow-up\" only","grounded":false}]}`,
+			repairs: []string{"read an unescaped quote inside a string as part of the text at 1:51 (and 1 more)"}},
+		{name: "inner quote before a comma", answer: `{"claims": ["he said "yes", then left"]}`,
+			want: `{"claims":["he said \"yes\", then left"]}`, repairs: []string{"read an unescaped quote inside a string as part of the text at 1:22 (and 1 more)"}},
+		{name: "nested result", answer: `{"result": {"claims": []}, "model": "x"}`,
+			want: `{"claims":[]}`},
+		{name: "key case", answer: `{"Claims": []}`, want: `{"Claims":[]}`},
+		{name: "example in reasoning", answer: "The format is {\"claims\": [{\"claim_id\": \"c1\"}]}. My answer:\n{\"claims\": [{\"claim_id\": \"c9\"}]}",
+			want: `{"claims":[{"claim_id":"c9"}]}`,
+			repairs: []string{"ignored an earlier JSON object at 1:15 (an example in the reasoning?); the last one is the answer",
+				"ignored the text before the JSON, from 1:1"}},
+		{name: "think block keeps positions", answer: "<think>the format {\"claims\": []} is easy</think>\n{\"claims\": [1,]}",
+			want: `{"claims":[1]}`, repairs: []string{"repaired a trailing comma at 2:14"}},
+		{name: "lone think close", answer: "reasoning {\"claims\": [9]}</think>{\"claims\": []}",
+			want: `{"claims":[]}`},
+		{name: "missing comma between objects", answer: "{\"claims\": [\n {\"claim_id\": \"c1\"}\n {\"claim_id\": \"c2\"}\n]}",
+			want: `{"claims":[{"claim_id":"c1"},{"claim_id":"c2"}]}`, repairs: []string{"inserted a missing comma at 3:2"}},
+		{name: "missing comma between members", answer: "{\"claims\": []\n\"x\": 1}",
+			want: `{"claims":[],"x":1}`, repairs: []string{"inserted a missing comma at 2:1"}},
+		{name: "duplicate key", answer: `{"claims": [1], "claims": [2]}`,
+			want: `{"claims":[2]}`, repairs: []string{`the key "claims" appears twice, the last value is used at 1:17`}},
+		{name: "other-case literal", answer: `{"claims": [TRUE, Null]}`,
+			want: `{"claims":[true,null]}`, repairs: []string{"read TRUE as true at 1:13", "read Null as null at 1:19"}},
+		{name: "unicode escapes", answer: `{"claims": ["\u00e9\ud83d\ude00\ud800"]}`, want: `{"claims":["é😀�"]}`},
+		{name: "two keys", answer: `{"answer_2": {"faithfulness": true}}`, want: `{"answer_2":{"faithfulness":true}}`},
+
+		{name: "truncated", answer: "```json\n{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": tr",
+			err: "the answer ends inside the JSON that starts at 2:1: it looks truncated", line: 2, col: 46},
+		{name: "truncated in a string", answer: `Answer: {"claims": [{"claim_id": "c1", "reason": "the evid`,
+			err: "looks truncated", line: 1, col: 59},
+		{name: "truncated after example", answer: "Format: {\"claims\": []}\n{\"claims\": [{\"claim_id\":",
+			err: "looks truncated", line: 2, col: 25},
+		{name: "unclosed think", answer: "<think>Let me check claim c1 against",
+			err: "ends inside the model's <think> reasoning", line: 1, col: 37},
+		{name: "fence closes early", answer: "```json\n{\"claims\": [\n```\nthat's all",
+			err: "the code fence closes before the JSON is complete", line: 3, col: 1},
+		{name: "unreadable", answer: "{\n  \"claims\": [\n    {\"claim_id\": \"c1\", \"grounded\": maybe}\n  ]\n}",
+			err: `unexpected word "maybe" (text values must be in quotes); reading stopped at "maybe}\n  ]\n}"`, line: 3, col: 36},
+		{name: "broken answer after example", answer: "e.g. {\"claims\": []}\nmine: {\"claims\": [} ]}",
+			err: "cannot read the JSON", line: 2, col: 19},
+		{name: "no json", answer: "Both claims are grounded.", err: `the answer has no JSON object with "claims"`},
+		{name: "json without key", answer: `{"verdict": "grounded"}`, err: `the JSON at 1:1 has no "claims" or "answer_1" or "answer_2" key (nor one level down)`, line: 1, col: 1},
+		{name: "empty", answer: "  \n", err: "the answer is empty"},
+		{name: "only reasoning", answer: "<think>done</think>  ", err: "nothing after the model's reasoning"},
+		{name: "NaN", answer: `{"claims": [NaN]}`, err: "NaN is not a JSON value", line: 1, col: 13},
+		{name: "huge number", answer: `{"claims": [1e999]}`, err: "the number 1e999 is too large", line: 1, col: 13},
+		{name: "deep", answer: `{"claims": ` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + "}", err: "nested deeper than 128"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := FindJSON("claim-groundedness", tt.answer, "claims", "answer_1", "answer_2")
+			if tt.err != "" {
+				require.Error(t, err)
+				var de *diag.Error
+				require.True(t, errors.As(err, &de))
+				assert.Equal(t, "output", de.Kind)
+				assert.Equal(t, "claim-groundedness", de.Name)
+				assert.Contains(t, de.Msg, tt.err)
+				if tt.line > 0 {
+					assert.Equal(t, [2]int{tt.line, tt.col}, [2]int{de.Line, de.Col}, "position")
+				}
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, js(t, p.Object))
+			if tt.repairs == nil {
+				tt.repairs = []string{}
+			}
+			assert.Equal(t, tt.repairs, p.Repairs)
+			assert.Equal(t, byte('{'), tt.answer[p.Start])
+			assert.Equal(t, byte('}'), tt.answer[p.End-1])
+		})
+	}
+}
+
+// TestStrictReadsAsEncodingJSON checks that valid JSON reads exactly as encoding/json reads it,
+// with no repair noted.
+func TestStrictReadsAsEncodingJSON(t *testing.T) {
+	for _, src := range []string{
+		`{}`, `[]`, `"x"`, `0`, `-0.5e-3`, `true`, `null`,
+		`{"a": [1, 2.5, -3e2, "s\"q\\u00e9\n", {"b": null}], "c": {"d": false}}`,
+		`{"k": "quote \" inside", "e": "\/\b\f\r\t", "u": "\u2028"}`,
+		`{"a": "x", "a": "y"}`,
+		`["a" , "b" ,"c"]`,
+		`{"url": "http://example.com/*x*/"}`,
+		`9007199254740993`, `12345678901234567890`,
+	} {
+		want, err := value.Decode([]byte(src))
+		require.NoError(t, err, src)
+		got, notes, err := Lenient("t", src)
+		require.NoError(t, err, src)
+		assert.Equal(t, js(t, want), js(t, got), src)
+		if !strings.Contains(src, `"a", "a"`) && !strings.Contains(src, `"a": "x", "a"`) {
+			assert.Empty(t, notes, src)
+		}
+	}
+}
+
+func TestLenientErrors(t *testing.T) {
+	tests := []struct{ in, err string }{
+		{`{"a": 1} x`, `unexpected "x" after the JSON value`},
+		{`{"a" 1}`, `expected ":" after the key "a", found "1"`},
+		{`{"a": 1 "b"}`, `expected "," or "}" after the value of "a"`},
+		{`[1 x]`, `expected "," or "]" after element 1 of a list`},
+		{`{"a": -}`, `expected a digit, found "}"`},
+		{`{"a": 4/5}`, `expected "," or "}" after the value of "a", found "/"`},
+		{`{"a": 12abc}`, `unexpected "a" after the number 12`},
+		{`{"a": Infinity}`, `Infinity is not a JSON value`},
+		{`{"a": yes}`, `unexpected word "yes"`},
+		{`{,}`, `expected a key in quotes, found ","`},
+		{`{"a": 1`, `looks truncated`},
+		{`["a`, `looks truncated`},
+		{`{"a": "\u12`, `looks truncated`},
+		{`{"a": fals`, `looks truncated`},
+		{`{"a": /* x`, `looks truncated`},
+		{"\xff", `a byte that is not UTF-8`},
+	}
+	for _, tt := range tests {
+		_, _, err := Lenient("t", tt.in)
+		require.Error(t, err, tt.in)
+		assert.Contains(t, err.Error(), tt.err, tt.in)
+	}
+}
+
+func TestLenientRepairs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{a-b: +1, c: 007}`, `{"a-b":1,"c":7}`},
+		{`['it's', 'x']`, `["it's","x"]`},
+		{`{"a": ‘single curly’}`, `{"a":"single curly"}`},
+		{`{"a": “he said “hi” there”}`, `{"a":"he said “hi” there"}`},
+		{`{"a": "x"  // trailing
+}`, `{"a":"x"}`},
+		{"\u00a0{\"a\":\u00a01}", `{"a":1}`},
+		{`{"a": "bad \u12G4"}`, `{"a":"bad \\u12G4"}`},
+		{"{\"a\": \"a\\\nb\"}", "{\"a\":\"a\\\\\\nb\"}"},
+	}
+	for _, tt := range tests {
+		v, notes, err := Lenient("t", tt.in)
+		require.NoError(t, err, tt.in)
+		assert.Equal(t, tt.want, js(t, v), tt.in)
+		assert.NotEmpty(t, notes, tt.in)
+	}
+}
+
+func TestBool(t *testing.T) {
+	tests := []struct {
+		in             any
+		b, coerced, ok bool
+	}{
+		{true, true, false, true}, {false, false, false, true},
+		{int64(1), true, true, true}, {int64(0), false, true, true}, {float64(1), true, true, true},
+		{"true", true, true, true}, {" FALSE ", false, true, true}, {"Yes", true, true, true},
+		{"no", false, true, true}, {"1", true, true, true}, {"0", false, true, true},
+		{int64(2), false, false, false}, {"maybe", false, false, false}, {nil, false, false, false},
+		{[]any{}, false, false, false},
+	}
+	for _, tt := range tests {
+		b, coerced, ok := Bool(tt.in)
+		assert.Equal(t, [3]bool{tt.b, tt.coerced, tt.ok}, [3]bool{b, coerced, ok}, "%#v", tt.in)
+	}
+}
+
+func TestNumber(t *testing.T) {
+	tests := []struct {
+		in          any
+		f           float64
+		coerced, ok bool
+	}{
+		{int64(4), 4, false, true}, {3.5, 3.5, false, true}, {"4", 4, true, true}, {" 4.5 ", 4.5, true, true},
+		{"-1e2", -100, true, true}, {"NaN", 0, false, false}, {"Inf", 0, false, false}, {"0x10", 0, false, false},
+		{"", 0, false, false}, {"four", 0, false, false}, {true, 0, false, false}, {nil, 0, false, false},
+	}
+	for _, tt := range tests {
+		f, coerced, ok := Number(tt.in)
+		assert.Equal(t, tt.f, f, "%#v", tt.in)
+		assert.Equal(t, [2]bool{tt.coerced, tt.ok}, [2]bool{coerced, ok}, "%#v", tt.in)
+	}
+}
+
+func TestTextFieldShow(t *testing.T) {
+	o := value.NewObject("Claim_ID", int64(3))
+	v, ok := Field(o, "claim_id")
+	require.True(t, ok)
+	s, ok := Text(v)
+	assert.True(t, ok)
+	assert.Equal(t, "3", s)
+	_, ok = Text([]any{})
+	assert.False(t, ok)
+	assert.Equal(t, `"yes"`, Show("yes"))
+	assert.Equal(t, `"`+strings.Repeat("a", 38)+"…", Show(strings.Repeat("a", 60)))
+}
+
+// TestScanIsLinear guards the scan budget: text full of '{' that never completes must not take
+// quadratic time.
+func TestScanIsLinear(t *testing.T) {
+	answer := strings.Repeat(`{"a": [`, 20000) + "x"
+	_, err := FindJSON("t", answer, "claims")
+	require.Error(t, err)
+	answer = strings.Repeat(`{"claims" `, 50000)
+	_, err = FindJSON("t", answer, "claims")
+	require.Error(t, err)
+}
