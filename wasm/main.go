@@ -14,14 +14,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"syscall/js"
 	"unicode/utf8"
 
 	"ragjudge/core/dataset"
 	"ragjudge/core/diag"
 	"ragjudge/core/judge"
+	"ragjudge/core/recall"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
 	"ragjudge/prompts"
@@ -41,6 +44,10 @@ var adapters = map[string]func(a *args) (any, error){
 	"parse":       parse,
 	"template":    renderTemplate,
 	"readDataset": readDataset,
+	"recall":      computeRecall,
+	"passages":    passages,
+	"mapColumns":  mapColumns,
+	"rowInputs":   rowInputs,
 }
 
 func main() {
@@ -295,10 +302,90 @@ func renderTemplate(a *args) (any, error) {
 	return template.Render("<template>", src, template.Dialect(dialect), vars)
 }
 
-// tableJS is a dataset.Table with empty lists rather than null.
+func computeRecall(a *args) (any, error) {
+	in, err := a.obj(0, "scores", false)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range in.Keys() {
+		if k != recall.Essential && k != recall.Bonus {
+			return nil, a.errorf("scores has an unknown key %q: want %q and %q", k, recall.Essential, recall.Bonus)
+		}
+	}
+	essential, err := a.scores(in, recall.Essential)
+	if err != nil {
+		return nil, err
+	}
+	bonus, err := a.scores(in, recall.Bonus)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recall.Compute(essential, bonus)
+	if err != nil {
+		return nil, err
+	}
+	return r.Summary(), nil
+}
+
+// scores reads the list of scores at key kind of in: numbers, or strings as judges write them
+// ("3.5", "4/5"). A missing or null list is empty (Compute says when that is wrong).
+func (a *args) scores(in *value.Object, kind string) ([]*big.Rat, error) {
+	v, _ := in.Get(kind)
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, a.errorf("%s must be a list of scores, got %s", kind, value.TypeName(v))
+	}
+	out := make([]*big.Rat, len(list))
+	for k, item := range list {
+		var text string
+		switch x := item.(type) {
+		case int64:
+			out[k] = new(big.Rat).SetInt64(x)
+			continue
+		case float64:
+			// The shortest decimal that reads back as x is what the caller wrote (0.1, not
+			// 0.1000000000000000055…).
+			text = strconv.FormatFloat(x, 'f', -1, 64)
+		case string:
+			text = x
+		default:
+			return nil, a.errorf("%s[%d] must be a number or a numeric string, got %s", kind, k, value.TypeName(item))
+		}
+		r, err := recall.ParseScore(text)
+		if err != nil {
+			if d, ok := err.(*diag.Error); ok {
+				e := *d
+				e.Msg = fmt.Sprintf("%s[%d]: %s", kind, k, d.Msg)
+				return nil, &e
+			}
+			return nil, err
+		}
+		out[k] = r
+	}
+	return out, nil
+}
+
+func passages(a *args) (any, error) {
+	gt, err := a.str(0, "passage_gt")
+	if err != nil {
+		return nil, err
+	}
+	essential, bonus := recall.Passages(gt)
+	return struct {
+		Essential []string `json:"essential"`
+		Bonus     []string `json:"bonus"`
+	}{nonNil(essential), nonNil(bonus)}, nil
+}
+
+// tableJS is a dataset.Table with empty lists rather than null, and with Paths: the columns
+// and the dotted paths into object columns ("vars.question") that a mapping may name.
 type tableJS struct {
 	Format  string             `json:"format"`
 	Columns []string           `json:"columns"`
+	Paths   []string           `json:"paths"`
 	Rows    []*value.Object    `json:"rows"`
 	Errors  []dataset.RowError `json:"errors"`
 }
@@ -316,7 +403,68 @@ func readDataset(a *args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tableJS{Format: t.Format, Columns: nonNil(t.Columns), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+	return tableJS{Format: t.Format, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+}
+
+func mapColumns(a *args) (any, error) {
+	e, err := a.evaluator(0)
+	if err != nil {
+		return nil, err
+	}
+	columns, err := a.strList(1, "columns")
+	if err != nil {
+		return nil, err
+	}
+	m := dataset.DetectMapping(columns, e.Inputs)
+	// In the evaluator's input order, not Go's sorted map order, so a page lists it as the form.
+	out := &value.Object{}
+	for _, in := range e.Inputs {
+		if c, ok := m[in.Name]; ok {
+			out.Set(in.Name, c)
+		}
+	}
+	return out, nil
+}
+
+func rowInputs(a *args) (any, error) {
+	e, err := a.evaluator(0)
+	if err != nil {
+		return nil, err
+	}
+	row, err := a.obj(1, "row", false)
+	if err != nil {
+		return nil, err
+	}
+	mo, err := a.obj(2, "mapping", false)
+	if err != nil {
+		return nil, err
+	}
+	m := dataset.Mapping{}
+	for _, k := range mo.Keys() {
+		v, _ := mo.Get(k)
+		c, ok := v.(string)
+		if !ok && v != nil {
+			return nil, a.errorf("mapping[%q] must be a column name (a string), got %s", k, value.TypeName(v))
+		}
+		m[k] = c
+	}
+	inputs, messages := dataset.RowInputs(row, m, e.Inputs)
+	return struct {
+		Inputs   *value.Object `json:"inputs"`
+		Messages []string      `json:"messages"`
+	}{inputs, nonNil(messages)}, nil
+}
+
+// evaluator reads argument i as an evaluator id.
+func (a *args) evaluator(i int) (*judge.Evaluator, error) {
+	if loadErr != nil {
+		return nil, loadErr
+	}
+	id, err := a.str(i, "id")
+	if err != nil {
+		return nil, err
+	}
+	return registry.Get(id)
 }
 
 // nonNil makes a nil slice an empty one, so JS sees [] rather than null.
