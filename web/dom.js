@@ -1,0 +1,119 @@
+// dom.js: the page's only way to build DOM. Text is always set with textContent (or as a text
+// node), never parsed as HTML, so nothing an input, a judge answer or a dataset cell contains can
+// become markup or script.
+
+/**
+ * h builds an element. props: "class", "text" (textContent), "dataset" ({k: v}), "on" ({event:
+ * fn}), "attrs" ({name: value}, for aria-* and the like), anything else is set as a property
+ * (type, value, disabled, htmlFor, …). children: nodes, strings (become text nodes), arrays,
+ * null/false (skipped).
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === undefined || v === null) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = String(v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") el.style.cssText = v; // CSSOM, which the page's CSP allows (style attributes it does not)
+    else if (k === "on") for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === "attrs") {
+      for (const [a, av] of Object.entries(v)) if (av !== undefined && av !== null && av !== false) el.setAttribute(a, String(av));
+    } else if (k === "href" || k === "src" || k === "action" || k === "formaction") {
+      throw new Error("dom.h: URL properties are not allowed (" + k + ")");
+    } else el[k] = v;
+  }
+  append(el, children);
+  return el;
+}
+
+/** append adds children (nodes, strings, arrays, falsy skipped) to el. */
+export function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** clear empties el and appends children. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+/** ref finds the element with data-ref=name under root (the page finds DOM by data-* attributes). */
+export function ref(root, name) {
+  const el = root.querySelector(`[data-ref="${name}"]`);
+  if (!el) throw new Error("missing [data-ref=" + name + "]");
+  return el;
+}
+
+let idSeq = 0;
+/** uid returns a fresh id for label/aria wiring. */
+export function uid(prefix = "rj") {
+  idSeq += 1;
+  return `${prefix}-${idSeq}`;
+}
+
+/** debounce returns fn delayed until ms have passed without another call. */
+export function debounce(fn, ms) {
+  let t = 0;
+  const d = (...args) => {
+    clearTimeout(t);
+    t = setTimeout(() => fn(...args), ms);
+  };
+  d.flush = (...args) => {
+    clearTimeout(t);
+    fn(...args);
+  };
+  return d;
+}
+
+/** copyText copies s to the clipboard, falling back to a selected textarea where the API is missing. */
+export async function copyText(s) {
+  try {
+    await navigator.clipboard.writeText(s);
+    return true;
+  } catch {
+    const ta = h("textarea", { value: s, attrs: { "aria-hidden": "true" }, class: "offscreen" });
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    ta.remove();
+    return ok;
+  }
+}
+
+/** The three verdict states, the same everywhere (single and batch): icon, word, CSS class. */
+export const STATES = {
+  pass: { icon: "✓", word: "Grounded", cls: "state-pass" },
+  fail: { icon: "✗", word: "Not grounded", cls: "state-fail" },
+  undetermined: { icon: "?", word: "Undetermined", cls: "state-undetermined" },
+};
+
+/** stateOf maps passed (true/false/null) to a STATES key. */
+export function stateOf(passed) {
+  return passed === true ? "pass" : passed === false ? "fail" : "undetermined";
+}
+
+/**
+ * badge renders a verdict state with icon, word and colour; words overrides the default word
+ * (e.g. "Faithful"), cause is appended to an undetermined state ("Undetermined — <cause>").
+ */
+export function badge(passed, { word, cause, size = "" } = {}) {
+  const st = STATES[stateOf(passed)];
+  let text = word || st.word;
+  if (passed !== true && passed !== false && cause) text += " — " + cause;
+  return h(
+    "span",
+    { class: `badge ${st.cls} ${size}`, dataset: { state: stateOf(passed) } },
+    h("span", { class: "badge-icon", text: st.icon, attrs: { "aria-hidden": "true" } }),
+    h("span", { class: "badge-word", text }),
+  );
+}

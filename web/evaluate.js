@@ -1,0 +1,439 @@
+// evaluate.js: the Evaluate view. Left: pick an evaluator, fill its form (built from
+// rj.evaluators()), see the prompt rendered live, Run. Right: the verdict and the judge's raw
+// answer, which streams in from a model or is pasted by hand (manual mode); either way the same
+// rj.parse gives the same verdict.
+
+import { h, ref, replace, debounce, copyText, badge } from "./dom.js";
+import { buildForm, fromInputs, toInputs, missingRequired, autoGrow } from "./form.js";
+import { renderPrompt } from "./prompt.js";
+import { renderVerdict, checksView } from "./verdicts.js";
+import { chat, CallError } from "./llm.js";
+import { EXAMPLES } from "./examples.js";
+
+/** mountEvaluate builds the Evaluate view into root. */
+export function mountEvaluate(root, { rj, state }) {
+  const evaluators = rj.evaluators();
+  const byID = new Map(evaluators.map((e) => [e.id, e]));
+  if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
+  const forms = state.get("forms");
+  const answers = state.get("answers");
+  const saveSoon = debounce(() => state.save(), 400);
+
+  let ev = byID.get(state.get("evaluator"));
+  let rendered = null; // the last successful rj.render result
+  let renderError = null;
+  let collapsed = true;
+  let running = null; // {ctl} while a call is in flight
+  let lastCall = null; // {usage, model, ms, finishReason}
+
+  // ---- skeleton --------------------------------------------------------------------------
+  const picker = h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
+  const desc = h("p", { class: "desc", dataset: { ref: "description" } });
+  const exampleBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "example" }, text: "Load example", on: { click: () => loadExample() } });
+  const clearBtn = h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { ref: "clear" }, text: "Clear", on: { click: () => clearForm() } });
+  const formEl = h("div", { class: "form", dataset: { ref: "form" } });
+
+  const promptPre = h("pre", { class: "prompt mono", dataset: { ref: "prompt" }, tabIndex: 0, attrs: { "aria-label": "Rendered prompt" } });
+  const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
+  const legend = h("div", { class: "legend", dataset: { ref: "legend" } });
+  const promptMeta = h("span", { class: "hint", dataset: { ref: "prompt-meta" } });
+  const toggleBtn = h("button", {
+    type: "button",
+    class: "btn btn-small btn-ghost",
+    dataset: { ref: "prompt-toggle" },
+    on: { click: () => { collapsed = !collapsed; drawPrompt(); } },
+  });
+  const copyBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-prompt" }, text: "Copy prompt", on: { click: () => copyPrompt() } });
+
+  const runBtn = h("button", { type: "button", class: "btn btn-primary btn-run", dataset: { ref: "run" }, on: { click: () => run() } });
+  const stopBtn = h("button", { type: "button", class: "btn btn-stop", dataset: { ref: "stop" }, text: "■ Stop", hidden: true, on: { click: () => stop() } });
+  const runStatus = h("div", { class: "run-status", dataset: { ref: "run-status" }, attrs: { role: "status", "aria-live": "polite" } });
+  const runError = h("div", { class: "run-error", dataset: { ref: "run-error" }, attrs: { role: "alert" } });
+
+  const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "verdict" }, attrs: { "aria-live": "polite" } });
+  const answerTA = h("textarea", {
+    class: "input mono answer",
+    id: "judge-answer",
+    rows: 8,
+    dataset: { ref: "answer" },
+    attrs: { spellcheck: "false" },
+    on: { input: () => { answers[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); } },
+  });
+  const answerHint = h("p", { class: "hint", dataset: { ref: "answer-hint" } });
+  const usageEl = h("div", { class: "usage", dataset: { ref: "usage" } });
+
+  replace(
+    root,
+    h(
+      "div",
+      { class: "evaluate" },
+      h(
+        "div",
+        { class: "col col-left" },
+        h(
+          "section",
+          { class: "card" },
+          h("h2", { class: "card-title", text: "1 · What to judge" }),
+          picker,
+          h("div", { class: "desc-row" }, desc, h("div", { class: "btn-row" }, exampleBtn, clearBtn)),
+          formEl,
+          h(
+            "div",
+            { class: "runbar" },
+            h("div", { class: "btn-row" }, runBtn, stopBtn, h("span", { class: "kbd-hint", text: "or Ctrl/⌘ + Enter" })),
+            runStatus,
+            runError,
+          ),
+        ),
+        h(
+          "section",
+          { class: "card" },
+          h("div", { class: "card-head" }, h("h2", { class: "card-title", text: "2 · The prompt the judge gets" }), h("div", { class: "btn-row" }, toggleBtn, copyBtn)),
+          promptMsgs,
+          legend,
+          promptPre,
+          promptMeta,
+        ),
+      ),
+      h(
+        "div",
+        { class: "col col-right" },
+        h("section", { class: "card verdict-card" }, h("h2", { class: "card-title", text: "3 · Verdict" }), verdictEl),
+        h(
+          "section",
+          { class: "card" },
+          h("div", { class: "card-head" }, h("h2", { class: "card-title" }, h("label", { htmlFor: "judge-answer", text: "The judge's raw answer" })), usageEl),
+          answerHint,
+          answerTA,
+        ),
+      ),
+    ),
+  );
+
+  // ---- evaluator picker --------------------------------------------------------------------
+  for (const e of evaluators) {
+    const id = "pick-" + e.id;
+    const input = h("input", {
+      type: "radio",
+      name: "evaluator",
+      id,
+      value: e.id,
+      checked: e.id === ev.id,
+      dataset: { ref: "pick-" + e.id },
+      on: { change: () => select(e.id) },
+    });
+    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id, text: e.title || e.id })));
+  }
+
+  let form = null;
+  function select(id) {
+    stop();
+    ev = byID.get(id);
+    state.set({ evaluator: id });
+    picker.querySelector(`input[value="${id}"]`).checked = true;
+    drawForm();
+  }
+
+  function rawForm() {
+    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, {});
+    return forms[ev.id];
+  }
+
+  function drawForm() {
+    desc.textContent = ev.description || "";
+    form = buildForm(formEl, ev, rawForm(), onFormChange);
+    answerTA.value = answers[ev.id] || "";
+    requestAnimationFrame(() => autoGrow(answerTA));
+    lastCall = null;
+    runError.textContent = "";
+    runStatus.textContent = "";
+    drawUsage();
+    syncMode();
+    update();
+  }
+
+  function onFormChange() {
+    saveSoon();
+    updateSoon();
+  }
+
+  function loadExample() {
+    const ex = EXAMPLES[ev.id];
+    if (!ex) return;
+    forms[ev.id] = fromInputs(ev, ex.inputs);
+    // In manual mode the example comes with a judge answer so the verdict shows at once.
+    answers[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
+    state.save();
+    drawForm();
+  }
+
+  function clearForm() {
+    forms[ev.id] = fromInputs(ev, {});
+    answers[ev.id] = "";
+    state.save();
+    drawForm();
+    formEl.querySelector("textarea, input, select")?.focus();
+  }
+
+  // ---- rendering the prompt -----------------------------------------------------------------
+  function inputs() {
+    return toInputs(ev, rawForm());
+  }
+
+  function update() {
+    const inp = inputs();
+    form.clearErrors();
+    replace(promptMsgs);
+    renderError = null;
+    try {
+      rendered = rj.render(ev.id, inp);
+    } catch (e) {
+      rendered = null;
+      renderError = e;
+    }
+    if (renderError) {
+      const missing = missingRequired(ev, inp);
+      const fieldName = fieldOf(renderError);
+      if (missing.length) {
+        promptMsgs.append(h("p", { class: "note", text: `Fill in ${listWords(missing)} to see the prompt.` }));
+      } else {
+        const where = renderError.line ? ` (line ${renderError.line}, column ${renderError.col})` : "";
+        promptMsgs.append(h("p", { class: "msg-error", dataset: { ref: "render-error" } }, h("strong", { text: "✗ Cannot render the prompt" + where + ": " }), renderError.message));
+      }
+      if (fieldName && !missing.length) form.setError(fieldName, renderError.message);
+    } else {
+      for (const w of rendered.warnings || []) {
+        const fieldName = fieldOf({ message: w });
+        promptMsgs.append(h("p", { class: "msg-warning", dataset: { ref: "render-warning" } }, h("strong", { text: "⚠ " }), w));
+        if (fieldName) form.setError(fieldName, "⚠ " + w);
+      }
+    }
+    drawPrompt();
+    syncMode();
+    judge();
+  }
+  const updateSoon = debounce(update, 120);
+
+  // fieldOf finds which input an error or warning is about, so it can be shown next to it.
+  function fieldOf(err) {
+    if (err.input && ev.inputs.some((i) => i.name === err.input)) return err.input;
+    const msg = String(err.message || "");
+    for (const inp of ev.inputs) {
+      if (new RegExp(`(^|[^\\w])${inp.name}([^\\w]|$)`).test(msg)) return inp.name;
+    }
+    return null;
+  }
+
+  function drawPrompt() {
+    if (!rendered) {
+      replace(promptPre, h("span", { class: "placeholder", text: "The prompt appears here as you fill in the form." }));
+      replace(legend);
+      promptMeta.textContent = "";
+      toggleBtn.hidden = true;
+      copyBtn.disabled = true;
+      return;
+    }
+    copyBtn.disabled = false;
+    const names = ev.inputs.map((i) => i.name);
+    const info = renderPrompt(promptPre, rendered.prompt, rendered.spans || [], names, { collapsed, onExpand: () => { collapsed = false; drawPrompt(); } });
+    const exprs = [...new Set((rendered.spans || []).map((s) => s.expr))];
+    replace(
+      legend,
+      exprs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
+      exprs.map((x) => {
+        const probe = document.createElement("span");
+        renderPrompt(probe, "x", [{ expr: x, start: 0, end: 1 }], names, { collapsed: false });
+        const mark = probe.firstChild;
+        mark.textContent = x;
+        mark.classList.add("legend-item");
+        return mark;
+      }),
+    );
+    toggleBtn.hidden = info.lines <= 12;
+    toggleBtn.textContent = collapsed ? `Show all ${info.lines} lines` : "Fold the seed text";
+    toggleBtn.setAttribute("aria-expanded", String(!collapsed));
+    const chars = rendered.prompt.length;
+    promptMeta.textContent = `${info.lines} lines · ${chars.toLocaleString()} characters · about ${Math.ceil(chars / 4).toLocaleString()} tokens`;
+  }
+
+  async function copyPrompt() {
+    if (!rendered) return false;
+    const ok = await copyText(rendered.prompt);
+    copyBtn.textContent = ok ? "✓ Copied" : "Copy failed: select the prompt and copy it";
+    setTimeout(() => (copyBtn.textContent = "Copy prompt"), 2000);
+    return ok;
+  }
+
+  // ---- verdict --------------------------------------------------------------------------------
+  function judge() {
+    const answer = answerTA.value;
+    if (running) {
+      replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
+      return;
+    }
+    if (!answer.trim()) {
+      const manual = state.endpoint().mode === "manual";
+      replace(
+        verdictEl,
+        h(
+          "div",
+          { class: "empty" },
+          h("p", { class: "empty-title", text: "No verdict yet" }),
+          h("p", {
+            text: manual
+              ? "Copy the prompt into any chat tool, then paste its answer below."
+              : "Run the prompt with your model, or paste a judge's answer below.",
+          }),
+        ),
+      );
+      return;
+    }
+    const inp = inputs();
+    let v;
+    try {
+      v = rj.parse(ev.id, inp, answer);
+    } catch (e) {
+      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message: e.message }]));
+      return;
+    }
+    replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer }));
+  }
+  const judgeSoon = debounce(judge, 250);
+
+  // ---- running ----------------------------------------------------------------------------------
+  function syncMode() {
+    const ep = state.endpoint();
+    const manual = ep.mode === "manual";
+    runBtn.textContent = running ? "Running…" : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
+    runBtn.disabled = !!running || !rendered;
+    answerTA.placeholder = manual ? "Paste the judge's answer here: the verdict updates as you paste." : "The model's answer streams in here. You can also paste or edit an answer.";
+    answerHint.textContent = manual
+      ? "Manual mode: no calls are made. Paste any chat tool's answer."
+      : `Calls go ${ep.label.replace(/^via /, "via ")}, model ${state.get("settings").model || "(none set)"}.`;
+  }
+
+  function drawUsage() {
+    if (!lastCall) {
+      replace(usageEl);
+      return;
+    }
+    const u = lastCall.usage;
+    const parts = [];
+    if (u) parts.push(`${u.prompt_tokens ?? "?"} prompt + ${u.completion_tokens ?? "?"} answer = ${u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)} tokens`);
+    else parts.push("the endpoint reported no token usage");
+    parts.push(`${(lastCall.ms / 1000).toFixed(1)} s`);
+    if (lastCall.model) parts.push(lastCall.model);
+    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: parts.join(" · ") }));
+  }
+
+  async function run() {
+    if (running) return;
+    if (!rendered) {
+      runError.textContent = "The prompt cannot be rendered yet: fix the inputs above first.";
+      return;
+    }
+    runError.textContent = "";
+    const ep = state.endpoint();
+    if (ep.mode === "manual") {
+      const ok = await copyPrompt();
+      runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer on the right." : "Select the prompt and copy it by hand.";
+      answerTA.focus();
+      return;
+    }
+    const st = state.get("settings");
+    if (!st.model) {
+      runError.textContent = "No model is set: choose one in Model settings.";
+      return;
+    }
+    const ctl = new AbortController();
+    running = { ctl };
+    lastCall = null;
+    drawUsage();
+    answerTA.value = "";
+    answerTA.readOnly = true;
+    answers[ev.id] = "";
+    stopBtn.hidden = false;
+    syncMode();
+    judge();
+    root.querySelector(".col-right").classList.add("streaming");
+    runStatus.textContent = "Waiting for the model…";
+    const t0 = performance.now();
+    const body = {
+      model: st.model,
+      messages: rendered.messages,
+      temperature: Number(st.temperature) || 0,
+      max_tokens: Number(st.maxTokens) || undefined,
+    };
+    if (st.stream !== false) {
+      body.stream = true;
+      body.stream_options = { include_usage: true };
+    }
+    let pending = "";
+    let raf = 0;
+    const flush = () => {
+      raf = 0;
+      answerTA.value += pending;
+      pending = "";
+      autoGrow(answerTA);
+      answerTA.scrollTop = answerTA.scrollHeight;
+    };
+    let res = null;
+    try {
+      res = await chat({
+        baseURL: ep.baseURL,
+        key: state.key,
+        body,
+        signal: ctl.signal,
+        direct: ep.direct,
+        onDelta: (piece) => {
+          if (runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
+          pending += piece;
+          if (!raf) raf = requestAnimationFrame(flush);
+        },
+      });
+      if (raf) cancelAnimationFrame(raf);
+      answerTA.value = res.content;
+      lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
+      runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
+    } catch (e) {
+      if (raf) cancelAnimationFrame(raf);
+      flush();
+      const err = e instanceof CallError ? e : new CallError("http", String(e && e.message));
+      if (err.kind === "aborted") runStatus.textContent = answerTA.value ? "Stopped. The partial answer is kept below." : "Stopped.";
+      else {
+        runStatus.textContent = "";
+        replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
+      }
+    } finally {
+      running = null;
+      answers[ev.id] = answerTA.value;
+      answerTA.readOnly = false;
+      stopBtn.hidden = true;
+      root.querySelector(".col-right").classList.remove("streaming");
+      state.save();
+      syncMode();
+      drawUsage();
+      judge();
+    }
+  }
+
+  function stop() {
+    if (running) running.ctl.abort();
+  }
+
+  // ---- keyboard and state -----------------------------------------------------------------------
+  state.addEventListener("change", (e) => {
+    if (e.detail.keys.includes("settings")) {
+      syncMode();
+      if (!answerTA.value.trim()) judge();
+    }
+  });
+
+  drawForm();
+  return { run, stop, select, loadExample };
+}
+
+function listWords(xs) {
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}

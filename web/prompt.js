@@ -1,0 +1,128 @@
+// prompt.js: shows a rendered prompt with the spans where each input landed highlighted. Collapsed,
+// it shows the first lines and the lines around every input, with the rest folded into "⋯ N lines"
+// buttons, so people see where their text went without scrolling through the whole seed prompt.
+
+import { h, replace } from "./dom.js";
+
+const HEAD_LINES = 3;
+const SPAN_LINES = 4; // lines shown from the start of each span when collapsed
+const HUES = 6;
+
+/** spanColor returns a stable colour slot (0..HUES-1) for an expression, by its input name. */
+export function colorSlot(expr, names) {
+  const root = String(expr).split(/[.[\s|]/)[0];
+  const i = names.indexOf(root);
+  if (i >= 0) return i % HUES;
+  let x = 0;
+  for (const ch of root) x = (x * 31 + ch.codePointAt(0)) >>> 0;
+  return x % HUES;
+}
+
+/** cleanSpans sorts spans, drops empty and overlapping ones (the outer one wins). */
+export function cleanSpans(spans, len) {
+  const out = [];
+  const sorted = [...(spans || [])]
+    .filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start && s.start >= 0 && s.end <= len)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  let last = -1;
+  for (const s of sorted) {
+    if (s.start < last) continue;
+    out.push(s);
+    last = s.end;
+  }
+  return out;
+}
+
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+function lineOf(starts, off) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= off) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// appendRange appends text[a:b) to el, with the parts inside spans wrapped in <mark>.
+function appendRange(el, text, a, b, spans, names) {
+  let pos = a;
+  for (const s of spans) {
+    if (s.end <= a || s.start >= b) continue;
+    const sa = Math.max(s.start, a);
+    const sb = Math.min(s.end, b);
+    if (sa > pos) el.append(document.createTextNode(text.slice(pos, sa)));
+    el.append(
+      h("mark", {
+        class: "span c" + colorSlot(s.expr, names),
+        text: text.slice(sa, sb),
+        title: "{{ " + s.expr + " }}",
+        dataset: { expr: s.expr },
+      }),
+    );
+    pos = sb;
+  }
+  if (pos < b) el.append(document.createTextNode(text.slice(pos, b)));
+}
+
+/**
+ * renderPrompt fills pre with the prompt. names are the evaluator's input names (for colours);
+ * collapsed folds the lines that hold no input; onExpand is called by the fold buttons.
+ */
+export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
+  const clean = cleanSpans(spans, text.length);
+  replace(pre);
+  const starts = lineStarts(text);
+  const nLines = starts.length;
+  if (!collapsed || nLines <= HEAD_LINES + 6) {
+    appendRange(pre, text, 0, text.length, clean, names);
+    return { lines: nLines, hidden: 0 };
+  }
+  const show = new Uint8Array(nLines);
+  for (let i = 0; i < Math.min(HEAD_LINES, nLines); i++) show[i] = 1;
+  for (const s of clean) {
+    const l0 = lineOf(starts, s.start);
+    const l1 = lineOf(starts, Math.max(s.start, s.end - 1));
+    for (let l = Math.max(0, l0 - 1); l <= Math.min(l1, l0 + SPAN_LINES - 1) && l < nLines; l++) show[l] = 1;
+  }
+  // A fold of one or two lines hides nothing worth a button.
+  for (let l = 0; l < nLines; ) {
+    if (show[l]) {
+      l++;
+      continue;
+    }
+    let e = l;
+    while (e < nLines && !show[e]) e++;
+    if (e - l <= 2) for (let k = l; k < e; k++) show[k] = 1;
+    l = e;
+  }
+  let hidden = 0;
+  for (let l = 0; l < nLines; ) {
+    let e = l;
+    while (e < nLines && show[e] === show[l]) e++;
+    const a = starts[l];
+    const b = e < nLines ? starts[e] : text.length;
+    if (show[l]) appendRange(pre, text, a, b, clean, names);
+    else {
+      hidden += e - l;
+      pre.append(
+        h("button", {
+          type: "button",
+          class: "fold",
+          text: `⋯ ${e - l} more line${e - l === 1 ? "" : "s"} of the prompt ⋯`,
+          attrs: { "aria-label": `Show ${e - l} hidden lines of the prompt` },
+          on: { click: onExpand },
+        }),
+        "\n",
+      );
+    }
+    l = e;
+  }
+  return { lines: nLines, hidden };
+}

@@ -1,0 +1,201 @@
+// settings.js: the model settings popover in the top bar (endpoint, model, key, temperature, max
+// tokens) and the badge that says where judge calls go.
+
+import { h, ref, replace, uid } from "./dom.js";
+import { listModels } from "./llm.js";
+
+/** mountSettings wires the settings button, popover and badge to state. */
+export function mountSettings(root, state) {
+  const button = ref(root, "settings-button");
+  const pop = ref(root, "settings");
+  const where = ref(root, "where");
+  const s = () => state.get("settings");
+  let models = [];
+  let modelsFor = "";
+
+  const field = (label, control, hint) => {
+    const id = control.id || (control.id = uid("set"));
+    return h(
+      "div",
+      { class: "field" },
+      h("label", { htmlFor: id, text: label }),
+      control,
+      hint ? h("div", { class: "hint", id: id + "-hint", text: hint }) : null,
+    );
+  };
+
+  const radio = (value, label, extra) => {
+    const id = uid("ep");
+    const input = h("input", {
+      type: "radio",
+      name: "endpoint",
+      id,
+      value,
+      dataset: { ref: "endpoint-" + value },
+      on: { change: () => state.setSettings({ endpoint: value }) },
+    });
+    return h("div", { class: "radio" }, input, h("label", { htmlFor: id }, label), extra || null);
+  };
+
+  const baseURL = h("input", {
+    type: "url",
+    class: "input",
+    placeholder: "https://api.openai.com/v1",
+    dataset: { ref: "base-url" },
+    attrs: { "aria-label": "Direct base URL", spellcheck: "false", autocomplete: "off" },
+    on: { change: () => state.setSettings({ baseURL: baseURL.value.trim() }) },
+  });
+  const proxyLabel = h("span");
+  const modelList = h("datalist", { id: uid("models") });
+  const model = h("input", {
+    class: "input",
+    dataset: { ref: "model" },
+    attrs: { list: modelList.id, spellcheck: "false", autocomplete: "off" },
+    on: { change: () => state.setSettings({ model: model.value.trim() }) },
+  });
+  const modelHint = h("div", { class: "hint", attrs: { "aria-live": "polite" } });
+  const key = h("input", {
+    type: "password",
+    class: "input",
+    dataset: { ref: "key" },
+    attrs: { autocomplete: "off", spellcheck: "false" },
+    on: { input: () => state.setKey(key.value.trim()) },
+  });
+  const remember = h("input", {
+    type: "checkbox",
+    id: uid("rem"),
+    dataset: { ref: "remember" },
+    on: {
+      change: () => {
+        state.setSettings({ remember: remember.checked });
+        state.saveKey();
+      },
+    },
+  });
+  const keyHint = h("div", { class: "hint" });
+  const temperature = h("input", {
+    type: "number",
+    class: "input narrow",
+    min: "0",
+    max: "2",
+    step: "0.1",
+    dataset: { ref: "temperature" },
+    on: { change: () => state.setSettings({ temperature: clampNum(temperature.value, 0, 2, 0) }) },
+  });
+  const maxTokens = h("input", {
+    type: "number",
+    class: "input narrow",
+    min: "1",
+    step: "1",
+    dataset: { ref: "max-tokens" },
+    on: { change: () => state.setSettings({ maxTokens: Math.round(clampNum(maxTokens.value, 1, 1e7, 2048)) }) },
+  });
+  const stream = h("input", {
+    type: "checkbox",
+    id: uid("stream"),
+    dataset: { ref: "stream" },
+    on: { change: () => state.setSettings({ stream: stream.checked }) },
+  });
+  const close = h("button", { type: "button", class: "btn btn-ghost", text: "Done", on: { click: () => hide(true) } });
+
+  replace(
+    pop,
+    h("h2", { class: "popover-title", text: "Model settings" }),
+    h(
+      "fieldset",
+      { class: "endpoint" },
+      h("legend", { text: "Where judge calls go" }),
+      radio("proxy", proxyLabel),
+      radio("direct", "Direct to a base URL (the provider must allow browser calls)", baseURL),
+      radio("manual", "Manual: no calls, copy the prompt and paste the answer"),
+    ),
+    h("div", { class: "row2" }, field("Model", model), modelList),
+    modelHint,
+    field("API key", key),
+    keyHint,
+    h("div", { class: "check" }, remember, h("label", { htmlFor: remember.id, text: "Remember the key on this device" })),
+    h("div", { class: "row2" }, field("Temperature", temperature), field("Max tokens", maxTokens)),
+    h("div", { class: "check" }, stream, h("label", { htmlFor: stream.id, text: "Stream the answer as it arrives" })),
+    h("div", { class: "popover-actions" }, close),
+  );
+
+  function sync() {
+    const st = s();
+    const ep = state.endpoint();
+    for (const m of ["proxy", "direct", "manual"]) pop.querySelector(`[data-ref="endpoint-${m}"]`).checked = ep.mode === m;
+    const proxyRadio = pop.querySelector('[data-ref="endpoint-proxy"]');
+    proxyRadio.disabled = !state.config;
+    proxyLabel.textContent = state.config
+      ? `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`
+      : "This dev server (/v1): not running here (start it with make run)";
+    baseURL.disabled = ep.mode !== "direct";
+    if (document.activeElement !== baseURL) baseURL.value = st.baseURL;
+    if (document.activeElement !== model) model.value = st.model;
+    if (document.activeElement !== key) key.value = state.key;
+    remember.checked = !!st.remember;
+    temperature.value = String(st.temperature);
+    maxTokens.value = String(st.maxTokens);
+    stream.checked = st.stream !== false;
+    const disabled = ep.mode === "manual";
+    for (const el of [model, key, temperature, maxTokens, stream]) el.disabled = disabled;
+    key.placeholder = state.config && state.config.server_key && ep.mode === "proxy" ? "optional: the dev server has a key" : "sk-…";
+    keyHint.textContent = st.remember
+      ? "Saved in this browser's storage until you untick the box."
+      : "Kept in memory only: gone when you close the tab.";
+    where.textContent = ep.label;
+    where.dataset.mode = ep.mode;
+  }
+
+  async function refreshModels() {
+    const ep = state.endpoint();
+    if (ep.mode === "manual") {
+      modelHint.textContent = "";
+      return;
+    }
+    const sig = ep.baseURL + "|" + (state.key ? "k" : "");
+    if (sig === modelsFor) return;
+    modelsFor = sig;
+    modelHint.textContent = "Asking the endpoint for its models…";
+    models = await listModels({ baseURL: ep.baseURL, key: state.key });
+    replace(modelList, models.map((m) => h("option", { value: m })));
+    modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";
+  }
+
+  function show() {
+    pop.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+    sync();
+    refreshModels();
+    (pop.querySelector("input:checked") || pop.querySelector("input")).focus();
+  }
+  function hide(focusButton) {
+    if (pop.hidden) return;
+    pop.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    if (focusButton) button.focus();
+  }
+  button.addEventListener("click", () => (pop.hidden ? show() : hide(true)));
+  pop.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      hide(true);
+    }
+  });
+  document.addEventListener("pointerdown", (e) => {
+    if (!pop.hidden && !pop.contains(e.target) && !button.contains(e.target)) hide(false);
+  });
+  state.addEventListener("change", (e) => {
+    if (e.detail.keys.includes("settings") || e.detail.keys.includes("key")) {
+      sync();
+      if (!pop.hidden) refreshModels();
+    }
+  });
+  sync();
+  return { show, hide };
+}
+
+function clampNum(v, lo, hi, dflt) {
+  const n = Number(v);
+  if (v === "" || !Number.isFinite(n)) return dflt;
+  return Math.min(hi, Math.max(lo, n));
+}
