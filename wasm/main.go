@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -68,8 +69,9 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		// has already exited"; the page must survive a core bug long enough to say so.
 		defer func() {
 			if p := recover(); p != nil {
+				fmt.Fprintf(os.Stderr, "ragjudge: %s panicked: %v\n%s", name, p, debug.Stack()) // the console
 				out = wireError(&diag.Error{Kind: "internal", Name: name,
-					Msg: fmt.Sprintf("internal error (please report): %v\n%s", p, debug.Stack())})
+					Msg: fmt.Sprintf("internal error (please report it with the browser console's output): %v", p)})
 			}
 		}()
 		res, err := fn(&args{fn: name, raw: raw})
