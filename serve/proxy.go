@@ -402,8 +402,14 @@ func (p *proxy) describe(ctx context.Context, doer *upstreamDoer, key string, er
 			typ = "upstream_error"
 		}
 		e := apiError{Message: scrub(apiErr.Message, key), Type: scrub(typ, key), Param: apiErr.Param, Code: apiErr.Code}
-		if s, ok := e.Code.(string); ok {
-			e.Code = scrub(s, key)
+		switch c := e.Code.(type) {
+		case string:
+			e.Code = scrub(c, key)
+		case int:
+			// go-openai reads "code": null as the integer 0; OpenAI's codes are strings or null.
+			if c == 0 {
+				e.Code = nil
+			}
 		}
 		if p := e.Param; p != nil {
 			clean := scrub(*p, key)

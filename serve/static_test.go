@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// webFixture writes a small page with every file type the real one has.
+func webFixture(t *testing.T) (string, map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	// The wasm is compressible like the real one: a magic number and repetitive code.
+	wasm := append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("\x20\x00\x41\x01\x6a\x21\x00"), 20000)...)
+	files := map[string][]byte{
+		"index.html":         []byte("<!doctype html><title>ragjudge</title>" + strings.Repeat("<p>page</p>", 100)),
+		"ragjudge.wasm":      wasm,
+		"ragjudge.js":        []byte("export async function load() {}\n" + strings.Repeat("// api\n", 200)),
+		"app.mjs":            []byte("import './ragjudge.js';\n" + strings.Repeat("// app\n", 200)),
+		"style.css":          []byte(strings.Repeat("body { color: black; }\n", 100)),
+		"tiny.js":            []byte("1"),
+		"batch/index.html":   []byte("<!doctype html><title>batch</title>"),
+		".git/config":        []byte("[core]"),
+		"examples/seed.json": []byte(`{"a":1}`),
+	}
+	for name, data := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	return dir, files
+}
+
+func get(t *testing.T, url string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	require.NoError(t, err)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{
+		Transport:     &http.Transport{DisableCompression: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp, body
+}
+
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	require.NoError(t, err)
+	out, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	return out
+}
+
+func TestStaticFilesHaveTheRightTypeAndCompression(t *testing.T) {
+	dir, files := webFixture(t)
+	cfg := testConfig(t, "http://127.0.0.1:1/v1")
+	cfg.WebDir = dir
+	srv, _ := startProxy(t, cfg)
+
+	cases := []struct {
+		path, file, ctype string
+		gzipped           bool
+	}{
+		{"/", "index.html", "text/html; charset=utf-8", true},
+		{"/ragjudge.wasm", "ragjudge.wasm", "application/wasm", true},
+		{"/ragjudge.js", "ragjudge.js", "text/javascript; charset=utf-8", true},
+		{"/app.mjs", "app.mjs", "text/javascript; charset=utf-8", true},
+		{"/style.css", "style.css", "text/css; charset=utf-8", true},
+		{"/tiny.js", "tiny.js", "text/javascript; charset=utf-8", false}, // too small to pay
+		{"/batch/", "batch/index.html", "text/html; charset=utf-8", false},
+		{"/examples/seed.json", "examples/seed.json", "application/json", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			resp, body := get(t, srv.URL+tc.path, map[string]string{"Accept-Encoding": "gzip, deflate, br"})
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Equal(t, tc.ctype, resp.Header.Get("Content-Type"))
+			assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "the wasm changes on rebuild: always revalidate")
+			assert.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
+			assert.NotEmpty(t, resp.Header.Get("ETag"))
+			if tc.gzipped {
+				assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+				assert.Contains(t, resp.Header.Values("Vary"), "Accept-Encoding")
+				assert.Less(t, len(body), len(files[tc.file]))
+				assert.Equal(t, files[tc.file], gunzip(t, body))
+			} else {
+				assert.Empty(t, resp.Header.Get("Content-Encoding"))
+				assert.Equal(t, files[tc.file], body)
+			}
+
+			// A client that does not accept gzip gets the plain bytes.
+			resp, body = get(t, srv.URL+tc.path, nil)
+			assert.Empty(t, resp.Header.Get("Content-Encoding"))
+			assert.Equal(t, files[tc.file], body)
+		})
+	}
+
+	t.Run("gzip;q=0 is a refusal", func(t *testing.T) {
+		resp, body := get(t, srv.URL+"/ragjudge.wasm", map[string]string{"Accept-Encoding": "gzip;q=0, identity"})
+		assert.Empty(t, resp.Header.Get("Content-Encoding"))
+		assert.Equal(t, files["ragjudge.wasm"], body)
+	})
+}
+
+func TestStaticRevalidatesWithETagsAndSeesRebuilds(t *testing.T) {
+	dir, _ := webFixture(t)
+	cfg := testConfig(t, "http://127.0.0.1:1/v1")
+	cfg.WebDir = dir
+	srv, _ := startProxy(t, cfg)
+	gz := map[string]string{"Accept-Encoding": "gzip"}
+
+	resp, _ := get(t, srv.URL+"/ragjudge.wasm", gz)
+	etag := resp.Header.Get("ETag")
+	require.NotEmpty(t, etag)
+	plain, _ := get(t, srv.URL+"/ragjudge.wasm", nil)
+	assert.NotEqual(t, etag, plain.Header.Get("ETag"), "the gzip and identity forms are different representations")
+
+	resp, body := get(t, srv.URL+"/ragjudge.wasm", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag})
+	assert.Equal(t, http.StatusNotModified, resp.StatusCode)
+	assert.Empty(t, body)
+
+	// A rebuild: new content, new time.
+	rebuilt := append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("rebuilt!"), 5000)...)
+	path := filepath.Join(dir, "ragjudge.wasm")
+	require.NoError(t, os.WriteFile(path, rebuilt, 0o644))
+	later := time.Now().Add(2 * time.Second)
+	require.NoError(t, os.Chtimes(path, later, later))
+
+	resp, body = get(t, srv.URL+"/ragjudge.wasm", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.NotEqual(t, etag, resp.Header.Get("ETag"))
+	assert.Equal(t, rebuilt, gunzip(t, body))
+}
+
+func TestStaticServesOnlyTheWebDirectory(t *testing.T) {
+	dir, _ := webFixture(t)
+	secret := filepath.Join(filepath.Dir(dir), "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte("OPENAI_API_KEY=sk-x"), 0o600))
+	t.Cleanup(func() { os.Remove(secret) })
+	require.NoError(t, os.Symlink(secret, filepath.Join(dir, "link.txt")))
+	cfg := testConfig(t, "http://127.0.0.1:1/v1")
+	cfg.WebDir = dir
+	srv, _ := startProxy(t, cfg)
+
+	for _, p := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/link.txt", "/.git/config", "/missing.js", "/examples/"} {
+		resp, body := get(t, srv.URL+p, nil)
+		assert.Equal(t, http.StatusNotFound, resp.StatusCode, p)
+		assert.NotContains(t, string(body), "sk-x", p)
+	}
+	resp, _ := get(t, srv.URL+"/batch", nil)
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode)
+	assert.Equal(t, "/batch/", resp.Header.Get("Location"))
+
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/index.html", nil)
+	require.NoError(t, err)
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
+}
