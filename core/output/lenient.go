@@ -402,7 +402,11 @@ func (p *parser) str(ctx int) (string, bool) {
 			}
 			p.note("read an unescaped quote inside a string as part of the text", p.pos)
 		}
-		b.WriteString(p.src[p.pos : p.pos+size])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError) // as encoding/json reads a byte that is not UTF-8
+		} else {
+			b.WriteString(p.src[p.pos : p.pos+size])
+		}
 		p.pos += size
 	}
 }

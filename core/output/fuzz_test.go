@@ -1,0 +1,97 @@
+package output
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// fuzzSeeds are answers of the kinds judges write; the committed corpus under testdata/fuzz holds
+// more.
+var fuzzSeeds = []string{
+	`{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": []}]}`,
+	"```json\n{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": false,}]}\n```",
+	"<think>format {\"claims\": []}</think>\nHere: {'claims': [{'claim_id': 'c1', 'grounded': True}]}",
+	`{"answer_1": {"faithfulness": null}, "answer_2": {"faithfulness": 1, "faithfulness_justification": "it says "yes" only"}}`,
+	`{“claims”: [{claim_id: “c1”, /* ok */ "reason": "line` + "\n" + `two \'x\' \d"}]}`,
+	`{"result": {"claims": [{"claim_id": "c2", "grounded": "no"}]}}`,
+	`{"claims": [{"claim_id": "c1", "grounded": tr`,
+	`[1, 2.5e3, -0, "\ud83d\ude00", null, {"a": [{}]}]`,
+}
+
+func FuzzFindJSON(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		p, err := FindJSON("fuzz", answer, "claims", "answer_2")
+		if err != nil {
+			var de *diag.Error
+			if !errors.As(err, &de) || de.Kind != "output" || de.Msg == "" {
+				t.Fatalf("error %v is not an output *diag.Error", err)
+			}
+			return
+		}
+		if p.Object == nil || p.Start < 0 || p.End > len(answer) || p.Start >= p.End || answer[p.Start] != '{' || answer[p.End-1] != '}' {
+			t.Fatalf("bad payload span %d..%d of %d", p.Start, p.End, len(answer))
+		}
+		if !hasAnyKey(p.Object, "claims", "answer_2") {
+			t.Fatalf("payload %s has neither key", Show(p.Object))
+		}
+		if _, err := json.Marshal(p.Object); err != nil {
+			t.Fatalf("payload does not marshal: %v", err)
+		}
+	})
+}
+
+func hasAnyKey(o *value.Object, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := Field(o, k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzLenient checks that the lenient parser never panics, never yields a NaN or infinity, and
+// reads every valid JSON text exactly as encoding/json does, without a repair.
+func FuzzLenient(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		v, notes, err := Lenient("fuzz", src)
+		if err == nil {
+			if _, merr := json.Marshal(v); merr != nil {
+				t.Fatalf("value does not marshal (NaN or infinity?): %v", merr)
+			}
+		}
+		if !json.Valid([]byte(src)) {
+			return
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), "nested deeper") || strings.Contains(err.Error(), "too large") {
+				return
+			}
+			t.Fatalf("valid JSON %q not read: %v", src, err)
+		}
+		want, derr := value.Decode([]byte(src))
+		if derr != nil {
+			return
+		}
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(v)
+		if string(wb) != string(gb) {
+			t.Fatalf("valid JSON %q read as %s, encoding/json reads %s", src, gb, wb)
+		}
+		for _, n := range notes {
+			if !strings.Contains(n, "appears twice") {
+				t.Fatalf("valid JSON %q got repair %q", src, n)
+			}
+		}
+	})
+}
