@@ -1,10 +1,19 @@
 // Package template renders judge prompts: a subset of Jinja2 (byte-identical to Jinja2 3.1 with a
 // default Environment and StrictUndefined) and Python's str.format.
 //
-// STUB: the API below is the contract; the implementation is being written.
+// Both are interpreted by hand-written code (a state-function lexer, a recursive-descent parser
+// and an evaluator for Jinja; a scanner for str.format) that models Python's values, so that
+// what a prompt prints is what the Python judge libraries these prompts come from would send.
+// Inputs are inserted as values and never re-evaluated as template code. Anything outside the
+// subset is an error with a line and column, never a silently different prompt.
 package template
 
 import (
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
 	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
@@ -26,6 +35,18 @@ type Span struct {
 	Start, End int
 }
 
+// The caps. Each keeps a hostile template or input from taking unbounded time or memory; hitting
+// one is an error at the position where it happened.
+const (
+	maxSource     = 1 << 20  // bytes of template source
+	maxDepth      = 64       // nesting of expressions and blocks
+	maxOutput     = 64 << 20 // bytes of output, and of any one string computed on the way
+	maxIterations = 1000000  // loop iterations in one render
+	maxItems      = 10000000 // items in one computed list
+	maxIntDigits  = 4300     // Python's own limit for int <-> str conversion
+	maxIntBits    = 1 << 16  // bits in a computed integer
+)
+
 // Render renders src, named name in errors, with vars. Errors are *diag.Error with Kind "template".
 func Render(name, src string, dialect Dialect, vars *value.Object) (string, error) {
 	out, _, err := RenderSpans(name, src, dialect, vars)
@@ -34,5 +55,92 @@ func Render(name, src string, dialect Dialect, vars *value.Object) (string, erro
 
 // RenderSpans is Render that also reports where each substitution landed.
 func RenderSpans(name, src string, dialect Dialect, vars *value.Object) (string, []Span, error) {
-	return "", nil, &diag.Error{Kind: "template", Name: name, Msg: "not implemented"}
+	if len(src) > maxSource {
+		line, col := diag.Position(src, maxSource)
+		return "", nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
+			Msg: "template is larger than " + itoa(maxSource) + " bytes"}
+	}
+	if !utf8.ValidString(src) {
+		src = strings.ToValidUTF8(src, "\uFFFD")
+	}
+	if vars == nil {
+		vars = &value.Object{}
+	}
+	switch dialect {
+	case Jinja:
+		return renderJinja(name, src, vars)
+	case Format:
+		return renderFormat(name, src, vars)
+	}
+	return "", nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
+}
+
+// jinjaSource applies Jinja's source rules: "\r\n" and "\r" become "\n", and one final newline
+// is dropped (keep_trailing_newline=False).
+func jinjaSource(src string) string {
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r\n", "\n")
+		src = strings.ReplaceAll(src, "\r", "\n")
+	}
+	return strings.TrimSuffix(src, "\n")
+}
+
+func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
+	src = jinjaSource(src)
+	body, perr := parse(src)
+	if perr != nil {
+		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
+	}
+	var out strings.Builder
+	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{{}}, out: &out, record: true}
+	if err := ev.render(body); err != nil {
+		ee, ok := err.(*evalError)
+		if !ok {
+			ee = &evalError{pos: -1, msg: err.Error()}
+		}
+		return "", nil, posError(name, src, ee.pos, ev.stmtLine, ee.msg)
+	}
+	return out.String(), ev.spans, nil
+}
+
+// posError builds the error for Jinja's line number line (0 if none) with the column of byte
+// offset pos when pos is on that line, else of the line's start.
+func posError(name, src string, pos, line int, msg string) *diag.Error {
+	if pos < 0 && line == 0 {
+		return &diag.Error{Kind: "template", Name: name, Msg: msg}
+	}
+	if pos >= 0 {
+		l, c := diag.Position(src, pos)
+		if line == 0 || l == line {
+			return &diag.Error{Kind: "template", Name: name, Line: l, Col: c, Msg: msg}
+		}
+	}
+	return &diag.Error{Kind: "template", Name: name, Line: line, Col: 1, Msg: msg}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// parseIntLiteral reads a Jinja integer literal (underscores removed) as Python's int(s, 0).
+func parseIntLiteral(s string) (any, bool) {
+	if len(s) > maxIntDigits {
+		return nil, false
+	}
+	base := 10
+	if len(s) > 1 && s[0] == '0' && strings.ContainsRune("bBoOxX", rune(s[1])) {
+		base = 0
+	}
+	b, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return nil, false
+	}
+	if b.IsInt64() {
+		return b.Int64(), true
+	}
+	return b, true
+}
+
+// parseFloatLiteral reads a Jinja float literal; out of range is inf or 0, as in Python.
+func parseFloatLiteral(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }

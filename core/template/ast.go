@@ -1,0 +1,187 @@
+package template
+
+// The syntax tree of a Jinja template. Every node records pos, the byte offset of the token that
+// names it (for the column in errors), and line, the line Jinja2 gives the node: Jinja reports
+// a runtime error at the line of the statement or {{ }} child being executed, computed by its
+// parser's own rules, so matching its line numbers means recording them the same way.
+
+type exprBase struct {
+	pos  int
+	line int
+}
+
+func (e *exprBase) base() *exprBase { return e }
+
+type expr interface {
+	base() *exprBase
+}
+
+type constExpr struct {
+	exprBase
+	val any
+}
+
+type nameExpr struct {
+	exprBase
+	name string
+}
+
+type getattrExpr struct {
+	exprBase
+	obj  expr
+	attr string
+}
+
+type getitemExpr struct {
+	exprBase
+	obj expr
+	key expr
+}
+
+type sliceExpr struct {
+	exprBase
+	start, stop, step expr // each may be nil
+}
+
+type keyword struct {
+	name string
+	val  expr
+}
+
+type callExpr struct {
+	exprBase
+	fn     expr
+	args   []expr
+	kwargs []keyword
+}
+
+type filterExpr struct {
+	exprBase
+	obj    expr // nil for the first filter of a {% set %} block
+	name   string
+	args   []expr
+	kwargs []keyword
+}
+
+type testExpr struct {
+	exprBase
+	obj     expr
+	name    string
+	hasArgs bool // defined takes none: a TypeError when evaluated, as in Jinja
+}
+
+type binExpr struct {
+	exprBase
+	op   string // + - * / // % **
+	l, r expr
+}
+
+type concatExpr struct {
+	exprBase
+	args []expr
+}
+
+type operand struct {
+	op  string // == != < <= > >= in notin
+	val expr
+}
+
+type compareExpr struct {
+	exprBase
+	first expr
+	ops   []operand
+}
+
+type andExpr struct {
+	exprBase
+	l, r expr
+}
+
+type orExpr struct {
+	exprBase
+	l, r expr
+}
+
+type notExpr struct {
+	exprBase
+	x expr
+}
+
+type unaryExpr struct {
+	exprBase
+	op string // - or +
+	x  expr
+}
+
+type condExpr struct {
+	exprBase
+	test, yes, no expr // no may be nil
+}
+
+type listExpr struct {
+	exprBase
+	items []expr
+}
+
+type tupleExpr struct {
+	exprBase
+	items []expr
+}
+
+type dictExpr struct {
+	exprBase
+	keys, vals []expr
+}
+
+// Statements.
+
+type node interface{}
+
+type textNode struct {
+	text string
+}
+
+// printNode is one expression of a {{ }} tag; src is its trimmed source for Span.Expr.
+type printNode struct {
+	x   expr
+	src string
+}
+
+// target is an assignment target: a name, or a tuple of targets when items is not nil.
+type target struct {
+	name  string
+	items []target
+	pos   int
+}
+
+type forNode struct {
+	line, pos int
+	target    target
+	iter      expr
+	cond      expr // the loop's "if" filter, or nil
+	body, els []node
+}
+
+type ifBranch struct {
+	line int
+	cond expr
+	body []node
+}
+
+type ifNode struct {
+	branches []ifBranch
+	els      []node
+}
+
+type setNode struct {
+	line, pos int
+	target    target
+	val       expr
+}
+
+type setBlockNode struct {
+	line, pos int
+	target    target
+	filter    expr // a filterExpr chain whose innermost obj is nil, or nil
+	body      []node
+}

@@ -1,0 +1,912 @@
+package template
+
+// The Jinja parser: recursive descent over the lexer's items, one function per rule of
+// jinja2/parser.py with the same precedence, associativity and line numbers. Like
+// text/template/parse, errors unwind with panic(*parseError) and are recovered in parse; nothing
+// else is recovered.
+
+import (
+	"strings"
+)
+
+type parseError struct {
+	pos  int
+	line int
+	msg  string
+}
+
+type parser struct {
+	src        string
+	lex        *lexer
+	cur        item
+	ahead      []item
+	depth      int
+	endStack   [][]string // the end tags each open block is waiting for
+	tagStack   []string   // the open block tags
+	compileErr *parseError
+}
+
+// parse parses a whole template. Syntax errors come first, then the first filter or test that
+// Jinja would reject when compiling (an unknown or unsupported name), as in Jinja.
+func parse(src string) (body []node, perr *parseError) {
+	p := &parser{src: src, lex: newLexer(src)}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*parseError)
+			if !ok {
+				panic(r)
+			}
+			body, perr = nil, e
+		}
+	}()
+	p.advance()
+	body = p.subparse(nil)
+	if p.compileErr != nil {
+		return nil, p.compileErr
+	}
+	return body, nil
+}
+
+// advance moves to the next item; a lexing error surfaces when the parser reaches it.
+func (p *parser) advance() item {
+	prev := p.cur
+	if len(p.ahead) > 0 {
+		p.cur = p.ahead[0]
+		p.ahead = p.ahead[1:]
+	} else {
+		p.cur = p.lex.next()
+	}
+	if p.cur.typ == itemEOF && p.lex.err != nil {
+		e := p.lex.err
+		panic(&parseError{pos: e.pos, line: lineAt(p.src, e.pos), msg: e.msg})
+	}
+	return prev
+}
+
+// look returns the item after the current one.
+func (p *parser) look() item {
+	if len(p.ahead) == 0 {
+		it := p.lex.next()
+		if it.typ == itemEOF && p.lex.err != nil {
+			e := p.lex.err
+			panic(&parseError{pos: e.pos, line: lineAt(p.src, e.pos), msg: e.msg})
+		}
+		p.ahead = append(p.ahead, it)
+	}
+	return p.ahead[0]
+}
+
+func lineAt(src string, pos int) int {
+	if pos > len(src) {
+		pos = len(src)
+	}
+	return 1 + strings.Count(src[:pos], "\n")
+}
+
+func (p *parser) failAt(it item, msg string) {
+	panic(&parseError{pos: it.pos, line: it.line, msg: msg})
+}
+
+func (p *parser) fail(msg string) {
+	p.failAt(p.cur, msg)
+}
+
+// enter guards recursion depth.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("nesting deeper than " + itoa(maxDepth) + " levels")
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// describe names an item as Jinja's describe_token does.
+func describe(it item) string {
+	switch it.typ {
+	case itemEOF:
+		return "end of template"
+	case itemVarEnd:
+		return "end of print statement"
+	case itemBlockEnd:
+		return "end of statement block"
+	case itemVarBegin:
+		return "begin of print statement"
+	case itemBlockBegin:
+		return "begin of statement block"
+	case itemName, itemOp:
+		return it.val
+	case itemString:
+		return "string"
+	case itemInt:
+		return "integer"
+	case itemFloat:
+		return "float"
+	case itemData:
+		return "template data / text"
+	}
+	return "token"
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+func (p *parser) isOp(op string) bool   { return p.cur.typ == itemOp && p.cur.val == op }
+func (p *parser) isName(n string) bool  { return p.cur.typ == itemName && p.cur.val == n }
+func (p *parser) skipOp(op string) bool { return p.isOp(op) && p.advanceTrue() }
+func (p *parser) skipName(n string) bool {
+	return p.isName(n) && p.advanceTrue()
+}
+func (p *parser) advanceTrue() bool { p.advance(); return true }
+
+func (p *parser) expectOp(op string) item {
+	if !p.isOp(op) {
+		p.unexpected(quote(op))
+	}
+	return p.advance()
+}
+
+func (p *parser) expectName(n string) item {
+	if !p.isName(n) {
+		p.unexpected(quote(n))
+	}
+	return p.advance()
+}
+
+func (p *parser) expectType(t itemType, what string) item {
+	if p.cur.typ != t {
+		p.unexpected(what)
+	}
+	return p.advance()
+}
+
+func (p *parser) unexpected(want string) {
+	if p.cur.typ == itemEOF {
+		p.fail("unexpected end of template, expected " + want)
+	}
+	p.fail("expected " + want + ", got " + quote(describe(p.cur)))
+}
+
+// subparse parses template data and tags until one of endTags opens a tag, or the end.
+//
+//	body = { data | "{{" tuple "}}" | "{%" statement "%}" }
+func (p *parser) subparse(endTags []string) []node {
+	var body []node
+	if endTags != nil {
+		p.endStack = append(p.endStack, endTags)
+		defer func() { p.endStack = p.endStack[:len(p.endStack)-1] }()
+	}
+	for {
+		switch p.cur.typ {
+		case itemEOF:
+			return body
+		case itemData:
+			body = append(body, &textNode{text: p.cur.val})
+			p.advance()
+		case itemVarBegin:
+			p.advance()
+			start := p.cur.pos
+			x := p.parseTuple(false, true, nil, false)
+			end := p.expectType(itemVarEnd, quote("end of print statement"))
+			body = append(body, &printNode{x: x, src: pyStrip(p.src[start:max(start, end.pos)], nil, true, true)})
+		case itemBlockBegin:
+			p.advance()
+			if endTags != nil && p.cur.typ == itemName {
+				for _, t := range endTags {
+					if p.cur.val == t {
+						return body
+					}
+				}
+			}
+			body = append(body, p.parseStatement()...)
+			p.expectType(itemBlockEnd, quote("end of statement block"))
+		default:
+			p.fail("unexpected " + quote(describe(p.cur)))
+		}
+	}
+}
+
+// parseStatement parses the tag after "{%".
+//
+//	statement = for | if | set | print
+func (p *parser) parseStatement() []node {
+	p.enter()
+	defer p.leave()
+	tok := p.cur
+	if tok.typ != itemName {
+		p.fail("tag name expected")
+	}
+	p.tagStack = append(p.tagStack, tok.val)
+	defer func() { p.tagStack = p.tagStack[:len(p.tagStack)-1] }()
+	switch tok.val {
+	case "for":
+		return []node{p.parseFor()}
+	case "if":
+		return []node{p.parseIf()}
+	case "set":
+		return []node{p.parseSet()}
+	case "print":
+		p.advance()
+		var out []node
+		for p.cur.typ != itemBlockEnd {
+			if len(out) > 0 {
+				p.expectOp(",")
+			}
+			start := p.cur.pos
+			x := p.parseExpression(true)
+			out = append(out, &printNode{x: x, src: pyStrip(p.src[start:max(start, p.cur.pos)], nil, true, true)})
+		}
+		return out
+	case "block", "extends", "macro", "include", "from", "import", "with", "autoescape", "call", "filter":
+		p.fail("not supported: the {% " + tok.val + " %} tag")
+	}
+	p.tagStack = p.tagStack[:len(p.tagStack)-1]
+	defer func() { p.tagStack = append(p.tagStack, "") }()
+	p.failUnknownTag(tok)
+	return nil
+}
+
+// failUnknownTag reports a tag Jinja does not know, naming the end tags it was waiting for.
+func (p *parser) failUnknownTag(tok item) {
+	msg := "unknown tag " + quote(tok.val)
+	if len(p.endStack) > 0 {
+		want := p.endStack[len(p.endStack)-1]
+		msg += "; expected " + joinQuoted(want)
+		if len(p.tagStack) > 0 {
+			msg += " to close " + quote(p.tagStack[len(p.tagStack)-1])
+		}
+	}
+	p.failAt(tok, msg)
+}
+
+func joinQuoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n)
+	}
+	return strings.Join(q, " or ")
+}
+
+// parseStatements parses a block's body after its opening tag.
+//
+//	statements = [":"] "%}" body
+func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
+	p.skipOp(":")
+	p.expectType(itemBlockEnd, quote("end of statement block"))
+	body := p.subparse(endTags)
+	if p.cur.typ == itemEOF {
+		msg := "unexpected end of template; expected " + joinQuoted(endTags)
+		if len(p.tagStack) > 0 {
+			msg += " to close " + quote(p.tagStack[len(p.tagStack)-1])
+		}
+		p.fail(msg)
+	}
+	if dropNeedle {
+		p.advance()
+	}
+	return body
+}
+
+// parseFor parses a for loop.
+//
+//	for = "for" target "in" tuple ["if" expression] body ["else" body] "endfor"
+func (p *parser) parseFor() node {
+	tok := p.expectName("for")
+	tgt := p.parseAssignTarget([]string{"in"}, false)
+	p.expectName("in")
+	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
+	n.iter = p.parseTuple(false, false, []string{"recursive"}, false)
+	if p.skipName("if") {
+		n.cond = p.parseExpression(true)
+	}
+	if p.isName("recursive") {
+		p.fail("not supported: recursive loops")
+	}
+	n.body = p.parseStatements([]string{"endfor", "else"}, false)
+	if p.advance().val == "else" {
+		n.els = p.parseStatements([]string{"endfor"}, true)
+	}
+	return n
+}
+
+// parseIf parses an if statement.
+//
+//	if = "if" tuple body { "elif" tuple body } ["else" body] "endif"
+func (p *parser) parseIf() node {
+	tok := p.expectName("if")
+	n := &ifNode{}
+	line := tok.line
+	for {
+		cond := p.parseTuple(false, false, nil, false)
+		body := p.parseStatements([]string{"elif", "else", "endif"}, false)
+		n.branches = append(n.branches, ifBranch{line: line, cond: cond, body: body})
+		t := p.advance()
+		if t.val == "elif" {
+			line = p.cur.line
+			continue
+		}
+		if t.val == "else" {
+			n.els = p.parseStatements([]string{"endif"}, true)
+		}
+		return n
+	}
+}
+
+// parseSet parses an assignment.
+//
+//	set = "set" target "=" tuple | "set" target { "|" filter } body "endset"
+func (p *parser) parseSet() node {
+	tok := p.advance()
+	tgt := p.parseAssignTarget(nil, true)
+	if p.skipOp("=") {
+		return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(false, true, nil, false)}
+	}
+	n := &setBlockNode{line: tok.line, pos: tok.pos, target: tgt}
+	if p.isOp("|") {
+		n.filter = p.parseFilter(nil, false)
+	}
+	n.body = p.parseStatements([]string{"endset"}, true)
+	return n
+}
+
+// parseAssignTarget parses the target of a for or set.
+//
+//	target = primary { "," primary } [","]   (each a name or a parenthesised tuple of names)
+func (p *parser) parseAssignTarget(extraEnd []string, withNamespace bool) target {
+	if withNamespace && p.look().typ == itemOp && p.look().val == "." {
+		p.fail("not supported: namespace assignments")
+	}
+	x := p.parseTuple(true, false, extraEnd, false)
+	return p.toTarget(x)
+}
+
+func (p *parser) toTarget(x expr) target {
+	switch t := x.(type) {
+	case *nameExpr:
+		return target{name: t.name, pos: t.pos}
+	case *tupleExpr:
+		tg := target{items: []target{}, pos: t.pos}
+		for _, it := range t.items {
+			tg.items = append(tg.items, p.toTarget(it))
+		}
+		return tg
+	}
+	b := x.base()
+	panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
+}
+
+func kindName(x expr) string {
+	switch x.(type) {
+	case *constExpr:
+		return "const"
+	case *listExpr:
+		return "list"
+	case *dictExpr:
+		return "dict"
+	case *getattrExpr:
+		return "getattr"
+	case *getitemExpr:
+		return "getitem"
+	case *callExpr:
+		return "call"
+	case *binExpr:
+		return "operator"
+	}
+	return "expression"
+}
+
+// isTupleEnd reports whether a tuple ends at the current item.
+func (p *parser) isTupleEnd(extraEnd []string) bool {
+	switch {
+	case p.cur.typ == itemVarEnd, p.cur.typ == itemBlockEnd, p.isOp(")"):
+		return true
+	case p.cur.typ == itemName:
+		for _, n := range extraEnd {
+			if p.cur.val == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseTuple parses expressions separated by commas; one without a comma is itself.
+//
+//	tuple = [ expr { "," expr } [","] ]    (expr is primary when simplified)
+func (p *parser) parseTuple(simplified, withCondexpr bool, extraEnd []string, explicitParens bool) expr {
+	line := p.cur.line
+	pos := p.cur.pos
+	var args []expr
+	isTuple := false
+	for {
+		if len(args) > 0 {
+			p.expectOp(",")
+		}
+		if p.isTupleEnd(extraEnd) {
+			break
+		}
+		if simplified {
+			args = append(args, p.parsePrimary())
+		} else {
+			args = append(args, p.parseExpression(withCondexpr))
+		}
+		if p.isOp(",") {
+			isTuple = true
+		} else {
+			break
+		}
+		line = p.cur.line
+	}
+	if !isTuple {
+		if len(args) > 0 {
+			return args[0]
+		}
+		if !explicitParens {
+			p.fail("expected an expression, got " + quote(describe(p.cur)))
+		}
+	}
+	return &tupleExpr{exprBase{pos, line}, args}
+}
+
+// parseExpression parses a full expression.
+//
+//	expression = or { "if" or ["else" expression] }    (the if part only when withCondexpr)
+func (p *parser) parseExpression(withCondexpr bool) expr {
+	p.enter()
+	defer p.leave()
+	if !withCondexpr {
+		return p.parseOr()
+	}
+	line := p.cur.line
+	x := p.parseOr()
+	for p.isName("if") {
+		pos := p.advance().pos
+		test := p.parseOr()
+		var no expr
+		if p.skipName("else") {
+			no = p.parseExpression(true)
+		}
+		x = &condExpr{exprBase{pos, line}, test, x, no}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parseOr: or = and { "or" and }
+func (p *parser) parseOr() expr {
+	line := p.cur.line
+	x := p.parseAnd()
+	for p.isName("or") {
+		pos := p.advance().pos
+		x = &orExpr{exprBase{pos, line}, x, p.parseAnd()}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parseAnd: and = not { "and" not }
+func (p *parser) parseAnd() expr {
+	line := p.cur.line
+	x := p.parseNot()
+	for p.isName("and") {
+		pos := p.advance().pos
+		x = &andExpr{exprBase{pos, line}, x, p.parseNot()}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parseNot: not = "not" not | compare
+func (p *parser) parseNot() expr {
+	if p.isName("not") {
+		p.enter()
+		defer p.leave()
+		tok := p.advance()
+		return &notExpr{exprBase{tok.pos, tok.line}, p.parseNot()}
+	}
+	return p.parseCompare()
+}
+
+// parseCompare: compare = math1 { ("=="|"!="|"<"|"<="|">"|">="|"in"|"not" "in") math1 }
+func (p *parser) parseCompare() expr {
+	line := p.cur.line
+	pos := p.cur.pos
+	first := p.parseMath1()
+	var ops []operand
+	for {
+		switch {
+		case p.cur.typ == itemOp && (p.cur.val == "==" || p.cur.val == "!=" || p.cur.val == "<" || p.cur.val == "<=" || p.cur.val == ">" || p.cur.val == ">="):
+			op := p.advance()
+			if len(ops) == 0 {
+				pos = op.pos
+			}
+			ops = append(ops, operand{op.val, p.parseMath1()})
+		case p.isName("in"):
+			op := p.advance()
+			if len(ops) == 0 {
+				pos = op.pos
+			}
+			ops = append(ops, operand{"in", p.parseMath1()})
+		case p.isName("not") && p.look().typ == itemName && p.look().val == "in":
+			op := p.advance()
+			p.advance()
+			if len(ops) == 0 {
+				pos = op.pos
+			}
+			ops = append(ops, operand{"notin", p.parseMath1()})
+		default:
+			if len(ops) == 0 {
+				return first
+			}
+			return &compareExpr{exprBase{pos, line}, first, ops}
+		}
+		line = p.cur.line
+	}
+}
+
+// parseMath1: math1 = concat { ("+"|"-") concat }
+func (p *parser) parseMath1() expr {
+	line := p.cur.line
+	x := p.parseConcat()
+	for p.isOp("+") || p.isOp("-") {
+		op := p.advance()
+		x = &binExpr{exprBase{op.pos, line}, op.val, x, p.parseConcat()}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parseConcat: concat = math2 { "~" math2 }
+func (p *parser) parseConcat() expr {
+	line := p.cur.line
+	pos := p.cur.pos
+	args := []expr{p.parseMath2()}
+	for p.isOp("~") {
+		p.advance()
+		args = append(args, p.parseMath2())
+	}
+	if len(args) == 1 {
+		return args[0]
+	}
+	return &concatExpr{exprBase{pos, line}, args}
+}
+
+// parseMath2: math2 = pow { ("*"|"/"|"//"|"%") pow }
+func (p *parser) parseMath2() expr {
+	line := p.cur.line
+	x := p.parsePow()
+	for p.isOp("*") || p.isOp("/") || p.isOp("//") || p.isOp("%") {
+		op := p.advance()
+		x = &binExpr{exprBase{op.pos, line}, op.val, x, p.parsePow()}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parsePow: pow = unary { "**" unary }    (left-associative, as in Jinja)
+func (p *parser) parsePow() expr {
+	line := p.cur.line
+	x := p.parseUnary(true)
+	for p.isOp("**") {
+		op := p.advance()
+		x = &binExpr{exprBase{op.pos, line}, "**", x, p.parseUnary(true)}
+		line = p.cur.line
+	}
+	return x
+}
+
+// parseUnary: unary = ("-"|"+") unary-without-filters | primary postfix [filters]
+func (p *parser) parseUnary(withFilter bool) expr {
+	p.enter()
+	defer p.leave()
+	var x expr
+	if p.isOp("-") || p.isOp("+") {
+		op := p.advance()
+		x = &unaryExpr{exprBase{op.pos, op.line}, op.val, p.parseUnary(false)}
+	} else {
+		x = p.parsePrimary()
+	}
+	x = p.parsePostfix(x)
+	if withFilter {
+		x = p.parseFilterExpr(x)
+	}
+	return x
+}
+
+// parsePrimary parses a literal, a name or a bracketed expression.
+//
+//	primary = name | string {string} | integer | float | "(" tuple ")" | list | dict
+func (p *parser) parsePrimary() expr {
+	p.enter()
+	defer p.leave()
+	tok := p.cur
+	b := exprBase{tok.pos, tok.line}
+	switch tok.typ {
+	case itemName:
+		p.advance()
+		switch tok.val {
+		case "true", "True":
+			return &constExpr{b, true}
+		case "false", "False":
+			return &constExpr{b, false}
+		case "none", "None":
+			return &constExpr{b, nil}
+		}
+		return &nameExpr{b, tok.val}
+	case itemString:
+		p.advance()
+		s := tok.val
+		if p.cur.typ == itemString {
+			var sb strings.Builder
+			sb.WriteString(s)
+			for p.cur.typ == itemString {
+				sb.WriteString(p.advance().val)
+			}
+			s = sb.String()
+		}
+		return &constExpr{b, s}
+	case itemInt:
+		p.advance()
+		v, ok := parseIntLiteral(tok.val)
+		if !ok {
+			p.failAt(tok, "integer literal longer than "+itoa(maxIntDigits)+" digits")
+		}
+		return &constExpr{b, v}
+	case itemFloat:
+		p.advance()
+		return &constExpr{b, parseFloatLiteral(tok.val)}
+	case itemOp:
+		switch tok.val {
+		case "(":
+			p.advance()
+			x := p.parseTuple(false, true, nil, true)
+			p.expectOp(")")
+			return x
+		case "[":
+			return p.parseList()
+		case "{":
+			return p.parseDict()
+		}
+	}
+	p.fail("unexpected " + quote(describe(tok)))
+	return nil
+}
+
+// parseList: list = "[" [ expression { "," expression } [","] ] "]"
+func (p *parser) parseList() expr {
+	tok := p.expectOp("[")
+	n := &listExpr{exprBase: exprBase{tok.pos, tok.line}}
+	for !p.isOp("]") {
+		if len(n.items) > 0 {
+			p.expectOp(",")
+		}
+		if p.isOp("]") {
+			break
+		}
+		n.items = append(n.items, p.parseExpression(true))
+	}
+	p.expectOp("]")
+	return n
+}
+
+// parseDict: dict = "{" [ expression ":" expression { "," expression ":" expression } [","] ] "}"
+func (p *parser) parseDict() expr {
+	tok := p.expectOp("{")
+	n := &dictExpr{exprBase: exprBase{tok.pos, tok.line}}
+	for !p.isOp("}") {
+		if len(n.keys) > 0 {
+			p.expectOp(",")
+		}
+		if p.isOp("}") {
+			break
+		}
+		n.keys = append(n.keys, p.parseExpression(true))
+		p.expectOp(":")
+		n.vals = append(n.vals, p.parseExpression(true))
+	}
+	p.expectOp("}")
+	return n
+}
+
+// parsePostfix: postfix = { "." (name | integer) | "[" subscript "]" | call }
+func (p *parser) parsePostfix(x expr) expr {
+	for {
+		switch {
+		case p.isOp(".") || p.isOp("["):
+			x = p.parseSubscript(x)
+		case p.isOp("("):
+			x = p.parseCall(x)
+		default:
+			return x
+		}
+	}
+}
+
+// parseFilterExpr: filterexpr = { "|" filter | "is" test | call }
+func (p *parser) parseFilterExpr(x expr) expr {
+	for {
+		switch {
+		case p.isOp("|"):
+			x = p.parseFilter(x, false)
+		case p.isName("is"):
+			x = p.parseTest(x)
+		case p.isOp("("):
+			x = p.parseCall(x)
+		default:
+			return x
+		}
+	}
+}
+
+// parseSubscript parses one attribute or item access.
+//
+//	subscript = "." name | "." integer | "[" subscribed { "," subscribed } "]"
+func (p *parser) parseSubscript(x expr) expr {
+	p.enter()
+	defer p.leave()
+	tok := p.advance()
+	if tok.val == "." {
+		attr := p.cur
+		p.advance()
+		if attr.typ == itemName {
+			return &getattrExpr{exprBase{attr.pos, tok.line}, x, attr.val}
+		}
+		if attr.typ != itemInt {
+			p.failAt(attr, "expected name or number")
+		}
+		v, ok := parseIntLiteral(attr.val)
+		if !ok {
+			p.failAt(attr, "integer literal too long")
+		}
+		return &getitemExpr{exprBase{attr.pos, tok.line}, x, &constExpr{exprBase{attr.pos, attr.line}, v}}
+	}
+	var args []expr
+	for !p.isOp("]") {
+		if len(args) > 0 {
+			p.expectOp(",")
+		}
+		args = append(args, p.parseSubscribed())
+	}
+	p.expectOp("]")
+	if len(args) == 1 {
+		return &getitemExpr{exprBase{tok.pos, tok.line}, x, args[0]}
+	}
+	return &getitemExpr{exprBase{tok.pos, tok.line}, x, &tupleExpr{exprBase{tok.pos, tok.line}, args}}
+}
+
+// parseSubscribed: subscribed = expression | [expression] ":" [expression] [":" [expression]]
+func (p *parser) parseSubscribed() expr {
+	line, pos := p.cur.line, p.cur.pos
+	var start expr
+	if p.isOp(":") {
+		p.advance()
+	} else {
+		x := p.parseExpression(true)
+		if !p.isOp(":") {
+			return x
+		}
+		p.advance()
+		start = x
+	}
+	s := &sliceExpr{exprBase: exprBase{pos, line}, start: start}
+	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
+		s.stop = p.parseExpression(true)
+	}
+	if p.isOp(":") {
+		p.advance()
+		if !p.isOp("]") && !p.isOp(",") {
+			s.step = p.parseExpression(true)
+		}
+	}
+	return s
+}
+
+// parseCallArgs parses a parenthesised argument list.
+//
+//	args = "(" [ arg { "," arg } [","] ] ")"    arg = expression | name "=" expression
+func (p *parser) parseCallArgs() ([]expr, []keyword) {
+	tok := p.expectOp("(")
+	var args []expr
+	var kwargs []keyword
+	needComma := false
+	for !p.isOp(")") {
+		if needComma {
+			p.expectOp(",")
+			if p.isOp(")") {
+				break
+			}
+		}
+		switch {
+		case p.isOp("*") || p.isOp("**"):
+			p.fail("not supported: *args and **kwargs in calls")
+		case p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=":
+			key := p.advance().val
+			p.advance()
+			kwargs = append(kwargs, keyword{key, p.parseExpression(true)})
+		default:
+			if len(kwargs) > 0 {
+				p.failAt(tok, "invalid syntax for function call expression")
+			}
+			args = append(args, p.parseExpression(true))
+		}
+		needComma = true
+	}
+	p.expectOp(")")
+	return args, kwargs
+}
+
+// parseCall: call = args
+func (p *parser) parseCall(fn expr) expr {
+	tok := p.cur
+	args, kwargs := p.parseCallArgs()
+	return &callExpr{exprBase{tok.pos, tok.line}, fn, args, kwargs}
+}
+
+// parseFilter parses one or more filters applied to x (x is nil in a {% set %} block).
+//
+//	filter = "|" name { "." name } [args]
+func (p *parser) parseFilter(x expr, startInline bool) expr {
+	for p.isOp("|") || startInline {
+		if !startInline {
+			p.advance()
+		}
+		tok := p.expectType(itemName, "a filter name")
+		name := tok.val
+		for p.isOp(".") {
+			p.advance()
+			name += "." + p.expectType(itemName, "a name").val
+		}
+		var args []expr
+		var kwargs []keyword
+		if p.isOp("(") {
+			args, kwargs = p.parseCallArgs()
+		}
+		if _, ok := filters[name]; !ok && p.compileErr == nil {
+			msg := "unknown filter " + quote(name)
+			if jinjaFilters[name] {
+				msg = "not supported: the " + quote(name) + " filter"
+			}
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
+		}
+		x = &filterExpr{exprBase{tok.pos, tok.line}, x, name, args, kwargs}
+		startInline = false
+	}
+	return x
+}
+
+// parseTest parses a test.
+//
+//	test = "is" ["not"] name { "." name } [args | primary postfix]
+func (p *parser) parseTest(x expr) expr {
+	tok := p.advance()
+	negated := p.skipName("not")
+	nameTok := p.expectType(itemName, "a test name")
+	name := nameTok.val
+	for p.isOp(".") {
+		p.advance()
+		name += "." + p.expectType(itemName, "a name").val
+	}
+	hasArgs := false
+	if p.isOp("(") {
+		args, kwargs := p.parseCallArgs()
+		hasArgs = len(args)+len(kwargs) > 0
+	} else if (p.cur.typ == itemName || p.cur.typ == itemString || p.cur.typ == itemInt || p.cur.typ == itemFloat || p.isOp("(") || p.isOp("[") || p.isOp("{")) &&
+		!p.isName("else") && !p.isName("or") && !p.isName("and") {
+		if p.isName("is") {
+			p.fail("you cannot chain multiple tests with is")
+		}
+		p.parsePostfix(p.parsePrimary())
+		hasArgs = true
+	}
+	if name != "defined" && name != "undefined" && p.compileErr == nil {
+		msg := "unknown test " + quote(name)
+		if jinjaTests[name] {
+			msg = "not supported: the " + quote(name) + " test (only defined and undefined are)"
+		}
+		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}
+	}
+	var t expr = &testExpr{exprBase{nameTok.pos, tok.line}, x, name, hasArgs}
+	if negated {
+		t = &notExpr{exprBase{tok.pos, tok.line}, t}
+	}
+	return t
+}

@@ -1,0 +1,715 @@
+package template
+
+// Python's operators on the value set of pyvalue.go: ints are exact (int64, promoted to big.Int
+// when they leave it), bool counts as an int, / is true division, // and % floor.
+
+import (
+	"math"
+	"math/big"
+	"strings"
+
+	"ragjudge/core/value"
+)
+
+// numKind classifies a number operand: 0 not a number, 1 int (bool, int64, *big.Int), 2 float.
+func numKind(v any) int {
+	switch v.(type) {
+	case bool, int64, *big.Int:
+		return 1
+	case float64:
+		return 2
+	}
+	return 0
+}
+
+func toBig(v any) *big.Int {
+	switch t := v.(type) {
+	case bool:
+		if t {
+			return big.NewInt(1)
+		}
+		return big.NewInt(0)
+	case int64:
+		return big.NewInt(t)
+	case *big.Int:
+		return t
+	}
+	return nil
+}
+
+// small returns v as int64 if it is an int that fits.
+func small(v any) (int64, bool) {
+	switch t := v.(type) {
+	case bool:
+		if t {
+			return 1, true
+		}
+		return 0, true
+	case int64:
+		return t, true
+	case *big.Int:
+		if t.IsInt64() {
+			return t.Int64(), true
+		}
+	}
+	return 0, false
+}
+
+// normInt returns b as int64 when it fits; it errors when b is over the size cap.
+func normInt(b *big.Int) (any, error) {
+	if b.IsInt64() {
+		return b.Int64(), nil
+	}
+	if b.BitLen() > maxIntBits {
+		return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+	}
+	return b, nil
+}
+
+// toFloat converts an int or float operand to float64 as Python's float() does.
+func toFloat(v any) (float64, error) {
+	switch t := v.(type) {
+	case float64:
+		return t, nil
+	case bool, int64:
+		i, _ := small(t)
+		return float64(i), nil
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(t).Float64()
+		if math.IsInf(f, 0) {
+			return 0, &pyError{msg: "OverflowError: int too large to convert to float"}
+		}
+		return f, nil
+	}
+	return 0, typeErr("not a number")
+}
+
+func opUnsupported(op string, a, b any) error {
+	return typeErr("unsupported operand type(s) for %s: '%s' and '%s'", op, pyTypeName(a), pyTypeName(b))
+}
+
+// binaryOp applies one of + - * / // % ** to a and b.
+func binaryOp(op string, a, b any) (any, error) {
+	if u, ok := a.(*undefined); ok {
+		return nil, undefErr(u)
+	}
+	if u, ok := b.(*undefined); ok {
+		return nil, undefErr(u)
+	}
+	ka, kb := numKind(a), numKind(b)
+	if ka != 0 && kb != 0 {
+		if ka == 1 && kb == 1 {
+			return intOp(op, a, b)
+		}
+		x, err := toFloat(a)
+		if err != nil {
+			return nil, err
+		}
+		y, err := toFloat(b)
+		if err != nil {
+			return nil, err
+		}
+		return floatOp(op, x, y)
+	}
+	switch op {
+	case "+":
+		return addSeq(a, b)
+	case "*":
+		if ka == 1 {
+			return repeatSeq(b, a)
+		}
+		if kb == 1 {
+			return repeatSeq(a, b)
+		}
+		if _, ok := seqLike(a); ok && kb == 2 {
+			return nil, typeErr("can't multiply sequence by non-int of type 'float'")
+		}
+		if _, ok := seqLike(b); ok && ka == 2 {
+			return nil, typeErr("can't multiply sequence by non-int of type 'float'")
+		}
+	case "%":
+		if _, ok := a.(string); ok {
+			return nil, notSupported("printf-style formatting with %")
+		}
+		if _, ok := a.(markup); ok {
+			return nil, notSupported("printf-style formatting with %")
+		}
+	}
+	pyop := op
+	if op == "**" {
+		pyop = "** or pow()"
+	}
+	return nil, opUnsupported(pyop, a, b)
+}
+
+func seqLike(v any) (int, bool) {
+	switch v.(type) {
+	case string, markup, []any, tuple:
+		return 0, true
+	}
+	return 0, false
+}
+
+func addSeq(a, b any) (any, error) {
+	switch x := a.(type) {
+	case markup:
+		s, err := escapeForMarkup(b)
+		if err != nil {
+			return nil, err
+		}
+		return capString(markup(string(x) + s))
+	case string:
+		if y, ok := b.(markup); ok {
+			return capString(markup(htmlEscape(x) + string(y)))
+		}
+		if y, ok := b.(string); ok {
+			return capString(x + y)
+		}
+		return nil, typeErr("can only concatenate str (not \"%s\") to str", pyTypeName(b))
+	case []any:
+		if y, ok := b.([]any); ok {
+			if len(x)+len(y) > maxItems {
+				return nil, tooMany()
+			}
+			out := make([]any, 0, len(x)+len(y))
+			return append(append(out, x...), y...), nil
+		}
+		return nil, typeErr("can only concatenate list (not \"%s\") to list", pyTypeName(b))
+	case tuple:
+		if y, ok := b.(tuple); ok {
+			if len(x)+len(y) > maxItems {
+				return nil, tooMany()
+			}
+			out := make(tuple, 0, len(x)+len(y))
+			return append(append(out, x...), y...), nil
+		}
+		return nil, typeErr("can only concatenate tuple (not \"%s\") to tuple", pyTypeName(b))
+	}
+	if y, ok := b.(markup); ok {
+		// markupsafe's __radd__ only accepts str or objects with __html__.
+		_ = y
+	}
+	return nil, opUnsupported("+", a, b)
+}
+
+func tooMany() error {
+	return &pyError{msg: "a list of more than " + itoa(maxItems) + " items is over the limit"}
+}
+
+func capString(v any) (any, error) {
+	var n int
+	switch t := v.(type) {
+	case string:
+		n = len(t)
+	case markup:
+		n = len(t)
+	}
+	if n > maxOutput {
+		return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
+	}
+	return v, nil
+}
+
+// escapeForMarkup is markupsafe.escape(other) as Markup.__add__ applies it: other must be a str.
+func escapeForMarkup(v any) (string, error) {
+	switch t := v.(type) {
+	case markup:
+		return string(t), nil
+	case string:
+		return htmlEscape(t), nil
+	}
+	return "", typeErr("unsupported operand type(s) for +: 'Markup' and '%s'", pyTypeName(v))
+}
+
+// htmlEscape is markupsafe.escape for a str.
+func htmlEscape(s string) string {
+	if !strings.ContainsAny(s, "&<>'\"") {
+		return s
+	}
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", "\"", "&#34;")
+	return r.Replace(s)
+}
+
+func repeatSeq(seq, count any) (any, error) {
+	nb := toBig(count)
+	if nb.Sign() <= 0 {
+		switch seq.(type) {
+		case string:
+			return "", nil
+		case markup:
+			return markup(""), nil
+		case []any:
+			return []any{}, nil
+		case tuple:
+			return tuple{}, nil
+		}
+		return nil, opUnsupported("*", seq, count)
+	}
+	switch s := seq.(type) {
+	case string, markup:
+		var str string
+		if m, ok := s.(markup); ok {
+			str = string(m)
+		} else {
+			str = s.(string)
+		}
+		if !nb.IsInt64() || (len(str) > 0 && nb.Int64() > int64(maxOutput/len(str))) {
+			return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
+		}
+		out := strings.Repeat(str, int(nb.Int64()))
+		if _, ok := s.(markup); ok {
+			return markup(out), nil
+		}
+		return out, nil
+	case []any, tuple:
+		var items []any
+		if l, ok := s.([]any); ok {
+			items = l
+		} else {
+			items = s.(tuple)
+		}
+		if !nb.IsInt64() || (len(items) > 0 && nb.Int64() > int64(maxItems/len(items))) {
+			return nil, tooMany()
+		}
+		n := int(nb.Int64())
+		out := make([]any, 0, len(items)*n)
+		for i := 0; i < n; i++ {
+			out = append(out, items...)
+		}
+		if _, ok := s.(tuple); ok {
+			return tuple(out), nil
+		}
+		return out, nil
+	}
+	return nil, opUnsupported("*", seq, count)
+}
+
+func zeroDiv(msg string) error {
+	return &pyError{msg: "ZeroDivisionError: " + msg}
+}
+
+func intOp(op string, a, b any) (any, error) {
+	x, xok := small(a)
+	y, yok := small(b)
+	if xok && yok {
+		switch op {
+		case "+":
+			if s := x + y; (s > x) == (y > 0) {
+				return s, nil
+			}
+		case "-":
+			if s := x - y; (s < x) == (y > 0) {
+				return s, nil
+			}
+		case "*":
+			if x == 0 || y == 0 {
+				return int64(0), nil
+			}
+			if p := x * y; p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+				return p, nil
+			}
+		}
+	}
+	bx, by := toBig(a), toBig(b)
+	switch op {
+	case "+":
+		return normInt(new(big.Int).Add(bx, by))
+	case "-":
+		return normInt(new(big.Int).Sub(bx, by))
+	case "*":
+		if bx.BitLen()+by.BitLen() > maxIntBits+1 {
+			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+		}
+		return normInt(new(big.Int).Mul(bx, by))
+	case "/":
+		if by.Sign() == 0 {
+			return nil, zeroDiv("division by zero")
+		}
+		f, _ := new(big.Rat).SetFrac(bx, by).Float64()
+		if math.IsInf(f, 0) {
+			return nil, &pyError{msg: "OverflowError: integer division result too large for a float"}
+		}
+		return f, nil
+	case "//", "%":
+		if by.Sign() == 0 {
+			if op == "//" {
+				return nil, zeroDiv("integer division or modulo by zero")
+			}
+			return nil, zeroDiv("integer modulo by zero")
+		}
+		q, m := new(big.Int), new(big.Int)
+		q.DivMod(bx, by, m) // Euclidean: m >= 0
+		if m.Sign() != 0 && by.Sign() < 0 {
+			// Python floors toward -inf; the remainder takes the divisor's sign.
+			q.Add(q, big.NewInt(1))
+			m.Add(m, by)
+		}
+		if op == "//" {
+			return normInt(q)
+		}
+		return normInt(m)
+	case "**":
+		if by.Sign() < 0 {
+			fx, err := toFloat(a)
+			if err != nil {
+				return nil, err
+			}
+			fy, err := toFloat(b)
+			if err != nil {
+				return nil, err
+			}
+			return floatOp("**", fx, fy)
+		}
+		if bx.CmpAbs(big.NewInt(1)) <= 0 {
+			switch {
+			case bx.Sign() == 0 && by.Sign() == 0:
+				return int64(1), nil
+			case bx.Sign() == 0:
+				return int64(0), nil
+			case bx.Sign() > 0:
+				return int64(1), nil
+			default:
+				if by.Bit(0) == 0 {
+					return int64(1), nil
+				}
+				return int64(-1), nil
+			}
+		}
+		if !by.IsInt64() || int64(bx.BitLen()-1)*by.Int64() > maxIntBits {
+			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+		}
+		return normInt(new(big.Int).Exp(bx, by, nil))
+	}
+	return nil, opUnsupported(op, a, b)
+}
+
+func floatOp(op string, x, y float64) (any, error) {
+	switch op {
+	case "+":
+		return x + y, nil
+	case "-":
+		return x - y, nil
+	case "*":
+		return x * y, nil
+	case "/":
+		if y == 0 {
+			return nil, zeroDiv("float division by zero")
+		}
+		return x / y, nil
+	case "//", "%":
+		if y == 0 {
+			if op == "//" {
+				return nil, zeroDiv("float floor division by zero")
+			}
+			return nil, zeroDiv("float modulo")
+		}
+		div, mod := floatDivmod(x, y)
+		if op == "//" {
+			return div, nil
+		}
+		return mod, nil
+	case "**":
+		return floatPow(x, y)
+	}
+	return nil, typeErr("bad operator")
+}
+
+// floatDivmod is CPython's float_divmod.
+func floatDivmod(vx, wx float64) (float64, float64) {
+	mod := math.Mod(vx, wx)
+	div := (vx - mod) / wx
+	if mod != 0 {
+		if (wx < 0) != (mod < 0) {
+			mod += wx
+			div -= 1.0
+		}
+	} else {
+		mod = math.Copysign(0, wx)
+	}
+	var floordiv float64
+	if div != 0 {
+		floordiv = math.Floor(div)
+		if div-floordiv > 0.5 {
+			floordiv += 1.0
+		}
+	} else {
+		floordiv = math.Copysign(0, vx/wx)
+	}
+	return floordiv, mod
+}
+
+// floatPow is CPython's float_pow for the cases that stay real.
+func floatPow(x, y float64) (any, error) {
+	if x == 0 && y < 0 {
+		return nil, zeroDiv("0.0 cannot be raised to a negative power")
+	}
+	if x < 0 && y != math.Trunc(y) && !math.IsInf(y, 0) && !math.IsNaN(y) {
+		return nil, notSupported("a negative number raised to a fractional power (Python returns a complex number)")
+	}
+	r := math.Pow(x, y)
+	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return nil, &pyError{msg: "OverflowError: (34, 'Numerical result out of range')"}
+	}
+	return r, nil
+}
+
+// unaryOp applies unary - or +.
+func unaryOp(op string, a any) (any, error) {
+	switch t := a.(type) {
+	case *undefined:
+		return nil, undefErr(t)
+	case float64:
+		if op == "-" {
+			return -t, nil
+		}
+		return t, nil
+	case bool, int64, *big.Int:
+		b := toBig(t)
+		if op == "-" {
+			return normInt(new(big.Int).Neg(b))
+		}
+		return normInt(new(big.Int).Set(b))
+	}
+	return nil, typeErr("bad operand type for unary %s: '%s'", op, pyTypeName(a))
+}
+
+// pyEqual is Python's a == b.
+func pyEqual(a, b any) (bool, error) {
+	if u, ok := a.(*undefined); ok {
+		return false, undefErr(u)
+	}
+	if u, ok := b.(*undefined); ok {
+		return false, undefErr(u)
+	}
+	ka, kb := numKind(a), numKind(b)
+	if ka != 0 || kb != 0 {
+		if ka == 0 || kb == 0 {
+			return false, nil
+		}
+		c, ok := numCompare(a, b)
+		return ok && c == 0, nil
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil, nil
+	case string, markup:
+		sx := strOf(x)
+		switch y := b.(type) {
+		case string, markup:
+			return sx == strOf(y), nil
+		}
+		return false, nil
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return false, nil
+		}
+		return seqEqual(x, y)
+	case tuple:
+		y, ok := b.(tuple)
+		if !ok {
+			return false, nil
+		}
+		return seqEqual(x, y)
+	case *value.Object:
+		y, ok := b.(*value.Object)
+		if !ok || x.Len() != y.Len() {
+			return false, nil
+		}
+		for _, k := range x.Keys() {
+			vy, ok := y.Get(k)
+			if !ok {
+				return false, nil
+			}
+			vx, _ := x.Get(k)
+			eq, err := pyEqual(normalize(vx), normalize(vy))
+			if err != nil || !eq {
+				return false, err
+			}
+		}
+		return true, nil
+	case *rangeObj:
+		y, ok := b.(*rangeObj)
+		if !ok {
+			return false, nil
+		}
+		return *x == *y, nil
+	}
+	return a == b, nil
+}
+
+func strOf(v any) string {
+	if m, ok := v.(markup); ok {
+		return string(m)
+	}
+	s, _ := v.(string)
+	return s
+}
+
+func seqEqual(x, y []any) (bool, error) {
+	if len(x) != len(y) {
+		return false, nil
+	}
+	for i := range x {
+		eq, err := pyEqual(normalize(x[i]), normalize(y[i]))
+		if err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// numCompare compares two numbers exactly; ok is false when either is NaN.
+func numCompare(a, b any) (int, bool) {
+	if numKind(a) == 1 && numKind(b) == 1 {
+		return toBig(a).Cmp(toBig(b)), true
+	}
+	fa, fb := a, b
+	if x, ok := fa.(float64); ok && math.IsNaN(x) {
+		return 0, false
+	}
+	if y, ok := fb.(float64); ok && math.IsNaN(y) {
+		return 0, false
+	}
+	return bigFloatOf(a).Cmp(bigFloatOf(b)), true
+}
+
+func bigFloatOf(v any) *big.Float {
+	if f, ok := v.(float64); ok {
+		return new(big.Float).SetFloat64(f)
+	}
+	return new(big.Float).SetInt(toBig(v))
+}
+
+// compareOp applies one of == != < <= > >= as Python does.
+func compareOp(op string, a, b any) (bool, error) {
+	switch op {
+	case "==":
+		return pyEqual(a, b)
+	case "!=":
+		eq, err := pyEqual(a, b)
+		return !eq, err
+	}
+	c, err := order(op, a, b)
+	if err != nil {
+		return false, err
+	}
+	switch op {
+	case "<":
+		return c == -1, nil
+	case "<=":
+		return c == -1 || c == 0, nil
+	case ">":
+		return c == 1, nil
+	default:
+		return c == 1 || c == 0, nil
+	}
+}
+
+// order returns -1, 0, 1, or 2 for "unordered" (NaN), for an ordering comparison.
+func order(op string, a, b any) (int, error) {
+	if u, ok := a.(*undefined); ok {
+		return 0, undefErr(u)
+	}
+	if u, ok := b.(*undefined); ok {
+		return 0, undefErr(u)
+	}
+	if numKind(a) != 0 && numKind(b) != 0 {
+		c, ok := numCompare(a, b)
+		if !ok {
+			return 2, nil
+		}
+		return c, nil
+	}
+	switch x := a.(type) {
+	case string, markup:
+		switch y := b.(type) {
+		case string, markup:
+			return strings.Compare(strOf(x), strOf(y)), nil
+		}
+	case []any:
+		if y, ok := b.([]any); ok {
+			return seqOrder(op, x, y)
+		}
+	case tuple:
+		if y, ok := b.(tuple); ok {
+			return seqOrder(op, x, y)
+		}
+	}
+	return 0, typeErr("'%s' not supported between instances of '%s' and '%s'", op, pyTypeName(a), pyTypeName(b))
+}
+
+func seqOrder(op string, x, y []any) (int, error) {
+	for i := 0; i < len(x) && i < len(y); i++ {
+		eq, err := pyEqual(normalize(x[i]), normalize(y[i]))
+		if err != nil {
+			return 0, err
+		}
+		if !eq {
+			return order(op, normalize(x[i]), normalize(y[i]))
+		}
+	}
+	switch {
+	case len(x) < len(y):
+		return -1, nil
+	case len(x) > len(y):
+		return 1, nil
+	}
+	return 0, nil
+}
+
+// contains is Python's item in container.
+func contains(container, item any) (bool, error) {
+	if u, ok := item.(*undefined); ok {
+		return false, undefErr(u)
+	}
+	switch c := container.(type) {
+	case *undefined:
+		return false, undefErr(c)
+	case string, markup:
+		switch it := item.(type) {
+		case string, markup:
+			return strings.Contains(strOf(c), strOf(it)), nil
+		}
+		return false, typeErr("'in <string>' requires string as left operand, not %s", pyTypeName(item))
+	case []any, tuple, *rangeObj:
+		items, err := iterate(c)
+		if err != nil {
+			return false, err
+		}
+		for _, x := range items {
+			eq, err := pyEqual(normalize(item), normalize(x))
+			if err != nil {
+				return false, err
+			}
+			if eq {
+				return true, nil
+			}
+		}
+		return false, nil
+	case *value.Object:
+		switch it := item.(type) {
+		case []any, *value.Object:
+			return false, typeErr("unhashable type: '%s'", pyTypeName(it))
+		case string, markup:
+			_, ok := c.Get(strOf(it))
+			return ok, nil
+		}
+		return false, nil
+	case *dictView:
+		if c.kind == "keys" {
+			return contains(c.obj, item)
+		}
+		for _, x := range viewItems(c) {
+			eq, err := pyEqual(item, x)
+			if err != nil {
+				return false, err
+			}
+			if eq {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	return false, typeErr("argument of type '%s' is not iterable", pyTypeName(container))
+}

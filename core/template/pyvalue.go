@@ -1,0 +1,520 @@
+package template
+
+// This file models the Python values a Jinja2 template computes with, so that printing,
+// comparing and arithmetic come out as CPython's would. The value set is core/value's (nil, bool,
+// int64, float64, string, []any, *value.Object) plus the types below; integers that leave int64
+// become *big.Int, as Python ints are unbounded.
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"ragjudge/core/value"
+)
+
+// tuple is a Python tuple: printed with parentheses, never equal to a list.
+type tuple []any
+
+// markup is markupsafe.Markup, what tojson returns: a str that escapes what is added to it.
+type markup string
+
+// dictView is what dict.items(), .keys() and .values() return.
+type dictView struct {
+	kind string // "items", "keys" or "values"
+	obj  *value.Object
+}
+
+// method is a bound method found by attribute lookup (d.items, s.upper); only a few can be called.
+type method struct {
+	recv any
+	name string
+}
+
+// undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.
+type undefined struct {
+	msg string
+	pos int // where it was made, for the error's column; -1 if unknown
+}
+
+// rangeObj is what the global range() returns.
+type rangeObj struct {
+	start, stop, step int64
+}
+
+// builtinFunc is a global function such as range.
+type builtinFunc struct {
+	name string
+}
+
+func (r *rangeObj) length() int64 {
+	if r.step > 0 && r.start < r.stop {
+		return (r.stop-r.start-1)/r.step + 1
+	}
+	if r.step < 0 && r.start > r.stop {
+		return (r.start-r.stop-1)/(-r.step) + 1
+	}
+	return 0
+}
+
+// pyError is a Python exception raised while evaluating: the message says what Python would.
+type pyError struct {
+	msg string
+	pos int // the offending source offset when the raiser knows it better than the caller; 0 = none
+}
+
+func (e *pyError) Error() string { return e.msg }
+
+func typeErr(format string, args ...any) error {
+	return &pyError{msg: "TypeError: " + sprintf(format, args...)}
+}
+
+func valueErr(format string, args ...any) error {
+	return &pyError{msg: "ValueError: " + sprintf(format, args...)}
+}
+
+// sprintf is a tiny %s/%d/%q-free formatter so that messages need no fmt verbs beyond %s.
+func sprintf(format string, args ...any) string {
+	var b strings.Builder
+	ai := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] == '%' && i+1 < len(format) && format[i+1] == 's' && ai < len(args) {
+			switch a := args[ai].(type) {
+			case string:
+				b.WriteString(a)
+			case int:
+				b.WriteString(strconv.Itoa(a))
+			case int64:
+				b.WriteString(strconv.FormatInt(a, 10))
+			default:
+				b.WriteString("?")
+			}
+			ai++
+			i++
+			continue
+		}
+		b.WriteByte(format[i])
+	}
+	return b.String()
+}
+
+// normalize maps Go values a caller may put in vars onto the value set this package handles.
+func normalize(v any) any {
+	switch t := v.(type) {
+	case int:
+		return int64(t)
+	case int32:
+		return int64(t)
+	case float32:
+		return float64(t)
+	case []string:
+		l := make([]any, len(t))
+		for i, s := range t {
+			l[i] = s
+		}
+		return l
+	case value.Object:
+		return &t
+	}
+	return v
+}
+
+// pyTypeName is type(v).__name__.
+func pyTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "NoneType"
+	case bool:
+		return "bool"
+	case int64, *big.Int:
+		return "int"
+	case float64:
+		return "float"
+	case string:
+		return "str"
+	case markup:
+		return "Markup"
+	case []any:
+		return "list"
+	case tuple:
+		return "tuple"
+	case *value.Object:
+		return "dict"
+	case *dictView:
+		return "dict_" + v.(*dictView).kind
+	case *method, *builtinFunc:
+		return "builtin_function_or_method"
+	case *undefined:
+		return "StrictUndefined"
+	case *rangeObj:
+		return "range"
+	case *loopCtx:
+		return "LoopContext"
+	}
+	return "object"
+}
+
+// objectTypeRepr is jinja2.utils.object_type_repr, used in undefined messages.
+func objectTypeRepr(v any) string {
+	if v == nil {
+		return "None"
+	}
+	return pyTypeName(v) + " object"
+}
+
+// isPySpace is str.isspace for one code point: Go's unicode.IsSpace plus the four ASCII
+// information separators Python counts as whitespace.
+func isPySpace(r rune) bool {
+	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+}
+
+// pyStrip is str.strip / rstrip / lstrip with chars == nil meaning whitespace.
+func pyStrip(s string, chars *string, left, right bool) string {
+	in := isPySpace
+	if chars != nil {
+		set := *chars
+		in = func(r rune) bool { return strings.ContainsRune(set, r) }
+	}
+	if left {
+		s = strings.TrimLeftFunc(s, in)
+	}
+	if right {
+		s = strings.TrimRightFunc(s, in)
+	}
+	return s
+}
+
+// truthy is Python's bool(v).
+func truthy(v any) (bool, error) {
+	switch t := v.(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return t, nil
+	case int64:
+		return t != 0, nil
+	case *big.Int:
+		return t.Sign() != 0, nil
+	case float64:
+		return t != 0, nil
+	case string:
+		return t != "", nil
+	case markup:
+		return t != "", nil
+	case []any:
+		return len(t) > 0, nil
+	case tuple:
+		return len(t) > 0, nil
+	case *value.Object:
+		return t.Len() > 0, nil
+	case *dictView:
+		return t.obj.Len() > 0, nil
+	case *rangeObj:
+		return t.length() > 0, nil
+	case *undefined:
+		return false, undefErr(t)
+	}
+	return true, nil
+}
+
+func undefErr(u *undefined) error {
+	return &pyError{msg: u.msg, pos: u.pos + 1}
+}
+
+// pyStr is Python's str(v).
+func pyStr(v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case markup:
+		return string(t), nil
+	case *undefined:
+		return "", undefErr(t)
+	}
+	var b strings.Builder
+	if err := writeRepr(&b, v, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// pyRepr is Python's repr(v).
+func pyRepr(v any) (string, error) {
+	var b strings.Builder
+	err := writeRepr(&b, v, false)
+	return b.String(), err
+}
+
+// writeRepr writes repr(v); ascii escapes non-ASCII as Python's ascii() does.
+func writeRepr(b *strings.Builder, v any, ascii bool) error {
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("None")
+	case bool:
+		if t {
+			b.WriteString("True")
+		} else {
+			b.WriteString("False")
+		}
+	case int64:
+		b.WriteString(strconv.FormatInt(t, 10))
+	case *big.Int:
+		s := t.String()
+		if len(strings.TrimPrefix(s, "-")) > maxIntDigits {
+			return valueErr("Exceeds the limit (4300 digits) for integer string conversion")
+		}
+		b.WriteString(s)
+	case float64:
+		b.WriteString(floatRepr(t))
+	case string:
+		writeStrRepr(b, t, ascii)
+	case markup:
+		b.WriteString("Markup(")
+		writeStrRepr(b, string(t), ascii)
+		b.WriteString(")")
+	case []any:
+		return writeSeq(b, "[", "]", t, ascii)
+	case tuple:
+		if len(t) == 1 {
+			b.WriteString("(")
+			if err := writeRepr(b, t[0], ascii); err != nil {
+				return err
+			}
+			b.WriteString(",)")
+			return nil
+		}
+		return writeSeq(b, "(", ")", t, ascii)
+	case *value.Object:
+		b.WriteString("{")
+		for i, k := range t.Keys() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeStrRepr(b, k, ascii)
+			b.WriteString(": ")
+			x, _ := t.Get(k)
+			if err := writeRepr(b, normalize(x), ascii); err != nil {
+				return err
+			}
+		}
+		b.WriteString("}")
+	case *dictView:
+		b.WriteString("dict_" + t.kind + "(")
+		if err := writeSeq(b, "[", "]", viewItems(t), ascii); err != nil {
+			return err
+		}
+		b.WriteString(")")
+	case *rangeObj:
+		b.WriteString("range(" + strconv.FormatInt(t.start, 10) + ", " + strconv.FormatInt(t.stop, 10))
+		if t.step != 1 {
+			b.WriteString(", " + strconv.FormatInt(t.step, 10))
+		}
+		b.WriteString(")")
+	case *loopCtx:
+		b.WriteString(t.repr())
+	case *undefined:
+		return undefErr(t)
+	default:
+		return notSupported("printing a " + pyTypeName(v) + " (Python prints its memory address)")
+	}
+	return nil
+}
+
+func writeSeq(b *strings.Builder, open, close string, items []any, ascii bool) error {
+	b.WriteString(open)
+	for i, x := range items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := writeRepr(b, normalize(x), ascii); err != nil {
+			return err
+		}
+	}
+	b.WriteString(close)
+	return nil
+}
+
+func notSupported(what string) error {
+	return &pyError{msg: "not supported: " + what}
+}
+
+// writeStrRepr writes a Python string literal for s, choosing quotes as CPython does.
+func writeStrRepr(b *strings.Builder, s string, ascii bool) {
+	quote := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		quote = '"'
+	}
+	b.WriteByte(quote)
+	for _, r := range s {
+		switch {
+		case r == rune(quote) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < ' ' || r == 0x7f:
+			writeHexEscape(b, 'x', uint32(r), 2)
+		case r < 0x7f:
+			b.WriteRune(r)
+		case !ascii && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r <= 0xff:
+			writeHexEscape(b, 'x', uint32(r), 2)
+		case r <= 0xffff:
+			writeHexEscape(b, 'u', uint32(r), 4)
+		default:
+			writeHexEscape(b, 'U', uint32(r), 8)
+		}
+	}
+	b.WriteByte(quote)
+}
+
+func writeHexEscape(b *strings.Builder, kind byte, r uint32, width int) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('\\')
+	b.WriteByte(kind)
+	for i := width - 1; i >= 0; i-- {
+		b.WriteByte(hex[(r>>(4*uint(i)))&0xf])
+	}
+}
+
+// floatRepr is Python's repr(float): the shortest round-tripping digits, positional when the
+// decimal exponent is in [-4, 16), else scientific with a sign and at least two exponent digits.
+func floatRepr(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // -d.ddde±XX
+	neg := ""
+	if s[0] == '-' {
+		neg, s = "-", s[1:]
+	}
+	epos := strings.IndexByte(s, 'e')
+	mant, exp := s[:epos], s[epos+1:]
+	e, _ := strconv.Atoi(exp)
+	digits := strings.Replace(mant, ".", "", 1)
+	decpt := e + 1
+	if decpt > -4 && decpt <= 16 {
+		var out string
+		switch {
+		case decpt <= 0:
+			out = "0." + strings.Repeat("0", -decpt) + digits
+		case decpt >= len(digits):
+			out = digits + strings.Repeat("0", decpt-len(digits)) + ".0"
+		default:
+			out = digits[:decpt] + "." + digits[decpt:]
+		}
+		return neg + out
+	}
+	out := digits[:1]
+	if len(digits) > 1 {
+		out += "." + digits[1:]
+	}
+	sign := "+"
+	if e < 0 {
+		sign, e = "-", -e
+	}
+	es := strconv.Itoa(e)
+	if len(es) < 2 {
+		es = "0" + es
+	}
+	return neg + out + "e" + sign + es
+}
+
+func viewItems(v *dictView) []any {
+	out := make([]any, 0, v.obj.Len())
+	for _, k := range v.obj.Keys() {
+		x, _ := v.obj.Get(k)
+		switch v.kind {
+		case "keys":
+			out = append(out, k)
+		case "values":
+			out = append(out, normalize(x))
+		default:
+			out = append(out, tuple{k, normalize(x)})
+		}
+	}
+	return out
+}
+
+// iterate returns the items iter(v) yields; strings yield their code points.
+func iterate(v any) ([]any, error) {
+	switch t := v.(type) {
+	case []any:
+		return t, nil
+	case tuple:
+		return t, nil
+	case string:
+		return runesOf(t), nil
+	case markup:
+		return runesOf(string(t)), nil
+	case *value.Object:
+		out := make([]any, 0, t.Len())
+		for _, k := range t.Keys() {
+			out = append(out, k)
+		}
+		return out, nil
+	case *dictView:
+		return viewItems(t), nil
+	case *rangeObj:
+		n := t.length()
+		if n > maxIterations {
+			return nil, &pyError{msg: "range of " + strconv.FormatInt(n, 10) + " items is over the limit of " + strconv.Itoa(maxIterations)}
+		}
+		out := make([]any, 0, n)
+		for i := int64(0); i < n; i++ {
+			out = append(out, t.start+i*t.step)
+		}
+		return out, nil
+	case *undefined:
+		return nil, undefErr(t)
+	}
+	return nil, typeErr("'%s' object is not iterable", pyTypeName(v))
+}
+
+func runesOf(s string) []any {
+	out := make([]any, 0, len(s))
+	for _, r := range s {
+		out = append(out, string(r))
+	}
+	return out
+}
+
+// pyLen is len(v).
+func pyLen(v any) (int64, error) {
+	switch t := v.(type) {
+	case string:
+		return int64(utf8.RuneCountInString(t)), nil
+	case markup:
+		return int64(utf8.RuneCountInString(string(t))), nil
+	case []any:
+		return int64(len(t)), nil
+	case tuple:
+		return int64(len(t)), nil
+	case *value.Object:
+		return int64(t.Len()), nil
+	case *dictView:
+		return int64(t.obj.Len()), nil
+	case *rangeObj:
+		return t.length(), nil
+	case *undefined:
+		return 0, undefErr(t)
+	}
+	return 0, typeErr("object of type '%s' has no len()", pyTypeName(v))
+}
+
+func (l *loopCtx) repr() string {
+	return "<LoopContext " + itoa(l.index0+1) + "/" + itoa(len(l.items)) + ">"
+}
