@@ -107,7 +107,7 @@ export function prepareItems(rj, evaluator, rows, mapping) {
     try {
       if (useRJ) {
         try {
-          items[i] = { inputs: rj.rowInputs(evaluator.id, rows[i], mapping) };
+          items[i] = fromRJ(evaluator, rj.rowInputs(evaluator.id, rows[i], mapping), i);
           continue;
         } catch (e) {
           if (!missingFn(e)) throw e;
@@ -120,4 +120,35 @@ export function prepareItems(rj, evaluator, rows, mapping) {
     }
   }
   return items;
+}
+
+/**
+ * fromRJ reads rj.rowInputs' {inputs, messages}: a row missing a required input cannot be judged
+ * (its messages are the error); otherwise the messages are notes on what was adjusted.
+ */
+function fromRJ(evaluator, r, i) {
+  const inputs = r && r.inputs !== undefined ? r.inputs || {} : r || {};
+  const messages = (r && Array.isArray(r.messages) ? r.messages : []).map(String);
+  const missing = evaluator.inputs.filter((inp) => inp.required && (inputs[inp.name] === undefined || inputs[inp.name] === null));
+  if (missing.length) {
+    const why = messages.length ? messages.join("; ") : missing.map((m) => m.name + ": no value").join("; ");
+    return { error: "Row " + (i + 1) + ": " + why };
+  }
+  return messages.length ? { inputs, notes: messages } : { inputs };
+}
+
+/** prepareItemsAsync is prepareItems in slices, yielding between them so a 10,000-row file does not freeze the page. */
+export async function prepareItemsAsync(rj, evaluator, rows, mapping, { slice = 400, yieldFn, isStale = () => false } = {}) {
+  const out = [];
+  for (let i = 0; i < rows.length; i += slice) {
+    if (isStale()) return null;
+    const part = prepareItems(rj, evaluator, rows.slice(i, i + slice), mapping);
+    // prepareItems numbers rows from 1 within the slice; renumber to the dataset's rows.
+    for (let k = 0; k < part.length; k++) {
+      if (part[k].error) part[k].error = part[k].error.replace(/^Row \d+:/, "Row " + (i + k + 1) + ":");
+      out.push(part[k]);
+    }
+    if (yieldFn && i + slice < rows.length) await yieldFn();
+  }
+  return out;
 }

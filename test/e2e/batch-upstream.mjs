@@ -1,0 +1,181 @@
+// batch-upstream.mjs: a fake OpenAI-compatible upstream for the batch tests and benchmark. It
+// answers answer-grounding prompts ("yes"/"no") after a configurable latency and injects faults
+// chosen by the row number found in the prompt (`row-N`), each on that row's first call only unless
+// said otherwise, so every fault is met once and the row can still end well:
+//   N % 20 == 1   HTTP 500                       N % 40 == 2   HTTP 429 with Retry-After: 1
+//   N % 20 == 3   hangs until the client gives up N % 20 == 4   an unreadable answer (the page repairs it)
+//   N % 50 == 5   HTTP 503 on every call (the row must end as an error)
+//   N % 50 == 6   unreadable on every call (the row must end undetermined)
+// GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
+// With {cors: true} it answers browsers directly (the benchmark's direct mode); with {tls: {key,
+// cert}} it serves HTTP/2 over TLS (so one browser can keep more than six calls in flight).
+//
+//   node test/e2e/batch-upstream.mjs [--latency 100] [--no-faults] [--port 0]
+
+import http from "node:http";
+import http2 from "node:http2";
+
+const UNREADABLE = "Let me think about this. The facts mention several things, so it is hard to say.";
+
+/** faultFor says what the fake does to call number `n` (1-based) of row `row`. */
+export function faultFor(row, n, isRepair) {
+  if (row % 50 === 5) return "503";
+  if (row % 50 === 6) return "unreadable";
+  if (n > 1 && !isRepair) return null;
+  if (isRepair) return null;
+  if (row % 20 === 1) return "500";
+  if (row % 40 === 2) return "429";
+  if (row % 20 === 3) return "hang";
+  if (row % 20 === 4) return "unreadable";
+  return null;
+}
+
+/** expectedStatus is what the page must show for row `row` when faults are on. */
+export function expectedStatus(row) {
+  if (row % 50 === 5) return "error";
+  if (row % 50 === 6) return "undetermined";
+  return row % 3 === 0 ? "failed" : "passed";
+}
+
+export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null } = {}) {
+  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0 };
+  const hanging = new Set();
+
+  async function handle(req, res) {
+    const url = new URL(req.url, "http://x");
+    const headers = { "content-type": "application/json" };
+    if (cors) {
+      headers["access-control-allow-origin"] = "*";
+      headers["access-control-allow-headers"] = "authorization, content-type";
+      headers["access-control-allow-methods"] = "GET, POST, OPTIONS";
+      headers["access-control-expose-headers"] = "retry-after";
+    }
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, headers);
+      return res.end();
+    }
+    if (url.pathname === "/stats") {
+      res.writeHead(200, headers);
+      return res.end(JSON.stringify(stats));
+    }
+    if (url.pathname === "/reset" && req.method === "POST") {
+      stats.calls = 0;
+      stats.byRow = {};
+      stats.maxInflight = 0;
+      stats.hung = 0;
+      res.writeHead(200, headers);
+      return res.end("{}");
+    }
+    if (url.pathname.endsWith("/models")) {
+      res.writeHead(200, headers);
+      return res.end(JSON.stringify({ object: "list", data: [{ id: "fake-judge", object: "model" }] }));
+    }
+    if (!url.pathname.endsWith("/chat/completions") || req.method !== "POST") {
+      res.writeHead(404, headers);
+      return res.end(JSON.stringify({ error: { message: "no route " + url.pathname } }));
+    }
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    let j;
+    try {
+      j = JSON.parse(body);
+    } catch {
+      res.writeHead(400, headers);
+      return res.end(JSON.stringify({ error: { message: "bad JSON" } }));
+    }
+    const first = (j.messages && j.messages[0] && j.messages[0].content) || "";
+    const m = /row-(\d+)/.exec(first);
+    const row = m ? Number(m[1]) : -1;
+    const isRepair = j.messages.length > 1;
+    stats.calls++;
+    stats.byRow[row] = (stats.byRow[row] || 0) + 1;
+    stats.inflight++;
+    stats.maxInflight = Math.max(stats.maxInflight, stats.inflight);
+    try {
+      const fault = faults ? faultFor(row, stats.byRow[row], isRepair) : null;
+      if (fault === "hang") {
+        stats.hung++;
+        await new Promise((resolve) => {
+          hanging.add(resolve);
+          req.on("close", resolve);
+          res.on("close", resolve);
+        });
+        return;
+      }
+      if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
+      if (fault === "500" || fault === "503") {
+        res.writeHead(Number(fault), headers);
+        return res.end(JSON.stringify({ error: { message: "injected " + fault, type: "server_error" } }));
+      }
+      if (fault === "429") {
+        res.writeHead(429, { ...headers, "retry-after": "1" });
+        return res.end(JSON.stringify({ error: { message: "Rate limit reached (injected)", type: "requests" } }));
+      }
+      const content = fault === "unreadable" ? UNREADABLE : row % 3 === 0 ? "No" : "Yes";
+      const prompt = Math.ceil(first.length / 4);
+      res.writeHead(200, headers);
+      res.end(
+        JSON.stringify({
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: j.model,
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          usage: { prompt_tokens: prompt, completion_tokens: 1, total_tokens: prompt + 1 },
+        }),
+      );
+    } finally {
+      stats.inflight--;
+    }
+  }
+
+  const onRequest = (req, res) =>
+    handle(req, res).catch((e) => {
+      try {
+        res.writeHead(500);
+        res.end(String(e));
+      } catch {
+        /* the client went away */
+      }
+    });
+  const server = tls ? http2.createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }, onRequest) : http.createServer(onRequest);
+  if (!tls) server.keepAliveTimeout = 30_000;
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const addr = server.address();
+  const scheme = tls ? "https" : "http";
+  return {
+    url: `${scheme}://127.0.0.1:${addr.port}`,
+    stats,
+    async close() {
+      for (const r of hanging) r();
+      if (server.closeAllConnections) server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** dataset builds n RAGAS-style JSONL rows for answer-grounding; the row number is in the response text. */
+export function datasetJSONL(n) {
+  const lines = [];
+  for (let i = 1; i <= n; i++) {
+    lines.push(
+      JSON.stringify({
+        user_input: `Question ${i}: where is the Eiffel Tower?`,
+        response: `row-${i}: The Eiffel Tower is in Paris, "the capital", built in 1889.`,
+        retrieved_contexts: [`The Eiffel Tower stands in Paris (fact ${i}).`, "It was completed in 1889."],
+        reference: "Paris",
+      }),
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const opt = (name, d) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : d;
+  };
+  const up = await startFakeUpstream({ latencyMs: Number(opt("--latency", 5)), faults: !args.includes("--no-faults"), port: Number(opt("--port", 0)), cors: true });
+  console.log(`fake upstream: ${up.url}/v1`);
+}

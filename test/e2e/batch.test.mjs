@@ -1,0 +1,129 @@
+// batch.test.mjs: the Batch view in real headless chromium, through the real dev server, against
+// a fake upstream that injects faults (5xx, 429 with Retry-After, hangs, unreadable answers). A
+// 200-row RAGAS-style dataset must end with every row a verdict or an error; a reload mid-run must
+// lose nothing and resume; a second run must be answered from the cache; exports hold every row.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { startFakeUpstream, datasetJSONL, expectedStatus } from "./batch-upstream.mjs";
+import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+
+const N = 200;
+let upstream;
+let serve;
+let browser;
+
+before(async () => {
+  upstream = await startFakeUpstream({ latencyMs: 40, faults: true });
+  serve = await startServe(upstream.url + "/v1");
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (serve) await serve.close();
+  if (upstream) await upstream.close();
+});
+
+async function loadDataset(page, name, text) {
+  await page.locator('[data-ref="batch-file"]').setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
+  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
+  await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
+  await page.waitForFunction(() => /About \d+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+}
+
+async function exported(page, fmt) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click(`[data-ref="batch-export-${fmt}"]`)]);
+  return readFile(await download.path(), "utf8");
+}
+
+test("a 200-row run through faults: every row ends, a reload resumes, a second run is cached, exports hold every row", async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await openBatch(page, serve.url);
+
+  // Short timeouts keep the test quick: a hung call is abandoned after 2 s, a row tries 3 times.
+  await setNumber(page, "batch-timeout", 2);
+  await setNumber(page, "batch-attempts", 3);
+  await setNumber(page, "batch-concurrency", 6);
+  await loadDataset(page, "ragas.jsonl", datasetJSONL(N));
+
+  // The RAGAS names were mapped onto answer-grounding's inputs, and the preview shows no problem.
+  assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "response");
+  assert.equal(await page.inputValue('[data-ref="batch-map-facts"]'), "retrieved_contexts");
+  assert.match(await page.textContent('[data-ref="batch-problems"]'), /All 200 rows/);
+  assert.match(await page.textContent('[data-ref="batch-estimate"]'), /About 200 calls and ~[\d,]+ input tokens .*4 characters per token/);
+
+  await page.click('[data-ref="batch-run"]');
+  const before = await waitFor(async () => {
+    const p = await progress(page);
+    return p && p.done >= 50 && p.done < N ? p : null;
+  }, 30_000, "50 rows done");
+
+  // Reload mid-run: what finished is still there, and the run goes on by itself.
+  await page.reload();
+  await page.waitForSelector("html[data-ready=true]");
+  const afterReload = await waitFor(progress.bind(null, page), 15_000, "the run after reload");
+  assert.ok(afterReload.done >= before.done, `after reload ${afterReload.done} rows shown, ${before.done} before`);
+  const end = await waitFor(async () => {
+    const p = await progress(page);
+    return p && p.state === "done" ? p : null;
+  }, 45_000, "the run to finish");
+  assert.equal(end.done, N, end.text);
+
+  // Every row: a verdict or an error, the one the fake upstream's faults call for.
+  const lines = (await exported(page, "jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, N);
+  const wrong = lines.filter((r) => r.status !== expectedStatus(r.row)).map((r) => `row ${r.row}: ${r.status} (${r.reason})`);
+  assert.deepEqual(wrong, []);
+  for (const r of lines) {
+    if (r.status === "error") assert.match(r.error.message, /HTTP 503\) after 3 attempts/);
+    if (r.status === "undetermined") assert.equal(r.answers.length, 2, "one repair request was made");
+  }
+  const repaired = lines.filter((r) => r.row % 20 === 4 && r.row % 50 !== 6);
+  assert.ok(repaired.every((r) => r.answers.length === 2 && r.status !== "undetermined"), "unreadable answers were repaired");
+
+  // The summary agrees with the rows.
+  const passed = lines.filter((r) => r.status === "passed").length;
+  const decided = lines.filter((r) => r.status === "passed" || r.status === "failed").length;
+  assert.equal(await page.textContent('[data-ref="batch-pass-rate"] .stat-value'), Math.round((passed / decided) * 1000) / 10 + "%");
+  assert.equal(await page.locator('[data-ref="histogram"] .hist-bin').count(), 10);
+
+  // A row opens the same verdict view as Evaluate.
+  await page.click('[data-ref="batch-filter-failed"]');
+  await page.locator('[data-ref="batch-table"] .vt-row').first().click();
+  await page.waitForSelector('[data-ref="batch-dialog"][open] [data-ref="verdict-view"]');
+  assert.equal(await page.getAttribute('[data-ref="batch-dialog"] [data-ref="verdict-view"]', "data-state"), "fail");
+  await page.keyboard.press("Escape");
+
+  // CSV and JSON exports hold every row too.
+  const csv = await exported(page, "csv");
+  assert.equal(csv.split("\r\n").filter((l) => /^\d+,/.test(l)).length, N);
+  const json = JSON.parse(await exported(page, "json"));
+  assert.equal(json.rows.length, N);
+  assert.equal(json.summary.total, N);
+  assert.ok(!JSON.stringify(json).includes("Bearer"));
+
+  // A second run of the same dataset is answered from the cache: no row the first run answered calls upstream again.
+  const callsBefore = { ...upstream.stats.byRow };
+  await loadDataset(page, "ragas.jsonl", datasetJSONL(N));
+  await page.click('[data-ref="batch-run"]');
+  const second = await waitFor(async () => {
+    const p = await progress(page);
+    return p && p.state === "done" && p.total === N && p.done === N ? p : null;
+  }, 30_000, "the second run to finish");
+  const errorRows = lines.filter((r) => r.status === "error").map((r) => r.row);
+  const recalled = Object.keys(upstream.stats.byRow).filter((row) => upstream.stats.byRow[row] !== callsBefore[row]).map(Number);
+  assert.deepEqual(recalled.sort((a, b) => a - b), errorRows, "only the rows that ended in errors were asked again");
+  const answeredCalls = N - errorRows.length + repaired.length + lines.filter((r) => r.status === "undetermined").length;
+  assert.equal(second.cacheHits, answeredCalls, second.text);
+  assert.match(second.text, new RegExp(`cache hits ${answeredCalls} of`));
+
+  // The runs list has both runs.
+  assert.equal(await page.locator('[data-ref="batch-runs"] tbody tr').count(), 2);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});
