@@ -1,0 +1,541 @@
+package judge
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/output"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+)
+
+// claim-groundedness: the judge checks each claim of a draft answer against numbered evidence
+// chunks and answers JSON {"claims": [{claim_id, grounded, ungrounded_assertions}]}.
+
+const claimID = "claim-groundedness"
+
+func init() {
+	builtins = append(builtins, &Evaluator{
+		ID:    claimID,
+		Title: "Claim groundedness",
+		Description: "Checks each claim of a draft answer against the retrieved evidence: a claim is grounded " +
+			"only if every assertion in it is supported (a paraphrase is fine), none absent, contradicted or over-claimed.",
+		Dialect: template.Jinja,
+		Inputs: []Input{
+			{Name: "question", Label: "Question", Kind: "text", Required: true,
+				Help: "The question the answer responds to."},
+			{Name: "claims", Label: "Claims", Kind: "claims", Required: true,
+				Help: "The answer's claims: texts (numbered c1, c2, … in order) or {id, text} objects."},
+			{Name: "evidence", Label: "Evidence", Kind: "evidence", Required: true,
+				Help: "The retrieved chunks: texts or {title, text} objects, given IDs 1, 2, … in order."},
+		},
+		Output: `JSON {"claims": [{"claim_id", "grounded", "ungrounded_assertions": [{"assertion", "reason"}]}]}`,
+		vars:   claimVars,
+		parse:  claimParse,
+	})
+}
+
+// claimInput is one claim to judge.
+type claimInput struct{ id, text string }
+
+// evidenceInput is one evidence chunk; its ID is its 1-based position.
+type evidenceInput struct{ title, text string }
+
+func claimVars(in *value.Object) (*value.Object, []string, error) {
+	question, err := argText(in, "question")
+	if err != nil {
+		return nil, nil, err
+	}
+	claims, err := argClaims(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	evidence, err := argEvidence(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	var reports strings.Builder
+	for i, c := range claims {
+		if i > 0 {
+			reports.WriteByte('\n')
+		}
+		reports.WriteString("Claim " + c.id + ": " + c.text)
+	}
+	var ev strings.Builder
+	for i, e := range evidence {
+		if i > 0 {
+			ev.WriteString("\n\n")
+		}
+		ev.WriteString("ID: " + strconv.Itoa(i+1))
+		if e.title != "" {
+			ev.WriteString(" | " + e.title)
+		}
+		ev.WriteByte('\n')
+		ev.WriteString(e.text)
+	}
+	return value.NewObject("question", question, "reports", reports.String(), "evidence", ev.String()), nil, nil
+}
+
+// argClaims reads the claims input: a non-empty list of texts (ids c1, c2, …) or {id, text}
+// objects (an object without an id gets its position's). Ids must be unique.
+func argClaims(in *value.Object) ([]claimInput, error) {
+	list, err := argList(in, "claims")
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, badInput("claims", "is empty: give at least one claim")
+	}
+	claims := make([]claimInput, len(list))
+	seen := map[string]int{}
+	for i, item := range list {
+		c := claimInput{id: "c" + strconv.Itoa(i+1)}
+		switch t := item.(type) {
+		case string:
+			c.text = t
+		case *value.Object:
+			if idv, ok := t.Get("id"); ok && idv != nil {
+				switch id := idv.(type) {
+				case string:
+					if strings.TrimSpace(id) == "" {
+						return nil, badInput("claims", "item %d: the id is empty", i+1)
+					}
+					c.id = id
+				case int64:
+					c.id = strconv.FormatInt(id, 10)
+				default:
+					return nil, badInput("claims", "item %d: the id must be a text or a whole number, got %s", i+1, value.TypeName(idv))
+				}
+			}
+			tv, ok := t.Get("text")
+			s, isText := tv.(string)
+			if !ok || !isText {
+				return nil, badInput("claims", "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
+			}
+			c.text = s
+		default:
+			return nil, badInput("claims", "item %d: want a text or an {id, text} object, got %s", i+1, value.TypeName(item))
+		}
+		if j, dup := seen[c.id]; dup {
+			return nil, badInput("claims", "items %d and %d have the same id %q", j, i+1, c.id)
+		}
+		seen[c.id] = i + 1
+		claims[i] = c
+	}
+	return claims, nil
+}
+
+// argEvidence reads the evidence input: a list (possibly empty) of texts or {title, text}
+// objects.
+func argEvidence(in *value.Object) ([]evidenceInput, error) {
+	list, err := argList(in, "evidence")
+	if err != nil {
+		return nil, err
+	}
+	evidence := make([]evidenceInput, len(list))
+	for i, item := range list {
+		switch t := item.(type) {
+		case string:
+			evidence[i].text = t
+		case *value.Object:
+			tv, ok := t.Get("text")
+			s, isText := tv.(string)
+			if !ok || !isText {
+				return nil, badInput("evidence", "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
+			}
+			evidence[i].text = s
+			if title, ok := t.Get("title"); ok && title != nil {
+				ts, isText := title.(string)
+				if !isText {
+					return nil, badInput("evidence", "item %d: the title must be a text, got %s", i+1, value.TypeName(title))
+				}
+				evidence[i].title = ts
+			}
+		default:
+			return nil, badInput("evidence", "item %d: want a text or a {title, text} object, got %s", i+1, value.TypeName(item))
+		}
+	}
+	return evidence, nil
+}
+
+// claimResult is the verdict on one input claim.
+type claimResult struct {
+	ID     string `json:"id"`
+	Text   string `json:"text"`
+	Status string `json:"status"` // "grounded", "ungrounded" or "missing" (not graded)
+	// Grounded is Status as a three-way value: true, false, or null when missing.
+	Grounded             *bool       `json:"grounded"`
+	UngroundedAssertions []assertion `json:"ungrounded_assertions"`
+	// EvidenceIDs are the evidence chunks the judge's reasons refer to ("ID: 2", "chunk 3").
+	EvidenceIDs []int `json:"evidence_ids"`
+}
+
+type assertion struct {
+	Assertion string `json:"assertion"`
+	Reason    string `json:"reason"`
+}
+
+type claimCounts struct {
+	Grounded   int `json:"grounded"`
+	Ungrounded int `json:"ungrounded"`
+	Missing    int `json:"missing"`
+	Total      int `json:"total"`
+}
+
+// claimDetail is claim-groundedness's Verdict.Verdict.
+type claimDetail struct {
+	Claims []claimResult `json:"claims"`
+	Counts claimCounts   `json:"counts"`
+}
+
+const (
+	statusGrounded   = "grounded"
+	statusUngrounded = "ungrounded"
+	statusMissing    = "missing"
+)
+
+func claimParse(in *value.Object, answer string) *Verdict {
+	claims, _ := argClaims(in)
+	evidence, _ := argEvidence(in)
+	d := &claimDetail{Claims: make([]claimResult, len(claims))}
+	for i, c := range claims {
+		d.Claims[i] = claimResult{ID: c.id, Text: c.text, Status: statusMissing, UngroundedAssertions: []assertion{}, EvidenceIDs: []int{}}
+	}
+	v := &Verdict{Verdict: d}
+	p, err := output.FindJSON(claimID, answer, "claims")
+	if err != nil {
+		d.count()
+		v.Checks = append(v.Checks, outputCheck(err))
+		return v
+	}
+	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
+	warn := func(format string, a ...any) { v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf(format, a...))) }
+
+	listV, _ := output.Field(p.Object, "claims")
+	list, ok := listV.([]any)
+	if !ok {
+		d.count()
+		v.Checks = append(v.Checks, diag.Fail(`the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
+		return v
+	}
+	judged := make([]bool, len(claims))
+	for n, item := range list {
+		obj, ok := item.(*value.Object)
+		if !ok {
+			warn("the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
+			continue
+		}
+		idv, hasID := output.Field(obj, "claim_id")
+		if !hasID {
+			idv, hasID = output.Field(obj, "id")
+		}
+		idText, _ := output.Text(idv)
+		if !hasID || strings.TrimSpace(idText) == "" {
+			warn("the judge's claim entry %d has no claim_id; ignored", n+1)
+			continue
+		}
+		i, how := matchClaim(claims, idText)
+		if i < 0 {
+			warn("the judge graded claim %s, which the inputs do not have; ignored", output.Show(idv))
+			continue
+		}
+		if how != "" {
+			warn("the judge wrote claim_id %s for claim %s; %s", output.Show(idv), claims[i].id, how)
+		}
+		r := &d.Claims[i]
+		status, assertions := gradeClaim(obj, r.ID, warn)
+		if judged[i] {
+			switch prev := r.Status; {
+			case prev == status:
+				warn("the judge graded claim %s more than once, with the same grade", r.ID)
+			case prev == statusMissing:
+				warn("the judge graded claim %s more than once; only a later entry has a grade", r.ID)
+			case status == statusMissing:
+				warn("the judge graded claim %s more than once; only the first entry has a grade", r.ID)
+				status = prev
+			default:
+				warn("the judge graded claim %s twice, as grounded and as ungrounded; counted as ungrounded", r.ID)
+				status = statusUngrounded
+			}
+		}
+		judged[i] = true
+		r.Status = status
+		r.UngroundedAssertions = append(r.UngroundedAssertions, assertions...)
+		r.EvidenceIDs = citedEvidence(r.UngroundedAssertions, len(evidence))
+	}
+	var skipped []string
+	for i, r := range d.Claims {
+		if !judged[i] {
+			skipped = append(skipped, r.ID)
+			warn("the judge skipped claim %s", r.ID)
+		}
+	}
+	d.count()
+	c := d.Counts
+	switch {
+	case c.Ungrounded > 0:
+		v.Passed = verdictPassed(false)
+	case c.Missing > 0:
+		var missing []string
+		for _, r := range d.Claims {
+			if r.Status == statusMissing {
+				missing = append(missing, r.ID)
+			}
+		}
+		v.Checks = append(v.Checks, diag.Fail(fmt.Sprintf("undetermined: %d of %d claims have no grade (%s) and none is ungrounded", c.Missing, c.Total, strings.Join(missing, ", "))))
+	default:
+		v.Passed = verdictPassed(true)
+	}
+	if c.Missing < c.Total {
+		v.Score = verdictScore(float64(c.Grounded) / float64(c.Total))
+	}
+	return v
+}
+
+// gradeClaim reads one judged claim: ungrounded when grounded is false or it lists an ungrounded
+// assertion, grounded when grounded is true and it lists none, missing when grounded cannot be
+// read and no assertion is listed.
+func gradeClaim(obj *value.Object, id string, warn func(string, ...any)) (string, []assertion) {
+	assertions := []assertion{}
+	if av, ok := output.Field(obj, "ungrounded_assertions"); ok && av != nil {
+		list, isList := av.([]any)
+		if !isList {
+			list = []any{av}
+		}
+		for _, a := range list {
+			switch t := a.(type) {
+			case string:
+				assertions = append(assertions, assertion{Assertion: t})
+			case *value.Object:
+				as, _ := output.Field(t, "assertion")
+				rs, _ := output.Field(t, "reason")
+				at, _ := output.Text(as)
+				rt, _ := output.Text(rs)
+				assertions = append(assertions, assertion{Assertion: at, Reason: rt})
+			default:
+				warn("claim %s: an ungrounded assertion is %s; ignored", id, value.TypeName(a))
+			}
+		}
+	}
+	gv, has := output.Field(obj, "grounded")
+	g, coerced, ok := output.Bool(gv)
+	if has && coerced {
+		warn("claim %s: read grounded %s as %t", id, output.Show(gv), g)
+	}
+	switch {
+	case len(assertions) > 0:
+		if ok && g {
+			warn("claim %s: the judge says grounded: true but lists %d ungrounded assertion(s); counted as ungrounded", id, len(assertions))
+		}
+		return statusUngrounded, assertions
+	case ok && g:
+		return statusGrounded, assertions
+	case ok:
+		return statusUngrounded, assertions
+	case has:
+		warn("claim %s: grounded is %s, not true or false; no grade", id, output.Show(gv))
+	default:
+		warn("claim %s: the judge gave no grounded value; no grade", id)
+	}
+	return statusMissing, assertions
+}
+
+// matchClaim finds the input claim the judge's id names: exactly, else ignoring case and
+// spaces and a leading "claim", else a bare number n for the n-th of claims numbered c1, c2, ….
+// how says which loose reading was used ("" when exact).
+func matchClaim(claims []claimInput, id string) (int, string) {
+	for i, c := range claims {
+		if c.id == id {
+			return i, ""
+		}
+	}
+	loose := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if rest, ok := strings.CutPrefix(s, "claim"); ok && rest != "" {
+			s = strings.TrimLeft(rest, " _-#:")
+		}
+		return s
+	}
+	lid := loose(id)
+	for i, c := range claims {
+		if loose(c.id) == lid {
+			return i, "matched ignoring case and spacing"
+		}
+	}
+	if n, err := strconv.Atoi(lid); err == nil && n >= 1 && n <= len(claims) && claims[n-1].id == "c"+strconv.Itoa(n) {
+		return n - 1, "read the number as the claim's position"
+	}
+	return -1, ""
+}
+
+// citedEvidence returns the evidence IDs in 1..n that the assertions' texts refer to, as
+// "ID: 2", "ID 2", "chunk 3", "chunk #3", "evidence 1" or "source 4" (any case), sorted.
+func citedEvidence(assertions []assertion, n int) []int {
+	seen := map[int]bool{}
+	for _, a := range assertions {
+		for _, s := range []string{a.Reason, a.Assertion} {
+			for _, id := range evidenceRefs(s) {
+				if id >= 1 && id <= n {
+					seen[id] = true
+				}
+			}
+		}
+	}
+	ids := make([]int, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// evidenceRefs scans s for the numbers that follow the words ID, chunk, evidence or source.
+func evidenceRefs(s string) []int {
+	var refs []int
+	lower := strings.ToLower(s)
+	for i := 0; i < len(lower); i++ {
+		if i > 0 && isASCIIAlnum(lower[i-1]) {
+			continue
+		}
+		var w string
+		for _, word := range []string{"id", "chunk", "evidence", "source"} {
+			if strings.HasPrefix(lower[i:], word) {
+				w = word
+				break
+			}
+		}
+		if w == "" {
+			continue
+		}
+		j := i + len(w)
+		if j < len(lower) && lower[j] == 's' && w != "id" {
+			j++ // "chunks 2"
+		}
+		for j < len(lower) && (lower[j] == ' ' || lower[j] == ':' || lower[j] == '#') {
+			j++
+		}
+		k := j
+		for k < len(lower) && '0' <= lower[k] && lower[k] <= '9' && k-j < 6 {
+			k++
+		}
+		if k > j && (k == len(lower) || !isASCIIAlnum(lower[k])) {
+			n, _ := strconv.Atoi(lower[j:k])
+			refs = append(refs, n)
+		}
+		i = k - 1
+		if i < j {
+			i = j - 1
+		}
+	}
+	return refs
+}
+
+func isASCIIAlnum(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func (d *claimDetail) count() {
+	d.Counts = claimCounts{Total: len(d.Claims)}
+	for i := range d.Claims {
+		r := &d.Claims[i]
+		switch r.Status {
+		case statusGrounded:
+			d.Counts.Grounded++
+			r.Grounded = verdictPassed(true)
+		case statusUngrounded:
+			d.Counts.Ungrounded++
+			r.Grounded = verdictPassed(false)
+		default:
+			d.Counts.Missing++
+			r.Grounded = nil
+		}
+	}
+}
+
+// ---- helpers shared by this package's evaluators -------------------------------------------
+
+// badInput is a *diag.Error about input name.
+func badInput(name, format string, a ...any) error {
+	return &diag.Error{Kind: "input", Name: name, Msg: fmt.Sprintf(format, a...)}
+}
+
+// argText returns the required text input name; it must be a non-blank string.
+func argText(in *value.Object, name string) (string, error) {
+	v, ok := in.Get(name)
+	if !ok || v == nil {
+		return "", badInput(name, "is required: give a text")
+	}
+	s, isText := v.(string)
+	if !isText {
+		return "", badInput(name, "want a text, got %s", value.TypeName(v))
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", badInput(name, "is empty: give a text")
+	}
+	return s, nil
+}
+
+// argList returns the required list input name.
+func argList(in *value.Object, name string) ([]any, error) {
+	v, ok := in.Get(name)
+	if !ok || v == nil {
+		return nil, badInput(name, "is required: give a list")
+	}
+	list, isList := v.([]any)
+	if !isList {
+		return nil, badInput(name, "want a list, got %s", value.TypeName(v))
+	}
+	return list, nil
+}
+
+// argStrings returns the required list input name whose items must be texts.
+func argStrings(in *value.Object, name string) ([]string, error) {
+	list, err := argList(in, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(list))
+	for i, item := range list {
+		s, ok := item.(string)
+		if !ok {
+			return nil, badInput(name, "item %d: want a text, got %s", i+1, value.TypeName(item))
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+func describeMissing(v any, present bool) string {
+	if !present {
+		return "none"
+	}
+	return value.TypeName(v)
+}
+
+// outputCheck words an unreadable judge answer as an error check, with where reading stopped.
+func outputCheck(err error) diag.Check {
+	if de, ok := err.(*diag.Error); ok {
+		msg := de.Msg
+		if de.Line > 0 {
+			msg += fmt.Sprintf(" (line %d, col %d)", de.Line, de.Col)
+		}
+		return diag.Fail(msg)
+	}
+	return diag.Fail(err.Error())
+}
+
+// repairChecks turns the output reader's repair notes into warnings.
+func repairChecks(repairs []string) []diag.Check {
+	checks := make([]diag.Check, len(repairs))
+	for i, r := range repairs {
+		checks[i] = diag.Warn("judge answer: " + r)
+	}
+	return checks
+}
+
+func verdictPassed(b bool) *bool { return &b }
+
+func verdictScore(f float64) *float64 { return &f }

@@ -1,0 +1,201 @@
+package judge
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/output"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+)
+
+// answer-grounding: the judge says "yes" when every claim of the answer is grounded in the
+// facts (strictly, or allowing single-hop inference in lenient mode), else "no".
+
+const groundingID = "answer-grounding"
+
+// groundingModes are the modes the prompt knows; the first is its default.
+var groundingModes = []string{"strict", "lenient"}
+
+func init() {
+	builtins = append(builtins, &Evaluator{
+		ID:    groundingID,
+		Title: "Answer grounding",
+		Description: "Asks whether every claim of the answer is grounded in the given facts: strictly (exact " +
+			"match or close paraphrase) or leniently (also single-hop inference from at most two facts).",
+		Dialect: template.Format,
+		Inputs: []Input{
+			{Name: "answer", Label: "Answer", Kind: "text", Required: true,
+				Help: "The answer to check."},
+			{Name: "facts", Label: "Facts", Kind: "list", Required: true,
+				Help: "The facts it must be grounded in: a text, or a list of texts (rendered one per line, numbered)."},
+			{Name: "mode", Label: "Mode", Kind: "choice", Choices: groundingModes,
+				Help: "strict: exact match or close paraphrase; lenient: also single-hop inference."},
+		},
+		Output: `"yes" or "no"`,
+		vars:   groundingVars,
+		parse:  groundingParse,
+	})
+}
+
+func groundingVars(in *value.Object) (*value.Object, []string, error) {
+	answer, err := argText(in, "answer")
+	if err != nil {
+		return nil, nil, err
+	}
+	facts, err := argFacts(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode, warning, err := argMode(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	if warning != "" {
+		warnings = append(warnings, warning)
+	}
+	return value.NewObject("mode", mode, "answer", answer, "facts", facts), warnings, nil
+}
+
+// argFacts reads the facts input: a text as it is, or a non-empty list of texts rendered one per
+// line as "<n>. <fact>".
+func argFacts(in *value.Object) (string, error) {
+	v, _ := in.Get("facts")
+	switch v.(type) {
+	case string:
+		return argText(in, "facts")
+	case nil:
+		return "", badInput("facts", "is required: give a text or a list of texts")
+	case []any:
+	default:
+		return "", badInput("facts", "want a text or a list of texts, got %s", value.TypeName(v))
+	}
+	facts, err := argStrings(in, "facts")
+	if err != nil {
+		return "", err
+	}
+	if len(facts) == 0 {
+		return "", badInput("facts", "is empty: give at least one fact")
+	}
+	var b strings.Builder
+	for i, f := range facts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strconv.Itoa(i+1) + ". " + f)
+	}
+	return b.String(), nil
+}
+
+// argMode reads the mode: absent or empty is strict; strict and lenient are read in any case;
+// anything else renders as strict with a warning, as the prompt itself says to do.
+func argMode(in *value.Object) (mode, warning string, err error) {
+	v, ok := in.Get("mode")
+	if !ok || v == nil {
+		return groundingModes[0], "", nil
+	}
+	s, isText := v.(string)
+	if !isText {
+		return "", "", badInput("mode", "want a text (strict or lenient), got %s", value.TypeName(v))
+	}
+	norm := strings.ToLower(strings.TrimSpace(s))
+	if norm == "" {
+		return groundingModes[0], "", nil
+	}
+	for _, m := range groundingModes {
+		if norm == m {
+			return m, "", nil
+		}
+	}
+	return groundingModes[0], "mode " + strconv.Quote(s) + " is neither strict nor lenient: rendered as strict, as the prompt's own rule says", nil
+}
+
+// groundingDetail is answer-grounding's Verdict.Verdict.
+type groundingDetail struct {
+	Answer *string `json:"answer"` // "yes", "no" or null
+	Mode   string  `json:"mode"`
+}
+
+func groundingParse(in *value.Object, answer string) *Verdict {
+	mode, _, _ := argMode(in)
+	d := &groundingDetail{Mode: mode}
+	v := &Verdict{Verdict: d}
+	if output.Unfinished(answer) {
+		v.Checks = append(v.Checks, diag.Fail("the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
+		return v
+	}
+	rest, _ := output.StripReasoning(answer)
+	word, warning, problem := readYesNo(rest)
+	if problem != "" {
+		v.Checks = append(v.Checks, diag.Fail(problem))
+		return v
+	}
+	if warning != "" {
+		v.Checks = append(v.Checks, diag.Warn(warning))
+	}
+	d.Answer = &word
+	yes := word == "yes"
+	v.Passed = verdictPassed(yes)
+	if yes {
+		v.Score = verdictScore(1)
+	} else {
+		v.Score = verdictScore(0)
+	}
+	return v
+}
+
+// readYesNo reads a yes/no answer. The answer, stripped of whitespace, quotes, Markdown emphasis
+// (** * _ `) and a final period, is "yes" or "no" in any case; otherwise, when exactly one of the
+// two words occurs in it (as a word, any number of times), that word is taken with a warning;
+// otherwise problem says why there is no answer.
+func readYesNo(answer string) (word, warning, problem string) {
+	s := answer
+	for {
+		t := strings.Trim(s, " \t\r\n\"'`*_“”‘’")
+		t = strings.TrimSuffix(t, ".")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	switch strings.ToLower(s) {
+	case "yes", "no":
+		return strings.ToLower(s), "", ""
+	case "":
+		return "", "", "the answer is empty: the judge said neither yes nor no"
+	}
+	yes, no := 0, 0
+	for _, w := range strings.FieldsFunc(answer, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		switch strings.ToLower(w) {
+		case "yes":
+			yes++
+		case "no":
+			no++
+		}
+	}
+	quoted := quoteExcerpt(strings.TrimSpace(answer))
+	switch {
+	case yes > 0 && no == 0:
+		return "yes", "the answer is not just yes or no; read it as yes, the only one of the two words in it: " + quoted, ""
+	case no > 0 && yes == 0:
+		return "no", "the answer is not just yes or no; read it as no, the only one of the two words in it: " + quoted, ""
+	case yes > 0:
+		return "", "", "the answer says both yes and no, so it cannot be read: " + quoted
+	}
+	return "", "", "the answer is neither yes nor no: " + quoted
+}
+
+// quoteExcerpt quotes s, cut to about 80 characters.
+func quoteExcerpt(s string) string {
+	n := 0
+	for i := range s {
+		if n == 80 {
+			return strconv.Quote(s[:i] + "…")
+		}
+		n++
+	}
+	return strconv.Quote(s)
+}

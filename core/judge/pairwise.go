@@ -1,0 +1,521 @@
+package judge
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/output"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+)
+
+// pairwise-faithfulness: the judge grades two answers (the expected output and the actual
+// output) for faithfulness to numbered references, each sentence needing an [i] citation, and
+// answers JSON {"answer_1": {…}, "answer_2": {…}}. The verdict follows answer 2, the actual
+// output, as the prompt's source does; a deterministic citation check of the actual output rides
+// along, independent of the judge.
+
+const pairwiseID = "pairwise-faithfulness"
+
+func init() {
+	builtins = append(builtins, &Evaluator{
+		ID:    pairwiseID,
+		Title: "Pairwise faithfulness",
+		Description: "Grades the expected and the actual answer for faithfulness to the references: every " +
+			"sentence must cite a reference [i] that really says it. Also checks the actual answer's citations itself.",
+		Dialect: template.Jinja,
+		Inputs: []Input{
+			{Name: "contexts", Label: "References", Kind: "list", Required: true,
+				Help: "The retrieved passages, numbered 1, 2, … in order; answers cite them as [i]."},
+			{Name: "expected_output", Label: "Expected answer", Kind: "text", Required: true,
+				Help: "The reference answer (answer 1)."},
+			{Name: "actual_output", Label: "Actual answer", Kind: "text", Required: true,
+				Help: "The answer to evaluate (answer 2); the verdict follows its grade."},
+		},
+		Output: `JSON {"answer_1": {…, "faithfulness": true|false|null}, "answer_2": {…}}`,
+		vars:   pairwiseVars,
+		parse:  pairwiseParse,
+	})
+}
+
+func pairwiseVars(in *value.Object) (*value.Object, []string, error) {
+	contexts, err := argStrings(in, "contexts")
+	if err != nil {
+		return nil, nil, err
+	}
+	expected, err := argText(in, "expected_output")
+	if err != nil {
+		return nil, nil, err
+	}
+	actual, err := argText(in, "actual_output")
+	if err != nil {
+		return nil, nil, err
+	}
+	list := make([]any, len(contexts))
+	for i, c := range contexts {
+		list[i] = c
+	}
+	return value.NewObject("contexts", list, "expected_output", expected, "actual_output", actual), nil, nil
+}
+
+// pairwiseAnswer is the judge's grade of one answer, normalised.
+type pairwiseAnswer struct {
+	OnlyNoDocument *bool              `json:"answer_only_asserts_no_document_answers"`
+	Sentences      []sentenceAnalysis `json:"content_analysis_sentence_by_sentence"`
+	Justification  string             `json:"faithfulness_justification"`
+	// Faithfulness is true, false, or null: not measurable, or not graded (then Checks says so).
+	Faithfulness *bool `json:"faithfulness"`
+}
+
+type sentenceAnalysis struct {
+	Sentence   string `json:"sentence"`
+	Criterion1 string `json:"criterion_1"`
+	Criterion2 string `json:"criterion_2"`
+	Criterion3 string `json:"criterion_3"`
+}
+
+// pairwiseDetail is pairwise-faithfulness's Verdict.Verdict. Answer1 and Answer2 are null when
+// the judge's answer has no readable grade for them.
+type pairwiseDetail struct {
+	Answer1   *pairwiseAnswer `json:"answer_1"`
+	Answer2   *pairwiseAnswer `json:"answer_2"`
+	Citations citationCheck   `json:"citations"`
+}
+
+func pairwiseParse(in *value.Object, answer string) *Verdict {
+	contexts, _ := argStrings(in, "contexts")
+	actual, _ := argText(in, "actual_output")
+	d := &pairwiseDetail{Citations: checkCitations(actual, len(contexts))}
+	v := &Verdict{Verdict: d}
+	defer func() { v.Checks = append(v.Checks, d.Citations.warnings(len(contexts))...) }()
+
+	p, err := output.FindJSON(pairwiseID, answer, "answer_1", "answer_2", "answer1", "answer2")
+	if err != nil {
+		v.Checks = append(v.Checks, outputCheck(err))
+		return v
+	}
+	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
+	report := func(c diag.Check) { v.Checks = append(v.Checks, c) }
+
+	if a1, ok := looseField(p.Object, "answer_1"); ok {
+		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, report)
+	} else {
+		report(diag.Warn("the judge gave no answer_1: the expected output is not graded"))
+	}
+	a2, ok := looseField(p.Object, "answer_2")
+	if !ok {
+		report(diag.Fail("the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		return v
+	}
+	var graded bool
+	d.Answer2, graded = readPairwiseAnswer(a2, "answer_2", true, report)
+	if !graded {
+		return v
+	}
+	switch f := d.Answer2.Faithfulness; {
+	case f == nil:
+		report(diag.Fail("undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
+	case *f:
+		v.Passed, v.Score = verdictPassed(true), verdictScore(1)
+	default:
+		v.Passed, v.Score = verdictPassed(false), verdictScore(0)
+	}
+	return v
+}
+
+// readPairwiseAnswer reads the judge's grade of one answer (key "answer_1" or "answer_2").
+// graded reports that the faithfulness grade was read (it may be null). A problem with the
+// answer the verdict follows is an error, with the other one a warning.
+func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)) (a *pairwiseAnswer, graded bool) {
+	problem := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if decides {
+			report(diag.Fail(msg))
+		} else {
+			report(diag.Warn(msg))
+		}
+	}
+	warn := func(format string, args ...any) { report(diag.Warn(fmt.Sprintf(format, args...))) }
+	obj, ok := v.(*value.Object)
+	if !ok {
+		problem("the judge's %s is %s, not an object with a faithfulness grade", key, value.TypeName(v))
+		return nil, false
+	}
+	a = &pairwiseAnswer{Sentences: []sentenceAnalysis{}}
+	if ov, ok := output.Field(obj, "answer_only_asserts_no_document_answers"); ok && ov != nil {
+		b, coerced, ok := output.Bool(ov)
+		switch {
+		case !ok:
+			warn("%s: answer_only_asserts_no_document_answers is %s, not true or false; ignored", key, output.Show(ov))
+		case coerced:
+			warn("%s: read answer_only_asserts_no_document_answers %s as %t", key, output.Show(ov), b)
+			fallthrough
+		default:
+			a.OnlyNoDocument = &b
+		}
+	}
+	if jv, ok := output.Field(obj, "faithfulness_justification"); ok {
+		if s, ok := output.Text(jv); ok {
+			a.Justification = s
+		} else {
+			a.Justification = output.Show(jv)
+		}
+	}
+	if sv, ok := output.Field(obj, "content_analysis_sentence_by_sentence"); ok {
+		list, _ := sv.([]any)
+		for _, item := range list {
+			row, ok := item.(*value.Object)
+			if !ok {
+				continue
+			}
+			text := func(k string) string {
+				x, _ := output.Field(row, k)
+				if s, ok := output.Text(x); ok {
+					return s
+				}
+				return output.Show(x)
+			}
+			a.Sentences = append(a.Sentences, sentenceAnalysis{text("sentence"), text("criterion_1"), text("criterion_2"), text("criterion_3")})
+		}
+	}
+
+	fv, ok := output.Field(obj, "faithfulness")
+	if !ok {
+		problem("the judge gave %s no faithfulness grade", key)
+		return a, false
+	}
+	if fv != nil {
+		b, coerced, ok := output.Bool(fv)
+		if s, isText := fv.(string); !ok && isText && isNullWord(s) {
+			warn("%s: read faithfulness %s as null", key, output.Show(fv))
+		} else if !ok {
+			problem("%s: faithfulness is %s, not true, false, 1, 0 or null", key, output.Show(fv))
+			return a, false
+		} else {
+			if coerced {
+				warn("%s: read faithfulness %s as %t", key, output.Show(fv), b)
+			}
+			a.Faithfulness = &b
+		}
+	}
+	switch only := a.OnlyNoDocument; {
+	case only == nil:
+	case a.Faithfulness == nil && !*only:
+		warn("%s: the judge graded faithfulness null (not measurable) but also says the answer does not only assert that no document answers", key)
+	case a.Faithfulness != nil && *only:
+		warn("%s: the judge says the answer only asserts that no document answers, which the prompt grades null, but graded it %t", key, *a.Faithfulness)
+	}
+	return a, true
+}
+
+func isNullWord(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "null", "none", "n/a", "":
+		return true
+	}
+	return false
+}
+
+// looseField finds key in o ignoring case, spaces, hyphens and underscores ("Answer 2" for
+// "answer_2").
+func looseField(o *value.Object, key string) (any, bool) {
+	if v, ok := output.Field(o, key); ok {
+		return v, true
+	}
+	norm := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == ' ' || r == '_' || r == '-' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	want := norm(key)
+	for _, k := range o.Keys() {
+		if norm(k) == want {
+			v, _ := o.Get(k)
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// ---- the citation check ---------------------------------------------------------------------
+
+// citationCheck is the deterministic check of the actual output's citations: every sentence
+// must cite a reference [i], and every i must be in 1..len(contexts).
+type citationCheck struct {
+	Sentences  int           `json:"sentences"`    // how many sentences were checked
+	Uncited    []uncitedRef  `json:"uncited"`      // sentences without an [i]
+	OutOfRange []outOfBounds `json:"out_of_range"` // citations of references that do not exist
+}
+
+type uncitedRef struct {
+	SentenceIndex int    `json:"sentence_index"` // 1-based
+	Sentence      string `json:"sentence"`
+}
+
+type outOfBounds struct {
+	Ref           int    `json:"ref"`
+	SentenceIndex int    `json:"sentence_index"`
+	Sentence      string `json:"sentence"`
+}
+
+func (c citationCheck) warnings(n int) []diag.Check {
+	var checks []diag.Check
+	for _, u := range c.Uncited {
+		checks = append(checks, diag.Warn(fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))))
+	}
+	for _, o := range c.OutOfRange {
+		have := "there are no references"
+		switch n {
+		case 0:
+		case 1:
+			have = "there is only reference [1]"
+		default:
+			have = fmt.Sprintf("the references are [1] to [%d]", n)
+		}
+		checks = append(checks, diag.Warn(fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))))
+	}
+	return checks
+}
+
+// checkCitations checks text's sentences (see splitSentences) against n references. A
+// sentence that begins "No document seems to" (the prompt's own opening for an answer without
+// sources) needs no citation.
+func checkCitations(text string, n int) citationCheck {
+	c := citationCheck{Uncited: []uncitedRef{}, OutOfRange: []outOfBounds{}}
+	sentences := splitSentences(text)
+	c.Sentences = len(sentences)
+	for i, s := range sentences {
+		if len(s.refs) == 0 && !strings.HasPrefix(strings.ToLower(strings.TrimLeft(s.text, "*_\"'“ ")), "no document seems to") {
+			c.Uncited = append(c.Uncited, uncitedRef{SentenceIndex: i + 1, Sentence: s.text})
+		}
+		for _, r := range s.refs {
+			if r < 1 || r > n {
+				c.OutOfRange = append(c.OutOfRange, outOfBounds{Ref: r, SentenceIndex: i + 1, Sentence: s.text})
+			}
+		}
+	}
+	return c
+}
+
+type citedSentence struct {
+	text string
+	refs []int // every reference number cited, in order, repeats removed
+}
+
+// splitSentences splits text into sentences for the citation check. The rule:
+//
+//   - a line break ends a sentence (answers write lists and paragraphs on their own lines);
+//   - '!', '?', '…' and '.' end a sentence, together with any closing quotes, brackets or
+//     emphasis right after them and any citations that follow ("… capital. [1] It …": the [1]
+//     belongs to the sentence before it, as the prompt asks for a source after each statement);
+//   - but a '.' does not end one when a letter or digit follows it directly (3.5, e.g., U.S.,
+//     example.com), when the word before it is a single letter (initials) or a common
+//     abbreviation (Dr., Mr., vs., approx., Fig., …), or when the next word starts in lower case;
+//   - a piece with no letter or digit outside its citations is not a sentence; its citations,
+//     if any, go to the sentence before it.
+func splitSentences(text string) []citedSentence {
+	var out []citedSentence
+	add := func(piece string) {
+		piece = strings.TrimSpace(piece)
+		refs, words := citationsIn(piece)
+		if !words {
+			if len(refs) > 0 && len(out) > 0 {
+				last := &out[len(out)-1]
+				last.refs = mergeRefs(last.refs, refs)
+			}
+			return
+		}
+		out = append(out, citedSentence{text: piece, refs: refs})
+	}
+	for _, line := range strings.Split(text, "\n") {
+		start := 0
+		for i := 0; i < len(line); {
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if r != '.' && r != '!' && r != '?' && r != '…' {
+				i += size
+				continue
+			}
+			j := i
+			for j < len(line) {
+				q, qs := utf8.DecodeRuneInString(line[j:])
+				if q != '.' && q != '!' && q != '?' && q != '…' {
+					break
+				}
+				j += qs
+			}
+			if r == '.' && j == i+1 && !periodEnds(line, i) {
+				i = j
+				continue
+			}
+			k := j
+			for k < len(line) && strings.ContainsRune(`"')*_`+"`", rune(line[k])) {
+				k++
+			}
+			for {
+				q, qs := utf8.DecodeRuneInString(line[k:])
+				if q != '”' && q != '’' && q != '»' {
+					break
+				}
+				k += qs
+			}
+			for {
+				m := k
+				for m < len(line) && line[m] == ' ' {
+					m++
+				}
+				end, _, ok := citationAt(line, m)
+				if !ok {
+					break
+				}
+				k = end
+			}
+			add(line[start:k])
+			start, i = k, k
+		}
+		add(line[start:])
+	}
+	return out
+}
+
+// abbreviations are words that a period follows without ending the sentence.
+var abbreviations = map[string]bool{
+	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true, "sr": true, "jr": true,
+	"vs": true, "cf": true, "al": true, "fig": true, "figs": true, "approx": true, "inc": true, "ltd": true,
+	"co": true, "corp": true, "dept": true, "vol": true, "pp": true, "ca": true, "ed": true, "eds": true,
+	"eq": true, "ref": true, "refs": true, "sec": true, "ch": true, "mt": true, "ft": true,
+}
+
+// periodEnds reports whether the single '.' at line[i] ends a sentence (see splitSentences).
+func periodEnds(line string, i int) bool {
+	if i+1 < len(line) {
+		r, _ := utf8.DecodeRuneInString(line[i+1:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	w := i
+	for w > 0 {
+		r, size := utf8.DecodeLastRuneInString(line[:w])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		w -= size
+	}
+	word := line[w:i]
+	if utf8.RuneCountInString(word) == 1 || abbreviations[strings.ToLower(word)] {
+		return false
+	}
+	// The next word, past spaces, quotes and citations.
+	k := i + 1
+	for k < len(line) {
+		if end, _, ok := citationAt(line, k); ok {
+			k = end
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(line[k:])
+		if unicode.IsLetter(r) {
+			return !unicode.IsLower(r)
+		}
+		if unicode.IsDigit(r) {
+			return true
+		}
+		k += size
+	}
+	return true
+}
+
+// citationAt reads a citation at line[i]: "[" n { ("," | ";") n | "-" n } "]", with spaces
+// allowed inside; a range a-b cites a and b and the numbers between (up to 100 of them).
+func citationAt(line string, i int) (end int, refs []int, ok bool) {
+	if i >= len(line) || line[i] != '[' {
+		return 0, nil, false
+	}
+	j := i + 1
+	num := func() (int, bool) {
+		for j < len(line) && line[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(line) && '0' <= line[k] && line[k] <= '9' && k-j < 6 {
+			k++
+		}
+		if k == j || k < len(line) && '0' <= line[k] && line[k] <= '9' {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(line[j:k])
+		j = k
+		for j < len(line) && line[j] == ' ' {
+			j++
+		}
+		return n, true
+	}
+	n, ok := num()
+	if !ok {
+		return 0, nil, false
+	}
+	refs = append(refs, n)
+	for j < len(line) && line[j] != ']' {
+		sep := line[j]
+		if sep != ',' && sep != ';' && sep != '-' {
+			return 0, nil, false
+		}
+		j++
+		m, ok := num()
+		if !ok {
+			return 0, nil, false
+		}
+		if sep == '-' && m > n && m-n <= 100 {
+			for x := n + 1; x < m; x++ {
+				refs = append(refs, x)
+			}
+		}
+		refs = append(refs, m)
+		n = m
+	}
+	if j >= len(line) {
+		return 0, nil, false
+	}
+	return j + 1, refs, true
+}
+
+// citationsIn returns the references cited in s, and whether s has a letter or digit outside its
+// citations.
+func citationsIn(s string) (refs []int, words bool) {
+	for i := 0; i < len(s); {
+		if end, r, ok := citationAt(s, i); ok {
+			refs = mergeRefs(refs, r)
+			i = end
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			words = true
+		}
+		i += size
+	}
+	return refs, words
+}
+
+// mergeRefs appends the refs in add that refs does not hold yet.
+func mergeRefs(refs, add []int) []int {
+	for _, r := range add {
+		seen := false
+		for _, x := range refs {
+			if x == r {
+				seen = true
+				break
+			}
+		}
+		if !seen {
+			refs = append(refs, r)
+		}
+	}
+	return refs
+}
