@@ -60,13 +60,12 @@ const (
 )
 
 type token struct {
-	kind     tokKind
-	off      int // the position reported for the token
-	m        marker
-	sc       Score
-	line     int // formula: LineEssential … LineFinal
-	text     string
-	labelOff int
+	kind tokKind
+	off  int // the position reported for the token
+	m    marker
+	sc   *Score
+	line int // formula: LineEssential … LineFinal
+	text string
 }
 
 // maxScan caps how many labels and markers ReadAnswer collects, so a hostile answer made of
@@ -118,7 +117,7 @@ func ReadAnswer(answer string) *Answer {
 			a.Sections = append(a.Sections, Section{Kind: t.m.kind, Number: n, Numbered: t.m.numbered, Line: line, Col: col})
 			cur = len(a.Sections) - 1
 		case tokScore:
-			sc := t.sc
+			sc := *t.sc
 			sc.Line, sc.Col = line, col
 			if cur < 0 {
 				a.Unassigned = append(a.Unassigned, sc)
@@ -202,24 +201,20 @@ func scanLabel(s string, i int) (token, int, bool) {
 	if !ok {
 		return token{}, 0, false
 	}
-	lineEnd := strings.IndexByte(s[textStart:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(s)
-	} else {
-		lineEnd += textStart
-	}
-	end := lineEnd
-	for k := textStart; k < lineEnd; k++ {
-		if strings.HasPrefix(s[k:], "•") {
-			end = k
+	end := textStart
+	for ; end < len(s) && s[end] != '\n'; end++ {
+		if strings.HasPrefix(s[end:], "•") {
 			break
 		}
-		if c := s[k] | 0x20; (c == 'r' || c == 'f') && wordStart(s, k) {
-			if _, _, colon, ok := scanFormulaLabel(s, k); ok && colon {
-				end = k
+		if c := s[end] | 0x20; (c == 'r' || c == 'f') && wordStart(s, end) {
+			if _, _, colon, ok := scanFormulaLabel(s, end); ok && colon {
 				break
 			}
 		}
+	}
+	lineEnd := len(s)
+	if end < len(s) && s[end] == '\n' {
+		lineEnd = end
 	}
 	text := trimDeco(s[textStart:end])
 	if text == "" && end == lineEnd && lineEnd < len(s) {
@@ -288,14 +283,14 @@ func scanScore(s string, i int) (token, int, bool) {
 	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '*' || s[k] == '_' || s[k] == '`') {
 		k++
 	}
-	t := token{kind: tokScore, off: k}
+	t := token{kind: tokScore, off: k, sc: &Score{}}
 	v := scanScoreToken(s, k)
 	if v == k {
-		lineEnd := strings.IndexByte(s[k:], '\n')
-		if lineEnd < 0 {
-			lineEnd = len(s) - k
+		rest := s[k:min(len(s), k+80)] // enough to quote; a whole long line would cost O(n) per label
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			rest = rest[:nl]
 		}
-		rest := strings.TrimSpace(s[k : k+lineEnd])
+		rest = strings.TrimSpace(rest)
 		t.off = i
 		t.sc.Text = clip(rest, 20)
 		if rest == "" {
@@ -314,7 +309,7 @@ func scanScore(s string, i int) (token, int, bool) {
 	j := skipSpaces(s, v)
 	switch {
 	case v+1 < len(s) && s[v] == ',' && isDigit(s[v+1]):
-		t.sc.Text = s[k : scanScoreToken(s, v+1)]
+		t.sc.Text = s[k:scanScoreToken(s, v+1)]
 		t.sc.Problem = "cannot read score " + quote(t.sc.Text) + ": a decimal comma? (write 3.5)"
 		return t, v, true
 	case isRangeDash(s, j):
@@ -701,16 +696,30 @@ func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings []string,
 				" score(s) were read as the essential scores, since the ground truth has "+
 				strconv.Itoa(e)+" essential passage(s) and no bonus passage")
 		} else {
-			for _, sc := range a.Unassigned {
+			for i, sc := range a.Unassigned {
+				if i == 3 {
+					warnings = append(warnings, "ignored "+strconv.Itoa(len(a.Unassigned)-3)+" more score(s) before any passage marker")
+					break
+				}
 				warnings = append(warnings, "ignored a score before any passage marker: "+scoreAt(&sc))
 			}
+		}
+	}
+	firstSection := map[string]map[int]*Section{Essential: {}, Bonus: {}}
+	for i := range a.Sections {
+		sec := &a.Sections[i]
+		if firstSection[sec.Kind][sec.Number] == nil {
+			firstSection[sec.Kind][sec.Number] = sec
 		}
 	}
 	for _, kind := range []string{Essential, Bonus} {
 		for i, sc := range slots[kind] {
 			if sc == nil {
 				if !handled[kind][i+1] {
-					l, c := a.sectionPos(kind, i+1)
+					l, c := 0, 0
+					if sec := firstSection[kind][i+1]; sec != nil {
+						l, c = sec.Line, sec.Col
+					}
 					problems = append(problems, errAt(l, c, "no score for "+kind+" passage "+strconv.Itoa(i+1)))
 				}
 				continue
@@ -739,16 +748,6 @@ func (a *Answer) Scores() []Score {
 		all = append(all, sec.Scores...)
 	}
 	return all
-}
-
-// sectionPos returns the position of the first section of the given passage, or 0, 0.
-func (a *Answer) sectionPos(kind string, n int) (int, int) {
-	for _, sec := range a.Sections {
-		if sec.Kind == kind && sec.Number == n {
-			return sec.Line, sec.Col
-		}
-	}
-	return 0, 0
 }
 
 func errAt(line, col int, msg string) *diag.Error {
