@@ -319,10 +319,20 @@ func (p *proxy) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) 
 // decodeChatRequest reads the browser's request into go-openai's type. Fields go-openai does
 // not know are dropped, which is also why no field of the body can choose where it is sent.
 func decodeChatRequest(body []byte) (openai.ChatCompletionRequest, error) {
-	var req openai.ChatCompletionRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return req, fmt.Errorf("the request body is not a chat completion request: %v", err)
+	// go-openai drops a zero temperature or top_p (omitempty on a float32), so the upstream
+	// would apply its default of 1 to a judge that asked for 0. The outer pointer fields shadow
+	// the embedded ones in one decoding pass and tell an explicit 0 from an absent field; 0 is
+	// then sent as the smallest float32 above 0, the go-openai maintainers' workaround, which
+	// every server treats as 0.
+	var in struct {
+		openai.ChatCompletionRequest
+		Temperature *float64 `json:"temperature"`
+		TopP        *float64 `json:"top_p"`
 	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		return in.ChatCompletionRequest, fmt.Errorf("the request body is not a chat completion request: %v", err)
+	}
+	req := in.ChatCompletionRequest
 	if req.Model == "" {
 		return req, errors.New("the request names no model")
 	}
@@ -334,20 +344,16 @@ func decodeChatRequest(body []byte) (openai.ChatCompletionRequest, error) {
 	if len(req.Messages) == 0 {
 		return req, errors.New("the request has no messages")
 	}
-	// go-openai drops a zero temperature or top_p (omitempty on a float32), so the upstream
-	// would apply its default of 1 to a judge that asked for 0. Its maintainers' workaround is
-	// the smallest float32 above 0, which every server treats as 0.
-	var explicit struct {
-		Temperature *float64 `json:"temperature"`
-		TopP        *float64 `json:"top_p"`
+	sampling := func(v *float64) float32 {
+		switch {
+		case v == nil:
+			return 0
+		case *v == 0:
+			return math.SmallestNonzeroFloat32
+		}
+		return float32(*v)
 	}
-	_ = json.Unmarshal(body, &explicit)
-	if explicit.Temperature != nil && *explicit.Temperature == 0 {
-		req.Temperature = math.SmallestNonzeroFloat32
-	}
-	if explicit.TopP != nil && *explicit.TopP == 0 {
-		req.TopP = math.SmallestNonzeroFloat32
-	}
+	req.Temperature, req.TopP = sampling(in.Temperature), sampling(in.TopP)
 	validator := openai.NewReasoningValidator()
 	if err := validator.Validate(req); err != nil {
 		// Reasoning models take max_completion_tokens and fixed sampling; adapt what the page

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkProxyLatency measures what the dev server adds to a chat completion: the same
+// requests go to the fake upstream directly and through newServer, on loopback, at 1 and 64
+// concurrent clients, plain and streaming (5 chunks). b.N is the total number of requests of a
+// sub-benchmark; bench/proxy.sh fixes it and prints proxy minus direct per percentile.
+func BenchmarkProxyLatency(b *testing.B) {
+	const chunks = 5
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if strings.Contains(r.Header.Get("Accept"), "event-stream") || r.URL.Query().Has("stream") {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for i := 0; i < chunks; i++ {
+				fmt.Fprintf(w, "data: %s\n\n", chunkJSON("tok "))
+				w.(http.Flusher).Flush()
+			}
+			_, _ = io.WriteString(w, "data: [DONE]\n\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, completionJSON(`{"claims":[{"claim_id":"c1","grounded":true,"ungrounded_assertions":[]}]}`))
+	}))
+	defer upstream.Close()
+	proxy := httptest.NewServer(newServer(config{
+		Addr: defaultAddr, Upstream: upstream.URL + "/v1", WebDir: b.TempDir(),
+		MaxBody: defaultMaxBody, Timeout: 30 * time.Second, Log: io.Discard,
+	}))
+	defer proxy.Close()
+
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 256, DisableCompression: true}}
+	prompt := strings.Repeat("Evidence chunk with some words in it. ", 100) // a ~4 KB judge prompt
+	for _, stream := range []bool{false, true} {
+		body := fmt.Sprintf(`{"model":"judge-1","temperature":0,"max_tokens":512,"stream":%t,"messages":[{"role":"user","content":%q}]}`, stream, prompt)
+		for _, conc := range []int{1, 64} {
+			for _, target := range []struct{ name, url string }{
+				{"direct", upstream.URL + "/v1/chat/completions"},
+				{"proxy", proxy.URL + "/v1/chat/completions"},
+			} {
+				kind := "plain"
+				if stream {
+					kind = "stream"
+				}
+				b.Run(fmt.Sprintf("%s/c=%d/%s", kind, conc, target.name), func(b *testing.B) {
+					call := func() error {
+						req, err := http.NewRequest(http.MethodPost, target.url, strings.NewReader(body))
+						if err != nil {
+							return err
+						}
+						req.Header.Set("Content-Type", "application/json")
+						req.Header.Set("Authorization", "Bearer "+testKey)
+						if stream {
+							req.Header.Set("Accept", "text/event-stream")
+						}
+						resp, err := client.Do(req)
+						if err != nil {
+							return err
+						}
+						defer resp.Body.Close()
+						n, err := io.Copy(io.Discard, resp.Body)
+						if err == nil && (resp.StatusCode != http.StatusOK || n == 0) {
+							err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
+						}
+						return err
+					}
+					for i := 0; i < 2*conc; i++ { // warm the connection pools
+						if err := call(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					lat := make([]time.Duration, b.N)
+					var next atomic.Int64
+					var failed atomic.Value
+					var wg sync.WaitGroup
+					cpu0 := processCPU()
+					b.ResetTimer()
+					for w := 0; w < conc; w++ {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for {
+								i := int(next.Add(1) - 1)
+								if i >= len(lat) {
+									return
+								}
+								start := time.Now()
+								if err := call(); err != nil {
+									failed.Store(err)
+									return
+								}
+								lat[i] = time.Since(start)
+							}
+						}()
+					}
+					wg.Wait()
+					b.StopTimer()
+					cpu := processCPU() - cpu0
+					if err, _ := failed.Load().(error); err != nil {
+						b.Fatal(err)
+					}
+					slices.Sort(lat)
+					pct := func(p float64) float64 {
+						return float64(lat[int(p*float64(len(lat)-1))].Nanoseconds()) / 1e3
+					}
+					b.ReportMetric(pct(0.50), "p50-µs")
+					b.ReportMetric(pct(0.99), "p99-µs")
+					// CPU per request (client, upstream and, for "proxy", the proxy: all in this
+					// process) does not depend on what else the machine runs, unlike latency.
+					b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/req")
+				})
+			}
+		}
+	}
+}
+
+// processCPU is the user plus system time this process has used so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
