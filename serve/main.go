@@ -82,8 +82,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	handler := newServer(cfg)
+	if w, ok := handler.(interface{ warm() }); ok {
+		go w.warm()
+	}
 	srv := &http.Server{
-		Handler: newServer(cfg),
+		Handler: handler,
 		// No WriteTimeout: a judge's answer may stream for minutes; the upstream timeout and
 		// the browser's own disconnect bound it instead.
 		ReadHeaderTimeout: 10 * time.Second,

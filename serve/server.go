@@ -93,6 +93,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// warm prepares the static files in the background of a starting server.
+func (s *server) warm() {
+	if st, ok := s.static.(*static); ok {
+		st.warm()
+	}
+}
+
 // config tells the page where its calls go, so it can show "via dev server → host".
 func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

@@ -151,6 +151,30 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", e.modTime, bytes.NewReader(e.data))
 }
 
+// warm reads and compresses the page's files ahead of the first request, so that the first
+// load of the wasm does not wait for gzip. Errors are left for the request that meets them.
+func (s *static) warm() {
+	if s.rootErr != nil {
+		return
+	}
+	_ = fs.WalkDir(s.root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
+		if err != nil || strings.HasPrefix(d.Name(), ".") && rel != "." {
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		if err == nil && info.Mode().IsRegular() && info.Size() <= maxCachedFile {
+			_, _ = s.entry(rel, info, compressible[strings.ToLower(path.Ext(rel))])
+		}
+		return nil
+	})
+}
+
 // entry returns the cached file, rereading it when its size or time changed (a rebuild).
 func (s *static) entry(rel string, info fs.FileInfo, compress bool) (*staticEntry, error) {
 	s.mu.Lock()

@@ -174,3 +174,17 @@ func TestStaticServesOnlyTheWebDirectory(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusMethodNotAllowed, resp.StatusCode)
 }
+
+func TestWarmCompressesAheadOfTheFirstRequest(t *testing.T) {
+	dir, files := webFixture(t)
+	s := newStatic(dir)
+	s.warm()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	require.Contains(t, s.cache, "ragjudge.wasm")
+	assert.NotNil(t, s.cache["ragjudge.wasm"].gz)
+	assert.Equal(t, files["batch/index.html"], s.cache["batch/index.html"].data)
+	assert.NotContains(t, s.cache, ".git/config", "hidden directories are never read")
+
+	newStatic(filepath.Join(dir, "missing")).warm() // a missing directory is not a panic
+}
