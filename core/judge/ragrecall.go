@@ -1,0 +1,280 @@
+package judge
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/recall"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+)
+
+// rag-recall: the judge scores each essential (1–5) and bonus (0–5) passage of the ground truth
+// for how well the returned passage covers it, and does the recall arithmetic itself. Its
+// arithmetic is only compared: the verdict's score is recomputed exactly from its passage scores.
+
+const ragRecallID = "rag-recall"
+
+func init() {
+	builtins = append(builtins, &Evaluator{
+		ID:    ragRecallID,
+		Title: "RAG recall",
+		Description: "Scores how much of each passage of the ground truth the returned passage covers " +
+			"(essential passages 1–5, bonus passages 0–5) and combines the scores into a recall from 1 to 5, " +
+			"recomputed exactly from the judge's passage scores.",
+		Dialect: template.Format,
+		Inputs: []Input{
+			{Name: "passage_gt", Label: "Ground truth passages", Kind: "text", Required: true,
+				Help: "The ideal response; mark passages with [ESSENTIAL PASSAGE] / [BONUS PASSAGE]."},
+			{Name: "passage_llm", Label: "Returned passage", Kind: "text", Required: true,
+				Help: "The passage the RAG system returned."},
+			{Name: "threshold", Label: "Pass threshold", Kind: "number",
+				Help: "Optional, 0–5: the verdict passes when the recall (rounded to 2 decimals) is at least this."},
+		},
+		Output: "text: a `Score: n` per passage, the RECALL_ formula lines and `RECALL_Final_Score: x`",
+		vars:   ragRecallVars,
+		parse:  ragRecallParse,
+	})
+}
+
+func ragRecallVars(in *value.Object) (*value.Object, []string, error) {
+	gt, err := argText(in, "passage_gt")
+	if err != nil {
+		return nil, nil, err
+	}
+	llm, err := argText(in, "passage_llm")
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, err := argThreshold(in); err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	if e, _ := recall.CountMarkers(gt); e == 0 {
+		warnings = append(warnings, "passage_gt has no [ESSENTIAL PASSAGE] marker: the judge has no essential passage to "+
+			"score and the recall cannot be computed (it needs at least one)")
+	}
+	return value.NewObject("passage_gt", gt, "passage_llm", llm), warnings, nil
+}
+
+// argThreshold reads the optional threshold: a number from 0 to 5 (a numeric text is read too, as
+// a form sends it; an empty one or null is no threshold). It returns the threshold exactly as the
+// caller wrote it (0.1 is 1/10, not the float nearest to it) and as a float.
+func argThreshold(in *value.Object) (*big.Rat, *float64, error) {
+	v, _ := in.Get("threshold")
+	var lit string
+	switch x := v.(type) {
+	case nil:
+		return nil, nil, nil
+	case int64:
+		lit = strconv.FormatInt(x, 10)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, nil, badInput("threshold", "want a number from 0 to 5, got %v", x)
+		}
+		lit = strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		lit = strings.TrimSpace(x)
+		if lit == "" {
+			return nil, nil, nil
+		}
+		if _, err := strconv.ParseFloat(lit, 64); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
+			return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", quote(x))
+		}
+	default:
+		return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", value.TypeName(v))
+	}
+	t, ok := new(big.Rat).SetString(lit)
+	if !ok || t.Sign() < 0 || t.Cmp(big.NewRat(5, 1)) > 0 {
+		return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", lit)
+	}
+	f, _ := strconv.ParseFloat(lit, 64)
+	return t, &f, nil
+}
+
+// ragRecallScore is one passage score in the verdict.
+type ragRecallScore struct {
+	Number  int      `json:"number"`
+	Value   *float64 `json:"value"` // rounded to 2 decimals; null when unreadable
+	Exact   string   `json:"exact"` // "7/2"; "" when unreadable
+	Text    string   `json:"text"`  // as the judge wrote it, e.g. "4/5"
+	Line    int      `json:"line"`
+	Col     int      `json:"col"`
+	Problem string   `json:"problem,omitempty"`
+}
+
+// ragRecallLine is one formula line: recomputed in the seed's format, and what the judge stated.
+type ragRecallLine struct {
+	Label      string   `json:"label"`
+	Recomputed *string  `json:"recomputed"`   // the seed-format line; null when the recall is undetermined
+	Stated     *string  `json:"stated"`       // the judge's text after the label; null when it has no such line
+	Value      *float64 `json:"stated_value"` // the judge's result on that line; null when absent or unreadable
+	Line       int      `json:"line,omitempty"`
+	Col        int      `json:"col,omitempty"`
+	// Match is whether the judge's result equals the recomputed one at 2-decimal display
+	// precision; null when either is missing.
+	Match *bool `json:"match"`
+}
+
+// ragRecallStated is the judge's result on each formula line, null when absent or unreadable.
+type ragRecallStated struct {
+	Essential *float64 `json:"essential"`
+	Bonus     *float64 `json:"bonus"`
+	Combined  *float64 `json:"combined"`
+	FinalCalc *float64 `json:"final_calculation"`
+	Final     *float64 `json:"final"`
+}
+
+// ragRecallDetail is rag-recall's Verdict.Verdict.
+type ragRecallDetail struct {
+	// Expected counts the markers in passage_gt: how many scores of each kind the judge owes.
+	Expected   struct{ Essential, Bonus int } `json:"expected"`
+	Essential  []ragRecallScore               `json:"essential"`
+	Bonus      []ragRecallScore               `json:"bonus"`
+	Recomputed *recall.Summary                `json:"recomputed"` // null when undetermined
+	Lines      []ragRecallLine                `json:"lines"`
+	Stated     ragRecallStated                `json:"stated"`
+	Threshold  *float64                       `json:"threshold"`
+}
+
+func ragRecallParse(in *value.Object, answer string) *Verdict {
+	gt, _ := argText(in, "passage_gt")
+	threshold, thresholdF, _ := argThreshold(in)
+	d := &ragRecallDetail{Essential: []ragRecallScore{}, Bonus: []ragRecallScore{}, Threshold: thresholdF}
+	d.Expected.Essential, d.Expected.Bonus = recall.CountMarkers(gt)
+	v := &Verdict{Verdict: d}
+
+	a := recall.ReadAnswer(answer)
+	fillStated(d, a)
+	if d.Expected.Essential == 0 {
+		for _, sc := range a.Scores() {
+			d.add(sc)
+		}
+		v.Checks = append(v.Checks, diag.Fail("passage_gt has no [ESSENTIAL PASSAGE] marker, so there is no recall "+
+			"to compute (it needs at least one essential passage)"))
+		return v
+	}
+	essential, bonus, warnings, problems := a.Resolve(d.Expected.Essential, d.Expected.Bonus)
+	for _, w := range warnings {
+		v.Checks = append(v.Checks, diag.Warn(w))
+	}
+	if len(problems) > 0 {
+		for _, sc := range a.Scores() {
+			d.add(sc)
+		}
+		if len(a.Scores()) == 0 && !hasUnassigned(a) {
+			v.Checks = append(v.Checks, diag.Fail("no passage score in the answer: expected a `Score: n` after each "+
+				"[ESSENTIAL PASSAGE] and [BONUS PASSAGE]"+truncationHint(a)))
+			return v
+		}
+		hint := truncationHint(a)
+		for _, p := range problems {
+			if hint != "" && strings.HasPrefix(p.Msg, "no score for") {
+				q := *p
+				q.Msg += hint
+				p, hint = &q, ""
+			}
+			v.Checks = append(v.Checks, outputCheck(p))
+		}
+		return v
+	}
+	for _, sc := range essential {
+		d.add(sc)
+	}
+	for _, sc := range bonus {
+		d.add(sc)
+	}
+	r, err := recall.Compute(scoreValues(essential), scoreValues(bonus))
+	if err != nil { // unreachable: Resolve checks the same ranges
+		v.Checks = append(v.Checks, diag.Fail(err.Error()))
+		return v
+	}
+	sum := r.Summary()
+	d.Recomputed = &sum
+	final := sum.Final
+	v.Score = &final
+	values := [recall.NumLines]*big.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final, r.Final}
+	for i := range d.Lines {
+		line := &d.Lines[i]
+		line.Recomputed = &r.Lines[i]
+		st := a.Stated[i]
+		if st == nil || st.Value == nil {
+			continue
+		}
+		same := recall.Round2(st.Value).Cmp(recall.Round2(values[i])) == 0
+		line.Match = &same
+		if !same {
+			v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
+				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))))
+		}
+	}
+	if a.Stated[recall.LineFinal] == nil {
+		v.Checks = append(v.Checks, diag.Warn("the answer has no RECALL_Final_Score line (it may be cut short); "+
+			"the score is recomputed from the passage scores"))
+	}
+	if threshold != nil {
+		passed := recall.Round2(r.Final).Cmp(threshold) >= 0
+		v.Passed = &passed
+	}
+	return v
+}
+
+// fillStated copies the judge's formula lines into the detail, before any comparison.
+func fillStated(d *ragRecallDetail, a *recall.Answer) {
+	d.Lines = make([]ragRecallLine, recall.NumLines)
+	stated := [recall.NumLines]**float64{&d.Stated.Essential, &d.Stated.Bonus, &d.Stated.Combined, &d.Stated.FinalCalc, &d.Stated.Final}
+	for i := range d.Lines {
+		d.Lines[i].Label = recall.Labels[i]
+		st := a.Stated[i]
+		if st == nil {
+			continue
+		}
+		text := st.Text
+		d.Lines[i].Stated = &text
+		d.Lines[i].Line, d.Lines[i].Col = st.Line, st.Col
+		if st.Value != nil {
+			f := recall.Float(st.Value)
+			d.Lines[i].Value = &f
+			*stated[i] = &f
+		}
+	}
+}
+
+func (d *ragRecallDetail) add(sc recall.Score) {
+	s := ragRecallScore{Number: sc.Number, Text: sc.Text, Line: sc.Line, Col: sc.Col, Problem: sc.Problem}
+	if sc.Value != nil {
+		f := recall.Float(sc.Value)
+		s.Value = &f
+		s.Exact = sc.Value.RatString()
+	}
+	if sc.Kind == recall.Bonus {
+		d.Bonus = append(d.Bonus, s)
+	} else {
+		d.Essential = append(d.Essential, s)
+	}
+}
+
+func hasUnassigned(a *recall.Answer) bool { return len(a.Unassigned) > 0 }
+
+// truncationHint says why an answer with missing scores looks cut short, or "" when it does not.
+func truncationHint(a *recall.Answer) string {
+	switch {
+	case a.ThinkOpen:
+		return fmt.Sprintf(" (it ends inside a <think> block opened at line %d: it looks truncated, max_tokens too small?)", a.ThinkLine)
+	case a.Stated[recall.LineFinal] == nil:
+		return " (it has no RECALL_Final_Score line: it looks truncated)"
+	}
+	return ""
+}
+
+func scoreValues(ss []recall.Score) []*big.Rat {
+	out := make([]*big.Rat, len(ss))
+	for i, s := range ss {
+		out[i] = s.Value
+	}
+	return out
+}
