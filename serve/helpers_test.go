@@ -22,6 +22,7 @@ const testKey = "sk-test-4f1c9e0b7a2d4c55b8e1d3f6a9c0b2e7XYZ"
 type seenRequest struct {
 	Method, Path, RawQuery string
 	EscapedPath            string
+	Header                 http.Header
 	Authorization, APIKey  string
 	Body                   []byte
 }
@@ -40,7 +41,7 @@ func newFakeUpstream(t *testing.T, handler http.HandlerFunc) *fakeUpstream {
 		body, _ := io.ReadAll(r.Body)
 		f.mu.Lock()
 		f.seen = append(f.seen, seenRequest{
-			Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, EscapedPath: r.URL.EscapedPath(),
+			Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, EscapedPath: r.URL.EscapedPath(), Header: r.Header.Clone(),
 			Authorization: r.Header.Get("Authorization"), APIKey: r.Header.Get("api-key"), Body: body,
 		})
 		f.mu.Unlock()

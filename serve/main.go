@@ -152,6 +152,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	if (cfg.AzureAPIVersion != "" || len(cfg.AzureDeployments) > 0) && !cfg.Azure {
 		return cfg, errors.New("-azure-api-version and -azure-deployments need -azure")
 	}
+	if cfg.Azure && cfg.Upstream == defaultUpstream {
+		return cfg, errors.New("-azure needs -upstream https://NAME.openai.azure.com (your Azure OpenAI resource)")
+	}
 	if cfg.WebDir, err = findWebDir(cfg.WebDir); err != nil {
 		return cfg, err
 	}

@@ -51,6 +51,7 @@ func TestParseConfig(t *testing.T) {
 		{[]string{"-timeout", "-1s"}, "-timeout must be positive"},
 		{[]string{"-azure-deployments", "gpt-4o"}, "not model=deployment"},
 		{[]string{"-azure-deployments", "a=b"}, "need -azure"},
+		{[]string{"-azure"}, "-azure needs -upstream"},
 		{[]string{"-web", "/no/such/dir"}, "no such directory"},
 		{[]string{"stray"}, "unexpected argument"},
 	}

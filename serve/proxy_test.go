@@ -212,6 +212,8 @@ func TestNothingIsSentToAnyHostButTheUpstream(t *testing.T) {
 			req.Header.Set("Authorization", "Bearer "+testKey)
 			req.Header.Set("X-Forwarded-Host", evilHost)
 			req.Header.Set("Forwarded", "host="+evilHost)
+			req.Header.Set("Cookie", "session=browser-secret")
+			req.Header.Set("OpenAI-Organization", "org-from-browser")
 			resp, err := noGzipClient.Do(req)
 			require.NoError(t, err)
 			resp.Body.Close()
@@ -220,6 +222,9 @@ func TestNothingIsSentToAnyHostButTheUpstream(t *testing.T) {
 	for _, seen := range fake.requests() {
 		assert.Equal(t, "/v1/chat/completions", seen.Path, "the body cannot change the upstream path")
 		assert.NotContains(t, string(seen.Body), "base_url", "fields go-openai does not know are dropped")
+		for _, h := range []string{"Cookie", "X-Forwarded-Host", "Forwarded", "OpenAI-Organization"} {
+			assert.Empty(t, seen.Header.Get(h), "the browser's %s header is not forwarded", h)
+		}
 	}
 	assert.Len(t, fake.requests(), len(bodies)*2)
 
