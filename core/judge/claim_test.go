@@ -1,0 +1,259 @@
+package judge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// object decodes a JSON object literal for a test.
+func object(t testing.TB, src string) *value.Object {
+	t.Helper()
+	v, err := value.Decode([]byte(src))
+	require.NoError(t, err, src)
+	o, ok := v.(*value.Object)
+	require.True(t, ok, src)
+	return o
+}
+
+// assertVerdict checks passed and score ("true", "false", "null"; a number or "null") and that
+// every wanted check ("E: substring" or "W: substring") is among v's checks. An undetermined
+// verdict must carry an error check and a determined one must not.
+func assertVerdict(t *testing.T, v *Verdict, passed, score string, checks []string) {
+	t.Helper()
+	gotPassed := "null"
+	if v.Passed != nil {
+		gotPassed = fmt.Sprint(*v.Passed)
+	}
+	gotScore := "null"
+	if v.Score != nil {
+		gotScore = fmt.Sprintf("%.4g", *v.Score)
+	}
+	assert.Equal(t, passed, gotPassed, "passed; checks: %q", v.Checks)
+	assert.Equal(t, score, gotScore, "score; checks: %q", v.Checks)
+	hasError := false
+	for _, c := range v.Checks {
+		hasError = hasError || c.Severity == diag.SevError
+	}
+	assert.Equal(t, v.Passed == nil, hasError, "an undetermined verdict, and only one, has an error check: %q", v.Checks)
+	for _, want := range checks {
+		sev, msg, _ := strings.Cut(want, ": ")
+		sev = map[string]string{"E": diag.SevError, "W": diag.SevWarning}[sev]
+		found := false
+		for _, c := range v.Checks {
+			found = found || c.Severity == sev && strings.Contains(c.Message, msg)
+		}
+		assert.True(t, found, "no %s check containing %q in %q", sev, msg, v.Checks)
+	}
+	_, err := json.Marshal(v)
+	assert.NoError(t, err)
+}
+
+const claimInputs = `{
+	"question": "What was the patient prescribed?",
+	"claims": ["Atorvastatin 20 mg daily was prescribed.", "The patient had no adverse reactions.", "Follow-up in three months."],
+	"evidence": [{"title": "Cardiology note", "text": "Plan: start atorvastatin 20 mg PO daily."}, "Return to clinic in 12 weeks.", "Allergies: none known."]
+}`
+
+// claimJSON builds a judge answer grading c1..c3 with the given grounded values (JSON text).
+func claimJSON(g1, g2, g3 string) string {
+	return fmt.Sprintf(`{"claims": [
+  {"claim_id": "c1", "grounded": %s, "ungrounded_assertions": []},
+  {"claim_id": "c2", "grounded": %s, "ungrounded_assertions": []},
+  {"claim_id": "c3", "grounded": %s, "ungrounded_assertions": []}
+]}`, g1, g2, g3)
+}
+
+const c2Ungrounded = `{"claims": [
+  {"claim_id": "c1", "grounded": true, "ungrounded_assertions": []},
+  {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [
+    {"assertion": "the patient had no adverse reactions", "reason": "ID: 1 only says the drug was started; chunk 3 lists allergies, not reactions"}]},
+  {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
+]}`
+
+func TestClaimParse(t *testing.T) {
+	tests := []struct {
+		name     string
+		answer   string
+		passed   string
+		score    string
+		statuses string // "grounded ungrounded missing" for c1 c2 c3
+		checks   []string
+	}{
+		{name: "strict all grounded", answer: claimJSON("true", "true", "true"), passed: "true", score: "1", statuses: "grounded grounded grounded"},
+		{name: "one ungrounded", answer: c2Ungrounded, passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
+		{name: "fenced with prose", answer: "Here is my assessment.\n\n```json\n" + claimJSON("true", "true", "true") + "\n```\nAll claims check out.",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: ignored the text before the JSON, from 1:1", "W: ignored the text after the JSON"}},
+		{name: "think block with an example", answer: "<think>The format is {\"claims\": [{\"claim_id\": \"c1\", \"grounded\": false}]}. c2 is fine.</think>\n" + claimJSON("true", "true", "true"),
+			passed: "true", score: "1", statuses: "grounded grounded grounded"},
+		{name: "trailing commas", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": [],}, {"claim_id": "c2", "grounded": true,}, {"claim_id": "c3", "grounded": false, "ungrounded_assertions": [{"assertion": "three months", "reason": "ID: 2 says 12 weeks",},],},],}`,
+			passed: "false", score: "0.6667", statuses: "grounded grounded ungrounded", checks: []string{"W: judge answer: repaired a trailing comma at 1:77 (and 6 more)"}},
+		{name: "truncated", answer: "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n  {\"claim_id\": \"c2\", \"grounded\": fa",
+			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: looks truncated (max_tokens too small?) (line 4, col 36)"}},
+		{name: "skipped claim", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}]}`,
+			passed: "null", score: "0.6667", statuses: "grounded grounded missing", checks: []string{"W: the judge skipped claim c3", "E: undetermined: 1 of 3 claims have no grade (c3)"}},
+		{name: "skipped claim but one ungrounded", answer: `{"claims": [{"claim_id": "c1", "grounded": false, "ungrounded_assertions": [{"assertion": "20 mg", "reason": "dose not stated"}]}]}`,
+			passed: "false", score: "0", statuses: "ungrounded missing missing", checks: []string{"W: the judge skipped claim c2", "W: the judge skipped claim c3"}},
+		{name: "unknown claim id", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c9", "grounded": false}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{`W: the judge graded claim "c9", which the inputs do not have; ignored`}},
+		{name: "self-contradiction", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true, "ungrounded_assertions": [{"assertion": "no adverse reactions", "reason": "not in the evidence"}]}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: claim c2: the judge says grounded: true but lists 1 ungrounded assertion(s); counted as ungrounded"}},
+		{name: "yes and no strings", answer: claimJSON(`"yes"`, `"No"`, `"true"`), passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded",
+			checks: []string{`W: claim c1: read grounded "yes" as true`, `W: claim c2: read grounded "No" as false`, `W: claim c3: read grounded "true" as true`}},
+		{name: "one and zero", answer: claimJSON("1", "0", "1"), passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded",
+			checks: []string{"W: claim c1: read grounded 1 as true", "W: claim c2: read grounded 0 as false"}},
+		{name: "python literals and single quotes", answer: `{'claims': [{'claim_id': 'c1', 'grounded': True, 'ungrounded_assertions': []}, {'claim_id': 'c2', 'grounded': False, 'ungrounded_assertions': [{'assertion': 'no reactions', 'reason': "the note doesn't say"}]}, {'claim_id': 'c3', 'grounded': True, 'ungrounded_assertions': None}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: read a single-quoted string", "W: read Python True as true", "W: read Python None as null"}},
+		{name: "nested result", answer: `{"result": ` + claimJSON("true", "true", "true") + `, "model": "gpt-4o"}`, passed: "true", score: "1", statuses: "grounded grounded grounded"},
+		{name: "example in the reasoning first", answer: "I will answer in the format {\"claims\": [{\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []}]}.\nNow the real answer:\n" + claimJSON("true", "false", "true"),
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: ignored an earlier JSON object at 1:29 (an example in the reasoning?)"}},
+		{name: "unescaped inner quotes", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": []}, {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [{"assertion": "the patient "tolerated it well"", "reason": "the note says "start" only"}]}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
+		{name: "curly quotes", answer: `{“claims”: [{“claim_id”: “c1”, “grounded”: true}, {“claim_id”: “c2”, “grounded”: true}, {“claim_id”: “c3”, “grounded”: true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: read curly quotes as quotes"}},
+		{name: "numeric ids", answer: `{"claims": [{"claim_id": 1, "grounded": true}, {"claim_id": "2", "grounded": true}, {"claim_id": 3, "grounded": true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: the judge wrote claim_id 1 for claim c1; read the number as the claim's position"}},
+		{name: "loose ids", answer: `{"claims": [{"claim_id": "C1", "grounded": true}, {"claim_id": "Claim c2", "grounded": true}, {"claim_id": " c3 ", "grounded": true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{`W: the judge wrote claim_id "C1" for claim c1; matched ignoring case and spacing`}},
+		{name: "duplicate conflicting", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c1", "grounded": false}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "ungrounded grounded grounded", checks: []string{"W: the judge graded claim c1 twice, as grounded and as ungrounded; counted as ungrounded"}},
+		{name: "duplicate agreeing", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: the judge graded claim c1 more than once, with the same grade"}},
+		{name: "no json", answer: "All three claims are supported by the evidence.", passed: "null", score: "null", statuses: "missing missing missing",
+			checks: []string{`E: the answer has no JSON object with "claims"`}},
+		{name: "claims not a list", answer: `{"claims": "all grounded"}`, passed: "null", score: "null", statuses: "missing missing missing",
+			checks: []string{`E: the judge's "claims" is a string, not a list of graded claims`}},
+		{name: "grounded missing", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2"}, {"claim_id": "c3", "grounded": null}]}`,
+			passed: "null", score: "0.3333", statuses: "grounded missing missing", checks: []string{"W: claim c2: the judge gave no grounded value; no grade", "W: claim c3: grounded is null, not true or false; no grade", "E: undetermined: 2 of 3 claims have no grade (c2, c3)"}},
+		{name: "empty list", answer: `{"claims": []}`, passed: "null", score: "null", statuses: "missing missing missing",
+			checks: []string{"W: the judge skipped claim c1", "E: undetermined: 3 of 3 claims have no grade"}},
+		{name: "assertions as strings", answer: `{"claims": [{"claim_id": "c1", "grounded": false, "ungrounded_assertions": ["20 mg daily (chunk 1 says 20 mg PO)"]}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "ungrounded grounded grounded"},
+		{name: "comments and unquoted keys", answer: "{\n  claims: [ // all three\n    {claim_id: \"c1\", grounded: true}, /* ok */\n    {claim_id: \"c2\", grounded: true},\n    {claim_id: \"c3\", grounded: true}\n  ]\n}",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored a // comment at 2:13", "W: judge answer: read an unquoted key at 2:3"}},
+		{name: "lone think close", answer: "c1 is supported by ID: 1.</think>\n" + claimJSON("true", "true", "true"), passed: "true", score: "1", statuses: "grounded grounded grounded"},
+		{name: "unreadable", answer: "{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": probably}]}", passed: "null", score: "null", statuses: "missing missing missing",
+			checks: []string{`E: cannot read the JSON: unexpected word "probably" (text values must be in quotes); reading stopped at "probably}]}" (line 1, col 44)`}},
+		{name: "capitalised keys", answer: `{"Claims": [{"Claim_ID": "c1", "Grounded": true}, {"claim_id": "c2", "GROUNDED": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded"},
+	}
+	r := testRegistry(t)
+	in := object(t, claimInputs)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := r.Parse(claimID, in, tt.answer)
+			require.NoError(t, err)
+			assertVerdict(t, v, tt.passed, tt.score, tt.checks)
+			d := v.Verdict.(*claimDetail)
+			var statuses []string
+			for _, c := range d.Claims {
+				statuses = append(statuses, c.Status)
+			}
+			assert.Equal(t, tt.statuses, strings.Join(statuses, " "))
+			assert.Equal(t, 3, d.Counts.Total)
+			assert.Equal(t, d.Counts.Total, d.Counts.Grounded+d.Counts.Ungrounded+d.Counts.Missing)
+		})
+	}
+}
+
+func TestClaimDetail(t *testing.T) {
+	r := testRegistry(t)
+	v, err := r.Parse(claimID, object(t, claimInputs), c2Ungrounded)
+	require.NoError(t, err)
+	b, err := json.Marshal(v.Verdict)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{
+	  "claims": [
+	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []},
+	    {"id": "c2", "text": "The patient had no adverse reactions.", "status": "ungrounded", "grounded": false,
+	     "ungrounded_assertions": [{"assertion": "the patient had no adverse reactions", "reason": "ID: 1 only says the drug was started; chunk 3 lists allergies, not reactions"}],
+	     "evidence_ids": [1, 3]},
+	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []}
+	  ],
+	  "counts": {"grounded": 2, "ungrounded": 1, "missing": 0, "total": 3}
+	}`, string(b))
+}
+
+func TestClaimObjectInputs(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, `{"question": "Q", "claims": [{"id": "a", "text": "A"}, {"id": 2, "text": "B"}, {"text": "C"}], "evidence": ["E"]}`)
+	v, err := r.Parse(claimID, in, `{"claims": [{"claim_id": "a", "grounded": true}, {"claim_id": 2, "grounded": true}, {"claim_id": "c3", "grounded": false}]}`)
+	require.NoError(t, err)
+	assertVerdict(t, v, "false", "0.6667", nil)
+	assert.Empty(t, v.Checks)
+	d := v.Verdict.(*claimDetail)
+	assert.Equal(t, []string{"a", "2", "c3"}, []string{d.Claims[0].ID, d.Claims[1].ID, d.Claims[2].ID})
+}
+
+func TestEvidenceRefs(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []int
+	}{
+		{"ID: 2 and ID 3", []int{2, 3}},
+		{"chunk #4, chunks 5", []int{4, 5}},
+		{"see Evidence 1; source: 7", []int{1, 7}},
+		{"valid id is 9", nil},
+		{"ID:12ab", nil},
+		{"paid 3", nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, evidenceRefs(tt.in), tt.in)
+	}
+}
+
+func TestInputErrors(t *testing.T) {
+	tests := []struct {
+		id, inputs, name, msg string
+	}{
+		{claimID, `{"claims": ["a"], "evidence": []}`, "question", "is required: give a text"},
+		{claimID, `{"question": 3, "claims": ["a"], "evidence": []}`, "question", "want a text, got a number"},
+		{claimID, `{"question": "  ", "claims": ["a"], "evidence": []}`, "question", "is empty"},
+		{claimID, `{"question": "q", "evidence": []}`, "claims", "is required: give a list"},
+		{claimID, `{"question": "q", "claims": "a", "evidence": []}`, "claims", "want a list, got a string"},
+		{claimID, `{"question": "q", "claims": [], "evidence": []}`, "claims", "is empty: give at least one claim"},
+		{claimID, `{"question": "q", "claims": ["a", 5], "evidence": []}`, "claims", "item 2: want a text or an {id, text} object, got a number"},
+		{claimID, `{"question": "q", "claims": [{"id": "x"}], "evidence": []}`, "claims", `item 1: want a "text" that is a text, got none`},
+		{claimID, `{"question": "q", "claims": [{"id": true, "text": "a"}], "evidence": []}`, "claims", "item 1: the id must be a text or a whole number, got a boolean"},
+		{claimID, `{"question": "q", "claims": [{"id": "c2", "text": "a"}, "b"], "evidence": []}`, "claims", `items 1 and 2 have the same id "c2"`},
+		{claimID, `{"question": "q", "claims": ["a"]}`, "evidence", "is required: give a list"},
+		{claimID, `{"question": "q", "claims": ["a"], "evidence": [null]}`, "evidence", "item 1: want a text or a {title, text} object, got null"},
+		{claimID, `{"question": "q", "claims": ["a"], "evidence": [{"title": 1, "text": "t"}]}`, "evidence", "item 1: the title must be a text, got a number"},
+		{claimID, `{"question": "q", "claims": ["a"], "evidence": [{"title": "t"}]}`, "evidence", `item 1: want a "text" that is a text, got none`},
+		{groundingID, `{"facts": ["f"]}`, "answer", "is required"},
+		{groundingID, `{"answer": "a"}`, "facts", "is required: give a text or a list of texts"},
+		{groundingID, `{"answer": "a", "facts": 4}`, "facts", "want a text or a list of texts, got a number"},
+		{groundingID, `{"answer": "a", "facts": []}`, "facts", "is empty: give at least one fact"},
+		{groundingID, `{"answer": "a", "facts": ["f", ["g"]]}`, "facts", "item 2: want a text, got a list"},
+		{groundingID, `{"answer": "a", "facts": ""}`, "facts", "is empty"},
+		{groundingID, `{"answer": "a", "facts": "f", "mode": 1}`, "mode", "want a text (strict or lenient), got a number"},
+		{pairwiseID, `{"expected_output": "e", "actual_output": "a"}`, "contexts", "is required: give a list"},
+		{pairwiseID, `{"contexts": "c", "expected_output": "e", "actual_output": "a"}`, "contexts", "want a list, got a string"},
+		{pairwiseID, `{"contexts": ["c", {"text": "d"}], "expected_output": "e", "actual_output": "a"}`, "contexts", "item 2: want a text, got an object"},
+		{pairwiseID, `{"contexts": [], "actual_output": "a"}`, "expected_output", "is required"},
+		{pairwiseID, `{"contexts": [], "expected_output": "e", "actual_output": null}`, "actual_output", "is required"},
+	}
+	r := testRegistry(t)
+	for _, tt := range tests {
+		in := object(t, tt.inputs)
+		for _, call := range []func() error{
+			func() error { _, err := r.Render(tt.id, in); return err },
+			func() error { _, err := r.Parse(tt.id, in, "yes"); return err },
+		} {
+			err := call()
+			var de *diag.Error
+			require.True(t, errors.As(err, &de), "%s %s: %v", tt.id, tt.inputs, err)
+			assert.Equal(t, "input", de.Kind, tt.inputs)
+			assert.Equal(t, tt.name, de.Name, tt.inputs)
+			assert.Contains(t, de.Msg, tt.msg, tt.inputs)
+		}
+	}
+}
