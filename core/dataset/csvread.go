@@ -12,12 +12,17 @@ import (
 	"ragjudge/core/value"
 )
 
+// maxResyncs bounds how often reading restarts after a broken quoted field, each restart
+// reading on from a line already read.
+const maxResyncs = 1000
+
 // readCSV reads a CSV text whose first record is the header.
 func readCSV(text string, b *builder) error {
 	li := newLineIndex(text)
 	comma := sniffDelimiter(text)
 	var header []string
 	base, baseLine := 0, 0 // where the current csv.Reader starts: byte offset, lines before it
+	resyncs := 0
 	for {
 		r := csv.NewReader(strings.NewReader(text[base:]))
 		r.Comma = comma
@@ -39,6 +44,10 @@ func readCSV(text string, b *builder) error {
 				// A quoted field that ran on past its own line and then broke has eaten the lines
 				// after it (an unclosed quote eats the rest of the file): read them again.
 				if pe.Err == csv.ErrQuote && line > start {
+					if resyncs++; resyncs > maxResyncs {
+						b.fail(start, msg+fmt.Sprintf("; more than %d broken quoted fields, reading stopped here: rows after this point are not loaded", maxResyncs))
+						return nil
+					}
 					resume = start + 1
 					msg = fmt.Sprintf(`a quoted field on line %d is not closed properly (read as running on to line %d, col %d; a " inside a quoted field must be doubled: ""); reading resumed at line %d`, start, line, col, resume)
 				}

@@ -45,6 +45,9 @@ const MaxBytes = 64 << 20
 // MaxRows is how many records (rows and row errors together) Read reads.
 const MaxRows = 100_000
 
+// rowLimit is MaxRows, lowered by tests.
+var rowLimit = MaxRows
+
 // RowError is a row that could not be read; the other rows still load.
 type RowError struct {
 	Line    int    `json:"line"` // 1-based line in the text where the row starts
@@ -173,9 +176,9 @@ func (b *builder) take(line int) bool {
 	if b.full {
 		return false
 	}
-	if b.records >= MaxRows {
+	if b.records >= rowLimit {
 		b.full = true
-		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", MaxRows)})
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", rowLimit)})
 		return false
 	}
 	b.records++

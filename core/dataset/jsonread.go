@@ -46,9 +46,9 @@ func decodeStrict(s string) (any, error) {
 	if !json.Valid(raw) {
 		return nil, jsonProblem(s, json.Unmarshal(raw, new(json.RawMessage)))
 	}
-	v, err := value.Decode(raw)
+	v, err := decodeValid(raw)
 	if err != nil {
-		return nil, fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "value: "))
+		return nil, fmt.Errorf("invalid JSON: %s", err.Error())
 	}
 	return v, nil
 }
@@ -128,12 +128,12 @@ func readJSON(text string, b *builder) error {
 			if !valid {
 				return syntaxError(li, text)
 			}
-			v, err := value.Decode([]byte(text))
-			if err != nil {
+			v, err := decodeValid([]byte(text))
+			o, isObject := v.(*value.Object)
+			if err != nil || !isObject {
 				line, _ := li.position(start)
-				return &diag.Error{Kind: "dataset", Line: line, Msg: "invalid JSON: " + strings.TrimPrefix(err.Error(), "value: ")}
+				return &diag.Error{Kind: "dataset", Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
 			}
-			o := v.(*value.Object)
 			if key, ok := singleListOfObjects(o); ok {
 				dec = json.NewDecoder(strings.NewReader(text))
 				dec.UseNumber()
@@ -269,9 +269,9 @@ func readArray(dec *json.Decoder, text string, li *lineIndex, b *builder) bool {
 			b.fail(line, stoppedMessage(li, text, n))
 			return true
 		}
-		v, err := value.Decode(raw)
+		v, err := decodeValid(raw)
 		if err != nil {
-			if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, strings.TrimPrefix(err.Error(), "value: "))) {
+			if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, err.Error())) {
 				return false
 			}
 			continue

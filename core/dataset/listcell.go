@@ -23,7 +23,7 @@ func ParseListCell(s string) (list []any, note string, ok bool) {
 		return nil, "", false
 	}
 	if json.Valid([]byte(t)) {
-		if v, err := value.Decode([]byte(t)); err == nil {
+		if v, err := decodeValid([]byte(t)); err == nil {
 			if l, isList := v.([]any); isList {
 				return l, "", true
 			}

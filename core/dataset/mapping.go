@@ -182,8 +182,19 @@ func (t *Table) Paths() []string {
 // Lookup finds path in row: a key named path itself, else a dotted path through objects
 // ("vars.question"); keys that contain dots are found too ("a.b" then "c" for "a.b.c").
 func Lookup(row *value.Object, path string) (any, bool) {
+	return lookup(row, path, 0)
+}
+
+// maxLookupDepth bounds the objects Lookup descends through, so that a path of many dots over
+// keys that contain dots cannot make it try every split.
+const maxLookupDepth = 8
+
+func lookup(row *value.Object, path string, depth int) (any, bool) {
 	if v, ok := row.Get(path); ok {
 		return v, true
+	}
+	if depth >= maxLookupDepth {
+		return nil, false
 	}
 	for i := 0; i < len(path); i++ {
 		if path[i] != '.' {
@@ -194,7 +205,7 @@ func Lookup(row *value.Object, path string) (any, bool) {
 			continue
 		}
 		if o, ok := v.(*value.Object); ok {
-			if r, ok := Lookup(o, path[i+1:]); ok {
+			if r, ok := lookup(o, path[i+1:], depth+1); ok {
 				return r, true
 			}
 		}

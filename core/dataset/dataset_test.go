@@ -1,0 +1,397 @@
+package dataset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+)
+
+// wantErr is a row error expected at line, its message containing each of parts.
+type wantErr struct {
+	line  int
+	parts []string
+}
+
+func e(line int, parts ...string) wantErr { return wantErr{line, parts} }
+
+type readCase struct {
+	name    string
+	text    string
+	format  string
+	wantFmt string
+	columns []string
+	rows    string // the rows as JSON
+	errs    []wantErr
+}
+
+func runReadCases(t *testing.T, cases []readCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := Read(tc.text, tc.format)
+			require.NoError(t, err)
+			if tc.wantFmt != "" {
+				assert.Equal(t, tc.wantFmt, tab.Format)
+			}
+			assert.Equal(t, tc.columns, tab.Columns)
+			rows, err := json.Marshal(tab.Rows)
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.rows, string(rows))
+			require.Len(t, tab.Errors, len(tc.errs), "errors: %+v", tab.Errors)
+			for i, want := range tc.errs {
+				assert.Equal(t, want.line, tab.Errors[i].Line, "error %d: %s", i, tab.Errors[i].Message)
+				for _, p := range want.parts {
+					assert.Contains(t, tab.Errors[i].Message, p)
+				}
+			}
+		})
+	}
+}
+
+func TestReadJSONL(t *testing.T) {
+	runReadCases(t, []readCase{
+		{
+			name:    "a bad line in the middle",
+			text:    "{\"q\":\"one\"}\n{\"q\": \"two\",\n{\"q\":\"three\",\"a\":[1,2]}\n",
+			wantFmt: "jsonl",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"one"},{"q":"three","a":[1,2]}]`,
+			errs:    []wantErr{e(2, "invalid JSON", "one whole object per line")},
+		},
+		{
+			name:    "CRLF, blank lines and a byte order mark",
+			text:    "\uFEFF{\"q\":\"one\"}\r\n\r\n   \r\n{\"q\":\"two\"}\r\n",
+			wantFmt: "jsonl",
+			columns: []string{"q"},
+			rows:    `[{"q":"one"},{"q":"two"}]`,
+		},
+		{
+			name:    "lines that are not objects",
+			text:    "{\"q\":1}\n[1,2]\n\"text\"\nnull\n{\"q\":2}",
+			format:  "jsonl",
+			columns: []string{"q"},
+			rows:    `[{"q":1},{"q":2}]`,
+			errs:    []wantErr{e(2, "a list, not a JSON object"), e(3, "a string"), e(4, "null")},
+		},
+		{
+			name:    "garbage after an object names its column",
+			text:    "{\"q\":1} x\n{\"q\":2}",
+			format:  "jsonl",
+			columns: []string{"q"},
+			rows:    `[{"q":2}]`,
+			errs:    []wantErr{e(1, "col 9", "invalid character 'x'")},
+		},
+		{
+			name:    "columns are the union of keys in first-seen order",
+			text:    "{\"b\":1,\"a\":2}\n{\"c\":3,\"a\":4}\n",
+			columns: []string{"b", "a", "c"},
+			rows:    `[{"b":1,"a":2},{"c":3,"a":4}]`,
+		},
+		{
+			name:    "ndjson is jsonl",
+			text:    "{\"q\":1}",
+			format:  "NDJSON",
+			wantFmt: "jsonl",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+		},
+		{
+			name:    "a broken first line is still detected as jsonl",
+			text:    "{\"q\":\n{\"q\":2}\n{\"q\":3}\n",
+			wantFmt: "jsonl",
+			columns: []string{"q"},
+			rows:    `[{"q":2},{"q":3}]`,
+			errs:    []wantErr{e(1, "invalid JSON")},
+		},
+	})
+}
+
+func TestReadJSON(t *testing.T) {
+	runReadCases(t, []readCase{
+		{
+			name:    "an array of objects",
+			text:    "[\n  {\"question\": \"q1\", \"contexts\": [\"a\", \"b\"]},\n  {\"question\": \"q2\", \"score\": 0.5}\n]\n",
+			wantFmt: "json",
+			columns: []string{"question", "contexts", "score"},
+			rows:    `[{"question":"q1","contexts":["a","b"]},{"question":"q2","score":0.5}]`,
+		},
+		{
+			name:    "elements that are not objects are row errors",
+			text:    "[\n{\"q\":1},\n2,\n\"x\",\n{\"q\":3}\n]",
+			columns: []string{"q"},
+			rows:    `[{"q":1},{"q":3}]`,
+			errs:    []wantErr{e(3, "row 2 is a number"), e(4, "row 3 is a string")},
+		},
+		{
+			name:    "a syntax error stops reading and says so",
+			text:    "[\n {\"q\":1},\n {\"q\":2},\n {\"q\": },\n {\"q\":4}\n]",
+			columns: []string{"q"},
+			rows:    `[{"q":1},{"q":2}]`,
+			errs:    []wantErr{e(4, "row 3", "line 4, col 8", "rows after this point are not loaded")},
+		},
+		{
+			name:    "a missing comma",
+			text:    "[\n {\"q\":1}\n {\"q\":2}\n]",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+			errs:    []wantErr{e(3, "line 3, col 2", "after array element")},
+		},
+		{
+			name:    "cut short",
+			text:    "[{\"q\":1},\n{\"q\":2",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+			errs:    []wantErr{e(2, "ends early")},
+		},
+		{
+			name:    "garbage after the array",
+			text:    "[{\"q\":1}]\n]",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+			errs:    []wantErr{e(2, "after the rows", "line 2, col 1")},
+		},
+		{
+			name:    "rows under data, after other keys",
+			text:    "{\"version\": 2, \"meta\": {\"rows\": 3, \"x\": [1]},\n \"data\": [\n  {\"q\": \"a\"},\n  {\"q\": \"b\"}\n ]}",
+			wantFmt: "json",
+			columns: []string{"q"},
+			rows:    `[{"q":"a"},{"q":"b"}]`,
+		},
+		{
+			name:    "rows under Rows, any case",
+			text:    "{\"Rows\": [{\"q\": 1}]}",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+		},
+		{
+			name:    "promptfoo's output file: results.results",
+			text:    `{"evalId":"e1","results":{"version":3,"prompts":[{"raw":"p"}],"results":[{"vars":{"question":"q"},"response":{"output":"o"}}]},"config":{}}`,
+			columns: []string{"vars", "response"},
+			rows:    `[{"vars":{"question":"q"},"response":{"output":"o"}}]`,
+		},
+		{
+			name:    "a single key holding a list of objects",
+			text:    "{\"my_eval\": [\n{\"q\": 1},\n{\"q\": 2}]}",
+			columns: []string{"q"},
+			rows:    `[{"q":1},{"q":2}]`,
+		},
+		{
+			name:    "any other object is one row",
+			text:    `{"question": "q", "claims": [{"id": "c1", "text": "t"}], "evidence": ["e"]}`,
+			format:  "json",
+			columns: []string{"question", "claims", "evidence"},
+			rows:    `[{"question":"q","claims":[{"id":"c1","text":"t"}],"evidence":["e"]}]`,
+		},
+		{
+			name:    "an empty list of rows",
+			text:    `{"data": []}`,
+			columns: []string{},
+			rows:    `[]`,
+		},
+		{
+			name:    "a syntax error inside the wrapped rows",
+			text:    "{\"data\": [{\"q\":1},\n{\"q\":}]}",
+			columns: []string{"q"},
+			rows:    `[{"q":1}]`,
+			errs:    []wantErr{e(2, "line 2, col 6")},
+		},
+	})
+}
+
+func TestReadCSV(t *testing.T) {
+	runReadCases(t, []readCase{
+		{
+			name:    "quoted newlines, CRLF and a byte order mark",
+			text:    "\uFEFFquestion,answer\r\n\"q1\",\"line one\r\nline two\"\r\nq2,\"say \"\"hi\"\"\"\r\n",
+			wantFmt: "csv",
+			columns: []string{"question", "answer"},
+			rows:    `[{"question":"q1","answer":"line one\nline two"},{"question":"q2","answer":"say \"hi\""}]`,
+		},
+		{
+			name:    "wrong field counts name expected and got",
+			text:    "a,b,c\n1,2,3\n1,2\n1,2,3,4\n7,8,9\n",
+			columns: []string{"a", "b", "c"},
+			rows:    `[{"a":"1","b":"2","c":"3"},{"a":"7","b":"8","c":"9"}]`,
+			errs:    []wantErr{e(3, "expected 3 fields", "got 2"), e(4, "expected 3 fields", "got 4")},
+		},
+		{
+			name:    "a bare quote spoils its line only",
+			text:    "q,a\n1,a 5\" screen\n2,b\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"2","a":"b"}]`,
+			errs:    []wantErr{e(2, `a " inside an unquoted field`, "line 2, col 6")},
+		},
+		{
+			name:    "a stray quote after a quoted field",
+			text:    "q,a\n1,\"ab\"c\n2,b\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"2","a":"b"}]`,
+			errs:    []wantErr{e(2, "not closed properly", "line 2, col 6")},
+		},
+		{
+			name:    "an unclosed quote does not swallow the rest",
+			text:    "q,a\n1,\"open\n2,b\n3,c\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"2","a":"b"},{"q":"3","a":"c"}]`,
+			errs:    []wantErr{e(2, "quoted field on line 2 is not closed properly", "resumed at line 3")},
+		},
+		{
+			name:    "line numbers count the lines inside quoted fields",
+			text:    "q,a\n\"multi\nline\",x\nbad\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"multi\nline","a":"x"}]`,
+			errs:    []wantErr{e(4, "expected 2 fields")},
+		},
+		{
+			name:    "blank and space-only lines are skipped",
+			text:    "q,a\n\n1,2\n   \n\r\n3,4",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"2"},{"q":"3","a":"4"}]`,
+		},
+		{
+			name:    "header names: trimmed, empty and repeated",
+			text:    ",q, q ,a \n0,1,2,3\n",
+			columns: []string{"column_1", "q", "q_2", "a"},
+			rows:    `[{"column_1":"0","q":"1","q_2":"2","a":"3"}]`,
+		},
+		{
+			name:    "a header only",
+			text:    "question,answer\n",
+			columns: []string{"question", "answer"},
+			rows:    `[]`,
+		},
+		{
+			name:    "tab-separated",
+			text:    "q\ta\n1\t2,3\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"2,3"}]`,
+		},
+		{
+			name:    "semicolon-separated",
+			text:    "q;a\n1;2,5\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"2,5"}]`,
+		},
+		{
+			name:    "a JSON list in a cell stays text until mapped",
+			text:    "question,contexts\nq,\"[\"\"a\"\", \"\"b\"\"]\"\n",
+			columns: []string{"question", "contexts"},
+			rows:    `[{"question":"q","contexts":"[\"a\", \"b\"]"}]`,
+		},
+		{
+			name:    "non-ASCII columns are counted in characters",
+			text:    "q,a\nété,x\"y\n",
+			columns: []string{"q", "a"},
+			rows:    `[]`,
+			errs:    []wantErr{e(2, "line 2, col 6")},
+		},
+	})
+}
+
+func TestDetect(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"", ""},
+		{" \r\n\t", ""},
+		{"[{\"a\":1}]", "json"},
+		{"\uFEFF  [", "json"},
+		{"{\"a\":1}\n{\"a\":2}", "jsonl"},
+		{"{\"a\":1}", "json"},
+		{"{\"a\":1}\n\n", "json"},
+		{"{\n  \"data\": []\n}", "json"},
+		{"{\"a\":\n{\"a\":2}", "jsonl"},
+		{"question,answer\nq,a", "csv"},
+		{"\uFEFFquestion", "csv"},
+		{"\"quoted header\",b", "csv"},
+	} {
+		assert.Equal(t, tc.want, Detect(tc.text), "%q", tc.text)
+	}
+}
+
+func TestReadFails(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, format string
+		line, col          int
+		msg                string
+	}{
+		{"unknown format", "a,b", "xml", 0, 0, `unknown format "xml"`},
+		{"empty", "  \n ", "", 0, 0, "empty"},
+		{"empty json", "  ", "json", 0, 0, "empty"},
+		{"empty csv", "", "csv", 0, 0, "empty"},
+		{"not JSON", "\n  hello", "json", 2, 3, "not JSON"},
+		{"a broken object", "{\"data\" 1}", "json", 1, 9, "invalid JSON"},
+		{"a cut-short object", "{\"a\": 1,\n", "json", 2, 1, "ends early"},
+		{"not UTF-8", "q,a\nx,\xff\n", "", 2, 3, "not UTF-8"},
+		{"a broken CSV header", "q,a\"b\n1,2", "csv", 1, 4, "header"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(tc.text, tc.format)
+			require.Error(t, err)
+			var de *diag.Error
+			require.True(t, errors.As(err, &de), "%T", err)
+			assert.Equal(t, "dataset", de.Kind)
+			assert.Equal(t, tc.line, de.Line, err.Error())
+			assert.Equal(t, tc.col, de.Col, err.Error())
+			assert.Contains(t, de.Msg, tc.msg)
+		})
+	}
+}
+
+func TestReadCaps(t *testing.T) {
+	require.Equal(t, MaxRows, rowLimit)
+	defer func(n int) { rowLimit = n }(rowLimit)
+	rowLimit = 50
+	t.Run("too many rows", func(t *testing.T) {
+		var b strings.Builder
+		for i := 0; i < rowLimit+3; i++ {
+			fmt.Fprintf(&b, "{\"i\":%d}\n", i)
+		}
+		tab, err := Read(b.String(), "")
+		require.NoError(t, err)
+		assert.Len(t, tab.Rows, rowLimit)
+		require.Len(t, tab.Errors, 1)
+		assert.Equal(t, rowLimit+1, tab.Errors[0].Line)
+		assert.Contains(t, tab.Errors[0].Message, "more than 50 rows: this row and the rest are not loaded")
+	})
+	t.Run("too many rows in a JSON array", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("[\n")
+		for i := 0; i < rowLimit+3; i++ {
+			fmt.Fprintf(&b, "{\"i\":%d},\n", i)
+		}
+		b.WriteString("{}]")
+		tab, err := Read(b.String(), "")
+		require.NoError(t, err)
+		assert.Len(t, tab.Rows, rowLimit)
+		require.Len(t, tab.Errors, 1)
+		assert.Equal(t, rowLimit+2, tab.Errors[0].Line)
+	})
+	t.Run("too many rows in CSV count errors too", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("a,b\n")
+		for i := 0; i < rowLimit+3; i++ {
+			if i == 5 {
+				b.WriteString("bad\n")
+				continue
+			}
+			fmt.Fprintf(&b, "%d,x\n", i)
+		}
+		tab, err := Read(b.String(), "csv")
+		require.NoError(t, err)
+		assert.Len(t, tab.Rows, rowLimit-1)
+		require.Len(t, tab.Errors, 2)
+		assert.Equal(t, 7, tab.Errors[0].Line)
+		assert.Equal(t, rowLimit+2, tab.Errors[1].Line)
+	})
+	t.Run("too large", func(t *testing.T) {
+		_, err := Read(strings.Repeat("a", MaxBytes+1), "csv")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "the limit is 64.0 MiB")
+	})
+}

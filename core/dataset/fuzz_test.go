@@ -1,0 +1,184 @@
+package dataset
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/judge"
+	"ragjudge/core/value"
+)
+
+// writeCorpus rewrites the committed seed corpora under testdata/fuzz from the seeds below:
+// go test ./core/dataset -run TestWriteCorpus -write-corpus
+var writeCorpus = flag.Bool("write-corpus", false, "rewrite testdata/fuzz from the seeds in fuzz_test.go")
+
+// readSeeds are FuzzRead's seeds: text and format.
+var readSeeds = [][2]string{
+	{"{\"q\":1}\n{\"q\": 2,\n{\"q\":3}\n", ""},
+	{"\uFEFF{\"q\":\"one\"}\r\n\r\n{\"q\":\"two\"}\r\n", "jsonl"},
+	{"[\n {\"q\":1},\n 2,\n {\"q\": },\n {\"q\":4}\n]", ""},
+	{"{\"version\":2,\"data\":[{\"q\":\"a\"},{\"q\":\"b\"}]}", "json"},
+	{`{"results":{"prompts":[{"raw":"p"}],"results":[{"vars":{"question":"q"},"response":{"output":"o"}}]}}`, ""},
+	{"{\"only\":[{\"q\":1}]}", "json"},
+	{"{\"question\":\"q\",\"contexts\":[\"a\"]}", ""},
+	{"[{\"q\":1}] x", "json"},
+	{"\uFEFFquestion,answer\r\n\"q1\",\"line one\r\nline two\"\r\nq2,\"say \"\"hi\"\"\"\r\n", "csv"},
+	{"a,b,c\n1,2\n1,2,3,4\n", ""},
+	{"q,a\n1,a 5\" screen\n2,b\n", ""},
+	{"q,a\n1,\"open\n2,b\n3,c\n", ""},
+	{"q,a\n1,\"multi\nline \"bad\" x\"\n2,b\n", ""},
+	{",q, q ,a \n0,1,2,3\n", ""},
+	{"q\ta\n1\t2\n", ""},
+	{"user_input,retrieved_contexts,response\nq,\"['a', \"\"b\"\"]\",r\n", ""},
+	{"x", "xml"},
+	{"", ""},
+	{"q,a\nx,\xff\n", ""},
+}
+
+// listCellSeeds are FuzzParseListCell's seeds.
+var listCellSeeds = []string{
+	`["a", "b"]`,
+	`['a', "it's", 'x\'y\n', u'\u00e9\x41']`,
+	"['a' 'b'\n 'c']",
+	`[1, -2.5, None, True, False,]`,
+	`['\101\xZZ\U0001F600']`,
+	`[a, b]`,
+	`['open]`,
+	`[['nested']]`,
+	`[1] x`,
+}
+
+// decodeSeeds are FuzzDecodeValid's seeds.
+var decodeSeeds = []string{
+	`{"b":1,"a":[1,2.5,-3e2,true,false,null],"b":"again"}`,
+	`{"s":"esc \n \" \u00e9 \ud83d\ude00 \/","":{}}`,
+	`[[],{},"",0,-0,1e400,9223372036854775808]`,
+	"  \"plain\"  ",
+	`{"a" : [ {"b" : [ ] } ] }`,
+	`[1,]`,
+	`{"a":1}}`,
+}
+
+func TestWriteCorpus(t *testing.T) {
+	if !*writeCorpus {
+		t.Skip("run with -write-corpus to rewrite testdata/fuzz")
+	}
+	write := func(target string, i int, args ...string) {
+		var b strings.Builder
+		b.WriteString("go test fuzz v1\n")
+		for _, a := range args {
+			b.WriteString("string(" + strconv.Quote(a) + ")\n")
+		}
+		dir := filepath.Join("testdata", "fuzz", target)
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%02d", i)), []byte(b.String()), 0o644))
+	}
+	for i, s := range readSeeds {
+		write("FuzzRead", i, s[0], s[1])
+	}
+	for i, s := range listCellSeeds {
+		write("FuzzParseListCell", i, s)
+	}
+	for i, s := range decodeSeeds {
+		write("FuzzDecodeValid", i, s)
+	}
+}
+
+// FuzzDecodeValid checks the fast decoder against value.Decode on every text json.Valid
+// accepts, and that it neither panics nor loops on the others.
+func FuzzDecodeValid(f *testing.F) {
+	for _, s := range decodeSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := decodeValid([]byte(s))
+		if !json.Valid([]byte(s)) {
+			return
+		}
+		want, wantErr := value.Decode([]byte(s))
+		if wantErr != nil {
+			require.Error(t, err, "value.Decode: %v", wantErr)
+			return
+		}
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	})
+}
+
+func FuzzRead(f *testing.F) {
+	for _, s := range readSeeds {
+		f.Add(s[0], s[1])
+	}
+	inputs := [][]judge.Input{claimInputs, answerInputs, pairwiseInputs, recallInputs}
+	f.Fuzz(func(t *testing.T, text, format string) {
+		tab, err := Read(text, format)
+		if err != nil {
+			var de *diag.Error
+			require.True(t, errors.As(err, &de), "%T: %v", err, err)
+			require.Equal(t, "dataset", de.Kind)
+			return
+		}
+		require.Contains(t, []string{"jsonl", "json", "csv"}, tab.Format)
+		require.NotNil(t, tab.Columns)
+		require.NotNil(t, tab.Rows)
+		require.NotNil(t, tab.Errors)
+		require.LessOrEqual(t, len(tab.Rows)+len(tab.Errors), MaxRows+2)
+		lines := strings.Count(text, "\n") + 1
+		for _, re := range tab.Errors {
+			require.GreaterOrEqual(t, re.Line, 1, re.Message)
+			require.LessOrEqual(t, re.Line, lines, re.Message)
+			require.NotEmpty(t, re.Message)
+		}
+		cols := map[string]bool{}
+		for _, c := range tab.Columns {
+			require.False(t, cols[c], "column %q twice", c)
+			cols[c] = true
+		}
+		for _, row := range tab.Rows {
+			for _, k := range row.Keys() {
+				require.True(t, cols[k], "key %q not in columns", k)
+			}
+		}
+		_, err = json.Marshal(tab)
+		require.NoError(t, err)
+		for _, in := range inputs {
+			m := tab.DetectMapping(in)
+			for i, row := range tab.Rows {
+				if i == 10 {
+					break
+				}
+				got, msgs := RowInputs(row, m, in)
+				require.NotNil(t, got)
+				require.NotNil(t, msgs)
+				_, err := json.Marshal(got)
+				require.NoError(t, err)
+			}
+		}
+	})
+}
+
+func FuzzParseListCell(f *testing.F) {
+	for _, s := range listCellSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		list, note, ok := ParseListCell(s)
+		if !ok {
+			require.Nil(t, list)
+			return
+		}
+		require.NotNil(t, list, note)
+		_, err := json.Marshal(list)
+		require.NoError(t, err)
+	})
+}
