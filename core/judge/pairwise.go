@@ -93,7 +93,7 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	v := &Verdict{Verdict: d}
 	defer func() { v.Checks = append(v.Checks, d.Citations.warnings(len(contexts))...) }()
 
-	p, err := output.FindJSON(pairwiseID, answer, "answer_1", "answer_2", "answer1", "answer2")
+	p, err := output.FindJSON(pairwiseID, answer, "answer_1", "answer_2")
 	if err != nil {
 		v.Checks = append(v.Checks, outputCheck(err))
 		return v
@@ -315,9 +315,10 @@ type citedSentence struct {
 //   - '!', '?', '…' and '.' end a sentence, together with any closing quotes, brackets or
 //     emphasis right after them and any citations that follow ("… capital. [1] It …": the [1]
 //     belongs to the sentence before it, as the prompt asks for a source after each statement);
-//   - but a '.' does not end one when a letter or digit follows it directly (3.5, e.g., U.S.,
-//     example.com), when the word before it is a single letter (initials) or a common
-//     abbreviation (Dr., Mr., vs., approx., Fig., …), or when the next word starts in lower case;
+//   - but a '.' does not end one after a list number at the start of a line ("2. …"), when a
+//     letter or digit follows it directly (3.5, e.g., U.S., example.com), when the word before
+//     it is a single letter (initials) or a common abbreviation (Dr., Mr., vs., approx., Fig.,
+//     …), or when the next word starts in lower case;
 //   - a piece with no letter or digit outside its citations is not a sentence; its citations,
 //     if any, go to the sentence before it.
 func splitSentences(text string) []citedSentence {
@@ -350,7 +351,7 @@ func splitSentences(text string) []citedSentence {
 				}
 				j += qs
 			}
-			if r == '.' && j == i+1 && !periodEnds(line, i) {
+			if r == '.' && j == i+1 && (!periodEnds(line, i) || isListMarker(line[start:i])) {
 				i = j
 				continue
 			}
@@ -382,6 +383,20 @@ func splitSentences(text string) []citedSentence {
 		add(line[start:])
 	}
 	return out
+}
+
+// isListMarker reports whether s, the start of a line before a '.', is a list number ("12").
+func isListMarker(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // abbreviations are words that a period follows without ending the sentence.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
@@ -104,7 +105,8 @@ func Lenient(name, src string) (any, []string, error) {
 }
 
 // FindJSON finds the judge's JSON payload in answer: the object that has one of keys at its top
-// level (compared case-insensitively), or one level down inside a wrapping object.
+// level (compared ignoring case, and spaces, '_' and '-'), or one level down inside a wrapping
+// object.
 //
 // It drops the reasoning (StripReasoning), then reads every balanced {…} in the rest, in order,
 // with the lenient parser; inside a Markdown code fence (```json or plain ```) an object must end
@@ -293,13 +295,30 @@ func (s *scanner) holder(o *value.Object) *value.Object {
 	return nil
 }
 
+// hasKey reports whether o has one of the keys, compared ignoring case and the separators
+// ' ', '_' and '-' ("Answer 2" and "answer2" are "answer_2").
 func (s *scanner) hasKey(o *value.Object) bool {
 	for _, k := range s.keys {
 		if _, _, ok := o.GetFold(k); ok {
 			return true
 		}
+		want := looseKey(k)
+		for _, have := range o.Keys() {
+			if looseKey(have) == want {
+				return true
+			}
+		}
 	}
 	return false
+}
+
+func looseKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ' ' || r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, k)
 }
 
 // mentionsKey reports whether text holds one of the keys as a whole word, any case.

@@ -1,0 +1,89 @@
+package judge
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestGroundingParse(t *testing.T) {
+	tests := []struct {
+		name, answer, passed, score string
+		word                        string // "yes", "no" or "" for null
+		checks                      []string
+	}{
+		{name: "yes", answer: "yes", passed: "true", score: "1", word: "yes"},
+		{name: "no", answer: "no", passed: "false", score: "0", word: "no"},
+		{name: "Yes.", answer: "Yes.", passed: "true", score: "1", word: "yes"},
+		{name: "bold No", answer: "**No**", passed: "false", score: "0", word: "no"},
+		{name: "bold with period outside", answer: "**Yes**.", passed: "true", score: "1", word: "yes"},
+		{name: "quoted", answer: `"yes"`, passed: "true", score: "1", word: "yes"},
+		{name: "curly quoted with period", answer: "“No.”", passed: "false", score: "0", word: "no"},
+		{name: "spaces and case", answer: "  NO.  \n", passed: "false", score: "0", word: "no"},
+		{name: "code", answer: "`yes`", passed: "true", score: "1", word: "yes"},
+		{name: "underscores", answer: "_no_", passed: "false", score: "0", word: "no"},
+		{name: "single quotes and period", answer: "'no'.", passed: "false", score: "0", word: "no"},
+		{name: "think block", answer: "<think>Claim 1 matches fact 2, no problem there. Yes, grounded.</think>\n\nyes", passed: "true", score: "1", word: "yes"},
+		{name: "lone think close", answer: "The answer says 1890 but the fact says 1889.</think>No", passed: "false", score: "0", word: "no"},
+		{name: "sentence with yes", answer: "The answer is yes.", passed: "true", score: "1", word: "yes",
+			checks: []string{`W: the answer is not just yes or no; read it as yes, the only one of the two words in it: "The answer is yes."`}},
+		{name: "sentence with no", answer: "No, the answer adds a date the facts do not give.", passed: "false", score: "0", word: "no",
+			checks: []string{"W: read it as no"}},
+		{name: "exclamation", answer: "YES!", passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
+		{name: "label", answer: "Answer: no", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
+		{name: "both words", answer: "Yes, although there is no source for the second claim.", passed: "null", score: "null",
+			checks: []string{`E: the answer says both yes and no, so it cannot be read: "Yes, although`}},
+		{name: "both on lines", answer: "yes\nno", passed: "null", score: "null", checks: []string{"E: says both yes and no"}},
+		{name: "neither", answer: "Grounded.", passed: "null", score: "null", checks: []string{`E: the answer is neither yes nor no: "Grounded."`}},
+		{name: "word inside a word", answer: "Yesterday's facts are nonsense", passed: "null", score: "null", checks: []string{"E: neither yes nor no"}},
+		{name: "empty", answer: "  \n ", passed: "null", score: "null", checks: []string{"E: the answer is empty"}},
+		{name: "only reasoning", answer: "<think>hmm</think>", passed: "null", score: "null", checks: []string{"E: the answer is empty"}},
+		{name: "unfinished reasoning", answer: "<think>Let me compare claim 1 with", passed: "null", score: "null",
+			checks: []string{"E: the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated"}},
+		{name: "json yes", answer: `{"answer": "yes"}`, passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
+	}
+	r := testRegistry(t)
+	in := object(t, `{"answer": "Paris is the capital of France.", "facts": ["The capital of France is Paris."], "mode": "lenient"}`)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := r.Parse(groundingID, in, tt.answer)
+			require.NoError(t, err)
+			assertVerdict(t, v, tt.passed, tt.score, tt.checks)
+			d := v.Verdict.(*groundingDetail)
+			assert.Equal(t, "lenient", d.Mode)
+			if tt.word == "" {
+				assert.Nil(t, d.Answer)
+			} else if assert.NotNil(t, d.Answer) {
+				assert.Equal(t, tt.word, *d.Answer)
+			}
+			if tt.checks == nil {
+				assert.Empty(t, v.Checks)
+			}
+		})
+	}
+}
+
+func TestGroundingModes(t *testing.T) {
+	r := testRegistry(t)
+	for _, tt := range []struct {
+		mode, want string
+		warn       bool
+	}{
+		{`null`, "strict", false}, {`""`, "strict", false}, {`"strict"`, "strict", false},
+		{`"lenient"`, "lenient", false}, {`" LENIENT "`, "lenient", false}, {`"fuzzy"`, "strict", true},
+	} {
+		in := object(t, `{"answer": "a", "facts": "f", "mode": `+tt.mode+`}`)
+		rendered, err := r.Render(groundingID, in)
+		require.NoError(t, err)
+		assert.Contains(t, rendered.Prompt, "Mode: "+tt.want+". If mode", tt.mode)
+		if tt.warn {
+			assert.Equal(t, []string{`mode "fuzzy" is neither strict nor lenient: rendered as strict, as the prompt's own rule says`}, rendered.Warnings)
+		} else {
+			assert.Empty(t, rendered.Warnings, tt.mode)
+		}
+		v, err := r.Parse(groundingID, in, "yes")
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, v.Verdict.(*groundingDetail).Mode)
+	}
+}

@@ -1,0 +1,192 @@
+package judge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const pairwiseInputs = `{
+	"contexts": ["The Treaty of Westphalia was signed in 1648.", "It was negotiated in Osnabrück and Münster.", "It established state sovereignty."],
+	"expected_output": "The war ended in 1648 [1]. It was negotiated in Osnabrück and Münster [2].",
+	"actual_output": "The war ended in 1648 [1]. It was negotiated in Münster [2]."
+}`
+
+// pairJSON builds a judge answer with the given JSON values for each answer's
+// answer_only_asserts_no_document_answers and faithfulness.
+func pairJSON(only1, f1, only2, f2 string) string {
+	return fmt.Sprintf(`{
+    "answer_1": {
+        "answer_only_asserts_no_document_answers": %s,
+        "content_analysis_sentence_by_sentence": [
+            {"sentence": "The war ended in 1648 [1].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "yes"}
+        ],
+        "faithfulness_justification": "Every sentence cites a correct reference.",
+        "faithfulness": %s
+    },
+    "answer_2": {
+        "answer_only_asserts_no_document_answers": %s,
+        "content_analysis_sentence_by_sentence": [
+            {"sentence": "It was negotiated in Münster [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "partly"}
+        ],
+        "faithfulness_justification": "Cites its sources.",
+        "faithfulness": %s
+    }
+}`, only1, f1, only2, f2)
+}
+
+func TestPairwiseParse(t *testing.T) {
+	tests := []struct {
+		name, answer, passed, score string
+		f1, f2                      string // the detail's faithfulness: "true", "false", "null", or "-" when the answer detail is null
+		checks                      []string
+	}{
+		{name: "both faithful", answer: pairJSON("false", "true", "false", "true"), passed: "true", score: "1", f1: "true", f2: "true"},
+		{name: "actual unfaithful", answer: pairJSON("false", "true", "false", "false"), passed: "false", score: "0", f1: "true", f2: "false"},
+		{name: "verdict follows answer 2 only", answer: pairJSON("false", "false", "false", "true"), passed: "true", score: "1", f1: "false", f2: "true"},
+		{name: "null because no document", answer: pairJSON("false", "true", "true", "null"), passed: "null", score: "null", f1: "true", f2: "null",
+			checks: []string{"E: undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"}},
+		{name: "null without reason", answer: pairJSON("false", "true", "false", "null"), passed: "null", score: "null", f1: "true", f2: "null",
+			checks: []string{"W: answer_2: the judge graded faithfulness null (not measurable) but also says the answer does not only assert that no document answers", "E: undetermined"}},
+		{name: "graded although no document", answer: pairJSON("false", "true", "true", "false"), passed: "false", score: "0", f1: "true", f2: "false",
+			checks: []string{"W: answer_2: the judge says the answer only asserts that no document answers, which the prompt grades null, but graded it false"}},
+		{name: "one and zero", answer: pairJSON("false", "1", "false", "0"), passed: "false", score: "0", f1: "true", f2: "false",
+			checks: []string{"W: answer_1: read faithfulness 1 as true", "W: answer_2: read faithfulness 0 as false"}},
+		{name: "strings", answer: pairJSON(`"false"`, `"true"`, `"no"`, `"True"`), passed: "true", score: "1", f1: "true", f2: "true",
+			checks: []string{`W: answer_2: read faithfulness "True" as true`, `W: answer_2: read answer_only_asserts_no_document_answers "no" as false`}},
+		{name: "null as a string", answer: pairJSON("false", "true", "true", `"null"`), passed: "null", score: "null", f1: "true", f2: "null",
+			checks: []string{`W: answer_2: read faithfulness "null" as null`, "E: undetermined"}},
+		{name: "python", answer: `{'answer_1': {'answer_only_asserts_no_document_answers': False, 'faithfulness': True}, 'answer_2': {'answer_only_asserts_no_document_answers': True, 'faithfulness': None}}`,
+			passed: "null", score: "null", f1: "true", f2: "null", checks: []string{"W: judge answer: read Python None as null", "E: undetermined"}},
+		{name: "missing answer_2", answer: `{"answer_1": {"faithfulness": true}}`, passed: "null", score: "null", f1: "true", f2: "-",
+			checks: []string{"E: the judge gave no answer_2: the actual output, which the verdict follows, is not graded"}},
+		{name: "missing answer_1", answer: `{"answer_2": {"faithfulness": false}}`, passed: "false", score: "0", f1: "-", f2: "false",
+			checks: []string{"W: the judge gave no answer_1"}},
+		{name: "answer_2 not an object", answer: `{"answer_1": {"faithfulness": true}, "answer_2": true}`, passed: "null", score: "null", f1: "true", f2: "-",
+			checks: []string{"E: the judge's answer_2 is a boolean, not an object with a faithfulness grade"}},
+		{name: "no faithfulness", answer: `{"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness_justification": "fine"}}`, passed: "null", score: "null", f1: "true", f2: "null",
+			checks: []string{"E: the judge gave answer_2 no faithfulness grade"}},
+		{name: "unreadable grade", answer: `{"answer_1": {"faithfulness": "maybe"}, "answer_2": {"faithfulness": "partly"}}`, passed: "null", score: "null", f1: "null", f2: "null",
+			checks: []string{`W: answer_1: faithfulness is "maybe", not true, false, 1, 0 or null`, `E: answer_2: faithfulness is "partly", not true, false, 1, 0 or null`}},
+		{name: "fenced with prose", answer: "Let me analyse both answers.\n```json\n" + pairJSON("false", "true", "false", "true") + "\n```", passed: "true", score: "1", f1: "true", f2: "true",
+			checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
+		{name: "truncated", answer: pairJSON("false", "true", "false", "true")[:400], passed: "null", score: "null", f1: "-", f2: "-",
+			checks: []string{"E: the answer ends inside the JSON that starts at 1:1: it looks truncated"}},
+		{name: "think block", answer: "<think>Answer 2 says Münster only [2]; fine. {\"answer_2\": {\"faithfulness\": false}}</think>" + pairJSON("false", "true", "false", "true"),
+			passed: "true", score: "1", f1: "true", f2: "true"},
+		{name: "trailing commas and comments", answer: "{\n\"answer_1\": {\"faithfulness\": true,}, // expected\n\"answer_2\": {\"faithfulness\": false,},\n}", passed: "false", score: "0", f1: "true", f2: "false",
+			checks: []string{"W: judge answer: repaired a trailing comma at 2:34 (and 2 more)", "W: judge answer: ignored a // comment at 2:38"}},
+		{name: "unescaped quotes in justification", answer: `{"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness_justification": "It says "Münster" only, which "[2]" supports.", "faithfulness": true}}`,
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
+		{name: "curly quotes", answer: `{“answer_1”: {“faithfulness”: true}, “answer_2”: {“faithfulness”: false}}`, passed: "false", score: "0", f1: "true", f2: "false",
+			checks: []string{"W: judge answer: read curly quotes as quotes"}},
+		{name: "spelled keys", answer: `{"Answer 1": {"Faithfulness": true}, "Answer 2": {"FAITHFULNESS": false}}`, passed: "false", score: "0", f1: "true", f2: "false"},
+		{name: "nested result", answer: `{"evaluation": {"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness": true}}}`, passed: "true", score: "1", f1: "true", f2: "true"},
+		{name: "format example first", answer: "Required format: {\"answer_1\": {\"faithfulness\": Y}, \"answer_2\": {\"faithfulness\": Y}}\nMy grades:\n" + pairJSON("false", "true", "false", "false"),
+			passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: ignored the text before the JSON"}},
+		{name: "no json", answer: "Answer 2 is faithful.", passed: "null", score: "null", f1: "-", f2: "-",
+			checks: []string{`E: the answer has no JSON object with "answer_1" or "answer_2"`}},
+	}
+	r := testRegistry(t)
+	in := object(t, pairwiseInputs)
+	grade := func(a *pairwiseAnswer) string {
+		if a == nil {
+			return "-"
+		}
+		if a.Faithfulness == nil {
+			return "null"
+		}
+		return fmt.Sprint(*a.Faithfulness)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := r.Parse(pairwiseID, in, tt.answer)
+			require.NoError(t, err)
+			assertVerdict(t, v, tt.passed, tt.score, tt.checks)
+			d := v.Verdict.(*pairwiseDetail)
+			assert.Equal(t, tt.f1, grade(d.Answer1), "answer_1")
+			assert.Equal(t, tt.f2, grade(d.Answer2), "answer_2")
+			assert.Equal(t, 2, d.Citations.Sentences)
+			assert.Empty(t, d.Citations.Uncited)
+		})
+	}
+}
+
+func TestPairwiseDetail(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, `{"contexts": ["A.", "B."], "expected_output": "A [1].", "actual_output": "A is true [1]. B is false. C holds [3]."}`)
+	v, err := r.Parse(pairwiseID, in, pairJSON("false", "true", "false", "false"))
+	require.NoError(t, err)
+	assertVerdict(t, v, "false", "0", []string{
+		`W: citation check: sentence 2 of the actual output cites no reference: "B is false."`,
+		`W: citation check: sentence 3 of the actual output cites [3], but the references are [1] to [2]: "C holds [3]."`,
+	})
+	b, err := json.Marshal(v.Verdict)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{
+	  "answer_1": {"answer_only_asserts_no_document_answers": false,
+	    "content_analysis_sentence_by_sentence": [{"sentence": "The war ended in 1648 [1].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "yes"}],
+	    "faithfulness_justification": "Every sentence cites a correct reference.", "faithfulness": true},
+	  "answer_2": {"answer_only_asserts_no_document_answers": false,
+	    "content_analysis_sentence_by_sentence": [{"sentence": "It was negotiated in Münster [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "partly"}],
+	    "faithfulness_justification": "Cites its sources.", "faithfulness": false},
+	  "citations": {"sentences": 3,
+	    "uncited": [{"sentence_index": 2, "sentence": "B is false."}],
+	    "out_of_range": [{"ref": 3, "sentence_index": 3, "sentence": "C holds [3]."}]}
+	}`, string(b))
+
+	// The citation check stands even when the judge's answer cannot be read.
+	v, err = r.Parse(pairwiseID, in, "no idea")
+	require.NoError(t, err)
+	assertVerdict(t, v, "null", "null", []string{"E: the answer has no JSON", "W: citation check: sentence 2"})
+}
+
+func TestSplitSentences(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string // each "text" or "text|refs"
+	}{
+		{"Paris is the capital [1]. It is large [2].", []string{"Paris is the capital [1].|1", "It is large [2].|2"}},
+		{"Paris is the capital. [1] It is large.", []string{"Paris is the capital. [1]|1", "It is large."}},
+		{"Dr. Smith found 3.5% growth [1]. See e.g. the U.S. data [2].", []string{"Dr. Smith found 3.5% growth [1].|1", "See e.g. the U.S. data [2].|2"}},
+		{"Apples, pears, etc. are fruit [1]. J. K. Rowling wrote it [2].", []string{"Apples, pears, etc. are fruit [1].|1", "J. K. Rowling wrote it [2].|2"}},
+		{"- Item one [1]\n- Item two\n\n1. Numbered [2]", []string{"- Item one [1]|1", "- Item two", "1. Numbered [2]|2"}},
+		{"Ranges [1-3] and lists [1, 5; 7].", []string{"Ranges [1-3] and lists [1, 5; 7].|1,2,3,5,7"}},
+		{`He said "stop." [2] Then he left [1]!`, []string{`He said "stop." [2]|2`, "Then he left [1]!|1"}},
+		{"Is it? Yes [1]!? Sure…", []string{"Is it?", "Yes [1]!?|1", "Sure…"}},
+		{"See example.com [1] and v1.2 [2].", []string{"See example.com [1] and v1.2 [2].|1,2"}},
+		{"A claim.\n[3]\n---", []string{"A claim.|3"}},
+		{"Not a citation [a] or [] or [1 2].", []string{"Not a citation [a] or [] or [1 2]."}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, s := range splitSentences(tt.text) {
+			if len(s.refs) == 0 {
+				got = append(got, s.text)
+				continue
+			}
+			refs := make([]string, len(s.refs))
+			for i, r := range s.refs {
+				refs[i] = fmt.Sprint(r)
+			}
+			got = append(got, s.text+"|"+strings.Join(refs, ","))
+		}
+		assert.Equal(t, tt.want, got, tt.text)
+	}
+}
+
+func TestCheckCitations(t *testing.T) {
+	c := checkCitations("No document seems to precisely answer your question. However, Paris is large [1]. Rome too [0]. Oslo [2].", 1)
+	assert.Equal(t, 4, c.Sentences)
+	assert.Equal(t, []uncitedRef{}, c.Uncited)
+	assert.Equal(t, []outOfBounds{{Ref: 0, SentenceIndex: 3, Sentence: "Rome too [0]."}, {Ref: 2, SentenceIndex: 4, Sentence: "Oslo [2]."}}, c.OutOfRange)
+	w := c.warnings(1)
+	require.Len(t, w, 2)
+	assert.Contains(t, w[1].Message, "cites [2], but there is only reference [1]")
+	assert.Contains(t, checkCitations("X [1].", 0).warnings(0)[0].Message, "but there are no references")
+}
