@@ -150,7 +150,7 @@ func TestRagRecallParse(t *testing.T) {
 		{name: "no final score line", gt: gt20, score: 4.0, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 4",
 			warnings: []string{"no RECALL_Final_Score line"}},
 		{name: "unmarked scores with no bonus passage", gt: "[ESSENTIAL PASSAGE] Paris is the capital.", score: 4.0,
-			answer: "The passage says Paris is the capital. Score: 4\nRECALL_Final_Score: 4",
+			answer:   "The passage says Paris is the capital. Score: 4\nRECALL_Final_Score: 4",
 			warnings: []string{"the answer marks no passage"}},
 		{name: "threshold met", gt: gt22, threshold: int64(4), answer: example1, score: 4.0, passed: true},
 		{name: "threshold missed", gt: gt22, threshold: 4.5, answer: example1, score: 4.0, passed: false},

@@ -237,10 +237,10 @@ func TestReadAnswerLarge(t *testing.T) {
 }
 
 // TestReadAnswerLinear feeds answers made of nothing but labels and markers; each must take
-// linear time (a quadratic scan of a 1 MB line would take minutes).
+// linear time (a quadratic scan of a 256 KB line would take many seconds).
 func TestReadAnswerLinear(t *testing.T) {
 	for _, unit := range []string{"Score: x ", "Score:", "[ESSENTIAL PASSAGE] ", "RECALL_Final_Score: ", "<think>", "</think>", "**", "[", "score ", "RECALL_Bonus_Formula: 1 "} {
-		s := strings.Repeat(unit, (1<<20)/len(unit))
+		s := strings.Repeat(unit, (1<<18)/len(unit))
 		a := ReadAnswer(s)
 		a.Resolve(1000, 1000)
 	}
