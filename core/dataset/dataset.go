@@ -21,12 +21,18 @@
 //     breaks (an unclosed quote would otherwise swallow the rest of the file), reading resumes at
 //     the line after the record's first.
 //   - "" detects: the first non-space character (after a UTF-8 byte order mark, which is always
-//     skipped) '[' is json; '{' is jsonl when the first or second non-blank line is a JSON value
-//     on its own and there is more than one non-blank line, else json; anything else is csv.
+//     skipped) '[' is json; '{' is jsonl when there is more than one non-blank line and the
+//     first is a JSON value on its own (or, the first being broken without opening a document
+//     as in `{"data": [`, the second is), else json; anything else is csv.
 //
 // Columns are the union of the rows' keys in first-seen order (for CSV, the header). CRLF line
 // ends are read like LF. A text over MaxBytes is refused; rows past MaxRows are not loaded and
 // one error says where reading stopped.
+//
+// Mapping: DetectMapping (or Table.DetectMapping, which also looks inside object columns
+// through Table.Paths) guesses which column feeds each input of an evaluator from the usual
+// names of RAGAS, DeepEval, promptfoo and this tool; RowInputs then builds one row's inputs,
+// converting cells to each input's kind and saying in messages what it could not.
 package dataset
 
 import (
@@ -122,13 +128,28 @@ func Detect(text string) string {
 		if isJSON(first) {
 			return "jsonl"
 		}
+		// A first line that goes on in the next ({"data": [) starts a JSON document, even a
+		// broken one; otherwise a JSON object on the second line means a JSONL file whose first
+		// line is broken.
+		if strings.ContainsAny(lastByte(first), "[{,:") || isJSON(t) {
+			return "json"
+		}
 		second, _ := nextLine(strings.TrimLeft(rest, " \t\r\n"))
 		if second = strings.TrimSpace(second); strings.HasPrefix(second, "{") && isJSON(second) {
-			return "jsonl" // a broken first line of a JSONL file
+			return "jsonl"
 		}
 		return "json"
 	}
 	return "csv"
+}
+
+// lastByte returns the last byte of s that is not a space, as a string ("" if none).
+func lastByte(s string) string {
+	s = strings.TrimRight(s, " \t\r")
+	if s == "" {
+		return ""
+	}
+	return s[len(s)-1:]
 }
 
 // nextLine splits s after its first line, dropping the line end.

@@ -58,7 +58,7 @@ func jsonProblem(s string, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		if strings.Contains(se.Error(), "end of JSON input") {
-			return errors.New("invalid JSON: the line ends inside the object (JSONL needs one whole object per line)")
+			return errors.New("invalid JSON: the line ends before its JSON value does (JSONL needs one whole object per line)")
 		}
 		_, col := diag.Position(s, max(int(se.Offset)-1, 0))
 		return fmt.Errorf("invalid JSON at col %d: %s", col, se.Error())
