@@ -178,14 +178,9 @@ export function mountCalculator(root, { rj, state }) {
       replace(resultEl, h("p", { class: "note", text: "Enter a score for every passage to see the recall." }));
       return;
     }
-    const num = (s) => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : NaN);
-    const essential = c.essential.map(num);
-    const bonus = c.bonus.map(num);
-    const bad = [...essential.map((x, i) => [x, `essential ${i + 1}`, c.essential[i]]), ...bonus.map((x, i) => [x, `bonus ${i + 1}`, c.bonus[i]])].find(([x]) => !Number.isFinite(x));
-    if (bad) {
-      replace(resultEl, h("p", { class: "msg-error", text: `✗ The ${bad[1]} score “${bad[2]}” is not a number.` }));
-      return;
-    }
+    // Scores go to the core as typed ("3.5", "4"): it says which one is wrong and why.
+    const essential = [...c.essential];
+    const bonus = [...c.bonus];
     let r;
     try {
       r = rj.recall({ essential, bonus });
@@ -218,7 +213,7 @@ export function mountCalculator(root, { rj, state }) {
           ["Final (capped at 5)", r.final, exact.final],
         ].flatMap(([k, v, x]) => [h("dt", { text: k }), h("dd", {}, h("span", { text: fmt(v) }), x ? h("span", { class: "exact", text: ` = ${x}` }) : null)]),
       ),
-      bars(essential, bonus, labels),
+      bars(essential.map(toNum), bonus.map(toNum), labels),
       h("div", { class: "card-head" }, h("h3", { text: "In the seed's format" }), copyBtn),
       h("pre", { class: "mono lines-out", dataset: { ref: "calc-lines" }, text: linesText }),
     );
@@ -272,4 +267,10 @@ export function mountCalculator(root, { rj, state }) {
     autoGrow(answer);
   });
   return { loadSeed };
+}
+
+// toNum reads a score as typed for the bars: "3.5" or "4/5" (a score out of 5 written as a fraction).
+function toNum(s) {
+  const m = String(s).match(/^\s*(\d+(?:\.\d+)?)\s*\/\s*5\s*$/);
+  return m ? Number(m[1]) : Number(s);
 }

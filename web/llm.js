@@ -150,7 +150,12 @@ export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idl
       } catch {
         return; // a keep-alive or a comment line some servers send
       }
-      if (j.error) throw new CallError("server", "The model server reported an error mid-answer: see its message below.", { detail: j.error.message || JSON.stringify(j.error) });
+      if (j.error) {
+        const detail = j.error.message || JSON.stringify(j.error);
+        if (j.error.code === "upstream_timeout" || j.error.type === "timeout")
+          throw new CallError("timeout", "The model stopped sending mid-answer (timeout): the answer is incomplete; run again.", { detail });
+        throw new CallError("server", "The model server reported an error mid-answer: see its message below.", { detail });
+      }
       if (j.model) model = j.model;
       if (j.usage) usage = j.usage;
       for (const ch of j.choices || []) {
@@ -181,6 +186,8 @@ export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idl
       }
     }
     if (done) reader.cancel().catch(() => {});
+    else if (!finishReason)
+      throw new CallError("network", "The answer stream ended before the model finished: the answer may be incomplete; run again.");
     return { content, usage, model, finishReason };
   } catch (e) {
     if (e instanceof CallError) throw e;

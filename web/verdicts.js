@@ -345,7 +345,7 @@ function lastNumber(s) {
 export function bars(essential, bonus, labels = { essential: [], bonus: [] }) {
   const bar = (kind, i, s) => {
     const max = 5;
-    const pct = Math.max(0, Math.min(1, s / max)) * 100;
+    const pct = Number.isFinite(s) ? Math.max(0, Math.min(1, s / max)) * 100 : 0;
     const label = labels[kind][i];
     return h(
       "li",

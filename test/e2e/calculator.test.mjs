@@ -1,0 +1,89 @@
+// calculator.test.mjs: the recall calculator in real chromium with the network off: the rag-recall
+// seed's four examples reproduced line for line (the lines are read from the verbatim prompt),
+// counts from a pasted ground truth, errors for E = 0 and out-of-range scores, and a judge's
+// recall answer with wrong arithmetic flagged.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setup, text, ROOT } from "./harness.mjs";
+
+let env;
+let page;
+before(async () => {
+  env = await setup();
+  page = await env.page({ settings: { endpoint: "manual" }, view: "calculator" });
+  await env.browser.ctx.setOffline(true); // everything below works with the network off
+});
+after(async () => {
+  await env?.browser.ctx.setOffline(false);
+  await env?.close();
+});
+
+// The seed's own formula lines, in order, for each of its four examples.
+function seedLines() {
+  const seed = readFileSync(join(ROOT, "prompts", "rag-recall.md"), "utf8");
+  return seed
+    .split(/\nExample \d+:\n/)
+    .slice(1)
+    .map((part) => part.split("\n").filter((l) => l.startsWith("• RECALL_") && !l.startsWith("• RECALL_Reasoning")).map((l) => l.slice(2)));
+}
+
+const finals = ["4 / 5", "3.67 / 5", "5 / 5", "1.5 / 5"];
+const exacts = ["exactly 4", "exactly 11/3", "exactly 5", "exactly 3/2"];
+
+seedLines().forEach((want, k) => {
+  test(`seed example ${k + 1}: final score and every formula line as the seed writes them`, async () => {
+    assert.equal(want.length, 5);
+    await page.click(`[data-ref="calc-seed-${k + 1}"]`);
+    await page.waitForFunction((w) => document.querySelector('[data-ref="calc-lines"]')?.textContent === w, want.join("\n"));
+    assert.equal(await text(page, '[data-ref="calc-final"] strong'), finals[k]);
+    assert.equal(await text(page, '[data-ref="calc-exact"]'), exacts[k]);
+  });
+});
+
+test("typing scores updates the result live; decimals are exact", async () => {
+  await page.click('[data-ref="calc-seed-1"]');
+  await page.fill('[data-ref="calc-essential-1"]', "3.5");
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-lines"]')?.textContent.startsWith("RECALL_Essential_Formula: (3.5 + 3) / 2 = 3.25"));
+  assert.equal(await text(page, '[data-ref="calc-final"] strong'), "3.75 / 5");
+});
+
+test("a pasted ground truth sets E and B from its markers", async () => {
+  await page.fill('[data-ref="calc-gt"]', "[ESSENTIAL PASSAGE]\nA.\n\n[ESSENTIAL PASSAGE]\nB.\n\n[ESSENTIAL PASSAGE]\nC.\n\n[BONUS PASSAGE]\nD.");
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-E"]').value === "3" && document.querySelector('[data-ref="calc-B"]').value === "1");
+  assert.match(await text(page, '[data-ref="calc-counted"]'), /3 essential, 1 bonus/);
+  for (const [i, s] of ["4", "4", "3"].entries()) await page.fill(`[data-ref="calc-essential-${i + 1}"]`, s);
+  await page.fill('[data-ref="calc-bonus-1"]', "0");
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "3.67 / 5");
+  await page.fill('[data-ref="calc-gt"]', "");
+});
+
+test("E = 0 and an out-of-range score are clear errors, never a number", async () => {
+  await page.click('[data-ref="calc-seed-4"]');
+  await page.fill('[data-ref="calc-essential-2"]', "7");
+  await page.waitForSelector('[data-ref="calc-result"] .msg-error');
+  assert.match(await text(page, '[data-ref="calc-result"]'), /7/);
+  assert.equal(await page.locator('[data-ref="calc-final"]').count(), 0);
+  await page.fill('[data-ref="calc-E"]', "0");
+  await page.waitForFunction(() => /at least one essential passage/.test(document.querySelector('[data-ref="calc-result"]').textContent));
+});
+
+test("a judge's recall answer with wrong arithmetic is checked line by line", async () => {
+  await page.click('[data-ref="calc-seed-1"]');
+  const answer = [
+    "[ESSENTIAL PASSAGE] 1: good. Score: 4 [ESSENTIAL PASSAGE] 2: fair. Score: 3 [BONUS PASSAGE] 1: yes. Score: 4 [BONUS PASSAGE] 2: no. Score: 0",
+    "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5",
+    "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 1",
+    "RECALL_Combined_Formula: 3.5 + 1 = 4.5",
+    "RECALL_Final_Score_Calculation: min(5, 4.5) = 4.5",
+    "RECALL_Final_Score: 4.5",
+  ].join("\n");
+  await page.fill('[data-ref="calc-answer"]', answer);
+  await page.waitForSelector('[data-ref="calc-check"] [data-ref="formula"]');
+  const states = await page.locator('[data-ref="calc-check"] [data-ref="formula"] tbody tr').evaluateAll((trs) => trs.map((t) => t.dataset.state));
+  assert.deepEqual(states, ["same", "differs", "differs", "differs", "differs"]);
+  assert.match(await text(page, '[data-ref="calc-check"] [data-ref="score"]'), /^4 \/ 5/, "the recomputed score, not the judge's 4.5");
+  assert.match(await text(page, '[data-ref="calc-check"] [data-ref="checks"]'), /4\.5/, "a warning names the judge's stated score");
+  assert.deepEqual(page.pageErrors, []);
+});

@@ -1,0 +1,206 @@
+// evaluate.test.mjs: the Evaluate view in real headless chromium, through the real dev server to
+// the fake upstream: each evaluator end to end with streaming, manual mode, errors from the
+// upstream shown as clear messages, Stop cancelling a stream, inputs surviving a reload.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
+import { EXAMPLES } from "../../web/examples.js";
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+const KEY = "sk-e2e-secret-key-1234";
+
+async function runExample(page, id) {
+  await pickEvaluator(page, id);
+  await page.click('[data-ref="example"]');
+  await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+  await page.click('[data-ref="run"]');
+  // The run is over when the Stop button hides again and a verdict (or an error) is shown.
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && (document.querySelector('[data-ref="verdict-view"]') || document.querySelector('[data-ref="run-error"]').textContent));
+  assert.equal(await text(page, '[data-ref="run-error"]'), "", "no error");
+  assert.equal(await page.inputValue('[data-ref="answer"]'), EXAMPLES[id].answer, "the streamed answer arrived whole");
+  const last = env.fake.requests.filter((r) => r.path === "/chat/completions").at(-1);
+  assert.equal(last.auth, "Bearer " + KEY, "the key reached the upstream through the proxy");
+  assert.equal(last.body.stream, true);
+  assert.deepEqual(last.body.stream_options, { include_usage: true });
+  assert.ok(Math.abs(last.body.temperature) < 1e-6, `temperature ${last.body.temperature}`); // go-openai sends 0 as the smallest float32
+  assert.equal(last.body.model, "judge-mini");
+  assert.match(await text(page, '[data-ref="usage"]'), /\d+ prompt \+ \d+ answer = \d+ tokens/);
+  return last;
+}
+
+test("claim-groundedness end to end: claim cards and '2 of 3 claims grounded'", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  const req = await runExample(page, "claim-groundedness");
+  assert.match(req.body.messages[0].content, /Claim c2: The patient had no adverse reactions/);
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✗Not grounded");
+  assert.match(await text(page, '[data-ref="verdict"] [data-ref="score"]'), /2 of 3\s*claims grounded/);
+  assert.equal(await page.locator(".claim-card").count(), 3);
+  assert.equal(await page.getAttribute('[data-claim="c2"]', "data-state"), "fail");
+  assert.equal(await page.getAttribute('[data-claim="c1"]', "data-state"), "pass");
+  assert.match(await text(page, '[data-claim="c2"]'), /discharged the next day/);
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("answer-grounding end to end: a large YES badge with the mode", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  const req = await runExample(page, "answer-grounding");
+  assert.match(req.body.messages[0].content, /Mode: lenient\./);
+  assert.match(req.body.messages[0].content, /1\. The Eiffel Tower is located in Paris\./);
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✓Grounded");
+  assert.match(await text(page, '[data-ref="yesno"]'), /YES\s*lenient mode/);
+});
+
+test("pairwise-faithfulness end to end: side by side, sentence table, citation check", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  const req = await runExample(page, "pairwise-faithfulness");
+  assert.match(req.body.messages[0].content, /Reference 2: Mass coral bleaching/);
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✗Not faithful");
+  assert.equal(await page.locator(".sides .side").count(), 2);
+  assert.ok((await page.locator('[data-side="2"] .cite-bad').count()) >= 1, "the out-of-range [3] is marked");
+  assert.ok((await page.locator("table.sentences tbody tr").count()) >= 3);
+  assert.ok((await page.locator('[data-ref="citations"]').count()) === 1, "the citation check is shown");
+});
+
+test("rag-recall end to end: '4 / 5', bars, and the judge's arithmetic agreeing line by line", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  await runExample(page, "rag-recall");
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✓Meets threshold");
+  assert.match(await text(page, '[data-ref="verdict"] [data-ref="score"]'), /^4 \/ 5/);
+  assert.equal(await page.locator('[data-ref="bars"] .bar-essential').count(), 2);
+  assert.equal(await page.locator('[data-ref="bars"] .bar-bonus').count(), 2);
+  const states = await page.locator('[data-ref="formula"] tbody tr').evaluateAll((trs) => trs.map((t) => t.dataset.state));
+  assert.ok(states.length >= 4 && states.every((s) => s === "same"), JSON.stringify(states));
+});
+
+test("the rendered prompt updates live and highlights where each input landed", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  await pickEvaluator(page, "answer-grounding");
+  await page.click('[data-ref="clear"]');
+  await page.fill('[data-input="answer"]', "Lyon is the capital 🇫🇷 of France.");
+  await page.fill('[data-input="facts"] textarea', "Paris is the capital of France.");
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-ref="prompt"] mark')].some((m) => m.textContent === "Lyon is the capital 🇫🇷 of France."));
+  const marks = await page.locator('[data-ref="prompt"] mark').evaluateAll((ms) => ms.map((m) => [m.dataset.expr, m.textContent]));
+  assert.deepEqual(Object.fromEntries(marks), { mode: "strict", answer: "Lyon is the capital 🇫🇷 of France.", facts: "1. Paris is the capital of France." });
+  assert.ok((await page.locator('[data-ref="prompt"] .fold').count()) >= 1, "the seed text is folded by default");
+  // A choice input is a select; the prompt follows it.
+  await page.selectOption('[data-input="mode"]', "lenient");
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-ref="prompt"] mark')].some((m) => m.textContent === "lenient"));
+});
+
+test("manual mode: no calls; copy the prompt, paste an answer, the same verdict", async () => {
+  const page = await env.page({ settings: { endpoint: "manual", model: "judge-mini" } });
+  const before = env.fake.requests.length;
+  assert.equal(await text(page, '[data-ref="where"]'), "manual, no calls");
+  await pickEvaluator(page, "claim-groundedness");
+  await page.click('[data-ref="clear"]');
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="answer"]');
+  await page.fill('[data-ref="answer"]', "");
+  await page.click('[data-ref="run"]');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^You are an answer-groundedness reviewer/);
+  assert.match(copied, /Claim c3: A follow-up visit/);
+  await page.fill('[data-ref="answer"]', EXAMPLES["claim-groundedness"].answer);
+  await page.waitForSelector('[data-ref="verdict-view"]');
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✗Not grounded");
+  assert.match(await text(page, '[data-ref="verdict"] [data-ref="score"]'), /2 of 3/);
+  // An answer that cannot be read is undetermined, and says why.
+  await page.fill('[data-ref="answer"]', "Sorry, I cannot help with that.");
+  await page.waitForFunction(() => document.querySelector('[data-ref="verdict-view"]')?.dataset.state === "undetermined");
+  assert.match(await text(page, '[data-ref="verdict-badge"]'), /^\?Undetermined — /);
+  assert.ok((await page.locator('[data-ref="checks"] .check-error').count()) >= 1);
+  assert.equal(env.fake.requests.length, before, "manual mode made no call");
+});
+
+test("401 from the upstream is a clear message next to Run", async () => {
+  const page = await env.page({ settings: proxySettings("judge-401"), key: "sk-wrong" });
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
+  const msg = await text(page, '[data-ref="run-error"]');
+  assert.match(msg, /key was refused \(401 Unauthorized\): check the API key in Model settings/);
+  assert.ok(!msg.includes("sk-wrong"), "the key is not echoed");
+});
+
+test("429 from the upstream says to wait, with the Retry-After time", async () => {
+  const page = await env.page({ settings: proxySettings("judge-429"), key: KEY });
+  await page.click('[data-ref="example"]');
+  await page.keyboard.press("Control+Enter");
+  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
+  assert.match(await text(page, '[data-ref="run-error"]'), /Rate limited .*429.*: wait 7 s and run again/);
+});
+
+test("404 for an unknown model names the model", async () => {
+  const page = await env.page({ settings: proxySettings("judge-404"), key: KEY });
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
+  assert.match(await text(page, '[data-ref="run-error"]'), /does not know the model “judge-404” \(404/);
+});
+
+test("Stop cancels a streaming answer and the upstream sees the disconnect", async () => {
+  const page = await env.page({ settings: proxySettings("judge-slow"), key: KEY });
+  await pickEvaluator(page, "claim-groundedness");
+  await page.click('[data-ref="example"]');
+  const gone = env.fake.disconnects;
+  await page.click('[data-ref="run"]');
+  // The answer is visible while it arrives.
+  await page.waitForFunction(() => document.querySelector('[data-ref="answer"]').value.length > 12);
+  assert.equal(await page.isVisible('[data-ref="stop"]'), true);
+  assert.match(await text(page, '[data-ref="verdict"]'), /The judge is answering/);
+  await page.click('[data-ref="stop"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden);
+  assert.match(await text(page, '[data-ref="run-status"]'), /^Stopped/);
+  const partial = await page.inputValue('[data-ref="answer"]');
+  assert.ok(partial.length > 0 && partial.length < EXAMPLES["claim-groundedness"].answer.length, "the partial answer is kept");
+  const deadline = Date.now() + 10000;
+  while (env.fake.disconnects === gone && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(env.fake.disconnects, gone + 1, "the fake upstream saw the stream abandoned");
+  // The partial answer is not a verdict.
+  await page.waitForSelector('[data-ref="verdict-view"]');
+  assert.notEqual(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "pass");
+});
+
+test("inputs survive a reload; the key only when remembered", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { remember: false }), key: "" });
+  await pickEvaluator(page, "pairwise-faithfulness");
+  await page.click('[data-ref="clear"]');
+  await page.fill('[data-input="expected_output"]', "Kept across reloads [1].");
+  await page.click('[data-ref="settings-button"]');
+  await page.fill('[data-ref="key"]', "sk-memory-only");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => (localStorage.getItem("ragjudge.page.v1") || "").includes("Kept across reloads [1]."));
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  assert.equal(await page.inputValue('[data-input="expected_output"]'), "Kept across reloads [1].");
+  assert.equal(await page.evaluate(() => JSON.stringify(localStorage).includes("sk-memory-only")), false, "the key was not stored");
+  await page.click('[data-ref="settings-button"]');
+  assert.equal(await page.inputValue('[data-ref="key"]'), "");
+  await page.fill('[data-ref="key"]', "sk-remembered");
+  await page.check('[data-ref="remember"]');
+  await page.keyboard.press("Escape");
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  await page.click('[data-ref="settings-button"]');
+  assert.equal(await page.inputValue('[data-ref="key"]'), "sk-remembered");
+});
+
+test("model settings offer the upstream's models and show where calls go", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY });
+  assert.match(await text(page, '[data-ref="where"]'), /^via dev server → 127\.0\.0\.1:\d+$/);
+  await page.click('[data-ref="settings-button"]');
+  await page.waitForFunction(() => document.querySelectorAll("datalist option").length >= 5);
+  const models = await page.locator("datalist option").evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(models.includes("judge-slow"), JSON.stringify(models));
+  await page.check('[data-ref="endpoint-direct"]');
+  await page.fill('[data-ref="base-url"]', "https://llm.example.test/v1");
+  await page.press('[data-ref="base-url"]', "Tab");
+  assert.equal(await text(page, '[data-ref="where"]'), "direct → llm.example.test");
+});
