@@ -57,14 +57,23 @@ func claimVars(in *value.Object) (*value.Object, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var reports strings.Builder
+	var reports, ev strings.Builder
+	n := 0
+	for _, c := range claims {
+		n += len(c.id) + len(c.text) + 8
+	}
+	reports.Grow(n)
 	for i, c := range claims {
 		if i > 0 {
 			reports.WriteByte('\n')
 		}
 		reports.WriteString("Claim " + c.id + ": " + c.text)
 	}
-	var ev strings.Builder
+	n = 0
+	for _, e := range evidence {
+		n += len(e.title) + len(e.text) + 16
+	}
+	ev.Grow(n)
 	for i, e := range evidence {
 		if i > 0 {
 			ev.WriteString("\n\n")

@@ -257,3 +257,65 @@ func TestInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// benchSizes are the evidence sizes the render+parse benchmarks run at besides typical inputs;
+// with b.SetBytes the MB/s column stays flat when the cost grows linearly.
+var benchSizes = []struct {
+	name  string
+	bytes int
+}{{"256KB", 256 << 10}, {"1MB", 1 << 20}, {"4MB", 4 << 20}}
+
+// benchChunks returns texts of about 1 KB each adding up to n bytes.
+func benchChunks(n int) []any {
+	base := "Plan: start atorvastatin 20 mg PO daily; recheck the lipid panel in 12 weeks. "
+	chunk := strings.Repeat(base, 1024/len(base)+1)[:1000]
+	var out []any
+	for total := 0; total < n; total += len(chunk) {
+		out = append(out, fmt.Sprintf("%d %s", len(out), chunk))
+	}
+	return out
+}
+
+// benchRenderParse renders and parses inputs with evaluator id, b.N times.
+func benchRenderParse(b *testing.B, id string, in *value.Object, answer string, bytes int) {
+	r := testRegistry(b)
+	b.SetBytes(int64(bytes))
+	b.ReportAllocs()
+	for b.Loop() {
+		rendered, err := r.Render(id, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rendered.Prompt) < bytes {
+			b.Fatal("short prompt")
+		}
+		v, err := r.Parse(id, in, answer)
+		if err != nil || v.Passed == nil {
+			b.Fatal(err, v.Checks)
+		}
+	}
+}
+
+func BenchmarkRenderParseClaimGroundedness(b *testing.B) {
+	b.Run("typical", func(b *testing.B) {
+		benchRenderParse(b, claimID, object(b, claimInputs), c2Ungrounded, len(claimInputs))
+	})
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			evidence := benchChunks(size.bytes)
+			claims := make([]any, 20)
+			var answer strings.Builder
+			answer.WriteString("```json\n{\"claims\": [\n")
+			for i := range claims {
+				claims[i] = fmt.Sprintf("Claim number %d says the dose was 20 mg.", i+1)
+				if i > 0 {
+					answer.WriteString(",\n")
+				}
+				fmt.Fprintf(&answer, `  {"claim_id": "c%d", "grounded": false, "ungrounded_assertions": [{"assertion": "20 mg", "reason": "ID: %d says 20 mg PO"}]}`, i+1, i+1)
+			}
+			answer.WriteString("\n]}\n```")
+			in := value.NewObject("question", "What was prescribed?", "claims", claims, "evidence", evidence)
+			benchRenderParse(b, claimID, in, answer.String(), size.bytes)
+		})
+	}
+}

@@ -81,6 +81,11 @@ func argFacts(in *value.Object) (string, error) {
 		return "", badInput("facts", "is empty: give at least one fact")
 	}
 	var b strings.Builder
+	n := 0
+	for _, f := range facts {
+		n += len(f) + 8
+	}
+	b.Grow(n)
 	for i, f := range facts {
 		if i > 0 {
 			b.WriteByte('\n')

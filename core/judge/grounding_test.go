@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/value"
 )
 
 func TestGroundingParse(t *testing.T) {
@@ -85,5 +87,18 @@ func TestGroundingModes(t *testing.T) {
 		v, err := r.Parse(groundingID, in, "yes")
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, v.Verdict.(*groundingDetail).Mode)
+	}
+}
+
+func BenchmarkRenderParseAnswerGrounding(b *testing.B) {
+	typical := `{"answer": "The Eiffel Tower, completed in 1889, is in Paris.", "facts": ["The Eiffel Tower is located in Paris.", "The Eiffel Tower was completed in 1889."], "mode": "strict"}`
+	b.Run("typical", func(b *testing.B) {
+		benchRenderParse(b, groundingID, object(b, typical), "<think>Both claims match a fact.</think>\n**Yes**", len(typical))
+	})
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			in := value.NewObject("answer", "The dose was 20 mg.", "facts", benchChunks(size.bytes), "mode", "lenient")
+			benchRenderParse(b, groundingID, in, "The answer is yes.", size.bytes)
+		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/value"
 )
 
 const pairwiseInputs = `{
@@ -189,4 +191,22 @@ func TestCheckCitations(t *testing.T) {
 	require.Len(t, w, 2)
 	assert.Contains(t, w[1].Message, "cites [2], but there is only reference [1]")
 	assert.Contains(t, checkCitations("X [1].", 0).warnings(0)[0].Message, "but there are no references")
+}
+
+func BenchmarkRenderParsePairwiseFaithfulness(b *testing.B) {
+	answer := "```json\n" + pairJSON("false", "true", "false", "false") + "\n```"
+	b.Run("typical", func(b *testing.B) {
+		benchRenderParse(b, pairwiseID, object(b, pairwiseInputs), answer, len(pairwiseInputs))
+	})
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			contexts := benchChunks(size.bytes)
+			var actual strings.Builder
+			for i := range 50 {
+				fmt.Fprintf(&actual, "Sentence %d about the dose of 20 mg, e.g. 3.5 mmol/L [%d]. ", i+1, i%len(contexts)+1)
+			}
+			in := value.NewObject("contexts", contexts, "expected_output", "The dose was 20 mg [1].", "actual_output", actual.String())
+			benchRenderParse(b, pairwiseID, in, answer, size.bytes)
+		})
+	}
 }
