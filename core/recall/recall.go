@@ -9,6 +9,7 @@ package recall
 
 import (
 	"encoding/json"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -163,16 +164,34 @@ func Round2(x *big.Rat) *big.Rat {
 	return new(big.Rat).SetFrac(n, big.NewInt(100))
 }
 
-// round100 returns x·100 rounded half away from zero, as an integer.
+// round100 returns x·100 rounded half away from zero, as an integer: floor((200·|n| + d) / 2d)
+// for x = n/d.
 func round100(x *big.Rat) *big.Int {
-	a := new(big.Rat).Abs(x)
-	a.Mul(a, big.NewRat(100, 1))
-	a.Add(a, big.NewRat(1, 2))
-	n := new(big.Int).Quo(a.Num(), a.Denom()) // floor, a ≥ 0
-	if x.Sign() < 0 {
-		n.Neg(n)
+	n, d := x.Num(), x.Denom()
+	if n.IsInt64() && d.IsInt64() {
+		if a, q := abs64(n.Int64()), d.Int64(); a <= math.MaxInt64/256 && q <= math.MaxInt64/4 {
+			r := (200*a + q) / (2 * q)
+			if n.Sign() < 0 {
+				r = -r
+			}
+			return big.NewInt(r)
+		}
 	}
-	return n
+	a := new(big.Int).Abs(n)
+	a.Mul(a, big.NewInt(200))
+	a.Add(a, d)
+	a.Quo(a, new(big.Int).Lsh(d, 1))
+	if n.Sign() < 0 {
+		a.Neg(a)
+	}
+	return a
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v // v > MinInt64 here: the caller bounds it
+	}
+	return v
 }
 
 // Format writes x for display: rounded half up to at most 2 decimals, trailing zeros dropped
@@ -185,13 +204,11 @@ func Format(x *big.Rat) string {
 	n := round100(x)
 	neg := n.Sign() < 0
 	n.Abs(n)
-	q, r := new(big.Int).QuoRem(n, big.NewInt(100), new(big.Int))
-	s := q.String()
-	if r.Sign() != 0 {
-		f := r.Int64()
-		s += "." + string(rune('0'+f/10)) + string(rune('0'+f%10))
-		s = trimZeros(s)
+	digits := n.String()
+	if len(digits) < 3 {
+		digits = strings.Repeat("0", 3-len(digits)) + digits
 	}
+	s := trimZeros(digits[:len(digits)-2] + "." + digits[len(digits)-2:])
 	if neg {
 		s = "-" + s
 	}
