@@ -44,7 +44,7 @@ type Stated struct {
 // Answer is what ReadAnswer found in a judge's answer.
 type Answer struct {
 	Sections   []Section
-	Unassigned []Score           // scores before any passage marker
+	Unassigned []Score           // scores outside any passage section (before the first marker, after a formula line)
 	Stated     [NumLines]*Stated // the last occurrence of each formula line, nil when absent
 	ThinkOpen  bool              // the answer ends inside a <think> block (it looks truncated)
 	ThinkLine  int               // where that block opens
@@ -104,17 +104,11 @@ func ReadAnswer(answer string) *Answer {
 
 	pos := &posTracker{src: answer, line: 1, col: 1}
 	cur := -1
-	seq := map[string]int{}
 	for _, t := range toks {
 		line, col := pos.at(t.off)
 		switch t.kind {
 		case tokMarker:
-			seq[t.m.kind]++
-			n := seq[t.m.kind]
-			if t.m.numbered {
-				n = t.m.num
-			}
-			a.Sections = append(a.Sections, Section{Kind: t.m.kind, Number: n, Numbered: t.m.numbered, Line: line, Col: col})
+			a.Sections = append(a.Sections, Section{Kind: t.m.kind, Number: t.m.num, Numbered: t.m.numbered, Line: line, Col: col})
 			cur = len(a.Sections) - 1
 		case tokScore:
 			sc := *t.sc
@@ -124,11 +118,24 @@ func ReadAnswer(answer string) *Answer {
 				continue
 			}
 			sec := &a.Sections[cur]
-			sc.Kind, sc.Number, sc.Numbered = sec.Kind, sec.Number, sec.Numbered
 			sec.Scores = append(sec.Scores, sc)
 		case tokFormula:
 			cur = -1
 			a.Stated[t.line] = &Stated{Label: Labels[t.line], Text: t.text, Value: statedValue(t.line, t.text), Line: line, Col: col}
+		}
+	}
+	// Unnumbered sections count in order, but only those with a score: a judge that writes "the
+	// ground truth has two [ESSENTIAL PASSAGE] parts" before scoring them has not scored a third.
+	seq := map[string]int{}
+	for i := range a.Sections {
+		sec := &a.Sections[i]
+		if !sec.Numbered && len(sec.Scores) > 0 {
+			seq[sec.Kind]++
+			sec.Number = seq[sec.Kind]
+		}
+		for j := range sec.Scores {
+			sc := &sec.Scores[j]
+			sc.Kind, sc.Number, sc.Numbered = sec.Kind, sec.Number, sec.Numbered
 		}
 	}
 	return a
@@ -502,7 +509,7 @@ func statedValue(line int, text string) *big.Rat {
 	if end == 0 {
 		return nil
 	}
-	if line != LineFinal && strings.Trim(t[end:], " \t*_`$).]") != "" {
+	if line != LineFinal && strings.Trim(t[end:], " \t*_`$).,;]\\") != "" {
 		return nil // "= 3.5 + 0.5": not a result
 	}
 	v, err := ParseScore(t[:end])
@@ -632,7 +639,7 @@ func scanLineMarker(s string, i int) (marker, bool) {
 //
 // A passage may be scored more than once if the scores agree (a judge that repeats itself);
 // a section without a score is a heading or a mention and is ignored when its passage is scored
-// elsewhere. Scores before any marker are ignored with a warning, except in one unambiguous case:
+// elsewhere. Scores outside any section are ignored with a warning, except in one unambiguous case:
 // when the answer marks no passage at all, the ground truth has no bonus passage and the number
 // of scores is exactly e, they are the essential scores (whose order cannot change the recall).
 func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings []string, problems []*diag.Error) {
@@ -698,10 +705,10 @@ func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings []string,
 		} else {
 			for i, sc := range a.Unassigned {
 				if i == 3 {
-					warnings = append(warnings, "ignored "+strconv.Itoa(len(a.Unassigned)-3)+" more score(s) before any passage marker")
+					warnings = append(warnings, "ignored "+strconv.Itoa(len(a.Unassigned)-3)+" more score(s) outside any passage section")
 					break
 				}
-				warnings = append(warnings, "ignored a score before any passage marker: "+scoreAt(&sc))
+				warnings = append(warnings, "ignored a score outside any passage section: "+scoreAt(&sc))
 			}
 		}
 	}

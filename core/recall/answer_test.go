@@ -104,6 +104,14 @@ func TestReadAnswer(t *testing.T) {
 			essential: []string{"2", "3"}, bonus: []string{"1"},
 		},
 		{
+			name: "unnumbered mentions before the scores do not count",
+			answer: "The ground truth has two [ESSENTIAL PASSAGE] parts and a [BONUS PASSAGE].\n" +
+				"[ESSENTIAL PASSAGE]\nScore: 2\n[ESSENTIAL PASSAGE]\nScore: 3\n[BONUS PASSAGE]\nScore: 1\n" +
+				"RECALL_Essential_Formula: (2 + 3) / 2 = 2.5.\nRECALL_Bonus_Formula: \\( \\frac{1}{4} = 0.25 \\)",
+			e: 2, b: 1,
+			essential: []string{"2", "3"}, bonus: []string{"1"},
+		},
+		{
 			name:      "final and overall scores are not passage scores",
 			answer:    "[ESSENTIAL PASSAGE] 1: Score: 4\nOverall score: 2\nFinal Score: 4",
 			e:         1,
@@ -121,7 +129,7 @@ func TestReadAnswer(t *testing.T) {
 			answer: "Score: 4\nScore: 2",
 			e:      1, b: 1,
 			problems: []string{"output: no score for essential passage 1", "output: no score for bonus passage 1"},
-			warnings: []string{`ignored a score before any passage marker: "4" at 1:8`, `ignored a score before any passage marker: "2" at 2:8`},
+			warnings: []string{`ignored a score outside any passage section: "4" at 1:8`, `ignored a score outside any passage section: "2" at 2:8`},
 		},
 		{
 			name:      "prose mentions of score are not labels",
@@ -191,6 +199,11 @@ func TestStatedLines(t *testing.T) {
 	assert.Equal(t, "7/2", a.Stated[LineCombined].Value.RatString())
 	assert.Nil(t, a.Stated[LineFinal].Value)
 	assert.Nil(t, a.Stated[LineFinalCalc])
+
+	// A sentence's period and LaTeX delimiters around the result are not part of it.
+	a = ReadAnswer("RECALL_Essential_Formula: (2 + 3) / 2 = 2.5.\nRECALL_Bonus_Formula: \\( \\frac{1}{4} = 0.25 \\)")
+	assert.Equal(t, "5/2", a.Stated[LineEssential].Value.RatString())
+	assert.Equal(t, "1/4", a.Stated[LineBonus].Value.RatString())
 
 	// The last occurrence wins; an unfinished formula has no value.
 	a = ReadAnswer("RECALL_Final_Score: 2\nRECALL_Final_Score: 3\nRECALL_Combined_Formula: 3 + 0.5 =")
