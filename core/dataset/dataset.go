@@ -246,14 +246,8 @@ func newLineIndex(text string) *lineIndex {
 	return li
 }
 
-// position returns the line and column of byte offset off.
-func (li *lineIndex) position(off int) (line, col int) {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(li.text) {
-		off = len(li.text)
-	}
+// line returns the line of byte offset off, in time logarithmic in the number of lines.
+func (li *lineIndex) line(off int) int {
 	lo, hi := 0, len(li.starts)-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
@@ -263,7 +257,15 @@ func (li *lineIndex) position(off int) (line, col int) {
 			hi = mid - 1
 		}
 	}
-	return lo + 1, utf8.RuneCountInString(li.text[li.starts[lo]:off]) + 1
+	return lo + 1
+}
+
+// position returns the line and column of byte offset off. The column costs the length of
+// its line, so it is for errors, not for every row (a JSON file may be one long line).
+func (li *lineIndex) position(off int) (line, col int) {
+	off = max(0, min(off, len(li.text)))
+	line = li.line(off)
+	return line, utf8.RuneCountInString(li.text[li.starts[line-1]:off]) + 1
 }
 
 // lineStart returns the byte offset where 1-based line starts, or len(text) past the end.

@@ -262,8 +262,7 @@ func readArray(dec *json.Decoder, text string, li *lineIndex, b *builder) bool {
 	n := 0
 	for dec.More() {
 		n++
-		off := skipSpaceComma(text, int(dec.InputOffset()))
-		line, _ := li.position(off)
+		line := li.line(skipSpaceComma(text, int(dec.InputOffset())))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			b.fail(line, stoppedMessage(li, text, n))
