@@ -61,6 +61,13 @@ func BenchmarkReadJSONL10k(b *testing.B) { benchRead(b, benchJSONL(), "") }
 
 func BenchmarkReadCSV10k(b *testing.B) { benchRead(b, benchCSV(), "") }
 
+// BenchmarkReadJSONOneLine10k reads the rows as one JSON array on a single line, as
+// json.dumps writes it: row lines must not cost a scan of the line each.
+func BenchmarkReadJSONOneLine10k(b *testing.B) {
+	text := "[" + strings.ReplaceAll(strings.TrimSuffix(benchJSONL(), "\n"), "\n", ",") + "]"
+	benchRead(b, text, "")
+}
+
 // BenchmarkRowInputs10k maps and converts every row of the CSV, whose contexts are JSON lists
 // written in cells: the work a batch run does before rendering.
 func BenchmarkRowInputs10k(b *testing.B) {
