@@ -225,6 +225,11 @@ func claimParse(in *value.Object, answer string) *Verdict {
 
 	listV, _ := output.Field(p.Object, "claims")
 	list, ok := listV.([]any)
+	if byID, isObject := listV.(*value.Object); isObject {
+		// {"claims": {"c1": {"grounded": true, …}, …}}: an object keyed by claim id.
+		warn(`read the judge's "claims" object as a list keyed by claim id`)
+		list, ok = claimsByID(byID), true
+	}
 	if !ok {
 		d.count()
 		v.Checks = append(v.Checks, diag.Fail(`the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
@@ -302,6 +307,28 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		v.Score = verdictScore(float64(c.Grounded) / float64(c.Total))
 	}
 	return v
+}
+
+// claimsByID turns {"c1": {…}, "c2": false} into entries with a claim_id, a bare boolean or
+// string standing for grounded.
+func claimsByID(o *value.Object) []any {
+	list := make([]any, 0, o.Len())
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		entry := value.NewObject("claim_id", k)
+		if obj, ok := v.(*value.Object); ok {
+			for _, field := range obj.Keys() {
+				if _, has := output.Field(entry, field); !has {
+					fv, _ := obj.Get(field)
+					entry.Set(field, fv)
+				}
+			}
+		} else {
+			entry.Set("grounded", v)
+		}
+		list = append(list, entry)
+	}
+	return list
 }
 
 // gradeClaim reads one judged claim: ungrounded when grounded is false or it lists an ungrounded

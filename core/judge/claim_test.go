@@ -142,6 +142,8 @@ func TestClaimParse(t *testing.T) {
 		{name: "lone think close", answer: "c1 is supported by ID: 1.</think>\n" + claimJSON("true", "true", "true"), passed: "true", score: "1", statuses: "grounded grounded grounded"},
 		{name: "unreadable", answer: "{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": probably}]}", passed: "null", score: "null", statuses: "missing missing missing",
 			checks: []string{`E: cannot read the JSON: unexpected word "probably" (text values must be in quotes); reading stopped at "probably}]}" (line 1, col 44)`}},
+		{name: "claims keyed by id", answer: `{"claims": {"c1": {"grounded": true, "ungrounded_assertions": []}, "c2": {"grounded": false}, "c3": true}}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{`W: read the judge's "claims" object as a list keyed by claim id`}},
 		{name: "capitalised keys", answer: `{"Claims": [{"Claim_ID": "c1", "Grounded": true}, {"claim_id": "c2", "GROUNDED": true}, {"claim_id": "c3", "grounded": true}]}`,
 			passed: "true", score: "1", statuses: "grounded grounded grounded"},
 	}
