@@ -216,6 +216,14 @@ func (p *proxy) stream(w http.ResponseWriter, r *http.Request, client *openai.Cl
 		raw, err := stream.RecvRaw()
 		if err == io.EOF {
 			if !started {
+				// go-openai reads a plain JSON answer to a streaming request as an empty
+				// stream; an empty answer would then pass for the judge's.
+				if ct := doer.responseHeader("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
+					writeError(w, http.StatusBadGateway, "upstream_error", "not_a_stream",
+						fmt.Sprintf("the upstream %s answered %s instead of an event stream; turn streaming off for this endpoint",
+							p.upstream.Host, scrub(ct, key)))
+					return
+				}
 				start()
 			}
 			_, _ = io.WriteString(w, "data: [DONE]\n\n")

@@ -490,6 +490,17 @@ func TestUpstreamErrorsAreMappedToOpenAIShape(t *testing.T) {
 	}
 }
 
+func TestUpstreamIgnoringStreamIsAnErrorNotAnEmptyAnswer(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	resp := postChat(t, proxy.URL, testKey, chatBody("judge-1", true))
+	body := readAll(t, resp.Body)
+	assert.Equal(t, http.StatusBadGateway, resp.StatusCode, body)
+	e := decodeError(t, body)
+	assert.Equal(t, "not_a_stream", e.Code)
+	assert.Contains(t, e.Message, "turn streaming off")
+}
+
 func TestUnreachableUpstreamIs502NamingTheHost(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
