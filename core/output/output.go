@@ -11,6 +11,7 @@ package output
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -147,7 +148,7 @@ type candidate struct {
 	start, end int // byte offsets in the answer; end is where reading stopped when err != nil
 	obj        *value.Object
 	inner      *value.Object // the object holding a key, when obj has one at or one level down
-	notes      []string
+	fixes      *parser       // the parser that read obj, for its repair notes (worded only if chosen)
 	fence      *fence
 	err        *syntaxError
 	keyed      bool // obj holds a key, or (for a failed attempt) its text mentions one
@@ -191,7 +192,7 @@ func scan(answer string, off int, keys []string) *scanner {
 		if ok {
 			c.end = p.pos
 			c.obj = v.(*value.Object)
-			c.notes = p.notes()
+			c.fixes = p
 			c.inner = s.holder(c.obj)
 			if c.inner != nil {
 				s.before, s.last = s.last, c
@@ -238,7 +239,7 @@ func (s *scanner) result(fail func(off int, msg string) error) (*Payload, error)
 		}
 		return nil, fail(-1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	notes := append([]string(nil), last.notes...)
+	notes := last.fixes.notes()
 	if s.before != nil {
 		notes = append(notes, "ignored an earlier JSON object at "+pos(s.answer, s.before.start)+" (an example in the reasoning?); the last one is the answer")
 	}
@@ -395,11 +396,12 @@ func findFences(answer string, off int) []fence {
 	return fences
 }
 
+// fenceAt returns the fence whose content holds offset i, or nil. Fences are in order and do
+// not overlap.
 func (s *scanner) fenceAt(i int) *fence {
-	for k := range s.fences {
-		if f := &s.fences[k]; f.contentStart <= i && i < f.contentEnd {
-			return f
-		}
+	k := sort.Search(len(s.fences), func(k int) bool { return s.fences[k].contentEnd > i })
+	if k < len(s.fences) && s.fences[k].contentStart <= i {
+		return &s.fences[k]
 	}
 	return nil
 }
