@@ -156,7 +156,7 @@ func (p *proxy) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := decodeChatRequest(body)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_json", err.Error())
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}
 	key, err := p.requestKey(r)

@@ -605,9 +605,11 @@ func TestBadRequestsAreRefusedBeforeTheUpstream(t *testing.T) {
 		status                                int
 		code                                  string
 	}{
-		{"not JSON", "POST", "/v1/chat/completions", "application/json", `{"model":`, nil, 400, "invalid_json"},
-		{"no model", "POST", "/v1/chat/completions", "application/json", `{"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_json"},
-		{"no messages", "POST", "/v1/chat/completions", "application/json", `{"model":"m","messages":[]}`, nil, 400, "invalid_json"},
+		{"not JSON", "POST", "/v1/chat/completions", "application/json", `{"model":`, nil, 400, "invalid_request"},
+		{"no model", "POST", "/v1/chat/completions", "application/json", `{"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"no messages", "POST", "/v1/chat/completions", "application/json", `{"model":"m","messages":[]}`, nil, 400, "invalid_request"},
+		{"reasoning model with logprobs", "POST", "/v1/chat/completions", "application/json", `{"model":"o3-mini","logprobs":true,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"model with a space", "POST", "/v1/chat/completions", "application/json", `{"model":"a b","messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
 		{"form post", "POST", "/v1/chat/completions", "text/plain", chatBody("m", false), nil, 415, "unsupported_media_type"},
 		{"GET chat", "GET", "/v1/chat/completions", "", "", nil, 405, "method_not_allowed"},
 		{"other endpoint", "POST", "/v1/embeddings", "application/json", `{}`, nil, 404, "not_found"},
