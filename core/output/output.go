@@ -189,6 +189,13 @@ func scan(answer string, off int, keys []string) *scanner {
 		}
 		p := &parser{src: answer, pos: i, end: end}
 		v, ok := p.value(ctxTop)
+		if !ok && c.fence != nil && p.err.pos == end && end < len(answer) {
+			// The fence closed inside the object: perhaps a string in it holds ``` itself.
+			past := &parser{src: answer, pos: i, end: len(answer)}
+			if pv, pok := past.value(ctxTop); pok {
+				p, v, ok, c.fence = past, pv, true, nil
+			}
+		}
 		if ok {
 			c.end = p.pos
 			c.obj = v.(*value.Object)

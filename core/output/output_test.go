@@ -113,6 +113,8 @@ func TestFindJSON(t *testing.T) {
 		{name: "unicode escapes", answer: `{"claims": ["\u00e9\ud83d\ude00\ud800"]}`, want: `{"claims":["é😀�"]}`},
 		{name: "two keys", answer: `{"answer_2": {"faithfulness": true}}`, want: `{"answer_2":{"faithfulness":true}}`},
 
+		{name: "fence inside a string", answer: "```json\n{\"claims\": [{\"reason\": \"it quotes ```code```\"}]}\n```",
+			want: `{"claims":[{"reason":"it quotes ` + "```code```" + `"}]}`, repairs: []string{"ignored the text before the JSON, from 1:1", "ignored the text after the JSON, from 3:1"}},
 		{name: "truncated", answer: "```json\n{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": tr",
 			err: "the answer ends inside the JSON that starts at 2:1: it looks truncated", line: 2, col: 46},
 		{name: "truncated in a string", answer: `Answer: {"claims": [{"claim_id": "c1", "reason": "the evid`,
@@ -288,4 +290,8 @@ func TestScanIsLinear(t *testing.T) {
 	answer = strings.Repeat(`{"claims" `, 10000)
 	_, err = FindJSON("t", answer, "claims")
 	require.Error(t, err)
+	answer = strings.Repeat("{'a': 1} ```\n", 10000) + `{"claims": []}`
+	p, err := FindJSON("t", answer, "claims")
+	require.NoError(t, err)
+	assert.Equal(t, "ignored the text before the JSON, from 1:1", p.Repairs[0])
 }
