@@ -665,7 +665,7 @@ func TestDNSRebindingHostIsRefused(t *testing.T) {
 		assert.Equal(t, http.StatusForbidden, resp.StatusCode, host)
 		assert.Equal(t, "bad_host", decodeError(t, body).Code)
 	}
-	for _, host := range []string{"localhost:8080", "127.0.0.1:9", "[::1]:8080", "ragjudge.localhost"} {
+	for _, host := range []string{"localhost:8080", "127.0.0.1:9", "[::1]:8080", "ragjudge.localhost", "0.0.0.0:8080"} {
 		req, err := http.NewRequest(http.MethodGet, proxy.URL+"/ragjudge/config", nil)
 		require.NoError(t, err)
 		req.Host = host

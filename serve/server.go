@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -66,9 +67,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.log.Printf("%s %s %d %s", r.Method, r.URL.EscapedPath(), status, time.Since(start).Round(10*time.Microsecond))
 	}()
 
-	if s.loopbackOnly && !isLoopback(r.Host) {
+	if s.loopbackOnly && !hostAllowed(r.Host) {
 		writeError(rec, http.StatusForbidden, "forbidden", "bad_host",
-			fmt.Sprintf("host %q is not a loopback name; the dev server answers only at 127.0.0.1, [::1] or localhost", r.Host))
+			fmt.Sprintf("host %q is not a loopback name; open the page at 127.0.0.1, [::1] or localhost", r.Host))
 		return
 	}
 	switch p := r.URL.Path; {
@@ -114,6 +115,17 @@ func (s *server) config(w http.ResponseWriter, r *http.Request) {
 		Azure        bool   `json:"azure"`
 		ServerKey    bool   `json:"server_key"`
 	}{s.cfg.Upstream, s.upstream.Host, s.cfg.Azure, s.cfg.ServerKey != ""})
+}
+
+// hostAllowed reports whether a request's Host can reach a loopback-bound server honestly: an
+// IP address, or a name that is loopback by definition. Any other name resolving to 127.0.0.1
+// is DNS rebinding, a foreign site's way to make its pages same-origin with this server.
+func hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	return net.ParseIP(strings.Trim(host, "[]")) != nil || isLoopback(host)
 }
 
 // crossOrigin explains why a request to the API comes from another site, or returns "".
