@@ -132,13 +132,16 @@ type ragRecallStated struct {
 // ragRecallDetail is rag-recall's Verdict.Verdict.
 type ragRecallDetail struct {
 	// Expected counts the markers in passage_gt: how many scores of each kind the judge owes.
-	Expected   struct{ Essential, Bonus int } `json:"expected"`
-	Essential  []ragRecallScore               `json:"essential"`
-	Bonus      []ragRecallScore               `json:"bonus"`
-	Recomputed *recall.Summary                `json:"recomputed"` // null when undetermined
-	Lines      []ragRecallLine                `json:"lines"`
-	Stated     ragRecallStated                `json:"stated"`
-	Threshold  *float64                       `json:"threshold"`
+	Expected struct {
+		Essential int `json:"essential"`
+		Bonus     int `json:"bonus"`
+	} `json:"expected"`
+	Essential  []ragRecallScore `json:"essential"`
+	Bonus      []ragRecallScore `json:"bonus"`
+	Recomputed *recall.Summary  `json:"recomputed"` // null when undetermined
+	Lines      []ragRecallLine  `json:"lines"`
+	Stated     ragRecallStated  `json:"stated"`
+	Threshold  *float64         `json:"threshold"`
 }
 
 func ragRecallParse(in *value.Object, answer string) *Verdict {

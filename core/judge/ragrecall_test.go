@@ -222,7 +222,7 @@ func TestRagRecallDetail(t *testing.T) {
 	b, err := json.Marshal(v.Verdict)
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
-		"expected": {"Essential": 2, "Bonus": 2},
+		"expected": {"essential": 2, "bonus": 2},
 		"essential": [
 			{"number": 1, "value": 4, "exact": "4", "text": "4", "line": 1, "col": 90},
 			{"number": 2, "value": 3, "exact": "3", "text": "3", "line": 1, "col": 161}],

@@ -261,7 +261,7 @@ var notScoreOf = []string{"final", "overall", "total", "combined", "recall", "av
 
 // scanScore reads a score at s[i] (see ReadAnswer):
 //
-//	score = "score" [emph] [sp* "(" …≤30 bytes… ")"] [emph] sp* (":" | "=") [sp|emph|"`"]* value
+//	score = "score" [emph] [sp* "(" …≤30 bytes… ")"] [emph] sp* (":" | "=") [sp|emph|"`"|"["]* value
 func scanScore(s string, i int) (token, int, bool) {
 	k := i + len("score")
 	if !hasFoldPrefix(s[i:], "score") || (k < len(s) && (isWordByte(s[k]) || s[k] == '_')) {
@@ -287,8 +287,8 @@ func scanScore(s string, i int) (token, int, bool) {
 		return token{}, 0, false
 	}
 	k += sep
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '*' || s[k] == '_' || s[k] == '`') {
-		k++
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '*' || s[k] == '_' || s[k] == '`' || s[k] == '[') {
+		k++ // "Score: [4]" echoes the seed's "[Provide … reasoning for the score]"
 	}
 	t := token{kind: tokScore, off: k, sc: &Score{}}
 	v := scanScoreToken(s, k)

@@ -112,6 +112,12 @@ func TestReadAnswer(t *testing.T) {
 			essential: []string{"2", "3"}, bonus: []string{"1"},
 		},
 		{
+			name:      "score in brackets and with spaces",
+			answer:    "[ESSENTIAL PASSAGE] 1: **Score**: [4]\n[ESSENTIAL PASSAGE] 2: Score:3 / 5",
+			e:         2,
+			essential: []string{"4", "3"}, bonus: []string{},
+		},
+		{
 			name:      "final and overall scores are not passage scores",
 			answer:    "[ESSENTIAL PASSAGE] 1: Score: 4\nOverall score: 2\nFinal Score: 4",
 			e:         1,
