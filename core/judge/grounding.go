@@ -125,9 +125,12 @@ type groundingDetail struct {
 }
 
 func groundingParse(in *value.Object, answer string) *Verdict {
-	mode, _, _ := argMode(in)
+	mode, modeWarning, _ := argMode(in)
 	d := &groundingDetail{Mode: mode}
 	v := &Verdict{Verdict: d}
+	if modeWarning != "" {
+		v.Checks = append(v.Checks, diag.Warn(modeWarning))
+	}
 	if output.Unfinished(answer) {
 		v.Checks = append(v.Checks, diag.Fail("the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
 		return v

@@ -87,6 +87,7 @@ func TestGroundingModes(t *testing.T) {
 		v, err := r.Parse(groundingID, in, "yes")
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, v.Verdict.(*groundingDetail).Mode)
+		assert.Equal(t, tt.warn, len(v.Checks) == 1, "%q", v.Checks)
 	}
 }
 
