@@ -41,6 +41,21 @@ const WORDS = {
   pending: { icon: "…", word: "Not run yet", cls: "state-pending" },
 };
 
+// The verdict words of each evaluator, as the single-evaluation view uses them (verdicts.js).
+const VERDICT_WORDS = {
+  "claim-groundedness": ["Grounded", "Not grounded"],
+  "answer-grounding": ["Grounded", "Not grounded"],
+  "pairwise-faithfulness": ["Faithful", "Not faithful"],
+  "rag-recall": ["Meets threshold", "Below threshold"],
+};
+
+function wordFor(status, evaluatorId) {
+  const w = VERDICT_WORDS[evaluatorId];
+  if (w && status === "passed") return w[0];
+  if (w && status === "failed") return w[1];
+  return (WORDS[status] || WORDS.pending).word;
+}
+
 const FILTERS = [
   ["all", "All"],
   ["passed", "✓ Passed"],
@@ -96,9 +111,9 @@ function cellText(v) {
   return JSON.stringify(v);
 }
 
-function stateBadge(status, cause) {
+function stateBadge(status, cause, evaluatorId) {
   const w = WORDS[status] || WORDS.pending;
-  let text = w.word;
+  let text = wordFor(status, evaluatorId);
   if ((status === "undetermined" || status === "error") && cause) text += " — " + cause;
   return h(
     "span",
@@ -239,9 +254,9 @@ export async function mount(root, ctx) {
   };
 
   const setupCard = h(
-    "section",
-    { class: "card batch-setup", dataset: { ref: "batch-setup" } },
-    h("h2", { class: "card-title", text: "Batch evaluation" }),
+    "details",
+    { class: "card batch-setup", dataset: { ref: "batch-setup" }, open: true },
+    h("summary", { class: "setup-summary", dataset: { ref: "batch-new" } }, h("h2", { class: "card-title", text: "New batch run" })),
     h("p", { class: "desc", text: "Judge every row of a dataset with one evaluator. Finished rows are kept in this browser, so a reload or a flaky endpoint loses nothing." }),
     fileInput,
     drop,
@@ -284,6 +299,19 @@ export async function mount(root, ctx) {
   const pauseBtn = h("button", { type: "button", class: "btn", text: "❚❚ Pause", dataset: { ref: "batch-pause" }, on: { click: () => pauseRun() } });
   const resumeBtn = h("button", { type: "button", class: "btn btn-primary", text: "▶ Resume", dataset: { ref: "batch-resume" }, on: { click: () => resumeRun(false) } });
   const cancelBtn = h("button", { type: "button", class: "btn btn-stop", text: "■ Cancel", dataset: { ref: "batch-cancel" }, on: { click: () => cancelRun() } });
+  const newBtn = h("button", {
+    type: "button",
+    class: "btn btn-ghost",
+    text: "+ New run",
+    dataset: { ref: "batch-new-run" },
+    on: {
+      click: () => {
+        setupCard.open = true;
+        setupCard.scrollIntoView({ block: "start" });
+        drop.focus();
+      },
+    },
+  });
   const retryBtn = h("button", { type: "button", class: "btn", text: "↻ Retry failed rows", dataset: { ref: "batch-retry-failed" }, on: { click: () => resumeRun(true) } });
   const exportBtns = [
     ["jsonl", "JSONL"],
@@ -315,7 +343,7 @@ export async function mount(root, ctx) {
     bar,
     progText,
     liveLine,
-    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
+    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
     summaryEl,
     thresholdField,
     h("div", { class: "table-bar" }, filterEl, tableCount),
@@ -334,7 +362,7 @@ export async function mount(root, ctx) {
     ? null
     : h("p", { class: "batch-msg msg-error", text: "This browser refuses local storage (IndexedDB): results will not survive a reload. Export them when the run ends." });
 
-  replace(root, h("div", { class: "batch" }, durableNote, setupCard, runCard, runsCard, dialog));
+  replace(root, h("div", { class: "batch" }, durableNote, runCard, setupCard, runsCard, dialog));
 
   // ---- setup logic ------------------------------------------------------------------------
 
@@ -591,6 +619,7 @@ export async function mount(root, ctx) {
     );
     runBtn.disabled = false;
     await openRun(run.id, { start: true });
+    runCard.scrollIntoView({ block: "start" });
     drawRuns();
   }
 
@@ -606,6 +635,7 @@ export async function mount(root, ctx) {
     const ev = byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
     cur = { ...loaded, ev, runner: null, doneTimes: [], filter: "all", view: [], agg: null };
     runCard.hidden = false;
+    setupCard.open = false;
     runTitle.textContent = `${loaded.run.name} · ${ev.title || ev.id}`;
     runSub.textContent = `${fmtInt(loaded.run.total)} rows · model ${loaded.run.settings.model} ${loaded.run.settings.where ? "(" + loaded.run.settings.where + ")" : ""} · started ${new Date(loaded.run.createdAt).toLocaleString()}`;
     drawFilters();
@@ -618,7 +648,7 @@ export async function mount(root, ctx) {
     if (!cur) return;
     cur.run.state = s;
     cur.run.finished = cur.results.filter(Boolean).length;
-    store.putRun(cur.run).catch(() => {});
+    store.putRun(cur.run).then(drawRuns, () => {});
   }
 
   async function resumeRun(retryFailed) {
@@ -738,7 +768,13 @@ export async function mount(root, ctx) {
   let scheduled = false;
   let forceNext = false;
   let lastDraw = 0;
-  /** update redraws progress, summary and table at most 5 times a second (at once when full). */
+  let lastFull = 0;
+  let fullTimer = 0;
+  /**
+   * update redraws the progress line at most 5 times a second, and the summary, histogram and
+   * table at most once a second while rows stream in (at once when full is asked for), so that a
+   * fast run spends its main thread on the calls, not on layout.
+   */
   function update(full) {
     if (full) forceNext = true;
     if (scheduled) return;
@@ -749,13 +785,24 @@ export async function mount(root, ctx) {
 
   function draw() {
     scheduled = false;
-    forceNext = false;
-    lastDraw = performance.now();
+    const now = performance.now();
+    lastDraw = now;
     if (!cur) return;
     cur.agg = aggregate(cur.results, cur.run.total, { threshold: thresholdValue(), priceIn: prefs.priceIn, priceOut: prefs.priceOut });
-    drawSummary();
-    refilter();
-    drawButtons();
+    const running = cur.runner && cur.runner.state === "running";
+    if (forceNext || !running || now - lastFull > 1000) {
+      forceNext = false;
+      lastFull = now;
+      drawSummary();
+      refilter();
+      drawButtons();
+    } else if (!fullTimer) {
+      // A later pass brings the summary and table up to date even if no more rows finish.
+      fullTimer = setTimeout(() => {
+        fullTimer = 0;
+        update(true);
+      }, 1000 - (now - lastFull));
+    }
     drawProgress();
   }
 
@@ -776,7 +823,7 @@ export async function mount(root, ctx) {
     const remaining = a.counts.pending;
     const parts = [
       `${fmtInt(finished)} of ${fmtInt(cur.run.total)} done`,
-      `${fmtInt(bad)} failed`,
+      `${fmtInt(bad)} without a verdict`,
       `${fmtInt(remaining)} remaining`,
       running ? (rate ? `${fmtNum(rate, 1)} rows/s` : "… rows/s") : null,
       running && rate && remaining ? `ETA ${fmtDuration(remaining / rate)}` : null,
@@ -838,7 +885,8 @@ export async function mount(root, ctx) {
             },
           },
         });
-        b.append(h("span", { text: label }), h("span", { class: "chip-count" }));
+        const word = key === "passed" || key === "failed" ? label.slice(0, 2) + wordFor(key, cur.ev.id) : label;
+        b.append(h("span", { text: word }), h("span", { class: "chip-count" }));
         return b;
       }),
     );
@@ -883,7 +931,7 @@ export async function mount(root, ctx) {
     el.dataset.index = String(index);
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell", attrs: { role: "cell" } }, stateBadge(st, r ? causeOf(r, th) : null)),
+      h("span", { class: "vt-cell", attrs: { role: "cell" } }, stateBadge(st, r ? causeOf(r, th) : null, cur.ev.id)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
       h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(firstText(cur.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),

@@ -140,6 +140,11 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     });
   const server = tls ? http2.createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }, onRequest) : http.createServer(onRequest);
   if (!tls) server.keepAliveTimeout = 30_000;
+  const sessions = new Set();
+  server.on("session", (sess) => {
+    sessions.add(sess);
+    sess.on("close", () => sessions.delete(sess));
+  });
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   const addr = server.address();
   const scheme = tls ? "https" : "http";
@@ -149,6 +154,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     async close() {
       for (const r of hanging) r();
       if (server.closeAllConnections) server.closeAllConnections();
+      for (const sess of sessions) sess.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
   };

@@ -27,10 +27,11 @@ after(async () => {
 });
 
 async function loadDataset(page, name, text) {
+  if (!(await page.locator('[data-ref="batch-setup"]').evaluate((d) => d.open))) await page.click('[data-ref="batch-new-run"]');
   await page.locator('[data-ref="batch-file"]').setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
   await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
   await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-  await page.waitForFunction(() => /About \d+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+  await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
 }
 
 async function exported(page, fmt) {

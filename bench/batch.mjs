@@ -1,0 +1,94 @@
+// bench/batch.mjs: the Batch view's throughput and main-thread load in headless chromium.
+// 1,000 rows against the fake upstream (test/e2e/batch-upstream.mjs) answering after 100 ms, at
+// concurrency 16, no faults; reports wall time from Run to the last row against the ideal
+// 1000 × 0.1 / 16 = 6.25 s, and the longest main-thread task (PerformanceObserver "longtask").
+//
+// Two paths are measured, because a browser keeps at most 6 HTTP/1.1 connections per host:
+//   direct  the page calls the fake upstream itself over HTTP/2 (TLS, a throwaway self-signed
+//           certificate), as it calls a provider that allows browser calls: 16 calls in flight;
+//   proxy   through the dev server (serve/, plain HTTP/1.1 on loopback): at most 6 in flight.
+//
+//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy]
+
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeUpstream, datasetJSONL } from "../test/e2e/batch-upstream.mjs";
+import { startServe, launch, setNumber, progress, waitFor } from "../test/e2e/batch-env.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, d) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : d;
+};
+const ROWS = Number(opt("--rows", 1000));
+const LATENCY = Number(opt("--latency", 100));
+const CONC = Number(opt("--concurrency", 16));
+const ONLY = opt("--only", "");
+
+function selfSigned() {
+  const dir = mkdtempSync(join(tmpdir(), "ragjudge-bench-tls-"));
+  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "k.pem"), "-out", join(dir, "c.pem"), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  const tls = { key: readFileSync(join(dir, "k.pem")), cert: readFileSync(join(dir, "c.pem")) };
+  rmSync(dir, { recursive: true, force: true });
+  return tls;
+}
+
+async function measure(mode) {
+  const tls = mode === "direct" ? selfSigned() : null;
+  const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: mode === "direct", tls });
+  const serve = await startServe(upstream.url + "/v1");
+  const browser = await launch(mode === "direct" ? ["--ignore-certificate-errors"] : []);
+  try {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1366, height: 900 } });
+    const settings = mode === "direct" ? { endpoint: "direct", baseURL: upstream.url + "/v1", model: "fake-judge" } : { endpoint: "proxy", model: "fake-judge" };
+    await context.addInitScript((s) => {
+      if (!localStorage.getItem("ragjudge.page.v1")) localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: s }));
+      window.__longtasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: "longtask", buffered: true });
+    }, settings);
+    const page = await context.newPage();
+    await page.goto(serve.url + "/#batch");
+    await page.waitForSelector('[data-ref="batch-setup"]', { timeout: 30_000 });
+    await setNumber(page, "batch-concurrency", CONC);
+    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "bench.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(ROWS)) });
+    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
+    page.on("pageerror", (e) => console.log("pageerror:", e.message));
+    await waitFor(() => page.evaluate(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent)), 60_000, "the estimate");
+    const t0 = await page.evaluate(() => {
+      window.__longtasks = [];
+      return performance.now();
+    });
+    await page.click('[data-ref="batch-run"]');
+    await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "done" && p.done === ROWS;
+    }, 300_000, "the run to finish");
+    const r = await page.evaluate(() => {
+      const ends = [...document.querySelectorAll('[data-ref="batch-progress-text"]')];
+      return { now: performance.now(), longtasks: window.__longtasks, text: ends[0].textContent };
+    });
+    const wall = (r.now - t0) / 1000;
+    const ideal = (ROWS * LATENCY) / 1000 / CONC;
+    const longest = r.longtasks.reduce((m, t) => Math.max(m, t.duration), 0);
+    const statuses = r.text;
+    return { mode, wall, ideal, efficiency: ideal / wall, longest, longtasks: r.longtasks.length, maxInflight: upstream.stats.maxInflight, calls: upstream.stats.calls, statuses };
+  } finally {
+    await browser.close();
+    await serve.close();
+    await upstream.close();
+  }
+}
+
+const modes = ONLY ? [ONLY] : ["direct", "proxy"];
+console.log(`bench/batch: ${ROWS} rows, fake upstream latency ${LATENCY} ms, concurrency ${CONC}; ideal ${((ROWS * LATENCY) / 1000 / CONC).toFixed(2)} s`);
+for (const m of modes) {
+  const r = await measure(m);
+  console.log(
+    `${m.padEnd(6)} wall ${r.wall.toFixed(2)} s = ${(r.efficiency * 100).toFixed(1)}% of ideal; ` +
+      `upstream saw ${r.calls} calls, at most ${r.maxInflight} at once; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
+  );
+}
