@@ -94,6 +94,7 @@ async function main() {
   await show(location.hash.slice(1) || state.get("view"));
   // The page is usable: tests and the page benchmark wait for this.
   doc.documentElement.dataset.ready = "true";
+  performance.mark("ragjudge-ready");
 }
 
 // mountBatch loads web/batch.js (issue 4) on first visit; until it exists, a short placeholder.

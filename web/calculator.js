@@ -232,7 +232,7 @@ export function mountCalculator(root, { rj, state }) {
     const ev = rj.evaluators().find((e) => e.id === "rag-recall") || { id: "rag-recall", inputs: [] };
     try {
       const v = rj.parse("rag-recall", inputs, c.answer);
-      replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer }));
+      replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
     } catch (e) {
       replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + e.message }));
     }

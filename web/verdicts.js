@@ -39,14 +39,19 @@ export function fmt(n) {
  * renderVerdict returns the element showing verdict v (from rj.parse) for evaluator ev with inputs
  * (the JS API's shape) and the judge's answer text. rj is used for the recall recomputation.
  */
-export function renderVerdict({ rj, ev, inputs, v, answer }) {
+export function renderVerdict({ rj, ev, inputs, v, answer, scoreOnly = false, labels = true }) {
   const id = ev.id;
   const [yes, no] = WORDS[id] || ["Passed", "Failed"];
   const d = v.verdict && typeof v.verdict === "object" ? v.verdict : {};
   const head = h("div", { class: "verdict-head" });
-  const big = badge(v.passed, { word: v.passed === true ? yes : v.passed === false ? no : undefined, cause: causeOf(v), size: "badge-big" });
-  big.dataset.ref = "verdict-badge";
-  head.append(big);
+  // scoreOnly: where no pass threshold applies (the calculator), a score without errors is
+  // shown as the score alone rather than as "undetermined".
+  const hasError = (v.checks || []).some((c) => c.severity === "error");
+  if (!(scoreOnly && v.passed === null && !hasError)) {
+    const big = badge(v.passed, { word: v.passed === true ? yes : v.passed === false ? no : undefined, cause: causeOf(v), size: "badge-big" });
+    big.dataset.ref = "verdict-badge";
+    head.append(big);
+  }
   let body = null;
   try {
     switch (id) {
@@ -60,7 +65,7 @@ export function renderVerdict({ rj, ev, inputs, v, answer }) {
         body = pairwiseView(head, d, inputs, v);
         break;
       case "rag-recall":
-        body = recallView(head, d, inputs, v, rj, answer);
+        body = recallView(head, d, inputs, v, rj, answer, labels);
         break;
       default:
         if (v.score !== null && v.score !== undefined) head.append(h("div", { class: "big-number", text: fmt(v.score) }));
@@ -134,9 +139,9 @@ function claimView(head, d, inputs, v) {
     const assertions = (j && (j.ungrounded_assertions || j.assertions)) || [];
     let passed = null;
     let cause = "the judge skipped this claim";
-    if (j) {
+    if (j && j.status !== "missing") {
       const g = j.grounded;
-      passed = g === false || assertions.length > 0 ? false : g === true ? true : null;
+      passed = j.status === "ungrounded" || g === false || assertions.length > 0 ? false : j.status === "grounded" || g === true ? true : null;
       if (passed === null) cause = "no grounded value";
     }
     if (passed === true) grounded++;
@@ -281,12 +286,13 @@ function citationView(c, nContexts) {
         }),
       ),
     );
-  const known = new Set(["uncited", "uncited_sentences", "missing", "out_of_range", "outOfRange", "invalid"]);
+  const known = new Set(["uncited", "uncited_sentences", "missing", "out_of_range", "outOfRange", "invalid", "sentences"]);
   const rest = Object.fromEntries(Object.entries(c).filter(([k]) => !known.has(k)));
   return h(
     "section",
     { class: "citations", dataset: { ref: "citations" } },
     h("h3", { text: "Citation check (computed, not judged)" }),
+    typeof c.sentences === "number" ? h("p", { class: "hint", text: `${c.sentences} sentence${c.sentences === 1 ? "" : "s"} of the actual answer checked for [i] citations.` }) : null,
     items.length ? h("ul", { class: "checks" }, items) : h("p", { class: "checks-ok", text: `✓ Every sentence of the actual answer cites a reference in 1–${nContexts}.` }),
     Object.keys(rest).length ? generic(rest) : null,
   );
@@ -323,7 +329,14 @@ function pairwiseView(head, d, inputs, v) {
 
 function scoresOf(list) {
   if (!Array.isArray(list)) return null;
-  return list.map((x) => (typeof x === "number" ? x : x && typeof x === "object" ? Number(x.score ?? x.value) : Number(x)));
+  return list.map((x) => {
+    if (typeof x === "number") return x;
+    if (x && typeof x === "object") {
+      const v = x.value ?? x.score;
+      return v === null || v === undefined ? NaN : Number(v);
+    }
+    return Number(x);
+  });
 }
 
 /** judgeLines picks the judge's own formula lines out of its answer, keyed by label. */
@@ -342,17 +355,19 @@ function lastNumber(s) {
 }
 
 /** bars draws one bar per passage score, essential and bonus told apart. */
-export function bars(essential, bonus, labels = { essential: [], bonus: [] }) {
+export function bars(essential, bonus, labels = { essential: [], bonus: [] }, problems = { essential: [], bonus: [] }) {
   const bar = (kind, i, s) => {
+    const problem = problems[kind][i];
     const max = 5;
     const pct = Number.isFinite(s) ? Math.max(0, Math.min(1, s / max)) * 100 : 0;
     const label = labels[kind][i];
     return h(
       "li",
-      { class: "bar bar-" + kind, dataset: { kind, index: String(i + 1) } },
+      { class: "bar bar-" + kind + (problem ? " bar-bad" : ""), dataset: { kind, index: String(i + 1) } },
       h("span", { class: "bar-label" }, h("strong", { text: `${kind === "essential" ? "Essential" : "Bonus"} ${i + 1}` }), label ? h("span", { class: "bar-passage", text: label }) : null),
-      h("span", { class: "bar-track", attrs: { role: "img", "aria-label": `${kind} passage ${i + 1}: ${fmt(s)} of 5` } }, h("span", { class: "bar-fill", style: `width:${pct}%` })),
-      h("span", { class: "bar-value", text: `${fmt(s)} / 5` }),
+      h("span", { class: "bar-track", attrs: { role: "img", "aria-label": Number.isFinite(s) ? `${kind} passage ${i + 1}: ${fmt(s)} of 5` : `${kind} passage ${i + 1}: no readable score` } }, h("span", { class: "bar-fill", style: `width:${pct}%` })),
+      h("span", { class: "bar-value", text: Number.isFinite(s) ? `${fmt(s)} / 5` : "?" }),
+      problem ? h("span", { class: "bar-problem", text: "✗ " + problem }) : null,
     );
   };
   return h("ul", { class: "bars", dataset: { ref: "bars" } }, essential.map((s, i) => bar("essential", i, s)), bonus.map((s, i) => bar("bonus", i, s)));
@@ -372,20 +387,19 @@ export function passageLabels(rj, gt) {
   }
 }
 
-function recallView(head, d, inputs, v, rj, answer) {
+function recallView(head, d, inputs, v, rj, answer, labels) {
   const essential = scoresOf(d.essential ?? d.essential_scores ?? (d.scores && d.scores.essential));
   const bonus = scoresOf(d.bonus ?? d.bonus_scores ?? (d.scores && d.scores.bonus)) || [];
-  let rec = null;
-  let recErr = "";
-  if (essential && essential.length) {
+  let rec = d.recomputed && typeof d.recomputed === "object" ? d.recomputed : null;
+  if (!rec && essential && essential.length && [...essential, ...bonus].every(Number.isFinite) && !(v.checks || []).some((c) => c.severity === "error")) {
     try {
       rec = rj.recall({ essential, bonus });
-    } catch (e) {
-      recErr = e.message;
+    } catch {
+      rec = null;
     }
   }
-  const score = v.score ?? (rec ? rec.final : null);
-  if (score !== null && score !== undefined) {
+  const score = v.score ?? null;
+  if (score !== null) {
     head.append(
       h(
         "div",
@@ -395,15 +409,70 @@ function recallView(head, d, inputs, v, rj, answer) {
       ),
     );
   }
-  if (inputs.threshold !== undefined) head.append(h("div", { class: "hint", text: `pass threshold ≥ ${inputs.threshold}` }));
+  const threshold = d.threshold ?? inputs.threshold;
+  if (threshold !== undefined && threshold !== null) head.append(h("div", { class: "hint", text: `pass threshold ≥ ${threshold}` }));
   const parts = [];
-  if (essential) parts.push(bars(essential, bonus, passageLabels(rj, inputs.passage_gt)));
-  if (rec) parts.push(compareLines(rec.lines || [], judgeLines(answer)));
-  else if (recErr) parts.push(h("p", { class: "field-error", text: recErr }));
-  const known = new Set(["essential", "bonus", "essential_scores", "bonus_scores", "scores", "lines", "recomputed", "exact"]);
+  if (d.expected && typeof d.expected === "object") {
+    const ex = d.expected;
+    parts.push(h("p", { class: "hint", text: `The ground truth has ${ex.essential ?? ex.Essential} essential and ${ex.bonus ?? ex.Bonus} bonus passages; the judge owes a score for each.` }));
+  }
+  if (essential && (essential.length || bonus.length)) {
+    parts.push(bars(essential, bonus, labels ? passageLabels(rj, inputs.passage_gt) : undefined, problemsOf(d)));
+  }
+  if (Array.isArray(d.lines) && d.lines.length && typeof d.lines[0] === "object") parts.push(lineTable(d.lines));
+  else if (rec) parts.push(compareLines(rec.lines || [], judgeLines(answer)));
+  const known = new Set(["essential", "bonus", "essential_scores", "bonus_scores", "scores", "lines", "recomputed", "exact", "expected", "stated", "threshold"]);
   const rest = Object.fromEntries(Object.entries(d).filter(([k]) => !known.has(k)));
   if (Object.keys(rest).length) parts.push(generic(rest));
   return h("div", {}, parts);
+}
+
+// problemsOf collects what the core said about individual scores ("out of range 1–5", …).
+function problemsOf(d) {
+  const out = { essential: [], bonus: [] };
+  for (const kind of ["essential", "bonus"]) {
+    for (const [i, x] of (Array.isArray(d[kind]) ? d[kind] : []).entries()) {
+      if (x && typeof x === "object" && x.problem) out[kind][i] = x.problem;
+    }
+  }
+  return out;
+}
+
+// lineTable shows the core's line-by-line comparison: the recomputed seed-format line beside
+// what the judge stated, with match true/false/null.
+function lineTable(lines) {
+  const strip = (s, label) => (typeof s === "string" ? s.replace(new RegExp("^\\s*" + label + "\\s*:\\s*"), "") : s);
+  const rows = lines.map((l) => {
+    const label = String(l.label || "");
+    const state = l.match === true ? "same" : l.match === false ? "differs" : "none";
+    return h(
+      "tr",
+      { class: "line-" + state, dataset: { label, state } },
+      h("th", { scope: "row", class: "mono", text: label.replace(/^RECALL_/, "") || "—" }),
+      h("td", { class: "mono", text: l.recomputed === null || l.recomputed === undefined ? "(undetermined)" : strip(l.recomputed, label) }),
+      h("td", { class: "mono", text: l.stated === null || l.stated === undefined ? "(not stated)" : strip(l.stated, label) }),
+      h("td", { class: "line-state", text: state === "same" ? "✓ agrees" : state === "differs" ? "✗ differs" : "–" }),
+    );
+  });
+  return formulaSection(rows);
+}
+
+function formulaSection(rows) {
+  return h(
+    "section",
+    { class: "formula", dataset: { ref: "formula" } },
+    h("h3", { text: "The arithmetic: recomputed exactly, against the judge's" }),
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { class: "lines" },
+        h("thead", {}, h("tr", {}, ["Line", "Recomputed", "Judge wrote", ""].map((t) => h("th", { scope: "col", text: t })))),
+        h("tbody", {}, rows),
+      ),
+    ),
+  );
 }
 
 // compareLines sets the recomputed formula lines beside the judge's own, marking differences.
@@ -428,21 +497,7 @@ function compareLines(lines, judged) {
       h("td", { class: "line-state", text: state === "same" ? "✓ agrees" : state === "differs" ? "✗ differs" : "–" }),
     );
   });
-  return h(
-    "section",
-    { class: "formula", dataset: { ref: "formula" } },
-    h("h3", { text: "The arithmetic: recomputed exactly, against the judge's" }),
-    h(
-      "div",
-      { class: "table-wrap" },
-      h(
-        "table",
-        { class: "lines" },
-        h("thead", {}, h("tr", {}, ["Line", "Recomputed", "Judge wrote", ""].map((t) => h("th", { scope: "col", text: t })))),
-        h("tbody", {}, rows),
-      ),
-    ),
-  );
+  return formulaSection(rows);
 }
 
 // ---- generic ---------------------------------------------------------------------------------
