@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// FuzzScrub checks that a key shaped like a real one (key characters, a digit, 8 or more long)
+// never survives scrub, whatever text surrounds it.
+func FuzzScrub(f *testing.F) {
+	f.Add("Incorrect API key provided: sk-abc123xyz.", "sk-abc123xyz")
+	f.Add("Bearer sk-proj-****wxyz and more", "0123456789abcdef")
+	f.Add("a1a1a1a1a1", "a1a1a1a1")
+	f.Add("", "k")
+	f.Fuzz(func(t *testing.T, text, key string) {
+		out := scrub(text, key) // never panics, whatever the inputs
+		if len(key) < 8 || !strings.ContainsFunc(key, unicode.IsDigit) {
+			return
+		}
+		for i := 0; i < len(key); i++ {
+			if !isKeyChar(key[i]) {
+				return
+			}
+		}
+		if strings.Contains(out, key) {
+			t.Fatalf("scrub(%q, %q) = %q still holds the key", text, key, out)
+		}
+	})
+}
+
+// FuzzDecodeChatRequest checks that any body is either a request with a model and messages or
+// an error, never a panic.
+func FuzzDecodeChatRequest(f *testing.F) {
+	f.Add([]byte(`{"model":"judge-1","temperature":0,"messages":[{"role":"user","content":"hi"}]}`))
+	f.Add([]byte(`{"model":"gpt-5","max_tokens":10,"top_p":0,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`))
+	f.Add([]byte(`{"model":"..","messages":[]}`))
+	f.Add([]byte(`[1,2`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := decodeChatRequest(body)
+		if err == nil && (req.Model == "" || len(req.Messages) == 0) {
+			t.Fatalf("accepted %q without a model or messages", body)
+		}
+	})
+}
+
+// FuzzAcceptsGzip checks the Accept-Encoding reader on any header.
+func FuzzAcceptsGzip(f *testing.F) {
+	for _, h := range []string{"gzip, deflate, br", "gzip;q=0", "*;q=0.5", "identity", "GZIP ; Q=0.000", ""} {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		got := acceptsGzip(header)
+		if got && !strings.Contains(strings.ToLower(header), "gzip") && !strings.Contains(header, "*") {
+			t.Fatalf("acceptsGzip(%q) = true without gzip or *", header)
+		}
+	})
+}
