@@ -160,6 +160,8 @@ type forNode struct {
 	iter      expr
 	cond      expr // the loop's "if" filter, or nil
 	body, els []node
+
+	bodyMissing, elseMissing []string // see scope.go
 }
 
 type ifBranch struct {
@@ -184,4 +186,6 @@ type setBlockNode struct {
 	target    target
 	filter    expr // a filterExpr chain whose innermost obj is nil, or nil
 	body      []node
+
+	bodyMissing []string // see scope.go
 }

@@ -16,6 +16,18 @@ type loopCtx struct {
 	items  []any
 }
 
+// missingVar marks a name a frame assigns later and must not read before (see scope.go).
+type missingVar struct{}
+
+// frame returns a new scope with the names that start missing.
+func frame(missing []string) map[string]any {
+	m := make(map[string]any, len(missing)+2)
+	for _, n := range missing {
+		m[n] = missingVar{}
+	}
+	return m
+}
+
 // evalError is a failure while rendering, at a byte offset of the source.
 type evalError struct {
 	pos int
@@ -116,7 +128,9 @@ func (ev *evaluator) exec(n node) error {
 		saved, savedRec := ev.out, ev.record
 		var buf strings.Builder
 		ev.out, ev.record = &buf, false
+		ev.scopes = append(ev.scopes, frame(t.bodyMissing))
 		err := ev.render(t.body)
+		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		ev.out, ev.record = saved, savedRec
 		if err != nil {
 			return err
@@ -217,7 +231,7 @@ func (ev *evaluator) execFor(t *forNode) error {
 		items = kept
 	}
 	if len(items) == 0 {
-		ev.scopes = append(ev.scopes, map[string]any{})
+		ev.scopes = append(ev.scopes, frame(t.elseMissing))
 		err := ev.render(t.els)
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
@@ -228,7 +242,7 @@ func (ev *evaluator) execFor(t *forNode) error {
 		if ev.iterations > maxIterations {
 			return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
 		}
-		scope := map[string]any{}
+		scope := frame(t.bodyMissing)
 		ev.scopes = append(ev.scopes, scope)
 		ev.stmtLine = t.line
 		iter := &loopCtx{index0: i, items: loop.items}
@@ -248,6 +262,9 @@ func (ev *evaluator) execFor(t *forNode) error {
 func (ev *evaluator) lookup(name string, pos int) any {
 	for i := len(ev.scopes) - 1; i >= 0; i-- {
 		if v, ok := ev.scopes[i][name]; ok {
+			if _, miss := v.(missingVar); miss {
+				return &undefined{msg: "'" + name + "' is undefined", pos: pos}
+			}
 			return v
 		}
 	}

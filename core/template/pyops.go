@@ -341,7 +341,7 @@ func intOp(op string, a, b any) (any, error) {
 		q.DivMod(bx, by, m) // Euclidean: m >= 0
 		if m.Sign() != 0 && by.Sign() < 0 {
 			// Python floors toward -inf; the remainder takes the divisor's sign.
-			q.Add(q, big.NewInt(1))
+			q.Sub(q, big.NewInt(1))
 			m.Add(m, by)
 		}
 		if op == "//" {
@@ -447,10 +447,49 @@ func floatPow(x, y float64) (any, error) {
 		return nil, notSupported("a negative number raised to a fractional power (Python returns a complex number)")
 	}
 	r := math.Pow(x, y)
+	if exact, ok := exactPow(x, y); ok {
+		r = exact
+	}
 	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 		return nil, &pyError{msg: "OverflowError: (34, 'Numerical result out of range')"}
 	}
 	return r, nil
+}
+
+// exactPow computes x**y correctly rounded when y is a multiple of 1/8 of moderate size, by
+// exact powers and square roots in 320-bit arithmetic. CPython calls the C library's pow, which
+// is correctly rounded in practice, while Go's math.Pow can be off by an ulp (0.1 ** -4); these
+// exponents (squares, cubes, square roots, reciprocals) are the ones templates use.
+func exactPow(x, y float64) (float64, bool) {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(y, 0) || math.IsNaN(y) {
+		return 0, false
+	}
+	roots := 0
+	for ; roots <= 3 && y != math.Trunc(y); roots++ {
+		y *= 2
+	}
+	if y != math.Trunc(y) || math.Abs(y) > 1<<20 || (roots > 0 && x < 0) {
+		return 0, false
+	}
+	const prec = 320
+	n := int64(math.Abs(y))
+	base := new(big.Float).SetPrec(prec).SetFloat64(x)
+	r := new(big.Float).SetPrec(prec).SetInt64(1)
+	for n > 0 {
+		if n&1 == 1 {
+			r.Mul(r, base)
+		}
+		base.Mul(base, base)
+		n >>= 1
+	}
+	if y < 0 {
+		r.Quo(new(big.Float).SetPrec(prec).SetInt64(1), r)
+	}
+	for i := 0; i < roots; i++ {
+		r.Sqrt(r)
+	}
+	f, _ := r.Float64()
+	return f, true
 }
 
 // unaryOp applies unary - or +.

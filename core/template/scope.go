@@ -1,0 +1,298 @@
+package template
+
+// Jinja resolves names per frame (the template, each for body, each {% set %} block) by a symbol
+// analysis done before rendering (jinja2/idtracking.py). Mostly that behaves like ordinary
+// nested scopes falling back to the variables, which is what the evaluator does, with one
+// exception this file computes: a name a frame assigns unconditionally, before reading it, starts
+// that frame as "missing" rather than as the variable of that name, and inner frames see the
+// missing value too. So with vars {n: 3},
+//
+//	{% for i in [1] %}{{ n }}{% endfor %}{% set n = 5 %}
+//
+// fails with 'n' is undefined in Jinja, while {{ n }}{% set n = 5 %} prints 3. This is a port of
+// the parts of idtracking.Symbols and FrameSymbolVisitor that our statements reach.
+
+const (
+	loadResolve = iota + 1
+	loadAlias
+	loadUndefined
+	loadParam
+)
+
+type symbols struct {
+	parent *symbols
+	refs   map[string]bool
+	loads  map[string]int
+	stores map[string]bool
+}
+
+func newSymbols(parent *symbols) *symbols {
+	return &symbols{parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
+}
+
+func (s *symbols) copy() *symbols {
+	c := newSymbols(s.parent)
+	for k, v := range s.refs {
+		c.refs[k] = v
+	}
+	for k, v := range s.loads {
+		c.loads[k] = v
+	}
+	for k, v := range s.stores {
+		c.stores[k] = v
+	}
+	return c
+}
+
+func (s *symbols) findRef(name string) bool {
+	for f := s; f != nil; f = f.parent {
+		if f.refs[name] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *symbols) load(name string) {
+	if !s.findRef(name) {
+		s.refs[name] = true
+		s.loads[name] = loadResolve
+	}
+}
+
+func (s *symbols) store(name string) {
+	s.stores[name] = true
+	if s.refs[name] {
+		return
+	}
+	s.refs[name] = true
+	if s.parent != nil && s.parent.findRef(name) {
+		s.loads[name] = loadAlias
+		return
+	}
+	s.loads[name] = loadUndefined
+}
+
+func (s *symbols) declareParameter(name string) {
+	s.stores[name] = true
+	s.refs[name] = true
+	s.loads[name] = loadParam
+}
+
+// branchUpdate merges the symbols of an if's three branches (body, elifs, else): a name
+// assigned in only some of them is read from outside at the frame's start.
+func (s *symbols) branchUpdate(branches []*symbols) {
+	counts := map[string]int{}
+	var order []string
+	for _, b := range branches {
+		for name := range b.stores {
+			if s.stores[name] {
+				continue
+			}
+			if counts[name] == 0 {
+				order = append(order, name)
+			}
+			counts[name]++
+		}
+	}
+	for _, b := range branches {
+		for k, v := range b.refs {
+			s.refs[k] = v
+		}
+		for k, v := range b.loads {
+			s.loads[k] = v
+		}
+		for k, v := range b.stores {
+			s.stores[k] = v
+		}
+	}
+	for _, name := range order {
+		if counts[name] == len(branches) {
+			continue
+		}
+		if s.parent != nil && s.parent.findRef(name) {
+			s.loads[name] = loadAlias
+			continue
+		}
+		s.loads[name] = loadResolve
+	}
+}
+
+// missingNames returns the names a frame starts as missing.
+func (s *symbols) missingNames() []string {
+	var out []string
+	for name, kind := range s.loads {
+		if kind == loadUndefined {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// analyzeScopes annotates every frame of the template with the names it starts as missing and
+// returns the template frame's.
+func analyzeScopes(body []node) []string {
+	root := newSymbols(nil)
+	visitFrame(root, body)
+	analyzeChildren(root, body)
+	return root.missingNames()
+}
+
+// visitFrame is FrameSymbolVisitor over the statements of one frame.
+func visitFrame(s *symbols, body []node) {
+	for _, n := range body {
+		switch t := n.(type) {
+		case *printNode:
+			visitLoads(s, t.x)
+		case *setNode:
+			visitLoads(s, t.val)
+			storeTarget(s, t.target, false)
+		case *setBlockNode:
+			storeTarget(s, t.target, false)
+		case *forNode:
+			visitLoads(s, t.iter)
+		case *ifNode:
+			visitIf(s, t.branches[0], t.branches[1:], t.els)
+		}
+	}
+}
+
+func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
+	visitLoads(s, first.cond)
+	inner := func(visit func(*symbols)) *symbols {
+		c := s.copy()
+		visit(c)
+		return c
+	}
+	body := inner(func(c *symbols) { visitFrame(c, first.body) })
+	elif := inner(func(c *symbols) {
+		for _, br := range elifs {
+			visitIf(c, br, nil, nil)
+		}
+	})
+	elseSyms := inner(func(c *symbols) { visitFrame(c, els) })
+	s.branchUpdate([]*symbols{body, elif, elseSyms})
+}
+
+func storeTarget(s *symbols, t target, param bool) {
+	if t.items == nil {
+		if param {
+			s.declareParameter(t.name)
+		} else {
+			s.store(t.name)
+		}
+		return
+	}
+	for _, it := range t.items {
+		storeTarget(s, it, param)
+	}
+}
+
+// analyzeChildren analyzes the frames directly inside body (for bodies, else blocks, set
+// blocks, also inside if branches, which share their frame) with parent s.
+func analyzeChildren(s *symbols, body []node) {
+	for _, n := range body {
+		switch t := n.(type) {
+		case *forNode:
+			loop := newSymbols(s)
+			loop.declareParameter("loop")
+			storeTarget(loop, t.target, true)
+			visitFrame(loop, t.body)
+			t.bodyMissing = loop.missingNames()
+			analyzeChildren(loop, t.body)
+			if len(t.els) > 0 {
+				els := newSymbols(s)
+				visitFrame(els, t.els)
+				t.elseMissing = els.missingNames()
+				analyzeChildren(els, t.els)
+			}
+		case *setBlockNode:
+			blk := newSymbols(s)
+			visitFrame(blk, t.body)
+			t.bodyMissing = blk.missingNames()
+			analyzeChildren(blk, t.body)
+		case *ifNode:
+			for _, br := range t.branches {
+				analyzeChildren(s, br.body)
+			}
+			analyzeChildren(s, t.els)
+		}
+	}
+}
+
+// visitLoads records every name an expression reads.
+func visitLoads(s *symbols, x expr) {
+	if x == nil {
+		return
+	}
+	switch t := x.(type) {
+	case *nameExpr:
+		s.load(t.name)
+	case *getattrExpr:
+		visitLoads(s, t.obj)
+	case *getitemExpr:
+		visitLoads(s, t.obj)
+		visitLoads(s, t.key)
+	case *sliceExpr:
+		visitLoads(s, t.start)
+		visitLoads(s, t.stop)
+		visitLoads(s, t.step)
+	case *callExpr:
+		visitLoads(s, t.fn)
+		for _, a := range t.args {
+			visitLoads(s, a)
+		}
+		for _, k := range t.kwargs {
+			visitLoads(s, k.val)
+		}
+	case *filterExpr:
+		visitLoads(s, t.obj)
+		for _, a := range t.args {
+			visitLoads(s, a)
+		}
+		for _, k := range t.kwargs {
+			visitLoads(s, k.val)
+		}
+	case *testExpr:
+		visitLoads(s, t.obj)
+	case *binExpr:
+		visitLoads(s, t.l)
+		visitLoads(s, t.r)
+	case *concatExpr:
+		for _, a := range t.args {
+			visitLoads(s, a)
+		}
+	case *compareExpr:
+		visitLoads(s, t.first)
+		for _, o := range t.ops {
+			visitLoads(s, o.val)
+		}
+	case *andExpr:
+		visitLoads(s, t.l)
+		visitLoads(s, t.r)
+	case *orExpr:
+		visitLoads(s, t.l)
+		visitLoads(s, t.r)
+	case *notExpr:
+		visitLoads(s, t.x)
+	case *unaryExpr:
+		visitLoads(s, t.x)
+	case *condExpr:
+		visitLoads(s, t.test)
+		visitLoads(s, t.yes)
+		visitLoads(s, t.no)
+	case *listExpr:
+		for _, a := range t.items {
+			visitLoads(s, a)
+		}
+	case *tupleExpr:
+		for _, a := range t.items {
+			visitLoads(s, a)
+		}
+	case *dictExpr:
+		for i := range t.keys {
+			visitLoads(s, t.keys[i])
+			visitLoads(s, t.vals[i])
+		}
+	}
+}
