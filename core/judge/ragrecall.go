@@ -176,7 +176,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		}
 		hint := truncationHint(a)
 		for _, p := range problems {
-			if hint != "" && strings.HasPrefix(p.Msg, "no score for") {
+			if hint != "" && strings.Contains(p.Msg, "no score") {
 				q := *p
 				q.Msg += hint
 				p, hint = &q, ""

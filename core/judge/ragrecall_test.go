@@ -112,6 +112,8 @@ func TestRagRecallParse(t *testing.T) {
 		{name: "truncated answer", gt: gt22, answer: "• RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: ok. Score: 4 [ESSENTIAL PASSAGE] 2: ok. Score: 3 " +
 			"[BONUS PASSAGE] 1: ok. Score: 4 [BONUS PASSAGE] 2: The Eiffel Tower is",
 			errors: []string{"no score for bonus passage 2 (it has no RECALL_Final_Score line: it looks truncated) (line 1, col 125)"}},
+		{name: "cut short after a Score label", gt: gt20, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Partly covered. Score:",
+			errors: []string{`essential passage 2: no score after "Score:" (it has no RECALL_Final_Score line: it looks truncated) (line 2, col 40)`}},
 		{name: "missing passage", gt: gt22, answer: strings.Replace(example1, "[ESSENTIAL PASSAGE] 2: It mentions the river only in passing. Score: 3 ", "", 1),
 			errors: []string{"no score for essential passage 2"}},
 		{name: "extra passage", gt: gt21, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 4\n" +
