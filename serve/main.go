@@ -109,9 +109,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	case <-ctx.Done():
 	}
+	// Let short calls finish; a judge still streaming after 5s is cut rather than waited for.
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	err = srv.Shutdown(shutdownCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return srv.Close()
+	}
+	return err
 }
 
 // parseConfig reads the flags and OPENAI_API_KEY; flag errors and bad values are returned, not

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,6 +278,16 @@ func (p *proxy) models(w http.ResponseWriter, r *http.Request) {
 		methodNotAllowed(w, r, "GET")
 		return
 	}
+	if p.cfg.Azure && len(p.cfg.AzureDeployments) > 0 {
+		// Azure lists its base models, not the deployments this server can reach; the
+		// configured mapping is the list the page should offer.
+		models := make([]openai.Model, 0, len(p.cfg.AzureDeployments))
+		for _, name := range slices.Sorted(maps.Keys(p.cfg.AzureDeployments)) {
+			models = append(models, openai.Model{ID: name, Object: "model", OwnedBy: "azure deployment " + p.cfg.AzureDeployments[name]})
+		}
+		writeJSON(w, modelList{"list", models})
+		return
+	}
 	key, err := p.requestKey(r)
 	if err != nil {
 		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_authorization", err.Error())
@@ -295,10 +307,13 @@ func (p *proxy) models(w http.ResponseWriter, r *http.Request) {
 	if models == nil {
 		models = []openai.Model{}
 	}
-	writeJSON(w, struct {
-		Object string         `json:"object"`
-		Data   []openai.Model `json:"data"`
-	}{"list", models})
+	writeJSON(w, modelList{"list", models})
+}
+
+// modelList is OpenAI's answer to GET /v1/models.
+type modelList struct {
+	Object string         `json:"object"`
+	Data   []openai.Model `json:"data"`
 }
 
 // readBody reads at most -max-body bytes; a larger body is answered with 413.

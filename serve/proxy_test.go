@@ -259,6 +259,16 @@ func TestAzureDeploymentCannotLeaveTheUpstreamPath(t *testing.T) {
 		"the model is one escaped path segment")
 	assert.Equal(t, "api-version=2024-10-21", seen[1].RawQuery, "the model cannot add a query")
 	assert.Equal(t, "/openai/deployments/gpt-35-turbo/chat/completions", seen[2].Path)
+
+	// The models the page offers are the configured ones, not Azure's base model list.
+	resp, err := http.Get(proxy.URL + "/v1/models")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var list struct{ Data []struct{ ID string } }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
+	require.Len(t, list.Data, 1)
+	assert.Equal(t, "gpt-4o", list.Data[0].ID)
+	assert.Len(t, fake.requests(), 3, "answered without calling Azure")
 }
 
 func TestBodyOverTheCapIs413(t *testing.T) {
