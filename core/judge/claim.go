@@ -433,8 +433,8 @@ func evidenceRefs(s string) []int {
 	var refs []int
 	lower := strings.ToLower(s)
 	for i := 0; i < len(lower); i++ {
-		if i > 0 && isASCIIAlnum(lower[i-1]) {
-			continue
+		if i > 0 && (isASCIIAlnum(lower[i-1]) || lower[i-1] == '_') {
+			continue // inside a word such as "valid" or "claim_id"
 		}
 		var w string
 		for _, word := range []string{"id", "chunk", "evidence", "source"} {

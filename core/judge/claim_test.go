@@ -206,6 +206,7 @@ func TestEvidenceRefs(t *testing.T) {
 		{"valid id is 9", nil},
 		{"ID:12ab", nil},
 		{"paid 3", nil},
+		{"claim_id 3", nil},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, evidenceRefs(tt.in), tt.in)
