@@ -122,6 +122,12 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", ctype)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
+	if ext == ".html" {
+		// The page carries its own CSP in a meta tag; framing can only be refused by header.
+		h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+	}
 
 	if info.Size() > maxCachedFile {
 		f, err := s.root.Open(rel)

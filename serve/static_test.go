@@ -94,6 +94,10 @@ func TestStaticFilesHaveTheRightTypeAndCompression(t *testing.T) {
 			assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "the wasm changes on rebuild: always revalidate")
 			assert.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
 			assert.NotEmpty(t, resp.Header.Get("ETag"))
+			if strings.HasSuffix(tc.file, ".html") {
+				assert.Equal(t, "frame-ancestors 'none'", resp.Header.Get("Content-Security-Policy"))
+				assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+			}
 			if tc.gzipped {
 				assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
 				assert.Contains(t, resp.Header.Values("Vary"), "Accept-Encoding")
