@@ -54,10 +54,21 @@ type syntaxError struct {
 // message words the error for a person: a truncation says so, anything else quotes the text
 // where reading stopped.
 func (e *syntaxError) message(src string) string {
+	if e.truncated && endsClosed(src) {
+		return "the JSON never closes (" + e.msg + "), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there"
+	}
 	if e.truncated {
 		return "the answer ends inside the JSON (" + e.msg + "): it looks truncated (max_tokens too small?)"
 	}
 	return "cannot read the JSON: " + e.msg + "; reading stopped at " + excerpt(src, e.pos)
+}
+
+// endsClosed reports whether src ends, past spaces and a code fence, with } or ]: a reply cut
+// off by max_tokens rarely does, so JSON that is still open there is more likely missing a quote
+// or bracket than truncated.
+func endsClosed(src string) bool {
+	s := strings.TrimRight(src, " \t\r\n`")
+	return strings.HasSuffix(s, "}") || strings.HasSuffix(s, "]")
 }
 
 // fix is one kind of repair, counted, with the position of its first occurrence.
@@ -411,8 +422,8 @@ func (p *parser) str(ctx int) (string, bool) {
 	}
 }
 
-// quoteFamily returns '"' for the double quotes (straight and curly), '\” for the single ones
-// and 0 for any other rune.
+// quoteFamily returns '"' for the double quotes (straight and curly), '\'' for the single
+// ones and 0 for any other rune.
 func quoteFamily(r rune) rune {
 	switch r {
 	case '"', '“', '”':

@@ -235,6 +235,9 @@ func (s *scanner) result(fail func(off int, msg string) error) (*Payload, error)
 	// An unreadable or unfinished object with a key after the last good one is the real answer
 	// gone wrong; the good one before it was an example in the reasoning.
 	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
+		if endsClosed(s.answer) {
+			return nil, fail(len(s.answer), fmt.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
+		}
 		return nil, fail(len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
 	}
 	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
