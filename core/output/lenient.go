@@ -422,8 +422,8 @@ func (p *parser) str(ctx int) (string, bool) {
 	}
 }
 
-// quoteFamily returns '"' for the double quotes (straight and curly), '\'' for the single
-// ones and 0 for any other rune.
+// quoteFamily returns the straight double quote for the double quotes (straight and curly),
+// the apostrophe for the single ones, and 0 for any other rune.
 func quoteFamily(r rune) rune {
 	switch r {
 	case '"', '“', '”':
