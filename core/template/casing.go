@@ -12,6 +12,13 @@ func pyUpper(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
+		if r < 0x80 {
+			if 'a' <= r && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			b.WriteByte(byte(r))
+			continue
+		}
 		if m, ok := specialUpper[r]; ok {
 			b.WriteString(m)
 			continue

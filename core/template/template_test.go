@@ -1,0 +1,182 @@
+package template
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+func testVars() *value.Object {
+	return value.NewObject("name", "Ada", "xs", []any{int64(1), int64(2)}, "d", value.NewObject("a", int64(1)))
+}
+
+func TestLexerItems(t *testing.T) {
+	type tok struct {
+		typ  itemType
+		val  string
+		line int
+	}
+	tests := []struct {
+		name string
+		src  string
+		want []tok
+	}{
+		{"data only", "hi", []tok{{itemData, "hi", 1}}},
+		{"print", "a{{ x }}", []tok{{itemData, "a", 1}, {itemVarBegin, "{{", 1}, {itemName, "x", 1}, {itemVarEnd, "}}", 1}}},
+		{"strip both sides", "a \n{{- x -}}\n b", []tok{{itemData, "a", 1}, {itemVarBegin, "{{", 2}, {itemName, "x", 2}, {itemVarEnd, "}}", 2}, {itemData, "b", 3}}},
+		{"plus is eaten", "{{+1}}", []tok{{itemVarBegin, "{{", 1}, {itemInt, "1", 1}, {itemVarEnd, "}}", 1}}},
+		{"minus is eaten", "{{-1}}", []tok{{itemVarBegin, "{{", 1}, {itemInt, "1", 1}, {itemVarEnd, "}}", 1}}},
+		{"numbers", "{{ 1_000 0x1f 1.5e3 2e-1 0 }}", []tok{{itemVarBegin, "{{", 1}, {itemInt, "1000", 1}, {itemInt, "0x1f", 1}, {itemFloat, "1.5e3", 1}, {itemFloat, "2e-1", 1}, {itemInt, "0", 1}, {itemVarEnd, "}}", 1}}},
+		{"dot then int is not a float", "{{ x.1.2 }}", []tok{{itemVarBegin, "{{", 1}, {itemName, "x", 1}, {itemOp, ".", 1}, {itemInt, "1", 1}, {itemOp, ".", 1}, {itemInt, "2", 1}, {itemVarEnd, "}}", 1}}},
+		{"operators longest first", "{{ a//b**c<=d }}", []tok{{itemVarBegin, "{{", 1}, {itemName, "a", 1}, {itemOp, "//", 1}, {itemName, "b", 1}, {itemOp, "**", 1}, {itemName, "c", 1}, {itemOp, "<=", 1}, {itemName, "d", 1}, {itemVarEnd, "}}", 1}}},
+		{"string decoded", `{{ 'a\n\u00e9' }}`, []tok{{itemVarBegin, "{{", 1}, {itemString, "a\né", 1}, {itemVarEnd, "}}", 1}}},
+		{"dict braces before end", "{{ {'a': {}}}}", []tok{{itemVarBegin, "{{", 1}, {itemOp, "{", 1}, {itemString, "a", 1}, {itemOp, ":", 1}, {itemOp, "{", 1}, {itemOp, "}", 1}, {itemOp, "}", 1}, {itemVarEnd, "}}", 1}}},
+		{"comment skipped", "a{# x\ny #}b", []tok{{itemData, "a", 1}, {itemData, "b", 2}}},
+		{"raw", "{% raw %}{{ x }}{% endraw %}", []tok{{itemData, "{{ x }}", 1}}},
+		{"block", "{%- if x +%}", []tok{{itemBlockBegin, "{%", 1}, {itemName, "if", 1}, {itemName, "x", 1}, {itemBlockEnd, "%}", 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLexer(tt.src)
+			var got []tok
+			for {
+				it := l.next()
+				if it.typ == itemEOF {
+					break
+				}
+				got = append(got, tok{it.typ, it.val, it.line})
+			}
+			require.Nil(t, l.err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestErrorsHaveLineAndColumn(t *testing.T) {
+	tests := []struct {
+		name, src string
+		dialect   Dialect
+		line, col int
+		msg       string
+	}{
+		{"undefined name", "Hi {{ who }}", Jinja, 1, 7, "'who' is undefined"},
+		{"undefined name after unicode", "é😀 {{ who }}", Jinja, 1, 7, "'who' is undefined"},
+		{"undefined attribute", "a\n  {{ d.zz.y }}", Jinja, 2, 8, "'dict object' has no attribute 'zz'"},
+		{"unexpected end of print", "{{ name + }}", Jinja, 1, 11, `unexpected "end of print statement"`},
+		{"unclosed print", "x\n{{ name", Jinja, 2, 4, "unexpected end of template"},
+		{"unclosed if", "{% if 1 %}\nyes", Jinja, 1, 11, `expected "elif" or "else" or "endif" to close "if"`},
+		{"unknown tag", "\n\n  {% frobnicate %}", Jinja, 3, 6, `unknown tag "frobnicate"`},
+		{"unknown filter", "{{ name|frob }}", Jinja, 1, 9, `unknown filter "frob"`},
+		{"unsupported filter", "{{ name|title }}", Jinja, 1, 9, "not supported"},
+		{"unsupported test", "{{ 1 is odd }}", Jinja, 1, 9, "not supported"},
+		{"unsupported tag", "{% macro m() %}{% endmacro %}", Jinja, 1, 4, "not supported"},
+		{"type error", "{{ 'a' + 1 }}", Jinja, 1, 8, "can only concatenate str"},
+		{"division by zero", "{{ 1 // 0 }}", Jinja, 1, 6, "ZeroDivisionError"},
+		{"bad char", "{{ a ? b }}", Jinja, 1, 6, "unexpected char '?'"},
+		{"unbalanced", "{{ (1 }}", Jinja, 1, 7, "unexpected '}', expected ')'"},
+		{"comment unclosed", "ok {# x", Jinja, 1, 4, "Missing end of comment tag"},
+		{"raw unclosed", "{% raw %}\nx", Jinja, 1, 10, "Missing end of raw directive"},
+		{"truncated escape", `{{ '\x4' }}`, Jinja, 1, 4, `truncated \xXX escape`},
+		{"too deep", "{{ " + strings.Repeat("(", 100) + "1" + strings.Repeat(")", 100) + " }}", Jinja, 1, 0, "nesting deeper than 64"},
+		{"format missing name", "a\n b {who}", Format, 2, 4, "'who' is undefined"},
+		{"format single close", "a } b", Format, 1, 3, "single '}'"},
+		{"format unclosed", "é {name", Format, 1, 3, "expected '}' before end of string"},
+		{"format open at end", "abc {", Format, 1, 5, "single '{'"},
+		{"format positional", "{}", Format, 1, 1, "positional fields"},
+		{"format spec", "{name:>5}", Format, 1, 1, "not supported"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render("tpl", tt.src, tt.dialect, testVars())
+			require.Error(t, err)
+			var de *diag.Error
+			require.True(t, errors.As(err, &de), "%T", err)
+			assert.Equal(t, "template", de.Kind)
+			assert.Equal(t, "tpl", de.Name)
+			assert.Equal(t, tt.line, de.Line, "%v", err)
+			if tt.col > 0 {
+				assert.Equal(t, tt.col, de.Col, "%v", err)
+			}
+			assert.Contains(t, de.Msg, tt.msg)
+		})
+	}
+}
+
+func TestErrorPrintsAsDesigned(t *testing.T) {
+	_, err := Render("claim-groundedness", "a\nb\n  {{ x }}}}", Jinja, nil)
+	require.Error(t, err)
+	assert.Equal(t, `template: claim-groundedness:3:6: 'x' is undefined`, err.Error())
+}
+
+func TestSpans(t *testing.T) {
+	out, spans, err := RenderSpans("t", "é {{ name }}{% for x in xs %}[{{- x -}}]{% endfor %}{{ 'z' if d.a is defined else d }}", Jinja, testVars())
+	require.NoError(t, err)
+	assert.Equal(t, "é Ada[1][2]z", out)
+	require.Len(t, spans, 4)
+	assert.Equal(t, Span{Expr: "name", Start: 3, End: 6}, spans[0])
+	assert.Equal(t, Span{Expr: "x", Start: 7, End: 8}, spans[1])
+	assert.Equal(t, Span{Expr: "x", Start: 10, End: 11}, spans[2])
+	assert.Equal(t, "'z' if d.a is defined else d", spans[3].Expr)
+	for _, s := range spans[:3] {
+		assert.Contains(t, []string{"Ada", "1", "2"}, out[s.Start:s.End])
+	}
+
+	out, spans, err = RenderSpans("t", "{{x}} {name} {{ {d[a]!r}", Format, testVars())
+	require.NoError(t, err)
+	assert.Equal(t, "{x} Ada { 1", out)
+	assert.Equal(t, []Span{{Expr: "name", Start: 4, End: 7}, {Expr: "d[a]!r", Start: 10, End: 11}}, spans)
+}
+
+func TestInputsAreNeverEvaluated(t *testing.T) {
+	evil := "{{ 7*7 }} {% for x in y %} {name} {# c #} {% raw %}"
+	vars := value.NewObject("q", evil, "name", "N")
+	out, err := Render("t", "Q: {{ q }}|{{ q|upper }}", Jinja, vars)
+	require.NoError(t, err)
+	assert.Equal(t, "Q: "+evil+"|"+strings.ToUpper(evil), out)
+	out, err = Render("t", "Q: {q}", Format, vars)
+	require.NoError(t, err)
+	assert.Equal(t, "Q: "+evil, out)
+}
+
+func TestCaps(t *testing.T) {
+	tests := []struct{ name, src, msg string }{
+		{"source size", strings.Repeat("x", maxSource+1), "larger than"},
+		{"loop iterations", "{% for i in range(2000) %}{% for j in range(2000) %}{% endfor %}{% endfor %}", "loop iterations"},
+		{"string size", "{{ 'x' * 100000000 }}", "over the limit"},
+		{"integer size", "{{ 10 ** 100000 }}", "over the limit"},
+		{"integer digits", "{{ 10 ** 5000 }}", "4300 digits"},
+		{"list size", "{{ [1] * 100000000 }}", "over the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render("t", tt.src, Jinja, nil)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.msg)
+			var de *diag.Error
+			require.True(t, errors.As(err, &de))
+			assert.Positive(t, de.Line)
+		})
+	}
+}
+
+func TestFloatRepr(t *testing.T) {
+	tests := map[float64]string{
+		1: "1.0", 0.1: "0.1", 1e16: "1e+16", 1e15: "1000000000000000.0", 1e-4: "0.0001", 1e-5: "1e-05",
+		-2.5: "-2.5", 123456789.125: "123456789.125", 1.5e300: "1.5e+300", 5e-324: "5e-324",
+	}
+	for f, want := range tests {
+		assert.Equal(t, want, floatRepr(f), "%v", f)
+	}
+}
+
+func TestUnknownDialect(t *testing.T) {
+	_, err := Render("t", "x", Dialect("mustache"), nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unknown dialect")
+}
