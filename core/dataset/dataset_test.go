@@ -196,6 +196,21 @@ func TestReadJSON(t *testing.T) {
 			rows:    `[]`,
 		},
 		{
+			name:    "a row nested too deeply",
+			text:    "[{\"a\":1},\n{\"deep\":" + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "},\n{\"a\":2}]",
+			columns: []string{"a"},
+			rows:    `[{"a":1},{"a":2}]`,
+			errs:    []wantErr{e(2, "row 2", "nested deeper than 1000")},
+		},
+		{
+			name:    "a JSONL line nested too deeply",
+			text:    "{\"a\":1}\n{\"deep\":" + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + "}",
+			format:  "jsonl",
+			columns: []string{"a"},
+			rows:    `[{"a":1}]`,
+			errs:    []wantErr{e(2, "nested deeper than 1000")},
+		},
+		{
 			name:    "a syntax error inside the wrapped rows",
 			text:    "{\"data\": [{\"q\":1},\n{\"q\":}]}",
 			columns: []string{"q"},

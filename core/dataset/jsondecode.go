@@ -12,29 +12,42 @@ import (
 // maxJSONDepth matches value.Decode's cap on nesting.
 const maxJSONDepth = 1000
 
-// errTooDeep is decodeValid's error for JSON nested deeper than maxJSONDepth.
+// errTooDeep is decodeJSON's error for JSON nested deeper than maxJSONDepth.
 var errTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(maxJSONDepth))
 
-// decodeValid reads JSON that json.Valid has accepted into the values of package value, as
-// value.Decode does (objects keep key order, integers are int64), several times faster:
-// value.Decode goes token by token through json.Decoder, which costs most of a JSONL read.
-// Because the syntax is known to be right, the scanner only tells values apart; on text that
-// is not valid JSON it returns an error or a wrong value, never panics or loops.
-func decodeValid(data []byte) (any, error) {
-	d := &validDecoder{s: data}
+// errNotValid marks a syntax error found by jsonDecoder; decodeJSON words it through
+// encoding/json.
+var errNotValid = errors.New("not valid JSON")
+
+// decodeJSON reads one strict JSON value into the values of package value, as value.Decode
+// does (objects keep key order, integers are int64), several times faster: value.Decode goes
+// token by token through json.Decoder, and checking with json.Valid first would read every
+// line twice; together they were most of a JSONL read. A syntax error is the
+// *json.SyntaxError encoding/json reports for the same text, so messages and offsets are
+// encoding/json's.
+func decodeJSON(data []byte) (any, error) {
+	d := &jsonDecoder{s: data}
 	v, err := d.value(0)
+	if err == nil {
+		if d.space(); d.pos < len(d.s) {
+			err = errNotValid
+		}
+	}
+	if err == errNotValid {
+		if jerr := json.Unmarshal(data, new(json.RawMessage)); jerr != nil {
+			return nil, jerr
+		}
+		// encoding/json reads it: trust it over this scanner.
+		return value.Decode(data)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if d.space(); d.pos < len(d.s) {
-		return nil, errNotValid
 	}
 	return v, nil
 }
 
-var errNotValid = errors.New("not valid JSON")
-
-type validDecoder struct {
+// jsonDecoder is a recursive-descent reader of the JSON grammar (RFC 8259).
+type jsonDecoder struct {
 	s   []byte
 	pos int
 }
@@ -42,54 +55,41 @@ type validDecoder struct {
 // value reads one value at d.pos:
 //
 //	value := object | array | string | number | "true" | "false" | "null"
-func (d *validDecoder) value(depth int) (any, error) {
+func (d *jsonDecoder) value(depth int) (any, error) {
 	if depth > maxJSONDepth {
 		return nil, errTooDeep
 	}
 	d.space()
-	switch d.peek() {
-	case '{':
+	switch c := d.peek(); {
+	case c == '{':
 		return d.object(depth)
-	case '[':
+	case c == '[':
 		return d.array(depth)
-	case '"':
+	case c == '"':
 		return d.str()
-	case 't':
+	case c == 't':
 		return true, d.literal("true")
-	case 'f':
+	case c == 'f':
 		return false, d.literal("false")
-	case 'n':
+	case c == 'n':
 		return nil, d.literal("null")
-	default:
-		start := d.pos
-		for d.pos < len(d.s) && isNumberByte(d.s[d.pos]) {
-			d.pos++
-		}
-		if d.pos == start {
-			return nil, errNotValid
-		}
-		return value.Number(string(d.s[start:d.pos])), nil
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
 	}
+	return nil, errNotValid
 }
 
-// object := '{' [ string ':' value { ',' string ':' value } ] '}'
-func (d *validDecoder) object(depth int) (any, error) {
+// object := '{' ws [ member { ',' member } ] '}'
+// member := ws string ws ':' value ws
+func (d *jsonDecoder) object(depth int) (any, error) {
 	o := &value.Object{}
 	d.pos++ // '{'
-	for first := true; ; first = false {
-		d.space()
-		switch d.peek() {
-		case '}':
-			d.pos++
-			return o, nil
-		case ',':
-			if first {
-				return nil, errNotValid
-			}
-			d.pos++
-			d.space()
-		}
-		if d.peek() != '"' {
+	if d.space(); d.peek() == '}' {
+		d.pos++
+		return o, nil
+	}
+	for {
+		if d.space(); d.peek() != '"' {
 			return nil, errNotValid
 		}
 		key, err := d.str()
@@ -105,43 +105,60 @@ func (d *validDecoder) object(depth int) (any, error) {
 			return nil, err
 		}
 		o.Set(key, v)
+		d.space()
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return o, nil
+		default:
+			return nil, errNotValid
+		}
 	}
 }
 
-// array := '[' [ value { ',' value } ] ']'
-func (d *validDecoder) array(depth int) (any, error) {
+// array := '[' ws [ value ws { ',' value ws } ] ']'
+func (d *jsonDecoder) array(depth int) (any, error) {
 	list := []any{}
 	d.pos++ // '['
-	for first := true; ; first = false {
-		d.space()
-		switch d.peek() {
-		case ']':
-			d.pos++
-			return list, nil
-		case ',':
-			if first {
-				return nil, errNotValid
-			}
-			d.pos++
-		case 0:
-			return nil, errNotValid
-		}
+	if d.space(); d.peek() == ']' {
+		d.pos++
+		return list, nil
+	}
+	for {
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		list = append(list, v)
+		d.space()
+		switch d.peek() {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return list, nil
+		default:
+			return nil, errNotValid
+		}
 	}
 }
 
-// str reads a string; one with escapes or bytes that are not UTF-8 goes through encoding/json,
-// which unescapes and replaces exactly as value.Decode would.
-func (d *validDecoder) str() (string, error) {
+// str reads a string:
+//
+//	string := '"' { any byte from 0x20 but '"' and '\' | escape } '"'
+//	escape := '\' ( '"' | '\' | '/' | 'b' | 'f' | 'n' | 'r' | 't' | 'u' hex hex hex hex )
+//
+// One with escapes or bytes that are not UTF-8 is converted by encoding/json, which unescapes
+// and replaces exactly as value.Decode would.
+func (d *jsonDecoder) str() (string, error) {
 	start := d.pos
 	d.pos++ // '"'
 	plain := true
 	for d.pos < len(d.s) {
-		switch c := d.s[d.pos]; {
+		c := d.s[d.pos]
+		switch {
 		case c == '"':
 			d.pos++
 			raw := d.s[start+1 : d.pos-1]
@@ -149,11 +166,33 @@ func (d *validDecoder) str() (string, error) {
 				return string(raw), nil
 			}
 			var s string
-			err := json.Unmarshal(d.s[start:d.pos], &s)
-			return s, err
+			if err := json.Unmarshal(d.s[start:d.pos], &s); err != nil {
+				return "", errNotValid
+			}
+			return s, nil
+		case c < 0x20:
+			return "", errNotValid
 		case c == '\\':
 			plain = false
-			d.pos += 2
+			if d.pos+1 >= len(d.s) {
+				return "", errNotValid
+			}
+			switch d.s[d.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.pos += 2
+			case 'u':
+				if d.pos+6 > len(d.s) {
+					return "", errNotValid
+				}
+				for _, h := range d.s[d.pos+2 : d.pos+6] {
+					if !isHex(h) {
+						return "", errNotValid
+					}
+				}
+				d.pos += 6
+			default:
+				return "", errNotValid
+			}
 		default:
 			d.pos++
 		}
@@ -161,15 +200,56 @@ func (d *validDecoder) str() (string, error) {
 	return "", errNotValid
 }
 
+// number := [ '-' ] ( '0' | digit1-9 { digit } ) [ '.' digit { digit } ] [ ( 'e' | 'E' ) [ '+' | '-' ] digit { digit } ]
+func (d *jsonDecoder) number() (any, error) {
+	start := d.pos
+	if d.peek() == '-' {
+		d.pos++
+	}
+	switch c := d.peek(); {
+	case c == '0':
+		d.pos++
+	case c >= '1' && c <= '9':
+		d.digits()
+	default:
+		return nil, errNotValid
+	}
+	if d.peek() == '.' {
+		d.pos++
+		if !d.digits() {
+			return nil, errNotValid
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.pos++
+		if c := d.peek(); c == '+' || c == '-' {
+			d.pos++
+		}
+		if !d.digits() {
+			return nil, errNotValid
+		}
+	}
+	return value.Number(string(d.s[start:d.pos])), nil
+}
+
+// digits reads one or more decimal digits and reports whether there was one.
+func (d *jsonDecoder) digits() bool {
+	start := d.pos
+	for d.pos < len(d.s) && d.s[d.pos] >= '0' && d.s[d.pos] <= '9' {
+		d.pos++
+	}
+	return d.pos > start
+}
+
 // peek returns the byte at d.pos, or 0 at the end.
-func (d *validDecoder) peek() byte {
+func (d *jsonDecoder) peek() byte {
 	if d.pos < len(d.s) {
 		return d.s[d.pos]
 	}
 	return 0
 }
 
-func (d *validDecoder) literal(word string) error {
+func (d *jsonDecoder) literal(word string) error {
 	if len(d.s)-d.pos < len(word) || string(d.s[d.pos:d.pos+len(word)]) != word {
 		return errNotValid
 	}
@@ -177,7 +257,7 @@ func (d *validDecoder) literal(word string) error {
 	return nil
 }
 
-func (d *validDecoder) space() {
+func (d *jsonDecoder) space() {
 	for d.pos < len(d.s) {
 		switch d.s[d.pos] {
 		case ' ', '\t', '\r', '\n':
@@ -188,6 +268,6 @@ func (d *validDecoder) space() {
 	}
 }
 
-func isNumberByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,11 +21,9 @@ func ParseListCell(s string) (list []any, note string, ok bool) {
 	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
 		return nil, "", false
 	}
-	if json.Valid([]byte(t)) {
-		if v, err := decodeValid([]byte(t)); err == nil {
-			if l, isList := v.([]any); isList {
-				return l, "", true
-			}
+	if v, err := decodeJSON([]byte(t)); err == nil {
+		if l, isList := v.([]any); isList {
+			return l, "", true
 		}
 	}
 	p := &pyScanner{src: t}
