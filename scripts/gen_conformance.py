@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Generate the golden outputs of core/template's conformance corpus from the real oracles.
 
 Every case in core/template/testdata/conformance/cases.jsonl ({name, dialect, template or
@@ -13,7 +13,10 @@ unsupported (valid Python outside the subset) record only {name, unsupported, py
     gen_conformance.py --casing   rewrite core/template/casing_table.go from CPython's str.upper
                                   (with --check: verify it instead)
 
-Needs Debian's python3-jinja2 (apt-get install -y python3-jinja2).
+Needs Debian's python3-jinja2 (apt-get install -y python3-jinja2): run it with /usr/bin/python3, not a
+python3 from pyenv or a virtualenv whose Jinja2 may be another 3.1.x (3.1.2 and 3.1.6 differ on
+which names an {% if %} assigns in every branch). The first line of expected.jsonl records the
+oracle's versions.
 """
 import json
 import os
@@ -77,7 +80,8 @@ def render(case, jinja2):
 
 def generate():
     jinja2 = load_jinja()
-    lines = []
+    # The first line names the oracle, so that a drift report can say which Jinja2 made the goldens.
+    lines = [json.dumps({"oracle": {"jinja2": jinja2.__version__, "python": sys.version.split()[0]}}, sort_keys=True)]
     names = set()
     with open(CASES, encoding="utf-8") as fh:
         for n, raw in enumerate(fh, 1):
@@ -116,8 +120,11 @@ def sync(path, text, check, what):
         except FileNotFoundError:
             current = None
         if current != text:
-            sys.exit("gen_conformance: %s is out of date with the oracle; run: python3 scripts/gen_conformance.py%s"
-                     % (os.path.relpath(path, ROOT), " --casing" if what == "casing" else ""))
+            made_by = (current or "").split("\n", 1)[0] if what != "casing" else ""
+            now = text.split("\n", 1)[0] if what != "casing" else ""
+            hint = " (goldens: %s; now: %s)" % (made_by, now) if made_by != now else ""
+            sys.exit("gen_conformance: %s is out of date with the oracle%s; run: /usr/bin/python3 scripts/gen_conformance.py%s"
+                     % (os.path.relpath(path, ROOT), hint, " --casing" if what == "casing" else ""))
         return
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(text)
