@@ -393,6 +393,7 @@ export function mountEvaluate(root, { rj, state }) {
       });
       if (raf) cancelAnimationFrame(raf);
       answerTA.value = res.content;
+      autoGrow(answerTA);
       lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
       runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     } catch (e) {

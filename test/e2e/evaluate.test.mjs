@@ -204,3 +204,18 @@ test("model settings offer the upstream's models and show where calls go", async
   await page.press('[data-ref="base-url"]', "Tab");
   assert.equal(await text(page, '[data-ref="where"]'), "direct → llm.example.test");
 });
+
+test("500 from the upstream and a CORS refusal in direct mode are clear messages", async () => {
+  const page = await env.page({ settings: proxySettings("judge-500"), key: KEY });
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
+  assert.match(await text(page, '[data-ref="run-error"]'), /model server failed \(500\): try again in a moment/);
+  // The fake upstream sends no CORS headers, like most providers: a direct call is refused.
+  const direct = await env.page({ settings: proxySettings("judge-mini", { endpoint: "direct", baseURL: env.fake.url }), key: KEY });
+  assert.match(await text(direct, '[data-ref="where"]'), /^direct → 127\.0\.0\.1:\d+$/);
+  await direct.click('[data-ref="example"]');
+  await direct.click('[data-ref="run"]');
+  await direct.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
+  assert.match(await text(direct, '[data-ref="run-error"]'), /could not call 127\.0\.0\.1:\d+ directly \(CORS refusal or network error\): use the dev server/);
+});
