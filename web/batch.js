@@ -683,7 +683,7 @@ export async function mount(root, ctx) {
       judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
       // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
       request: { endpoint: rs.request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
-      apiKey: state.key || undefined,
+      apiKey: () => state.key || undefined, // read at each call: a key entered while paused is used on resume
       concurrency: prefs.concurrency,
       cache: store,
       useCache: prefs.useCache,
@@ -699,7 +699,15 @@ export async function mount(root, ctx) {
         const e = info.error;
         liveLine.textContent = `Row ${info.index + 1}: ${e.kind === "http" ? "HTTP " + e.status : e.kind}, retrying in ${fmtNum(info.delayMs / 1000, 1)} s (attempt ${info.attempt + 1}).`;
       },
-      onState: () => drawButtons(),
+      onHold: (e) => {
+        liveLine.textContent = "Paused: " + e.message + " Then press Resume.";
+        persistState("paused");
+        drawButtons();
+      },
+      onState: () => {
+        drawButtons();
+        update(true);
+      },
     });
     c.runner = runner;
     c.startedAt = performance.now();
@@ -757,7 +765,6 @@ export async function mount(root, ctx) {
     cancelBtn.hidden = !(s === "running" || s === "paused");
     retryBtn.hidden = !((s === "idle" || s === "done" || s === "cancelled") && failed > 0);
     retryBtn.textContent = `↻ Retry ${failed} failed row${failed === 1 ? "" : "s"}`;
-    if (cur) runCard.dataset.state = s;
   }
 
   function thresholdValue() {
@@ -835,6 +842,8 @@ export async function mount(root, ctx) {
     progText.dataset.done = String(finished);
     progText.dataset.total = String(cur.run.total);
     progText.dataset.cacheHits = String(a.cachedCalls);
+    // The state and the counts change in the same frame, so a test (or a person) never sees "done" with stale counts.
+    runCard.dataset.state = cur.runner ? cur.runner.state : "idle";
   }
 
   function drawSummary() {
@@ -986,6 +995,42 @@ export async function mount(root, ctx) {
     else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, summary: agg }), "application/json");
   }
 
+  /** deleteButton asks twice, in place: "Delete", then "Delete N rows?" for a few seconds. */
+  function deleteButton(r) {
+    let armed = 0;
+    const b = h("button", {
+      type: "button",
+      class: "btn btn-small btn-ghost",
+      text: "Delete",
+      dataset: { ref: "batch-delete-run" },
+      attrs: { "aria-label": `Delete the run of ${r.name}` },
+      on: {
+        click: async () => {
+          if (!armed) {
+            b.textContent = `Delete ${fmtInt(r.total)} rows?`;
+            b.classList.add("btn-stop");
+            armed = setTimeout(() => {
+              armed = 0;
+              b.textContent = "Delete";
+              b.classList.remove("btn-stop");
+            }, 4000);
+            return;
+          }
+          clearTimeout(armed);
+          if (cur && cur.run.id === r.id) {
+            if (cur.runner) cur.runner.cancel();
+            cur = null;
+            runCard.hidden = true;
+            setupCard.open = true;
+          }
+          await store.deleteRun(r.id);
+          drawRuns();
+        },
+      },
+    });
+    return b;
+  }
+
   async function drawRuns() {
     const runs = await store.listRuns();
     if (!runs.length) {
@@ -1015,24 +1060,7 @@ export async function mount(root, ctx) {
                 "td",
                 { class: "actions" },
                 h("button", { type: "button", class: "btn btn-small", text: "Open", dataset: { ref: "batch-open-run" }, on: { click: () => openRun(r.id) } }),
-                h("button", {
-                  type: "button",
-                  class: "btn btn-small btn-ghost",
-                  text: "Delete",
-                  dataset: { ref: "batch-delete-run" },
-                  on: {
-                    click: async () => {
-                      if (!confirm(`Delete the run of ${r.name} (${r.total} rows) from this browser?`)) return;
-                      if (cur && cur.run.id === r.id) {
-                        if (cur.runner) cur.runner.cancel();
-                        cur = null;
-                        runCard.hidden = true;
-                      }
-                      await store.deleteRun(r.id);
-                      drawRuns();
-                    },
-                  },
-                }),
+                deleteButton(r),
               ),
             ),
           ),
@@ -1040,6 +1068,13 @@ export async function mount(root, ctx) {
       ),
     );
   }
+
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !runBtn.disabled && setupCard.open) {
+      e.preventDefault();
+      startNewRun();
+    }
+  });
 
   // ---- start: saved runs, and a run that was going when the page was left resumes ---------
   drawCacheInfo();

@@ -229,3 +229,15 @@ test("JS fallback mapping: RAGAS names, vars, JSON lists in CSV cells, required 
   const fake = { mapColumns: () => ({ contexts: "c", nonsense: "x" }) };
   assert.deepEqual(detectMapping(fake, ev, ["c"]), { contexts: "c" });
 });
+
+test("rj.rowInputs' {inputs, messages}: a missing required input is a row error, other messages are notes", () => {
+  const ev = { id: "answer-grounding", inputs: [{ name: "answer", kind: "text", required: true }, { name: "facts", kind: "list", required: true }] };
+  const rj = {
+    rowInputs: (id, row) =>
+      row.answer ? { inputs: { answer: row.answer, facts: ["f"] }, messages: row.note ? ["facts: a single text, read as a list of one"] : [] } : { inputs: { facts: ["f"] }, messages: ['answer: column "response" is empty'] },
+  };
+  const items = prepareItems(rj, ev, [{ answer: "a" }, { answer: "b", note: true }, {}], { answer: "response", facts: "facts" });
+  assert.deepEqual(items[0], { inputs: { answer: "a", facts: ["f"] } });
+  assert.deepEqual(items[1].notes, ["facts: a single text, read as a list of one"]);
+  assert.equal(items[2].error, 'Row 3: answer: column "response" is empty');
+});

@@ -19,13 +19,13 @@ test("every row ends as a verdict or an error under injected faults", async () =
   const n = 60;
   const store = new MemoryStore();
   let k = 0;
-  const faults = [500, 429, "network", "hang", "garbage", { status: 429, headers: { "retry-after": "1" }, body: "{}" }, 401];
+  const faults = [500, 429, "network", "hang", "garbage", { status: 429, headers: { "retry-after": "1" }, body: "{}" }, 502];
   const fetch = async (url, init) => {
     const body = JSON.parse(init.body);
     const q = Number(body.messages[0].content.slice(4));
     k++;
-    // Row q: a fault on every third call, and row 7 always refused.
-    if (q === 7) return answer(401, init);
+    // Row q: a fault on every third call, and row 7 always rejected (400).
+    if (q === 7) return answer(400, init);
     if (k % 3 === 0) return answer(faults[k % faults.length], init);
     if (body.messages.length > 1) return answer("no", init); // the repair request
     return answer(q % 5 === 0 ? "not a verdict" : "yes", init);
@@ -45,7 +45,7 @@ test("every row ends as a verdict or an error under injected faults", async () =
   }
   assert.equal(results[3].error.kind, "input");
   assert.equal(results[4].error.kind, "render");
-  assert.equal(results[7].error.status, 401);
+  assert.equal(results[7].error.status, 400);
   assert.equal(statusOf(results[10]), "failed", "row 10 was repaired to 'no'");
   assert.ok(results[10].repaired);
 });
@@ -171,4 +171,33 @@ test("repairPrompt quotes every error check", () => {
   const p = repairPrompt({ checks: [{ severity: "error", message: "A" }, { severity: "warning", message: "W" }, { severity: "error", message: "B" }] });
   assert.match(p, /could not be read: A; B/);
   assert.ok(!p.includes("W"));
+});
+
+test("a refused key pauses the run with the row still pending; resume with a key goes on", async () => {
+  const store = new MemoryStore();
+  let key = "";
+  const fetch = async (u, init) => answer(init.headers.Authorization ? "yes" : 401, init);
+  const held = [];
+  const { r, clock } = runner({ items: items(5), todo: [0, 1, 2, 3, 4], fetch, store, concurrency: 2, apiKey: () => key, onHold: (e) => held.push(e.status) });
+  const p = r.start();
+  await clock.run(until(() => r.state === "paused" && r.active === 0));
+  assert.ok(held.length >= 1 && held.every((s) => s === 401));
+  assert.equal((await store.getResults("r1")).length, 0, "no row was stored as a 401 error");
+  key = "sk-now";
+  r.resume();
+  assert.equal(await clock.run(p), "done");
+  const res = await store.getResults("r1");
+  assert.equal(res.length, 5);
+  assert.ok(res.every((x) => statusOf(x) === "passed"));
+});
+
+test("a judge that throws while reading an answer makes a row error, not a crash", async () => {
+  const judge = { ...fakeJudge, parse: () => { throw Object.assign(new Error("input: rag-recall: passage_gt has no markers"), { detail: "passage_gt has no markers" }); } };
+  const fetch = scriptedFetch(["yes"]);
+  const got = [];
+  const { r, clock } = runner({ items: items(1), todo: [0], fetch, judge, onResult: (x) => got.push(x) });
+  await clock.run(r.start());
+  assert.equal(got[0].error.kind, "parse");
+  assert.match(got[0].error.message, /could not be computed: passage_gt has no markers/);
+  assert.deepEqual(got[0].answers, ["yes"]);
 });

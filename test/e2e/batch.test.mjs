@@ -123,8 +123,13 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
   assert.equal(second.cacheHits, answeredCalls, second.text);
   assert.match(second.text, new RegExp(`cache hits ${answeredCalls} of`));
 
-  // The runs list has both runs.
+  // The runs list has both runs; deleting asks twice, in place, and removes one.
   assert.equal(await page.locator('[data-ref="batch-runs"] tbody tr').count(), 2);
+  const del = page.locator('[data-ref="batch-runs"] tbody tr').last().locator('[data-ref="batch-delete-run"]');
+  await del.click();
+  assert.match(await del.textContent(), /Delete 200 rows\?/);
+  await del.click();
+  await waitFor(async () => (await page.locator('[data-ref="batch-runs"] tbody tr').count()) === 1, 5_000, "the run to be deleted");
   assert.deepEqual(pageErrors, []);
   await context.close();
 });

@@ -29,11 +29,13 @@ export function yieldToLoop() {
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
  * soon as it is stored. Options:
  *   items: [{inputs} | {error}]   judge: {render(inputs) -> {messages}, parse(inputs, text) -> verdict}
- *   request: {endpoint, model, params}   apiKey   concurrency (default 8)
+ *   request: {endpoint, model, params}   apiKey (a string, or a function read at each call)   concurrency (default 8)
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (http.js)
  *   onResult(result), onRetry({index, attempt, delayMs, error}), onState(state)
+ *   onHold(error): a refused key (401, 403) or an unknown model or path (404) would fail every row
+ *   alike, so the row goes back to the queue, the run pauses, and onHold says why; resume() goes on.
  */
 export class Runner {
   constructor(opts) {
@@ -142,7 +144,7 @@ export class Runner {
     }
     const p = chat(req, {
       fetch: o.fetch,
-      apiKey: o.apiKey,
+      apiKey: typeof o.apiKey === "function" ? o.apiKey() : o.apiKey,
       policy: o.policy,
       clock: o.clock,
       random: o.random,
@@ -212,7 +214,7 @@ export class Runner {
       const first = await this.ask(rendered.messages, index);
       account(first);
       result.answers.push(first.content);
-      let verdict = o.judge.parse(item.inputs, first.content);
+      let verdict = this.parse(item.inputs, first.content);
       if (needsRepair(verdict)) {
         this.stats.repairs++;
         const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
@@ -230,7 +232,7 @@ export class Runner {
           account(second);
           result.answers.push(second.content);
           result.repaired = true;
-          const v2 = o.judge.parse(item.inputs, second.content);
+          const v2 = this.parse(item.inputs, second.content);
           verdict = needsRepair(v2)
             ? { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "Asked once to correct its format, the judge still answered unreadably." }] }
             : { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "The first answer could not be read; this verdict is from the judge's corrected answer." }] };
@@ -239,6 +241,12 @@ export class Runner {
       result.verdict = verdict;
     } catch (e) {
       if (this.state === "cancelled" && e instanceof CallError && e.kind === "aborted") return; // stays pending
+      if (e instanceof CallError && e.kind === "http" && [401, 403, 404].includes(e.status) && this.state !== "cancelled") {
+        this.queue.unshift(index);
+        this.pause();
+        if (o.onHold) o.onHold(e);
+        return;
+      }
       result.error =
         e instanceof CallError ? e.toJSON() : { kind: "internal", status: 0, message: "Unexpected failure: " + ((e && e.message) || e), attempts: 0, detail: "" };
       if (e instanceof CallError) result.attempts += e.attempts || 0;
@@ -254,6 +262,15 @@ export class Runner {
     }
     this.stats.finished++;
     if (o.onResult) o.onResult(result);
+  }
+
+  /** parse reads the judge's answer; the judge throwing (bad inputs) is a row error, not a crash. */
+  parse(inputs, text) {
+    try {
+      return this.o.judge.parse(inputs, text);
+    } catch (e) {
+      throw new CallError("The verdict could not be computed: " + ((e && (e.detail || e.message)) || e), { kind: "parse" });
+    }
   }
 
   async maybeYield() {

@@ -42,6 +42,8 @@ export function causeOf(result, threshold = null) {
         return "malformed endpoint reply";
       case "aborted":
         return "cancelled";
+      case "parse":
+        return "verdict could not be computed";
       case "http":
         if (e.status === 429) return "rate limited (429)";
         if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
