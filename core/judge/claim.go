@@ -236,6 +236,10 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		return v
 	}
 	judged := make([]bool, len(claims))
+	index := make(map[string]int, len(claims))
+	for i, c := range claims {
+		index[c.id] = i
+	}
 	for n, item := range list {
 		obj, ok := item.(*value.Object)
 		if !ok {
@@ -251,7 +255,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 			warn("the judge's claim entry %d has no claim_id; ignored", n+1)
 			continue
 		}
-		i, how := matchClaim(claims, idText)
+		i, how := matchClaim(claims, index, idText)
 		if i < 0 {
 			warn("the judge graded claim %s, which the inputs do not have; ignored", output.Show(idv))
 			continue
@@ -280,10 +284,8 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		r.UngroundedAssertions = append(r.UngroundedAssertions, assertions...)
 		r.EvidenceIDs = citedEvidence(r.UngroundedAssertions, len(evidence))
 	}
-	var skipped []string
 	for i, r := range d.Claims {
 		if !judged[i] {
-			skipped = append(skipped, r.ID)
 			warn("the judge skipped claim %s", r.ID)
 		}
 	}
@@ -381,12 +383,11 @@ func gradeClaim(obj *value.Object, id string, warn func(string, ...any)) (string
 
 // matchClaim finds the input claim the judge's id names: exactly, else ignoring case and
 // spaces and a leading "claim", else a bare number n for the n-th of claims numbered c1, c2, ….
-// how says which loose reading was used ("" when exact).
-func matchClaim(claims []claimInput, id string) (int, string) {
-	for i, c := range claims {
-		if c.id == id {
-			return i, ""
-		}
+// index maps each claim's id to its position. how says which loose reading was used ("" when
+// exact).
+func matchClaim(claims []claimInput, index map[string]int, id string) (int, string) {
+	if i, ok := index[id]; ok {
+		return i, ""
 	}
 	loose := func(s string) string {
 		s = strings.ToLower(strings.TrimSpace(s))
