@@ -160,6 +160,9 @@ func TestClaimParse(t *testing.T) {
 				statuses = append(statuses, c.Status)
 			}
 			assert.Equal(t, tt.statuses, strings.Join(statuses, " "))
+			if tt.checks == nil {
+				assert.Empty(t, v.Checks, "an answer with nothing to repair or doubt has no checks")
+			}
 			assert.Equal(t, 3, d.Counts.Total)
 			assert.Equal(t, d.Counts.Total, d.Counts.Grounded+d.Counts.Ungrounded+d.Counts.Missing)
 		})

@@ -112,6 +112,9 @@ func TestPairwiseParse(t *testing.T) {
 			d := v.Verdict.(*pairwiseDetail)
 			assert.Equal(t, tt.f1, grade(d.Answer1), "answer_1")
 			assert.Equal(t, tt.f2, grade(d.Answer2), "answer_2")
+			if tt.checks == nil {
+				assert.Empty(t, v.Checks, "an answer with nothing to repair or doubt has no checks")
+			}
 			assert.Equal(t, 2, d.Citations.Sentences)
 			assert.Empty(t, d.Citations.Uncited)
 		})
