@@ -25,13 +25,12 @@ function tx2p(tx) {
 }
 
 /** IDBStore is the durable store. Results are written as they finish, grouped into one
- * transaction per burst so that hundreds of rows a second do not mean hundreds of transactions. */
+ * transaction per burst (enqueue) so that hundreds of rows a second do not mean hundreds of transactions. */
 export class IDBStore {
   constructor(db) {
     this.db = db;
     this.durable = true;
-    this.pending = [];
-    this.flushing = null;
+    this.queues = new Map();
   }
 
   static async open(idb = globalThis.indexedDB) {
@@ -82,32 +81,49 @@ export class IDBStore {
     return rec ? rec.items : null;
   }
 
-  /** putResult resolves once the row is committed to disk. */
-  putResult(result) {
+  /**
+   * enqueue runs op(objectStore) in a transaction shared with every other op queued on the same
+   * store and mode while the previous transaction was committing: under load, one transaction
+   * carries many rows instead of one each. It resolves to the op's request result once committed.
+   */
+  enqueue(storeName, mode, op) {
+    const k = storeName + " " + mode;
+    let q = this.queues.get(k);
+    if (!q) this.queues.set(k, (q = { items: [], running: null }));
     return new Promise((resolve, reject) => {
-      this.pending.push({ result, resolve, reject });
-      if (!this.flushing) this.flushing = Promise.resolve().then(() => this.drain());
+      q.items.push({ op, resolve, reject });
+      if (!q.running) q.running = Promise.resolve().then(() => this.drain(q, storeName, mode));
     });
   }
 
-  async drain() {
-    while (this.pending.length) {
-      const batch = this.pending.splice(0);
+  async drain(q, storeName, mode) {
+    while (q.items.length) {
+      const batch = q.items.splice(0);
       try {
-        const tx = this.db.transaction("results", "readwrite");
-        const os = tx.objectStore("results");
-        for (const p of batch) os.put(p.result);
+        const tx = this.db.transaction(storeName, mode);
+        const os = tx.objectStore(storeName);
+        const reqs = batch.map((b) => b.op(os));
         await tx2p(tx);
-        for (const p of batch) p.resolve();
+        batch.forEach((b, i) => b.resolve(reqs[i] ? reqs[i].result : undefined));
       } catch (e) {
-        for (const p of batch) p.reject(e);
+        for (const b of batch) b.reject(e);
       }
     }
-    this.flushing = null;
+    q.running = null;
   }
 
+  /** flush waits until every queued write is committed. */
   async flush() {
-    while (this.flushing) await this.flushing;
+    for (;;) {
+      const running = [...this.queues.values()].map((q) => q.running).filter(Boolean);
+      if (!running.length) return;
+      await Promise.all(running);
+    }
+  }
+
+  /** putResult resolves once the row is committed to disk. */
+  putResult(result) {
+    return this.enqueue("results", "readwrite", (os) => os.put(result)).then(() => undefined);
   }
 
   getResults(runId) {
@@ -116,13 +132,11 @@ export class IDBStore {
   }
 
   async cacheGet(key) {
-    return (await req2p(this.db.transaction("cache").objectStore("cache").get(key))) || null;
+    return (await this.enqueue("cache", "readonly", (os) => os.get(key))) || null;
   }
 
   async cachePut(key, value) {
-    const tx = this.db.transaction("cache", "readwrite");
-    tx.objectStore("cache").put({ ...value, key });
-    await tx2p(tx);
+    await this.enqueue("cache", "readwrite", (os) => os.put({ ...value, key }));
   }
 
   cacheCount() {
