@@ -106,14 +106,12 @@ function loadError(msg) {
   return new RagJudgeError("load: " + msg, { kind: "load", detail: msg });
 }
 
-/** Instantiates the wasm from whatever load() was given; returns a WebAssembly.Instance. */
-async function instantiate(src, importObject) {
+/** Compiles the wasm from whatever load() was given; returns a WebAssembly.Module. */
+async function compile(src) {
   if (src && typeof src.then === "function") src = await src; // a Promise<Response>, e.g. fetch(...)
-  if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, importObject);
-  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
-    return (await WebAssembly.instantiate(src, importObject)).instance;
-  }
-  if (typeof Response !== "undefined" && src instanceof Response) return fromResponse(src, importObject);
+  if (src instanceof WebAssembly.Module) return src;
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) return WebAssembly.compile(src);
+  if (typeof Response !== "undefined" && src instanceof Response) return fromResponse(src);
   let url;
   if (src instanceof URL) {
     url = src;
@@ -127,9 +125,8 @@ async function instantiate(src, importObject) {
       url = new URL(src, baseURL());
     }
   } else {
-    throw new RagJudgeError(
-      "input: load: wasm must be a URL, a path, bytes (ArrayBuffer or Uint8Array), a Response or a WebAssembly.Module",
-      { kind: "input", name: "load" });
+    const detail = "wasm must be a URL, a path, bytes (ArrayBuffer or Uint8Array), a Response or a WebAssembly.Module";
+    throw new RagJudgeError("input: load: " + detail, { kind: "input", name: "load", detail });
   }
   if (isNode && url.protocol === "file:") {
     const { readFile } = await import("node:fs/promises");
@@ -138,7 +135,7 @@ async function instantiate(src, importObject) {
     const bytes = await readFile(path).catch((err) => {
       throw loadError(`cannot read ${path} (run \`make build\`): ${err.message}`);
     });
-    return (await WebAssembly.instantiate(bytes, importObject)).instance;
+    return WebAssembly.compile(bytes);
   }
   let res;
   try {
@@ -146,19 +143,19 @@ async function instantiate(src, importObject) {
   } catch (err) {
     throw loadError(`cannot fetch ${url.href}: ${err.message}`);
   }
-  return fromResponse(res, importObject);
+  return fromResponse(res);
 }
 
-async function fromResponse(res, importObject) {
+async function fromResponse(res) {
   if (!res.ok) throw loadError(`cannot fetch ${res.url || "ragjudge.wasm"}: ${res.status} ${res.statusText}`);
-  if (WebAssembly.instantiateStreaming) {
+  if (WebAssembly.compileStreaming) {
     try {
-      return (await WebAssembly.instantiateStreaming(res.clone(), importObject)).instance;
+      return await WebAssembly.compileStreaming(res.clone());
     } catch {
       // A server that does not send application/wasm: fall back to the bytes.
     }
   }
-  return (await WebAssembly.instantiate(await res.arrayBuffer(), importObject)).instance;
+  return WebAssembly.compile(await res.arrayBuffer());
 }
 
 /**
@@ -298,11 +295,12 @@ function encodeArg(fn, name, v) {
  */
 export async function load(opts = {}) {
   const wasm = opts.wasm ?? new URL("./ragjudge.wasm", import.meta.url);
-  await loadRuntime(opts.wasmExec);
+  // Fetching and compiling the wasm does not need Go's runtime: do both at once.
+  const [module] = await Promise.all([compile(wasm), loadRuntime(opts.wasmExec)]);
   const go = new globalThis.Go();
   go.argv = ["ragjudge"];
   go.env = {};
-  const instance = await instantiate(wasm, go.importObject);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
 
   // Go's main registers its functions synchronously before it blocks, so they are there as soon
   // as run() returns its promise. Take them off the global so that loads do not clash.
