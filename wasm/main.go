@@ -5,10 +5,12 @@
 // public JS API; nothing else should call it directly.
 //
 // Wire format: every function takes its arguments as JSON texts, one per argument (undefined
-// when omitted), and returns one JSON text, {"ok": result} or {"error": {kind, name, line, col,
-// message}}. JSON both ways keeps object key order and tells integers from floats
-// (value.Decode), and keeps this file a list of thin adapters: check the arguments, call one core
-// function, return plain data. Go never calls back into async JS or the network.
+// when omitted), except text arguments (ids, judge answers, template sources, datasets), which
+// are plain JS strings. It returns one JSON text, {"ok": result} or {"error": {kind, name, line,
+// col, message}}, except that a result that is one string (template) comes back as the object
+// {text: string}. JSON both ways keeps object key order and tells integers from floats
+// (value.Decode), and keeps this file a list of thin adapters: check the arguments, call one
+// core function, return plain data. Go never calls back into async JS or the network.
 package main
 
 import (
@@ -78,6 +80,11 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		if err != nil {
 			return wireError(err)
 		}
+		if t, ok := res.(text); ok {
+			o := js.Global().Get("Object").New()
+			o.Set("text", string(t))
+			return o
+		}
 		b, err := json.Marshal(struct {
 			OK any `json:"ok"`
 		}{res})
@@ -87,6 +94,9 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		return string(b)
 	}
 }
+
+// text is a result that is one string, handed to JS as a string rather than as JSON.
+type text string
 
 // wireError encodes err as {"error": {...}}; errors that are not *diag.Error carry no position.
 func wireError(err error) string {
@@ -122,33 +132,37 @@ func (a *args) errorf(format string, v ...any) error {
 	return &diag.Error{Kind: "input", Name: a.fn, Msg: fmt.Sprintf(format, v...)}
 }
 
-// str reads a required string argument.
+// str reads a required text argument. Text arguments arrive as plain JS strings, not JSON:
+// a judge answer or a dataset can be megabytes, and decoding them as JSON would cost several
+// times more than the string itself (ragjudge.js checks their type before the call).
 func (a *args) str(i int, name string) (string, error) {
-	v, ok, err := a.get(i, name)
-	if err != nil {
-		return "", err
+	s, ok, err := a.text(i, name)
+	if err == nil && !ok {
+		err = a.errorf("%s is required (a string)", name)
 	}
-	if !ok {
-		return "", a.errorf("%s is required (a string)", name)
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		return "", a.errorf("%s must be a string, got %s", name, value.TypeName(v))
+	return s, err
+}
+
+// optStr reads an optional text argument; null and undefined give def.
+func (a *args) optStr(i int, name, def string) (string, error) {
+	s, ok, err := a.text(i, name)
+	if err != nil || !ok {
+		return def, err
 	}
 	return s, nil
 }
 
-// optStr reads an optional string argument; null and undefined give def.
-func (a *args) optStr(i int, name, def string) (string, error) {
-	v, ok, err := a.get(i, name)
-	if err != nil || !ok || v == nil {
-		return def, err
+func (a *args) text(i int, name string) (s string, ok bool, err error) {
+	if i >= len(a.raw) {
+		return "", false, nil
 	}
-	s, isStr := v.(string)
-	if !isStr {
-		return "", a.errorf("%s must be a string, got %s", name, value.TypeName(v))
+	switch a.raw[i].Type() {
+	case js.TypeString:
+		return a.raw[i].String(), true, nil
+	case js.TypeUndefined, js.TypeNull:
+		return "", false, nil
 	}
-	return s, nil
+	return "", false, a.errorf("%s must be a string, got %s", name, a.raw[i].Type())
 }
 
 // obj reads an object argument; when optional, null and undefined give an empty object.
@@ -301,7 +315,11 @@ func renderTemplate(a *args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return template.Render("<template>", src, template.Dialect(dialect), vars)
+	out, err := template.Render("<template>", src, template.Dialect(dialect), vars)
+	if err != nil {
+		return nil, err
+	}
+	return text(out), nil
 }
 
 func computeRecall(a *args) (any, error) {

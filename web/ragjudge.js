@@ -158,6 +158,31 @@ async function fromResponse(res) {
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
+/** typeName names v's type in the words the Go side uses ("a number", "a list", ...). */
+function typeName(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  switch (typeof v) {
+    case "boolean":
+      return "a boolean";
+    case "number":
+    case "bigint":
+      return "a number";
+    case "string":
+      return "a string";
+    case "object":
+      return "an object";
+  }
+  return "a " + typeof v;
+}
+
+/** Checks a text argument: a string, or undefined/null for "not given". */
+function textArg(fn, name, v) {
+  if (v === undefined || v === null || typeof v === "string") return v ?? undefined;
+  const detail = `${name} must be a string, got ${typeName(v)}`;
+  throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
+}
+
 /**
  * JSON-encodes one argument for the wasm, refusing what JSON would silently change: NaN and
  * Infinity (JSON turns them into null), functions, symbols and BigInts.
@@ -317,14 +342,19 @@ export async function load(opts = {}) {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
 
-  /** Calls Go function fn with named arguments, unwrapping {ok} or throwing the {error}. */
-  function call(fn, names, values) {
+  /**
+   * Calls Go function fn. params names its arguments; a name starting with "$" is a text
+   * argument, passed as a plain string (and type-checked here), the others go as JSON.
+   */
+  function call(fn, params, values) {
     if (exited || go.exited) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const wire = names.map((name, k) => encodeArg(fn, name, values[k]));
-    const r = JSON.parse(api[fn](...wire));
+    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : encodeArg(fn, p, values[k])));
+    const out = api[fn](...wire);
+    if (typeof out !== "string") return out.text;
+    const r = JSON.parse(out);
     if (r.error) throw fromWire(r.error);
     return r.ok;
   }
@@ -333,14 +363,14 @@ export async function load(opts = {}) {
   const rj = {
     version: api.version,
     evaluators: () => call("evaluators", [], []),
-    render: (id, inputs) => call("render", ["id", "inputs"], [id, inputs]),
-    parse: (id, inputs, output) => call("parse", ["id", "inputs", "output"], [id, inputs, output]),
+    render: (id, inputs) => call("render", ["$id", "inputs"], [id, inputs]),
+    parse: (id, inputs, output) => call("parse", ["$id", "inputs", "$output"], [id, inputs, output]),
     recall: (scores) => call("recall", ["scores"], [scores]),
-    passages: (passageGT) => call("passages", ["passage_gt"], [passageGT]),
-    template: (source, dialect, vars) => call("template", ["source", "dialect", "vars"], [source, dialect, vars]),
-    readDataset: (text, format) => call("readDataset", ["text", "format"], [text, format]),
-    mapColumns: (id, columns) => call("mapColumns", ["id", "columns"], [id, columns]),
-    rowInputs: (id, row, mapping) => call("rowInputs", ["id", "row", "mapping"], [id, row, mapping]),
+    passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
+    template: (source, dialect, vars) => call("template", ["$source", "$dialect", "vars"], [source, dialect, vars]),
+    readDataset: (text, format) => call("readDataset", ["$text", "$format"], [text, format]),
+    mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
+    rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
   };
   for (const fn of Object.keys(rj)) {
     if (typeof rj[fn] === "function" && typeof api[fn] !== "function") {

@@ -227,5 +227,8 @@ test("parse checks its own arguments", () => {
   throwsRJ(() => rj.parse("answer-grounding", { answer: "a", facts: ["f"] }, 1), { kind: "input", subject: "parse", message: /output must be a string/ });
   throwsRJ(() => rj.parse("answer-grounding", { answer: "a", facts: ["f"] }), { kind: "input", subject: "parse", message: /output is required/ });
   throwsRJ(() => rj.parse("answer-grounding", ["a"], "yes"), { kind: "input", subject: "parse", message: /inputs must be an object, got a list/ });
-  throwsRJ(() => rj.parse(null, {}, "yes"), { kind: "input", subject: "parse", message: /id must be a string, got null/ });
+  throwsRJ(() => rj.parse(null, {}, "yes"), { kind: "input", subject: "parse", message: /id is required/ });
+  throwsRJ(() => rj.parse(["answer-grounding"], {}, "yes"), { kind: "input", subject: "parse", message: /id must be a string, got a list/ });
+  throwsRJ(() => rj.render({ id: "answer-grounding" }, {}), { kind: "input", subject: "render", message: /id must be a string, got an object/ });
+  throwsRJ(() => rj.parse("answer-grounding", { answer: "a", facts: ["f"] }, 1n), { kind: "input", subject: "parse", message: /output must be a string, got a number/ });
 });
