@@ -7,8 +7,9 @@
 //   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
-// the global again, so each load() is an independent instance. Arguments cross into Go as JSON
-// texts and results come back as JSON texts (see wasm/main.go for the wire format).
+// the global again, so each load() is an independent instance. Data arguments cross into Go as
+// JSON texts (objects keep their key order), text arguments as plain strings, and results come
+// back as JSON texts (see wasm/main.go for the wire format).
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
