@@ -134,8 +134,10 @@ export function mountEvaluate(root, { rj, state }) {
     drawForm();
   }
 
+  // rawForm is the evaluator's form values; a first visit starts from its example, so the page
+  // shows a whole prompt at once instead of an empty form.
   function rawForm() {
-    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, {});
+    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (EXAMPLES[ev.id] && EXAMPLES[ev.id].inputs) || {});
     return forms[ev.id];
   }
 
