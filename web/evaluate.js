@@ -202,7 +202,7 @@ export function mountEvaluate(root, { rj, state }) {
         const where = renderError.line ? ` (line ${renderError.line}, column ${renderError.col})` : "";
         promptMsgs.append(h("p", { class: "msg-error", dataset: { ref: "render-error" } }, h("strong", { text: "✗ Cannot render the prompt" + where + ": " }), renderError.message));
       }
-      if (fieldName && !missing.length) form.setError(fieldName, renderError.message);
+      if (fieldName && !missing.length) form.setError(fieldName, "✗ " + (renderError.detail || renderError.message));
     } else {
       for (const w of rendered.warnings || []) {
         const fieldName = fieldOf({ message: w });

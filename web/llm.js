@@ -83,7 +83,7 @@ async function errorFrom(res, { model, direct }) {
  * onDelta(text, full) for each piece of the answer as it arrives. Returns {content, usage, model,
  * finishReason}. signal cancels (CallError kind "aborted"); idleMs without a byte is a timeout.
  */
-export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idleMs = 90000, direct = false }) {
+export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idleMs = 150000, direct = false }) {
   const ctl = new AbortController();
   let why = "";
   const abort = (reason) => {
