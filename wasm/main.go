@@ -4,18 +4,19 @@
 // globalThis.__ragjudge, an object of synchronous functions that web/ragjudge.js wraps into the
 // public JS API; nothing else should call it directly.
 //
-// Wire format: every function takes its arguments as JSON texts, one per argument (undefined
-// when omitted), except text arguments (ids, judge answers, template sources, datasets), which
-// are plain JS strings. It returns one JSON text, {"ok": result} or {"error": {kind, name, line,
+// Wire format: every function takes its arguments as plain JS values (converted by fromJS with
+// JSON's rules); text arguments (ids, judge answers, template sources, datasets) must be
+// strings. It returns one JSON text, {"ok": result} or {"error": {kind, name, line,
 // col, message}}, except that a result that is one string (template) comes back as the object
-// {text: string}. JSON both ways keeps object key order and tells integers from floats
-// (value.Decode), and keeps this file a list of thin adapters: check the arguments, call one
+// {text: string}. Objects keep their key order and integers stay integers both ways, and this
+// file stays a list of thin adapters: check the arguments, call one
 // core function, return plain data. Go never calls back into async JS or the network.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"os"
 	"runtime/debug"
@@ -116,16 +117,99 @@ type args struct {
 	raw []js.Value
 }
 
-// get decodes argument i; ok is false when it was omitted (undefined).
+// get converts argument i; ok is false when it was omitted (undefined).
 func (a *args) get(i int, name string) (v any, ok bool, err error) {
-	if i >= len(a.raw) || a.raw[i].Type() != js.TypeString {
+	if i >= len(a.raw) || a.raw[i].IsUndefined() {
 		return nil, false, nil
 	}
-	v, err = value.Decode([]byte(a.raw[i].String()))
-	if err != nil {
-		return nil, false, a.errorf("%s is not valid JSON: %v", name, err)
+	v, err = a.fromJS(a.raw[i], name, 0)
+	return v, err == nil, err
+}
+
+// maxDepth caps the nesting of a data argument, as value.Decode caps JSON's; a deeper value is
+// most likely one that contains itself.
+const maxDepth = 1000
+
+var (
+	jsIsArray    = js.Global().Get("Array").Get("isArray")
+	jsObjectKeys = js.Global().Get("Object").Get("keys")
+)
+
+// fromJS converts a JS value into the value package's representation by JSON.stringify's rules
+// (own enumerable keys in their order, toJSON honoured, undefined properties left out, integral
+// numbers as int64), but without a JSON text in between: decoding megabytes of JSON in the wasm
+// cost ten times more than reading the strings themselves. Unlike JSON.stringify it refuses what
+// JSON would silently change: NaN, infinities, functions, symbols and BigInts. path names the
+// value in errors ("inputs.evidence[2].text").
+func (a *args) fromJS(v js.Value, path string, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, a.errorf("%s is circular or nested deeper than %d levels", path, maxDepth)
 	}
-	return v, true, nil
+	t, ok := jsType(v)
+	if !ok {
+		return nil, a.errorf("%s holds a bigint, which is not JSON data", path)
+	}
+	switch t {
+	case js.TypeUndefined, js.TypeNull:
+		return nil, nil
+	case js.TypeBoolean:
+		return v.Bool(), nil
+	case js.TypeNumber:
+		f := v.Float()
+		switch {
+		case math.IsNaN(f) || math.IsInf(f, 0):
+			return nil, a.errorf("%s holds %s, which is not a finite number", path, js.Global().Call("String", v).String())
+		case f == math.Trunc(f) && math.Abs(f) < 1<<63:
+			return int64(f), nil
+		}
+		return f, nil
+	case js.TypeString:
+		return v.String(), nil
+	case js.TypeObject:
+		if toJSON := v.Get("toJSON"); toJSON.Type() == js.TypeFunction {
+			return a.fromJS(v.Call("toJSON"), path, depth+1)
+		}
+		if jsIsArray.Invoke(v).Bool() {
+			n := v.Length()
+			list := make([]any, n)
+			for k := 0; k < n; k++ {
+				x, err := a.fromJS(v.Index(k), path+"["+strconv.Itoa(k)+"]", depth+1)
+				if err != nil {
+					return nil, err
+				}
+				list[k] = x
+			}
+			return list, nil
+		}
+		keys := jsObjectKeys.Invoke(v)
+		n := keys.Length()
+		o := &value.Object{}
+		for k := 0; k < n; k++ {
+			key := keys.Index(k).String()
+			x := v.Get(key)
+			if x.IsUndefined() {
+				continue
+			}
+			val, err := a.fromJS(x, path+"."+key, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			o.Set(key, val)
+		}
+		return o, nil
+	}
+	return nil, a.errorf("%s holds a %s, which is not JSON data", path, t)
+}
+
+// jsType is v.Type() that reports ok == false for a BigInt, which syscall/js has no Type for
+// (Type panics on it).
+func jsType(v js.Value) (t js.Type, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return v.Type(), true
 }
 
 func (a *args) errorf(format string, v ...any) error {

@@ -7,9 +7,9 @@
 //   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
-// the global again, so each load() is an independent instance. Data arguments cross into Go as
-// JSON texts (objects keep their key order), text arguments as plain strings, and results come
-// back as JSON texts (see wasm/main.go for the wire format).
+// the global again, so each load() is an independent instance. Arguments cross into Go as JS
+// values that Go reads by JSON's rules (objects keep their key order), results come back as JSON
+// texts (see wasm/main.go for the wire format).
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
@@ -185,31 +185,6 @@ function textArg(fn, name, v) {
 }
 
 /**
- * JSON-encodes one argument for the wasm, refusing what JSON would silently change: NaN and
- * Infinity (JSON turns them into null), functions, symbols and BigInts.
- */
-function encodeArg(fn, name, v) {
-  if (v === undefined) return undefined;
-  try {
-    return JSON.stringify(v, (key, x) => {
-      if (typeof x === "number" && !Number.isFinite(x)) {
-        throw new RagJudgeError(`input: ${fn}: ${name} holds ${x}, which is not a finite number`,
-          { kind: "input", name: fn, detail: `${name} holds ${x}, which is not a finite number` });
-      }
-      if (typeof x === "function" || typeof x === "symbol" || typeof x === "bigint") {
-        throw new RagJudgeError(`input: ${fn}: ${name} holds a ${typeof x}, which is not JSON data`,
-          { kind: "input", name: fn, detail: `${name} holds a ${typeof x}, which is not JSON data` });
-      }
-      return x;
-    });
-  } catch (err) {
-    if (err instanceof RagJudgeError) throw err;
-    const detail = `${name} cannot be sent: ${err.message}`; // e.g. a cyclic object
-    throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
-  }
-}
-
-/**
  * @typedef {Object} Input
  * @property {string} name the key in `inputs`
  * @property {string} label
@@ -345,14 +320,14 @@ export async function load(opts = {}) {
 
   /**
    * Calls Go function fn. params names its arguments; a name starting with "$" is a text
-   * argument, passed as a plain string (and type-checked here), the others go as JSON.
+   * argument, type-checked here; the wasm converts the others itself (with JSON's rules).
    */
   function call(fn, params, values) {
     if (exited || go.exited) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : encodeArg(fn, p, values[k])));
+    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : values[k]));
     const out = api[fn](...wire);
     if (typeof out !== "string") return out.text;
     const r = JSON.parse(out);
