@@ -53,3 +53,16 @@ test("template checks its arguments", () => {
   cyclic.self = cyclic;
   throwsRJ(() => rj.template("x", "jinja", cyclic), { kind: "input", subject: "template", message: /circular/i });
 });
+
+test("data arguments follow JSON's rules: key order, integers, undefined, toJSON", () => {
+  const vars = { a: [1, undefined, null], d: new Date(0), n: 2 ** 60, f: 0.1, i: 3.0, nested: { k: undefined, z: 1, b: 2 } };
+  assert.equal(rj.template("{{ a }} {{ d }} {{ n }} {{ f }} {{ i }} {{ nested }}", "jinja", vars),
+    "[1, None, None] 1970-01-01T00:00:00.000Z 1152921504606846976 0.1 3 {'z': 1, 'b': 2}");
+});
+
+test("a bad value deep in a data argument is named by its path", () => {
+  throwsRJ(() => rj.render("claim-groundedness", { question: "q", claims: ["c"], evidence: [{ title: "t", text: NaN }] }),
+    { kind: "input", subject: "render", message: /inputs\.evidence\[0\]\.text holds NaN/ });
+  throwsRJ(() => rj.template("x", "jinja", { list: [1, -Infinity] }), { kind: "input", message: /vars\.list\[1\] holds -Infinity/ });
+  throwsRJ(() => rj.recall({ essential: [4, Symbol("s")] }), { kind: "input", message: /scores\.essential\[1\] holds a symbol/ });
+});
