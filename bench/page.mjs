@@ -23,11 +23,12 @@ async function readyAt(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === "true", null, { timeout: 30000 });
   return page.evaluate(() => {
     const mark = performance.getEntriesByName("ragjudge-ready")[0];
+    const engine = performance.getEntriesByName("ragjudge-engine")[0];
     const nav = performance.getEntriesByType("navigation")[0];
     const res = performance.getEntriesByType("resource");
     const wasm = res.find((r) => r.name.endsWith(".wasm"));
     const bytes = res.reduce((n, r) => n + (r.transferSize || 0), nav ? nav.transferSize : 0);
-    return { ms: mark.startTime, wasmBytes: wasm ? wasm.transferSize : 0, bytes, evaluators: document.querySelectorAll('[data-ref^="pick-"]').length };
+    return { ms: mark.startTime, engineMs: engine ? engine.startTime : NaN, wasmBytes: wasm ? wasm.transferSize : 0, bytes, evaluators: document.querySelectorAll('[data-ref^="pick-"]').length };
   });
 }
 
@@ -38,6 +39,7 @@ const stats = (xs) => {
 };
 
 const cold = [];
+const coldEngine = [];
 const warm = [];
 let info = null;
 try {
@@ -48,6 +50,7 @@ try {
     const r = await readyAt(page);
     if (r.evaluators < 4) throw new Error(`only ${r.evaluators} evaluators listed`);
     cold.push(r.ms);
+    coldEngine.push(r.engineMs);
     info = info || r;
     await page.reload();
     warm.push((await readyAt(page)).ms);
@@ -64,4 +67,6 @@ const c = stats(cold);
 const w = stats(warm);
 console.log(`page: navigation to usable page, headless chromium, loopback, N=${N} (${info.bytes} bytes transferred cold, wasm ${info.wasmBytes})`);
 console.log(`page: cold (fresh context)  median ${f(c.median)}  p90 ${f(c.p90)}  min ${f(c.min)}  max ${f(c.max)}`);
+const e = stats(coldEngine);
+console.log(`page: of which engine loaded (ragjudge.js + wasm fetched, compiled, started), cold: median ${f(e.median)}  p90 ${f(e.p90)}`);
 console.log(`page: warm (reload)         median ${f(w.median)}  p90 ${f(w.p90)}  min ${f(w.min)}  max ${f(w.max)}`);

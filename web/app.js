@@ -45,6 +45,7 @@ async function main() {
     loading.classList.add("msg-error");
     return;
   }
+  performance.mark("ragjudge-engine");
   loading.hidden = true;
   ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
 
