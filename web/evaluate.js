@@ -3,7 +3,7 @@
 // answer, which streams in from a model or is pasted by hand (manual mode); either way the same
 // rj.parse gives the same verdict.
 
-import { h, ref, replace, debounce, copyText, badge } from "./dom.js";
+import { h, replace, debounce, copyText, badge } from "./dom.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow } from "./form.js";
 import { renderPrompt } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";

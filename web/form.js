@@ -168,7 +168,11 @@ export function autoGrow(ta) {
 }
 
 function rowNoun(inp) {
-  return inp.kind === "claims" ? "claim" : inp.kind === "evidence" ? "chunk" : "item";
+  if (inp.kind === "claims") return "claim";
+  if (inp.kind === "evidence") return "chunk";
+  // "References" -> "reference", "Facts" -> "fact": a row is one of what the list holds.
+  const word = String(inp.label || "").trim().toLowerCase();
+  return /^[a-z]+s$/.test(word) && !word.endsWith("ss") ? word.slice(0, -1) : "item";
 }
 
 // buildRows renders a list input as rows that can be added, removed and reordered by mouse or
