@@ -450,7 +450,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return ev.eval(t.yes)
 		}
 		if t.no == nil {
-			return &undefined{msg: "the inline if-expression on line " + itoa(t.line) + " evaluated to false and no else section was defined.", pos: t.pos}, nil
+			return &undefined{msg: "the inline if-expression on line " + itoa(t.line) + " evaluated to false and no else section was defined.", pos: t.pos, lenient: true}, nil
 		}
 		return ev.eval(t.no)
 	case *listExpr:

@@ -515,10 +515,20 @@ func unaryOp(op string, a any) (any, error) {
 // pyEqual is Python's a == b.
 func pyEqual(a, b any) (bool, error) {
 	if u, ok := a.(*undefined); ok {
-		return false, undefErr(u)
+		if !u.lenient {
+			return false, undefErr(u)
+		}
+		if v, ok := b.(*undefined); ok && !v.lenient {
+			return false, undefErr(v)
+		}
+		v, ok := b.(*undefined)
+		return ok && v.lenient, nil
 	}
 	if u, ok := b.(*undefined); ok {
-		return false, undefErr(u)
+		if !u.lenient {
+			return false, undefErr(u)
+		}
+		return false, nil
 	}
 	ka, kb := numKind(a), numKind(b)
 	if ka != 0 || kb != 0 {
@@ -647,10 +657,10 @@ func compareOp(op string, a, b any) (bool, error) {
 
 // order returns -1, 0, 1, or 2 for "unordered" (NaN), for an ordering comparison.
 func order(op string, a, b any) (int, error) {
-	if u, ok := a.(*undefined); ok {
+	if u, ok := a.(*undefined); ok && !u.lenient {
 		return 0, undefErr(u)
 	}
-	if u, ok := b.(*undefined); ok {
+	if u, ok := b.(*undefined); ok && !u.lenient {
 		return 0, undefErr(u)
 	}
 	if numKind(a) != 0 && numKind(b) != 0 {
@@ -699,11 +709,14 @@ func seqOrder(op string, x, y []any) (int, error) {
 
 // contains is Python's item in container.
 func contains(container, item any) (bool, error) {
-	if u, ok := item.(*undefined); ok {
+	if u, ok := item.(*undefined); ok && !u.lenient {
 		return false, undefErr(u)
 	}
 	switch c := container.(type) {
 	case *undefined:
+		if c.lenient {
+			return false, nil
+		}
 		return false, undefErr(c)
 	case string, markup:
 		switch it := item.(type) {

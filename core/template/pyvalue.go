@@ -38,6 +38,10 @@ type method struct {
 type undefined struct {
 	msg string
 	pos int // where it was made, for the error's column; -1 if unknown
+	// lenient marks the plain Undefined that Jinja 3.1.2 gives an inline if without else
+	// (cond_expr_undefined): it prints as "", is false, empty and equal to its kind; only
+	// attribute, item, call and arithmetic fail.
+	lenient bool
 }
 
 // rangeObj is what the global range() returns.
@@ -148,6 +152,9 @@ func pyTypeName(v any) string {
 	case *method, *builtinFunc:
 		return "builtin_function_or_method"
 	case *undefined:
+		if v.(*undefined).lenient {
+			return "Undefined"
+		}
 		return "StrictUndefined"
 	case *rangeObj:
 		return "range"
@@ -215,6 +222,9 @@ func truthy(v any) (bool, error) {
 	case *rangeObj:
 		return t.length() > 0, nil
 	case *undefined:
+		if t.lenient {
+			return false, nil
+		}
 		return false, undefErr(t)
 	}
 	return true, nil
@@ -232,6 +242,9 @@ func pyStr(v any) (string, error) {
 	case markup:
 		return string(t), nil
 	case *undefined:
+		if t.lenient {
+			return "", nil
+		}
 		return "", undefErr(t)
 	}
 	var b strings.Builder
@@ -316,6 +329,10 @@ func writeRepr(b *strings.Builder, v any, ascii bool) error {
 	case *loopCtx:
 		b.WriteString(t.repr())
 	case *undefined:
+		if t.lenient {
+			b.WriteString("Undefined")
+			return nil
+		}
 		return undefErr(t)
 	default:
 		return notSupported("printing a " + pyTypeName(v) + " (Python prints its memory address)")
@@ -479,6 +496,9 @@ func iterate(v any) ([]any, error) {
 		}
 		return out, nil
 	case *undefined:
+		if t.lenient {
+			return nil, nil
+		}
 		return nil, undefErr(t)
 	}
 	return nil, typeErr("'%s' object is not iterable", pyTypeName(v))
@@ -510,6 +530,9 @@ func pyLen(v any) (int64, error) {
 	case *rangeObj:
 		return t.length(), nil
 	case *undefined:
+		if t.lenient {
+			return 0, nil
+		}
 		return 0, undefErr(t)
 	}
 	return 0, typeErr("object of type '%s' has no len()", pyTypeName(v))
