@@ -206,6 +206,9 @@ func lexRaw(l *lexer) stateFn {
 	for i := start; ; {
 		j := strings.Index(l.src[i:], "{%")
 		if j < 0 {
+			if start >= len(l.src) {
+				return nil // as for comments, nothing left means no error
+			}
 			l.line, l.lineAt = rawLine, start
 			return l.fail(start, "Missing end of raw directive")
 		}
@@ -249,6 +252,9 @@ func lexComment(begin int) stateFn {
 	return func(l *lexer) stateFn {
 		j := strings.Index(l.src[l.pos:], "#}")
 		if j < 0 {
+			if l.pos >= len(l.src) {
+				return nil // Jinja's failure rule needs a character to match: "{#" at the end is dropped
+			}
 			return l.fail(begin, "Missing end of comment tag")
 		}
 		contentStart := l.pos

@@ -111,6 +111,11 @@ func binaryOp(op string, a, b any) (any, error) {
 		}
 		return floatOp(op, x, y)
 	}
+	_, va := a.(*dictView)
+	_, vb := b.(*dictView)
+	if (va || vb) && op == "-" {
+		return nil, notSupported("set operations on dict views")
+	}
 	switch op {
 	case "+":
 		return addSeq(a, b)
