@@ -219,3 +219,27 @@ test("500 from the upstream and a CORS refusal in direct mode are clear messages
   await direct.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
   assert.match(await text(direct, '[data-ref="run-error"]'), /could not call 127\.0\.0\.1:\d+ directly \(CORS refusal or network error\): use the dev server/);
 });
+
+test("list rows can be added, reordered and removed by keyboard, and the prompt follows", async () => {
+  const page = await env.page({ settings: { endpoint: "manual" } });
+  await pickEvaluator(page, "pairwise-faithfulness");
+  await page.click('[data-ref="clear"]');
+  await page.fill('[data-input="expected_output"]', "E [1].");
+  await page.fill('[data-input="actual_output"]', "A [2].");
+  await page.fill('[data-input="contexts"] li[data-row="0"] textarea', "First reference.");
+  await page.focus('[data-add="contexts"]');
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("Second reference.");
+  await page.waitForFunction(() => document.querySelector('[data-ref="prompt"]')?.textContent.includes("Reference 2: Second reference."));
+  await page.focus('button[aria-label="Move reference 2 up"]');
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('[data-ref="prompt"]').textContent.includes("Reference 1: Second reference.\nReference 2: First reference."));
+  await page.click('button[aria-label="Remove reference 1"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="prompt"]').textContent.includes("Reference 1: First reference.\n[/SAMPLE]"));
+  // The view tabs follow the arrow keys.
+  await page.focus("#tab-evaluate");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => !document.querySelector('[data-ref="view-calculator"]').hidden && document.activeElement.id === "tab-calculator");
+  assert.deepEqual(page.pageErrors, []);
+});
