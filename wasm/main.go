@@ -6,9 +6,9 @@
 //
 // Wire format: every function takes its arguments as plain JS values (converted by fromJS with
 // JSON's rules); text arguments (ids, judge answers, template sources, datasets) must be
-// strings. It returns one JSON text, {"ok": result} or {"error": {kind, name, line,
-// col, message}}, except that a result that is one string (template) comes back as the object
-// {text: string}. Objects keep their key order and integers stay integers both ways, and this
+// strings. It returns one JSON text, {"ok": result} or {"error": {kind, name, line, col,
+// message}}, except that the results that are mostly text (template, render) come back as a JS
+// object {ok: result} built directly (see jsResult). Objects keep their key order and integers stay integers both ways, and this
 // file stays a list of thin adapters: check the arguments, call one
 // core function, return plain data. Go never calls back into async JS or the network.
 package main
@@ -81,10 +81,8 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		if err != nil {
 			return wireError(err)
 		}
-		if t, ok := res.(text); ok {
-			o := js.Global().Get("Object").New()
-			o.Set("text", string(t))
-			return o
+		if r, ok := res.(jsResult); ok {
+			return jsObj("ok", r.toJS())
 		}
 		b, err := json.Marshal(struct {
 			OK any `json:"ok"`
@@ -98,6 +96,15 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 
 // text is a result that is one string, handed to JS as a string rather than as JSON.
 type text string
+
+func (t text) toJS() js.Value { return js.ValueOf(string(t)) }
+
+// jsResult is a result that builds its JS value itself rather than going through JSON: one
+// that holds megabytes of text (a rendered prompt), where encoding, copying and parsing the JSON
+// would cost more than the work that made it.
+type jsResult interface{ toJS() js.Value }
+
+var jsObject = js.Global().Get("Object")
 
 // wireError encodes err as {"error": {...}}; errors that are not *diag.Error carry no position.
 func wireError(err error) string {
@@ -303,6 +310,39 @@ type renderedJS struct {
 	Messages []judge.Message `json:"messages"`
 	Warnings []string        `json:"warnings"`
 	Spans    []spanJS        `json:"spans"`
+}
+
+// toJS builds the result in JS directly, with the prompt copied once: the user message that
+// holds the prompt shares its JS string.
+func (r renderedJS) toJS() js.Value {
+	prompt := js.ValueOf(r.Prompt)
+	messages := make([]any, len(r.Messages))
+	for k, m := range r.Messages {
+		content := prompt
+		if m.Content != r.Prompt {
+			content = js.ValueOf(m.Content)
+		}
+		messages[k] = jsObj("role", m.Role, "content", content)
+	}
+	warnings := make([]any, len(r.Warnings))
+	for k, w := range r.Warnings {
+		warnings[k] = w
+	}
+	spans := make([]any, len(r.Spans))
+	for k, sp := range r.Spans {
+		spans[k] = jsObj("expr", sp.Expr, "start", sp.Start, "end", sp.End)
+	}
+	return jsObj("prompt", prompt, "messages", messages, "warnings", warnings, "spans", spans)
+}
+
+// jsObj builds a JS object from key, value pairs in order (js.ValueOf of a Go map would not
+// keep any order).
+func jsObj(kv ...any) js.Value {
+	o := jsObject.New()
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Set(kv[i].(string), kv[i+1])
+	}
+	return o
 }
 
 type spanJS struct {

@@ -329,7 +329,7 @@ export async function load(opts = {}) {
     }
     const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : values[k]));
     const out = api[fn](...wire);
-    if (typeof out !== "string") return out.text;
+    if (typeof out !== "string") return out.ok; // built in JS by the wasm: no JSON to parse
     const r = JSON.parse(out);
     if (r.error) throw fromWire(r.error);
     return r.ok;

@@ -43,7 +43,8 @@ test("evaluators() lists the four built-ins in display order with their input sc
 // checkRendered checks what every render result must be, and that each span slices the prompt at
 // the text that was substituted for its expression.
 function checkRendered(r, substituted) {
-  assert.deepEqual(Object.keys(r).sort(), ["messages", "prompt", "spans", "warnings"]);
+  assert.deepEqual(Object.keys(r), ["prompt", "messages", "warnings", "spans"]);
+  for (const s of r.spans) assert.deepEqual(Object.keys(s), ["expr", "start", "end"]);
   assert.deepEqual(r.messages, [{ role: "user", content: r.prompt }]);
   assert.ok(Array.isArray(r.warnings));
   assert.ok(Array.isArray(r.spans));
