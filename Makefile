@@ -18,8 +18,10 @@ all: build
 
 build: check-deps $(WASM) $(WASM_EXEC)
 
+# -gcflags=all=-l turns off inlining: Go's wasm code grows a lot with it (measured 1.56 MB gzip
+# with inlining, 1.36 MB without) and the core's speed does not depend on it.
 $(WASM): FORCE
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $@ ./wasm
 
 $(WASM_EXEC): $(WASM_DIR)/wasm_exec.js
 	cp $< $@

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# fuzz.sh runs every fuzz target under core/ for the given time each (default 3s).
+# fuzz.sh runs every fuzz target under core/ and serve/ for the given time each (default 3s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t=${1:-3s}
-for pkg in $(go list ./core/...); do
+for pkg in $(go list ./core/... ./serve/...); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
     echo "fuzz: $pkg $target ($t)"
