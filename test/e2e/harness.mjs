@@ -103,7 +103,10 @@ export async function setup() {
     fake,
     serve,
     browser,
-    async page({ settings, key, view = "evaluate", errors = true } = {}) {
+    async page({ settings, key, view = "evaluate" } = {}) {
+      // Pages share the profile's localStorage: an earlier page still open could save its state
+      // over the one this page is seeded with, so only one page is open at a time.
+      while (pages.length) await pages.pop().close().catch(() => {});
       const page = await browser.ctx.newPage();
       page.setDefaultTimeout(15000);
       pages.push(page);
