@@ -21,12 +21,24 @@ export function causeOf(v) {
   return "the judge's answer did not say";
 }
 
+// shortCause turns a check's message into the few words shown after "Undetermined —"; the full
+// message is always listed under the badge.
 function shortCause(msg) {
-  const m = String(msg);
-  if (/truncat|cut short/i.test(m)) return "answer cut short";
-  if (/missing|skipp/i.test(m)) return "judge skipped part of it";
-  if (/no (json|payload)|could not (find|read)|cannot be read|unreadable|not (json|valid)|unexpected|parse/i.test(m)) return "answer could not be read";
-  return m.length > 60 ? m.slice(0, 57) + "…" : m;
+  const m = String(msg).replace(/^undetermined:\s*/i, "");
+  const rules = [
+    [/no passage score|no score/i, "no passage scores in the answer"],
+    [/truncat|cut short/i, "answer cut short"],
+    [/not measurable/i, "not measurable: the answer says no document answers"],
+    [/no grade|skipp|missing/i, "the judge skipped part of it"],
+    [/gave no answer_2|not graded/i, "the actual answer was not graded"],
+    [/neither yes nor no/i, "the answer is neither yes nor no"],
+    [/out of (range|\d)/i, "a score is out of range"],
+    [/no json|no (json )?payload|could not (find|read)|cannot be read|unreadable|not (json|valid)|unexpected|stopped reading/i, "answer could not be read"],
+  ];
+  for (const [re, words] of rules) if (re.test(m)) return words;
+  if (m.length <= 60) return m;
+  const cut = m.slice(0, 60);
+  return cut.slice(0, Math.max(cut.lastIndexOf(" "), 40)) + "…";
 }
 
 /** fmt prints a number as people read it: at most 2 decimals, no trailing zeros. */
