@@ -42,7 +42,7 @@ const (
 	maxDepth      = 64       // nesting of expressions and blocks
 	maxOutput     = 64 << 20 // bytes of output, and of any one string computed on the way
 	maxIterations = 1000000  // loop iterations in one render
-	maxItems      = 10000000 // items in one computed list
+	maxItems      = 1000000  // items in one computed list
 	maxIntDigits  = 4300     // Python's own limit for int <-> str conversion
 	maxIntBits    = 1 << 16  // bits in a computed integer
 )
