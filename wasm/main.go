@@ -14,7 +14,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -84,7 +83,7 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		if r, ok := res.(jsResult); ok {
 			return jsObj("ok", r.toJS())
 		}
-		b, err := json.Marshal(struct {
+		b, err := value.Marshal(struct {
 			OK any `json:"ok"`
 		}{res})
 		if err != nil {
@@ -112,7 +111,7 @@ func wireError(err error) string {
 	if !ok {
 		d = &diag.Error{Kind: "internal", Msg: err.Error()}
 	}
-	b, _ := json.Marshal(struct {
+	b, _ := value.Marshal(struct {
 		Error *diag.Error `json:"error"`
 	}{d})
 	return string(b)

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -44,7 +43,7 @@ func readJSONL(text string, b *builder) {
 func decodeStrict(s string) (any, error) {
 	v, err := decodeJSON([]byte(s))
 	if err != nil {
-		var se *json.SyntaxError
+		var se *value.SyntaxError
 		if errors.As(err, &se) {
 			return nil, jsonProblem(s, err)
 		}
@@ -55,7 +54,7 @@ func decodeStrict(s string) (any, error) {
 
 // jsonProblem words a JSON error found in the one line s.
 func jsonProblem(s string, err error) error {
-	var se *json.SyntaxError
+	var se *value.SyntaxError
 	if errors.As(err, &se) {
 		if strings.Contains(se.Error(), "end of JSON input") {
 			return errors.New("invalid JSON: the line ends before its JSON value does (JSONL needs one whole object per line)")
@@ -69,12 +68,11 @@ func jsonProblem(s string, err error) error {
 	return fmt.Errorf("invalid JSON: %s", err.Error())
 }
 
-// firstSyntaxError finds where text stops being JSON. A json.Decoder's own errors count their
-// offsets from different places depending on the call, and the first error in the whole text
-// is the one a reader going through it in order hits.
+// firstSyntaxError finds where text stops being JSON: the first error in the whole text is the
+// one a reader going through it in order hits.
 func firstSyntaxError(li *lineIndex, text string) (line, col int, msg string) {
-	err := json.Unmarshal([]byte(text), new(json.RawMessage))
-	var se *json.SyntaxError
+	err := value.Check([]byte(text))
+	var se *value.SyntaxError
 	if errors.As(err, &se) {
 		if int(se.Offset) >= len(text) && strings.Contains(se.Error(), "end of JSON input") {
 			line, col = li.position(len(text))
@@ -105,19 +103,17 @@ func isRowsKey(k string) bool {
 // readJSON reads a JSON array of objects, or an object holding one (see the package doc).
 func readJSON(text string, b *builder) error {
 	li := newLineIndex(text)
-	valid := json.Valid([]byte(text))
+	data := []byte(text)
+	valid := value.Valid(data)
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	if start == len(text) {
 		return &diag.Error{Kind: "dataset", Msg: "the text is empty: no rows to read"}
 	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
+	dec := value.NewDecoder(data)
 	stopped := false // a syntax error was already reported as a row error
 	switch text[start] {
 	case '[':
-		if _, err := dec.Token(); err != nil {
-			return syntaxError(li, text)
-		}
+		dec.SetOffset(start + 1)
 		stopped = readList(dec, valid, text, li, b)
 	case '{':
 		found, err := findRows(dec, isRowsKey, 0)
@@ -128,15 +124,14 @@ func readJSON(text string, b *builder) error {
 			if !valid {
 				return syntaxError(li, text)
 			}
-			v, err := decodeJSON([]byte(text))
+			v, err := decodeJSON(data)
 			o, isObject := v.(*value.Object)
 			if err != nil || !isObject {
 				line, _ := li.position(start)
 				return &diag.Error{Kind: "dataset", Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
 			}
 			if key, ok := singleListOfObjects(o); ok {
-				dec = json.NewDecoder(strings.NewReader(text))
-				dec.UseNumber()
+				dec = value.NewDecoder(data)
 				if found, err := findRows(dec, func(k string) bool { return k == key }, 1); err != nil || !found {
 					return syntaxError(li, text)
 				}
@@ -184,112 +179,108 @@ func singleListOfObjects(o *value.Object) (string, bool) {
 // maxRowsDepth is how deep findRows looks for the rows: the top object and one level down.
 const maxRowsDepth = 2
 
-// findRows reads the object dec is at, up to the '[' of the first key accepted by isRows whose
-// value is a list, looking also into objects held under such keys, down to maxRowsDepth. It
-// reports whether it stopped at such a list; if not, dec has read the whole object.
-func findRows(dec *json.Decoder, isRows func(string) bool, maxDepth int) (bool, error) {
+// errNotJSON is findRows's error for a text that is not JSON; the caller words it with
+// firstSyntaxError, which finds the first error in the whole text.
+var errNotJSON = errors.New("not JSON")
+
+// findRows reads the object dec is at, up to just after the '[' of the first key accepted by
+// isRows whose value is a list, looking also into objects held under such keys, down to
+// maxRowsDepth. It reports whether it stopped at such a list; if not, dec has read the whole
+// object.
+func findRows(dec *value.Decoder, isRows func(string) bool, maxDepth int) (bool, error) {
 	if maxDepth == 0 {
 		maxDepth = maxRowsDepth
 	}
-	if err := expectDelim(dec, '{'); err != nil {
-		return false, err
+	if dec.SkipSpace(); dec.Peek() != '{' {
+		return false, errNotJSON
 	}
+	dec.Next()
 	return findRowsIn(dec, isRows, 1, maxDepth)
 }
 
-func findRowsIn(dec *json.Decoder, isRows func(string) bool, depth, maxDepth int) (bool, error) {
-	for dec.More() {
-		kt, err := dec.Token()
+// findRowsIn reads the members of an object whose '{' dec has read:
+//
+//	members := ws [ member { ',' member } ] '}'
+//	member  := ws string ws ':' ws value ws
+func findRowsIn(dec *value.Decoder, isRows func(string) bool, depth, maxDepth int) (bool, error) {
+	if dec.SkipSpace(); dec.Peek() == '}' {
+		dec.Next()
+		return false, nil
+	}
+	for {
+		key, err := dec.String()
 		if err != nil {
 			return false, err
 		}
-		key, _ := kt.(string)
-		t, err := dec.Token()
-		if err != nil {
-			return false, err
+		if dec.SkipSpace(); dec.Peek() != ':' {
+			return false, errNotJSON
 		}
-		d, isDelim := t.(json.Delim)
-		switch {
-		case isDelim && d == '[' && isRows(key):
+		dec.Next()
+		dec.SkipSpace()
+		switch c := dec.Peek(); {
+		case c == '[' && isRows(key):
+			dec.Next()
 			return true, nil
-		case isDelim && d == '{' && isRows(key) && depth < maxDepth:
+		case c == '{' && isRows(key) && depth < maxDepth:
+			dec.Next()
 			found, err := findRowsIn(dec, isRows, depth+1, maxDepth)
 			if found || err != nil {
 				return found, err
 			}
-		case isDelim:
-			if err := skipComposite(dec); err != nil {
+		default:
+			if err := dec.Skip(); err != nil {
 				return false, err
 			}
 		}
-	}
-	_, err := dec.Token() // the closing '}'
-	return false, err
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := t.(json.Delim); !ok || d != want {
-		return fmt.Errorf("expected %q", string(want))
-	}
-	return nil
-}
-
-// skipComposite reads to the end of the list or object whose opening delimiter dec just read.
-func skipComposite(dec *json.Decoder) error {
-	for depth := 1; depth > 0; {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			if d == '[' || d == '{' {
-				depth++
-			} else {
-				depth--
-			}
+		dec.SkipSpace()
+		switch dec.Peek() {
+		case ',':
+			dec.Next()
+		case '}':
+			dec.Next()
+			return false, nil
+		default:
+			return false, errNotJSON
 		}
 	}
-	return nil
 }
 
 // readList reads the elements of the list whose '[' dec just read: all at once when the text
 // is valid JSON, else one by one up to the syntax error. It reports whether it stopped at a
 // syntax error (already recorded as a row error).
-func readList(dec *json.Decoder, valid bool, text string, li *lineIndex, b *builder) bool {
-	if valid && readValidList(text, int(dec.InputOffset()), li, b) {
-		return false
+func readList(dec *value.Decoder, valid bool, text string, li *lineIndex, b *builder) bool {
+	if valid {
+		start := dec.Offset()
+		if readValidList(dec, li, b) {
+			return false
+		}
+		dec.SetOffset(start)
 	}
 	return readArray(dec, text, li, b)
 }
 
-// readValidList reads the elements of the list starting after byte offset pos of text, which
-// is valid JSON, with decodeJSON's scanner rather than a json.Decoder (twice as fast on large
-// files). It reports false, having added nothing, when an element is too deep to read, so
-// that readArray can say which.
-func readValidList(text string, pos int, li *lineIndex, b *builder) bool {
+// readValidList reads the elements of the list whose '[' dec just read, in a text that is
+// valid JSON, without the checks readArray makes for each. It reports false, having added
+// nothing, when an element is too deep to read, so that readArray can say which.
+func readValidList(dec *value.Decoder, li *lineIndex, b *builder) bool {
 	type item struct {
 		line int
 		v    any
 	}
 	var items []item
-	d := &jsonDecoder{s: []byte(text), pos: pos}
-	if d.space(); d.peek() != ']' {
+	if dec.SkipSpace(); dec.Peek() != ']' {
 		for {
-			d.space()
-			line := li.line(d.pos)
-			v, err := d.value(1)
+			dec.SkipSpace()
+			line := li.line(dec.Offset())
+			v, err := dec.Value()
 			if err != nil {
 				return false
 			}
 			items = append(items, item{line, v})
-			if d.space(); d.peek() != ',' {
+			if dec.SkipSpace(); dec.Peek() != ',' {
 				break
 			}
-			d.pos++
+			dec.Next()
 		}
 	}
 	for i, it := range items {
@@ -301,24 +292,40 @@ func readValidList(text string, pos int, li *lineIndex, b *builder) bool {
 	return true
 }
 
-// readArray reads the elements of the list whose '[' dec just read, each an object row. It
-// reports whether it stopped at a syntax error (already recorded as a row error).
-func readArray(dec *json.Decoder, text string, li *lineIndex, b *builder) bool {
+// readArray reads the elements of the list whose '[' dec just read, each an object row, up
+// to the first syntax error. It reports whether it stopped at a syntax error (already
+// recorded as a row error).
+func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool {
 	n := 0
-	for dec.More() {
+	for {
+		dec.SkipSpace()
+		if c := dec.Peek(); dec.Offset() >= len(text) || c == ']' || c == '}' {
+			break
+		}
 		n++
-		line := li.line(skipSpaceComma(text, int(dec.InputOffset())))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		line := li.line(skipSpaceComma(text, dec.Offset()))
+		if n > 1 {
+			if dec.Peek() != ',' {
+				b.fail(line, stoppedMessage(li, text, n))
+				return true
+			}
+			dec.Next()
+		}
+		dec.SkipSpace()
+		start := dec.Offset()
+		v, err := dec.Value()
+		if errors.Is(err, value.ErrTooDeep) {
+			// Too deep to hold but maybe JSON: a row error, and reading goes on after it.
+			if dec.SetOffset(start); dec.Skip() == nil {
+				if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, errTooDeep.Error())) {
+					return false
+				}
+				continue
+			}
+		}
+		if err != nil {
 			b.fail(line, stoppedMessage(li, text, n))
 			return true
-		}
-		v, err := decodeJSON(raw)
-		if err != nil {
-			if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, err.Error())) {
-				return false
-			}
-			continue
 		}
 		o, ok := v.(*value.Object)
 		if !ok {
@@ -331,11 +338,12 @@ func readArray(dec *json.Decoder, text string, li *lineIndex, b *builder) bool {
 			return false
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing ']'
+	if dec.Peek() != ']' || dec.Offset() >= len(text) { // the closing ']'
 		line, _, _ := firstSyntaxError(li, text)
 		b.fail(line, stoppedMessage(li, text, n+1))
 		return true
 	}
+	dec.Next()
 	return false
 }
 
@@ -363,4 +371,4 @@ func skipSpaceComma(text string, off int) int {
 	return off
 }
 
-func isJSON(s string) bool { return json.Valid([]byte(s)) }
+func isJSON(s string) bool { return value.Valid([]byte(s)) }

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -103,7 +102,7 @@ func Text(v any) (string, bool) {
 
 // Show renders v briefly for a message: JSON, cut to about 40 characters.
 func Show(v any) string {
-	b, err := json.Marshal(v)
+	b, err := value.Marshal(v)
 	if err != nil {
 		return value.TypeName(v)
 	}

@@ -8,13 +8,13 @@
 package recall
 
 import (
-	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/value"
 )
 
 // The formula lines of the seed prompt, in the order it writes them. They index Result.Lines and
@@ -269,4 +269,4 @@ func (r *Result) Summary() Summary {
 }
 
 // MarshalJSON writes r as its Summary.
-func (r *Result) MarshalJSON() ([]byte, error) { return json.Marshal(r.Summary()) }
+func (r *Result) MarshalJSON() ([]byte, error) { return value.Marshal(r.Summary()) }

@@ -5,11 +5,15 @@
 // A value is one of: nil, bool, int64, float64, string, []any, *Object. JSON numbers written
 // without a fraction or exponent that fit in int64 decode as int64, others as float64; so a JS
 // number such as 3 arrives as the integer 3 (JSON.stringify cannot tell 3 from 3.0).
+//
+// The package also reads and writes JSON text itself (Decode, Valid, Decoder, Marshal) so that
+// encoding/json is not linked into the wasm: it cost about 168 KB of the wasm's gzip size
+// (1.36 MB with it, 1.23 MB without, against a budget of 1.25 MB). Reading and writing agree
+// with encoding/json byte for byte, error messages and offsets included; differential tests
+// and fuzz targets hold them to that. ragjudge/wasm's TestNoUnwantedDeps fails if it comes back.
 package value
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -84,23 +88,20 @@ func (o *Object) Len() int {
 
 // MarshalJSON writes the object with its keys in order.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, k := range o.Keys() {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		vb, err := json.Marshal(o.m[k])
+		b = AppendString(b, k)
+		b = append(b, ':')
+		vb, err := Marshal(o.m[k])
 		if err != nil {
 			return nil, err
 		}
-		b.Write(vb)
+		b = append(b, vb...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON reads a JSON object keeping its key order.
@@ -115,72 +116,6 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 	}
 	*o = *obj
 	return nil
-}
-
-// Decode reads one strict JSON value into the representation described in the package doc.
-func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decode(dec, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, fmt.Errorf("value: more than one JSON value")
-	}
-	return v, nil
-}
-
-const maxDepth = 1000
-
-func decode(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("value: JSON nested deeper than %d", maxDepth)
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := &Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := decode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				o.Set(kt.(string), v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return o, nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, err := decode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return list, nil
-		}
-		return nil, fmt.Errorf("value: unexpected %v", t)
-	case json.Number:
-		return Number(string(t)), nil
-	default:
-		return t, nil // string, bool, nil
-	}
 }
 
 // Number converts a JSON number literal to int64 when it has no fraction or exponent and fits,
