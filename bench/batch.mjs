@@ -65,7 +65,7 @@ async function measure(mode) {
     await page.click('[data-ref="batch-run"]');
     await waitFor(async () => {
       const p = await progress(page);
-      return p && p.state === "done" && p.done === ROWS;
+      return p && p.run && p.state === "done" && p.done === ROWS;
     }, 300_000, "the run to finish");
     const r = await page.evaluate(() => {
       const ends = [...document.querySelectorAll('[data-ref="batch-progress-text"]')];

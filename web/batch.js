@@ -635,6 +635,7 @@ export async function mount(root, ctx) {
     const ev = byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
     cur = { ...loaded, ev, runner: null, doneTimes: [], filter: "all", view: [], agg: null };
     runCard.hidden = false;
+    runCard.dataset.runId = loaded.run.id;
     setupCard.open = false;
     runTitle.textContent = `${loaded.run.name} · ${ev.title || ev.id}`;
     runSub.textContent = `${fmtInt(loaded.run.total)} rows · model ${loaded.run.settings.model} ${loaded.run.settings.where ? "(" + loaded.run.settings.where + ")" : ""} · started ${new Date(loaded.run.createdAt).toLocaleString()}`;

@@ -26,8 +26,43 @@ export function yieldToLoop() {
 }
 
 /**
+ * Slots is a counting semaphore whose limit can change while it is held: the number of judge
+ * calls in flight.
+ */
+export class Slots {
+  constructor(limit) {
+    this.limit = limit;
+    this.used = 0;
+    this.waiters = [];
+  }
+  acquire() {
+    if (this.used < this.limit) {
+      this.used++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  release() {
+    this.used--;
+    this.wake();
+  }
+  setLimit(n) {
+    this.limit = n;
+    this.wake();
+  }
+  wake() {
+    while (this.used < this.limit && this.waiters.length) {
+      this.used++;
+      this.waiters.shift()();
+    }
+  }
+}
+
+/**
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
- * soon as it is stored. Options:
+ * soon as it is stored. `concurrency` bounds the judge calls in flight; a few more rows than that
+ * are started, so that their prompts are rendered and looked up in the cache while the calls are
+ * out, and a call that ends is followed by the next one at once. Options:
  *   items: [{inputs} | {error}]   judge: {render(inputs) -> {messages}, parse(inputs, text) -> verdict}
  *   request: {endpoint, model, params}   apiKey (a string, or a function read at each call)   concurrency (default 8)
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
@@ -49,14 +84,23 @@ export class Runner {
     this.resumeWaiters = [];
     this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
     this.lastYield = 0;
+    this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
+    this.slots = new Slots(this.o.concurrency);
+    this.persisting = new Set();
   }
 
   /** start runs until every row is done or the run is cancelled; resolves to the final state. */
   async start() {
     if (this.state !== "idle") throw new Error("Runner.start: already started");
     this.setState("running");
-    this.workers = new Set();
     this.doneP = new Promise((resolve) => (this.resolveDone = resolve));
+    if (this.o.cache && this.o.useCache && this.o.readCache && typeof this.o.cache.cacheKeys === "function") {
+      try {
+        this.known = await this.o.cache.cacheKeys();
+      } catch {
+        this.known = null; // fall back to asking the store for every key
+      }
+    }
     this.fill();
     if (this.queue.length === 0 && this.active === 0) this.finish();
     return this.doneP;
@@ -68,7 +112,8 @@ export class Runner {
   }
 
   fill() {
-    while (this.state === "running" && this.active < this.o.concurrency && this.queue.length > 0) {
+    const lookahead = Math.max(2, Math.ceil(this.o.concurrency / 4));
+    while (this.state === "running" && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
       const index = this.queue.shift();
       this.active++;
       this.stats.started++;
@@ -86,15 +131,18 @@ export class Runner {
   afterRow() {
     this.active--;
     if (this.state === "cancelled") {
-      if (this.active === 0) this.resolveDone("cancelled");
+      if (this.active === 0) Promise.all([...this.persisting]).then(() => this.resolveDone("cancelled"));
       return;
     }
     this.fill();
     if (this.queue.length === 0 && this.active === 0) this.finish();
   }
 
-  finish() {
-    if (this.state === "done") return;
+  async finish() {
+    if (this.state === "done" || this.finishing) return;
+    this.finishing = true;
+    // Every result is stored before the run says it is done.
+    while (this.persisting.size) await Promise.all([...this.persisting]);
     this.setState("done");
     this.resolveDone("done");
   }
@@ -122,6 +170,7 @@ export class Runner {
 
   setConcurrency(n) {
     this.o.concurrency = Math.max(1, Math.min(64, Math.floor(n) || 1));
+    this.slots.setLimit(this.o.concurrency);
     this.fill();
   }
 
@@ -131,7 +180,7 @@ export class Runner {
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
     const key = o.cache && o.useCache ? await cacheKey(req) : null;
     if (key && o.readCache) {
-      const hit = await o.cache.cacheGet(key);
+      const hit = !this.known || this.known.has(key) ? await o.cache.cacheGet(key) : null;
       if (hit && typeof hit.content === "string") {
         this.stats.cacheHits++;
         return { content: hit.content, usage: hit.usage || null, finishReason: hit.finishReason || null, attempts: 0, cached: true };
@@ -142,6 +191,7 @@ export class Runner {
         return { ...r, attempts: 0, cached: true };
       }
     }
+    await this.slots.acquire();
     const p = chat(req, {
       fetch: o.fetch,
       apiKey: typeof o.apiKey === "function" ? o.apiKey() : o.apiKey,
@@ -162,14 +212,18 @@ export class Runner {
       this.stats.promptTokens += r.usage.prompt_tokens;
       this.stats.completionTokens += r.usage.completion_tokens;
       if (key) {
-        try {
-          await o.cache.cachePut(key, { content: r.content, usage: r.usage, finishReason: r.finishReason, at: o.clock.now() });
-        } catch (e) {
-          console.warn("batch: cache write failed", e);
-        }
+        // Written in the background: the row need not wait for the disk to go on.
+        const w = o.cache
+          .cachePut(key, { content: r.content, usage: r.usage, finishReason: r.finishReason, at: o.clock.now() })
+          .then(
+            () => this.known && this.known.add(key),
+            (e) => console.warn("batch: cache write failed", e),
+          );
+        this.track(w);
       }
       return { ...r, cached: false };
     } finally {
+      this.slots.release();
       if (key) this.inflight.delete(key);
     }
   }
@@ -253,15 +307,26 @@ export class Runner {
     }
     result.ms = o.clock.now() - t0;
     result.finishedAt = Date.now();
-    if (o.store) {
-      try {
-        await o.store.putResult(result);
-      } catch (e) {
-        result.storeError = String((e && e.message) || e);
-      }
-    }
-    this.stats.finished++;
-    if (o.onResult) o.onResult(result);
+    // The row's slot is free now; its result is reported once it is stored, and the run is not
+    // done until every result is.
+    this.track(
+      (async () => {
+        if (o.store) {
+          try {
+            await o.store.putResult(result);
+          } catch (e) {
+            result.storeError = String((e && e.message) || e);
+          }
+        }
+        this.stats.finished++;
+        if (o.onResult) o.onResult(result);
+      })(),
+    );
+  }
+
+  track(p) {
+    this.persisting.add(p);
+    p.finally(() => this.persisting.delete(p));
   }
 
   /** parse reads the judge's answer; the judge throwing (bad inputs) is a row error, not a crash. */

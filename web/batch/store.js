@@ -143,6 +143,11 @@ export class IDBStore {
     return req2p(this.db.transaction("cache").objectStore("cache").count());
   }
 
+  /** cacheKeys is the set of every cached request key (a run reads it once, then skips lookups that would miss). */
+  async cacheKeys() {
+    return new Set(await req2p(this.db.transaction("cache").objectStore("cache").getAllKeys()));
+  }
+
   async cacheClear() {
     const tx = this.db.transaction("cache", "readwrite");
     tx.objectStore("cache").clear();
@@ -196,6 +201,9 @@ export class MemoryStore {
   }
   async cacheCount() {
     return this.cache.size;
+  }
+  async cacheKeys() {
+    return new Set(this.cache.keys());
   }
   async cacheClear() {
     this.cache.clear();
