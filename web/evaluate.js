@@ -349,11 +349,16 @@ export function mountEvaluate(root, { rj, state }) {
     }
     const ctl = new AbortController();
     running = { ctl };
+    // The run belongs to the evaluator it started on: switching evaluators stops it, and what
+    // arrives after that must not land in the other evaluator's answer.
+    const runEv = ev;
+    const mine = () => ev === runEv;
+    let got = "";
     lastCall = null;
     drawUsage();
     answerTA.value = "";
     answerTA.readOnly = true;
-    answers[ev.id] = "";
+    answers[runEv.id] = "";
     stopBtn.hidden = false;
     syncMode();
     judge();
@@ -370,51 +375,52 @@ export function mountEvaluate(root, { rj, state }) {
       body.stream = true;
       body.stream_options = { include_usage: true };
     }
-    let pending = "";
     let raf = 0;
     const flush = () => {
       raf = 0;
-      answerTA.value += pending;
-      pending = "";
+      if (!mine()) return;
+      answerTA.value = got;
       autoGrow(answerTA);
       answerTA.scrollTop = answerTA.scrollHeight;
     };
-    let res = null;
     try {
-      res = await chat({
+      const res = await chat({
         baseURL: ep.baseURL,
         key: state.key,
         body,
         signal: ctl.signal,
         direct: ep.direct,
         onDelta: (piece) => {
-          if (runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
-          pending += piece;
+          got += piece;
+          if (mine() && runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
           if (!raf) raf = requestAnimationFrame(flush);
         },
       });
-      if (raf) cancelAnimationFrame(raf);
-      answerTA.value = res.content;
-      autoGrow(answerTA);
+      got = res.content;
       lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
-      runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
+      if (mine()) runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     } catch (e) {
-      if (raf) cancelAnimationFrame(raf);
-      flush();
       const err = e instanceof CallError ? e : new CallError("http", String(e && e.message));
-      if (err.kind === "aborted") runStatus.textContent = answerTA.value ? "Stopped. The partial answer is kept below." : "Stopped.";
+      if (!mine()) {
+        // The user moved on to another evaluator; nothing to report here.
+      } else if (err.kind === "aborted") runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
       else {
         runStatus.textContent = "";
         replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
       }
     } finally {
+      if (raf) cancelAnimationFrame(raf);
       running = null;
-      answers[ev.id] = answerTA.value;
+      answers[runEv.id] = got;
       answerTA.readOnly = false;
       stopBtn.hidden = true;
       root.querySelector(".col-right").classList.remove("streaming");
       state.save();
       syncMode();
+      if (mine()) {
+        answerTA.value = got;
+        autoGrow(answerTA);
+      } else lastCall = null;
       drawUsage();
       judge();
     }

@@ -243,3 +243,21 @@ test("list rows can be added, reordered and removed by keyboard, and the prompt 
   await page.waitForFunction(() => !document.querySelector('[data-ref="view-calculator"]').hidden && document.activeElement.id === "tab-calculator");
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("switching evaluators mid-stream stops the run and keeps its text out of the other evaluator", async () => {
+  const page = await env.page({ settings: proxySettings("judge-slow"), key: KEY });
+  await pickEvaluator(page, "answer-grounding");
+  await page.fill('[data-ref="answer"]', "yes");
+  await pickEvaluator(page, "claim-groundedness");
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="answer"]').value.length > 8);
+  await pickEvaluator(page, "answer-grounding");
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden);
+  assert.equal(await page.inputValue('[data-ref="answer"]'), "yes");
+  assert.equal(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "pass");
+  await pickEvaluator(page, "claim-groundedness");
+  const partial = await page.inputValue('[data-ref="answer"]');
+  assert.ok(partial.startsWith("{") && partial.length < EXAMPLES["claim-groundedness"].answer.length, JSON.stringify(partial));
+  assert.deepEqual(page.pageErrors, []);
+});
