@@ -162,6 +162,7 @@ export function mountEvaluate(root, { rj, state }) {
   function loadExample() {
     const ex = EXAMPLES[ev.id];
     if (!ex) return;
+    stop(); // new inputs: an answer to the old ones would be a verdict on nothing
     forms[ev.id] = fromInputs(ev, ex.inputs);
     // In manual mode the example comes with a judge answer so the verdict shows at once.
     answers[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
@@ -170,6 +171,7 @@ export function mountEvaluate(root, { rj, state }) {
   }
 
   function clearForm() {
+    stop();
     forms[ev.id] = fromInputs(ev, {});
     answers[ev.id] = "";
     state.save();
