@@ -141,7 +141,9 @@ export function mountEvaluate(root, { rj, state }) {
     return forms[ev.id];
   }
 
+  let epoch = 0; // bumped whenever the form is redrawn for other inputs; a run is only for its epoch
   function drawForm() {
+    epoch++;
     desc.textContent = ev.description || "";
     form = buildForm(formEl, ev, rawForm(), onFormChange);
     answerTA.value = answers[ev.id] || "";
@@ -351,10 +353,11 @@ export function mountEvaluate(root, { rj, state }) {
     }
     const ctl = new AbortController();
     running = { ctl };
-    // The run belongs to the evaluator it started on: switching evaluators stops it, and what
-    // arrives after that must not land in the other evaluator's answer.
+    // The run belongs to the inputs it started on: switching evaluators, Clear or Load example
+    // stop it, and what arrives after that is dropped rather than shown against other inputs.
     const runEv = ev;
-    const mine = () => ev === runEv;
+    const runEpoch = epoch;
+    const mine = () => epoch === runEpoch;
     let got = "";
     lastCall = null;
     drawUsage();
@@ -413,7 +416,7 @@ export function mountEvaluate(root, { rj, state }) {
     } finally {
       if (raf) cancelAnimationFrame(raf);
       running = null;
-      answers[runEv.id] = got;
+      if (mine()) answers[runEv.id] = got;
       answerTA.readOnly = false;
       stopBtn.hidden = true;
       root.querySelector(".col-right").classList.remove("streaming");

@@ -244,7 +244,7 @@ test("list rows can be added, reordered and removed by keyboard, and the prompt 
   assert.deepEqual(page.pageErrors, []);
 });
 
-test("switching evaluators mid-stream stops the run and keeps its text out of the other evaluator", async () => {
+test("switching evaluators mid-stream stops the run and drops its text rather than mix it into other inputs", async () => {
   const page = await env.page({ settings: proxySettings("judge-slow"), key: KEY });
   await pickEvaluator(page, "answer-grounding");
   await page.fill('[data-ref="answer"]', "yes");
@@ -257,7 +257,7 @@ test("switching evaluators mid-stream stops the run and keeps its text out of th
   assert.equal(await page.inputValue('[data-ref="answer"]'), "yes");
   assert.equal(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "pass");
   await pickEvaluator(page, "claim-groundedness");
-  const partial = await page.inputValue('[data-ref="answer"]');
-  assert.ok(partial.startsWith("{") && partial.length < EXAMPLES["claim-groundedness"].answer.length, JSON.stringify(partial));
+  assert.equal(await page.inputValue('[data-ref="answer"]'), "");
+  assert.match(await text(page, '[data-ref="verdict"]'), /No verdict yet/);
   assert.deepEqual(page.pageErrors, []);
 });
