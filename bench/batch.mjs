@@ -8,7 +8,9 @@
 //           certificate), as it calls a provider that allows browser calls: 16 calls in flight;
 //   proxy   through the dev server (serve/, plain HTTP/1.1 on loopback): at most 6 in flight.
 //
-//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy]
+// A third measure, table, opens a finished 10,000-row run and filters and scrolls its table.
+//
+//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table]
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -83,9 +85,78 @@ async function measure(mode) {
   }
 }
 
-const modes = ONLY ? [ONLY] : ["direct", "proxy"];
+/**
+ * table: a finished 10,000-row run (seeded straight into IndexedDB through the page's own store
+ * module) is opened, filtered and scrolled end to end; reports the time to open it and the
+ * longest main-thread task meanwhile.
+ */
+async function measureTable(rows = 10_000) {
+  const upstream = await startFakeUpstream({ latencyMs: 0, faults: false });
+  const serve = await startServe(upstream.url + "/v1");
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addInitScript(() => {
+      if (!localStorage.getItem("ragjudge.page.v1")) localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: { endpoint: "proxy", model: "fake-judge" } }));
+      window.__longtasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longtasks.push(e.duration);
+      }).observe({ type: "longtask", buffered: true });
+    });
+    const page = await context.newPage();
+    await page.goto(serve.url + "/#batch");
+    await page.waitForSelector('[data-ref="batch-setup"]', { timeout: 30_000 });
+    await page.evaluate(async (n) => {
+      const { openStore } = await import("./batch/store.js");
+      const { createRun } = await import("./batch/runs.js");
+      const store = await openStore();
+      const items = Array.from({ length: n }, (_, i) => ({ inputs: { answer: `row-${i + 1}: The Eiffel Tower is in Paris.`, facts: ["The Eiffel Tower stands in Paris."] } }));
+      const run = await createRun(store, { name: "big.jsonl", evaluator: "answer-grounding", mapping: {}, columns: [], settings: { endpoint: "/v1", model: "fake-judge", params: {} } }, items);
+      for (let i = 0; i < n; i++) {
+        const passed = i % 7 === 0 ? null : i % 3 !== 0;
+        store.putResult({
+          runId: run.id, index: i, answers: [passed === null ? "unsure" : passed ? "Yes" : "No"], error: i % 97 === 0 ? { kind: "http", status: 503, message: "The endpoint failed (HTTP 503) after 5 attempts: retry failed rows later." } : null,
+          verdict: i % 97 === 0 ? null : { passed, score: passed === null ? null : passed ? 1 : 0, verdict: {}, checks: passed === null ? [{ severity: "error", message: "the answer is neither yes nor no" }] : [] },
+          usage: { prompt_tokens: 300, completion_tokens: 1 }, calls: 1, cachedCalls: 0, attempts: 1, repaired: false, ms: 100, finishedAt: Date.now(),
+        });
+      }
+      await store.flush();
+      run.state = "done";
+      run.finished = n;
+      await store.putRun(run);
+    }, rows);
+    await page.evaluate(() => (window.__longtasks = []));
+    const t0 = Date.now();
+    await page.reload();
+    await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.total === rows && p.done === rows;
+    }, 60_000, "the big run to open");
+    const openMs = Date.now() - t0;
+    const afterOpen = await page.evaluate(() => Math.max(0, ...window.__longtasks));
+    await page.evaluate(() => (window.__longtasks = []));
+    for (const f of ["undetermined", "failed", "all"]) await page.click(`[data-ref="batch-filter-${f}"]`);
+    const vt = page.locator('[data-ref="batch-table"]');
+    await vt.click();
+    for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 4000);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Home");
+    const scroll = await page.evaluate(() => ({ longest: Math.max(0, ...window.__longtasks), count: window.__longtasks.length, rowsInDom: document.querySelectorAll('[data-ref="batch-table"] .vt-row').length }));
+    console.log(`table  ${rows} rows: opened in ${(openMs / 1000).toFixed(2)} s after reload (longest task ${afterOpen.toFixed(0)} ms); filtering and scrolling end to end: longest task ${scroll.longest ? scroll.longest.toFixed(0) + " ms" : "none over 50 ms"} (${scroll.count} long tasks), ${scroll.rowsInDom} rows in the DOM`);
+  } finally {
+    await browser.close();
+    await serve.close();
+    await upstream.close();
+  }
+}
+
+const modes = ONLY ? [ONLY] : ["direct", "proxy", "table"];
 console.log(`bench/batch: ${ROWS} rows, fake upstream latency ${LATENCY} ms, concurrency ${CONC}; ideal ${((ROWS * LATENCY) / 1000 / CONC).toFixed(2)} s`);
 for (const m of modes) {
+  if (m === "table") {
+    await measureTable();
+    continue;
+  }
   const r = await measure(m);
   console.log(
     `${m.padEnd(6)} wall ${r.wall.toFixed(2)} s = ${(r.efficiency * 100).toFixed(1)}% of ideal; ` +
