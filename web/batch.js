@@ -571,8 +571,15 @@ export async function mount(root, ctx) {
       text += ` Input cost ≈ ${fmtMoney(low)}` + (high > low ? `, at most ${fmtMoney(high)} with output.` : ".");
     }
     if (renderErr) text += ` ${renderErr} rows fail to render and will end as errors.`;
+    // A run in which no row can be judged would only produce errors: say what to map instead.
+    runBtn.disabled = ok === 0;
+    if (ok === 0) {
+      const missing = ev.inputs.filter((i) => i.required && !setup.mapping[i.name]).map((i) => i.name);
+      text = missing.length
+        ? `No row can be judged yet: choose a column for ${missing.join(", ")} above.`
+        : "No row can be judged with this mapping: see the problems above.";
+    }
     estimateEl.textContent = text;
-    runBtn.disabled = !items.length;
   }
 
   async function drawCacheInfo() {
@@ -870,7 +877,7 @@ export async function mount(root, ctx) {
       h(
         "div",
         { class: "summary-row" },
-        h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Score histogram" }), histogramSVG(a.histogram)),
+        h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Score histogram" }), a.scored ? histogramSVG(a.histogram) : h("p", { class: "hint", text: "No scores yet." })),
         h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Undetermined and errors, by cause" }), causes),
       ),
     );
