@@ -642,7 +642,7 @@ export async function mount(root, ctx) {
     const ev = byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
     cur = { ...loaded, ev, runner: null, doneTimes: [], filter: "all", view: [], agg: null };
     runCard.hidden = false;
-    runCard.dataset.runId = loaded.run.id;
+    delete runCard.dataset.state; // until the first draw of this run says otherwise
     setupCard.open = false;
     runTitle.textContent = `${loaded.run.name} · ${ev.title || ev.id}`;
     runSub.textContent = `${fmtInt(loaded.run.total)} rows · model ${loaded.run.settings.model} ${loaded.run.settings.where ? "(" + loaded.run.settings.where + ")" : ""} · started ${new Date(loaded.run.createdAt).toLocaleString()}`;
@@ -852,6 +852,7 @@ export async function mount(root, ctx) {
     progText.dataset.cacheHits = String(a.cachedCalls);
     // The state and the counts change in the same frame, so a test (or a person) never sees "done" with stale counts.
     runCard.dataset.state = cur.runner ? cur.runner.state : "idle";
+    runCard.dataset.runId = cur.run.id;
   }
 
   function drawSummary() {
