@@ -83,13 +83,11 @@ func export(name string, fn func(a *args) (any, error)) func(js.Value, []js.Valu
 		if r, ok := res.(jsResult); ok {
 			return jsObj("ok", r.toJS())
 		}
-		b, err := value.Marshal(struct {
-			OK any `json:"ok"`
-		}{res})
+		b, err := value.Marshal(res)
 		if err != nil {
 			return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
 		}
-		return string(b)
+		return `{"ok":` + string(b) + "}"
 	}
 }
 
@@ -111,10 +109,8 @@ func wireError(err error) string {
 	if !ok {
 		d = &diag.Error{Kind: "internal", Msg: err.Error()}
 	}
-	b, _ := value.Marshal(struct {
-		Error *diag.Error `json:"error"`
-	}{d})
-	return string(b)
+	b, _ := value.Marshal(d)
+	return `{"error":` + string(b) + "}"
 }
 
 // args reads the JSON-encoded arguments of one call.

@@ -114,7 +114,7 @@ func readJSON(text string, b *builder) error {
 	switch text[start] {
 	case '[':
 		dec.SetOffset(start + 1)
-		stopped = readList(dec, valid, text, li, b)
+		stopped = readArray(dec, text, li, b)
 	case '{':
 		found, err := findRows(dec, isRowsKey, 0)
 		if err != nil {
@@ -135,14 +135,14 @@ func readJSON(text string, b *builder) error {
 				if found, err := findRows(dec, func(k string) bool { return k == key }, 1); err != nil || !found {
 					return syntaxError(li, text)
 				}
-				stopped = readList(dec, valid, text, li, b)
+				stopped = readArray(dec, text, li, b)
 			} else {
 				line, _ := li.position(start)
 				b.row(line, o)
 				return nil
 			}
 		} else {
-			stopped = readList(dec, valid, text, li, b)
+			stopped = readArray(dec, text, li, b)
 		}
 	default:
 		line, col := li.position(start)
@@ -243,53 +243,6 @@ func findRowsIn(dec *value.Decoder, isRows func(string) bool, depth, maxDepth in
 			return false, errNotJSON
 		}
 	}
-}
-
-// readList reads the elements of the list whose '[' dec just read: all at once when the text
-// is valid JSON, else one by one up to the syntax error. It reports whether it stopped at a
-// syntax error (already recorded as a row error).
-func readList(dec *value.Decoder, valid bool, text string, li *lineIndex, b *builder) bool {
-	if valid {
-		start := dec.Offset()
-		if readValidList(dec, li, b) {
-			return false
-		}
-		dec.SetOffset(start)
-	}
-	return readArray(dec, text, li, b)
-}
-
-// readValidList reads the elements of the list whose '[' dec just read, in a text that is
-// valid JSON, without the checks readArray makes for each. It reports false, having added
-// nothing, when an element is too deep to read, so that readArray can say which.
-func readValidList(dec *value.Decoder, li *lineIndex, b *builder) bool {
-	type item struct {
-		line int
-		v    any
-	}
-	var items []item
-	if dec.SkipSpace(); dec.Peek() != ']' {
-		for {
-			dec.SkipSpace()
-			line := li.line(dec.Offset())
-			v, err := dec.Value()
-			if err != nil {
-				return false
-			}
-			items = append(items, item{line, v})
-			if dec.SkipSpace(); dec.Peek() != ',' {
-				break
-			}
-			dec.Next()
-		}
-	}
-	for i, it := range items {
-		o, ok := it.v.(*value.Object)
-		if ok && !b.row(it.line, o) || !ok && !b.fail(it.line, fmt.Sprintf("row %d is %s, not a JSON object", i+1, value.TypeName(it.v))) {
-			break
-		}
-	}
-	return true
 }
 
 // readArray reads the elements of the list whose '[' dec just read, each an object row, up

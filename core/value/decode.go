@@ -62,8 +62,9 @@ func Check(data []byte) error {
 // document (a dataset's list of rows) rather than building all of it at once. Its methods read
 // from the current offset; on an error the offset is unspecified.
 type Decoder struct {
-	s   []byte
-	pos int
+	s    []byte
+	pos  int
+	skip bool // checking only (Skip): build nothing, allow encoding/json's depth
 }
 
 // NewDecoder returns a Decoder at the start of data.
@@ -141,10 +142,13 @@ func quoteChar(c byte) string {
 
 // value := ws ( object | array | string | number | "true" | "false" | "null" )
 func (d *Decoder) value(depth int) (any, error) {
-	if depth > maxDepth {
+	if depth > maxDepth && !d.skip {
 		return nil, ErrTooDeep
 	}
 	d.SkipSpace()
+	if c := d.Peek(); (c == '{' || c == '[') && depth >= maxScanDepth {
+		return nil, d.syntax("exceeded max depth", true)
+	}
 	switch c := d.Peek(); {
 	case c == '{':
 		return d.object(depth)
@@ -160,7 +164,7 @@ func (d *Decoder) value(depth int) (any, error) {
 		return nil, d.literal("null")
 	case c == '-' || c >= '0' && c <= '9':
 		start := d.pos
-		if err := d.number(); err != nil {
+		if err := d.number(); err != nil || d.skip {
 			return nil, err
 		}
 		return Number(string(d.s[start:d.pos])), nil
@@ -190,7 +194,9 @@ func (d *Decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.Set(key, v)
+		if !d.skip {
+			o.Set(key, v)
+		}
 		d.SkipSpace()
 		switch d.Peek() {
 		case ',':
@@ -217,7 +223,9 @@ func (d *Decoder) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		list = append(list, v)
+		if !d.skip {
+			list = append(list, v)
+		}
 		d.SkipSpace()
 		switch d.Peek() {
 		case ',':
@@ -234,99 +242,11 @@ func (d *Decoder) array(depth int) (any, error) {
 // Skip reads past one value after optional white space without building it, checking it
 // as encoding/json does (nesting up to 10,000 levels).
 func (d *Decoder) Skip() error {
-	// Lists and objects are walked with a stack of their closing bytes, not recursion, so
-	// that the depth costs no Go stack.
-	var stack []byte
-	for {
-		d.SkipSpace()
-		switch c := d.Peek(); {
-		case c == '{' || c == '[':
-			if len(stack) >= maxScanDepth {
-				return d.syntax("exceeded max depth", true)
-			}
-			d.pos++
-			close := byte(']')
-			if c == '{' {
-				close = '}'
-			}
-			stack = append(stack, close)
-			d.SkipSpace()
-			if d.Peek() == close {
-				d.pos++
-				stack = stack[:len(stack)-1]
-				break
-			}
-			if close == '}' {
-				if err := d.objectKey(); err != nil {
-					return err
-				}
-			}
-			continue
-		case c == '"':
-			if err := d.skipStr(); err != nil {
-				return err
-			}
-		case c == 't':
-			if err := d.literal("true"); err != nil {
-				return err
-			}
-		case c == 'f':
-			if err := d.literal("false"); err != nil {
-				return err
-			}
-		case c == 'n':
-			if err := d.literal("null"); err != nil {
-				return err
-			}
-		case c == '-' || c >= '0' && c <= '9':
-			if err := d.number(); err != nil {
-				return err
-			}
-		default:
-			return d.syntax("looking for beginning of value", true)
-		}
-		// A value is done: close what it completes, then go on to the next one, if any.
-		for {
-			if len(stack) == 0 {
-				return nil
-			}
-			close := stack[len(stack)-1]
-			d.SkipSpace()
-			switch c := d.Peek(); {
-			case c == close:
-				d.pos++
-				stack = stack[:len(stack)-1]
-				continue
-			case c == ',':
-				d.pos++
-				if close == '}' {
-					if err := d.objectKey(); err != nil {
-						return err
-					}
-				}
-			case close == '}':
-				return d.syntax("after object key:value pair", true)
-			default:
-				return d.syntax("after array element", true)
-			}
-			break
-		}
-	}
-}
-
-// objectKey reads past `ws string ws ':'`.
-func (d *Decoder) objectKey() error {
-	if d.SkipSpace(); d.Peek() != '"' {
-		return d.syntax("looking for beginning of object key string", true)
-	}
-	if err := d.skipStr(); err != nil {
-		return err
-	}
-	if d.SkipSpace(); d.Peek() != ':' {
-		return d.syntax("after object key", true)
-	}
-	d.pos++
-	return nil
+	// One reader for both keeps the wasm small.
+	d.skip = true
+	_, err := d.value(0)
+	d.skip = false
+	return err
 }
 
 // str reads a string:
@@ -340,15 +260,13 @@ func (d *Decoder) str() (string, error) {
 		return "", err
 	}
 	raw := d.s[start+1 : d.pos-1]
+	if d.skip {
+		return "", nil
+	}
 	if plain && utf8.Valid(raw) {
 		return string(raw), nil
 	}
 	return unquote(raw), nil
-}
-
-func (d *Decoder) skipStr() error {
-	_, err := d.scanStr()
-	return err
 }
 
 // scanStr moves past the string at d.pos, checking it; plain reports that it has no escapes.

@@ -3,7 +3,6 @@ package value
 import (
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,10 +23,15 @@ const maxMarshalDepth = 1000
 
 // Marshal writes v as compact JSON exactly as encoding/json's Marshal does for the kinds of
 // data the core hands out: nil, booleans, numbers of every Go kind, strings (escaped as
-// encoding/json escapes them, <, > and & included), slices and arrays, maps (keys sorted),
-// pointers, interfaces, structs with `json:"name,omitempty"` and `json:"-"` tags, and
-// Marshalers (this package's *Object among them), whose output is checked and inserted as is.
-// NaN and infinities are an error, as in encoding/json.
+// encoding/json escapes them, <, > and & included), slices and arrays, pointers, interfaces,
+// this package's *Object, structs with `json:"name,omitempty"` and `json:"-"` tags, and
+// Marshalers held as pointers or structs, whose output is checked and inserted as is. NaN and
+// infinities are an error, as in encoding/json.
+//
+// Every part of reflect and every call site Marshal has costs wasm size (a fuller encoder was
+// 25 KB of gzip, enough to break the budget), so it leaves out what no result type needs and
+// says so with an error: maps, []byte, and untagged embedded structs (encoding/json would
+// flatten their fields).
 func Marshal(v any) ([]byte, error) {
 	e := encoder{}
 	if err := e.value(reflect.ValueOf(v), 0); err != nil {
@@ -40,28 +44,29 @@ type encoder struct {
 	b []byte
 }
 
-var marshalerType = reflect.TypeFor[Marshaler]()
-
 func (e *encoder) value(v reflect.Value, depth int) error {
+	if depth > maxMarshalDepth {
+		return &MarshalError{Msg: "unsupported value: nested too deep (a cycle?)"}
+	}
 	if !v.IsValid() {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	if depth > maxMarshalDepth {
-		return &MarshalError{Msg: "unsupported value: encountered a cycle via " + v.Type().String()}
-	}
 	t := v.Type()
-	if t.Kind() != reflect.Pointer && v.CanAddr() && reflect.PointerTo(t).Implements(marshalerType) {
-		return e.marshaler(v.Addr())
+	k := t.Kind()
+	if (k == reflect.Pointer || k == reflect.Interface || k == reflect.Slice) && v.IsNil() {
+		e.b = append(e.b, "null"...)
+		return nil
 	}
-	if t.Implements(marshalerType) {
-		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
-			e.b = append(e.b, "null"...)
-			return nil
+	if (k == reflect.Pointer || k == reflect.Struct) && v.CanInterface() {
+		switch m := v.Interface().(type) {
+		case *Object:
+			return e.object(m, depth)
+		case Marshaler:
+			return e.marshaler(m, t)
 		}
-		return e.marshaler(v)
 	}
-	switch t.Kind() {
+	switch k {
 	case reflect.Bool:
 		e.b = strconv.AppendBool(e.b, v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -75,44 +80,54 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 	case reflect.String:
 		e.b = AppendString(e.b, v.String())
 	case reflect.Interface, reflect.Pointer:
-		if v.IsNil() {
-			e.b = append(e.b, "null"...)
-			return nil
-		}
 		return e.value(v.Elem(), depth+1)
-	case reflect.Slice:
-		if v.IsNil() {
-			e.b = append(e.b, "null"...)
-			return nil
+	case reflect.Slice, reflect.Array:
+		if k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return &MarshalError{Msg: "unsupported type: " + t.String()}
 		}
-		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(marshalerType) {
-			return &MarshalError{Msg: "unsupported type: " + t.String() + " (value.Marshal does not write []byte)"}
+		e.b = append(e.b, '[')
+		for i := range v.Len() {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if err := e.value(v.Index(i), depth+1); err != nil {
+				return err
+			}
 		}
-		return e.list(v, depth)
-	case reflect.Array:
-		return e.list(v, depth)
-	case reflect.Map:
-		return e.mapping(v, depth)
+		e.b = append(e.b, ']')
+		return nil
 	case reflect.Struct:
-		return e.structure(v, depth)
+		return e.structure(v, t, depth)
 	default:
 		return &MarshalError{Msg: "unsupported type: " + t.String()}
 	}
 	return nil
 }
 
-func (e *encoder) marshaler(v reflect.Value) error {
-	m, ok := v.Interface().(Marshaler)
-	if !ok {
-		e.b = append(e.b, "null"...)
-		return nil
+// object writes o with its keys in order.
+func (e *encoder) object(o *Object, depth int) error {
+	e.b = append(e.b, '{')
+	for i, k := range o.keys {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		e.b = AppendString(e.b, k)
+		e.b = append(e.b, ':')
+		if err := e.value(reflect.ValueOf(o.m[k]), depth+1); err != nil {
+			return err
+		}
 	}
+	e.b = append(e.b, '}')
+	return nil
+}
+
+func (e *encoder) marshaler(m Marshaler, t reflect.Type) error {
 	b, err := m.MarshalJSON()
-	if err == nil && !Valid(b) {
-		err = &SyntaxError{Msg: "invalid JSON"}
+	if err == nil {
+		err = Check(b)
 	}
 	if err != nil {
-		return &MarshalError{Msg: "error calling MarshalJSON for type " + v.Type().String() + ": " + err.Error()}
+		return &MarshalError{Msg: "error calling MarshalJSON for type " + t.String() + ": " + err.Error()}
 	}
 	// The Marshalers in this module write compact, escaped JSON with this package, which
 	// is what encoding/json's compacting would make of it.
@@ -145,121 +160,40 @@ func (e *encoder) float(f float64, bits int) error {
 	return nil
 }
 
-func (e *encoder) list(v reflect.Value, depth int) error {
-	e.b = append(e.b, '[')
-	for i := range v.Len() {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		if err := e.value(v.Index(i), depth+1); err != nil {
-			return err
-		}
-	}
-	e.b = append(e.b, ']')
-	return nil
-}
-
-func (e *encoder) mapping(v reflect.Value, depth int) error {
-	if v.IsNil() {
-		e.b = append(e.b, "null"...)
-		return nil
-	}
-	type entry struct {
-		key string
-		v   reflect.Value
-	}
-	entries := make([]entry, 0, v.Len())
-	for it := v.MapRange(); it.Next(); {
-		k := it.Key()
-		var ks string
-		switch k.Kind() {
-		case reflect.String:
-			ks = k.String()
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			ks = strconv.FormatInt(k.Int(), 10)
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			ks = strconv.FormatUint(k.Uint(), 10)
-		default:
-			return &MarshalError{Msg: "unsupported type: " + v.Type().String()}
-		}
-		entries = append(entries, entry{ks, it.Value()})
-	}
-	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.key, b.key) })
-	e.b = append(e.b, '{')
-	for i, en := range entries {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = AppendString(e.b, en.key)
-		e.b = append(e.b, ':')
-		if err := e.value(en.v, depth+1); err != nil {
-			return err
-		}
-	}
-	e.b = append(e.b, '}')
-	return nil
-}
-
-func (e *encoder) structure(v reflect.Value, depth int) error {
+func (e *encoder) structure(v reflect.Value, t reflect.Type, depth int) error {
 	e.b = append(e.b, '{')
 	first := true
-	if err := e.fields(v, depth, &first); err != nil {
-		return err
-	}
-	e.b = append(e.b, '}')
-	return nil
-}
-
-// fields writes v's fields, those of untagged embedded structs in place. (encoding/json's
-// rules for names that clash between embedded structs are not followed: no result type has
-// such a clash.)
-func (e *encoder) fields(v reflect.Value, depth int, first *bool) error {
-	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
-		if tag == "-" {
+		if tag == "-" || f.PkgPath != "" && !f.Anonymous {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		fv := v.Field(i)
 		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-				if ft.Kind() == reflect.Struct {
-					if fv.IsNil() {
-						continue
-					}
-					fv = fv.Elem()
-				}
-			}
-			if ft.Kind() == reflect.Struct {
-				if err := e.fields(fv, depth, first); err != nil {
-					return err
-				}
-				continue
-			}
+			return &MarshalError{Msg: "unsupported type: " + t.String() + " (value.Marshal does not flatten embedded " + f.Type.String() + ")"}
 		}
-		if !f.IsExported() {
+		if f.PkgPath != "" {
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
-		if strings.Contains(","+opts+",", ",omitempty,") && isEmpty(fv) {
+		fv := v.Field(i)
+		if opts == "omitempty" && isEmpty(fv) {
 			continue
 		}
-		if !*first {
+		if !first {
 			e.b = append(e.b, ',')
 		}
-		*first = false
+		first = false
 		e.b = AppendString(e.b, name)
 		e.b = append(e.b, ':')
 		if err := e.value(fv, depth+1); err != nil {
 			return err
 		}
 	}
+	e.b = append(e.b, '}')
 	return nil
 }
 
@@ -268,10 +202,16 @@ func isEmpty(v reflect.Value) bool {
 	switch v.Kind() {
 	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
 		return v.Len() == 0
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
-		return v.IsZero()
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
 	}
 	return false
 }

@@ -87,22 +87,7 @@ func (o *Object) Len() int {
 }
 
 // MarshalJSON writes the object with its keys in order.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, k := range o.Keys() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendString(b, k)
-		b = append(b, ':')
-		vb, err := Marshal(o.m[k])
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, vb...)
-	}
-	return append(b, '}'), nil
-}
+func (o *Object) MarshalJSON() ([]byte, error) { return Marshal(o) }
 
 // UnmarshalJSON reads a JSON object keeping its key order.
 func (o *Object) UnmarshalJSON(data []byte) error {
