@@ -77,7 +77,10 @@ async function measure(mode) {
     const ideal = (ROWS * LATENCY) / 1000 / CONC;
     const longest = r.longtasks.reduce((m, t) => Math.max(m, t.duration), 0);
     const statuses = r.text;
-    return { mode, wall, ideal, efficiency: ideal / wall, longest, longtasks: r.longtasks.length, maxInflight: upstream.stats.maxInflight, calls: upstream.stats.calls, statuses };
+    const st = upstream.stats;
+    const meanInflight = st.busyMs / (st.last - st.first);
+    const meanCallMs = st.busyMs / st.calls;
+    return { mode, wall, ideal, efficiency: ideal / wall, longest, longtasks: r.longtasks.length, maxInflight: st.maxInflight, meanInflight, meanCallMs, calls: st.calls, statuses };
   } finally {
     await browser.close();
     await serve.close();
@@ -160,6 +163,6 @@ for (const m of modes) {
   const r = await measure(m);
   console.log(
     `${m.padEnd(6)} wall ${r.wall.toFixed(2)} s = ${(r.efficiency * 100).toFixed(1)}% of ideal; ` +
-      `upstream saw ${r.calls} calls, at most ${r.maxInflight} at once; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
+      `upstream saw ${r.calls} calls, at most ${r.maxInflight} and on average ${r.meanInflight.toFixed(1)} at once, ${r.meanCallMs.toFixed(0)} ms each; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
   );
 }

@@ -38,7 +38,8 @@ export function expectedStatus(row) {
 }
 
 export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null } = {}) {
-  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0 };
+  // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
+  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0 };
   const hanging = new Set();
 
   async function handle(req, res) {
@@ -91,6 +92,8 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     stats.byRow[row] = (stats.byRow[row] || 0) + 1;
     stats.inflight++;
     stats.maxInflight = Math.max(stats.maxInflight, stats.inflight);
+    const t0 = performance.now();
+    if (!stats.first) stats.first = t0;
     try {
       const fault = faults ? faultFor(row, stats.byRow[row], isRepair) : null;
       if (fault === "hang") {
@@ -126,6 +129,8 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
       );
     } finally {
       stats.inflight--;
+      stats.last = performance.now();
+      stats.busyMs += stats.last - t0;
     }
   }
 
