@@ -296,9 +296,11 @@ func FuzzMarshal(f *testing.F) {
 			// what both read back, written again by encoding/json.
 			got, err := Marshal(v)
 			require.NoError(t, err)
-			var back, want any
-			require.NoError(t, json.Unmarshal(got, &back), "%s", got)
-			require.NoError(t, json.Unmarshal([]byte(doc), &want))
+			// Numbers as this package holds them ("-0" is the integer 0).
+			back, err := oracleDecode(got)
+			require.NoError(t, err, "%s", got)
+			want, err := oracleDecode([]byte(doc))
+			require.NoError(t, err)
 			a, _ := json.Marshal(back)
 			b, _ := json.Marshal(want)
 			assert.Equal(t, string(b), string(a))
