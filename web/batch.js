@@ -204,6 +204,13 @@ export async function mount(root, ctx) {
     savePrefs();
     if (cur && cur.runner) cur.runner.setConcurrency(prefs.concurrency);
   });
+  // A browser keeps at most 6 HTTP/1.1 connections to one host, and the dev server speaks HTTP/1.1.
+  const concurrencyHint = h("div", { class: "hint", dataset: { ref: "batch-concurrency-hint" } });
+  function drawConcurrencyHint() {
+    const proxied = state.endpoint().mode === "proxy";
+    concurrencyHint.textContent = proxied && prefs.concurrency > 6 ? "Through the dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host)." : "";
+  }
+  concurrencyIn.addEventListener("change", drawConcurrencyHint);
   const timeoutIn = num("batch-timeout", prefs.timeoutS, { min: 1, max: 600, step: 1 }, (v) => {
     prefs.timeoutS = Math.max(1, Math.min(600, Number(v) || 60));
     savePrefs();
@@ -274,7 +281,7 @@ export async function mount(root, ctx) {
       h(
         "div",
         { class: "batch-grid" },
-        field("Concurrent calls", concurrencyIn),
+        h("div", { class: "field" }, h("label", { htmlFor: (concurrencyIn.id = uid("bf")), text: "Concurrent calls" }), concurrencyIn, concurrencyHint),
         field("Timeout per call (s)", timeoutIn),
         field("Attempts per call", attemptsIn, "retries on 429, 5xx, network errors and timeouts, with backoff"),
         field("Price per 1M input tokens", priceInIn),
@@ -1092,8 +1099,11 @@ export async function mount(root, ctx) {
   const interrupted = runs.find((r) => r.state === "running");
   if (interrupted) await openRun(interrupted.id, { start: true });
   else if (runs.length) await openRun(runs[0].id);
+  drawConcurrencyHint();
   state.addEventListener("change", (e) => {
-    if (e.detail && e.detail.keys && e.detail.keys.includes("settings") && setup && setup.items) drawEstimate();
+    if (!(e.detail && e.detail.keys && e.detail.keys.includes("settings"))) return;
+    drawConcurrencyHint();
+    if (setup && setup.items) drawEstimate();
   });
 
   return {
