@@ -295,7 +295,12 @@ func FuzzMarshal(f *testing.F) {
 			// An *Object keeps its order where encoding/json's maps sort theirs: compare
 			// what both read back, written again by encoding/json.
 			got, err := Marshal(v)
-			require.NoError(t, err)
+			if err != nil {
+				// 1e1000 reads as +Inf (value.Number), which JSON cannot hold.
+				_, werr := json.Marshal(v)
+				require.Error(t, werr, "Marshal: %v", err)
+				return
+			}
 			// Numbers as this package holds them ("-0" is the integer 0).
 			back, err := oracleDecode(got)
 			require.NoError(t, err, "%s", got)
