@@ -50,6 +50,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
       headers["access-control-allow-headers"] = "authorization, content-type";
       headers["access-control-allow-methods"] = "GET, POST, OPTIONS";
       headers["access-control-expose-headers"] = "retry-after";
+      headers["timing-allow-origin"] = "*";
     }
     if (req.method === "OPTIONS") {
       res.writeHead(204, headers);
