@@ -173,7 +173,8 @@ export function datasetJSONL(n) {
     lines.push(
       JSON.stringify({
         user_input: `Question ${i}: where is the Eiffel Tower?`,
-        response: `row-${i}: The Eiffel Tower is in Paris, "the capital", built in 1889.`,
+        // Row 7 carries markup that must stay text wherever the page shows it.
+        response: i === 7 ? `row-7: <img src=x onerror="window.__xss=1"><script>window.__xss=2</script> Paris.` : `row-${i}: The Eiffel Tower is in Paris, "the capital", built in 1889.`,
         retrieved_contexts: [`The Eiffel Tower stands in Paris (fact ${i}).`, "It was completed in 1889."],
         reference: "Paris",
       }),

@@ -100,6 +100,17 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
   assert.equal(await page.getAttribute('[data-ref="batch-dialog"] [data-ref="verdict-view"]', "data-state"), "fail");
   await page.keyboard.press("Escape");
 
+  // Markup in a dataset cell is shown as text in the preview, the table and the row's verdict view, and never runs.
+  await page.click('[data-ref="batch-filter-all"]');
+  const row7 = page.locator('[data-ref="batch-table"] .vt-row[data-index="6"]');
+  assert.match(await row7.textContent(), /<img src=x onerror=/);
+  await row7.click();
+  await page.waitForSelector('[data-ref="batch-dialog"][open]');
+  assert.match(await page.textContent('[data-ref="batch-dialog"]'), /<script>window.__xss=2<\/script>/);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  assert.equal(await page.locator('main img, main script').count(), 0);
+
   // CSV and JSON exports hold every row too.
   const csv = await exported(page, "csv");
   assert.equal(csv.split("\r\n").filter((l) => /^\d+,/.test(l)).length, N);
