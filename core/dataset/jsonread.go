@@ -208,7 +208,7 @@ func findRowsIn(dec *value.Decoder, isRows func(string) bool, depth, maxDepth in
 		return false, nil
 	}
 	for {
-		key, err := dec.String()
+		key, err := dec.Key()
 		if err != nil {
 			return false, err
 		}

@@ -106,8 +106,8 @@ func (d *Decoder) Next() {
 // Value reads one value after optional white space.
 func (d *Decoder) Value() (any, error) { return d.value(0) }
 
-// String reads one string after optional white space.
-func (d *Decoder) String() (string, error) {
+// Key reads one string, an object's key, after optional white space.
+func (d *Decoder) Key() (string, error) {
 	if d.SkipSpace(); d.Peek() != '"' {
 		return "", d.syntax("looking for beginning of object key string", true)
 	}
@@ -182,7 +182,7 @@ func (d *Decoder) object(depth int) (any, error) {
 		return o, nil
 	}
 	for {
-		key, err := d.String()
+		key, err := d.Key()
 		if err != nil {
 			return nil, err
 		}

@@ -153,7 +153,7 @@ func TestDecoderWalk(t *testing.T) {
 	d.SkipSpace()
 	require.Equal(t, byte('{'), d.Peek())
 	d.Next()
-	k, err := d.String()
+	k, err := d.Key()
 	require.NoError(t, err)
 	assert.Equal(t, "meta", k)
 	d.SkipSpace()
@@ -161,7 +161,7 @@ func TestDecoderWalk(t *testing.T) {
 	require.NoError(t, d.Skip())
 	d.SkipSpace()
 	d.Next() // ','
-	k, err = d.String()
+	k, err = d.Key()
 	require.NoError(t, err)
 	assert.Equal(t, "rows", k)
 	d.SkipSpace()
