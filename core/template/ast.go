@@ -38,29 +38,17 @@ type getitemExpr struct {
 	key expr
 }
 
-type sliceExpr struct {
+// itemsExpr is obj.items(), the one method call of the subset.
+type itemsExpr struct {
 	exprBase
-	start, stop, step expr // each may be nil
-}
-
-type keyword struct {
-	name string
-	val  expr
-}
-
-type callExpr struct {
-	exprBase
-	fn     expr
-	args   []expr
-	kwargs []keyword
+	obj expr
 }
 
 type filterExpr struct {
 	exprBase
-	obj    expr // nil for the first filter of a {% set %} block
-	name   string
-	args   []expr
-	kwargs []keyword
+	obj  expr
+	name string
+	args []expr
 }
 
 type testExpr struct {
@@ -113,24 +101,9 @@ type unaryExpr struct {
 	x  expr
 }
 
-type condExpr struct {
-	exprBase
-	test, yes, no expr // no may be nil
-}
-
 type listExpr struct {
 	exprBase
 	items []expr
-}
-
-type tupleExpr struct {
-	exprBase
-	items []expr
-}
-
-type dictExpr struct {
-	exprBase
-	keys, vals []expr
 }
 
 // Statements.
@@ -158,7 +131,6 @@ type forNode struct {
 	line, pos int
 	target    target
 	iter      expr
-	cond      expr // the loop's "if" filter, or nil
 	body, els []node
 
 	bodyMissing, elseMissing []string // see scope.go
@@ -179,13 +151,4 @@ type setNode struct {
 	line, pos int
 	target    target
 	val       expr
-}
-
-type setBlockNode struct {
-	line, pos int
-	target    target
-	filter    expr // a filterExpr chain whose innermost obj is nil, or nil
-	body      []node
-
-	bodyMissing []string // see scope.go
 }

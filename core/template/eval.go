@@ -124,40 +124,8 @@ func (ev *evaluator) exec(n node) error {
 			return err
 		}
 		return ev.assign(t.target, v, t.pos)
-	case *setBlockNode:
-		saved, savedRec := ev.out, ev.record
-		var buf strings.Builder
-		ev.out, ev.record = &buf, false
-		ev.scopes = append(ev.scopes, frame(t.bodyMissing))
-		err := ev.render(t.body)
-		ev.scopes = ev.scopes[:len(ev.scopes)-1]
-		ev.out, ev.record = saved, savedRec
-		if err != nil {
-			return err
-		}
-		ev.stmtLine = t.line
-		var v any = buf.String()
-		if t.filter != nil {
-			v, err = ev.applyFilterChain(t.filter, v)
-			if err != nil {
-				return err
-			}
-		}
-		return ev.assign(t.target, v, t.pos)
 	}
 	return nil
-}
-
-func (ev *evaluator) applyFilterChain(x expr, v any) (any, error) {
-	f := x.(*filterExpr)
-	if f.obj != nil {
-		var err error
-		v, err = ev.applyFilterChain(f.obj, v)
-		if err != nil {
-			return nil, err
-		}
-	}
-	return ev.callFilter(f, v)
 }
 
 // assign binds a target in the innermost scope, unpacking tuples as Python does.
@@ -202,34 +170,6 @@ func (ev *evaluator) execFor(t *forNode) error {
 	if err != nil {
 		return ev.fail(t.iter.base().pos, err)
 	}
-	if t.cond != nil {
-		var kept []any
-		for _, it := range items {
-			scope := map[string]any{}
-			ev.scopes = append(ev.scopes, scope)
-			err := ev.bind(scope, t.target, normalize(it), t.pos)
-			var v any
-			if err == nil {
-				ev.stmtLine = t.line
-				v, err = ev.eval(t.cond)
-			}
-			ok := false
-			if err == nil {
-				ok, err = truthy(v)
-				if err != nil {
-					err = ev.fail(t.cond.base().pos, err)
-				}
-			}
-			ev.scopes = ev.scopes[:len(ev.scopes)-1]
-			if err != nil {
-				return err
-			}
-			if ok {
-				kept = append(kept, it)
-			}
-		}
-		items = kept
-	}
 	if len(items) == 0 {
 		ev.scopes = append(ev.scopes, frame(t.elseMissing))
 		err := ev.render(t.els)
@@ -259,25 +199,22 @@ func (ev *evaluator) execFor(t *forNode) error {
 	return nil
 }
 
-func (ev *evaluator) lookup(name string, pos int) any {
+func (ev *evaluator) lookup(name string, pos int) (any, error) {
 	for i := len(ev.scopes) - 1; i >= 0; i-- {
 		if v, ok := ev.scopes[i][name]; ok {
 			if _, miss := v.(missingVar); miss {
-				return &undefined{msg: "'" + name + "' is undefined", pos: pos}
+				return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 			}
-			return v
+			return v, nil
 		}
 	}
 	if v, ok := ev.vars.Get(name); ok {
-		return normalize(v)
+		return normalize(v), nil
 	}
-	switch name {
-	case "range":
-		return &builtinFunc{name: name}
-	case "dict", "lipsum", "cycler", "joiner", "namespace":
-		return &builtinFunc{name: name}
+	if inList(jinjaGlobals, name) {
+		return nil, notSupported("the global " + name)
 	}
-	return &undefined{msg: "'" + name + "' is undefined", pos: pos}
+	return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 }
 
 func (ev *evaluator) eval(x expr) (any, error) {
@@ -285,7 +222,11 @@ func (ev *evaluator) eval(x expr) (any, error) {
 	case *constExpr:
 		return t.val, nil
 	case *nameExpr:
-		return ev.lookup(t.name, t.pos), nil
+		v, err := ev.lookup(t.name, t.pos)
+		if err != nil {
+			return nil, ev.fail(t.pos, err)
+		}
+		return v, nil
 	case *getattrExpr:
 		obj, err := ev.eval(t.obj)
 		if err != nil {
@@ -301,12 +242,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		var key any
-		if s, ok := t.key.(*sliceExpr); ok {
-			key, err = ev.evalSlice(s)
-		} else {
-			key, err = ev.eval(t.key)
-		}
+		key, err := ev.eval(t.key)
 		if err != nil {
 			return nil, err
 		}
@@ -315,8 +251,19 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return nil, ev.fail(t.pos, err)
 		}
 		return v, nil
-	case *callExpr:
-		return ev.evalCall(t)
+	case *itemsExpr:
+		obj, err := ev.eval(t.obj)
+		if err != nil {
+			return nil, err
+		}
+		if d, ok := obj.(*value.Object); ok {
+			return &dictView{obj: d}, nil
+		}
+		v, err := getattr(obj, "items", t.pos)
+		if err == nil {
+			err = undefErr(v.(*undefined))
+		}
+		return nil, ev.fail(t.pos, err)
 	case *filterExpr:
 		v, err := ev.eval(t.obj)
 		if err != nil {
@@ -437,22 +384,6 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return nil, ev.fail(t.pos, err)
 		}
 		return !b, nil
-	case *condExpr:
-		c, err := ev.eval(t.test)
-		if err != nil {
-			return nil, err
-		}
-		b, err := truthy(c)
-		if err != nil {
-			return nil, ev.fail(t.test.base().pos, err)
-		}
-		if b {
-			return ev.eval(t.yes)
-		}
-		if t.no == nil {
-			return &undefined{msg: "the inline if-expression on line " + itoa(t.line) + " evaluated to false and no else section was defined.", pos: t.pos, lenient: true}, nil
-		}
-		return ev.eval(t.no)
 	case *listExpr:
 		out := make([]any, 0, len(t.items))
 		for _, it := range t.items {
@@ -463,157 +394,24 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			out = append(out, v)
 		}
 		return out, nil
-	case *tupleExpr:
-		out := make(tuple, 0, len(t.items))
-		for _, it := range t.items {
-			v, err := ev.eval(it)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case *dictExpr:
-		obj := &value.Object{}
-		for i := range t.keys {
-			k, err := ev.eval(t.keys[i])
-			if err != nil {
-				return nil, err
-			}
-			v, err := ev.eval(t.vals[i])
-			if err != nil {
-				return nil, err
-			}
-			ks, ok := k.(string)
-			if !ok {
-				if m, isM := k.(markup); isM {
-					ks, ok = string(m), true
-				}
-			}
-			if !ok {
-				return nil, ev.fail(t.keys[i].base().pos, notSupported("dict keys other than strings"))
-			}
-			obj.Set(ks, v)
-		}
-		return obj, nil
-	case *sliceExpr:
-		return ev.evalSlice(t)
 	}
 	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
 }
 
-// pySlice is a Python slice object's bounds; nil means omitted.
-type pySlice struct {
-	start, stop, step any
-}
+// The names of Jinja's globals and of the methods of Python's values: looking one up is "not
+// supported" rather than undefined, which `is defined` would silently get wrong.
+const (
+	jinjaGlobals = " range dict lipsum cycler joiner namespace "
+	dictMethods  = " clear copy fromkeys get items keys pop popitem setdefault update values "
+	listMethods  = " append clear copy count extend index insert pop remove reverse sort "
+	strMethods   = " capitalize casefold center count encode endswith expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust lower lstrip maketrans partition removeprefix removesuffix replace rfind rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title translate upper zfill "
+	intAttrs     = " as_integer_ratio bit_count bit_length conjugate denominator from_bytes imag numerator real to_bytes fromhex hex is_integer "
+	loopAttrs    = " revindex revindex0 depth depth0 previtem nextitem cycle changed "
+)
 
-func (ev *evaluator) evalSlice(s *sliceExpr) (any, error) {
-	out := &pySlice{}
-	for i, e := range []expr{s.start, s.stop, s.step} {
-		if e == nil {
-			continue
-		}
-		v, err := ev.eval(e)
-		if err != nil {
-			return nil, err
-		}
-		switch i {
-		case 0:
-			out.start = v
-		case 1:
-			out.stop = v
-		default:
-			out.step = v
-		}
-	}
-	return out, nil
-}
-
-// sliceIndices is slice.indices(n).
-func sliceIndices(s *pySlice, n int) (start, stop, step int, err error) {
-	idx := func(v any, def int) (int, bool, error) {
-		if v == nil {
-			return def, false, nil
-		}
-		if numKind(v) != 1 {
-			return 0, false, typeErr("slice indices must be integers or None or have an __index__ method")
-		}
-		b := toBig(v)
-		if !b.IsInt64() {
-			if b.Sign() < 0 {
-				return -1 << 40, true, nil
-			}
-			return 1 << 40, true, nil
-		}
-		return int(b.Int64()), true, nil
-	}
-	st, _, err := idx(s.step, 1)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if st == 0 {
-		return 0, 0, 0, valueErr("slice step cannot be zero")
-	}
-	lower, upper := 0, n
-	if st < 0 {
-		lower, upper = -1, n-1
-	}
-	clamp := func(v any, def int) (int, error) {
-		i, given, err := idx(v, def)
-		if err != nil || !given {
-			return i, err
-		}
-		if i < 0 {
-			i += n
-			if i < lower {
-				i = lower
-			}
-		} else if i > upper {
-			i = upper
-		}
-		return i, nil
-	}
-	defStart, defStop := lower, upper
-	if st < 0 {
-		defStart, defStop = upper, lower
-	}
-	start, err = clamp(s.start, defStart)
-	if err != nil {
-		return
-	}
-	stop, err = clamp(s.stop, defStop)
-	return start, stop, st, err
-}
-
-func sliceItems(items []any, s *pySlice) ([]any, error) {
-	start, stop, step, err := sliceIndices(s, len(items))
-	if err != nil {
-		return nil, err
-	}
-	out := []any{}
-	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
-		out = append(out, items[i])
-	}
-	return out, nil
-}
-
-var dictMethods = set("clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values")
-var listMethods = set("append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse", "sort")
-var strMethods = set("capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs", "find", "format",
-	"format_map", "index", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit", "isidentifier", "islower",
-	"isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip", "maketrans",
-	"partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit",
-	"rstrip", "split", "splitlines", "startswith", "strip", "swapcase", "title", "translate", "upper", "zfill")
-var markupMethods = set("escape", "unescape", "striptags")
-var intAttrs = set("as_integer_ratio", "bit_count", "bit_length", "conjugate", "denominator", "from_bytes", "imag",
-	"numerator", "real", "to_bytes", "fromhex", "hex", "is_integer")
-
-func set(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
+// inList reports whether name is one of the space-separated names of list.
+func inList(list, name string) bool {
+	return name != "" && !strings.Contains(name, " ") && strings.Contains(list, " "+name+" ")
 }
 
 func undefAttr(obj any, name string, pos int) *undefined {
@@ -628,45 +426,31 @@ func getattr(obj any, name string, pos int) (any, error) {
 	if strings.HasPrefix(name, "__") {
 		return nil, notSupported("dunder attributes such as " + name)
 	}
+	methods := ""
 	switch t := obj.(type) {
 	case *value.Object:
-		if dictMethods[name] {
-			return &method{recv: t, name: name}, nil
+		methods = dictMethods
+		if inList(methods, name) {
+			break
 		}
 		if v, ok := t.Get(name); ok {
 			return normalize(v), nil
 		}
 	case []any:
-		if listMethods[name] {
-			return &method{recv: t, name: name}, nil
-		}
+		methods = listMethods
 	case tuple:
-		if name == "count" || name == "index" {
-			return &method{recv: t, name: name}, nil
-		}
+		methods = " count index "
 	case string:
-		if strMethods[name] {
-			return &method{recv: t, name: name}, nil
-		}
+		methods = strMethods
 	case markup:
-		if strMethods[name] || markupMethods[name] {
-			return &method{recv: t, name: name}, nil
-		}
+		methods = strMethods + "escape unescape striptags "
 	case bool, int64, *big.Int, float64:
-		if intAttrs[name] {
-			return nil, notSupported("the attribute " + name + " of a number")
-		}
+		methods = intAttrs
 	case *loopCtx:
 		return t.attr(name, pos)
-	case *rangeObj:
-		switch name {
-		case "start":
-			return t.start, nil
-		case "stop":
-			return t.stop, nil
-		case "step":
-			return t.step, nil
-		}
+	}
+	if inList(methods, name) {
+		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj) + " (only d.items() is)")
 	}
 	return undefAttr(obj, name, pos), nil
 }
@@ -679,34 +463,15 @@ func (l *loopCtx) attr(name string, pos int) (any, error) {
 		return i + 1, nil
 	case "index0":
 		return i, nil
-	case "revindex":
-		return n - i, nil
-	case "revindex0":
-		return n - i - 1, nil
 	case "first":
 		return i == 0, nil
 	case "last":
 		return i == n-1, nil
 	case "length":
 		return n, nil
-	case "depth":
-		return int64(1), nil
-	case "depth0":
-		return int64(0), nil
-	case "previtem":
-		if i == 0 {
-			return &undefined{msg: "there is no previous item", pos: pos}, nil
-		}
-		return normalize(l.items[i-1]), nil
-	case "nextitem":
-		if i == n-1 {
-			return &undefined{msg: "there is no next item", pos: pos}, nil
-		}
-		return normalize(l.items[i+1]), nil
-	case "cycle":
-		return &method{recv: l, name: "cycle"}, nil
-	case "changed":
-		return nil, notSupported("loop.changed")
+	}
+	if inList(loopAttrs, name) {
+		return nil, notSupported("loop." + name)
 	}
 	return &undefined{msg: "'jinja2.runtime.LoopContext object' has no attribute '" + name + "'", pos: pos}, nil
 }
@@ -730,39 +495,9 @@ func getitem(obj any, key any, pos int) (any, error) {
 			}
 		}
 	case []any, tuple, string, markup:
-		var items []any
-		switch s := t.(type) {
-		case []any:
-			items = s
-		case tuple:
-			items = s
-		case string:
-			items = runesOf(s)
-		case markup:
-			items = runesOf(string(s))
-		}
-		switch k := key.(type) {
-		case *pySlice:
-			sub, err := sliceItems(items, k)
-			if err != nil {
-				return nil, err
-			}
-			switch t.(type) {
-			case tuple:
-				return tuple(sub), nil
-			case string, markup:
-				var b strings.Builder
-				for _, c := range sub {
-					b.WriteString(c.(string))
-				}
-				if _, ok := t.(markup); ok {
-					return markup(b.String()), nil
-				}
-				return b.String(), nil
-			}
-			return sub, nil
-		case bool, int64, *big.Int:
-			b := toBig(k)
+		if numKind(key) == 1 {
+			items, _ := iterate(t)
+			b := toBig(key)
 			if b.IsInt64() {
 				i := b.Int64()
 				if i < 0 {
@@ -781,183 +516,13 @@ func getitem(obj any, key any, pos int) (any, error) {
 		if k, ok := key.(string); ok {
 			return t.attr(k, pos)
 		}
-	case *rangeObj:
-		if k, ok := key.(int64); ok {
-			n := t.length()
-			if k < 0 {
-				k += n
-			}
-			if k >= 0 && k < n {
-				return t.start + k*t.step, nil
-			}
-		}
 	}
 	if k, ok := key.(string); ok {
 		return getattr(obj, k, pos)
-	}
-	if _, ok := key.(*pySlice); ok {
-		return &undefined{msg: objectTypeRepr(obj) + " has no element slice", pos: pos}, nil
 	}
 	r, err := pyRepr(key)
 	if err != nil {
 		r = "?"
 	}
 	return &undefined{msg: objectTypeRepr(obj) + " has no element " + r, pos: pos}, nil
-}
-
-func (ev *evaluator) evalCall(t *callExpr) (any, error) {
-	fn, err := ev.eval(t.fn)
-	if err != nil {
-		return nil, err
-	}
-	args := make([]any, 0, len(t.args))
-	for _, a := range t.args {
-		v, err := ev.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, v)
-	}
-	kw := map[string]any{}
-	for _, k := range t.kwargs {
-		v, err := ev.eval(k.val)
-		if err != nil {
-			return nil, err
-		}
-		kw[k.name] = v
-	}
-	v, err := callValue(fn, args, kw)
-	if err != nil {
-		return nil, ev.fail(t.pos, err)
-	}
-	return v, nil
-}
-
-func callValue(fn any, args []any, kw map[string]any) (any, error) {
-	switch f := fn.(type) {
-	case *undefined:
-		return nil, undefErr(f)
-	case *method:
-		return callMethod(f, args, kw)
-	case *builtinFunc:
-		if f.name != "range" {
-			return nil, notSupported("the global " + f.name + "()")
-		}
-		if len(kw) > 0 {
-			return nil, typeErr("range() takes no keyword arguments")
-		}
-		var n [3]int64
-		for i, a := range args {
-			if i >= 3 {
-				break
-			}
-			if numKind(a) != 1 {
-				return nil, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(a))
-			}
-			x, ok := small(a)
-			if !ok {
-				return nil, notSupported("range() bounds beyond 64 bits")
-			}
-			n[i] = x
-		}
-		switch len(args) {
-		case 1:
-			return &rangeObj{0, n[0], 1}, nil
-		case 2:
-			return &rangeObj{n[0], n[1], 1}, nil
-		case 3:
-			if n[2] == 0 {
-				return nil, valueErr("range() arg 3 must not be zero")
-			}
-			return &rangeObj{n[0], n[1], n[2]}, nil
-		}
-		return nil, typeErr("range expected at most 3 arguments, got %s", len(args))
-	}
-	return nil, typeErr("'%s' object is not callable", pyTypeName(fn))
-}
-
-func callMethod(m *method, args []any, kw map[string]any) (any, error) {
-	if len(kw) > 0 {
-		return nil, notSupported("keyword arguments to " + m.name + "()")
-	}
-	nargs := func(min, max int) error {
-		if len(args) < min || len(args) > max {
-			return typeErr("%s() got the wrong number of arguments", m.name)
-		}
-		return nil
-	}
-	switch r := m.recv.(type) {
-	case *value.Object:
-		switch m.name {
-		case "items", "keys", "values":
-			if err := nargs(0, 0); err != nil {
-				return nil, err
-			}
-			return &dictView{kind: m.name, obj: r}, nil
-		case "get":
-			if err := nargs(1, 2); err != nil {
-				return nil, err
-			}
-			if k, ok := args[0].(string); ok {
-				if v, ok := r.Get(k); ok {
-					return normalize(v), nil
-				}
-			} else if _, ok := args[0].([]any); ok {
-				return nil, typeErr("unhashable type: 'list'")
-			}
-			if len(args) == 2 {
-				return args[1], nil
-			}
-			return nil, nil
-		}
-	case *loopCtx:
-		if len(args) == 0 {
-			return nil, typeErr("no items for cycling given")
-		}
-		return args[r.index0%len(args)], nil
-	case string, markup:
-		s := strOf(r)
-		wrap := func(x string) any {
-			if _, ok := r.(markup); ok {
-				return markup(x)
-			}
-			return x
-		}
-		switch m.name {
-		case "upper", "lower":
-			if err := nargs(0, 0); err != nil {
-				return nil, err
-			}
-			if m.name == "upper" {
-				return wrap(pyUpper(s)), nil
-			}
-			return wrap(pyLower(s)), nil
-		case "strip", "lstrip", "rstrip":
-			if err := nargs(0, 1); err != nil {
-				return nil, err
-			}
-			var chars *string
-			if len(args) == 1 && args[0] != nil {
-				c, ok := args[0].(string)
-				if !ok {
-					return nil, typeErr("%s arg must be None or str", m.name)
-				}
-				chars = &c
-			}
-			return wrap(pyStrip(s, chars, m.name != "rstrip", m.name != "lstrip")), nil
-		case "startswith", "endswith":
-			if err := nargs(1, 1); err != nil {
-				return nil, err
-			}
-			a, ok := args[0].(string)
-			if !ok {
-				return nil, notSupported(m.name + "() with a non-string argument")
-			}
-			if m.name == "startswith" {
-				return strings.HasPrefix(s, a), nil
-			}
-			return strings.HasSuffix(s, a), nil
-		}
-	}
-	return nil, notSupported("calling the method " + m.name + "() of a " + pyTypeName(m.recv))
 }

@@ -21,42 +21,43 @@ type filterDef struct {
 	fn       filterFunc
 }
 
-var filters map[string]filterDef
-
-func init() {
-	upper := filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }}
-	lower := filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }}
-	length := filterDef{fn: func(v any, _ []any) (any, error) { return pyLen(v) }}
-	deflt := filterDef{params: []string{"default_value", "boolean"}, defaults: []any{"", false}, fn: filterDefault}
-	filters = map[string]filterDef{
-		"upper":   upper,
-		"lower":   lower,
-		"length":  length,
-		"count":   length,
-		"trim":    {params: []string{"chars"}, defaults: []any{nil}, fn: filterTrim},
-		"join":    {params: []string{"d", "attribute"}, defaults: []any{"", nil}, fn: filterJoin},
-		"replace": {params: []string{"old", "new", "count"}, defaults: []any{nil}, fn: filterReplace},
-		"default": deflt,
-		"d":       deflt,
-		"first":   {fn: filterFirst},
-		"last":    {fn: filterLast},
-		"tojson":  {params: []string{"indent"}, defaults: []any{nil}, fn: filterToJSON},
+// filterOf returns the definition of a supported filter.
+func filterOf(name string) (filterDef, bool) {
+	switch name {
+	case "upper":
+		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }}, true
+	case "lower":
+		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }}, true
+	case "length", "count":
+		return filterDef{fn: func(v any, _ []any) (any, error) { return pyLen(v) }}, true
+	case "trim":
+		return filterDef{params: []string{"chars"}, defaults: []any{nil}, fn: filterTrim}, true
+	case "join":
+		return filterDef{params: []string{"d", "attribute"}, defaults: []any{"", nil}, fn: filterJoin}, true
+	case "replace":
+		return filterDef{params: []string{"old", "new", "count"}, defaults: []any{nil}, fn: filterReplace}, true
+	case "default", "d":
+		return filterDef{params: []string{"default_value", "boolean"}, defaults: []any{"", false}, fn: filterDefault}, true
+	case "first":
+		return filterDef{fn: filterFirst}, true
+	case "last":
+		return filterDef{fn: filterLast}, true
+	case "tojson":
+		return filterDef{params: []string{"indent"}, defaults: []any{nil}, fn: filterToJSON}, true
 	}
+	return filterDef{}, false
 }
 
 // jinjaFilters and jinjaTests are Jinja's other built-ins: using one is "not supported" rather
 // than "unknown".
-var jinjaFilters = set("abs", "attr", "batch", "capitalize", "center", "dictsort", "e", "escape", "filesizeformat",
-	"float", "forceescape", "format", "groupby", "indent", "int", "items", "list", "map", "max", "min", "pprint",
-	"random", "reject", "rejectattr", "reverse", "round", "safe", "select", "selectattr", "slice", "sort", "string",
-	"striptags", "sum", "title", "truncate", "unique", "urlencode", "urlize", "wordcount", "wordwrap", "xmlattr")
-var jinjaTests = set("boolean", "callable", "divisibleby", "eq", "equalto", "escaped", "even", "false", "filter",
-	"float", "ge", "greaterthan", "gt", "in", "integer", "iterable", "le", "lessthan", "lower", "lt", "mapping",
-	"ne", "none", "number", "odd", "sameas", "sequence", "string", "test", "true", "upper")
+const (
+	jinjaFilters = " abs attr batch capitalize center dictsort e escape filesizeformat float forceescape format groupby indent int items list map max min pprint random reject rejectattr reverse round safe select selectattr slice sort string striptags sum title truncate unique urlencode urlize wordcount wordwrap xmlattr "
+	jinjaTests   = " boolean callable divisibleby eq equalto escaped even false filter float ge greaterthan gt in integer iterable le lessthan lower lt mapping ne none number odd sameas sequence string test true upper "
+)
 
 // callFilter evaluates a filter's arguments and applies it to v.
 func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	def, ok := filters[f.name]
+	def, ok := filterOf(f.name)
 	if !ok {
 		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
 	}
@@ -67,20 +68,6 @@ func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
 	}
 	for i, a := range f.args {
 		x, err := ev.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		args[i], given[i] = x, true
-	}
-	for _, k := range f.kwargs {
-		i := indexOf(def.params, k.name)
-		if i < 0 {
-			return nil, ev.fail(f.pos, typeErr("the %s filter got an unexpected keyword argument '%s'", f.name, k.name))
-		}
-		if given[i] {
-			return nil, ev.fail(f.pos, typeErr("the %s filter got multiple values for argument '%s'", f.name, k.name))
-		}
-		x, err := ev.eval(k.val)
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +257,7 @@ func filterFirst(v any, _ []any) (any, error) {
 
 func filterLast(v any, _ []any) (any, error) {
 	switch v.(type) {
-	case []any, tuple, string, markup, *value.Object, *dictView, *rangeObj, *undefined:
+	case []any, tuple, string, markup, *value.Object, *dictView, *undefined:
 	default:
 		return nil, typeErr("'%s' object is not reversible", pyTypeName(v))
 	}

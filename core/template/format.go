@@ -240,21 +240,21 @@ func isDecimal(s string) bool {
 func formatGetattr(v any, attr string, ferr func(string) *formatError) (any, *formatError) {
 	switch t := v.(type) {
 	case *value.Object:
-		if !dictMethods[attr] {
+		if !inList(dictMethods, attr) {
 			return nil, ferr("AttributeError: 'dict' object has no attribute '" + attr + "'")
 		}
 	case []any:
-		if !listMethods[attr] {
+		if !inList(listMethods, attr) {
 			return nil, ferr("AttributeError: 'list' object has no attribute '" + attr + "'")
 		}
 	case string:
-		if !strMethods[attr] {
+		if !inList(strMethods, attr) {
 			return nil, ferr("AttributeError: 'str' object has no attribute '" + attr + "'")
 		}
 	case nil:
 		return nil, ferr("AttributeError: 'NoneType' object has no attribute '" + attr + "'")
 	case bool, int64, *big.Int, float64:
-		if !intAttrs[attr] {
+		if !inList(intAttrs, attr) {
 			return nil, ferr("AttributeError: '" + pyTypeName(t) + "' object has no attribute '" + attr + "'")
 		}
 	}

@@ -185,7 +185,7 @@ func (p *parser) subparse(endTags []string) []node {
 		case itemVarBegin:
 			p.advance()
 			start := p.cur.pos
-			x := p.parseTuple(false, true, nil, false)
+			x := p.parseTuple(nil, false)
 			end := p.expectType(itemVarEnd, quote("end of print statement"))
 			body = append(body, &printNode{x: x, src: pyStrip(p.src[start:max(start, end.pos)], nil, true, true)})
 		case itemBlockBegin:
@@ -207,7 +207,7 @@ func (p *parser) subparse(endTags []string) []node {
 
 // parseStatement parses the tag after "{%".
 //
-//	statement = for | if | set | print
+//	statement = for | if | set
 func (p *parser) parseStatement() []node {
 	p.enter()
 	defer p.leave()
@@ -224,19 +224,7 @@ func (p *parser) parseStatement() []node {
 		return []node{p.parseIf()}
 	case "set":
 		return []node{p.parseSet()}
-	case "print":
-		p.advance()
-		var out []node
-		for p.cur.typ != itemBlockEnd {
-			if len(out) > 0 {
-				p.expectOp(",")
-			}
-			start := p.cur.pos
-			x := p.parseExpression(true)
-			out = append(out, &printNode{x: x, src: pyStrip(p.src[start:max(start, p.cur.pos)], nil, true, true)})
-		}
-		return out
-	case "block", "extends", "macro", "include", "from", "import", "with", "autoescape", "call", "filter":
+	case "print", "block", "extends", "macro", "include", "from", "import", "with", "autoescape", "call", "filter":
 		p.fail("not supported: the {% " + tok.val + " %} tag")
 	}
 	p.tagStack = p.tagStack[:len(p.tagStack)-1]
@@ -288,17 +276,19 @@ func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
 
 // parseFor parses a for loop.
 //
-//	for = "for" target "in" tuple ["if" expression] body ["else" body] "endfor"
+//	for = "for" target "in" expression body ["else" body] "endfor"
 func (p *parser) parseFor() node {
 	tok := p.expectName("for")
 	tgt := p.parseAssignTarget([]string{"in"}, false)
 	p.expectName("in")
 	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
-	n.iter = p.parseTuple(false, false, []string{"recursive"}, false)
-	if p.skipName("if") {
-		n.cond = p.parseExpression(true)
-	}
-	if p.isName("recursive") {
+	n.iter = p.parseExpression(false)
+	switch {
+	case p.isOp(","):
+		p.fail("not supported: tuples")
+	case p.isName("if"):
+		p.fail("not supported: loop filters ({% for ... if ... %})")
+	case p.isName("recursive"):
 		p.fail("not supported: recursive loops")
 	}
 	n.body = p.parseStatements([]string{"endfor", "else"}, false)
@@ -316,7 +306,7 @@ func (p *parser) parseIf() node {
 	n := &ifNode{}
 	line := tok.line
 	for {
-		cond := p.parseTuple(false, false, nil, false)
+		cond := p.parseTuple(nil, false)
 		body := p.parseStatements([]string{"elif", "else", "endif"}, false)
 		n.branches = append(n.branches, ifBranch{line: line, cond: cond, body: body})
 		t := p.advance()
@@ -333,45 +323,51 @@ func (p *parser) parseIf() node {
 
 // parseSet parses an assignment.
 //
-//	set = "set" target "=" tuple | "set" target { "|" filter } body "endset"
+//	set = "set" target "=" expression
 func (p *parser) parseSet() node {
 	tok := p.advance()
 	tgt := p.parseAssignTarget(nil, true)
-	if p.skipOp("=") {
-		return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(false, true, nil, false)}
+	if !p.isOp("=") {
+		p.fail("not supported: {% set %} blocks")
 	}
-	n := &setBlockNode{line: tok.line, pos: tok.pos, target: tgt}
-	if p.isOp("|") {
-		n.filter = p.parseFilter(nil, false)
-	}
-	n.body = p.parseStatements([]string{"endset"}, true)
-	return n
+	p.advance()
+	return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(nil, false)}
 }
 
 // parseAssignTarget parses the target of a for or set.
 //
-//	target = primary { "," primary } [","]   (each a name or a parenthesised tuple of names)
+//	target = name { "," name } [","]
 func (p *parser) parseAssignTarget(extraEnd []string, withNamespace bool) target {
 	if withNamespace && p.look().typ == itemOp && p.look().val == "." {
 		p.fail("not supported: namespace assignments")
 	}
-	x := p.parseTuple(true, false, extraEnd, false)
-	return p.toTarget(x)
-}
-
-func (p *parser) toTarget(x expr) target {
-	switch t := x.(type) {
-	case *nameExpr:
-		return target{name: t.name, pos: t.pos}
-	case *tupleExpr:
-		tg := target{items: []target{}, pos: t.pos}
-		for _, it := range t.items {
-			tg.items = append(tg.items, p.toTarget(it))
+	pos := p.cur.pos
+	var names []target
+	comma := false
+	for {
+		if p.isTupleEnd(extraEnd) {
+			if len(names) == 0 {
+				p.fail("expected an expression, got " + quote(describe(p.cur)))
+			}
+			break
 		}
-		return tg
+		x := p.parsePrimary()
+		n, ok := x.(*nameExpr)
+		if !ok {
+			b := x.base()
+			panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
+		}
+		names = append(names, target{name: n.name, pos: n.pos})
+		if !p.isOp(",") {
+			break
+		}
+		p.advance()
+		comma = true
 	}
-	b := x.base()
-	panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
+	if !comma {
+		return names[0]
+	}
+	return target{items: names, pos: pos}
 }
 
 func kindName(x expr) string {
@@ -380,13 +376,11 @@ func kindName(x expr) string {
 		return "const"
 	case *listExpr:
 		return "list"
-	case *dictExpr:
-		return "dict"
 	case *getattrExpr:
 		return "getattr"
 	case *getitemExpr:
 		return "getitem"
-	case *callExpr:
+	case *itemsExpr:
 		return "call"
 	case *binExpr:
 		return "operator"
@@ -409,64 +403,32 @@ func (p *parser) isTupleEnd(extraEnd []string) bool {
 	return false
 }
 
-// parseTuple parses expressions separated by commas; one without a comma is itself.
+// parseTuple parses an expression where Jinja allows a tuple; a tuple itself is not supported.
 //
-//	tuple = [ expr { "," expr } [","] ]    (expr is primary when simplified)
-func (p *parser) parseTuple(simplified, withCondexpr bool, extraEnd []string, explicitParens bool) expr {
-	line := p.cur.line
-	pos := p.cur.pos
-	var args []expr
-	isTuple := false
-	for {
-		if len(args) > 0 {
-			p.expectOp(",")
+//	tuple = expression    (Jinja: [ expression { "," expression } [","] ])
+func (p *parser) parseTuple(extraEnd []string, explicitParens bool) expr {
+	if p.isTupleEnd(extraEnd) {
+		if explicitParens {
+			p.fail("not supported: tuples")
 		}
-		if p.isTupleEnd(extraEnd) {
-			break
-		}
-		if simplified {
-			args = append(args, p.parsePrimary())
-		} else {
-			args = append(args, p.parseExpression(withCondexpr))
-		}
-		if p.isOp(",") {
-			isTuple = true
-		} else {
-			break
-		}
-		line = p.cur.line
+		p.fail("expected an expression, got " + quote(describe(p.cur)))
 	}
-	if !isTuple {
-		if len(args) > 0 {
-			return args[0]
-		}
-		if !explicitParens {
-			p.fail("expected an expression, got " + quote(describe(p.cur)))
-		}
+	x := p.parseExpression(true)
+	if p.isOp(",") {
+		p.fail("not supported: tuples")
 	}
-	return &tupleExpr{exprBase{pos, line}, args}
+	return x
 }
 
-// parseExpression parses a full expression.
+// parseExpression parses a full expression; an inline if is not supported.
 //
-//	expression = or { "if" or ["else" expression] }    (the if part only when withCondexpr)
+//	expression = or
 func (p *parser) parseExpression(withCondexpr bool) expr {
 	p.enter()
 	defer p.leave()
-	if !withCondexpr {
-		return p.parseOr()
-	}
-	line := p.cur.line
 	x := p.parseOr()
-	for p.isName("if") {
-		pos := p.advance().pos
-		test := p.parseOr()
-		var no expr
-		if p.skipName("else") {
-			no = p.parseExpression(true)
-		}
-		x = &condExpr{exprBase{pos, line}, test, x, no}
-		line = p.cur.line
+	if withCondexpr && p.isName("if") {
+		p.fail("not supported: inline if expressions")
 	}
 	return x
 }
@@ -614,7 +576,7 @@ func (p *parser) parseUnary(withFilter bool) expr {
 
 // parsePrimary parses a literal, a name or a bracketed expression.
 //
-//	primary = name | string {string} | integer | float | "(" tuple ")" | list | dict
+//	primary = name | string {string} | integer | float | "(" expression ")" | list
 func (p *parser) parsePrimary() expr {
 	p.enter()
 	defer p.leave()
@@ -658,13 +620,13 @@ func (p *parser) parsePrimary() expr {
 		switch tok.val {
 		case "(":
 			p.advance()
-			x := p.parseTuple(false, true, nil, true)
+			x := p.parseTuple(nil, true)
 			p.expectOp(")")
 			return x
 		case "[":
 			return p.parseList()
 		case "{":
-			return p.parseDict()
+			p.fail("not supported: dict literals")
 		}
 	}
 	p.fail("unexpected " + quote(describe(tok)))
@@ -688,26 +650,7 @@ func (p *parser) parseList() expr {
 	return n
 }
 
-// parseDict: dict = "{" [ expression ":" expression { "," expression ":" expression } [","] ] "}"
-func (p *parser) parseDict() expr {
-	tok := p.expectOp("{")
-	n := &dictExpr{exprBase: exprBase{tok.pos, tok.line}}
-	for !p.isOp("}") {
-		if len(n.keys) > 0 {
-			p.expectOp(",")
-		}
-		if p.isOp("}") {
-			break
-		}
-		n.keys = append(n.keys, p.parseExpression(true))
-		p.expectOp(":")
-		n.vals = append(n.vals, p.parseExpression(true))
-	}
-	p.expectOp("}")
-	return n
-}
-
-// parsePostfix: postfix = { "." (name | integer) | "[" subscript "]" | call }
+// parsePostfix: postfix = { "." (name | integer) | "[" subscript "]" | ".items" "(" ")" }
 func (p *parser) parsePostfix(x expr) expr {
 	for {
 		switch {
@@ -726,7 +669,7 @@ func (p *parser) parseFilterExpr(x expr) expr {
 	for {
 		switch {
 		case p.isOp("|"):
-			x = p.parseFilter(x, false)
+			x = p.parseFilter(x)
 		case p.isName("is"):
 			x = p.parseTest(x)
 		case p.isOp("("):
@@ -739,7 +682,7 @@ func (p *parser) parseFilterExpr(x expr) expr {
 
 // parseSubscript parses one attribute or item access.
 //
-//	subscript = "." name | "." integer | "[" subscribed { "," subscribed } "]"
+//	subscript = "." name | "." integer | "[" expression "]"
 func (p *parser) parseSubscript(x expr) expr {
 	p.enter()
 	defer p.leave()
@@ -759,96 +702,62 @@ func (p *parser) parseSubscript(x expr) expr {
 		}
 		return &getitemExpr{exprBase{attr.pos, tok.line}, x, &constExpr{exprBase{attr.pos, attr.line}, v}}
 	}
-	var args []expr
-	for !p.isOp("]") {
-		if len(args) > 0 {
-			p.expectOp(",")
-		}
-		args = append(args, p.parseSubscribed())
+	if p.isOp(":") {
+		p.fail("not supported: slices")
+	}
+	key := p.parseExpression(true)
+	if p.isOp(":") {
+		p.fail("not supported: slices")
+	}
+	if p.isOp(",") {
+		p.fail("not supported: tuples")
 	}
 	p.expectOp("]")
-	if len(args) == 1 {
-		return &getitemExpr{exprBase{tok.pos, tok.line}, x, args[0]}
-	}
-	return &getitemExpr{exprBase{tok.pos, tok.line}, x, &tupleExpr{exprBase{tok.pos, tok.line}, args}}
+	return &getitemExpr{exprBase{tok.pos, tok.line}, x, key}
 }
 
-// parseSubscribed: subscribed = expression | [expression] ":" [expression] [":" [expression]]
-func (p *parser) parseSubscribed() expr {
-	line, pos := p.cur.line, p.cur.pos
-	var start expr
-	if p.isOp(":") {
-		p.advance()
-	} else {
-		x := p.parseExpression(true)
-		if !p.isOp(":") {
-			return x
-		}
-		p.advance()
-		start = x
-	}
-	s := &sliceExpr{exprBase: exprBase{pos, line}, start: start}
-	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
-		s.stop = p.parseExpression(true)
-	}
-	if p.isOp(":") {
-		p.advance()
-		if !p.isOp("]") && !p.isOp(",") {
-			s.step = p.parseExpression(true)
-		}
-	}
-	return s
-}
-
-// parseCallArgs parses a parenthesised argument list.
+// parseCallArgs parses a parenthesised argument list; keyword arguments are not supported.
 //
-//	args = "(" [ arg { "," arg } [","] ] ")"    arg = expression | name "=" expression
-func (p *parser) parseCallArgs() ([]expr, []keyword) {
-	tok := p.expectOp("(")
+//	args = "(" [ expression { "," expression } [","] ] ")"
+func (p *parser) parseCallArgs() []expr {
+	p.expectOp("(")
 	var args []expr
-	var kwargs []keyword
-	needComma := false
 	for !p.isOp(")") {
-		if needComma {
+		if len(args) > 0 {
 			p.expectOp(",")
 			if p.isOp(")") {
 				break
 			}
 		}
-		switch {
-		case p.isOp("*") || p.isOp("**"):
-			p.fail("not supported: *args and **kwargs in calls")
-		case p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=":
-			key := p.advance().val
-			p.advance()
-			kwargs = append(kwargs, keyword{key, p.parseExpression(true)})
-		default:
-			if len(kwargs) > 0 {
-				p.failAt(tok, "invalid syntax for function call expression")
-			}
-			args = append(args, p.parseExpression(true))
+		if p.isOp("*") || p.isOp("**") || p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
+			p.fail("not supported: keyword arguments, *args and **kwargs")
 		}
-		needComma = true
+		args = append(args, p.parseExpression(true))
 	}
 	p.expectOp(")")
-	return args, kwargs
+	return args
 }
 
-// parseCall: call = args
+// parseCall parses the one call of the subset, d.items().
+//
+//	call = "(" ")"    (after ".items")
 func (p *parser) parseCall(fn expr) expr {
 	tok := p.cur
-	args, kwargs := p.parseCallArgs()
-	return &callExpr{exprBase{tok.pos, tok.line}, fn, args, kwargs}
+	if g, ok := fn.(*getattrExpr); ok && g.attr == "items" && p.look().typ == itemOp && p.look().val == ")" {
+		p.advance()
+		p.advance()
+		return &itemsExpr{exprBase{tok.pos, tok.line}, g.obj}
+	}
+	p.fail("not supported: calls other than d.items()")
+	return nil
 }
 
-// parseFilter parses one or more filters applied to x (x is nil in a {% set %} block).
+// parseFilter parses one or more filters applied to x.
 //
 //	filter = "|" name { "." name } [args]
-func (p *parser) parseFilter(x expr, startInline bool) expr {
-	for p.isOp("|") || startInline {
-		if !startInline {
-			p.advance()
-		}
+func (p *parser) parseFilter(x expr) expr {
+	for p.isOp("|") {
+		p.advance()
 		tok := p.expectType(itemName, "a filter name")
 		name := tok.val
 		for p.isOp(".") {
@@ -856,19 +765,17 @@ func (p *parser) parseFilter(x expr, startInline bool) expr {
 			name += "." + p.expectType(itemName, "a name").val
 		}
 		var args []expr
-		var kwargs []keyword
 		if p.isOp("(") {
-			args, kwargs = p.parseCallArgs()
+			args = p.parseCallArgs()
 		}
-		if _, ok := filters[name]; !ok && p.compileErr == nil {
+		if _, ok := filterOf(name); !ok && p.compileErr == nil {
 			msg := "unknown filter " + quote(name)
-			if jinjaFilters[name] {
+			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
 			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
 		}
-		x = &filterExpr{exprBase{tok.pos, tok.line}, x, name, args, kwargs}
-		startInline = false
+		x = &filterExpr{exprBase{tok.pos, tok.line}, x, name, args}
 	}
 	return x
 }
@@ -887,8 +794,7 @@ func (p *parser) parseTest(x expr) expr {
 	}
 	hasArgs := false
 	if p.isOp("(") {
-		args, kwargs := p.parseCallArgs()
-		hasArgs = len(args)+len(kwargs) > 0
+		hasArgs = len(p.parseCallArgs()) > 0
 	} else if (p.cur.typ == itemName || p.cur.typ == itemString || p.cur.typ == itemInt || p.cur.typ == itemFloat || p.isOp("(") || p.isOp("[") || p.isOp("{")) &&
 		!p.isName("else") && !p.isName("or") && !p.isName("and") {
 		if p.isName("is") {
@@ -899,7 +805,7 @@ func (p *parser) parseTest(x expr) expr {
 	}
 	if name != "defined" && name != "undefined" && p.compileErr == nil {
 		msg := "unknown test " + quote(name)
-		if jinjaTests[name] {
+		if inList(jinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test (only defined and undefined are)"
 		}
 		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}

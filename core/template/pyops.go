@@ -520,20 +520,10 @@ func unaryOp(op string, a any) (any, error) {
 // pyEqual is Python's a == b.
 func pyEqual(a, b any) (bool, error) {
 	if u, ok := a.(*undefined); ok {
-		if !u.lenient {
-			return false, undefErr(u)
-		}
-		if v, ok := b.(*undefined); ok && !v.lenient {
-			return false, undefErr(v)
-		}
-		v, ok := b.(*undefined)
-		return ok && v.lenient, nil
+		return false, undefErr(u)
 	}
 	if u, ok := b.(*undefined); ok {
-		if !u.lenient {
-			return false, undefErr(u)
-		}
-		return false, nil
+		return false, undefErr(u)
 	}
 	ka, kb := numKind(a), numKind(b)
 	if ka != 0 || kb != 0 {
@@ -582,12 +572,6 @@ func pyEqual(a, b any) (bool, error) {
 			}
 		}
 		return true, nil
-	case *rangeObj:
-		y, ok := b.(*rangeObj)
-		if !ok {
-			return false, nil
-		}
-		return *x == *y, nil
 	}
 	return a == b, nil
 }
@@ -662,10 +646,10 @@ func compareOp(op string, a, b any) (bool, error) {
 
 // order returns -1, 0, 1, or 2 for "unordered" (NaN), for an ordering comparison.
 func order(op string, a, b any) (int, error) {
-	if u, ok := a.(*undefined); ok && !u.lenient {
+	if u, ok := a.(*undefined); ok {
 		return 0, undefErr(u)
 	}
-	if u, ok := b.(*undefined); ok && !u.lenient {
+	if u, ok := b.(*undefined); ok {
 		return 0, undefErr(u)
 	}
 	if numKind(a) != 0 && numKind(b) != 0 {
@@ -714,14 +698,11 @@ func seqOrder(op string, x, y []any) (int, error) {
 
 // contains is Python's item in container.
 func contains(container, item any) (bool, error) {
-	if u, ok := item.(*undefined); ok && !u.lenient {
+	if u, ok := item.(*undefined); ok {
 		return false, undefErr(u)
 	}
 	switch c := container.(type) {
 	case *undefined:
-		if c.lenient {
-			return false, nil
-		}
 		return false, undefErr(c)
 	case string, markup:
 		switch it := item.(type) {
@@ -729,7 +710,7 @@ func contains(container, item any) (bool, error) {
 			return strings.Contains(strOf(c), strOf(it)), nil
 		}
 		return false, typeErr("'in <string>' requires string as left operand, not %s", pyTypeName(item))
-	case []any, tuple, *rangeObj:
+	case []any, tuple:
 		items, err := iterate(c)
 		if err != nil {
 			return false, err
@@ -754,9 +735,6 @@ func contains(container, item any) (bool, error) {
 		}
 		return false, nil
 	case *dictView:
-		if c.kind == "keys" {
-			return contains(c.obj, item)
-		}
 		for _, x := range viewItems(c) {
 			eq, err := pyEqual(item, x)
 			if err != nil {

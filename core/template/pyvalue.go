@@ -22,46 +22,15 @@ type tuple []any
 // markup is markupsafe.Markup, what tojson returns: a str that escapes what is added to it.
 type markup string
 
-// dictView is what dict.items(), .keys() and .values() return.
+// dictView is what dict.items() returns.
 type dictView struct {
-	kind string // "items", "keys" or "values"
-	obj  *value.Object
-}
-
-// method is a bound method found by attribute lookup (d.items, s.upper); only a few can be called.
-type method struct {
-	recv any
-	name string
+	obj *value.Object
 }
 
 // undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.
 type undefined struct {
 	msg string
 	pos int // where it was made, for the error's column; -1 if unknown
-	// lenient marks the plain Undefined that Jinja 3.1.2 gives an inline if without else
-	// (cond_expr_undefined): it prints as "", is false, empty and equal to its kind; only
-	// attribute, item, call and arithmetic fail.
-	lenient bool
-}
-
-// rangeObj is what the global range() returns.
-type rangeObj struct {
-	start, stop, step int64
-}
-
-// builtinFunc is a global function such as range.
-type builtinFunc struct {
-	name string
-}
-
-func (r *rangeObj) length() int64 {
-	if r.step > 0 && r.start < r.stop {
-		return (r.stop-r.start-1)/r.step + 1
-	}
-	if r.step < 0 && r.start > r.stop {
-		return (r.start-r.stop-1)/(-r.step) + 1
-	}
-	return 0
 }
 
 // pyError is a Python exception raised while evaluating: the message says what Python would.
@@ -148,16 +117,9 @@ func pyTypeName(v any) string {
 	case *value.Object:
 		return "dict"
 	case *dictView:
-		return "dict_" + v.(*dictView).kind
-	case *method, *builtinFunc:
-		return "builtin_function_or_method"
+		return "dict_items"
 	case *undefined:
-		if v.(*undefined).lenient {
-			return "Undefined"
-		}
 		return "StrictUndefined"
-	case *rangeObj:
-		return "range"
 	case *loopCtx:
 		return "LoopContext"
 	}
@@ -219,12 +181,7 @@ func truthy(v any) (bool, error) {
 		return t.Len() > 0, nil
 	case *dictView:
 		return t.obj.Len() > 0, nil
-	case *rangeObj:
-		return t.length() > 0, nil
 	case *undefined:
-		if t.lenient {
-			return false, nil
-		}
 		return false, undefErr(t)
 	}
 	return true, nil
@@ -242,9 +199,6 @@ func pyStr(v any) (string, error) {
 	case markup:
 		return string(t), nil
 	case *undefined:
-		if t.lenient {
-			return "", nil
-		}
 		return "", undefErr(t)
 	}
 	var b strings.Builder
@@ -315,24 +269,14 @@ func writeRepr(b *strings.Builder, v any, ascii bool) error {
 		}
 		b.WriteString("}")
 	case *dictView:
-		b.WriteString("dict_" + t.kind + "(")
+		b.WriteString("dict_items(")
 		if err := writeSeq(b, "[", "]", viewItems(t), ascii); err != nil {
 			return err
-		}
-		b.WriteString(")")
-	case *rangeObj:
-		b.WriteString("range(" + strconv.FormatInt(t.start, 10) + ", " + strconv.FormatInt(t.stop, 10))
-		if t.step != 1 {
-			b.WriteString(", " + strconv.FormatInt(t.step, 10))
 		}
 		b.WriteString(")")
 	case *loopCtx:
 		b.WriteString(t.repr())
 	case *undefined:
-		if t.lenient {
-			b.WriteString("Undefined")
-			return nil
-		}
 		return undefErr(t)
 	default:
 		return notSupported("printing a " + pyTypeName(v) + " (Python prints its memory address)")
@@ -454,14 +398,7 @@ func viewItems(v *dictView) []any {
 	out := make([]any, 0, v.obj.Len())
 	for _, k := range v.obj.Keys() {
 		x, _ := v.obj.Get(k)
-		switch v.kind {
-		case "keys":
-			out = append(out, k)
-		case "values":
-			out = append(out, normalize(x))
-		default:
-			out = append(out, tuple{k, normalize(x)})
-		}
+		out = append(out, tuple{k, normalize(x)})
 	}
 	return out
 }
@@ -485,20 +422,7 @@ func iterate(v any) ([]any, error) {
 		return out, nil
 	case *dictView:
 		return viewItems(t), nil
-	case *rangeObj:
-		n := t.length()
-		if n > maxIterations {
-			return nil, &pyError{msg: "range of " + strconv.FormatInt(n, 10) + " items is over the limit of " + strconv.Itoa(maxIterations)}
-		}
-		out := make([]any, 0, n)
-		for i := int64(0); i < n; i++ {
-			out = append(out, t.start+i*t.step)
-		}
-		return out, nil
 	case *undefined:
-		if t.lenient {
-			return nil, nil
-		}
 		return nil, undefErr(t)
 	}
 	return nil, typeErr("'%s' object is not iterable", pyTypeName(v))
@@ -527,12 +451,7 @@ func pyLen(v any) (int64, error) {
 		return int64(t.Len()), nil
 	case *dictView:
 		return int64(t.obj.Len()), nil
-	case *rangeObj:
-		return t.length(), nil
 	case *undefined:
-		if t.lenient {
-			return 0, nil
-		}
 		return 0, undefErr(t)
 	}
 	return 0, typeErr("object of type '%s' has no len()", pyTypeName(v))

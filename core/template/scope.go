@@ -147,8 +147,6 @@ func visitFrame(s *symbols, body []node) {
 		case *setNode:
 			visitLoads(s, t.val)
 			storeTarget(s, t.target, false)
-		case *setBlockNode:
-			storeTarget(s, t.target, false)
 		case *forNode:
 			visitLoads(s, t.iter)
 		case *ifNode:
@@ -206,11 +204,6 @@ func analyzeChildren(s *symbols, body []node) {
 				t.elseMissing = els.missingNames()
 				analyzeChildren(els, t.els)
 			}
-		case *setBlockNode:
-			blk := newSymbols(s)
-			visitFrame(blk, t.body)
-			t.bodyMissing = blk.missingNames()
-			analyzeChildren(blk, t.body)
 		case *ifNode:
 			for _, br := range t.branches {
 				analyzeChildren(s, br.body)
@@ -233,25 +226,12 @@ func visitLoads(s *symbols, x expr) {
 	case *getitemExpr:
 		visitLoads(s, t.obj)
 		visitLoads(s, t.key)
-	case *sliceExpr:
-		visitLoads(s, t.start)
-		visitLoads(s, t.stop)
-		visitLoads(s, t.step)
-	case *callExpr:
-		visitLoads(s, t.fn)
-		for _, a := range t.args {
-			visitLoads(s, a)
-		}
-		for _, k := range t.kwargs {
-			visitLoads(s, k.val)
-		}
+	case *itemsExpr:
+		visitLoads(s, t.obj)
 	case *filterExpr:
 		visitLoads(s, t.obj)
 		for _, a := range t.args {
 			visitLoads(s, a)
-		}
-		for _, k := range t.kwargs {
-			visitLoads(s, k.val)
 		}
 	case *testExpr:
 		visitLoads(s, t.obj)
@@ -277,22 +257,9 @@ func visitLoads(s *symbols, x expr) {
 		visitLoads(s, t.x)
 	case *unaryExpr:
 		visitLoads(s, t.x)
-	case *condExpr:
-		visitLoads(s, t.test)
-		visitLoads(s, t.yes)
-		visitLoads(s, t.no)
 	case *listExpr:
 		for _, a := range t.items {
 			visitLoads(s, a)
-		}
-	case *tupleExpr:
-		for _, a := range t.items {
-			visitLoads(s, a)
-		}
-	case *dictExpr:
-		for i := range t.keys {
-			visitLoads(s, t.keys[i])
-			visitLoads(s, t.vals[i])
 		}
 	}
 }
