@@ -319,7 +319,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 				return nil, ev.fail(a.base().pos, err)
 			}
 			if b.Len()+len(s) > maxOutput {
-				return nil, ev.fail(t.pos, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"})
+				return nil, ev.fail(t.pos, tooLong())
 			}
 			b.WriteString(s)
 		}

@@ -165,7 +165,7 @@ func filterJoin(v any, args []any) (any, error) {
 			b.WriteString(sep)
 		}
 		if b.Len()+len(s) > maxOutput {
-			return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
+			return nil, tooLong()
 		}
 		b.WriteString(s)
 	}
@@ -218,7 +218,7 @@ func filterReplace(v any, args []any) (any, error) {
 			count = n
 		}
 		if len(s)+count*(len(nw)-len(old)) > maxOutput {
-			return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
+			return nil, tooLong()
 		}
 	}
 	return strings.Replace(s, old, nw, n), nil

@@ -2,10 +2,10 @@ package template
 
 // Python's str.format(**vars), following CPython's Objects/stringlib/unicode_format.h: the
 // markup iterator that splits literal text from fields, parse_field, and the field-name
-// iterator for .attr and [key]. Format specs beyond the empty one are "not supported".
+// iterator. Only {name} and the empty spec {name:} are supported: .attr, [key], conversions and
+// other format specs are "not supported".
 
 import (
-	"math/big"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -167,63 +167,18 @@ func renderField(src string, open int, f field, vars *value.Object) (string, *fo
 	if !ok {
 		return "", ferr("KeyError: '" + first + "' is undefined")
 	}
-	v := normalize(raw)
-	for rest != "" {
-		if rest[0] == '.' {
-			end := strings.IndexAny(rest[1:], ".[")
-			if end < 0 {
-				end = len(rest) - 1
-			}
-			attr := rest[1 : 1+end]
-			rest = rest[1+end:]
-			if attr == "" {
-				return "", ferr("ValueError: Empty attribute in format string")
-			}
-			var err *formatError
-			v, err = formatGetattr(v, attr, ferr)
-			if err != nil {
-				return "", err
-			}
-			continue
-		}
-		// rest[0] == '['
-		end := strings.IndexByte(rest, ']')
-		if end < 0 {
-			return "", ferr("ValueError: Missing ']' in format string")
-		}
-		key := rest[1:end]
-		rest = rest[end+1:]
-		if key == "" {
-			return "", ferr("ValueError: Empty attribute in format string")
-		}
-		if rest != "" && rest[0] != '.' && rest[0] != '[' {
-			return "", ferr("ValueError: Only '.' or '[' may follow ']' in format field specifier")
-		}
-		var err *formatError
-		v, err = formatGetitem(v, key, ferr)
-		if err != nil {
-			return "", err
-		}
+	if rest != "" {
+		return "", ferr("not supported: " + rest[:1] + " in a field (only {name} is)")
 	}
-	var s string
-	var err error
-	switch f.conversion {
-	case 0, 's':
-		s, err = pyStr(v)
-	case 'r':
-		s, err = pyRepr(v)
-	case 'a':
-		var b strings.Builder
-		err = writeRepr(&b, v, true)
-		s = b.String()
-	default:
-		return "", ferr("ValueError: Unknown conversion specifier " + string(f.conversion))
-	}
-	if err != nil {
-		return "", ferr(err.Error())
+	if f.conversion != 0 {
+		return "", ferr("not supported: the conversion !" + string(f.conversion) + " (only {name} is)")
 	}
 	if f.specNested || f.spec != "" {
-		return "", ferr("not supported: the format spec ':" + f.spec + "' (only {name}, {name!r}, {name!s}, {name!a}, .attr and [key] are)")
+		return "", ferr("not supported: the format spec ':" + f.spec + "' (only {name} is)")
+	}
+	s, err := pyStr(normalize(raw))
+	if err != nil {
+		return "", ferr(err.Error())
 	}
 	return s, nil
 }
@@ -235,69 +190,4 @@ func isDecimal(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func formatGetattr(v any, attr string, ferr func(string) *formatError) (any, *formatError) {
-	switch t := v.(type) {
-	case *value.Object:
-		if !inList(dictMethods, attr) {
-			return nil, ferr("AttributeError: 'dict' object has no attribute '" + attr + "'")
-		}
-	case []any:
-		if !inList(listMethods, attr) {
-			return nil, ferr("AttributeError: 'list' object has no attribute '" + attr + "'")
-		}
-	case string:
-		if !inList(strMethods, attr) {
-			return nil, ferr("AttributeError: 'str' object has no attribute '" + attr + "'")
-		}
-	case nil:
-		return nil, ferr("AttributeError: 'NoneType' object has no attribute '" + attr + "'")
-	case bool, int64, *big.Int, float64:
-		if !inList(intAttrs, attr) {
-			return nil, ferr("AttributeError: '" + pyTypeName(t) + "' object has no attribute '" + attr + "'")
-		}
-	}
-	return nil, ferr("not supported: the attribute ." + attr + " of a " + pyTypeName(v))
-}
-
-func formatGetitem(v any, key string, ferr func(string) *formatError) (any, *formatError) {
-	var idx any = key
-	if isDecimal(key) && isAllDigits(key) {
-		n, ok := parseIntLiteral(strings.TrimLeft(key, "0"))
-		if strings.Trim(key, "0") == "" {
-			n, ok = int64(0), true
-		}
-		if !ok {
-			return nil, ferr("not supported: index " + key)
-		}
-		idx = n
-	}
-	switch t := v.(type) {
-	case *value.Object:
-		if s, ok := idx.(string); ok {
-			if x, ok := t.Get(s); ok {
-				return normalize(x), nil
-			}
-		}
-		r, _ := pyRepr(idx)
-		return nil, ferr("KeyError: " + r)
-	case []any, string:
-		n, ok := idx.(int64)
-		if !ok {
-			if _, isStr := t.(string); isStr {
-				return nil, ferr("TypeError: string indices must be integers, not 'str'")
-			}
-			return nil, ferr("TypeError: list indices must be integers or slices, not str")
-		}
-		items, _ := iterate(t)
-		if n >= int64(len(items)) {
-			if _, isStr := t.(string); isStr {
-				return nil, ferr("IndexError: string index out of range")
-			}
-			return nil, ferr("IndexError: list index out of range")
-		}
-		return normalize(items[n]), nil
-	}
-	return nil, ferr("TypeError: '" + pyTypeName(v) + "' object is not subscriptable")
 }

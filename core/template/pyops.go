@@ -111,10 +111,11 @@ func binaryOp(op string, a, b any) (any, error) {
 		}
 		return floatOp(op, x, y)
 	}
-	_, va := a.(*dictView)
-	_, vb := b.(*dictView)
-	if (va || vb) && op == "-" {
-		return nil, notSupported("set operations on dict views")
+	for _, v := range [2]any{a, b} {
+		switch v.(type) {
+		case markup, tuple, *dictView:
+			return nil, notSupported("arithmetic on a " + pyTypeName(v) + " (tojson's result, d.items() and its pairs)")
+		}
 	}
 	switch op {
 	case "+":
@@ -136,9 +137,6 @@ func binaryOp(op string, a, b any) (any, error) {
 		if _, ok := a.(string); ok {
 			return nil, notSupported("printf-style formatting with %")
 		}
-		if _, ok := a.(markup); ok {
-			return nil, notSupported("printf-style formatting with %")
-		}
 	}
 	pyop := op
 	if op == "**" {
@@ -157,18 +155,12 @@ func seqLike(v any) (int, bool) {
 
 func addSeq(a, b any) (any, error) {
 	switch x := a.(type) {
-	case markup:
-		s, err := escapeForMarkup(b)
-		if err != nil {
-			return nil, err
-		}
-		return capString(markup(string(x) + s))
 	case string:
-		if y, ok := b.(markup); ok {
-			return capString(markup(htmlEscape(x) + string(y)))
-		}
 		if y, ok := b.(string); ok {
-			return capString(x + y)
+			if len(x)+len(y) > maxOutput {
+				return nil, tooLong()
+			}
+			return x + y, nil
 		}
 		return nil, typeErr("can only concatenate str (not \"%s\") to str", pyTypeName(b))
 	case []any:
@@ -180,19 +172,6 @@ func addSeq(a, b any) (any, error) {
 			return append(append(out, x...), y...), nil
 		}
 		return nil, typeErr("can only concatenate list (not \"%s\") to list", pyTypeName(b))
-	case tuple:
-		if y, ok := b.(tuple); ok {
-			if len(x)+len(y) > maxItems {
-				return nil, tooMany()
-			}
-			out := make(tuple, 0, len(x)+len(y))
-			return append(append(out, x...), y...), nil
-		}
-		return nil, typeErr("can only concatenate tuple (not \"%s\") to tuple", pyTypeName(b))
-	}
-	if y, ok := b.(markup); ok {
-		// markupsafe's __radd__ only accepts str or objects with __html__.
-		_ = y
 	}
 	return nil, opUnsupported("+", a, b)
 }
@@ -201,88 +180,32 @@ func tooMany() error {
 	return &pyError{msg: "a list of more than " + itoa(maxItems) + " items is over the limit"}
 }
 
-func capString(v any) (any, error) {
-	var n int
-	switch t := v.(type) {
-	case string:
-		n = len(t)
-	case markup:
-		n = len(t)
-	}
-	if n > maxOutput {
-		return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
-	}
-	return v, nil
-}
-
-// escapeForMarkup is markupsafe.escape(other) as Markup.__add__ applies it: other must be a str.
-func escapeForMarkup(v any) (string, error) {
-	switch t := v.(type) {
-	case markup:
-		return string(t), nil
-	case string:
-		return htmlEscape(t), nil
-	}
-	return "", typeErr("unsupported operand type(s) for +: 'Markup' and '%s'", pyTypeName(v))
-}
-
-// htmlEscape is markupsafe.escape for a str.
-func htmlEscape(s string) string {
-	if !strings.ContainsAny(s, "&<>'\"") {
-		return s
-	}
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", "\"", "&#34;")
-	return r.Replace(s)
+func tooLong() error {
+	return &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
 }
 
 func repeatSeq(seq, count any) (any, error) {
 	nb := toBig(count)
-	if nb.Sign() <= 0 {
-		switch seq.(type) {
-		case string:
-			return "", nil
-		case markup:
-			return markup(""), nil
-		case []any:
-			return []any{}, nil
-		case tuple:
-			return tuple{}, nil
+	n := int64(0)
+	if nb.Sign() > 0 {
+		n = -1
+		if nb.IsInt64() {
+			n = nb.Int64()
 		}
-		return nil, opUnsupported("*", seq, count)
 	}
 	switch s := seq.(type) {
-	case string, markup:
-		var str string
-		if m, ok := s.(markup); ok {
-			str = string(m)
-		} else {
-			str = s.(string)
+	case string:
+		if n < 0 || (len(s) > 0 && n > int64(maxOutput/len(s))) {
+			return nil, tooLong()
 		}
-		if !nb.IsInt64() || (len(str) > 0 && nb.Int64() > int64(maxOutput/len(str))) {
-			return nil, &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
-		}
-		out := strings.Repeat(str, int(nb.Int64()))
-		if _, ok := s.(markup); ok {
-			return markup(out), nil
-		}
-		return out, nil
-	case []any, tuple:
-		var items []any
-		if l, ok := s.([]any); ok {
-			items = l
-		} else {
-			items = s.(tuple)
-		}
-		if !nb.IsInt64() || (len(items) > 0 && nb.Int64() > int64(maxItems/len(items))) {
+		return strings.Repeat(s, int(n)), nil
+	case []any:
+		if n < 0 || (len(s) > 0 && n > int64(maxItems/len(s))) {
 			return nil, tooMany()
 		}
-		n := int(nb.Int64())
-		out := make([]any, 0, len(items)*n)
-		for i := 0; i < n; i++ {
-			out = append(out, items...)
-		}
-		if _, ok := s.(tuple); ok {
-			return tuple(out), nil
+		out := make([]any, 0, len(s)*int(n))
+		for i := int64(0); i < n; i++ {
+			out = append(out, s...)
 		}
 		return out, nil
 	}

@@ -202,7 +202,7 @@ func pyStr(v any) (string, error) {
 		return "", undefErr(t)
 	}
 	var b strings.Builder
-	if err := writeRepr(&b, v, false); err != nil {
+	if err := writeRepr(&b, v); err != nil {
 		return "", err
 	}
 	return b.String(), nil
@@ -211,12 +211,12 @@ func pyStr(v any) (string, error) {
 // pyRepr is Python's repr(v).
 func pyRepr(v any) (string, error) {
 	var b strings.Builder
-	err := writeRepr(&b, v, false)
+	err := writeRepr(&b, v)
 	return b.String(), err
 }
 
-// writeRepr writes repr(v); ascii escapes non-ASCII as Python's ascii() does.
-func writeRepr(b *strings.Builder, v any, ascii bool) error {
+// writeRepr writes repr(v).
+func writeRepr(b *strings.Builder, v any) error {
 	switch t := v.(type) {
 	case nil:
 		b.WriteString("None")
@@ -237,40 +237,40 @@ func writeRepr(b *strings.Builder, v any, ascii bool) error {
 	case float64:
 		b.WriteString(floatRepr(t))
 	case string:
-		writeStrRepr(b, t, ascii)
+		writeStrRepr(b, t)
 	case markup:
 		b.WriteString("Markup(")
-		writeStrRepr(b, string(t), ascii)
+		writeStrRepr(b, string(t))
 		b.WriteString(")")
 	case []any:
-		return writeSeq(b, "[", "]", t, ascii)
+		return writeSeq(b, "[", "]", t)
 	case tuple:
 		if len(t) == 1 {
 			b.WriteString("(")
-			if err := writeRepr(b, t[0], ascii); err != nil {
+			if err := writeRepr(b, t[0]); err != nil {
 				return err
 			}
 			b.WriteString(",)")
 			return nil
 		}
-		return writeSeq(b, "(", ")", t, ascii)
+		return writeSeq(b, "(", ")", t)
 	case *value.Object:
 		b.WriteString("{")
 		for i, k := range t.Keys() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeStrRepr(b, k, ascii)
+			writeStrRepr(b, k)
 			b.WriteString(": ")
 			x, _ := t.Get(k)
-			if err := writeRepr(b, normalize(x), ascii); err != nil {
+			if err := writeRepr(b, normalize(x)); err != nil {
 				return err
 			}
 		}
 		b.WriteString("}")
 	case *dictView:
 		b.WriteString("dict_items(")
-		if err := writeSeq(b, "[", "]", viewItems(t), ascii); err != nil {
+		if err := writeSeq(b, "[", "]", viewItems(t)); err != nil {
 			return err
 		}
 		b.WriteString(")")
@@ -284,13 +284,13 @@ func writeRepr(b *strings.Builder, v any, ascii bool) error {
 	return nil
 }
 
-func writeSeq(b *strings.Builder, open, close string, items []any, ascii bool) error {
+func writeSeq(b *strings.Builder, open, close string, items []any) error {
 	b.WriteString(open)
 	for i, x := range items {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if err := writeRepr(b, normalize(x), ascii); err != nil {
+		if err := writeRepr(b, normalize(x)); err != nil {
 			return err
 		}
 	}
@@ -303,7 +303,7 @@ func notSupported(what string) error {
 }
 
 // writeStrRepr writes a Python string literal for s, choosing quotes as CPython does.
-func writeStrRepr(b *strings.Builder, s string, ascii bool) {
+func writeStrRepr(b *strings.Builder, s string) {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		quote = '"'
@@ -324,7 +324,7 @@ func writeStrRepr(b *strings.Builder, s string, ascii bool) {
 			writeHexEscape(b, 'x', uint32(r), 2)
 		case r < 0x7f:
 			b.WriteRune(r)
-		case !ascii && unicode.IsPrint(r):
+		case unicode.IsPrint(r):
 			b.WriteRune(r)
 		case r <= 0xff:
 			writeHexEscape(b, 'x', uint32(r), 2)

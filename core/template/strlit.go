@@ -21,23 +21,14 @@ func decodeStringLiteral(body string) (string, string) {
 		case r < 0x80:
 			ascii.WriteByte(byte(r))
 		case r <= 0xff:
-			writeHexEscapeB(&ascii, 'x', uint32(r), 2)
+			writeHexEscape(&ascii, 'x', uint32(r), 2)
 		case r <= 0xffff:
-			writeHexEscapeB(&ascii, 'u', uint32(r), 4)
+			writeHexEscape(&ascii, 'u', uint32(r), 4)
 		default:
-			writeHexEscapeB(&ascii, 'U', uint32(r), 8)
+			writeHexEscape(&ascii, 'U', uint32(r), 8)
 		}
 	}
 	return unicodeEscape(ascii.String())
-}
-
-func writeHexEscapeB(b *strings.Builder, kind byte, r uint32, width int) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('\\')
-	b.WriteByte(kind)
-	for i := width - 1; i >= 0; i-- {
-		b.WriteByte(hex[(r>>(4*uint(i)))&0xf])
-	}
 }
 
 // unicodeEscape is Python's "unicode-escape" codec on an ASCII string.

@@ -127,10 +127,10 @@ func TestSpans(t *testing.T) {
 		assert.Contains(t, []string{"Ada", "1", "2"}, out[s.Start:s.End])
 	}
 
-	out, spans, err = RenderSpans("t", "{{x}} {name} {{ {d[a]!r}", Format, testVars())
+	out, spans, err = RenderSpans("t", "{{x}} {name} {{ {name:}", Format, testVars())
 	require.NoError(t, err)
-	assert.Equal(t, "{x} Ada { 1", out)
-	assert.Equal(t, []Span{{Expr: "name", Start: 4, End: 7}, {Expr: "d[a]!r", Start: 10, End: 11}}, spans)
+	assert.Equal(t, "{x} Ada { Ada", out)
+	assert.Equal(t, []Span{{Expr: "name", Start: 4, End: 7}, {Expr: "name:", Start: 10, End: 13}}, spans)
 }
 
 func TestInputsAreNeverEvaluated(t *testing.T) {
