@@ -8,6 +8,7 @@ package template
 type exprBase struct {
 	pos  int
 	line int
+	_    [0]func() // not comparable: the compiler then makes no equality function per node type
 }
 
 func (e *exprBase) base() *exprBase { return e }
@@ -72,6 +73,7 @@ type concatExpr struct {
 type operand struct {
 	op  string // == != < <= > >= in notin
 	val expr
+	_   [0]func()
 }
 
 type compareExpr struct {
@@ -118,6 +120,7 @@ type textNode struct {
 type printNode struct {
 	x   expr
 	src string
+	_   [0]func()
 }
 
 // target is an assignment target: a name, or a tuple of targets when items is not nil.

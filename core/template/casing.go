@@ -19,13 +19,29 @@ func pyUpper(s string) string {
 			b.WriteByte(byte(r))
 			continue
 		}
-		if m, ok := specialUpper[r]; ok {
+		if m, ok := upperSpecial(r); ok {
 			b.WriteString(m)
 			continue
 		}
 		b.WriteRune(unicode.ToUpper(r))
 	}
 	return b.String()
+}
+
+// upperSpecial returns str.upper() of r when it is more than one code point.
+func upperSpecial(r rune) (string, bool) {
+	if r >= 0x2000 && r < 0xFB00 {
+		return "", false
+	}
+	i := strings.Index(specialUpper, "\x00"+string(r)+"\x01")
+	if i < 0 {
+		return "", false
+	}
+	m := specialUpper[i+2+utf8.RuneLen(r):]
+	if j := strings.IndexByte(m, 0); j >= 0 {
+		m = m[:j]
+	}
+	return m, true
 }
 
 // pyLower is str.lower(): full case mapping ("İ" becomes "i̇") and the final-sigma rule, which

@@ -32,6 +32,7 @@ func frame(missing []string) map[string]any {
 type evalError struct {
 	pos int
 	msg string
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 type evaluator struct {

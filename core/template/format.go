@@ -17,6 +17,7 @@ import (
 type formatError struct {
 	pos int
 	msg string
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 func renderFormat(name, src string, vars *value.Object) (string, []Span, error) {
@@ -75,6 +76,7 @@ type field struct {
 	conversion      rune // 0 if none
 	spec            string
 	specNested      bool
+	_               [0]func() // not comparable: no equality function in the wasm
 }
 
 // parseField is CPython's parse_field, starting after the "{"; it returns the offset after the
@@ -87,7 +89,7 @@ func parseField(src string, p int) (field, int, *formatError) {
 		c = src[p]
 		p++
 		if c == '{' {
-			return f, 0, &formatError{open, "unexpected '{' in field name"}
+			return f, 0, &formatError{pos: open, msg: "unexpected '{' in field name"}
 		}
 		if c == '[' {
 			for p < len(src) && src[p] != ']' {
@@ -103,7 +105,7 @@ func parseField(src string, p int) (field, int, *formatError) {
 	}
 	if c == 0 {
 		f.nameEnd = p
-		return f, 0, &formatError{open, "expected '}' before end of string"}
+		return f, 0, &formatError{pos: open, msg: "expected '}' before end of string"}
 	}
 	f.nameEnd = p - 1
 	if c == '}' {
@@ -111,7 +113,7 @@ func parseField(src string, p int) (field, int, *formatError) {
 	}
 	if c == '!' {
 		if p >= len(src) {
-			return f, 0, &formatError{open, "end of string while looking for conversion specifier"}
+			return f, 0, &formatError{pos: open, msg: "end of string while looking for conversion specifier"}
 		}
 		r, w := utf8.DecodeRuneInString(src[p:])
 		f.conversion = r
@@ -123,7 +125,7 @@ func parseField(src string, p int) (field, int, *formatError) {
 				return f, p, nil
 			}
 			if c != ':' {
-				return f, 0, &formatError{open, "expected ':' after conversion specifier"}
+				return f, 0, &formatError{pos: open, msg: "expected ':' after conversion specifier"}
 			}
 		}
 	}
@@ -144,12 +146,12 @@ func parseField(src string, p int) (field, int, *formatError) {
 			}
 		}
 	}
-	return f, 0, &formatError{open, "unmatched '{' in format spec"}
+	return f, 0, &formatError{pos: open, msg: "unmatched '{' in format spec"}
 }
 
 // renderField looks up and formats one field as str.format(**vars) would.
 func renderField(src string, open int, f field, vars *value.Object) (string, *formatError) {
-	ferr := func(msg string) *formatError { return &formatError{open, msg} }
+	ferr := func(msg string) *formatError { return &formatError{pos: open, msg: msg} }
 	name := src[f.nameStart:f.nameEnd]
 	k := strings.IndexAny(name, ".[")
 	first, rest := name, ""

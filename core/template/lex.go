@@ -37,9 +37,10 @@ const (
 
 type item struct {
 	typ  itemType
-	pos  int    // byte offset in the (normalised) source
-	line int    // Jinja's line number of the token
-	val  string // text, decoded string, literal or operator
+	pos  int       // byte offset in the (normalised) source
+	line int       // Jinja's line number of the token
+	val  string    // text, decoded string, literal or operator
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // lexer holds the scanning state; next() runs state functions until an item is ready.
@@ -61,6 +62,7 @@ type lexer struct {
 type lexError struct {
 	pos int
 	msg string
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 type stateFn func(*lexer) stateFn

@@ -13,6 +13,7 @@ type parseError struct {
 	pos  int
 	line int
 	msg  string
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 type parser struct {
@@ -439,7 +440,7 @@ func (p *parser) parseOr() expr {
 	x := p.parseAnd()
 	for p.isName("or") {
 		pos := p.advance().pos
-		x = &orExpr{exprBase{pos, line}, x, p.parseAnd()}
+		x = &orExpr{exprBase{pos: pos, line: line}, x, p.parseAnd()}
 		line = p.cur.line
 	}
 	return x
@@ -451,7 +452,7 @@ func (p *parser) parseAnd() expr {
 	x := p.parseNot()
 	for p.isName("and") {
 		pos := p.advance().pos
-		x = &andExpr{exprBase{pos, line}, x, p.parseNot()}
+		x = &andExpr{exprBase{pos: pos, line: line}, x, p.parseNot()}
 		line = p.cur.line
 	}
 	return x
@@ -463,7 +464,7 @@ func (p *parser) parseNot() expr {
 		p.enter()
 		defer p.leave()
 		tok := p.advance()
-		return &notExpr{exprBase{tok.pos, tok.line}, p.parseNot()}
+		return &notExpr{exprBase{pos: tok.pos, line: tok.line}, p.parseNot()}
 	}
 	return p.parseCompare()
 }
@@ -481,25 +482,25 @@ func (p *parser) parseCompare() expr {
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{op.val, p.parseMath1()})
+			ops = append(ops, operand{op: op.val, val: p.parseMath1()})
 		case p.isName("in"):
 			op := p.advance()
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{"in", p.parseMath1()})
+			ops = append(ops, operand{op: "in", val: p.parseMath1()})
 		case p.isName("not") && p.look().typ == itemName && p.look().val == "in":
 			op := p.advance()
 			p.advance()
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{"notin", p.parseMath1()})
+			ops = append(ops, operand{op: "notin", val: p.parseMath1()})
 		default:
 			if len(ops) == 0 {
 				return first
 			}
-			return &compareExpr{exprBase{pos, line}, first, ops}
+			return &compareExpr{exprBase{pos: pos, line: line}, first, ops}
 		}
 		line = p.cur.line
 	}
@@ -511,7 +512,7 @@ func (p *parser) parseMath1() expr {
 	x := p.parseConcat()
 	for p.isOp("+") || p.isOp("-") {
 		op := p.advance()
-		x = &binExpr{exprBase{op.pos, line}, op.val, x, p.parseConcat()}
+		x = &binExpr{exprBase{pos: op.pos, line: line}, op.val, x, p.parseConcat()}
 		line = p.cur.line
 	}
 	return x
@@ -529,7 +530,7 @@ func (p *parser) parseConcat() expr {
 	if len(args) == 1 {
 		return args[0]
 	}
-	return &concatExpr{exprBase{pos, line}, args}
+	return &concatExpr{exprBase{pos: pos, line: line}, args}
 }
 
 // parseMath2: math2 = pow { ("*"|"/"|"//"|"%") pow }
@@ -538,7 +539,7 @@ func (p *parser) parseMath2() expr {
 	x := p.parsePow()
 	for p.isOp("*") || p.isOp("/") || p.isOp("//") || p.isOp("%") {
 		op := p.advance()
-		x = &binExpr{exprBase{op.pos, line}, op.val, x, p.parsePow()}
+		x = &binExpr{exprBase{pos: op.pos, line: line}, op.val, x, p.parsePow()}
 		line = p.cur.line
 	}
 	return x
@@ -550,7 +551,7 @@ func (p *parser) parsePow() expr {
 	x := p.parseUnary(true)
 	for p.isOp("**") {
 		op := p.advance()
-		x = &binExpr{exprBase{op.pos, line}, "**", x, p.parseUnary(true)}
+		x = &binExpr{exprBase{pos: op.pos, line: line}, "**", x, p.parseUnary(true)}
 		line = p.cur.line
 	}
 	return x
@@ -563,7 +564,7 @@ func (p *parser) parseUnary(withFilter bool) expr {
 	var x expr
 	if p.isOp("-") || p.isOp("+") {
 		op := p.advance()
-		x = &unaryExpr{exprBase{op.pos, op.line}, op.val, p.parseUnary(false)}
+		x = &unaryExpr{exprBase{pos: op.pos, line: op.line}, op.val, p.parseUnary(false)}
 	} else {
 		x = p.parsePrimary()
 	}
@@ -581,7 +582,7 @@ func (p *parser) parsePrimary() expr {
 	p.enter()
 	defer p.leave()
 	tok := p.cur
-	b := exprBase{tok.pos, tok.line}
+	b := exprBase{pos: tok.pos, line: tok.line}
 	switch tok.typ {
 	case itemName:
 		p.advance()
@@ -636,7 +637,7 @@ func (p *parser) parsePrimary() expr {
 // parseList: list = "[" [ expression { "," expression } [","] ] "]"
 func (p *parser) parseList() expr {
 	tok := p.expectOp("[")
-	n := &listExpr{exprBase: exprBase{tok.pos, tok.line}}
+	n := &listExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}}
 	for !p.isOp("]") {
 		if len(n.items) > 0 {
 			p.expectOp(",")
@@ -691,7 +692,7 @@ func (p *parser) parseSubscript(x expr) expr {
 		attr := p.cur
 		p.advance()
 		if attr.typ == itemName {
-			return &getattrExpr{exprBase{attr.pos, tok.line}, x, attr.val}
+			return &getattrExpr{exprBase{pos: attr.pos, line: tok.line}, x, attr.val}
 		}
 		if attr.typ != itemInt {
 			p.failAt(attr, "expected name or number")
@@ -700,7 +701,7 @@ func (p *parser) parseSubscript(x expr) expr {
 		if !ok {
 			p.failAt(attr, "integer literal too long")
 		}
-		return &getitemExpr{exprBase{attr.pos, tok.line}, x, &constExpr{exprBase{attr.pos, attr.line}, v}}
+		return &getitemExpr{exprBase{pos: attr.pos, line: tok.line}, x, &constExpr{exprBase{pos: attr.pos, line: attr.line}, v}}
 	}
 	if p.isOp(":") {
 		p.fail("not supported: slices")
@@ -713,7 +714,7 @@ func (p *parser) parseSubscript(x expr) expr {
 		p.fail("not supported: tuples")
 	}
 	p.expectOp("]")
-	return &getitemExpr{exprBase{tok.pos, tok.line}, x, key}
+	return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, key}
 }
 
 // parseCallArgs parses a parenthesised argument list; keyword arguments are not supported.
@@ -746,7 +747,7 @@ func (p *parser) parseCall(fn expr) expr {
 	if g, ok := fn.(*getattrExpr); ok && g.attr == "items" && p.look().typ == itemOp && p.look().val == ")" {
 		p.advance()
 		p.advance()
-		return &itemsExpr{exprBase{tok.pos, tok.line}, g.obj}
+		return &itemsExpr{exprBase{pos: tok.pos, line: tok.line}, g.obj}
 	}
 	p.fail("not supported: calls other than d.items()")
 	return nil
@@ -775,7 +776,7 @@ func (p *parser) parseFilter(x expr) expr {
 			}
 			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
 		}
-		x = &filterExpr{exprBase{tok.pos, tok.line}, x, name, args}
+		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args}
 	}
 	return x
 }
@@ -810,9 +811,9 @@ func (p *parser) parseTest(x expr) expr {
 		}
 		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}
 	}
-	var t expr = &testExpr{exprBase{nameTok.pos, tok.line}, x, name, hasArgs}
+	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, hasArgs}
 	if negated {
-		t = &notExpr{exprBase{tok.pos, tok.line}, t}
+		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
 	}
 	return t
 }

@@ -111,11 +111,11 @@ func binaryOp(op string, a, b any) (any, error) {
 		}
 		return floatOp(op, x, y)
 	}
-	for _, v := range [2]any{a, b} {
-		switch v.(type) {
-		case markup, tuple, *dictView:
-			return nil, notSupported("arithmetic on a " + pyTypeName(v) + " (tojson's result, d.items() and its pairs)")
-		}
+	if err := noArithmetic(a); err != nil {
+		return nil, err
+	}
+	if err := noArithmetic(b); err != nil {
+		return nil, err
 	}
 	switch op {
 	case "+":
@@ -143,6 +143,15 @@ func binaryOp(op string, a, b any) (any, error) {
 		pyop = "** or pow()"
 	}
 	return nil, opUnsupported(pyop, a, b)
+}
+
+// noArithmetic refuses the values whose arithmetic is outside the subset.
+func noArithmetic(v any) error {
+	switch v.(type) {
+	case markup, tuple, *dictView:
+		return notSupported("arithmetic on a " + pyTypeName(v) + " (tojson's result, d.items() and its pairs)")
+	}
+	return nil
 }
 
 func seqLike(v any) (int, bool) {

@@ -30,13 +30,15 @@ type dictView struct {
 // undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.
 type undefined struct {
 	msg string
-	pos int // where it was made, for the error's column; -1 if unknown
+	pos int       // where it was made, for the error's column; -1 if unknown
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 // pyError is a Python exception raised while evaluating: the message says what Python would.
 type pyError struct {
 	msg string
-	pos int // the offending source offset when the raiser knows it better than the caller; 0 = none
+	pos int       // the offending source offset when the raiser knows it better than the caller; 0 = none
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 func (e *pyError) Error() string { return e.msg }
