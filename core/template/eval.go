@@ -41,7 +41,6 @@ type evaluator struct {
 	scopes     []map[string]any // innermost last; scopes[0] is the template's own
 	out        *strings.Builder
 	spans      []Span
-	record     bool // record spans (off while capturing a {% set %} block)
 	iterations int
 	stmtLine   int // Jinja's line of the statement or {{ }} child being executed
 }
@@ -96,9 +95,7 @@ func (ev *evaluator) exec(n node) error {
 		if err := ev.write(s); err != nil {
 			return err
 		}
-		if ev.record {
-			ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
-		}
+		ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
 		return nil
 	case *ifNode:
 		for _, br := range t.branches {

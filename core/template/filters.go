@@ -89,15 +89,6 @@ func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
 	return out, nil
 }
 
-func indexOf(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
-			return i
-		}
-	}
-	return -1
-}
-
 // mapStr applies f to str(v), keeping Markup as Markup (soft_str).
 func mapStr(v any, f func(string) string) (any, error) {
 	if m, ok := v.(markup); ok {
@@ -298,6 +289,19 @@ func filterToJSON(v any, args []any) (any, error) {
 	return markup(r.Replace(b.String())), nil
 }
 
+// writeJSONSep writes what json.dumps puts before item i of a container at level.
+func writeJSONSep(b *strings.Builder, i int, pretty bool, indent string, level int) {
+	if i > 0 {
+		b.WriteByte(',')
+		if !pretty {
+			b.WriteByte(' ')
+		}
+	}
+	if pretty {
+		writeJSONIndent(b, indent, level+1)
+	}
+}
+
 func writeJSONIndent(b *strings.Builder, indent string, level int) {
 	b.WriteByte('\n')
 	for i := 0; i < level; i++ {
@@ -354,15 +358,7 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 		}
 		b.WriteByte('[')
 		for i, x := range items {
-			if i > 0 {
-				b.WriteByte(',')
-				if !pretty {
-					b.WriteByte(' ')
-				}
-			}
-			if pretty {
-				writeJSONIndent(b, indent, level+1)
-			}
+			writeJSONSep(b, i, pretty, indent, level)
 			if err := writeJSON(b, normalize(x), pretty, indent, level+1); err != nil {
 				return err
 			}
@@ -380,15 +376,7 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 		sort.Strings(keys)
 		b.WriteByte('{')
 		for i, k := range keys {
-			if i > 0 {
-				b.WriteByte(',')
-				if !pretty {
-					b.WriteByte(' ')
-				}
-			}
-			if pretty {
-				writeJSONIndent(b, indent, level+1)
-			}
+			writeJSONSep(b, i, pretty, indent, level)
 			writeJSONString(b, k)
 			b.WriteString(": ")
 			x, _ := t.Get(k)

@@ -1,6 +1,6 @@
 package template
 
-// Jinja resolves names per frame (the template, each for body, each {% set %} block) by a symbol
+// Jinja resolves names per frame (the template, each for body and else) by a symbol
 // analysis done before rendering (jinja2/idtracking.py). Mostly that behaves like ordinary
 // nested scopes falling back to the variables, which is what the evaluator does, with one
 // exception this file computes: a name a frame assigns unconditionally, before reading it, starts
