@@ -20,6 +20,7 @@ import { toJSONL, toJSON, toCSV } from "./batch/export.js";
 import { histogramSVG } from "./batch/chart.js";
 import { VTable } from "./batch/vtable.js";
 import { DEFAULT_POLICY } from "./batch/http.js";
+import { startCallWorker } from "./batch/calls.js";
 
 const PREFS = {
   evaluator: "",
@@ -666,7 +667,13 @@ export async function mount(root, ctx) {
     store.putRun(cur.run).then(drawRuns, () => {});
   }
 
+  // The runs' judge calls go out from a worker (calls.js), so that a busy main thread does not keep
+  // call slots taken; started with the first run, and null (calls made here) where workers fail.
+  let callsP = null;
+
   async function resumeRun(retryFailed) {
+    if (!cur) return;
+    const calls = await (callsP ||= startCallWorker());
     if (!cur) return;
     if (cur.runner && cur.runner.state === "paused" && !retryFailed) {
       cur.runner.resume();
@@ -700,6 +707,7 @@ export async function mount(root, ctx) {
       request: { endpoint: rs.request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
       apiKey: () => state.key || undefined, // read at each call: a key entered while paused is used on resume
       concurrency: prefs.concurrency,
+      calls,
       cache: store,
       useCache: prefs.useCache,
       readCache: !retryFailed,

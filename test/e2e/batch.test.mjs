@@ -85,7 +85,12 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
     if (r.status === "undetermined") assert.equal(r.answers.length, 2, "one repair request was made");
   }
   const repaired = lines.filter((r) => r.row % 20 === 4 && r.row % 50 !== 6);
-  assert.ok(repaired.every((r) => r.answers.length === 2 && r.status !== "undetermined"), "unreadable answers were repaired");
+  // A row whose unreadable first answer reached the page but was neither stored nor cached when
+  // the page reloaded is asked again after the reload, and the fake answers its second call
+  // readably: one answer, and the upstream saw the lost call.
+  const lostToReload = (r) => r.answers.length === 1 && upstream.stats.byRow[r.row] >= 2;
+  const unrepaired = repaired.filter((r) => !((r.answers.length === 2 || lostToReload(r)) && r.status !== "undetermined"));
+  assert.deepEqual(unrepaired.map((r) => [r.row, r.status, r.answers]), [], "unreadable answers were repaired");
 
   // The summary agrees with the rows.
   const passed = lines.filter((r) => r.status === "passed").length;

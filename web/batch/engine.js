@@ -7,6 +7,7 @@
 import { chat, CallError, realClock } from "./http.js";
 import { cacheKey } from "./cache.js";
 import { needsRepair } from "./status.js";
+import { Slots } from "./slots.js";
 
 /** repairPrompt is the follow-up message that shows the judge why its answer could not be read. */
 export function repairPrompt(verdict) {
@@ -25,38 +26,7 @@ export function yieldToLoop() {
   return new Promise((r) => setTimeout(r, 0));
 }
 
-/**
- * Slots is a counting semaphore whose limit can change while it is held: the number of judge
- * calls in flight.
- */
-export class Slots {
-  constructor(limit) {
-    this.limit = limit;
-    this.used = 0;
-    this.waiters = [];
-  }
-  acquire() {
-    if (this.used < this.limit) {
-      this.used++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-  release() {
-    this.used--;
-    this.wake();
-  }
-  setLimit(n) {
-    this.limit = n;
-    this.wake();
-  }
-  wake() {
-    while (this.used < this.limit && this.waiters.length) {
-      this.used++;
-      this.waiters.shift()();
-    }
-  }
-}
+export { Slots };
 
 /**
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
@@ -68,6 +38,9 @@ export class Slots {
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (http.js)
+ *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
+ *   (its worker) bounds the calls in flight, so a slot is free again as soon as a response is read,
+ *   not when this thread next gets to it; the look-ahead is then a whole concurrency's worth of rows.
  *   onResult(result), onRetry({index, attempt, delayMs, error}), onState(state)
  *   onHold(error): a refused key (401, 403) or an unknown model or path (404) would fail every row
  *   alike, so the row goes back to the queue, the run pauses, and onHold says why; resume() goes on.
@@ -86,6 +59,7 @@ export class Runner {
     this.lastYield = 0;
     this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
     this.slots = new Slots(this.o.concurrency);
+    if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.persisting = new Set();
   }
 
@@ -112,7 +86,7 @@ export class Runner {
   }
 
   fill() {
-    const lookahead = Math.max(2, Math.ceil(this.o.concurrency / 4));
+    const lookahead = this.o.calls ? this.o.concurrency : Math.max(2, Math.ceil(this.o.concurrency / 4));
     while (this.state === "running" && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
       const index = this.queue.shift();
       this.active++;
@@ -171,6 +145,7 @@ export class Runner {
   setConcurrency(n) {
     this.o.concurrency = Math.max(1, Math.min(64, Math.floor(n) || 1));
     this.slots.setLimit(this.o.concurrency);
+    if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.fill();
   }
 
@@ -191,20 +166,21 @@ export class Runner {
         return { ...r, attempts: 0, cached: true };
       }
     }
-    await this.slots.acquire();
-    const p = chat(req, {
-      fetch: o.fetch,
-      apiKey: typeof o.apiKey === "function" ? o.apiKey() : o.apiKey,
-      policy: o.policy,
-      clock: o.clock,
-      random: o.random,
-      signal: this.ctrl.signal,
-      gate: this.gate,
-      onRetry: (info) => {
-        this.stats.retries++;
-        if (o.onRetry) o.onRetry({ index, ...info });
-      },
-    });
+    const onRetry = (info) => {
+      this.stats.retries++;
+      if (o.onRetry) o.onRetry({ index, ...info });
+    };
+    const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+    let p;
+    if (o.calls) p = o.calls.call(req, { apiKey, policy: o.policy, signal: this.ctrl.signal, onRetry });
+    else {
+      await this.slots.acquire();
+      p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal: this.ctrl.signal, gate: this.gate, onRetry });
+      p.then(
+        () => this.slots.release(),
+        () => this.slots.release(),
+      );
+    }
     if (key) this.inflight.set(key, p);
     try {
       this.stats.calls++;
@@ -223,7 +199,6 @@ export class Runner {
       }
       return { ...r, cached: false };
     } finally {
-      this.slots.release();
       if (key) this.inflight.delete(key);
     }
   }

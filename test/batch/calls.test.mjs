@@ -1,0 +1,89 @@
+// Tests of web/batch/calls.js: a run's calls made by a worker (here serveCalls on the far end of a
+// MessageChannel, with a fake fetch on the real clock) behave as the page's own calls do.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Runner } from "../../web/batch/engine.js";
+import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
+import { CallError } from "../../web/batch/http.js";
+import { MemoryStore } from "../../web/batch/store.js";
+import { statusOf } from "../../web/batch/status.js";
+import { answer, fakeJudge } from "./helpers.mjs";
+
+const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
+const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));
+const policy = { timeoutMs: 2000, baseDelayMs: 1, maxDelayMs: 2 };
+
+/** worker starts serveCalls behind a MessageChannel; close() frees both ports. */
+function worker(fetch) {
+  const ch = new MessageChannel();
+  serveCalls(ch.port2, { fetch, random: () => 0.5 });
+  const client = new CallClient(ch.port1, () => {
+    ch.port1.close();
+    ch.port2.close();
+  });
+  return client;
+}
+
+test("errorJSON and errorFromJSON keep what the retry policy and the rows read", () => {
+  const e = new CallError("Rate limited", { kind: "http", status: 429, retryable: true, retryAfterMs: 1500, attempts: 3, detail: "slow down" });
+  const back = errorFromJSON(structuredClone(errorJSON(e)));
+  assert.ok(back instanceof CallError);
+  assert.deepEqual(back.toJSON(), e.toJSON());
+  assert.equal(back.retryable, true);
+  assert.equal(back.retryAfterMs, 1500);
+  assert.equal(errorFromJSON(errorJSON(new TypeError("boom"))).message, "boom");
+});
+
+test("through the call worker every row ends, calls in flight stay at the limit, retries are reported", async () => {
+  let inflight = 0;
+  let max = 0;
+  const seen = new Map();
+  const fetch = async (url, init) => {
+    const q = JSON.parse(init.body).messages[0].content;
+    seen.set(q, (seen.get(q) || 0) + 1);
+    inflight++;
+    max = Math.max(max, inflight);
+    await new Promise((r) => setTimeout(r, 3));
+    inflight--;
+    if (q === "Q: q7") return answer(400, init);
+    if (q === "Q: q3" && seen.get(q) === 1) return answer(503, init);
+    return answer("yes", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  const store = new MemoryStore();
+  const retries = [];
+  const r = new Runner({ runId: "w1", items: items(40), todo: [...Array(40).keys()], judge: fakeJudge, request, policy, store, cache: store, calls, concurrency: 4, onRetry: (i) => retries.push(i) });
+  assert.equal(await r.start(), "done");
+  calls.close();
+  const results = await store.getResults("w1");
+  assert.equal(results.length, 40);
+  assert.equal(max, 4, "the worker keeps exactly the concurrency in flight");
+  assert.equal(results[7].error.status, 400);
+  assert.equal(results[7].error.kind, "http");
+  assert.equal(statusOf(results[3]), "passed");
+  assert.equal(results[3].attempts, 2);
+  assert.equal(retries.length, 1);
+  assert.equal(retries[0].index, 3);
+  assert.ok(retries[0].error instanceof CallError);
+  assert.equal(r.stats.calls, 40);
+});
+
+test("cancel aborts the worker's calls and leaves their rows pending", async () => {
+  let started = 0;
+  const fetch = (url, init) => {
+    started++;
+    return answer("hang", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  const store = new MemoryStore();
+  const r = new Runner({ runId: "w2", items: items(10), todo: [...Array(10).keys()], judge: fakeJudge, request, policy, store, calls, concurrency: 3 });
+  const done = r.start();
+  while (started < 3) await new Promise((res) => setTimeout(res, 1));
+  r.cancel();
+  assert.equal(await done, "cancelled");
+  assert.equal(started, 3, "no call starts after the cancel");
+  assert.equal((await store.getResults("w2")).length, 0);
+  calls.close();
+});

@@ -1,0 +1,177 @@
+// calls.js: judge calls made off the main thread. A run's calls used to be made by the page
+// itself, so a call's slot stayed taken until the main thread, busy rendering prompts, reading
+// verdicts (wasm) and storing rows, got round to the response: at concurrency 16 the endpoint saw
+// about 10 calls at once. Here a worker owns the slots and the one retry policy (http.js chat), so
+// the next queued call goes out the moment a response has been read, whatever the page is doing;
+// the page only has to keep a few rendered requests queued (engine.js Runner's look-ahead).
+//
+//   worker side  serveCalls(port)             (callworker.js runs it in a module worker)
+//   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
+//                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
+
+import { chat, CallError, realClock } from "./http.js";
+import { Slots } from "./slots.js";
+
+/** errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read. */
+export function errorJSON(e) {
+  if (e instanceof CallError) {
+    return { call: true, message: e.message, kind: e.kind, status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs, attempts: e.attempts, detail: e.detail };
+  }
+  return { call: false, message: String((e && e.message) || e) };
+}
+
+/** errorFromJSON is errorJSON's inverse. */
+export function errorFromJSON(j) {
+  if (!j.call) return new Error(j.message);
+  return new CallError(j.message, { kind: j.kind, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
+}
+
+/**
+ * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
+ * calls in flight, {type:"call", id, request, apiKey, policy} makes one call under the retry policy
+ * when a slot is free, {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
+ * deps (fetch, clock, random) are for tests.
+ */
+export function serveCalls(port, deps = {}) {
+  const slots = new Slots(8);
+  const gate = { until: 0 }; // one Retry-After holds every call of the run, as in the page
+  const ctrls = new Map();
+  const onCall = async (m) => {
+    const ctrl = new AbortController();
+    ctrls.set(m.id, ctrl);
+    try {
+      await slots.acquire();
+      try {
+        const r = await chat(m.request, {
+          fetch: deps.fetch,
+          apiKey: m.apiKey,
+          policy: m.policy,
+          clock: deps.clock || realClock,
+          random: deps.random,
+          signal: ctrl.signal,
+          gate,
+          onRetry: (info) => port.postMessage({ type: "retry", id: m.id, info: { attempt: info.attempt, delayMs: info.delayMs, error: errorJSON(info.error) } }),
+        });
+        port.postMessage({ type: "ok", id: m.id, result: r });
+      } finally {
+        slots.release();
+      }
+    } catch (e) {
+      port.postMessage({ type: "err", id: m.id, error: errorJSON(e) });
+    } finally {
+      ctrls.delete(m.id);
+    }
+  };
+  port.onmessage = (ev) => {
+    const m = ev.data;
+    if (m.type === "limit") slots.setLimit(m.n);
+    else if (m.type === "abort") {
+      // All at once: a call waiting for a slot must not take one freed by another's abort and start.
+      for (const id of m.ids) {
+        const c = ctrls.get(id);
+        if (c) c.abort();
+      }
+    } else if (m.type === "call") onCall(m);
+  };
+  port.postMessage({ type: "ready" });
+}
+
+/** CallClient makes calls through a serveCalls port; call() behaves like http.js chat. */
+export class CallClient {
+  constructor(port, close = () => {}) {
+    this.port = port;
+    this.closeFn = close;
+    this.seq = 0;
+    this.pending = new Map();
+    this.aborts = null;
+    this.ready = new Promise((resolve) => (this.onReady = resolve));
+    port.onmessage = (ev) => this.receive(ev.data);
+  }
+
+  receive(m) {
+    if (m.type === "ready") return this.onReady();
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    if (m.type === "retry") {
+      if (p.onRetry) p.onRetry({ ...m.info, error: errorFromJSON(m.info.error) });
+      return;
+    }
+    this.pending.delete(m.id);
+    if (p.signal) p.signal.removeEventListener("abort", p.onAbort);
+    if (m.type === "ok") p.resolve(m.result);
+    else p.reject(errorFromJSON(m.error));
+  }
+
+  /** setLimit sets how many calls are in flight at most. */
+  setLimit(n) {
+    this.port.postMessage({ type: "limit", n });
+  }
+
+  /** call queues one request; opts: apiKey, policy, signal, onRetry. */
+  call(request, { apiKey, policy, signal, onRetry } = {}) {
+    return new Promise((resolve, reject) => {
+      if (signal && signal.aborted) return reject(new CallError("The call was cancelled.", { kind: "aborted" }));
+      const id = ++this.seq;
+      const onAbort = () => this.abort(id);
+      this.pending.set(id, { resolve, reject, onRetry, signal, onAbort });
+      if (signal) signal.addEventListener("abort", onAbort, { once: true });
+      this.port.postMessage({ type: "call", id, request, apiKey, policy });
+    });
+  }
+
+  /** abort cancels call id; the aborts of one cancel (one signal, many calls) go in one message. */
+  abort(id) {
+    if (!this.aborts) {
+      this.aborts = [];
+      queueMicrotask(() => {
+        this.port.postMessage({ type: "abort", ids: this.aborts });
+        this.aborts = null;
+      });
+    }
+    this.aborts.push(id);
+  }
+
+  /** fail rejects every call in flight (the worker died). */
+  fail(message) {
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new CallError(message, { kind: "network", retryable: false }));
+    }
+  }
+
+  close() {
+    this.fail("The run's call worker was closed.");
+    this.closeFn();
+  }
+}
+
+/**
+ * startCallWorker starts a module worker serving calls and resolves to its CallClient once it is
+ * up, or to null (the page then makes its calls itself) when workers are unavailable or it does
+ * not start within timeoutMs.
+ */
+export async function startCallWorker(timeoutMs = 5000) {
+  if (typeof Worker !== "function") return null;
+  let worker;
+  try {
+    worker = new Worker(new URL("./callworker.js", import.meta.url), { type: "module", name: "ragjudge-batch-calls" });
+  } catch {
+    return null;
+  }
+  const client = new CallClient(worker, () => worker.terminate());
+  let timer;
+  const failed = new Promise((resolve) => {
+    worker.onerror = (e) => {
+      client.fail("The run's call worker failed: " + ((e && e.message) || "error"));
+      resolve(false);
+    };
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ok = await Promise.race([client.ready.then(() => true), failed]);
+  clearTimeout(timer);
+  if (!ok) {
+    worker.terminate();
+    return null;
+  }
+  return client;
+}
