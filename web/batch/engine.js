@@ -86,7 +86,7 @@ export class Runner {
   }
 
   fill() {
-    const lookahead = this.o.calls ? this.o.concurrency : Math.max(2, Math.ceil(this.o.concurrency / 4));
+    const lookahead = this.o.calls ? 2 * this.o.concurrency : Math.max(2, Math.ceil(this.o.concurrency / 4));
     while (this.state === "running" && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
       const index = this.queue.shift();
       this.active++;
