@@ -3,21 +3,27 @@
 // concurrency 16, no faults; reports wall time from Run to the last row against the ideal
 // 1000 × 0.1 / 16 = 6.25 s, and the longest main-thread task (PerformanceObserver "longtask").
 //
-// Two paths are measured, because a browser keeps at most 6 HTTP/1.1 connections per host:
+// Measures:
 //   direct  the page calls the fake upstream itself over HTTP/2 (TLS, a throwaway self-signed
 //           certificate), as it calls a provider that allows browser calls: 16 calls in flight;
-//   proxy   through the dev server (serve/, plain HTTP/1.1 on loopback): at most 6 in flight.
-//
-// A third measure, table, opens a finished 10,000-row run and filters and scrolls its table.
+//   bare    the ceiling: the very requests the page sent in direct, replayed by a bare fetch loop
+//           in a worker of the same browser, 16 at a time; what any page could do on this machine;
+//   proxy   through the dev server (serve/, plain HTTP/1.1 on loopback): a browser keeps at most
+//           6 HTTP/1.1 connections per host, so at most 6 calls are in flight;
+//   table   opens a finished 10,000-row run and filters and scrolls its table.
+// direct, bare and proxy drive chromium over a bare DevTools pipe (cdp.mjs), not Playwright, whose
+// network instrumentation of every request costs this benchmark about a tenth of its throughput.
 //
 //   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table]
+//   (--only direct also runs bare, which replays direct's requests)
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeUpstream, datasetJSONL } from "../test/e2e/batch-upstream.mjs";
-import { startServe, launch, setNumber, progress, waitFor } from "../test/e2e/batch-env.mjs";
+import { startServe, launch, progress, waitFor, CHROMIUM_ARGS } from "../test/e2e/batch-env.mjs";
+import { launchRaw } from "./cdp.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, d) => {
@@ -37,66 +43,167 @@ function selfSigned() {
   return tls;
 }
 
+/** pageHooks runs in the page before its scripts: it records long tasks, the click on Run and the
+ * moment the run card says done, so that the run is timed in the page and the harness adds nothing. */
+function pageHooks(s) {
+  if (!localStorage.getItem("ragjudge.page.v1")) localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: s }));
+  window.__longtasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: "longtask", buffered: true });
+  addEventListener(
+    "click",
+    (e) => {
+      if (e.target.closest && e.target.closest('[data-ref="batch-run"]')) window.__runClick = { perf: performance.now(), wall: Date.now() };
+    },
+    true,
+  );
+  addEventListener("DOMContentLoaded", () => {
+    new MutationObserver(() => {
+      const card = document.querySelector('[data-ref="batch-run-card"]');
+      if (window.__runClick && !window.__runDone && card && card.dataset.state === "done") window.__runDone = { perf: performance.now(), wall: Date.now() };
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+}
+
+/** setUp loads the dataset into the Batch view through its file input, as a picked file would. */
+function setUp({ rows, conc, jsonl }) {
+  const $ = (ref) => document.querySelector(`[data-ref="${ref}"]`);
+  const conc_ = $("batch-concurrency");
+  conc_.value = String(conc);
+  conc_.dispatchEvent(new Event("change", { bubbles: true }));
+  const input = $("batch-file");
+  const dt = new DataTransfer();
+  dt.items.add(new File([jsonl], "bench.jsonl", { type: "application/jsonl" }));
+  input.files = dt.files;
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+  performance.setResourceTimingBufferSize(rows + 500);
+  return true;
+}
+
+function chooseEvaluator(id) {
+  const sel = document.querySelector('[data-ref="batch-evaluator"]');
+  if (![...sel.options].some((o) => o.value === id)) return false;
+  sel.value = id;
+  sel.dispatchEvent(new Event("change", { bubbles: true }));
+  return true;
+}
+
+/** callDurations lists what the browser waited for each judge call (resource timing). */
+function callDurations() {
+  return performance
+    .getEntriesByType("resource")
+    .filter((e) => e.name.includes("/chat/completions"))
+    .map((e) => e.duration);
+}
+
+/** bare is the ceiling: the same calls (the prompts the page sent, replayed) made by a bare
+ * fetch loop in a dedicated worker of the same browser, `conc` at a time, with nothing else to do. */
+function bare({ url, bodies, conc }) {
+  const src = `onmessage = async ({ data: { url, bodies, conc } }) => {
+    let next = 0;
+    const t0 = performance.now();
+    const lane = async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const r = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", authorization: "Bearer x" } });
+        await r.text();
+      }
+    };
+    await Promise.all(Array.from({ length: conc }, lane));
+    postMessage(performance.now() - t0);
+  };`;
+  const w = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
+  return new Promise((resolve, reject) => {
+    w.onmessage = (e) => (w.terminate(), resolve(e.data));
+    w.onerror = (e) => reject(new Error(e.message));
+    w.postMessage({ url, bodies, conc });
+  });
+}
+
 async function measure(mode) {
-  const tls = mode === "direct" ? selfSigned() : null;
-  const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: mode === "direct", tls });
+  const direct = mode === "direct" || mode === "bare";
+  const tls = direct ? selfSigned() : null;
+  const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct" });
   const serve = await startServe(upstream.url + "/v1");
-  const browser = await launch(mode === "direct" ? ["--ignore-certificate-errors"] : []);
+  const browser = await launchRaw(process.env.CHROMIUM || "/usr/bin/chromium", [...CHROMIUM_ARGS, "--window-size=1366,900", ...(direct ? ["--ignore-certificate-errors"] : [])]);
   try {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1366, height: 900 } });
-    const settings = mode === "direct" ? { endpoint: "direct", baseURL: upstream.url + "/v1", model: "fake-judge" } : { endpoint: "proxy", model: "fake-judge" };
-    await context.addInitScript((s) => {
-      if (!localStorage.getItem("ragjudge.page.v1")) localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: s }));
-      window.__longtasks = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
-      }).observe({ type: "longtask", buffered: true });
-    }, settings);
-    const page = await context.newPage();
+    const page = await browser.newPage();
+    if (mode === "bare") {
+      // The bodies the page sends for these rows, recorded by measure("direct") on this upstream.
+      await page.goto(upstream.url + "/v1/models");
+      const ms = await page.evaluate(bare, { url: upstream.url + "/v1/chat/completions", bodies: lastBodies, conc: CONC });
+      const st = upstream.stats;
+      return { mode, wall: ms / 1000, ideal: (ROWS * LATENCY) / 1000 / CONC, meanInflight: st.busyMs / (st.last - st.first), meanCallMs: st.busyMs / st.calls, maxInflight: st.maxInflight, calls: st.calls };
+    }
+    const settings = direct ? { endpoint: "direct", baseURL: upstream.url + "/v1", model: "fake-judge" } : { endpoint: "proxy", model: "fake-judge" };
+    await page.addInitScript(pageHooks, settings);
     await page.goto(serve.url + "/#batch");
-    await page.waitForSelector('[data-ref="batch-setup"]', { timeout: 30_000 });
-    await page.evaluate((n) => performance.setResourceTimingBufferSize(n + 500), ROWS);
-    await setNumber(page, "batch-concurrency", CONC);
-    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "bench.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(ROWS)) });
-    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-    page.on("pageerror", (e) => console.log("pageerror:", e.message));
-    // The calls go out from the run's call worker (web/batch/calls.js): its resource timings are its own.
-    page.on("worker", (w) => w.evaluate((n) => performance.setResourceTimingBufferSize(n + 500), ROWS).catch(() => {}));
-    await waitFor(() => page.evaluate(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent)), 60_000, "the estimate");
-    const t0 = await page.evaluate(() => {
+    await page.waitFor(() => document.documentElement.dataset.ready === "true" && !!document.querySelector('[data-ref="batch-setup"]'), undefined, { what: "the Batch view" });
+    await page.evaluate(setUp, { rows: ROWS, conc: CONC, jsonl: datasetJSONL(ROWS) });
+    await page.waitFor(chooseEvaluator, "answer-grounding", { what: "the evaluator list" });
+    await page.waitFor(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent), undefined, { timeoutMs: 60_000, what: "the estimate" });
+    await page.evaluate(() => {
       window.__longtasks = [];
-      return performance.now();
+      document.querySelector('[data-ref="batch-run"]').click();
     });
-    await page.click('[data-ref="batch-run"]');
-    await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.run && p.state === "done" && p.done === ROWS;
-    }, 300_000, "the run to finish");
-    const callDurations = () => performance.getEntriesByType("resource").filter((e) => e.name.includes("/chat/completions")).map((e) => e.duration);
-    const r = await page.evaluate((cd) => {
-      const ends = [...document.querySelectorAll('[data-ref="batch-progress-text"]')];
-      return { now: performance.now(), longtasks: window.__longtasks, text: ends[0].textContent, calls: (0, eval)(cd)() };
-    }, `(${callDurations})`);
-    for (const w of page.workers()) r.calls.push(...(await w.evaluate((cd) => (0, eval)(cd)(), `(${callDurations})`).catch(() => [])));
-    r.callMs = r.calls.reduce((a, b) => a + b, 0) / Math.max(1, r.calls.length);
-    const wall = (r.now - t0) / 1000;
+    // The call worker starts with the run; its resource timing buffer must hold every call.
+    await page.waitFor(() => !!window.__runClick, undefined, { what: "the click on Run" });
+    const grow = (n) => (performance.setResourceTimingBufferSize(n + 500), true);
+    for (let i = 0; i < 50 && page.workers.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await page.evaluateInWorkers(grow, ROWS);
+    // One evaluate that resolves when the page records the end: polling from here would itself
+    // load the two CPUs the run is measured on.
+    await page.evaluate(
+      (rows) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error("the run did not finish within 5 min")), 300_000);
+          const check = () => {
+            const el = document.querySelector('[data-ref="batch-progress-text"]');
+            if (window.__runDone && el && Number(el.dataset.done) === rows) {
+              clearTimeout(timer);
+              resolve();
+            } else setTimeout(check, 500);
+          };
+          check();
+        }),
+      ROWS,
+    );
+    const r = await page.evaluate(() => ({ click: window.__runClick, done: window.__runDone, longtasks: window.__longtasks, text: document.querySelector('[data-ref="batch-progress-text"]').textContent }));
+    const calls = (await page.evaluate(callDurations)).concat(...(await page.evaluateInWorkers(callDurations)).filter(Boolean));
+    if (mode === "direct") lastBodies = upstream.bodies.slice(0, ROWS);
+    const callMs = calls.reduce((a, b) => a + b, 0) / Math.max(1, calls.length);
+    const wall = (r.done.perf - r.click.perf) / 1000;
     const ideal = (ROWS * LATENCY) / 1000 / CONC;
-    const longest = r.longtasks.reduce((m, t) => Math.max(m, t.duration), 0);
-    const statuses = r.text;
     const st = upstream.stats;
-    const meanInflight = st.busyMs / (st.last - st.first);
-    const meanCallMs = st.busyMs / st.calls;
-    // What the browser itself waited per call (network path included) bounds what the page can do.
     // Through the proxy a call's browser-side time includes waiting for one of the 6 connections,
-    // so there the bound is the 6-connection ideal instead.
-    const pageIdeal = mode === "proxy" ? (ROWS * LATENCY) / 1000 / Math.min(CONC, 6) : (ROWS * r.callMs) / 1000 / CONC;
-    return { mode, wall, ideal, efficiency: ideal / wall, pageIdeal, browserCallMs: r.callMs, longest, longtasks: r.longtasks.length, maxInflight: st.maxInflight, meanInflight, meanCallMs, calls: st.calls, statuses };
+    // so there the bound is the 6-connection ideal.
+    const pageIdeal = mode === "proxy" ? (ROWS * LATENCY) / 1000 / Math.min(CONC, 6) : (ROWS * callMs) / 1000 / CONC;
+    return {
+      mode,
+      wall,
+      ideal,
+      pageIdeal,
+      browserCallMs: callMs,
+      longest: r.longtasks.reduce((m, t) => Math.max(m, t.duration), 0),
+      longtasks: r.longtasks.length,
+      maxInflight: st.maxInflight,
+      meanInflight: st.busyMs / (st.last - st.first),
+      meanCallMs: st.busyMs / st.calls,
+      // Where the time outside the upstream's busy window went: before its first call, after its last.
+      leadMs: st.firstWall - r.click.wall,
+      tailMs: r.done.wall - st.lastWall,
+      calls: st.calls,
+      text: r.text,
+    };
   } finally {
     await browser.close();
     await serve.close();
     await upstream.close();
   }
 }
+
+let lastBodies = null;
 
 /**
  * table: a finished 10,000-row run (seeded straight into IndexedDB through the page's own store
@@ -163,19 +270,31 @@ async function measureTable(rows = 10_000) {
   }
 }
 
-const modes = ONLY ? [ONLY] : ["direct", "proxy", "table"];
+// bare replays the prompts of the direct run, so it runs right after it.
+const modes = ONLY === "direct" ? ["direct", "bare"] : ONLY ? [ONLY] : ["direct", "bare", "proxy", "table"];
 console.log(`bench/batch: ${ROWS} rows, fake upstream latency ${LATENCY} ms, concurrency ${CONC}; ideal ${((ROWS * LATENCY) / 1000 / CONC).toFixed(2)} s`);
+let directWall = 0;
 for (const m of modes) {
   if (m === "table") {
     await measureTable();
     continue;
   }
   const r = await measure(m);
+  const pct = (x) => (x * 100).toFixed(1) + "%";
+  const up = `upstream saw ${r.calls} calls, at most ${r.maxInflight} and on average ${r.meanInflight.toFixed(1)} at once, ${r.meanCallMs.toFixed(0)} ms each`;
+  if (m === "bare") {
+    console.log(
+      `bare   wall ${r.wall.toFixed(2)} s = ${pct(r.ideal / r.wall)} of ideal: the same ${r.calls} calls from a bare fetch loop in a worker of the same browser (${up}); ` +
+        `the page reached ${pct(r.wall / directWall)} of that`,
+    );
+    continue;
+  }
+  if (m === "direct") directWall = r.wall;
   console.log(
-    `${m.padEnd(6)} wall ${r.wall.toFixed(2)} s = ${(r.efficiency * 100).toFixed(1)}% of ideal; ` +
-      `upstream saw ${r.calls} calls, at most ${r.maxInflight} and on average ${r.meanInflight.toFixed(1)} at once, ${r.meanCallMs.toFixed(0)} ms each; ` +
-      (r.mode === "proxy"
-        ? `${((r.pageIdeal / r.wall) * 100).toFixed(1)}% of the ${r.pageIdeal.toFixed(2)} s that 6 connections allow; longest`
-        : `the browser saw ${r.browserCallMs.toFixed(0)} ms per call, so ${((r.pageIdeal / r.wall) * 100).toFixed(1)}% of the ${r.pageIdeal.toFixed(2)} s that allows; longest`) + ` main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
+    `${m.padEnd(6)} wall ${r.wall.toFixed(2)} s = ${pct(r.ideal / r.wall)} of ideal; ${up}, the first ${r.leadMs} ms after Run and the last ${r.tailMs} ms before done; ` +
+      (m === "proxy"
+        ? `${pct(r.pageIdeal / r.wall)} of the ${r.pageIdeal.toFixed(2)} s that 6 connections allow`
+        : `the browser waited ${r.browserCallMs.toFixed(0)} ms per call, so ${pct(r.pageIdeal / r.wall)} of the ${r.pageIdeal.toFixed(2)} s that allows`) +
+      `; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
   );
 }

@@ -12,7 +12,7 @@
 import { h, replace, uid, badge, debounce } from "./dom.js";
 import { Runner, yieldToLoop } from "./batch/engine.js";
 import { openStore } from "./batch/store.js";
-import { createRun, loadRun, todoIndices } from "./batch/runs.js";
+import { newRun, saveRun, loadRun, todoIndices } from "./batch/runs.js";
 import { detectMapping, prepareItemsAsync } from "./batch/mapping.js";
 import { statusOf, causeOf, reasonOf, STATUSES } from "./batch/status.js";
 import { aggregate, estimateTokens, messagesChars } from "./batch/aggregate.js";
@@ -416,6 +416,7 @@ export async function mount(root, ctx) {
     fileMsg.className = "batch-msg";
     fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows${fmt ? " (" + fmt + ")" : ""}, columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
     chooseEvaluator(prefs.evaluator, true);
+    warmUp();
   }
 
   function chooseEvaluator(id, fresh = false) {
@@ -619,9 +620,8 @@ export async function mount(root, ctx) {
       return;
     }
     const ev = evaluator();
-    runBtn.disabled = true;
-    const run = await createRun(
-      store,
+    const items = setup.items;
+    const run = newRun(
       {
         name: setup.name,
         evaluator: ev.id,
@@ -630,22 +630,28 @@ export async function mount(root, ctx) {
         readErrors: (setup.table.errors || []).slice(0, 200),
         settings: { ...rs.request, where: rs.where },
       },
-      setup.items,
+      items,
     );
-    runBtn.disabled = false;
-    await openRun(run.id, { start: true });
+    // The run starts from memory while its rows are written, so its first calls go out at once;
+    // no result is stored before the run and its rows are (resumeRun waits on created).
+    const created = saveRun(store, run, items);
+    created.then(drawRuns, (e) => {
+      runMsg.textContent = "✗ The run could not be stored in this browser, so it was stopped: " + ((e && e.message) || e);
+      if (cur && cur.run.id === run.id && cur.runner) cur.runner.cancel();
+    });
+    await openRun(run.id, { start: true, loaded: { run, items, results: new Array(items.length), created } });
     runCard.scrollIntoView({ block: "start" });
-    drawRuns();
   }
 
   // ---- run logic -------------------------------------------------------------------------
 
-  async function openRun(id, { start = false } = {}) {
+  /** openRun shows run id (loaded from the store, or given as loaded: {run, items, results, created}) and with start runs it. */
+  async function openRun(id, { start = false, loaded = null } = {}) {
     if (cur && cur.runner && (cur.runner.state === "running" || cur.runner.state === "paused")) {
       if (cur.run.id === id) return;
       await pauseRun();
     }
-    const loaded = await loadRun(store, id);
+    loaded ||= await loadRun(store, id);
     if (!loaded) return;
     const ev = byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
     cur = { ...loaded, ev, runner: null, doneTimes: [], filter: "all", view: [], agg: null };
@@ -664,16 +670,59 @@ export async function mount(root, ctx) {
     if (!cur) return;
     cur.run.state = s;
     cur.run.finished = cur.results.filter(Boolean).length;
-    store.putRun(cur.run).then(drawRuns, () => {});
+    const run = cur.run;
+    // Never before the run's items are stored (a new run is stored while it starts).
+    (cur.created || Promise.resolve()).then(() => store.putRun(run)).then(drawRuns, () => {});
   }
 
   // The runs' judge calls go out from a worker (calls.js), so that a busy main thread does not keep
-  // call slots taken; started with the first run, and null (calls made here) where workers fail.
+  // call slots taken; null (calls made here) where workers fail.
   let callsP = null;
+  const warmed = new Set();
+
+  /**
+   * warmUp gets ready for a run while the user is still looking at the mapping: it starts the call
+   * worker, and for an endpoint on another origin opens the connection to it, so that Run's first
+   * calls do not wait for either (on loopback about a tenth of a second; over the internet more).
+   */
+  function warmUp() {
+    callsP ||= startCallWorker();
+    const ep = state.endpoint();
+    if (!ep.baseURL) return;
+    let url;
+    try {
+      url = new URL(ep.baseURL, location.href);
+    } catch {
+      return;
+    }
+    if (!/^https?:$/.test(url.protocol) || url.origin === location.origin || warmed.has(url.origin)) return;
+    warmed.add(url.origin);
+    // The user's own endpoint setting, reduced to its origin. Judge calls are CORS requests without
+    // credentials, so the connection to warm is an anonymous one.
+    const link = document.createElement("link");
+    link.rel = "preconnect";
+    link.crossOrigin = "anonymous";
+    link.href = url.origin;
+    document.head.append(link);
+  }
+
+  /**
+   * claimRun asks for this tab's exclusive claim on run id (one tab runs a given run; a second tab
+   * that opens it only watches): resolves to {held, release}. Held until release() is called.
+   */
+  function claimRun(id) {
+    if (!navigator.locks || !navigator.locks.request) return Promise.resolve({ held: true, release() {} });
+    return new Promise((resolve) => {
+      navigator.locks
+        .request("ragjudge-batch-" + id, { ifAvailable: true }, (lock) => {
+          if (!lock) return resolve({ held: false, release() {} });
+          return new Promise((release) => resolve({ held: true, release }));
+        })
+        .catch(() => resolve({ held: true, release() {} }));
+    });
+  }
 
   async function resumeRun(retryFailed) {
-    if (!cur) return;
-    const calls = await (callsP ||= startCallWorker());
     if (!cur) return;
     if (cur.runner && cur.runner.state === "paused" && !retryFailed) {
       cur.runner.resume();
@@ -682,21 +731,32 @@ export async function mount(root, ctx) {
       return;
     }
     if (cur.runner && (cur.runner.state === "running" || cur.runner.state === "paused")) return;
+    const c = cur;
+    // Both take a while (the lock is the browser's): asked for at once.
+    const claim = claimRun(c.run.id);
+    const calls = await (callsP ||= startCallWorker());
+    const lock = await claim;
+    if (cur !== c || (c.runner && (c.runner.state === "running" || c.runner.state === "paused"))) return lock.release();
+    if (!lock.held) {
+      liveLine.textContent = "This run is running in another tab.";
+      return;
+    }
     const threshold = thresholdValue();
-    const todo = todoIndices(cur.run.total, cur.results, { retryFailed, threshold });
+    const todo = todoIndices(c.run.total, c.results, { retryFailed, threshold });
     if (!todo.length) {
+      lock.release();
       persistState("done");
       drawButtons();
       return;
     }
     const rs = requestSettings();
     if (rs.error) {
+      lock.release();
       liveLine.textContent = "✗ " + rs.error;
       persistState("paused");
       drawButtons();
       return;
     }
-    const c = cur;
     const ev = c.ev;
     const runner = new Runner({
       runId: c.run.id,
@@ -711,7 +771,7 @@ export async function mount(root, ctx) {
       cache: store,
       useCache: prefs.useCache,
       readCache: !retryFailed,
-      store,
+      store: c.created ? { putResult: (r) => c.created.then(() => store.putResult(r)), flush: () => store.flush() } : store,
       policy: { timeoutMs: prefs.timeoutS * 1000, maxAttempts: prefs.attempts },
       onResult: (r) => {
         c.results[r.index] = r;
@@ -739,28 +799,22 @@ export async function mount(root, ctx) {
     drawButtons();
     liveLine.textContent = retryFailed ? `Retrying ${fmtInt(todo.length)} failed rows, asking the judge again.` : `Running ${fmtInt(todo.length)} rows.`;
     const go = async () => {
-      const end = await runner.start();
-      if (cur !== c) return;
-      await store.flush();
-      persistState(end === "done" ? "done" : "cancelled");
-      liveLine.textContent = end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.";
-      update(true);
-      drawButtons();
-      drawRuns();
-      drawCacheInfo();
-      root.dispatchEvent(new CustomEvent("batch-run-end", { detail: { runId: c.run.id, state: end } }));
+      try {
+        const end = await runner.start();
+        await store.flush();
+        if (cur !== c) return;
+        persistState(end === "done" ? "done" : "cancelled");
+        liveLine.textContent = end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.";
+        drawNow();
+        drawButtons();
+        drawRuns();
+        drawCacheInfo();
+        root.dispatchEvent(new CustomEvent("batch-run-end", { detail: { runId: c.run.id, state: end } }));
+      } finally {
+        lock.release();
+      }
     };
-    // One tab runs a given run: a second tab that opens it only watches.
-    if (navigator.locks && navigator.locks.request) {
-      navigator.locks.request("ragjudge-batch-" + c.run.id, { ifAvailable: true }, async (lock) => {
-        if (!lock) {
-          runner.cancel();
-          liveLine.textContent = "This run is running in another tab.";
-          return;
-        }
-        await go();
-      });
-    } else go();
+    go();
   }
 
   async function pauseRun() {
@@ -811,6 +865,12 @@ export async function mount(root, ctx) {
     scheduled = true;
     const wait = forceNext ? 0 : Math.max(0, 200 - (performance.now() - lastDraw));
     setTimeout(() => requestAnimationFrame(draw), wait);
+  }
+
+  /** drawNow draws everything at once: the end of a run is shown without waiting for a frame. */
+  function drawNow() {
+    forceNext = true;
+    draw();
   }
 
   function draw() {

@@ -203,3 +203,22 @@ test("a judge that throws while reading an answer makes a row error, not a crash
   assert.match(got[0].error.message, /could not be computed: passage_gt has no markers/);
   assert.deepEqual(got[0].answers, ["yes"]);
 });
+
+test("the end of a run flushes the store: writes held back for coalescing are committed at once", async () => {
+  // A store that, like IDBStore, holds writes back until its coalescing delay, here forever: only
+  // flush() commits them. The run must still end, with every row stored.
+  const mem = new MemoryStore();
+  const held = [];
+  let flushes = 0;
+  const store = {
+    putResult: (res) => new Promise((resolve) => held.push(() => mem.putResult(res).then(resolve))),
+    flush: async () => {
+      flushes++;
+      for (const commit of held.splice(0)) await commit();
+    },
+  };
+  const { r, clock } = runner({ items: items(10), todo: [...Array(10).keys()], fetch: scriptedFetch(["yes"]), store, concurrency: 4 });
+  assert.equal(await clock.run(r.start()), "done");
+  assert.ok(flushes >= 1, "flush was called");
+  assert.equal((await mem.getResults("r1")).length, 10);
+});

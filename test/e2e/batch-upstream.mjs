@@ -37,10 +37,11 @@ export function expectedStatus(row) {
   return row % 3 === 0 ? "failed" : "passed";
 }
 
-export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null } = {}) {
+export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false } = {}) {
   // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
-  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0 };
+  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0 };
   const hanging = new Set();
+  const bodies = []; // the chat requests' bodies, with keepBodies (the benchmark replays them)
 
   async function handle(req, res) {
     const url = new URL(req.url, "http://x");
@@ -78,6 +79,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     }
     let body = "";
     for await (const chunk of req) body += chunk;
+    if (keepBodies) bodies.push(body);
     let j;
     try {
       j = JSON.parse(body);
@@ -94,7 +96,10 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     stats.inflight++;
     stats.maxInflight = Math.max(stats.maxInflight, stats.inflight);
     const t0 = performance.now();
-    if (!stats.first) stats.first = t0;
+    if (!stats.first) {
+      stats.first = t0;
+      stats.firstWall = Date.now();
+    }
     try {
       const fault = faults ? faultFor(row, stats.byRow[row], isRepair) : null;
       if (fault === "hang") {
@@ -131,6 +136,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     } finally {
       stats.inflight--;
       stats.last = performance.now();
+      stats.lastWall = Date.now();
       stats.busyMs += stats.last - t0;
     }
   }
@@ -157,6 +163,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
   return {
     url: `${scheme}://127.0.0.1:${addr.port}`,
     stats,
+    bodies,
     async close() {
       for (const r of hanging) r();
       if (server.closeAllConnections) server.closeAllConnections();

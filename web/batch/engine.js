@@ -115,7 +115,9 @@ export class Runner {
   async finish() {
     if (this.state === "done" || this.finishing) return;
     this.finishing = true;
-    // Every result is stored before the run says it is done.
+    // Every result is stored before the run says it is done; the last ones are written at once
+    // rather than after the store's coalescing delay.
+    if (this.o.store && typeof this.o.store.flush === "function") this.o.store.flush().catch(() => {});
     while (this.persisting.size) await Promise.all([...this.persisting]);
     this.setState("done");
     this.resolveDone("done");

@@ -14,11 +14,21 @@ export function newRunId(now = Date.now(), random = Math.random) {
  * readErrors}. settings must not hold the API key; createRun refuses one, to be sure.
  */
 export async function createRun(store, meta, items, now = Date.now()) {
+  const run = newRun(meta, items, now);
+  await saveRun(store, run, items);
+  return run;
+}
+
+/** newRun is createRun's run record, not yet stored (saveRun stores it). */
+export function newRun(meta, items, now = Date.now()) {
   if (meta.settings && ("apiKey" in meta.settings || "key" in meta.settings)) throw new Error("createRun: settings must not hold the API key");
-  const run = { ...meta, id: newRunId(now), createdAt: now, total: items.length, state: "running" };
+  return { ...meta, id: newRunId(now), createdAt: now, total: items.length, state: "running" };
+}
+
+/** saveRun stores a new run's items, then the run: a run in the store always has its items. */
+export async function saveRun(store, run, items) {
   await store.putItems(run.id, items);
   await store.putRun(run);
-  return run;
 }
 
 /** loadRun returns {run, items, results} with results a dense array indexed by row (undefined = pending). */

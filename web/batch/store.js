@@ -33,14 +33,16 @@ function tx2p(tx) {
 /** IDBStore is the durable store. Results are written as they finish, grouped into one
  * transaction per burst (enqueue) so that hundreds of rows a second do not mean hundreds of transactions. */
 export class IDBStore {
-  constructor(db) {
+  constructor(db, { coalesceMs = COALESCE_MS } = {}) {
     this.db = db;
     this.durable = true;
     this.queues = new Map();
+    this.coalesceMs = coalesceMs;
   }
 
-  static async open(idb = globalThis.indexedDB) {
-    const open = idb.open(DB_NAME, DB_VERSION);
+  /** open opens (or creates) the database; opts: {coalesceMs, name} (tests use both). */
+  static async open(idb = globalThis.indexedDB, { name = DB_NAME, ...opts } = {}) {
+    const open = idb.open(name, DB_VERSION);
     open.onupgradeneeded = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains("runs")) db.createObjectStore("runs", { keyPath: "id" });
@@ -49,7 +51,7 @@ export class IDBStore {
       if (!db.objectStoreNames.contains("cache")) db.createObjectStore("cache", { keyPath: "key" });
     };
     const db = await req2p(open);
-    return new IDBStore(db);
+    return new IDBStore(db, opts);
   }
 
   async putRun(run) {
@@ -99,8 +101,14 @@ export class IDBStore {
     return new Promise((resolve, reject) => {
       q.items.push({ op, resolve, reject });
       if (!q.running) {
-        const wait = mode === "readwrite" ? new Promise((r) => setTimeout(r, COALESCE_MS)) : Promise.resolve();
-        q.running = wait.then(() => this.drain(q, storeName, mode));
+        let wait = Promise.resolve();
+        if (mode === "readwrite") {
+          wait = new Promise((r) => {
+            const timer = setTimeout(r, this.coalesceMs);
+            q.hurry = () => (clearTimeout(timer), r()); // flush() writes now instead of waiting out the timer
+          });
+        }
+        q.running = wait.then(() => ((q.hurry = null), this.drain(q, storeName, mode)));
       }
     });
   }
@@ -121,9 +129,10 @@ export class IDBStore {
     q.running = null;
   }
 
-  /** flush waits until every queued write is committed. */
+  /** flush commits every queued write now and waits until they are committed. */
   async flush() {
     for (;;) {
+      for (const q of this.queues.values()) if (q.hurry) q.hurry();
       const running = [...this.queues.values()].map((q) => q.running).filter(Boolean);
       if (!running.length) return;
       await Promise.all(running);
