@@ -131,12 +131,12 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	if modeWarning != "" {
 		v.Checks = append(v.Checks, diag.Warn(modeWarning))
 	}
-	if output.Unfinished(answer) {
+	off, open := output.FindReasoning(answer)
+	if open >= 0 {
 		v.Checks = append(v.Checks, diag.Fail("the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
 		return v
 	}
-	rest, _ := output.StripReasoning(answer)
-	word, warning, problem := readYesNo(rest)
+	word, warning, problem := readYesNo(answer[off:])
 	if problem != "" {
 		v.Checks = append(v.Checks, diag.Fail(problem))
 		return v

@@ -98,3 +98,37 @@ func FuzzLenient(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFindReasoning checks that FindReasoning's offsets always lie in the answer, that an
+// unclosed block leaves no answer, that what it drops ends at a closing tag and that no block
+// is left at the start of the rest.
+func FuzzFindReasoning(f *testing.F) {
+	for _, s := range []string{
+		"<think>\n\n</think>\n\nyes", "a</think>\n<think>b</think>{}", "<THINKING>x", "yes <think>", "</thought>",
+		"<think>a</think> <think>b", "<<think>/think>", "\u00e9</think>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, answer string) {
+		end, open := FindReasoning(answer)
+		if end < 0 || end > len(answer) {
+			t.Fatalf("end %d outside 0..%d", end, len(answer))
+		}
+		if open >= 0 {
+			if end != len(answer) || open >= len(answer) || answer[open] != '<' {
+				t.Fatalf("unclosed block at %d, end %d of %d", open, end, len(answer))
+			}
+			return
+		}
+		if open != -1 {
+			t.Fatalf("open %d", open)
+		}
+		if end > 0 && answer[end-1] != '>' {
+			t.Fatalf("reasoning ends at %d, not after a closing tag: %q", end, answer[:end])
+		}
+		rest := strings.TrimLeft(answer[end:], " \t\r\n")
+		if at, _, closing := findReasoningTag(rest, 0); at == 0 && !closing {
+			t.Fatalf("the rest %q still starts with a reasoning block", rest)
+		}
+	})
+}

@@ -37,50 +37,91 @@ type Payload struct {
 	Start, End int
 }
 
-// reasoningTags are the names of the tags reasoning models wrap their thinking in.
-var reasoningTags = []string{"think", "thinking"}
+// reasoningTags are the tag names reasoning models wrap their thinking in: <think> (DeepSeek-R1,
+// QwQ, Qwen3 and most open reasoning models), <thinking> (Claude-style prompts) and <thought>
+// (Gemini's OpenAI-compatible API with include_thoughts).
+var reasoningTags = []string{"thinking>", "thought>", "think>"}
 
-// StripReasoning drops a model's reasoning from its answer: a leading <think>…</think> block
-// (also <thinking>, any case), or everything up to a lone </think> when the opening tag was not
-// sent (some servers strip it). It returns the rest and the byte offset of the rest in answer,
-// so that positions found in the rest can be reported against the original answer. A <think>
-// that is never closed means the reply ended while the model was still reasoning: the rest is
-// then empty (see Unfinished).
-func StripReasoning(answer string) (rest string, offset int) {
-	lead := len(answer) - len(strings.TrimLeft(answer, " \t\r\n"))
-	for _, tag := range reasoningTags {
-		open, close := "<"+tag+">", "</"+tag+">"
-		if hasPrefixFold(answer[lead:], open) {
-			body := lead + len(open)
-			i := indexFold(answer[body:], close)
-			if i < 0 {
-				return "", len(answer)
-			}
-			end := body + i + len(close)
-			return answer[end:], end
-		}
+// FindReasoning finds the model's reasoning at the start of answer. It returns end, the byte
+// offset where the answer proper starts (0 when there is no reasoning), and open, the offset of
+// a reasoning tag that is never closed, or -1. Every evaluator reads reasoning this way, so that
+// an answer means the same to each of them.
+//
+// The rule follows what reasoning models emit. Their reasoning always comes first, so only
+// reasoning at the start is dropped:
+//   - a block <think>…</think> (or <thinking>, <thought>; tag names in any case) that starts the
+//     answer, after white space, and any blocks that directly follow it: DeepSeek-R1 and QwQ
+//     sometimes think twice, Qwen3 with thinking off sends an empty "<think>\n\n</think>";
+//   - everything up to a closing tag that comes before any opening one: servers that put the
+//     opening tag in the prompt (or strip it) send reasoning that ends in a lone </think>; blocks
+//     right after it are dropped too;
+//   - an opening block that is never closed means the reply ran out of tokens while the model was
+//     still thinking: end is len(answer) and open is where that block opens, so callers report
+//     the answer as truncated rather than reading the reasoning as the answer.
+//
+// A tag after the answer has started is text, not reasoning: the answer may quote one, and a
+// judge's verdict does not come before its reasoning. Offsets are into answer itself, so positions
+// found after end stay positions in the original answer.
+func FindReasoning(answer string) (end, open int) {
+	first, firstEnd, closing := findReasoningTag(answer, 0)
+	if first < 0 {
+		return 0, -1
 	}
-	// A lone closing tag: the server ate the opening one, everything before it is reasoning.
-	for _, tag := range reasoningTags {
-		close := "</" + tag + ">"
-		if i := indexFold(answer, close); i >= 0 && indexFold(answer[:i], "<"+tag+">") < 0 {
-			end := i + len(close)
-			return answer[end:], end
-		}
+	if closing {
+		end = firstEnd // a lone closing tag: everything before it is reasoning
 	}
-	return answer, 0
+	for {
+		i := end
+		for i < len(answer) && (answer[i] == ' ' || answer[i] == '\t' || answer[i] == '\r' || answer[i] == '\n') {
+			i++
+		}
+		t, tEnd, closing := findReasoningTag(answer, i)
+		if t != i || closing {
+			return end, -1
+		}
+		c, cEnd, _ := findClosingTag(answer, tEnd)
+		if c < 0 {
+			return len(answer), t
+		}
+		end = cEnd
+	}
 }
 
-// Unfinished reports whether answer opens a reasoning block it never closes, that is whether the
-// reply was cut off while the model was still thinking.
-func Unfinished(answer string) bool {
-	lead := strings.TrimLeft(answer, " \t\r\n")
-	for _, tag := range reasoningTags {
-		if hasPrefixFold(lead, "<"+tag+">") && indexFold(lead, "</"+tag+">") < 0 {
-			return true
+// findReasoningTag finds the next opening or closing reasoning tag from answer[from], and returns
+// its start and end offsets and whether it closes, or -1 when there is none.
+func findReasoningTag(answer string, from int) (start, end int, closing bool) {
+	for i := from; i < len(answer); i++ {
+		j := strings.IndexByte(answer[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		k := i + 1
+		closing = k < len(answer) && answer[k] == '/'
+		if closing {
+			k++
+		}
+		for _, name := range reasoningTags {
+			if hasPrefixFold(answer[k:], name) {
+				return i, k + len(name), closing
+			}
 		}
 	}
-	return false
+	return -1, -1, false
+}
+
+// findClosingTag finds the next closing reasoning tag from answer[from].
+func findClosingTag(answer string, from int) (start, end int, ok bool) {
+	for i := from; ; {
+		t, tEnd, closing := findReasoningTag(answer, i)
+		if t < 0 {
+			return -1, -1, false
+		}
+		if closing {
+			return t, tEnd, true
+		}
+		i = tEnd
+	}
 }
 
 // Lenient reads src as one JSON value, repairing what models commonly get wrong (see the
@@ -109,7 +150,7 @@ func Lenient(name, src string) (any, []string, error) {
 // level (compared ignoring case, and spaces, '_' and '-'), or one level down inside a wrapping
 // object.
 //
-// It drops the reasoning (StripReasoning), then reads every balanced {…} in the rest, in order,
+// It drops the reasoning (FindReasoning), then reads every balanced {…} in the rest, in order,
 // with the lenient parser; inside a Markdown code fence (```json or plain ```) an object must end
 // within the fence. The LAST object that has a key is the payload, so that an example of the
 // format quoted in the reasoning is not taken for the answer. When the answer is exactly strict
@@ -129,11 +170,11 @@ func FindJSON(name, answer string, keys ...string) (*Payload, error) {
 	if len(answer) > MaxAnswer {
 		return nil, fail(-1, fmt.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
 	}
-	if Unfinished(answer) {
+	off, open := FindReasoning(answer)
+	if open >= 0 {
 		return nil, fail(len(answer), "the answer ends inside the model's <think> reasoning, before any answer: it looks truncated (max_tokens too small?)")
 	}
-	rest, off := StripReasoning(answer)
-	if strings.TrimSpace(rest) == "" {
+	if strings.TrimSpace(answer[off:]) == "" {
 		if off > 0 {
 			return nil, fail(-1, "the answer has nothing after the model's reasoning")
 		}

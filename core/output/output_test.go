@@ -21,25 +21,39 @@ func js(t testing.TB, v any) string {
 	return string(b)
 }
 
-func TestStripReasoning(t *testing.T) {
+// TestFindReasoning covers what reasoning models really send (see FindReasoning's rule).
+func TestFindReasoning(t *testing.T) {
 	tests := []struct {
 		name, in, rest string
-		off            int
+		open           int // -1: every block is closed
 	}{
-		{"none", `{"a":1}`, `{"a":1}`, 0},
-		{"block", "<think>hmm {\"claims\": []}</think>\n{\"a\":1}", "\n{\"a\":1}", 33},
-		{"leading space and case", "  <THINK>x</Think>yes", "yes", 18},
-		{"thinking tag", "<thinking>x</thinking>no", "no", 22},
-		{"lone close", "reasoning here</think>yes", "yes", 22},
-		{"unclosed", "<think>still going", "", 18},
-		{"tag later is kept", "yes <think>x</think> no", "yes <think>x</think> no", 0},
+		{"none", `{"a":1}`, `{"a":1}`, -1},
+		{"block (DeepSeek-R1, QwQ)", "<think>\nhmm {\"claims\": []}\n</think>\n\n{\"a\":1}", "\n\n{\"a\":1}", -1},
+		{"leading space and case", "  <THINK>x</Think>yes", "yes", -1},
+		{"thinking tag", "<thinking>x</thinking>no", "no", -1},
+		{"thought tag (Gemini)", "<thought>x</thought>\nno", "\nno", -1},
+		{"empty block (Qwen3, thinking off)", "<think>\n\n</think>\n\nyes", "\n\nyes", -1},
+		{"consecutive blocks", "<think>a</think>\n\n<think>b</think>\n<thinking>c</thinking> yes", " yes", -1},
+		{"lone close (opening tag stripped)", "reasoning here\n</think>\n\nyes", "\n\nyes", -1},
+		{"lone close then a block", "reasoning</think>\n<think>more</think>yes", "yes", -1},
+		{"the first lone close ends the reasoning", "I must not write </think> early</think>yes", " early</think>yes", -1},
+		{"unclosed (max_tokens)", "<think>still going", "", 0},
+		{"second block unclosed", "<think>a</think>\n<think>b", "", 17},
+		{"lone close then unclosed", "a</think> <think>b", "", 10},
+		{"tag later is kept", "yes <think>x</think> no", "yes <think>x</think> no", -1},
+		{"unclosed tag later is kept", "yes\n<think>x", "yes\n<think>x", -1},
+		{"block after the answer is kept", "<think>a</think>yes <think>b</think>", "yes <think>b</think>", -1},
+		{"not a reasoning tag", "<thinker>x</thinker>yes", "<thinker>x</thinker>yes", -1},
+		{"mismatched close ends the block", "<thinking>x</think>yes", "yes", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rest, off := StripReasoning(tt.in)
-			assert.Equal(t, tt.rest, rest)
-			assert.Equal(t, tt.off, off)
-			assert.Equal(t, tt.in[off:], rest, "rest is a suffix of the answer")
+			end, open := FindReasoning(tt.in)
+			assert.Equal(t, tt.rest, tt.in[end:])
+			assert.Equal(t, tt.open, open)
+			if open >= 0 {
+				assert.Equal(t, len(tt.in), end, "an unclosed block leaves no answer")
+			}
 		})
 	}
 }

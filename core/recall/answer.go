@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/output"
 )
 
 // Score is one passage score read from a judge's answer.
@@ -77,9 +78,9 @@ const maxTokens = 100000
 // lines and columns (1-based, columns in code points) of answer as given.
 //
 // The rules, in the order they apply:
-//   - Reasoning is dropped: each <think>…</think> (or <thinking>…</thinking>) block, any case,
-//     and everything up to a closing tag that has no opening one. An opening tag that is never
-//     closed drops the rest of the answer and sets ThinkOpen.
+//   - Reasoning is dropped as output.FindReasoning finds it: the <think>…</think> blocks that
+//     start the answer, or everything up to a closing tag that has no opening one. An opening
+//     tag that is never closed drops the rest of the answer and sets ThinkOpen.
 //   - A passage section starts at a marker: a bracketed one anywhere, as Passages reads them
 //     ("[ESSENTIAL PASSAGE] 1:", "**[BONUS PASSAGE 2]**"), or an unbracketed one with a number at
 //     the start of a line, after any Markdown heading marks, bullets, list numbers and emphasis
@@ -95,12 +96,12 @@ const maxTokens = 100000
 //     empty the next line is taken if it starts like a formula. It ends the current section.
 func ReadAnswer(answer string) *Answer {
 	a := &Answer{}
-	s, openAt := dropThink(answer)
+	from, openAt := output.FindReasoning(answer)
 	if openAt >= 0 {
 		a.ThinkOpen = true
 		a.ThinkLine, a.ThinkCol = diag.Position(answer, openAt)
 	}
-	toks := scanAnswer(s)
+	toks := scanAnswer(answer, from)
 
 	pos := &posTracker{src: answer, line: 1, col: 1}
 	cur := -1
@@ -164,11 +165,12 @@ func (p *posTracker) at(off int) (int, int) {
 	return p.line, p.col
 }
 
-// scanAnswer finds the markers, scores and formula lines of s in order.
-func scanAnswer(s string) []token {
+// scanAnswer finds the markers, scores and formula lines of s from s[from] on, in order; s[from]
+// starts a line.
+func scanAnswer(s string, from int) []token {
 	var toks []token
 	lineStart := true
-	for i := 0; i < len(s) && len(toks) < maxTokens; {
+	for i := from; i < len(s) && len(toks) < maxTokens; {
 		if lineStart {
 			lineStart = false
 			if m, ok := scanLineMarker(s, i); ok {
@@ -517,74 +519,6 @@ func statedValue(line int, text string) *big.Rat {
 		return nil
 	}
 	return v
-}
-
-// dropThink blanks out reasoning blocks (see ReadAnswer) with spaces, keeping newlines, so that
-// byte offsets into the result are offsets into s. It returns the offset of an opening tag that
-// is never closed, or -1.
-func dropThink(s string) (string, int) {
-	if strings.IndexByte(s, '<') < 0 {
-		return s, -1
-	}
-	var b []byte
-	blank := func(from, to int) {
-		if b == nil {
-			b = []byte(s)
-		}
-		for k := from; k < to; k++ {
-			if b[k] != '\n' {
-				b[k] = ' '
-			}
-		}
-	}
-	openAt := -1
-	firstOpen, _ := findTag(s, 0, false)
-	if c, cEnd := findTag(s, 0, true); c >= 0 && (firstOpen < 0 || c < firstOpen) {
-		blank(0, cEnd)
-		firstOpen, _ = findTag(s, cEnd, false)
-	}
-	for o := firstOpen; o >= 0; {
-		_, oEnd := findTag(s, o, false)
-		c, cEnd := findTag(s, oEnd, true)
-		if c < 0 {
-			blank(o, len(s))
-			openAt = o
-			break
-		}
-		blank(o, cEnd)
-		o, _ = findTag(s, cEnd, false)
-	}
-	if b == nil {
-		return s, openAt
-	}
-	return string(b), openAt
-}
-
-// findTag finds the next <think> or <thinking> tag (closing ones when closing is set), any case,
-// from s[from], and returns its start and end, or -1, -1.
-func findTag(s string, from int, closing bool) (int, int) {
-	for i := from; i < len(s); {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		k := i + 1
-		if closing {
-			if k >= len(s) || s[k] != '/' {
-				i++
-				continue
-			}
-			k++
-		}
-		for _, name := range []string{"thinking>", "think>"} {
-			if hasFoldPrefix(s[k:], name) {
-				return i, k + len(name)
-			}
-		}
-		i++
-	}
-	return -1, -1
 }
 
 // scanLineMarker reads an unbracketed marker at the start of a line (see ReadAnswer):

@@ -45,9 +45,15 @@ func TestReadAnswer(t *testing.T) {
 		},
 		{
 			name:     "unclosed think",
-			answer:   "[ESSENTIAL PASSAGE] 1: Score: 2\n<think>and then [ESSENTIAL PASSAGE] 2: Score: 3",
+			answer:   "<think>\n[ESSENTIAL PASSAGE] 1: Score: 2\nand then [ESSENTIAL PASSAGE] 2: Score: 3",
 			e:        2,
-			problems: []string{"output: no score for essential passage 2"},
+			problems: []string{"output: no score for essential passage 1", "output: no score for essential passage 2"},
+		},
+		{
+			name:      "a think tag after the answer has started is text",
+			answer:    "[ESSENTIAL PASSAGE] 1: Score: 2\n<think>and then [ESSENTIAL PASSAGE] 2: Score: 3",
+			e:         2,
+			essential: []string{"2", "3"}, bonus: []string{},
 		},
 		{
 			name:   "different order by number",
@@ -229,11 +235,15 @@ func TestReadAnswerPositionsCountCodePoints(t *testing.T) {
 }
 
 func TestThink(t *testing.T) {
-	a := ReadAnswer("x\n<think>\nScore: 1")
+	a := ReadAnswer("\n <think>\nScore: 1")
 	assert.True(t, a.ThinkOpen)
 	assert.Equal(t, 2, a.ThinkLine)
-	assert.Equal(t, 1, a.ThinkCol)
+	assert.Equal(t, 2, a.ThinkCol)
 	assert.Empty(t, a.Unassigned)
+
+	a = ReadAnswer("x\n<think>\nScore: 1")
+	assert.False(t, a.ThinkOpen, "reasoning comes first: a tag after the answer has started is text")
+	assert.Len(t, a.Unassigned, 1)
 
 	a = ReadAnswer("<thinking>a</thinking><think>b</think>[ESSENTIAL PASSAGE] Score: 3")
 	assert.False(t, a.ThinkOpen)
