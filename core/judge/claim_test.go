@@ -146,6 +146,48 @@ func TestClaimParse(t *testing.T) {
 			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{`W: read the judge's "claims" object as a list keyed by claim id`}},
 		{name: "capitalised keys", answer: `{"Claims": [{"Claim_ID": "c1", "Grounded": true}, {"claim_id": "c2", "GROUNDED": true}, {"claim_id": "c3", "grounded": true}]}`,
 			passed: "true", score: "1", statuses: "grounded grounded grounded"},
+		// As real judges answer (GPT-4o/4.1, Claude, Llama 3, Mistral, Gemini, Qwen, DeepSeek-R1).
+		{name: "gpt-4o: bare json fence", answer: "```json\n" + c2Ungrounded + "\n```",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
+		{name: "gpt-4.1: here is my evaluation", answer: "Here is my evaluation:\n\n```json\n" + c2Ungrounded + "\n```",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
+		{name: "claude: analysis, fence, summary", answer: "I'll check each claim against the evidence.\n\n**Claim c1:** ID: 1 says \"start atorvastatin 20 mg PO daily\" — supported.\n" +
+			"**Claim c2:** nothing about adverse reactions; ID: 3 lists allergies only.\n**Claim c3:** ID: 2 says 12 weeks, which is three months.\n\n```json\n" + c2Ungrounded +
+			"\n```\n\nIn summary, c1 and c3 are grounded; c2 is not.",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded",
+			checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1", "W: judge answer: ignored the text after the JSON, from 16:1"}},
+		{name: "llama 3: json in prose without a fence", answer: "Here is the output in JSON format:\n\n" + claimJSON("true", "true", "true") + "\n\nLet me know if you need anything else!",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1", "W: judge answer: ignored the text after the JSON, from 9:1"}},
+		{name: "schema with placeholders quoted first", answer: "The required format is:\n{\"claims\": [{\"claim_id\": \"<id>\", \"grounded\": <true|false>, \"ungrounded_assertions\": [{\"assertion\": \"...\", \"reason\": \"...\"}]}]}\n\n" +
+			"Evaluating:\n```json\n" + claimJSON("true", "false", "true") + "\n```",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
+		{name: "fenced schema example then fenced answer", answer: "Expected shape:\n```json\n{\"claims\": [{\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []}]}\n```\n\nMy answer:\n```json\n" +
+			claimJSON("true", "true", "false") + "\n```",
+			passed: "false", score: "0.6667", statuses: "grounded grounded ungrounded", checks: []string{"W: judge answer: ignored an earlier JSON object at 3:1 (an example in the reasoning?)"}},
+		{name: "llama: python dict", answer: "{'claims': [{'claim_id': 'c1', 'grounded': True, 'ungrounded_assertions': []}, {'claim_id': 'c2', 'grounded': False, 'ungrounded_assertions': [{'assertion': 'no adverse reactions', 'reason': \"The evidence doesn't mention reactions\"}]}, {'claim_id': 'c3', 'grounded': True, 'ungrounded_assertions': []}]}",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: read a single-quoted string", "W: judge answer: read Python True as true", "W: judge answer: read Python False as false"}},
+		{name: "mistral: trailing commas in a fence", answer: "```json\n{\n  \"claims\": [\n    {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": [],},\n    {\"claim_id\": \"c2\", \"grounded\": true, \"ungrounded_assertions\": [],},\n    {\"claim_id\": \"c3\", \"grounded\": true, \"ungrounded_assertions\": [],},\n  ],\n}\n```",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: repaired a trailing comma at 4:69 (and 4 more)"}},
+		{name: "smart quotes from a chat ui", answer: "{“claims”: [{“claim_id”: “c1”, “grounded”: true, “ungrounded_assertions”: []}, {“claim_id”: “c2”, “grounded”: false, “ungrounded_assertions”: [{“assertion”: “no adverse reactions”, “reason”: “not in the evidence”}]}, {“claim_id”: “c3”, “grounded”: true, “ungrounded_assertions”: []}]}",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: read curly quotes as quotes"}},
+		{name: "keys in other cases", answer: `{"CLAIMS": [{"Claim_Id": "c1", "Grounded": true, "Ungrounded_Assertions": []}, {"claimId": "c2", "grounded": false, "UngroundedAssertions": [{"Assertion": "no adverse reactions", "Reason": "absent"}]}, {"claim_id": "c3", "GROUNDED": true}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
+		{name: "booleans as Yes, true and 1", answer: claimJSON(`"Yes"`, `"true"`, "1"), passed: "true", score: "1", statuses: "grounded grounded grounded",
+			checks: []string{`W: claim c1: read grounded "Yes" as true`, `W: claim c2: read grounded "true" as true`, "W: claim c3: read grounded 1 as true"}},
+		{name: "unescaped quotes quoting the evidence", answer: "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n  {\"claim_id\": \"c2\", \"grounded\": false, \"ungrounded_assertions\": [{\"assertion\": \"no adverse reactions\", \"reason\": \"ID: 3 only says \"Allergies: none known.\", which is not about reactions\"}]},\n  {\"claim_id\": \"c3\", \"grounded\": true, \"ungrounded_assertions\": []}\n]}\n```",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
+		{name: "cut off by max_tokens inside a reason", answer: "```json\n{\n  \"claims\": [\n    {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n    {\"claim_id\": \"c2\", \"grounded\": false, \"ungrounded_assertions\": [{\"assertion\": \"no adverse reactions\", \"reason\": \"The evidence lists allergies but says nothing abo",
+			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: the answer ends inside the JSON that starts at 2:1: it looks truncated (max_tokens too small?)"}},
+		{name: "cut off right after the last claim: truncated or brackets forgotten", answer: "{\"claims\": [" + `{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}`,
+			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: the JSON that starts at 1:1 never closes (expected \",\" or \"]\" after element 3 of a list), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there (line 1, col 125)"}},
+		{name: "deepseek-r1: think with a draft, then a fence", answer: "<think>\nOkay, let me draft: {\"claims\": [{\"claim_id\": \"c1\", \"grounded\": false}]}. Wait, ID: 1 does say 20 mg. So c1 is grounded.\n</think>\n\n```json\n" +
+			claimJSON("true", "false", "true") + "\n```", passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
+		{name: "gemini: fence and a bold explanation", answer: "```json\n" + claimJSON("true", "true", "true") + "\n```\n\n**Explanation:**\n* **c1:** ID 1 states the dose.\n* **c3:** 12 weeks is three months.",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored the text after the JSON, from 9:1"}},
+		{name: "qwen: note with braces after the json", answer: claimJSON("true", "true", "true") + "\n\nNote: {c3} relies on 12 weeks = three months.",
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored the text after the JSON, from 7:1"}},
+		{name: "ungrounded_assertions null and reasons as strings", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": null}, {"claim_id": "c2", "grounded": false, "ungrounded_assertions": ["no adverse reactions: not in the evidence"]}, {"claim_id": "c3", "grounded": true, "ungrounded_assertions": null}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
 	}
 	r := testRegistry(t)
 	in := object(t, claimInputs)

@@ -101,12 +101,12 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
 	report := func(c diag.Check) { v.Checks = append(v.Checks, c) }
 
-	if a1, ok := looseField(p.Object, "answer_1"); ok {
+	if a1, ok := output.Field(p.Object, "answer_1"); ok {
 		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, report)
 	} else {
 		report(diag.Warn("the judge gave no answer_1: the expected output is not graded"))
 	}
-	a2, ok := looseField(p.Object, "answer_2")
+	a2, ok := output.Field(p.Object, "answer_2")
 	if !ok {
 		report(diag.Fail("the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
 		return v
@@ -218,30 +218,6 @@ func isNullWord(s string) bool {
 		return true
 	}
 	return false
-}
-
-// looseField finds key in o ignoring case, spaces, hyphens and underscores ("Answer 2" for
-// "answer_2").
-func looseField(o *value.Object, key string) (any, bool) {
-	if v, ok := output.Field(o, key); ok {
-		return v, true
-	}
-	norm := func(s string) string {
-		return strings.Map(func(r rune) rune {
-			if r == ' ' || r == '_' || r == '-' {
-				return -1
-			}
-			return unicode.ToLower(r)
-		}, s)
-	}
-	want := norm(key)
-	for _, k := range o.Keys() {
-		if norm(k) == want {
-			v, _ := o.Get(k)
-			return v, true
-		}
-	}
-	return nil, false
 }
 
 // ---- the citation check ---------------------------------------------------------------------

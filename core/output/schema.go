@@ -10,10 +10,20 @@ import (
 )
 
 // Field returns o's value at key, matching the key case-insensitively ("Grounded" for
-// "grounded"), as judges do not always keep the case the prompt asked for.
+// "grounded"), as judges do not always keep the case the prompt asked for; failing that, also
+// ignoring the separators ' ', '_' and '-' ("claimId" and "Claim ID" for "claim_id"), as
+// FindJSON matches the payload's top-level keys.
 func Field(o *value.Object, key string) (any, bool) {
-	v, _, ok := o.GetFold(key)
-	return v, ok
+	if v, _, ok := o.GetFold(key); ok {
+		return v, true
+	}
+	want := looseKey(key)
+	for _, k := range o.Keys() {
+		if looseKey(k) == want {
+			return o.Get(k)
+		}
+	}
+	return nil, false
 }
 
 // Bool reads v as a boolean the way judges write one: true/false; the numbers 1 and 0; the
