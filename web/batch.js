@@ -21,6 +21,7 @@ import { histogramSVG } from "./batch/chart.js";
 import { VTable } from "./batch/vtable.js";
 import { DEFAULT_POLICY } from "./batch/http.js";
 import { startCallWorker } from "./batch/calls.js";
+import { socketURL } from "./batch/socket.js";
 
 const PREFS = {
   evaluator: "",
@@ -207,9 +208,16 @@ export async function mount(root, ctx) {
   });
   // A browser keeps at most 6 HTTP/1.1 connections to one host, and the dev server speaks HTTP/1.1.
   const concurrencyHint = h("div", { class: "hint", dataset: { ref: "batch-concurrency-hint" } });
+  /** callsSocket is the dev server's calls socket URL when the calls go through one that has it. */
+  function callsSocket() {
+    const cfg = state.config;
+    if (state.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
+    return socketURL(cfg.calls, location.href);
+  }
+
   function drawConcurrencyHint() {
-    const proxied = state.endpoint().mode === "proxy";
-    concurrencyHint.textContent = proxied && prefs.concurrency > 6 ? "Through the dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host)." : "";
+    const capped = state.endpoint().mode === "proxy" && !callsSocket();
+    concurrencyHint.textContent = capped && prefs.concurrency > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
   }
   concurrencyIn.addEventListener("change", drawConcurrencyHint);
   const timeoutIn = num("batch-timeout", prefs.timeoutS, { min: 1, max: 600, step: 1 }, (v) => {
@@ -768,6 +776,9 @@ export async function mount(root, ctx) {
       apiKey: () => state.key || undefined, // read at each call: a key entered while paused is used on resume
       concurrency: prefs.concurrency,
       calls,
+      // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
+      // browser keeps at most 6 connections to a host, whatever the concurrency.
+      socket: callsSocket(),
       cache: store,
       useCache: prefs.useCache,
       readCache: !retryFailed,

@@ -11,6 +11,7 @@
 
 import { chat, CallError, realClock } from "./http.js";
 import { Slots } from "./slots.js";
+import { CallSocket } from "./socket.js";
 
 /** errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read. */
 export function errorJSON(e) {
@@ -28,14 +29,21 @@ export function errorFromJSON(j) {
 
 /**
  * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
- * calls in flight, {type:"call", id, request, apiKey, policy} makes one call under the retry policy
- * when a slot is free, {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
- * deps (fetch, clock, random) are for tests.
+ * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
+ * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
+ * socket.js), {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
+ * deps (fetch, clock, random, WebSocket) are for tests.
  */
 export function serveCalls(port, deps = {}) {
   const slots = new Slots(8);
   const gate = { until: 0 }; // one Retry-After holds every call of the run, as in the page
   const ctrls = new Map();
+  const sockets = new Map(); // socket URL -> CallSocket, one per dev server
+  const fetchFor = (url) => {
+    if (!url) return deps.fetch;
+    if (!sockets.has(url)) sockets.set(url, new CallSocket(url, { WebSocketImpl: deps.WebSocket || globalThis.WebSocket, fallback: deps.fetch || ((u, i) => globalThis.fetch(u, i)) }));
+    return sockets.get(url).fetch;
+  };
   const onCall = async (m) => {
     const ctrl = new AbortController();
     ctrls.set(m.id, ctrl);
@@ -43,7 +51,7 @@ export function serveCalls(port, deps = {}) {
       await slots.acquire();
       try {
         const r = await chat(m.request, {
-          fetch: deps.fetch,
+          fetch: fetchFor(m.socket),
           apiKey: m.apiKey,
           policy: m.policy,
           clock: deps.clock || realClock,
@@ -107,15 +115,15 @@ export class CallClient {
     this.port.postMessage({ type: "limit", n });
   }
 
-  /** call queues one request; opts: apiKey, policy, signal, onRetry. */
-  call(request, { apiKey, policy, signal, onRetry } = {}) {
+  /** call queues one request; opts: apiKey, policy, signal, onRetry, socket (the dev server's calls socket URL). */
+  call(request, { apiKey, policy, signal, onRetry, socket } = {}) {
     return new Promise((resolve, reject) => {
       if (signal && signal.aborted) return reject(new CallError("The call was cancelled.", { kind: "aborted" }));
       const id = ++this.seq;
       const onAbort = () => this.abort(id);
       this.pending.set(id, { resolve, reject, onRetry, signal, onAbort });
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
-      this.port.postMessage({ type: "call", id, request, apiKey, policy });
+      this.port.postMessage({ type: "call", id, request, apiKey, policy, socket });
     });
   }
 

@@ -38,6 +38,7 @@ export { Slots };
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (http.js)
+ *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use
  *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
  *   (its worker) bounds the calls in flight, so a slot is free again as soon as a response is read,
  *   not when this thread next gets to it; the look-ahead is then a whole concurrency's worth of rows.
@@ -174,7 +175,7 @@ export class Runner {
     };
     const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
     let p;
-    if (o.calls) p = o.calls.call(req, { apiKey, policy: o.policy, signal: this.ctrl.signal, onRetry });
+    if (o.calls) p = o.calls.call(req, { apiKey, policy: o.policy, signal: this.ctrl.signal, onRetry, socket: o.socket });
     else {
       await this.slots.acquire();
       p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal: this.ctrl.signal, gate: this.gate, onRetry });

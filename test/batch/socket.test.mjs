@@ -1,0 +1,182 @@
+// Tests of the dev server's calls socket client (web/batch/socket.js) against an in-memory
+// WebSocket; the real socket and the real dev server are tested in test/e2e/batch.test.mjs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
+import { chat, CallError } from "../../web/batch/http.js";
+import { CallClient, serveCalls } from "../../web/batch/calls.js";
+import { okBody } from "./helpers.mjs";
+
+/** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
+class FakeWS {
+  static all = [];
+  static refuse = false;
+  constructor(url, protocol) {
+    this.url = url;
+    this.protocol = protocol;
+    this.sent = [];
+    this.closed = false;
+    FakeWS.all.push(this);
+    setTimeout(() => {
+      if (FakeWS.refuse) return this.onclose && this.onclose({ code: 1006, reason: "" });
+      this.onopen && this.onopen();
+    }, 0);
+  }
+  send(m) {
+    this.sent.push(JSON.parse(m));
+  }
+  close() {
+    this.closed = true;
+  }
+  /** reply answers call id as the dev server would. */
+  reply(id, status, body, headers = { "content-type": "application/json" }) {
+    this.onmessage({ data: JSON.stringify({ type: "result", id, status, headers, body }) });
+  }
+  drop(code = 1006, reason = "") {
+    this.onclose({ code, reason });
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const fresh = () => {
+  FakeWS.all = [];
+  FakeWS.refuse = false;
+};
+const request = { endpoint: "/v1", model: "judge-1", messages: [{ role: "user", content: "Is it grounded?" }], params: { temperature: 0 } };
+
+test("socketURL makes a ws: or wss: URL of the dev server's path", () => {
+  assert.equal(socketURL("/ragjudge/calls", "http://127.0.0.1:8080/#batch"), "ws://127.0.0.1:8080/ragjudge/calls");
+  assert.equal(socketURL("/ragjudge/calls", "https://judge.example/app/"), "wss://judge.example/ragjudge/calls");
+});
+
+test("a call goes out as one envelope with its key and body, and its result reads like fetch's", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/ragjudge/calls", { WebSocketImpl: FakeWS });
+  const p = chat(request, { fetch: sock.fetch, apiKey: "sk-test-123" });
+  await tick();
+  const ws = FakeWS.all[0];
+  assert.equal(ws.protocol, CALLS_PROTOCOL);
+  assert.equal(ws.sent.length, 1);
+  const m = ws.sent[0];
+  assert.equal(m.type, "call");
+  assert.equal(m.key, "sk-test-123");
+  assert.deepEqual(m.body, { temperature: 0, model: "judge-1", messages: request.messages, stream: false });
+  ws.reply(m.id, 200, okBody("yes"));
+  const r = await p;
+  assert.equal(r.content, "yes");
+  assert.equal(r.usage.prompt_tokens, 10);
+});
+
+test("calls made before the socket opens go out in order once it does; one socket carries them all", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  const ps = Array.from({ length: 16 }, () => sock.fetch("/v1/chat/completions", { method: "POST", headers: {}, body: '{"n":1}' }));
+  await tick();
+  assert.equal(FakeWS.all.length, 1);
+  const ws = FakeWS.all[0];
+  assert.deepEqual(
+    ws.sent.map((m) => m.id),
+    [...Array(16).keys()].map((i) => i + 1),
+  );
+  assert.equal(ws.sent[0].key, "", "no key: an empty one");
+  for (const m of [...ws.sent].reverse()) ws.reply(m.id, 200, `{"id":${m.id}}`);
+  const rs = await Promise.all(ps);
+  assert.deepEqual(await Promise.all(rs.map((r) => r.json())), [...Array(16).keys()].map((i) => ({ id: i + 1 })));
+});
+
+test("an HTTP error comes back with its status and Retry-After, so the retry policy reads it as over HTTP", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  const p = sock.fetch("/v1/chat/completions", { headers: { Authorization: "Bearer k" }, body: "{}" });
+  await tick();
+  const ws = FakeWS.all[0];
+  ws.reply(ws.sent[0].id, 429, '{"error":{"message":"slow down"}}', { "content-type": "application/json", "retry-after": "2" });
+  const r = await p;
+  assert.equal(r.ok, false);
+  assert.equal(r.status, 429);
+  assert.equal(r.headers.get("Retry-After"), "2");
+  assert.match(await r.text(), /slow down/);
+});
+
+test("an aborted call is cancelled on the server and its late result is ignored", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  const ctrl = new AbortController();
+  const p = sock.fetch("/v1/chat/completions", { headers: {}, body: "{}", signal: ctrl.signal });
+  const other = sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" });
+  await tick();
+  const ws = FakeWS.all[0];
+  ctrl.abort();
+  await assert.rejects(p, (e) => e.name === "AbortError");
+  assert.deepEqual(ws.sent[2], { type: "cancel", id: ws.sent[0].id });
+  ws.reply(ws.sent[0].id, 200, "{}"); // too late: nobody is waiting
+  ws.reply(ws.sent[1].id, 200, '{"ok":1}');
+  assert.deepEqual(await (await other).json(), { ok: 1 });
+});
+
+test("the socket closing fails the calls in flight as network errors (retried); the next call opens a new socket", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  const p = sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" });
+  await tick();
+  FakeWS.all[0].drop(1001, "going away");
+  await assert.rejects(p, (e) => e instanceof TypeError && /going away/.test(e.message));
+  // Through http.js the same close is a retryable network error, and the retry goes out on a new socket.
+  const q = chat(request, { fetch: sock.fetch, random: () => 0, policy: { baseDelayMs: 1 } });
+  await tick();
+  FakeWS.all[1].drop();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(FakeWS.all.length, 3, "a new socket for the retry");
+  const ws = FakeWS.all[2];
+  ws.reply(ws.sent[0].id, 200, okBody("no"));
+  const r = await q;
+  assert.equal(r.content, "no");
+  assert.equal(r.attempts, 2);
+});
+
+test("a socket that never opens fails its calls, then the calls go over plain HTTP", async () => {
+  fresh();
+  FakeWS.refuse = true;
+  const viaHTTP = [];
+  const fallback = async (url, init) => (viaHTTP.push(url), { ok: true, status: 200, headers: new Headers(), text: async () => okBody("yes") });
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS, fallback, maxFailedOpens: 2 });
+  const r = await chat(request, { fetch: sock.fetch, random: () => 0, policy: { baseDelayMs: 1 } });
+  assert.equal(r.content, "yes");
+  assert.equal(FakeWS.all.length, 2, "two tries to open");
+  assert.deepEqual(viaHTTP, ["/v1/chat/completions"]);
+  assert.equal(r.attempts, 3);
+});
+
+test("a call that gets no answer times out under the policy and is cancelled on the server", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  await assert.rejects(
+    chat(request, { fetch: sock.fetch, policy: { timeoutMs: 30, maxAttempts: 1 } }),
+    (e) => e instanceof CallError && e.kind === "timeout",
+  );
+  const ws = FakeWS.all[0];
+  assert.deepEqual(ws.sent.map((m) => m.type), ["call", "cancel"]);
+});
+
+test("the call worker sends a call over the socket the page names, and over HTTP when it names none", async () => {
+  fresh();
+  const ch = new MessageChannel();
+  const viaHTTP = [];
+  serveCalls(ch.port2, { WebSocket: FakeWS, fetch: async (url) => (viaHTTP.push(url), { ok: true, status: 200, headers: new Headers(), text: async () => okBody("no") }) });
+  const client = new CallClient(ch.port1);
+  await client.ready;
+  try {
+    const p = client.call(request, { apiKey: "k1", socket: "ws://127.0.0.1:8080/ragjudge/calls" });
+    while (!FakeWS.all.length || !FakeWS.all[0].sent.length) await tick();
+    const ws = FakeWS.all[0];
+    assert.equal(ws.url, "ws://127.0.0.1:8080/ragjudge/calls");
+    assert.equal(ws.sent[0].key, "k1");
+    ws.reply(ws.sent[0].id, 200, okBody("yes"));
+    assert.equal((await p).content, "yes");
+    assert.equal((await client.call(request, {})).content, "no");
+    assert.deepEqual(viaHTTP, ["/v1/chat/completions"]);
+  } finally {
+    ch.port1.close();
+    ch.port2.close();
+  }
+});
