@@ -215,9 +215,16 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))))
 		}
 	}
-	if a.Stated[recall.LineFinal] == nil {
+	switch st := a.Stated[recall.LineFinal]; {
+	case st == nil:
 		v.Checks = append(v.Checks, diag.Warn("the answer has no RECALL_Final_Score line (it may be cut short); "+
 			"the score is recomputed from the passage scores"))
+	case st.Value == nil && st.Text == "":
+		v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
+			"the score is recomputed from the passage scores", st.Line)))
+	case st.Value == nil:
+		v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
+			st.Line, quoteExcerpt(st.Text))))
 	}
 	if threshold != nil {
 		passed := recall.Round2(r.Final).Cmp(threshold) >= 0

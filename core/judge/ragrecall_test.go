@@ -164,6 +164,43 @@ func TestRagRecallParse(t *testing.T) {
 			errors: []string{"no passage score in the answer"}},
 		{name: "ground truth without essential markers", gt: "[BONUS PASSAGE] extra only", answer: "[BONUS PASSAGE] 1: Score: 3",
 			errors: []string{"passage_gt has no [ESSENTIAL PASSAGE] marker"}},
+		// As real judges answer (GPT-4o/4.1, Claude, Llama 3, Mistral, Gemini, Qwen, DeepSeek-R1).
+		{name: "seed format with markdown bold", gt: gt21, score: 5.0, answer: "**RECALL_Reasoning:**\n\n**[ESSENTIAL PASSAGE] 1:** The capital is named. **Score: 5**\n\n" +
+			"**[ESSENTIAL PASSAGE] 2:** The river is mentioned in passing. **Score: 3**\n\n**[BONUS PASSAGE] 1:** The population is given. **Score: 5**\n\n" +
+			"**RECALL_Essential_Formula:** (5 + 3) / 2 = 4\n**RECALL_Bonus_Formula:** (5) / (2 * 1 * 2) = 1.25\n**RECALL_Combined_Formula:** 4 + 1.25 = 5.25\n" +
+			"**RECALL_Final_Score_Calculation:** min(5, 5.25) = 5\n**RECALL_Final_Score:** 5",
+			warnings: []string{}},
+		{name: "extra spaces everywhere", gt: gt20, score: 3.5, answer: "•  RECALL_Reasoning :   [ESSENTIAL PASSAGE]  1 :  covered.   Score :  4   [ESSENTIAL PASSAGE]   2 :  partly.  Score  :   3\n\n" +
+			"•  RECALL_Essential_Formula :  ( 4 + 3 ) / 2  =  3.5\n\n•  RECALL_Final_Score :   3.5  "},
+		{name: "Score: 1/1 is not out of 5", gt: gt20, answer: "[ESSENTIAL PASSAGE] 1: Score: 1/1\n[ESSENTIAL PASSAGE] 2: Score: 4\nRECALL_Final_Score: 2.5",
+			errors: []string{`essential passage 1: score "1/1" is not out of 5 (line 1, col 31)`}},
+		{name: "scores out of 5 with spaces", gt: gt21, score: 4.0, answer: "[ESSENTIAL PASSAGE] 1 - Score: 4 / 5\n[ESSENTIAL PASSAGE] 2 - Score: 3 out of 5\n[BONUS PASSAGE] 1 - Score: 2/5\n\nRECALL_Final_Score: 4"},
+		{name: "claude: headings, analysis and score lines", gt: gt22, score: 4.13, answer: "I'll evaluate each passage of the ground truth against the returned passage.\n\n" +
+			"## Essential Passage 1\n\"Paris is the capital of France.\" The returned passage names Paris.\n\n**Score: 4**\n\n" +
+			"## Essential Passage 2\nThe Seine is named.\n\n**Score: 3**\n\n## Bonus Passage 1\nThe population is given.\n\n**Score: 5**\n\n" +
+			"## Bonus Passage 2\nNothing about the tower.\n\n**Score: 0**\n\n## Calculation\n\nRECALL_Essential_Formula: (4 + 3) / 2 = 3.5\n" +
+			"RECALL_Bonus_Formula: (5 + 0) / (2 * 2 * 2) = 0.625\nRECALL_Combined_Formula: 3.5 + 0.625 = 4.125\nRECALL_Final_Score_Calculation: min(5, 4.125) = 4.125\nRECALL_Final_Score: 4.13",
+			warnings: []string{}},
+		{name: "gpt-4o: bullets with Score on its own line", gt: gt21, score: 4.5, answer: "- **[ESSENTIAL PASSAGE] 1**: The capital is stated.\n  - **Score**: 5\n" +
+			"- **[ESSENTIAL PASSAGE] 2**: The river is stated.\n  - **Score**: 4\n- **[BONUS PASSAGE] 1**: Population absent.\n  - **Score**: 0\n\n" +
+			"**RECALL_Final_Score**: 4.5"},
+		{name: "score wording: passage score, rating", gt: gt20, score: 4.0, answer: "[ESSENTIAL PASSAGE] 1\nPassage score: 4\n\n[ESSENTIAL PASSAGE] 2\nScore (1-5): **4**\n\nRECALL_Final_Score: 4"},
+		{name: "final score as a fraction", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\nRECALL_Final_Score: 3.5/5"},
+		{name: "final score as a percentage is not on the scale", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\nRECALL_Final_Score: 70%",
+			warnings: []string{`the judge's RECALL_Final_Score (line 3) is "70%", not a score from 1 to 5; not compared`}},
+		{name: "final score bold decimal", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\n\n**RECALL_Final_Score: 3.50**"},
+		{name: "cut off in the formulas: no final score, recomputed, not 0", gt: gt22, score: 4.0, answer: strings.Split(example1, "RECALL_Combined_Formula")[0] + "RECALL_Combined_Formula: 3.5 + 0.5 =",
+			warnings: []string{"no RECALL_Final_Score line (it may be cut short); the score is recomputed from the passage scores"}},
+		{name: "final score label with nothing after it", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\nRECALL_Final_Score:",
+			warnings: []string{"the judge's RECALL_Final_Score line (line 3) has no value; the score is recomputed from the passage scores"}},
+		{name: "mistral: Score without a colon", gt: gt20, answer: "[ESSENTIAL PASSAGE] 1: Score 4\n[ESSENTIAL PASSAGE] 2: Score 3\nRECALL_Final_Score: 3.5",
+			errors: []string{"no passage score in the answer: expected a `Score: n` after each [ESSENTIAL PASSAGE] and [BONUS PASSAGE]"}},
+		{name: "deepseek-r1: think with drafts, then the seed format", gt: gt21, score: 4.5, answer: "<think>\nLet me go through the passages. [ESSENTIAL PASSAGE] 1 — Score: 2? No, it is fully there.\n" +
+			"RECALL_Final_Score: 2\n</think>\n\n• RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: fully covered. Score: 5 [ESSENTIAL PASSAGE] 2: mostly. Score: 4 [BONUS PASSAGE] 1: absent. Score: 0\n\n" +
+			"• RECALL_Final_Score: 4.5"},
+		{name: "qwen: final score with a 5-scale suffix", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\n\nRECALL_Final_Score: 3.5 (out of 5)"},
+		{name: "llama 3: Final Score line", gt: gt21, score: 3.5, answer: "**Essential Passage 1:** covered. Score: 3\n**Essential Passage 2:** covered. Score: 3\n**Bonus Passage 1:** partly. Score: 2\n\nFinal Score: 3.5"},
+		{name: "score per passage with trailing justification in parentheses", gt: gt20, score: 3.0, answer: "[ESSENTIAL PASSAGE] 1: Score: 4 (most details present)\n[ESSENTIAL PASSAGE] 2: Score: 2 (only a mention)\nRECALL_Final_Score: 3"},
 	}
 	r := testRegistry(t)
 	require.GreaterOrEqual(t, len(tests), 20)

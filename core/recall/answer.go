@@ -494,7 +494,8 @@ func matchWords(s string, i int, words []string) (int, bool) {
 }
 
 // statedValue reads the result of a formula line's text: the number after its last '=' (or '≈'),
-// or the text itself when it is only a number; for the final score, the score at its start.
+// or the text itself when it is only a number; for the final score, the score at its start. A
+// percentage is not read.
 func statedValue(line int, text string) *big.Rat {
 	t := text
 	if line != LineFinal {
@@ -508,8 +509,8 @@ func statedValue(line int, text string) *big.Rat {
 	}
 	t = strings.TrimLeft(t, " \t*_`$[(")
 	end := scanScoreToken(t, 0)
-	if end == 0 {
-		return nil
+	if end == 0 || strings.HasPrefix(strings.TrimLeft(t[end:], " "), "%") {
+		return nil // "70%" is not on the 1–5 scale: not a value to compare
 	}
 	if line != LineFinal && strings.Trim(t[end:], " \t*_`$).,;]\\") != "" {
 		return nil // "= 3.5 + 0.5": not a result

@@ -50,6 +50,12 @@ func TestReadAnswer(t *testing.T) {
 			problems: []string{"output: no score for essential passage 1", "output: no score for essential passage 2"},
 		},
 		{
+			name:      "a percentage final score is not read",
+			answer:    "[ESSENTIAL PASSAGE] 1: Score: 4\nRECALL_Final_Score: 80%",
+			e:         1,
+			essential: []string{"4"}, bonus: []string{},
+		},
+		{
 			name:      "a think tag after the answer has started is text",
 			answer:    "[ESSENTIAL PASSAGE] 1: Score: 2\n<think>and then [ESSENTIAL PASSAGE] 2: Score: 3",
 			e:         2,
