@@ -92,6 +92,42 @@ func TestPairwiseParse(t *testing.T) {
 			passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: ignored the text before the JSON"}},
 		{name: "no json", answer: "Answer 2 is faithful.", passed: "null", score: "null", f1: "-", f2: "-",
 			checks: []string{`E: the answer has no JSON object with "answer_1" or "answer_2"`}},
+		// As real judges answer (GPT-4o/4.1, Claude, Llama 3, Mistral, Gemini, Qwen, DeepSeek-R1).
+		{name: "gpt-4o: bare json fence", answer: "```json\n" + pairJSON("false", "true", "false", "false") + "\n```", passed: "false", score: "0", f1: "true", f2: "false"},
+		{name: "gpt-4.1: here is my evaluation", answer: "Here is my evaluation:\n\n```json\n" + pairJSON("false", "true", "false", "true") + "\n```",
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
+		{name: "claude: analysis, fence, summary", answer: "I'll analyse each sentence of both answers against the references.\n\n**Answer 1** cites [1] and [2] correctly.\n**Answer 2** drops Osnabrück but cites [2] correctly.\n\n```json\n" +
+			pairJSON("false", "true", "false", "true") + "\n```\n\nBoth answers are faithful to their references.",
+			passed: "true", score: "1", f1: "true", f2: "true",
+			checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1", "W: judge answer: ignored the text after the JSON, from 27:1"}},
+		{name: "the seed's schema with X and Y quoted first", answer: "The required format is:\n{\n    \"answer_1\": {\n        \"answer_only_asserts_no_document_answers\": X,\n        \"content_analysis_sentence_by_sentence\": [...],\n        \"faithfulness\": Y\n    },\n    \"answer_2\": {\"faithfulness\": Y}\n}\n\nMy evaluation:\n" +
+			pairJSON("false", "true", "false", "false"), passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
+		{name: "llama: python dict", answer: "{'answer_1': {'answer_only_asserts_no_document_answers': False, 'faithfulness_justification': 'All cited.', 'faithfulness': True}, 'answer_2': {'answer_only_asserts_no_document_answers': False, 'faithfulness_justification': \"It's cited.\", 'faithfulness': False}}",
+			passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: read a single-quoted string", "W: judge answer: read Python False as false", "W: judge answer: read Python True as true"}},
+		{name: "mistral: trailing commas in the sentence list", answer: "{\n  \"answer_1\": {\"answer_only_asserts_no_document_answers\": false, \"content_analysis_sentence_by_sentence\": [{\"sentence\": \"The war ended in 1648 [1].\", \"criterion_1\": \"yes\",},], \"faithfulness\": true,},\n  \"answer_2\": {\"answer_only_asserts_no_document_answers\": false, \"faithfulness\": true,},\n}",
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: repaired a trailing comma at 2:171 (and 4 more)"}},
+		{name: "smart quotes", answer: "{“answer_1”: {“answer_only_asserts_no_document_answers”: false, “faithfulness”: true}, “answer_2”: {“answer_only_asserts_no_document_answers”: false, “faithfulness_justification”: “Münster is cited.”, “faithfulness”: true}}",
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: read curly quotes as quotes"}},
+		{name: "keys in other cases", answer: `{"Answer_1": {"Answer_Only_Asserts_No_Document_Answers": false, "Faithfulness": true}, "ANSWER_2": {"answerOnlyAssertsNoDocumentAnswers": false, "FAITHFULNESS": false}}`,
+			passed: "false", score: "0", f1: "true", f2: "false"},
+		{name: "grades as Yes and true", answer: pairJSON("false", `"Yes"`, `"False"`, `"true"`), passed: "true", score: "1", f1: "true", f2: "true",
+			checks: []string{`W: answer_1: read faithfulness "Yes" as true`, `W: answer_2: read faithfulness "true" as true`, `W: answer_2: read answer_only_asserts_no_document_answers "False" as false`}},
+		{name: "unescaped quotes in a sentence", answer: `{"answer_1": {"faithfulness": true}, "answer_2": {"content_analysis_sentence_by_sentence": [{"sentence": "It was negotiated in "Münster" [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "yes"}], "faithfulness": true}}`,
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
+		{name: "cut off by max_tokens in answer_2's analysis", answer: "```json\n" + pairJSON("false", "true", "false", "true")[:560], passed: "null", score: "null", f1: "-", f2: "-",
+			checks: []string{"E: the answer ends inside the JSON that starts at 2:1: it looks truncated (max_tokens too small?)"}},
+		{name: "deepseek-r1: think with a draft, then a fence", answer: "<think>\nDraft: {\"answer_1\": {\"faithfulness\": false}, \"answer_2\": {\"faithfulness\": false}}. Wait, [2] does mention Münster.\n</think>\n\n```json\n" +
+			pairJSON("false", "true", "false", "true") + "\n```", passed: "true", score: "1", f1: "true", f2: "true"},
+		{name: "gemini: fence and a bold explanation", answer: "```json\n" + pairJSON("false", "true", "false", "false") + "\n```\n\n**Explanation:** Answer 2 omits Osnabrück.",
+			passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: ignored the text after the JSON, from 22:1"}},
+		{name: "answer_2 before answer_1", answer: `{"answer_2": {"answer_only_asserts_no_document_answers": false, "faithfulness": false}, "answer_1": {"answer_only_asserts_no_document_answers": false, "faithfulness": true}}`,
+			passed: "false", score: "0", f1: "true", f2: "false"},
+		{name: "bare Python literals in JSON", answer: `{"answer_1": {"answer_only_asserts_no_document_answers": False, "faithfulness": True}, "answer_2": {"answer_only_asserts_no_document_answers": False, "faithfulness": False}}`,
+			passed: "false", score: "0", f1: "true", f2: "false", checks: []string{"W: judge answer: read Python False as false", "W: judge answer: read Python True as true"}},
+		{name: "comments naming the placeholders", answer: "{\n  \"answer_1\": {\"answer_only_asserts_no_document_answers\": false, // X\n    \"faithfulness\": true // Y\n  },\n  \"answer_2\": {\"answer_only_asserts_no_document_answers\": false, // X\n    \"faithfulness\": true // Y\n  }\n}",
+			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: ignored a // comment at 2:66 (and 3 more)"}},
+		{name: "qwen: null as a string, no document answers", answer: pairJSON("false", "true", "true", `"null"`), passed: "null", score: "null", f1: "true", f2: "null",
+			checks: []string{`W: answer_2: read faithfulness "null" as null`, "E: undetermined: the judge graded answer_2's faithfulness null"}},
 	}
 	r := testRegistry(t)
 	in := object(t, pairwiseInputs)
