@@ -1,0 +1,561 @@
+#!/usr/bin/python3
+"""Differential test data for core/template and core/judge: random but deterministic cases, each
+with what the real oracle (Jinja2 3.1 with StrictUndefined, Python's str.format) answers.
+
+A separate script from gen_conformance.py because its input is a seed, not a hand-written corpus:
+the cases are drawn here by a grammar of the supported subset, and each output line holds the case
+together with the oracle's answer (gen_conformance.py keeps hand-written cases.jsonl and generated
+expected.jsonl apart, so that humans edit one and never the other). It reuses gen_conformance's
+rendering (so the two agree on what "the oracle's answer" is) and judge_goldens' rendering
+conventions for the evaluators.
+
+    core/template/testdata/differential/cases.jsonl   family a: templates (jinja and format)
+        {name, dialect, template, vars} + {output} | {error, message, line} | {unsupported, python_ok}
+    core/judge/testdata/differential/renders.jsonl    family b: the four evaluators' renders
+        {name, evaluator, inputs, prompt}
+
+    gen_differential.py           rewrite both files
+    gen_differential.py --check   exit 1 if either differs from what the oracles say now
+    gen_differential.py --hunt SEED SCALE DIR
+                                  write SCALE times as many cases drawn from SEED to DIR/cases.jsonl
+                                  and DIR/renders.jsonl, for a one-off search for differences: run
+                                  DIFFERENTIAL_CASES=DIR/cases.jsonl go test ./core/template -run Differential
+                                  (DIFFERENTIAL_RENDERS=DIR/renders.jsonl for ./core/judge)
+
+Run it with /usr/bin/python3 (Debian's python3-jinja2 3.1.2; see gen_conformance.py for why).
+Changing the seed, the counts or the grammar rewrites every case: keep them stable and add new
+kinds of case at the end of a generator's choices only when a rewrite is wanted.
+"""
+import json
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_conformance  # noqa: E402
+import judge_goldens  # noqa: E402
+
+ROOT = gen_conformance.ROOT
+TEMPLATE_OUT = os.path.join(ROOT, "core", "template", "testdata", "differential", "cases.jsonl")
+JUDGE_OUT = os.path.join(ROOT, "core", "judge", "testdata", "differential", "renders.jsonl")
+SEED = 20261130
+N_JINJA = 450
+N_FORMAT = 100
+N_UNSUPPORTED = 30
+N_JUDGE = 25  # per evaluator
+
+# Values ---------------------------------------------------------------------------------------
+
+STRINGS = [
+    "", "a", "Ada", "héllo wörld", "😀👍🏽", "e\u0301", "Å", "{{ x }}", "{% if %}", "}}", "{", "}",
+    "{name}", "{{", "{#", "#}", "a\nb", " pad ", "\ttab\t", "ß", "ﬁ", "İ", "ΣΑΣ", "ὈΔΥΣΣΕΎΣ",
+    "quote'\"", "back\\slash", "\u2028", "\U0001F600", "x\r\ny", "0", "1.5", "none", "True",
+    "𝔘𝔫𝔦", "\u00a0nbsp\u00a0", "日本語", "a,b", "\x7f", "\u0085", "ǅ", "ŉ", "ΐ",
+]
+INTS = [0, 1, 2, 3, -1, -7, 42, 10, 2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63]
+FLOATS = [1.0, 1e20, -0.0, 0.1 + 0.2, 2.5, -1.5, 1e16, 1e-7, 123456789.0, 1e22, 5e-324, 0.5, 3.0, 1.7976931348623157e308]
+KEYS = ["a", "b", "name", "x y", "ü", "items", "0", "text", "title", "id"]
+
+
+def gen_value(r, depth=0):
+    k = r.random()
+    if depth >= 2 or k < 0.55:
+        return gen_scalar(r)
+    if k < 0.8:
+        return [gen_value(r, depth + 1) for _ in range(r.randrange(0, 4))]
+    d = {}
+    for _ in range(r.randrange(0, 4)):
+        d[r.choice(KEYS)] = gen_value(r, depth + 1)
+    return d
+
+
+def gen_scalar(r):
+    k = r.randrange(10)
+    if k == 0:
+        return None
+    if k == 1:
+        return r.choice([True, False])
+    if k < 4:
+        return r.choice(INTS)
+    if k < 6:
+        return r.choice(FLOATS)
+    return r.choice(STRINGS)
+
+
+# The variables every Jinja case may use; each case draws values for all of them, with a bias
+# towards the kinds the names suggest so that most expressions evaluate.
+VAR_KINDS = {"s": "str", "t": "str", "n": "int", "m": "int", "f": "float", "xs": "list", "ws": "strlist",
+             "d": "dict", "b": "bool", "z": "none", "v": "any", "w": "any"}
+UNDEFINED_NAMES = ["undef", "missing", "nope"]
+
+
+def gen_var(r, kind):
+    if r.random() < 0.12:
+        return gen_value(r)
+    if kind == "str":
+        return r.choice(STRINGS)
+    if kind == "int":
+        return r.choice(INTS[:8])
+    if kind == "float":
+        return r.choice(FLOATS)
+    if kind == "list":
+        return [gen_value(r, 1) for _ in range(r.randrange(0, 5))]
+    if kind == "strlist":
+        return [r.choice(STRINGS) for _ in range(r.randrange(0, 5))]
+    if kind == "dict":
+        d = {}
+        for _ in range(r.randrange(0, 5)):
+            d[r.choice(KEYS)] = gen_value(r, 1)
+        return d
+    if kind == "bool":
+        return r.choice([True, False])
+    if kind == "none":
+        return None
+    return gen_value(r)
+
+
+def gen_vars(r):
+    return {name: gen_var(r, kind) for name, kind in VAR_KINDS.items()}
+
+
+# Jinja expressions ----------------------------------------------------------------------------
+
+STRING_LITERALS = [
+    "'a'", '"b"', "''", "'a\\nb'", '"\\u00e9"', "'\\x41'", '"\\U0001F600"', "'it\\'s'", '"tab\\t"',
+    "'héllo'", "'😀'", "'{{ x }}'", "'}}'", "', '", "'-'", "'\\\\'", "'\\é'",
+    '"q\\"q"', "'a\\\nb'", "'%'", "'e\u0301'", "'x'", "'ß'", "'ΣΑΣ'",
+]
+INT_LITERALS = ["0", "1", "2", "3", "7", "42", "1_000", "0x1F", "0o17", "0b101", "00", "10"]
+FLOAT_LITERALS = ["1.5", "1e3", "2.5e-3", "0.1", "1.0", "1e20", "1_0.5", "1E16", "0.0", "0.1e1", "12.50"]
+CONSTANTS = ["true", "false", "none", "True", "False", "None"]
+LOOP_ATTRS = ["index", "index0", "first", "last", "length"]
+COMPARE_OPS = ["==", "!=", "<", "<=", ">", ">=", "in", "not in"]
+ARITH_OPS = ["+", "-", "*", "/", "//", "%", "~"]
+
+
+class Gen:
+    def __init__(self, r, variables):
+        self.r = r
+        self.vars = variables
+        self.loop_vars = []  # names bound by enclosing for loops
+        self.in_loop = 0
+        self.set_names = []
+
+    def name(self):
+        r = self.r
+        pool = list(VAR_KINDS) + self.loop_vars + self.set_names
+        if r.random() < 0.04:
+            return r.choice(UNDEFINED_NAMES)
+        return r.choice(pool)
+
+    def access(self, name):
+        """name, often followed by an attribute, key or index its value really has."""
+        r = self.r
+        v = self.vars.get(name)
+        if isinstance(v, dict) and v and r.random() < 0.6:
+            k = r.choice(list(v))
+            if k.isidentifier() and r.random() < 0.6:
+                return "%s.%s" % (name, k)
+            return "%s[%s]" % (name, json.dumps(k, ensure_ascii=False))
+        if isinstance(v, (list, str)) and v and r.random() < 0.4:
+            i = r.randrange(-len(v), len(v))
+            return "%s.%d" % (name, i) if i >= 0 and r.random() < 0.3 else "%s[%d]" % (name, i)
+        return name
+
+    def literal(self):
+        r = self.r
+        k = r.randrange(10)
+        if k < 4:
+            return r.choice(STRING_LITERALS)
+        if k < 6:
+            return r.choice(INT_LITERALS)
+        if k < 8:
+            return r.choice(FLOAT_LITERALS)
+        return r.choice(CONSTANTS)
+
+    def primary(self, depth):
+        r = self.r
+        k = r.random()
+        if self.in_loop and k < 0.12:
+            return "loop." + r.choice(LOOP_ATTRS)
+        if k < 0.55:
+            return self.access(self.name())
+        if k < 0.85 or depth <= 0:
+            return self.literal()
+        if k < 0.93:
+            return "[" + ", ".join(self.expr(depth - 1) for _ in range(r.randrange(0, 4))) + "]"
+        return "(" + self.expr(depth - 1) + ")"
+
+    def postfix(self, x, depth):
+        r = self.r
+        if r.random() < 0.92:
+            return x
+        k = r.randrange(4)
+        if k == 0:
+            return x + "." + r.choice(["a", "b", "name", "text", "title"])
+        if k == 1:
+            return x + "[" + r.choice(["'a'", "'b'", "'name'", "'x y'", "'ü'"]) + "]"
+        if k == 2:
+            return x + "[" + r.choice(["0", "1", "-1", "n", "m"]) + "]"
+        return x + ("[" + self.expr(depth - 1) + "]" if depth > 0 else "[0]")
+
+    def filter(self, depth):
+        r = self.r
+        arg = (lambda: self.expr(depth - 1)) if depth > 0 else self.literal
+        choices = [
+            lambda: "upper", lambda: "lower", lambda: "trim", lambda: "trim(%s)" % r.choice(["'x'", "'a '", "' '", "s"]),
+            lambda: "length", lambda: "count", lambda: "join",
+            lambda: "join(%s)" % r.choice(["', '", "'-'", "''", "s", "1"]),
+            lambda: "join(%s, %s)" % (r.choice(["', '", "'|'"]), r.choice(["'a'", "'name'", "0"])),
+            lambda: "replace(%s, %s)" % (r.choice(["'a'", "''", "'l'", "'{'", "'é'"]), r.choice(["'b'", "''", "'XY'", "s"])),
+            lambda: "replace(%s, %s, %s)" % (r.choice(["'a'", "''", "'l'"]), r.choice(["'b'", "'-'"]), r.choice(["1", "0", "-1", "2"])),
+            lambda: "default(%s)" % arg(), lambda: "default(%s, true)" % arg(), lambda: "d", lambda: "default",
+            lambda: "first", lambda: "last", lambda: "tojson", lambda: "tojson(%s)" % r.choice(["2", "0", "'  '", "none"]),
+        ]
+        return r.choice(choices)()
+
+    def unary(self, depth):
+        r = self.r
+        x = self.primary(depth)
+        if x[:1].isalpha() and x not in CONSTANTS:
+            # Not on literals: Jinja's optimizer folds a literal's missing attribute at compile
+            # time and raises for code that never runs (a quirk outside what we model).
+            x = self.postfix(x, depth)
+        v = self.vars.get(x, "")  # the value of a bare variable; else treated as a string
+        for _ in range(r.choice([0, 0, 0, 1, 1, 2])):
+            if isinstance(v, (list, dict, str)) or r.random() < 0.2:
+                x += "|" + self.filter(depth)
+            else:
+                # length, join, first and last want a sequence: keep to filters any value takes.
+                x += "|" + r.choice(["upper", "lower", "trim", "tojson", "default('-')", "replace('1', 'one')"])
+            v = ""
+        if r.random() < 0.08 and (isinstance(self.vars.get(x), (int, float)) or x[:1].isdigit()):
+            x = "-" + x
+        return x
+
+    def operand(self, depth):
+        """An operand of a binary operator: a unary expression, or any expression in parentheses."""
+        if depth <= 0 or self.r.random() < 0.7:
+            return self.unary(depth)
+        return "(" + self.expr(depth) + ")"
+
+    def expr(self, depth=2):
+        r = self.r
+        k = r.random()
+        if depth <= 0 or k < 0.45:
+            return self.unary(depth)
+        if k < 0.65:
+            return "%s %s %s" % (self.operand(depth - 1), r.choice(ARITH_OPS), self.operand(depth - 1))
+        if k < 0.7:
+            # ** with a small exponent: a huge one would have Python compute for ever.
+            return "%s ** %s" % (self.unary(depth - 1), r.choice(["0", "2", "3", "-1", "0.5", "64", "100"]))
+        if k < 0.82:
+            return "%s %s %s" % (self.operand(depth - 1), r.choice(COMPARE_OPS), self.operand(depth - 1))
+        if k < 0.92:
+            return "%s %s %s" % (self.expr(depth - 1), r.choice(["and", "or"]), self.expr(depth - 1))
+        if k < 0.96:
+            return "not " + self.operand(depth - 1)
+        return "%s is %s" % (self.unary(depth - 1), r.choice(["defined", "not defined", "undefined"]))
+
+
+TEXTS = ["Hello ", "\n", "  ", "x", " - ", "é", "😀", "}", "} }", "{ x }", "#}", "%}", "text\n  ", "\n\n", "a{b", ")", "\t", "e\u0301"]
+
+
+def tag(r, body, kind):
+    """A {% %} or {{ }} tag with random whitespace control."""
+    left = r.choice(["", "", "", "-", "+"] if kind == "%" else ["", "", "-"])
+    right = r.choice(["", "", "", "-"] + (["+"] if kind == "%" else []))
+    sp = r.choice([" ", " ", "", "  ", "\n"])
+    if kind == "%":
+        return "{%" + left + sp + body + sp + right + "%}"
+    return "{{" + left + sp + body + sp + right + "}}"
+
+
+def gen_body(g, depth, n=None):
+    r = g.r
+    parts = []
+    for _ in range(n if n is not None else r.randrange(1, 5)):
+        k = r.random()
+        if k < 0.3:
+            parts.append(r.choice(TEXTS))
+        elif k < 0.62 or depth <= 0:
+            parts.append(tag(r, g.expr(2), "{"))
+        elif k < 0.72:
+            branches = [tag(r, "if " + g.expr(1), "%") + gen_body(g, depth - 1)]
+            for _ in range(r.choice([0, 0, 1, 2])):
+                branches.append(tag(r, "elif " + g.expr(1), "%") + gen_body(g, depth - 1))
+            if r.random() < 0.5:
+                branches.append(tag(r, "else", "%") + gen_body(g, depth - 1))
+            parts.append("".join(branches) + tag(r, "endif", "%"))
+        elif k < 0.84:
+            parts.append(gen_for(g, depth))
+        elif k < 0.9:
+            name = r.choice(["a1", "s", "tmp", "n"])
+            parts.append(tag(r, "set %s = %s" % (name, g.expr(1)), "%"))
+            if name not in g.set_names:
+                g.set_names.append(name)
+        elif k < 0.94:
+            parts.append(r.choice(["{# c #}", "{#- strip -#}", "{# {{ x }} {% if %} #}", "{#\nmulti\n#}"]))
+        else:
+            raw_open, raw_close = r.choice([("{% raw %}", "{% endraw %}"), ("{%- raw -%}", "{%- endraw -%}"), ("{%raw%}", "{%endraw%}"),
+                                            ("{%+ raw %}", "{% endraw %}"), ("{% raw -%}", "{%\nendraw\n%}")])
+            parts.append(raw_open + r.choice(["{{ x }}", "{% if %}", " a }} ", "{#", "\n", "{% endif %}"]) + raw_close)
+    return "".join(parts)
+
+
+def gen_for(g, depth):
+    r = g.r
+    if r.random() < 0.25:
+        tgt, it = "k, v", r.choice(["d.items()", "d.items()", "{}.items()".format(r.choice(["xs", "s"]))])
+        names = ["k", "v"]
+    else:
+        tgt = r.choice(["x", "item", "c"])
+        it = r.choice(["xs", "ws", "s", "d", "t", "[1, 2, 3]", "'ab'", "xs", "ws", "[]", "xs|join"] + (["n", "z"] if r.random() < 0.2 else []))
+        names = [tgt]
+    g.loop_vars += names
+    g.in_loop += 1
+    body = gen_body(g, depth - 1)
+    g.in_loop -= 1
+    del g.loop_vars[-len(names):]
+    els = tag(r, "else", "%") + gen_body(g, depth - 1, 1) if r.random() < 0.3 else ""
+    return tag(r, "for %s in %s" % (tgt, it), "%") + body + els + tag(r, "endfor", "%")
+
+
+def mutate(r, src):
+    """Breaks a template the way a typo would: drops, doubles or truncates a character."""
+    if not src:
+        return src
+    i = r.randrange(len(src))
+    k = r.randrange(4)
+    if k == 0:
+        return src[:i] + src[i + 1:]
+    if k == 1:
+        return src[:i] + src[i] + src[i:]
+    if k == 2:
+        return src[:i]
+    return src[:i] + r.choice(["{{", "}}", "{%", "%}", "(", ")", "[", "'", "|", "{% endif %}", "{% endfor %}"]) + src[i:]
+
+
+UNSUPPORTED = [
+    "{{ s[1:3] }}", "{{ xs[::-1] }}", "{{ 1 if b else 2 }}", "{{ {'a': 1} }}", "{{ (1, 2) }}",
+    "{{ range(3)|join }}", "{{ s|center(9) }}", "{{ s.upper() }}", "{{ xs|join(d=',') }}",
+    "{% for x in [1, 2] %}{{ loop.revindex }}{% endfor %}", "{% for x in xs if x %}{{ x }}{% endfor %}",
+    "{% set a %}x{% endset %}{{ a }}", "{{ n is even }}", "{{ xs|sort }}", "{{ n|abs }}",
+    "{% macro m() %}x{% endmacro %}{{ m() }}", "{% print 1 %}", "{{ dict(a=1) }}", "{{ d.keys() }}",
+    "{{ loop }}", "{% for x in [1] %}{{ loop.cycle('a', 'b') }}{% endfor %}", "{{ s|title }}",
+    "{{ s|format(1) }}", "{% with a = 1 %}{{ a }}{% endwith %}", "{{ xs|map('upper')|join }}",
+    "{{ 'a' is string }}", "{{ namespace(a=1).a }}", "{{ s|truncate(3) }}", "{{ xs|sum }}",
+    "{% filter upper %}x{% endfilter %}", "{{ '\\N{BULLET}' }}",
+]
+
+
+def jinja_cases(r):
+    cases = []
+    for i in range(N_JINJA):
+        variables = gen_vars(r)
+        g = Gen(r, variables)
+        src = gen_body(g, 2, r.randrange(1, 4))
+        if r.random() < 0.1:
+            src = r.choice(["line one\n", "\n", "a\nb\n  "]) + src
+        if r.random() < 0.15:
+            src = mutate(r, src)
+        if r.random() < 0.08:
+            src += "\n"
+        cases.append({"name": "jinja-%03d" % i, "dialect": "jinja", "template": src, "vars": variables})
+    for i in range(N_UNSUPPORTED):
+        src = UNSUPPORTED[i % len(UNSUPPORTED)]
+        if r.random() < 0.5:
+            src = r.choice(["a\n", "x {{ s }}\n\n", "{% if true %}\n"]) + src + ("{% endif %}" if False else "")
+        cases.append({"name": "unsupported-%03d" % i, "dialect": "jinja", "template": src, "vars": gen_vars(r),
+                      "unsupported": True})
+    return cases
+
+
+# str.format -------------------------------------------------------------------------------------
+
+FORMAT_NAMES = ["s", "t", "n", "f", "xs", "d", "b", "z", "v"]
+FORMAT_TEXTS = ["Hello ", "\n", " ", "é", "😀", "{{", "}}", "{{}}", "x", ": ", "[ok]", "e\u0301", "\t"]
+FORMAT_BROKEN = ["}", "{", "{0}", "{}", "{ s}", "{s", "{s!}", "{:}", "{-1}", "{s{t}}", "{ }"]
+FORMAT_UNSUPPORTED = ["{s!r}", "{n:>5}", "{d.a}", "{xs[0]}", "{f:.2f}", "{s!s}", "{n:{n}}", "{d[a]}"]
+
+
+def format_cases(r):
+    cases = []
+    for i in range(N_FORMAT):
+        parts = []
+        unsupported = False
+        for _ in range(r.randrange(1, 7)):
+            k = r.random()
+            if k < 0.35:
+                parts.append(r.choice(FORMAT_TEXTS))
+            elif k < 0.85:
+                parts.append("{%s}" % (r.choice(FORMAT_NAMES) if r.random() > 0.05 else r.choice(UNDEFINED_NAMES)))
+            elif k < 0.9:
+                parts.append("{%s:}" % r.choice(FORMAT_NAMES))
+            elif k < 0.96:
+                parts.append(r.choice(FORMAT_BROKEN))
+            else:
+                parts.append(r.choice(FORMAT_UNSUPPORTED))
+                unsupported = True
+        vars_ = {name: gen_var(r, VAR_KINDS[name]) for name in FORMAT_NAMES}
+        case = {"name": "format-%03d" % i, "dialect": "format", "template": "".join(parts), "vars": vars_}
+        if unsupported:
+            case["unsupported"] = True
+        cases.append(case)
+    return cases
+
+
+def oracle_result(case, jinja2):
+    res = gen_conformance.render(case, jinja2)
+    if " at 0x" in (res.get("output", "") + res.get("message", "")).lower():
+        # Python printed a bound method (such as 'a'.title): outside the subset, and its address
+        # changes from run to run.
+        case = dict(case, unsupported=True)
+        res = gen_conformance.render(case, jinja2)
+    out = dict(case)
+    out.update({k: v for k, v in res.items() if k != "name"})
+    if case.get("unsupported") and not res.get("python_ok"):
+        # Python raises on it too: then it is an ordinary error case (we may say "not supported"
+        # or what Python says; either is an error).
+        res = gen_conformance.render(dict(case, unsupported=False), jinja2)
+        out = dict(case)
+        out.update({k: v for k, v in res.items() if k != "name"})
+        out["unsupported"] = True
+        out["python_ok"] = False
+    return out
+
+
+# Evaluator inputs -------------------------------------------------------------------------------
+
+TEXT_PIECES = ["The patient", " was prescribed", " atorvastatin 20 mg", ".", " {{ user.name }}", " {% if x %}", " {name}",
+               " {{", " }}", " {", " }", "\n", "\n\n", " é", " 😀", " e\u0301", " 日本語", " [1]", " [ESSENTIAL PASSAGE]",
+               " [BONUS PASSAGE]", " Score: 4", "\t", " {# c #}", " \\n", " 100%", " \"q\"", " it's", " \u2028", " ß"]
+MODES = [None, "strict", "lenient", "LENIENT", " Lenient ", "", "other", "Strict\n", "lenİent", "\u00a0lenient\u00a0",
+         "lenient\x1c", "\u3000strict", "\u2028lenient"]
+
+
+def gen_text(r, lo=1, hi=6):
+    s = "".join(r.choice(TEXT_PIECES) for _ in range(r.randrange(lo, hi)))
+    if not any(c.isalnum() for c in s):
+        s = "x" + s
+    return s
+
+
+def gen_judge_inputs(r, evaluator):
+    if evaluator == "claim-groundedness":
+        claims, used = [], set()
+        for i in range(r.randrange(1, 5)):
+            k = r.randrange(4)
+            if k < 2:
+                claims.append(gen_text(r))
+                used.add("c%d" % (i + 1))
+                continue
+            c = {"text": gen_text(r)}
+            cid = r.choice([None, "q%d" % i, i + 10, "c%d" % (i + 1), "é%d" % i, "{{id}}%d" % i])
+            if cid is not None and str(cid) not in used:
+                c["id"] = cid
+                used.add(str(cid))
+            else:
+                used.add("c%d" % (i + 1))
+            claims.append(c)
+        # An id given explicitly may collide with a later positional one: the Go code rejects
+        # duplicates, so drop such cases' explicit ids.
+        ids = []
+        for i, c in enumerate(claims):
+            ids.append(str(c["id"]) if isinstance(c, dict) and "id" in c else "c%d" % (i + 1))
+        if len(set(ids)) != len(ids):
+            claims = [c["text"] if isinstance(c, dict) else c for c in claims]
+        evidence = []
+        for _ in range(r.randrange(0, 4)):
+            k = r.randrange(4)
+            if k < 2:
+                evidence.append(gen_text(r, 0, 6))
+            else:
+                e = {"text": gen_text(r, 0, 6)}
+                t = r.choice([None, "", "README.md", "notes {{x}}", "Ünï", "missing"])
+                if t != "missing":
+                    e["title"] = t
+                evidence.append(e)
+        return {"question": gen_text(r), "claims": claims, "evidence": evidence}
+    if evaluator == "answer-grounding":
+        facts = gen_text(r) if r.random() < 0.4 else [gen_text(r, 0, 4) for _ in range(r.randrange(1, 5))]
+        inp = {"answer": gen_text(r), "facts": facts}
+        mode = r.choice(MODES)
+        if mode is not None or r.random() < 0.5:
+            inp["mode"] = mode
+        return inp
+    if evaluator == "pairwise-faithfulness":
+        return {"contexts": [gen_text(r, 0, 5) for _ in range(r.randrange(0, 5))],
+                "expected_output": gen_text(r), "actual_output": gen_text(r)}
+    inp = {"passage_gt": gen_text(r, 1, 10), "passage_llm": gen_text(r)}
+    if r.random() < 0.3:
+        inp["threshold"] = r.choice([0, 3, 2.5, "4", None])
+    return inp
+
+
+def rag_recall_vars(inp):
+    return {"passage_gt": inp["passage_gt"], "passage_llm": inp["passage_llm"]}
+
+
+judge_goldens.EVALUATORS.setdefault("rag-recall", ("format", rag_recall_vars))
+
+
+def judge_cases(r):
+    out = []
+    for evaluator in ["claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"]:
+        for i in range(N_JUDGE):
+            case = {"name": "%s-%02d" % (evaluator, i), "evaluator": evaluator, "inputs": gen_judge_inputs(r, evaluator)}
+            case["prompt"] = judge_goldens.render(case)
+            out.append(case)
+    return out
+
+
+# Output -----------------------------------------------------------------------------------------
+
+def dumps(obj):
+    # Keys keep their order: it is the order dicts print in.
+    return json.dumps(obj, ensure_ascii=True)
+
+
+def generate(seed=SEED, scale=1, template_out=TEMPLATE_OUT, judge_out=JUDGE_OUT):
+    global N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE
+    N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE = (n * scale for n in (N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE))
+    jinja2 = gen_conformance.load_jinja()
+    header = dumps({"oracle": {"jinja2": jinja2.__version__, "python": sys.version.split()[0]}, "seed": seed})
+    r = random.Random(seed)
+    tcases = jinja_cases(r) + format_cases(r)
+    tlines = [header] + [dumps(oracle_result(c, jinja2)) for c in tcases]
+    r = random.Random(seed + 1)
+    jlines = [header] + [dumps(c) for c in judge_cases(r)]
+    return {template_out: "\n".join(tlines) + "\n", judge_out: "\n".join(jlines) + "\n"}
+
+
+def main(argv):
+    check = "--check" in argv
+    if "--hunt" in argv:
+        k = argv.index("--hunt")
+        seed, scale, out = int(argv[k + 1]), int(argv[k + 2]), argv[k + 3]
+        files = generate(seed, scale, os.path.join(out, "cases.jsonl"), os.path.join(out, "renders.jsonl"))
+    else:
+        files = generate()
+    stale = []
+    for path, text in files.items():
+        if check:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    current = fh.read()
+            except FileNotFoundError:
+                current = None
+            if current != text:
+                stale.append(os.path.relpath(path, ROOT))
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    if stale:
+        sys.exit("gen_differential: %s out of date with the oracle; run: /usr/bin/python3 scripts/gen_differential.py"
+                 % ", ".join(stale))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
