@@ -273,6 +273,10 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.name != "defined" && t.name != "undefined" {
+			// Only in an if statement, where Jinja defers the check to when the test runs.
+			return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
+		}
 		if t.hasArgs {
 			return nil, ev.fail(t.pos, typeErr("test_%s() takes 1 positional argument", t.name))
 		}

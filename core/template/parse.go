@@ -25,6 +25,10 @@ type parser struct {
 	endStack   [][]string // the end tags each open block is waiting for
 	tagStack   []string   // the open block tags
 	compileErr *parseError
+	// soft is set while parsing an if statement (its tests and bodies, not a for loop's body
+	// inside it): there Jinja compiles an unknown filter or test and raises only if it runs
+	// (jinja2/compiler.py, Frame.soft_frame).
+	soft bool
 }
 
 // parse parses a whole template. Syntax errors come first, then the first filter or test that
@@ -284,6 +288,9 @@ func (p *parser) parseFor() node {
 	p.expectName("in")
 	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
 	n.iter = p.parseExpression(false)
+	soft := p.soft
+	p.soft = false
+	defer func() { p.soft = soft }()
 	switch {
 	case p.isOp(","):
 		p.fail("not supported: tuples")
@@ -305,6 +312,9 @@ func (p *parser) parseFor() node {
 func (p *parser) parseIf() node {
 	tok := p.expectName("if")
 	n := &ifNode{}
+	soft := p.soft
+	p.soft = true
+	defer func() { p.soft = soft }()
 	line := tok.line
 	for {
 		cond := p.parseTuple(nil, false)
@@ -769,7 +779,7 @@ func (p *parser) parseFilter(x expr) expr {
 		if p.isOp("(") {
 			args = p.parseCallArgs()
 		}
-		if _, ok := filterOf(name); !ok && p.compileErr == nil {
+		if _, ok := filterOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
 			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
@@ -804,7 +814,7 @@ func (p *parser) parseTest(x expr) expr {
 		p.parsePostfix(p.parsePrimary())
 		hasArgs = true
 	}
-	if name != "defined" && name != "undefined" && p.compileErr == nil {
+	if name != "defined" && name != "undefined" && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
 		msg := "unknown test " + quote(name)
 		if inList(jinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test (only defined and undefined are)"
