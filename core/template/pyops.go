@@ -90,6 +90,11 @@ func opUnsupported(op string, a, b any) error {
 
 // binaryOp applies one of + - * / // % ** to a and b.
 func binaryOp(op string, a, b any) (any, error) {
+	if _, ok := a.(string); ok && op == "%" {
+		// Before looking at b: str % undefined is no error in Jinja (str.__mod__ takes the
+		// Undefined for a mapping and returns the string as it is).
+		return nil, notSupported("printf-style formatting with %")
+	}
 	if u, ok := a.(*undefined); ok {
 		return nil, undefErr(u)
 	}
@@ -132,10 +137,6 @@ func binaryOp(op string, a, b any) (any, error) {
 		}
 		if _, ok := seqLike(b); ok && ka == 2 {
 			return nil, typeErr("can't multiply sequence by non-int of type 'float'")
-		}
-	case "%":
-		if _, ok := a.(string); ok {
-			return nil, notSupported("printf-style formatting with %")
 		}
 	}
 	pyop := op
