@@ -106,7 +106,9 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 	if !isText {
 		return "", "", badInput("mode", "want a text (strict or lenient), got %s", value.TypeName(v))
 	}
-	norm := strings.ToLower(strings.TrimSpace(s))
+	// Python's s.strip().lower(), as the prompt's source reads it: str.isspace also counts
+	// U+001C..U+001F, and "İ".lower() is "i̇" (two code points), never the "i" of a mode.
+	norm := strings.ToLower(strings.TrimFunc(strings.ReplaceAll(s, "İ", "i\u0307"), isPySpace))
 	if norm == "" {
 		return groundingModes[0], "", nil
 	}
@@ -207,3 +209,6 @@ func quoteExcerpt(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// isPySpace is Python's str.isspace for one code point.
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
