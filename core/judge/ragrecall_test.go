@@ -200,6 +200,7 @@ func TestRagRecallParse(t *testing.T) {
 			"• RECALL_Final_Score: 4.5"},
 		{name: "qwen: final score with a 5-scale suffix", gt: gt20, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: Score: 4\n[ESSENTIAL PASSAGE] 2: Score: 3\n\nRECALL_Final_Score: 3.5 (out of 5)"},
 		{name: "llama 3: Final Score line", gt: gt21, score: 3.5, answer: "**Essential Passage 1:** covered. Score: 3\n**Essential Passage 2:** covered. Score: 3\n**Bonus Passage 1:** partly. Score: 2\n\nFinal Score: 3.5"},
+		{name: "emphasis with underscores and stars", gt: gt21, score: 3.5, answer: "[ESSENTIAL PASSAGE] 1: **Score:** **4**\n[ESSENTIAL PASSAGE] 2: *Score*: 3\n[BONUS PASSAGE] 1: __Score__: 0\n__RECALL_Final_Score__: **3.5**"},
 		{name: "score per passage with trailing justification in parentheses", gt: gt20, score: 3.0, answer: "[ESSENTIAL PASSAGE] 1: Score: 4 (most details present)\n[ESSENTIAL PASSAGE] 2: Score: 2 (only a mention)\nRECALL_Final_Score: 3"},
 	}
 	r := testRegistry(t)

@@ -248,13 +248,17 @@ func trimDeco(s string) string {
 }
 
 // wordStart reports whether a word may start at s[i]: s[i] is not preceded by a letter, a digit
-// or an underscore.
+// or an underscore, unless the underscores open Markdown emphasis ("__Score__"), that is follow
+// no letter or digit themselves ("RECALL_Final_Score" holds no word "Score").
 func wordStart(s string, i int) bool {
+	for i > 0 && s[i-1] == '_' {
+		i--
+	}
 	if i == 0 {
 		return true
 	}
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // notScoreOf lists the words that, before "Score", make it something other than a passage's
@@ -266,8 +270,11 @@ var notScoreOf = []string{"final", "overall", "total", "combined", "recall", "av
 //	score = "score" [emph] [sp* "(" …≤30 bytes… ")"] [emph] sp* (":" | "=") [sp|emph|"`"|"["]* value
 func scanScore(s string, i int) (token, int, bool) {
 	k := i + len("score")
-	if !hasFoldPrefix(s[i:], "score") || (k < len(s) && (isWordByte(s[k]) || s[k] == '_')) {
+	if !hasFoldPrefix(s[i:], "score") || (k < len(s) && isWordByte(s[k])) {
 		return token{}, 0, false
+	}
+	if e := skipUnderscores(s, k); e > k && e < len(s) && isWordByte(s[e]) {
+		return token{}, 0, false // "Score_Calculation", not "__Score__"
 	}
 	if w := prevWord(s, i); w != "" {
 		for _, x := range notScoreOf {
@@ -361,6 +368,13 @@ func sepLen(s string, i int) int {
 		return len("：")
 	}
 	return 0
+}
+
+func skipUnderscores(s string, i int) int {
+	for i < len(s) && s[i] == '_' {
+		i++
+	}
+	return i
 }
 
 func skipSpaceEmph(s string, i int) int {

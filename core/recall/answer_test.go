@@ -50,6 +50,12 @@ func TestReadAnswer(t *testing.T) {
 			problems: []string{"output: no score for essential passage 1", "output: no score for essential passage 2"},
 		},
 		{
+			name:      "underscore emphasis opens a word, an identifier does not",
+			answer:    "[ESSENTIAL PASSAGE] 1: __Score__: 4 _Score_: 4\nRECALL_Final_Score_Calculation: min(5, 4) = 4\nmy_score: 1 Score_Calculation: 2",
+			e:         1,
+			essential: []string{"4"}, bonus: []string{},
+		},
+		{
 			name:      "a percentage final score is not read",
 			answer:    "[ESSENTIAL PASSAGE] 1: Score: 4\nRECALL_Final_Score: 80%",
 			e:         1,
