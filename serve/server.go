@@ -85,6 +85,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.proxy.models(rec, r)
 		case "/ragjudge/config":
 			s.config(rec, r)
+		case callsPath:
+			s.calls(rec, r)
 		default:
 			writeError(rec, http.StatusNotFound, "invalid_request_error", "not_found",
 				fmt.Sprintf("the dev server forwards only POST /v1/chat/completions and GET /v1/models, not %s %s", r.Method, p))
@@ -114,7 +116,9 @@ func (s *server) config(w http.ResponseWriter, r *http.Request) {
 		UpstreamHost string `json:"upstream_host"`
 		Azure        bool   `json:"azure"`
 		ServerKey    bool   `json:"server_key"`
-	}{s.cfg.Upstream, s.upstream.Host, s.cfg.Azure, s.cfg.ServerKey != ""})
+		// Calls is where the calls socket listens; the page uses it only when this is present.
+		Calls string `json:"calls"`
+	}{s.cfg.Upstream, s.upstream.Host, s.cfg.Azure, s.cfg.ServerKey != "", callsPath})
 }
 
 // hostAllowed reports whether a request's Host can reach a loopback-bound server honestly: an

@@ -1,0 +1,527 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// dialCalls opens the calls socket of proxy as the page would: its own origin, the subprotocol.
+func dialCalls(t testing.TB, proxyURL string) *websocket.Conn {
+	t.Helper()
+	conn, resp, err := dialCallsWith(proxyURL, &websocket.DialOptions{
+		Subprotocols: []string{callsSubprotocol},
+		HTTPHeader:   http.Header{"Origin": {proxyURL}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	require.Equal(t, callsSubprotocol, conn.Subprotocol())
+	conn.SetReadLimit(-1)
+	t.Cleanup(func() { conn.CloseNow() })
+	return conn
+}
+
+func dialCallsWith(proxyURL string, opts *websocket.DialOptions) (*websocket.Conn, *http.Response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return websocket.Dial(ctx, "ws"+strings.TrimPrefix(proxyURL, "http")+callsPath, opts)
+}
+
+// callMessage is a call envelope as the page sends it.
+func callMessage(id int64, key, body string) string {
+	k, _ := json.Marshal(key)
+	return fmt.Sprintf(`{"type":"call","id":%d,"key":%s,"body":%s}`, id, k, body)
+}
+
+func sendText(t testing.TB, conn *websocket.Conn, msg string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, conn.Write(ctx, websocket.MessageText, []byte(msg)))
+}
+
+// readResult reads the next message, which must be a result.
+func readResult(t testing.TB, conn *websocket.Conn) callResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	typ, msg, err := conn.Read(ctx)
+	require.NoError(t, err)
+	require.Equal(t, websocket.MessageText, typ)
+	var res callResult
+	require.NoError(t, json.Unmarshal(msg, &res), "%s", msg)
+	require.Equal(t, "result", res.Type, "%s", msg)
+	return res
+}
+
+// readClose reads until the server closes the socket and returns the close status and reason.
+func readClose(t *testing.T, conn *websocket.Conn) (websocket.StatusCode, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		_, msg, err := conn.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			require.ErrorAs(t, err, &ce)
+			return ce.Code, ce.Reason
+		}
+		t.Logf("message before the close: %s", msg)
+	}
+}
+
+// waitFor fails the test unless ch is closed within 5s.
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatal(what)
+	}
+}
+
+func TestCallsSocketAnswersExactlyAsHTTP(t *testing.T) {
+	cases := []struct {
+		name    string
+		handler http.HandlerFunc
+		status  int
+	}{
+		{"200 with usage", answerCompletion(`{"claims":[]}`), http.StatusOK},
+		{"429 with Retry-After", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "7")
+			w.WriteHeader(http.StatusTooManyRequests)
+			io.WriteString(w, `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`)
+		}, http.StatusTooManyRequests},
+		{"500", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, `{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`)
+		}, http.StatusInternalServerError},
+		{"401 quoting the key", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, testKey)
+		}, http.StatusUnauthorized},
+		{"503 not JSON", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `<html>503 Service Unavailable</html>`)
+		}, http.StatusServiceUnavailable},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := newFakeUpstream(t, tc.handler)
+			proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+
+			resp := postChat(t, proxy.URL, testKey, chatBody("judge-1", false))
+			httpBody := readAll(t, resp.Body)
+			require.Equal(t, tc.status, resp.StatusCode, httpBody)
+
+			conn := dialCalls(t, proxy.URL)
+			sendText(t, conn, callMessage(1, testKey, chatBody("judge-1", false)))
+			res := readResult(t, conn)
+			assert.Equal(t, int64(1), res.ID)
+			assert.Equal(t, tc.status, res.Status)
+			assert.Equal(t, httpBody, res.Body, "the same body, byte for byte")
+			for _, name := range []string{"Content-Type", "Retry-After", "Retry-After-Ms", "Cache-Control"} {
+				v, ok := res.Headers[strings.ToLower(name)]
+				assert.Equal(t, resp.Header.Get(name), v, name)
+				assert.Equal(t, resp.Header.Get(name) != "", ok, "%s present exactly when HTTP has it", name)
+			}
+			reqs := fake.requests()
+			require.Len(t, reqs, 2)
+			assert.Equal(t, reqs[0].Body, reqs[1].Body, "the upstream sees the same request")
+			assert.Equal(t, "Bearer "+testKey, reqs[1].Authorization)
+
+			switch tc.status {
+			case http.StatusOK:
+				var completion struct {
+					Usage struct {
+						TotalTokens int `json:"total_tokens"`
+					} `json:"usage"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(res.Body), &completion))
+				assert.Equal(t, 13, completion.Usage.TotalTokens)
+			case http.StatusTooManyRequests:
+				assert.Equal(t, "7", res.Headers["retry-after"])
+				decodeError(t, res.Body)
+			case http.StatusUnauthorized:
+				assert.NotContains(t, res.Body, testKey)
+				assert.NotContains(t, res.Body, testKey[len(testKey)-8:])
+				assert.Contains(t, res.Body, "[key redacted]")
+				decodeError(t, res.Body)
+			default:
+				decodeError(t, res.Body)
+			}
+			require.NoError(t, conn.Close(websocket.StatusNormalClosure, ""))
+			require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 2*time.Second, 10*time.Millisecond)
+			assert.Contains(t, logs.String(), fmt.Sprintf("WS /v1/chat/completions %d ", tc.status))
+			assert.NotContains(t, logs.String(), testKey[len(testKey)-8:], "no key in the access log")
+			assert.NotContains(t, logs.String(), "Is the claim grounded", "no body in the access log")
+		})
+	}
+}
+
+func TestCallsSocketKeyIsSentAsHTTPWouldSendIt(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	cfg := testConfig(t, fake.URL+"/v1")
+	proxy, _ := startProxy(t, cfg)
+	conn := dialCalls(t, proxy.URL)
+	sendText(t, conn, callMessage(1, "", chatBody("judge-1", false)))
+	assert.Equal(t, http.StatusOK, readResult(t, conn).Status)
+	sendText(t, conn, `{"type":"call","id":2,"body":`+chatBody("judge-1", false)+`}`)
+	assert.Equal(t, http.StatusOK, readResult(t, conn).Status)
+	sendText(t, conn, callMessage(3, "bad\nkey", chatBody("judge-1", false)))
+	res := readResult(t, conn)
+	assert.Equal(t, http.StatusUnauthorized, res.Status)
+	assert.Equal(t, "invalid_authorization", decodeError(t, res.Body).Code)
+	reqs := fake.requests()
+	require.Len(t, reqs, 2, "a key with a newline never leaves")
+	assert.Empty(t, reqs[0].Authorization, "an empty key sends no Authorization")
+	assert.Empty(t, reqs[1].Authorization, "an absent key sends no Authorization")
+
+	t.Run("the server's key when the call has none", func(t *testing.T) {
+		const serverKey = "sk-server-0123456789abcdef0123456789"
+		cfg := testConfig(t, fake.URL+"/v1")
+		cfg.ServerKey = serverKey
+		proxy, _ := startProxy(t, cfg)
+		conn := dialCalls(t, proxy.URL)
+		sendText(t, conn, callMessage(1, "", chatBody("judge-1", false)))
+		assert.Equal(t, http.StatusOK, readResult(t, conn).Status)
+		reqs := fake.requests()
+		assert.Equal(t, "Bearer "+serverKey, reqs[len(reqs)-1].Authorization)
+	})
+}
+
+func TestCallsSocketBodyOverMaxBodyIs413(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	cfg := testConfig(t, fake.URL+"/v1")
+	cfg.MaxBody = 1024
+	proxy, _ := startProxy(t, cfg)
+	conn := dialCalls(t, proxy.URL)
+	big := fmt.Sprintf(`{"model":"judge-1","stream":true,"messages":[{"role":"user","content":%q}]}`, strings.Repeat("x", 2000))
+	sendText(t, conn, callMessage(1, testKey, big))
+	res := readResult(t, conn)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, res.Status)
+	assert.Contains(t, decodeError(t, res.Body).Message, "1024 bytes")
+	httpResp := postChat(t, proxy.URL, testKey, big)
+	assert.Equal(t, readAll(t, httpResp.Body), res.Body)
+
+	t.Run("a message over -max-body plus 64 KiB closes the socket with 1009", func(t *testing.T) {
+		huge := fmt.Sprintf(`{"model":"judge-1","messages":[{"role":"user","content":%q}]}`, strings.Repeat("x", 1024+envelopeAllowance))
+		sendText(t, conn, callMessage(2, testKey, huge))
+		code, _ := readClose(t, conn)
+		assert.Equal(t, websocket.StatusMessageTooBig, code)
+	})
+	assert.Len(t, fake.requests(), 0, "oversized bodies never reach the upstream")
+}
+
+func TestCallsSocketHangingUpstreamIs504(t *testing.T) {
+	fake := newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	})
+	cfg := testConfig(t, fake.URL+"/v1")
+	cfg.Timeout = 300 * time.Millisecond
+	proxy, _ := startProxy(t, cfg)
+	conn := dialCalls(t, proxy.URL)
+	start := time.Now()
+	sendText(t, conn, callMessage(1, testKey, chatBody("judge-1", false)))
+	res := readResult(t, conn)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Equal(t, http.StatusGatewayTimeout, res.Status)
+	e := decodeError(t, res.Body)
+	assert.Contains(t, e.Message, "did not answer within 300ms")
+	assert.Equal(t, "upstream_timeout", e.Code)
+}
+
+// hangOrAnswer is an upstream that answers model "fast" at once and holds every other call
+// until its request's context ends, reporting both moments.
+type hangOrAnswer struct {
+	started, ended chan string
+}
+
+func newHangOrAnswer() *hangOrAnswer {
+	return &hangOrAnswer{started: make(chan string, 128), ended: make(chan string, 128)}
+}
+
+func (h *hangOrAnswer) serve(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Model string }
+	_ = json.NewDecoder(r.Body).Decode(&req)
+	if req.Model == "fast" {
+		answerCompletion("yes")(w, r)
+		return
+	}
+	h.started <- req.Model
+	select {
+	case <-r.Context().Done():
+		h.ended <- req.Model
+	case <-time.After(20 * time.Second):
+	}
+}
+
+func (h *hangOrAnswer) await(t *testing.T, ch chan string, n int, what string) []string {
+	t.Helper()
+	var got []string
+	for len(got) < n {
+		select {
+		case m := <-ch:
+			got = append(got, m)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: %d of %d after 5s", what, len(got), n)
+		}
+	}
+	return got
+}
+
+func TestCallsSocketCancelEndsTheUpstreamCallAndSendsNoResult(t *testing.T) {
+	h := newHangOrAnswer()
+	fake := newFakeUpstream(t, h.serve)
+	proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+
+	sendText(t, conn, callMessage(1, testKey, chatBody("slow", false)))
+	h.await(t, h.started, 1, "the upstream never saw the call")
+	sendText(t, conn, `{"type":"cancel","id":1}`)
+	assert.Equal(t, []string{"slow"}, h.await(t, h.ended, 1, "the upstream call was not cancelled"))
+	sendText(t, conn, `{"type":"cancel","id":99}`) // not in flight: ignored
+	sendText(t, conn, callMessage(2, testKey, chatBody("fast", false)))
+	res := readResult(t, conn)
+	assert.Equal(t, int64(2), res.ID, "the cancelled call sent no result")
+	assert.Equal(t, http.StatusOK, res.Status)
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 2*time.Second, 10*time.Millisecond)
+
+	t.Run("an id can be used again once its call is over", func(t *testing.T) {
+		sendText(t, conn, callMessage(1, testKey, chatBody("fast", false)))
+		assert.Equal(t, int64(1), readResult(t, conn).ID)
+	})
+}
+
+func TestCallsSocketCloseCancelsEveryCallInFlight(t *testing.T) {
+	h := newHangOrAnswer()
+	fake := newFakeUpstream(t, h.serve)
+	proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+	for id := int64(1); id <= 3; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("slow-", id), false)))
+	}
+	h.await(t, h.started, 3, "the upstream never saw the calls")
+	require.NoError(t, conn.Close(websocket.StatusGoingAway, "page closed"))
+	assert.ElementsMatch(t, []string{"slow-1", "slow-2", "slow-3"}, h.await(t, h.ended, 3, "the upstream calls were not cancelled"))
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 2*time.Second, 10*time.Millisecond)
+	assert.Equal(t, 3, strings.Count(logs.String(), "WS /v1/chat/completions 499"))
+
+	t.Run("without a close frame too", func(t *testing.T) {
+		conn := dialCalls(t, proxy.URL)
+		sendText(t, conn, callMessage(1, testKey, chatBody("slow-4", false)))
+		h.await(t, h.started, 1, "the upstream never saw the call")
+		require.NoError(t, conn.CloseNow())
+		h.await(t, h.ended, 1, "the upstream call was not cancelled")
+	})
+}
+
+func TestCallsSocketCarriesManyCallsAtOnce(t *testing.T) {
+	const n = 16
+	var inFlight, most atomic.Int64
+	arrived := make(chan struct{})
+	var once sync.Once
+	fake := newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		now := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+		}
+		if now == n {
+			once.Do(func() { close(arrived) })
+		}
+		// Hold every call until all n are in at once (or give up after 5s and let the
+		// assertion below say how many were).
+		select {
+		case <-arrived:
+		case <-time.After(5 * time.Second):
+		}
+		answerCompletion("yes")(w, r)
+	})
+	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+	for id := int64(1); id <= n; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody("judge-1", false)))
+	}
+	seen := map[int64]bool{}
+	for range n {
+		res := readResult(t, conn)
+		assert.Equal(t, http.StatusOK, res.Status)
+		seen[res.ID] = true
+	}
+	assert.Len(t, seen, n, "one result per call")
+	assert.Equal(t, int64(n), most.Load(), "all calls in flight at the upstream at the same time")
+}
+
+func TestCallsSocketRefusesThe65thCallInFlight(t *testing.T) {
+	h := newHangOrAnswer()
+	fake := newFakeUpstream(t, h.serve)
+	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+	for id := int64(1); id <= maxCallsInFlight; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody("slow", false)))
+	}
+	h.await(t, h.started, maxCallsInFlight, "the upstream never saw the calls")
+	sendText(t, conn, callMessage(maxCallsInFlight+1, testKey, chatBody("fast", false)))
+	res := readResult(t, conn)
+	assert.Equal(t, int64(maxCallsInFlight+1), res.ID)
+	assert.Equal(t, http.StatusTooManyRequests, res.Status)
+	assert.Contains(t, decodeError(t, res.Body).Message, "64 calls in flight")
+	assert.NotContains(t, res.Headers, "retry-after")
+
+	sendText(t, conn, `{"type":"cancel","id":5}`)
+	h.await(t, h.ended, 1, "the cancelled call was not cancelled")
+	sendText(t, conn, callMessage(maxCallsInFlight+2, testKey, chatBody("fast", false)))
+	res = readResult(t, conn)
+	assert.Equal(t, http.StatusOK, res.Status, "a slot is free again after a cancel")
+}
+
+func TestCallsSocketRefusesStreaming(t *testing.T) {
+	fake := newFakeUpstream(t, answerStream("yes"))
+	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+	sendText(t, conn, callMessage(1, testKey, chatBody("judge-1", true)))
+	res := readResult(t, conn)
+	assert.Equal(t, http.StatusBadRequest, res.Status)
+	assert.Equal(t, "application/json", res.Headers["content-type"])
+	assert.Equal(t, "streaming is not available over the calls socket; use POST /v1/chat/completions", decodeError(t, res.Body).Message)
+	assert.Empty(t, fake.requests())
+}
+
+func TestCallsSocketClosesOnABadEnvelope(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	body := chatBody("judge-1", false)
+	cases := []struct{ name, msg, reason string }{
+		{"not JSON", `call 1 please`, "envelope is not JSON"},
+		{"not an object", `[1,2]`, "envelope is not a JSON object"},
+		{"trailing garbage", `{"type":"cancel","id":1} x`, "envelope is not JSON"},
+		{"no type", `{"id":1,"body":{}}`, `envelope has no "type"`},
+		{"unknown type", `{"type":"ping","id":1}`, `unknown envelope type "ping"`},
+		{"type not a string", `{"type":1,"id":1}`, `envelope field "type" is not a string`},
+		{"no id", `{"type":"call","body":` + body + `}`, `call has no "id"`},
+		{"id zero", callMessage(0, "", body), "call id 0 is not an integer in 1..2^53-1"},
+		{"negative id", `{"type":"cancel","id":-3}`, "cancel id -3 is not"},
+		{"fractional id", `{"type":"call","id":1.5,"body":` + body + `}`, "call id 1.5 is not"},
+		{"id as a string", `{"type":"call","id":"1","body":` + body + `}`, `call id "1" is not`},
+		{"id beyond 2^53", `{"type":"call","id":9007199254740992,"body":` + body + `}`, "is not an integer"},
+		{"no body", `{"type":"call","id":1,"key":""}`, "call 1 has no JSON object as its body"},
+		{"body not an object", `{"type":"call","id":1,"body":"{}"}`, "call 1 has no JSON object as its body"},
+		{"key not a string", `{"type":"call","id":1,"key":5,"body":{}}`, `envelope field "key" is not a string`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := dialCalls(t, proxy.URL)
+			sendText(t, conn, tc.msg)
+			code, reason := readClose(t, conn)
+			assert.Equal(t, websocket.StatusPolicyViolation, code)
+			assert.Contains(t, reason, tc.reason)
+		})
+	}
+	t.Run("duplicate id in flight", func(t *testing.T) {
+		h := newHangOrAnswer()
+		fake := newFakeUpstream(t, h.serve)
+		proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
+		conn := dialCalls(t, proxy.URL)
+		sendText(t, conn, callMessage(7, testKey, chatBody("slow", false)))
+		h.await(t, h.started, 1, "the upstream never saw the call")
+		sendText(t, conn, callMessage(7, testKey, chatBody("slow", false)))
+		code, reason := readClose(t, conn)
+		assert.Equal(t, websocket.StatusPolicyViolation, code)
+		assert.Equal(t, "call id 7 is already in flight", reason)
+		h.await(t, h.ended, 1, "closing for a bad envelope cancels the calls in flight")
+	})
+	t.Run("binary message", func(t *testing.T) {
+		conn := dialCalls(t, proxy.URL)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		require.NoError(t, conn.Write(ctx, websocket.MessageBinary, []byte(callMessage(1, "", body))))
+		code, _ := readClose(t, conn)
+		assert.Equal(t, websocket.StatusUnsupportedData, code)
+	})
+	assert.Empty(t, fake.requests())
+}
+
+func TestCallsSocketUpgradeIsRefusedBeforeUpgrading(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	cases := []struct {
+		name   string
+		opts   websocket.DialOptions
+		status int
+		code   string
+	}{
+		{"another site's page", websocket.DialOptions{Subprotocols: []string{callsSubprotocol}, HTTPHeader: http.Header{"Origin": {"https://evil.example"}}}, http.StatusForbidden, "cross_origin"},
+		{"another port on loopback", websocket.DialOptions{Subprotocols: []string{callsSubprotocol}, HTTPHeader: http.Header{"Origin": {"http://127.0.0.1:1"}}}, http.StatusForbidden, "cross_origin"},
+		{"a same-site page by Sec-Fetch-Site", websocket.DialOptions{Subprotocols: []string{callsSubprotocol}, HTTPHeader: http.Header{"Sec-Fetch-Site": {"same-site"}}}, http.StatusForbidden, "cross_origin"},
+		{"DNS rebinding Host", websocket.DialOptions{Subprotocols: []string{callsSubprotocol}, Host: "rebind.example:80", HTTPHeader: http.Header{"Origin": {"http://rebind.example:80"}}}, http.StatusForbidden, "bad_host"},
+		{"no subprotocol", websocket.DialOptions{HTTPHeader: http.Header{"Origin": {proxy.URL}}}, http.StatusBadRequest, "unsupported_subprotocol"},
+		{"another subprotocol", websocket.DialOptions{Subprotocols: []string{"ragjudge-calls-2"}, HTTPHeader: http.Header{"Origin": {proxy.URL}}}, http.StatusBadRequest, "unsupported_subprotocol"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, resp, err := dialCallsWith(proxy.URL, &tc.opts)
+			require.Error(t, err)
+			assert.Nil(t, conn)
+			require.NotNil(t, resp)
+			assert.Equal(t, tc.status, resp.StatusCode)
+			assert.Empty(t, resp.Header.Get("Upgrade"), "no upgrade offered")
+			require.NotNil(t, resp.Body)
+			assert.Equal(t, tc.code, decodeError(t, readAll(t, resp.Body)).Code)
+		})
+	}
+	t.Run("an absent Origin is allowed, as for HTTP", func(t *testing.T) {
+		conn, resp, err := dialCallsWith(proxy.URL, &websocket.DialOptions{Subprotocols: []string{callsSubprotocol}})
+		require.NoError(t, err)
+		defer conn.CloseNow()
+		assert.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
+	})
+	t.Run("plain GET is told to upgrade", func(t *testing.T) {
+		resp, err := noGzipClient.Get(proxy.URL + callsPath)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		assert.Equal(t, http.StatusUpgradeRequired, resp.StatusCode)
+		assert.Equal(t, "upgrade_required", decodeError(t, readAll(t, resp.Body)).Code)
+	})
+	assert.Empty(t, fake.requests())
+	assert.Contains(t, logs.String(), "GET /ragjudge/calls 403")
+}
+
+func TestConfigNamesTheCallsSocket(t *testing.T) {
+	proxy, _ := startProxy(t, testConfig(t, "http://127.0.0.1:1/v1"))
+	resp, err := noGzipClient.Get(proxy.URL + "/ragjudge/config")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var cfg map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&cfg))
+	assert.Equal(t, "/ragjudge/calls", cfg["calls"])
+}
+
+func TestDecodeEnvelope(t *testing.T) {
+	env, err := decodeEnvelope([]byte(`{"type":"call","id":9007199254740991,"key":"k","body":{"model":"m"},"extra":1}`))
+	require.NoError(t, err)
+	assert.Equal(t, callEnvelope{Type: "call", ID: maxCallID, Key: "k", Body: json.RawMessage(`{"model":"m"}`)}, env)
+	env, err = decodeEnvelope([]byte(` {"id":3,"type":"cancel"} `))
+	require.NoError(t, err)
+	assert.Equal(t, callEnvelope{Type: "cancel", ID: 3}, env)
+	_, err = decodeEnvelope([]byte(`{"type":"` + strings.Repeat("é", 200) + `","id":1}`))
+	require.Error(t, err)
+	assert.LessOrEqual(t, len(err.Error()), maxCloseReason)
+}
