@@ -152,7 +152,7 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 	require.NoError(t, err)
 	defer cfgResp.Body.Close()
 	cfgBody := readAll(t, cfgResp.Body)
-	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true}`,
+	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true,"calls":"/ragjudge/calls"}`,
 		fake.URL+"/v1", strings.TrimPrefix(fake.URL, "http://")), cfgBody)
 	assert.NotContains(t, cfgBody, serverKey)
 	assert.NotContains(t, logs.String(), serverKey)
