@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzScrub checks that a key shaped like a real one (key characters, a digit, 8 or more long)
@@ -53,6 +55,32 @@ func FuzzAcceptsGzip(f *testing.F) {
 		got := acceptsGzip(header)
 		if got && !strings.Contains(strings.ToLower(header), "gzip") && !strings.Contains(header, "*") {
 			t.Fatalf("acceptsGzip(%q) = true without gzip or *", header)
+		}
+	})
+}
+
+// FuzzDecodeEnvelope checks that any calls socket message is either a well-formed envelope or
+// an error short enough to be a close frame's reason, never a panic.
+func FuzzDecodeEnvelope(f *testing.F) {
+	f.Add([]byte(`{"type":"call","id":1,"key":"sk-x","body":{"model":"judge-1","messages":[{"role":"user","content":"hi"}]}}`))
+	f.Add([]byte(`{"type":"cancel","id":9007199254740991}`))
+	f.Add([]byte(`{"type":"call","id":1.0,"body":{}}`))
+	f.Add([]byte(`{"type":"call","id":1,"body":"{}"}`))
+	f.Add([]byte(`{"type":"ping","id":-1}`))
+	f.Add([]byte(`[1,2`))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		env, err := decodeEnvelope(msg)
+		if err != nil {
+			if len(err.Error()) > maxCloseReason || !utf8.ValidString(err.Error()) {
+				t.Fatalf("decodeEnvelope(%q): reason %q does not fit a close frame", msg, err)
+			}
+			return
+		}
+		if env.Type != "call" && env.Type != "cancel" || env.ID < 1 || env.ID > maxCallID {
+			t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+		}
+		if env.Type == "call" && !json.Valid(env.Body) {
+			t.Fatalf("decodeEnvelope(%q) accepted a body that is not JSON: %q", msg, env.Body)
 		}
 	})
 }
