@@ -152,10 +152,58 @@ func (s *server) calls(w http.ResponseWriter, r *http.Request) {
 	// hang off a context of its own, cancelled when reading ends.
 	ctx, cancel := context.WithCancel(context.Background())
 	sess := &callsSession{s: s, conn: conn, ctx: ctx, inFlight: map[int64]context.CancelFunc{}}
+	if !s.sockets.add(sess) {
+		_ = conn.Close(websocket.StatusGoingAway, "the dev server is shutting down")
+		cancel()
+		return
+	}
 	sess.serve()
+	s.sockets.remove(sess)
 	cancel()
 	sess.wg.Wait()
 	_ = conn.CloseNow()
+}
+
+// callsSockets is the set of open calls sockets.
+type callsSockets struct {
+	mu     sync.Mutex
+	open   map[*callsSession]struct{}
+	closed bool
+}
+
+// add registers a new socket, or reports false once the server is shutting down.
+func (cs *callsSockets) add(c *callsSession) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		return false
+	}
+	if cs.open == nil {
+		cs.open = map[*callsSession]struct{}{}
+	}
+	cs.open[c] = struct{}{}
+	return true
+}
+
+func (cs *callsSockets) remove(c *callsSession) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	delete(cs.open, c)
+}
+
+// closeSockets closes every calls socket with 1001 (going away), which cancels its calls in
+// flight; the page sends those again once a server is back. Sockets opened later are refused.
+func (s *server) closeSockets() {
+	s.sockets.mu.Lock()
+	s.sockets.closed = true
+	open := make([]*callsSession, 0, len(s.sockets.open))
+	for c := range s.sockets.open {
+		open = append(open, c)
+	}
+	s.sockets.mu.Unlock()
+	for _, c := range open {
+		go c.conn.Close(websocket.StatusGoingAway, "the dev server is shutting down")
+	}
 }
 
 // callsSession is one open calls socket.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -524,4 +525,33 @@ func TestDecodeEnvelope(t *testing.T) {
 	_, err = decodeEnvelope([]byte(`{"type":"` + strings.Repeat("é", 200) + `","id":1}`))
 	require.Error(t, err)
 	assert.LessOrEqual(t, len(err.Error()), maxCloseReason)
+}
+
+func TestShutdownClosesCallsSocketsAsGoingAway(t *testing.T) {
+	h := newHangOrAnswer()
+	fake := newFakeUpstream(t, h.serve)
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-web", t.TempDir(), "-upstream", fake.URL + "/v1"}, noEnv, stdout, stderr)
+	}()
+	line := regexp.MustCompile(`serving (http://\S+) `)
+	require.Eventually(t, func() bool { return line.MatchString(stdout.String()) }, 5*time.Second, 10*time.Millisecond)
+	conn := dialCalls(t, line.FindStringSubmatch(stdout.String())[1])
+	sendText(t, conn, callMessage(1, testKey, chatBody("slow", false)))
+	h.await(t, h.started, 1, "the upstream never saw the call")
+
+	cancel()
+	code, reason := readClose(t, conn)
+	assert.Equal(t, websocket.StatusGoingAway, code)
+	assert.Equal(t, "the dev server is shutting down", reason)
+	h.await(t, h.ended, 1, "the call in flight was not cancelled")
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not stop")
+	}
 }

@@ -94,6 +94,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          log.New(stderr, "ragjudge: ", log.LstdFlags),
 	}
+	if c, ok := handler.(interface{ closeSockets() }); ok {
+		// Shutdown does not know hijacked connections: tell each calls socket's page it is
+		// going away (1001) rather than leave it to see the process die.
+		srv.RegisterOnShutdown(c.closeSockets)
+	}
 	if !isLoopback(ln.Addr().String()) {
 		fmt.Fprintf(stderr, "ragjudge: warning: %s is reachable from other machines; anyone who can reach it can use OPENAI_API_KEY if it is set\n", ln.Addr())
 	}

@@ -22,6 +22,8 @@ type server struct {
 	proxy        *proxy
 	static       http.Handler
 	log          *log.Logger
+	// sockets are the open calls sockets, which http.Server.Shutdown cannot see (hijacked).
+	sockets callsSockets
 }
 
 // newServer builds the whole dev server for cfg: the static page, the proxy and the access log.
