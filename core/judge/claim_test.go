@@ -186,6 +186,8 @@ func TestClaimParse(t *testing.T) {
 			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored the text after the JSON, from 9:1"}},
 		{name: "qwen: note with braces after the json", answer: claimJSON("true", "true", "true") + "\n\nNote: {c3} relies on 12 weeks = three months.",
 			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{"W: judge answer: ignored the text after the JSON, from 7:1"}},
+		{name: "markdown-escaped underscores outside a fence", answer: "Here is the JSON:\n\n{\"claims\": [{\"claim\\_id\": \"c1\", \"grounded\": true, \"ungrounded\\_assertions\": []}, {\"claim\\_id\": \"c2\", \"grounded\": false, \"ungrounded\\_assertions\": [{\"assertion\": \"no adverse reactions\", \"reason\": \"absent\"}]}, {\"claim\\_id\": \"c3\", \"grounded\": true, \"ungrounded\\_assertions\": []}]}",
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{`W: judge answer: read the Markdown escape \_ as _ at 3:20 (and 5 more)`}},
 		{name: "ungrounded_assertions null and reasons as strings", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": null}, {"claim_id": "c2", "grounded": false, "ungrounded_assertions": ["no adverse reactions: not in the evidence"]}, {"claim_id": "c3", "grounded": true, "ungrounded_assertions": null}]}`,
 			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded"},
 	}

@@ -21,7 +21,7 @@ import (
 //   - single-quoted strings ('…') and curly quotes used as quotes (“…”, ‘…’);
 //   - unquoted keys ({claim_id: "c1"});
 //   - raw newlines, tabs and other control characters inside strings;
-//   - invalid escapes: \' reads as ', any other (\d) is kept as written;
+//   - invalid escapes: \' reads as ' and Markdown's \_ as _, any other (\d) is kept as written;
 //   - double quotes left unescaped inside a string value ("it says "follow-up" only"): a quote
 //     closes the string only when what follows it (after spaces) could follow a string there:
 //     the end of the text, the container's closing bracket, or a comma followed by what the
@@ -558,6 +558,11 @@ func (p *parser) escape(b *strings.Builder, family rune) bool {
 			p.note(`read the invalid escape \' as '`, at)
 		}
 		b.WriteByte('\'')
+	case '_':
+		// Markdown's escape: a judge writing JSON as Markdown text escapes underscores
+		// ("claim\_id"), which would otherwise keep its keys from matching.
+		p.note(`read the Markdown escape \_ as _`, at)
+		b.WriteByte('_')
 	case 'u':
 		r, ok, short := p.hex4(p.pos + 1)
 		if short {

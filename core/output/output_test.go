@@ -100,6 +100,8 @@ func TestFindJSON(t *testing.T) {
 		{name: "invalid escapes", answer: `{"claims": [{"reason": "the patient\'s \d dose"}]}`,
 			want:    `{"claims":[{"reason":"the patient's \\d dose"}]}`,
 			repairs: []string{`read the invalid escape \' as ' at 1:36`, `kept an invalid escape such as \d as written at 1:40`}},
+		{name: "markdown escapes", answer: `{"claims": [{"claim\_id": "c1"}]}`,
+			want: `{"claims":[{"claim_id":"c1"}]}`, repairs: []string{`read the Markdown escape \_ as _ at 1:20`}},
 		{name: "unescaped inner quotes", answer: `{"claims": [{"claim_id": "c1", "reason": "it says "follow-up" only", "grounded": false}]}`,
 			want:    `{"claims":[{"claim_id":"c1","reason":"it says \"follow-up\" only","grounded":false}]}`,
 			repairs: []string{"read an unescaped quote inside a string as part of the text at 1:51 (and 1 more)"}},
