@@ -35,15 +35,14 @@ type differentialCase struct {
 // with the reason. A case listed here must still fail to match: when it starts to match, the
 // entry goes. None of the committed draw needs one. Bigger draws (--hunt, 12,000 cases) find only
 // these intended differences, which the generator keeps out of the committed draw:
-//   - an Undefined kept inside a list literal ({{ [missing] }}, [[]|first], [x[undef_key]]):
-//     Jinja keeps it and prints it as Undefined; we report the undefined name where it is read;
 //   - a bound method used as a value (s.title, d.items without the call): "not supported";
 //   - printf-style str % x and arithmetic on tojson's Markup: "not supported";
 //   - a negative number to a fractional power: Python makes a complex number; "not supported";
 //   - float ** on an exact halfway case (123456789.0 ** 2): CPython calls glibc's pow, which is
 //     not correctly rounded there; we round to nearest even;
-//   - a literal's missing attribute in code that never runs ({% for x in [] %}{{ 1.0.a or 1 }}):
-//     Jinja's optimizer folds the constant at compile time and raises.
+//   - Jinja's optimizer folding constants at compile time: a literal's missing attribute raises
+//     even in code that never runs ({% for x in [] %}{{ 1.0.a or 1 }}), and an unknown filter
+//     in a folded-away operand is never compiled ({{ '' and x|nope }} renders '').
 var differentialExceptions = map[string]string{}
 
 // TestDifferential renders every generated case and compares it with the oracle: the same output

@@ -484,7 +484,9 @@ func getitem(obj any, key any, pos int) (any, error) {
 		return nil, undefErr(u)
 	}
 	if u, ok := key.(*undefined); ok {
-		return nil, undefErr(u)
+		if _, isDict := obj.(*value.Object); isDict {
+			return nil, undefErr(u) // hashing the key raises; indexing anything else is a TypeError Jinja turns into an undefined
+		}
 	}
 	if m, ok := key.(markup); ok {
 		key = string(m)

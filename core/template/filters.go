@@ -106,6 +106,10 @@ func filterTrim(v any, args []any) (any, error) {
 	switch c := args[0].(type) {
 	case nil:
 	case string:
+		if _, ok := v.(markup); ok {
+			// Markup.strip escapes a str argument (markupsafe's escaping wrapper).
+			c = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", `"`, "&#34;").Replace(c)
+		}
 		chars = &c
 	case markup:
 		s := string(c)

@@ -90,10 +90,13 @@ func opUnsupported(op string, a, b any) error {
 
 // binaryOp applies one of + - * / // % ** to a and b.
 func binaryOp(op string, a, b any) (any, error) {
+	// Before looking at b: str % undefined is no error in Jinja (str.__mod__ takes the
+	// Undefined for a mapping and returns the string as it is), nor is Markup % undefined.
 	if _, ok := a.(string); ok && op == "%" {
-		// Before looking at b: str % undefined is no error in Jinja (str.__mod__ takes the
-		// Undefined for a mapping and returns the string as it is).
 		return nil, notSupported("printf-style formatting with %")
+	}
+	if err := noArithmetic(a); err != nil {
+		return nil, err
 	}
 	if u, ok := a.(*undefined); ok {
 		return nil, undefErr(u)
@@ -632,6 +635,20 @@ func seqOrder(op string, x, y []any) (int, error) {
 // contains is Python's item in container.
 func contains(container, item any) (bool, error) {
 	if u, ok := item.(*undefined); ok {
+		// Python only compares the item with what a list holds (an empty one: nothing), and
+		// dict_items holds pairs only, so neither touches an Undefined that is not one.
+		switch c := container.(type) {
+		case []any:
+			if len(c) == 0 {
+				return false, nil
+			}
+		case tuple:
+			if len(c) == 0 {
+				return false, nil
+			}
+		case *dictView:
+			return false, nil
+		}
 		return false, undefErr(u)
 	}
 	switch c := container.(type) {

@@ -279,7 +279,8 @@ func writeRepr(b *strings.Builder, v any) error {
 	case *loopCtx:
 		b.WriteString(t.repr())
 	case *undefined:
-		return undefErr(t)
+		// Only str() of an Undefined raises; its repr, as an item of a printed list, is this.
+		b.WriteString("Undefined")
 	default:
 		return notSupported("printing a " + pyTypeName(v) + " (Python prints its memory address)")
 	}
