@@ -42,7 +42,7 @@ type differentialCase struct {
 //     not correctly rounded there; we round to nearest even;
 //   - Jinja's optimizer folding constants at compile time: a literal's missing attribute raises
 //     even in code that never runs ({% for x in [] %}{{ 1.0.a or 1 }}), and an unknown filter
-//     in a folded-away operand is never compiled ({{ ” and x|nope }} renders ”).
+//     in a folded-away operand is never compiled ({{ 0 and x|nope }} renders 0).
 var differentialExceptions = map[string]string{}
 
 // TestDifferential renders every generated case and compares it with the oracle: the same output
