@@ -258,7 +258,8 @@ class Gen:
         return "%s is %s" % (self.unary(depth - 1), r.choice(["defined", "not defined", "undefined"]))
 
 
-TEXTS = ["Hello ", "\n", "  ", "x", " - ", "é", "😀", "}", "} }", "{ x }", "#}", "%}", "text\n  ", "\n\n", "a{b", ")", "\t", "e\u0301"]
+TEXTS = ["Hello ", "\n", "  ", "x", " - ", "é", "😀", "}", "} }", "{ x }", "#}", "%}", "text\n  ", "\n\n", "a{b", ")", "\t", "e\u0301",
+         "\r\n", "a\rb", " \n "]
 
 
 def tag(r, body, kind):
@@ -290,10 +291,15 @@ def gen_body(g, depth, n=None):
         elif k < 0.84:
             parts.append(gen_for(g, depth))
         elif k < 0.9:
-            name = r.choice(["a1", "s", "tmp", "n"])
-            parts.append(tag(r, "set %s = %s" % (name, g.expr(1)), "%"))
-            if name not in g.set_names:
-                g.set_names.append(name)
+            if r.random() < 0.8:
+                names = [r.choice(["a1", "s", "tmp", "n"])]
+                parts.append(tag(r, "set %s = %s" % (names[0], g.expr(1)), "%"))
+            else:
+                names = ["a1", "tmp"]
+                parts.append(tag(r, "set a1, tmp = %s" % r.choice(["[1, 2]", "xs", "ws", "'ab'", "[s, n]", "d"]), "%"))
+            for name in names:
+                if name not in g.set_names:
+                    g.set_names.append(name)
         elif k < 0.94:
             parts.append(r.choice(["{# c #}", "{#- strip -#}", "{# {{ x }} {% if %} #}", "{#\nmulti\n#}"]))
         else:
@@ -373,7 +379,7 @@ def jinja_cases(r):
 
 # str.format -------------------------------------------------------------------------------------
 
-FORMAT_NAMES = ["s", "t", "n", "f", "xs", "d", "b", "z", "v"]
+FORMAT_NAMES = ["s", "t", "n", "f", "xs", "d", "b", "z", "v", "x y", "ü", "_"]
 FORMAT_TEXTS = ["Hello ", "\n", " ", "é", "😀", "{{", "}}", "{{}}", "x", ": ", "[ok]", "e\u0301", "\t"]
 FORMAT_BROKEN = ["}", "{", "{0}", "{}", "{ s}", "{s", "{s!}", "{:}", "{-1}", "{s{t}}", "{ }"]
 FORMAT_UNSUPPORTED = ["{s!r}", "{n:>5}", "{d.a}", "{xs[0]}", "{f:.2f}", "{s!s}", "{n:{n}}", "{d[a]}"]
@@ -397,7 +403,7 @@ def format_cases(r):
             else:
                 parts.append(r.choice(FORMAT_UNSUPPORTED))
                 unsupported = True
-        vars_ = {name: gen_var(r, VAR_KINDS[name]) for name in FORMAT_NAMES}
+        vars_ = {name: gen_var(r, VAR_KINDS.get(name, "any")) for name in FORMAT_NAMES}
         case = {"name": "format-%03d" % i, "dialect": "format", "template": "".join(parts), "vars": vars_}
         if unsupported:
             case["unsupported"] = True

@@ -33,8 +33,8 @@ type differentialCase struct {
 
 // differentialExceptions are the generated cases where we knowingly differ from the oracle, each
 // with the reason. A case listed here must still fail to match: when it starts to match, the
-// entry goes. None of the committed draw needs one. Bigger draws (--hunt, 12,000 cases) find only
-// these intended differences, which the generator keeps out of the committed draw:
+// entry goes. Bigger draws (--hunt, 15 times as many cases) find only these kinds of intended
+// difference:
 //   - a bound method used as a value (s.title, d.items without the call): "not supported";
 //   - printf-style str % x and arithmetic on tojson's Markup: "not supported";
 //   - a negative number to a fractional power: Python makes a complex number; "not supported";
@@ -43,12 +43,20 @@ type differentialCase struct {
 //   - Jinja's optimizer folding constants at compile time: a literal's missing attribute raises
 //     even in code that never runs ({% for x in [] %}{{ 1.0.a or 1 }}), and an unknown filter
 //     in a folded-away operand is never compiled ({{ 0 and x|nope }} renders 0).
-var differentialExceptions = map[string]string{}
+//
+// Not drawn, not ours to fix here: an integer beyond int64 in the variables' JSON reaches the
+// template as a float (core/value decodes it so): {"n": 18446744073709551616} prints
+// 1.8446744073709552e+19 where Python prints 18446744073709551616.
+var differentialExceptions = map[string]string{
+	"jinja-130": "int * Markup (tojson's result): arithmetic on Markup is outside the subset",
+	"jinja-379": "printf-style str % x (Python takes an Undefined for a mapping and returns the string): outside the subset",
+	"jinja-448": "printf-style str % [] (Python takes a list for a mapping and returns the string): outside the subset",
+}
 
 // TestDifferential renders every generated case and compares it with the oracle: the same output
 // byte for byte; an error (with a line and column, and Jinja's line where it gives one) where
 // Python raised; "not supported" for constructs outside the subset that Python accepts.
-// DIFFERENTIAL_CASES=path runs another file written by gen_differential.py --out (a bigger draw
+// DIFFERENTIAL_CASES=path runs another file written by gen_differential.py --hunt (a bigger draw
 // or another seed, when hunting for differences).
 func TestDifferential(t *testing.T) {
 	path := "testdata/differential/cases.jsonl"
