@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -554,4 +555,38 @@ func TestShutdownClosesCallsSocketsAsGoingAway(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("run did not stop")
 	}
+}
+
+func TestCallsSocketReachesAzureAsHTTPDoes(t *testing.T) {
+	fake := newFakeUpstream(t, answerCompletion("yes"))
+	cfg := testConfig(t, fake.URL)
+	cfg.Azure = true
+	cfg.AzureAPIVersion = "2024-10-21"
+	cfg.AzureDeployments = map[string]string{"gpt-4o": "prod-4o"}
+	proxy, _ := startProxy(t, cfg)
+	conn := dialCalls(t, proxy.URL)
+	sendText(t, conn, callMessage(1, testKey, chatBody("gpt-4o", false)))
+	assert.Equal(t, http.StatusOK, readResult(t, conn).Status)
+	seen := fake.requests()
+	require.Len(t, seen, 1)
+	assert.Equal(t, "/openai/deployments/prod-4o/chat/completions", seen[0].Path)
+	assert.Equal(t, "api-version=2024-10-21", seen[0].RawQuery)
+	assert.Equal(t, testKey, seen[0].APIKey, "Azure's api-key header")
+	assert.Empty(t, seen[0].Authorization)
+}
+
+func TestCallsSocketUnreachableUpstreamIs502AsHTTP(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	host := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	proxy, _ := startProxy(t, testConfig(t, "http://"+host+"/v1"))
+	resp := postChat(t, proxy.URL, testKey, chatBody("judge-1", false))
+	httpBody := readAll(t, resp.Body)
+	conn := dialCalls(t, proxy.URL)
+	sendText(t, conn, callMessage(1, testKey, chatBody("judge-1", false)))
+	res := readResult(t, conn)
+	assert.Equal(t, http.StatusBadGateway, res.Status)
+	assert.Equal(t, httpBody, res.Body)
+	assert.Equal(t, "upstream_unreachable", decodeError(t, res.Body).Code)
 }
