@@ -435,7 +435,8 @@ def oracle_result(case, jinja2):
 
 TEXT_PIECES = ["The patient", " was prescribed", " atorvastatin 20 mg", ".", " {{ user.name }}", " {% if x %}", " {name}",
                " {{", " }}", " {", " }", "\n", "\n\n", " é", " 😀", " e\u0301", " 日本語", " [1]", " [ESSENTIAL PASSAGE]",
-               " [BONUS PASSAGE]", " Score: 4", "\t", " {# c #}", " \\n", " 100%", " \"q\"", " it's", " \u2028", " ß"]
+               " [BONUS PASSAGE]", " Score: 4", "\t", " {# c #}", " \\n", " 100%", " \"q\"", " it's", " \u2028", " ß",
+               "\r\n", "\r", " \x00", " \ufeff", " {{ '{{' }}", " {0}", " {}"]
 MODES = [None, "strict", "lenient", "LENIENT", " Lenient ", "", "other", "Strict\n", "lenİent", "\u00a0lenient\u00a0",
          "lenient\x1c", "\u3000strict", "\u2028lenient"]
 
