@@ -151,3 +151,31 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
   assert.deepEqual(pageErrors, []);
   await context.close();
 });
+
+test("through the dev server a run keeps more than 6 calls in flight: they share its calls socket", async () => {
+  const slow = await startFakeUpstream({ latencyMs: 150, faults: false });
+  const srv = await startServe(slow.url + "/v1");
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const sockets = [];
+    page.on("websocket", (ws) => sockets.push(ws.url()));
+    await openBatch(page, srv.url);
+    await setNumber(page, "batch-concurrency", 12);
+    await loadDataset(page, "ragas.jsonl", datasetJSONL(48));
+    assert.equal(await page.textContent('[data-ref="batch-concurrency-hint"]').catch(() => ""), "", "no 6-call warning");
+    await page.click('[data-ref="batch-run"]');
+    const end = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "done" ? p : null;
+    }, 60_000, "the run to finish");
+    assert.equal(end.done, 48, end.text);
+    assert.ok(slow.stats.maxInflight > 6, `at most ${slow.stats.maxInflight} calls were in flight at the upstream`);
+    assert.ok(slow.stats.maxInflight <= 12, `the concurrency is a bound: ${slow.stats.maxInflight} in flight`);
+    assert.deepEqual([...new Set(sockets)], [srv.url.replace(/^http/, "ws") + "/ragjudge/calls"]);
+  } finally {
+    await context.close();
+    await srv.close();
+    await slow.close();
+  }
+});
