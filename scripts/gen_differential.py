@@ -500,13 +500,6 @@ def gen_judge_inputs(r, evaluator):
     return inp
 
 
-def rag_recall_vars(inp):
-    return {"passage_gt": inp["passage_gt"], "passage_llm": inp["passage_llm"]}
-
-
-judge_goldens.EVALUATORS.setdefault("rag-recall", ("format", rag_recall_vars))
-
-
 def judge_cases(r):
     out = []
     for evaluator in ["claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"]:

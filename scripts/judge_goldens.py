@@ -54,10 +54,15 @@ def pairwise_vars(inp):
     return {k: inp[k] for k in ("contexts", "expected_output", "actual_output")}
 
 
+def rag_recall_vars(inp):
+    return {"passage_gt": inp["passage_gt"], "passage_llm": inp["passage_llm"]}
+
+
 EVALUATORS = {
     "claim-groundedness": ("jinja", claim_vars),
     "answer-grounding": ("format", grounding_vars),
     "pairwise-faithfulness": ("jinja", pairwise_vars),
+    "rag-recall": ("format", rag_recall_vars),
 }
 
 
