@@ -190,7 +190,7 @@ func (p *parser) subparse(endTags []string) []node {
 		case itemVarBegin:
 			p.advance()
 			start := p.cur.pos
-			x := p.parseTuple(nil, false)
+			x := p.parseTuple(false)
 			end := p.expectType(itemVarEnd, quote("end of print statement"))
 			body = append(body, &printNode{x: x, src: pyStrip(p.src[start:max(start, end.pos)], nil, true, true)})
 		case itemBlockBegin:
@@ -284,7 +284,7 @@ func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
 //	for = "for" target "in" expression body ["else" body] "endfor"
 func (p *parser) parseFor() node {
 	tok := p.expectName("for")
-	tgt := p.parseAssignTarget([]string{"in"}, false)
+	tgt := p.parseAssignTarget(false)
 	p.expectName("in")
 	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
 	n.iter = p.parseExpression(false)
@@ -317,7 +317,7 @@ func (p *parser) parseIf() node {
 	defer func() { p.soft = soft }()
 	line := tok.line
 	for {
-		cond := p.parseTuple(nil, false)
+		cond := p.parseTuple(false)
 		body := p.parseStatements([]string{"elif", "else", "endif"}, false)
 		n.branches = append(n.branches, ifBranch{line: line, cond: cond, body: body})
 		t := p.advance()
@@ -337,18 +337,18 @@ func (p *parser) parseIf() node {
 //	set = "set" target "=" expression
 func (p *parser) parseSet() node {
 	tok := p.advance()
-	tgt := p.parseAssignTarget(nil, true)
+	tgt := p.parseAssignTarget(true)
 	if !p.isOp("=") {
 		p.fail("not supported: {% set %} blocks")
 	}
 	p.advance()
-	return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(nil, false)}
+	return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(false)}
 }
 
 // parseAssignTarget parses the target of a for or set.
 //
 //	target = name { "," name } [","]
-func (p *parser) parseAssignTarget(extraEnd []string, withNamespace bool) target {
+func (p *parser) parseAssignTarget(withNamespace bool) target {
 	if withNamespace && p.look().typ == itemOp && p.look().val == "." {
 		p.fail("not supported: namespace assignments")
 	}
@@ -356,7 +356,7 @@ func (p *parser) parseAssignTarget(extraEnd []string, withNamespace bool) target
 	var names []target
 	comma := false
 	for {
-		if p.isTupleEnd(extraEnd) {
+		if p.isTupleEnd() {
 			if len(names) == 0 {
 				p.fail("expected an expression, got " + quote(describe(p.cur)))
 			}
@@ -399,26 +399,19 @@ func kindName(x expr) string {
 	return "expression"
 }
 
-// isTupleEnd reports whether a tuple ends at the current item.
-func (p *parser) isTupleEnd(extraEnd []string) bool {
-	switch {
-	case p.cur.typ == itemVarEnd, p.cur.typ == itemBlockEnd, p.isOp(")"):
-		return true
-	case p.cur.typ == itemName:
-		for _, n := range extraEnd {
-			if p.cur.val == n {
-				return true
-			}
-		}
-	}
-	return false
+// isTupleEnd reports whether a tuple ends at the current item. Jinja's is_tuple_end also takes
+// extra end rules (the "in" of a for loop's target) but passes them to Token.test_any as one
+// argument, so they never match: {% for k, in xs %} reads "in" as a second name and fails on
+// xs. Matching its errors means ignoring them too.
+func (p *parser) isTupleEnd() bool {
+	return p.cur.typ == itemVarEnd || p.cur.typ == itemBlockEnd || p.isOp(")")
 }
 
 // parseTuple parses an expression where Jinja allows a tuple; a tuple itself is not supported.
 //
 //	tuple = expression    (Jinja: [ expression { "," expression } [","] ])
-func (p *parser) parseTuple(extraEnd []string, explicitParens bool) expr {
-	if p.isTupleEnd(extraEnd) {
+func (p *parser) parseTuple(explicitParens bool) expr {
+	if p.isTupleEnd() {
 		if explicitParens {
 			p.fail("not supported: tuples")
 		}
@@ -631,7 +624,7 @@ func (p *parser) parsePrimary() expr {
 		switch tok.val {
 		case "(":
 			p.advance()
-			x := p.parseTuple(nil, true)
+			x := p.parseTuple(true)
 			p.expectOp(")")
 			return x
 		case "[":
