@@ -709,6 +709,9 @@ func (p *parser) parseSubscript(x expr) expr {
 	if p.isOp(":") {
 		p.fail("not supported: slices")
 	}
+	if p.isOp("]") {
+		p.fail("not supported: tuples (x[] is x[()] in Jinja)")
+	}
 	key := p.parseExpression(true)
 	if p.isOp(":") {
 		p.fail("not supported: slices")
