@@ -35,6 +35,8 @@ type differentialCase struct {
 // with the reason. A case listed here must still fail to match: when it starts to match, the
 // entry goes. Bigger draws (--hunt, 15 times as many cases) find only these kinds of intended
 // difference:
+//   - a construct outside the subset that Jinja compiles and Python never runs (a call, x[],
+//     tojson(undefined) in a branch not taken): we refuse it when parsing;
 //   - a bound method used as a value (s.title, d.items without the call): "not supported";
 //   - printf-style str % x and arithmetic on tojson's Markup: "not supported";
 //   - a negative number to a fractional power: Python makes a complex number; "not supported";
@@ -42,7 +44,8 @@ type differentialCase struct {
 //     not correctly rounded there; we round to nearest even;
 //   - Jinja's optimizer folding constants at compile time: a literal's missing attribute raises
 //     even in code that never runs ({% for x in [] %}{{ 1.0.a or 1 }}), and an unknown filter
-//     in a folded-away operand is never compiled ({{ 0 and x|nope }} renders 0).
+//     in a folded-away operand is never compiled ({{ 0 and x|nope }} and {{ 'a' or x|nope }}
+//     render; we say the filter is unknown).
 //
 // Not drawn, not ours to fix here: an integer beyond int64 in the variables' JSON reaches the
 // template as a float (core/value decodes it so): {"n": 18446744073709551616} prints
