@@ -640,6 +640,9 @@ export async function mount(root, ctx) {
       },
       items,
     );
+    // This tab's claim on the run is asked for before any other tab can see the run (locks are
+    // granted in the order asked), so the run need not wait for it to start.
+    const claim = claimRun(run.id);
     // The run starts from memory while its rows are written, so its first calls go out at once;
     // no result is stored before the run and its rows are (resumeRun waits on created).
     const created = saveRun(store, run, items);
@@ -647,7 +650,7 @@ export async function mount(root, ctx) {
       runMsg.textContent = "✗ The run could not be stored in this browser, so it was stopped: " + ((e && e.message) || e);
       if (cur && cur.run.id === run.id && cur.runner) cur.runner.cancel();
     });
-    await openRun(run.id, { start: true, loaded: { run, items, results: new Array(items.length), created } });
+    await openRun(run.id, { start: true, loaded: { run, items, results: new Array(items.length), created, claim } });
     runCard.scrollIntoView({ block: "start" });
   }
 
@@ -690,11 +693,14 @@ export async function mount(root, ctx) {
 
   /**
    * warmUp gets ready for a run while the user is still looking at the mapping: it starts the call
-   * worker, and for an endpoint on another origin opens the connection to it, so that Run's first
-   * calls do not wait for either (on loopback about a tenth of a second; over the internet more).
+   * worker and opens the dev server's calls socket, or for an endpoint on another origin opens the
+   * connection to it, so that Run's first calls wait for neither (on loopback about a tenth of a
+   * second; over the internet more).
    */
   function warmUp() {
     callsP ||= startCallWorker();
+    const socket = callsSocket();
+    if (socket) callsP.then((calls) => calls && calls.warm(socket));
     const ep = state.endpoint();
     if (!ep.baseURL) return;
     let url;
@@ -740,10 +746,13 @@ export async function mount(root, ctx) {
     }
     if (cur.runner && (cur.runner.state === "running" || cur.runner.state === "paused")) return;
     const c = cur;
-    // Both take a while (the lock is the browser's): asked for at once.
-    const claim = claimRun(c.run.id);
+    // A new run's claim was asked for before the run was stored: the run starts without waiting
+    // for it. Otherwise the claim and the worker are asked for at once (each takes a while).
+    const fresh = c.claim;
+    c.claim = null;
+    const claim = fresh || claimRun(c.run.id);
     const calls = await (callsP ||= startCallWorker());
-    const lock = await claim;
+    const lock = fresh ? { held: true, release: () => claim.then((l) => l.release()) } : await claim;
     if (cur !== c || (c.runner && (c.runner.state === "running" || c.runner.state === "paused"))) return lock.release();
     if (!lock.held) {
       liveLine.textContent = "This run is running in another tab.";
@@ -804,6 +813,13 @@ export async function mount(root, ctx) {
       },
     });
     c.runner = runner;
+    if (fresh) {
+      fresh.then((l) => {
+        if (l.held) return;
+        runner.cancel(); // another tab had it after all: it runs the run, this one watches
+        liveLine.textContent = "This run is running in another tab.";
+      });
+    }
     c.startedAt = performance.now();
     c.doneTimes = [];
     persistState("running");
@@ -1172,6 +1188,9 @@ export async function mount(root, ctx) {
   });
 
   // ---- start: saved runs, and a run that was going when the page was left resumes ---------
+  // The call worker takes a while to start (its modules load over the network): started now,
+  // it is ready long before a dataset is loaded and mapped.
+  callsP ||= startCallWorker();
   drawCacheInfo();
   await drawRuns();
   const runs = await store.listRuns();

@@ -180,3 +180,18 @@ test("the call worker sends a call over the socket the page names, and over HTTP
     ch.port2.close();
   }
 });
+
+test("warm opens the socket before the first call, which then goes out on it at once", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  sock.warm();
+  sock.warm(); // once is enough
+  await tick();
+  assert.equal(FakeWS.all.length, 1);
+  const p = sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" });
+  const ws = FakeWS.all[0];
+  assert.equal(ws.sent.length, 1, "sent at once: the socket was already open");
+  ws.reply(ws.sent[0].id, 200, "{}");
+  assert.equal((await p).status, 200);
+  assert.equal(FakeWS.all.length, 1);
+});

@@ -31,7 +31,7 @@ export function errorFromJSON(j) {
  * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
  * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
- * socket.js), {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
+ * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
  * deps (fetch, clock, random, WebSocket) are for tests.
  */
 export function serveCalls(port, deps = {}) {
@@ -41,8 +41,11 @@ export function serveCalls(port, deps = {}) {
   const sockets = new Map(); // socket URL -> CallSocket, one per dev server
   const fetchFor = (url) => {
     if (!url) return deps.fetch;
+    return socketFor(url).fetch;
+  };
+  const socketFor = (url) => {
     if (!sockets.has(url)) sockets.set(url, new CallSocket(url, { WebSocketImpl: deps.WebSocket || globalThis.WebSocket, fallback: deps.fetch || ((u, i) => globalThis.fetch(u, i)) }));
-    return sockets.get(url).fetch;
+    return sockets.get(url);
   };
   const onCall = async (m) => {
     const ctrl = new AbortController();
@@ -73,6 +76,7 @@ export function serveCalls(port, deps = {}) {
   port.onmessage = (ev) => {
     const m = ev.data;
     if (m.type === "limit") slots.setLimit(m.n);
+    else if (m.type === "warm") socketFor(m.socket).warm();
     else if (m.type === "abort") {
       // All at once: a call waiting for a slot must not take one freed by another's abort and start.
       for (const id of m.ids) {
@@ -108,6 +112,11 @@ export class CallClient {
     if (p.signal) p.signal.removeEventListener("abort", p.onAbort);
     if (m.type === "ok") p.resolve(m.result);
     else p.reject(errorFromJSON(m.error));
+  }
+
+  /** warm opens the calls socket at URL socket ahead of the run's first call. */
+  warm(socket) {
+    if (socket) this.port.postMessage({ type: "warm", socket });
   }
 
   /** setLimit sets how many calls are in flight at most. */

@@ -59,6 +59,8 @@ export class Runner {
     this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
     this.lastYield = 0;
     this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
+    this.knownP = null; // the read of those keys
+    this.written = new Set(); // keys this run stored before that read was back
     this.slots = new Slots(this.o.concurrency);
     if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.persisting = new Set();
@@ -70,11 +72,14 @@ export class Runner {
     this.setState("running");
     this.doneP = new Promise((resolve) => (this.resolveDone = resolve));
     if (this.o.cache && this.o.useCache && this.o.readCache && typeof this.o.cache.cacheKeys === "function") {
-      try {
-        this.known = await this.o.cache.cacheKeys();
-      } catch {
-        this.known = null; // fall back to asking the store for every key
-      }
+      // Read while the first rows render: ask() waits for it only when it has a key to look up.
+      this.knownP = this.o.cache.cacheKeys().then(
+        (keys) => {
+          for (const k of this.written) keys.add(k);
+          this.known = keys;
+        },
+        () => (this.known = null), // fall back to asking the store for every key
+      );
     }
     this.fill();
     if (this.queue.length === 0 && this.active === 0) this.finish();
@@ -158,6 +163,7 @@ export class Runner {
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
     const key = o.cache && o.useCache ? await cacheKey(req) : null;
     if (key && o.readCache) {
+      if (this.knownP) await this.knownP;
       const hit = !this.known || this.known.has(key) ? await o.cache.cacheGet(key) : null;
       if (hit && typeof hit.content === "string") {
         this.stats.cacheHits++;
@@ -195,7 +201,7 @@ export class Runner {
         const w = o.cache
           .cachePut(key, { content: r.content, usage: r.usage, finishReason: r.finishReason, at: o.clock.now() })
           .then(
-            () => this.known && this.known.add(key),
+            () => (this.known ? this.known.add(key) : this.written.add(key)),
             (e) => console.warn("batch: cache write failed", e),
           );
         this.track(w);

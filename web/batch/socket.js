@@ -81,6 +81,11 @@ export class CallSocket {
     });
   }
 
+  /** warm opens the socket ahead of the first call, so that call does not wait for the handshake. */
+  warm() {
+    if (!this.ws && this.failedOpens < this.maxFailedOpens && typeof this.WS === "function") this.connect();
+  }
+
   send(msg) {
     if (this.open) return this.ws.send(msg);
     this.outbox.push(msg);
