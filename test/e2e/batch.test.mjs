@@ -179,3 +179,39 @@ test("through the dev server a run keeps more than 6 calls in flight: they share
     await slow.close();
   }
 });
+
+test("a RAGAS-style CSV with JSON-array cells loads with the right mapping and runs to the end", async () => {
+  // question,answer,contexts,ground_truth: the older RAGAS names; contexts is a JSON array in a
+  // quoted cell, with commas, doubled quotes and a newline inside, as spreadsheets write them.
+  const rows = ["question,answer,contexts,ground_truth"];
+  for (let i = 1; i <= 300; i++) {
+    const contexts = JSON.stringify([`The Eiffel Tower stands in Paris, "the capital" (fact ${i}).`, "It was completed in 1889.\nIt is 330 m tall."]);
+    rows.push([`Where is it? (${i})`, `row-${i}: It is in Paris.`, contexts, "Paris"].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
+  }
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await openBatch(page, serve.url);
+    await setNumber(page, "batch-timeout", 2); // the fake upstream's faults include hangs
+    await setNumber(page, "batch-attempts", 3);
+    await setNumber(page, "batch-concurrency", 12);
+    await loadDataset(page, "ragas.csv", rows.join("\r\n") + "\r\n");
+    assert.match(await page.textContent('[data-ref="batch-file-msg"]'), /300 rows \(CSV\)/);
+    assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "answer");
+    assert.equal(await page.inputValue('[data-ref="batch-map-facts"]'), "contexts");
+    assert.match(await page.textContent('[data-ref="batch-problems"]'), /All 300 rows/);
+    // The contexts cell became a list of two facts, not one string.
+    assert.match(await page.textContent('[data-ref="batch-preview"]'), /completed in 1889/);
+    await page.click('[data-ref="batch-run"]');
+    const end = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "done" ? p : null;
+    }, 90_000, "the CSV run to finish");
+    assert.equal(end.done, 300, end.text);
+    const lines = (await exported(page, "jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.equal(lines.length, 300);
+    assert.deepEqual(lines[0].inputs.facts, [`The Eiffel Tower stands in Paris, "the capital" (fact 1).`, "It was completed in 1889.\nIt is 330 m tall."]);
+  } finally {
+    await context.close();
+  }
+});
