@@ -187,6 +187,7 @@ async function measure(mode) {
       browserCallMs: callMs,
       longest: r.longtasks.reduce((m, t) => Math.max(m, t.duration), 0),
       longtasks: r.longtasks.length,
+      longList: r.longtasks.map((t) => `${(t.start - r.click.perf).toFixed(0)}+${t.duration.toFixed(0)}`).join(" "),
       maxInflight: st.maxInflight,
       meanInflight: st.busyMs / (st.last - st.first),
       meanCallMs: st.busyMs / st.calls,
@@ -296,6 +297,6 @@ for (const m of modes) {
       (m === "proxy"
         ? `${r.socketCalls} of the calls went over the dev server's calls socket`
         : `the browser waited ${r.browserCallMs.toFixed(0)} ms per call, so ${pct(r.pageIdeal / r.wall)} of the ${r.pageIdeal.toFixed(2)} s that allows`) +
-      `; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks)`,
+      `; longest main-thread task ${r.longest ? r.longest.toFixed(0) + " ms" : "none over 50 ms"} (${r.longtasks} long tasks${r.longtasks ? ", at " + r.longList + " ms after Run" : ""})`,
   );
 }

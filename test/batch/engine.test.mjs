@@ -222,3 +222,30 @@ test("the end of a run flushes the store: writes held back for coalescing are co
   assert.ok(flushes >= 1, "flush was called");
   assert.equal((await mem.getResults("r1")).length, 10);
 });
+
+test("the first call goes out before the look-ahead rows are rendered: rows take turns rendering", async () => {
+  // Each prompt takes 10 ms to render and its cache key is digested asynchronously, as in the
+  // page. Rendering every started row before the first call could leave held the run back by the
+  // whole look-ahead; taking turns, a call goes out after the first row or two.
+  let renders = 0;
+  let rendersAtFirstCall = null;
+  const judge = {
+    ...fakeJudge,
+    render(inputs) {
+      const end = performance.now() + 10;
+      while (performance.now() < end);
+      renders++;
+      return fakeJudge.render(inputs);
+    },
+  };
+  const fetch = scriptedFetch(["yes"]);
+  const counting = (url, init) => {
+    if (rendersAtFirstCall === null) rendersAtFirstCall = renders;
+    return fetch(url, init);
+  };
+  const store = new MemoryStore();
+  const r = new Runner({ runId: "r1", judge, request, items: items(24), todo: [...Array(24).keys()], fetch: counting, cache: store, store, concurrency: 16 });
+  assert.equal(await r.start(), "done");
+  assert.equal(renders, 24);
+  assert.ok(rendersAtFirstCall <= 3, `${rendersAtFirstCall} rows were rendered before the first call went out`);
+});

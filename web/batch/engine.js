@@ -57,7 +57,8 @@ export class Runner {
     this.inflight = new Map();
     this.resumeWaiters = [];
     this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
-    this.lastYield = 0;
+    this.turns = []; // rows waiting for their turn to render (renderTurn)
+    this.turning = null;
     this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
     this.knownP = null; // the read of those keys
     this.written = new Set(); // keys this run stored before that read was back
@@ -243,12 +244,12 @@ export class Runner {
     try {
       if (item.error) throw new CallError(item.error, { kind: "input" });
       let rendered;
+      await this.renderTurn();
       try {
         rendered = o.judge.render(item.inputs);
       } catch (e) {
         throw new CallError("The prompt could not be rendered: " + ((e && e.message) || e), { kind: "render" });
       }
-      await this.maybeYield();
       const first = await this.ask(rendered.messages, index);
       account(first);
       result.answers.push(first.content);
@@ -322,12 +323,45 @@ export class Runner {
     }
   }
 
-  async maybeYield() {
-    const now = performance.now();
-    if (now - this.lastYield > 8) {
-      this.lastYield = now;
-      await yieldToLoop();
-      this.lastYield = performance.now();
-    }
+  /**
+   * renderTurn resolves when a row may render its prompt: rows take turns in the order they
+   * started, about 8 ms of rendering per task and then a task boundary, so that the first rows'
+   * calls go out (their cache keys are digested off the thread and their requests posted to the
+   * call worker in tasks of their own) while later rows wait, and the page keeps painting. Without
+   * it a run's first fill rendered all its look-ahead rows before the first call could leave.
+   */
+  renderTurn() {
+    return new Promise((resolve) => {
+      this.turns.push(resolve);
+      if (!this.turning) this.turning = this.giveTurns();
+    });
   }
+
+  async giveTurns() {
+    while (this.turns.length) {
+      const t0 = performance.now();
+      do {
+        this.turns.shift()();
+        await null; // the row renders now, up to its first wait
+      } while (this.turns.length && performance.now() - t0 < 8);
+      await nextTask();
+    }
+    this.turning = null;
+  }
+}
+
+/**
+ * nextTask resolves in a new task of the event loop: unlike a microtask or scheduler.yield's
+ * prioritized continuation, it lets what is already waiting (a finished digest, a message from the
+ * call worker, input) run first.
+ */
+export function nextTask() {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
