@@ -8,13 +8,26 @@ package main
 //
 //	client -> server  {"type":"call","id":<1..2^53-1>,"key":"<key or empty>","body":{<chat completion request>}}
 //	                  {"type":"cancel","id":<id>}
+//	                  {"type":"limit","n":<1..64>}
 //	server -> client  {"type":"result","id":<id>,"status":<int>,"headers":{<lowercase name>:<value>},"body":"<text>"}
+//	                  {"type":"started","id":<id>}
 //
 // Every call runs through the same handler as POST /v1/chat/completions, so a result's status,
 // headers and body are what that request would have been answered. A cancelled call gets no
 // result. The server closes the socket with 1008 on an envelope it cannot read (not JSON, an
-// unknown type, a bad or duplicate id, a call without an object body), 1009 on a message over
-// -max-body plus 64 KiB, and 1003 on a binary message.
+// unknown type, a bad or duplicate id, a call without an object body, a limit whose n is not an
+// integer in 1..64), 1009 on a message over -max-body plus 64 KiB, and 1003 on a binary message.
+//
+// A limit message caps the socket's calls that run (reach the upstream) at once, from then on;
+// before the first one only maxCallsInFlight does. The page keeps a couple of calls more than
+// its concurrency on the socket, so the next call is already here when one ends, instead of a
+// round trip through the browser later. Calls over the limit wait in arrival order and start as
+// running ones end; a new limit applies at once (raised, waiting calls start; lowered, running
+// calls finish and none starts until the socket is under it). A call that had to wait gets
+// {"type":"started"} when it starts, before its result, so the page can start its timeout
+// then; a call that starts at once gets none. Waiting calls count toward maxCallsInFlight and
+// the duplicate-id check; a cancel (or the socket's close) drops a waiting call, which never
+// reaches the upstream and gets no result.
 
 import (
 	"bytes"
@@ -23,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,15 +59,19 @@ const (
 	maxCallID = 1<<53 - 1
 	// maxCloseReason is the most a WebSocket close frame's reason can hold.
 	maxCloseReason = 123
+	// maxCallLimit is the largest limit a client may set: more could never run anyway.
+	maxCallLimit = maxCallsInFlight
 )
 
-// callEnvelope is one client message, checked: Type is "call" or "cancel", ID is in
-// 1..maxCallID, and a call's Body is a JSON object.
+// callEnvelope is one client message, checked: Type is "call", "cancel" or "limit"; a call's
+// or cancel's ID is in 1..maxCallID, a call's Body is a JSON object, and a limit's N is in
+// 1..maxCallLimit.
 type callEnvelope struct {
 	Type string
 	ID   int64
 	Key  string
 	Body json.RawMessage
+	N    int
 }
 
 // decodeEnvelope reads one client message. Its error says what is wrong in a few words, short
@@ -64,6 +82,7 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 		ID   json.RawMessage `json:"id"`
 		Key  *string         `json:"key"`
 		Body json.RawMessage `json:"body"`
+		N    json.RawMessage `json:"n"`
 	}
 	if err := json.Unmarshal(msg, &raw); err != nil {
 		var typeErr *json.UnmarshalTypeError
@@ -79,8 +98,20 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 		return callEnvelope{}, errors.New(`envelope has no "type"`)
 	}
 	env := callEnvelope{Type: *raw.Type}
-	if env.Type != "call" && env.Type != "cancel" {
+	if env.Type != "call" && env.Type != "cancel" && env.Type != "limit" {
 		return callEnvelope{}, fmt.Errorf("unknown envelope type %q", clip(env.Type, 40))
+	}
+	if env.Type == "limit" {
+		if len(raw.N) == 0 {
+			return callEnvelope{}, errors.New(`limit has no "n"`)
+		}
+		// Read from its literal, as an id is: 1.0, 2e0 and "2" are not limits.
+		n, err := strconv.Atoi(string(raw.N))
+		if err != nil || n < 1 || n > maxCallLimit {
+			return callEnvelope{}, fmt.Errorf("limit n %s is not an integer in 1..%d", clip(string(raw.N), 40), maxCallLimit)
+		}
+		env.N = n
+		return env, nil
 	}
 	if len(raw.ID) == 0 {
 		return callEnvelope{}, fmt.Errorf(`%s has no "id"`, env.Type)
@@ -125,6 +156,12 @@ type callResult struct {
 	Body    string            `json:"body"`
 }
 
+// callStarted tells the client that a call which had to wait for the socket's limit runs now.
+type callStarted struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id"`
+}
+
 // calls upgrades GET /ragjudge/calls to the calls socket and serves it until either side closes
 // it. ServeHTTP has already refused a bad Host and a cross-origin request, before any upgrade.
 func (s *server) calls(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +188,7 @@ func (s *server) calls(w http.ResponseWriter, r *http.Request) {
 	// The socket outlives the request's context once the connection is hijacked; its calls
 	// hang off a context of its own, cancelled when reading ends.
 	ctx, cancel := context.WithCancel(context.Background())
-	sess := &callsSession{s: s, conn: conn, ctx: ctx, inFlight: map[int64]context.CancelFunc{}}
+	sess := &callsSession{s: s, conn: conn, ctx: ctx, inFlight: map[int64]*socketCall{}}
 	if !s.sockets.add(sess) {
 		_ = conn.Close(websocket.StatusGoingAway, "the dev server is shutting down")
 		cancel()
@@ -212,9 +249,27 @@ type callsSession struct {
 	conn *websocket.Conn
 	ctx  context.Context
 
-	mu       sync.Mutex
-	inFlight map[int64]context.CancelFunc
-	wg       sync.WaitGroup
+	mu sync.Mutex
+	// inFlight holds every call that is waiting or running and not cancelled, by id.
+	inFlight map[int64]*socketCall
+	// limit is the most calls that may run at once, 0 until the client sets one.
+	limit int
+	// running counts the calls that hold a slot: from their start until runCall returns,
+	// cancelled ones included, since their upstream request lasts until then.
+	running int
+	// waiting is the calls over the limit, in arrival order.
+	waiting []*socketCall
+	wg      sync.WaitGroup
+}
+
+// socketCall is one call of a calls socket, waiting or running.
+type socketCall struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	// wake is closed when a waiting call is given a slot; nil for a call that started at once.
+	wake chan struct{}
+	// slot is whether the call holds one of the running slots (set under the session's mu).
+	slot bool
 }
 
 // serve reads messages until the socket closes or a message breaks the protocol.
@@ -237,14 +292,18 @@ func (c *callsSession) serve() {
 			_ = c.conn.Close(websocket.StatusPolicyViolation, clip(err.Error(), maxCloseReason-3))
 			return
 		}
-		if env.Type == "cancel" {
+		switch env.Type {
+		case "cancel":
 			c.cancel(env.ID)
+		case "limit":
+			c.setLimit(env.N)
 		}
 	}
 }
 
-// start runs one call in its own goroutine, or answers 429 at once when the socket already has
-// maxCallsInFlight calls open. A duplicate id is an error: its results could not be told apart.
+// start runs one call in its own goroutine, at once or, over the socket's limit, once its turn
+// comes; or it answers 429 at once when the socket already has maxCallsInFlight calls open. A
+// duplicate id is an error: its results could not be told apart.
 func (c *callsSession) start(env callEnvelope) error {
 	c.mu.Lock()
 	if _, dup := c.inFlight[env.ID]; dup {
@@ -265,17 +324,34 @@ func (c *callsSession) start(env callEnvelope) error {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
-	c.inFlight[env.ID] = cancel
+	call := &socketCall{ctx: ctx, cancel: cancel}
+	c.inFlight[env.ID] = call
+	if c.limit == 0 || c.running < c.limit && len(c.waiting) == 0 {
+		call.slot = true
+		c.running++
+	} else {
+		call.wake = make(chan struct{})
+		c.waiting = append(c.waiting, call)
+	}
 	c.mu.Unlock()
 
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		defer cancel()
+		if call.wake != nil {
+			arrived := time.Now()
+			if !c.awaitSlot(env.ID, call) {
+				c.s.log.Printf("%s %s %d %s", "WS", "/v1/chat/completions", 499, time.Since(arrived).Round(10*time.Microsecond))
+				return
+			}
+			c.sendStarted(env.ID)
+		}
 		start := time.Now()
 		mem := c.s.runCall(ctx, env)
 		c.mu.Lock()
-		delete(c.inFlight, env.ID)
+		c.releaseSlot(call)
+		c.forget(env.ID, call)
 		cancelled := ctx.Err() != nil
 		c.mu.Unlock()
 		status := mem.status
@@ -291,25 +367,103 @@ func (c *callsSession) start(env callEnvelope) error {
 	return nil
 }
 
-// cancel ends a call's upstream request; its result is never sent. An id not in flight (done
-// already, or never sent) is not an error: a cancel can cross its result on the wire.
+// awaitSlot waits until a waiting call is given a slot or is cancelled, and reports whether it
+// may run. A call cancelled just as its slot came gives the slot back.
+func (c *callsSession) awaitSlot(id int64, call *socketCall) bool {
+	select {
+	case <-call.wake:
+	case <-call.ctx.Done():
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if call.ctx.Err() == nil {
+		return true // woken, so it holds a slot
+	}
+	if call.slot {
+		c.releaseSlot(call)
+	} else {
+		c.waiting = slices.DeleteFunc(c.waiting, func(w *socketCall) bool { return w == call })
+	}
+	c.forget(id, call)
+	return false
+}
+
+// releaseSlot gives call's slot back and starts the next waiting calls the limit allows. The
+// caller holds c.mu.
+func (c *callsSession) releaseSlot(call *socketCall) {
+	if !call.slot {
+		return
+	}
+	call.slot = false
+	c.running--
+	c.startWaiting()
+}
+
+// startWaiting gives slots to waiting calls, first come first served, while the limit allows.
+// The caller holds c.mu.
+func (c *callsSession) startWaiting() {
+	for len(c.waiting) > 0 && (c.limit == 0 || c.running < c.limit) {
+		call := c.waiting[0]
+		c.waiting = c.waiting[1:]
+		if call.ctx.Err() != nil {
+			continue // cancelled; its goroutine is on its way out
+		}
+		call.slot = true
+		c.running++
+		close(call.wake)
+	}
+}
+
+// setLimit applies a client's limit: more waiting calls start if it was raised; if it was
+// lowered, running calls finish and none starts until the socket is under it.
+func (c *callsSession) setLimit(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit = n
+	c.startWaiting()
+}
+
+// forget removes call from inFlight, unless its id already belongs to a later call (a cancel
+// frees an id at once). The caller holds c.mu.
+func (c *callsSession) forget(id int64, call *socketCall) {
+	if c.inFlight[id] == call {
+		delete(c.inFlight, id)
+	}
+}
+
+// cancel ends a call: a running one's upstream request, or a waiting one's wait, so that it
+// never starts. Its result is never sent. An id not in flight (done already, or never sent) is
+// not an error: a cancel can cross its result on the wire.
 func (c *callsSession) cancel(id int64) {
 	c.mu.Lock()
-	cancel := c.inFlight[id]
+	call := c.inFlight[id]
 	delete(c.inFlight, id)
+	if call != nil && !call.slot {
+		c.waiting = slices.DeleteFunc(c.waiting, func(w *socketCall) bool { return w == call })
+	}
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if call != nil {
+		call.cancel()
 	}
 }
 
 func (c *callsSession) cancelAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for id, cancel := range c.inFlight {
-		cancel()
+	for id, call := range c.inFlight {
+		call.cancel()
 		delete(c.inFlight, id)
 	}
+	c.waiting = nil
+}
+
+// sendStarted tells the client that a call which waited runs now.
+func (c *callsSession) sendStarted(id int64) {
+	msg, err := json.Marshal(callStarted{Type: "started", ID: id})
+	if err != nil {
+		return // cannot happen: a string and a number
+	}
+	_ = c.conn.Write(c.ctx, websocket.MessageText, msg)
 }
 
 // send writes one call's result; Conn.Write is safe for concurrent use. A failed write has

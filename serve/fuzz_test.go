@@ -68,6 +68,10 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	f.Add([]byte(`{"type":"call","id":1,"body":"{}"}`))
 	f.Add([]byte(`{"type":"ping","id":-1}`))
 	f.Add([]byte(`[1,2`))
+	f.Add([]byte(`{"type":"limit","n":16}`))
+	f.Add([]byte(`{"type":"limit","n":1.0}`))
+	f.Add([]byte(`{"type":"limit","n":"2"}`))
+	f.Add([]byte(`{"type":"limit","n":65}`))
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		env, err := decodeEnvelope(msg)
 		if err != nil {
@@ -76,7 +80,17 @@ func FuzzDecodeEnvelope(f *testing.F) {
 			}
 			return
 		}
-		if env.Type != "call" && env.Type != "cancel" || env.ID < 1 || env.ID > maxCallID {
+		switch env.Type {
+		case "limit":
+			if env.N < 1 || env.N > maxCallLimit || env.ID != 0 || env.Body != nil {
+				t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+			}
+			return
+		case "call", "cancel":
+			if env.ID < 1 || env.ID > maxCallID || env.N != 0 {
+				t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+			}
+		default:
 			t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
 		}
 		if env.Type == "call" && !json.Valid(env.Body) {
