@@ -108,7 +108,7 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 		// Read from its literal, as an id is: 1.0, 2e0 and "2" are not limits.
 		n, err := strconv.Atoi(string(raw.N))
 		if err != nil || n < 1 || n > maxCallLimit {
-			return callEnvelope{}, fmt.Errorf("limit n %s is not an integer in 1..%d", clip(string(raw.N), 40), maxCallLimit)
+			return callEnvelope{}, fmt.Errorf("limit n %s is not an integer in 1..%d", quoteLiteral(raw.N), maxCallLimit)
 		}
 		env.N = n
 		return env, nil
@@ -120,7 +120,7 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 	// large one to a neighbour's.
 	id, err := strconv.ParseInt(string(raw.ID), 10, 64)
 	if err != nil || id < 1 || id > maxCallID {
-		return callEnvelope{}, fmt.Errorf("%s id %s is not an integer in 1..2^53-1", env.Type, clip(string(raw.ID), 40))
+		return callEnvelope{}, fmt.Errorf("%s id %s is not an integer in 1..2^53-1", env.Type, quoteLiteral(raw.ID))
 	}
 	env.ID = id
 	if env.Type == "cancel" {
@@ -134,6 +134,12 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 	}
 	env.Body = raw.Body
 	return env, nil
+}
+
+// quoteLiteral is a JSON literal as an error shows it: at most 40 bytes and valid UTF-8 (a
+// raw literal keeps any bytes the client sent, and a close frame's reason must be UTF-8).
+func quoteLiteral(lit json.RawMessage) string {
+	return clip(strings.ToValidUTF8(string(lit), "\uFFFD"), 40)
 }
 
 // clip shortens s to at most n bytes at a character boundary.
