@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -427,6 +428,12 @@ func TestCallsSocketClosesOnABadEnvelope(t *testing.T) {
 		{"no body", `{"type":"call","id":1,"key":""}`, "call 1 has no JSON object as its body"},
 		{"body not an object", `{"type":"call","id":1,"body":"{}"}`, "call 1 has no JSON object as its body"},
 		{"key not a string", `{"type":"call","id":1,"key":5,"body":{}}`, `envelope field "key" is not a string`},
+		{"limit 0", `{"type":"limit","n":0}`, "limit n 0 is not an integer in 1..64"},
+		{"limit 65", `{"type":"limit","n":65}`, "limit n 65 is not an integer in 1..64"},
+		{"limit 1.0", `{"type":"limit","n":1.0}`, "limit n 1.0 is not an integer in 1..64"},
+		{"limit as a string", `{"type":"limit","n":"2"}`, `limit n "2" is not an integer in 1..64`},
+		{"limit null", `{"type":"limit","n":null}`, "limit n null is not an integer in 1..64"},
+		{"limit without n", `{"type":"limit","id":2}`, `limit has no "n"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -523,6 +530,11 @@ func TestDecodeEnvelope(t *testing.T) {
 	env, err = decodeEnvelope([]byte(` {"id":3,"type":"cancel"} `))
 	require.NoError(t, err)
 	assert.Equal(t, callEnvelope{Type: "cancel", ID: 3}, env)
+	env, err = decodeEnvelope([]byte(`{"type":"limit","n":64}`))
+	require.NoError(t, err)
+	assert.Equal(t, callEnvelope{Type: "limit", N: 64}, env)
+	_, err = decodeEnvelope([]byte(`{"type":"limit","n":99999999999999999999999}`))
+	assert.EqualError(t, err, "limit n 99999999999999999999999 is not an integer in 1..64")
 	_, err = decodeEnvelope([]byte(`{"type":"` + strings.Repeat("é", 200) + `","id":1}`))
 	require.Error(t, err)
 	assert.LessOrEqual(t, len(err.Error()), maxCloseReason)
@@ -589,4 +601,298 @@ func TestCallsSocketUnreachableUpstreamIs502AsHTTP(t *testing.T) {
 	assert.Equal(t, http.StatusBadGateway, res.Status)
 	assert.Equal(t, httpBody, res.Body)
 	assert.Equal(t, "upstream_unreachable", decodeError(t, res.Body).Code)
+}
+
+// gatedUpstream holds each call, named by its model, until the test releases that model (model
+// "fast" is answered at once), and counts the calls it holds at the same time.
+type gatedUpstream struct {
+	mu        sync.Mutex
+	gates     map[string]chan struct{}
+	held      int
+	most      int
+	arrived   chan string
+	cancelled chan string
+}
+
+func newGatedUpstream() *gatedUpstream {
+	return &gatedUpstream{gates: map[string]chan struct{}{}, arrived: make(chan string, 128), cancelled: make(chan string, 128)}
+}
+
+func (g *gatedUpstream) gate(model string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gates[model] == nil {
+		g.gates[model] = make(chan struct{})
+	}
+	return g.gates[model]
+}
+
+func (g *gatedUpstream) release(model string) { close(g.gate(model)) }
+
+func (g *gatedUpstream) mostAtOnce() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.most
+}
+
+func (g *gatedUpstream) serve(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Model string }
+	_ = json.NewDecoder(r.Body).Decode(&req)
+	if req.Model == "fast" {
+		answerCompletion("yes")(w, r)
+		return
+	}
+	g.mu.Lock()
+	g.held++
+	g.most = max(g.most, g.held)
+	g.mu.Unlock()
+	// The count drops before the answer goes out: once the proxy has the answer, its next
+	// call may arrive.
+	letGo := func() {
+		g.mu.Lock()
+		g.held--
+		g.mu.Unlock()
+	}
+	g.arrived <- req.Model
+	select {
+	case <-g.gate(req.Model):
+		letGo()
+		answerCompletion(req.Model)(w, r)
+	case <-r.Context().Done():
+		letGo()
+		g.cancelled <- req.Model
+	}
+}
+
+// awaitArrivals returns the next n models to reach the upstream, failing after 5s.
+func (g *gatedUpstream) awaitArrivals(t *testing.T, n int) []string {
+	t.Helper()
+	var got []string
+	for len(got) < n {
+		select {
+		case m := <-g.arrived:
+			got = append(got, m)
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d of %d calls reached the upstream after 5s: %v", len(got), n, got)
+		}
+	}
+	return got
+}
+
+// assertNoArrival checks that no call reaches the upstream for a while.
+func (g *gatedUpstream) assertNoArrival(t *testing.T, why string) {
+	t.Helper()
+	select {
+	case m := <-g.arrived:
+		t.Errorf("%s reached the upstream: %s", m, why)
+	case <-time.After(150 * time.Millisecond):
+	}
+}
+
+// socketMessage is any server message: a result or a started.
+type socketMessage struct {
+	Type   string `json:"type"`
+	ID     int64  `json:"id"`
+	Status int    `json:"status"`
+}
+
+// messageLog reads a calls socket's messages in order, keeping them all.
+type messageLog struct {
+	t    *testing.T
+	conn *websocket.Conn
+	seen []socketMessage
+}
+
+// readUntil reads messages until one of type typ for call id has arrived (it may have already).
+func (l *messageLog) readUntil(typ string, id int64) {
+	l.t.Helper()
+	for l.index(typ, id) < 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, msg, err := l.conn.Read(ctx)
+		cancel()
+		require.NoError(l.t, err, "waiting for %s %d; so far %v", typ, id, l.seen)
+		var m socketMessage
+		require.NoError(l.t, json.Unmarshal(msg, &m), "%s", msg)
+		require.Contains(l.t, []string{"result", "started"}, m.Type, "%s", msg)
+		l.seen = append(l.seen, m)
+	}
+}
+
+// index is the position of the message of type typ for call id, or -1.
+func (l *messageLog) index(typ string, id int64) int {
+	return slices.IndexFunc(l.seen, func(m socketMessage) bool { return m.Type == typ && m.ID == id })
+}
+
+// started lists the ids of the started messages in the order they came.
+func (l *messageLog) started() []int64 {
+	var ids []int64
+	for _, m := range l.seen {
+		if m.Type == "started" {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
+}
+
+func startGated(t *testing.T) (*gatedUpstream, *websocket.Conn, *messageLog, *syncBuffer, *fakeUpstream) {
+	g := newGatedUpstream()
+	fake := newFakeUpstream(t, g.serve)
+	proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	conn := dialCalls(t, proxy.URL)
+	return g, conn, &messageLog{t: t, conn: conn}, logs, fake
+}
+
+func TestCallsSocketLimitQueuesCallsInArrivalOrder(t *testing.T) {
+	g, conn, log, _, _ := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":2}`)
+	for id := int64(1); id <= 5; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
+	g.assertNoArrival(t, "the limit is 2 and 2 run")
+
+	// Each release lets exactly the next waiting call in, and tells the page it started.
+	for i, next := range []int64{3, 4, 5} {
+		ended := int64(i + 1)
+		g.release(fmt.Sprint("c", ended))
+		assert.Equal(t, []string{fmt.Sprint("c", next)}, g.awaitArrivals(t, 1))
+		log.readUntil("result", ended)
+		log.readUntil("started", next)
+		g.assertNoArrival(t, "one call ended, one started")
+	}
+	for id := int64(4); id <= 5; id++ {
+		g.release(fmt.Sprint("c", id))
+	}
+	for id := int64(1); id <= 5; id++ {
+		log.readUntil("result", id)
+		assert.Equal(t, http.StatusOK, log.seen[log.index("result", id)].Status)
+	}
+	assert.Equal(t, []int64{3, 4, 5}, log.started(), "started for the calls that waited, in their order; none for 1 and 2")
+	for id := int64(3); id <= 5; id++ {
+		assert.Less(t, log.index("started", id), log.index("result", id), "call %d: started before its result", id)
+	}
+	assert.Equal(t, 2, g.mostAtOnce(), "never more than the limit at the upstream")
+	assert.Len(t, log.seen, 8)
+}
+
+func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
+	g, conn, log, logs, fake := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":2}`)
+	for id := int64(1); id <= 4; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
+	sendText(t, conn, `{"type":"cancel","id":3}`)
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 2*time.Second, 10*time.Millisecond,
+		"a dropped waiting call is logged as cancelled")
+	// Its id is free at once: a new call 3 waits behind call 4.
+	sendText(t, conn, callMessage(3, testKey, chatBody("c3-again", false)))
+
+	g.release("c1")
+	assert.Equal(t, []string{"c4"}, g.awaitArrivals(t, 1), "the next waiting call starts in its turn")
+	log.readUntil("started", 4)
+	g.release("c2")
+	assert.Equal(t, []string{"c3-again"}, g.awaitArrivals(t, 1))
+	g.release("c4")
+	g.release("c3-again")
+	for _, id := range []int64{1, 2, 4, 3} {
+		log.readUntil("result", id)
+	}
+	sendText(t, conn, callMessage(5, testKey, chatBody("fast", false)))
+	log.readUntil("result", 5)
+	assert.Equal(t, []int64{4, 3}, log.started())
+	assert.Len(t, log.seen, 7, "one result for id 3: the second call's")
+	for _, req := range fake.requests() {
+		assert.NotContains(t, string(req.Body), `"c3"`, "the cancelled call never reached the upstream")
+	}
+	assert.Len(t, fake.requests(), 5)
+	assert.Equal(t, 1, strings.Count(logs.String(), "WS /v1/chat/completions 499"))
+}
+
+func TestCallsSocketRaisingTheLimitStartsWaitingCalls(t *testing.T) {
+	g, conn, log, _, _ := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":2}`)
+	for id := int64(1); id <= 5; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
+	g.assertNoArrival(t, "the limit is 2 and 2 run")
+	sendText(t, conn, `{"type":"limit","n":5}`)
+	assert.ElementsMatch(t, []string{"c3", "c4", "c5"}, g.awaitArrivals(t, 3), "all 3 waiting calls start at once")
+	for id := int64(3); id <= 5; id++ {
+		log.readUntil("started", id)
+	}
+	assert.Equal(t, 5, g.mostAtOnce())
+	assert.Len(t, log.seen, 3, "no result before any call is released")
+	for id := int64(1); id <= 5; id++ {
+		g.release(fmt.Sprint("c", id))
+		log.readUntil("result", id)
+	}
+	assert.ElementsMatch(t, []int64{3, 4, 5}, log.started())
+}
+
+func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
+	g, conn, log, _, _ := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":4}`)
+	for id := int64(1); id <= 6; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	assert.ElementsMatch(t, []string{"c1", "c2", "c3", "c4"}, g.awaitArrivals(t, 4))
+	sendText(t, conn, `{"type":"limit","n":1}`)
+	g.assertNoArrival(t, "lowering the limit starts nothing")
+	// With the limit at 1, nothing starts while 3 of the 4 running calls end (the 4th still
+	// runs); the next starts when the 4th ends.
+	for id := int64(1); id <= 3; id++ {
+		g.release(fmt.Sprint("c", id))
+		log.readUntil("result", id)
+		g.assertNoArrival(t, fmt.Sprintf("%d of the 4 running calls ended, the limit is 1", id))
+	}
+	assert.Empty(t, log.started())
+	g.release("c4")
+	assert.Equal(t, []string{"c5"}, g.awaitArrivals(t, 1))
+	g.assertNoArrival(t, "the limit is 1 and call 5 runs")
+	g.release("c5")
+	assert.Equal(t, []string{"c6"}, g.awaitArrivals(t, 1))
+	g.release("c6")
+	log.readUntil("result", 6)
+	assert.Equal(t, []int64{5, 6}, log.started())
+	assert.Equal(t, 4, g.mostAtOnce())
+}
+
+func TestCallsSocketCloseDropsWaitingCalls(t *testing.T) {
+	g, conn, _, logs, fake := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":1}`)
+	for id := int64(1); id <= 3; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	assert.Equal(t, []string{"c1"}, g.awaitArrivals(t, 1))
+	require.NoError(t, conn.Close(websocket.StatusGoingAway, "page closed"))
+	select {
+	case m := <-g.cancelled:
+		assert.Equal(t, "c1", m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the running call was not cancelled")
+	}
+	g.assertNoArrival(t, "the socket closed with it waiting")
+	assert.Len(t, fake.requests(), 1)
+	require.Eventually(t, func() bool { return strings.Count(logs.String(), "WS /v1/chat/completions 499") == 3 }, 2*time.Second, 10*time.Millisecond,
+		"the running call and both waiting ones are logged as cancelled")
+}
+
+func TestCallsSocketWaitingCallsCountAsInFlight(t *testing.T) {
+	g, conn, log, _, fake := startGated(t)
+	sendText(t, conn, `{"type":"limit","n":1}`)
+	for id := int64(1); id <= maxCallsInFlight; id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
+	}
+	g.awaitArrivals(t, 1)
+	sendText(t, conn, callMessage(maxCallsInFlight+1, testKey, chatBody("fast", false)))
+	log.readUntil("result", maxCallsInFlight+1)
+	assert.Equal(t, http.StatusTooManyRequests, log.seen[0].Status, "63 waiting and 1 running fill the socket")
+
+	sendText(t, conn, callMessage(2, testKey, chatBody("c2", false)))
+	code, reason := readClose(t, conn)
+	assert.Equal(t, websocket.StatusPolicyViolation, code)
+	assert.Equal(t, "call id 2 is already in flight", reason, "a waiting call's id is taken")
+	assert.Len(t, fake.requests(), 1)
 }
