@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
 import { chat, CallError } from "../../web/batch/http.js";
-import { CallClient, serveCalls } from "../../web/batch/calls.js";
+import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { okBody } from "./helpers.mjs";
 
 /** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
@@ -166,12 +166,15 @@ test("the call worker sends a call over the socket the page names, and over HTTP
   const client = new CallClient(ch.port1);
   await client.ready;
   try {
+    client.setLimit(3);
     const p = client.call(request, { apiKey: "k1", socket: "ws://127.0.0.1:8080/ragjudge/calls" });
-    while (!FakeWS.all.length || !FakeWS.all[0].sent.length) await tick();
+    const calls = () => (FakeWS.all.length ? FakeWS.all[0].sent.filter((m) => m.type === "call") : []);
+    while (!calls().length) await tick();
     const ws = FakeWS.all[0];
     assert.equal(ws.url, "ws://127.0.0.1:8080/ragjudge/calls");
-    assert.equal(ws.sent[0].key, "k1");
-    ws.reply(ws.sent[0].id, 200, okBody("yes"));
+    assert.deepEqual(ws.sent[0], { type: "limit", n: 3 }, "the server is told the limit first");
+    assert.equal(calls()[0].key, "k1");
+    ws.reply(calls()[0].id, 200, okBody("yes"));
     assert.equal((await p).content, "yes");
     assert.equal((await client.call(request, {})).content, "no");
     assert.deepEqual(viaHTTP, ["/v1/chat/completions"]);
@@ -194,4 +197,77 @@ test("warm opens the socket before the first call, which then goes out on it at 
   ws.reply(ws.sent[0].id, 200, "{}");
   assert.equal((await p).status, 200);
   assert.equal(FakeWS.all.length, 1);
+});
+
+test("over a calls socket the worker sends a few calls more than the limit; the server holds to the limit", async () => {
+  fresh();
+  const ch = new MessageChannel();
+  serveCalls(ch.port2, { WebSocket: FakeWS });
+  const client = new CallClient(ch.port1);
+  await client.ready;
+  const policy = { timeoutMs: 5000, maxAttempts: 1 }; // a call left unanswered fails the test quickly
+  try {
+    client.setLimit(8);
+    const ps = Array.from({ length: 20 }, () => client.call(request, { socket: "ws://x/c", policy }));
+    const calls = () => (FakeWS.all.length ? FakeWS.all[0].sent.filter((m) => m.type === "call") : []);
+    while (calls().length < 10) await tick();
+    for (let i = 0; i < 5; i++) await tick();
+    assert.equal(calls().length, 8 + socketAhead(8), "the limit and two more");
+    const ws = FakeWS.all[0];
+    assert.deepEqual(ws.sent[0], { type: "limit", n: 8 });
+    // One ends: one more is sent.
+    ws.reply(calls()[0].id, 200, okBody("yes"));
+    await ps[0];
+    while (calls().length < 11) await tick();
+    client.setLimit(4); // the page lowers the concurrency mid-run
+    while (!ws.sent.some((m) => m.type === "limit" && m.n === 4)) await tick();
+    // Answer every call as it comes until all 20 are done.
+    const answered = new Set([calls()[0].id]);
+    let done = false;
+    Promise.all(ps).then(() => (done = true));
+    while (!done) {
+      for (const m of calls()) if (!answered.has(m.id)) answered.add(m.id), ws.reply(m.id, 200, okBody("no"));
+      await tick();
+    }
+    assert.equal(answered.size, 20);
+  } finally {
+    ch.port1.close();
+    ch.port2.close();
+  }
+});
+
+test("a call that waited on the server gets its whole timeout from when it started", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
+  sock.setLimit(1);
+  // 60 ms of timeout: the call waits 45 ms on the server, then runs 45 ms. Counted from the
+  // start it would have timed out; counted from "started" it has 15 ms to spare.
+  const p = chat(request, { fetch: sock.fetch, policy: { timeoutMs: 60, maxAttempts: 1 } });
+  while (!FakeWS.all.length || !FakeWS.all[0].sent.some((m) => m.type === "call")) await tick();
+  const ws = FakeWS.all[0];
+  const id = ws.sent.find((m) => m.type === "call").id;
+  await new Promise((r) => setTimeout(r, 45));
+  ws.onmessage({ data: JSON.stringify({ type: "started", id }) });
+  await new Promise((r) => setTimeout(r, 45));
+  ws.reply(id, 200, okBody("yes"));
+  assert.equal((await p).content, "yes");
+});
+
+test("fallen back to plain HTTP, the calls are held to the limit in the page", async () => {
+  fresh();
+  FakeWS.refuse = true;
+  let inFlight = 0;
+  let most = 0;
+  const fallback = async () => {
+    most = Math.max(most, ++inFlight);
+    await new Promise((r) => setTimeout(r, 5));
+    inFlight--;
+    return { ok: true, status: 200, headers: new Headers(), text: async () => okBody("yes") };
+  };
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS, fallback, maxFailedOpens: 1 });
+  sock.setLimit(3);
+  await assert.rejects(sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" })); // the socket that never opened
+  const rs = await Promise.all(Array.from({ length: 12 }, () => sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" })));
+  assert.equal(rs.length, 12);
+  assert.equal(most, 3);
 });

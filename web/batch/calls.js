@@ -13,6 +13,11 @@ import { chat, CallError, realClock } from "./http.js";
 import { Slots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
+/** socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server. */
+export function socketAhead(limit) {
+  return Math.max(2, Math.ceil(limit / 4));
+}
+
 /** errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read. */
 export function errorJSON(e) {
   if (e instanceof CallError) {
@@ -39,17 +44,32 @@ export function serveCalls(port, deps = {}) {
   const gate = { until: 0 }; // one Retry-After holds every call of the run, as in the page
   const ctrls = new Map();
   const sockets = new Map(); // socket URL -> CallSocket, one per dev server
+  let limit = 8;
+  // Over a calls socket the server holds to the limit itself (socket.js), so a few more calls are
+  // sent than may run: the next one starts there the moment one ends.
+  let overSocket = false;
+  const applyLimit = () => {
+    slots.setLimit(overSocket ? limit + socketAhead(limit) : limit);
+    for (const s of sockets.values()) s.setLimit(limit);
+  };
   const fetchFor = (url) => {
     if (!url) return deps.fetch;
     return socketFor(url).fetch;
   };
   const socketFor = (url) => {
-    if (!sockets.has(url)) sockets.set(url, new CallSocket(url, { WebSocketImpl: deps.WebSocket || globalThis.WebSocket, fallback: deps.fetch || ((u, i) => globalThis.fetch(u, i)) }));
+    if (!sockets.has(url)) {
+      sockets.set(url, new CallSocket(url, { WebSocketImpl: deps.WebSocket || globalThis.WebSocket, fallback: deps.fetch || ((u, i) => globalThis.fetch(u, i)) }));
+      sockets.get(url).setLimit(limit);
+    }
     return sockets.get(url);
   };
   const onCall = async (m) => {
     const ctrl = new AbortController();
     ctrls.set(m.id, ctrl);
+    if (!!m.socket !== overSocket) {
+      overSocket = !!m.socket; // a run's calls all go one way; the next run may go the other
+      applyLimit();
+    }
     try {
       await slots.acquire();
       try {
@@ -75,7 +95,10 @@ export function serveCalls(port, deps = {}) {
   };
   port.onmessage = (ev) => {
     const m = ev.data;
-    if (m.type === "limit") slots.setLimit(m.n);
+    if (m.type === "limit") {
+      limit = m.n;
+      applyLimit();
+    }
     else if (m.type === "warm") socketFor(m.socket).warm();
     else if (m.type === "abort") {
       // All at once: a call waiting for a slot must not take one freed by another's abort and start.

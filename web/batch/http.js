@@ -144,22 +144,30 @@ export function chatURL(endpoint) {
 
 /**
  * attempt makes one HTTP call with its own timeout and returns {content, usage, finishReason}, or
- * throws a CallError saying whether it is worth retrying.
+ * throws a CallError saying whether it is worth retrying. A transport that may hold a call before
+ * sending it on (the dev server's calls socket queues a few) calls init.onStarted when the call
+ * really starts: the timeout counts from then. fetch itself ignores the member.
  */
 async function attempt(fetchFn, url, init, { timeoutMs, clock, signal }) {
   const ctrl = new AbortController();
   let timedOut = false;
-  const timer = clock.setTimeout(() => {
+  const onTimeout = () => {
     timedOut = true;
     ctrl.abort();
-  }, timeoutMs);
+  };
+  let timer = clock.setTimeout(onTimeout, timeoutMs);
+  const onStarted = () => {
+    if (timedOut || ctrl.signal.aborted) return;
+    clock.clearTimeout(timer);
+    timer = clock.setTimeout(onTimeout, timeoutMs);
+  };
   const onAbort = () => ctrl.abort();
   if (signal) signal.addEventListener("abort", onAbort, { once: true });
   try {
     let res;
     let text;
     try {
-      res = await fetchFn(url, { ...init, signal: ctrl.signal });
+      res = await fetchFn(url, { ...init, signal: ctrl.signal, onStarted });
       text = await res.text();
     } catch (e) {
       if (signal && signal.aborted) throw abortedError();

@@ -7,7 +7,15 @@
 //
 //   page -> server  {"type":"call","id":n,"key":"…","body":{chat completion request}}
 //                   {"type":"cancel","id":n}
+//                   {"type":"limit","n":16}   at most n calls run upstream at once; more wait, in order
 //   server -> page  {"type":"result","id":n,"status":200,"headers":{…},"body":"…"}
+//                   {"type":"started","id":n} a call that had to wait has started
+//
+// With a limit set, the call worker sends a few calls more than the limit (calls.js): the server
+// starts the next one the moment one ends, instead of a round trip through the browser later. A
+// waiting call's timeout counts from its "started" (init.onStarted, see http.js attempt).
+
+import { Slots } from "./slots.js";
 
 export const CALLS_PROTOCOL = "ragjudge-calls-1";
 
@@ -55,12 +63,39 @@ export class CallSocket {
     this.outbox = []; // messages waiting for the socket to open
     this.pending = new Map(); // id -> {resolve, reject}
     this.seq = 0;
+    this.limit = 0; // the server's limit on calls running at once; 0: none asked for
+    this.fallbackSlots = null; // over plain HTTP the limit is kept here (see setLimit)
     this.fetch = this.fetch.bind(this);
+  }
+
+  /**
+   * setLimit asks the server to run at most n of this socket's calls at once (again after every
+   * reconnection). Calls that fell back to plain HTTP are held to n here instead.
+   */
+  setLimit(n) {
+    this.limit = n;
+    if (this.fallbackSlots) this.fallbackSlots.setLimit(n);
+    if (this.open) this.ws.send(`{"type":"limit","n":${n}}`);
+  }
+
+  /** viaHTTP makes the call over plain HTTP, at most `limit` at once when one is set. */
+  async viaHTTP(url, init) {
+    if (!this.limit) return this.fallback(url, init);
+    this.fallbackSlots ||= new Slots(this.limit);
+    await this.fallbackSlots.acquire();
+    try {
+      // The body is read before the slot is given back, as the socket's result is.
+      const res = await this.fallback(url, init);
+      const text = await res.text();
+      return { ok: res.ok, status: res.status, headers: res.headers, text: async () => text, json: async () => JSON.parse(text) };
+    } finally {
+      this.fallbackSlots.release();
+    }
   }
 
   /** fetch(url, init) makes one chat completions call; url is ignored (the socket has one endpoint). */
   fetch(url, init = {}) {
-    if (this.failedOpens >= this.maxFailedOpens || typeof this.WS !== "function") return this.fallback(url, init);
+    if (this.failedOpens >= this.maxFailedOpens || typeof this.WS !== "function") return this.viaHTTP(url, init);
     const signal = init.signal;
     if (signal && signal.aborted) return Promise.reject(abortError());
     const id = ++this.seq;
@@ -75,6 +110,7 @@ export class CallSocket {
       this.pending.set(id, {
         resolve: (r) => (signal && signal.removeEventListener("abort", onAbort), resolve(r)),
         reject: (e) => (signal && signal.removeEventListener("abort", onAbort), reject(e)),
+        onStarted: init.onStarted,
       });
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       this.send(msg);
@@ -104,6 +140,7 @@ export class CallSocket {
     ws.onopen = () => {
       this.open = true;
       this.failedOpens = 0;
+      if (this.limit) ws.send(`{"type":"limit","n":${this.limit}}`);
       for (const m of this.outbox.splice(0)) ws.send(m);
     };
     ws.onmessage = (ev) => this.receive(ev.data);
@@ -141,9 +178,13 @@ export class CallSocket {
     } catch {
       return this.fail("the dev server sent something that is not JSON");
     }
-    if (!m || m.type !== "result") return;
+    if (!m || (m.type !== "result" && m.type !== "started")) return;
     const p = this.pending.get(m.id);
     if (!p) return; // cancelled meanwhile
+    if (m.type === "started") {
+      if (typeof p.onStarted === "function") p.onStarted();
+      return;
+    }
     this.pending.delete(m.id);
     const status = Number(m.status) || 0;
     const body = typeof m.body === "string" ? m.body : "";
