@@ -76,54 +76,59 @@ func BenchmarkProxyLatency(b *testing.B) {
 						}
 						return err
 					}
-					for i := 0; i < 2*conc; i++ { // warm the connection pools
-						if err := call(); err != nil {
-							b.Fatal(err)
-						}
-					}
-					lat := make([]time.Duration, b.N)
-					var next atomic.Int64
-					var failed atomic.Value
-					var wg sync.WaitGroup
-					cpu0 := processCPU()
-					b.ResetTimer()
-					for w := 0; w < conc; w++ {
-						wg.Add(1)
-						go func() {
-							defer wg.Done()
-							for {
-								i := int(next.Add(1) - 1)
-								if i >= len(lat) {
-									return
-								}
-								start := time.Now()
-								if err := call(); err != nil {
-									failed.Store(err)
-									return
-								}
-								lat[i] = time.Since(start)
-							}
-						}()
-					}
-					wg.Wait()
-					b.StopTimer()
-					cpu := processCPU() - cpu0
-					if err, _ := failed.Load().(error); err != nil {
-						b.Fatal(err)
-					}
-					slices.Sort(lat)
-					pct := func(p float64) float64 {
-						return float64(lat[int(p*float64(len(lat)-1))].Nanoseconds()) / 1e3
-					}
-					b.ReportMetric(pct(0.50), "p50-µs")
-					b.ReportMetric(pct(0.99), "p99-µs")
-					// CPU per request (client, upstream and, for "proxy", the proxy: all in this
-					// process) does not depend on what else the machine runs, unlike latency.
-					b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/req")
+					benchCalls(b, conc, call)
 				})
 			}
 		}
 	}
+}
+
+// benchCalls makes b.N calls from conc goroutines, after 2*conc to warm the connection pools, and
+// reports the latency percentiles and the CPU per call. CPU per call (client, upstream and the dev
+// server: all in this process) does not depend on what else the machine runs, unlike latency.
+func benchCalls(b *testing.B, conc int, call func() error) {
+	for i := 0; i < 2*conc; i++ {
+		if err := call(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	cpu0 := processCPU()
+	b.ResetTimer()
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(lat) {
+					return
+				}
+				start := time.Now()
+				if err := call(); err != nil {
+					failed.Store(err)
+					return
+				}
+				lat[i] = time.Since(start)
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	cpu := processCPU() - cpu0
+	if err, _ := failed.Load().(error); err != nil {
+		b.Fatal(err)
+	}
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		return float64(lat[int(p*float64(len(lat)-1))].Nanoseconds()) / 1e3
+	}
+	b.ReportMetric(pct(0.50), "p50-µs")
+	b.ReportMetric(pct(0.99), "p99-µs")
+	b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/req")
 }
 
 // processCPU is the user plus system time this process has used so far.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -76,48 +75,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 			call func() error
 		}{{"http", overHTTP}, {"socket", overSocket}} {
 			b.Run(fmt.Sprintf("c=%d/%s", conc, target.name), func(b *testing.B) {
-				for i := 0; i < 2*conc; i++ { // warm the connection pools
-					if err := target.call(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				lat := make([]time.Duration, b.N)
-				var next atomic.Int64
-				var failed atomic.Value
-				var wg sync.WaitGroup
-				cpu0 := processCPU()
-				b.ResetTimer()
-				for w := 0; w < conc; w++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for {
-							i := int(next.Add(1) - 1)
-							if i >= len(lat) {
-								return
-							}
-							start := time.Now()
-							if err := target.call(); err != nil {
-								failed.Store(err)
-								return
-							}
-							lat[i] = time.Since(start)
-						}
-					}()
-				}
-				wg.Wait()
-				b.StopTimer()
-				cpu := processCPU() - cpu0
-				if err, _ := failed.Load().(error); err != nil {
-					b.Fatal(err)
-				}
-				slices.Sort(lat)
-				pct := func(p float64) float64 {
-					return float64(lat[int(p*float64(len(lat)-1))].Nanoseconds()) / 1e3
-				}
-				b.ReportMetric(pct(0.50), "p50-µs")
-				b.ReportMetric(pct(0.99), "p99-µs")
-				b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N), "cpu-µs/req")
+				benchCalls(b, conc, target.call)
 			})
 		}
 	}
