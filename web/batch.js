@@ -913,12 +913,18 @@ export async function mount(root, ctx) {
       drawSummary();
       refilter();
       drawButtons();
-    } else if (!fullTimer) {
-      // A later pass brings the summary and table up to date even if no more rows finish.
-      fullTimer = setTimeout(() => {
-        fullTimer = 0;
-        update(true);
-      }, 1000 - (now - lastFull));
+    } else {
+      // Showing every row, the rows in view can be redrawn with the progress line (a few dozen
+      // elements): the table then never says "not run yet" of a row the line counts as done.
+      // Under a filter, which rows are shown changes too, and that waits for the full pass.
+      if (cur.filter === "all") table.refresh();
+      if (!fullTimer) {
+        // A later pass brings the summary and table up to date even if no more rows finish.
+        fullTimer = setTimeout(() => {
+          fullTimer = 0;
+          update(true);
+        }, 1000 - (now - lastFull));
+      }
     }
     drawProgress();
   }
