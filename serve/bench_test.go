@@ -19,8 +19,35 @@ import (
 // concurrent clients, plain and streaming (5 chunks). b.N is the total number of requests of a
 // sub-benchmark; bench/proxy.sh fixes it and prints proxy minus direct per percentile.
 func BenchmarkProxyLatency(b *testing.B) {
+	upstream, proxy := benchServers(b)
+	client := benchClient()
+	for _, stream := range []bool{false, true} {
+		body := fmt.Sprintf(`{"model":"judge-1","temperature":0,"max_tokens":512,"stream":%t,"messages":[{"role":"user","content":%q}]}`, stream, benchPrompt)
+		for _, conc := range []int{1, 64} {
+			for _, target := range []struct{ name, url string }{
+				{"direct", upstream.URL + "/v1/chat/completions"},
+				{"proxy", proxy.URL + "/v1/chat/completions"},
+			} {
+				kind := "plain"
+				if stream {
+					kind = "stream"
+				}
+				b.Run(fmt.Sprintf("%s/c=%d/%s", kind, conc, target.name), func(b *testing.B) {
+					benchCalls(b, conc, func() error { return benchPost(client, target.url, body, stream) })
+				})
+			}
+		}
+	}
+}
+
+// benchPrompt is a ~4 KB judge prompt.
+var benchPrompt = strings.Repeat("Evidence chunk with some words in it. ", 100)
+
+// benchServers starts a zero-latency fake upstream (plain, or 5 SSE chunks when the request asks
+// for a stream) and the dev server in front of it; both close when b ends.
+func benchServers(b *testing.B) (upstream, proxy *httptest.Server) {
 	const chunks = 5
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	upstream = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if strings.Contains(r.Header.Get("Accept"), "event-stream") || r.URL.Query().Has("stream") {
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -34,53 +61,42 @@ func BenchmarkProxyLatency(b *testing.B) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, completionJSON(`{"claims":[{"claim_id":"c1","grounded":true,"ungrounded_assertions":[]}]}`))
 	}))
-	defer upstream.Close()
-	proxy := httptest.NewServer(newServer(config{
+	b.Cleanup(upstream.Close)
+	proxy = httptest.NewServer(newServer(config{
 		Addr: defaultAddr, Upstream: upstream.URL + "/v1", WebDir: b.TempDir(),
 		MaxBody: defaultMaxBody, Timeout: 30 * time.Second, Log: io.Discard,
 	}))
-	defer proxy.Close()
+	b.Cleanup(proxy.Close)
+	return upstream, proxy
+}
 
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 256, DisableCompression: true}}
-	prompt := strings.Repeat("Evidence chunk with some words in it. ", 100) // a ~4 KB judge prompt
-	for _, stream := range []bool{false, true} {
-		body := fmt.Sprintf(`{"model":"judge-1","temperature":0,"max_tokens":512,"stream":%t,"messages":[{"role":"user","content":%q}]}`, stream, prompt)
-		for _, conc := range []int{1, 64} {
-			for _, target := range []struct{ name, url string }{
-				{"direct", upstream.URL + "/v1/chat/completions"},
-				{"proxy", proxy.URL + "/v1/chat/completions"},
-			} {
-				kind := "plain"
-				if stream {
-					kind = "stream"
-				}
-				b.Run(fmt.Sprintf("%s/c=%d/%s", kind, conc, target.name), func(b *testing.B) {
-					call := func() error {
-						req, err := http.NewRequest(http.MethodPost, target.url, strings.NewReader(body))
-						if err != nil {
-							return err
-						}
-						req.Header.Set("Content-Type", "application/json")
-						req.Header.Set("Authorization", "Bearer "+testKey)
-						if stream {
-							req.Header.Set("Accept", "text/event-stream")
-						}
-						resp, err := client.Do(req)
-						if err != nil {
-							return err
-						}
-						defer resp.Body.Close()
-						n, err := io.Copy(io.Discard, resp.Body)
-						if err == nil && (resp.StatusCode != http.StatusOK || n == 0) {
-							err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
-						}
-						return err
-					}
-					benchCalls(b, conc, call)
-				})
-			}
-		}
+// benchClient opens as many connections as the benchmark's callers need, and keeps them.
+func benchClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 256, DisableCompression: true}}
+}
+
+// benchPost makes one chat completion request with the test key and reads the whole answer; a
+// status other than 200 or an empty body is an error.
+func benchPost(client *http.Client, url, body string, stream bool) error {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return err
 	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err == nil && (resp.StatusCode != http.StatusOK || n == 0) {
+		err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
+	}
+	return err
 }
 
 // benchCalls makes b.N calls from conc goroutines, after 2*conc to warm the connection pools, and

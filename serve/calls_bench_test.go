@@ -5,14 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 )
@@ -23,39 +19,10 @@ import (
 // is 16 callers, over one socket or over Go's HTTP client (which, unlike a browser, opens as many
 // connections as it needs, so this HTTP figure is better than a page could get).
 func BenchmarkCallOverhead(b *testing.B) {
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, completionJSON(`{"claims":[{"claim_id":"c1","grounded":true,"ungrounded_assertions":[]}]}`))
-	}))
-	defer upstream.Close()
-	proxy := httptest.NewServer(newServer(config{
-		Addr: defaultAddr, Upstream: upstream.URL + "/v1", WebDir: b.TempDir(),
-		MaxBody: defaultMaxBody, Timeout: 30 * time.Second, Log: io.Discard,
-	}))
-	defer proxy.Close()
-
-	prompt := strings.Repeat("Evidence chunk with some words in it. ", 100) // a ~4 KB judge prompt
-	body := fmt.Sprintf(`{"model":"judge-1","temperature":0,"max_tokens":512,"messages":[{"role":"user","content":%q}]}`, prompt)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 256, DisableCompression: true}}
-	overHTTP := func() error {
-		req, err := http.NewRequest(http.MethodPost, proxy.URL+"/v1/chat/completions", strings.NewReader(body))
-		if err != nil {
-			return err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer "+testKey)
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		n, err := io.Copy(io.Discard, resp.Body)
-		if err == nil && (resp.StatusCode != http.StatusOK || n == 0) {
-			err = fmt.Errorf("status %d, %d bytes", resp.StatusCode, n)
-		}
-		return err
-	}
+	_, proxy := benchServers(b)
+	client := benchClient()
+	body := fmt.Sprintf(`{"model":"judge-1","temperature":0,"max_tokens":512,"messages":[{"role":"user","content":%q}]}`, benchPrompt)
+	overHTTP := func() error { return benchPost(client, proxy.URL+"/v1/chat/completions", body, false) }
 	sock, err := dialSocketClient(proxy.URL)
 	if err != nil {
 		b.Fatal(err)
