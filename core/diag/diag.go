@@ -6,6 +6,7 @@ package diag
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a positioned error. Line and Col are 1-based, Col counts Unicode code points; both are
@@ -13,6 +14,7 @@ import (
 // that are empty, e.g. `template: claim-groundedness:3:14: unexpected "}}"`.
 type Error struct {
 	Kind string `json:"kind"`           // "template", "output", "recall", "input", "dataset"
+	Code Code   `json:"code,omitempty"` // the check code when the error becomes a check
 	Name string `json:"name,omitempty"` // template name, evaluator id or input name
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
@@ -49,18 +51,60 @@ const (
 	SevWarning = "warning"
 )
 
-// Check is one finding about a judge answer: an error makes the verdict undetermined, a warning
-// says what was repaired or doubted without changing it.
+// Check is one finding about a judge answer, a render or a dataset row: an error makes the
+// verdict undetermined (or the row unusable), a warning says what was repaired or doubted without
+// changing it. Code is stable and listed in the README's check codes; callers decide from it,
+// never from Message. Line, Col (1-based, code points) and Len (code points) point at the span
+// the check is about, in the judge's answer or, when Input is set, in that input; they are 0
+// when no span applies.
 type Check struct {
 	Severity string `json:"severity"`
+	Code     Code   `json:"code"`
 	Message  string `json:"message"`
+	Input    string `json:"input,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Len      int    `json:"len,omitempty"`
 }
 
 // Fail builds an error check.
-func Fail(msg string) Check { return Check{Severity: SevError, Message: msg} }
+func Fail(code Code, msg string) Check { return Check{Severity: SevError, Code: code, Message: msg} }
 
 // Warn builds a warning check.
-func Warn(msg string) Check { return Check{Severity: SevWarning, Message: msg} }
+func Warn(code Code, msg string) Check { return Check{Severity: SevWarning, Code: code, Message: msg} }
+
+// At returns c pointing at the span of n code points that starts at line:col.
+func (c Check) At(line, col, n int) Check {
+	c.Line, c.Col, c.Len = line, col, n
+	return c
+}
+
+// AtOffset returns c pointing at the bytes src[off:off+n], converted to line, column and length
+// in code points.
+func (c Check) AtOffset(src string, off, n int) Check {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	end := off + n
+	if end > len(src) {
+		end = len(src)
+	}
+	if end < off {
+		end = off
+	}
+	c.Line, c.Col = Position(src, off)
+	c.Len = utf8.RuneCountInString(src[off:end])
+	return c
+}
+
+// In returns c about the named input rather than the judge's answer.
+func (c Check) In(input string) Check {
+	c.Input = input
+	return c
+}
 
 // Position returns the 1-based line and column (in code points) of byte offset off in src.
 func Position(src string, off int) (line, col int) {

@@ -221,18 +221,20 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		return v
 	}
 	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
-	warn := func(format string, a ...any) { v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf(format, a...))) }
+	warn := func(code diag.Code, format string, a ...any) {
+		v.Checks = append(v.Checks, diag.Warn(code, fmt.Sprintf(format, a...)))
+	}
 
 	listV, _ := output.Field(p.Object, "claims")
 	list, ok := listV.([]any)
 	if byID, isObject := listV.(*value.Object); isObject {
 		// {"claims": {"c1": {"grounded": true, …}, …}}: an object keyed by claim id.
-		warn(`read the judge's "claims" object as a list keyed by claim id`)
+		warn(diag.ClaimsKeyedObject, `read the judge's "claims" object as a list keyed by claim id`)
 		list, ok = claimsByID(byID), true
 	}
 	if !ok {
 		d.count()
-		v.Checks = append(v.Checks, diag.Fail(`the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
+		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
 		return v
 	}
 	judged := make([]bool, len(claims))
@@ -243,7 +245,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 	for n, item := range list {
 		obj, ok := item.(*value.Object)
 		if !ok {
-			warn("the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
+			warn(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
 			continue
 		}
 		idv, hasID := output.Field(obj, "claim_id")
@@ -252,30 +254,30 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		}
 		idText, _ := output.Text(idv)
 		if !hasID || strings.TrimSpace(idText) == "" {
-			warn("the judge's claim entry %d has no claim_id; ignored", n+1)
+			warn(diag.ClaimsNoID, "the judge's claim entry %d has no claim_id; ignored", n+1)
 			continue
 		}
 		i, how := matchClaim(claims, index, idText)
 		if i < 0 {
-			warn("the judge graded claim %s, which the inputs do not have; ignored", output.Show(idv))
+			warn(diag.ClaimsUnknownID, "the judge graded claim %s, which the inputs do not have; ignored", output.Show(idv))
 			continue
 		}
 		if how != "" {
-			warn("the judge wrote claim_id %s for claim %s; %s", output.Show(idv), claims[i].id, how)
+			warn(diag.ClaimsIDRewritten, "the judge wrote claim_id %s for claim %s; %s", output.Show(idv), claims[i].id, how)
 		}
 		r := &d.Claims[i]
 		status, assertions := gradeClaim(obj, r.ID, warn)
 		if judged[i] {
 			switch prev := r.Status; {
 			case prev == status:
-				warn("the judge graded claim %s more than once, with the same grade", r.ID)
+				warn(diag.ClaimsDuplicate, "the judge graded claim %s more than once, with the same grade", r.ID)
 			case prev == statusMissing:
-				warn("the judge graded claim %s more than once; only a later entry has a grade", r.ID)
+				warn(diag.ClaimsDuplicate, "the judge graded claim %s more than once; only a later entry has a grade", r.ID)
 			case status == statusMissing:
-				warn("the judge graded claim %s more than once; only the first entry has a grade", r.ID)
+				warn(diag.ClaimsDuplicate, "the judge graded claim %s more than once; only the first entry has a grade", r.ID)
 				status = prev
 			default:
-				warn("the judge graded claim %s twice, as grounded and as ungrounded; counted as ungrounded", r.ID)
+				warn(diag.ClaimsDuplicate, "the judge graded claim %s twice, as grounded and as ungrounded; counted as ungrounded", r.ID)
 				status = statusUngrounded
 			}
 		}
@@ -286,7 +288,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 	}
 	for i, r := range d.Claims {
 		if !judged[i] {
-			warn("the judge skipped claim %s", r.ID)
+			warn(diag.ClaimsSkipped, "the judge skipped claim %s", r.ID)
 		}
 	}
 	d.count()
@@ -301,7 +303,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 				missing = append(missing, r.ID)
 			}
 		}
-		v.Checks = append(v.Checks, diag.Fail(fmt.Sprintf("undetermined: %d of %d claims have no grade (%s) and none is ungrounded", c.Missing, c.Total, strings.Join(missing, ", "))))
+		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsMissing, fmt.Sprintf("undetermined: %d of %d claims have no grade (%s) and none is ungrounded", c.Missing, c.Total, strings.Join(missing, ", "))))
 	default:
 		v.Passed = verdictPassed(true)
 	}
@@ -336,7 +338,7 @@ func claimsByID(o *value.Object) []any {
 // gradeClaim reads one judged claim: ungrounded when grounded is false or it lists an ungrounded
 // assertion, grounded when grounded is true and it lists none, missing when grounded cannot be
 // read and no assertion is listed.
-func gradeClaim(obj *value.Object, id string, warn func(string, ...any)) (string, []assertion) {
+func gradeClaim(obj *value.Object, id string, warn func(diag.Code, string, ...any)) (string, []assertion) {
 	assertions := []assertion{}
 	if av, ok := output.Field(obj, "ungrounded_assertions"); ok && av != nil {
 		list, isList := av.([]any)
@@ -354,19 +356,19 @@ func gradeClaim(obj *value.Object, id string, warn func(string, ...any)) (string
 				rt, _ := output.Text(rs)
 				assertions = append(assertions, assertion{Assertion: at, Reason: rt})
 			default:
-				warn("claim %s: an ungrounded assertion is %s; ignored", id, value.TypeName(a))
+				warn(diag.ClaimsBadAssertion, "claim %s: an ungrounded assertion is %s; ignored", id, value.TypeName(a))
 			}
 		}
 	}
 	gv, has := output.Field(obj, "grounded")
 	g, coerced, ok := output.Bool(gv)
 	if has && coerced {
-		warn("claim %s: read grounded %s as %t", id, output.Show(gv), g)
+		warn(diag.AnswerCoerced, "claim %s: read grounded %s as %t", id, output.Show(gv), g)
 	}
 	switch {
 	case len(assertions) > 0:
 		if ok && g {
-			warn("claim %s: the judge says grounded: true but lists %d ungrounded assertion(s); counted as ungrounded", id, len(assertions))
+			warn(diag.ClaimsContradiction, "claim %s: the judge says grounded: true but lists %d ungrounded assertion(s); counted as ungrounded", id, len(assertions))
 		}
 		return statusUngrounded, assertions
 	case ok && g:
@@ -374,9 +376,9 @@ func gradeClaim(obj *value.Object, id string, warn func(string, ...any)) (string
 	case ok:
 		return statusUngrounded, assertions
 	case has:
-		warn("claim %s: grounded is %s, not true or false; no grade", id, output.Show(gv))
+		warn(diag.ClaimsNoGrade, "claim %s: grounded is %s, not true or false; no grade", id, output.Show(gv))
 	default:
-		warn("claim %s: the judge gave no grounded value; no grade", id)
+		warn(diag.ClaimsNoGrade, "claim %s: the judge gave no grounded value; no grade", id)
 	}
 	return statusMissing, assertions
 }
@@ -559,16 +561,20 @@ func outputCheck(err error) diag.Check {
 		if de.Line > 0 {
 			msg += fmt.Sprintf(" (line %d, col %d)", de.Line, de.Col)
 		}
-		return diag.Fail(msg)
+		code := de.Code
+		if code == "" {
+			code = diag.AnswerUnreadable
+		}
+		return diag.Fail(code, msg).At(de.Line, de.Col, 0)
 	}
-	return diag.Fail(err.Error())
+	return diag.Fail(diag.AnswerUnreadable, err.Error())
 }
 
 // repairChecks turns the output reader's repair notes into warnings.
 func repairChecks(repairs []string) []diag.Check {
 	checks := make([]diag.Check, len(repairs))
 	for i, r := range repairs {
-		checks[i] = diag.Warn("judge answer: " + r)
+		checks[i] = diag.Warn(diag.AnswerRepaired, "judge answer: "+r)
 	}
 	return checks
 }

@@ -131,20 +131,20 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	d := &groundingDetail{Mode: mode}
 	v := &Verdict{Verdict: d}
 	if modeWarning != "" {
-		v.Checks = append(v.Checks, diag.Warn(modeWarning))
+		v.Checks = append(v.Checks, diag.Warn(diag.InputUnknownMode, modeWarning))
 	}
 	off, open := output.FindReasoning(answer)
 	if open >= 0 {
-		v.Checks = append(v.Checks, diag.Fail("the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
+		v.Checks = append(v.Checks, diag.Fail(diag.AnswerTruncated, "the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
 		return v
 	}
 	word, warning, problem := readYesNo(answer[off:])
 	if problem != "" {
-		v.Checks = append(v.Checks, diag.Fail(problem))
+		v.Checks = append(v.Checks, diag.Fail(diag.AnswerNoVerdict, problem))
 		return v
 	}
 	if warning != "" {
-		v.Checks = append(v.Checks, diag.Warn(warning))
+		v.Checks = append(v.Checks, diag.Warn(diag.AnswerProseSkipped, warning))
 	}
 	d.Answer = &word
 	yes := word == "yes"

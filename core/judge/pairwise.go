@@ -104,11 +104,11 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	if a1, ok := output.Field(p.Object, "answer_1"); ok {
 		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, report)
 	} else {
-		report(diag.Warn("the judge gave no answer_1: the expected output is not graded"))
+		report(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
 	}
 	a2, ok := output.Field(p.Object, "answer_2")
 	if !ok {
-		report(diag.Fail("the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		report(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
 		return v
 	}
 	var graded bool
@@ -118,7 +118,7 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	}
 	switch f := d.Answer2.Faithfulness; {
 	case f == nil:
-		report(diag.Fail("undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
+		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
 	case *f:
 		v.Passed, v.Score = verdictPassed(true), verdictScore(1)
 	default:
@@ -131,18 +131,18 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 // graded reports that the faithfulness grade was read (it may be null). A problem with the
 // answer the verdict follows is an error, with the other one a warning.
 func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)) (a *pairwiseAnswer, graded bool) {
-	problem := func(format string, args ...any) {
+	problem := func(code diag.Code, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		if decides {
-			report(diag.Fail(msg))
+			report(diag.Fail(code, msg))
 		} else {
-			report(diag.Warn(msg))
+			report(diag.Warn(code, msg))
 		}
 	}
-	warn := func(format string, args ...any) { report(diag.Warn(fmt.Sprintf(format, args...))) }
+	warn := func(code diag.Code, format string, args ...any) { report(diag.Warn(code, fmt.Sprintf(format, args...))) }
 	obj, ok := v.(*value.Object)
 	if !ok {
-		problem("the judge's %s is %s, not an object with a faithfulness grade", key, value.TypeName(v))
+		problem(diag.PairwiseBadAnswer, "the judge's %s is %s, not an object with a faithfulness grade", key, value.TypeName(v))
 		return nil, false
 	}
 	a = &pairwiseAnswer{Sentences: []sentenceAnalysis{}}
@@ -150,9 +150,9 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 		b, coerced, ok := output.Bool(ov)
 		switch {
 		case !ok:
-			warn("%s: answer_only_asserts_no_document_answers is %s, not true or false; ignored", key, output.Show(ov))
+			warn(diag.PairwiseBadFlag, "%s: answer_only_asserts_no_document_answers is %s, not true or false; ignored", key, output.Show(ov))
 		case coerced:
-			warn("%s: read answer_only_asserts_no_document_answers %s as %t", key, output.Show(ov), b)
+			warn(diag.AnswerCoerced, "%s: read answer_only_asserts_no_document_answers %s as %t", key, output.Show(ov), b)
 			fallthrough
 		default:
 			a.OnlyNoDocument = &b
@@ -185,19 +185,19 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 
 	fv, ok := output.Field(obj, "faithfulness")
 	if !ok {
-		problem("the judge gave %s no faithfulness grade", key)
+		problem(diag.PairwiseNoGrade, "the judge gave %s no faithfulness grade", key)
 		return a, false
 	}
 	if fv != nil {
 		b, coerced, ok := output.Bool(fv)
 		if s, isText := fv.(string); !ok && isText && isNullWord(s) {
-			warn("%s: read faithfulness %s as null", key, output.Show(fv))
+			warn(diag.AnswerCoerced, "%s: read faithfulness %s as null", key, output.Show(fv))
 		} else if !ok {
-			problem("%s: faithfulness is %s, not true, false, 1, 0 or null", key, output.Show(fv))
+			problem(diag.PairwiseBadGrade, "%s: faithfulness is %s, not true, false, 1, 0 or null", key, output.Show(fv))
 			return a, false
 		} else {
 			if coerced {
-				warn("%s: read faithfulness %s as %t", key, output.Show(fv), b)
+				warn(diag.AnswerCoerced, "%s: read faithfulness %s as %t", key, output.Show(fv), b)
 			}
 			a.Faithfulness = &b
 		}
@@ -205,9 +205,9 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 	switch only := a.OnlyNoDocument; {
 	case only == nil:
 	case a.Faithfulness == nil && !*only:
-		warn("%s: the judge graded faithfulness null (not measurable) but also says the answer does not only assert that no document answers", key)
+		warn(diag.PairwiseInconsistent, "%s: the judge graded faithfulness null (not measurable) but also says the answer does not only assert that no document answers", key)
 	case a.Faithfulness != nil && *only:
-		warn("%s: the judge says the answer only asserts that no document answers, which the prompt grades null, but graded it %t", key, *a.Faithfulness)
+		warn(diag.PairwiseInconsistent, "%s: the judge says the answer only asserts that no document answers, which the prompt grades null, but graded it %t", key, *a.Faithfulness)
 	}
 	return a, true
 }
@@ -244,7 +244,7 @@ type outOfBounds struct {
 func (c citationCheck) warnings(n int) []diag.Check {
 	var checks []diag.Check
 	for _, u := range c.Uncited {
-		checks = append(checks, diag.Warn(fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))))
+		checks = append(checks, diag.Warn(diag.CitationUncited, fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))))
 	}
 	for _, o := range c.OutOfRange {
 		have := "there are no references"
@@ -255,7 +255,7 @@ func (c citationCheck) warnings(n int) []diag.Check {
 		default:
 			have = fmt.Sprintf("the references are [1] to [%d]", n)
 		}
-		checks = append(checks, diag.Warn(fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))))
+		checks = append(checks, diag.Warn(diag.CitationOutOfRange, fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))))
 	}
 	return checks
 }

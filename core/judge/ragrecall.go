@@ -157,20 +157,20 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		for _, sc := range a.Scores() {
 			d.add(sc)
 		}
-		v.Checks = append(v.Checks, diag.Fail("passage_gt has no [ESSENTIAL PASSAGE] marker, so there is no recall "+
+		v.Checks = append(v.Checks, diag.Fail(diag.InputNoMarkers, "passage_gt has no [ESSENTIAL PASSAGE] marker, so there is no recall "+
 			"to compute (it needs at least one essential passage)"))
 		return v
 	}
 	essential, bonus, warnings, problems := a.Resolve(d.Expected.Essential, d.Expected.Bonus)
 	for _, w := range warnings {
-		v.Checks = append(v.Checks, diag.Warn(w))
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallScoresDoubtful, w))
 	}
 	if len(problems) > 0 {
 		for _, sc := range a.Scores() {
 			d.add(sc)
 		}
 		if len(a.Scores()) == 0 && !hasUnassigned(a) {
-			v.Checks = append(v.Checks, diag.Fail("no passage score in the answer: expected a `Score: n` after each "+
+			v.Checks = append(v.Checks, diag.Fail(diag.RecallNoScores, "no passage score in the answer: expected a `Score: n` after each "+
 				"[ESSENTIAL PASSAGE] and [BONUS PASSAGE]"+truncationHint(a)))
 			return v
 		}
@@ -180,6 +180,11 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 				q := *p
 				q.Msg += hint
 				p, hint = &q, ""
+			}
+			if p.Code == "" {
+				q := *p
+				q.Code = diag.RecallBadScores
+				p = &q
 			}
 			v.Checks = append(v.Checks, outputCheck(p))
 		}
@@ -193,7 +198,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	}
 	r, err := recall.Compute(scoreValues(essential), scoreValues(bonus))
 	if err != nil { // unreachable: Resolve checks the same ranges
-		v.Checks = append(v.Checks, diag.Fail(err.Error()))
+		v.Checks = append(v.Checks, diag.Fail(diag.RecallInvalid, err.Error()))
 		return v
 	}
 	sum := r.Summary()
@@ -211,19 +216,19 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		same := recall.Round2(st.Value).Cmp(recall.Round2(values[i])) == 0
 		line.Match = &same
 		if !same {
-			v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
+			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
 				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))))
 		}
 	}
 	switch st := a.Stated[recall.LineFinal]; {
 	case st == nil:
-		v.Checks = append(v.Checks, diag.Warn("the answer has no RECALL_Final_Score line (it may be cut short); "+
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, "the answer has no RECALL_Final_Score line (it may be cut short); "+
 			"the score is recomputed from the passage scores"))
 	case st.Value == nil && st.Text == "":
-		v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
 			"the score is recomputed from the passage scores", st.Line)))
 	case st.Value == nil:
-		v.Checks = append(v.Checks, diag.Warn(fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallFinalUnreadable, fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
 			st.Line, quoteExcerpt(st.Text))))
 	}
 	if threshold != nil {

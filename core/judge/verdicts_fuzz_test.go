@@ -47,7 +47,7 @@ func FuzzParseVerdicts(f *testing.F) {
 			}
 		}
 		if (v.Passed == nil) != hasError {
-			t.Fatalf("%s: passed %v with checks %q", ids[k], v.Passed, v.Checks)
+			t.Fatalf("%s: passed %v with checks %+v", ids[k], v.Passed, v.Checks)
 		}
 		if v.Score != nil && (math.IsNaN(*v.Score) || *v.Score < 0 || *v.Score > 1) {
 			t.Fatalf("%s: score %v", ids[k], *v.Score)

@@ -160,25 +160,25 @@ func Lenient(name, src string) (any, []string, error) {
 // stopped: a payload the answer ends inside says it looks truncated; an unreadable one quotes
 // the text where reading stopped; no payload at all says so.
 func FindJSON(name, answer string, keys ...string) (*Payload, error) {
-	fail := func(off int, msg string) error {
-		e := &diag.Error{Kind: "output", Name: name, Msg: msg}
+	fail := func(code diag.Code, off int, msg string) error {
+		e := &diag.Error{Kind: "output", Code: code, Name: name, Msg: msg}
 		if off >= 0 {
 			e.Line, e.Col = diag.Position(answer, off)
 		}
 		return e
 	}
 	if len(answer) > MaxAnswer {
-		return nil, fail(-1, fmt.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
+		return nil, fail(diag.AnswerTooLong, -1, fmt.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
 	}
 	off, open := FindReasoning(answer)
 	if open >= 0 {
-		return nil, fail(len(answer), "the answer ends inside the model's <think> reasoning, before any answer: it looks truncated (max_tokens too small?)")
+		return nil, fail(diag.AnswerTruncated, len(answer), "the answer ends inside the model's <think> reasoning, before any answer: it looks truncated (max_tokens too small?)")
 	}
 	if strings.TrimSpace(answer[off:]) == "" {
 		if off > 0 {
-			return nil, fail(-1, "the answer has nothing after the model's reasoning")
+			return nil, fail(diag.AnswerEmpty, -1, "the answer has nothing after the model's reasoning")
 		}
-		return nil, fail(-1, "the answer is empty")
+		return nil, fail(diag.AnswerEmpty, -1, "the answer is empty")
 	}
 	s := scan(answer, off, keys)
 	return s.result(fail)
@@ -271,24 +271,24 @@ func scan(answer string, off int, keys []string) *scanner {
 }
 
 // result chooses the payload among the attempts, or the error that best says why there is none.
-func (s *scanner) result(fail func(off int, msg string) error) (*Payload, error) {
+func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (*Payload, error) {
 	last := s.last
 	// An unreadable or unfinished object with a key after the last good one is the real answer
 	// gone wrong; the good one before it was an example in the reasoning.
 	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
 		if endsClosed(s.answer) {
-			return nil, fail(len(s.answer), fmt.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
+			return nil, fail(diag.AnswerUnreadable, len(s.answer), fmt.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
 		}
-		return nil, fail(len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
+		return nil, fail(diag.AnswerTruncated, len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
 	}
 	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
-		return nil, fail(s.failed.err.pos, s.failed.err.message(s.answer))
+		return nil, fail(diag.AnswerUnreadable, s.failed.err.pos, s.failed.err.message(s.answer))
 	}
 	if last == nil {
 		if s.plain != nil {
-			return nil, fail(s.plain.start, "the JSON at "+pos(s.answer, s.plain.start)+" has no "+keyList(s.keys)+" key (nor one level down)")
+			return nil, fail(diag.AnswerNoVerdict, s.plain.start, "the JSON at "+pos(s.answer, s.plain.start)+" has no "+keyList(s.keys)+" key (nor one level down)")
 		}
-		return nil, fail(-1, "the answer has no JSON object with "+keyList(s.keys))
+		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
 	notes := last.fixes.notes()
 	if s.before != nil {
