@@ -139,7 +139,9 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 			report(diag.Warn(code, msg))
 		}
 	}
-	warn := func(code diag.Code, format string, args ...any) { report(diag.Warn(code, fmt.Sprintf(format, args...))) }
+	warn := func(code diag.Code, format string, args ...any) {
+		report(diag.Warn(code, fmt.Sprintf(format, args...)))
+	}
 	obj, ok := v.(*value.Object)
 	if !ok {
 		problem(diag.PairwiseBadAnswer, "the judge's %s is %s, not an object with a faithfulness grade", key, value.TypeName(v))
