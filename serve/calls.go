@@ -186,6 +186,8 @@ func (s *server) calls(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("the calls socket speaks only the subprotocol %s; ask for it in Sec-WebSocket-Protocol", callsSubprotocol))
 		return
 	}
+	// The hijacked connection keeps its read deadline, which would end the socket.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{callsSubprotocol}})
 	if err != nil {
 		return // Accept has answered the request

@@ -45,6 +45,15 @@ type config struct {
 	AzureDeployments map[string]string
 	// MaxBody caps a request body in bytes; larger bodies get 413.
 	MaxBody int64
+	// BodyTimeout bounds the time to receive a request's body; a slower one gets 408 and its
+	// connection is closed, so that slow senders cannot hold connections open.
+	BodyTimeout time.Duration
+	// MaxInflight caps the upstream calls in flight at once, over HTTP and calls sockets
+	// together; calls beyond it get 429 with Retry-After.
+	MaxInflight int
+	// MaxResponse caps an upstream answer in bytes; a larger one ends in a 502 (or, for a
+	// stream under way, an error event).
+	MaxResponse int64
 	// Timeout bounds a plain upstream call in total, and a stream's time to its first event and
 	// between events.
 	Timeout time.Duration
@@ -59,6 +68,11 @@ const (
 	defaultUpstream = "https://api.openai.com/v1"
 	defaultMaxBody  = 8 << 20
 	defaultTimeout  = 120 * time.Second
+	// defaultBodyTimeout is ample for -max-body over a slow network, and short enough that
+	// connections trickling bytes do not pile up.
+	defaultBodyTimeout = 30 * time.Second
+	defaultMaxInflight = 256
+	defaultMaxResponse = 32 << 20
 )
 
 func main() {
@@ -139,6 +153,9 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.StringVar(&deployments, "azure-deployments", "", "Azure deployment names by model, `model=deployment,...` (default: the model name without dots and colons)")
 	fs.Int64Var(&cfg.MaxBody, "max-body", defaultMaxBody, "largest request body in `bytes`; larger ones get 413")
 	fs.DurationVar(&cfg.Timeout, "timeout", defaultTimeout, "upstream timeout: total for a plain call, time to first event and between events for a stream")
+	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", defaultBodyTimeout, "time to receive a request body; slower ones get 408 and their connection is closed")
+	fs.IntVar(&cfg.MaxInflight, "max-inflight", defaultMaxInflight, "most upstream `calls` in flight at once (HTTP and calls sockets together); more get 429 with Retry-After")
+	fs.Int64Var(&cfg.MaxResponse, "max-response", defaultMaxResponse, "largest upstream answer in `bytes`; larger ones end in a 502 (an error event for a stream)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -155,6 +172,15 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	}
 	if cfg.Timeout <= 0 {
 		return cfg, fmt.Errorf("-timeout must be positive, got %s", cfg.Timeout)
+	}
+	if cfg.BodyTimeout <= 0 {
+		return cfg, fmt.Errorf("-body-timeout must be positive, got %s", cfg.BodyTimeout)
+	}
+	if cfg.MaxInflight <= 0 {
+		return cfg, fmt.Errorf("-max-inflight must be positive, got %d", cfg.MaxInflight)
+	}
+	if cfg.MaxResponse <= 0 {
+		return cfg, fmt.Errorf("-max-response must be positive, got %d", cfg.MaxResponse)
 	}
 	if cfg.AzureDeployments, err = parseDeployments(deployments); err != nil {
 		return cfg, err
@@ -200,6 +226,9 @@ func parseDeployments(s string) (map[string]string, error) {
 		model, deployment = strings.TrimSpace(model), strings.TrimSpace(deployment)
 		if !ok || model == "" || deployment == "" {
 			return nil, fmt.Errorf("-azure-deployments: %q is not model=deployment", pair)
+		}
+		if !validDeployment(deployment) {
+			return nil, fmt.Errorf("-azure-deployments: %q is not a deployment name (letters, digits, '.', '_' and '-', not '.' or '..')", deployment)
 		}
 		m[model] = deployment
 	}

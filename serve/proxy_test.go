@@ -221,7 +221,7 @@ func TestNothingIsSentToAnyHostButTheUpstream(t *testing.T) {
 	}
 	for _, seen := range fake.requests() {
 		assert.Equal(t, "/v1/chat/completions", seen.Path, "the body cannot change the upstream path")
-		assert.NotContains(t, string(seen.Body), "base_url", "fields go-openai does not know are dropped")
+		assert.Empty(t, seen.RawQuery, "nor add a query")
 		for _, h := range []string{"Cookie", "X-Forwarded-Host", "Forwarded", "OpenAI-Organization"} {
 			assert.Empty(t, seen.Header.Get(h), "the browser's %s header is not forwarded", h)
 		}
@@ -245,20 +245,40 @@ func TestAzureDeploymentCannotLeaveTheUpstreamPath(t *testing.T) {
 	cfg.AzureDeployments = map[string]string{"gpt-4o": "prod-4o"}
 	proxy, _ := startProxy(t, cfg)
 
-	for _, model := range []string{"gpt-4o", "../../../evil?x=1#", "gpt-35-turbo"} {
+	for _, model := range []string{"gpt-4o", "gpt-35-turbo", "gpt-3.5-turbo", "llama3:8b"} {
 		resp := postChat(t, proxy.URL, testKey, chatBody(model, false))
 		require.Equal(t, http.StatusOK, resp.StatusCode, readAll(t, resp.Body))
 	}
 	seen := fake.requests()
-	require.Len(t, seen, 3)
+	require.Len(t, seen, 4)
 	assert.Equal(t, "/openai/deployments/prod-4o/chat/completions", seen[0].Path)
 	assert.Equal(t, "api-version=2024-10-21", seen[0].RawQuery)
 	assert.Equal(t, testKey, seen[0].APIKey, "Azure's api-key header")
 	assert.Empty(t, seen[0].Authorization)
-	assert.Equal(t, "/openai/deployments/..%2F..%2F..%2Fevil%3Fx=1%23/chat/completions", seen[1].EscapedPath,
-		"the model is one escaped path segment")
-	assert.Equal(t, "api-version=2024-10-21", seen[1].RawQuery, "the model cannot add a query")
-	assert.Equal(t, "/openai/deployments/gpt-35-turbo/chat/completions", seen[2].Path)
+	assert.Equal(t, chatBody("gpt-4o", false), string(seen[0].Body), "the body is sent as it came, model included")
+	assert.Equal(t, "/openai/deployments/gpt-35-turbo/chat/completions", seen[1].Path)
+	assert.Equal(t, "/openai/deployments/gpt-35-turbo/chat/completions", seen[2].Path, "go-openai's default mapping")
+	assert.Equal(t, "/openai/deployments/llama38b/chat/completions", seen[3].Path)
+
+	// A deployment is checked after mapping: no model can name a path element of its own.
+	for _, model := range []string{"a/b", "%2e%2e", "../../../evil?x=1#", "a\\b", "x#y", "d\u00e9ploiement", ".:", "..:"} {
+		t.Run(model, func(t *testing.T) {
+			resp := postChat(t, proxy.URL, testKey, chatBody(model, false))
+			body := readAll(t, resp.Body)
+			require.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
+			e := decodeError(t, body)
+			assert.Equal(t, "invalid_deployment", e.Code)
+			assert.Contains(t, e.Message, "not a deployment name")
+		})
+	}
+	// ".." and "." are not even model names.
+	for _, model := range []string{"..", "."} {
+		resp := postChat(t, proxy.URL, testKey, chatBody(model, false))
+		body := readAll(t, resp.Body)
+		require.Equal(t, http.StatusBadRequest, resp.StatusCode, body)
+		assert.Contains(t, decodeError(t, body).Message, "is not a model name")
+	}
+	assert.Len(t, fake.requests(), 4, "no bad deployment reached Azure")
 
 	// The models the page offers are the configured ones, not Azure's base model list.
 	resp, err := http.Get(proxy.URL + "/v1/models")
@@ -268,7 +288,16 @@ func TestAzureDeploymentCannotLeaveTheUpstreamPath(t *testing.T) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&list))
 	require.Len(t, list.Data, 1)
 	assert.Equal(t, "gpt-4o", list.Data[0].ID)
-	assert.Len(t, fake.requests(), 3, "answered without calling Azure")
+	assert.Len(t, fake.requests(), 4, "answered without calling Azure")
+}
+
+func TestAzureDeploymentsFlagTakesOnlyDeploymentNames(t *testing.T) {
+	for _, d := range []string{"..", ".", "a/b", "%2e%2e", "a?b"} {
+		_, err := parseConfig([]string{"-web", t.TempDir(), "-azure", "-upstream", "https://my.openai.azure.com", "-azure-deployments", "gpt-4o=" + d}, noEnv, io.Discard)
+		require.Error(t, err, d)
+		assert.Contains(t, err.Error(), "not a deployment name", d)
+	}
+	assert.True(t, validDeployment("gpt-4o.prod_2-x"))
 }
 
 func TestBodyOverTheCapIs413(t *testing.T) {
@@ -573,39 +602,6 @@ func TestModelsAreForwarded(t *testing.T) {
 	assert.Contains(t, decodeError(t, body).Message, "Missing bearer")
 }
 
-func TestZeroTemperatureReachesTheUpstream(t *testing.T) {
-	fake := newFakeUpstream(t, answerCompletion("yes"))
-	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
-	cases := []struct {
-		body  string
-		check func(t *testing.T, sent map[string]any)
-	}{
-		{`{"model":"judge-1","temperature":0,"top_p":0,"messages":[{"role":"user","content":"hi"}]}`, func(t *testing.T, sent map[string]any) {
-			require.Contains(t, sent, "temperature", "go-openai's omitempty would drop 0 and the upstream would use 1")
-			assert.InDelta(t, 0, sent["temperature"], 1e-30)
-			assert.InDelta(t, 0, sent["top_p"], 1e-30)
-		}},
-		{`{"model":"judge-1","temperature":0.7,"messages":[{"role":"user","content":"hi"}]}`, func(t *testing.T, sent map[string]any) {
-			assert.InDelta(t, 0.7, sent["temperature"], 1e-6)
-		}},
-		{`{"model":"judge-1","messages":[{"role":"user","content":"hi"}]}`, func(t *testing.T, sent map[string]any) {
-			assert.NotContains(t, sent, "temperature", "unset stays unset")
-		}},
-		{`{"model":"gpt-5-mini","temperature":0,"max_tokens":300,"messages":[{"role":"user","content":"hi"}]}`, func(t *testing.T, sent map[string]any) {
-			assert.NotContains(t, sent, "temperature", "reasoning models take no temperature")
-			assert.NotContains(t, sent, "max_tokens")
-			assert.EqualValues(t, 300, sent["max_completion_tokens"])
-		}},
-	}
-	for i, tc := range cases {
-		resp := postChat(t, proxy.URL, testKey, tc.body)
-		require.Equal(t, http.StatusOK, resp.StatusCode, readAll(t, resp.Body))
-		var sent map[string]any
-		require.NoError(t, json.Unmarshal(fake.requests()[i].Body, &sent))
-		tc.check(t, sent)
-	}
-}
-
 func TestBadRequestsAreRefusedBeforeTheUpstream(t *testing.T) {
 	fake := newFakeUpstream(t, answerCompletion("yes"))
 	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
@@ -618,7 +614,12 @@ func TestBadRequestsAreRefusedBeforeTheUpstream(t *testing.T) {
 		{"not JSON", "POST", "/v1/chat/completions", "application/json", `{"model":`, nil, 400, "invalid_request"},
 		{"no model", "POST", "/v1/chat/completions", "application/json", `{"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
 		{"no messages", "POST", "/v1/chat/completions", "application/json", `{"model":"m","messages":[]}`, nil, 400, "invalid_request"},
-		{"reasoning model with logprobs", "POST", "/v1/chat/completions", "application/json", `{"model":"o3-mini","logprobs":true,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"null body", "POST", "/v1/chat/completions", "application/json", `null`, nil, 400, "invalid_request"},
+		{"model not a string", "POST", "/v1/chat/completions", "application/json", `{"model":7,"messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"model only in another case", "POST", "/v1/chat/completions", "application/json", `{"Model":"m","messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"messages not an array", "POST", "/v1/chat/completions", "application/json", `{"model":"m","messages":"hi"}`, nil, 400, "invalid_request"},
+		{"stream not a boolean", "POST", "/v1/chat/completions", "application/json", `{"model":"m","stream":"yes","messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
+		{"trailing garbage", "POST", "/v1/chat/completions", "application/json", `{"model":"m","messages":[{"role":"user","content":"hi"}]} x`, nil, 400, "invalid_request"},
 		{"model with a space", "POST", "/v1/chat/completions", "application/json", `{"model":"a b","messages":[{"role":"user","content":"hi"}]}`, nil, 400, "invalid_request"},
 		{"form post", "POST", "/v1/chat/completions", "text/plain", chatBody("m", false), nil, 415, "unsupported_media_type"},
 		{"GET chat", "GET", "/v1/chat/completions", "", "", nil, 405, "method_not_allowed"},

@@ -41,6 +41,15 @@ func newServer(cfg config) http.Handler {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = defaultMaxBody
 	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = defaultBodyTimeout
+	}
+	if cfg.MaxInflight <= 0 {
+		cfg.MaxInflight = defaultMaxInflight
+	}
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = defaultMaxResponse
+	}
 	logger := log.New(discardIfNil(cfg.Log), "", log.LstdFlags|log.Lmicroseconds)
 	s := &server{
 		cfg:          cfg,
@@ -68,6 +77,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// no body, so that a key cannot reach it by any route.
 		s.log.Printf("%s %s %d %s", r.Method, r.URL.EscapedPath(), status, time.Since(start).Round(10*time.Microsecond))
 	}()
+
+	// Every answer, page, API, error or upgrade, is read as the type it says it is.
+	rec.Header().Set("X-Content-Type-Options", "nosniff")
+	// A request's body must arrive within -body-timeout, whichever handler reads it (or
+	// net/http, which reads what a handler left before reusing the connection); handlers that
+	// run longer than that clear the deadline once the body is in.
+	_ = http.NewResponseController(rec).SetReadDeadline(start.Add(s.cfg.BodyTimeout))
 
 	if s.loopbackOnly && !hostAllowed(r.Host) {
 		writeError(rec, http.StatusForbidden, "forbidden", "bad_host",
