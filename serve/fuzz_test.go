@@ -2,27 +2,41 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 )
 
-// FuzzScrub checks that a key shaped like a real one (key characters, a digit, 8 or more long)
-// never survives scrub, whatever text surrounds it.
+// FuzzScrub checks that a key shaped like a real one (8 or more printable ASCII characters
+// with a digit) never survives scrub, whatever text surrounds it, written plainly or as JSON
+// encoders write it (Go's, PHP's \/ and \u escapes of every character).
 func FuzzScrub(f *testing.F) {
 	f.Add("Incorrect API key provided: sk-abc123xyz.", "sk-abc123xyz")
 	f.Add("Bearer sk-proj-****wxyz and more", "0123456789abcdef")
 	f.Add("a1a1a1a1a1", "a1a1a1a1")
 	f.Add("", "k")
+	f.Add(`{"detail":"AbC\/dEf"}`, "AbC/dEf+gh1=2<3>4&5")
 	f.Fuzz(func(t *testing.T, text, key string) {
 		out := scrub(text, key) // never panics, whatever the inputs
 		if len(key) < 8 || !strings.ContainsFunc(key, unicode.IsDigit) {
 			return
 		}
 		for i := 0; i < len(key); i++ {
-			if !isKeyChar(key[i]) {
+			if key[i] < 0x20 || key[i] > 0x7e {
 				return
+			}
+		}
+		goForm, _ := json.Marshal(key)
+		var every strings.Builder
+		for _, r := range key {
+			fmt.Fprintf(&every, `\u%04X`, r)
+		}
+		for _, form := range []string{key, strings.Trim(string(goForm), `"`), strings.ReplaceAll(key, "/", `\/`), every.String()} {
+			out := scrub(text+form+text, key)
+			if strings.Contains(out, form) {
+				t.Fatalf("scrub(%q, %q) = %q still holds the key as %q", text+form+text, key, out, form)
 			}
 		}
 		if strings.Contains(out, key) {
