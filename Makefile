@@ -60,6 +60,7 @@ test-wasm:
 test-js: build
 	node --test web/test/
 	@if [ -d test/batch ]; then node --test test/batch/; fi
+	node --test test/proxy/
 
 test-size: build
 	@bash scripts/size.sh --check
