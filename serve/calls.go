@@ -496,10 +496,7 @@ func (c *callsSession) send(id int64, mem *memoryResponse) {
 func (s *server) runCall(ctx context.Context, env callEnvelope) *memoryResponse {
 	mem := newMemoryResponse()
 	if int64(len(env.Body)) <= s.cfg.MaxBody {
-		var probe struct {
-			Stream bool `json:"stream"`
-		}
-		if json.Unmarshal(env.Body, &probe) == nil && probe.Stream {
+		if req, err := parseChatRequest(env.Body); err == nil && req.Stream {
 			writeError(mem, http.StatusBadRequest, "invalid_request_error", "stream_not_supported",
 				"streaming is not available over the calls socket; use POST /v1/chat/completions")
 			return mem

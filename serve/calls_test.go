@@ -84,16 +84,6 @@ func readClose(t *testing.T, conn *websocket.Conn) (websocket.StatusCode, string
 	}
 }
 
-// waitFor fails the test unless ch is closed within 5s.
-func waitFor(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(5 * time.Second):
-		t.Fatal(what)
-	}
-}
-
 func TestCallsSocketAnswersExactlyAsHTTP(t *testing.T) {
 	cases := []struct {
 		name    string
