@@ -837,7 +837,8 @@ func keyAt(s, key string) int {
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(key[k:])
 		}
-		for _, n := range charForms(s[i:], key[k:k+size], r) {
+		forms, count := charForms(s[i:], key[k:k+size], r)
+		for _, n := range forms[:count] {
 			if end := match(i+n, k+size); end >= 0 {
 				return end
 			}
@@ -851,43 +852,47 @@ func keyAt(s, key string) int {
 }
 
 // charForms returns the lengths of the prefixes of s that write the key character lit (whose
-// rune is r, or utf8.RuneError for a byte that is not UTF-8).
-func charForms(s, lit string, r rune) []int {
-	var forms []int
+// rune is r, or utf8.RuneError for a byte that is not UTF-8): forms[:count], without
+// allocating, since bodies full of backslashes call it often.
+func charForms(s, lit string, r rune) (forms [3]int, count int) {
+	add := func(n int) {
+		forms[count] = n
+		count++
+	}
 	if strings.HasPrefix(s, lit) {
-		forms = append(forms, len(lit))
+		add(len(lit))
 	}
 	if len(s) >= 2 && s[0] == '\\' {
 		switch c := s[1]; c {
 		case '/', '"', '\\':
 			if r == rune(c) {
-				forms = append(forms, 2)
+				add(2)
 			}
 		case 'b', 'f', 'n', 'r', 't':
 			if r == shortEscapes[c] {
-				forms = append(forms, 2)
+				add(2)
 			}
 		case 'u':
 			if r < 0x10000 {
 				if v, ok := hex4(s[2:]); ok && v == r {
-					forms = append(forms, 6)
+					add(6)
 				}
 			} else if len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
 				hi, ok1 := hex4(s[2:])
 				lo, ok2 := hex4(s[8:])
 				if ok1 && ok2 && 0xD800 <= hi && hi < 0xDC00 && 0xDC00 <= lo && lo < 0xE000 &&
 					0x10000+(hi-0xD800)<<10+(lo-0xDC00) == r {
-					forms = append(forms, 12)
+					add(12)
 				}
 			}
 		}
 	}
 	if len(s) >= 3 && s[0] == '%' && len(lit) == 1 {
 		if v, err := strconv.ParseUint(s[1:3], 16, 8); err == nil && byte(v) == lit[0] {
-			forms = append(forms, 3)
+			add(3)
 		}
 	}
-	return forms
+	return forms, count
 }
 
 // shortEscapes are JSON's one-letter escapes of control characters.
