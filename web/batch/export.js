@@ -114,14 +114,15 @@ export function idColumn(items, columns) {
  */
 export function exportRecord(index, item, result, threshold = null, { columns = [], id = null } = {}) {
   const v = (result && result.verdict) || null;
+  const th = /** @type {any} */ (threshold);
   const src = (item && item.source) || {};
   const at = item && Number.isInteger(item.index) ? item.index : index;
   const own = {
     row: at + 1,
     index: at,
     id: id && src[id] !== undefined ? src[id] : null,
-    status: statusOf(result, threshold),
-    cause: result ? causeOf(result, threshold) : "not run yet",
+    status: statusOf(result, th),
+    cause: result ? causeOf(result, th) : "not run yet",
     passed: v ? (v.passed === undefined ? null : v.passed) : null,
     score: v && typeof v.score === "number" ? roundNumber(v.score) : null,
     inputs: item && item.inputs ? item.inputs : null,

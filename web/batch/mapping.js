@@ -69,7 +69,8 @@ export function prepareItems(rj, evaluator, rows, mapping, first = 0) {
     try {
       item = fromRJ(evaluator, rj.rowInputs(evaluator.id, rows[i], mapping), first + i);
     } catch (e) {
-      item = { error: "Row " + (first + i + 1) + ": " + ((e && (e.detail || e.message)) || String(e)), checks: [] };
+      const err = /** @type {any} */ (e);
+      item = { error: "Row " + (first + i + 1) + ": " + ((err && (err.detail || err.message)) || String(err)), checks: [] };
     }
     items[i] = { index: first + i, source: rows[i], ...item };
   }
