@@ -43,6 +43,10 @@ var readSeeds = [][2]string{
 	{"x", "xml"},
 	{"", ""},
 	{"q,a\nx,\xff\n", ""},
+	{"q;a\r1;\"x\ry\"\r2;b \"c\"\r", ""},
+	{"Query\tDocument\tAnswer\nq\t\"d \"\"x\"\"\"\ta\n", "tsv"},
+	{"q,a,b\n1\n1,\"ab\"c,2\n", "csv"},
+	{"input,retrieval_context\nq,a|b|c\n", ""},
 }
 
 // listCellSeeds are FuzzParseListCell's seeds.
@@ -56,6 +60,9 @@ var listCellSeeds = []string{
 	`['open]`,
 	`[['nested']]`,
 	`[1] x`,
+	`[{'doc_id': '1', 'text': "it's"}, {'page_content': 'x', 'metadata': {'title': 'T', 'n': [1, 2.5]}}]`,
+	`[{'a': 1 'b': 2}]`,
+	`[{1: None, True: [[]]}]`,
 }
 
 // decodeSeeds are FuzzDecodeJSON's seeds.
