@@ -294,27 +294,3 @@ func (li *lineIndex) position(off int) (line, col int) {
 	line = li.line(off)
 	return line, utf8.RuneCountInString(li.text[li.starts[line-1]:off]) + 1
 }
-
-// lineStart returns the byte offset where 1-based line starts, or len(text) past the end.
-func (li *lineIndex) lineStart(line int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > len(li.starts) {
-		return len(li.text)
-	}
-	return li.starts[line-1]
-}
-
-// column converts a 1-based byte column on 1-based line into a column in code points.
-func (li *lineIndex) column(line, byteCol int) int {
-	start := li.lineStart(line)
-	end := start + byteCol - 1
-	if end > len(li.text) {
-		end = len(li.text)
-	}
-	if end < start {
-		return 1
-	}
-	return utf8.RuneCountInString(li.text[start:end]) + 1
-}

@@ -62,7 +62,7 @@ test("CSV, JSONL and JSON exports carry every source column, the index and the i
 
   const csv = rj.readDataset(toCSV(items, results), "csv");
   assert.deepEqual(csv.errors, []);
-  assert.deepEqual(csv.columns.slice(0, 10), [...t.columns, "row", "index", "id"]);
+  assert.deepEqual(csv.columns.slice(0, 10), ["row", "index", "id", ...t.columns]);
   assert.ok(csv.columns.includes("ragjudge_status"), "the export's status beside the source's status column");
   joinCheck(t, csv.rows, "sample_id", { csv: true });
   joinCheck(t, csv.rows, "id", { csv: true, sourceKey: "sample_id" });

@@ -5,10 +5,6 @@
 
 import { statusOf, causeOf, reasonOf } from "./status.js";
 
-/** The fields of a record besides the source columns; a source column of the same name wins and
- * the field is written as `ragjudge_<name>` instead. */
-const OWN = ["row", "index", "id", "status", "cause", "passed", "score", "inputs", "input_error", "verdict", "checks", "answers", "error", "reason", "usage", "cached_calls", "attempts"];
-
 /** Column names that hold a row's id, compared without case, spaces, hyphens or underscores. */
 const ID_NAMES = ["id", "uuid", "rowid", "sampleid", "exampleid", "queryid", "questionid", "testid", "caseid", "testcaseid", "recordid", "itemid", "qid", "guid", "datapointid"];
 
@@ -102,9 +98,10 @@ export function idColumn(items, columns) {
 }
 
 /**
- * exportRecord is the one shape every format is made from: the source row's columns under their
- * own names, then this tool's fields (see OWN; renamed `ragjudge_<name>` where the source has a
- * column of that name). index is the row's 0-based place in the dataset, row the same from 1.
+ * exportRecord is the one shape every format is made from: row, index and id (when the source
+ * has one), the source row's columns under their own names, then this tool's fields (renamed
+ * `ragjudge_<name>` where the source has a column of that name). index is the row's 0-based place
+ * in the dataset, row the same from 1.
  * @param {number} index
  * @param {any} item
  * @param {any} result
@@ -138,10 +135,13 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
   };
   // A source column named id is the id itself: no second copy of it.
   if (!id || id === "id") delete own.id;
+  // The identifiers first, then the source row, then the results.
   /** @type {Object<string, any>} */
   const rec = {};
+  const ids = ["row", "index", "id"];
+  for (const k of ids) if (k in own) rec[ownName(k, columns)] = own[/** @type {keyof typeof own} */ (k)];
   for (const c of columns) rec[c] = src[c] === undefined ? null : src[c];
-  for (const [k, val] of Object.entries(own)) rec[ownName(k, columns)] = val;
+  for (const [k, val] of Object.entries(own)) if (!ids.includes(k)) rec[ownName(k, columns)] = val;
   return rec;
 }
 
@@ -227,9 +227,8 @@ export function csvField(v) {
 }
 
 /**
- * toCSV: one line per row: the source columns under their own names (lists and objects as
- * JSON), then row, index, id (when the source has one), status, cause, passed, score, the
- * inputs (one column each, `input.<name>`), the input error, the verdict (as JSON), checks, the
+ * toCSV: one line per row: row, index, id (when the source has one), the source columns under
+ * their own names (lists and objects as JSON), then status, cause, passed, score, the inputs (one column each, `input.<name>`), the input error, the verdict (as JSON), checks, the
  * raw answers, the error, tokens. Lines end in CRLF.
  * @param {any[]} items
  * @param {any[]} results
@@ -246,9 +245,10 @@ export function toCSV(items, results, { threshold = null, inputNames = null, col
   }
   const own = (/** @type {string} */ k) => ownName(k, cols);
   const hasID = recs.length > 0 && own("id") in recs[0];
-  const lead = ["row", "index", ...(hasID ? ["id"] : []), "status", "cause", "passed", "score"];
+  const ids = ["row", "index", ...(hasID ? ["id"] : [])];
+  const lead = ["status", "cause", "passed", "score"];
   const tail = ["input_error", "verdict", "checks", "answer", "repair_answer", "error", "prompt_tokens", "completion_tokens", "cached_calls", "attempts"];
-  const header = [...cols, ...lead.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];
+  const header = [...ids.map(own), ...cols, ...lead.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];
   const lines = [header.map(csvField).join(",")];
   for (const r of recs) {
     const inputs = r[own("inputs")];
@@ -256,6 +256,7 @@ export function toCSV(items, results, { threshold = null, inputNames = null, col
     const error = r[own("error")];
     const usage = r[own("usage")];
     const row = [
+      ...ids.map((k) => r[own(k)]),
       ...cols.map((c) => r[c]),
       ...lead.map((k) => r[own(k)]),
       ...names.map((n) => (inputs ? inputs[n] : null)),
