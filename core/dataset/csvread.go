@@ -73,7 +73,9 @@ func (s *csvScanner) col(off int) int {
 	return utf8.RuneCountInString(s.text[s.lineStart:off]) + 1
 }
 
-// next returns the next record; ok is false at the end of the text.
+// next returns the next record; ok is false at the end of the text. Fields are slices of the
+// text where they can be (no doubled quote, no text after a closing quote), so that reading a
+// large file copies little.
 func (s *csvScanner) next() (rec csvRecord, ok bool) {
 	// Skip empty lines: Python yields [] for them, which every reader of dicts skips.
 	for s.pos < len(s.text) && (s.text[s.pos] == '\n' || s.text[s.pos] == '\r') {
@@ -84,94 +86,112 @@ func (s *csvScanner) next() (rec csvRecord, ok bool) {
 	}
 	rec.line = s.line
 	rec.resume = -1
-	var field strings.Builder
-	quoted := false
-	save := func() {
-		rec.fields = append(rec.fields, field.String())
-		rec.quoted = append(rec.quoted, quoted)
-		field.Reset()
-		quoted = false
+	for {
+		var field string
+		if s.text[s.pos] == '"' {
+			rec.quoted = append(rec.quoted, true)
+			field = s.quotedField(&rec)
+			if rec.unclosed {
+				rec.fields = append(rec.fields, field)
+				return rec, true
+			}
+		} else {
+			rec.quoted = append(rec.quoted, false)
+			field = s.unquotedField(&rec)
+		}
+		rec.fields = append(rec.fields, field)
+		// The field ends at a delimiter, a line break or the end of the text.
+		if s.pos >= len(s.text) {
+			return rec, true
+		}
+		if c := s.text[s.pos]; c == '\n' || c == '\r' {
+			s.newline()
+			return rec, true
+		}
+		s.pos++ // the delimiter
+		if s.pos >= len(s.text) {
+			rec.fields = append(rec.fields, "") // "a," ends with an empty field
+			rec.quoted = append(rec.quoted, false)
+			return rec, true
+		}
 	}
-	const (
-		startField = iota
-		inField
-		inQuoted
-		quoteInQuoted
-	)
-	state := startField
+}
+
+// unquotedField reads an unquoted field from pos up to a delimiter or a line break; a quote in
+// it is text, noted in rec.
+func (s *csvScanner) unquotedField(rec *csvRecord) string {
+	start := s.pos
 	for s.pos < len(s.text) {
 		c := s.text[s.pos]
-		switch state {
-		case startField:
-			switch {
-			case c == '\n' || c == '\r':
-				save()
-				s.newline()
-				return rec, true
-			case c == '"':
-				quoted = true
-				state = inQuoted
-			case c == s.delim:
-				save()
-			default:
-				field.WriteByte(c)
-				state = inField
-			}
-		case inField:
-			switch {
-			case c == '\n' || c == '\r':
-				save()
-				s.newline()
-				return rec, true
-			case c == s.delim:
-				save()
-				state = startField
-			default:
-				if c == '"' {
-					rec.quotes = append(rec.quotes, csvQuote{line: s.line, col: s.col(s.pos)})
-				}
-				field.WriteByte(c)
-			}
-		case inQuoted:
-			if c == '"' {
-				state = quoteInQuoted
-				break
-			}
-			field.WriteByte(c)
-			if c == '\n' || c == '\r' {
-				if c == '\r' && s.pos+1 < len(s.text) && s.text[s.pos+1] == '\n' {
-					field.WriteByte('\n')
-				}
-				s.newline()
-				if rec.resume < 0 {
-					rec.resume = s.pos
-				}
-				continue
-			}
-		case quoteInQuoted:
-			switch {
-			case c == '"':
-				field.WriteByte('"')
-				state = inQuoted
-			case c == s.delim:
-				save()
-				state = startField
-			case c == '\n' || c == '\r':
-				save()
-				s.newline()
-				return rec, true
-			default:
-				rec.quotes = append(rec.quotes, csvQuote{line: s.line, col: s.col(s.pos) - 1, after: true})
-				field.WriteByte(c)
-				state = inField
-			}
+		if c == s.delim || c == '\n' || c == '\r' {
+			break
+		}
+		if c == '"' {
+			rec.quotes = append(rec.quotes, csvQuote{line: s.line, col: s.col(s.pos)})
 		}
 		s.pos++
 	}
-	// The end of the text ends the record, except inside a quoted field.
-	rec.unclosed = state == inQuoted
-	save()
-	return rec, true
+	return s.text[start:s.pos]
+}
+
+// quotedField reads a quoted field whose opening quote is at pos, and any text after its
+// closing quote up to a delimiter or a line break (kept, as Python keeps it, and noted in rec).
+// At the end of the text inside the quotes it sets rec.unclosed.
+func (s *csvScanner) quotedField(rec *csvRecord) string {
+	s.pos++      // the opening quote
+	var b []byte // the field so far, once it cannot be a slice of the text
+	seg := s.pos
+	for {
+		j := strings.IndexByte(s.text[s.pos:], '"')
+		end := len(s.text)
+		if j >= 0 {
+			end = s.pos + j
+		}
+		s.countLines(s.pos, end, rec)
+		if j < 0 {
+			s.pos = end
+			rec.unclosed = true
+			return string(append(b, s.text[seg:end]...))
+		}
+		if end+1 < len(s.text) && s.text[end+1] == '"' { // "" is one "
+			b = append(b, s.text[seg:end+1]...)
+			s.pos = end + 2
+			seg = s.pos
+			continue
+		}
+		s.pos = end + 1 // past the closing quote
+		if s.pos < len(s.text) {
+			if c := s.text[s.pos]; c != s.delim && c != '\n' && c != '\r' {
+				rec.quotes = append(rec.quotes, csvQuote{line: s.line, col: s.col(end), after: true})
+				b = append(b, s.text[seg:end]...)
+				return string(b) + s.unquotedField(rec)
+			}
+		}
+		if b == nil {
+			return s.text[seg:end]
+		}
+		return string(append(b, s.text[seg:end]...))
+	}
+}
+
+// countLines counts the line breaks in text[from:to], inside a quoted field, and notes in rec
+// where the line after the record's first starts.
+func (s *csvScanner) countLines(from, to int, rec *csvRecord) {
+	for k := from; k < to; k++ {
+		c := s.text[k]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		// \r\n is one break; both are before to, which is a quote or the end of the text.
+		if c == '\r' && k+1 < len(s.text) && s.text[k+1] == '\n' {
+			k++
+		}
+		s.line++
+		s.lineStart = k + 1
+		if rec.resume < 0 {
+			rec.resume = k + 1
+		}
+	}
 }
 
 // readCSV reads a delimited text whose first record is the header.

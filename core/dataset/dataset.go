@@ -9,7 +9,7 @@
 //     is an error for that line only.
 //   - "json": an array of objects; or an object that holds such an array under the first key (in
 //     the text's order) named data, rows, records, examples, samples, items, results, test_cases,
-//     testcases, tests, goldens, dataset or entries (any case), also one level down under such a
+//     testcases, tests, goldens, dataset, entries or input_data (RAGChecker's; any case), also one level down under such a
 //     key holding an object (promptfoo's output file is {"results": {"results": [...]}}); or an
 //     object with a single key whose value is a list of objects; any other object is one row.
 //     Array elements that are not objects are errors. JSON cannot be resynchronised after a

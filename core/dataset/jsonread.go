@@ -89,7 +89,7 @@ func firstSyntaxError(li *lineIndex, text string) (line, col int, msg string) {
 }
 
 // rowsKeys are the keys under which a JSON object holds its rows (compared case-insensitively).
-var rowsKeys = []string{"data", "rows", "records", "examples", "samples", "items", "results", "test_cases", "testcases", "tests", "goldens", "dataset", "entries"}
+var rowsKeys = []string{"data", "rows", "records", "examples", "samples", "items", "results", "test_cases", "testcases", "tests", "goldens", "dataset", "entries", "input_data"}
 
 func isRowsKey(k string) bool {
 	for _, r := range rowsKeys {
