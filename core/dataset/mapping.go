@@ -486,7 +486,7 @@ func isNumberLiteral(s string) bool {
 // when that is the likely reading: s has a |, no line of it begins or ends with one (a Markdown
 // table), no || (code), and no item is blank. Items are trimmed.
 func pipeList(s string) ([]any, bool) {
-	if !strings.Contains(s, "|") || strings.Contains(s, "||") {
+	if !strings.Contains(s, "|") || strings.Contains(s, "||") || strings.Count(s, "|") >= maxCellItems {
 		return nil, false
 	}
 	for _, line := range strings.Split(s, "\n") {
