@@ -255,10 +255,15 @@ func readCSV(text string, delim byte, b *builder) error {
 		if len(rec.fields) < len(header) {
 			b.warn(rec.line, 0, diag.DatasetMissingFields, fmt.Sprintf("expected %d fields, as in the header, got %d: the columns %s are missing in this row", len(header), len(rec.fields), quoteNames(header[len(rec.fields):])))
 		}
-		for _, q := range rec.quotes {
+		if len(rec.quotes) > 0 {
+			// One warning a row, at its first such quote.
+			q := rec.quotes[0]
 			msg := fmt.Sprintf(`a " inside an unquoted field at line %d, col %d is kept as text (to be sure, quote the field and double each " inside it)`, q.line, q.col)
 			if q.after {
 				msg = fmt.Sprintf(`text after a closing quote at line %d, col %d is kept as part of the field (a " inside a quoted field must be doubled: "")`, q.line, q.col)
+			}
+			if n := len(rec.quotes); n > 1 {
+				msg += fmt.Sprintf("; %d such quotes in this row", n)
 			}
 			b.warn(q.line, q.col, diag.DatasetQuoteInField, msg)
 		}

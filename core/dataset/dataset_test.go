@@ -262,6 +262,13 @@ func TestReadCSV(t *testing.T) {
 			warns:   []wantErr{e(2, `a " inside an unquoted field`, "line 2, col 6", "dataset.quote-in-field")},
 		},
 		{
+			name:    "quotes kept as text: one warning a row, at the first",
+			text:    "q,a\n1,He said \"no\" and \"yes\"\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"He said \"no\" and \"yes\""}]`,
+			warns:   []wantErr{e(2, "line 2, col 11", "4 such quotes in this row")},
+		},
+		{
 			name:    "a stray quote after a quoted field",
 			text:    "q,a\n1,\"ab\"c\n2,b\n",
 			columns: []string{"q", "a"},
