@@ -522,11 +522,13 @@ func passages(a *args) (any, error) {
 // tableJS is a dataset.Table with empty lists rather than null, and with Paths: the columns
 // and the dotted paths into object columns ("vars.question") that a mapping may name.
 type tableJS struct {
-	Format  string             `json:"format"`
-	Columns []string           `json:"columns"`
-	Paths   []string           `json:"paths"`
-	Rows    []*value.Object    `json:"rows"`
-	Errors  []dataset.RowError `json:"errors"`
+	Format    string             `json:"format"`
+	Delimiter string             `json:"delimiter,omitempty"`
+	Columns   []string           `json:"columns"`
+	Paths     []string           `json:"paths"`
+	Rows      []*value.Object    `json:"rows"`
+	Errors    []dataset.RowError `json:"errors"`
+	Warnings  []dataset.RowError `json:"warnings"`
 }
 
 func readDataset(a *args) (any, error) {
@@ -542,7 +544,8 @@ func readDataset(a *args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tableJS{Format: t.Format, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+	return tableJS{Format: t.Format, Delimiter: t.Delimiter, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows),
+		Errors: nonNil(t.Errors), Warnings: nonNil(t.Warnings)}, nil
 }
 
 func mapColumns(a *args) (any, error) {
@@ -554,15 +557,16 @@ func mapColumns(a *args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := dataset.DetectMapping(columns, e.Inputs)
+	matches := dataset.DetectMatches(columns, e.Inputs)
 	// In the evaluator's input order, not Go's sorted map order, so a page lists it as the form.
-	out := &value.Object{}
-	for _, in := range e.Inputs {
-		if c, ok := m[in.Name]; ok {
-			out.Set(in.Name, c)
-		}
+	mapping := &value.Object{}
+	for _, mt := range matches {
+		mapping.Set(mt.Input, mt.Column)
 	}
-	return out, nil
+	return struct {
+		Mapping *value.Object   `json:"mapping"`
+		Matches []dataset.Match `json:"matches"`
+	}{mapping, matches}, nil
 }
 
 func rowInputs(a *args) (any, error) {
@@ -587,11 +591,16 @@ func rowInputs(a *args) (any, error) {
 		}
 		m[k] = c
 	}
-	inputs, messages := dataset.RowInputs(row, m, e.Inputs)
+	inputs, checks := dataset.RowInputs(row, m, e.Inputs)
+	messages := make([]string, len(checks))
+	for i, c := range checks {
+		messages[i] = c.Message
+	}
 	return struct {
 		Inputs   *value.Object `json:"inputs"`
+		Checks   []diag.Check  `json:"checks"`
 		Messages []string      `json:"messages"`
-	}{inputs, nonNil(messages)}, nil
+	}{inputs, nonNil(checks), messages}, nil
 }
 
 // evaluator reads argument i as an evaluator id.

@@ -247,12 +247,26 @@ function textArg(fn, name, v) {
 
 /**
  * @typedef {Object} Dataset
- * @property {"jsonl"|"json"|"csv"} format the format given or detected
+ * @property {"jsonl"|"json"|"csv"|"tsv"} format the format given or detected
+ * @property {string} [delimiter] for csv and tsv: ",", ";" or "\t"
  * @property {string[]} columns the union of the rows' keys, in first-seen order
  * @property {string[]} paths the columns and the dotted paths into object columns
  *   ("vars.question"): what a mapping may name
  * @property {Object[]} rows
- * @property {{line: number, message: string}[]} errors rows that could not be read
+ * @property {{line: number, col?: number, code: string, message: string}[]} errors rows that
+ *   could not be read (codes `dataset.*`)
+ * @property {{line: number, col?: number, row: number, code: string, message: string}[]} warnings
+ *   rows loaded with a doubt (a quote kept as text); `row` is 1-based in `rows`
+ */
+
+/**
+ * @typedef {Object} ColumnMatch why mapColumns chose a column: "question ← user_input (RAGAS)"
+ * @property {string} input
+ * @property {string} column the column or dotted path, as the dataset spells it
+ * @property {string} alias the name of the alias table that matched (the input's own name, or a synonym)
+ * @property {string} [tool] who writes that name ("RAGAS", "DeepEval, GroUSE"); absent for this tool's own names
+ * @property {string} [nested] the object column it was found in ("vars")
+ * @property {boolean} [guess] the path was not listed: the input's own name inside an object column
  */
 
 /**
@@ -269,18 +283,21 @@ function textArg(fn, name, v) {
  *   ground truth at its [ESSENTIAL PASSAGE] / [BONUS PASSAGE] markers
  * @property {(source: string, dialect: "jinja"|"format", vars?: Object) => string} template
  *   renders any template in the Jinja subset or Python str.format
- * @property {(text: string, format?: "jsonl"|"json"|"csv") => Dataset} readDataset reads a
+ * @property {(text: string, format?: "jsonl"|"json"|"csv"|"tsv") => Dataset} readDataset reads a
  *   dataset; `format` omitted detects it
- * @property {(id: string, columns: string[]) => Object<string, string>} mapColumns extension:
- *   guesses which column feeds each of evaluator `id`'s inputs from the column names (RAGAS,
- *   DeepEval, promptfoo `vars.*` and this tool's own input names); returns input name -> column
- *   (or dotted path, e.g. "vars.question"), in the evaluator's input order; inputs with no
- *   likely column are left out. Pass a dataset's `paths` to let it look inside object columns.
- * @property {(id: string, row: Object, mapping: Object<string, string>) => {inputs: Object, messages: string[]}} rowInputs
+ * @property {(id: string, columns: string[]) => {mapping: Object<string, string>, matches: ColumnMatch[]}} mapColumns
+ *   extension: guesses which column feeds each of evaluator `id`'s inputs from the column names
+ *   (the core's one alias table: RAGAS, DeepEval, GroUSE, ARES, RAGChecker, promptfoo `vars.*`,
+ *   TruLens, Phoenix and this tool's own input names); `mapping` is input name -> column (or
+ *   dotted path, e.g. "vars.question"), in the evaluator's input order; inputs with no likely
+ *   column are left out; `matches` says for each mapped input which name it was recognised by.
+ *   Pass a dataset's `paths` to let it look inside object columns.
+ * @property {(id: string, row: Object, mapping: Object<string, string>) => {inputs: Object, checks: Check[], messages: string[]}} rowInputs
  *   extension: evaluator `id`'s inputs taken from one dataset row through `mapping`, converted
- *   to each input's kind (a JSON list in a CSV cell becomes a list, ...); `messages` says what is
- *   missing, unreadable or was adjusted (a missing or unreadable input is left out, so render()
- *   then fails on it)
+ *   to each input's kind (a JSON or Python list in a CSV cell becomes a list, ...); `checks`
+ *   (codes `input.*`, each with its `input`) say what is missing or unreadable (errors: the input
+ *   is left out, so render() then fails on it) or was adjusted (warnings); `messages` are their
+ *   messages
  */
 
 /**

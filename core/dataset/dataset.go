@@ -1,37 +1,41 @@
-// Package dataset reads evaluation datasets (JSONL, JSON, CSV) into rows and maps their columns
-// onto an evaluator's inputs.
+// Package dataset reads evaluation datasets (JSONL, JSON, CSV, TSV) into rows and maps their
+// columns onto an evaluator's inputs.
 //
 // Reading never drops a row silently: a row that cannot be read is a RowError with the 1-based
-// line where it starts, and the rows around it still load. The formats:
+// line where it starts and a code (diag.DatasetBadRow, ...), and the rows around it still load;
+// a row loaded with a doubt (a quote kept as text) is a warning with its line. The formats:
 //
 //   - "jsonl": one JSON object per line; blank lines are skipped; a line that is not a JSON object
 //     is an error for that line only.
 //   - "json": an array of objects; or an object that holds such an array under the first key (in
 //     the text's order) named data, rows, records, examples, samples, items, results, test_cases,
-//     testcases, tests, goldens, dataset or entries (any case), also one level down under such a
+//     testcases, tests, goldens, dataset, entries or input_data (RAGChecker's; any case), also one level down under such a
 //     key holding an object (promptfoo's output file is {"results": {"results": [...]}}); or an
 //     object with a single key whose value is a list of objects; any other object is one row.
 //     Array elements that are not objects are errors. JSON cannot be resynchronised after a
 //     syntax error, so the rows before it load and the error says that reading stopped there.
-//   - "csv": RFC 4180 through encoding/csv. The first record is the header (names trimmed; an
-//     empty name becomes column_N, a repeated one name_2, name_3, ...). The delimiter is the most
-//     frequent of comma, tab and semicolon in the first line (comma on a tie). Cells are strings.
-//     A record with a field count different from the header's is an error naming both counts. A
-//     quote error stops at the end of its line; when a quoted field runs on past its line and
-//     breaks (an unclosed quote would otherwise swallow the rest of the file), reading resumes at
-//     the line after the record's first.
+//   - "csv": read as Python's csv module reads it (the default dialect, not strict; see
+//     csvScanner): records end at \n, \r or \r\n; a " inside an unquoted field, or text after a
+//     closing quote, is kept as text with a warning on its row. The first record is the header
+//     (names trimmed; an empty name becomes column_N, a repeated one name_2, name_3, ...). The
+//     delimiter is comma, tab or semicolon, sniffed (see sniffDelimiter). Cells are strings. A
+//     record with more fields than the header is an error naming both counts; one with fewer
+//     loads without the missing cells, with a warning. Where Python would read a quoted field
+//     that is never closed on to the end of the text, that row is an error and reading resumes
+//     at the line after its first.
+//   - "tsv": "csv" with tabs.
 //   - "" detects: the first non-space character (after a UTF-8 byte order mark, which is always
 //     skipped) '[' is json; '{' is jsonl when there is more than one non-blank line and the
 //     first is a JSON value on its own (or, the first being broken without opening a document
-//     as in `{"data": [`, the second is), else json; anything else is csv.
+//     as in `{"data": [`, the second is), else json; anything else is csv, or tsv when the
+//     sniffed delimiter is a tab.
 //
-// Columns are the union of the rows' keys in first-seen order (for CSV, the header). CRLF line
-// ends are read like LF. A text over MaxBytes is refused; rows past MaxRows are not loaded and
+// Columns are the union of the rows' keys in first-seen order (for CSV, the header). A text over MaxBytes is refused; rows past MaxRows are not loaded and
 // one error says where reading stopped.
 //
 // Mapping: DetectMapping (or Table.DetectMapping, which also looks inside object columns
 // through Table.Paths) guesses which column feeds each input of an evaluator from the usual
-// names of RAGAS, DeepEval, promptfoo and this tool; RowInputs then builds one row's inputs,
+// names RAG tools write (the alias table in mapping.go) and says which name it took; RowInputs then builds one row's inputs,
 // converting cells to each input's kind and saying in messages what it could not.
 package dataset
 
@@ -54,26 +58,36 @@ const MaxRows = 100_000
 // rowLimit is MaxRows, lowered by tests.
 var rowLimit = MaxRows
 
-// RowError is a row that could not be read; the other rows still load.
+// RowError is a row that could not be read (the other rows still load), or, among a Table's
+// Warnings, a row that loaded with a doubt.
 type RowError struct {
-	Line    int    `json:"line"` // 1-based line in the text where the row starts
-	Message string `json:"message"`
+	Line    int       `json:"line"`          // 1-based line in the text where the row starts
+	Col     int       `json:"col,omitempty"` // 1-based column (code points) of the problem, when one applies
+	Row     int       `json:"row,omitempty"` // for a warning: the 1-based row in Rows it is about
+	Code    diag.Code `json:"code"`
+	Message string    `json:"message"`
 }
 
 // Table is a read dataset.
 type Table struct {
-	Format  string          `json:"format"` // "jsonl", "json" or "csv": the one given or detected
-	Columns []string        `json:"columns"`
-	Rows    []*value.Object `json:"rows"`
-	Errors  []RowError      `json:"errors"`
+	Format    string          `json:"format"`              // "jsonl", "json", "csv" or "tsv": the one given or detected
+	Delimiter string          `json:"delimiter,omitempty"` // for csv and tsv: ",", ";" or "\t"
+	Columns   []string        `json:"columns"`
+	Rows      []*value.Object `json:"rows"`
+	Errors    []RowError      `json:"errors"`
+	Warnings  []RowError      `json:"warnings"`
 }
 
-// Read reads text in format ("jsonl", "json", "csv", or "" to detect). It fails only for an
+// Formats are the format names Read takes (besides "" to detect), in the order to list them.
+var Formats = []string{"csv", "tsv", "json", "jsonl"}
+
+// Read reads text in format ("jsonl", "json", "csv", "tsv", or "" to detect; "ndjson" is
+// jsonl). It fails only for an
 // unknown format name or a text that is not any format at all; bad rows go into Table.Errors.
 // Errors are *diag.Error with Kind "dataset".
 func Read(text, format string) (*Table, error) {
 	if len(text) > MaxBytes {
-		return nil, &diag.Error{Kind: "dataset", Msg: fmt.Sprintf("the text is %s; the limit is %s: split the dataset", mib(len(text)), mib(MaxBytes))}
+		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetTooLarge, Msg: fmt.Sprintf("the text is %s; the limit is %s: split the dataset", mib(len(text)), mib(MaxBytes))}
 	}
 	text = strings.TrimPrefix(text, "\uFEFF")
 	f := strings.ToLower(strings.TrimSpace(format))
@@ -81,18 +95,18 @@ func Read(text, format string) (*Table, error) {
 	case "":
 		f = Detect(text)
 		if f == "" {
-			return nil, &diag.Error{Kind: "dataset", Msg: "the text is empty: no rows to read"}
+			return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetEmpty, Msg: "the text is empty: no rows to read"}
 		}
 	case "jsonl", "ndjson":
 		f = "jsonl"
-	case "json", "csv":
+	case "json", "csv", "tsv":
 	default:
-		return nil, &diag.Error{Kind: "dataset", Msg: fmt.Sprintf("unknown format %q: want \"jsonl\", \"json\", \"csv\" or none to detect", format)}
+		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetUnknownFormat, Msg: fmt.Sprintf("unknown format %q: want \"csv\", \"tsv\", \"json\", \"jsonl\" or none to detect", format)}
 	}
 	if !utf8.ValidString(text) {
 		off := firstInvalidUTF8(text)
 		line, col := diag.Position(text, off)
-		return nil, &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "the text is not UTF-8 (save the file as UTF-8)"}
+		return nil, &diag.Error{Kind: "dataset", Line: line, Col: col, Code: diag.DatasetNotUTF8, Msg: "the text is not UTF-8 (save the file as UTF-8)"}
 	}
 	b := newBuilder(f)
 	var err error
@@ -101,8 +115,13 @@ func Read(text, format string) (*Table, error) {
 		readJSONL(text, b)
 	case "json":
 		err = readJSON(text, b)
-	case "csv":
-		err = readCSV(text, b)
+	case "csv", "tsv":
+		delim := byte('\t')
+		if f == "csv" {
+			delim = sniffDelimiter(text)
+		}
+		b.t.Delimiter = string(delim)
+		err = readCSV(text, delim, b)
 	}
 	if err != nil {
 		return nil, err
@@ -110,8 +129,8 @@ func Read(text, format string) (*Table, error) {
 	return b.t, nil
 }
 
-// Detect names the format of text as Read would detect it: "jsonl", "json", "csv", or "" when
-// the text holds nothing but white space.
+// Detect names the format of text as Read would detect it: "jsonl", "json", "csv", "tsv", or ""
+// when the text holds nothing but white space.
 func Detect(text string) string {
 	t := strings.TrimLeft(strings.TrimPrefix(text, "\uFEFF"), " \t\r\n")
 	if t == "" {
@@ -139,6 +158,9 @@ func Detect(text string) string {
 			return "jsonl"
 		}
 		return "json"
+	}
+	if sniffDelimiter(strings.TrimPrefix(text, "\uFEFF")) == '\t' {
+		return "tsv"
 	}
 	return "csv"
 }
@@ -186,7 +208,7 @@ type builder struct {
 
 func newBuilder(format string) *builder {
 	return &builder{
-		t:    &Table{Format: format, Columns: []string{}, Rows: []*value.Object{}, Errors: []RowError{}},
+		t:    &Table{Format: format, Columns: []string{}, Rows: []*value.Object{}, Errors: []RowError{}, Warnings: []RowError{}},
 		seen: map[string]bool{},
 	}
 }
@@ -199,7 +221,7 @@ func (b *builder) take(line int) bool {
 	}
 	if b.records >= rowLimit {
 		b.full = true
-		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", rowLimit)})
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Code: diag.DatasetTooManyRows, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", rowLimit)})
 		return false
 	}
 	b.records++
@@ -222,12 +244,17 @@ func (b *builder) row(line int, o *value.Object) bool {
 }
 
 // fail adds a row error; it returns false when the row cap stops reading.
-func (b *builder) fail(line int, msg string) bool {
+func (b *builder) fail(line, col int, code diag.Code, msg string) bool {
 	if !b.take(line) {
 		return false
 	}
-	b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: msg})
+	b.t.Errors = append(b.t.Errors, RowError{Line: line, Col: col, Code: code, Message: msg})
 	return true
+}
+
+// warn adds a warning about the row added last.
+func (b *builder) warn(line, col int, code diag.Code, msg string) {
+	b.t.Warnings = append(b.t.Warnings, RowError{Line: line, Col: col, Row: len(b.t.Rows), Code: code, Message: msg})
 }
 
 // lineIndex turns byte offsets of a text into 1-based lines and columns (in code points).
@@ -266,28 +293,4 @@ func (li *lineIndex) position(off int) (line, col int) {
 	off = max(0, min(off, len(li.text)))
 	line = li.line(off)
 	return line, utf8.RuneCountInString(li.text[li.starts[line-1]:off]) + 1
-}
-
-// lineStart returns the byte offset where 1-based line starts, or len(text) past the end.
-func (li *lineIndex) lineStart(line int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > len(li.starts) {
-		return len(li.text)
-	}
-	return li.starts[line-1]
-}
-
-// column converts a 1-based byte column on 1-based line into a column in code points.
-func (li *lineIndex) column(line, byteCol int) int {
-	start := li.lineStart(line)
-	end := start + byteCol - 1
-	if end > len(li.text) {
-		end = len(li.text)
-	}
-	if end < start {
-		return 1
-	}
-	return utf8.RuneCountInString(li.text[start:end]) + 1
 }

@@ -29,6 +29,7 @@ type readCase struct {
 	columns []string
 	rows    string // the rows as JSON
 	errs    []wantErr
+	warns   []wantErr // warnings, when given
 }
 
 func runReadCases(t *testing.T, cases []readCase) {
@@ -47,8 +48,18 @@ func runReadCases(t *testing.T, cases []readCase) {
 			require.Len(t, tab.Errors, len(tc.errs), "errors: %+v", tab.Errors)
 			for i, want := range tc.errs {
 				assert.Equal(t, want.line, tab.Errors[i].Line, "error %d: %s", i, tab.Errors[i].Message)
+				assert.NotEmpty(t, tab.Errors[i].Code)
 				for _, p := range want.parts {
-					assert.Contains(t, tab.Errors[i].Message, p)
+					assert.Contains(t, tab.Errors[i].Message+" "+string(tab.Errors[i].Code), p)
+				}
+			}
+			require.Len(t, tab.Warnings, len(tc.warns), "warnings: %+v", tab.Warnings)
+			for i, want := range tc.warns {
+				assert.Equal(t, want.line, tab.Warnings[i].Line, "warning %d: %s", i, tab.Warnings[i].Message)
+				assert.NotEmpty(t, tab.Warnings[i].Code)
+				assert.GreaterOrEqual(t, tab.Warnings[i].Row, 1)
+				for _, p := range want.parts {
+					assert.Contains(t, tab.Warnings[i].Message+" "+string(tab.Warnings[i].Code), p)
 				}
 			}
 		})
@@ -227,39 +238,53 @@ func TestReadCSV(t *testing.T) {
 			text:    "\uFEFFquestion,answer\r\n\"q1\",\"line one\r\nline two\"\r\nq2,\"say \"\"hi\"\"\"\r\n",
 			wantFmt: "csv",
 			columns: []string{"question", "answer"},
-			rows:    `[{"question":"q1","answer":"line one\nline two"},{"question":"q2","answer":"say \"hi\""}]`,
+			rows:    `[{"question":"q1","answer":"line one\r\nline two"},{"question":"q2","answer":"say \"hi\""}]`,
+		},
+		{
+			name:    "old Mac line ends",
+			text:    "q,a\r1,\"x\ry\"\r2,b\r",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"x\ry"},{"q":"2","a":"b"}]`,
 		},
 		{
 			name:    "wrong field counts name expected and got",
 			text:    "a,b,c\n1,2,3\n1,2\n1,2,3,4\n7,8,9\n",
 			columns: []string{"a", "b", "c"},
-			rows:    `[{"a":"1","b":"2","c":"3"},{"a":"7","b":"8","c":"9"}]`,
-			errs:    []wantErr{e(3, "expected 3 fields", "got 2"), e(4, "expected 3 fields", "got 4")},
+			rows:    `[{"a":"1","b":"2","c":"3"},{"a":"1","b":"2"},{"a":"7","b":"8","c":"9"}]`,
+			errs:    []wantErr{e(4, "expected 3 fields", "got 4", "dataset.bad-row")},
+			warns:   []wantErr{e(3, "expected 3 fields", "got 2", `"c"`, "dataset.missing-fields")},
 		},
 		{
-			name:    "a bare quote spoils its line only",
+			name:    "a quote inside an unquoted field is text, as Python reads it",
 			text:    "q,a\n1,a 5\" screen\n2,b\n",
 			columns: []string{"q", "a"},
-			rows:    `[{"q":"2","a":"b"}]`,
-			errs:    []wantErr{e(2, `a " inside an unquoted field`, "line 2, col 6")},
+			rows:    `[{"q":"1","a":"a 5\" screen"},{"q":"2","a":"b"}]`,
+			warns:   []wantErr{e(2, `a " inside an unquoted field`, "line 2, col 6", "dataset.quote-in-field")},
+		},
+		{
+			name:    "quotes kept as text: one warning a row, at the first",
+			text:    "q,a\n1,He said \"no\" and \"yes\"\n",
+			columns: []string{"q", "a"},
+			rows:    `[{"q":"1","a":"He said \"no\" and \"yes\""}]`,
+			warns:   []wantErr{e(2, "line 2, col 11", "4 such quotes in this row")},
 		},
 		{
 			name:    "a stray quote after a quoted field",
 			text:    "q,a\n1,\"ab\"c\n2,b\n",
 			columns: []string{"q", "a"},
-			rows:    `[{"q":"2","a":"b"}]`,
-			errs:    []wantErr{e(2, "not closed properly", "line 2, col 6")},
+			rows:    `[{"q":"1","a":"abc"},{"q":"2","a":"b"}]`,
+			warns:   []wantErr{e(2, "text after a closing quote", "line 2, col 6", "dataset.quote-in-field")},
 		},
 		{
 			name:    "an unclosed quote does not swallow the rest",
 			text:    "q,a\n1,\"open\n2,b\n3,c\n",
 			columns: []string{"q", "a"},
 			rows:    `[{"q":"2","a":"b"},{"q":"3","a":"c"}]`,
-			errs:    []wantErr{e(2, "quoted field on line 2 is not closed properly", "resumed at line 3")},
+			errs:    []wantErr{e(2, "quoted field on line 2 is never closed", "resumed at line 3", "dataset.unclosed-quote")},
 		},
 		{
 			name:    "line numbers count the lines inside quoted fields",
-			text:    "q,a\n\"multi\nline\",x\nbad\n",
+			text:    "q,a\n\"multi\nline\",x\nbad,x,y\n",
 			columns: []string{"q", "a"},
 			rows:    `[{"q":"multi\nline","a":"x"}]`,
 			errs:    []wantErr{e(4, "expected 2 fields")},
@@ -304,8 +329,8 @@ func TestReadCSV(t *testing.T) {
 			name:    "non-ASCII columns are counted in characters",
 			text:    "q,a\nété,x\"y\n",
 			columns: []string{"q", "a"},
-			rows:    `[]`,
-			errs:    []wantErr{e(2, "line 2, col 6")},
+			rows:    `[{"q":"été","a":"x\"y"}]`,
+			warns:   []wantErr{e(2, "line 2, col 6")},
 		},
 	})
 }
@@ -347,7 +372,7 @@ func TestReadFails(t *testing.T) {
 		{"a broken object", "{\"data\" 1}", "json", 1, 9, "invalid JSON"},
 		{"a cut-short object", "{\"a\": 1,\n", "json", 2, 1, "ends early"},
 		{"not UTF-8", "q,a\nx,\xff\n", "", 2, 3, "not UTF-8"},
-		{"a broken CSV header", "q,a\"b\n1,2", "csv", 1, 4, "header"},
+		{"a broken CSV header", "q,\"a\n1,2", "csv", 1, 0, "header"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(tc.text, tc.format)
@@ -396,7 +421,7 @@ func TestReadCaps(t *testing.T) {
 		b.WriteString("a,b\n")
 		for i := 0; i < rowLimit+3; i++ {
 			if i == 5 {
-				b.WriteString("bad\n")
+				b.WriteString("bad,x,y\n")
 				continue
 			}
 			fmt.Fprintf(&b, "%d,x\n", i)

@@ -43,6 +43,10 @@ var readSeeds = [][2]string{
 	{"x", "xml"},
 	{"", ""},
 	{"q,a\nx,\xff\n", ""},
+	{"q;a\r1;\"x\ry\"\r2;b \"c\"\r", ""},
+	{"Query\tDocument\tAnswer\nq\t\"d \"\"x\"\"\"\ta\n", "tsv"},
+	{"q,a,b\n1\n1,\"ab\"c,2\n", "csv"},
+	{"input,retrieval_context\nq,a|b|c\n", ""},
 }
 
 // listCellSeeds are FuzzParseListCell's seeds.
@@ -56,6 +60,9 @@ var listCellSeeds = []string{
 	`['open]`,
 	`[['nested']]`,
 	`[1] x`,
+	`[{'doc_id': '1', 'text': "it's"}, {'page_content': 'x', 'metadata': {'title': 'T', 'n': [1, 2.5]}}]`,
+	`[{'a': 1 'b': 2}]`,
+	`[{1: None, True: [[]]}]`,
 }
 
 // decodeSeeds are FuzzDecodeJSON's seeds.
@@ -137,16 +144,21 @@ func FuzzRead(f *testing.F) {
 			require.Equal(t, "dataset", de.Kind)
 			return
 		}
-		require.Contains(t, []string{"jsonl", "json", "csv"}, tab.Format)
+		require.Contains(t, []string{"jsonl", "json", "csv", "tsv"}, tab.Format)
 		require.NotNil(t, tab.Columns)
 		require.NotNil(t, tab.Rows)
 		require.NotNil(t, tab.Errors)
 		require.LessOrEqual(t, len(tab.Rows)+len(tab.Errors), MaxRows+2)
-		lines := strings.Count(text, "\n") + 1
-		for _, re := range tab.Errors {
+		lines := strings.Count(strings.ReplaceAll(text, "\r\n", "\n"), "\n") + strings.Count(text, "\r") - strings.Count(text, "\r\n") + 1
+		for _, re := range append(tab.Errors, tab.Warnings...) {
 			require.GreaterOrEqual(t, re.Line, 1, re.Message)
 			require.LessOrEqual(t, re.Line, lines, re.Message)
 			require.NotEmpty(t, re.Message)
+			require.NotEmpty(t, re.Code, re.Message)
+		}
+		for _, w := range tab.Warnings {
+			require.GreaterOrEqual(t, w.Row, 1, w.Message)
+			require.LessOrEqual(t, w.Row, len(tab.Rows), w.Message)
 		}
 		cols := map[string]bool{}
 		for _, c := range tab.Columns {
@@ -166,9 +178,12 @@ func FuzzRead(f *testing.F) {
 				if i == 10 {
 					break
 				}
-				got, msgs := RowInputs(row, m, in)
+				got, checks := RowInputs(row, m, in)
 				require.NotNil(t, got)
-				require.NotNil(t, msgs)
+				require.NotNil(t, checks)
+				for _, c := range checks {
+					require.NotEmpty(t, c.Code, c.Message)
+				}
 				_, err := json.Marshal(got)
 				require.NoError(t, err)
 			}

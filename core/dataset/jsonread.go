@@ -21,14 +21,14 @@ func readJSONL(text string, b *builder) {
 		}
 		v, err := decodeStrict(ln)
 		if err != nil {
-			if !b.fail(line, err.Error()) {
+			if !b.fail(line, 0, diag.DatasetBadRow, err.Error()) {
 				return
 			}
 			continue
 		}
 		o, ok := v.(*value.Object)
 		if !ok {
-			if !b.fail(line, fmt.Sprintf("the line is %s, not a JSON object", value.TypeName(v))) {
+			if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("the line is %s, not a JSON object", value.TypeName(v))) {
 				return
 			}
 			continue
@@ -89,7 +89,7 @@ func firstSyntaxError(li *lineIndex, text string) (line, col int, msg string) {
 }
 
 // rowsKeys are the keys under which a JSON object holds its rows (compared case-insensitively).
-var rowsKeys = []string{"data", "rows", "records", "examples", "samples", "items", "results", "test_cases", "testcases", "tests", "goldens", "dataset", "entries"}
+var rowsKeys = []string{"data", "rows", "records", "examples", "samples", "items", "results", "test_cases", "testcases", "tests", "goldens", "dataset", "entries", "input_data"}
 
 func isRowsKey(k string) bool {
 	for _, r := range rowsKeys {
@@ -107,7 +107,7 @@ func readJSON(text string, b *builder) error {
 	valid := value.Valid(data)
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	if start == len(text) {
-		return &diag.Error{Kind: "dataset", Msg: "the text is empty: no rows to read"}
+		return &diag.Error{Kind: "dataset", Code: diag.DatasetEmpty, Msg: "the text is empty: no rows to read"}
 	}
 	dec := value.NewDecoder(data)
 	stopped := false // a syntax error was already reported as a row error
@@ -128,7 +128,7 @@ func readJSON(text string, b *builder) error {
 			o, isObject := v.(*value.Object)
 			if err != nil || !isObject {
 				line, _ := li.position(start)
-				return &diag.Error{Kind: "dataset", Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
+				return &diag.Error{Kind: "dataset", Code: diag.DatasetInvalidJSON, Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
 			}
 			if key, ok := singleListOfObjects(o); ok {
 				dec = value.NewDecoder(data)
@@ -146,12 +146,12 @@ func readJSON(text string, b *builder) error {
 		}
 	default:
 		line, col := li.position(start)
-		return &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "not JSON: a JSON dataset starts with [ (a list of rows) or { (an object holding one)"}
+		return &diag.Error{Kind: "dataset", Code: diag.DatasetInvalidJSON, Line: line, Col: col, Msg: "not JSON: a JSON dataset starts with [ (a list of rows) or { (an object holding one)"}
 	}
 	if !valid && !stopped && !b.full {
 		// The rows were read but the text goes on wrongly after them.
 		line, col, msg := firstSyntaxError(li, text)
-		b.t.Errors = append(b.t.Errors, RowError{Line: line, Message: fmt.Sprintf("invalid JSON after the rows at line %d, col %d: %s", line, col, msg)})
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Col: col, Code: diag.DatasetTextAfterRows, Message: fmt.Sprintf("invalid JSON after the rows at line %d, col %d: %s", line, col, msg)})
 	}
 	return nil
 }
@@ -259,7 +259,7 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 		line := li.line(skipSpaceComma(text, dec.Offset()))
 		if n > 1 {
 			if dec.Peek() != ',' {
-				b.fail(line, stoppedMessage(li, text, n))
+				b.fail(line, 0, diag.DatasetStopped, stoppedMessage(li, text, n))
 				return true
 			}
 			dec.Next()
@@ -270,19 +270,19 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 		if errors.Is(err, value.ErrTooDeep) {
 			// Too deep to hold but maybe JSON: a row error, and reading goes on after it.
 			if dec.SetOffset(start); dec.Skip() == nil {
-				if !b.fail(line, fmt.Sprintf("row %d: invalid JSON: %s", n, errTooDeep.Error())) {
+				if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("row %d: invalid JSON: %s", n, errTooDeep.Error())) {
 					return false
 				}
 				continue
 			}
 		}
 		if err != nil {
-			b.fail(line, stoppedMessage(li, text, n))
+			b.fail(line, 0, diag.DatasetStopped, stoppedMessage(li, text, n))
 			return true
 		}
 		o, ok := v.(*value.Object)
 		if !ok {
-			if !b.fail(line, fmt.Sprintf("row %d is %s, not a JSON object", n, value.TypeName(v))) {
+			if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("row %d is %s, not a JSON object", n, value.TypeName(v))) {
 				return false
 			}
 			continue
@@ -293,7 +293,7 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 	}
 	if dec.Peek() != ']' || dec.Offset() >= len(text) { // the closing ']'
 		line, _, _ := firstSyntaxError(li, text)
-		b.fail(line, stoppedMessage(li, text, n+1))
+		b.fail(line, 0, diag.DatasetStopped, stoppedMessage(li, text, n+1))
 		return true
 	}
 	dec.Next()
@@ -309,7 +309,7 @@ func stoppedMessage(li *lineIndex, text string, n int) string {
 // syntaxError is the Read error for a JSON text that has no readable rows at all.
 func syntaxError(li *lineIndex, text string) error {
 	line, col, msg := firstSyntaxError(li, text)
-	return &diag.Error{Kind: "dataset", Line: line, Col: col, Msg: "invalid JSON: " + msg}
+	return &diag.Error{Kind: "dataset", Code: diag.DatasetInvalidJSON, Line: line, Col: col, Msg: "invalid JSON: " + msg}
 }
 
 func skipSpaceComma(text string, off int) int {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/value"
@@ -12,50 +13,83 @@ import (
 // maxCellItems bounds the items ParseListCell reads from one cell.
 const maxCellItems = 100_000
 
+// maxCellDepth bounds the nesting of lists and dicts ParseListCell reads from one cell.
+const maxCellDepth = 32
+
 // ParseListCell reads a list written as text in a CSV cell: JSON (`["a", "b"]`) or Python's
-// repr as pandas writes list columns to CSV (`['a', "it's"]`), including NumPy's print without
+// repr as pandas writes list columns to CSV (`['a', "it's"]`, with Python's string escapes, and
+// dicts and lists as items: `[{'doc_id': 1, 'text': 'x'}]`), including NumPy's print without
 // commas (`['a' 'b']`). ok is false when s is not a list; note then says why if s looked like
 // one, and otherwise says how the list was read when that is worth knowing.
 func ParseListCell(s string) (list []any, note string, ok bool) {
+	list, note, ok, _ = parseListCell(s)
+	return list, note, ok
+}
+
+// parseListCell is ParseListCell that also gives, when s looks like a list but is not one, the
+// byte offset in s where reading it failed (else -1).
+func parseListCell(s string) (list []any, note string, ok bool, errOff int) {
 	t := strings.TrimSpace(s)
 	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, "]") {
-		return nil, "", false
+		return nil, "", false, -1
 	}
 	if v, err := decodeJSON([]byte(t)); err == nil {
 		if l, isList := v.([]any); isList {
-			return l, "", true
+			return l, "", true, -1
 		}
 	}
 	p := &pyScanner{src: t}
 	items, err := p.list()
 	if err != "" {
-		return nil, "looks like a list but is neither JSON nor a Python list (" + err + ")", false
+		lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
+		return nil, "looks like a list but is neither JSON nor a Python list (" + err + ")", false, lead + p.errOff
 	}
 	if p.numpy {
 		note = "items not separated by commas (as NumPy prints arrays); read as separate items"
 	}
-	return items, note, true
+	return items, note, true, -1
 }
 
-// pyScanner reads one flat Python list literal of strings, numbers, None, True and False.
+// pyScanner reads one Python list literal of strings, numbers, None, True, False, and lists
+// and dicts of those.
 type pyScanner struct {
-	src   string
-	pos   int
-	numpy bool // strings were separated by space only
+	src    string
+	pos    int
+	depth  int
+	items  int  // items read, in all lists and dicts
+	numpy  bool // strings were separated by space only
+	errOff int  // where the first failure was
 }
 
-// list reads the whole source as a list:
-//
-//	list := '[' ws [ item { sep item } [ ',' ws ] ] ']' ws EOF
-//	sep  := ws ',' ws | ws        (the second only between two strings: NumPy's print)
+// list reads the whole source as a list.
 func (p *pyScanner) list() ([]any, string) {
+	items, err := p.listValue()
+	if err != "" {
+		return nil, err
+	}
+	p.space()
+	if p.pos < len(p.src) {
+		return nil, p.fail("text after the list")
+	}
+	return items, ""
+}
+
+// listValue reads a list:
+//
+//	list := '[' ws [ item { sep item } [ ',' ws ] ] ']' ws
+//	sep  := ws ',' ws | ws        (the second only between two strings: NumPy's print)
+func (p *pyScanner) listValue() ([]any, string) {
 	if !p.eat('[') {
 		return nil, p.fail("expected [")
 	}
+	if p.depth++; p.depth > maxCellDepth {
+		return nil, p.fail(fmt.Sprintf("lists nested deeper than %d", maxCellDepth))
+	}
+	defer func() { p.depth-- }()
 	items := []any{}
 	p.space()
 	for !p.eat(']') {
-		if len(items) >= maxCellItems {
+		if p.items++; p.items > maxCellItems {
 			return nil, p.fail(fmt.Sprintf("more than %d items", maxCellItems))
 		}
 		item, err := p.item()
@@ -75,14 +109,54 @@ func (p *pyScanner) list() ([]any, string) {
 			return nil, p.fail("expected , or ]")
 		}
 	}
-	p.space()
-	if p.pos < len(p.src) {
-		return nil, p.fail("text after the list")
-	}
 	return items, ""
 }
 
-// item := string | number | 'None' | 'True' | 'False'
+// dict reads a dict, keys in the order written (a repeated key keeps its first place):
+//
+//	dict := '{' ws [ item ws ':' ws item { ws ',' ws item ws ':' ws item } [ ',' ws ] ] '}'
+func (p *pyScanner) dict() (any, string) {
+	p.pos++ // '{'
+	if p.depth++; p.depth > maxCellDepth {
+		return nil, p.fail(fmt.Sprintf("dicts nested deeper than %d", maxCellDepth))
+	}
+	defer func() { p.depth-- }()
+	o := &value.Object{}
+	p.space()
+	for !p.eat('}') {
+		if p.items++; p.items > maxCellItems {
+			return nil, p.fail(fmt.Sprintf("more than %d items", maxCellItems))
+		}
+		k, err := p.item()
+		if err != "" {
+			return nil, err
+		}
+		if isComposite(k) {
+			return nil, p.fail("a dict key that is a list or a dict")
+		}
+		p.space()
+		if !p.eat(':') {
+			return nil, p.fail("expected :")
+		}
+		p.space()
+		v, err := p.item()
+		if err != "" {
+			return nil, err
+		}
+		o.Set(scalarText(k), v)
+		p.space()
+		switch {
+		case p.eat(','):
+			p.space()
+		case p.peek() == '}':
+		default:
+			return nil, p.fail("expected , or }")
+		}
+	}
+	return o, ""
+}
+
+// item := string | number | 'None' | 'True' | 'False' | list | dict
 func (p *pyScanner) item() (any, string) {
 	c := p.peek()
 	switch {
@@ -92,10 +166,12 @@ func (p *pyScanner) item() (any, string) {
 		p.pos++
 		return p.str()
 	case c == '[':
-		return nil, p.fail("a list inside the list")
+		return p.listValue()
+	case c == '{':
+		return p.dict()
 	}
 	start := p.pos
-	for p.pos < len(p.src) && !strings.ContainsRune(",] \t\r\n", rune(p.src[p.pos])) {
+	for p.pos < len(p.src) && !strings.ContainsRune(",]}: \t\r\n", rune(p.src[p.pos])) {
 		p.pos++
 	}
 	word := p.src[start:p.pos]
@@ -202,6 +278,7 @@ func (p *pyScanner) space() {
 // fail words a problem at the current position, counting columns in code points.
 func (p *pyScanner) fail(msg string) string {
 	off := min(p.pos, len(p.src))
+	p.errOff = off
 	return fmt.Sprintf("%s at col %d", msg, utf8.RuneCountInString(p.src[:off])+1)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
@@ -16,43 +17,106 @@ import (
 // An input that is not in the mapping gets no value.
 type Mapping map[string]string
 
-// synonyms lists, per input name, the column names that commonly hold it, best first: this
-// tool's own name, then RAGAS (v0.2, then v0.1), DeepEval, promptfoo and other usual
-// spellings. Names are compared after normalise (case, camelCase, spaces and hyphens).
-var synonyms = map[string][]string{
-	// claim-groundedness
-	"question": {"question", "user_input", "input", "query", "user_query", "user_question"},
-	"claims":   {"claims", "claim", "statements", "reports"},
-	"evidence": {"evidence", "retrieved_contexts", "contexts", "retrieval_context", "context", "documents", "passages", "chunks", "sources"},
-	// answer-grounding
-	"answer": {"answer", "response.output", "response", "actual_output", "output", "generated_answer", "prediction", "completion"},
-	"facts":  {"facts", "retrieved_contexts", "contexts", "retrieval_context", "context", "evidence", "documents", "passages", "chunks"},
-	"mode":   {"mode", "grounding_mode"},
-	// pairwise-faithfulness
-	"contexts":        {"contexts", "retrieved_contexts", "retrieval_context", "context", "evidence", "documents", "passages", "chunks", "references"},
-	"expected_output": {"expected_output", "reference", "ground_truth", "ground_truths", "expected_answer", "expected", "golden_answer", "ideal_answer"},
-	"actual_output":   {"actual_output", "response.output", "response", "answer", "output", "generated_answer", "prediction", "completion"},
-	// rag-recall
-	"passage_gt":  {"passage_gt", "ground_truth_passage", "reference", "ground_truth", "ground_truths", "expected_output", "expected_answer", "golden_answer"},
-	"passage_llm": {"passage_llm", "llm_returned_passage", "response.output", "response", "answer", "actual_output", "output", "generated_answer"},
-	"threshold":   {"threshold", "pass_threshold"},
+// Match says why DetectMatches chose a column for an input, so that a page can say
+// "question ← user_input (RAGAS)".
+type Match struct {
+	Input  string `json:"input"`
+	Column string `json:"column"`           // the column (or dotted path) as the dataset spells it
+	Alias  string `json:"alias"`            // the name in the alias table that matched it: the input's own name, or a synonym
+	Tool   string `json:"tool,omitempty"`   // the tools that write that name ("RAGAS", "DeepEval, GroUSE"); empty for this tool's own names
+	Nested string `json:"nested,omitempty"` // the object the column was found in ("vars"), when not at the top level
+	Guess  bool   `json:"guess,omitempty"`  // the column was not listed: the input's own name inside an object column
 }
 
-// nestings are the objects datasets keep their fields in, tried after the top level: promptfoo's
-// vars (also inside its testCase), and the inputs/outputs/expectations of MLflow and LangSmith.
-var nestings = []string{"", "vars.", "test_case.vars.", "inputs.", "outputs.", "expectations."}
+// alias is a column name that commonly holds an input, and the tools that write it.
+type alias struct{ name, tool string }
 
-// DetectMapping guesses the column for each input from the column names: first any column named
-// as the input itself, then the usual synonyms (RAGAS, DeepEval, promptfoo's vars, ...), at the
-// top level before inside nestings. Columns may include dotted paths into object columns, as
-// Table.Paths lists them; when an object column such as vars is given without its paths, an
-// input is guessed to be under its own name there (vars.question). A column feeds one input at
-// most. Inputs with no likely column are left out.
+// Tools that write dataset columns, as the mapping names them.
+const (
+	ragas       = "RAGAS"
+	ragasOld    = "RAGAS (v0.1)"
+	deepEval    = "DeepEval"
+	groUSE      = "GroUSE"
+	ares        = "ARES"
+	ragChecker  = "RAGChecker"
+	promptfoo   = "promptfoo"
+	truLens     = "TruLens"
+	phoenix     = "Phoenix"
+	mlflow      = "MLflow, LangSmith"
+	deepEvalEtc = "DeepEval, GroUSE, Phoenix, TruLens"
+)
+
+// aliases is the one alias table: per input name, the column names that commonly hold it, best
+// first (a path into an object before the object: promptfoo's response.output before response),
+// and who writes them. Names are compared by matchKey (any case; spaces, hyphens,
+// underscores and camelCase alike). The page has no copy of it: it asks mapColumns.
+var aliases = map[string][]alias{
+	// claim-groundedness
+	"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
+		{"user_query", ""}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix}},
+	"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}},
+	"evidence": {{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+		{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
+		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+	// answer-grounding
+	"answer": {{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", ragas + ", " + ragChecker + ", " + truLens},
+		{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix},
+		{"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+	"facts": {{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+		{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}, {"reference", phoenix}},
+	"mode": {{"mode", ""}, {"grounding_mode", ""}},
+	// pairwise-faithfulness
+	"contexts": {{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+		{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+	"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
+		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
+		{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", ""}},
+	"actual_output": {{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
+		{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens},
+		{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+	// rag-recall
+	"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
+		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
+		{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}},
+	"passage_llm": {{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
+		{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
+		{"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix}, {"generated_answer", ""}},
+	"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
+}
+
+// nesting is an object datasets keep their fields in, tried after the top level.
+type nesting struct{ prefix, tool string }
+
+// nestings: promptfoo's vars (also inside its testCase), and the inputs/outputs/expectations
+// of MLflow and LangSmith.
+var nestings = []nesting{{"", ""}, {"vars.", promptfoo}, {"test_case.vars.", promptfoo}, {"inputs.", mlflow}, {"outputs.", mlflow}, {"expectations.", mlflow}}
+
+// DetectMapping guesses the column for each input from the column names; see DetectMatches.
 func DetectMapping(columns []string, inputs []judge.Input) Mapping {
-	index := map[string]string{} // normalised name -> column, the first one wins
+	m := Mapping{}
+	for _, mt := range DetectMatches(columns, inputs) {
+		m[mt.Input] = mt.Column
+	}
+	return m
+}
+
+// DetectMatches guesses the column for each input from the column names, and says from which
+// name: first any column named as the input itself, then the aliases (RAGAS, DeepEval,
+// promptfoo's vars, ...), at the top level before inside nestings. Columns may include dotted
+// paths into object columns, as Table.Paths lists them; when an object column such as vars is
+// given without its paths, an input is guessed to be under its own name there (vars.question).
+// A column feeds one input at most. Inputs with no likely column are left out; the others come
+// in the order of inputs.
+func DetectMatches(columns []string, inputs []judge.Input) []Match {
+	index := map[string]string{} // matchKey -> column, the first one wins
 	hasChildren := map[string]bool{}
 	for _, c := range columns {
-		n := normalise(c)
+		n := matchKey(c)
 		if _, ok := index[n]; !ok {
 			index[n] = c
 		}
@@ -60,31 +124,36 @@ func DetectMapping(columns []string, inputs []judge.Input) Mapping {
 			hasChildren[n[:i]] = true
 		}
 	}
-	m := Mapping{}
+	found := map[string]Match{}
 	used := map[string]bool{}
-	take := func(in judge.Input, c string) {
-		m[in.Name] = c
-		used[c] = true
+	take := func(mt Match) {
+		found[mt.Input] = mt
+		used[mt.Column] = true
 	}
-	// Own names first, so that a synonym of one input cannot take another input's own column.
+	// Own names first, so that an alias of one input cannot take another input's own column.
 	for _, in := range inputs {
-		if c, ok := index[normalise(in.Name)]; ok && !used[c] {
-			take(in, c)
+		if c, ok := index[matchKey(in.Name)]; ok && !used[c] {
+			take(Match{Input: in.Name, Column: c, Alias: in.Name, Tool: toolOf(in.Name, in.Name)})
 		}
 	}
 	for _, in := range inputs {
-		if _, done := m[in.Name]; done {
+		if _, done := found[in.Name]; done {
 			continue
 		}
-		names := synonyms[in.Name]
+		names := aliases[in.Name]
 		if names == nil {
-			names = []string{normalise(in.Name)}
+			names = []alias{{in.Name, ""}}
 		}
 	search:
 		for _, nest := range nestings {
-			for _, s := range names {
-				if c, ok := index[nest+s]; ok && !used[c] {
-					take(in, c)
+			for _, a := range names {
+				if c, ok := index[matchKey(nest.prefix+a.name)]; ok && !used[c] {
+					mt := Match{Input: in.Name, Column: c, Alias: a.name, Tool: a.tool}
+					if nest.prefix != "" {
+						mt.Nested = strings.TrimSuffix(c[:len(c)-len(lastParts(c, a.name))], ".")
+						mt.Tool = joinTools(nest.tool, a.tool)
+					}
+					take(mt)
 					break search
 				}
 			}
@@ -92,23 +161,70 @@ func DetectMapping(columns []string, inputs []judge.Input) Mapping {
 	}
 	// An object column listed without its paths: guess the input's own name inside it.
 	for _, in := range inputs {
-		if _, done := m[in.Name]; done {
+		if _, done := found[in.Name]; done {
 			continue
 		}
 		for _, nest := range nestings[1:] {
-			parent := strings.TrimSuffix(nest, ".")
+			parent := strings.TrimSuffix(matchKey(nest.prefix), ".")
 			if c, ok := index[parent]; ok && !hasChildren[parent] {
-				take(in, c+"."+in.Name)
+				take(Match{Input: in.Name, Column: c + "." + in.Name, Alias: in.Name, Tool: nest.tool, Nested: c, Guess: true})
 				break
 			}
 		}
 	}
-	return m
+	out := make([]Match, 0, len(found))
+	for _, in := range inputs {
+		if mt, ok := found[in.Name]; ok {
+			out = append(out, mt)
+		}
+	}
+	return out
+}
+
+// toolOf returns who writes name when it holds input, from the alias table.
+func toolOf(input, name string) string {
+	for _, a := range aliases[input] {
+		if a.name == name {
+			return a.tool
+		}
+	}
+	return ""
+}
+
+// lastParts returns the last dotted parts of column, as many as alias has.
+func lastParts(column, alias string) string {
+	parts := strings.Split(column, ".")
+	n := strings.Count(alias, ".") + 1
+	if n > len(parts) {
+		return column
+	}
+	return strings.Join(parts[len(parts)-n:], ".")
+}
+
+func joinTools(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "" || a == b:
+		return a
+	}
+	return a + ", " + b
 }
 
 // DetectMapping guesses the mapping of inputs onto t's columns and the paths inside them.
 func (t *Table) DetectMapping(inputs []judge.Input) Mapping {
 	return DetectMapping(t.Paths(), inputs)
+}
+
+// DetectMatches is DetectMatches over t's columns and the paths inside them.
+func (t *Table) DetectMatches(inputs []judge.Input) []Match {
+	return DetectMatches(t.Paths(), inputs)
+}
+
+// matchKey is the form in which column names are compared: normalised, then without
+// underscores, so that "retrievalContext", "Retrieval Context" and "retrieval_context" meet.
+func matchKey(name string) string {
+	return strings.ReplaceAll(normalise(name), "_", "")
 }
 
 // normalise makes column names comparable: lower case, with camelCase, spaces and hyphens
@@ -215,18 +331,21 @@ func lookup(row *value.Object, path string, depth int) (any, bool) {
 
 // RowInputs builds an evaluator's inputs from one row through m. Values are converted to each
 // input's kind: list kinds ("list", "claims", "evidence") take a list, a JSON or Python list
-// written in a text cell (`["a","b"]`, `['a', 'b']`), or a single text (a list of one, noted);
-// "number" takes a number or a numeric text; "text" takes text (a list of texts is joined by
-// lines, noted). The messages say what is missing, unreadable or was adjusted; an input that is
-// missing or unreadable is left out of the result, so rendering it fails on that input.
-func RowInputs(row *value.Object, m Mapping, inputs []judge.Input) (*value.Object, []string) {
+// written in a text cell (`["a","b"]`, `['a', 'b']`), a text of items joined by | (as DeepEval
+// writes them; warned), or a single text (a list of one, warned); list items that are objects
+// ({doc_id, text}, {title, content}, {page_content, metadata}) become their text, or for
+// evidence {title, text}; "number" takes a number or a numeric text; "text" takes text (a list
+// of texts is joined by lines, warned). The checks say what is missing, unreadable or was
+// adjusted, each with its code and the input it is about; an input with an error check is left
+// out of the result, so rendering it fails on that input.
+func RowInputs(row *value.Object, m Mapping, inputs []judge.Input) (*value.Object, []diag.Check) {
 	out := &value.Object{}
-	msgs := []string{}
+	checks := []diag.Check{}
 	for _, in := range inputs {
 		col, mapped := m[in.Name]
 		if !mapped || col == "" {
 			if in.Required {
-				msgs = append(msgs, fmt.Sprintf("input %q: no column is mapped to it", in.Name))
+				checks = append(checks, diag.Fail(diag.InputUnmapped, fmt.Sprintf("input %q: no column is mapped to it", in.Name)).In(in.Name))
 			}
 			continue
 		}
@@ -240,21 +359,22 @@ func RowInputs(row *value.Object, m Mapping, inputs []judge.Input) (*value.Objec
 				} else if v == nil {
 					what = "is null"
 				}
-				msgs = append(msgs, fmt.Sprintf("%s: the value %s in this row", where, what))
+				checks = append(checks, diag.Fail(diag.InputMissing, fmt.Sprintf("%s: the value %s in this row", where, what)).In(in.Name))
 			}
 			continue
 		}
-		conv, notes, err := convert(in, v)
-		for _, n := range notes {
-			msgs = append(msgs, where+": "+n)
+		conv, cs := convert(in, v)
+		failed := false
+		for _, c := range cs {
+			c.Message = where + ": " + c.Message
+			checks = append(checks, c.In(in.Name))
+			failed = failed || c.Severity == diag.SevError
 		}
-		if err != "" {
-			msgs = append(msgs, where+": "+err)
-			continue
+		if !failed {
+			out.Set(in.Name, conv)
 		}
-		out.Set(in.Name, conv)
 	}
-	return out, msgs
+	return out, checks
 }
 
 func isBlank(v any) bool {
@@ -262,74 +382,74 @@ func isBlank(v any) bool {
 	return ok && strings.TrimSpace(s) == ""
 }
 
-// convert turns v into a value of in's kind, with notes on what it adjusted, or says why it
-// cannot.
-func convert(in judge.Input, v any) (any, []string, string) {
+// convert turns v into a value of in's kind, with checks on what it adjusted, or an error check
+// saying why it cannot.
+func convert(in judge.Input, v any) (any, []diag.Check) {
 	switch in.Kind {
 	case "list", "claims", "evidence":
-		return convertList(in.Kind, v)
+		return convertList(in, v)
 	case "number":
 		return convertNumber(v)
 	case "choice":
 		s, ok := v.(string)
 		if !ok {
-			return nil, nil, fmt.Sprintf("want one of %s, got %s", strings.Join(in.Choices, ", "), value.TypeName(v))
+			return nil, []diag.Check{diag.Fail(diag.InputNotAChoice, fmt.Sprintf("want one of %s, got %s", strings.Join(in.Choices, ", "), value.TypeName(v)))}
 		}
 		t := strings.TrimSpace(s)
 		for _, c := range in.Choices {
 			if strings.EqualFold(c, t) {
-				return c, nil, ""
+				return c, nil
 			}
 		}
 		if len(in.Choices) > 0 {
-			return s, []string{fmt.Sprintf("%q is not one of %s", s, strings.Join(in.Choices, ", "))}, ""
+			return s, []diag.Check{diag.Warn(diag.InputNotAChoice, fmt.Sprintf("%q is not one of %s", s, strings.Join(in.Choices, ", ")))}
 		}
-		return s, nil, ""
+		return s, nil
 	case "text":
 		return convertText(v)
 	}
-	return v, nil, ""
+	return v, nil
 }
 
-func convertText(v any) (any, []string, string) {
+func convertText(v any) (any, []diag.Check) {
 	switch t := v.(type) {
 	case string:
-		return t, nil, ""
+		return t, nil
 	case int64, float64, bool:
-		return scalarText(t), nil, ""
+		return scalarText(t), nil
 	case []any:
 		parts := make([]string, 0, len(t))
 		for i, e := range t {
 			s, ok := e.(string)
 			if !ok {
 				if e == nil || isComposite(e) {
-					return nil, nil, fmt.Sprintf("want text, got a list whose item %d is %s", i+1, value.TypeName(e))
+					return nil, []diag.Check{diag.Fail(diag.InputNotText, fmt.Sprintf("want text, got a list whose item %d is %s", i+1, value.TypeName(e)))}
 				}
 				s = scalarText(e)
 			}
 			parts = append(parts, s)
 		}
 		if len(parts) == 1 {
-			return parts[0], []string{"a list of one text; its text is used"}, ""
+			return parts[0], []diag.Check{diag.Warn(diag.InputJoined, "a list of one text; its text is used")}
 		}
-		return strings.Join(parts, "\n"), []string{fmt.Sprintf("a list of %d texts; joined one per line", len(parts))}, ""
+		return strings.Join(parts, "\n"), []diag.Check{diag.Warn(diag.InputJoined, fmt.Sprintf("a list of %d texts; joined one per line", len(parts)))}
 	}
-	return nil, nil, "want text, got " + value.TypeName(v)
+	return nil, []diag.Check{diag.Fail(diag.InputNotText, "want text, got "+value.TypeName(v))}
 }
 
-func convertNumber(v any) (any, []string, string) {
+func convertNumber(v any) (any, []diag.Check) {
 	switch t := v.(type) {
 	case int64, float64:
-		return t, nil, ""
+		return t, nil
 	case string:
 		s := strings.TrimSpace(t)
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !isNumberLiteral(s) {
-			return nil, nil, fmt.Sprintf("%q is not a number", t)
+			return nil, []diag.Check{diag.Fail(diag.InputNotANumber, fmt.Sprintf("%q is not a number", t))}
 		}
-		return value.Number(s), nil, ""
+		return value.Number(s), nil
 	}
-	return nil, nil, "want a number, got " + value.TypeName(v)
+	return nil, []diag.Check{diag.Fail(diag.InputNotANumber, "want a number, got "+value.TypeName(v))}
 }
 
 // isNumberLiteral accepts decimal numbers as people write them in cells: an optional sign,
@@ -362,40 +482,73 @@ func isNumberLiteral(s string) bool {
 	return digits > 0
 }
 
-func convertList(kind string, v any) (any, []string, string) {
-	var notes []string
+// pipeList splits s at | as DeepEval joins a list into one text (retrieval_context, context),
+// when that is the likely reading: s has a |, no line of it begins or ends with one (a Markdown
+// table), no || (code), and no item is blank. Items are trimmed.
+func pipeList(s string) ([]any, bool) {
+	if !strings.Contains(s, "|") || strings.Contains(s, "||") || strings.Count(s, "|") >= maxCellItems {
+		return nil, false
+	}
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "|") || strings.HasSuffix(line, "|") {
+			return nil, false
+		}
+	}
+	parts := strings.Split(s, "|")
+	items := make([]any, len(parts))
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, false
+		}
+		items[i] = p
+	}
+	return items, true
+}
+
+func convertList(in judge.Input, v any) (any, []diag.Check) {
+	kind := in.Kind
+	var checks []diag.Check
 	var list []any
 	switch t := v.(type) {
 	case []any:
 		list = t
 	case string:
-		parsed, note, ok := ParseListCell(t)
-		if ok {
+		parsed, note, ok, errOff := parseListCell(t)
+		switch {
+		case ok:
 			list = parsed
 			if note != "" {
-				notes = append(notes, note)
+				checks = append(checks, diag.Warn(diag.InputNumpyList, note))
 			}
-		} else {
+		case errOff >= 0:
 			list = []any{t}
-			if note != "" {
-				notes = append(notes, note+"; taken as a list of one")
+			checks = append(checks, diag.Warn(diag.InputBadListCell, note+"; taken as a list of one").AtOffset(t, errOff, 1))
+		default:
+			if items, isPipes := pipeList(t); isPipes {
+				list = items
+				checks = append(checks, diag.Warn(diag.InputListFromPipes, fmt.Sprintf("one text with | in it, read as a list of %d items split at | (as DeepEval writes lists); if it is one text, give it as a JSON list [\"…\"]", len(items))))
 			} else {
-				notes = append(notes, "one text, not a list; taken as a list of one")
+				list = []any{t}
+				checks = append(checks, diag.Warn(diag.InputOneItem, "one text, not a list; taken as a list of one"))
 			}
 		}
 	case int64, float64, bool:
 		list = []any{scalarText(t)}
-		notes = append(notes, "one value, not a list; taken as a list of one")
+		checks = append(checks, diag.Warn(diag.InputOneItem, "one value, not a list; taken as a list of one"))
 	case *value.Object:
-		if kind == "list" {
-			return nil, nil, "want a list of texts, got an object"
+		if _, ok := itemText(t); !ok && kind != "claims" {
+			return nil, []diag.Check{diag.Fail(diag.InputNotAList, "want a list, got an object")}
 		}
 		list = []any{t}
-		notes = append(notes, "one object, not a list; taken as a list of one")
+		checks = append(checks, diag.Warn(diag.InputOneItem, "one object, not a list; taken as a list of one"))
 	default:
-		return nil, nil, "want a list, got " + value.TypeName(v)
+		return nil, []diag.Check{diag.Fail(diag.InputNotAList, "want a list, got "+value.TypeName(v))}
 	}
 	items := make([]any, 0, len(list))
+	objects := 0
+	var shape string
 	for i, e := range list {
 		switch x := e.(type) {
 		case string:
@@ -403,17 +556,93 @@ func convertList(kind string, v any) (any, []string, string) {
 		case int64, float64, bool:
 			items = append(items, scalarText(x))
 		case nil:
-			notes = append(notes, fmt.Sprintf("item %d is null; left out", i+1))
+			checks = append(checks, diag.Warn(diag.InputNullItem, fmt.Sprintf("item %d is null; left out", i+1)))
 		case *value.Object:
-			if kind == "list" {
-				return nil, notes, fmt.Sprintf("item %d is an object, want text", i+1)
+			if kind == "claims" {
+				items = append(items, x)
+				continue
 			}
-			items = append(items, x)
+			text, ok := itemText(x)
+			if !ok {
+				return nil, append(checks, diag.Fail(diag.InputBadItem, fmt.Sprintf("item %d is an object with no text in it (text, content, page_content, ...); want %s", i+1, itemWant(kind))))
+			}
+			objects++
+			if shape == "" {
+				shape = "{" + strings.Join(x.Keys(), ", ") + "}"
+			}
+			if kind == "evidence" {
+				ev := value.NewObject()
+				if title := itemTitle(x); title != "" {
+					ev.Set("title", title)
+				}
+				ev.Set("text", text)
+				items = append(items, ev)
+			} else {
+				items = append(items, text)
+			}
 		default:
-			return nil, notes, fmt.Sprintf("item %d is %s, want %s", i+1, value.TypeName(e), itemWant(kind))
+			return nil, append(checks, diag.Fail(diag.InputBadItem, fmt.Sprintf("item %d is %s, want %s", i+1, value.TypeName(e), itemWant(kind))))
 		}
 	}
-	return items, notes, ""
+	if objects > 0 && !isPlainEvidence(kind, list) {
+		what := "its text"
+		if kind == "evidence" {
+			what = "its text and title"
+		}
+		checks = append(checks, diag.Warn(diag.InputItemText, fmt.Sprintf("%d of %d items are objects like %s; each is read as %s", objects, len(list), shape, what)))
+	}
+	if len(items) == 0 && in.Required {
+		return nil, append(checks, diag.Fail(diag.InputEmptyList, "the list is empty"))
+	}
+	return items, checks
+}
+
+// textKeys are the keys whose value is an object item's text, best first: {doc_id, text}
+// (RAGChecker), {title, content}, {page_content, metadata} (LangChain), Phoenix's documents.
+var textKeys = []string{"text", "content", "page_content", "document.content", "passage", "chunk", "context", "document", "body", "snippet"}
+
+// itemText returns the text of an object item.
+func itemText(o *value.Object) (string, bool) {
+	for _, k := range textKeys {
+		if v, ok := Lookup(o, k); ok {
+			if s, isText := v.(string); isText {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
+
+// itemTitle returns the title of an object item ({title}, {metadata: {title}}), or "".
+func itemTitle(o *value.Object) string {
+	for _, k := range []string{"title", "metadata.title", "document.metadata.title"} {
+		if v, ok := Lookup(o, k); ok {
+			if s, isText := v.(string); isText {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// isPlainEvidence reports whether list's objects are already evidence as the evaluator reads
+// it ({text} or {title, text}), which needs no warning.
+func isPlainEvidence(kind string, list []any) bool {
+	if kind != "evidence" {
+		return false
+	}
+	for _, e := range list {
+		o, ok := e.(*value.Object)
+		if !ok {
+			continue
+		}
+		for _, k := range o.Keys() {
+			if k != "text" && k != "title" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func itemWant(kind string) string {

@@ -2,11 +2,13 @@ package dataset
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
@@ -91,11 +93,11 @@ func TestPromptfooMapping(t *testing.T) {
 	m := tab.DetectMapping(answerInputs)
 	assert.Equal(t, Mapping{"answer": "response.output", "facts": "vars.context"}, m)
 
-	in, msgs := RowInputs(tab.Rows[0], m, answerInputs)
+	in, checks := RowInputs(tab.Rows[0], m, answerInputs)
 	assert.JSONEq(t, `{"answer":"Ada [1].","facts":["Ada wrote it."]}`, mustJSON(t, in))
-	assert.Equal(t, []string{`input "facts" (column "vars.context"): one text, not a list; taken as a list of one`}, msgs)
+	assert.Equal(t, []string{`input "facts" (column "vars.context"): one text, not a list; taken as a list of one`}, messages(checks))
 
-	in, msgs = RowInputs(tab.Rows[1], m, answerInputs)
+	in, msgs := RowInputs(tab.Rows[1], m, answerInputs)
 	assert.JSONEq(t, `{"answer":"1843.","facts":["1843","London"]}`, mustJSON(t, in))
 	assert.Empty(t, msgs)
 }
@@ -126,6 +128,8 @@ func TestRowInputs(t *testing.T) {
 		inputs []judge.Input
 		want   string
 		msgs   []string
+		codes  []diag.Code // when given, the checks' codes in order
+		col    int         // when given, the first check's col
 	}{
 		{
 			name:   "a JSON list in a text cell",
@@ -164,6 +168,8 @@ func TestRowInputs(t *testing.T) {
 			inputs: answerInputs,
 			want:   `{"answer":"yes","facts":["[\"x\", y]"]}`,
 			msgs:   []string{`input "facts" (column "f"): looks like a list but is neither JSON nor a Python list (expected a quoted string, a number, None, True or False at col 7); taken as a list of one`},
+			codes:  []diag.Code{diag.InputBadListCell},
+			col:    7,
 		},
 		{
 			name:   "nulls in a list are left out, noted",
@@ -174,12 +180,83 @@ func TestRowInputs(t *testing.T) {
 			msgs:   []string{`input "facts" (column "f"): item 2 is null; left out`},
 		},
 		{
-			name:   "an object in a list of texts is an error",
-			row:    `{"a":"yes","f":["x", {"text": "y"}]}`,
+			name:   "an object in a list of texts is read as its text",
+			row:    `{"a":"yes","f":["x", {"doc_id": "d1", "text": "y"}]}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes","facts":["x","y"]}`,
+			msgs:   []string{`input "facts" (column "f"): 1 of 2 items are objects like {doc_id, text}; each is read as its text`},
+			codes:  []diag.Code{diag.InputItemText},
+		},
+		{
+			name:   "an object with no text in a list is an error",
+			row:    `{"a":"yes","f":["x", {"id": 3}]}`,
 			m:      Mapping{"answer": "a", "facts": "f"},
 			inputs: answerInputs,
 			want:   `{"answer":"yes"}`,
-			msgs:   []string{`input "facts" (column "f"): item 2 is an object, want text`},
+			msgs:   []string{`input "facts" (column "f"): item 2 is an object with no text in it (text, content, page_content, ...); want text`},
+			codes:  []diag.Code{diag.InputBadItem},
+		},
+		{
+			name:   "an empty list is an error",
+			row:    `{"a":"yes","f":"[]"}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes"}`,
+			msgs:   []string{`input "facts" (column "f"): the list is empty`},
+			codes:  []diag.Code{diag.InputEmptyList},
+		},
+		{
+			name:   "a list of nulls is empty",
+			row:    `{"a":"yes","f":[null]}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes"}`,
+			msgs:   []string{`input "facts" (column "f"): item 1 is null; left out`, `input "facts" (column "f"): the list is empty`},
+			codes:  []diag.Code{diag.InputNullItem, diag.InputEmptyList},
+		},
+		{
+			name:   "a number for a list",
+			row:    `{"a":"yes","f":{"x":1}}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes"}`,
+			msgs:   []string{`input "facts" (column "f"): want a list, got an object`},
+			codes:  []diag.Code{diag.InputNotAList},
+		},
+		{
+			name:   "DeepEval's |-joined list",
+			row:    `{"a":"yes","f":"Paris is in France.|Lyon too. | Nice as well"}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes","facts":["Paris is in France.","Lyon too.","Nice as well"]}`,
+			msgs:   []string{`input "facts" (column "f"): one text with | in it, read as a list of 3 items split at | (as DeepEval writes lists); if it is one text, give it as a JSON list ["…"]`},
+			codes:  []diag.Code{diag.InputListFromPipes},
+		},
+		{
+			name:   "a Markdown table is one text, not a |-joined list",
+			row:    `{"a":"yes","f":"| year | revenue |\n| 2023 | 5 |"}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer":"yes","facts":["| year | revenue |\n| 2023 | 5 |"]}`,
+			msgs:   []string{`input "facts" (column "f"): one text, not a list; taken as a list of one`},
+			codes:  []diag.Code{diag.InputOneItem},
+		},
+		{
+			name:   "a | in a text input is text",
+			row:    `{"g":"a|b","l":"llm"}`,
+			m:      Mapping{"passage_gt": "g", "passage_llm": "l"},
+			inputs: recallInputs,
+			want:   `{"passage_gt":"a|b","passage_llm":"llm"}`,
+		},
+		{
+			name:   "evidence objects keep their titles; LangChain documents and {title, content}",
+			row:    `{"q":"Q","c":["x"],"e":"[{'page_content': 'Ada wrote it.', 'metadata': {'title': 'Notes', 'page': 3}}, {'title': 'Wiki', 'content': 'In 1843.'}, {'doc_id': 7, 'text': 'Babbage.'}]"}`,
+			m:      Mapping{"question": "q", "claims": "c", "evidence": "e"},
+			inputs: claimInputs,
+			want:   `{"question":"Q","claims":["x"],"evidence":[{"title":"Notes","text":"Ada wrote it."},{"title":"Wiki","text":"In 1843."},{"text":"Babbage."}]}`,
+			msgs:   []string{`input "evidence" (column "e"): 3 of 3 items are objects like {page_content, metadata}; each is read as its text and title`},
+			codes:  []diag.Code{diag.InputItemText},
 		},
 		{
 			name:   "choice matched in any case",
@@ -206,6 +283,7 @@ func TestRowInputs(t *testing.T) {
 				`input "answer" (column "a"): the value is empty in this row`,
 				`input "facts" (column "f"): the value is missing in this row`,
 			},
+			codes: []diag.Code{diag.InputMissing, diag.InputMissing},
 		},
 		{
 			name:   "no column mapped to a required input",
@@ -217,6 +295,7 @@ func TestRowInputs(t *testing.T) {
 				`input "passage_gt": no column is mapped to it`,
 				`input "passage_llm": no column is mapped to it`,
 			},
+			codes: []diag.Code{diag.InputUnmapped, diag.InputUnmapped},
 		},
 		{
 			name:   "numbers in text cells",
@@ -282,12 +361,22 @@ func TestRowInputs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := value.Decode([]byte(tc.row))
 			require.NoError(t, err)
-			got, msgs := RowInputs(v.(*value.Object), tc.m, tc.inputs)
+			got, checks := RowInputs(v.(*value.Object), tc.m, tc.inputs)
 			assert.JSONEq(t, tc.want, mustJSON(t, got))
 			if tc.msgs == nil {
 				tc.msgs = []string{}
 			}
-			assert.Equal(t, tc.msgs, msgs)
+			assert.Equal(t, tc.msgs, messages(checks))
+			for _, c := range checks {
+				assert.NotEmpty(t, c.Code, c.Message)
+				assert.NotEmpty(t, c.Input, c.Message)
+			}
+			if tc.codes != nil {
+				assert.Equal(t, tc.codes, codes(checks))
+			}
+			if tc.col != 0 {
+				assert.Equal(t, tc.col, checks[0].Col)
+			}
 		})
 	}
 }
@@ -307,7 +396,11 @@ func TestParseListCell(t *testing.T) {
 		{`['unknown \d escape']`, `["unknown \\d escape"]`, ""},
 		{`[a, b]`, "", "at col 2"},
 		{`['open]`, "", "string not closed at col 2"},
-		{`[['nested']]`, "", "a list inside the list"},
+		{`[['nested']]`, `[["nested"]]`, ""},
+		{`[{'doc_id': 1, 'text': "it's"}, {}]`, `[{"doc_id":1,"text":"it's"},{}]`, ""},
+		{`[{'a': 1 'b': 2}]`, "", "expected , or } at col 10"},
+		{`[{['k']: 1}]`, "", "a dict key that is a list or a dict"},
+		{strings.Repeat("[", 40) + "'a'" + strings.Repeat("]", 40), "", "lists nested deeper than 32"},
 		{`[1 2]`, "", "expected , or ] at col 4"},
 		{`[1] x`, "", ""},
 		{`plain text`, "", ""},
@@ -366,6 +459,22 @@ func TestNormalise(t *testing.T) {
 	} {
 		assert.Equal(t, want, normalise(in), in)
 	}
+}
+
+func messages(checks []diag.Check) []string {
+	out := make([]string, len(checks))
+	for i, c := range checks {
+		out[i] = c.Message
+	}
+	return out
+}
+
+func codes(checks []diag.Check) []diag.Code {
+	out := make([]diag.Code, len(checks))
+	for i, c := range checks {
+		out[i] = c.Code
+	}
+	return out
 }
 
 func mustJSON(t *testing.T, v any) string {

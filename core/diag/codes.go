@@ -63,3 +63,39 @@ const (
 	RecallNoFinal           Code = "recall.no-final"
 	RecallFinalUnreadable   Code = "recall.final-unreadable"
 )
+
+// Reading a dataset: the errors of readDataset (a text it cannot read at all) and the checks on
+// its rows (a row not loaded is an error; a row loaded with a doubt is a warning).
+const (
+	DatasetTooLarge      Code = "dataset.too-large"
+	DatasetEmpty         Code = "dataset.empty"
+	DatasetUnknownFormat Code = "dataset.unknown-format"
+	DatasetNotUTF8       Code = "dataset.not-utf8"
+	DatasetInvalidJSON   Code = "dataset.invalid-json"
+	DatasetBadRow        Code = "dataset.bad-row"
+	DatasetStopped       Code = "dataset.stopped"
+	DatasetTextAfterRows Code = "dataset.text-after-rows"
+	DatasetTooManyRows   Code = "dataset.too-many-rows"
+	DatasetUnclosedQuote Code = "dataset.unclosed-quote"
+	DatasetQuoteInField  Code = "dataset.quote-in-field"
+	DatasetMissingFields Code = "dataset.missing-fields"
+)
+
+// A dataset row's inputs, as rowInputs builds them through a column mapping.
+const (
+	InputUnmapped      Code = "input.unmapped"
+	InputMissing       Code = "input.missing"
+	InputEmptyList     Code = "input.empty-list"
+	InputNotAList      Code = "input.not-a-list"
+	InputOneItem       Code = "input.one-item"
+	InputListFromPipes Code = "input.list-from-pipes"
+	InputBadListCell   Code = "input.bad-list-cell"
+	InputNumpyList     Code = "input.numpy-list"
+	InputNullItem      Code = "input.null-item"
+	InputBadItem       Code = "input.bad-item"
+	InputItemText      Code = "input.item-text"
+	InputJoined        Code = "input.joined"
+	InputNotText       Code = "input.not-text"
+	InputNotANumber    Code = "input.not-a-number"
+	InputNotAChoice    Code = "input.not-a-choice"
+)

@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { cacheKey, canonicalJSON } from "../../web/batch/cache.js";
 import { statusOf, causeOf, needsRepair } from "../../web/batch/status.js";
 import { aggregate, histogram, estimateTokens } from "../../web/batch/aggregate.js";
-import { toJSONL, toJSON, toCSV, csvField } from "../../web/batch/export.js";
+import { toJSONL, toJSON, toCSV, csvField, formatNumber, idColumn } from "../../web/batch/export.js";
 import { createRun, loadRun, todoIndices } from "../../web/batch/runs.js";
 import { MemoryStore } from "../../web/batch/store.js";
-import { jsDetect, jsRowInputs, prepareItems, detectMapping } from "../../web/batch/mapping.js";
+import { prepareItems, prepareItemsAsync, detectMapping, detectMatches, matchLabel } from "../../web/batch/mapping.js";
 
 const base = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0, max_tokens: 5 } };
 
@@ -110,10 +110,29 @@ test("csvField escapes quotes, separators, newlines and formula starts", () => {
     ["cr\r", '"cr\r"'],
     [" padded", '" padded"'],
     ["=HYPERLINK(\"x\")", '"\'=HYPERLINK(""x"")"'],
-    ["+1", "'+1"],
+    ["+1+1", "'+1+1"],
     ["@SUM", "'@SUM"],
+    [" =1+1", "' =1+1"],
+    ["\n=1+1", "\"'\n=1+1\""],
+    ["\r\n @x", "\"'\r\n @x\""],
+    ["\tx", "'\tx"],
+    ["\rx", "\"'\rx\""],
+    ["\u00a0-2+3", "'\u00a0-2+3"],
+    ["\u3000=A1", "'\u3000=A1"],
+    ["＝1+1", "'＝1+1"],
+    ["＋1", "'＋1"],
+    ["－1", "'－1"],
+    ["＠SUM", "'＠SUM"],
+    ["a=b", "a=b"],
+    ["-1", "-1"],
+    ["+2.5e3", "+2.5e3"],
+    ["-", "'-"],
     [-0.5, "-0.5"],
     [3, "3"],
+    [0.1 + 0.2, "0.3"],
+    [1 / 3, "0.333333333333"],
+    [-0, "0"],
+    [NaN, ""],
     [true, "true"],
     [null, ""],
     [undefined, ""],
@@ -157,7 +176,7 @@ test("exports hold every row, finished or not, in JSONL, JSON and CSV", () => {
   const rows = parseCSV(csv);
   assert.equal(rows.length, 5, "header + 4 rows");
   const hdr = rows[0];
-  assert.deepEqual(hdr.slice(0, 7), ["row", "status", "cause", "passed", "score", "input.question", "input.contexts"]);
+  assert.deepEqual(hdr.slice(0, 8), ["row", "index", "status", "cause", "passed", "score", "input.question", "input.contexts"]);
   const col = (name) => hdr.indexOf(name);
   assert.equal(rows[1][col("input.question")], 'Why "quoted", with commas?');
   assert.deepEqual(JSON.parse(rows[1][col("input.contexts")]), ["a", "b\nc"]);
@@ -208,36 +227,71 @@ test("a run is stored with its items and resumes only what is unfinished (or fai
   assert.deepEqual(await store.getResults(run.id), []);
 });
 
-test("JS fallback mapping: RAGAS names, vars, JSON lists in CSV cells, required inputs", () => {
-  const ev = {
-    id: "pairwise-faithfulness",
-    inputs: [
-      { name: "contexts", kind: "list", required: true },
-      { name: "expected_output", kind: "text", required: true },
-      { name: "actual_output", kind: "text", required: true },
-    ],
+test("the mapping comes from the core's mapColumns: only the evaluator's inputs, with the names they were recognised by", () => {
+  const ev = { id: "pairwise-faithfulness", inputs: [{ name: "contexts" }, { name: "expected_output" }, { name: "actual_output" }] };
+  const calls = [];
+  const fake = {
+    mapColumns: (id, columns) => {
+      calls.push([id, columns]);
+      return {
+        mapping: { contexts: "c", nonsense: "x" },
+        matches: [
+          { input: "contexts", column: "c", alias: "retrieved_contexts", tool: "RAGAS" },
+          { input: "nonsense", column: "x", alias: "x" },
+        ],
+      };
+    },
   };
-  const m = jsDetect(ev, ["user_input", "retrieved_contexts", "response", "Reference"]);
-  assert.deepEqual(m, { contexts: "retrieved_contexts", expected_output: "Reference", actual_output: "response" });
-  assert.deepEqual(jsDetect(ev, ["vars.contexts"]), { contexts: "vars.contexts" });
-  const inputs = jsRowInputs(ev, { retrieved_contexts: '["a","b"]', response: "r", Reference: "g" }, m);
-  assert.deepEqual(inputs, { contexts: ["a", "b"], expected_output: "g", actual_output: "r" });
-  assert.deepEqual(jsRowInputs(ev, { vars: { contexts: "one" }, response: "r", Reference: "g" }, { ...m, contexts: "vars.contexts" }).contexts, ["one"]);
-  const items = prepareItems(null, ev, [{ response: "r", Reference: "g", retrieved_contexts: "[bad" }, { Reference: "g" }], m);
-  assert.match(items[0].error, /Row 1: contexts: .*JSON list/);
-  assert.match(items[1].error, /Row 2: contexts/);
-  const fake = { mapColumns: () => ({ contexts: "c", nonsense: "x" }) };
-  assert.deepEqual(detectMapping(fake, ev, ["c"]), { contexts: "c" });
+  assert.deepEqual(detectMapping(fake, ev, ["c", "x"]), { contexts: "c" });
+  const { mapping, matches } = detectMatches(fake, ev, ["c", "x"]);
+  assert.deepEqual(mapping, { contexts: "c" });
+  assert.deepEqual(matches, [{ input: "contexts", column: "c", alias: "retrieved_contexts", tool: "RAGAS" }]);
+  assert.deepEqual(calls[0], ["pairwise-faithfulness", ["c", "x"]]);
+  assert.equal(matchLabel(matches[0]), "c (RAGAS)");
+  assert.equal(matchLabel({ input: "facts", column: "facts", alias: "facts" }), "facts");
 });
 
-test("rj.rowInputs' {inputs, messages}: a missing required input is a row error, other messages are notes", () => {
+test("rj.rowInputs' {inputs, checks}: an error check makes a row error, warnings are notes; items keep their source row and index", async () => {
   const ev = { id: "answer-grounding", inputs: [{ name: "answer", kind: "text", required: true }, { name: "facts", kind: "list", required: true }] };
+  const note = { severity: "warning", code: "input.one-item", input: "facts", message: "facts: one text, not a list; taken as a list of one" };
+  const missing = { severity: "error", code: "input.missing", input: "answer", message: 'input "answer" (column "response"): the value is empty in this row' };
   const rj = {
-    rowInputs: (id, row) =>
-      row.answer ? { inputs: { answer: row.answer, facts: ["f"] }, messages: row.note ? ["facts: a single text, read as a list of one"] : [] } : { inputs: { facts: ["f"] }, messages: ['answer: column "response" is empty'] },
+    rowInputs: (id, row) => {
+      if (row.boom) throw new Error("bad row");
+      return row.answer ? { inputs: { answer: row.answer, facts: ["f"] }, checks: row.note ? [note] : [] } : { inputs: { facts: ["f"] }, checks: [missing] };
+    },
   };
-  const items = prepareItems(rj, ev, [{ answer: "a" }, { answer: "b", note: true }, {}], { answer: "response", facts: "facts" });
-  assert.deepEqual(items[0], { inputs: { answer: "a", facts: ["f"] } });
-  assert.deepEqual(items[1].notes, ["facts: a single text, read as a list of one"]);
-  assert.equal(items[2].error, 'Row 3: answer: column "response" is empty');
+  const rows = [{ answer: "a" }, { answer: "b", note: true }, {}, { boom: true }];
+  const items = prepareItems(rj, ev, rows, { answer: "response", facts: "facts" });
+  assert.deepEqual(items[0], { index: 0, source: rows[0], inputs: { answer: "a", facts: ["f"] }, checks: [] });
+  assert.deepEqual(items[1].notes, [note.message]);
+  assert.deepEqual(items[1].checks, [note]);
+  assert.equal(items[2].error, "Row 3: " + missing.message);
+  assert.deepEqual(items[2].checks, [missing]);
+  assert.equal(items[3].error, "Row 4: bad row");
+  assert.equal(items[3].index, 3);
+
+  const sliced = await prepareItemsAsync(rj, ev, rows, { answer: "response", facts: "facts" }, { slice: 3, yieldFn: async () => {} });
+  assert.deepEqual(sliced, items, "slices number rows as one pass does");
+});
+
+test("numbers print as people write them", () => {
+  const cases = [
+    [0.1 + 0.2, "0.3"],
+    [0.30000000000000004, "0.3"],
+    [2 / 3, "0.666666666667"],
+    [4.35, "4.35"],
+    [1e6, "1000000"],
+    [123456.789, "123456.789"],
+    [3, "3"],
+    [-0, "0"],
+    [Infinity, ""],
+  ];
+  for (const [x, want] of cases) assert.equal(formatNumber(x), want, String(x));
+  const { items, results } = sample();
+  results[0] = R({ passed: true, score: 0.1 + 0.2, verdict: { recall: 0.7 + 0.1 }, checks: [] });
+  const rec = JSON.parse(toJSONL(items, results).split("\n")[0]);
+  assert.equal(rec.score, 0.3);
+  assert.equal(rec.verdict.recall, 0.8);
+  assert.match(toCSV(items, results).split("\r\n")[1], /,0\.3,/);
 });

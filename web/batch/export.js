@@ -1,101 +1,275 @@
 // export.js: a run's rows as JSONL, JSON and CSV. Every row of the dataset is exported, finished or
-// not (pending rows say so), with its inputs, verdict, raw judge answers (the first and, after a
-// repair request, the corrected one) and error.
+// not (pending rows say so), with every column of the source row under its own name (mapped or
+// not), the row's index and id (so the results join back to the dataset), its inputs, verdict,
+// raw judge answers (the first and, after a repair request, the corrected one) and error.
 
 import { statusOf, causeOf, reasonOf } from "./status.js";
 
-/** exportRecord is the one shape every format is made from. */
-export function exportRecord(index, item, result, threshold = null) {
+/** Column names that hold a row's id, compared without case, spaces, hyphens or underscores. */
+const ID_NAMES = ["id", "uuid", "rowid", "sampleid", "exampleid", "queryid", "questionid", "testid", "caseid", "testcaseid", "recordid", "itemid", "qid", "guid", "datapointid"];
+
+/** SIGNIFICANT is how many significant digits our numbers keep: enough for any score, few enough
+ * that 0.1 + 0.2 prints as 0.3. */
+const SIGNIFICANT = 12;
+
+/**
+ * roundNumber rounds x to SIGNIFICANT digits, so that its shortest round-trip form is the one
+ * people write (0.30000000000000004 becomes 0.3). Integers and non-finite values are unchanged.
+ * @param {number} x
+ * @returns {number}
+ */
+export function roundNumber(x) {
+  if (!Number.isFinite(x) || Number.isInteger(x)) return x;
+  return Number(x.toPrecision(SIGNIFICANT));
+}
+
+/**
+ * formatNumber writes x as people write numbers: rounded (roundNumber), shortest form, no
+ * exponent from 1e-6 up to 1e21 (JavaScript's own range for plain digits); "" when not finite.
+ * @param {number} x
+ * @returns {string}
+ */
+export function formatNumber(x) {
+  if (!Number.isFinite(x)) return "";
+  return String(Object.is(x, -0) ? 0 : roundNumber(x));
+}
+
+/**
+ * rounded copies v with every number in it rounded (roundNumber): for values this tool computed
+ * (scores, verdicts, usage), not for the dataset's own cells, which keep what the file said.
+ * @param {any} v
+ * @param {number} [depth]
+ * @returns {any}
+ */
+function rounded(v, depth = 0) {
+  if (typeof v === "number") return roundNumber(v);
+  if (v === null || typeof v !== "object" || depth > 64) return v;
+  if (Array.isArray(v)) return v.map((e) => rounded(e, depth + 1));
+  /** @type {Object<string, any>} */
+  const out = {};
+  for (const [k, e] of Object.entries(v)) out[k] = rounded(e, depth + 1);
+  return out;
+}
+
+/**
+ * sourceColumns is the union of the source rows' keys in first-seen order, or columns when given
+ * (the dataset's own order: a JS object lists keys like "2023" first).
+ * @param {any[]} items
+ * @param {string[] | null} [columns]
+ * @returns {string[]}
+ */
+export function sourceColumns(items, columns = null) {
+  const seen = new Set(columns || []);
+  const out = [...seen];
+  for (const it of items) {
+    if (!it || !it.source || typeof it.source !== "object") continue;
+    for (const k of Object.keys(it.source)) {
+      if (!seen.has(k)) seen.add(k), out.push(k);
+    }
+  }
+  return out;
+}
+
+/**
+ * idColumn is the source column that identifies rows: the first column named like an id (`id`,
+ * `_id`, `uuid`, `row_id`, `sample_id`, `query_id`, … in that order of preference) whose values
+ * are present, scalar and distinct in every row; null when there is none.
+ * @param {any[]} items
+ * @param {string[]} columns
+ * @returns {string | null}
+ */
+export function idColumn(items, columns) {
+  const key = (/** @type {string} */ c) => c.toLowerCase().replace(/[\s_-]+/g, "");
+  const candidates = columns.filter((c) => ID_NAMES.includes(key(c))).sort((a, b) => ID_NAMES.indexOf(key(a)) - ID_NAMES.indexOf(key(b)));
+  for (const c of candidates) {
+    const seen = new Set();
+    let ok = true;
+    for (const it of items) {
+      const v = it && it.source ? it.source[c] : undefined;
+      if ((typeof v !== "string" && typeof v !== "number") || v === "" || seen.has(String(v))) {
+        ok = false;
+        break;
+      }
+      seen.add(String(v));
+    }
+    if (ok && seen.size) return c;
+  }
+  return null;
+}
+
+/**
+ * exportRecord is the one shape every format is made from: row, index and id (when the source
+ * has one), the source row's columns under their own names, then this tool's fields (renamed
+ * `ragjudge_<name>` where the source has a column of that name). index is the row's 0-based place
+ * in the dataset, row the same from 1.
+ * @param {number} index
+ * @param {any} item
+ * @param {any} result
+ * @param {number | null} [threshold]
+ * @param {{columns?: string[], id?: string | null}} [opts] the source columns and the id column
+ * @returns {Object<string, any>}
+ */
+export function exportRecord(index, item, result, threshold = null, { columns = [], id = null } = {}) {
   const v = (result && result.verdict) || null;
-  return {
-    row: index + 1,
-    status: statusOf(result, threshold),
-    cause: result ? causeOf(result, threshold) : "not run yet",
+  const th = /** @type {any} */ (threshold);
+  const src = (item && item.source) || {};
+  const at = item && Number.isInteger(item.index) ? item.index : index;
+  const own = {
+    row: at + 1,
+    index: at,
+    id: id && src[id] !== undefined ? src[id] : null,
+    status: statusOf(result, th),
+    cause: result ? causeOf(result, th) : "not run yet",
     passed: v ? (v.passed === undefined ? null : v.passed) : null,
-    score: v && typeof v.score === "number" ? v.score : null,
+    score: v && typeof v.score === "number" ? roundNumber(v.score) : null,
     inputs: item && item.inputs ? item.inputs : null,
     input_error: item && item.error ? item.error : null,
-    verdict: v ? v.verdict === undefined ? null : v.verdict : null,
+    verdict: v ? (v.verdict === undefined ? null : rounded(v.verdict)) : null,
     checks: v ? v.checks || [] : [],
     answers: result ? result.answers || [] : [],
     error: result && result.error ? result.error : null,
     reason: result ? reasonOf(result) : "",
-    usage: result ? result.usage : null,
+    usage: result ? rounded(result.usage) : null,
     cached_calls: result ? result.cachedCalls || 0 : 0,
     attempts: result ? result.attempts || 0 : 0,
   };
+  // A source column named id is the id itself: no second copy of it.
+  if (!id || id === "id") delete own.id;
+  // The identifiers first, then the source row, then the results.
+  /** @type {Object<string, any>} */
+  const rec = {};
+  const ids = ["row", "index", "id"];
+  for (const k of ids) if (k in own) rec[ownName(k, columns)] = own[/** @type {keyof typeof own} */ (k)];
+  for (const c of columns) rec[c] = src[c] === undefined ? null : src[c];
+  for (const [k, val] of Object.entries(own)) if (!ids.includes(k)) rec[ownName(k, columns)] = val;
+  return rec;
 }
 
-function records(items, results, threshold) {
+/**
+ * ownName is the name this tool's field k takes beside the source columns.
+ * @param {string} k
+ * @param {string[]} columns
+ * @returns {string}
+ */
+export function ownName(k, columns) {
+  let name = k;
+  while (columns.includes(name)) name = "ragjudge_" + name;
+  return name;
+}
+
+/**
+ * records builds the records of a run.
+ * @param {any[]} items
+ * @param {any[]} results
+ * @param {number | null} threshold
+ * @param {string[] | null} [columns]
+ */
+function records(items, results, threshold, columns = null) {
+  const cols = sourceColumns(items, columns);
+  const id = idColumn(items, cols);
   const out = [];
-  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold));
-  return out;
+  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold, { columns: cols, id }));
+  return { recs: out, cols };
 }
 
-/** toJSONL: one JSON object per line, one line per dataset row. */
-export function toJSONL(items, results, { threshold = null } = {}) {
-  return records(items, results, threshold)
-    .map((r) => JSON.stringify(r))
+/**
+ * toJSONL: one JSON object per line, one line per dataset row.
+ * @param {any[]} items
+ * @param {any[]} results
+ * @param {{threshold?: number | null, columns?: string[] | null}} [opts]
+ * @returns {string}
+ */
+export function toJSONL(items, results, { threshold = null, columns = null } = {}) {
+  return records(items, results, threshold, columns)
+    .recs.map((r) => JSON.stringify(r))
     .join("\n")
     .concat(items.length ? "\n" : "");
 }
 
-/** toJSON: {run, summary, rows}. run must not hold the API key (the caller strips it). */
-export function toJSON(items, results, { threshold = null, run = null, summary = null } = {}) {
-  return JSON.stringify({ run, summary, rows: records(items, results, threshold) }, null, 2) + "\n";
+/**
+ * toJSON: {run, summary, rows}. run must not hold the API key (the caller strips it).
+ * @param {any[]} items
+ * @param {any[]} results
+ * @param {{threshold?: number | null, run?: any, summary?: any, columns?: string[] | null}} [opts]
+ * @returns {string}
+ */
+export function toJSON(items, results, { threshold = null, run = null, summary = null, columns = null } = {}) {
+  return JSON.stringify({ run, summary: rounded(summary), rows: records(items, results, threshold, columns).recs }, null, 2) + "\n";
 }
+
+/** A text a spreadsheet would run as a formula: one starting (after any white space or line
+ * breaks) with = + - @ or their full-width forms, or starting with a tab or CR. */
+const FORMULA = /^[\s\u00a0\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/;
+
+/** A number as a text, which a spreadsheet reads as that number and never as a formula. */
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * csvField escapes one CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF or
- * leading/trailing space, quotes doubled. A text that a spreadsheet would run as a formula
- * (starting with = + - @, tab or CR) gets a leading apostrophe, since dataset cells and judge
- * answers are untrusted; numbers are written as they are.
+ * leading/trailing space, quotes doubled. A text that a spreadsheet would run as a formula (see
+ * FORMULA) gets a leading apostrophe, since dataset cells and judge answers are untrusted; a
+ * text that is just a number ("-1") is left as it is. Numbers are written as people write them
+ * (formatNumber).
+ * @param {any} v
+ * @returns {string}
  */
 export function csvField(v) {
   if (v === null || v === undefined) return "";
   let s;
-  if (typeof v === "number") s = Number.isFinite(v) ? String(v) : "";
+  if (typeof v === "number") s = formatNumber(v);
   else if (typeof v === "boolean") s = v ? "true" : "false";
   else if (typeof v === "string") {
     s = v;
-    if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
+    if (FORMULA.test(s) && !NUMERIC.test(s)) s = "'" + s;
   } else s = JSON.stringify(v);
   if (/[",\r\n]/.test(s) || /^\s|\s$/.test(s)) s = '"' + s.replace(/"/g, '""') + '"';
   return s;
 }
 
 /**
- * toCSV: one line per row; inputs become one column each (lists and objects as JSON), then the
- * verdict (as JSON), checks, the raw answers, the error, tokens. Lines end in CRLF.
+ * toCSV: one line per row: row, index, id (when the source has one), the source columns under
+ * their own names (lists and objects as JSON), then status, cause, passed, score, the inputs (one column each, `input.<name>`), the input error, the verdict (as JSON), checks, the
+ * raw answers, the error, tokens. Lines end in CRLF.
+ * @param {any[]} items
+ * @param {any[]} results
+ * @param {{threshold?: number | null, inputNames?: string[] | null, columns?: string[] | null}} [opts]
+ * @returns {string}
  */
-export function toCSV(items, results, { threshold = null, inputNames = null } = {}) {
-  const recs = records(items, results, threshold);
+export function toCSV(items, results, { threshold = null, inputNames = null, columns = null } = {}) {
+  const { recs, cols } = records(items, results, threshold, columns);
   let names = inputNames;
   if (!names) {
     const seen = new Set();
-    for (const r of recs) for (const k of Object.keys(r.inputs || {})) seen.add(k);
+    for (const r of recs) for (const k of Object.keys(r[ownName("inputs", cols)] || {})) seen.add(k);
     names = [...seen];
   }
-  const header = ["row", "status", "cause", "passed", "score", ...names.map((n) => "input." + n), "input_error", "verdict", "checks", "answer", "repair_answer", "error", "prompt_tokens", "completion_tokens", "cached_calls", "attempts"];
+  const own = (/** @type {string} */ k) => ownName(k, cols);
+  const hasID = recs.length > 0 && own("id") in recs[0];
+  const ids = ["row", "index", ...(hasID ? ["id"] : [])];
+  const lead = ["status", "cause", "passed", "score"];
+  const tail = ["input_error", "verdict", "checks", "answer", "repair_answer", "error", "prompt_tokens", "completion_tokens", "cached_calls", "attempts"];
+  const header = [...ids.map(own), ...cols, ...lead.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];
   const lines = [header.map(csvField).join(",")];
   for (const r of recs) {
+    const inputs = r[own("inputs")];
+    const answers = r[own("answers")];
+    const error = r[own("error")];
+    const usage = r[own("usage")];
     const row = [
-      r.row,
-      r.status,
-      r.cause,
-      r.passed,
-      r.score,
-      ...names.map((n) => (r.inputs ? r.inputs[n] : null)),
-      r.input_error,
-      r.verdict,
-      r.checks.map((c) => c.severity + ": " + c.message).join("\n"),
-      r.answers[0] === undefined ? null : r.answers[0],
-      r.answers[1] === undefined ? null : r.answers[1],
-      r.error ? r.error.message : null,
-      r.usage ? r.usage.prompt_tokens : null,
-      r.usage ? r.usage.completion_tokens : null,
-      r.cached_calls,
-      r.attempts,
+      ...ids.map((k) => r[own(k)]),
+      ...cols.map((c) => r[c]),
+      ...lead.map((k) => r[own(k)]),
+      ...names.map((n) => (inputs ? inputs[n] : null)),
+      r[own("input_error")],
+      r[own("verdict")],
+      r[own("checks")].map((/** @type {{severity: string, message: string}} */ c) => c.severity + ": " + c.message).join("\n"),
+      answers[0] === undefined ? null : answers[0],
+      answers[1] === undefined ? null : answers[1],
+      error ? error.message : null,
+      usage ? usage.prompt_tokens : null,
+      usage ? usage.completion_tokens : null,
+      r[own("cached_calls")],
+      r[own("attempts")],
     ];
     lines.push(row.map(csvField).join(","));
   }

@@ -1,153 +1,119 @@
 // mapping.js: which dataset column feeds which evaluator input, and a row's inputs through that
-// mapping. The core does this (rj.mapColumns, rj.rowInputs: RAGAS names, promptfoo `vars`, JSON
-// lists in CSV cells); this module calls it, and only when the loaded wasm does not have those
-// functions yet falls back to a small JS version of the same rules, so the Batch view still works.
+// mapping. The core holds the rules, in one alias table (rj.mapColumns: RAGAS, DeepEval, GroUSE,
+// ARES, RAGChecker, promptfoo `vars`, TruLens and Phoenix names) and one reader of cells
+// (rj.rowInputs: JSON and Python lists, DeepEval's `a|b`, document objects); this module only
+// calls them and shapes their answers for the Batch view.
 
-/** ALIASES: the common dataset names for each input, best first (RAGAS, DeepEval, promptfoo, ours). */
-export const ALIASES = {
-  question: ["question", "user_input", "query", "input", "prompt"],
-  answer: ["answer", "response", "actual_output", "output"],
-  actual_output: ["actual_output", "response", "answer", "output"],
-  expected_output: ["expected_output", "reference", "ground_truth", "expected", "expected_answer"],
-  contexts: ["contexts", "retrieved_contexts", "context", "documents"],
-  evidence: ["evidence", "retrieved_contexts", "contexts", "context", "documents"],
-  facts: ["facts", "reference", "ground_truth", "retrieved_contexts", "contexts"],
-  claims: ["claims", "statements"],
-  passage_gt: ["passage_gt", "reference", "ground_truth"],
-  passage_llm: ["passage_llm", "response", "answer"],
-  mode: ["mode"],
-};
+/**
+ * @typedef {{input: string, column: string, alias: string, tool?: string, nested?: string, guess?: boolean}} ColumnMatch
+ * one guessed mapping and the name it was recognised by: `question ← user_input (RAGAS)`.
+ * @typedef {{severity: "error"|"warning", code: string, message: string, input?: string, line?: number, col?: number, len?: number}} Check
+ * @typedef {{index: number, source: Object, inputs?: Object<string, any>, notes?: string[], error?: string, checks?: Check[]}} Item
+ * a row ready to judge ({inputs}, with notes on what was converted) or not ({error}); checks
+ * carry the codes; index is the row's 0-based place among the dataset's rows and source the
+ * row itself, which exports carry so that results join back to the dataset.
+ */
 
-function missingFn(e) {
-  return e && e.kind === "internal" && /does not have/.test(e.message || "");
-}
-
-/** jsDetect: for each input, the first column matching its name or an alias (case-insensitive), also under vars. */
-export function jsDetect(evaluator, columns) {
-  const byLower = new Map();
-  for (const c of columns) {
-    const l = c.toLowerCase();
-    if (!byLower.has(l)) byLower.set(l, c);
-  }
+/**
+ * detectMatches asks the core for the mapping of columns onto the evaluator's inputs and the name
+ * each was recognised by. Only inputs of the evaluator are kept.
+ * @param {any} rj the loaded engine
+ * @param {{id: string, inputs: {name: string}[]}} evaluator
+ * @param {string[]} columns the columns and the paths inside them (readDataset's `paths`)
+ * @returns {{mapping: Object<string, string>, matches: ColumnMatch[]}}
+ */
+export function detectMatches(rj, evaluator, columns) {
+  const r = rj.mapColumns(evaluator.id, columns);
+  const names = new Set(evaluator.inputs.map((i) => i.name));
+  /** @type {Object<string, string>} */
   const mapping = {};
-  for (const input of evaluator.inputs) {
-    const names = [input.name, ...(ALIASES[input.name] || [])];
-    for (const n of names) {
-      const c = byLower.get(n) || byLower.get("vars." + n);
-      if (c) {
-        mapping[input.name] = c;
-        break;
-      }
-    }
-  }
-  return mapping;
-}
-
-function getPath(row, path) {
-  if (Object.prototype.hasOwnProperty.call(row, path)) return row[path];
-  let v = row;
-  for (const part of path.split(".")) {
-    if (v === null || typeof v !== "object" || !Object.prototype.hasOwnProperty.call(v, part)) return undefined;
-    v = v[part];
-  }
-  return v;
-}
-
-/** jsRowInputs: the inputs of one row; throws an Error naming the input for a missing required one. */
-export function jsRowInputs(evaluator, row, mapping) {
-  const inputs = {};
-  for (const input of evaluator.inputs) {
-    const col = mapping[input.name];
-    let v = col ? getPath(row, col) : undefined;
-    if (v === undefined || v === null || v === "") {
-      if (input.required) throw new Error(`${input.name}: ${col ? `column "${col}" is empty` : "no column is mapped to it"}`);
-      continue;
-    }
-    const listy = input.kind === "list" || input.kind === "claims" || input.kind === "evidence";
-    if (listy && typeof v === "string") {
-      const t = v.trim();
-      if (t.startsWith("[")) {
-        try {
-          v = JSON.parse(t);
-        } catch {
-          throw new Error(`${input.name}: column "${col}" starts like a JSON list but is not one`);
-        }
-      } else v = [v];
-    }
-    if (input.kind === "text" && typeof v !== "string") v = Array.isArray(v) ? v.join("\n") : JSON.stringify(v);
-    inputs[input.name] = v;
-  }
-  return inputs;
-}
-
-/** detectMapping: rj.mapColumns, or the JS fallback. Only columns that exist are kept. */
-export function detectMapping(rj, evaluator, columns) {
-  let m = null;
-  if (rj && typeof rj.mapColumns === "function") {
-    try {
-      m = rj.mapColumns(evaluator.id, columns);
-    } catch (e) {
-      if (!missingFn(e)) throw e;
-    }
-  }
-  if (!m) m = jsDetect(evaluator, columns);
-  const out = {};
-  for (const input of evaluator.inputs) if (m[input.name]) out[input.name] = m[input.name];
-  return out;
+  for (const input of evaluator.inputs) if (r.mapping[input.name]) mapping[input.name] = r.mapping[input.name];
+  const matches = (r.matches || []).filter((/** @type {ColumnMatch} */ m) => names.has(m.input));
+  return { mapping, matches };
 }
 
 /**
- * prepareItems turns dataset rows into [{inputs} | {error}], one per row, in order. An unreadable
- * row (dataset errors) is not in rows; the caller lists those separately.
+ * detectMapping is detectMatches' mapping alone: {inputName: column}.
+ * @param {any} rj
+ * @param {{id: string, inputs: {name: string}[]}} evaluator
+ * @param {string[]} columns
+ * @returns {Object<string, string>}
  */
-export function prepareItems(rj, evaluator, rows, mapping) {
-  let useRJ = !!(rj && typeof rj.rowInputs === "function");
+export function detectMapping(rj, evaluator, columns) {
+  return detectMatches(rj, evaluator, columns).mapping;
+}
+
+/**
+ * matchLabel words a match for the preview: `user_input (RAGAS)`, `vars.question (promptfoo)`.
+ * @param {ColumnMatch} m
+ * @returns {string}
+ */
+export function matchLabel(m) {
+  return m.tool ? `${m.column} (${m.tool})` : m.column;
+}
+
+/**
+ * prepareItems turns dataset rows into items, one per row, in order. An unreadable row (dataset
+ * errors) is not in rows; the caller lists those separately.
+ * @param {any} rj
+ * @param {{id: string, inputs: {name: string, required: boolean}[]}} evaluator
+ * @param {Object[]} rows
+ * @param {Object<string, string>} mapping
+ * @param {number} [first] the 0-based index of rows[0] in the dataset, for the messages
+ * @returns {Item[]}
+ */
+export function prepareItems(rj, evaluator, rows, mapping, first = 0) {
   const items = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
+    let item;
     try {
-      if (useRJ) {
-        try {
-          items[i] = fromRJ(evaluator, rj.rowInputs(evaluator.id, rows[i], mapping), i);
-          continue;
-        } catch (e) {
-          if (!missingFn(e)) throw e;
-          useRJ = false;
-        }
-      }
-      items[i] = { inputs: jsRowInputs(evaluator, rows[i], mapping) };
+      item = fromRJ(evaluator, rj.rowInputs(evaluator.id, rows[i], mapping), first + i);
     } catch (e) {
-      items[i] = { error: "Row " + (i + 1) + ": " + ((e && (e.detail || e.message)) || String(e)) };
+      const err = /** @type {any} */ (e);
+      item = { error: "Row " + (first + i + 1) + ": " + ((err && (err.detail || err.message)) || String(err)), checks: [] };
     }
+    items[i] = { index: first + i, source: rows[i], ...item };
   }
   return items;
 }
 
 /**
- * fromRJ reads rj.rowInputs' {inputs, messages}: a row missing a required input cannot be judged
- * (its messages are the error); otherwise the messages are notes on what was adjusted.
+ * fromRJ reads rj.rowInputs' {inputs, checks}: a row with an error check (a required input
+ * missing or unreadable) cannot be judged, and its error checks are the error; warnings are notes
+ * on what was converted.
+ * @param {{inputs: {name: string, required: boolean}[]}} evaluator
+ * @param {{inputs: Object<string, any>, checks: Check[]}} r
+ * @param {number} i the row's 0-based index
+ * @returns {{inputs?: Object<string, any>, notes?: string[], error?: string, checks: Check[]}}
  */
 function fromRJ(evaluator, r, i) {
-  const inputs = r && r.inputs !== undefined ? r.inputs || {} : r || {};
-  const messages = (r && Array.isArray(r.messages) ? r.messages : []).map(String);
+  const inputs = r.inputs || {};
+  const checks = Array.isArray(r.checks) ? r.checks : [];
+  const errors = checks.filter((c) => c.severity === "error");
   const missing = evaluator.inputs.filter((inp) => inp.required && (inputs[inp.name] === undefined || inputs[inp.name] === null));
-  if (missing.length) {
-    const why = messages.length ? messages.join("; ") : missing.map((m) => m.name + ": no value").join("; ");
-    return { error: "Row " + (i + 1) + ": " + why };
+  if (errors.length || missing.length) {
+    const why = errors.length ? errors.map((c) => c.message).join("; ") : missing.map((m) => m.name + ": no value").join("; ");
+    return { error: "Row " + (i + 1) + ": " + why, checks };
   }
-  return messages.length ? { inputs, notes: messages } : { inputs };
+  const notes = checks.map((c) => c.message);
+  return notes.length ? { inputs, notes, checks } : { inputs, checks };
 }
 
-/** prepareItemsAsync is prepareItems in slices, yielding between them so a 10,000-row file does not freeze the page. */
+/**
+ * prepareItemsAsync is prepareItems in slices, yielding between them so a 10,000-row file does
+ * not freeze the page. It returns null when isStale() says the work is no longer wanted.
+ * @param {any} rj
+ * @param {{id: string, inputs: {name: string, required: boolean}[]}} evaluator
+ * @param {Object[]} rows
+ * @param {Object<string, string>} mapping
+ * @param {{slice?: number, yieldFn?: () => Promise<void>, isStale?: () => boolean}} [opts]
+ * @returns {Promise<Item[] | null>}
+ */
 export async function prepareItemsAsync(rj, evaluator, rows, mapping, { slice = 400, yieldFn, isStale = () => false } = {}) {
   const out = [];
   for (let i = 0; i < rows.length; i += slice) {
     if (isStale()) return null;
-    const part = prepareItems(rj, evaluator, rows.slice(i, i + slice), mapping);
-    // prepareItems numbers rows from 1 within the slice; renumber to the dataset's rows.
-    for (let k = 0; k < part.length; k++) {
-      if (part[k].error) part[k].error = part[k].error.replace(/^Row \d+:/, "Row " + (i + k + 1) + ":");
-      out.push(part[k]);
-    }
+    out.push(...prepareItems(rj, evaluator, rows.slice(i, i + slice), mapping, i));
     if (yieldFn && i + slice < rows.length) await yieldFn();
   }
   return out;

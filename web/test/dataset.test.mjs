@@ -34,10 +34,37 @@ test("readDataset keeps the good rows and reports the bad ones by line", () => {
   assert.equal(t.errors[0].line, 2);
   assert.equal(typeof t.errors[0].message, "string");
 
-  const c = rj.readDataset("a,b\n1,2\n3\n4,5\n", "csv");
-  assert.deepEqual(c.rows, [{ a: "1", b: "2" }, { a: "4", b: "5" }]);
-  assert.equal(c.errors.length, 1);
-  assert.equal(c.errors[0].line, 3);
+  assert.equal(t.errors[0].code, "dataset.bad-row");
+
+  const c = rj.readDataset("a,b\n1,2\n3,4,5\n6,7\n", "csv");
+  assert.deepEqual(c.rows, [{ a: "1", b: "2" }, { a: "6", b: "7" }]);
+  assert.deepEqual(c.errors, [{ line: 3, code: "dataset.bad-row", message: "expected 2 fields, as in the header, got 3 (a field with the delimiter in it must be quoted)" }]);
+});
+
+test("readDataset reads CSV as Python's csv module: a stray quote is text, with a warning on its row", () => {
+  const t = rj.readDataset('q,a\r\n1,a 5" screen\r\n2,"ok"\r\n3\r\n');
+  assert.deepEqual(t.rows, [{ q: "1", a: 'a 5" screen' }, { q: "2", a: "ok" }, { q: "3" }]);
+  assert.deepEqual(t.errors, []);
+  assert.deepEqual(
+    t.warnings.map((w) => [w.line, w.col, w.row, w.code]),
+    [
+      [2, 6, 1, "dataset.quote-in-field"],
+      [4, undefined, 3, "dataset.missing-fields"],
+    ],
+  );
+  assert.equal(t.delimiter, ",");
+});
+
+test("readDataset: TSV given or detected, semicolons detected", () => {
+  const tsv = rj.readDataset("Query\tDocument\tAnswer\nWho?\tAda wrote it, in 1843.\tAda\n");
+  assert.equal(tsv.format, "tsv");
+  assert.equal(tsv.delimiter, "\t");
+  assert.deepEqual(tsv.rows, [{ Query: "Who?", Document: "Ada wrote it, in 1843.", Answer: "Ada" }]);
+  assert.deepEqual(rj.readDataset("a,b\tc\n1,2\t3\n", "tsv").rows, [{ "a,b": "1,2", c: "3" }]);
+  const semi = rj.readDataset("question;answer\nWhat?;That, yes.\n");
+  assert.equal(semi.format, "csv");
+  assert.equal(semi.delimiter, ";");
+  assert.deepEqual(semi.rows, [{ question: "What?", answer: "That, yes." }]);
 });
 
 test("readDataset lists the paths inside object columns, for promptfoo-style vars", () => {
@@ -48,31 +75,42 @@ test("readDataset lists the paths inside object columns, for promptfoo-style var
 });
 
 test("readDataset errors: unknown format, empty text, wrong argument types", () => {
-  throwsRJ(() => rj.readDataset("a,b\n", "xlsx"), { kind: "dataset", message: /xlsx/ });
+  const e = throwsRJ(() => rj.readDataset("a,b\n", "xlsx"), { kind: "dataset", message: /xlsx/ });
+  assert.match(e.message, /"tsv"/);
   throwsRJ(() => rj.readDataset("  \n"), { kind: "dataset" });
   throwsRJ(() => rj.readDataset(), { kind: "input", subject: "readDataset", message: /text is required/ });
   throwsRJ(() => rj.readDataset(["a"]), { kind: "input", subject: "readDataset", message: /text must be a string/ });
   throwsRJ(() => rj.readDataset("a\n", 1), { kind: "input", subject: "readDataset", message: /format must be a string/ });
 });
 
-test("mapColumns recognises RAGAS, promptfoo and this tool's own names, in input order", () => {
+test("mapColumns recognises RAGAS, promptfoo and this tool's own names, in input order, and says by which name", () => {
   const ragas = rj.mapColumns("pairwise-faithfulness", ["user_input", "retrieved_contexts", "response", "reference"]);
-  assert.deepEqual(ragas, { contexts: "retrieved_contexts", expected_output: "reference", actual_output: "response" });
-  assert.deepEqual(Object.keys(ragas), ["contexts", "expected_output", "actual_output"]);
+  assert.deepEqual(ragas.mapping, { contexts: "retrieved_contexts", expected_output: "reference", actual_output: "response" });
+  assert.deepEqual(Object.keys(ragas.mapping), ["contexts", "expected_output", "actual_output"]);
+  assert.deepEqual(ragas.matches[0], { input: "contexts", column: "retrieved_contexts", alias: "retrieved_contexts", tool: "RAGAS" });
+  assert.deepEqual(
+    ragas.matches.map((m) => m.input),
+    ["contexts", "expected_output", "actual_output"],
+  );
 
   const own = rj.mapColumns("answer-grounding", ["facts", "answer", "mode"]);
-  assert.deepEqual(Object.keys(own), ["answer", "facts", "mode"]);
+  assert.deepEqual(Object.keys(own.mapping), ["answer", "facts", "mode"]);
+  assert.deepEqual(own.matches[1], { input: "facts", column: "facts", alias: "facts" });
 
   const pf = rj.mapColumns("claim-groundedness", ["vars", "vars.question", "vars.claims", "vars.context"]);
-  assert.equal(pf.question, "vars.question");
-  assert.equal(pf.claims, "vars.claims");
+  assert.equal(pf.mapping.question, "vars.question");
+  assert.equal(pf.mapping.claims, "vars.claims");
+  assert.deepEqual(pf.matches[2], { input: "evidence", column: "vars.context", alias: "context", tool: "promptfoo, DeepEval, TruLens", nested: "vars" });
 
-  assert.deepEqual(rj.mapColumns("rag-recall", ["unrelated"]), {});
+  const deepeval = rj.mapColumns("answer-grounding", ["Input", "ActualOutput", "Retrieval Context"]);
+  assert.deepEqual(deepeval.mapping, { answer: "ActualOutput", facts: "Retrieval Context" });
+
+  assert.deepEqual(rj.mapColumns("rag-recall", ["unrelated"]), { mapping: {}, matches: [] });
 });
 
 test("rowInputs builds an evaluator's inputs from a row, JSON lists in CSV cells included", () => {
   const t = rj.readDataset('question,contexts,answer\nWhat?,"[""Paris is in France."", ""Lyon too.""]",Paris.\n', "csv");
-  const m = rj.mapColumns("answer-grounding", t.columns);
+  const m = rj.mapColumns("answer-grounding", t.columns).mapping;
   assert.equal(m.answer, "answer");
   assert.equal(m.facts, "contexts");
   const { inputs, messages } = rj.rowInputs("answer-grounding", t.rows[0], m);
@@ -82,8 +120,51 @@ test("rowInputs builds an evaluator's inputs from a row, JSON lists in CSV cells
   assert.ok(rj.render("answer-grounding", inputs).prompt.includes("1. Paris is in France.\n2. Lyon too."));
 
   const missing = rj.rowInputs("answer-grounding", { answer: "" }, { answer: "answer", facts: "contexts" });
-  assert.ok(missing.messages.length >= 2, missing.messages.join("\n"));
-  assert.ok(missing.messages.some((s) => s.includes("facts")));
+  assert.deepEqual(
+    missing.checks.map((c) => [c.severity, c.code, c.input]),
+    [
+      ["error", "input.missing", "answer"],
+      ["error", "input.missing", "facts"],
+    ],
+  );
+  assert.deepEqual(
+    missing.messages,
+    missing.checks.map((c) => c.message),
+  );
+});
+
+test("rowInputs reads Python lists, DeepEval's |-joined lists and document objects, each with a code", () => {
+  const m = { answer: "a", facts: "f" };
+  const py = rj.rowInputs("answer-grounding", { a: "x", f: `['It\\'s 1843.', "Ada's"]` }, m);
+  assert.deepEqual(py.inputs.facts, ["It's 1843.", "Ada's"]);
+  assert.deepEqual(py.checks, []);
+
+  const pipes = rj.rowInputs("answer-grounding", { a: "x", f: "one|two" }, m);
+  assert.deepEqual(pipes.inputs.facts, ["one", "two"]);
+  assert.deepEqual(
+    pipes.checks.map((c) => [c.severity, c.code, c.input]),
+    [["warning", "input.list-from-pipes", "facts"]],
+  );
+
+  const docs = rj.rowInputs("claim-groundedness", { q: "Q", c: ["c"], e: [{ doc_id: "d1", text: "Ada." }, { title: "Wiki", content: "1843." }] }, { question: "q", claims: "c", evidence: "e" });
+  assert.deepEqual(docs.inputs.evidence, [{ text: "Ada." }, { title: "Wiki", text: "1843." }]);
+  assert.deepEqual(
+    docs.checks.map((c) => c.code),
+    ["input.item-text"],
+  );
+
+  const empty = rj.rowInputs("pairwise-faithfulness", { c: "[]", e: "g", a: "x" }, { contexts: "c", expected_output: "e", actual_output: "a" });
+  assert.equal(empty.inputs.contexts, undefined);
+  assert.deepEqual(
+    empty.checks.map((c) => [c.severity, c.code]),
+    [["error", "input.empty-list"]],
+  );
+
+  const broken = rj.rowInputs("answer-grounding", { a: "x", f: "['open, 'b']" }, m);
+  assert.deepEqual(
+    broken.checks.map((c) => [c.code, c.line, c.col]),
+    [["input.bad-list-cell", 1, 10]],
+  );
 });
 
 test("mapColumns and rowInputs check their arguments", () => {

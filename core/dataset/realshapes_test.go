@@ -1,0 +1,304 @@
+package dataset
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/judge"
+	"ragjudge/prompts"
+)
+
+// realShapes are small datasets written by hand in the shapes RAG tools write them (their column
+// names, nesting and cell encodings, as seen in the tools' own example and test data), a few rows
+// each. For each, want is the mapping every evaluator it suits must get without manual work.
+var realShapes = []struct {
+	name   string
+	text   string
+	format string // "" to detect
+	want   map[string]Mapping
+	codes  []diag.Code // the row checks expected over all rows and evaluators, in any order (nil: none)
+	warns  []diag.Code // the dataset's warnings
+	read   string      // the format read, when it matters
+}{
+	{
+		name: "RAGAS v0.2 EvaluationDataset.to_jsonl",
+		text: `{"user_input": "Who wrote the first program?", "retrieved_contexts": ["Ada Lovelace wrote the first program in 1843.", "Babbage designed the Analytical Engine."], "response": "Ada Lovelace [1].", "reference": "Ada Lovelace", "reference_contexts": ["Ada Lovelace wrote it."]}
+{"user_input": "When?", "retrieved_contexts": ["It was published in 1843."], "response": "In 1843 [1].", "reference": "1843", "reference_contexts": null}
+`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "response", "facts": "retrieved_contexts"},
+			"pairwise-faithfulness": {"contexts": "retrieved_contexts", "expected_output": "reference", "actual_output": "response"},
+			"rag-recall":            {"passage_gt": "reference", "passage_llm": "response"},
+		},
+	},
+	{
+		name: "RAGAS v0.2 dataset through pandas to_csv: an index column, list cells as Python reprs",
+		text: ",user_input,retrieved_contexts,response,reference\n" +
+			"0,Who wrote it?,\"['Ada wrote it.', \"\"It's from 1843.\"\", 'A note:\\nsee p. 3']\",Ada [1].,Ada Lovelace\n" +
+			"1,Where?,['London'],London [1].,London\n",
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "response", "facts": "retrieved_contexts"},
+			"pairwise-faithfulness": {"contexts": "retrieved_contexts", "expected_output": "reference", "actual_output": "response"},
+		},
+	},
+	{
+		name: "RAGAS v0.1 Hugging Face dataset as JSON: question, contexts, answer, ground_truths",
+		text: `[{"question": "What is the capital of France?", "contexts": ["Paris is the capital of France."], "answer": "Paris [1].", "ground_truths": ["Paris"]},
+ {"question": "And of Italy?", "contexts": ["Rome is Italy's capital.", "Milan is larger."], "answer": "Rome [1].", "ground_truths": ["Rome", "Roma"]}]`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "answer", "facts": "contexts"},
+			"pairwise-faithfulness": {"contexts": "contexts", "expected_output": "ground_truths", "actual_output": "answer"},
+		},
+		codes: []diag.Code{diag.InputJoined, diag.InputJoined}, // ground_truths: a list of one, and of two, for a text
+	},
+	{
+		name: "DeepEval EvaluationDataset.save_as csv: lists joined by |, many empty columns",
+		text: "input,actual_output,expected_output,retrieval_context,context,name,comments,source_file,tools_called,expected_tools,additional_metadata,custom_column_key_values\r\n" +
+			"Who wrote the first program?,Ada Lovelace [1].,Ada Lovelace,Ada Lovelace wrote the first program in 1843.|Babbage designed the engine.,Ada was a mathematician.,,,,,,,\r\n" +
+			"\"When, exactly?\",In 1843 [1].,1843,\"It was published in 1843, in Taylor's Scientific Memoirs.\",,,,notes.pdf,,,\"{\"\"k\"\": 1}\",\r\n",
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "actual_output", "facts": "retrieval_context"},
+			"pairwise-faithfulness": {"contexts": "retrieval_context", "expected_output": "expected_output", "actual_output": "actual_output"},
+			"rag-recall":            {"passage_gt": "expected_output", "passage_llm": "actual_output"},
+		},
+		// Row 1's retrieval_context is |-joined (both list evaluators); row 2's is one text.
+		codes: []diag.Code{diag.InputListFromPipes, diag.InputListFromPipes, diag.InputOneItem, diag.InputOneItem},
+	},
+	{
+		name: "DeepEval EvaluationDataset.save_as jsonl: lists joined by | there too, nulls",
+		text: `{"input": "Who?", "actual_output": "Ada [1].", "expected_output": "Ada", "retrieval_context": "Ada wrote it.|Babbage built it.", "context": null, "tools_called": null, "expected_tools": null, "additional_metadata": null, "custom_column_key_values": null}
+{"input": "When?", "actual_output": "1843 [1].", "expected_output": "1843", "retrieval_context": "Published in 1843.", "context": "Published in 1843.|In London.", "tools_called": null, "expected_tools": null, "additional_metadata": {"source": "wiki"}, "custom_column_key_values": null}
+`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "actual_output", "facts": "retrieval_context"},
+			"pairwise-faithfulness": {"contexts": "retrieval_context", "expected_output": "expected_output", "actual_output": "actual_output"},
+		},
+		codes: []diag.Code{diag.InputListFromPipes, diag.InputListFromPipes, diag.InputOneItem, diag.InputOneItem},
+	},
+	{
+		name: "DeepEval goldens as JSON in camelCase",
+		text: `{"goldens": [{"input": "Who?", "actualOutput": "Ada [1].", "expectedOutput": "Ada", "retrievalContext": ["Ada wrote it."], "context": ["Ada wrote it in 1843."]}]}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "actualOutput", "facts": "retrievalContext"},
+			"pairwise-faithfulness": {"contexts": "retrievalContext", "expected_output": "expectedOutput", "actual_output": "actualOutput"},
+		},
+	},
+	{
+		name: "GroUSE grounded QA JSONL: references as the contexts",
+		text: `{"input": "What is the capital of France?", "actual_output": "The capital of France is Marseille [1].", "expected_output": "The capital of France is Paris [1].", "references": ["Paris is the capital of France."]}
+{"input": "Who painted the Mona Lisa?", "actual_output": "Leonardo da Vinci [1][2].", "expected_output": "Leonardo da Vinci painted it [1].", "references": ["The Mona Lisa is by Leonardo da Vinci.", "It hangs in the Louvre."]}
+`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "actual_output", "facts": "references"},
+			"pairwise-faithfulness": {"contexts": "references", "expected_output": "expected_output", "actual_output": "actual_output"},
+		},
+	},
+	{
+		name:   "ARES judge scoring TSV: Query, Document, Answer, labels often empty, quoted documents",
+		format: "tsv",
+		text: "Query\tDocument\tAnswer\tContext_Relevance_Label\tAnswer_Relevance_Label\tAnswer_Faithfulness_Label\n" +
+			"who wrote the first program\tAda Lovelace wrote the first program, in 1843.\tAda Lovelace\t1.0\t1.0\t1.0\n" +
+			"when did the first ninja turtles come out\t\"The Turtles first appeared in a comic parodying \"\"Daredevil\"\" and \"\"Ronin\"\", in 1984.\"\tGiovanni Ribisi\t\t0.0\t0.0\n",
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "Answer", "facts": "Document"},
+		},
+		codes: []diag.Code{diag.InputOneItem, diag.InputOneItem},
+	},
+	{
+		name: "ARES TSV detected, Question in place of Query",
+		text: "Question\tDocument\tAnswer\n" +
+			"what is a notary for\tA notary public serves the public in non-contentious matters.\tTo certify documents.\n",
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "Answer", "facts": "Document"},
+		},
+		codes: []diag.Code{diag.InputOneItem},
+		read:  "tsv",
+	},
+	{
+		name: "RAGChecker checking inputs: {input_data: [...]}, retrieved_context as {doc_id, text}",
+		text: `{
+  "input_data": [
+    {
+      "query_id": "0",
+      "query": "What's the longest river in the world?",
+      "gt_answer": "The Nile is traditionally the longest river, though the Amazon may be longer.",
+      "response": "The Nile, about 6,650 km [1].",
+      "retrieved_context": [
+        {"doc_id": "000", "text": "Scientists debate whether the Amazon or the Nile is the longest river."},
+        {"doc_id": "001", "text": "The Nile River was central to Ancient Egypt."}
+      ]
+    },
+    {
+      "query_id": "1",
+      "query": "What does the flag of the Congo represent?",
+      "gt_answer": "Blue for peace, red for the martyrs' blood, yellow for wealth, the star for the future.",
+      "response": "Peace, martyrs, wealth and hope [1].",
+      "retrieved_context": [{"doc_id": "000", "text": "Blue symbolizes peace, red the blood of martyrs."}]
+    }
+  ]
+}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "response", "facts": "retrieved_context"},
+			"pairwise-faithfulness": {"contexts": "retrieved_context", "expected_output": "gt_answer", "actual_output": "response"},
+			"rag-recall":            {"passage_gt": "gt_answer", "passage_llm": "response"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText, diag.InputItemText, diag.InputItemText},
+	},
+	{
+		name: "promptfoo eval output JSON: vars, response.output, testCase",
+		text: `{"evalId": "eval-1", "results": {"version": 3, "results": [
+  {"vars": {"query": "Who wrote it?", "context": ["Ada wrote it.", "In 1843."]}, "response": {"output": "Ada [1].", "tokenUsage": {"total": 12}}, "success": true, "score": 1, "testCase": {"vars": {"query": "Who wrote it?"}}},
+  {"vars": {"query": "Where?", "context": "In London."}, "response": {"output": "London [1]."}, "success": false, "score": 0}
+]}}`,
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "response.output", "facts": "vars.context"},
+		},
+		codes: []diag.Code{diag.InputOneItem},
+	},
+	{
+		name: "promptfoo results flattened to CSV: vars.* columns",
+		text: "vars.question,vars.context,response.output,success,score\n" +
+			"Who?,\"[\"\"Ada wrote it.\"\"]\",Ada [1].,true,1\n" +
+			"When?,\"[\"\"It was 1843.\"\", \"\"In London.\"\"]\",1843 [1].,false,0.5\n",
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "response.output", "facts": "vars.context"},
+		},
+	},
+	{
+		name: "Phoenix get_qa_with_reference to_csv: input, output, reference (the retrieved text)",
+		text: "context.span_id,input,output,reference\n" +
+			"5d1a,What is Arize Phoenix?,An observability library [1].,Phoenix is an open-source observability library for LLM apps.\n" +
+			"9c2e,Does it trace?,Yes [1].,\"Phoenix traces LLM applications, via OpenTelemetry.\"\n",
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "output", "facts": "reference"},
+		},
+		codes: []diag.Code{diag.InputOneItem, diag.InputOneItem},
+	},
+	{
+		name: "Phoenix spans dataframe to_csv: attributes.* columns, documents as Python dicts",
+		text: "context.span_id,name,span_kind,attributes.input.value,attributes.output.value,attributes.retrieval.documents\n" +
+			"a1,query,CHAIN,What is Phoenix?,An observability tool [1].," +
+			"\"[{'document.id': 'd1', 'document.score': 0.81, 'document.content': 'Phoenix is an observability tool.', 'document.metadata': {'title': 'Docs'}}]\"\n",
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "attributes.output.value", "facts": "attributes.retrieval.documents"},
+		},
+		codes: []diag.Code{diag.InputItemText},
+	},
+	{
+		name: "TruLens records joined to a ground truth dataset: input, output, expected_response",
+		text: "record_id,query_id,input,output,expected_response,latency\n" +
+			"record_hash_1,q1,Who wrote it?,\"[ESSENTIAL PASSAGE] Ada wrote it\",\"[ESSENTIAL PASSAGE]\nAda Lovelace wrote it.\",0.82\n",
+		want: map[string]Mapping{
+			"rag-recall": {"passage_gt": "expected_response", "passage_llm": "output"},
+		},
+	},
+	{
+		name: "this tool's own names from a European spreadsheet: BOM, semicolons, CRLF, a stray quote",
+		text: "\uFEFFquestion;claims;evidence\r\n" +
+			"Who?;\"[\"\"Ada wrote it.\"\", \"\"In 1843.\"\"]\";\"[{\"\"title\"\": \"\"Notes\"\", \"\"text\"\": \"\"Ada wrote the program in 1843.\"\"}]\"\r\n" +
+			"Which 5\" screen?;['A 5\" screen, 2019.'];['The 5\" model came out in 2019.']\r\n",
+		want: map[string]Mapping{
+			"claim-groundedness": {"question": "question", "claims": "claims", "evidence": "evidence"},
+		},
+		warns: []diag.Code{diag.DatasetQuoteInField}, // one a row
+		read:  "csv",
+	},
+	{
+		name: "a question list as Hugging Face docs QA CSV has it: trailing comma in the header, stray quotes, a record broken over lines",
+		text: "question,expected_answer,\n" +
+			"\"What is the file size limit for syncing to Spaces?\n\",10MB,\n" +
+			"\"Where can you see the logs of an Endpoint?\n\",In the \"Logs\" tab of the Endpoint.,\n" +
+			"\"What is the recommended batch size multiple for fp16?\n\",,\nase, d\",64\n",
+		warns: []diag.Code{diag.DatasetQuoteInField, diag.DatasetQuoteInField},
+	},
+}
+
+// TestRealShapes: every row of each sample loads, and each evaluator the sample suits gets its
+// mapping without manual work, every row then giving inputs that render (rag-recall's ground
+// truth must also have markers, which not every sample has: its rows are only built).
+func TestRealShapes(t *testing.T) {
+	reg, err := judge.Load(prompts.FS)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(realShapes), 12)
+	for _, tc := range realShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := Read(tc.text, tc.format)
+			require.NoError(t, err)
+			require.Empty(t, tab.Errors, "every row loads")
+			require.GreaterOrEqual(t, len(tab.Rows), 1)
+			if tc.read != "" {
+				assert.Equal(t, tc.read, tab.Format)
+			}
+			var warns []diag.Code
+			for _, w := range tab.Warnings {
+				warns = append(warns, w.Code)
+			}
+			assert.ElementsMatch(t, tc.warns, warns)
+			var codes []diag.Code
+			for id, want := range tc.want {
+				ev, err := reg.Get(id)
+				require.NoError(t, err)
+				matches := tab.DetectMatches(ev.Inputs)
+				m := Mapping{}
+				for _, mt := range matches {
+					if mt.Input != "mode" && mt.Input != "threshold" {
+						m[mt.Input] = mt.Column
+					}
+					assert.NotEmpty(t, mt.Alias)
+				}
+				require.Equal(t, want, m, id)
+				for i, row := range tab.Rows {
+					in, checks := RowInputs(row, m, ev.Inputs)
+					for _, c := range checks {
+						assert.NotEqual(t, diag.SevError, c.Severity, "%s row %d: %s", id, i+1, c.Message)
+						codes = append(codes, c.Code)
+					}
+					if id == "rag-recall" {
+						continue
+					}
+					_, err := reg.Render(id, in)
+					assert.NoError(t, err, "%s row %d", id, i+1)
+				}
+			}
+			assert.ElementsMatch(t, tc.codes, codes)
+		})
+	}
+}
+
+// TestRealShapesSaySourceNames: the preview can say where each guess came from.
+func TestRealShapesSaySourceNames(t *testing.T) {
+	for _, tc := range []struct {
+		columns []string
+		inputs  []judge.Input
+		want    []Match
+	}{
+		{[]string{"user_input", "retrieved_contexts", "response", "reference"}, pairwiseInputs, []Match{
+			{Input: "contexts", Column: "retrieved_contexts", Alias: "retrieved_contexts", Tool: "RAGAS"},
+			{Input: "expected_output", Column: "reference", Alias: "reference", Tool: "RAGAS"},
+			{Input: "actual_output", Column: "response", Alias: "response", Tool: "RAGAS, RAGChecker, TruLens"},
+		}},
+		{[]string{"Query", "Document", "Answer"}, answerInputs, []Match{
+			{Input: "answer", Column: "Answer", Alias: "answer", Tool: "RAGAS (v0.1), ARES"},
+			{Input: "facts", Column: "Document", Alias: "document", Tool: "ARES"},
+		}},
+		{[]string{"vars", "vars.query", "vars.context"}, claimInputs, []Match{
+			{Input: "question", Column: "vars.query", Alias: "query", Tool: "promptfoo, RAGChecker, ARES, TruLens", Nested: "vars"},
+			{Input: "evidence", Column: "vars.context", Alias: "context", Tool: "promptfoo, DeepEval, TruLens", Nested: "vars"},
+			{Input: "claims", Column: "vars.claims", Alias: "claims", Tool: "", Nested: "vars", Guess: false},
+		}[:2]},
+		{[]string{"vars"}, recallInputs, []Match{
+			{Input: "passage_gt", Column: "vars.passage_gt", Alias: "passage_gt", Tool: "promptfoo", Nested: "vars", Guess: true},
+			{Input: "passage_llm", Column: "vars.passage_llm", Alias: "passage_llm", Tool: "promptfoo", Nested: "vars", Guess: true},
+			{Input: "threshold", Column: "vars.threshold", Alias: "threshold", Tool: "promptfoo", Nested: "vars", Guess: true},
+		}},
+		{[]string{"testCase.vars.Question", "attributes.output.value", "attributes.retrieval.documents"}, answerInputs, []Match{
+			{Input: "answer", Column: "attributes.output.value", Alias: "attributes.output.value", Tool: "Phoenix"},
+			{Input: "facts", Column: "attributes.retrieval.documents", Alias: "attributes.retrieval.documents", Tool: "Phoenix"},
+		}},
+	} {
+		assert.Equal(t, tc.want, DetectMatches(tc.columns, tc.inputs), "%v", tc.columns)
+	}
+}
