@@ -40,6 +40,28 @@ test("evaluators() lists the four built-ins in display order with their input sc
   assert.deepEqual(rj.evaluators(), list, "a fresh copy each call, same content");
 });
 
+test("evaluators() declares each evaluator whole: words, view, score, a worked example that renders and parses", () => {
+  const list = rj.evaluators();
+  assert.deepEqual(list.map((e) => e.order), [...list.map((e) => e.order)].sort((a, b) => a - b), "listed by order");
+  const views = { "claim-groundedness": "claims", "answer-grounding": "yes-no", "pairwise-faithfulness": "pairwise", "rag-recall": "recall" };
+  const words = { "claim-groundedness": "Grounded", "answer-grounding": "Grounded", "pairwise-faithfulness": "Faithful", "rag-recall": "Meets threshold" };
+  for (const e of list) {
+    assert.equal(e.view, views[e.id], e.id);
+    assert.equal(e.words.passed, words[e.id], e.id);
+    assert.ok(typeof e.words.failed === "string" && e.words.failed.length > 0, e.id);
+    assert.ok(["fraction", "binary", "scale"].includes(e.score.kind), e.id);
+    const r = rj.render(e.id, e.example.inputs);
+    assert.ok(r.prompt.length > 0, e.id);
+    const v = rj.parse(e.id, e.example.inputs, e.example.answer);
+    assert.equal(typeof v.passed, "boolean", `${e.id}: the example has a verdict`);
+    if (e.score.kind === "fraction") {
+      const at = (path) => path.split(".").reduce((o, k) => o?.[k], v.verdict);
+      assert.equal(v.score, at(e.score.passed) / at(e.score.total), e.id);
+    }
+    if (e.score.kind === "scale") assert.ok(v.score >= 0 && v.score <= e.score.max, e.id);
+  }
+});
+
 // checkRendered checks what every render result must be, and that each span slices the prompt at
 // the text that was substituted for its expression.
 function checkRendered(r, substituted) {
