@@ -404,7 +404,7 @@ func TestPrepayChecks(t *testing.T) {
 			assert.Nil(t, v.Passed, "never a verdict on inputs that cannot be judged")
 			assert.Nil(t, v.Score)
 			require.NotEmpty(t, v.Checks)
-			assert.Equal(t, diag.Check{Severity: diag.SevError, Code: tt.code, Message: de.Msg, Input: tt.input}, v.Checks[0])
+			assert.Equal(t, diag.Check{Severity: diag.SevError, Code: tt.code, Message: tt.input + " " + de.Msg, Input: tt.input}, v.Checks[0])
 		})
 	}
 }

@@ -25,6 +25,7 @@ package judge
 import (
 	"io/fs"
 	"sort"
+	"strings"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/template"
@@ -264,9 +265,12 @@ func (e *Evaluator) render(vars *value.Object) (*Rendered, error) {
 	}, nil
 }
 
-// inputError is the *diag.Error an error check about an input becomes.
+// inputError is the *diag.Error an error check about an input becomes. The check's message
+// names its input ("evidence is empty: …"); the error prints the name before it already
+// ("input: evidence: is empty: …"), as the other input errors do.
 func inputError(c diag.Check) *diag.Error {
-	return &diag.Error{Kind: "input", Code: c.Code, Name: c.Input, Line: c.Line, Col: c.Col, Msg: c.Message}
+	return &diag.Error{Kind: "input", Code: c.Code, Name: c.Input, Line: c.Line, Col: c.Col,
+		Msg: strings.TrimPrefix(c.Message, c.Input+" ")}
 }
 
 // Parse reads the judge's answer to evaluator id's prompt rendered from inputs.

@@ -357,7 +357,7 @@ func TestRagRecallRender(t *testing.T) {
 				var de *diag.Error
 				require.ErrorAs(t, err, &de, "render refuses a ground truth without markers before paying")
 				assert.Equal(t, diag.Error{Kind: "input", Code: diag.InputNoMarkers, Name: "passage_gt", Msg: de.Msg}, *de)
-				assert.Contains(t, de.Msg, "passage_gt has no [ESSENTIAL PASSAGE] marker")
+				assert.Contains(t, de.Error(), "input: passage_gt: has no [ESSENTIAL PASSAGE] marker")
 				assert.Equal(t, string(want), renderUnchecked(t, r, ragRecallID, in))
 				return
 			}
