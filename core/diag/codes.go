@@ -18,15 +18,13 @@ const (
 	AnswerTooLong         Code = "answer.too-long"
 )
 
-// The evaluators' inputs.
+// The evaluators' inputs, as render and parse check them (input.missing, input.empty-list and
+// input.bad-item, which rowInputs reports too, are declared with its codes below).
 const (
 	InputUnknownMode      Code = "input.unknown-mode"
 	InputNoMarkers        Code = "input.no-markers"
-	InputEmptyList        Code = "input.empty-list"
-	InputMissing          Code = "input.missing"
 	InputWrongType        Code = "input.wrong-type"
 	InputBlank            Code = "input.blank"
-	InputBadItem          Code = "input.bad-item"
 	InputDuplicateID      Code = "input.duplicate-id"
 	InputOutOfRange       Code = "input.out-of-range"
 	InputUnknownEvaluator Code = "input.unknown-evaluator"
@@ -90,7 +88,8 @@ const (
 	DatasetMissingFields Code = "dataset.missing-fields"
 )
 
-// A dataset row's inputs, as rowInputs builds them through a column mapping.
+// A dataset row's inputs, as rowInputs builds them through a column mapping; input.missing,
+// input.empty-list and input.bad-item are also what render and parse say of an evaluator's inputs.
 const (
 	InputUnmapped      Code = "input.unmapped"
 	InputMissing       Code = "input.missing"
