@@ -3,7 +3,8 @@
 //
 // Every evaluator renders its prompt into one user message. Parse never fails on a bad judge
 // answer: that is a verdict with Passed == nil and an error check. It fails only when the
-// evaluator id or the inputs are wrong, with a *diag.Error.
+// evaluator id is unknown or the inputs cannot be read at all, with a *diag.Error; inputs that
+// Render refuses before paying (an empty list, no markers) give an undetermined verdict.
 //
 // An evaluator is declared in one place, its own file: one call to register in an init
 // function with an Evaluator that holds everything a page needs to show it (id, order, title,
