@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/output"
 	"ragjudge/core/value"
 )
 
@@ -447,4 +448,36 @@ func TestClaimCheckPositions(t *testing.T) {
 		diag.ClaimsIDRewritten:   `6:3+75 {"claim_id": "C2`,
 		diag.ClaimsContradiction: `6:3+75 {"claim_id": "C2`,
 	}, got)
+}
+
+// TestDeepAnswers: a judge answer nested past output.MaxDepth is answer.unreadable with where,
+// for every JSON evaluator, natively and under wasm; one nested exactly that deep is read.
+func TestDeepAnswers(t *testing.T) {
+	r := testRegistry(t)
+	for id, in := range map[string]*value.Object{claimID: object(t, claimInputs), pairwiseID: object(t, pairwiseInputs)} {
+		key := map[string]string{claimID: "claims", pairwiseID: "answer_2"}[id]
+		atCap := `{"` + key + `": ` + strings.Repeat("[", output.MaxDepth-1) + strings.Repeat("]", output.MaxDepth-1) + "}"
+		v, err := r.Parse(id, in, atCap)
+		require.NoError(t, err)
+		for _, c := range v.Checks {
+			assert.NotEqual(t, diag.AnswerUnreadable, c.Code, "%s at the cap: %v", id, c)
+		}
+		for _, answer := range []string{
+			`{"` + key + `": ` + strings.Repeat("[", output.MaxDepth) + strings.Repeat("]", output.MaxDepth) + "}",
+			strings.Repeat("[", 5000) + `{"` + key + `": ` + strings.Repeat("[", 100000),
+		} {
+			v, err := r.Parse(id, in, answer)
+			require.NoError(t, err)
+			assert.Nil(t, v.Passed)
+			var c diag.Check
+			for _, c = range v.Checks {
+				if c.Severity == diag.SevError {
+					break
+				}
+			}
+			assert.Equal(t, diag.AnswerUnreadable, c.Code, "%s: %v", id, v.Checks)
+			assert.Positive(t, c.Line)
+			assert.Positive(t, c.Col)
+		}
+	}
 }
