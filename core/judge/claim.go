@@ -18,8 +18,9 @@ import (
 const claimID = "claim-groundedness"
 
 func init() {
-	builtins = append(builtins, &Evaluator{
+	register(&Evaluator{
 		ID:    claimID,
+		Order: 10,
 		Title: "Claim groundedness",
 		Description: "Checks each claim of a draft answer against the retrieved evidence: a claim is grounded " +
 			"only if every assertion in it is supported (a paraphrase is fine), none absent, contradicted or over-claimed.",
@@ -33,8 +34,48 @@ func init() {
 				Help: "The retrieved chunks: texts or {title, text} objects, given IDs 1, 2, … in order."},
 		},
 		Output: `JSON {"claims": [{"claim_id", "grounded", "ungrounded_assertions": [{"assertion", "reason"}]}]}`,
-		vars:   claimVars,
-		parse:  claimParse,
+		Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
+		View:   ViewClaims,
+		Score:  Score{Kind: ScoreFraction, Unit: "claims", Passed: "counts.grounded", Total: "counts.total"},
+		Example: example(`{
+			"question": "What was the patient given after surgery, and how did they respond?",
+			"claims": [
+				{
+					"id": "c1",
+					"text": "After surgery the patient was prescribed amoxicillin 500 mg three times a day."
+				},
+				{
+					"id": "c2",
+					"text": "The patient had no adverse reactions and was discharged the next day."
+				},
+				{
+					"id": "c3",
+					"text": "A follow-up visit is scheduled in two weeks."
+				}
+			],
+			"evidence": [
+				{
+					"title": "Discharge summary",
+					"text": "Post-operative plan: amoxicillin 500 mg TID for 7 days. Discharged on day 3."
+				},
+				{
+					"title": "Scheduling",
+					"text": "Follow-up appointment booked with Dr. Okafor, 14 days after discharge."
+				}
+			]
+		}`,
+			`{
+  "claims": [
+    {"claim_id": "c1", "grounded": true, "ungrounded_assertions": []},
+    {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [
+      {"assertion": "the patient had no adverse reactions", "reason": "chunk 1 only says the medication was prescribed, not how the patient reacted"},
+      {"assertion": "discharged the next day", "reason": "chunk 1 says discharge was on day 3"}
+    ]},
+    {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
+  ]
+}`),
+		vars:  claimVars,
+		parse: claimParse,
 	})
 }
 

@@ -20,8 +20,9 @@ const groundingID = "answer-grounding"
 var groundingModes = []string{"strict", "lenient"}
 
 func init() {
-	builtins = append(builtins, &Evaluator{
+	register(&Evaluator{
 		ID:    groundingID,
+		Order: 20,
 		Title: "Answer grounding",
 		Description: "Asks whether every claim of the answer is grounded in the given facts: strictly (exact " +
 			"match or close paraphrase) or leniently (also single-hop inference from at most two facts).",
@@ -35,8 +36,21 @@ func init() {
 				Help: "strict: exact match or close paraphrase; lenient: also single-hop inference."},
 		},
 		Output: `"yes" or "no"`,
-		vars:   groundingVars,
-		parse:  groundingParse,
+		Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
+		View:   ViewYesNo,
+		Score:  Score{Kind: ScoreBinary},
+		Example: example(`{
+			"answer": "The Eiffel Tower, completed in 1889, stands in the capital of France.",
+			"facts": [
+				"The Eiffel Tower is located in Paris.",
+				"The Eiffel Tower was completed in 1889.",
+				"Paris is the capital of France."
+			],
+			"mode": "lenient"
+		}`,
+			`yes`),
+		vars:  groundingVars,
+		parse: groundingParse,
 	})
 }
 

@@ -4,6 +4,22 @@
 // Every evaluator renders its prompt into one user message. Parse never fails on a bad judge
 // answer: that is a verdict with Passed == nil and an error check. It fails only when the
 // evaluator id or the inputs are wrong, with a *diag.Error.
+//
+// An evaluator is declared in one place, its own file: one call to register in an init
+// function with an Evaluator that holds everything a page needs to show it (id, order, title,
+// description, inputs, the words of its verdicts, the view that draws them, how its score
+// prints, a worked example) and its reader. The page gets the declarations from the JS API's
+// evaluators() and knows no evaluator by id, so a new evaluator is its Go file, its prompt
+// (prompts/<id>.md) and its tests.
+//
+// How a page prints a verdict's score, from Evaluator.Score alone:
+//   - kind "fraction": Score is the share of the units that passed, from 0 to 1; Passed and
+//     Total name the counts in the verdict's detail (dotted paths into Verdict.Verdict, e.g.
+//     "counts.grounded"), so the page prints "3 of 4 claims grounded" (passed of total, Unit,
+//     the passed word in lower case). An undetermined verdict may still hold the counts.
+//   - kind "binary": Score is 1 or 0 and says no more than Passed; the page prints the words.
+//   - kind "scale": Score is a number from 0 to Max, printed with at most Decimals decimals
+//     and the maximum: "4.38 / 5".
 package judge
 
 import (
@@ -25,15 +41,59 @@ type Input struct {
 	Help     string   `json:"help,omitempty"`
 }
 
-// Evaluator is one built-in judge.
+// Words are what a page calls a passed and a failed verdict, e.g. "Grounded" / "Not grounded".
+type Words struct {
+	Passed string `json:"passed"`
+	Failed string `json:"failed"`
+}
+
+// The views a page draws verdicts with, one per kind of reader; a page that does not know a
+// view draws a generic one (passed, score, checks).
+const (
+	ViewClaims   = "claims"   // a list of units each passed or not, with reasons (claim-groundedness)
+	ViewYesNo    = "yes-no"   // one yes or no
+	ViewPairwise = "pairwise" // two graded answers and a citation check
+	ViewRecall   = "recall"   // per-passage scores and the recomputed recall
+)
+
+// The kinds of score; see the package doc for how each prints.
+const (
+	ScoreFraction = "fraction"
+	ScoreBinary   = "binary"
+	ScoreScale    = "scale"
+)
+
+// Score says how a page prints a verdict's score without knowing the evaluator (package doc).
+type Score struct {
+	Kind     string  `json:"kind"`               // ScoreFraction, ScoreBinary or ScoreScale
+	Unit     string  `json:"unit,omitempty"`     // fraction: what is counted, plural ("claims")
+	Passed   string  `json:"passed,omitempty"`   // fraction: path of the count that passed in Verdict.Verdict
+	Total    string  `json:"total,omitempty"`    // fraction: path of the count of all units in Verdict.Verdict
+	Max      float64 `json:"max,omitempty"`      // scale: the highest score
+	Decimals int     `json:"decimals,omitempty"` // scale: at most this many decimals
+}
+
+// Example is a worked example: inputs in the JS API's shape and an answer of the kind real
+// judges write. Pages load it in one click; tests run it through Render and Parse.
+type Example struct {
+	Inputs *value.Object `json:"inputs"`
+	Answer string        `json:"answer"`
+}
+
+// Evaluator is one built-in judge, declared whole in its own file.
 type Evaluator struct {
 	ID          string           `json:"id"`
+	Order       int              `json:"order"` // pages list evaluators by ascending order
 	Title       string           `json:"title"`
 	Description string           `json:"description"`
 	Dialect     template.Dialect `json:"dialect"`
 	Inputs      []Input          `json:"inputs"`
 	Output      string           `json:"output"` // what the judge writes, in words
-	Prompt      string           `json:"-"`      // the seed prompt, from prompts/<id>.md
+	Words       Words            `json:"words"`
+	View        string           `json:"view"` // one of the View constants
+	Score       Score            `json:"score"`
+	Example     Example          `json:"example"`
+	Prompt      string           `json:"-"` // the seed prompt, from prompts/<id>.md
 
 	// vars turns validated inputs into the template's variables and any render warnings.
 	vars func(in *value.Object) (*value.Object, []string, error)
@@ -70,16 +130,38 @@ type Registry struct {
 	order []*Evaluator
 }
 
-// builtins lists the evaluators in the order pages show them; each file of this package adds its
-// own in an init function.
+// builtins lists the declared evaluators; each file of this package adds its own with register
+// in an init function.
 var builtins []*Evaluator
 
-// Load reads each built-in evaluator's prompt from fsys (file "<id>.md") and returns the registry.
+// register declares a built-in evaluator.
+func register(e *Evaluator) { builtins = append(builtins, e) }
+
+// example builds an Example from its inputs as JSON text, which reads closer to what a page
+// sends than Go literals; a bad text is a bug in the declaration and fails every test.
+func example(inputsJSON, answer string) Example {
+	v, err := value.Decode([]byte(inputsJSON))
+	o, ok := v.(*value.Object)
+	if err != nil || !ok {
+		panic("judge: an example's inputs are not a JSON object: " + inputsJSON)
+	}
+	return Example{Inputs: o, Answer: answer}
+}
+
+// Load reads each built-in evaluator's prompt from fsys (file "<id>.md") and returns the
+// registry, with the evaluators by ascending Order. A declaration that lacks what a page needs
+// is an error here rather than a blank on the page.
 func Load(fsys fs.FS) (*Registry, error) {
 	r := &Registry{byID: map[string]*Evaluator{}}
 	list := append([]*Evaluator(nil), builtins...)
-	sort.SliceStable(list, func(i, j int) bool { return rank(list[i].ID) < rank(list[j].ID) })
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
 	for _, b := range list {
+		if msg := b.incomplete(); msg != "" {
+			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "evaluator declaration: " + msg}
+		}
+		if r.byID[b.ID] != nil {
+			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "evaluator declared twice"}
+		}
 		src, err := fs.ReadFile(fsys, b.ID+".md")
 		if err != nil {
 			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "no prompt: " + err.Error()}
@@ -92,13 +174,31 @@ func Load(fsys fs.FS) (*Registry, error) {
 	return r, nil
 }
 
-func rank(id string) int {
-	for i, s := range []string{"claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"} {
-		if s == id {
-			return i
-		}
+// incomplete says what e's declaration lacks, or "".
+func (e *Evaluator) incomplete() string {
+	switch {
+	case e.ID == "":
+		return "no id"
+	case e.Title == "" || e.Description == "" || e.Output == "":
+		return "no title, description or output"
+	case len(e.Inputs) == 0:
+		return "no inputs"
+	case e.Words.Passed == "" || e.Words.Failed == "":
+		return "no words for its verdicts"
+	case e.View == "":
+		return "no view"
+	case e.Score.Kind != ScoreFraction && e.Score.Kind != ScoreBinary && e.Score.Kind != ScoreScale:
+		return "score kind " + quote(e.Score.Kind) + " is none of fraction, binary, scale"
+	case e.Score.Kind == ScoreFraction && (e.Score.Unit == "" || e.Score.Passed == "" || e.Score.Total == ""):
+		return "a fraction score needs its unit and the paths of its counts"
+	case e.Score.Kind == ScoreScale && e.Score.Max <= 0:
+		return "a scale score needs its maximum"
+	case e.Example.Inputs == nil || e.Example.Answer == "":
+		return "no worked example"
+	case e.vars == nil || e.parse == nil:
+		return "no reader"
 	}
-	return 100
+	return ""
 }
 
 // Evaluators returns the evaluators in display order.

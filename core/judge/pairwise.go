@@ -22,8 +22,9 @@ import (
 const pairwiseID = "pairwise-faithfulness"
 
 func init() {
-	builtins = append(builtins, &Evaluator{
+	register(&Evaluator{
 		ID:    pairwiseID,
+		Order: 30,
 		Title: "Pairwise faithfulness",
 		Description: "Grades the expected and the actual answer for faithfulness to the references: every " +
 			"sentence must cite a reference [i] that really says it. Also checks the actual answer's citations itself.",
@@ -37,8 +38,40 @@ func init() {
 				Help: "The answer to evaluate (answer 2); the verdict follows its grade."},
 		},
 		Output: `JSON {"answer_1": {…, "faithfulness": true|false|null}, "answer_2": {…}}`,
-		vars:   pairwiseVars,
-		parse:  pairwiseParse,
+		Words:  Words{Passed: "Faithful", Failed: "Not faithful"},
+		View:   ViewPairwise,
+		Score:  Score{Kind: ScoreBinary},
+		Example: example(`{
+			"contexts": [
+				"The Great Barrier Reef, off the coast of Queensland, Australia, is the world's largest coral reef system.",
+				"Mass coral bleaching on the reef is driven by rising sea temperatures."
+			],
+			"expected_output": "The Great Barrier Reef is the world's largest coral reef system [1]. Its corals bleach when the sea gets warmer [2].",
+			"actual_output": "The Great Barrier Reef lies off Queensland, Australia [1]. It is the only living thing visible from space. Bleaching is mostly caused by overfishing [3]."
+		}`,
+			`{
+  "answer_1": {
+    "answer_only_asserts_no_document_answers": false,
+    "content_analysis_sentence_by_sentence": [
+      {"sentence": "The Great Barrier Reef is the world's largest coral reef system [1].", "criterion_1": "cites [1]", "criterion_2": "[1] is correct", "criterion_3": "faithful to [1]"},
+      {"sentence": "Its corals bleach when the sea gets warmer [2].", "criterion_1": "cites [2]", "criterion_2": "[2] is correct", "criterion_3": "paraphrase of [2]"}
+    ],
+    "faithfulness_justification": "Every sentence cites the right reference and agrees with it.",
+    "faithfulness": true
+  },
+  "answer_2": {
+    "answer_only_asserts_no_document_answers": false,
+    "content_analysis_sentence_by_sentence": [
+      {"sentence": "The Great Barrier Reef lies off Queensland, Australia [1].", "criterion_1": "cites [1]", "criterion_2": "[1] is correct", "criterion_3": "faithful"},
+      {"sentence": "It is the only living thing visible from space.", "criterion_1": "no reference", "criterion_2": "n/a", "criterion_3": "not in the references"},
+      {"sentence": "Bleaching is mostly caused by overfishing [3].", "criterion_1": "cites [3]", "criterion_2": "there is no reference 3", "criterion_3": "contradicts [2]"}
+    ],
+    "faithfulness_justification": "One sentence has no source and another cites a reference that does not exist and contradicts [2].",
+    "faithfulness": false
+  }
+}`),
+		vars:  pairwiseVars,
+		parse: pairwiseParse,
 	})
 }
 

@@ -20,8 +20,9 @@ import (
 const ragRecallID = "rag-recall"
 
 func init() {
-	builtins = append(builtins, &Evaluator{
+	register(&Evaluator{
 		ID:    ragRecallID,
+		Order: 40,
 		Title: "RAG recall",
 		Description: "Scores how much of each passage of the ground truth the returned passage covers " +
 			"(essential passages 1–5, bonus passages 0–5) and combines the scores into a recall from 1 to 5, " +
@@ -36,8 +37,27 @@ func init() {
 				Help: "Optional, 0–5: the verdict passes when the recall (rounded to 2 decimals) is at least this."},
 		},
 		Output: "text: a `Score: n` per passage, the RECALL_ formula lines and `RECALL_Final_Score: x`",
-		vars:   ragRecallVars,
-		parse:  ragRecallParse,
+		Words:  Words{Passed: "Meets threshold", Failed: "Below threshold"},
+		View:   ViewRecall,
+		Score:  Score{Kind: ScoreScale, Max: 5, Decimals: 2},
+		Example: example(`{
+			"passage_gt": "[ESSENTIAL PASSAGE]\nPhotosynthesis converts light energy into chemical energy stored in glucose.\n\n[ESSENTIAL PASSAGE]\nIt takes place in the chloroplasts, which contain chlorophyll.\n\n[BONUS PASSAGE]\nOxygen is released as a by-product.\n\n[BONUS PASSAGE]\nC4 plants fix carbon in two stages to cope with heat.",
+			"passage_llm": "Photosynthesis lets plants turn sunlight into chemical energy, storing it as glucose. It happens in the leaves. Plants release oxygen while doing it.",
+			"threshold": "3"
+		}`,
+			`• RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: the returned passage states the conversion of light into chemical energy stored as glucose. Score: 4 [ESSENTIAL PASSAGE] 2: it says "in the leaves" but never mentions chloroplasts or chlorophyll. Score: 3 [BONUS PASSAGE] 1: oxygen release is mentioned. Score: 4 [BONUS PASSAGE] 2: C4 plants are not mentioned. Score: 0
+
+• RECALL_Essential_Formula: (4 + 3) / 2 = 3.5
+
+• RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5
+
+• RECALL_Combined_Formula: 3.5 + 0.5 = 4
+
+• RECALL_Final_Score_Calculation: min(5, 4) = 4
+
+• RECALL_Final_Score: 4`),
+		vars:  ragRecallVars,
+		parse: ragRecallParse,
 	})
 }
 
