@@ -5,8 +5,15 @@
 
 import { h, replace, debounce, copyText, badge } from "./dom.js";
 import { bars, fmt, renderVerdict, passageLabels } from "./verdicts.js";
-import { RECALL_SEEDS } from "./examples.js";
 import { autoGrow } from "./form.js";
+
+/** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
+export const RECALL_SEEDS = [
+  { name: "Seed example 1", essential: [4, 3], bonus: [4, 0], final: "4" },
+  { name: "Seed example 2", essential: [4, 4, 3], bonus: [0], final: "3.67" },
+  { name: "Seed example 3", essential: [5, 5], bonus: [5], final: "5" },
+  { name: "Seed example 4", essential: [1, 2], bonus: [], final: "1.5" },
+];
 
 const DEFAULT = { gt: "", E: 2, B: 2, essential: ["", ""], bonus: ["", ""], answer: "" };
 
@@ -229,9 +236,14 @@ export function mountCalculator(root, { rj, state }) {
       ? c.gt
       : [...Array(c.E)].map((_, i) => `[ESSENTIAL PASSAGE]\n(essential ${i + 1})`).concat([...Array(c.B)].map((_, i) => `[BONUS PASSAGE]\n(bonus ${i + 1})`)).join("\n\n");
     const inputs = { passage_gt, passage_llm: "(not given: checking the arithmetic only)" };
-    const ev = rj.evaluators().find((e) => e.id === "rag-recall") || { id: "rag-recall", inputs: [] };
+    // The evaluator whose verdicts the recall view draws is the one whose answers this checks.
+    const ev = rj.evaluators().find((e) => e.view === "recall");
+    if (!ev) {
+      replace(checkEl, h("p", { class: "msg-error", text: "✗ This engine has no recall evaluator to check an answer with." }));
+      return;
+    }
     try {
-      const v = rj.parse("rag-recall", inputs, c.answer);
+      const v = rj.parse(ev.id, inputs, c.answer);
       replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
     } catch (e) {
       replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + e.message }));

@@ -90,10 +90,13 @@ export async function copyText(s) {
   }
 }
 
-/** The three verdict states, the same everywhere (single and batch): icon, word, CSS class. */
+/**
+ * The three verdict states, the same everywhere (single and batch): icon, word, CSS class. The
+ * words are fallbacks: a verdict is shown with its evaluator's own words (ev.words).
+ */
 export const STATES = {
-  pass: { icon: "✓", word: "Grounded", cls: "state-pass" },
-  fail: { icon: "✗", word: "Not grounded", cls: "state-fail" },
+  pass: { icon: "✓", word: "Passed", cls: "state-pass" },
+  fail: { icon: "✗", word: "Failed", cls: "state-fail" },
   undetermined: { icon: "?", word: "Undetermined", cls: "state-undetermined" },
 };
 

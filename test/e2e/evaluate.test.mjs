@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
-import { EXAMPLES } from "../../web/examples.js";
+import { EXAMPLES } from "./fake-upstream.mjs";
 
 let env;
 before(async () => {
