@@ -275,7 +275,7 @@ test("Stop mid-answer: what arrived is shown as such, the rest is 'cut short', a
   assert.equal(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "undetermined");
   assert.equal(await text(page, '[data-ref="verdict-badge"]'), "?Undetermined — answer cut short");
   assert.equal(await page.locator('[data-ref="verdict"] [data-ref="score"]').count(), 0, "no score for a cut-short answer");
-  assert.match(await text(page, '[data-ref="cut-short"]'), /^Cut short: \d of 3/);
+  assert.match(await text(page, '[data-ref="cut-short"]'), /^Cut short: \d of 3 claims arrived/);
   const verdict = await text(page, '[data-ref="verdict"]');
   assert.doesNotMatch(verdict, /claims grounded/);
   assert.doesNotMatch(verdict, /skipped/, "the judge is not blamed for what the cut lost");

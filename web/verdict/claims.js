@@ -72,8 +72,8 @@ export function claimsView({ head, score, d, v, ev, inputs }) {
       h(
         "div",
         { class: "cut-note", dataset: { ref: "cut-short" } },
-        h("strong", { text: `Cut short: ${arrived} of ${list.length}` }),
-        ` ${unit} arrived before the answer stopped; no score.`,
+        h("strong", { text: `Cut short: ${arrived} of ${list.length} ${unit} arrived` }),
+        "The answer stopped before the rest: no score.",
       ),
     );
   } else if (score) head.append(score);
