@@ -133,7 +133,7 @@ export function mountCalculator(root, { rj, state }) {
       eInput.value = String(c.E);
       bInput.value = String(c.B);
     } catch (e) {
-      gtNote.textContent = "✗ " + e.message;
+      gtNote.textContent = "✗ " + (e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -192,7 +192,7 @@ export function mountCalculator(root, { rj, state }) {
     try {
       r = rj.recall({ essential, bonus });
     } catch (e) {
-      replace(resultEl, h("p", { class: "msg-error", dataset: { ref: "calc-error" }, text: "✗ " + e.message }));
+      replace(resultEl, h("p", { class: "msg-error", dataset: { ref: "calc-error" }, text: "✗ " + (e instanceof Error ? e.message : String(e)) }));
       return;
     }
     const linesText = (r.lines || []).join("\n");
@@ -246,7 +246,7 @@ export function mountCalculator(root, { rj, state }) {
       const v = rj.parse(ev.id, inputs, c.answer);
       replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
     } catch (e) {
-      replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + e.message }));
+      replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + (e instanceof Error ? e.message : String(e)) }));
     }
   }
   const checkSoon = debounce(check, 200);

@@ -8,7 +8,7 @@
  * (type, value, disabled, htmlFor, …). children: nodes, strings (become text nodes), arrays,
  * null/false (skipped).
  */
-export function h(tag, props = {}, ...children) {
+export function h(tag, props = {}, /** @type {any[]} */ ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null) continue;
@@ -108,6 +108,8 @@ export function stateOf(passed) {
 /**
  * badge renders a verdict state with icon, word and colour; words overrides the default word
  * (e.g. "Faithful"), cause is appended to an undetermined state ("Undetermined — <cause>").
+ * @param {boolean|null|undefined} passed
+ * @param {{word?: string, cause?: string|null, size?: string}} [opts]
  */
 export function badge(passed, { word, cause, size = "" } = {}) {
   const st = STATES[stateOf(passed)];

@@ -19,10 +19,14 @@ export function mountEvaluate(root, { rj, state }) {
   const saveSoon = debounce(() => state.save(), 400);
 
   let ev = byID.get(state.get("evaluator"));
-  let rendered = null; // the last successful rj.render result
+  /** @type {any} the last successful rj.render result */
+  let rendered = null;
+  /** @type {any} */
   let renderError = null;
-  let running = null; // {ctl} while a call is in flight
-  let lastCall = null; // {usage, model, ms, finishReason}
+  /** @type {{ctl: AbortController} | null} while a call is in flight */
+  let running = null;
+  /** @type {{usage: any, model: string, ms: number, finishReason: string} | null} */
+  let lastCall = null;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
@@ -112,6 +116,7 @@ export function mountEvaluate(root, { rj, state }) {
     picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id, text: e.title || e.id })));
   }
 
+  /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
     stop();
@@ -245,7 +250,8 @@ export function mountEvaluate(root, { rj, state }) {
     try {
       v = rj.parse(ev.id, inp, answer);
     } catch (e) {
-      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message: e.message }]));
+      const message = e instanceof Error ? e.message : String(e);
+      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
       return;
     }
     replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
@@ -365,7 +371,7 @@ export function mountEvaluate(root, { rj, state }) {
       lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
       if (mine()) runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     } catch (e) {
-      const err = e instanceof CallError ? e : new CallError("http", String(e && e.message));
+      const err = e instanceof CallError ? e : new CallError("http", e instanceof Error ? e.message : String(e));
       if (!mine()) {
         // The user moved on to another evaluator; nothing to report here.
       } else if (err.kind === "aborted") runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";

@@ -14,7 +14,7 @@ export function colorSlot(expr, names) {
   const i = names.indexOf(root);
   if (i >= 0) return i % HUES;
   let x = 0;
-  for (const ch of root) x = (x * 31 + ch.codePointAt(0)) >>> 0;
+  for (const ch of root) x = (x * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
   return x % HUES;
 }
 
@@ -74,6 +74,11 @@ function appendRange(el, text, a, b, spans, names) {
 /**
  * renderPrompt fills pre with the prompt. names are the evaluator's input names (for colours);
  * collapsed folds the lines that hold no input; onExpand is called by the fold buttons.
+ * @param {HTMLElement} pre
+ * @param {string} text
+ * @param {{expr: string, start: number, end: number}[]} spans
+ * @param {string[]} names
+ * @param {{collapsed: boolean, onExpand?: () => void}} opts
  */
 export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
   const clean = cleanSpans(spans, text.length);
@@ -135,7 +140,9 @@ export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
  */
 export function promptCard() {
   let collapsed = true;
+  /** @type {{prompt: string, spans?: {expr: string, start: number, end: number}[]} | null} */
   let rendered = null;
+  /** @type {string[]} */
   let names = [];
   const pre = h("pre", { class: "prompt mono", dataset: { ref: "prompt" }, tabIndex: 0, attrs: { "aria-label": "Rendered prompt" } });
   const legend = h("div", { class: "legend", dataset: { ref: "legend" } });
@@ -158,15 +165,16 @@ export function promptCard() {
       return;
     }
     copyBtn.disabled = false;
-    const info = renderPrompt(pre, rendered.prompt, rendered.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
-    const exprs = [...new Set((rendered.spans || []).map((s) => s.expr))];
+    const r = rendered;
+    const info = renderPrompt(pre, r.prompt, r.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
+    const exprs = [...new Set((r.spans || []).map((s) => s.expr))];
     replace(
       legend,
       exprs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
       exprs.map((x) => {
         const probe = document.createElement("span");
         renderPrompt(probe, "x", [{ expr: x, start: 0, end: 1 }], names, { collapsed: false });
-        const mark = probe.firstChild;
+        const mark = /** @type {HTMLElement} */ (probe.firstChild);
         mark.textContent = x;
         mark.classList.add("legend-item");
         return mark;
@@ -175,7 +183,7 @@ export function promptCard() {
     toggleBtn.hidden = info.lines <= 12;
     toggleBtn.textContent = collapsed ? `Show all ${info.lines} lines` : "Fold the seed text";
     toggleBtn.setAttribute("aria-expanded", String(!collapsed));
-    const chars = rendered.prompt.length;
+    const chars = r.prompt.length;
     meta.textContent = `${info.lines} lines · ${chars.toLocaleString()} characters · about ${Math.ceil(chars / 4).toLocaleString()} tokens`;
   }
 

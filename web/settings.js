@@ -157,7 +157,7 @@ export function mountSettings(root, state) {
     if (sig === modelsFor) return;
     modelsFor = sig;
     modelHint.textContent = "Asking the endpoint for its models…";
-    models = await listModels({ baseURL: ep.baseURL, key: state.key });
+    models = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     replace(modelList, models.map((m) => h("option", { value: m })));
     modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";
   }

@@ -59,7 +59,7 @@ export function renderVerdict({ rj, ev, inputs, v, answer = "", scoreOnly = fals
     body = view({ head, score, d, v, ev, inputs, rj, answer, labels });
   } catch (e) {
     // A detail shape this page does not know yet must not hide the verdict itself.
-    body = h("div", {}, h("p", { class: "hint", text: "Details shown as data (" + e.message + ")." }), generic(d));
+    body = h("div", {}, h("p", { class: "hint", text: "Details shown as data (" + (e instanceof Error ? e.message : String(e)) + ")." }), generic(d));
   }
   return h(
     "div",
