@@ -122,3 +122,21 @@ export function badge(passed, { word, cause, size = "" } = {}) {
     h("span", { class: "badge-word", text }),
   );
 }
+
+/**
+ * selectSpan selects, in a textarea, the span a check points at (line and col 1-based, counted
+ * in characters; len characters long, at least one), focuses it and brings it into view.
+ * @param {HTMLTextAreaElement} ta
+ * @param {{line: number, col?: number, len?: number}} at
+ */
+export function selectSpan(ta, at) {
+  const text = ta.value;
+  const lines = text.split("\n");
+  let start = 0;
+  for (let i = 0; i < at.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+  start += [...(lines[at.line - 1] || "")].slice(0, Math.max(0, (at.col || 1) - 1)).join("").length;
+  const end = start + [...text.slice(start)].slice(0, Math.max(1, at.len || 1)).join("").length;
+  ta.focus();
+  ta.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
+  ta.scrollIntoView({ block: "center" });
+}

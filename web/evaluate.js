@@ -3,8 +3,8 @@
 // answer, which streams in from a model or is pasted by hand (manual mode); either way the same
 // rj.parse gives the same verdict.
 
-import { h, replace, debounce, badge } from "./dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, autoGrow } from "./form.js";
+import { h, replace, debounce, badge, selectSpan } from "./dom.js";
+import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
 import { chat, CallError } from "./llm.js";
@@ -258,18 +258,10 @@ export function mountEvaluate(root, { rj, state }) {
   }
   const judgeSoon = debounce(judge, 250);
 
-  // locate selects, in the judge's answer, the span a check points at (line and col 1-based,
-  // counted in characters; len characters long, at least one).
+  // locate shows, in the judge's answer, the span a check points at.
+  /** @param {{line: number, col?: number, len?: number}} c */
   function locate(c) {
-    const text = answerTA.value;
-    const lines = text.split("\n");
-    let start = 0;
-    for (let i = 0; i < c.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
-    start += [...(lines[c.line - 1] || "")].slice(0, Math.max(0, (c.col || 1) - 1)).join("").length;
-    const end = start + [...text.slice(start)].slice(0, Math.max(1, c.len || 1)).join("").length;
-    answerTA.focus();
-    answerTA.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
-    answerTA.scrollIntoView({ block: "center" });
+    selectSpan(answerTA, c);
   }
 
   // ---- running ----------------------------------------------------------------------------------
@@ -413,7 +405,3 @@ export function mountEvaluate(root, { rj, state }) {
   return { run, stop, select, loadExample };
 }
 
-function listWords(xs) {
-  if (xs.length <= 1) return xs.join("");
-  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
-}
