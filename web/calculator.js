@@ -1,7 +1,7 @@
 // calculator.js: the recall calculator, entirely offline. Count the essential and bonus passages
 // from a pasted ground truth (rj.passages) or set the counts, enter scores, and see the seed-format
 // formula lines and exact fractions update live (rj.recall); or paste a judge's recall answer and
-// see its arithmetic checked (rj.parse("rag-recall", …)).
+// see its arithmetic checked (rj.parse with the evaluator whose view is "recall").
 
 import { h, replace, debounce, copyText, badge } from "./dom.js";
 import { bars, fmt, renderVerdict, passageLabels } from "./verdicts.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cacheKey, canonicalJSON } from "../../web/batch/cache.js";
-import { statusOf, causeOf, causeCodeOf, judgedInput, needsRepair } from "../../web/batch/status.js";
+import { statusOf, causeOf, needsRepair } from "../../web/batch/status.js";
 import { aggregate, histogram, estimateTokens } from "../../web/batch/aggregate.js";
 import { toJSONL, toJSON, toCSV, csvField } from "../../web/batch/export.js";
 import { createRun, loadRun, todoIndices } from "../../web/batch/runs.js";
@@ -243,19 +243,4 @@ test("rj.rowInputs' {inputs, messages}: a missing required input is a row error,
   assert.deepEqual(items[0], { inputs: { answer: "a", facts: ["f"] } });
   assert.deepEqual(items[1].notes, ["facts: a single text, read as a list of one"]);
   assert.equal(items[2].error, 'Row 3: answer: column "response" is empty');
-});
-
-test("causeCodeOf groups undetermined rows by code; judgedInput names the input a verdict is about", () => {
-  const cut = R({ passed: null, score: null, checks: [{ severity: "error", code: "claims.missing", message: "x" }, { severity: "error", code: "answer.truncated", message: "y" }] });
-  assert.equal(causeCodeOf(cut), "answer.truncated");
-  assert.equal(causeCodeOf(R({ passed: null, score: null, checks: [{ severity: "error", code: "recall.no-scores", message: "z" }] })), "recall.no-scores");
-  assert.equal(causeCodeOf(R({ passed: true, score: 1, checks: [] })), null);
-  const inputs = [
-    { name: "contexts", kind: "list" },
-    { name: "expected_output", kind: "text" },
-    { name: "actual_output", kind: "text", judged: true },
-  ];
-  assert.equal(judgedInput({ inputs }), "actual_output", "the declaration's mark wins");
-  assert.equal(judgedInput({ inputs: inputs.map(({ judged, ...i }) => i) }), "expected_output", "else the first text input");
-  assert.equal(judgedInput({ inputs: [] }), null);
 });
