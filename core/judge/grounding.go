@@ -54,7 +54,7 @@ func init() {
 	})
 }
 
-func groundingVars(in *value.Object) (*value.Object, []string, error) {
+func groundingVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	answer, err := argText(in, "answer")
 	if err != nil {
 		return nil, nil, err
@@ -67,32 +67,32 @@ func groundingVars(in *value.Object) (*value.Object, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []string
-	if warning != "" {
-		warnings = append(warnings, warning)
+	var checks []diag.Check
+	if facts == "" {
+		checks = append(checks, emptyList("facts", "there is no fact to ground the answer in: give at least one fact"))
 	}
-	return value.NewObject("mode", mode, "answer", answer, "facts", facts), warnings, nil
+	if warning != "" {
+		checks = append(checks, diag.Warn(diag.InputUnknownMode, warning).In("mode"))
+	}
+	return value.NewObject("mode", mode, "answer", answer, "facts", facts), checks, nil
 }
 
-// argFacts reads the facts input: a text as it is, or a non-empty list of texts rendered one per
-// line as "<n>. <fact>".
+// argFacts reads the facts input: a text as it is, or a list of texts rendered one per line as
+// "<n>. <fact>"; an empty list is "" (groundingVars refuses it before paying).
 func argFacts(in *value.Object) (string, error) {
 	v, _ := in.Get("facts")
 	switch v.(type) {
 	case string:
 		return argText(in, "facts")
 	case nil:
-		return "", badInput("facts", "is required: give a text or a list of texts")
+		return "", badInput("facts", diag.InputMissing, "is required: give a text or a list of texts")
 	case []any:
 	default:
-		return "", badInput("facts", "want a text or a list of texts, got %s", value.TypeName(v))
+		return "", badInput("facts", diag.InputWrongType, "want a text or a list of texts, got %s", value.TypeName(v))
 	}
 	facts, err := argStrings(in, "facts")
 	if err != nil {
 		return "", err
-	}
-	if len(facts) == 0 {
-		return "", badInput("facts", "is empty: give at least one fact")
 	}
 	var b strings.Builder
 	n := 0
@@ -118,7 +118,7 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 	}
 	s, isText := v.(string)
 	if !isText {
-		return "", "", badInput("mode", "want a text (strict or lenient), got %s", value.TypeName(v))
+		return "", "", badInput("mode", diag.InputWrongType, "want a text (strict or lenient), got %s", value.TypeName(v))
 	}
 	// Python's s.strip().lower(), as the prompt's source reads it: str.isspace also counts
 	// U+001C..U+001F, and "İ".lower() is "i̇" (two code points), never the "i" of a mode.
@@ -141,12 +141,9 @@ type groundingDetail struct {
 }
 
 func groundingParse(in *value.Object, answer string) *Verdict {
-	mode, modeWarning, _ := argMode(in)
+	mode, _, _ := argMode(in)
 	d := &groundingDetail{Mode: mode}
 	v := &Verdict{Verdict: d}
-	if modeWarning != "" {
-		v.Checks = append(v.Checks, diag.Warn(diag.InputUnknownMode, modeWarning))
-	}
 	off, open := output.FindReasoning(answer)
 	if open >= 0 {
 		v.Checks = append(v.Checks, diag.Fail(diag.AnswerTruncated, "the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
