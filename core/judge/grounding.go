@@ -149,14 +149,21 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 		v.Checks = append(v.Checks, diag.Fail(diag.AnswerTruncated, "the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
 		return v
 	}
-	word, warning, problem := readYesNo(answer[off:])
-	if problem != "" {
-		v.Checks = append(v.Checks, diag.Fail(diag.AnswerNoVerdict, problem))
+	read := readYesNo(answer, off)
+	if read.code != "" {
+		c := diag.Warn(read.code, read.msg)
+		if read.word == "" {
+			c = diag.Fail(read.code, read.msg)
+		}
+		if read.n > 0 {
+			c = c.AtOffset(answer, read.off, read.n)
+		}
+		v.Checks = append(v.Checks, c)
+	}
+	if read.word == "" {
 		return v
 	}
-	if warning != "" {
-		v.Checks = append(v.Checks, diag.Warn(diag.AnswerProseSkipped, warning))
-	}
+	word := read.word
 	d.Answer = &word
 	yes := word == "yes"
 	v.Passed = verdictPassed(yes)
@@ -166,47 +173,6 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 		v.Score = verdictScore(0)
 	}
 	return v
-}
-
-// readYesNo reads a yes/no answer. The answer, stripped of whitespace, quotes, Markdown emphasis
-// (** * _ `) and a final period, is "yes" or "no" in any case; otherwise, when exactly one of the
-// two words occurs in it (as a word, any number of times), that word is taken with a warning;
-// otherwise problem says why there is no answer.
-func readYesNo(answer string) (word, warning, problem string) {
-	s := answer
-	for {
-		t := strings.Trim(s, " \t\r\n\"'`*_“”‘’")
-		t = strings.TrimSuffix(t, ".")
-		if t == s {
-			break
-		}
-		s = t
-	}
-	switch strings.ToLower(s) {
-	case "yes", "no":
-		return strings.ToLower(s), "", ""
-	case "":
-		return "", "", "the answer is empty: the judge said neither yes nor no"
-	}
-	yes, no := 0, 0
-	for _, w := range strings.FieldsFunc(answer, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		switch strings.ToLower(w) {
-		case "yes":
-			yes++
-		case "no":
-			no++
-		}
-	}
-	quoted := quoteExcerpt(strings.TrimSpace(answer))
-	switch {
-	case yes > 0 && no == 0:
-		return "yes", "the answer is not just yes or no; read it as yes, the only one of the two words in it: " + quoted, ""
-	case no > 0 && yes == 0:
-		return "no", "the answer is not just yes or no; read it as no, the only one of the two words in it: " + quoted, ""
-	case yes > 0:
-		return "", "", "the answer says both yes and no, so it cannot be read: " + quoted
-	}
-	return "", "", "the answer is neither yes nor no: " + quoted
 }
 
 // quoteExcerpt quotes s, cut to about 80 characters.
