@@ -226,6 +226,10 @@ type claimResult struct {
 	UngroundedAssertions []assertion `json:"ungrounded_assertions"`
 	// EvidenceIDs are the evidence chunks the judge's reasons refer to ("ID: 2", "chunk 3").
 	EvidenceIDs []int `json:"evidence_ids"`
+	// Line and Col are where the judge's entry for this claim starts in its answer (the first
+	// one, when it graded the claim twice); absent when it has none.
+	Line int `json:"line,omitempty"`
+	Col  int `json:"col,omitempty"`
 }
 
 type assertion struct {
@@ -267,20 +271,37 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		return v
 	}
 	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
-	warn := func(code diag.Code, format string, a ...any) {
-		v.Checks = append(v.Checks, diag.Warn(code, fmt.Sprintf(format, a...)))
+	// spanOf finds where the judge wrote o (or, for an entry made from an object keyed by claim
+	// id, the object it was made from), so that checks about it point there.
+	sources := map[*value.Object]*value.Object{}
+	spanOf := func(o *value.Object) (start, end int, ok bool) {
+		if src := sources[o]; src != nil {
+			o = src
+		}
+		return p.Span(o)
 	}
+	warnAt := func(o *value.Object) func(diag.Code, string, ...any) {
+		return func(code diag.Code, format string, a ...any) {
+			c := diag.Warn(code, fmt.Sprintf(format, a...))
+			if start, end, ok := spanOf(o); ok {
+				c = c.AtOffset(answer, start, end-start)
+			}
+			v.Checks = append(v.Checks, c)
+		}
+	}
+	warn := warnAt(nil)
 
 	listV, _ := output.Field(p.Object, "claims")
 	list, ok := listV.([]any)
 	if byID, isObject := listV.(*value.Object); isObject {
 		// {"claims": {"c1": {"grounded": true, …}, …}}: an object keyed by claim id.
-		warn(diag.ClaimsKeyedObject, `read the judge's "claims" object as a list keyed by claim id`)
-		list, ok = claimsByID(byID), true
+		warnAt(byID)(diag.ClaimsKeyedObject, `read the judge's "claims" object as a list keyed by claim id`)
+		list, ok = claimsByID(byID, sources), true
 	}
 	if !ok {
 		d.count()
-		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
+		c := diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims")
+		v.Checks = append(v.Checks, c.AtOffset(answer, p.Start, p.End-p.Start))
 		return v
 	}
 	judged := make([]bool, len(claims))
@@ -291,9 +312,10 @@ func claimParse(in *value.Object, answer string) *Verdict {
 	for n, item := range list {
 		obj, ok := item.(*value.Object)
 		if !ok {
-			warn(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
+			warnAt(p.Object)(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
 			continue
 		}
+		warn := warnAt(obj)
 		idv, hasID := output.Field(obj, "claim_id")
 		if !hasID {
 			idv, hasID = output.Field(obj, "id")
@@ -326,6 +348,9 @@ func claimParse(in *value.Object, answer string) *Verdict {
 				warn(diag.ClaimsDuplicate, "the judge graded claim %s twice, as grounded and as ungrounded; counted as ungrounded", r.ID)
 				status = statusUngrounded
 			}
+		}
+		if start, _, ok := spanOf(obj); ok && !judged[i] {
+			r.Line, r.Col = diag.Position(answer, start)
 		}
 		judged[i] = true
 		r.Status = status
@@ -360,13 +385,14 @@ func claimParse(in *value.Object, answer string) *Verdict {
 }
 
 // claimsByID turns {"c1": {…}, "c2": false} into entries with a claim_id, a bare boolean or
-// string standing for grounded.
-func claimsByID(o *value.Object) []any {
+// string standing for grounded. sources maps each entry made from an object to that object.
+func claimsByID(o *value.Object, sources map[*value.Object]*value.Object) []any {
 	list := make([]any, 0, o.Len())
 	for _, k := range o.Keys() {
 		v, _ := o.Get(k)
 		entry := value.NewObject("claim_id", k)
 		if obj, ok := v.(*value.Object); ok {
+			sources[entry] = obj
 			for _, field := range obj.Keys() {
 				if _, has := output.Field(entry, field); !has {
 					fv, _ := obj.Get(field)

@@ -221,11 +221,11 @@ func TestClaimDetail(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
 	  "claims": [
-	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []},
+	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 2, "col": 3},
 	    {"id": "c2", "text": "The patient had no adverse reactions.", "status": "ungrounded", "grounded": false,
 	     "ungrounded_assertions": [{"assertion": "the patient had no adverse reactions", "reason": "ID: 1 only says the drug was started; chunk 3 lists allergies, not reactions"}],
-	     "evidence_ids": [1, 3]},
-	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []}
+	     "evidence_ids": [1, 3], "line": 3, "col": 3},
+	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 5, "col": 3}
 	  ],
 	  "counts": {"grounded": 2, "ungrounded": 1, "missing": 0, "total": 3}
 	}`, string(b))
@@ -426,4 +426,25 @@ func TestRenderCitationCheck(t *testing.T) {
 	v, err := r.Parse(pairwiseID, in, pairJSON("true", "true", "false", "false"))
 	require.NoError(t, err)
 	assert.Equal(t, want, v.Checks[0])
+}
+
+// TestClaimCheckPositions: a check about one of the judge's entries points at that entry.
+func TestClaimCheckPositions(t *testing.T) {
+	r := testRegistry(t)
+	answer := "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": \"yes\"},\n  {\"claim_id\": \"c9\", \"grounded\": true},\n  \"c3 is fine\",\n  {\"claim_id\": \"C2\", \"grounded\": true, \"ungrounded_assertions\": [\"the dose\"]}\n]}\n```"
+	v, err := r.Parse(claimID, object(t, claimInputs), answer)
+	require.NoError(t, err)
+	got := map[diag.Code]string{}
+	for _, c := range v.Checks {
+		if c.Line > 0 {
+			got[c.Code] = fmt.Sprintf("%d:%d+%d %s", c.Line, c.Col, c.Len, spanText(answer, c)[:min(c.Len, 16)])
+		}
+	}
+	assert.Equal(t, map[diag.Code]string{
+		diag.AnswerCoerced:       `3:3+37 {"claim_id": "c1`,
+		diag.ClaimsUnknownID:     `4:3+36 {"claim_id": "c9`,
+		diag.ClaimsBadEntry:      `2:1+190 {"claims": [` + "\n" + `  {`,
+		diag.ClaimsIDRewritten:   `6:3+75 {"claim_id": "C2`,
+		diag.ClaimsContradiction: `6:3+75 {"claim_id": "C2`,
+	}, got)
 }

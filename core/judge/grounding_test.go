@@ -189,7 +189,7 @@ func TestYesNoMessages(t *testing.T) {
 	in := object(t, `{"answer": "a", "facts": ["f"]}`)
 	for answer, want := range map[string]string{
 		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line, or after "Answer:", "Final answer:" or "Verdict:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
-		"final answer: yes. no. yes.": `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
+		"final answer: yes. no. yes.":               `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
 		"<think>x</think>\nIt is supported.\n\nYes": "W: read the verdict yes from the verdict line at 4:1; the rest of the answer was skipped",
 	} {
 		v, err := r.Parse(groundingID, in, answer)

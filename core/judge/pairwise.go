@@ -136,18 +136,29 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 		return v
 	}
 	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
-	report := func(c diag.Check) { v.Checks = append(v.Checks, c) }
+	// reportAt points checks about a graded answer at the judge's object for it, or at the
+	// payload when that is not an object.
+	reportAt := func(about any) func(diag.Check) {
+		start, end := p.Start, p.End
+		if o, ok := about.(*value.Object); ok {
+			if s, e, ok := p.Span(o); ok {
+				start, end = s, e
+			}
+		}
+		return func(c diag.Check) { v.Checks = append(v.Checks, c.AtOffset(answer, start, end-start)) }
+	}
 
 	if a1, ok := output.Field(p.Object, "answer_1"); ok {
-		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, report)
+		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, reportAt(a1))
 	} else {
-		report(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
+		reportAt(nil)(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
 	}
 	a2, ok := output.Field(p.Object, "answer_2")
 	if !ok {
-		report(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		reportAt(nil)(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
 		return v
 	}
+	report := reportAt(a2)
 	var graded bool
 	d.Answer2, graded = readPairwiseAnswer(a2, "answer_2", true, report)
 	if !graded {

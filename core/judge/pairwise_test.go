@@ -269,3 +269,33 @@ func BenchmarkRenderParsePairwiseFaithfulness(b *testing.B) {
 		})
 	}
 }
+
+// TestPairwiseCheckPositions: a check about one graded answer points at the judge's object for
+// it; one about the whole payload at the payload.
+func TestPairwiseCheckPositions(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, pairwiseInputs)
+	answer := "Here you go:\n{\n  \"answer_1\": {\"faithfulness\": \"true\"},\n  \"answer_2\": {\"faithfulness\": \"maybe\"}\n}"
+	v, err := r.Parse(pairwiseID, in, answer)
+	require.NoError(t, err)
+	at := map[diag.Code][3]int{}
+	for _, c := range v.Checks {
+		if c.Input == "" {
+			at[c.Code] = [3]int{c.Line, c.Col, c.Len}
+		}
+	}
+	assert.Equal(t, map[diag.Code][3]int{
+		diag.AnswerProseSkipped: {1, 1, 12},
+		diag.AnswerCoerced:      {3, 15, 24},
+		diag.PairwiseBadGrade:   {4, 15, 25},
+	}, at)
+	v, err = r.Parse(pairwiseID, in, `{"answer_1": {"faithfulness": true}}`)
+	require.NoError(t, err)
+	var c diag.Check
+	for _, c = range v.Checks {
+		if c.Code == diag.PairwiseNoAnswer2 {
+			break
+		}
+	}
+	assert.Equal(t, [3]int{1, 1, 36}, [3]int{c.Line, c.Col, c.Len})
+}

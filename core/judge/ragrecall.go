@@ -183,7 +183,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	}
 	essential, bonus, warnings, problems := a.Resolve(d.Expected.Essential, d.Expected.Bonus)
 	for _, w := range warnings {
-		v.Checks = append(v.Checks, diag.Warn(diag.RecallScoresDoubtful, w))
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallScoresDoubtful, w.Msg).At(w.Line, w.Col, 0))
 	}
 	if len(problems) > 0 {
 		for _, sc := range a.Scores() {
@@ -237,7 +237,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		line.Match = &same
 		if !same {
 			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
-				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))))
+				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))).At(st.Line, st.Col, 0))
 		}
 	}
 	switch st := a.Stated[recall.LineFinal]; {
@@ -246,10 +246,10 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 			"the score is recomputed from the passage scores"))
 	case st.Value == nil && st.Text == "":
 		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
-			"the score is recomputed from the passage scores", st.Line)))
+			"the score is recomputed from the passage scores", st.Line)).At(st.Line, st.Col, 0))
 	case st.Value == nil:
 		v.Checks = append(v.Checks, diag.Warn(diag.RecallFinalUnreadable, fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
-			st.Line, quoteExcerpt(st.Text))))
+			st.Line, quoteExcerpt(st.Text))).At(st.Line, st.Col, 0))
 	}
 	if threshold != nil {
 		passed := recall.Round2(r.Final).Cmp(threshold) >= 0
