@@ -304,6 +304,7 @@ type renderedJS struct {
 	Prompt   string          `json:"prompt"`
 	Messages []judge.Message `json:"messages"`
 	Warnings []string        `json:"warnings"`
+	Checks   []diag.Check    `json:"checks"`
 	Spans    []spanJS        `json:"spans"`
 }
 
@@ -323,11 +324,33 @@ func (r renderedJS) toJS() js.Value {
 	for k, w := range r.Warnings {
 		warnings[k] = w
 	}
+	checks := make([]any, len(r.Checks))
+	for k, c := range r.Checks {
+		checks[k] = checkJS(c)
+	}
 	spans := make([]any, len(r.Spans))
 	for k, sp := range r.Spans {
 		spans[k] = jsObj("expr", sp.Expr, "start", sp.Start, "end", sp.End)
 	}
-	return jsObj("prompt", prompt, "messages", messages, "warnings", warnings, "spans", spans)
+	return jsObj("prompt", prompt, "messages", messages, "warnings", warnings, "checks", checks, "spans", spans)
+}
+
+// checkJS builds a check as its JSON encoding reads: the empty optional fields left out.
+func checkJS(c diag.Check) js.Value {
+	o := jsObj("severity", c.Severity, "code", string(c.Code), "message", c.Message)
+	if c.Input != "" {
+		o.Set("input", c.Input)
+	}
+	if c.Line != 0 {
+		o.Set("line", c.Line)
+	}
+	if c.Col != 0 {
+		o.Set("col", c.Col)
+	}
+	if c.Len != 0 {
+		o.Set("len", c.Len)
+	}
+	return o
 }
 
 // jsObj builds a JS object from key, value pairs in order (js.ValueOf of a Go map would not
@@ -371,7 +394,7 @@ func render(a *args) (any, error) {
 	for k, s := range r.Spans {
 		spans[k] = spanJS{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
 	}
-	return renderedJS{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Spans: spans}, nil
+	return renderedJS{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}, nil
 }
 
 // utf16Offsets converts byte offsets into s to UTF-16 code unit offsets, in one pass over s.

@@ -7,20 +7,29 @@ type Code string
 
 // The judge's answer as a whole.
 const (
-	AnswerTruncated    Code = "answer.truncated"
-	AnswerUnreadable   Code = "answer.unreadable"
-	AnswerNoVerdict    Code = "answer.no-verdict"
-	AnswerRepaired     Code = "answer.repaired"
-	AnswerCoerced      Code = "answer.coerced"
-	AnswerProseSkipped Code = "answer.prose-skipped"
-	AnswerEmpty        Code = "answer.empty"
-	AnswerTooLong      Code = "answer.too-long"
+	AnswerTruncated       Code = "answer.truncated"
+	AnswerUnreadable      Code = "answer.unreadable"
+	AnswerNoVerdict       Code = "answer.no-verdict"
+	AnswerSeveralVerdicts Code = "answer.several-verdicts"
+	AnswerRepaired        Code = "answer.repaired"
+	AnswerCoerced         Code = "answer.coerced"
+	AnswerProseSkipped    Code = "answer.prose-skipped"
+	AnswerEmpty           Code = "answer.empty"
+	AnswerTooLong         Code = "answer.too-long"
 )
 
 // The evaluators' inputs.
 const (
-	InputUnknownMode Code = "input.unknown-mode"
-	InputNoMarkers   Code = "input.no-markers"
+	InputUnknownMode      Code = "input.unknown-mode"
+	InputNoMarkers        Code = "input.no-markers"
+	InputEmptyList        Code = "input.empty-list"
+	InputMissing          Code = "input.missing"
+	InputWrongType        Code = "input.wrong-type"
+	InputBlank            Code = "input.blank"
+	InputBadItem          Code = "input.bad-item"
+	InputDuplicateID      Code = "input.duplicate-id"
+	InputOutOfRange       Code = "input.out-of-range"
+	InputUnknownEvaluator Code = "input.unknown-evaluator"
 )
 
 // claim-groundedness.

@@ -85,7 +85,7 @@ type claimInput struct{ id, text string }
 // evidenceInput is one evidence chunk; its ID is its 1-based position.
 type evidenceInput struct{ title, text string }
 
-func claimVars(in *value.Object) (*value.Object, []string, error) {
+func claimVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	question, err := argText(in, "question")
 	if err != nil {
 		return nil, nil, err
@@ -97,6 +97,13 @@ func claimVars(in *value.Object) (*value.Object, []string, error) {
 	evidence, err := argEvidence(in)
 	if err != nil {
 		return nil, nil, err
+	}
+	var checks []diag.Check
+	if len(claims) == 0 {
+		checks = append(checks, emptyList("claims", "there is no claim to judge: give at least one claim"))
+	}
+	if len(evidence) == 0 {
+		checks = append(checks, emptyList("evidence", "there is no evidence to judge the claims against: give at least one chunk"))
 	}
 	var reports, ev strings.Builder
 	n := 0
@@ -126,18 +133,16 @@ func claimVars(in *value.Object) (*value.Object, []string, error) {
 		ev.WriteByte('\n')
 		ev.WriteString(e.text)
 	}
-	return value.NewObject("question", question, "reports", reports.String(), "evidence", ev.String()), nil, nil
+	return value.NewObject("question", question, "reports", reports.String(), "evidence", ev.String()), checks, nil
 }
 
-// argClaims reads the claims input: a non-empty list of texts (ids c1, c2, …) or {id, text}
-// objects (an object without an id gets its position's). Ids must be unique.
+// argClaims reads the claims input: a list of texts (ids c1, c2, …) or {id, text} objects (an
+// object without an id gets its position's). Ids must be unique. An empty list is read (as no
+// claims): claimVars refuses it before paying.
 func argClaims(in *value.Object) ([]claimInput, error) {
 	list, err := argList(in, "claims")
 	if err != nil {
 		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, badInput("claims", "is empty: give at least one claim")
 	}
 	claims := make([]claimInput, len(list))
 	seen := map[string]int{}
@@ -151,26 +156,26 @@ func argClaims(in *value.Object) ([]claimInput, error) {
 				switch id := idv.(type) {
 				case string:
 					if strings.TrimSpace(id) == "" {
-						return nil, badInput("claims", "item %d: the id is empty", i+1)
+						return nil, badInput("claims", diag.InputBadItem, "item %d: the id is empty", i+1)
 					}
 					c.id = id
 				case int64:
 					c.id = strconv.FormatInt(id, 10)
 				default:
-					return nil, badInput("claims", "item %d: the id must be a text or a whole number, got %s", i+1, value.TypeName(idv))
+					return nil, badInput("claims", diag.InputBadItem, "item %d: the id must be a text or a whole number, got %s", i+1, value.TypeName(idv))
 				}
 			}
 			tv, ok := t.Get("text")
 			s, isText := tv.(string)
 			if !ok || !isText {
-				return nil, badInput("claims", "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
+				return nil, badInput("claims", diag.InputBadItem, "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
 			}
 			c.text = s
 		default:
-			return nil, badInput("claims", "item %d: want a text or an {id, text} object, got %s", i+1, value.TypeName(item))
+			return nil, badInput("claims", diag.InputBadItem, "item %d: want a text or an {id, text} object, got %s", i+1, value.TypeName(item))
 		}
 		if j, dup := seen[c.id]; dup {
-			return nil, badInput("claims", "items %d and %d have the same id %q", j, i+1, c.id)
+			return nil, badInput("claims", diag.InputDuplicateID, "items %d and %d have the same id %q", j, i+1, c.id)
 		}
 		seen[c.id] = i + 1
 		claims[i] = c
@@ -194,18 +199,18 @@ func argEvidence(in *value.Object) ([]evidenceInput, error) {
 			tv, ok := t.Get("text")
 			s, isText := tv.(string)
 			if !ok || !isText {
-				return nil, badInput("evidence", "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
+				return nil, badInput("evidence", diag.InputBadItem, "item %d: want a \"text\" that is a text, got %s", i+1, describeMissing(tv, ok))
 			}
 			evidence[i].text = s
 			if title, ok := t.Get("title"); ok && title != nil {
 				ts, isText := title.(string)
 				if !isText {
-					return nil, badInput("evidence", "item %d: the title must be a text, got %s", i+1, value.TypeName(title))
+					return nil, badInput("evidence", diag.InputBadItem, "item %d: the title must be a text, got %s", i+1, value.TypeName(title))
 				}
 				evidence[i].title = ts
 			}
 		default:
-			return nil, badInput("evidence", "item %d: want a text or a {title, text} object, got %s", i+1, value.TypeName(item))
+			return nil, badInput("evidence", diag.InputBadItem, "item %d: want a text or a {title, text} object, got %s", i+1, value.TypeName(item))
 		}
 	}
 	return evidence, nil
@@ -221,6 +226,10 @@ type claimResult struct {
 	UngroundedAssertions []assertion `json:"ungrounded_assertions"`
 	// EvidenceIDs are the evidence chunks the judge's reasons refer to ("ID: 2", "chunk 3").
 	EvidenceIDs []int `json:"evidence_ids"`
+	// Line and Col are where the judge's entry for this claim starts in its answer (the first
+	// one, when it graded the claim twice); absent when it has none.
+	Line int `json:"line,omitempty"`
+	Col  int `json:"col,omitempty"`
 }
 
 type assertion struct {
@@ -261,21 +270,38 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		v.Checks = append(v.Checks, outputCheck(err))
 		return v
 	}
-	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
-	warn := func(code diag.Code, format string, a ...any) {
-		v.Checks = append(v.Checks, diag.Warn(code, fmt.Sprintf(format, a...)))
+	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
+	// spanOf finds where the judge wrote o (or, for an entry made from an object keyed by claim
+	// id, the object it was made from), so that checks about it point there.
+	sources := map[*value.Object]*value.Object{}
+	spanOf := func(o *value.Object) (start, end int, ok bool) {
+		if src := sources[o]; src != nil {
+			o = src
+		}
+		return p.Span(o)
 	}
+	warnAt := func(o *value.Object) func(diag.Code, string, ...any) {
+		return func(code diag.Code, format string, a ...any) {
+			c := diag.Warn(code, fmt.Sprintf(format, a...))
+			if start, end, ok := spanOf(o); ok {
+				c = c.AtOffset(answer, start, end-start)
+			}
+			v.Checks = append(v.Checks, c)
+		}
+	}
+	warn := warnAt(nil)
 
 	listV, _ := output.Field(p.Object, "claims")
 	list, ok := listV.([]any)
 	if byID, isObject := listV.(*value.Object); isObject {
 		// {"claims": {"c1": {"grounded": true, …}, …}}: an object keyed by claim id.
-		warn(diag.ClaimsKeyedObject, `read the judge's "claims" object as a list keyed by claim id`)
-		list, ok = claimsByID(byID), true
+		warnAt(byID)(diag.ClaimsKeyedObject, `read the judge's "claims" object as a list keyed by claim id`)
+		list, ok = claimsByID(byID, sources), true
 	}
 	if !ok {
 		d.count()
-		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims"))
+		c := diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims")
+		v.Checks = append(v.Checks, c.AtOffset(answer, p.Start, p.End-p.Start))
 		return v
 	}
 	judged := make([]bool, len(claims))
@@ -286,9 +312,10 @@ func claimParse(in *value.Object, answer string) *Verdict {
 	for n, item := range list {
 		obj, ok := item.(*value.Object)
 		if !ok {
-			warn(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
+			warnAt(p.Object)(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
 			continue
 		}
+		warn := warnAt(obj)
 		idv, hasID := output.Field(obj, "claim_id")
 		if !hasID {
 			idv, hasID = output.Field(obj, "id")
@@ -321,6 +348,9 @@ func claimParse(in *value.Object, answer string) *Verdict {
 				warn(diag.ClaimsDuplicate, "the judge graded claim %s twice, as grounded and as ungrounded; counted as ungrounded", r.ID)
 				status = statusUngrounded
 			}
+		}
+		if start, _, ok := spanOf(obj); ok && !judged[i] {
+			r.Line, r.Col = diag.Position(answer, start)
 		}
 		judged[i] = true
 		r.Status = status
@@ -355,13 +385,14 @@ func claimParse(in *value.Object, answer string) *Verdict {
 }
 
 // claimsByID turns {"c1": {…}, "c2": false} into entries with a claim_id, a bare boolean or
-// string standing for grounded.
-func claimsByID(o *value.Object) []any {
+// string standing for grounded. sources maps each entry made from an object to that object.
+func claimsByID(o *value.Object, sources map[*value.Object]*value.Object) []any {
 	list := make([]any, 0, o.Len())
 	for _, k := range o.Keys() {
 		v, _ := o.Get(k)
 		entry := value.NewObject("claim_id", k)
 		if obj, ok := v.(*value.Object); ok {
+			sources[entry] = obj
 			for _, field := range obj.Keys() {
 				if _, has := output.Field(entry, field); !has {
 					fv, _ := obj.Get(field)
@@ -537,23 +568,29 @@ func (d *claimDetail) count() {
 
 // ---- helpers shared by this package's evaluators -------------------------------------------
 
+// emptyList is the check that list input name is empty: an input error that Render refuses
+// before paying and that makes a verdict undetermined.
+func emptyList(name, msg string) diag.Check {
+	return diag.Fail(diag.InputEmptyList, name+" is empty: "+msg).In(name)
+}
+
 // badInput is a *diag.Error about input name.
-func badInput(name, format string, a ...any) error {
-	return &diag.Error{Kind: "input", Name: name, Msg: fmt.Sprintf(format, a...)}
+func badInput(name string, code diag.Code, format string, a ...any) error {
+	return &diag.Error{Kind: "input", Code: code, Name: name, Msg: fmt.Sprintf(format, a...)}
 }
 
 // argText returns the required text input name; it must be a non-blank string.
 func argText(in *value.Object, name string) (string, error) {
 	v, ok := in.Get(name)
 	if !ok || v == nil {
-		return "", badInput(name, "is required: give a text")
+		return "", badInput(name, diag.InputMissing, "is required: give a text")
 	}
 	s, isText := v.(string)
 	if !isText {
-		return "", badInput(name, "want a text, got %s", value.TypeName(v))
+		return "", badInput(name, diag.InputWrongType, "want a text, got %s", value.TypeName(v))
 	}
 	if strings.TrimSpace(s) == "" {
-		return "", badInput(name, "is empty: give a text")
+		return "", badInput(name, diag.InputBlank, "is empty: give a text")
 	}
 	return s, nil
 }
@@ -562,11 +599,11 @@ func argText(in *value.Object, name string) (string, error) {
 func argList(in *value.Object, name string) ([]any, error) {
 	v, ok := in.Get(name)
 	if !ok || v == nil {
-		return nil, badInput(name, "is required: give a list")
+		return nil, badInput(name, diag.InputMissing, "is required: give a list")
 	}
 	list, isList := v.([]any)
 	if !isList {
-		return nil, badInput(name, "want a list, got %s", value.TypeName(v))
+		return nil, badInput(name, diag.InputWrongType, "want a list, got %s", value.TypeName(v))
 	}
 	return list, nil
 }
@@ -581,7 +618,7 @@ func argStrings(in *value.Object, name string) ([]string, error) {
 	for i, item := range list {
 		s, ok := item.(string)
 		if !ok {
-			return nil, badInput(name, "item %d: want a text, got %s", i+1, value.TypeName(item))
+			return nil, badInput(name, diag.InputBadItem, "item %d: want a text, got %s", i+1, value.TypeName(item))
 		}
 		out[i] = s
 	}
@@ -611,11 +648,11 @@ func outputCheck(err error) diag.Check {
 	return diag.Fail(diag.AnswerUnreadable, err.Error())
 }
 
-// repairChecks turns the output reader's repair notes into warnings.
-func repairChecks(repairs []string) []diag.Check {
+// repairChecks turns the output reader's repairs into warnings pointing at where each was made.
+func repairChecks(answer string, repairs []output.Repair) []diag.Check {
 	checks := make([]diag.Check, len(repairs))
 	for i, r := range repairs {
-		checks[i] = diag.Warn(diag.AnswerRepaired, "judge answer: "+r)
+		checks[i] = r.Check(answer)
 	}
 	return checks
 }

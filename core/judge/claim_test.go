@@ -221,11 +221,11 @@ func TestClaimDetail(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{
 	  "claims": [
-	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []},
+	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 2, "col": 3},
 	    {"id": "c2", "text": "The patient had no adverse reactions.", "status": "ungrounded", "grounded": false,
 	     "ungrounded_assertions": [{"assertion": "the patient had no adverse reactions", "reason": "ID: 1 only says the drug was started; chunk 3 lists allergies, not reactions"}],
-	     "evidence_ids": [1, 3]},
-	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": []}
+	     "evidence_ids": [1, 3], "line": 3, "col": 3},
+	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 5, "col": 3}
 	  ],
 	  "counts": {"grounded": 2, "ungrounded": 1, "missing": 0, "total": 3}
 	}`, string(b))
@@ -269,7 +269,6 @@ func TestInputErrors(t *testing.T) {
 		{claimID, `{"question": "  ", "claims": ["a"], "evidence": []}`, "question", "is empty"},
 		{claimID, `{"question": "q", "evidence": []}`, "claims", "is required: give a list"},
 		{claimID, `{"question": "q", "claims": "a", "evidence": []}`, "claims", "want a list, got a string"},
-		{claimID, `{"question": "q", "claims": [], "evidence": []}`, "claims", "is empty: give at least one claim"},
 		{claimID, `{"question": "q", "claims": ["a", 5], "evidence": []}`, "claims", "item 2: want a text or an {id, text} object, got a number"},
 		{claimID, `{"question": "q", "claims": [{"id": "x"}], "evidence": []}`, "claims", `item 1: want a "text" that is a text, got none`},
 		{claimID, `{"question": "q", "claims": [{"id": true, "text": "a"}], "evidence": []}`, "claims", "item 1: the id must be a text or a whole number, got a boolean"},
@@ -281,7 +280,6 @@ func TestInputErrors(t *testing.T) {
 		{groundingID, `{"facts": ["f"]}`, "answer", "is required"},
 		{groundingID, `{"answer": "a"}`, "facts", "is required: give a text or a list of texts"},
 		{groundingID, `{"answer": "a", "facts": 4}`, "facts", "want a text or a list of texts, got a number"},
-		{groundingID, `{"answer": "a", "facts": []}`, "facts", "is empty: give at least one fact"},
 		{groundingID, `{"answer": "a", "facts": ["f", ["g"]]}`, "facts", "item 2: want a text, got a list"},
 		{groundingID, `{"answer": "a", "facts": ""}`, "facts", "is empty"},
 		{groundingID, `{"answer": "a", "facts": "f", "mode": 1}`, "mode", "want a text (strict or lenient), got a number"},
@@ -304,6 +302,7 @@ func TestInputErrors(t *testing.T) {
 			assert.Equal(t, "input", de.Kind, tt.inputs)
 			assert.Equal(t, tt.name, de.Name, tt.inputs)
 			assert.Contains(t, de.Msg, tt.msg, tt.inputs)
+			assert.NotEmpty(t, de.Code, "every input error has a code: %s", tt.inputs)
 		}
 	}
 }
@@ -368,4 +367,84 @@ func BenchmarkRenderParseClaimGroundedness(b *testing.B) {
 			benchRenderParse(b, claimID, in, answer.String(), size.bytes)
 		})
 	}
+}
+
+// TestPrepayChecks: what can be known before paying for a call is known at render. Inputs that
+// cannot be judged are an input error with a code and the input's name; parse reads an answer
+// to them anyway (someone may have paid for it) but never gives a verdict on them.
+func TestPrepayChecks(t *testing.T) {
+	r := testRegistry(t)
+	tests := []struct {
+		id, inputs, answer string
+		code               diag.Code
+		input              string
+	}{
+		{claimID, `{"question": "q", "claims": ["a"], "evidence": []}`,
+			`{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": []}]}`, diag.InputEmptyList, "evidence"},
+		{claimID, `{"question": "q", "claims": [], "evidence": ["e"]}`, `{"claims": []}`, diag.InputEmptyList, "claims"},
+		{groundingID, `{"answer": "a", "facts": []}`, "yes", diag.InputEmptyList, "facts"},
+		{pairwiseID, `{"contexts": [], "expected_output": "e.", "actual_output": "No document seems to answer it."}`,
+			`{"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness": true}}`, diag.InputEmptyList, "contexts"},
+		{ragRecallID, `{"passage_gt": "Paris is the capital of France.", "passage_llm": "Paris.", "threshold": 3}`,
+			"[ESSENTIAL PASSAGE] 1: Score: 5\nRECALL_Final_Score: 5", diag.InputNoMarkers, "passage_gt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id+" "+tt.input, func(t *testing.T) {
+			in := object(t, tt.inputs)
+			_, err := r.Render(tt.id, in)
+			var de *diag.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "input", de.Kind)
+			assert.Equal(t, tt.code, de.Code)
+			assert.Equal(t, tt.input, de.Name)
+			assert.True(t, strings.HasPrefix(de.Error(), "input: "+tt.input+": "), de.Error())
+
+			v, err := r.Parse(tt.id, in, tt.answer)
+			require.NoError(t, err, "parse reads an answer to inputs render refused")
+			assert.Nil(t, v.Passed, "never a verdict on inputs that cannot be judged")
+			assert.Nil(t, v.Score)
+			require.NotEmpty(t, v.Checks)
+			assert.Equal(t, diag.Check{Severity: diag.SevError, Code: tt.code, Message: de.Msg, Input: tt.input}, v.Checks[0])
+		})
+	}
+}
+
+// TestRenderCitationCheck: a pairwise actual output citing a reference that does not exist is
+// a warning at render, pointing at the citation in actual_output; parse says the same.
+func TestRenderCitationCheck(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, `{"contexts": ["The reef is off Queensland.", "Bleaching follows heat."],
+		"expected_output": "It is off Queensland [1].",
+		"actual_output": "It lies off Queensland [1].\nBleaching comes from overfishing [3]."}`)
+	rendered, err := r.Render(pairwiseID, in)
+	require.NoError(t, err)
+	want := diag.Check{Severity: diag.SevWarning, Code: diag.CitationOutOfRange,
+		Message: `citation check: sentence 2 of the actual output cites [3], but the references are [1] to [2]: "Bleaching comes from overfishing [3]."`,
+		Input:   "actual_output", Line: 2, Col: 34, Len: 3}
+	assert.Equal(t, []diag.Check{want}, rendered.Checks)
+	assert.Equal(t, []string{want.Message}, rendered.Warnings, "warnings stay, as the checks' messages")
+	v, err := r.Parse(pairwiseID, in, pairJSON("true", "true", "false", "false"))
+	require.NoError(t, err)
+	assert.Equal(t, want, v.Checks[0])
+}
+
+// TestClaimCheckPositions: a check about one of the judge's entries points at that entry.
+func TestClaimCheckPositions(t *testing.T) {
+	r := testRegistry(t)
+	answer := "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": \"yes\"},\n  {\"claim_id\": \"c9\", \"grounded\": true},\n  \"c3 is fine\",\n  {\"claim_id\": \"C2\", \"grounded\": true, \"ungrounded_assertions\": [\"the dose\"]}\n]}\n```"
+	v, err := r.Parse(claimID, object(t, claimInputs), answer)
+	require.NoError(t, err)
+	got := map[diag.Code]string{}
+	for _, c := range v.Checks {
+		if c.Line > 0 {
+			got[c.Code] = fmt.Sprintf("%d:%d+%d %s", c.Line, c.Col, c.Len, spanText(answer, c)[:min(c.Len, 16)])
+		}
+	}
+	assert.Equal(t, map[diag.Code]string{
+		diag.AnswerCoerced:       `3:3+37 {"claim_id": "c1`,
+		diag.ClaimsUnknownID:     `4:3+36 {"claim_id": "c9`,
+		diag.ClaimsBadEntry:      `2:1+190 {"claims": [` + "\n" + `  {`,
+		diag.ClaimsIDRewritten:   `6:3+75 {"claim_id": "C2`,
+		diag.ClaimsContradiction: `6:3+75 {"claim_id": "C2`,
+	}, got)
 }

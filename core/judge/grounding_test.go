@@ -1,75 +1,125 @@
 package judge
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
 
+// TestGroundingParse reads answers by the yes/no rule (yesno.go): the whole answer, or verdict
+// lines; a yes or no inside a sentence is never a verdict. word is the verdict ("" when
+// undetermined), code the one check expected ("" for none) and at the text its span covers.
 func TestGroundingParse(t *testing.T) {
+	const (
+		skipped = diag.AnswerProseSkipped
+		none    = diag.AnswerNoVerdict
+		several = diag.AnswerSeveralVerdicts
+	)
 	tests := []struct {
-		name, answer, passed, score string
-		word                        string // "yes", "no" or "" for null
-		checks                      []string
+		name, answer, word string
+		code               diag.Code
+		at                 string
 	}{
-		{name: "yes", answer: "yes", passed: "true", score: "1", word: "yes"},
-		{name: "no", answer: "no", passed: "false", score: "0", word: "no"},
-		{name: "Yes.", answer: "Yes.", passed: "true", score: "1", word: "yes"},
-		{name: "bold No", answer: "**No**", passed: "false", score: "0", word: "no"},
-		{name: "bold with period outside", answer: "**Yes**.", passed: "true", score: "1", word: "yes"},
-		{name: "quoted", answer: `"yes"`, passed: "true", score: "1", word: "yes"},
-		{name: "curly quoted with period", answer: "“No.”", passed: "false", score: "0", word: "no"},
-		{name: "spaces and case", answer: "  NO.  \n", passed: "false", score: "0", word: "no"},
-		{name: "code", answer: "`yes`", passed: "true", score: "1", word: "yes"},
-		{name: "underscores", answer: "_no_", passed: "false", score: "0", word: "no"},
-		{name: "single quotes and period", answer: "'no'.", passed: "false", score: "0", word: "no"},
-		{name: "think block", answer: "<think>Claim 1 matches fact 2, no problem there. Yes, grounded.</think>\n\nyes", passed: "true", score: "1", word: "yes"},
-		{name: "lone think close", answer: "The answer says 1890 but the fact says 1889.</think>No", passed: "false", score: "0", word: "no"},
-		{name: "sentence with yes", answer: "The answer is yes.", passed: "true", score: "1", word: "yes",
-			checks: []string{`W: the answer is not just yes or no; read it as yes, the only one of the two words in it: "The answer is yes."`}},
-		{name: "sentence with no", answer: "No, the answer adds a date the facts do not give.", passed: "false", score: "0", word: "no",
-			checks: []string{"W: read it as no"}},
-		{name: "exclamation", answer: "YES!", passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
-		{name: "label", answer: "Answer: no", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
-		{name: "both words", answer: "Yes, although there is no source for the second claim.", passed: "null", score: "null",
-			checks: []string{`E: the answer says both yes and no, so it cannot be read: "Yes, although`}},
-		{name: "both on lines", answer: "yes\nno", passed: "null", score: "null", checks: []string{"E: says both yes and no"}},
-		{name: "neither", answer: "Grounded.", passed: "null", score: "null", checks: []string{`E: the answer is neither yes nor no: "Grounded."`}},
-		{name: "word inside a word", answer: "Yesterday's facts are nonsense", passed: "null", score: "null", checks: []string{"E: neither yes nor no"}},
-		{name: "empty", answer: "  \n ", passed: "null", score: "null", checks: []string{"E: the answer is empty"}},
-		{name: "only reasoning", answer: "<think>hmm</think>", passed: "null", score: "null", checks: []string{"E: the answer is empty"}},
-		{name: "unfinished reasoning", answer: "<think>Let me compare claim 1 with", passed: "null", score: "null",
-			checks: []string{"E: the answer ends inside the model's <think> reasoning, before any yes or no: it looks truncated"}},
-		{name: "json yes", answer: `{"answer": "yes"}`, passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
-		// As real judges answer (GPT-4o/4.1, Claude, Llama 3, Mistral, Gemini, Qwen, DeepSeek-R1).
-		{name: "Answer: yes", answer: "Answer: yes", passed: "true", score: "1", word: "yes", checks: []string{`W: read it as yes, the only one of the two words in it: "Answer: yes"`}},
-		{name: "bold label", answer: "**Answer:** No", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
-		{name: "yes with a dash and a reason", answer: "yes — the answer is supported by fact 1.", passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
-		{name: "I cannot determine", answer: "I cannot determine whether the answer is grounded from the facts given.", passed: "null", score: "null",
-			checks: []string{`E: the answer is neither yes nor no: "I cannot determine`}},
-		{name: "uppercase", answer: "YES", passed: "true", score: "1", word: "yes"},
-		{name: "leading space and trailing newline", answer: " No\n", passed: "false", score: "0", word: "no"},
-		{name: "verdict then explanation", answer: "Yes\n\nExplanation: the answer restates fact 1 (Paris is the capital of France).", passed: "true", score: "1", word: "yes",
-			checks: []string{"W: read it as yes"}},
-		{name: "no with a reason", answer: "No. The answer says Paris is the largest city, which the facts do not state.", passed: "false", score: "0", word: "no",
-			checks: []string{"W: read it as no"}},
-		{name: "llama: therefore bold", answer: "The answer's only claim matches fact 1 exactly. Therefore, the answer is: **yes**", passed: "true", score: "1", word: "yes",
-			checks: []string{"W: read it as yes"}},
-		{name: "final answer bold", answer: "**Final answer: No**", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
-		{name: "mode note in parentheses", answer: "Yes (lenient mode allows this single-hop inference)", passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
-		{name: "shouting label with period", answer: "ANSWER: NO.", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
+		// The whole answer is the verdict.
+		{name: "yes", answer: "yes", word: "yes"},
+		{name: "no", answer: "no", word: "no"},
+		{name: "Yes.", answer: "Yes.", word: "yes"},
+		{name: "bold No", answer: "**No**", word: "no"},
+		{name: "bold with period outside", answer: "**Yes**.", word: "yes"},
+		{name: "quoted", answer: `"yes"`, word: "yes"},
+		{name: "curly quoted with period", answer: "“No.”", word: "no"},
+		{name: "spaces and case", answer: "  NO.  \n", word: "no"},
+		{name: "code", answer: "`yes`", word: "yes"},
+		{name: "code with a period outside", answer: "`No`.", word: "no"},
+		{name: "underscores", answer: "_no_", word: "no"},
+		{name: "single quotes and period", answer: "'no'.", word: "no"},
+		{name: "uppercase", answer: "YES", word: "yes"},
+		{name: "leading space and trailing newline", answer: " No\n", word: "no"},
+		{name: "think block", answer: "<think>Claim 1 matches fact 2, no problem there. Yes, grounded.</think>\n\nyes", word: "yes"},
+		{name: "lone think close", answer: "The answer says 1890 but the fact says 1889.</think>No", word: "no"},
+		{name: "qwen3 empty think then no", answer: "<think>\n\n</think>\n\nNo", word: "no"},
+
+		// Verdict lines: the first or last line alone, or after a label.
+		{name: "label", answer: "Answer: no", word: "no"},
+		{name: "Answer: yes", answer: "Answer: yes", word: "yes"},
+		{name: "bold label", answer: "**Answer:** No", word: "no"},
+		{name: "bold label, colon outside", answer: "**Answer**: no", word: "no"},
+		{name: "final answer bold", answer: "**Final answer: No**", word: "no"},
+		{name: "shouting label with period", answer: "ANSWER: NO.", word: "no"},
+		{name: "the same label twice", answer: "Verdict: yes\nVerdict: yes", word: "yes"},
+		{name: "verdict then explanation", answer: "Yes\n\nExplanation: the answer restates fact 1 (Paris is the capital of France).", word: "yes", code: skipped, at: "Yes"},
 		{name: "deepseek-r1 think then bold label", answer: "<think>\nThe answer says Paris is the capital of France. Fact 1 says so. No extra claims. So yes.\n</think>\n\n**Answer:** Yes",
-			passed: "true", score: "1", word: "yes", checks: []string{"W: read it as yes"}},
-		{name: "qwen3 empty think then no", answer: "<think>\n\n</think>\n\nNo", passed: "false", score: "0", word: "no"},
-		{name: "json object with a verdict", answer: "```json\n{\"grounded\": \"no\"}\n```", passed: "false", score: "0", word: "no", checks: []string{"W: read it as no"}},
-		{name: "reasoning with no, then a last-line yes", answer: "There is no claim in the answer that the facts do not support.\n\nYes", passed: "null", score: "null",
-			checks: []string{"E: the answer says both yes and no, so it cannot be read"}},
-		{name: "cut off by max_tokens before the verdict", answer: "Let me check each claim. The answer states that Paris is the capital of France. Fact 1 states", passed: "null", score: "null",
-			checks: []string{"E: the answer is neither yes nor no"}},
-		{name: "N/A", answer: "N/A", passed: "null", score: "null", checks: []string{`E: the answer is neither yes nor no: "N/A"`}},
+			word: "yes"},
+		{name: "reasoning with no, then a last-line yes", answer: "There is no claim in the answer that the facts do not support.\n\nYes", word: "yes", code: skipped, at: "Yes"},
+		{name: "no unsupported claim, then yes", answer: "There is no unsupported claim.\n\nYes", word: "yes", code: skipped, at: "Yes"},
+		{name: "no way to verify, then a bare No", answer: "The facts say nothing about the opening year, so there is no way to verify that claim.\n\nNo", word: "no", code: skipped, at: "No"},
+		{name: "verdict first, then reasoning with yes in it", answer: "No\n\nReasoning: the answer says 1890; fact 2 says 1889. Yes, the location is right, but one claim is wrong.",
+			word: "no", code: skipped, at: "No"},
+		{name: "reasoning then Answer line", answer: "Reasoning: Fact 1 supports the location. Fact 2 supports the year. There is no claim left unchecked.\nAnswer: yes",
+			word: "yes", code: skipped, at: "yes"},
+		{name: "label with a reason after a comma", answer: "Answer: Yes, every statement matches a fact.", word: "yes", code: skipped, at: "Yes"},
+		{name: "bold label, dash and a reason", answer: "**Verdict:** Yes — all three claims appear in the facts.", word: "yes", code: skipped, at: "Yes"},
+		{name: "label, No, then a sentence", answer: "Answer: No. The facts never mention the tower's height.", word: "no", code: skipped, at: "No"},
+		{name: "final verdict with a note in parentheses", answer: "Final verdict: NO (the year is wrong)", word: "no", code: skipped, at: "NO"},
+		{name: "supported facts, then bold yes", answer: "The answer claims the tower is in Paris (fact 1) and was finished in 1889 (fact 2). Both are supported, so no claim is ungrounded.\n\n**Yes**",
+			word: "yes", code: skipped, at: "Yes"},
+		{name: "last line No with a period", answer: "Not every claim is supported: the facts give no height for the tower.\nNo.", word: "no", code: skipped, at: "No"},
+		{name: "heading then verdict", answer: "# Verdict\n\nNo", word: "no", code: skipped, at: "No"},
+		{name: "think, prose with no, final answer line", answer: "<think>\nThe facts say 1889. The answer says 1889. No conflict. Yes.\n</think>\nThe answer is fully supported; no fact is contradicted.\n\nFinal answer: Yes",
+			word: "yes", code: skipped, at: "Yes"},
+		{name: "label line then an explanation with no", answer: "Answer: YES\nExplanation: every claim maps to a fact; nothing is inferred, no extra detail.", word: "yes", code: skipped, at: "YES"},
+		{name: "label alone on a line, verdict below", answer: "Answer:\nYes", word: "yes", code: skipped, at: "Yes"},
+
+		// A yes or no inside a sentence is not a verdict.
+		{name: "no relevant statement (a real judge's reply)", answer: "There is no relevant statement that can be created from the given answer.", code: none},
+		{name: "sentence with yes", answer: "The answer is yes.", code: none},
+		{name: "sentence starting with No", answer: "No, the answer adds a date the facts do not give.", code: none},
+		{name: "No information", answer: "No information in the facts contradicts the answer, and every claim is covered by fact 2.", code: none},
+		{name: "makes no claim", answer: "The answer makes no claim beyond the facts.", code: none},
+		{name: "Yes, grounded in a sentence", answer: "Yes, the answer is grounded in fact 1.", code: none},
+		{name: "I would say yes", answer: "I would say yes, mostly, but the date is not in the facts.", code: none},
+		{name: "question and answer lines", answer: "Is every claim supported? Yes.\nIs anything contradicted? No.", code: none},
+		{name: "label followed by a sentence starting with No", answer: "Verdict: No unsupported claims were found; the answer restates fact 1.", code: none},
+		{name: "NO with a dash and a reason", answer: "NO - the answer adds a height that no fact mentions.", code: none},
+		{name: "yes with a dash and a reason", answer: "yes — the answer is supported by fact 1.", code: none},
+		{name: "no with a reason", answer: "No. The answer says Paris is the largest city, which the facts do not state.", code: none},
+		{name: "mode note in parentheses", answer: "Yes (lenient mode allows this single-hop inference)", code: none},
+		{name: "llama: therefore bold", answer: "The answer's only claim matches fact 1 exactly. Therefore, the answer is: **yes**", code: none},
+		{name: "final answer in the middle of a line", answer: "The reasoning is complete. Final Answer: **Yes**", code: none},
+		{name: "no answer to check", answer: "There is no answer to check.", code: none},
+		{name: "reasoning said yes, the answer says neither", answer: "<think>Okay, is it grounded? Yes.</think>\n\nThere is no mention of the architect in the facts.", code: none},
+		{name: "cannot answer yes or no", answer: "I cannot answer yes or no: the facts are empty.", code: none},
+		{name: "yes, no problem", answer: "Yes, no problem: each claim is supported.", code: none},
+		{name: "no problem found. Yes", answer: "No problem found. Yes", code: none},
+		{name: "correct, yes", answer: "The answer is correct, yes.", code: none},
+		{name: "both words", answer: "Yes, although there is no source for the second claim.", code: none},
+		{name: "exclamation", answer: "YES!", code: none},
+		{name: "neither", answer: "Grounded.", code: none},
+		{name: "word inside a word", answer: "Yesterday's facts are nonsense", code: none},
+		{name: "I cannot determine", answer: "I cannot determine whether the answer is grounded from the facts given.", code: none},
+		{name: "json yes", answer: `{"answer": "yes"}`, code: none},
+		{name: "json object with a verdict", answer: "```json\n{\"grounded\": \"no\"}\n```", code: none},
+		{name: "cut off by max_tokens before the verdict", answer: "Let me check each claim. The answer states that Paris is the capital of France. Fact 1 states", code: none},
+		{name: "N/A", answer: "N/A", code: none},
+		{name: "label with N/A", answer: "Answer: N/A", code: none},
+
+		// Verdicts that disagree.
+		{name: "final answer: yes. no. yes.", answer: "final answer: yes. no. yes.", code: several, at: "no"},
+		{name: "both on lines", answer: "yes\nno", code: several, at: "no"},
+		{name: "Yes. then No.", answer: "Yes.\nNo.", code: several, at: "No"},
+		{name: "changed its mind", answer: "Yes\n\nOn second thought, fact 2 gives 1887, not 1889.\n\nNo", code: several, at: "No"},
+		{name: "label no, yes", answer: "Answer: no, yes", code: several, at: "yes"},
+		{name: "first line and label disagree", answer: "No\nThe facts cover it after all.\nFinal answer: Yes", code: several, at: "Yes"},
+
+		// No answer at all.
+		{name: "empty", answer: "  \n ", code: diag.AnswerEmpty},
+		{name: "only reasoning", answer: "<think>hmm</think>", code: diag.AnswerEmpty},
+		{name: "unfinished reasoning", answer: "<think>Let me compare claim 1 with", code: diag.AnswerTruncated},
 	}
 	r := testRegistry(t)
 	in := object(t, `{"answer": "Paris is the capital of France.", "facts": ["The capital of France is Paris."], "mode": "lenient"}`)
@@ -77,18 +127,78 @@ func TestGroundingParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v, err := r.Parse(groundingID, in, tt.answer)
 			require.NoError(t, err)
-			assertVerdict(t, v, tt.passed, tt.score, tt.checks)
 			d := v.Verdict.(*groundingDetail)
 			assert.Equal(t, "lenient", d.Mode)
-			if tt.word == "" {
+			switch tt.word {
+			case "":
 				assert.Nil(t, d.Answer)
-			} else if assert.NotNil(t, d.Answer) {
+				assertVerdict(t, v, "null", "null", nil)
+			case "yes":
+				assertVerdict(t, v, "true", "1", nil)
+			default:
+				assertVerdict(t, v, "false", "0", nil)
+			}
+			if tt.word != "" && assert.NotNil(t, d.Answer) {
 				assert.Equal(t, tt.word, *d.Answer)
 			}
-			if tt.checks == nil {
-				assert.Empty(t, v.Checks)
+			var codes []diag.Code
+			for _, c := range v.Checks {
+				codes = append(codes, c.Code)
+			}
+			if tt.code == "" {
+				assert.Empty(t, codes)
+				return
+			}
+			require.Equal(t, []diag.Code{tt.code}, codes, "%q", v.Checks)
+			c := v.Checks[0]
+			assert.NotEmpty(t, c.Message)
+			if tt.at != "" {
+				require.Positive(t, c.Line)
+				assert.Equal(t, tt.at, spanText(tt.answer, c), "the check points at the verdict")
 			}
 		})
+	}
+}
+
+// spanText returns the text of answer that check c points at (its span may cross lines).
+func spanText(answer string, c diag.Check) string {
+	line, col := 1, 1
+	var out []rune
+	for _, r := range answer {
+		if line == c.Line && col >= c.Col || line > c.Line {
+			if len(out) == c.Len {
+				break
+			}
+			out = append(out, r)
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	if len(out) < c.Len {
+		return ""
+	}
+	return string(out)
+}
+
+// TestYesNoMessages pins what the three undetermined cases say.
+func TestYesNoMessages(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, `{"answer": "a", "facts": ["f"]}`)
+	for answer, want := range map[string]string{
+		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line, or after "Answer:", "Final answer:" or "Verdict:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
+		"final answer: yes. no. yes.":               `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
+		"<think>x</think>\nIt is supported.\n\nYes": "W: read the verdict yes from the verdict line at 4:1; the rest of the answer was skipped",
+	} {
+		v, err := r.Parse(groundingID, in, answer)
+		require.NoError(t, err)
+		passed, score := "null", "null"
+		if strings.HasPrefix(want, "W") {
+			passed, score = "true", "1"
+		}
+		assertVerdict(t, v, passed, score, []string{want})
 	}
 }
 

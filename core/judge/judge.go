@@ -95,8 +95,11 @@ type Evaluator struct {
 	Example     Example          `json:"example"`
 	Prompt      string           `json:"-"` // the seed prompt, from prompts/<id>.md
 
-	// vars turns validated inputs into the template's variables and any render warnings.
-	vars func(in *value.Object) (*value.Object, []string, error)
+	// vars turns inputs into the template's variables. err is for inputs that cannot be read at
+	// all (missing, of the wrong type); checks are what can be told about readable inputs before
+	// paying for a call: an error check (an empty list, no markers) makes Render fail and the
+	// verdict undetermined, a warning is shown with the prompt and the verdict.
+	vars func(in *value.Object) (*value.Object, []diag.Check, error)
 	// parse reads the judge's answer.
 	parse func(in *value.Object, answer string) *Verdict
 }
@@ -111,8 +114,9 @@ type Message struct {
 type Rendered struct {
 	Prompt   string          `json:"prompt"`
 	Messages []Message       `json:"messages"`
-	Warnings []string        `json:"warnings"`
-	Spans    []template.Span `json:"spans"` // where each substitution landed in Prompt (byte offsets)
+	Warnings []string        `json:"warnings"` // the messages of the warning checks, for older callers
+	Checks   []diag.Check    `json:"checks"`   // warnings about the inputs, with codes and where they point
+	Spans    []template.Span `json:"spans"`    // where each substitution landed in Prompt (byte offsets)
 }
 
 // Verdict is what a judge's answer says. Passed and Score are nil when undetermined, and then
@@ -208,27 +212,45 @@ func (r *Registry) Evaluators() []*Evaluator { return r.order }
 func (r *Registry) Get(id string) (*Evaluator, error) {
 	e, ok := r.byID[id]
 	if !ok {
-		return nil, &diag.Error{Kind: "input", Name: id, Msg: "unknown evaluator " + quote(id)}
+		return nil, &diag.Error{Kind: "input", Code: diag.InputUnknownEvaluator, Name: id, Msg: "unknown evaluator " + quote(id)}
 	}
 	return e, nil
 }
 
-// Render renders evaluator id's prompt from inputs.
+// Render renders evaluator id's prompt from inputs. Every check that can be made before paying
+// for a call is made here: inputs that cannot be judged (an empty list of evidence, contexts,
+// facts or claims; a ground truth without markers) are a *diag.Error of Kind "input" with the
+// check's code and the input's name, and what is only doubtful comes back in Checks.
 func (r *Registry) Render(id string, inputs *value.Object) (*Rendered, error) {
 	e, err := r.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	vars, warnings, err := e.vars(inputs)
+	vars, checks, err := e.vars(inputs)
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range checks {
+		if c.Severity == diag.SevError {
+			return nil, inputError(c)
+		}
+	}
+	rendered, err := e.render(vars)
+	if err != nil {
+		return nil, err
+	}
+	rendered.Checks = append(rendered.Checks, checks...)
+	for _, c := range checks {
+		rendered.Warnings = append(rendered.Warnings, c.Message)
+	}
+	return rendered, nil
+}
+
+// render renders e's prompt from its template variables.
+func (e *Evaluator) render(vars *value.Object) (*Rendered, error) {
 	prompt, spans, err := template.RenderSpans(e.ID, e.Prompt, e.Dialect, vars)
 	if err != nil {
 		return nil, err
-	}
-	if warnings == nil {
-		warnings = []string{}
 	}
 	if spans == nil {
 		spans = []template.Span{}
@@ -236,23 +258,40 @@ func (r *Registry) Render(id string, inputs *value.Object) (*Rendered, error) {
 	return &Rendered{
 		Prompt:   prompt,
 		Messages: []Message{{Role: "user", Content: prompt}},
-		Warnings: warnings,
+		Warnings: []string{},
+		Checks:   []diag.Check{},
 		Spans:    spans,
 	}, nil
 }
 
+// inputError is the *diag.Error an error check about an input becomes.
+func inputError(c diag.Check) *diag.Error {
+	return &diag.Error{Kind: "input", Code: c.Code, Name: c.Input, Line: c.Line, Col: c.Col, Msg: c.Message}
+}
+
 // Parse reads the judge's answer to evaluator id's prompt rendered from inputs.
+//
+// Inputs that Render cannot read at all fail Parse the same way: a verdict on them would be a
+// verdict on nothing. Inputs that are readable but that Render refuses before paying (an empty
+// list, no markers) still get their answer read, for what it says, but the verdict is
+// undetermined, with Render's error as its first check: an answer someone paid for is shown,
+// never as a confident verdict. The checks Render warns with come first in Checks too.
 func (r *Registry) Parse(id string, inputs *value.Object, answer string) (*Verdict, error) {
 	e, err := r.Get(id)
 	if err != nil {
 		return nil, err
 	}
-	// The inputs must be the same that render accepts: a verdict on inputs that cannot be
-	// rendered would be a verdict on nothing.
-	if _, _, err := e.vars(inputs); err != nil {
+	_, checks, err := e.vars(inputs)
+	if err != nil {
 		return nil, err
 	}
 	v := e.parse(inputs, answer)
+	v.Checks = append(checks, v.Checks...)
+	for _, c := range checks {
+		if c.Severity == diag.SevError {
+			v.Passed, v.Score = nil, nil
+		}
+	}
 	if v.Checks == nil {
 		v.Checks = []diag.Check{}
 	}

@@ -75,7 +75,7 @@ func init() {
 	})
 }
 
-func pairwiseVars(in *value.Object) (*value.Object, []string, error) {
+func pairwiseVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	contexts, err := argStrings(in, "contexts")
 	if err != nil {
 		return nil, nil, err
@@ -92,7 +92,12 @@ func pairwiseVars(in *value.Object) (*value.Object, []string, error) {
 	for i, c := range contexts {
 		list[i] = c
 	}
-	return value.NewObject("contexts", list, "expected_output", expected, "actual_output", actual), nil, nil
+	var checks []diag.Check
+	if len(contexts) == 0 {
+		checks = append(checks, emptyList("contexts", "there is no reference for the answers to cite: give at least one context"))
+	}
+	checks = append(checks, checkCitations(actual, len(contexts)).checks(actual, len(contexts))...)
+	return value.NewObject("contexts", list, "expected_output", expected, "actual_output", actual), checks, nil
 }
 
 // pairwiseAnswer is the judge's grade of one answer, normalised.
@@ -123,27 +128,37 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	contexts, _ := argStrings(in, "contexts")
 	actual, _ := argText(in, "actual_output")
 	d := &pairwiseDetail{Citations: checkCitations(actual, len(contexts))}
-	v := &Verdict{Verdict: d}
-	defer func() { v.Checks = append(v.Checks, d.Citations.warnings(len(contexts))...) }()
+	v := &Verdict{Verdict: d} // Parse adds the citation check's warnings, as Render does
 
 	p, err := output.FindJSON(pairwiseID, answer, "answer_1", "answer_2")
 	if err != nil {
 		v.Checks = append(v.Checks, outputCheck(err))
 		return v
 	}
-	v.Checks = append(v.Checks, repairChecks(p.Repairs)...)
-	report := func(c diag.Check) { v.Checks = append(v.Checks, c) }
+	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
+	// reportAt points checks about a graded answer at the judge's object for it, or at the
+	// payload when that is not an object.
+	reportAt := func(about any) func(diag.Check) {
+		start, end := p.Start, p.End
+		if o, ok := about.(*value.Object); ok {
+			if s, e, ok := p.Span(o); ok {
+				start, end = s, e
+			}
+		}
+		return func(c diag.Check) { v.Checks = append(v.Checks, c.AtOffset(answer, start, end-start)) }
+	}
 
 	if a1, ok := output.Field(p.Object, "answer_1"); ok {
-		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, report)
+		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, reportAt(a1))
 	} else {
-		report(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
+		reportAt(nil)(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
 	}
 	a2, ok := output.Field(p.Object, "answer_2")
 	if !ok {
-		report(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		reportAt(nil)(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
 		return v
 	}
+	report := reportAt(a2)
 	var graded bool
 	d.Answer2, graded = readPairwiseAnswer(a2, "answer_2", true, report)
 	if !graded {
@@ -265,21 +280,36 @@ type citationCheck struct {
 	OutOfRange []outOfBounds `json:"out_of_range"` // citations of references that do not exist
 }
 
+// uncitedRef is a sentence without a citation. Line, Col and Len (code points) place the
+// sentence in actual_output.
 type uncitedRef struct {
 	SentenceIndex int    `json:"sentence_index"` // 1-based
 	Sentence      string `json:"sentence"`
+	Line          int    `json:"line"`
+	Col           int    `json:"col"`
+	Len           int    `json:"len"`
+	off           int    // byte offset in actual_output
 }
 
+// outOfBounds is a citation of a reference that does not exist. Line, Col and Len (code points)
+// place the citation ("[3]", or "[1, 3]" when it cites several) in actual_output.
 type outOfBounds struct {
 	Ref           int    `json:"ref"`
 	SentenceIndex int    `json:"sentence_index"`
 	Sentence      string `json:"sentence"`
+	Line          int    `json:"line"`
+	Col           int    `json:"col"`
+	Len           int    `json:"len"`
+	off, n        int    // bytes in actual_output
 }
 
-func (c citationCheck) warnings(n int) []diag.Check {
+// checks words the citation check's findings as warnings about actual_output, each pointing at
+// its sentence or citation there.
+func (c citationCheck) checks(actual string, n int) []diag.Check {
 	var checks []diag.Check
 	for _, u := range c.Uncited {
-		checks = append(checks, diag.Warn(diag.CitationUncited, fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))))
+		checks = append(checks, diag.Warn(diag.CitationUncited, fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))).
+			AtOffset(actual, u.off, len(u.Sentence)).In("actual_output"))
 	}
 	for _, o := range c.OutOfRange {
 		have := "there are no references"
@@ -290,7 +320,8 @@ func (c citationCheck) warnings(n int) []diag.Check {
 		default:
 			have = fmt.Sprintf("the references are [1] to [%d]", n)
 		}
-		checks = append(checks, diag.Warn(diag.CitationOutOfRange, fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))))
+		checks = append(checks, diag.Warn(diag.CitationOutOfRange, fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))).
+			AtOffset(actual, o.off, o.n).In("actual_output"))
 	}
 	return checks
 }
@@ -304,11 +335,21 @@ func checkCitations(text string, n int) citationCheck {
 	c.Sentences = len(sentences)
 	for i, s := range sentences {
 		if len(s.refs) == 0 && !strings.HasPrefix(strings.ToLower(strings.TrimLeft(s.text, "*_\"'“ ")), "no document seems to") {
-			c.Uncited = append(c.Uncited, uncitedRef{SentenceIndex: i + 1, Sentence: s.text})
+			u := uncitedRef{SentenceIndex: i + 1, Sentence: s.text, off: s.start}
+			u.Line, u.Col = diag.Position(text, s.start)
+			u.Len = utf8.RuneCountInString(s.text)
+			c.Uncited = append(c.Uncited, u)
 		}
-		for _, r := range s.refs {
-			if r < 1 || r > n {
-				c.OutOfRange = append(c.OutOfRange, outOfBounds{Ref: r, SentenceIndex: i + 1, Sentence: s.text})
+		seen := map[int]bool{}
+		for _, ct := range s.cites {
+			for _, r := range ct.refs {
+				if (r < 1 || r > n) && !seen[r] {
+					seen[r] = true
+					o := outOfBounds{Ref: r, SentenceIndex: i + 1, Sentence: s.text, off: ct.off, n: ct.n}
+					o.Line, o.Col = diag.Position(text, ct.off)
+					o.Len = utf8.RuneCountInString(text[ct.off : ct.off+ct.n])
+					c.OutOfRange = append(c.OutOfRange, o)
+				}
 			}
 		}
 	}
@@ -316,8 +357,16 @@ func checkCitations(text string, n int) citationCheck {
 }
 
 type citedSentence struct {
-	text string
-	refs []int // every reference number cited, in order, repeats removed
+	text  string
+	start int   // byte offset of text in the whole text
+	refs  []int // every reference number cited, in order, repeats removed
+	cites []cite
+}
+
+// cite is one citation, "[2]" or "[1, 3-4]", with its bytes in the whole text.
+type cite struct {
+	refs   []int
+	off, n int
 }
 
 // splitSentences splits text into sentences for the citation check. The rule:
@@ -334,19 +383,25 @@ type citedSentence struct {
 //     if any, go to the sentence before it.
 func splitSentences(text string) []citedSentence {
 	var out []citedSentence
-	add := func(piece string) {
+	lineStart := 0
+	add := func(piece string, at int) {
+		at += lineStart + len(piece) - len(strings.TrimLeftFunc(piece, unicode.IsSpace))
 		piece = strings.TrimSpace(piece)
-		refs, words := citationsIn(piece)
+		refs, cites, words := citationsIn(piece, at)
 		if !words {
 			if len(refs) > 0 && len(out) > 0 {
 				last := &out[len(out)-1]
 				last.refs = mergeRefs(last.refs, refs)
+				last.cites = append(last.cites, cites...)
 			}
 			return
 		}
-		out = append(out, citedSentence{text: piece, refs: refs})
+		out = append(out, citedSentence{text: piece, start: at, refs: refs, cites: cites})
 	}
-	for _, line := range strings.Split(text, "\n") {
+	for li, line := range strings.Split(text, "\n") {
+		if li > 0 {
+			lineStart += 1 // the line break before this line
+		}
 		start := 0
 		for i := 0; i < len(line); {
 			r, size := utf8.DecodeRuneInString(line[i:])
@@ -388,10 +443,11 @@ func splitSentences(text string) []citedSentence {
 				}
 				k = end
 			}
-			add(line[start:k])
+			add(line[start:k], start)
 			start, i = k, k
 		}
-		add(line[start:])
+		add(line[start:], start)
+		lineStart += len(line)
 	}
 	return out
 }
@@ -511,12 +567,13 @@ func citationAt(line string, i int) (end int, refs []int, ok bool) {
 	return j + 1, refs, true
 }
 
-// citationsIn returns the references cited in s, and whether s has a letter or digit outside its
-// citations.
-func citationsIn(s string) (refs []int, words bool) {
+// citationsIn returns the references cited in s, the citations with their bytes (s starts at
+// byte at of the whole text), and whether s has a letter or digit outside its citations.
+func citationsIn(s string, at int) (refs []int, cites []cite, words bool) {
 	for i := 0; i < len(s); {
 		if end, r, ok := citationAt(s, i); ok {
 			refs = mergeRefs(refs, r)
+			cites = append(cites, cite{refs: r, off: at + i, n: end - i})
 			i = end
 			continue
 		}
@@ -526,7 +583,7 @@ func citationsIn(s string) (refs []int, words bool) {
 		}
 		i += size
 	}
-	return refs, words
+	return refs, cites, words
 }
 
 // mergeRefs appends the refs in add that refs does not hold yet.

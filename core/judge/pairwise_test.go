@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
 
@@ -176,8 +177,8 @@ func TestPairwiseDetail(t *testing.T) {
 	    "content_analysis_sentence_by_sentence": [{"sentence": "It was negotiated in Münster [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "partly"}],
 	    "faithfulness_justification": "Cites its sources.", "faithfulness": false},
 	  "citations": {"sentences": 3,
-	    "uncited": [{"sentence_index": 2, "sentence": "B is false."}],
-	    "out_of_range": [{"ref": 3, "sentence_index": 3, "sentence": "C holds [3]."}]}
+	    "uncited": [{"sentence_index": 2, "sentence": "B is false.", "line": 1, "col": 16, "len": 11}],
+	    "out_of_range": [{"ref": 3, "sentence_index": 3, "sentence": "C holds [3].", "line": 1, "col": 36, "len": 3}]}
 	}`, string(b))
 
 	// The citation check stands even when the judge's answer cannot be read.
@@ -207,6 +208,11 @@ func TestSplitSentences(t *testing.T) {
 	for _, tt := range tests {
 		var got []string
 		for _, s := range splitSentences(tt.text) {
+			assert.Equal(t, s.text, tt.text[s.start:s.start+len(s.text)], "the sentence's offset")
+			for _, c := range s.cites {
+				assert.Equal(t, byte('['), tt.text[c.off])
+				assert.Equal(t, byte(']'), tt.text[c.off+c.n-1])
+			}
 			if len(s.refs) == 0 {
 				got = append(got, s.text)
 				continue
@@ -222,14 +228,28 @@ func TestSplitSentences(t *testing.T) {
 }
 
 func TestCheckCitations(t *testing.T) {
-	c := checkCitations("No document seems to precisely answer your question. However, Paris is large [1]. Rome too [0]. Oslo [2].", 1)
+	text := "No document seems to precisely answer your question. However, Paris is large [1]. Rome too [0]. Oslo [2]."
+	c := checkCitations(text, 1)
 	assert.Equal(t, 4, c.Sentences)
 	assert.Equal(t, []uncitedRef{}, c.Uncited)
-	assert.Equal(t, []outOfBounds{{Ref: 0, SentenceIndex: 3, Sentence: "Rome too [0]."}, {Ref: 2, SentenceIndex: 4, Sentence: "Oslo [2]."}}, c.OutOfRange)
-	w := c.warnings(1)
+	assert.Equal(t, []outOfBounds{
+		{Ref: 0, SentenceIndex: 3, Sentence: "Rome too [0].", Line: 1, Col: 92, Len: 3, off: 91, n: 3},
+		{Ref: 2, SentenceIndex: 4, Sentence: "Oslo [2].", Line: 1, Col: 102, Len: 3, off: 101, n: 3},
+	}, c.OutOfRange)
+	w := c.checks(text, 1)
 	require.Len(t, w, 2)
 	assert.Contains(t, w[1].Message, "cites [2], but there is only reference [1]")
-	assert.Contains(t, checkCitations("X [1].", 0).warnings(0)[0].Message, "but there are no references")
+	assert.Equal(t, diag.Check{Severity: diag.SevWarning, Code: diag.CitationOutOfRange, Message: w[1].Message, Input: "actual_output", Line: 1, Col: 102, Len: 3}, w[1])
+	assert.Contains(t, checkCitations("X [1].", 0).checks("X [1].", 0)[0].Message, "but there are no references")
+
+	// Several lines, a citation after the period, characters beyond ASCII: positions are lines
+	// and columns in code points.
+	text = "Zürich is in Switzerland [1].\n\n  Its lake is Lake Zürich. [1, 4]\nIt has no airport."
+	c = checkCitations(text, 2)
+	require.Len(t, c.OutOfRange, 1)
+	assert.Equal(t, [3]int{3, 28, 6}, [3]int{c.OutOfRange[0].Line, c.OutOfRange[0].Col, c.OutOfRange[0].Len}, "the [1, 4] on line 3")
+	require.Len(t, c.Uncited, 1)
+	assert.Equal(t, [3]int{4, 1, 18}, [3]int{c.Uncited[0].Line, c.Uncited[0].Col, c.Uncited[0].Len})
 }
 
 func BenchmarkRenderParsePairwiseFaithfulness(b *testing.B) {
@@ -248,4 +268,34 @@ func BenchmarkRenderParsePairwiseFaithfulness(b *testing.B) {
 			benchRenderParse(b, pairwiseID, in, answer, size.bytes)
 		})
 	}
+}
+
+// TestPairwiseCheckPositions: a check about one graded answer points at the judge's object for
+// it; one about the whole payload at the payload.
+func TestPairwiseCheckPositions(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, pairwiseInputs)
+	answer := "Here you go:\n{\n  \"answer_1\": {\"faithfulness\": \"true\"},\n  \"answer_2\": {\"faithfulness\": \"maybe\"}\n}"
+	v, err := r.Parse(pairwiseID, in, answer)
+	require.NoError(t, err)
+	at := map[diag.Code][3]int{}
+	for _, c := range v.Checks {
+		if c.Input == "" {
+			at[c.Code] = [3]int{c.Line, c.Col, c.Len}
+		}
+	}
+	assert.Equal(t, map[diag.Code][3]int{
+		diag.AnswerProseSkipped: {1, 1, 12},
+		diag.AnswerCoerced:      {3, 15, 24},
+		diag.PairwiseBadGrade:   {4, 15, 25},
+	}, at)
+	v, err = r.Parse(pairwiseID, in, `{"answer_1": {"faithfulness": true}}`)
+	require.NoError(t, err)
+	var c diag.Check
+	for _, c = range v.Checks {
+		if c.Code == diag.PairwiseNoAnswer2 {
+			break
+		}
+	}
+	assert.Equal(t, [3]int{1, 1, 36}, [3]int{c.Line, c.Col, c.Len})
 }

@@ -61,7 +61,7 @@ func init() {
 	})
 }
 
-func ragRecallVars(in *value.Object) (*value.Object, []string, error) {
+func ragRecallVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	gt, err := argText(in, "passage_gt")
 	if err != nil {
 		return nil, nil, err
@@ -73,12 +73,13 @@ func ragRecallVars(in *value.Object) (*value.Object, []string, error) {
 	if _, _, err := argThreshold(in); err != nil {
 		return nil, nil, err
 	}
-	var warnings []string
+	var checks []diag.Check
 	if e, _ := recall.CountMarkers(gt); e == 0 {
-		warnings = append(warnings, "passage_gt has no [ESSENTIAL PASSAGE] marker: the judge has no essential passage to "+
-			"score and the recall cannot be computed (it needs at least one)")
+		checks = append(checks, diag.Fail(diag.InputNoMarkers, "passage_gt has no [ESSENTIAL PASSAGE] marker: the judge would have no essential "+
+			"passage to score and the recall cannot be computed (it needs at least one); mark the ground truth's passages with "+
+			"[ESSENTIAL PASSAGE] and [BONUS PASSAGE]").In("passage_gt"))
 	}
-	return value.NewObject("passage_gt", gt, "passage_llm", llm), warnings, nil
+	return value.NewObject("passage_gt", gt, "passage_llm", llm), checks, nil
 }
 
 // argThreshold reads the optional threshold: a number from 0 to 5 (a numeric text is read too, as
@@ -94,7 +95,7 @@ func argThreshold(in *value.Object) (*big.Rat, *float64, error) {
 		lit = strconv.FormatInt(x, 10)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, nil, badInput("threshold", "want a number from 0 to 5, got %v", x)
+			return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %v", x)
 		}
 		lit = strconv.FormatFloat(x, 'f', -1, 64)
 	case string:
@@ -103,14 +104,14 @@ func argThreshold(in *value.Object) (*big.Rat, *float64, error) {
 			return nil, nil, nil
 		}
 		if _, err := strconv.ParseFloat(lit, 64); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
-			return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", quote(x))
+			return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", quote(x))
 		}
 	default:
-		return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", value.TypeName(v))
+		return nil, nil, badInput("threshold", diag.InputWrongType, "want a number from 0 to 5, got %s", value.TypeName(v))
 	}
 	t, ok := new(big.Rat).SetString(lit)
 	if !ok || t.Sign() < 0 || t.Cmp(big.NewRat(5, 1)) > 0 {
-		return nil, nil, badInput("threshold", "want a number from 0 to 5, got %s", lit)
+		return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", lit)
 	}
 	f, _ := strconv.ParseFloat(lit, 64)
 	return t, &f, nil
@@ -174,16 +175,15 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	a := recall.ReadAnswer(answer)
 	fillStated(d, a)
 	if d.Expected.Essential == 0 {
+		// Parse puts render's input.no-markers error first: there is no recall to compute.
 		for _, sc := range a.Scores() {
 			d.add(sc)
 		}
-		v.Checks = append(v.Checks, diag.Fail(diag.InputNoMarkers, "passage_gt has no [ESSENTIAL PASSAGE] marker, so there is no recall "+
-			"to compute (it needs at least one essential passage)"))
 		return v
 	}
 	essential, bonus, warnings, problems := a.Resolve(d.Expected.Essential, d.Expected.Bonus)
 	for _, w := range warnings {
-		v.Checks = append(v.Checks, diag.Warn(diag.RecallScoresDoubtful, w))
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallScoresDoubtful, w.Msg).At(w.Line, w.Col, 0))
 	}
 	if len(problems) > 0 {
 		for _, sc := range a.Scores() {
@@ -237,7 +237,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		line.Match = &same
 		if !same {
 			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
-				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))))
+				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))).At(st.Line, st.Col, 0))
 		}
 	}
 	switch st := a.Stated[recall.LineFinal]; {
@@ -246,10 +246,10 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 			"the score is recomputed from the passage scores"))
 	case st.Value == nil && st.Text == "":
 		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
-			"the score is recomputed from the passage scores", st.Line)))
+			"the score is recomputed from the passage scores", st.Line)).At(st.Line, st.Col, 0))
 	case st.Value == nil:
 		v.Checks = append(v.Checks, diag.Warn(diag.RecallFinalUnreadable, fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
-			st.Line, quoteExcerpt(st.Text))))
+			st.Line, quoteExcerpt(st.Text))).At(st.Line, st.Col, 0))
 	}
 	if threshold != nil {
 		passed := recall.Round2(r.Final).Cmp(threshold) >= 0

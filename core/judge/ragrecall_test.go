@@ -351,16 +351,21 @@ func TestRagRecallRender(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			want, err := os.ReadFile(filepath.Join(dir, c.Name+".golden"))
 			require.NoError(t, err)
-			got, err := r.Render(ragRecallID, value.NewObject("passage_gt", c.Passage_gt, "passage_llm", c.Passage_llm))
+			in := value.NewObject("passage_gt", c.Passage_gt, "passage_llm", c.Passage_llm)
+			if c.Name == "no-markers" {
+				_, err := r.Render(ragRecallID, in)
+				var de *diag.Error
+				require.ErrorAs(t, err, &de, "render refuses a ground truth without markers before paying")
+				assert.Equal(t, diag.Error{Kind: "input", Code: diag.InputNoMarkers, Name: "passage_gt", Msg: de.Msg}, *de)
+				assert.Contains(t, de.Msg, "passage_gt has no [ESSENTIAL PASSAGE] marker")
+				assert.Equal(t, string(want), renderUnchecked(t, r, ragRecallID, in))
+				return
+			}
+			got, err := r.Render(ragRecallID, in)
 			require.NoError(t, err)
 			assert.Equal(t, string(want), got.Prompt)
 			assert.Equal(t, []Message{{Role: "user", Content: string(want)}}, got.Messages)
-			if c.Name == "no-markers" {
-				require.Len(t, got.Warnings, 1)
-				assert.Contains(t, got.Warnings[0], "passage_gt has no [ESSENTIAL PASSAGE] marker")
-			} else {
-				assert.Empty(t, got.Warnings)
-			}
+			assert.Empty(t, got.Warnings)
 		})
 	}
 }

@@ -22,6 +22,7 @@ func FuzzParseVerdicts(f *testing.F) {
 		"The answer is no.",
 		pairJSON("false", "true", "true", "null"),
 		"{'answer_2': {'faithfulness': True}} Dr. Smith said 3.5 [1]. [9]",
+		"There is no unsupported claim.\n\nFinal answer: yes. no. yes.",
 		`{"claims": [{"claim_id": "c1", "grounded": tr`,
 	} {
 		f.Add(uint8(i), s)
@@ -44,6 +45,12 @@ func FuzzParseVerdicts(f *testing.F) {
 			hasError = hasError || c.Severity == diag.SevError
 			if c.Message == "" {
 				t.Fatalf("empty check message")
+			}
+			if c.Code == "" {
+				t.Fatalf("check without a code: %+v", c)
+			}
+			if c.Input == "" && c.Len > 0 && len([]rune(spanText(answer, c))) != c.Len {
+				t.Fatalf("check %+v points outside the answer", c)
 			}
 		}
 		if (v.Passed == nil) != hasError {

@@ -31,10 +31,20 @@ func FuzzFindJSON(f *testing.F) {
 		p, err := FindJSON("fuzz", answer, "claims", "answer_2")
 		if err != nil {
 			var de *diag.Error
-			if !errors.As(err, &de) || de.Kind != "output" || de.Msg == "" {
-				t.Fatalf("error %v is not an output *diag.Error", err)
+			if !errors.As(err, &de) || de.Kind != "output" || de.Msg == "" || de.Code == "" {
+				t.Fatalf("error %v is not an output *diag.Error with a code", err)
 			}
 			return
+		}
+		for _, r := range p.Repairs {
+			if r.Offset < 0 || r.Len < 0 || r.Offset+r.Len > len(answer) || r.Msg == "" || r.Code == "" {
+				t.Fatalf("repair %+v outside the %d bytes of the answer", r, len(answer))
+			}
+		}
+		if o, ok := p.Object, true; ok {
+			if start, end, has := p.Span(o); has && (answer[start] != '{' || answer[end-1] != '}') {
+				t.Fatalf("the payload object's span %d..%d is not an object", start, end)
+			}
 		}
 		if p.Object == nil || p.Start < 0 || p.End > len(answer) || p.Start >= p.End || answer[p.Start] != '{' || answer[p.End-1] != '}' {
 			t.Fatalf("bad payload span %d..%d of %d", p.Start, p.End, len(answer))
@@ -68,6 +78,11 @@ func FuzzLenient(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		v, notes, err := Lenient("fuzz", src)
+		for _, n := range notes {
+			if n.Offset < 0 || n.Len < 0 || n.Offset+n.Len > len(src) || n.Count < 1 || n.Code != diag.AnswerRepaired {
+				t.Fatalf("repair %+v outside the %d bytes of %q", n, len(src), src)
+			}
+		}
 		if err == nil {
 			if _, merr := json.Marshal(v); merr != nil {
 				t.Fatalf("value does not marshal (NaN or infinity?): %v", merr)
@@ -92,8 +107,8 @@ func FuzzLenient(f *testing.F) {
 			t.Fatalf("valid JSON %q read as %s, encoding/json reads %s", src, gb, wb)
 		}
 		for _, n := range notes {
-			if !strings.Contains(n, "appears twice") {
-				t.Fatalf("valid JSON %q got repair %q", src, n)
+			if !strings.Contains(n.Msg, "appears twice") {
+				t.Fatalf("valid JSON %q got repair %q", src, n.Msg)
 			}
 		}
 	})

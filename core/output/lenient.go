@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
 
@@ -32,9 +33,10 @@ import (
 //
 // NaN, Infinity and numbers too large for a float64 are errors, never values.
 
-// maxDepth caps the nesting of objects and arrays: judges nest three or four levels, and the cap
-// keeps the recursion bounded on hostile input.
-const maxDepth = 128
+// MaxDepth caps the nesting of objects and arrays the lenient reader reads: judges nest three or
+// four levels, and the cap keeps the recursion well inside what the wasm stack holds on hostile
+// input. An answer nested deeper is unreadable (answer.unreadable at the bracket past the cap).
+const MaxDepth = 128
 
 // Where a string or value is being read; it decides what may follow a closing quote.
 const (
@@ -49,6 +51,7 @@ type syntaxError struct {
 	pos       int // byte offset in the source where reading stopped
 	msg       string
 	truncated bool // the source ended where more was needed
+	deep      bool // nested deeper than MaxDepth
 }
 
 // message words the error for a person: a truncation says so, anything else quotes the text
@@ -71,11 +74,11 @@ func endsClosed(src string) bool {
 	return strings.HasSuffix(s, "}") || strings.HasSuffix(s, "]")
 }
 
-// fix is one kind of repair, counted, with the position of its first occurrence.
+// fix is one kind of repair, counted, with the span of its first occurrence.
 type fix struct {
-	what string
-	pos  int
-	n    int
+	what   string
+	pos, n int // byte offset and length of the first occurrence
+	count  int
 }
 
 type parser struct {
@@ -85,28 +88,32 @@ type parser struct {
 	depth int
 	fixes []fix
 	err   *syntaxError
+	// spans holds where each object read starts and ends (byte offsets), so a reader can point
+	// at the judge's entry a check is about.
+	spans map[*value.Object][2]int
 }
 
-// note records a repair at byte offset at.
-func (p *parser) note(what string, at int) {
+// note records a repair of the n bytes at byte offset at (n is 0 for an insertion point).
+func (p *parser) note(what string, at, n int) {
 	for i := range p.fixes {
 		if p.fixes[i].what == what {
-			p.fixes[i].n++
+			p.fixes[i].count++
 			return
 		}
 	}
-	p.fixes = append(p.fixes, fix{what: what, pos: at, n: 1})
+	p.fixes = append(p.fixes, fix{what: what, pos: at, n: n, count: 1})
 }
 
-// notes words the repairs: "repaired a trailing comma at 4:18 (and 2 more)".
-func (p *parser) notes() []string {
-	out := make([]string, 0, len(p.fixes))
+// repairs words the repairs ("repaired a trailing comma at 4:18 (and 2 more)") with the span of
+// each one's first occurrence.
+func (p *parser) repairs() []Repair {
+	out := make([]Repair, 0, len(p.fixes))
 	for _, f := range p.fixes {
 		s := f.what + " at " + pos(p.src, f.pos)
-		if f.n > 1 {
-			s += " (and " + strconv.Itoa(f.n-1) + " more)"
+		if f.count > 1 {
+			s += " (and " + strconv.Itoa(f.count-1) + " more)"
 		}
-		out = append(out, s)
+		out = append(out, Repair{Code: diag.AnswerRepaired, Msg: s, Offset: f.pos, Len: f.n, Count: f.count})
 	}
 	return out
 }
@@ -138,19 +145,21 @@ func (p *parser) skipSpace() {
 			}
 			switch p.src[p.pos+1] {
 			case '/':
-				p.note("ignored a // comment", p.pos)
+				at := p.pos
 				if i := strings.IndexByte(p.src[p.pos:p.end], '\n'); i >= 0 {
 					p.pos += i + 1
 				} else {
 					p.pos = p.end
 				}
+				p.note("ignored a // comment", at, len(strings.TrimRight(p.src[at:p.pos], "\r\n")))
 			case '*':
-				p.note("ignored a /* */ comment", p.pos)
+				at := p.pos
 				if i := strings.Index(p.src[p.pos+2:p.end], "*/"); i >= 0 {
 					p.pos += 2 + i + 2
 				} else {
 					p.pos = p.end
 				}
+				p.note("ignored a /* */ comment", at, p.pos-at)
 			default:
 				return
 			}
@@ -162,7 +171,7 @@ func (p *parser) skipSpace() {
 			if r != '\u00a0' && r != '\ufeff' {
 				return
 			}
-			p.note("read a non-breaking space or byte-order mark as a space", p.pos)
+			p.note("read a non-breaking space or byte-order mark as a space", p.pos, size)
 			p.pos += size
 		}
 	}
@@ -211,8 +220,9 @@ func (p *parser) value(ctx int) (any, bool) {
 
 func (p *parser) enter() bool {
 	p.depth++
-	if p.depth > maxDepth {
-		return p.fail(p.pos, "the JSON is nested deeper than "+strconv.Itoa(maxDepth)+" levels")
+	if p.depth > MaxDepth {
+		p.err = &syntaxError{pos: p.pos, msg: "the JSON is nested deeper than " + strconv.Itoa(MaxDepth) + " levels", deep: true}
+		return false
 	}
 	return true
 }
@@ -225,8 +235,17 @@ func (p *parser) object() (any, bool) {
 		return nil, false
 	}
 	defer func() { p.depth-- }()
+	start := p.pos
 	p.pos++ // '{'
 	obj := &value.Object{}
+	defer func() {
+		if p.err == nil {
+			if p.spans == nil {
+				p.spans = map[*value.Object][2]int{}
+			}
+			p.spans[obj] = [2]int{start, p.pos}
+		}
+	}()
 	p.skipSpace()
 	if p.pos < p.end && p.src[p.pos] == '}' {
 		p.pos++
@@ -242,6 +261,7 @@ func (p *parser) object() (any, bool) {
 		if !ok {
 			return nil, false
 		}
+		keyEnd := p.pos
 		p.skipSpace()
 		if p.pos >= p.end {
 			return nil, p.eof(`":" after the key ` + strconv.Quote(key))
@@ -255,7 +275,7 @@ func (p *parser) object() (any, bool) {
 			return nil, false
 		}
 		if _, dup := obj.Get(key); dup {
-			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt)
+			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
 		}
 		obj.Set(key, v)
 		p.skipSpace()
@@ -274,7 +294,7 @@ func (p *parser) object() (any, bool) {
 				return nil, p.eof(`a key or "}"`)
 			}
 			if p.src[p.pos] == '}' {
-				p.note("repaired a trailing comma", comma)
+				p.note("repaired a trailing comma", comma, 1)
 				p.pos++
 				return obj, true
 			}
@@ -282,7 +302,7 @@ func (p *parser) object() (any, bool) {
 			if !p.keyAhead(p.pos) {
 				return nil, p.fail(p.pos, `expected "," or "}" after the value of `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
 			}
-			p.note("inserted a missing comma", p.pos)
+			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
 }
@@ -300,7 +320,7 @@ func (p *parser) key() (string, bool) {
 	if isIdentRune(r) {
 		start := p.pos
 		p.pos = p.identEnd(p.pos)
-		p.note("read an unquoted key", start)
+		p.note("read an unquoted key", start, p.pos-start)
 		return p.src[start:p.pos], true
 	}
 	return "", p.fail(p.pos, "expected a key in quotes, found "+describeAt(p.src, p.pos))
@@ -342,7 +362,7 @@ func (p *parser) array() (any, bool) {
 				return nil, p.eof(`a value or "]"`)
 			}
 			if p.src[p.pos] == ']' {
-				p.note("repaired a trailing comma", comma)
+				p.note("repaired a trailing comma", comma, 1)
 				p.pos++
 				return list, true
 			}
@@ -350,7 +370,7 @@ func (p *parser) array() (any, bool) {
 			if !p.valueAhead(p.pos) {
 				return nil, p.fail(p.pos, `expected "," or "]" after element `+strconv.Itoa(len(list))+" of a list, found "+describeAt(p.src, p.pos))
 			}
-			p.note("inserted a missing comma", p.pos)
+			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
 }
@@ -364,9 +384,9 @@ func (p *parser) str(ctx int) (string, bool) {
 	family := quoteFamily(openRune)
 	switch r := openRune; {
 	case r == '\'':
-		p.note("read a single-quoted string", open)
+		p.note("read a single-quoted string", open, 1)
 	case r != '"':
-		p.note("read curly quotes as quotes", open)
+		p.note("read curly quotes as quotes", open, size)
 	}
 	p.pos += size
 	var b strings.Builder
@@ -395,11 +415,11 @@ func (p *parser) str(ctx int) (string, bool) {
 		case c < 0x20:
 			switch c {
 			case '\n', '\r':
-				p.note("read a raw line break inside a string", p.pos)
+				p.note("read a raw line break inside a string", p.pos, 1)
 			case '\t':
-				p.note("read a raw tab inside a string", p.pos)
+				p.note("read a raw tab inside a string", p.pos, 1)
 			default:
-				p.note("read a raw control character inside a string", p.pos)
+				p.note("read a raw control character inside a string", p.pos, 1)
 			}
 			b.WriteByte(c)
 			p.pos++
@@ -411,7 +431,7 @@ func (p *parser) str(ctx int) (string, bool) {
 				p.pos += size
 				return b.String(), true
 			}
-			p.note("read an unescaped quote inside a string as part of the text", p.pos)
+			p.note("read an unescaped quote inside a string as part of the text", p.pos, size)
 		}
 		if r == utf8.RuneError && size == 1 {
 			b.WriteRune(utf8.RuneError) // as encoding/json reads a byte that is not UTF-8
@@ -555,13 +575,13 @@ func (p *parser) escape(b *strings.Builder, family rune) bool {
 		b.WriteByte('\t')
 	case '\'':
 		if family != '\'' {
-			p.note(`read the invalid escape \' as '`, at)
+			p.note(`read the invalid escape \' as '`, at, 2)
 		}
 		b.WriteByte('\'')
 	case '_':
 		// Markdown's escape: a judge writing JSON as Markdown text escapes underscores
 		// ("claim\_id"), which would otherwise keep its keys from matching.
-		p.note(`read the Markdown escape \_ as _`, at)
+		p.note(`read the Markdown escape \_ as _`, at, 2)
 		b.WriteByte('_')
 	case 'u':
 		r, ok, short := p.hex4(p.pos + 1)
@@ -569,7 +589,7 @@ func (p *parser) escape(b *strings.Builder, family rune) bool {
 			return p.eof("four hex digits after \\u")
 		}
 		if !ok {
-			p.note(`kept an invalid \u escape as written`, at)
+			p.note(`kept an invalid \u escape as written`, at, 2)
 			b.WriteString(`\u`)
 			break
 		}
@@ -589,7 +609,7 @@ func (p *parser) escape(b *strings.Builder, family rune) bool {
 		b.WriteRune(r)
 	default:
 		r, size := utf8.DecodeRuneInString(p.src[p.pos:p.end])
-		p.note(`kept an invalid escape such as \`+string(r)+` as written`, at)
+		p.note(`kept an invalid escape such as \`+string(r)+` as written`, at, 1+size)
 		b.WriteByte('\\')
 		b.WriteString(p.src[p.pos : p.pos+size])
 		p.pos += size
@@ -626,7 +646,7 @@ func (p *parser) hex4(i int) (r rune, ok, short bool) {
 // int := '0' | digit1-9 { digit }; a leading '+' and leading zeros are repaired.
 func (p *parser) number() (any, bool) {
 	if p.src[p.pos] == '+' {
-		p.note("read a number with a leading +", p.pos)
+		p.note("read a number with a leading +", p.pos, 1)
 		p.pos++
 	}
 	start := p.pos
@@ -650,7 +670,7 @@ func (p *parser) number() (any, bool) {
 		return nil, false
 	}
 	if p.src[intStart] == '0' && p.pos-intStart > 1 {
-		p.note("read a number with leading zeros", intStart)
+		p.note("read a number with leading zeros", intStart, p.pos-intStart)
 	}
 	if p.pos < p.end && p.src[p.pos] == '.' {
 		p.pos++
@@ -707,7 +727,7 @@ func (p *parser) literal() (any, bool) {
 			if w == "True" || w == "False" || w == "None" {
 				what = "read Python " + w + " as " + json
 			}
-			p.note(what, start)
+			p.note(what, start, p.pos-start)
 		}
 		return v, true
 	}

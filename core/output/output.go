@@ -30,11 +30,39 @@ type Payload struct {
 	// Object is the object whose top level holds one of the requested keys: the payload itself,
 	// or the object one level down when the judge wrapped it ({"result": {"claims": …}}).
 	Object *value.Object
-	// Repairs says, in words with line:col, every repair made and every piece of text ignored,
-	// e.g. "repaired a trailing comma at 4:18". Empty when the answer was exactly strict JSON.
-	Repairs []string
+	// Repairs lists every repair made and every piece of text ignored, each with where it is.
+	// Empty when the answer was exactly strict JSON.
+	Repairs []Repair
 	// Start and End are the byte offsets of the outermost object read, in the original answer.
 	Start, End int
+
+	spans map[*value.Object][2]int
+}
+
+// Span returns the byte offsets in the original answer where o, an object of the payload,
+// starts and ends; ok is false for an object that was not read from the answer.
+func (p *Payload) Span(o *value.Object) (start, end int, ok bool) {
+	s, ok := p.spans[o]
+	return s[0], s[1], ok
+}
+
+// Repair is one repair made to a judge's answer, or one piece of it ignored, with where it is.
+type Repair struct {
+	// Code is answer.repaired for a repair of the JSON, answer.prose-skipped for text ignored
+	// around it.
+	Code diag.Code
+	// Msg says what, in words with line:col: "repaired a trailing comma at 4:18 (and 2 more)".
+	Msg string
+	// Offset and Len are the bytes of the first occurrence in the original answer; Len is 0 for
+	// an insertion point (a missing comma).
+	Offset, Len int
+	// Count is how many times the same repair was made.
+	Count int
+}
+
+// Check returns r as a warning pointing at its first occurrence in answer.
+func (r Repair) Check(answer string) diag.Check {
+	return diag.Warn(r.Code, "judge answer: "+r.Msg).AtOffset(answer, r.Offset, r.Len)
 }
 
 // reasoningTags are the tag names reasoning models wrap their thinking in: <think> (DeepSeek-R1,
@@ -127,9 +155,9 @@ func findClosingTag(answer string, from int) (start, end int, ok bool) {
 // Lenient reads src as one JSON value, repairing what models commonly get wrong (see the
 // parser's doc). It returns the value, the repairs made (positions relative to src) and, when src
 // cannot be read, a *diag.Error of Kind "output" named name.
-func Lenient(name, src string) (any, []string, error) {
+func Lenient(name, src string) (any, []Repair, error) {
 	if len(src) > MaxAnswer {
-		return nil, nil, &diag.Error{Kind: "output", Name: name, Msg: fmt.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
+		return nil, nil, &diag.Error{Kind: "output", Code: diag.AnswerTooLong, Name: name, Msg: fmt.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
 	}
 	p := &parser{src: src, end: len(src)}
 	v, ok := p.value(ctxTop)
@@ -141,9 +169,13 @@ func Lenient(name, src string) (any, []string, error) {
 	}
 	if !ok {
 		l, c := diag.Position(src, p.err.pos)
-		return nil, nil, &diag.Error{Kind: "output", Name: name, Line: l, Col: c, Msg: p.err.message(src)}
+		code := diag.AnswerUnreadable
+		if p.err.truncated && !endsClosed(src) {
+			code = diag.AnswerTruncated
+		}
+		return nil, nil, &diag.Error{Kind: "output", Code: code, Name: name, Line: l, Col: c, Msg: p.err.message(src)}
 	}
-	return v, p.notes(), nil
+	return v, p.repairs(), nil
 }
 
 // FindJSON finds the judge's JSON payload in answer: the object that has one of keys at its top
@@ -205,6 +237,7 @@ type scanner struct {
 	before *candidate // the complete object with a key before last, if any
 	failed *candidate // the last failed attempt that mentions a key
 	trunc  *candidate // an attempt the answer ends inside
+	deep   *candidate // an attempt nested deeper than MaxDepth; the scan stops there
 	plain  *candidate // the last complete object without a key
 }
 
@@ -251,6 +284,12 @@ func scan(answer string, off int, keys []string) *scanner {
 			continue
 		}
 		c.err, c.end = p.err, p.err.pos
+		if p.err.deep {
+			// Every '{' up to the cap lies inside this object and would fail the same way a level
+			// later: no payload can be read from here on.
+			s.deep = c
+			break
+		}
 		c.keyed = s.mentionsKey(answer[i:min(len(answer), p.err.pos+1)])
 		if p.err.truncated && end == len(answer) {
 			// Every later '{' lies inside this unfinished object.
@@ -273,6 +312,9 @@ func scan(answer string, off int, keys []string) *scanner {
 // result chooses the payload among the attempts, or the error that best says why there is none.
 func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (*Payload, error) {
 	last := s.last
+	if s.deep != nil && (last == nil || s.deep.start >= last.end) {
+		return nil, fail(diag.AnswerUnreadable, s.deep.err.pos, "cannot read the JSON that starts at "+pos(s.answer, s.deep.start)+": it is nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
+	}
 	// An unreadable or unfinished object with a key after the last good one is the real answer
 	// gone wrong; the good one before it was an example in the reasoning.
 	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
@@ -290,21 +332,22 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	notes := last.fixes.notes()
-	if s.before != nil {
-		notes = append(notes, "ignored an earlier JSON object at "+pos(s.answer, s.before.start)+" (an example in the reasoning?); the last one is the answer")
+	notes := last.fixes.repairs()
+	skipped := func(msg string, from, to int) {
+		to = from + len(strings.TrimRight(s.answer[from:to], " \t\r\n"))
+		notes = append(notes, Repair{Code: diag.AnswerProseSkipped, Msg: msg, Offset: from, Len: to - from, Count: 1})
+	}
+	if b := s.before; b != nil {
+		skipped("ignored an earlier JSON object at "+pos(s.answer, b.start)+" (an example in the reasoning?); the last one is the answer", b.start, b.end)
 	}
 	before, after := s.outside(last)
 	if before >= 0 {
-		notes = append(notes, "ignored the text before the JSON, from "+pos(s.answer, before))
+		skipped("ignored the text before the JSON, from "+pos(s.answer, before), before, last.start)
 	}
 	if after >= 0 {
-		notes = append(notes, "ignored the text after the JSON, from "+pos(s.answer, after))
+		skipped("ignored the text after the JSON, from "+pos(s.answer, after), after, len(s.answer))
 	}
-	if notes == nil {
-		notes = []string{}
-	}
-	return &Payload{Object: last.inner, Repairs: notes, Start: last.start, End: last.end}, nil
+	return &Payload{Object: last.inner, Repairs: notes, Start: last.start, End: last.end, spans: last.fixes.spans}, nil
 }
 
 // outside returns the offsets of the first non-space byte before and after c that is not the

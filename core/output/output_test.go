@@ -177,7 +177,7 @@ func TestFindJSON(t *testing.T) {
 			if tt.repairs == nil {
 				tt.repairs = []string{}
 			}
-			assert.Equal(t, tt.repairs, p.Repairs)
+			assert.Equal(t, tt.repairs, repairMessages(p.Repairs))
 			assert.Equal(t, byte('{'), tt.answer[p.Start])
 			assert.Equal(t, byte('}'), tt.answer[p.End-1])
 		})
@@ -313,5 +313,102 @@ func TestScanIsLinear(t *testing.T) {
 	answer = strings.Repeat("{'a': 1} ```\n", 10000) + `{"claims": []}`
 	p, err := FindJSON("t", answer, "claims")
 	require.NoError(t, err)
-	assert.Equal(t, "ignored the text before the JSON, from 1:1", p.Repairs[0])
+	assert.Equal(t, "ignored the text before the JSON, from 1:1", p.Repairs[0].Msg)
+}
+
+// repairMessages lists the repairs' messages, in order.
+func repairMessages(rs []Repair) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Msg
+	}
+	return out
+}
+
+// TestRepairPositions checks that each repair says where it was made: the span of its first
+// occurrence in the original answer, and a warning check pointing there.
+func TestRepairPositions(t *testing.T) {
+	answer := "Here is my grading.\n```json\n{\"claims\": [{'claim_id': 'c1', grounded: True,},\n  {\"claim_id\": \"c2\", \"grounded\": false}, ]} // done\n```\nThanks!"
+	p, err := FindJSON("t", answer, "claims")
+	require.NoError(t, err)
+	type got struct {
+		Code diag.Code
+		Text string
+		Line int
+		Col  int
+		Len  int
+		N    int
+	}
+	var list []got
+	for _, r := range p.Repairs {
+		c := r.Check(answer)
+		assert.Equal(t, diag.SevWarning, c.Severity)
+		assert.Equal(t, "judge answer: "+r.Msg, c.Message)
+		list = append(list, got{r.Code, answer[r.Offset : r.Offset+r.Len], c.Line, c.Col, c.Len, r.Count})
+	}
+	assert.Equal(t, []got{
+		{diag.AnswerRepaired, "'", 3, 14, 1, 2},
+		{diag.AnswerRepaired, "grounded", 3, 32, 8, 1},
+		{diag.AnswerRepaired, "True", 3, 42, 4, 1},
+		{diag.AnswerRepaired, ",", 3, 46, 1, 2},
+		{diag.AnswerProseSkipped, "Here is my grading.\n```json", 1, 1, 27, 1},
+		{diag.AnswerProseSkipped, "// done\n```\nThanks!", 4, 45, 19, 1},
+	}, list)
+	start, end, ok := p.Span(p.Object)
+	require.True(t, ok)
+	assert.Equal(t, p.Start, start)
+	assert.Equal(t, p.End, end)
+	entries, _ := p.Object.Get("claims")
+	second := entries.([]any)[1].(*value.Object)
+	start, end, ok = p.Span(second)
+	require.True(t, ok)
+	assert.Equal(t, `{"claim_id": "c2", "grounded": false}`, answer[start:end])
+}
+
+// TestNestingLimit reads answers nested exactly MaxDepth deep and one level more: the first is
+// read, the second is answer.unreadable at the bracket past the cap, never a stack overflow. It
+// runs under GOOS=js GOARCH=wasm too, where the stack is the wasm's.
+func TestNestingLimit(t *testing.T) {
+	nested := func(depth int) string { // an object holding depth-1 nested lists
+		return `{"claims": ` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}"
+	}
+	p, err := FindJSON("t", nested(MaxDepth), "claims")
+	require.NoError(t, err)
+	assert.Empty(t, p.Repairs)
+	_, _, err = Lenient("t", nested(MaxDepth))
+	require.NoError(t, err)
+
+	for name, answer := range map[string]string{
+		"one past":             nested(MaxDepth + 1),
+		"one past, on line 2":  "The grades:\n" + nested(MaxDepth+1),
+		"hostile, unclosed":    `{"claims": ` + strings.Repeat("[", 5000),
+		"hostile, objects":     strings.Repeat(`{"claims": `, 5000),
+		"hostile, after think": "<think>x</think>" + strings.Repeat(`{"a":`, 100000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := FindJSON("t", answer, "claims")
+			var de *diag.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, diag.AnswerUnreadable, de.Code)
+			assert.Contains(t, de.Msg, "nested deeper than 128 levels")
+			require.Positive(t, de.Line)
+			off := strings.Index(answer, "{") // the cap is reached MaxDepth brackets in
+			depth := 0
+			for ; off < len(answer); off++ {
+				if answer[off] == '{' || answer[off] == '[' {
+					depth++
+					if depth > MaxDepth {
+						break
+					}
+				}
+			}
+			l, c := diag.Position(answer, off)
+			assert.Equal(t, [2]int{l, c}, [2]int{de.Line, de.Col})
+		})
+	}
+	_, _, err = Lenient("t", nested(MaxDepth+1))
+	var de *diag.Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, diag.AnswerUnreadable, de.Code)
+	assert.Equal(t, [2]int{1, 12 + MaxDepth - 1}, [2]int{de.Line, de.Col})
 }

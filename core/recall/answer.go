@@ -584,14 +584,15 @@ func scanLineMarker(s string, i int) (marker, bool) {
 // Resolve matches the answer's scores to the e essential and b bonus passages of the ground
 // truth. It returns the scores in passage order when every passage has exactly one readable score
 // in range; otherwise nil slices and the problems, each a *diag.Error with Kind "output" and the
-// line and column it concerns (0 when none applies). Warnings say what was ignored or assumed.
+// line and column it concerns (0 when none applies). Warnings say what was ignored or assumed,
+// as *diag.Error values of the same kind, positioned at the score concerned where there is one.
 //
 // A passage may be scored more than once if the scores agree (a judge that repeats itself);
 // a section without a score is a heading or a mention and is ignored when its passage is scored
 // elsewhere. Scores outside any section are ignored with a warning, except in one unambiguous case:
 // when the answer marks no passage at all, the ground truth has no bonus passage and the number
 // of scores is exactly e, they are the essential scores (whose order cannot change the recall).
-func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings []string, problems []*diag.Error) {
+func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings, problems []*diag.Error) {
 	want := map[string]int{Essential: e, Bonus: b}
 	slots := map[string][]*Score{Essential: make([]*Score, e), Bonus: make([]*Score, b)}
 	handled := map[string]map[int]bool{Essential: {}, Bonus: {}}
@@ -648,16 +649,17 @@ func (a *Answer) Resolve(e, b int) (essential, bonus []Score, warnings []string,
 				sc.Kind, sc.Number = Essential, i+1
 				slots[Essential][i] = &sc
 			}
-			warnings = append(warnings, "the answer marks no passage; its "+strconv.Itoa(e)+
+			first := a.Unassigned[0]
+			warnings = append(warnings, errAt(first.Line, first.Col, "the answer marks no passage; its "+strconv.Itoa(e)+
 				" score(s) were read as the essential scores, since the ground truth has "+
-				strconv.Itoa(e)+" essential passage(s) and no bonus passage")
+				strconv.Itoa(e)+" essential passage(s) and no bonus passage"))
 		} else {
 			for i, sc := range a.Unassigned {
 				if i == 3 {
-					warnings = append(warnings, "ignored "+strconv.Itoa(len(a.Unassigned)-3)+" more score(s) outside any passage section")
+					warnings = append(warnings, errAt(sc.Line, sc.Col, "ignored "+strconv.Itoa(len(a.Unassigned)-3)+" more score(s) outside any passage section"))
 					break
 				}
-				warnings = append(warnings, "ignored a score outside any passage section: "+scoreAt(&sc))
+				warnings = append(warnings, errAt(sc.Line, sc.Col, "ignored a score outside any passage section: "+scoreAt(&sc)))
 			}
 		}
 	}

@@ -171,7 +171,12 @@ func TestReadAnswer(t *testing.T) {
 				got = append(got, p.Error())
 			}
 			assert.Equal(t, tt.problems, got)
-			assert.Equal(t, tt.warnings, warnings)
+			var words []string
+			for _, w := range warnings {
+				words = append(words, w.Msg)
+				assert.Positive(t, w.Line, "a warning points at its score")
+			}
+			assert.Equal(t, tt.warnings, words)
 			if tt.problems == nil {
 				assert.Equal(t, tt.essential, ratStrings(es))
 				assert.Equal(t, tt.bonus, ratStrings(bs))

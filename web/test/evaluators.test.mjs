@@ -43,7 +43,10 @@ test("evaluators() lists the four built-ins in display order with their input sc
 // checkRendered checks what every render result must be, and that each span slices the prompt at
 // the text that was substituted for its expression.
 function checkRendered(r, substituted) {
-  assert.deepEqual(Object.keys(r), ["prompt", "messages", "warnings", "spans"]);
+  assert.deepEqual(Object.keys(r), ["prompt", "messages", "warnings", "checks", "spans"]);
+  assert.ok(Array.isArray(r.checks));
+  assert.deepEqual(r.checks.map((c) => c.message), r.warnings, "warnings are the checks' messages");
+  for (const c of r.checks) assert.ok(typeof c.code === "string" && c.code.length > 0, JSON.stringify(c));
   for (const s of r.spans) assert.deepEqual(Object.keys(s), ["expr", "start", "end"]);
   assert.deepEqual(r.messages, [{ role: "user", content: r.prompt }]);
   assert.ok(Array.isArray(r.warnings));

@@ -1,0 +1,254 @@
+package judge
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"ragjudge/core/diag"
+)
+
+// The yes/no rule, as a person reads a judge's answer: the verdict is the whole answer, or a
+// verdict line; a yes or no inside a sentence is never a verdict.
+//
+//   - The whole answer, stripped of white space, quotes, Markdown emphasis (* _ `) and a final
+//     period, is "yes" or "no" in any case: that is the verdict.
+//   - Otherwise the verdicts are its verdict lines: the first and the last non-empty line when,
+//     stripped the same way (and of a leading # or >), it is exactly yes or no; and every line
+//     that starts with the label "Answer:", "Final answer:", "Verdict:" or "Final verdict:" (any
+//     case, any emphasis around the label or the word) followed by yes or no, alone or followed by
+//     punctuation ("Verdict: Yes, every claim is supported"), never by a word ("Answer: No
+//     unsupported claim" is prose). After a label, each further sentence or clause (split at
+//     . ! ? ; and ,) that is exactly yes or no is one more verdict ("Final answer: yes. no. yes."
+//     gives three).
+//   - One or more verdicts that agree are the verdict; the prose around them is skipped, with a
+//     warning (answer.prose-skipped) pointing at the verdict. Verdicts that disagree are
+//     answer.several-verdicts, and no verdict line at all is answer.no-verdict: undetermined,
+//     never a guess from the words of the prose.
+
+// yesNo is what readYesNo found: the verdict word, or why there is none, and the bytes of the
+// answer the check is about.
+type yesNo struct {
+	word   string    // "yes", "no", or "" when undetermined
+	code   diag.Code // "" for a plain yes or no; a warning code with word, an error code without
+	msg    string
+	off, n int
+}
+
+// verdictAt is one verdict found in the answer: the word and its bytes.
+type verdictAt struct {
+	word   string
+	off, n int
+}
+
+// verdictLabels are the labels a verdict line may start with, longest first.
+var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict"}
+
+// readYesNo reads answer[from:] (from is where the text after any reasoning starts) by the
+// yes/no rule above. Offsets and positions are in the whole answer.
+func readYesNo(answer string, from int) yesNo {
+	if s, e := stripVerdict(answer, from, len(answer), false); e-s == 2 || e-s == 3 {
+		if w := yesOrNo(answer[s:e]); w != "" {
+			return yesNo{word: w}
+		}
+	}
+	if strings.TrimSpace(answer[from:]) == "" {
+		return yesNo{code: diag.AnswerEmpty, msg: "the answer is empty: the judge said neither yes nor no"}
+	}
+	type line struct{ start, end int }
+	var lines []line
+	for start := from; start <= len(answer); {
+		end := strings.IndexByte(answer[start:], '\n')
+		if end < 0 {
+			end = len(answer)
+		} else {
+			end += start
+		}
+		if strings.TrimSpace(answer[start:end]) != "" {
+			lines = append(lines, line{start, end})
+		}
+		start = end + 1
+	}
+	var found []verdictAt
+	prose := false // a line that is not only a verdict
+	for k, l := range lines {
+		if v := labelVerdicts(answer, l.start, l.end); len(v) > 0 {
+			found = append(found, v...)
+			prose = prose || !onlyVerdicts(answer, l.start, l.end)
+			continue
+		}
+		if k == 0 || k == len(lines)-1 {
+			s, e := stripVerdict(answer, l.start, l.end, true)
+			if w := yesOrNo(answer[s:e]); w != "" {
+				found = append(found, verdictAt{w, s, e - s})
+				continue
+			}
+		}
+		prose = true
+	}
+	quoted := quoteExcerpt(strings.TrimSpace(answer[from:]))
+	if len(found) == 0 {
+		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just yes or no, and no line of it is a verdict " +
+			"(yes or no alone on the first or last line, or after \"Answer:\", \"Final answer:\" or \"Verdict:\"); a yes or no inside a sentence is not one: " + quoted}
+	}
+	for _, f := range found[1:] {
+		if f.word != found[0].word {
+			return yesNo{code: diag.AnswerSeveralVerdicts, off: f.off, n: f.n,
+				msg: "the answer gives verdicts that disagree (" + found[0].word + " at " + posIn(answer, found[0].off) + ", " + f.word +
+					" at " + posIn(answer, f.off) + "), so it cannot be read: " + quoted}
+		}
+	}
+	v := found[0]
+	if !prose {
+		return yesNo{word: v.word} // "Answer: no", or "Yes" twice: nothing was skipped
+	}
+	return yesNo{word: v.word, code: diag.AnswerProseSkipped, off: v.off, n: v.n,
+		msg: "read the verdict " + v.word + " from the verdict line at " + posIn(answer, v.off) + "; the rest of the answer was skipped: " + quoted}
+}
+
+// yesOrNo returns "yes" or "no" when s is that word in any case, else "".
+func yesOrNo(s string) string {
+	switch strings.ToLower(s) {
+	case "yes":
+		return "yes"
+	case "no":
+		return "no"
+	}
+	return ""
+}
+
+// isVerdictTrim reports whether r is stripped around a verdict: white space, quotes, Markdown
+// emphasis and code.
+func isVerdictTrim(r rune) bool {
+	switch r {
+	case '"', '\'', '`', '*', '_', '“', '”', '‘', '’':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
+// stripVerdict returns the bounds of answer[start:end] stripped of white space, quotes and
+// emphasis on both sides and of a final period (repeatedly: `**Yes**.` and `"No."`), and, for a
+// line, of a leading Markdown heading or quote mark.
+func stripVerdict(answer string, start, end int, line bool) (int, int) {
+	for {
+		s, e := start, end
+		for s < e {
+			r, size := utf8.DecodeRuneInString(answer[s:e])
+			if !isVerdictTrim(r) && !(line && (r == '#' || r == '>')) {
+				break
+			}
+			s += size
+		}
+		for e > s {
+			r, size := utf8.DecodeLastRuneInString(answer[s:e])
+			if !isVerdictTrim(r) {
+				break
+			}
+			e -= size
+		}
+		if e > s && answer[e-1] == '.' {
+			e--
+		}
+		if s == start && e == end {
+			return s, e
+		}
+		start, end = s, e
+	}
+}
+
+// labelVerdicts reads a labelled verdict line in answer[start:end]: the verdicts after its
+// label, or nil when the line is not one (see the rule above).
+func labelVerdicts(answer string, start, end int) []verdictAt {
+	i := start
+	skip := func(extra string) {
+		for i < end {
+			r, size := utf8.DecodeRuneInString(answer[i:end])
+			if !isVerdictTrim(r) && !strings.ContainsRune(extra, r) {
+				return
+			}
+			i += size
+		}
+	}
+	skip("#>-•")
+	label := ""
+	for _, l := range verdictLabels {
+		if len(answer)-i >= len(l) && i+len(l) <= end && strings.EqualFold(answer[i:i+len(l)], l) {
+			label = l
+			break
+		}
+	}
+	if label == "" {
+		return nil
+	}
+	i += len(label)
+	skip("")
+	if i >= end || answer[i] != ':' {
+		return nil
+	}
+	i++
+	// The first sentence after the label must start with the verdict word, alone or followed by
+	// punctuation; each later sentence that is exactly yes or no is another verdict.
+	var out []verdictAt
+	first := true
+	for i < end {
+		j := i
+		for j < end && !strings.ContainsRune(".!?;,", rune(answer[j])) {
+			j++
+		}
+		s, e := stripVerdict(answer, i, j, false)
+		if first {
+			w, n := leadingWord(answer[s:e])
+			verdict := yesOrNo(w)
+			if verdict == "" {
+				return nil
+			}
+			rest := strings.TrimLeftFunc(answer[s+n:e], isVerdictTrim)
+			if rest != "" {
+				r, _ := utf8.DecodeRuneInString(rest)
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					return nil // "Answer: No unsupported claim": a sentence, not a verdict
+				}
+			}
+			out = append(out, verdictAt{verdict, s, n})
+			first = false
+		} else if w := yesOrNo(answer[s:e]); w != "" {
+			out = append(out, verdictAt{w, s, e - s})
+		}
+		i = j + 1
+	}
+	return out
+}
+
+// onlyVerdicts reports whether the labelled line answer[start:end] holds nothing but its label
+// and verdict words.
+func onlyVerdicts(answer string, start, end int) bool {
+	line := answer[start:end]
+	colon := strings.IndexByte(line, ':')
+	for _, w := range strings.FieldsFunc(line[colon+1:], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if yesOrNo(w) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// leadingWord returns the run of letters that starts s, and its length in bytes.
+func leadingWord(s string) (string, int) {
+	n := 0
+	for n < len(s) {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		n += size
+	}
+	return s[:n], n
+}
+
+// posIn formats the line:col of byte offset off in s.
+func posIn(s string, off int) string {
+	l, c := diag.Position(s, off)
+	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
+}
