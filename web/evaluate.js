@@ -200,8 +200,8 @@ export function mountEvaluate(root, { rj, state }) {
       }
       if (fieldName && !missing.length) form.setError(fieldName, "✗ " + (renderError.detail || renderError.message));
     } else {
-      for (const w of [...(rendered.warnings || []), ...(rendered.checks || [])]) {
-        // A warning is a check ({code, message, input}) or, from an older engine, its text.
+      // The render's checks ({code, message, input}); an engine without them gave warnings' text.
+      for (const w of rendered.checks || rendered.warnings || []) {
         const text = typeof w === "string" ? w : w.message;
         const fieldName = typeof w === "string" ? null : fieldOf(w);
         promptMsgs.append(h("p", { class: "msg-warning", dataset: { ref: "render-warning", code: (typeof w === "object" && w.code) || "" } }, h("strong", { text: "⚠ " }), text));
@@ -214,10 +214,11 @@ export function mountEvaluate(root, { rj, state }) {
   }
   const updateSoon = debounce(update, 120);
 
-  // fieldOf finds which input an error or warning is about (its `input` field, set by the core),
-  // so it can be shown next to that input as well.
+  // fieldOf finds which input a check or an error is about, so it can be shown next to that
+  // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
-    return err && err.input && ev.inputs.some((i) => i.name === err.input) ? err.input : null;
+    const name = err && (err.input || (err.kind === "input" ? err.subject : ""));
+    return name && ev.inputs.some((i) => i.name === name) ? name : null;
   }
 
 

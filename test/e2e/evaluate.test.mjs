@@ -347,3 +347,15 @@ test("on a phone the table of sentences shows every column, none cut off", async
   const label = await page.locator("table.sentences tbody td").nth(1).evaluate((td) => getComputedStyle(td, "::before").content);
   assert.match(label, /cites a source/);
 });
+
+test("an input error is shown under its own field, placed by the core's fields, not its wording", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await pickEvaluator(page, "rag-recall");
+  await page.click('[data-ref="clear"]');
+  await page.fill('[data-input="passage_gt"]', "A ground truth with no passage markers.");
+  await page.fill('[data-input="passage_llm"]', "A returned passage.");
+  await page.waitForSelector('[data-ref="render-error"]');
+  await page.waitForFunction(() => document.querySelector('[data-field="passage_gt"]')?.classList.contains("has-error"));
+  assert.match(await text(page, '[data-field="passage_gt"] .field-error'), /^✗ .*\[ESSENTIAL PASSAGE\]/);
+  assert.equal(await text(page, '[data-field="passage_llm"] .field-error'), "");
+});
