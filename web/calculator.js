@@ -1,12 +1,19 @@
 // calculator.js: the recall calculator, entirely offline. Count the essential and bonus passages
 // from a pasted ground truth (rj.passages) or set the counts, enter scores, and see the seed-format
 // formula lines and exact fractions update live (rj.recall); or paste a judge's recall answer and
-// see its arithmetic checked (rj.parse("rag-recall", …)).
+// see its arithmetic checked (rj.parse with the evaluator whose view is "recall").
 
 import { h, replace, debounce, copyText, badge } from "./dom.js";
 import { bars, fmt, renderVerdict, passageLabels } from "./verdicts.js";
-import { RECALL_SEEDS } from "./examples.js";
 import { autoGrow } from "./form.js";
+
+/** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
+export const RECALL_SEEDS = [
+  { name: "Seed example 1", essential: [4, 3], bonus: [4, 0], final: "4" },
+  { name: "Seed example 2", essential: [4, 4, 3], bonus: [0], final: "3.67" },
+  { name: "Seed example 3", essential: [5, 5], bonus: [5], final: "5" },
+  { name: "Seed example 4", essential: [1, 2], bonus: [], final: "1.5" },
+];
 
 const DEFAULT = { gt: "", E: 2, B: 2, essential: ["", ""], bonus: ["", ""], answer: "" };
 
@@ -126,7 +133,7 @@ export function mountCalculator(root, { rj, state }) {
       eInput.value = String(c.E);
       bInput.value = String(c.B);
     } catch (e) {
-      gtNote.textContent = "✗ " + e.message;
+      gtNote.textContent = "✗ " + (e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -185,7 +192,7 @@ export function mountCalculator(root, { rj, state }) {
     try {
       r = rj.recall({ essential, bonus });
     } catch (e) {
-      replace(resultEl, h("p", { class: "msg-error", dataset: { ref: "calc-error" }, text: "✗ " + e.message }));
+      replace(resultEl, h("p", { class: "msg-error", dataset: { ref: "calc-error" }, text: "✗ " + (e instanceof Error ? e.message : String(e)) }));
       return;
     }
     const linesText = (r.lines || []).join("\n");
@@ -229,12 +236,17 @@ export function mountCalculator(root, { rj, state }) {
       ? c.gt
       : [...Array(c.E)].map((_, i) => `[ESSENTIAL PASSAGE]\n(essential ${i + 1})`).concat([...Array(c.B)].map((_, i) => `[BONUS PASSAGE]\n(bonus ${i + 1})`)).join("\n\n");
     const inputs = { passage_gt, passage_llm: "(not given: checking the arithmetic only)" };
-    const ev = rj.evaluators().find((e) => e.id === "rag-recall") || { id: "rag-recall", inputs: [] };
+    // The evaluator whose verdicts the recall view draws is the one whose answers this checks.
+    const ev = rj.evaluators().find((e) => e.view === "recall");
+    if (!ev) {
+      replace(checkEl, h("p", { class: "msg-error", text: "✗ This engine has no recall evaluator to check an answer with." }));
+      return;
+    }
     try {
-      const v = rj.parse("rag-recall", inputs, c.answer);
+      const v = rj.parse(ev.id, inputs, c.answer);
       replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
     } catch (e) {
-      replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + e.message }));
+      replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + (e instanceof Error ? e.message : String(e)) }));
     }
   }
   const checkSoon = debounce(check, 200);

@@ -8,7 +8,7 @@
  * (type, value, disabled, htmlFor, …). children: nodes, strings (become text nodes), arrays,
  * null/false (skipped).
  */
-export function h(tag, props = {}, ...children) {
+export function h(tag, props = {}, /** @type {any[]} */ ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null) continue;
@@ -90,10 +90,13 @@ export async function copyText(s) {
   }
 }
 
-/** The three verdict states, the same everywhere (single and batch): icon, word, CSS class. */
+/**
+ * The three verdict states, the same everywhere (single and batch): icon, word, CSS class. The
+ * words are fallbacks: a verdict is shown with its evaluator's own words (ev.words).
+ */
 export const STATES = {
-  pass: { icon: "✓", word: "Grounded", cls: "state-pass" },
-  fail: { icon: "✗", word: "Not grounded", cls: "state-fail" },
+  pass: { icon: "✓", word: "Passed", cls: "state-pass" },
+  fail: { icon: "✗", word: "Failed", cls: "state-fail" },
   undetermined: { icon: "?", word: "Undetermined", cls: "state-undetermined" },
 };
 
@@ -105,6 +108,8 @@ export function stateOf(passed) {
 /**
  * badge renders a verdict state with icon, word and colour; words overrides the default word
  * (e.g. "Faithful"), cause is appended to an undetermined state ("Undetermined — <cause>").
+ * @param {boolean|null|undefined} passed
+ * @param {{word?: string, cause?: string|null, size?: string}} [opts]
  */
 export function badge(passed, { word, cause, size = "" } = {}) {
   const st = STATES[stateOf(passed)];
@@ -116,4 +121,22 @@ export function badge(passed, { word, cause, size = "" } = {}) {
     h("span", { class: "badge-icon", text: st.icon, attrs: { "aria-hidden": "true" } }),
     h("span", { class: "badge-word", text }),
   );
+}
+
+/**
+ * selectSpan selects, in a textarea, the span a check points at (line and col 1-based, counted
+ * in characters; len characters long, at least one), focuses it and brings it into view.
+ * @param {HTMLTextAreaElement} ta
+ * @param {{line: number, col?: number, len?: number}} at
+ */
+export function selectSpan(ta, at) {
+  const text = ta.value;
+  const lines = text.split("\n");
+  let start = 0;
+  for (let i = 0; i < at.line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+  start += [...(lines[at.line - 1] || "")].slice(0, Math.max(0, (at.col || 1) - 1)).join("").length;
+  const end = start + [...text.slice(start)].slice(0, Math.max(1, at.len || 1)).join("").length;
+  ta.focus();
+  ta.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
+  ta.scrollIntoView({ block: "center" });
 }

@@ -3,16 +3,15 @@
 // answer, which streams in from a model or is pasted by hand (manual mode); either way the same
 // rj.parse gives the same verdict.
 
-import { h, replace, debounce, copyText, badge } from "./dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, autoGrow } from "./form.js";
-import { renderPrompt } from "./prompt.js";
+import { h, replace, debounce, badge, selectSpan } from "./dom.js";
+import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
+import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
 import { chat, CallError } from "./llm.js";
-import { EXAMPLES } from "./examples.js";
 
 /** mountEvaluate builds the Evaluate view into root. */
 export function mountEvaluate(root, { rj, state }) {
-  const evaluators = rj.evaluators();
+  const evaluators = [...rj.evaluators()].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   const forms = state.get("forms");
@@ -20,30 +19,24 @@ export function mountEvaluate(root, { rj, state }) {
   const saveSoon = debounce(() => state.save(), 400);
 
   let ev = byID.get(state.get("evaluator"));
-  let rendered = null; // the last successful rj.render result
+  /** @type {any} the last successful rj.render result */
+  let rendered = null;
+  /** @type {any} */
   let renderError = null;
-  let collapsed = true;
-  let running = null; // {ctl} while a call is in flight
-  let lastCall = null; // {usage, model, ms, finishReason}
+  /** @type {{ctl: AbortController} | null} while a call is in flight */
+  let running = null;
+  /** @type {{usage: any, model: string, ms: number, finishReason: string} | null} */
+  let lastCall = null;
 
   // ---- skeleton --------------------------------------------------------------------------
+  const promptView = promptCard();
+  const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
   const picker = h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
   const desc = h("p", { class: "desc", dataset: { ref: "description" } });
   const exampleBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "example" }, text: "Load example", on: { click: () => loadExample() } });
   const clearBtn = h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { ref: "clear" }, text: "Clear", on: { click: () => clearForm() } });
   const formEl = h("div", { class: "form", dataset: { ref: "form" } });
 
-  const promptPre = h("pre", { class: "prompt mono", dataset: { ref: "prompt" }, tabIndex: 0, attrs: { "aria-label": "Rendered prompt" } });
-  const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
-  const legend = h("div", { class: "legend", dataset: { ref: "legend" } });
-  const promptMeta = h("span", { class: "hint", dataset: { ref: "prompt-meta" } });
-  const toggleBtn = h("button", {
-    type: "button",
-    class: "btn btn-small btn-ghost",
-    dataset: { ref: "prompt-toggle" },
-    on: { click: () => { collapsed = !collapsed; drawPrompt(); } },
-  });
-  const copyBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-prompt" }, text: "Copy prompt", on: { click: () => copyPrompt() } });
 
   const runBtn = h("button", { type: "button", class: "btn btn-primary btn-run", dataset: { ref: "run" }, on: { click: () => run() } });
   const stopBtn = h("button", { type: "button", class: "btn btn-stop", dataset: { ref: "stop" }, text: "■ Stop", hidden: true, on: { click: () => stop() } });
@@ -88,11 +81,9 @@ export function mountEvaluate(root, { rj, state }) {
         h(
           "section",
           { class: "card" },
-          h("div", { class: "card-head" }, h("h2", { class: "card-title", text: "2 · The prompt the judge gets" }), h("div", { class: "btn-row" }, toggleBtn, copyBtn)),
+          h("div", { class: "card-head" }, h("h2", { class: "card-title", text: "2 · The prompt the judge gets" }), promptView.buttons),
           promptMsgs,
-          legend,
-          promptPre,
-          promptMeta,
+          promptView.body,
         ),
       ),
       h(
@@ -125,6 +116,7 @@ export function mountEvaluate(root, { rj, state }) {
     picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id, text: e.title || e.id })));
   }
 
+  /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
     stop();
@@ -134,10 +126,10 @@ export function mountEvaluate(root, { rj, state }) {
     drawForm();
   }
 
-  // rawForm is the evaluator's form values; a first visit starts from its example, so the page
-  // shows a whole prompt at once instead of an empty form.
+  // rawForm is the evaluator's form values; a first visit starts from its declared example, so
+  // the page shows a whole prompt at once instead of an empty form.
   function rawForm() {
-    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (EXAMPLES[ev.id] && EXAMPLES[ev.id].inputs) || {});
+    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (ev.example && ev.example.inputs) || {});
     return forms[ev.id];
   }
 
@@ -162,7 +154,7 @@ export function mountEvaluate(root, { rj, state }) {
   }
 
   function loadExample() {
-    const ex = EXAMPLES[ev.id];
+    const ex = ev.example;
     if (!ex) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
     forms[ev.id] = fromInputs(ev, ex.inputs);
@@ -208,67 +200,27 @@ export function mountEvaluate(root, { rj, state }) {
       }
       if (fieldName && !missing.length) form.setError(fieldName, "✗ " + (renderError.detail || renderError.message));
     } else {
-      for (const w of rendered.warnings || []) {
-        const fieldName = fieldOf({ message: w });
-        promptMsgs.append(h("p", { class: "msg-warning", dataset: { ref: "render-warning" } }, h("strong", { text: "⚠ " }), w));
-        if (fieldName) form.setError(fieldName, "⚠ " + w);
+      // The render's checks ({code, message, input}); an engine without them gave warnings' text.
+      for (const w of rendered.checks || rendered.warnings || []) {
+        const text = typeof w === "string" ? w : w.message;
+        const fieldName = typeof w === "string" ? null : fieldOf(w);
+        promptMsgs.append(h("p", { class: "msg-warning", dataset: { ref: "render-warning", code: (typeof w === "object" && w.code) || "" } }, h("strong", { text: "⚠ " }), text));
+        if (fieldName) form.setError(fieldName, "⚠ " + text);
       }
     }
-    drawPrompt();
+    promptView.draw(rendered, ev.inputs.map((i) => i.name));
     syncMode();
     judge();
   }
   const updateSoon = debounce(update, 120);
 
-  // fieldOf finds which input an error or warning is about, so it can be shown next to it.
+  // fieldOf finds which input a check or an error is about, so it can be shown next to that
+  // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
-    if (err.input && ev.inputs.some((i) => i.name === err.input)) return err.input;
-    const msg = String(err.message || "");
-    for (const inp of ev.inputs) {
-      if (new RegExp(`(^|[^\\w])${inp.name}([^\\w]|$)`).test(msg)) return inp.name;
-    }
-    return null;
+    const name = err && (err.input || (err.kind === "input" ? err.subject : ""));
+    return name && ev.inputs.some((i) => i.name === name) ? name : null;
   }
 
-  function drawPrompt() {
-    if (!rendered) {
-      replace(promptPre, h("span", { class: "placeholder", text: "The prompt appears here as you fill in the form." }));
-      replace(legend);
-      promptMeta.textContent = "";
-      toggleBtn.hidden = true;
-      copyBtn.disabled = true;
-      return;
-    }
-    copyBtn.disabled = false;
-    const names = ev.inputs.map((i) => i.name);
-    const info = renderPrompt(promptPre, rendered.prompt, rendered.spans || [], names, { collapsed, onExpand: () => { collapsed = false; drawPrompt(); } });
-    const exprs = [...new Set((rendered.spans || []).map((s) => s.expr))];
-    replace(
-      legend,
-      exprs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
-      exprs.map((x) => {
-        const probe = document.createElement("span");
-        renderPrompt(probe, "x", [{ expr: x, start: 0, end: 1 }], names, { collapsed: false });
-        const mark = probe.firstChild;
-        mark.textContent = x;
-        mark.classList.add("legend-item");
-        return mark;
-      }),
-    );
-    toggleBtn.hidden = info.lines <= 12;
-    toggleBtn.textContent = collapsed ? `Show all ${info.lines} lines` : "Fold the seed text";
-    toggleBtn.setAttribute("aria-expanded", String(!collapsed));
-    const chars = rendered.prompt.length;
-    promptMeta.textContent = `${info.lines} lines · ${chars.toLocaleString()} characters · about ${Math.ceil(chars / 4).toLocaleString()} tokens`;
-  }
-
-  async function copyPrompt() {
-    if (!rendered) return false;
-    const ok = await copyText(rendered.prompt);
-    copyBtn.textContent = ok ? "✓ Copied" : "Copy failed: select the prompt and copy it";
-    setTimeout(() => (copyBtn.textContent = "Copy prompt"), 2000);
-    return ok;
-  }
 
   // ---- verdict --------------------------------------------------------------------------------
   function judge() {
@@ -299,12 +251,19 @@ export function mountEvaluate(root, { rj, state }) {
     try {
       v = rj.parse(ev.id, inp, answer);
     } catch (e) {
-      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message: e.message }]));
+      const message = e instanceof Error ? e.message : String(e);
+      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
       return;
     }
-    replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer }));
+    replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
   }
   const judgeSoon = debounce(judge, 250);
+
+  // locate shows, in the judge's answer, the span a check points at.
+  /** @param {{line: number, col?: number, len?: number}} c */
+  function locate(c) {
+    selectSpan(answerTA, c);
+  }
 
   // ---- running ----------------------------------------------------------------------------------
   function syncMode() {
@@ -341,7 +300,7 @@ export function mountEvaluate(root, { rj, state }) {
     runError.textContent = "";
     const ep = state.endpoint();
     if (ep.mode === "manual") {
-      const ok = await copyPrompt();
+      const ok = await promptView.copy();
       runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer on the right." : "Select the prompt and copy it by hand.";
       answerTA.focus();
       return;
@@ -405,7 +364,7 @@ export function mountEvaluate(root, { rj, state }) {
       lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
       if (mine()) runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     } catch (e) {
-      const err = e instanceof CallError ? e : new CallError("http", String(e && e.message));
+      const err = e instanceof CallError ? e : new CallError("http", e instanceof Error ? e.message : String(e));
       if (!mine()) {
         // The user moved on to another evaluator; nothing to report here.
       } else if (err.kind === "aborted") runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
@@ -447,7 +406,3 @@ export function mountEvaluate(root, { rj, state }) {
   return { run, stop, select, loadExample };
 }
 
-function listWords(xs) {
-  if (xs.length <= 1) return xs.join("");
-  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
-}

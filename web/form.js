@@ -278,3 +278,12 @@ function buildRows(id, inp, raw, onChange, described) {
   render();
   return h("div", { class: "rows-wrap" }, list, add);
 }
+
+/**
+ * listWords joins names as a sentence does: "a", "a and b", "a, b and c".
+ * @param {string[]} xs
+ */
+export function listWords(xs) {
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}

@@ -2,7 +2,7 @@
 // it shows the first lines and the lines around every input, with the rest folded into "⋯ N lines"
 // buttons, so people see where their text went without scrolling through the whole seed prompt.
 
-import { h, replace } from "./dom.js";
+import { h, replace, copyText } from "./dom.js";
 
 const HEAD_LINES = 3;
 const SPAN_LINES = 4; // lines shown from the start of each span when collapsed
@@ -14,7 +14,7 @@ export function colorSlot(expr, names) {
   const i = names.indexOf(root);
   if (i >= 0) return i % HUES;
   let x = 0;
-  for (const ch of root) x = (x * 31 + ch.codePointAt(0)) >>> 0;
+  for (const ch of root) x = (x * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
   return x % HUES;
 }
 
@@ -74,6 +74,11 @@ function appendRange(el, text, a, b, spans, names) {
 /**
  * renderPrompt fills pre with the prompt. names are the evaluator's input names (for colours);
  * collapsed folds the lines that hold no input; onExpand is called by the fold buttons.
+ * @param {HTMLElement} pre
+ * @param {string} text
+ * @param {{expr: string, start: number, end: number}[]} spans
+ * @param {string[]} names
+ * @param {{collapsed: boolean, onExpand?: () => void}} opts
  */
 export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
   const clean = cleanSpans(spans, text.length);
@@ -115,8 +120,9 @@ export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
         h("button", {
           type: "button",
           class: "fold",
-          text: `⋯ ${e - l} more line${e - l === 1 ? "" : "s"} of the prompt ⋯`,
-          attrs: { "aria-label": `Show ${e - l} hidden lines of the prompt` },
+          // The visible words are the accessible name: a screen reader user who hears "show
+          // 12 more lines" can say them to voice control.
+          text: `⋯ Show ${e - l} more line${e - l === 1 ? "" : "s"} of the prompt ⋯`,
           on: { click: onExpand },
         }),
         "\n",
@@ -125,4 +131,79 @@ export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
     l = e;
   }
   return { lines: nLines, hidden };
+}
+
+/**
+ * promptCard is the Evaluate view's prompt card: the rendered prompt (folded by default), a
+ * legend of the inputs' colours, its size, and the buttons to unfold and copy it. draw(rendered,
+ * names) shows an rj.render result (null for none); copy() copies the prompt and says so.
+ */
+export function promptCard() {
+  let collapsed = true;
+  /** @type {{prompt: string, spans?: {expr: string, start: number, end: number}[]} | null} */
+  let rendered = null;
+  /** @type {string[]} */
+  let names = [];
+  const pre = h("pre", { class: "prompt mono", dataset: { ref: "prompt" }, tabIndex: 0, attrs: { "aria-label": "Rendered prompt" } });
+  const legend = h("div", { class: "legend", dataset: { ref: "legend" } });
+  const meta = h("span", { class: "hint", dataset: { ref: "prompt-meta" } });
+  const toggleBtn = h("button", {
+    type: "button",
+    class: "btn btn-small btn-ghost",
+    dataset: { ref: "prompt-toggle" },
+    on: { click: () => { collapsed = !collapsed; redraw(); } },
+  });
+  const copyBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-prompt" }, text: "Copy prompt", on: { click: () => copy() } });
+
+  function redraw() {
+    if (!rendered) {
+      replace(pre, h("span", { class: "placeholder", text: "The prompt appears here as you fill in the form." }));
+      replace(legend);
+      meta.textContent = "";
+      toggleBtn.hidden = true;
+      copyBtn.disabled = true;
+      return;
+    }
+    copyBtn.disabled = false;
+    const r = rendered;
+    const info = renderPrompt(pre, r.prompt, r.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
+    const exprs = [...new Set((r.spans || []).map((s) => s.expr))];
+    replace(
+      legend,
+      exprs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
+      exprs.map((x) => {
+        const probe = document.createElement("span");
+        renderPrompt(probe, "x", [{ expr: x, start: 0, end: 1 }], names, { collapsed: false });
+        const mark = /** @type {HTMLElement} */ (probe.firstChild);
+        mark.textContent = x;
+        mark.classList.add("legend-item");
+        return mark;
+      }),
+    );
+    toggleBtn.hidden = info.lines <= 12;
+    toggleBtn.textContent = collapsed ? `Show all ${info.lines} lines` : "Fold the seed text";
+    toggleBtn.setAttribute("aria-expanded", String(!collapsed));
+    const chars = r.prompt.length;
+    meta.textContent = `${info.lines} lines · ${chars.toLocaleString()} characters · about ${Math.ceil(chars / 4).toLocaleString()} tokens`;
+  }
+
+  async function copy() {
+    if (!rendered) return false;
+    const ok = await copyText(rendered.prompt);
+    copyBtn.textContent = ok ? "✓ Copied" : "Copy failed: select the prompt and copy it";
+    setTimeout(() => (copyBtn.textContent = "Copy prompt"), 2000);
+    return ok;
+  }
+
+  return {
+    buttons: h("div", { class: "btn-row" }, toggleBtn, copyBtn),
+    body: [legend, pre, meta],
+    /** @param {any} r an rj.render result or null @param {string[]} inputNames */
+    draw(r, inputNames) {
+      rendered = r;
+      names = inputNames;
+      redraw();
+    },
+    copy,
+  };
 }

@@ -157,14 +157,24 @@ export function mountSettings(root, state) {
     if (sig === modelsFor) return;
     modelsFor = sig;
     modelHint.textContent = "Asking the endpoint for its models…";
-    models = await listModels({ baseURL: ep.baseURL, key: state.key });
+    models = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     replace(modelList, models.map((m) => h("option", { value: m })));
     modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";
   }
 
+  // fit keeps the whole popover reachable in any window: it scrolls within the height left
+  // below where it starts (Max tokens, Stream and Done stay reachable on a phone or a short laptop).
+  function fit() {
+    if (pop.hidden) return;
+    const top = pop.getBoundingClientRect().top;
+    pop.style.maxHeight = Math.max(160, Math.floor(window.innerHeight - Math.max(0, top) - 8)) + "px";
+  }
+  window.addEventListener("resize", fit);
+
   function show() {
     pop.hidden = false;
     button.setAttribute("aria-expanded", "true");
+    fit();
     sync();
     refreshModels();
     (pop.querySelector("input:checked") || pop.querySelector("input")).focus();

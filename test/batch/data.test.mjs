@@ -41,10 +41,13 @@ test("statusOf and causeOf", () => {
   const cases = [
     [R({ passed: true, score: 1, checks: [] }), "passed", null],
     [R({ passed: false, score: 0.5, checks: [] }), "failed", null],
-    [R({ passed: null, score: 3.5, checks: [{ severity: "warning", message: "judge arithmetic differs" }] }), "scored", null],
-    [R({ passed: null, score: null, checks: [{ severity: "error", message: "the answer looks truncated" }] }), "undetermined", "answer truncated"],
-    [R({ passed: null, score: null, checks: [{ severity: "error", message: "2:5: unexpected }" }] }), "undetermined", "answer unreadable"],
-    [R({ passed: null, score: null, checks: [{ severity: "warning", message: "claim c2 was skipped" }] }), "undetermined", "incomplete judge answer"],
+    [R({ passed: null, score: 3.5, checks: [{ severity: "warning", code: "recall.arithmetic-differs", message: "judge arithmetic differs" }] }), "scored", null],
+    // The cause comes from the code, whatever the message says.
+    [R({ passed: null, score: null, checks: [{ severity: "error", code: "answer.truncated", message: "unexpected }" }] }), "undetermined", "answer cut short"],
+    [R({ passed: null, score: null, checks: [{ severity: "error", code: "answer.unreadable", message: "looks truncated" }] }), "undetermined", "answer could not be read"],
+    [R({ passed: null, score: null, checks: [{ severity: "error", code: "claims.missing", message: "x" }, { severity: "error", code: "answer.truncated", message: "y" }] }), "undetermined", "answer cut short"],
+    [R({ passed: null, score: null, checks: [{ severity: "error", code: "no.such-code", message: "x" }] }), "undetermined", "answer could not be read"],
+    [R({ passed: null, score: null, checks: [{ severity: "warning", code: "claims.skipped", message: "claim c2 was skipped" }] }), "undetermined", "incomplete judge answer"],
     [E({ kind: "http", status: 429, message: "x" }), "error", "rate limited (429)"],
     [E({ kind: "http", status: 502, message: "x" }), "error", "server error (502)"],
     [E({ kind: "timeout", message: "x" }), "error", "timed out"],
@@ -58,7 +61,7 @@ test("statusOf and causeOf", () => {
   assert.equal(statusOf(cases[2][0], 3), "passed");
   assert.equal(statusOf(cases[2][0], 4), "failed");
   assert.ok(needsRepair(cases[3][0].verdict));
-  assert.ok(!needsRepair(cases[5][0].verdict));
+  assert.ok(!needsRepair(cases[8][0].verdict));
   assert.ok(!needsRepair({ passed: false, checks: [{ severity: "error", message: "x" }] }));
 });
 
@@ -67,7 +70,7 @@ test("aggregate: counts, pass rate over decided rows, mean score, causes, tokens
     R({ passed: true, score: 1, checks: [] }),
     R({ passed: true, score: 0.75, checks: [] }),
     R({ passed: false, score: 0.25, checks: [] }),
-    R({ passed: null, score: null, checks: [{ severity: "error", message: "truncated" }] }),
+    R({ passed: null, score: null, checks: [{ severity: "error", code: "answer.truncated", message: "truncated" }] }),
     E({ kind: "http", status: 429, message: "x" }),
     E({ kind: "http", status: 429, message: "x" }),
     undefined,
@@ -79,7 +82,7 @@ test("aggregate: counts, pass rate over decided rows, mean score, causes, tokens
   assert.deepEqual(a.counts, { passed: 2, failed: 1, scored: 0, undetermined: 1, error: 2, pending: 2 });
   assert.equal(a.passRate, 2 / 3);
   assert.equal(a.meanScore, (1 + 0.75 + 0.25) / 3);
-  assert.deepEqual(a.causes, [{ cause: "rate limited (429)", count: 2 }, { cause: "answer truncated", count: 1 }]);
+  assert.deepEqual(a.causes, [{ cause: "rate limited (429)", count: 2 }, { cause: "answer cut short", count: 1 }]);
   assert.equal(a.promptTokens, 300);
   assert.equal(a.completionTokens, 30);
   assert.equal(a.cachedCalls, 1);

@@ -108,7 +108,7 @@ export const fakeJudge = {
     if (t === "yes") return { passed: true, score: 1, verdict: { answer: "yes" }, checks: [] };
     if (t === "no") return { passed: false, score: 0, verdict: { answer: "no" }, checks: [] };
     if (t.startsWith("score ")) return { passed: null, score: Number(t.slice(6)), verdict: {}, checks: [] };
-    if (t === "cut") return { passed: null, score: null, verdict: null, checks: [{ severity: "error", message: "the answer looks truncated" }] };
-    return { passed: null, score: null, verdict: null, checks: [{ severity: "error", message: "1:1: expected yes or no" }] };
+    if (t === "cut") return { passed: null, score: null, verdict: null, checks: [{ severity: "error", code: "answer.truncated", message: "the answer looks truncated" }] };
+    return { passed: null, score: null, verdict: null, checks: [{ severity: "error", code: "answer.no-verdict", message: "1:1: expected yes or no" }] };
   },
 };

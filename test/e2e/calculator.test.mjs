@@ -87,3 +87,14 @@ test("a judge's recall answer with wrong arithmetic is checked line by line", as
   assert.match(await text(page, '[data-ref="calc-check"] [data-ref="checks"]'), /4\.5/, "a warning names the judge's stated score");
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("an unreadable score is named one way, 1-based, in words", async () => {
+  await page.click('[data-ref="calc-seed-1"]');
+  await page.fill('[data-ref="calc-essential-2"]', "abc");
+  await page.waitForSelector('[data-ref="calc-error"]');
+  const msg = await text(page, '[data-ref="calc-error"]');
+  assert.match(msg, /essential score 2\b/);
+  assert.doesNotMatch(msg, /\[\d+\]/, "no 0-based essential[1]");
+  await page.fill('[data-ref="calc-essential-2"]', "9");
+  await page.waitForFunction(() => /essential score 2 is 9/.test(document.querySelector('[data-ref="calc-error"]')?.textContent || ""));
+});

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
-import { EXAMPLES } from "../../web/examples.js";
+import { EXAMPLES } from "./fake-upstream.mjs";
 
 let env;
 before(async () => {
@@ -260,4 +260,102 @@ test("switching evaluators mid-stream stops the run and drops its text rather th
   assert.equal(await page.inputValue('[data-ref="answer"]'), "");
   assert.match(await text(page, '[data-ref="verdict"]'), /No verdict yet/);
   assert.deepEqual(page.pageErrors, []);
+});
+
+test("Stop mid-answer: what arrived is shown as such, the rest is 'cut short', and there is no score", async () => {
+  const page = await env.page({ settings: proxySettings("judge-slow"), key: KEY });
+  await pickEvaluator(page, "claim-groundedness");
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  // Stop once the first claim's verdict has arrived whole and the second has begun.
+  await page.waitForFunction(() => document.querySelector('[data-ref="answer"]').value.includes('"c2"'));
+  await page.click('[data-ref="stop"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden);
+  await page.waitForSelector('[data-ref="verdict-view"]');
+  assert.equal(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "undetermined");
+  assert.equal(await text(page, '[data-ref="verdict-badge"]'), "?Undetermined — answer cut short");
+  assert.equal(await page.locator('[data-ref="verdict"] [data-ref="score"]').count(), 0, "no score for a cut-short answer");
+  assert.match(await text(page, '[data-ref="cut-short"]'), /^Cut short: \d of 3 claims arrived/);
+  const verdict = await text(page, '[data-ref="verdict"]');
+  assert.doesNotMatch(verdict, /claims grounded/);
+  assert.doesNotMatch(verdict, /skipped/, "the judge is not blamed for what the cut lost");
+  // Every claim without a verdict says the answer was cut short before it; a claim that did
+  // arrive keeps its own verdict.
+  const cards = await page.locator(".claim-card").evaluateAll((els) => els.map((e) => ({ state: e.dataset.state, text: e.textContent })));
+  assert.equal(cards.length, 3);
+  for (const c of cards) if (c.state === "undetermined") assert.match(c.text, /cut short before it/);
+  assert.equal(await page.locator('[data-ref="checks"] [data-code="answer.truncated"]').count(), 1);
+});
+
+test("a check that points into the judge's answer selects that span", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await pickEvaluator(page, "claim-groundedness");
+  await page.click('[data-ref="example"]');
+  await page.fill('[data-ref="answer"]', '{"claims": [\n  {"claim_id": "c1", "grounded": tru');
+  await page.waitForSelector('[data-ref="checks"] [data-code="answer.truncated"] [data-ref="locate"]');
+  await page.click('[data-ref="checks"] [data-code="answer.truncated"] [data-ref="locate"]');
+  const sel = await page.evaluate(() => {
+    const ta = document.querySelector('[data-ref="answer"]');
+    return { focused: document.activeElement === ta, start: ta.selectionStart, line: ta.value.slice(0, ta.selectionStart).split("\n").length };
+  });
+  assert.equal(sel.focused, true);
+  assert.equal(sel.line, 2, "the cut is on the answer's second line");
+});
+
+for (const [w, hgt] of [
+  [390, 844],
+  [1366, 650],
+]) {
+  test(`model settings at ${w}×${hgt}: every control can be reached (the popover fits or scrolls)`, async () => {
+    const page = await env.page({ settings: proxySettings(), key: KEY });
+    await page.setViewportSize({ width: w, height: hgt });
+    await page.click('[data-ref="settings-button"]');
+    await page.waitForSelector('[data-ref="settings"]:not([hidden])');
+    const box = await page.evaluate(() => {
+      const pop = document.querySelector('[data-ref="settings"]');
+      const r = pop.getBoundingClientRect();
+      return { bottom: r.bottom, scrolls: pop.scrollHeight > pop.clientHeight, overflowY: getComputedStyle(pop).overflowY };
+    });
+    assert.ok(box.bottom <= hgt, `the popover ends inside the window (bottom ${box.bottom} of ${hgt})`);
+    if (box.scrolls) assert.equal(box.overflowY, "auto", "taller than the window, it scrolls");
+    for (const sel of ['[data-ref="max-tokens"]', '[data-ref="stream"]', '[data-ref="settings"] .popover-actions button']) {
+      await page.locator(sel).scrollIntoViewIfNeeded();
+      const inView = await page.locator(sel).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+      });
+      assert.ok(inView, `${sel} can be scrolled into view`);
+    }
+    await page.click('[data-ref="settings"] .popover-actions button');
+    await page.waitForSelector('[data-ref="settings"][hidden]', { state: "attached" });
+  });
+}
+
+test("on a phone the table of sentences shows every column, none cut off", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await pickEvaluator(page, "pairwise-faithfulness");
+  await page.click('[data-ref="example"]');
+  await page.waitForSelector("table.sentences tbody tr");
+  const cut = await page.locator("table.sentences").first().evaluate((t) => {
+    const wrap = t.closest(".table-wrap") || t.parentElement;
+    const limit = wrap.getBoundingClientRect().right;
+    return [...t.querySelectorAll("td")].filter((td) => td.getBoundingClientRect().right > limit + 1 || td.getBoundingClientRect().right > window.innerWidth).map((td) => td.textContent);
+  });
+  assert.deepEqual(cut, [], "cells past the right edge");
+  // Each cell still says which column it is.
+  const label = await page.locator("table.sentences tbody td").nth(1).evaluate((td) => getComputedStyle(td, "::before").content);
+  assert.match(label, /cites a source/);
+});
+
+test("an input error is shown under its own field, placed by the core's fields, not its wording", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await pickEvaluator(page, "rag-recall");
+  await page.click('[data-ref="clear"]');
+  await page.fill('[data-input="passage_gt"]', "A ground truth with no passage markers.");
+  await page.fill('[data-input="passage_llm"]', "A returned passage.");
+  await page.waitForSelector('[data-ref="render-error"]');
+  await page.waitForFunction(() => document.querySelector('[data-field="passage_gt"]')?.classList.contains("has-error"));
+  assert.match(await text(page, '[data-field="passage_gt"] .field-error'), /^✗ .*\[ESSENTIAL PASSAGE\]/);
+  assert.equal(await text(page, '[data-field="passage_llm"] .field-error'), "");
 });

@@ -3,7 +3,7 @@
 // or without a /v1 prefix, and records every request and every client that went away.
 //
 // Behaviour is chosen by the model the page asks for, so a test only changes a setting:
-//   judge-mini   the scripted answer for the evaluator whose prompt it receives (examples.js)
+//   judge-mini   the scripted answer for the evaluator whose prompt it receives (its declared example)
 //   judge-slow   the same answer, one small piece every 150 ms (to watch streaming and Stop)
 //   judge-401    401 with OpenAI's error body          judge-404  404 model not found
 //   judge-429    429 with Retry-After: 7               judge-500  500 server error
@@ -11,7 +11,10 @@
 // A test can also set fake.answer = (prompt) => string to script the answer's text.
 
 import http from "node:http";
-import { EXAMPLES } from "../../web/examples.js";
+import { load } from "../../web/ragjudge.js";
+
+/** EXAMPLES are the worked examples the evaluators declare (rj.evaluators()), by evaluator id. */
+export const EXAMPLES = Object.fromEntries((await load()).evaluators().map((e) => [e.id, e.example]));
 
 // markers tell the evaluators apart by a phrase of their seed prompt.
 const MARKERS = [

@@ -1,7 +1,10 @@
 // status.js: what a finished row is, in one word, and why it is undetermined. Every row ends as
 // one of: "passed", "failed", "scored" (a score with no pass/fail of its own, as rag-recall gives
 // without a threshold), "undetermined" (the judge answered but no verdict could be read) or
-// "error" (no answer: the call, the inputs or the prompt failed).
+// "error" (no answer: the call, the inputs or the prompt failed). Causes come from check codes
+// (web/causes.js), never from a check's message.
+
+import { causeOfChecks, firstError, hasCode } from "../causes.js";
 
 /** STATUSES in display order. */
 export const STATUSES = ["passed", "failed", "scored", "undetermined", "error"];
@@ -16,8 +19,7 @@ export function statusOf(result, threshold = null) {
   const v = result.verdict || {};
   if (v.passed === true) return "passed";
   if (v.passed === false) return "failed";
-  const hasError = (v.checks || []).some((c) => c.severity === "error");
-  if (!hasError && typeof v.score === "number" && Number.isFinite(v.score)) {
+  if (!firstError(v.checks) && typeof v.score === "number" && Number.isFinite(v.score)) {
     if (typeof threshold === "number" && Number.isFinite(threshold)) return v.score >= threshold ? "passed" : "failed";
     return "scored";
   }
@@ -55,12 +57,20 @@ export function causeOf(result, threshold = null) {
   }
   if (st !== "undetermined") return null;
   const checks = (result.verdict && result.verdict.checks) || [];
-  const err = checks.find((c) => c.severity === "error");
-  const msg = ((err || checks[0] || {}).message || "").toLowerCase();
-  if (!err) return msg ? "incomplete judge answer" : "no verdict given";
-  if (msg.includes("truncat") || msg.includes("cut short")) return "answer truncated";
-  if (msg.includes("missing")) return "answer incomplete";
-  return "answer unreadable";
+  return causeOfChecks(checks) || (checks.length ? "incomplete judge answer" : "no verdict given");
+}
+
+/**
+ * causeCodeOf is the check code behind causeOf for an undetermined row (the code of its first
+ * error check, answer.truncated first), for filters and counts that group rows by cause; null
+ * for other rows.
+ */
+export function causeCodeOf(result, threshold = null) {
+  if (statusOf(result, threshold) !== "undetermined") return null;
+  const checks = (result.verdict && result.verdict.checks) || [];
+  if (hasCode(checks, "answer.truncated")) return "answer.truncated";
+  const err = firstError(checks);
+  return err ? err.code || null : null;
 }
 
 /** needsRepair: the judge answered but its answer could not be read into a verdict. */
@@ -76,4 +86,17 @@ export function reasonOf(result) {
   const checks = (result.verdict && result.verdict.checks) || [];
   const c = checks.find((x) => x.severity === "error") || checks[0];
   return c ? c.message : "";
+}
+
+/**
+ * judgedInput names the input a row's verdict is about (the answer being judged, not the
+ * expected one): the one the evaluator's declaration marks `judged`, else its first text input.
+ * A results table shows this input's text in its "Input" column.
+ */
+export function judgedInput(ev) {
+  const inputs = (ev && ev.inputs) || [];
+  const marked = inputs.find((i) => i && i.judged === true);
+  if (marked) return marked.name;
+  const text = inputs.find((i) => i && i.kind === "text");
+  return text ? text.name : inputs[0] ? inputs[0].name : null;
 }

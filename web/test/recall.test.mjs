@@ -78,8 +78,8 @@ test("recall checks its arguments", () => {
   throwsRJ(() => rj.recall(null), { kind: "input", subject: "recall" });
   throwsRJ(() => rj.recall([4, 3]), { kind: "input", subject: "recall", message: /object/ });
   throwsRJ(() => rj.recall({ essential: "4 3" }), { kind: "input", subject: "recall", message: /essential must be a list/ });
-  throwsRJ(() => rj.recall({ essential: [true] }), { kind: "input", subject: "recall", message: /essential\[0\]/ });
-  throwsRJ(() => rj.recall({ essential: [4], bonus: [{}] }), { kind: "input", subject: "recall", message: /bonus\[0\]/ });
+  throwsRJ(() => rj.recall({ essential: [true] }), { kind: "input", subject: "recall", message: /essential score 1 / });
+  throwsRJ(() => rj.recall({ essential: [4], bonus: [{}] }), { kind: "input", subject: "recall", message: /bonus score 1 / });
   throwsRJ(() => rj.recall({ essentials: [4] }), { kind: "input", subject: "recall", message: /essentials/ });
 });
 

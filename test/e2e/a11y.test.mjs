@@ -1,0 +1,83 @@
+// a11y.test.mjs: axe-core (the engine of Lighthouse's accessibility audit) over every view of the
+// page in real chromium, light and dark: Evaluate with each kind of verdict shown, Batch with a
+// dataset loaded, the Recall calculator, and the Model settings popover open. Each must have no
+// violation at all, and exactly one level-one heading.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setup, pickEvaluator, ROOT } from "./harness.mjs";
+import { EXAMPLES } from "./fake-upstream.mjs";
+
+// The page's Content-Security-Policy refuses inline and foreign scripts, so axe is evaluated
+// through the browser's debugging protocol rather than added as a <script>.
+const AXE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** audit runs axe over the whole document and fails with every violation listed. */
+async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(violations, [], `${where}: axe violations`);
+  const h1s = await page.evaluate(() => [...document.querySelectorAll("h1")].filter((e) => e.getClientRects().length > 0).map((e) => e.textContent.trim()));
+  assert.equal(h1s.length, 1, `${where}: one level-one heading, got ${JSON.stringify(h1s)}`);
+}
+
+async function open(scheme, view = "evaluate") {
+  const page = await env.page({ settings: { endpoint: "manual", model: "judge-mini", temperature: 0, maxTokens: 1024, stream: true }, view });
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((s) => matchMedia(`(prefers-color-scheme: ${s})`).matches, scheme);
+  return page;
+}
+
+for (const scheme of ["light", "dark"]) {
+  test(`${scheme}: Evaluate with each kind of verdict shown`, async () => {
+    const page = await open(scheme);
+    for (const id of Object.keys(EXAMPLES)) {
+      await pickEvaluator(page, id);
+      await page.click('[data-ref="example"]');
+      await page.waitForSelector(`[data-ref="verdict-view"]`);
+      await audit(page, `${scheme} Evaluate ${id}`);
+    }
+    // An undetermined verdict, with a check that can show its span in the answer.
+    await page.fill('[data-ref="answer"]', '{"claims": [{"claim_id": "c1", "grounded": tru');
+    await page.waitForSelector('[data-ref="verdict-view"][data-state="undetermined"]');
+    await audit(page, `${scheme} Evaluate undetermined`);
+    assert.deepEqual(page.pageErrors, []);
+  });
+
+  test(`${scheme}: the Model settings popover open`, async () => {
+    const page = await open(scheme);
+    await page.click('[data-ref="settings-button"]');
+    await page.waitForSelector('[data-ref="settings"]:not([hidden])');
+    await audit(page, `${scheme} Model settings`);
+  });
+
+  test(`${scheme}: the Recall calculator with a result and a checked answer`, async () => {
+    const page = await open(scheme, "calculator");
+    await page.click('[data-ref="calc-seed-1"]');
+    await page.waitForSelector('[data-ref="calc-final"]');
+    await page.fill('[data-ref="calc-answer"]', EXAMPLES["rag-recall"].answer);
+    await page.waitForSelector('[data-ref="calc-check"] [data-ref="formula"]');
+    await audit(page, `${scheme} Recall calculator`);
+  });
+
+  test(`${scheme}: Batch with a dataset loaded`, async () => {
+    const page = await open(scheme, "batch");
+    await page.waitForSelector('[data-ref="batch-file"]', { state: "attached" });
+    const rows = [1, 2, 3].map((i) => JSON.stringify({ answer: `Paris is the capital of France (${i}).`, facts: ["Paris is the capital of France."] })).join("\n");
+    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "rows.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(rows + "\n") });
+    await page.waitForFunction(() => /3 rows/.test(document.querySelector('[data-ref="batch-file-msg"]')?.textContent || ""));
+    await audit(page, `${scheme} Batch`);
+  });
+}

@@ -1,0 +1,48 @@
+// causes.js: the few words shown after "Undetermined —", one place for the single and the batch
+// views. They are looked up by check code (the README's "Check codes" table); the check's full
+// message is always listed beside them, so a code this table lacks still says what happened.
+
+/** CAUSES maps a check code to the short cause of an undetermined verdict. */
+export const CAUSES = Object.freeze({
+  "answer.truncated": "answer cut short",
+  "answer.unreadable": "answer could not be read",
+  "answer.no-verdict": "the answer gives no verdict",
+  "answer.empty": "empty answer",
+  "answer.too-long": "answer too long to read",
+  "input.no-markers": "the ground truth has no passage markers",
+  "claims.not-a-list": "the claims could not be read",
+  "claims.missing": "the judge skipped part of it",
+  "pairwise.no-answer-2": "the actual answer was not graded",
+  "pairwise.not-measurable": "not measurable: the answer says no document answers",
+  "pairwise.bad-answer": "the actual answer's grade could not be read",
+  "pairwise.no-grade": "the actual answer was not graded",
+  "pairwise.bad-grade": "the actual answer's grade could not be read",
+  "recall.no-scores": "no passage scores in the answer",
+  "recall.bad-scores": "a passage score is missing or out of range",
+  "recall.invalid": "the scores make no recall",
+});
+
+/** UNKNOWN_CAUSE is said of an error check whose code this page does not know (or that has none). */
+export const UNKNOWN_CAUSE = "answer could not be read";
+
+/** firstError is the first error check of a list, or undefined. */
+export function firstError(checks) {
+  return (checks || []).find((c) => c && c.severity === "error");
+}
+
+/** hasCode reports whether any check of the list has the given code. */
+export function hasCode(checks, code) {
+  return (checks || []).some((c) => c && c.code === code);
+}
+
+/**
+ * causeOfChecks says in a few words why a verdict with these checks is undetermined: from its
+ * first error check's code, except that an answer cut short says so whatever else went wrong
+ * (what is missing is most likely missing for that reason); null when no check is an error.
+ */
+export function causeOfChecks(checks) {
+  const err = firstError(checks);
+  if (!err) return null;
+  if (hasCode(checks, "answer.truncated")) return CAUSES["answer.truncated"];
+  return CAUSES[err.code] || UNKNOWN_CAUSE;
+}

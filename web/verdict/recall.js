@@ -1,0 +1,133 @@
+// recall.js: the "recall" view: one bar per passage score (essential and bonus told apart, each
+// labelled with its passage's first words), the exact fraction of the score, and the core's
+// line-by-line comparison of the recomputed formula with the judge's own lines.
+
+import { h } from "../dom.js";
+import { fmt, generic, rest } from "./common.js";
+
+function scoresOf(list) {
+  if (!Array.isArray(list)) return null;
+  return list.map((x) => {
+    if (typeof x === "number") return x;
+    if (x && typeof x === "object") {
+      const v = x.value ?? x.score;
+      return v === null || v === undefined ? NaN : Number(v);
+    }
+    return Number(x);
+  });
+}
+
+/** bars draws one bar per passage score, essential and bonus told apart. */
+export function bars(essential, bonus, labels = { essential: [], bonus: [] }, problems = { essential: [], bonus: [] }, max = 5) {
+  const bar = (kind, i, s) => {
+    const problem = problems[kind][i];
+    const pct = Number.isFinite(s) ? Math.max(0, Math.min(1, s / max)) * 100 : 0;
+    const label = labels[kind][i];
+    const name = `${kind === "essential" ? "Essential" : "Bonus"} ${i + 1}`;
+    return h(
+      "li",
+      { class: "bar bar-" + kind + (problem ? " bar-bad" : ""), dataset: { kind, index: String(i + 1) } },
+      h("span", { class: "bar-label" }, h("strong", { text: name }), label ? h("span", { class: "bar-passage", text: label }) : null),
+      h("span", { class: "bar-track", attrs: { role: "img", "aria-label": Number.isFinite(s) ? `${name}: ${fmt(s)} of ${max}` : `${name}: no readable score` } }, h("span", { class: "bar-fill", style: `width:${pct}%` })),
+      h("span", { class: "bar-value", text: Number.isFinite(s) ? `${fmt(s)} / ${max}` : "?" }),
+      problem ? h("span", { class: "bar-problem", text: "✗ " + problem }) : null,
+    );
+  };
+  return h("ul", { class: "bars", dataset: { ref: "bars" } }, essential.map((s, i) => bar("essential", i, s)), bonus.map((s, i) => bar("bonus", i, s)));
+}
+
+/** passageLabels gives each passage of a ground truth a short label (its first words). */
+export function passageLabels(rj, gt) {
+  try {
+    const p = rj.passages(gt || "");
+    const short = (t) => {
+      const s = String(t).replace(/\s+/g, " ").trim();
+      return s.length > 70 ? s.slice(0, 67) + "…" : s;
+    };
+    return { essential: (p.essential || []).map(short), bonus: (p.bonus || []).map(short) };
+  } catch {
+    return { essential: [], bonus: [] };
+  }
+}
+
+// problemsOf collects what the core said about individual scores ("out of range 1–5", …).
+function problemsOf(d) {
+  const out = { essential: [], bonus: [] };
+  for (const kind of ["essential", "bonus"]) {
+    for (const [i, x] of (Array.isArray(d[kind]) ? d[kind] : []).entries()) {
+      if (x && typeof x === "object" && x.problem) out[kind][i] = x.problem;
+    }
+  }
+  return out;
+}
+
+// afterLabel drops the "RECALL_…:" label the core's recomputed line starts with; the row's
+// header already says it.
+function afterLabel(s, label) {
+  if (typeof s !== "string") return s;
+  const t = s.trimStart();
+  return label && t.startsWith(label + ":") ? t.slice(label.length + 1).trim() : s;
+}
+
+const LINE_COLUMNS = ["Recomputed", "Judge wrote", "Agreement"];
+
+// lineTable shows the core's line-by-line comparison: the recomputed seed-format line beside
+// what the judge stated, with match true/false/null.
+function lineTable(lines) {
+  const rows = lines.map((l) => {
+    const label = String(l.label || "");
+    const state = l.match === true ? "same" : l.match === false ? "differs" : "none";
+    return h(
+      "tr",
+      { class: "line-" + state, dataset: { label, state } },
+      h("th", { scope: "row", class: "mono", text: label.replace(/^RECALL_/, "") || "—" }),
+      h("td", { class: "mono", dataset: { label: LINE_COLUMNS[0] }, text: l.recomputed === null || l.recomputed === undefined ? "(undetermined)" : afterLabel(l.recomputed, label) }),
+      h("td", { class: "mono", dataset: { label: LINE_COLUMNS[1] }, text: l.stated === null || l.stated === undefined ? "(not stated)" : afterLabel(l.stated, label) }),
+      h("td", { class: "line-state", text: state === "same" ? "✓ agrees" : state === "differs" ? "✗ differs" : "–" }),
+    );
+  });
+  return h(
+    "section",
+    { class: "formula", dataset: { ref: "formula" } },
+    h("h3", { text: "The arithmetic: recomputed exactly, against the judge's" }),
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { class: "lines stack" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col", text: "Line" }), h("th", { scope: "col", text: LINE_COLUMNS[0] }), h("th", { scope: "col", text: LINE_COLUMNS[1] }), h("th", { scope: "col" }, h("span", { class: "sr-only", text: LINE_COLUMNS[2] }))),
+        ),
+        h("tbody", {}, rows),
+      ),
+    ),
+  );
+}
+
+/** recallView draws a recall verdict (see the file comment). */
+export function recallView({ head, score, d, v, ev, inputs, rj, labels }) {
+  const max = (ev.score && ev.score.max) || 5;
+  const essential = scoresOf(d.essential);
+  const bonus = scoresOf(d.bonus) || [];
+  const rec = d.recomputed && typeof d.recomputed === "object" ? d.recomputed : null;
+  if (score) {
+    if (rec && rec.exact && rec.exact.final) score.append(h("span", { class: "exact", text: `exactly ${rec.exact.final}` }));
+    head.append(score);
+  }
+  const threshold = d.threshold ?? inputs.threshold;
+  if (threshold !== undefined && threshold !== null && threshold !== "") head.append(h("div", { class: "hint", text: `pass threshold ≥ ${threshold}` }));
+  const parts = [];
+  if (d.expected && typeof d.expected === "object") {
+    parts.push(h("p", { class: "hint", text: `The ground truth has ${d.expected.essential} essential and ${d.expected.bonus} bonus passages; the judge owes a score for each.` }));
+  }
+  if (essential && (essential.length || bonus.length)) {
+    parts.push(bars(essential, bonus, labels ? passageLabels(rj, inputs.passage_gt) : undefined, problemsOf(d), max));
+  }
+  if (Array.isArray(d.lines) && d.lines.length) parts.push(lineTable(d.lines));
+  const other = rest(d, ["essential", "bonus", "lines", "recomputed", "expected", "stated", "threshold"]);
+  if (Object.keys(other).length) parts.push(generic(other));
+  return h("div", {}, parts);
+}
