@@ -1,9 +1,6 @@
 // app.js: the page's entry point. Loads the judge engine (ragjudge.js + wasm) and the dev server's
 // config in parallel, then builds the top bar, the model settings and the three views: Evaluate,
-// Batch (web/batch.js, loaded on first visit) and the Recall calculator.
-//
-// The Batch view's contract: web/batch.js exports mount(root, ctx) with ctx = {rj, state, chat,
-// listModels, renderVerdict, h} (see below); until that module exists the tab shows a placeholder.
+// Batch (web/batch/view.js, loaded on first visit) and the Recall calculator.
 
 import { load } from "./ragjudge.js";
 import { State } from "./state.js";
@@ -12,7 +9,6 @@ import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
 import { mountCalculator } from "./calculator.js";
 import { renderVerdict } from "./verdicts.js";
-import { chat, listModels } from "./llm.js";
 
 const VIEWS = ["evaluate", "batch", "calculator"];
 
@@ -98,27 +94,25 @@ async function main() {
   performance.mark("ragjudge-ready");
 }
 
-// mountBatch loads web/batch.js (issue 4) on first visit; until it exists, a short placeholder.
+// mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
+// so, with the error.
 async function mountBatch(root, { rj, state }) {
-  let mod = null;
+  let mod;
   try {
-    mod = await import("./batch.js");
-  } catch {
-    mod = null;
-  }
-  if (mod && typeof mod.mount === "function") {
-    await mod.mount(root, { rj, state, chat, listModels, renderVerdict, h });
+    mod = await import("./batch/view.js");
+  } catch (e) {
+    replace(
+      root,
+      h(
+        "section",
+        { class: "card msg-error", dataset: { ref: "batch-load-error" } },
+        h("h2", { class: "card-title", text: "Batch evaluation" }),
+        h("p", { text: "✗ The Batch view did not load: " + String((e && e.message) || e) }),
+      ),
+    );
     return;
   }
-  replace(
-    root,
-    h(
-      "section",
-      { class: "card placeholder-card" },
-      h("h2", { class: "card-title", text: "Batch evaluation" }),
-      h("p", { text: "Load a dataset (JSONL, JSON or CSV) to judge every row with the same evaluator. This view is coming soon; use Evaluate for one answer at a time." }),
-    ),
-  );
+  await mod.mount(root, { rj, state, renderVerdict });
 }
 
 main();

@@ -1,4 +1,4 @@
-// state.js: the page's one state object. It is an EventTarget: views change it with set() and
+// state.js: the page's one state object. It is an EventTarget: views change it with set() or update()
 // listen for "change" events; everything a user types is saved to localStorage so it survives a
 // reload. The API key is kept in memory and saved only when the user ticks "remember on this device".
 
@@ -61,6 +61,21 @@ export class State extends EventTarget {
     Object.assign(this.data, patch);
     this.save();
     this.dispatchEvent(new CustomEvent("change", { detail: { keys: Object.keys(patch) } }));
+  }
+
+  /**
+   * update replaces the value of key with fn(current value), saves it and dispatches "change" with
+   * detail.keys [key]; it returns the new value. fn gets the current value and must not change it
+   * in place: it returns a new one (a view that kept the old value still sees the old value).
+   * @template T
+   * @param {string} key
+   * @param {(current: T) => T} fn
+   * @returns {T}
+   */
+  update(key, fn) {
+    const next = fn(this.data[key]);
+    this.set({ [key]: next });
+    return next;
   }
 
   /** setSettings merges patch into settings. */

@@ -1,0 +1,111 @@
+// live.js: which rows of a run are in flight right now ("judging…") or waiting to retry
+// ("retrying in 2 s"), the one place the Batch view wires to the engine for it. An engine whose
+// Runner reports rows (an onRow({index, state, attempt, retryAt}) option and a liveRows() method)
+// is read through those; an engine without them through what it does have: onRetry, and the rows
+// it has taken from its queue but not finished.
+
+import { LIVE } from "./counts.js";
+
+/** The engine states of a row that is not in flight (not started, or over). */
+const NOT_LIVE = new Set(["queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
+
+/** toEpoch reads a time as Date.now() milliseconds: a performance.now() one is converted. */
+function toEpoch(t) {
+  if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) return undefined;
+  if (t > 1e12) return t;
+  return Date.now() + (t - performance.now());
+}
+
+/**
+ * liveRow turns an engine's report of a row into a LiveRow, or null when the row is not in flight.
+ * @param {{state?: string, attempt?: number, retryAt?: number}} info
+ * @returns {import("./counts.js").LiveRow|null}
+ */
+export function liveRow(info) {
+  const state = String((info && info.state) || "");
+  if (NOT_LIVE.has(state)) return null;
+  const retryAt = toEpoch(info.retryAt);
+  const waiting = state.includes("retry") || (retryAt !== undefined && retryAt > Date.now());
+  return { state: waiting ? LIVE.RETRYING : LIVE.JUDGING, attempt: info.attempt, retryAt: waiting ? retryAt : undefined };
+}
+
+/** LiveRows follows one Runner's rows in flight. */
+export class LiveRows {
+  constructor() {
+    /** @type {Map<number, import("./counts.js").LiveRow>} */
+    this.rows = new Map();
+    this.runner = null;
+    this.todo = [];
+    this.reported = false; // the engine reports rows itself (onRow)
+    this.watched = null; // a snapshot received from the tab that runs the run
+  }
+
+  /**
+   * runnerOptions are the Runner options that feed this tracker; onRetry is called on as well.
+   * @param {(info: Object) => void} [onRetry]
+   */
+  runnerOptions(onRetry) {
+    return {
+      onRow: (info) => {
+        this.reported = true;
+        const row = liveRow(info);
+        if (row) this.rows.set(info.index, row);
+        else this.rows.delete(info.index);
+      },
+      onRetry: (info) => {
+        if (!this.reported) this.rows.set(info.index, { state: LIVE.RETRYING, attempt: info.attempt + 1, retryAt: Date.now() + info.delayMs });
+        if (onRetry) onRetry(info);
+      },
+    };
+  }
+
+  /** attach follows runner, which runs the rows todo. */
+  attach(runner, todo) {
+    this.runner = runner;
+    this.todo = todo;
+    this.rows.clear();
+    this.reported = false;
+    this.watched = null;
+  }
+
+  /** finish forgets a row that has its result. */
+  finish(index) {
+    this.rows.delete(index);
+  }
+
+  /** watch replaces what this tab knows with a snapshot from the tab that runs the run ([index, LiveRow] pairs). */
+  watch(pairs) {
+    this.watched = new Map(pairs);
+  }
+
+  /**
+   * snapshot is the rows in flight now, by index.
+   * @param {Array<Object|undefined>} results the run's results, to leave out rows that have one
+   * @returns {Map<number, import("./counts.js").LiveRow>}
+   */
+  snapshot(results) {
+    if (this.watched) return this.watched;
+    const r = this.runner;
+    if (!r || !(r.state === "running" || r.state === "paused")) return new Map();
+    if (typeof r.liveRows === "function") {
+      const out = new Map();
+      const list = r.liveRows();
+      for (const info of list instanceof Map ? [...list].map(([index, v]) => ({ index, ...v })) : list || []) {
+        const row = liveRow(info);
+        if (row) out.set(info.index, row);
+      }
+      return out;
+    }
+    if (this.reported) return new Map(this.rows);
+    // Rows the runner has taken from its queue and not finished are in flight.
+    const queued = new Set(r.queue || []);
+    const now = Date.now();
+    const out = new Map();
+    for (const i of this.todo) {
+      if (queued.has(i) || results[i]) continue;
+      const known = this.rows.get(i);
+      out.set(i, known && known.retryAt && known.retryAt > now ? known : { state: LIVE.JUDGING, attempt: known ? known.attempt : 1 });
+    }
+    return out;
+  }
+}

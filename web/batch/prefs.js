@@ -1,0 +1,41 @@
+// prefs.js: the Batch view's saved choices (evaluator, run options, prices, threshold), kept in the
+// page's store under "batch" and changed only through state.update, which saves them and tells
+// every listener.
+
+import { DEFAULT_POLICY } from "./http.js";
+
+/** PREFS are a fresh page's choices. */
+export const PREFS = Object.freeze({
+  evaluator: "",
+  concurrency: 8,
+  useCache: true,
+  priceIn: "",
+  priceOut: "",
+  threshold: "",
+  timeoutS: DEFAULT_POLICY.timeoutMs / 1000,
+  attempts: DEFAULT_POLICY.maxAttempts,
+});
+
+/**
+ * prefsOf reads the choices, defaults filled in.
+ * @param {import("../state.js").State} state
+ * @returns {typeof PREFS}
+ */
+export function prefsOf(state) {
+  return { ...PREFS, ...(state.get("batch") || {}) };
+}
+
+/**
+ * setPrefs changes some choices through the store (saved, and a "change" event for "batch").
+ * @param {import("../state.js").State} state
+ * @param {Partial<typeof PREFS>} patch
+ */
+export function setPrefs(state, patch) {
+  return state.update("batch", (cur) => ({ ...PREFS, ...(cur || {}), ...patch }));
+}
+
+/** thresholdOf is the pass threshold for scores as a number, or null when none is set. */
+export function thresholdOf(prefs) {
+  const t = prefs.threshold === "" || prefs.threshold === null ? NaN : Number(prefs.threshold);
+  return Number.isFinite(t) ? t : null;
+}

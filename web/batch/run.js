@@ -1,0 +1,417 @@
+// run.js: the run controller. It owns the open run (its rows, results and Runner), starts, pauses,
+// resumes, cancels and deletes runs, keeps the run's record in the store up to date, and coordinates
+// with other tabs (tabs.js): a run held by another tab is opened read-only and follows that tab's
+// progress. Views read it (current, counts(), state()) and listen to its events:
+//   "open" a run was opened (or taken over)   "close" the open run was deleted
+//   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
+//   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
+
+import { Runner } from "./engine.js";
+import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
+import { startCallWorker } from "./calls.js";
+import { socketURL } from "./socket.js";
+import { LiveRows } from "./live.js";
+import { runCounts } from "./counts.js";
+import { claimRun, heldElsewhere, whenReleased, RunChannel } from "./tabs.js";
+import { prefsOf, thresholdOf } from "./prefs.js";
+import { fmtInt, fmtNum } from "./format.js";
+
+/** RUN_STATE: a run's states; a Runner's state is one of these too. */
+export const RUN_STATE = Object.freeze({ IDLE: "idle", RUNNING: "running", PAUSED: "paused", DONE: "done", CANCELLED: "cancelled" });
+
+const LIVE_POST_MS = 500; // how often a running tab tells watching tabs which rows are in flight
+
+/** going: a Runner in one of these states holds its run's claim and may still produce results. */
+function going(runner) {
+  return !!runner && (runner.state === RUN_STATE.RUNNING || runner.state === RUN_STATE.PAUSED);
+}
+
+/**
+ * @typedef {Object} OpenRun the open run (read it; change it through the controller)
+ * @property {Object} run the run's record
+ * @property {Object} ev its evaluator
+ * @property {Object[]} items its rows as mapped
+ * @property {Array<Object|undefined>} results by row index
+ * @property {Object|null} runner this tab's Runner for it
+ * @property {LiveRows} live its rows in flight
+ * @property {number[]} doneTimes when recent rows finished (performance.now()), for the rate
+ * @property {number} startedAt
+ * @property {boolean} readOnly another tab runs it; this one watches
+ * @property {string} message the line under the progress bar
+ */
+
+export class RunController extends EventTarget {
+  /** @param {{rj: Object, state: import("../state.js").State, store: Object, byID: Map<string, Object>}} ctx */
+  constructor({ rj, state, store, byID }) {
+    super();
+    this.rj = rj;
+    this.st = state;
+    this.store = store;
+    this.byID = byID;
+    /** @type {OpenRun|null} */
+    this.cur = null;
+    /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
+    this.going = new Map();
+    this.callsP = null; // the call worker (calls.js); null inside where workers fail
+    this.warmed = new Set();
+    this.channel = new RunChannel((m) => this.onNews(m));
+  }
+
+  /** @returns {OpenRun|null} */
+  get current() {
+    return this.cur;
+  }
+
+  emit(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  changed(full) {
+    this.emit("change", { full });
+  }
+
+  /** say sets the open run's message line, and tells watching tabs when this tab runs it. */
+  say(text, c = this.cur) {
+    if (!c) return;
+    c.message = text;
+    if (c === this.cur) this.emit("message", { text });
+    if (going(c.runner)) this.tell(c);
+  }
+
+  /** state is the open run's state as this tab shows it (the running tab's, when watching). */
+  state() {
+    const c = this.cur;
+    if (!c) return RUN_STATE.IDLE;
+    if (c.readOnly) return c.run.state || RUN_STATE.RUNNING;
+    return c.runner ? c.runner.state : RUN_STATE.IDLE;
+  }
+
+  /** counts derives every count of the open run from this moment (counts.js). */
+  counts() {
+    const c = this.cur;
+    if (!c) return null;
+    const p = prefsOf(this.st);
+    return runCounts({ total: c.run.total, results: c.results, live: c.live.snapshot(c.results), threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut });
+  }
+
+  /** callsSocket is the dev server's calls socket URL when the calls go through one that has it. */
+  callsSocket() {
+    const cfg = this.st.config;
+    if (this.st.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
+    return socketURL(cfg.calls, location.href);
+  }
+
+  /** callsCapped: calls through the dev server without a calls socket share a browser's 6 connections. */
+  callsCapped() {
+    return this.st.endpoint().mode === "proxy" && !this.callsSocket();
+  }
+
+  calls() {
+    return (this.callsP ||= startCallWorker());
+  }
+
+  /**
+   * warmUp gets ready for a run while the user is still looking at the mapping: it starts the call
+   * worker and opens the dev server's calls socket, or for an endpoint on another origin opens the
+   * connection to it, so that Run's first calls wait for neither.
+   */
+  warmUp() {
+    const socket = this.callsSocket();
+    const callsP = this.calls();
+    if (socket) callsP.then((calls) => calls && calls.warm(socket));
+    const ep = this.st.endpoint();
+    if (!ep.baseURL) return;
+    let url;
+    try {
+      url = new URL(ep.baseURL, location.href);
+    } catch {
+      return;
+    }
+    if (!/^https?:$/.test(url.protocol) || url.origin === location.origin || this.warmed.has(url.origin)) return;
+    this.warmed.add(url.origin);
+    // Judge calls are CORS requests without credentials, so the connection to warm is an anonymous one.
+    const link = document.createElement("link");
+    link.rel = "preconnect";
+    link.crossOrigin = "anonymous";
+    link.href = url.origin;
+    document.head.append(link);
+  }
+
+  /** requestSettings: where calls go and with which model, or why a run cannot start. */
+  requestSettings() {
+    const ep = this.st.endpoint();
+    if (ep.mode === "manual" || !ep.baseURL) return { error: "Batch runs need a model: open Model settings and choose the dev server or a direct base URL." };
+    const st = this.st.get("settings");
+    if (!st.model) return { error: "Set a model in Model settings first." };
+    return {
+      request: { endpoint: ep.baseURL, model: st.model, params: { temperature: Number(st.temperature) || 0, max_tokens: Number(st.maxTokens) || undefined } },
+      where: ep.label,
+    };
+  }
+
+  /**
+   * startNew creates a run of what setup holds and runs it; resolves to an error message, or "".
+   * @param {{name: string, table: Object, mapping: Object, items: Object[], ev: Object}} s
+   */
+  async startNew(s) {
+    const rs = this.requestSettings();
+    if (rs.error) return rs.error;
+    const run = newRun(
+      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: { ...rs.request, where: rs.where } },
+      s.items,
+    );
+    // The claim is asked for before any other tab can see the run, so the run need not wait for it.
+    const claim = claimRun(run.id);
+    // The run starts from memory while its rows are written, so its first calls go out at once;
+    // no result is stored before the run and its rows are (the store waits on created).
+    const created = saveRun(this.store, run, s.items);
+    created.then(
+      () => this.emit("runs"),
+      (e) => {
+        const c = this.going.get(run.id);
+        if (c && c.runner) c.runner.cancel();
+        if (c) this.say("✗ The run could not be stored in this browser, so it was stopped: " + ((e && e.message) || e), c);
+      },
+    );
+    await this.open(run.id, { start: true, loaded: { run, items: s.items, results: new Array(s.items.length), created, claim } });
+    return "";
+  }
+
+  /**
+   * open shows run id (loaded from the store, or given as loaded) and with start runs it. A run
+   * another tab holds opens read-only.
+   */
+  async open(id, { start = false, loaded = null } = {}) {
+    if (this.cur && this.cur.run.id === id && (going(this.cur.runner) || this.cur.readOnly)) return;
+    if (this.cur && going(this.cur.runner)) this.pause();
+    this.unwatch();
+    if (this.going.has(id)) {
+      this.cur = /** @type {OpenRun} */ (this.going.get(id));
+      this.emit("open");
+      this.changed(true);
+      return;
+    }
+    loaded ||= await loadRun(this.store, id);
+    if (!loaded) return;
+    const ev = this.byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
+    /** @type {OpenRun} */
+    const c = { ...loaded, ev, runner: null, live: new LiveRows(), doneTimes: [], startedAt: 0, readOnly: false, message: "" };
+    this.cur = c;
+    if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
+    this.emit("open");
+    this.changed(true);
+    if (start && !c.readOnly) await this.resume(false);
+  }
+
+  /** watch makes c read-only: another tab runs it. This tab follows it, and takes over when that tab lets go. */
+  watch(c) {
+    c.readOnly = true;
+    c.startedAt = performance.now();
+    c.message = "";
+    const ac = new AbortController();
+    c.unwatch = () => ac.abort();
+    whenReleased(c.run.id, ac.signal).then(async () => {
+      if (this.cur !== c || !c.readOnly) return;
+      const loaded = await loadRun(this.store, c.run.id);
+      if (this.cur !== c || !loaded) return;
+      Object.assign(c, loaded, { readOnly: false, live: new LiveRows(), message: "" });
+      this.emit("open");
+      this.changed(true);
+      this.emit("runs");
+      // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
+      if (loaded.run.state === RUN_STATE.RUNNING) this.resume(false);
+    });
+  }
+
+  unwatch() {
+    if (this.cur && this.cur.unwatch) this.cur.unwatch();
+  }
+
+  /** onNews takes in what the tab that runs a run tells the others. */
+  onNews(msg) {
+    const c = this.cur;
+    if (msg.type === "state") this.emit("runs");
+    if (!c || !c.readOnly || msg.runId !== c.run.id) return;
+    if (msg.type === "result" && msg.result && msg.result.index >= 0 && msg.result.index < c.run.total) {
+      c.results[msg.result.index] = msg.result;
+      c.doneTimes.push(performance.now());
+      this.changed(false);
+    } else if (msg.type === "live" && Array.isArray(msg.rows)) {
+      c.live.watch(msg.rows);
+      this.changed(false);
+    } else if (msg.type === "state") {
+      c.run.state = msg.state;
+      if (typeof msg.message === "string") this.say(msg.message, c);
+      this.changed(true);
+    }
+  }
+
+  /** tell sends c's state and message to the tabs that watch it. */
+  tell(c) {
+    this.channel.post({ type: "state", runId: c.run.id, state: c.runner ? c.runner.state : c.run.state, message: c.message });
+  }
+
+  /** persist writes c's state and counts to its record (never before its rows are stored); resolves when written. */
+  persist(s, c = this.cur) {
+    if (!c || c.readOnly) return Promise.resolve();
+    c.run.state = s;
+    c.run.finished = c.results.filter(Boolean).length;
+    const run = { ...c.run };
+    return (c.created || Promise.resolve())
+      .then(() => this.store.putRun(run))
+      .then(
+        () => {
+          this.emit("runs");
+          this.tell(c);
+        },
+        () => {},
+      );
+  }
+
+  /** resume runs the open run's unfinished rows (with retryFailed also its failed ones). */
+  async resume(retryFailed) {
+    const c = this.cur;
+    if (!c || c.readOnly) return;
+    if (c.runner && c.runner.state === RUN_STATE.PAUSED && !retryFailed) {
+      c.runner.resume();
+      this.persist(RUN_STATE.RUNNING, c);
+      return;
+    }
+    if (going(c.runner)) return;
+    // A new run's claim was asked for before the run was stored; otherwise the claim and the
+    // worker are asked for at once (each takes a while).
+    const fresh = c.claim;
+    c.claim = null;
+    const claim = fresh || claimRun(c.run.id);
+    const calls = await this.calls();
+    const lock = fresh ? { held: true, release: () => claim.then((l) => l.release()) } : await claim;
+    if (this.cur !== c || going(c.runner)) return lock.release();
+    if (!lock.held) {
+      this.watch(c);
+      this.emit("open");
+      this.changed(true);
+      return;
+    }
+    const p = prefsOf(this.st);
+    const todo = todoIndices(c.run.total, c.results, { retryFailed, threshold: thresholdOf(p) });
+    if (!todo.length) {
+      lock.release();
+      this.persist(RUN_STATE.DONE, c);
+      this.changed(true);
+      return;
+    }
+    const rs = this.requestSettings();
+    if (rs.error) {
+      lock.release();
+      this.say("✗ " + rs.error, c);
+      this.persist(RUN_STATE.PAUSED, c);
+      this.changed(true);
+      return;
+    }
+    const { rj, store } = this;
+    const ev = c.ev;
+    const runner = new Runner({
+      runId: c.run.id,
+      items: c.items,
+      todo,
+      judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
+      // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
+      request: { endpoint: rs.request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
+      apiKey: () => this.st.key || undefined, // read at each call: a key entered while paused is used on resume
+      concurrency: p.concurrency,
+      calls,
+      // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
+      // browser keeps at most 6 connections to a host, whatever the concurrency.
+      socket: this.callsSocket(),
+      cache: store,
+      useCache: p.useCache,
+      readCache: !retryFailed,
+      store: c.created ? { putResult: (r) => c.created.then(() => store.putResult(r)), flush: () => store.flush() } : store,
+      policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
+      onResult: (r) => {
+        c.results[r.index] = r;
+        c.live.finish(r.index);
+        c.doneTimes.push(performance.now());
+        this.channel.post({ type: "result", runId: c.run.id, result: r });
+        if (this.cur === c) this.changed(false);
+      },
+      ...c.live.runnerOptions((info) => {
+        const e = info.error;
+        this.say(`Row ${info.index + 1}: ${e.kind === "http" ? "HTTP " + e.status : e.kind}, retrying in ${fmtNum(info.delayMs / 1000, 1)} s (attempt ${info.attempt + 1}).`, c);
+      }),
+      onHold: (e) => {
+        this.say("Paused: " + e.message + " Then press Resume.", c);
+        this.persist(RUN_STATE.PAUSED, c);
+      },
+      onState: () => {
+        if (this.cur === c) this.changed(true);
+      },
+    });
+    c.runner = runner;
+    c.live.attach(runner, todo);
+    this.going.set(c.run.id, c);
+    if (fresh) {
+      fresh.then((l) => {
+        if (l.held) return;
+        runner.cancel(); // another tab had it after all: it runs the run, this one watches
+        this.watch(c);
+        this.emit("open");
+      });
+    }
+    c.startedAt = performance.now();
+    c.doneTimes = [];
+    const livePosts = setInterval(() => this.channel.post({ type: "live", runId: c.run.id, rows: [...c.live.snapshot(c.results)] }), LIVE_POST_MS);
+    this.persist(RUN_STATE.RUNNING, c);
+    this.say(retryFailed ? `Retrying ${fmtInt(todo.length)} failed rows, asking the judge again.` : `Running ${fmtInt(todo.length)} rows.`, c);
+    this.changed(true);
+    try {
+      const end = await runner.start();
+      await store.flush();
+      this.going.delete(c.run.id);
+      this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
+      // The record says how the run ended before another tab may take the run over.
+      await this.persist(end === "done" ? RUN_STATE.DONE : RUN_STATE.CANCELLED, c);
+      this.emit("end", { runId: c.run.id, state: end });
+    } finally {
+      clearInterval(livePosts);
+      this.going.delete(c.run.id);
+      lock.release();
+    }
+  }
+
+  /** pause starts no new row; rows in flight finish. */
+  pause() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return;
+    c.runner.pause();
+    this.persist(RUN_STATE.PAUSED, c);
+    this.say("Paused: calls in flight finish, no new ones start.", c);
+  }
+
+  /** cancel aborts the calls in flight; unfinished rows can be resumed. */
+  cancel() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return;
+    c.runner.cancel();
+    this.persist(RUN_STATE.CANCELLED, c);
+  }
+
+  /** setConcurrency changes the open run's bound on calls in flight at once. */
+  setConcurrency(n) {
+    if (this.cur && this.cur.runner) this.cur.runner.setConcurrency(n);
+  }
+
+  /** remove deletes run id from the store, stopping it first when this tab runs it. */
+  async remove(id) {
+    const c = this.going.get(id);
+    if (c && c.runner) c.runner.cancel();
+    if (this.cur && this.cur.run.id === id) {
+      if (this.cur.runner) this.cur.runner.cancel();
+      this.unwatch();
+      this.cur = null;
+      this.emit("close");
+    }
+    await this.store.deleteRun(id);
+    this.emit("runs");
+  }
+}

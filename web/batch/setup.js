@@ -1,0 +1,324 @@
+// setup.js: the "New batch run" card: the dataset (picker or drop), the evaluator, the columns →
+// inputs mapping, the preview with every row's problems (preview.js), the run options and the
+// estimate. It owns what is being set up; the run controller asks it for that when Run is pressed.
+
+import { h, replace, uid } from "../dom.js";
+import { yieldToLoop } from "./engine.js";
+import { detectMapping, prepareItemsAsync } from "./mapping.js";
+import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
+import { prefsOf, setPrefs } from "./prefs.js";
+import { fmtInt } from "./format.js";
+
+/**
+ * @typedef {Object} Setup what is being set up
+ * @property {string} name the dataset's file name
+ * @property {{columns: string[], paths?: string[], rows: Object[], errors: {line: number, message: string}[], format?: string}} table
+ * @property {Object<string, string>} mapping input name → column
+ * @property {import("./preview.js").Checked|null} checked the rows as the run takes them, once checked
+ */
+
+/**
+ * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
+ * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6).
+ * @param {{rj: Object, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean}} hooks
+ */
+export function mountSetup({ rj, state, store, evaluators }, hooks) {
+  const byID = new Map(evaluators.map((e) => [e.id, e]));
+  if (!byID.has(prefsOf(state).evaluator)) setPrefs(state, { evaluator: evaluators[0].id });
+  const prefs = () => prefsOf(state);
+  const evaluator = () => byID.get(prefs().evaluator);
+  /** @type {Setup|null} */
+  let setup = null;
+  let gen = 0;
+
+  const fileInput = h("input", {
+    type: "file",
+    id: uid("bfile"),
+    class: "offscreen",
+    accept: ".jsonl,.json,.csv,.ndjson,.txt,application/json,text/csv",
+    dataset: { ref: "batch-file" },
+    on: { change: () => fileInput.files[0] && loadFile(fileInput.files[0]) },
+  });
+  const drop = h(
+    "label",
+    { class: "drop", htmlFor: fileInput.id, dataset: { ref: "batch-drop" }, tabIndex: 0 },
+    h("span", { class: "drop-icon", text: "⇪", attrs: { "aria-hidden": "true" } }),
+    h("strong", { text: "Choose a dataset" }),
+    h("span", { text: " or drop it here: JSONL, JSON or CSV (RAGAS, promptfoo vars or this tool's input names)." }),
+  );
+  drop.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      fileInput.click();
+    }
+  });
+  for (const ev of ["dragenter", "dragover"]) {
+    drop.addEventListener(ev, (e) => {
+      e.preventDefault();
+      drop.classList.add("drop-over");
+    });
+  }
+  for (const ev of ["dragleave", "drop"]) drop.addEventListener(ev, () => drop.classList.remove("drop-over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    const f = e.dataTransfer && e.dataTransfer.files[0];
+    if (f) loadFile(f);
+  });
+  const fileMsg = h("div", { class: "batch-msg", dataset: { ref: "batch-file-msg" }, attrs: { role: "status", "aria-live": "polite" } });
+
+  const evSelect = h(
+    "select",
+    { class: "input", id: uid("bev"), dataset: { ref: "batch-evaluator" }, on: { change: () => chooseEvaluator(evSelect.value) } },
+    evaluators.map((e) => h("option", { value: e.id, text: e.title || e.id })),
+  );
+  evSelect.value = prefs().evaluator;
+  const mappingEl = h("div", { class: "mapping", dataset: { ref: "batch-mapping" } });
+  const previewEl = h("div", { class: "preview", dataset: { ref: "batch-preview" } });
+  const problemsEl = h("div", { class: "problems", dataset: { ref: "batch-problems" } });
+
+  /** num is a numeric option saved as prefs[key], clamped by clampFn. */
+  const num = (ref, key, attrs, clampFn) => {
+    const el = h("input", { type: "number", class: "input narrow", value: String(prefs()[key]), dataset: { ref }, attrs });
+    el.addEventListener("change", () => {
+      const v = clampFn ? clampFn(el.value) : el.value;
+      el.value = String(v);
+      setPrefs(state, { [key]: v });
+    });
+    return el;
+  };
+  const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
+  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: 64, step: 1 }, clampInt(1, 64, 8));
+  concurrencyIn.addEventListener("change", () => {
+    hooks.onConcurrency(prefs().concurrency);
+    drawConcurrencyHint();
+  });
+  // A browser keeps at most 6 HTTP/1.1 connections to one host, and the dev server speaks HTTP/1.1.
+  const concurrencyHint = h("div", { class: "hint", dataset: { ref: "batch-concurrency-hint" } });
+  const timeoutIn = num("batch-timeout", "timeoutS", { min: 1, max: 600, step: 1 }, (v) => Math.max(1, Math.min(600, Number(v) || 60)));
+  const attemptsIn = num("batch-attempts", "attempts", { min: 1, max: 10, step: 1 }, clampInt(1, 10, 5));
+  const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
+  const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
+  const cacheBox = h("input", {
+    type: "checkbox",
+    id: uid("bcache"),
+    checked: prefs().useCache,
+    dataset: { ref: "batch-use-cache" },
+    on: { change: () => setPrefs(state, { useCache: cacheBox.checked }) },
+  });
+  const cacheInfo = h("span", { class: "hint", dataset: { ref: "batch-cache-count" } });
+  const clearCacheBtn = h("button", {
+    type: "button",
+    class: "btn btn-small btn-ghost",
+    text: "Clear cache",
+    dataset: { ref: "batch-clear-cache" },
+    on: {
+      click: async () => {
+        await store.cacheClear();
+        drawCacheInfo();
+      },
+    },
+  });
+  const estimateEl = h("p", { class: "estimate", dataset: { ref: "batch-estimate" }, attrs: { "aria-live": "polite" } });
+  const runBtn = h("button", { type: "button", class: "btn btn-primary", text: "▶ Run batch", dataset: { ref: "batch-run" }, disabled: true, on: { click: () => hooks.onRun() } });
+  const runMsg = h("div", { class: "batch-msg", dataset: { ref: "batch-run-msg" }, attrs: { role: "alert" } });
+
+  const field = (label, control, hint) => {
+    if (!control.id) control.id = uid("bf");
+    return h("div", { class: "field" }, h("label", { htmlFor: control.id, text: label }), control, hint ? h("div", { class: "hint", text: hint }) : null);
+  };
+
+  const card = h(
+    "details",
+    { class: "card batch-setup", dataset: { ref: "batch-setup" }, open: true },
+    h("summary", { class: "setup-summary", dataset: { ref: "batch-new" } }, h("h2", { class: "card-title", text: "New batch run" })),
+    h("p", { class: "desc", text: "Judge every row of a dataset with one evaluator. Finished rows are kept in this browser, so a reload or a flaky endpoint loses nothing." }),
+    fileInput,
+    drop,
+    fileMsg,
+    h("div", { class: "batch-grid" }, field("Evaluator", evSelect)),
+    h("h3", { class: "sub-title", text: "Columns → inputs" }),
+    mappingEl,
+    h("h3", { class: "sub-title", text: "Preview" }),
+    problemsEl,
+    previewEl,
+    h(
+      "details",
+      { class: "batch-options", open: true },
+      h("summary", { text: "Run options" }),
+      h(
+        "div",
+        { class: "batch-grid" },
+        h("div", { class: "field" }, h("label", { htmlFor: (concurrencyIn.id = uid("bf")), text: "Concurrent calls" }), concurrencyIn, concurrencyHint),
+        field("Timeout per call (s)", timeoutIn),
+        field("Attempts per call", attemptsIn, "retries on 429, 5xx, network errors and timeouts, with backoff"),
+        field("Price per 1M input tokens", priceInIn),
+        field("Price per 1M output tokens", priceOutIn),
+      ),
+      h("div", { class: "check" }, cacheBox, h("label", { htmlFor: cacheBox.id, text: "Answer identical requests from the local cache (untick to bypass it)" }), " ", cacheInfo, clearCacheBtn),
+    ),
+    estimateEl,
+    h("div", { class: "run-row" }, runBtn, runMsg),
+  );
+
+  function drawConcurrencyHint() {
+    concurrencyHint.textContent = hooks.callsCapped() && prefs().concurrency > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
+  }
+
+  async function loadFile(file) {
+    fileMsg.textContent = "Reading " + file.name + "…";
+    fileMsg.className = "batch-msg";
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      return fail("Could not read " + file.name + ": " + e.message);
+    }
+    loadText(file.name, text);
+  }
+
+  function fail(msg) {
+    fileMsg.textContent = "✗ " + msg;
+    fileMsg.className = "batch-msg msg-error";
+    setup = null;
+    runBtn.disabled = true;
+    replace(mappingEl);
+    replace(previewEl);
+    replace(problemsEl);
+    estimateEl.textContent = "";
+  }
+
+  /** loadText reads text (named name) as the dataset to set up. */
+  function loadText(name, text) {
+    const lower = name.toLowerCase();
+    const format = lower.endsWith(".csv") ? "csv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : undefined;
+    let table;
+    try {
+      table = rj.readDataset(text, format);
+    } catch (e) {
+      return fail(name + " could not be read as a dataset: " + (e.detail || e.message));
+    }
+    if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
+    setup = { name, table, mapping: {}, checked: null };
+    const fmt = table.format ? table.format.toUpperCase() : format ? format.toUpperCase() : "";
+    fileMsg.className = "batch-msg";
+    fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows${fmt ? " (" + fmt + ")" : ""}, columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
+    mapFor(prefs().evaluator);
+    hooks.onWarm();
+  }
+
+  function chooseEvaluator(id) {
+    if (!byID.has(id)) return;
+    if (prefs().evaluator !== id) setPrefs(state, { evaluator: id });
+    evSelect.value = id;
+    if (setup) mapFor(id);
+  }
+
+  /** mapFor guesses the mapping for evaluator id and checks the rows with it. */
+  function mapFor(id) {
+    try {
+      setup.mapping = detectMapping(rj, byID.get(id), mappable());
+    } catch {
+      setup.mapping = {};
+    }
+    remap();
+  }
+
+  /** mappable: the columns and the dotted paths into object columns (vars.question) a mapping may name. */
+  function mappable() {
+    const t = setup.table;
+    return t.paths && t.paths.length ? t.paths : t.columns;
+  }
+
+  function drawMapping() {
+    const ev = evaluator();
+    replace(
+      mappingEl,
+      ev.inputs.map((input) => {
+        const sel = h(
+          "select",
+          {
+            class: "input",
+            id: uid("bmap"),
+            dataset: { ref: "batch-map-" + input.name },
+            on: {
+              change: () => {
+                if (sel.value) setup.mapping[input.name] = sel.value;
+                else delete setup.mapping[input.name];
+                remap();
+              },
+            },
+          },
+          h("option", { value: "", text: input.required ? "— choose a column —" : "(not used)" }),
+          mappable().map((c) => h("option", { value: c, text: c })),
+        );
+        sel.value = setup.mapping[input.name] || "";
+        const lab = (input.label || input.name) + (input.required ? "" : " (optional)");
+        return h(
+          "div",
+          { class: "field map-field" + (input.required && !setup.mapping[input.name] ? " map-missing" : "") },
+          h("label", { htmlFor: sel.id }, h("span", { text: lab }), " ", h("code", { text: input.name })),
+          sel,
+        );
+      }),
+    );
+  }
+
+  /** remap reads every row through the mapping and checks it as the run will render it. */
+  async function remap() {
+    const my = ++gen;
+    const ev = evaluator();
+    const isStale = () => my !== gen;
+    runBtn.disabled = true;
+    estimateEl.textContent = "Checking rows…";
+    drawMapping();
+    const items = await prepareItemsAsync(rj, ev, setup.table.rows, setup.mapping, { yieldFn: yieldToLoop, isStale });
+    if (!items || isStale()) return;
+    const checked = await checkRows(rj, ev, items, { yieldFn: yieldToLoop, isStale });
+    if (!checked || isStale()) return;
+    setup.checked = checked;
+    drawProblems(problemsEl, { readErrors: setup.table.errors || [], checked, ev });
+    drawPreviewTable(previewEl, { items: checked.items, ev });
+    drawEstimate();
+  }
+
+  function drawEstimate() {
+    if (!setup || !setup.checked) return;
+    const p = prefs();
+    const st = state.get("settings") || {};
+    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut });
+    // A run in which no row can be judged would only produce errors.
+    runBtn.disabled = setup.checked.judged === 0;
+  }
+
+  async function drawCacheInfo() {
+    try {
+      const n = await store.cacheCount();
+      cacheInfo.textContent = `${fmtInt(n)} answer${n === 1 ? "" : "s"} cached.`;
+    } catch {
+      cacheInfo.textContent = "";
+    }
+  }
+
+  state.addEventListener("change", (e) => {
+    const keys = (e.detail && e.detail.keys) || [];
+    if (keys.includes("settings")) drawConcurrencyHint();
+    if (keys.includes("settings") || keys.includes("batch")) drawEstimate();
+  });
+  drawConcurrencyHint();
+  drawCacheInfo();
+
+  return {
+    card,
+    drop,
+    loadText,
+    drawCacheInfo,
+    drawConcurrencyHint,
+    /** ready: a dataset is checked and has rows to judge, so Run may start. */
+    ready: () => !runBtn.disabled && card.open,
+    /** current: what is set up (null before a dataset is loaded or while its rows are checked), and its evaluator. */
+    current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, items: setup.checked.items, ev: evaluator() } : null),
+    /** say shows a message beside the Run button ("" clears it). */
+    say: (text) => (runMsg.textContent = text),
+  };
+}

@@ -1,0 +1,132 @@
+// summary.js: the open run's numbers: the progress bar and line, the summary cards (pass rate,
+// mean score, undetermined, tokens), the score histogram, the causes of undetermined rows and
+// errors, and the score threshold. Everything it shows is one RunCounts (counts.js), drawn at once.
+
+import { h, replace, uid } from "../dom.js";
+import { histogramSVG } from "./chart.js";
+import { fmtInt, fmtNum, fmtDuration, fmtMoney } from "./format.js";
+import { prefsOf, setPrefs, thresholdOf } from "./prefs.js";
+
+const RATE_WINDOW_MS = 15_000; // the rate is of the rows finished in the last 15 s
+
+/**
+ * rate is rows finished per second over the recent window, or null when there is no telling yet.
+ * @param {number[]} doneTimes when rows finished (performance.now()); entries older than the window are dropped
+ * @param {number} startedAt
+ * @param {number} now
+ */
+export function rate(doneTimes, startedAt, now) {
+  while (doneTimes.length && doneTimes[0] < now - RATE_WINDOW_MS) doneTimes.shift();
+  const span = Math.min(RATE_WINDOW_MS, now - (startedAt || now));
+  return span > 500 && doneTimes.length ? doneTimes.length / (span / 1000) : null;
+}
+
+/**
+ * progressLine is the line under the progress bar.
+ * @param {import("./counts.js").RunCounts} c
+ * @param {number|null} perSecond rows per second while running, null otherwise
+ */
+export function progressLine(c, perSecond) {
+  const flight = [c.inFlight ? `${fmtInt(c.inFlight)} judging` : "", c.retrying ? `${fmtInt(c.retrying)} retrying` : ""].filter(Boolean).join(", ");
+  return [
+    `${fmtInt(c.done)} of ${fmtInt(c.total)} done`,
+    `${fmtInt(c.withoutVerdict)} without a verdict`,
+    `${fmtInt(c.remaining)} remaining` + (flight ? ` (${flight})` : ""),
+    perSecond ? `${fmtNum(perSecond, 1)} rows/s` : null,
+    perSecond && c.remaining ? `ETA ${fmtDuration(c.remaining / perSecond)}` : null,
+    `cache hits ${fmtInt(c.cacheHits)} of ${fmtInt(c.cacheHits + c.paidCalls)} calls`,
+    `${fmtInt(c.promptTokens)} in + ${fmtInt(c.completionTokens)} out tokens`,
+    c.cost !== null ? fmtMoney(c.cost) : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/**
+ * mountSummary builds the progress and summary parts of the run card.
+ * @param {{state: import("../state.js").State}} ctx
+ */
+export function mountSummary({ state }) {
+  const bar = h("div", { class: "pbar", attrs: { role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-label": "Rows finished" }, dataset: { ref: "batch-progress" } });
+  const barOK = h("div", { class: "pbar-ok" });
+  const barBad = h("div", { class: "pbar-bad" });
+  bar.append(barOK, barBad);
+  const progText = h("div", { class: "prog-text", dataset: { ref: "batch-progress-text" }, attrs: { "aria-live": "off" } });
+
+  const stat = (label, ref) => {
+    const value = h("div", { class: "stat-value" });
+    const sub = h("div", { class: "hint" });
+    return { el: h("div", { class: "stat", dataset: { ref } }, value, h("div", { class: "stat-label", text: label }), sub), value, sub };
+  };
+  const passRate = stat("pass rate", "batch-pass-rate");
+  const meanScore = stat("mean score", "batch-mean-score");
+  const undetermined = stat("undetermined", "batch-undetermined");
+  const tokens = stat("tokens", "batch-tokens");
+  const histBlock = h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Score histogram" }));
+  const causesBlock = h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Undetermined and errors, by cause" }));
+  const histEl = h("div");
+  const causesEl = h("div");
+  histBlock.append(histEl);
+  causesBlock.append(causesEl);
+  const summaryEl = h("div", { class: "summary", dataset: { ref: "batch-summary" } }, h("div", { class: "stats" }, passRate.el, meanScore.el, undetermined.el, tokens.el), h("div", { class: "summary-row" }, histBlock, causesBlock));
+  let histKey = "";
+  let causesKey = "";
+
+  const thresholdIn = h("input", { type: "number", class: "input narrow", id: uid("bf"), value: String(prefsOf(state).threshold), dataset: { ref: "batch-threshold" }, attrs: { min: 0, step: "any", placeholder: "none" } });
+  thresholdIn.addEventListener("change", () => setPrefs(state, { threshold: thresholdIn.value }));
+  const thresholdField = h(
+    "div",
+    { class: "threshold", dataset: { ref: "batch-threshold-field" } },
+    h("div", { class: "field" }, h("label", { htmlFor: thresholdIn.id, text: "Pass when score ≥" }), thresholdIn, h("div", { class: "hint", text: "for evaluators whose verdict is a score (rag-recall)" })),
+  );
+
+  /**
+   * drawProgress draws the bar and the line; the line's data-* attributes carry the counts for tests.
+   * @param {import("./counts.js").RunCounts} c
+   * @param {number|null} perSecond
+   */
+  function drawProgress(c, perSecond) {
+    const total = c.total || 1;
+    barOK.style.width = ((c.done - c.withoutVerdict) / total) * 100 + "%";
+    barBad.style.width = (c.withoutVerdict / total) * 100 + "%";
+    bar.setAttribute("aria-valuenow", String(Math.round((c.done / total) * 100)));
+    progText.textContent = progressLine(c, perSecond);
+    progText.dataset.done = String(c.done);
+    progText.dataset.total = String(c.total);
+    progText.dataset.cacheHits = String(c.cacheHits);
+  }
+
+  /** drawSummary draws the cards, the histogram and the causes. */
+  function drawSummary(c) {
+    passRate.value.textContent = c.passRate === null ? "–" : Math.round(c.passRate * 1000) / 10 + "%";
+    passRate.sub.textContent = c.decided ? `${fmtInt(c.counts.passed)} passed of ${fmtInt(c.decided)} with a pass/fail verdict` : "no pass/fail verdicts yet";
+    meanScore.value.textContent = c.meanScore === null ? "–" : fmtNum(c.meanScore);
+    meanScore.sub.textContent = c.scored ? `over ${fmtInt(c.scored)} scored rows` : "no scores yet";
+    undetermined.value.textContent = fmtInt(c.counts.undetermined);
+    undetermined.sub.textContent = `${fmtInt(c.counts.error)} errors`;
+    tokens.value.textContent = fmtInt(c.tokens);
+    tokens.sub.textContent = (c.cost !== null ? fmtMoney(c.cost) + " · " : "") + `${fmtInt(c.paidCalls)} paid calls, ${fmtInt(c.cacheHits)} from cache`;
+    const hk = c.scored ? JSON.stringify(c.histogram) : "";
+    if (hk !== histKey || !histEl.firstChild) {
+      histKey = hk;
+      replace(histEl, c.scored ? histogramSVG(c.histogram) : h("p", { class: "hint", text: "No scores yet." }));
+    }
+    const ck = JSON.stringify(c.causes);
+    if (ck !== causesKey || !causesEl.firstChild) {
+      causesKey = ck;
+      replace(
+        causesEl,
+        c.causes.length
+          ? h(
+              "ul",
+              { class: "causes", dataset: { ref: "batch-causes" } },
+              c.causes.map((x) => h("li", {}, h("span", { class: "cause-count", text: fmtInt(x.count) }), " ", h("span", { text: x.cause }))),
+            )
+          : h("p", { class: "hint", text: "No undetermined rows and no errors." }),
+      );
+    }
+    thresholdField.hidden = !(c.counts.scored > 0 || thresholdOf(prefsOf(state)) !== null);
+  }
+
+  return { bar, progText, summaryEl, thresholdField, drawProgress, drawSummary };
+}

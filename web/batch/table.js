@@ -1,0 +1,189 @@
+// table.js: the open run's rows: the filter chips (with their counts), the virtualized results
+// table, and the dialog that opens one row in the same verdict view as Evaluate. It owns which
+// filter is chosen; the rows, their statuses and the counts come from the run controller's one
+// RunCounts per draw, so a chip never counts differently from the progress line.
+
+import { h, replace } from "../dom.js";
+import { VTable } from "./vtable.js";
+import { causeOf, reasonOf } from "./status.js";
+import { LIVE } from "./counts.js";
+import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./format.js";
+
+const ROW_H = 40;
+
+/** FILTERS: the chips, in order; "pending" counts the rows without a result, in flight or not. */
+const FILTERS = [
+  ["all", "All"],
+  ["passed", "✓ Passed"],
+  ["failed", "✗ Failed"],
+  ["undetermined", "? Undetermined"],
+  ["error", "! Errors"],
+  ["scored", "◆ Scored"],
+  ["pending", "… Remaining"],
+];
+
+/** liveWords: what a row in flight says instead of "Not run yet". */
+function liveWords(row) {
+  if (row.state === LIVE.RETRYING) {
+    const s = row.retryAt ? Math.max(0, Math.ceil((row.retryAt - Date.now()) / 1000)) : 0;
+    return s > 0 ? `Retrying in ${s} s` : "Retrying…";
+  }
+  return "Judging…";
+}
+
+/**
+ * mountTable builds the filters, the table and the row dialog for the controller's open run.
+ * @param {{rj: Object, controller: import("./run.js").RunController, renderVerdict: Function, threshold: () => number|null}} ctx
+ */
+export function mountTable({ rj, controller, renderVerdict, threshold }) {
+  let filter = "all";
+  let view = []; // row indices shown, in order
+  /** @type {import("./counts.js").RunCounts|null} */
+  let counts = null;
+  const cur = () => /** @type {import("./run.js").OpenRun} */ (controller.current);
+
+  const filterEl = h("div", { class: "filters", attrs: { role: "radiogroup", "aria-label": "Show rows" }, dataset: { ref: "batch-filters" } });
+  const head = h(
+    "div",
+    { class: "vt-head", attrs: { role: "row" } },
+    ["#", "Verdict", "Score", "Input", "Why / note"].map((t) => h("span", { class: "vt-cell", attrs: { role: "columnheader" }, text: t })),
+  );
+  const viewport = h("div", { class: "vt", dataset: { ref: "batch-table" } });
+  const tableCount = h("span", { class: "hint", dataset: { ref: "batch-table-count" } });
+  const table = new VTable(viewport, { rowHeight: ROW_H, renderRow: (i, el) => drawRow(i, el), onOpen: (i) => openRow(view[i]), label: "Batch results" });
+  const dialog = h("dialog", { class: "batch-dialog", dataset: { ref: "batch-dialog" }, attrs: { "aria-label": "Row verdict" } });
+  dialog.addEventListener("click", (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+
+  /** drawFilters builds the chips for the open run's evaluator (on open, and when the filter changes). */
+  function drawFilters() {
+    const evId = cur() ? cur().ev.id : "";
+    replace(
+      filterEl,
+      FILTERS.map(([key, label]) => {
+        const b = h("button", {
+          type: "button",
+          class: "filter-chip",
+          dataset: { ref: "batch-filter-" + key, filter: key },
+          attrs: { role: "radio", "aria-checked": String(filter === key) },
+          on: {
+            click: () => {
+              filter = key;
+              viewport.scrollTop = 0;
+              drawFilters();
+              if (counts) draw(counts);
+            },
+          },
+        });
+        const word = key === "passed" || key === "failed" ? label.slice(0, 2) + wordFor(key, evId) : label;
+        b.append(h("span", { text: word }), h("span", { class: "chip-count" }));
+        return b;
+      }),
+    );
+  }
+
+  /** draw shows the rows and chip counts of c (the open run's RunCounts at this moment). */
+  function draw(c) {
+    counts = c;
+    const byKey = { ...c.counts, all: c.total, pending: c.remaining };
+    const next = [];
+    for (let i = 0; i < c.total; i++) if (filter === "all" || c.status[i] === filter) next.push(i);
+    view = next;
+    for (const b of filterEl.querySelectorAll("[data-filter]")) {
+      const k = b.dataset.filter;
+      /** @type {HTMLElement} */ (b.lastChild).textContent = " " + fmtInt(byKey[k]);
+      b.hidden = byKey[k] === 0 && k !== filter && (k === "scored" || k === "pending");
+    }
+    tableCount.textContent = `${fmtInt(view.length)} row${view.length === 1 ? "" : "s"} shown`;
+    table.setCount(view.length);
+    table.refresh();
+  }
+
+  function firstText(item) {
+    if (!item || !item.inputs) return item && item.error ? item.error : "";
+    for (const input of cur().ev.inputs || []) {
+      const v = item.inputs[input.name];
+      if (typeof v === "string" && v) return v;
+    }
+    return cellText(Object.values(item.inputs)[0]);
+  }
+
+  function drawRow(i, el) {
+    const c = cur();
+    if (!c || !counts) return;
+    const index = view[i];
+    const r = c.results[index];
+    const st = counts.status[index] || "pending";
+    const live = !r ? counts.live.get(index) : null;
+    const th = threshold();
+    const v = r && r.verdict;
+    let note = "";
+    if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
+    else if (live && live.attempt > 1) note = `attempt ${live.attempt}`;
+    el.dataset.status = st;
+    el.dataset.index = String(index);
+    if (live) el.dataset.live = live.state;
+    else delete el.dataset.live;
+    el.replaceChildren(
+      h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
+      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, liveWords(live)) : stateBadge(st, r ? causeOf(r, th) : null, c.ev.id)),
+      h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
+      h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(firstText(c.items[index]), 160) }),
+      h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),
+    );
+  }
+
+  function openRow(index) {
+    const c = cur();
+    const r = c.results[index];
+    const item = c.items[index] || {};
+    const th = threshold();
+    const st = counts ? counts.status[index] : "pending";
+    const close = h("button", { type: "button", class: "btn btn-ghost dialog-close", text: "✕ Close", on: { click: () => dialog.close() } });
+    const prev = h("button", { type: "button", class: "btn btn-small", text: "← Previous", disabled: index === 0, on: { click: () => openRow(index - 1) } });
+    const next = h("button", { type: "button", class: "btn btn-small", text: "Next →", disabled: index >= c.run.total - 1, on: { click: () => openRow(index + 1) } });
+    let body;
+    const live = !r && counts ? counts.live.get(index) : null;
+    if (!r) body = h("p", { text: live ? liveWords(live) : "This row has not been judged yet." });
+    else if (r.error) body = h("div", { class: "verdict v-undetermined" }, stateBadge("error", causeOf(r, th)), h("p", { class: "msg-error", dataset: { ref: "batch-row-error" }, text: r.error.message }));
+    else {
+      let v = r.verdict;
+      if (st === "passed" || st === "failed") v = { ...v, passed: st === "passed" };
+      try {
+        body = renderVerdict({ rj, ev: c.ev, inputs: item.inputs, v, answer: r.answers[r.answers.length - 1] });
+      } catch {
+        body = h("pre", { class: "mono", text: JSON.stringify(r.verdict, null, 2) });
+      }
+    }
+    const answers =
+      r && r.answers.length
+        ? r.answers.map((a, k) => h("details", { class: "raw", open: k === r.answers.length - 1 }, h("summary", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), h("pre", { class: "mono", text: a })))
+        : [];
+    replace(
+      dialog,
+      h("div", { class: "dialog-head" }, h("h2", { class: "card-title", text: `Row ${index + 1} of ${fmtInt(c.run.total)}` }), prev, next, close),
+      body,
+      answers,
+      h("details", { class: "raw" }, h("summary", { text: "Inputs" }), h("pre", { class: "mono", text: item.inputs ? JSON.stringify(item.inputs, null, 2) : item.error || "" })),
+      r ? h("p", { class: "hint", text: `${r.calls} call${r.calls === 1 ? "" : "s"}, ${r.cachedCalls} from cache, ${r.attempts} attempt${r.attempts === 1 ? "" : "s"}, ${fmtInt(r.usage.prompt_tokens)} + ${fmtInt(r.usage.completion_tokens)} tokens, ${fmtNum(r.ms / 1000, 1)} s` }) : null,
+    );
+    dialog.dataset.index = String(index);
+    if (!dialog.open) dialog.showModal();
+    close.focus();
+  }
+
+  return {
+    bar: h("div", { class: "table-bar" }, filterEl, tableCount),
+    table: h("div", { class: "vt-wrap" }, head, viewport),
+    dialog,
+    draw,
+    /** reset goes back to every row, with chips for a newly opened run. */
+    reset() {
+      filter = "all";
+      counts = null;
+      viewport.scrollTop = 0;
+      drawFilters();
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// view.js: the Batch view, assembled. Load a dataset, choose the evaluator, check the mapping and
+// the preview (setup.js, preview.js), run every row through the judge with pause, resume and
+// cancel (run.js), and see the progress, summary and rows (summary.js, table.js) and the stored
+// runs (runlist.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
+//
+// app.js calls mount(root, {rj, state, renderVerdict}). Untrusted text (dataset cells, judge
+// answers) is only ever set as textContent.
+
+import { h, replace } from "../dom.js";
+import { openStore } from "./store.js";
+import { aggregate } from "./aggregate.js";
+import { toJSONL, toJSON, toCSV } from "./export.js";
+import { RunController, RUN_STATE } from "./run.js";
+import { mountSetup } from "./setup.js";
+import { mountSummary, rate } from "./summary.js";
+import { mountTable } from "./table.js";
+import { mountRunsList } from "./runlist.js";
+import { prefsOf, thresholdOf } from "./prefs.js";
+import { ensureStylesheet, download, fmtInt } from "./format.js";
+
+const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
+
+/**
+ * mount builds the Batch view into root.
+ * @param {HTMLElement} root
+ * @param {{rj: Object, state: import("../state.js").State, renderVerdict: Function}} ctx
+ */
+export async function mount(root, { rj, state, renderVerdict }) {
+  ensureStylesheet();
+  const evaluators = rj.evaluators();
+  const byID = new Map(evaluators.map((e) => [e.id, e]));
+  const store = await openStore();
+  const controller = new RunController({ rj, state, store, byID });
+  const threshold = () => thresholdOf(prefsOf(state));
+
+  const setup = mountSetup(
+    { rj, state, store, evaluators },
+    {
+      onRun: () => startNew(),
+      onWarm: () => controller.warmUp(),
+      onConcurrency: (n) => controller.setConcurrency(n),
+      callsCapped: () => controller.callsCapped(),
+    },
+  );
+  const summary = mountSummary({ state });
+  const table = mountTable({ rj, controller, renderVerdict, threshold });
+  const runsList = mountRunsList({ store, controller });
+
+  // ---- the run card ------------------------------------------------------------------------
+  const runTitle = h("h2", { class: "card-title", dataset: { ref: "batch-run-title" } });
+  const runSub = h("p", { class: "hint", dataset: { ref: "batch-run-sub" } });
+  const readOnlyNote = h("p", {
+    class: "batch-msg readonly-note",
+    dataset: { ref: "batch-readonly" },
+    hidden: true,
+    text: "This run is running in another tab: this tab shows its progress as it goes, read-only. Pause, resume or cancel it there.",
+  });
+  const liveLine = h("div", { class: "hint live-line", dataset: { ref: "batch-live" }, attrs: { role: "status" } });
+  const button = (ref, cls, text, onClick) => h("button", { type: "button", class: "btn " + cls, text, dataset: { ref }, on: { click: onClick } });
+  const pauseBtn = button("batch-pause", "", "❚❚ Pause", () => controller.pause());
+  const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume(false));
+  const cancelBtn = button("batch-cancel", "btn-stop", "■ Cancel", () => controller.cancel());
+  const retryBtn = button("batch-retry-failed", "", "↻ Retry failed rows", () => controller.resume(true));
+  const newBtn = button("batch-new-run", "btn-ghost", "+ New run", () => {
+    setup.card.open = true;
+    setup.card.scrollIntoView({ block: "start" });
+    setup.drop.focus();
+  });
+  const exportBtns = [
+    ["jsonl", "JSONL"],
+    ["csv", "CSV"],
+    ["json", "JSON"],
+  ].map(([fmt, label]) => button("batch-export-" + fmt, "btn-small", "⤓ " + label, () => exportRun(fmt)));
+  const runCard = h(
+    "section",
+    { class: "card batch-run", dataset: { ref: "batch-run-card" }, hidden: true },
+    runTitle,
+    runSub,
+    readOnlyNote,
+    summary.bar,
+    summary.progText,
+    liveLine,
+    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
+    summary.summaryEl,
+    summary.thresholdField,
+    table.bar,
+    table.table,
+  );
+  const durableNote = store.durable
+    ? null
+    : h("p", { class: "batch-msg msg-error", text: "This browser refuses local storage (IndexedDB): results will not survive a reload. Export them when the run ends." });
+  replace(root, h("div", { class: "batch" }, durableNote, runCard, setup.card, runsList.card, table.dialog));
+
+  // ---- drawing: one RunCounts, everything drawn from it in the same frame --------------------
+  let scheduled = false;
+  let forceNext = false;
+  let lastDraw = 0;
+  let ticker = 0;
+
+  /** update draws soon: at once when full, else at most every DRAW_EVERY_MS while rows stream in. */
+  function update(full) {
+    if (full) forceNext = true;
+    if (scheduled) return;
+    scheduled = true;
+    const wait = forceNext ? 0 : Math.max(0, DRAW_EVERY_MS - (performance.now() - lastDraw));
+    setTimeout(() => requestAnimationFrame(draw), wait);
+  }
+
+  function draw() {
+    scheduled = false;
+    forceNext = false;
+    lastDraw = performance.now();
+    const cur = controller.current;
+    if (!cur) return;
+    const counts = controller.counts();
+    const s = controller.state();
+    const running = s === RUN_STATE.RUNNING;
+    summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null);
+    summary.drawSummary(counts);
+    table.draw(counts);
+    drawButtons(counts, s, cur.readOnly);
+    runsList.current(counts);
+    // The state and the counts change in the same frame, so a test (or a person) never sees "done" with stale counts.
+    runCard.dataset.state = s;
+    runCard.dataset.runId = cur.run.id;
+    runCard.dataset.readonly = String(cur.readOnly);
+    // While running, a draw every second keeps the rate and "retrying in 2 s" true without new results.
+    if (running && !ticker) ticker = setInterval(() => update(false), 1000);
+    if (!running && ticker) ticker = (clearInterval(ticker), 0);
+  }
+
+  /** drawButtons shows what can be done with the run now; nothing, in a tab that only watches it. */
+  function drawButtons(counts, s, readOnly) {
+    const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED;
+    const failed = counts.withoutVerdict;
+    pauseBtn.hidden = readOnly || s !== RUN_STATE.RUNNING;
+    resumeBtn.hidden = readOnly || !(s === RUN_STATE.PAUSED || (stopped && counts.remaining > 0));
+    cancelBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED);
+    retryBtn.hidden = readOnly || !(stopped && failed > 0);
+    retryBtn.textContent = `↻ Retry ${failed} failed row${failed === 1 ? "" : "s"}`;
+    readOnlyNote.hidden = !readOnly;
+  }
+
+  controller.addEventListener("open", () => {
+    const cur = /** @type {import("./run.js").OpenRun} */ (controller.current);
+    const run = cur.run;
+    runCard.hidden = false;
+    delete runCard.dataset.state; // until the first draw of this run says otherwise
+    setup.card.open = false;
+    runTitle.textContent = `${run.name} · ${cur.ev.title || cur.ev.id}`;
+    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""} · started ${new Date(run.createdAt).toLocaleString()}`;
+    liveLine.textContent = cur.message;
+    table.reset();
+    update(true);
+  });
+  controller.addEventListener("close", () => {
+    runCard.hidden = true;
+    setup.card.open = true;
+  });
+  controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
+  controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
+  controller.addEventListener("runs", () => runsList.draw());
+  controller.addEventListener("end", (e) => {
+    const detail = /** @type {CustomEvent} */ (e).detail;
+    if (controller.current && controller.current.run.id === detail.runId) {
+      forceNext = true;
+      draw(); // the end of a run is shown without waiting for a frame
+    }
+    setup.drawCacheInfo();
+    root.dispatchEvent(new CustomEvent("batch-run-end", { detail }));
+  });
+  state.addEventListener("change", (e) => {
+    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
+    if (keys.includes("batch")) update(true); // threshold and prices change statuses and costs
+  });
+
+  async function startNew() {
+    setup.say("");
+    const s = setup.current();
+    if (!s) return;
+    const err = await controller.startNew(s);
+    if (err) setup.say("✗ " + err);
+    else runCard.scrollIntoView({ block: "start" });
+  }
+
+  function exportRun(fmt) {
+    const cur = controller.current;
+    if (!cur) return;
+    const p = prefsOf(state);
+    const th = thresholdOf(p);
+    const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
+    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, createdAt: new Date(cur.run.createdAt).toISOString() };
+    const inputNames = (cur.ev.inputs || []).map((i) => i.name);
+    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th }), "application/x-ndjson");
+    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null }), "text/csv");
+    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
+  }
+
+  root.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && setup.ready()) {
+      e.preventDefault();
+      startNew();
+    }
+  });
+
+  // ---- start: saved runs, and a run that was going when the page was left resumes -----------
+  // The call worker takes a while to start (its modules load over the network): started now, it
+  // is ready long before a dataset is loaded and mapped.
+  controller.calls();
+  await runsList.draw();
+  const runs = await store.listRuns();
+  const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
+  if (interrupted) await controller.open(interrupted.id, { start: true });
+  else if (runs.length) await controller.open(runs[0].id);
+  setup.drawConcurrencyHint();
+
+  return {
+    loadText: setup.loadText,
+    openRun: (id, opts) => controller.open(id, opts),
+    get current() {
+      return controller.current;
+    },
+  };
+}
