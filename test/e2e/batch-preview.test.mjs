@@ -1,0 +1,121 @@
+// batch-preview.test.mjs: the Batch view's preview makes every check that can be made before
+// paying. Each row is rendered as the run will render it: a row the prompt refuses is counted and
+// grouped by its error's code before the run, and the run makes it an input error without a call.
+// Real headless chromium, the real dev server, the fake upstream counting the calls it gets.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startFakeUpstream } from "./batch-upstream.mjs";
+import { startServe, launch, openBatch, progress, waitFor, ROOT } from "./batch-env.mjs";
+import { load } from "../../web/ragjudge.js";
+
+let upstream;
+let serve;
+let browser;
+
+before(async () => {
+  upstream = await startFakeUpstream({ latencyMs: 5, faults: false });
+  serve = await startServe(upstream.url + "/v1");
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (serve) await serve.close();
+  if (upstream) await upstream.close();
+});
+
+async function load1(page, name, text, evaluator) {
+  await page.locator('[data-ref="batch-file"]').setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
+  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
+  await page.selectOption('[data-ref="batch-evaluator"]', evaluator);
+  await page.waitForFunction(() => !/Checking rows/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+}
+
+test("rows whose prompt cannot be rendered are counted and grouped before the run, and end as input errors without a call", async () => {
+  const empty = new Set([3, 7, 11]);
+  const lines = [];
+  for (let i = 1; i <= 20; i++) {
+    lines.push(JSON.stringify({ user_input: `Question ${i}`, response: `row-${i}: Paris.`, retrieved_contexts: empty.has(i) ? [] : [`Paris is in France (fact ${i}).`] }));
+  }
+  const context = await browser.newContext({ acceptDownloads: true });
+  try {
+    const page = await context.newPage();
+    await openBatch(page, serve.url);
+    await load1(page, "empty-facts.jsonl", lines.join("\n") + "\n", "answer-grounding");
+    const problems = page.locator('[data-ref="batch-row-problems"]');
+    assert.match(await problems.locator("summary").textContent(), /^⚠ 17 of 20 rows will be judged; 3 will not/);
+    // One group: the three rows, with the reason render gave.
+    const groups = await problems.locator("[data-code]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.code, count: e.dataset.count, text: e.textContent })));
+    assert.equal(groups.length, 1, JSON.stringify(groups));
+    assert.equal(groups[0].count, "3");
+    assert.match(groups[0].text, /Row 3: .*empty.*Row 7: .*Row 11: /s);
+    assert.equal(await page.locator('[data-ref="batch-all-ok"]').count(), 0, "no ✓ All rows line");
+    assert.match(await page.textContent('[data-ref="batch-estimate"]'), /^About 17 calls/);
+
+    const callsBefore = upstream.stats.calls;
+    await page.click('[data-ref="batch-run"]');
+    const end = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "done" ? p : null;
+    }, 30_000, "the run to finish");
+    assert.equal(end.done, 20, end.text);
+    assert.equal(upstream.stats.calls - callsBefore, 17, "one call per row that renders, none for the others");
+    for (const row of empty) assert.equal(upstream.stats.byRow[row], undefined, `row ${row} was never sent`);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-export-jsonl"]')]);
+    const out = (await readFile(await download.path(), "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(out.filter((r) => r.status === "error").map((r) => r.row), [...empty]);
+    assert.equal(await page.textContent('[data-ref="batch-undetermined"] .hint'), "3 errors");
+  } finally {
+    await context.close();
+  }
+});
+
+// A RAGAS-style file for rag-recall: ground_truth is plain text, without the [ESSENTIAL PASSAGE]
+// markers the evaluator scores. Refusing it before any call needs render() to reject a passage_gt
+// without markers; an engine that only warns about it cannot pass this test.
+const engine = await load({ wasm: await readFile(join(ROOT, "web", "ragjudge.wasm")) });
+let rendersUnmarked = false;
+try {
+  engine.render("rag-recall", { question: "q", passage_gt: "Paris is the capital of France.", passage_llm: "Paris." });
+  rendersUnmarked = true;
+} catch {
+  rendersUnmarked = false;
+}
+
+test(
+  "a RAGAS-style rag-recall CSV without passage markers is refused in the preview, with zero calls",
+  { skip: rendersUnmarked && "needs the core's render to reject a rag-recall passage_gt without [ESSENTIAL PASSAGE] markers (the core change that adds input.no-markers to render); this engine only warns" },
+  async () => {
+    const rows = ["question,answer,contexts,ground_truth"];
+    for (let i = 1; i <= 12; i++) {
+      const contexts = JSON.stringify([`Paris is the capital of France (${i}).`]);
+      rows.push([`What is the capital of France? (${i})`, `row-${i}: Paris.`, contexts, `Paris is the capital of France (${i}).`].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
+    }
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await openBatch(page, serve.url);
+      const callsBefore = upstream.stats.calls;
+      await load1(page, "ragas.csv", rows.join("\r\n") + "\r\n", "rag-recall");
+      assert.equal(await page.inputValue('[data-ref="batch-map-passage_gt"]'), "ground_truth");
+      const problems = page.locator('[data-ref="batch-row-problems"]');
+      assert.match(await problems.locator("summary").textContent(), /^⚠ 0 of 12 rows will be judged; 12 will not/);
+      const groups = await problems.locator("[data-code]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.code, count: e.dataset.count, text: e.textContent })));
+      assert.equal(groups.length, 1, JSON.stringify(groups));
+      assert.equal(groups[0].count, "12");
+      assert.match(groups[0].text, /ESSENTIAL PASSAGE/);
+      assert.equal(await page.locator('[data-ref="batch-all-ok"]').count(), 0);
+      assert.match(await page.textContent('[data-ref="batch-estimate"]'), /No row can be judged/);
+      assert.equal(await page.locator('[data-ref="batch-run"]').isDisabled(), true);
+      // Neither the button nor the keyboard shortcut starts a run.
+      await page.locator('[data-ref="batch-setup"]').press("Control+Enter");
+      assert.equal(await page.locator('[data-ref="batch-run-card"]').isHidden(), true);
+      assert.equal(upstream.stats.calls - callsBefore, 0, "no call was made");
+    } finally {
+      await context.close();
+    }
+  },
+);
