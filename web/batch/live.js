@@ -97,14 +97,22 @@ export class LiveRows {
       return out;
     }
     if (this.reported) return new Map(this.rows);
-    // Rows the runner has taken from its queue and not finished are in flight.
+    // Rows the runner has taken from its queue and not finished are being worked on; it takes a
+    // few more than its concurrency (their prompts render while calls are out), and calls go out
+    // in the order rows were taken, so the first `concurrency` of them are the ones in flight.
     const queued = new Set(r.queue || []);
+    const limit = (r.o && r.o.concurrency) || Infinity;
     const now = Date.now();
     const out = new Map();
+    let inFlight = 0;
     for (const i of this.todo) {
       if (queued.has(i) || results[i]) continue;
       const known = this.rows.get(i);
-      out.set(i, known && known.retryAt && known.retryAt > now ? known : { state: LIVE.JUDGING, attempt: known ? known.attempt : 1 });
+      if (known && known.retryAt && known.retryAt > now) out.set(i, known);
+      else if (inFlight < limit) {
+        inFlight++;
+        out.set(i, { state: LIVE.JUDGING, attempt: known ? known.attempt : 1 });
+      }
     }
     return out;
   }

@@ -38,6 +38,10 @@ function going(runner) {
  * @property {number} startedAt
  * @property {boolean} readOnly another tab runs it; this one watches
  * @property {string} message the line under the progress bar
+ * @property {any} [livePost] a pending postLive
+ * @property {Promise<any>} [created] a new run's write to the store
+ * @property {Promise<any>|null} [claim] a new run's claim
+ * @property {() => void} [unwatch] stops waiting to take the run over
  */
 
 export class RunController extends EventTarget {
@@ -246,6 +250,15 @@ export class RunController extends EventTarget {
     }
   }
 
+  /** postLive tells watching tabs which rows of c are in flight, once for all the results of one task. */
+  postLive(c) {
+    if (c.livePost) return;
+    c.livePost = setTimeout(() => {
+      c.livePost = 0;
+      this.channel.post({ type: "live", runId: c.run.id, rows: [...c.live.snapshot(c.results)] });
+    }, 0);
+  }
+
   /** tell sends c's state and message to the tabs that watch it. */
   tell(c) {
     this.channel.post({ type: "state", runId: c.run.id, state: c.runner ? c.runner.state : c.run.state, message: c.message });
@@ -333,6 +346,7 @@ export class RunController extends EventTarget {
         c.live.finish(r.index);
         c.doneTimes.push(performance.now());
         this.channel.post({ type: "result", runId: c.run.id, result: r });
+        this.postLive(c);
         if (this.cur === c) this.changed(false);
       },
       ...c.live.runnerOptions((info) => {
@@ -360,13 +374,18 @@ export class RunController extends EventTarget {
     }
     c.startedAt = performance.now();
     c.doneTimes = [];
-    const livePosts = setInterval(() => this.channel.post({ type: "live", runId: c.run.id, rows: [...c.live.snapshot(c.results)] }), LIVE_POST_MS);
     this.persist(RUN_STATE.RUNNING, c);
     this.say(retryFailed ? `Retrying ${fmtInt(todo.length)} failed rows, asking the judge again.` : `Running ${fmtInt(todo.length)} rows.`, c);
     this.changed(true);
+    this.go(c, lock); // resume returns once the run is under way, not when it ends
+  }
+
+  /** go runs c's Runner to its end, then records how it ended and lets go of c's claim. */
+  async go(c, lock) {
+    const livePosts = setInterval(() => this.postLive(c), LIVE_POST_MS);
     try {
-      const end = await runner.start();
-      await store.flush();
+      const end = await c.runner.start();
+      await this.store.flush();
       this.going.delete(c.run.id);
       this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
       // The record says how the run ended before another tab may take the run over.

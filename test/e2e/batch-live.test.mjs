@@ -1,0 +1,189 @@
+// batch-live.test.mjs: what the Batch view shows while a run goes. Every count on the screen (the
+// progress line, the filter chips, the summary cards, the tokens card, the runs list) is drawn
+// from the same moment, also right after a reload; rows in flight say "Judging…" or "Retrying in
+// N s", not "Not run yet"; and a second tab on a run the first tab runs is read-only, follows its
+// progress, and has no Resume button. Real headless chromium, the real dev server, a fake upstream.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
+import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+});
+
+async function loadDataset(page, n) {
+  await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "ragas.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(n)) });
+  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
+  await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
+  await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+}
+
+/** screen reads every count the run card and the runs list show, in one task (one drawn state). */
+function screen(page) {
+  return page.evaluate(() => {
+    const $ = (sel) => document.querySelector(sel);
+    const int = (s) => Number(String(s).replace(/,/g, ""));
+    const prog = $('[data-ref="batch-progress-text"]');
+    if (!prog || !prog.dataset.total) return null;
+    const text = prog.textContent;
+    const chips = {};
+    for (const b of document.querySelectorAll('[data-ref="batch-filters"] [data-filter]')) chips[b.dataset.filter] = int(b.lastChild.textContent.trim());
+    const card = $('[data-ref="batch-run-card"]');
+    const runRow = $(`[data-ref="batch-runs"] tr[data-run="${card.dataset.runId}"] [data-col=rows]`);
+    return {
+      state: card.dataset.state,
+      text,
+      done: int(prog.dataset.done),
+      total: int(prog.dataset.total),
+      cacheHits: int(prog.dataset.cacheHits),
+      lineDone: int(/^([\d,]+) of/.exec(text)[1]),
+      lineRemaining: int(/([\d,]+) remaining/.exec(text)[1]),
+      lineCalls: int(/cache hits [\d,]+ of ([\d,]+) calls/.exec(text)[1]),
+      chips,
+      passSub: $('[data-ref="batch-pass-rate"] .hint').textContent,
+      undetermined: int($('[data-ref="batch-undetermined"] .stat-value').textContent),
+      errorsSub: $('[data-ref="batch-undetermined"] .hint').textContent,
+      tokensSub: $('[data-ref="batch-tokens"] .hint').textContent,
+      runsRow: runRow ? runRow.textContent : "",
+    };
+  });
+}
+
+function assertAgree(s) {
+  const why = JSON.stringify(s);
+  assert.equal(s.lineDone, s.done, why);
+  assert.equal(s.lineRemaining, s.total - s.done, why);
+  const c = s.chips;
+  assert.equal(c.all, s.total, why);
+  assert.equal(c.passed + c.failed + c.undetermined + c.error + c.scored, s.done, why);
+  assert.equal(c.pending, s.total - s.done, why);
+  const pass = /^([\d,]+) passed of ([\d,]+)/.exec(s.passSub);
+  if (pass) {
+    assert.equal(Number(pass[1]), c.passed, why);
+    assert.equal(Number(pass[2]), c.passed + c.failed, why);
+  } else assert.equal(c.passed + c.failed, 0, why);
+  assert.equal(s.undetermined, c.undetermined, why);
+  assert.equal(s.errorsSub, `${c.error} errors`, why);
+  const tok = /([\d,]+) paid calls, ([\d,]+) from cache/.exec(s.tokensSub);
+  assert.equal(Number(tok[2]), s.cacheHits, why);
+  assert.equal(Number(tok[1]) + Number(tok[2]), s.lineCalls, why);
+  assert.equal(s.runsRow, `${s.done} / ${s.total}`, why);
+}
+
+test("every count agrees at every moment, also right after a reload, and rows in flight say so", async () => {
+  const upstream = await startFakeUpstream({ latencyMs: 300, faults: true });
+  const serve = await startServe(upstream.url + "/v1");
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    await openBatch(page, serve.url);
+    await setNumber(page, "batch-timeout", 2);
+    await setNumber(page, "batch-attempts", 3);
+    await setNumber(page, "batch-concurrency", 4);
+    await loadDataset(page, 100);
+    await page.click('[data-ref="batch-run"]');
+    // Row 2's first call gets a 429 with Retry-After: 1, so for about a second it waits to retry.
+    const retrying = await waitFor(
+      () => page.locator('[data-ref="batch-table"] .vt-row[data-live="retrying"]').first().textContent({ timeout: 100 }).catch(() => null),
+      15_000,
+      "a row waiting to retry",
+    );
+    assert.match(retrying, /Retrying in \d+ s/);
+    const judging = await waitFor(() => page.locator('[data-ref="batch-table"] .vt-row[data-live="judging"]').first().textContent({ timeout: 100 }).catch(() => null), 15_000, "a row in flight");
+    assert.match(judging, /Judging…/);
+    assert.doesNotMatch(judging, /Not run yet/);
+    const s = await screen(page);
+    assert.match(s.text, /\(\d+ judging/, "the progress line counts the rows in flight");
+    assert.doesNotMatch(s.text, /… rows\/s/);
+    await waitFor(async () => ((await progress(page)) || {}).done >= 10, 30_000, "10 rows done");
+
+    await page.reload();
+    await page.waitForSelector("html[data-ready=true]");
+    await waitFor(() => screen(page), 15_000, "the run after reload");
+    let seen = 0;
+    for (;;) {
+      const now = await screen(page);
+      assertAgree(now);
+      seen++;
+      if (now.state === "done") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(seen > 3, `looked ${seen} times while the run went on`);
+    const end = await screen(page);
+    assert.equal(end.done, 100, end.text);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+    await serve.close();
+    await upstream.close();
+  }
+});
+
+test("a second tab on a run the first tab runs is read-only, follows its progress and has no Resume button", async () => {
+  const upstream = await startFakeUpstream({ latencyMs: 200, faults: false });
+  const serve = await startServe(upstream.url + "/v1");
+  const context = await browser.newContext();
+  try {
+    const a = await context.newPage();
+    await openBatch(a, serve.url);
+    await setNumber(a, "batch-concurrency", 2);
+    await loadDataset(a, 40);
+    await a.click('[data-ref="batch-run"]');
+    const runId = (await waitFor(async () => ((await progress(a)) || {}).done >= 2 && progress(a), 30_000, "tab A to start")).run;
+
+    const b = await context.newPage();
+    const pageErrors = [];
+    b.on("pageerror", (e) => pageErrors.push(String(e)));
+    await openBatch(b, serve.url);
+    await b.waitForSelector('[data-ref="batch-run-card"][data-readonly="true"]', { timeout: 15_000 });
+    const card = b.locator('[data-ref="batch-run-card"]');
+    assert.equal(await card.getAttribute("data-run-id"), runId);
+    assert.equal(await b.locator('[data-ref="batch-readonly"]').isVisible(), true);
+    assert.match(await b.textContent('[data-ref="batch-readonly"]'), /running in another tab.*read-only/);
+    for (const ref of ["batch-resume", "batch-pause", "batch-cancel", "batch-retry-failed"]) {
+      assert.equal(await b.locator(`[data-ref="${ref}"]`).isHidden(), true, `${ref} is hidden in the watching tab`);
+    }
+    // B's counts go up while A runs, without a reload.
+    const first = (await progress(b)).done;
+    const later = await waitFor(async () => {
+      const p = await progress(b);
+      const pa = await progress(a);
+      return p.done >= first + 4 && pa.state === "running" ? p : null;
+    }, 30_000, "tab B to follow tab A's progress");
+    assert.ok(later.done > first);
+    assert.equal(later.state, "running");
+    // The rows A has in flight say so in B too (first among the rows not finished).
+    assert.match(later.text, /remaining \(\d judging\)/);
+    await b.click('[data-ref="batch-filter-pending"]');
+    await b.waitForSelector('[data-ref="batch-table"] .vt-row[data-live="judging"]', { timeout: 10_000 });
+    await b.click('[data-ref="batch-filter-all"]');
+    assert.equal(await b.locator('[data-ref="batch-resume"]').isHidden(), true);
+
+    // When A finishes, B shows the finished run and lets go of read-only.
+    await waitFor(async () => ((await progress(a)) || {}).state === "done", 60_000, "tab A to finish");
+    const end = await waitFor(async () => {
+      const p = await progress(b);
+      return p && p.done === 40 && (await card.getAttribute("data-readonly")) === "false" ? p : null;
+    }, 15_000, "tab B to show the finished run");
+    assert.match(await b.textContent(`[data-ref="batch-runs"] tr[data-run="${runId}"]`), /40 \/ 40\s*done/);
+    assert.equal(end.done, 40, end.text);
+    assert.equal(await b.locator('[data-ref="batch-readonly"]').isHidden(), true);
+    assert.equal(await b.locator('[data-ref="batch-resume"]').isHidden(), true, "nothing is left to resume");
+    assert.equal(upstream.stats.calls, 40, "only tab A called the judge");
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+    await serve.close();
+    await upstream.close();
+  }
+});
