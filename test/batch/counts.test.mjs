@@ -1,0 +1,143 @@
+// Tests of what the Batch view counts (counts.js), how it learns which rows are in flight
+// (live.js), the preview's checks (preview.js's checkRows) and the progress line (summary.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { runCounts, LIVE } from "../../web/batch/counts.js";
+import { liveRow, LiveRows } from "../../web/batch/live.js";
+import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
+import { progressLine, rate } from "../../web/batch/summary.js";
+
+const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
+const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });
+const failed = () => ({ verdict: { passed: false, score: 0, checks: [] }, answers: ["no"], usage: usage(10, 1), calls: 1, cachedCalls: 0 });
+const cached = () => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(0, 0), calls: 0, cachedCalls: 1 });
+const errored = () => ({ error: { kind: "http", status: 503, message: "HTTP 503" }, answers: [], usage: usage(0, 0), calls: 3, cachedCalls: 0 });
+const unreadable = () => ({ verdict: { passed: null, score: null, checks: [{ severity: "error", code: "answer.no-verdict", message: "no verdict" }] }, answers: ["hm", "hm"], usage: usage(20, 2), calls: 2, cachedCalls: 0 });
+
+test("runCounts: every count from one state, and they add up", () => {
+  const results = new Array(10);
+  results[0] = passed();
+  results[1] = failed();
+  results[2] = cached();
+  results[4] = errored();
+  results[6] = unreadable();
+  const live = new Map([
+    [3, { state: LIVE.JUDGING, attempt: 1 }],
+    [5, { state: LIVE.RETRYING, attempt: 2, retryAt: Date.now() + 2000 }],
+    [6, { state: LIVE.JUDGING, attempt: 1 }], // finished meanwhile: its result counts, not the live report
+    [42, { state: LIVE.JUDGING }], // not a row of this run
+  ]);
+  const c = runCounts({ total: 10, results, live, priceIn: "1", priceOut: "" });
+  assert.equal(c.done, 5);
+  assert.equal(c.remaining, 5);
+  assert.equal(c.inFlight, 1);
+  assert.equal(c.retrying, 1);
+  assert.equal(c.notRun, 3);
+  assert.deepEqual([...c.live.keys()], [3, 5]);
+  assert.deepEqual(c.counts, { passed: 2, failed: 1, scored: 0, undetermined: 1, error: 1, pending: 5 });
+  assert.equal(c.withoutVerdict, 2);
+  assert.equal(c.status.filter((s) => s === "pending").length, c.remaining);
+  assert.equal(c.status[6], "undetermined");
+  assert.equal(c.cacheHits, 1);
+  assert.equal(c.paidCalls, 1 + 1 + 3 + 2);
+  assert.equal(c.tokens, 10 + 1 + 10 + 1 + 20 + 2);
+  assert.equal(c.cost, (40 * 1) / 1e6);
+  assert.equal(c.decided, 3);
+  assert.equal(c.passRate, 2 / 3);
+});
+
+test("runCounts: a threshold turns scores into pass/fail in the statuses and the counts alike", () => {
+  const scored = (s) => ({ verdict: { passed: null, score: s, checks: [] }, answers: ["x"], usage: usage(1, 1), calls: 1, cachedCalls: 0 });
+  const results = [scored(4), scored(2), undefined];
+  const none = runCounts({ total: 3, results });
+  assert.deepEqual(none.status, ["scored", "scored", "pending"]);
+  assert.equal(none.counts.scored, 2);
+  const t = runCounts({ total: 3, results, threshold: 3 });
+  assert.deepEqual(t.status, ["passed", "failed", "pending"]);
+  assert.equal(t.counts.passed + t.counts.failed, 2);
+  assert.equal(t.counts.scored, 0);
+});
+
+test("progressLine reads the counts, and the rate is a number or left out", () => {
+  const results = [passed(), errored(), undefined, undefined];
+  const c = runCounts({ total: 4, results, live: new Map([[2, { state: LIVE.JUDGING }]]) });
+  const line = progressLine(c, null);
+  assert.equal(line, "2 of 4 done · 1 without a verdict · 2 remaining (1 judging) · cache hits 0 of 4 calls · 10 in + 1 out tokens");
+  assert.doesNotMatch(line, /rows\/s/);
+  assert.match(progressLine(c, 2.5), /2\.5 rows\/s · ETA 1 s/);
+  assert.equal(rate([], 0, 1000), null, "no row finished yet: no rate");
+  assert.equal(rate([900], 1000, 1200), null, "too soon to tell");
+  assert.equal(rate([1000, 2000, 3000], 1, 3001), 1, "3 rows in 3 s");
+  assert.deepEqual(rate([1, 2], 0, 20_000), null, "rows older than the window are dropped");
+});
+
+test("liveRow reads an engine's row reports: in flight, waiting to retry, or not live", () => {
+  assert.deepEqual(liveRow({ state: "calling", attempt: 1 }), { state: LIVE.JUDGING, attempt: 1, retryAt: undefined });
+  const at = Date.now() + 2000;
+  assert.deepEqual(liveRow({ state: "waiting-retry", attempt: 2, retryAt: at }), { state: LIVE.RETRYING, attempt: 2, retryAt: at });
+  assert.equal(liveRow({ state: "calling", retryAt: at }).state, LIVE.RETRYING, "a retry time ahead is a wait");
+  assert.equal(liveRow({ state: "calling", retryAt: Date.now() - 10 }).state, LIVE.JUDGING, "a retry time past is a call again");
+  for (const state of ["queued", "done", "cancelled", "idle"]) assert.equal(liveRow({ state }), null, state);
+  // A performance.now() time is read as one.
+  const perf = liveRow({ state: "retry", retryAt: performance.now() + 3000 });
+  assert.ok(Math.abs(perf.retryAt - (Date.now() + 3000)) < 100);
+});
+
+test("LiveRows: from an engine's liveRows(), from onRow reports, or from the runner's queue", () => {
+  const results = new Array(6);
+  // An engine with liveRows(): its list is the truth.
+  const a = new LiveRows();
+  a.attach({ state: "running", liveRows: () => [{ index: 1, state: "calling", attempt: 1 }, { index: 2, state: "queued" }] }, [0, 1, 2]);
+  assert.deepEqual([...a.snapshot(results).keys()], [1]);
+  // onRow reports.
+  const b = new LiveRows();
+  const opts = b.runnerOptions();
+  b.attach({ state: "running", queue: [] }, [0, 1, 2]);
+  opts.onRow({ index: 0, state: "calling", attempt: 1 });
+  opts.onRow({ index: 2, state: "calling", attempt: 1 });
+  opts.onRow({ index: 0, state: "done" });
+  assert.deepEqual([...b.snapshot(results).keys()], [2]);
+  // No reports: rows taken from the queue and not finished, at most the concurrency of them, and
+  // onRetry's waits.
+  const c = new LiveRows();
+  let retried = null;
+  const copts = c.runnerOptions((info) => (retried = info));
+  const runner = { state: "running", queue: [5], o: { concurrency: 2 } };
+  c.attach(runner, [0, 1, 2, 3, 4, 5]);
+  results[0] = passed();
+  copts.onRetry({ index: 1, attempt: 1, delayMs: 2000, error: { kind: "http", status: 500 } });
+  assert.equal(retried.index, 1, "onRetry is passed on");
+  const snap = c.snapshot(results);
+  assert.deepEqual([...snap.entries()].map(([i, r]) => [i, r.state]), [[1, LIVE.RETRYING], [2, LIVE.JUDGING], [3, LIVE.JUDGING]]);
+  runner.state = "cancelled";
+  assert.equal(c.snapshot(results).size, 0, "a cancelled run has nothing in flight");
+  // A watching tab's snapshot replaces all of that.
+  c.watch([[4, { state: LIVE.JUDGING }]]);
+  assert.deepEqual([...c.snapshot(results).keys()], [4]);
+});
+
+test("checkRows: rows that do not render are refused, grouped by code; the others measured and warned about", async () => {
+  const rj = {
+    render(id, inputs) {
+      if (inputs.kind === "empty") throw Object.assign(new Error("input: facts: is empty"), { kind: "input", code: "input.empty-list", detail: "facts: is empty" });
+      if (inputs.kind === "old") throw Object.assign(new Error("input: bad"), { kind: "input", detail: "bad" });
+      const rendered = { messages: [{ role: "user", content: "x".repeat(40) }], warnings: [] };
+      if (inputs.kind === "cite") rendered.checks = [{ severity: "warning", code: "citation.out-of-range", message: "cites [3] of 2" }];
+      return rendered;
+    },
+  };
+  const items = [{ inputs: { kind: "ok" } }, { inputs: { kind: "empty" } }, { error: "Row 3: answer: no column is mapped to it" }, { inputs: { kind: "empty" } }, { inputs: { kind: "cite" } }, { inputs: { kind: "old" } }];
+  const r = await checkRows(rj, { id: "answer-grounding" }, items);
+  assert.equal(r.judged, 2);
+  assert.equal(r.chars, 80);
+  assert.deepEqual(
+    r.refused.map((g) => [g.code, g.rows.map((x) => x.index)]),
+    [["input.empty-list", [1, 3]], ["render.input", [5]], [ROW_INPUTS, [2]]],
+  );
+  assert.equal(r.refused[0].rows[0].message, "facts: is empty");
+  assert.deepEqual(r.items[1], { error: "Row 2: facts: is empty", code: "input.empty-list" });
+  assert.equal(r.items[2].error, "Row 3: answer: no column is mapped to it", "the row's own error is kept");
+  assert.deepEqual(r.warned.map((g) => [g.code, g.rows.map((x) => x.index)]), [["citation.out-of-range", [4]]]);
+  assert.deepEqual(r.items[4].warnings, ["cites [3] of 2"]);
+  assert.equal(r.items[0], items[0], "a row without remarks is passed on as it is");
+});
