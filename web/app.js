@@ -107,7 +107,7 @@ async function mountBatch(root, { rj, state }) {
         "section",
         { class: "card msg-error", dataset: { ref: "batch-load-error" } },
         h("h2", { class: "card-title", text: "Batch evaluation" }),
-        h("p", { text: "✗ The Batch view did not load: " + String((e && e.message) || e) }),
+        h("p", { text: "✗ The Batch view did not load: " + (e instanceof Error ? e.message : String(e)) }),
       ),
     );
     return;

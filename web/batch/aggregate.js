@@ -7,6 +7,9 @@ import { statusOf, causeOf } from "./status.js";
 /**
  * aggregate summarises results (sparse array or list; missing rows are pending) for a run of
  * total rows. threshold as in statusOf; prices in currency per million input/output tokens.
+ * @param {Array<any>} results
+ * @param {number} total
+ * @param {{threshold?: number|null, priceIn?: string|number|null, priceOut?: string|number|null, bins?: number}} [opts]
  */
 export function aggregate(results, total, { threshold = null, priceIn = null, priceOut = null, bins = 10 } = {}) {
   const counts = { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 };
@@ -38,6 +41,7 @@ export function aggregate(results, total, { threshold = null, priceIn = null, pr
   counts.pending = Math.max(0, total - finished);
   const decided = counts.passed + counts.failed;
   const mean = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null;
+  /** @type {number|null} */
   let cost = null;
   const pin = Number(priceIn);
   const pout = Number(priceOut);

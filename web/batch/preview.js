@@ -45,7 +45,7 @@ function renderChecks(rendered) {
 
 /**
  * @typedef {Object} Checked
- * @property {Object[]} items the rows as the run takes them: [{inputs, notes?, warnings?} | {error, code}]
+ * @property {any[]} items the rows as the run takes them: [{inputs, notes?, warnings?} | {error, code}]
  * @property {number} judged rows that will be judged
  * @property {Reason[]} refused why the others will not, by code, largest group first
  * @property {Reason[]} warned rows that render with a warning, by code
@@ -67,7 +67,7 @@ const bySize = (a, b) => b.rows.length - a.rows.length || (a.code < b.code ? -1 
  * Resolves to null when isStale() says the mapping changed meanwhile.
  * @param {{render: (id: string, inputs: Object) => Object}} rj
  * @param {{id: string}} ev
- * @param {Object[]} items prepareItems' rows
+ * @param {any[]} items prepareItems' rows
  * @param {{yieldFn?: () => Promise<void>, isStale?: () => boolean}} [opts]
  * @returns {Promise<Checked|null>}
  */
@@ -93,7 +93,8 @@ export async function checkRows(rj, ev, items, { yieldFn, isStale = () => false 
         for (const c of checks) group(warned, c.code, i, c.message);
         out[i] = checks.length ? { ...it, warnings: checks.map((c) => c.message) } : it;
       } catch (e) {
-        const message = (e && (e.detail || e.message)) || String(e);
+        const err = /** @type {any} */ (e);
+        const message = (err && (err.detail || err.message)) || String(err);
         const code = codeOf(e);
         out[i] = { error: `Row ${i + 1}: ${message}`, code };
         group(refused, code, i, message);

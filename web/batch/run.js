@@ -141,7 +141,10 @@ export class RunController extends EventTarget {
     document.head.append(link);
   }
 
-  /** requestSettings: where calls go and with which model, or why a run cannot start. */
+  /**
+   * requestSettings: where calls go and with which model, or why a run cannot start.
+   * @returns {{error: string, request?: undefined, where?: undefined} | {error?: undefined, request: {endpoint: string, model: string, params: Object}, where: string}}
+   */
   requestSettings() {
     const ep = this.st.endpoint();
     if (ep.mode === "manual" || !ep.baseURL) return { error: "Batch runs need a model: open Model settings and choose the dev server or a direct base URL." };
@@ -184,6 +187,8 @@ export class RunController extends EventTarget {
   /**
    * open shows run id (loaded from the store, or given as loaded) and with start runs it. A run
    * another tab holds opens read-only.
+   * @param {string} id
+   * @param {{start?: boolean, loaded?: any}} [opts]
    */
   async open(id, { start = false, loaded = null } = {}) {
     if (this.cur && this.cur.run.id === id && (going(this.cur.runner) || this.cur.readOnly)) return;
@@ -329,7 +334,7 @@ export class RunController extends EventTarget {
       todo,
       judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
       // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
-      request: { endpoint: rs.request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
+      request: { endpoint: /** @type {{endpoint: string}} */ (rs.request).endpoint, model: c.run.settings.model, params: c.run.settings.params },
       apiKey: () => this.st.key || undefined, // read at each call: a key entered while paused is used on resume
       concurrency: p.concurrency,
       calls,
@@ -339,7 +344,7 @@ export class RunController extends EventTarget {
       cache: store,
       useCache: p.useCache,
       readCache: !retryFailed,
-      store: c.created ? { putResult: (r) => c.created.then(() => store.putResult(r)), flush: () => store.flush() } : store,
+      store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
       policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
       onResult: (r) => {
         c.results[r.index] = r;

@@ -11,6 +11,7 @@ import { fmtInt } from "./format.js";
 export function mountRunsList({ store, controller }) {
   const list = h("div", { class: "runs", dataset: { ref: "batch-runs" } });
   const card = h("section", { class: "card batch-runs" }, h("h2", { class: "card-title", text: "Runs in this browser" }), list);
+  /** @type {Promise<void>|null} */
   let drawing = null;
   let again = false;
 

@@ -30,6 +30,8 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
   const evaluator = () => byID.get(prefs().evaluator);
   /** @type {Setup|null} */
   let setup = null;
+  /** loaded is what is set up, for the functions that only run once a dataset is loaded. */
+  const loaded = () => /** @type {Setup} */ (setup);
   let gen = 0;
 
   const fileInput = h("input", {
@@ -172,7 +174,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     try {
       text = await file.text();
     } catch (e) {
-      return fail("Could not read " + file.name + ": " + e.message);
+      return fail("Could not read " + file.name + ": " + (e instanceof Error ? e.message : String(e)));
     }
     loadText(file.name, text);
   }
@@ -196,7 +198,8 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     try {
       table = rj.readDataset(text, format);
     } catch (e) {
-      return fail(name + " could not be read as a dataset: " + (e.detail || e.message));
+      const err = /** @type {any} */ (e);
+      return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
     }
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
     setup = { name, table, mapping: {}, checked: null };
@@ -216,6 +219,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
 
   /** mapFor guesses the mapping for evaluator id and checks the rows with it. */
   function mapFor(id) {
+    const setup = loaded();
     try {
       setup.mapping = detectMapping(rj, byID.get(id), mappable());
     } catch {
@@ -226,11 +230,13 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
 
   /** mappable: the columns and the dotted paths into object columns (vars.question) a mapping may name. */
   function mappable() {
+    const setup = loaded();
     const t = setup.table;
     return t.paths && t.paths.length ? t.paths : t.columns;
   }
 
   function drawMapping() {
+    const setup = loaded();
     const ev = evaluator();
     replace(
       mappingEl,
@@ -266,8 +272,10 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
 
   /** remap reads every row through the mapping and checks it as the run will render it. */
   async function remap() {
+    const setup = loaded();
     const my = ++gen;
     const ev = evaluator();
+    /** @type {any} */
     const isStale = () => my !== gen;
     runBtn.disabled = true;
     estimateEl.textContent = "Checking rows…";
@@ -301,7 +309,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
   }
 
   state.addEventListener("change", (e) => {
-    const keys = (e.detail && e.detail.keys) || [];
+    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
     if (keys.includes("settings")) drawConcurrencyHint();
     if (keys.includes("settings") || keys.includes("batch")) drawEstimate();
   });

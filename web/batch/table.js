@@ -120,7 +120,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
     const v = r && r.verdict;
     let note = "";
     if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
-    else if (live && live.attempt > 1) note = `attempt ${live.attempt}`;
+    else if (live && (live.attempt || 1) > 1) note = `attempt ${live.attempt}`;
     el.dataset.status = st;
     el.dataset.index = String(index);
     if (live) el.dataset.live = live.state;

@@ -112,7 +112,7 @@ export async function mount(root, { rj, state, renderVerdict }) {
     lastDraw = performance.now();
     const cur = controller.current;
     if (!cur) return;
-    const counts = controller.counts();
+    const counts = /** @type {import("./counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null);
