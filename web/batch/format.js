@@ -11,7 +11,7 @@ export const STATE_WORDS = {
   undetermined: { icon: "?", word: "Undetermined", cls: "state-undetermined" },
   error: { icon: "!", word: "Error", cls: "state-error" },
   pending: { icon: "…", word: "Not run yet", cls: "state-pending" },
-  judging: { icon: "…", word: "Judging…", cls: "state-pending" },
+  judging: { icon: "•", word: "Judging…", cls: "state-pending" },
   retrying: { icon: "↻", word: "Retrying", cls: "state-pending" },
 };
 

@@ -58,6 +58,9 @@ function group(map, code, index, message) {
   g.rows.push({ index, message });
 }
 
+/** isCheckCode: a code the core gave (shown beside its reason), not one this module made up for an error without one. */
+const isCheckCode = (code) => code !== ROW_INPUTS && !code.startsWith("render.");
+
 const strip = (m) => String(m).replace(/^Row \d+: /, "");
 
 const bySize = (a, b) => b.rows.length - a.rows.length || (a.code < b.code ? -1 : 1);
@@ -94,7 +97,8 @@ export async function checkRows(rj, ev, items, { yieldFn, isStale = () => false 
         out[i] = checks.length ? { ...it, warnings: checks.map((c) => c.message) } : it;
       } catch (e) {
         const err = /** @type {any} */ (e);
-        const message = (err && (err.detail || err.message)) || String(err);
+        // A RagJudgeError's detail leaves out what it is about (the input, or the evaluator).
+        const message = err && err.detail ? (err.subject ? err.subject + ": " : "") + err.detail : (err && err.message) || String(err);
         const code = codeOf(e);
         out[i] = { error: `Row ${i + 1}: ${message}`, code };
         group(refused, code, i, message);
@@ -118,7 +122,7 @@ function reasonList(ref, summary, groups, open) {
       h(
         "div",
         { class: "reason", dataset: { code: g.code, count: String(g.rows.length) } },
-        h("p", { class: "reason-title" }, h("strong", { text: plural(g.rows.length, "row") + ": " }), g.label, " ", h("code", { class: "hint", text: g.code })),
+        h("p", { class: "reason-title" }, h("strong", { text: plural(g.rows.length, "row") + ": " }), g.label, " ", isCheckCode(g.code) ? h("code", { class: "hint", text: g.code }) : null),
         h("ul", {}, g.rows.slice(0, LISTED).map((r) => h("li", { text: `Row ${r.index + 1}: ${r.message}` }))),
         g.rows.length > LISTED ? h("p", { class: "hint", text: `… and ${fmtInt(g.rows.length - LISTED)} more.` }) : null,
       ),
