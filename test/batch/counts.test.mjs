@@ -126,16 +126,26 @@ test("checkRows: rows that do not render are refused, grouped by code; the other
       return rendered;
     },
   };
-  const items = [{ inputs: { kind: "ok" } }, { inputs: { kind: "empty" } }, { error: "Row 3: answer: no column is mapped to it" }, { inputs: { kind: "empty" } }, { inputs: { kind: "cite" } }, { inputs: { kind: "old" } }];
+  const items = [
+    { inputs: { kind: "ok" } },
+    { index: 1, source: { id: "b" }, inputs: { kind: "empty" } },
+    { error: "Row 3: answer: no column is mapped to it" },
+    { inputs: { kind: "empty" } },
+    { inputs: { kind: "cite" } },
+    { inputs: { kind: "old" } },
+    { index: 6, source: { id: "g" }, error: "Row 7: the list is empty", checks: [{ severity: "warning", code: "input.converted" }, { severity: "error", code: "input.empty-list" }] },
+  ];
   const r = await checkRows(rj, { id: "answer-grounding" }, items);
   assert.equal(r.judged, 2);
   assert.equal(r.chars, 80);
   assert.deepEqual(
     r.refused.map((g) => [g.code, g.rows.map((x) => x.index)]),
-    [["input.empty-list", [1, 3]], ["render.input", [5]], [ROW_INPUTS, [2]]],
+    [["input.empty-list", [1, 3, 6]], ["render.input", [5]], [ROW_INPUTS, [2]]],
   );
   assert.equal(r.refused[0].rows[0].message, "facts: is empty");
-  assert.deepEqual(r.items[1], { error: "Row 2: facts: is empty", code: "input.empty-list" });
+  assert.deepEqual(r.items[1], { index: 1, source: { id: "b" }, inputs: { kind: "empty" }, error: "Row 2: facts: is empty", code: "input.empty-list" }, "a refused row keeps its place and source");
+  assert.equal(r.refused[0].rows[2].message, "the list is empty");
+  assert.equal(r.items[6].code, "input.empty-list", "a row the mapping refused is grouped by its error check's code");
   assert.equal(r.items[2].error, "Row 3: answer: no column is mapped to it", "the row's own error is kept");
   assert.deepEqual(r.warned.map((g) => [g.code, g.rows.map((x) => x.index)]), [["citation.out-of-range", [4]]]);
   assert.deepEqual(r.items[4].warnings, ["cites [3] of 2"]);

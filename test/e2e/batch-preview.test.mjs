@@ -34,40 +34,45 @@ async function load1(page, name, text, evaluator) {
   await page.waitForFunction(() => !/Checking rows/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
 }
 
-test("rows whose prompt cannot be rendered are counted and grouped before the run, and end as input errors without a call", async () => {
-  const empty = new Set([3, 7, 11]);
+test("rows that cannot be judged are counted and grouped by code before the run, and end as input errors without a call", async () => {
+  // claim-groundedness rows: 3, 7 and 11 give two claims one id (the row's inputs read fine, its
+  // prompt does not render); 5 and 15 have no evidence (the row's inputs are refused).
+  const dupIds = new Set([3, 7, 11]);
+  const noEvidence = new Set([5, 15]);
   const lines = [];
   for (let i = 1; i <= 20; i++) {
-    lines.push(JSON.stringify({ user_input: `Question ${i}`, response: `row-${i}: Paris.`, retrieved_contexts: empty.has(i) ? [] : [`Paris is in France (fact ${i}).`] }));
+    const claims = dupIds.has(i) ? [{ id: "c1", text: `row-${i}: Paris is in France.` }, { id: "c1", text: "It is big." }] : [`row-${i}: Paris is in France.`];
+    lines.push(JSON.stringify({ question: `Question ${i}`, claims, evidence: noEvidence.has(i) ? [] : [`Paris is the capital of France (fact ${i}).`] }));
   }
+  const refused = [...dupIds, ...noEvidence].sort((a, b) => a - b);
   const context = await browser.newContext({ acceptDownloads: true });
   try {
     const page = await context.newPage();
     await openBatch(page, serve.url);
-    await load1(page, "empty-facts.jsonl", lines.join("\n") + "\n", "answer-grounding");
+    await load1(page, "claims.jsonl", lines.join("\n") + "\n", "claim-groundedness");
     const problems = page.locator('[data-ref="batch-row-problems"]');
-    assert.match(await problems.locator("summary").textContent(), /^⚠ 17 of 20 rows will be judged; 3 will not/);
-    // One group: the three rows, with the reason render gave.
+    assert.match(await problems.locator("summary").textContent(), /^⚠ 15 of 20 rows will be judged; 5 will not/);
+    // Two groups, largest first: the prompt's refusal, and the rows without evidence (input.empty-list).
     const groups = await problems.locator("[data-code]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.code, count: e.dataset.count, text: e.textContent })));
-    assert.equal(groups.length, 1, JSON.stringify(groups));
-    assert.equal(groups[0].count, "3");
-    assert.match(groups[0].text, /Row 3: .*empty.*Row 7: .*Row 11: /s);
+    assert.deepEqual(groups.map((g) => g.count), ["3", "2"], JSON.stringify(groups));
+    assert.match(groups[0].text, /Row 3: .*same id "c1".*Row 7: .*Row 11: /s);
+    assert.equal(groups[1].code, "input.empty-list");
+    assert.match(groups[1].text, /Row 5: .*empty.*Row 15: /s);
     assert.equal(await page.locator('[data-ref="batch-all-ok"]').count(), 0, "no ✓ All rows line");
-    assert.match(await page.textContent('[data-ref="batch-estimate"]'), /^About 17 calls/);
+    assert.match(await page.textContent('[data-ref="batch-estimate"]'), /^About 15 calls/);
 
-    const callsBefore = upstream.stats.calls;
     await page.click('[data-ref="batch-run"]');
     const end = await waitFor(async () => {
       const p = await progress(page);
       return p && p.state === "done" ? p : null;
     }, 30_000, "the run to finish");
     assert.equal(end.done, 20, end.text);
-    assert.equal(upstream.stats.calls - callsBefore, 17, "one call per row that renders, none for the others");
-    for (const row of empty) assert.equal(upstream.stats.byRow[row], undefined, `row ${row} was never sent`);
+    for (const row of refused) assert.equal(upstream.stats.byRow[row], undefined, `row ${row} was never sent`);
+    for (let row = 1; row <= 20; row++) if (!refused.includes(row)) assert.ok(upstream.stats.byRow[row] >= 1, `row ${row} was judged`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-export-jsonl"]')]);
     const out = (await readFile(await download.path(), "utf8")).trimEnd().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(out.filter((r) => r.status === "error").map((r) => r.row), [...empty]);
-    assert.equal(await page.textContent('[data-ref="batch-undetermined"] .hint'), "3 errors");
+    assert.deepEqual(out.filter((r) => r.status === "error").map((r) => r.row), refused);
+    assert.equal(await page.textContent('[data-ref="batch-undetermined"] .hint'), "5 errors");
   } finally {
     await context.close();
   }

@@ -45,7 +45,8 @@ function renderChecks(rendered) {
 
 /**
  * @typedef {Object} Checked
- * @property {any[]} items the rows as the run takes them: [{inputs, notes?, warnings?} | {error, code}]
+ * @property {any[]} items the rows as the run takes them (mapping.js's items): those that will be
+ *   judged may have warnings; the others have an error and its code
  * @property {number} judged rows that will be judged
  * @property {Reason[]} refused why the others will not, by code, largest group first
  * @property {Reason[]} warned rows that render with a warning, by code
@@ -84,7 +85,8 @@ export async function checkRows(rj, ev, items, { yieldFn, isStale = () => false 
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
     if (it.error) {
-      const code = it.code || ROW_INPUTS;
+      const check = (it.checks || []).find((/** @type {{severity: string}} */ c) => c.severity === "error");
+      const code = it.code || (check && check.code) || ROW_INPUTS;
       out[i] = { ...it, code };
       group(refused, code, i, strip(it.error));
     } else {
@@ -100,7 +102,8 @@ export async function checkRows(rj, ev, items, { yieldFn, isStale = () => false 
         // A RagJudgeError's detail leaves out what it is about (the input, or the evaluator).
         const message = err && err.detail ? (err.subject ? err.subject + ": " : "") + err.detail : (err && err.message) || String(err);
         const code = codeOf(e);
-        out[i] = { error: `Row ${i + 1}: ${message}`, code };
+        // The row keeps its place and source (exports join on them); its error makes the run skip it.
+        out[i] = { ...it, error: `Row ${i + 1}: ${message}`, code };
         group(refused, code, i, message);
       }
     }

@@ -4,7 +4,7 @@
 
 import { h, replace, uid } from "../dom.js";
 import { yieldToLoop } from "./engine.js";
-import { detectMapping, prepareItemsAsync } from "./mapping.js";
+import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
 import { fmtInt } from "./format.js";
@@ -14,6 +14,7 @@ import { fmtInt } from "./format.js";
  * @property {string} name the dataset's file name
  * @property {{columns: string[], paths?: string[], rows: Object[], errors: {line: number, message: string}[], format?: string}} table
  * @property {Object<string, string>} mapping input name → column
+ * @property {import("./mapping.js").ColumnMatch[]} matches the guessed mapping, with the name each input was recognised by
  * @property {import("./preview.js").Checked|null} checked the rows as the run takes them, once checked
  */
 
@@ -202,7 +203,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
       return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
     }
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
-    setup = { name, table, mapping: {}, checked: null };
+    setup = { name, table, mapping: {}, matches: [], checked: null };
     const fmt = table.format ? table.format.toUpperCase() : format ? format.toUpperCase() : "";
     fileMsg.className = "batch-msg";
     fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows${fmt ? " (" + fmt + ")" : ""}, columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
@@ -221,9 +222,10 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
   function mapFor(id) {
     const setup = loaded();
     try {
-      setup.mapping = detectMapping(rj, byID.get(id), mappable());
+      ({ mapping: setup.mapping, matches: setup.matches } = detectMatches(rj, byID.get(id), mappable()));
     } catch {
       setup.mapping = {};
+      setup.matches = [];
     }
     remap();
   }
@@ -260,11 +262,14 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
         );
         sel.value = setup.mapping[input.name] || "";
         const lab = (input.label || input.name) + (input.required ? "" : " (optional)");
+        // A guessed column says which name it was recognised by, while the choice is still the guess.
+        const match = setup.matches.find((m) => m.input === input.name && m.column === setup.mapping[input.name]);
         return h(
           "div",
           { class: "field map-field" + (input.required && !setup.mapping[input.name] ? " map-missing" : "") },
           h("label", { htmlFor: sel.id }, h("span", { text: lab }), " ", h("code", { text: input.name })),
           sel,
+          match && match.column !== input.name ? h("div", { class: "hint", dataset: { ref: "batch-map-from-" + input.name }, text: "guessed from " + matchLabel(match) }) : null,
         );
       }),
     );

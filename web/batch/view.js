@@ -191,9 +191,10 @@ export async function mount(root, { rj, state, renderVerdict }) {
     const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
     const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
-    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th }), "application/x-ndjson");
-    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null }), "text/csv");
-    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
+    const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
+    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns }), "application/x-ndjson");
+    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns }), "text/csv");
+    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, columns, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
   }
 
   root.addEventListener("keydown", (e) => {
