@@ -137,7 +137,7 @@ function reasonList(ref, summary, groups, open) {
  * drawProblems says what the dataset's reading and the checks found: lines that could not be read,
  * how many rows will be judged and why the others will not, warnings, and adjustments.
  */
-export function drawProblems(el, { readErrors, checked, ev }) {
+export function drawProblems(el, { readErrors, readWarnings = [], checked, ev }) {
   const items = checked.items;
   const notJudged = items.length - checked.judged;
   const noted = [];
@@ -151,6 +151,14 @@ export function drawProblems(el, { readErrors, checked, ev }) {
           { class: "problem-list", open: readErrors.length <= 5, dataset: { ref: "batch-read-errors" } },
           h("summary", { text: `⚠ ${readErrors.length} line${readErrors.length === 1 ? "" : "s"} could not be read and will not be judged` }),
           h("ul", {}, readErrors.slice(0, LISTED).map((e) => h("li", { text: `line ${e.line}: ${e.message}` }))),
+        )
+      : null,
+    readWarnings.length
+      ? h(
+          "details",
+          { class: "problem-list note-list", dataset: { ref: "batch-read-warnings" } },
+          h("summary", { text: `ℹ ${plural(readWarnings.length, "line")} read with a doubt (they will be judged as read)` }),
+          h("ul", {}, readWarnings.slice(0, LISTED).map((w) => h("li", { text: `line ${w.line}${w.row ? ` (row ${w.row})` : ""}: ${w.message}` }))),
         )
       : null,
     notJudged

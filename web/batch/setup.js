@@ -12,7 +12,7 @@ import { fmtInt } from "./format.js";
 /**
  * @typedef {Object} Setup what is being set up
  * @property {string} name the dataset's file name
- * @property {{columns: string[], paths?: string[], rows: Object[], errors: {line: number, message: string}[], format?: string}} table
+ * @property {{columns: string[], paths?: string[], rows: Object[], errors: {line: number, message: string}[], warnings?: {line: number, row: number, message: string}[], format?: string}} table
  * @property {Object<string, string>} mapping input name → column
  * @property {import("./mapping.js").ColumnMatch[]} matches the guessed mapping, with the name each input was recognised by
  * @property {import("./preview.js").Checked|null} checked the rows as the run takes them, once checked
@@ -39,7 +39,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     type: "file",
     id: uid("bfile"),
     class: "offscreen",
-    accept: ".jsonl,.json,.csv,.ndjson,.txt,application/json,text/csv",
+    accept: ".jsonl,.json,.csv,.tsv,.ndjson,.txt,application/json,text/csv,text/tab-separated-values",
     dataset: { ref: "batch-file" },
     on: { change: () => fileInput.files[0] && loadFile(fileInput.files[0]) },
   });
@@ -48,7 +48,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     { class: "drop", htmlFor: fileInput.id, dataset: { ref: "batch-drop" }, tabIndex: 0 },
     h("span", { class: "drop-icon", text: "⇪", attrs: { "aria-hidden": "true" } }),
     h("strong", { text: "Choose a dataset" }),
-    h("span", { text: " or drop it here: JSONL, JSON or CSV (RAGAS, promptfoo vars or this tool's input names)." }),
+    h("span", { text: " or drop it here: CSV, TSV, JSON or JSONL (RAGAS, DeepEval, promptfoo or this tool's column names)." }),
   );
   drop.addEventListener("keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") {
@@ -194,7 +194,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
   /** loadText reads text (named name) as the dataset to set up. */
   function loadText(name, text) {
     const lower = name.toLowerCase();
-    const format = lower.endsWith(".csv") ? "csv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : undefined;
+    const format = lower.endsWith(".csv") ? "csv" : lower.endsWith(".tsv") ? "tsv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : undefined;
     let table;
     try {
       table = rj.readDataset(text, format);
@@ -290,7 +290,7 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     const checked = await checkRows(rj, ev, items, { yieldFn: yieldToLoop, isStale });
     if (!checked || isStale()) return;
     setup.checked = checked;
-    drawProblems(problemsEl, { readErrors: setup.table.errors || [], checked, ev });
+    drawProblems(problemsEl, { readErrors: setup.table.errors || [], readWarnings: setup.table.warnings || [], checked, ev });
     drawPreviewTable(previewEl, { items: checked.items, ev });
     drawEstimate();
   }
