@@ -136,6 +136,8 @@ function reasonList(ref, summary, groups, open) {
 /**
  * drawProblems says what the dataset's reading and the checks found: lines that could not be read,
  * how many rows will be judged and why the others will not, warnings, and adjustments.
+ * @param {HTMLElement} el
+ * @param {{readErrors: {line: number, message: string}[], readWarnings?: {line: number, row?: number, message: string}[], checked: Checked, ev: {id: string}}} o
  */
 export function drawProblems(el, { readErrors, readWarnings = [], checked, ev }) {
   const items = checked.items;

@@ -9,7 +9,7 @@
 import { Runner } from "./engine.js";
 import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
 import { startCallWorker } from "./calls.js";
-import { socketURL } from "./socket.js";
+import { callsSocket, requestSettings, warmUp } from "./endpoint.js";
 import { LiveRows } from "./live.js";
 import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, whenReleased, RunChannel } from "./tabs.js";
@@ -100,9 +100,7 @@ export class RunController extends EventTarget {
 
   /** callsSocket is the dev server's calls socket URL when the calls go through one that has it. */
   callsSocket() {
-    const cfg = this.st.config;
-    if (this.st.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
-    return socketURL(cfg.calls, location.href);
+    return callsSocket(this.st);
   }
 
   /** callsCapped: calls through the dev server without a calls socket share a browser's 6 connections. */
@@ -114,46 +112,13 @@ export class RunController extends EventTarget {
     return (this.callsP ||= startCallWorker());
   }
 
-  /**
-   * warmUp gets ready for a run while the user is still looking at the mapping: it starts the call
-   * worker and opens the dev server's calls socket, or for an endpoint on another origin opens the
-   * connection to it, so that Run's first calls wait for neither.
-   */
+  /** warmUp gets ready for a run while the user is still looking at the mapping (endpoint.js). */
   warmUp() {
-    const socket = this.callsSocket();
-    const callsP = this.calls();
-    if (socket) callsP.then((calls) => calls && calls.warm(socket));
-    const ep = this.st.endpoint();
-    if (!ep.baseURL) return;
-    let url;
-    try {
-      url = new URL(ep.baseURL, location.href);
-    } catch {
-      return;
-    }
-    if (!/^https?:$/.test(url.protocol) || url.origin === location.origin || this.warmed.has(url.origin)) return;
-    this.warmed.add(url.origin);
-    // Judge calls are CORS requests without credentials, so the connection to warm is an anonymous one.
-    const link = document.createElement("link");
-    link.rel = "preconnect";
-    link.crossOrigin = "anonymous";
-    link.href = url.origin;
-    document.head.append(link);
+    warmUp(this.st, this.calls(), this.warmed);
   }
 
-  /**
-   * requestSettings: where calls go and with which model, or why a run cannot start.
-   * @returns {{error: string, request?: undefined, where?: undefined} | {error?: undefined, request: {endpoint: string, model: string, params: Object}, where: string}}
-   */
   requestSettings() {
-    const ep = this.st.endpoint();
-    if (ep.mode === "manual" || !ep.baseURL) return { error: "Batch runs need a model: open Model settings and choose the dev server or a direct base URL." };
-    const st = this.st.get("settings");
-    if (!st.model) return { error: "Set a model in Model settings first." };
-    return {
-      request: { endpoint: ep.baseURL, model: st.model, params: { temperature: Number(st.temperature) || 0, max_tokens: Number(st.maxTokens) || undefined } },
-      where: ep.label,
-    };
+    return requestSettings(this.st);
   }
 
   /**

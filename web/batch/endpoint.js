@@ -1,0 +1,61 @@
+// endpoint.js: where a batch run's calls go, read from the page's settings: the endpoint and model
+// (or why a run cannot start), the dev server's calls socket, and getting the connection ready
+// before Run is pressed.
+
+import { socketURL } from "./socket.js";
+
+/**
+ * callsSocket is the dev server's calls socket URL when the calls go through one that has it.
+ * @param {import("../state.js").State} state
+ * @returns {string|undefined}
+ */
+export function callsSocket(state) {
+  const cfg = state.config;
+  if (state.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
+  return socketURL(cfg.calls, location.href);
+}
+
+/**
+ * requestSettings: where calls go and with which model, or why a run cannot start.
+ * @param {import("../state.js").State} state
+ * @returns {{error: string, request?: undefined, where?: undefined} | {error?: undefined, request: {endpoint: string, model: string, params: Object}, where: string}}
+ */
+export function requestSettings(state) {
+  const ep = state.endpoint();
+  if (ep.mode === "manual" || !ep.baseURL) return { error: "Batch runs need a model: open Model settings and choose the dev server or a direct base URL." };
+  const st = state.get("settings");
+  if (!st.model) return { error: "Set a model in Model settings first." };
+  return {
+    request: { endpoint: ep.baseURL, model: st.model, params: { temperature: Number(st.temperature) || 0, max_tokens: Number(st.maxTokens) || undefined } },
+    where: ep.label,
+  };
+}
+
+/**
+ * warmUp gets ready for a run while the user is still looking at the mapping: it has the call
+ * worker open the dev server's calls socket, or for an endpoint on another origin opens the
+ * connection to it, so that Run's first calls wait for neither.
+ * @param {import("../state.js").State} state
+ * @param {Promise<any>} callsP the call worker (calls.js), or null where workers fail
+ * @param {Set<string>} warmed origins already warmed
+ */
+export function warmUp(state, callsP, warmed) {
+  const socket = callsSocket(state);
+  if (socket) callsP.then((calls) => calls && calls.warm(socket));
+  const ep = state.endpoint();
+  if (!ep.baseURL) return;
+  let url;
+  try {
+    url = new URL(ep.baseURL, location.href);
+  } catch {
+    return;
+  }
+  if (!/^https?:$/.test(url.protocol) || url.origin === location.origin || warmed.has(url.origin)) return;
+  warmed.add(url.origin);
+  // Judge calls are CORS requests without credentials, so the connection to warm is an anonymous one.
+  const link = document.createElement("link");
+  link.rel = "preconnect";
+  link.crossOrigin = "anonymous";
+  link.href = url.origin;
+  document.head.append(link);
+}
