@@ -6,10 +6,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { startFakeUpstream } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, progress, waitFor, ROOT } from "./batch-env.mjs";
-import { load } from "../../web/ragjudge.js";
+import { startServe, launch, openBatch, progress, waitFor } from "./batch-env.mjs";
 
 let upstream;
 let serve;
@@ -79,48 +77,34 @@ test("rows that cannot be judged are counted and grouped by code before the run,
 });
 
 // A RAGAS-style file for rag-recall: ground_truth is plain text, without the [ESSENTIAL PASSAGE]
-// markers the evaluator scores. Refusing it before any call needs render() to reject a passage_gt
-// without markers; an engine that only warns about it cannot pass this test.
-const engine = await load({ wasm: await readFile(join(ROOT, "web", "ragjudge.wasm")) });
-let rendersUnmarked = false;
-try {
-  engine.render("rag-recall", { question: "q", passage_gt: "Paris is the capital of France.", passage_llm: "Paris." });
-  rendersUnmarked = true;
-} catch {
-  rendersUnmarked = false;
-}
-
-test(
-  "a RAGAS-style rag-recall CSV without passage markers is refused in the preview, with zero calls",
-  { skip: rendersUnmarked && "needs the core's render to reject a rag-recall passage_gt without [ESSENTIAL PASSAGE] markers (the core change that adds input.no-markers to render); this engine only warns" },
-  async () => {
-    const rows = ["question,answer,contexts,ground_truth"];
-    for (let i = 1; i <= 12; i++) {
-      const contexts = JSON.stringify([`Paris is the capital of France (${i}).`]);
-      rows.push([`What is the capital of France? (${i})`, `row-${i}: Paris.`, contexts, `Paris is the capital of France (${i}).`].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
-    }
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await openBatch(page, serve.url);
-      const callsBefore = upstream.stats.calls;
-      await load1(page, "ragas.csv", rows.join("\r\n") + "\r\n", "rag-recall");
-      assert.equal(await page.inputValue('[data-ref="batch-map-passage_gt"]'), "ground_truth");
-      const problems = page.locator('[data-ref="batch-row-problems"]');
-      assert.match(await problems.locator("summary").textContent(), /^⚠ 0 of 12 rows will be judged; 12 will not/);
-      const groups = await problems.locator("[data-code]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.code, count: e.dataset.count, text: e.textContent })));
-      assert.equal(groups.length, 1, JSON.stringify(groups));
-      assert.equal(groups[0].count, "12");
-      assert.match(groups[0].text, /ESSENTIAL PASSAGE/);
-      assert.equal(await page.locator('[data-ref="batch-all-ok"]').count(), 0);
-      assert.match(await page.textContent('[data-ref="batch-estimate"]'), /No row can be judged/);
-      assert.equal(await page.locator('[data-ref="batch-run"]').isDisabled(), true);
-      // Neither the button nor the keyboard shortcut starts a run.
-      await page.locator('[data-ref="batch-setup"]').press("Control+Enter");
-      assert.equal(await page.locator('[data-ref="batch-run-card"]').isHidden(), true);
-      assert.equal(upstream.stats.calls - callsBefore, 0, "no call was made");
-    } finally {
-      await context.close();
-    }
-  },
-);
+// markers the evaluator scores; render refuses such a passage_gt, so no row can be judged.
+test("a RAGAS-style rag-recall CSV without passage markers is refused in the preview, with zero calls", async () => {
+  const rows = ["question,answer,contexts,ground_truth"];
+  for (let i = 1; i <= 12; i++) {
+    const contexts = JSON.stringify([`Paris is the capital of France (${i}).`]);
+    rows.push([`What is the capital of France? (${i})`, `row-${i}: Paris.`, contexts, `Paris is the capital of France (${i}).`].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
+  }
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await openBatch(page, serve.url);
+    const callsBefore = upstream.stats.calls;
+    await load1(page, "ragas.csv", rows.join("\r\n") + "\r\n", "rag-recall");
+    assert.equal(await page.inputValue('[data-ref="batch-map-passage_gt"]'), "ground_truth");
+    const problems = page.locator('[data-ref="batch-row-problems"]');
+    assert.match(await problems.locator("summary").textContent(), /^⚠ 0 of 12 rows will be judged; 12 will not/);
+    const groups = await problems.locator("[data-code]").evaluateAll((els) => els.map((e) => ({ code: e.dataset.code, count: e.dataset.count, text: e.textContent })));
+    assert.equal(groups.length, 1, JSON.stringify(groups));
+    assert.equal(groups[0].count, "12");
+    assert.match(groups[0].text, /ESSENTIAL PASSAGE/);
+    assert.equal(await page.locator('[data-ref="batch-all-ok"]').count(), 0);
+    assert.match(await page.textContent('[data-ref="batch-estimate"]'), /No row can be judged/);
+    assert.equal(await page.locator('[data-ref="batch-run"]').isDisabled(), true);
+    // Neither the button nor the keyboard shortcut starts a run.
+    await page.locator('[data-ref="batch-setup"]').press("Control+Enter");
+    assert.equal(await page.locator('[data-ref="batch-run-card"]').isHidden(), true);
+    assert.equal(upstream.stats.calls - callsBefore, 0, "no call was made");
+  } finally {
+    await context.close();
+  }
+});

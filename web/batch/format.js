@@ -15,24 +15,17 @@ export const STATE_WORDS = {
   retrying: { icon: "↻", word: "Retrying", cls: "state-pending" },
 };
 
-// The verdict words of each evaluator, as the single-evaluation view uses them (verdicts.js).
-const VERDICT_WORDS = {
-  "claim-groundedness": ["Grounded", "Not grounded"],
-  "answer-grounding": ["Grounded", "Not grounded"],
-  "pairwise-faithfulness": ["Faithful", "Not faithful"],
-  "rag-recall": ["Meets threshold", "Below threshold"],
-};
-
 /**
- * wordFor is the word for a row state: the evaluator's verdict words for passed and failed.
+ * wordFor is the word for a row state: for passed and failed, the words the evaluator declares
+ * (rj.evaluators(): "Grounded" / "Not grounded", ...).
  * @param {string} status
- * @param {string} [evaluatorId]
+ * @param {{words?: {passed?: string, failed?: string}}} [ev]
  */
-export function wordFor(status, evaluatorId) {
-  const w = evaluatorId ? VERDICT_WORDS[evaluatorId] : null;
-  if (w && status === "passed") return w[0];
-  if (w && status === "failed") return w[1];
-  return (STATE_WORDS[status] || STATE_WORDS.pending).word;
+export function wordFor(status, ev) {
+  const w = ev && ev.words;
+  if (w && status === "passed" && w.passed) return w.passed;
+  if (w && status === "failed" && w.failed) return w.failed;
+  return (STATE_WORDS[/** @type {keyof typeof STATE_WORDS} */ (status)] || STATE_WORDS.pending).word;
 }
 
 /** fmtNum rounds n to digits decimals; "–" for anything that is not a finite number. */
@@ -83,12 +76,12 @@ export function plural(n, word) {
  * stateBadge is a row's state as a small badge; undetermined and error rows say their cause.
  * @param {string} status
  * @param {string|null} cause
- * @param {string} [evaluatorId]
+ * @param {{words?: {passed?: string, failed?: string}}} [ev] the evaluator, for its verdict words
  * @param {string} [text] the word to show instead of the state's own
  */
-export function stateBadge(status, cause, evaluatorId, text) {
-  const w = STATE_WORDS[status] || STATE_WORDS.pending;
-  let word = text || wordFor(status, evaluatorId);
+export function stateBadge(status, cause, ev, text) {
+  const w = STATE_WORDS[/** @type {keyof typeof STATE_WORDS} */ (status)] || STATE_WORDS.pending;
+  let word = text || wordFor(status, ev);
   if ((status === "undetermined" || status === "error") && cause) word += " — " + cause;
   return h(
     "span",

@@ -5,7 +5,7 @@
 
 import { h, replace } from "../dom.js";
 import { VTable } from "./vtable.js";
-import { causeOf, reasonOf } from "./status.js";
+import { causeOf, reasonOf, judgedInput } from "./status.js";
 import { LIVE } from "./counts.js";
 import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./format.js";
 
@@ -58,7 +58,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
 
   /** drawFilters builds the chips for the open run's evaluator (on open, and when the filter changes). */
   function drawFilters() {
-    const evId = cur() ? cur().ev.id : "";
+    const ev = cur() ? cur().ev : undefined;
     replace(
       filterEl,
       FILTERS.map(([key, label]) => {
@@ -76,7 +76,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
             },
           },
         });
-        const word = key === "passed" || key === "failed" ? label.slice(0, 2) + wordFor(key, evId) : label;
+        const word = key === "passed" || key === "failed" ? label.slice(0, 2) + wordFor(key, ev) : label;
         b.append(h("span", { text: word }), h("span", { class: "chip-count" }));
         return b;
       }),
@@ -100,8 +100,11 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
     table.refresh();
   }
 
-  function firstText(item) {
+  /** inputText is the text of the input the row's verdict is about (the answer judged), else its first text. */
+  function inputText(item) {
     if (!item || !item.inputs) return item && item.error ? item.error : "";
+    const judged = judgedInput(cur().ev);
+    if (judged && typeof item.inputs[judged] === "string" && item.inputs[judged]) return item.inputs[judged];
     for (const input of cur().ev.inputs || []) {
       const v = item.inputs[input.name];
       if (typeof v === "string" && v) return v;
@@ -127,9 +130,9 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
     else delete el.dataset.live;
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, liveWords(live)) : stateBadge(st, r ? causeOf(r, th) : null, c.ev.id)),
+      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, liveWords(live)) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
-      h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(firstText(c.items[index]), 160) }),
+      h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(inputText(c.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),
     );
   }
