@@ -7,7 +7,22 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServe, launch, openBatch, setNumber, progress, waitFor, ROOT } from "./batch-env.mjs";
+
+// axe-core, evaluated through the debugging protocol (the page's CSP refuses inline scripts).
+const AXE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+
+/** audit runs axe over the page and fails with every violation listed. */
+async function audit(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(violations, [], `${where}: axe violations`);
+}
 
 let browser;
 
@@ -121,6 +136,7 @@ test("every count agrees at every moment, also right after a reload, and rows in
     assert.ok(seen > 3, `looked ${seen} times while the run went on`);
     const end = await screen(page);
     assert.equal(end.done, 100, end.text);
+    await audit(page, "a finished run with errors and undetermined rows");
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
@@ -166,6 +182,7 @@ test("a second tab on a run the first tab runs is read-only, follows its progres
     assert.match(later.text, /remaining \(\d judging\)/);
     await b.click('[data-ref="batch-filter-pending"]');
     await b.waitForSelector('[data-ref="batch-table"] .vt-row[data-live="judging"]', { timeout: 10_000 });
+    await audit(b, "a watching tab with rows in flight");
     await b.click('[data-ref="batch-filter-all"]');
     assert.equal(await b.locator('[data-ref="batch-resume"]').isHidden(), true);
 

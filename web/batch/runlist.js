@@ -68,7 +68,7 @@ export function mountRunsList({ store, controller }) {
       h(
         "table",
         { class: "ptable runs-table" },
-        h("thead", {}, h("tr", {}, ["Started", "Dataset", "Evaluator", "Model", "Rows", "State", ""].map((t) => h("th", { text: t })))),
+        h("thead", {}, h("tr", {}, ["Started", "Dataset", "Evaluator", "Model", "Rows", "State"].map((t) => h("th", { text: t })), h("th", {}, h("span", { class: "offscreen", text: "Actions" })))),
         h(
           "tbody",
           {},

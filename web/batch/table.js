@@ -45,12 +45,14 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
   const filterEl = h("div", { class: "filters", attrs: { role: "radiogroup", "aria-label": "Show rows" }, dataset: { ref: "batch-filters" } });
   const head = h(
     "div",
-    { class: "vt-head", attrs: { role: "row" } },
+    { class: "vt-head", attrs: { role: "row", "aria-rowindex": "1" } },
     ["#", "Verdict", "Score", "Input", "Why / note"].map((t) => h("span", { class: "vt-cell", attrs: { role: "columnheader" }, text: t })),
   );
   const viewport = h("div", { class: "vt", dataset: { ref: "batch-table" } });
   const tableCount = h("span", { class: "hint", dataset: { ref: "batch-table-count" } });
-  const table = new VTable(viewport, { rowHeight: ROW_H, renderRow: (i, el) => drawRow(i, el), onOpen: (i) => openRow(view[i]), label: "Batch results" });
+  // The header row and the scrolling body rows make one table for assistive technology.
+  const wrap = h("div", { class: "vt-wrap" }, h("div", { attrs: { role: "rowgroup" } }, head), viewport);
+  const table = new VTable(viewport, { rowHeight: ROW_H, renderRow: (i, el) => drawRow(i, el), onOpen: (i) => openRow(view[i]), label: "Batch results", table: wrap, headRows: 1 });
   const dialog = h("dialog", { class: "batch-dialog", dataset: { ref: "batch-dialog" }, attrs: { "aria-label": "Row verdict" } });
   dialog.addEventListener("click", (e) => {
     if (e.target === dialog) dialog.close();
@@ -178,7 +180,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
 
   return {
     bar: h("div", { class: "table-bar" }, filterEl, tableCount),
-    table: h("div", { class: "vt-wrap" }, head, viewport),
+    table: wrap,
     dialog,
     draw,
     /** reset goes back to every row, with chips for a newly opened run. */

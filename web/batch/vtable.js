@@ -5,10 +5,16 @@
 /**
  * VTable shows `count` rows in `viewport` (a scrolling element). renderRow(i, rowEl) fills a row
  * element for display index i; onOpen(i) opens it. refresh() redraws the rows in view (call it
- * when the data changes); setCount(n) changes the number of rows.
+ * when the data changes); setCount(n) changes the number of rows. With `table` (an element around
+ * the viewport that also holds `headRows` header rows) that element is the table for assistive
+ * technology and the viewport the group of its body rows; otherwise the viewport is the table.
  */
 export class VTable {
-  constructor(viewport, { rowHeight = 40, renderRow, onOpen, label = "Results" }) {
+  /**
+   * @param {HTMLElement} viewport
+   * @param {{rowHeight?: number, renderRow: (i: number, el: HTMLElement) => void, onOpen: (i: number) => void, label?: string, table?: HTMLElement, headRows?: number}} opts
+   */
+  constructor(viewport, { rowHeight = 40, renderRow, onOpen, label = "Results", table, headRows = 0 }) {
     this.vp = viewport;
     this.rowHeight = rowHeight;
     this.renderRow = renderRow;
@@ -17,9 +23,12 @@ export class VTable {
     this.focusIndex = 0;
     this.spacer = document.createElement("div");
     this.spacer.className = "vt-spacer";
-    this.spacer.setAttribute("role", "rowgroup");
-    this.vp.setAttribute("role", "table");
-    this.vp.setAttribute("aria-label", label);
+    this.table = table || viewport;
+    this.headRows = table ? headRows : 0;
+    this.spacer.setAttribute("role", table ? "none" : "rowgroup");
+    if (table) this.vp.setAttribute("role", "rowgroup");
+    this.table.setAttribute("role", "table");
+    this.table.setAttribute("aria-label", label);
     this.vp.tabIndex = 0;
     this.vp.append(this.spacer);
     this.pool = new Map(); // display index -> row element
@@ -37,7 +46,7 @@ export class VTable {
     this.count = n;
     this.spacer.style.height = n * this.rowHeight + "px";
     if (this.focusIndex >= n) this.focusIndex = Math.max(0, n - 1);
-    this.vp.setAttribute("aria-rowcount", String(n));
+    this.table.setAttribute("aria-rowcount", String(n + this.headRows));
     this.refresh();
   }
 
@@ -79,7 +88,7 @@ export class VTable {
         this.spacer.append(el);
       }
       if (fresh || all) {
-        el.setAttribute("aria-rowindex", String(i + 1));
+        el.setAttribute("aria-rowindex", String(i + 1 + this.headRows));
         el.classList.toggle("vt-focus", i === this.focusIndex);
         this.renderRow(i, el);
       }
