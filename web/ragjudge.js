@@ -192,6 +192,8 @@ function textArg(fn, name, v) {
  * @property {boolean} required
  * @property {string[]} [choices] for kind "choice"; the first is the default
  * @property {string} [help]
+ * @property {boolean} [judged] true on exactly one input of each evaluator: the one its verdict is
+ *   about (the answer being judged, not the expected one or the evidence)
  */
 
 /**

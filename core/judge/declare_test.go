@@ -41,6 +41,19 @@ func checkDeclaration(t *testing.T, r *Registry, e *Evaluator) {
 	_, hasPrompt := o.Get("prompt")
 	assert.False(t, hasPrompt, "the prompt text is not part of the listing")
 
+	// Exactly one input is marked judged, and the listing says so for it alone.
+	listed, _ := o.Get("inputs")
+	var judged []string
+	for _, in := range listed.([]any) {
+		io := in.(*value.Object)
+		if j, has := io.Get("judged"); has {
+			assert.Equal(t, true, j, e.ID)
+			name, _ := io.Get("name")
+			judged = append(judged, name.(string))
+		}
+	}
+	assert.Len(t, judged, 1, "%s: exactly one input is marked judged", e.ID)
+
 	inputs, _ := ex.(*value.Object).Get("inputs")
 	names := map[string]bool{}
 	for _, in := range e.Inputs {
@@ -88,17 +101,22 @@ func lookupPath(v any, path string) any {
 
 func TestBuiltinDeclarations(t *testing.T) {
 	r := testRegistry(t)
-	want := map[string][3]string{
-		"claim-groundedness":    {"Grounded", "Not grounded", ViewClaims},
-		"answer-grounding":      {"Grounded", "Not grounded", ViewYesNo},
-		"pairwise-faithfulness": {"Faithful", "Not faithful", ViewPairwise},
-		"rag-recall":            {"Meets threshold", "Below threshold", ViewRecall},
+	want := map[string][4]string{
+		"claim-groundedness":    {"Grounded", "Not grounded", ViewClaims, "claims"},
+		"answer-grounding":      {"Grounded", "Not grounded", ViewYesNo, "answer"},
+		"pairwise-faithfulness": {"Faithful", "Not faithful", ViewPairwise, "actual_output"},
+		"rag-recall":            {"Meets threshold", "Below threshold", ViewRecall, "passage_llm"},
 	}
 	var ids []string
 	for _, e := range r.Evaluators() {
 		ids = append(ids, e.ID)
-		w := want[e.ID]
-		assert.Equal(t, w, [3]string{e.Words.Passed, e.Words.Failed, e.View}, e.ID)
+		judged := ""
+		for _, in := range e.Inputs {
+			if in.Judged {
+				judged = in.Name
+			}
+		}
+		assert.Equal(t, want[e.ID], [4]string{e.Words.Passed, e.Words.Failed, e.View, judged}, e.ID)
 		checkDeclaration(t, r, e)
 	}
 	assert.Equal(t, []string{"claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"}, ids)
@@ -140,7 +158,7 @@ func toyEvaluator() *Evaluator {
 		Description: "Asks whether the answer is at most a given number of words.",
 		Dialect:     template.Jinja,
 		Inputs: []Input{
-			{Name: "answer", Label: "Answer", Kind: "text", Required: true},
+			{Name: "answer", Label: "Answer", Kind: "text", Required: true, Judged: true},
 			{Name: "words", Label: "Most words", Kind: "number"},
 		},
 		Output:  `"short" or "long"`,
@@ -205,6 +223,8 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 		"no reader":            func(e *Evaluator) { e.parse = nil },
 		"declared twice":       func(e *Evaluator) { e.ID = "rag-recall" },
 		"no inputs":            func(e *Evaluator) { e.Inputs = nil },
+		"no judged input":      func(e *Evaluator) { e.Inputs[0].Judged = false },
+		"two judged inputs":    func(e *Evaluator) { e.Inputs[1].Judged = true },
 		"no title":             func(e *Evaluator) { e.Title = "" },
 		"no prompt for the id": func(e *Evaluator) { e.ID = "toy-without-prompt" },
 	} {
@@ -216,6 +236,9 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 			var d *diag.Error
 			require.ErrorAs(t, err, &d)
 			assert.Equal(t, "input", d.Kind)
+			if strings.Contains(name, "judged") {
+				assert.Contains(t, d.Msg, "exactly one input marked judged")
+			}
 		})
 	}
 }

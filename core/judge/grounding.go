@@ -28,7 +28,7 @@ func init() {
 			"match or close paraphrase) or leniently (also single-hop inference from at most two facts).",
 		Dialect: template.Format,
 		Inputs: []Input{
-			{Name: "answer", Label: "Answer", Kind: "text", Required: true,
+			{Name: "answer", Label: "Answer", Kind: "text", Required: true, Judged: true,
 				Help: "The answer to check."},
 			{Name: "facts", Label: "Facts", Kind: "list", Required: true,
 				Help: "The facts it must be grounded in: a text, or a list of texts (rendered one per line, numbered)."},

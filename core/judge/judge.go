@@ -8,10 +8,10 @@
 //
 // An evaluator is declared in one place, its own file: one call to register in an init
 // function with an Evaluator that holds everything a page needs to show it (id, order, title,
-// description, inputs, the words of its verdicts, the view that draws them, how its score
-// prints, a worked example) and its reader. The page gets the declarations from the JS API's
-// evaluators() and knows no evaluator by id, so a new evaluator is its Go file, its prompt
-// (prompts/<id>.md) and its tests.
+// description, inputs with the one the verdict is about marked Judged, the words of its
+// verdicts, the view that draws them, how its score prints, a worked example) and its reader.
+// The page gets the declarations from the JS API's evaluators() and knows no evaluator by id,
+// so a new evaluator is its Go file, its prompt (prompts/<id>.md) and its tests.
 //
 // How a page prints a verdict's score, from Evaluator.Score alone:
 //   - kind "fraction": Score is the share of the units that passed, from 0 to 1; Passed and
@@ -26,6 +26,7 @@ package judge
 import (
 	"io/fs"
 	"sort"
+	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
@@ -41,6 +42,9 @@ type Input struct {
 	Required bool     `json:"required"`
 	Choices  []string `json:"choices,omitempty"` // for kind "choice"; the first is the default
 	Help     string   `json:"help,omitempty"`
+	// Judged marks the one input whose text the verdict is about (the answer being judged, not
+	// the expected one or the evidence): a results table shows it as the row's input.
+	Judged bool `json:"judged,omitempty"`
 }
 
 // Words are what a page calls a passed and a failed verdict, e.g. "Grounded" / "Not grounded".
@@ -189,6 +193,8 @@ func (e *Evaluator) incomplete() string {
 		return "no title, description or output"
 	case len(e.Inputs) == 0:
 		return "no inputs"
+	case judgedInputs(e.Inputs) != 1:
+		return "want exactly one input marked judged, got " + strconv.Itoa(judgedInputs(e.Inputs))
 	case e.Words.Passed == "" || e.Words.Failed == "":
 		return "no words for its verdicts"
 	case e.View == "":
@@ -205,6 +211,17 @@ func (e *Evaluator) incomplete() string {
 		return "no reader"
 	}
 	return ""
+}
+
+// judgedInputs counts the inputs marked Judged.
+func judgedInputs(inputs []Input) int {
+	n := 0
+	for _, in := range inputs {
+		if in.Judged {
+			n++
+		}
+	}
+	return n
 }
 
 // Evaluators returns the evaluators in display order.

@@ -34,7 +34,7 @@ func init() {
 				Help: "The retrieved passages, numbered 1, 2, … in order; answers cite them as [i]."},
 			{Name: "expected_output", Label: "Expected answer", Kind: "text", Required: true,
 				Help: "The reference answer (answer 1)."},
-			{Name: "actual_output", Label: "Actual answer", Kind: "text", Required: true,
+			{Name: "actual_output", Label: "Actual answer", Kind: "text", Required: true, Judged: true,
 				Help: "The answer to evaluate (answer 2); the verdict follows its grade."},
 		},
 		Output: `JSON {"answer_1": {…, "faithfulness": true|false|null}, "answer_2": {…}}`,

@@ -31,7 +31,7 @@ func init() {
 		Inputs: []Input{
 			{Name: "passage_gt", Label: "Ground truth passages", Kind: "text", Required: true,
 				Help: "The ideal response; mark passages with [ESSENTIAL PASSAGE] / [BONUS PASSAGE]."},
-			{Name: "passage_llm", Label: "Returned passage", Kind: "text", Required: true,
+			{Name: "passage_llm", Label: "Returned passage", Kind: "text", Required: true, Judged: true,
 				Help: "The passage the RAG system returned."},
 			{Name: "threshold", Label: "Pass threshold", Kind: "number",
 				Help: "Optional, 0–5: the verdict passes when the recall (rounded to 2 decimals) is at least this."},

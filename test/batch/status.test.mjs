@@ -26,8 +26,8 @@ test("causeCodeOf groups undetermined rows by code; judgedInput names the input 
     { name: "expected_output", kind: "text" },
     { name: "actual_output", kind: "text", judged: true },
   ];
-  assert.equal(judgedInput({ inputs }), "actual_output", "the declaration's mark wins");
-  assert.equal(judgedInput({ inputs: inputs.map(({ judged, ...i }) => i) }), "expected_output", "else the first text input");
+  assert.equal(judgedInput({ inputs }), "actual_output", "the declaration's mark, not the first text input");
+  assert.equal(judgedInput({ inputs: inputs.map(({ judged, ...i }) => i) }), null, "no guessing when nothing is marked");
   assert.equal(judgedInput({ inputs: [] }), null);
 });
 

@@ -90,13 +90,13 @@ export function reasonOf(result) {
 
 /**
  * judgedInput names the input a row's verdict is about (the answer being judged, not the
- * expected one): the one the evaluator's declaration marks `judged`, else its first text input.
- * A results table shows this input's text in its "Input" column.
+ * expected one): the one input the evaluator's declaration marks `judged` (the core refuses a
+ * declaration without exactly one), or null for a declaration that marks none. A results table
+ * shows this input's text in its "Input" column.
+ * @param {{inputs?: {name: string, judged?: boolean}[]}} ev an entry of rj.evaluators()
+ * @returns {string|null}
  */
 export function judgedInput(ev) {
-  const inputs = (ev && ev.inputs) || [];
-  const marked = inputs.find((i) => i && i.judged === true);
-  if (marked) return marked.name;
-  const text = inputs.find((i) => i && i.kind === "text");
-  return text ? text.name : inputs[0] ? inputs[0].name : null;
+  const marked = ((ev && ev.inputs) || []).find((i) => i && i.judged === true);
+  return marked ? marked.name : null;
 }
