@@ -2,14 +2,33 @@
 // views. They are looked up by check code (the README's "Check codes" table); the check's full
 // message is always listed beside them, so a code this table lacks still says what happened.
 
-/** CAUSES maps a check code to the short cause of an undetermined verdict. */
+/**
+ * CAUSES maps a check code to the short cause of an undetermined verdict. Every code the README
+ * lists with severity "error", but those about reading a dataset's text, has one
+ * (test/batch/status.test.mjs holds the two together); warnings never make a verdict undetermined
+ * and have none.
+ */
 export const CAUSES = Object.freeze({
   "answer.truncated": "answer cut short",
   "answer.unreadable": "answer could not be read",
   "answer.no-verdict": "the answer gives no verdict",
+  "answer.several-verdicts": "the answer gives verdicts that disagree",
   "answer.empty": "empty answer",
   "answer.too-long": "answer too long to read",
   "input.no-markers": "the ground truth has no passage markers",
+  "input.empty-list": "an input list is empty",
+  "input.wrong-type": "an input has the wrong type",
+  "input.blank": "an input text is empty",
+  "input.duplicate-id": "two claims have the same id",
+  "input.out-of-range": "the threshold is out of range",
+  "input.unknown-evaluator": "unknown evaluator",
+  "input.unmapped": "a required input has no column",
+  "input.missing": "a required input is missing",
+  "input.not-a-list": "a list input is not a list",
+  "input.bad-item": "a list item cannot be read",
+  "input.not-text": "a text input is not text",
+  "input.not-a-number": "a number input is not a number",
+  "input.not-a-choice": "an input is not one of its choices",
   "claims.not-a-list": "the claims could not be read",
   "claims.missing": "the judge skipped part of it",
   "pairwise.no-answer-2": "the actual answer was not graded",

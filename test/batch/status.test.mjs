@@ -31,8 +31,30 @@ test("causeCodeOf groups undetermined rows by code; judgedInput names the input 
   assert.equal(judgedInput({ inputs: [] }), null);
 });
 
-test("every code the page's cause table names is a code the core declares", () => {
-  const declared = new Set([...readFileSync(new URL("../../core/diag/codes.go", import.meta.url), "utf8").matchAll(/Code = "([a-z0-9.-]+)"/g)].map((m) => m[1]));
-  assert.ok(declared.size > 10, "codes.go was read");
-  for (const code of Object.keys(CAUSES)) assert.ok(declared.has(code), `${code} is not in core/diag/codes.go`);
+// severities reads the README's "Check codes" table: code → its severity column ("error",
+// "warning", "error or warning").
+function severities() {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Check codes"));
+  const rows = new Map();
+  for (const m of section.slice(0, section.indexOf("\n## ", 3)).matchAll(/^\| `([a-z0-9.-]+)` \| ([a-z ]+) \|/gm)) rows.set(m[1], m[2]);
+  return rows;
+}
+
+test("every error code the core declares has a cause, and only codes that can be errors have one", () => {
+  const declared = [...readFileSync(new URL("../../core/diag/codes.go", import.meta.url), "utf8").matchAll(/Code = "([a-z0-9.-]+)"/g)].map((m) => m[1]);
+  assert.ok(declared.length > 10, "codes.go was read");
+  const severity = severities();
+  const lacking = [];
+  for (const code of declared) {
+    const sev = severity.get(code);
+    assert.ok(sev, `${code} has a row in the README's Check codes table`);
+    // dataset.* describe a dataset's text, read before any row is judged: never a verdict's cause.
+    if (/\berror\b/.test(sev) && !code.startsWith("dataset.") && !CAUSES[code]) lacking.push(code);
+  }
+  assert.deepEqual(lacking, [], "error codes without a cause in web/causes.js");
+  for (const code of Object.keys(CAUSES)) {
+    assert.ok(declared.includes(code), `${code} is not in core/diag/codes.go`);
+    assert.match(severity.get(code) || "", /\berror\b/, `${code} is never an error, so it never makes a verdict undetermined`);
+  }
 });
