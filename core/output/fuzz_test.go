@@ -21,6 +21,8 @@ var fuzzSeeds = []string{
 	`{"result": {"claims": [{"claim_id": "c2", "grounded": "no"}]}}`,
 	`{"claims": [{"claim_id": "c1", "grounded": tr`,
 	`[1, 2.5e3, -0, "\ud83d\ude00", null, {"a": [{}]}]`,
+	"{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n  {\"claim_id\": \"c2\", \"grounded\": false, \"ungrounded_assertions\": [{\"assertion\": \"x\", \"reason\": \"ID: 1",
+	`{"answer_1": {"faithfulness": true, "content_analysis_sentence_by_sentence": [{"sentence": "a [1]."}]}, "answer_2": {"faithful`,
 }
 
 func FuzzFindJSON(f *testing.F) {
@@ -34,7 +36,13 @@ func FuzzFindJSON(f *testing.F) {
 			if !errors.As(err, &de) || de.Kind != "output" || de.Msg == "" || de.Code == "" {
 				t.Fatalf("error %v is not an output *diag.Error with a code", err)
 			}
+			if p != nil {
+				checkCut(t, answer, p, de)
+			}
 			return
+		}
+		if p.Cut {
+			t.Fatalf("a payload read whole is marked cut")
 		}
 		for _, r := range p.Repairs {
 			if r.Offset < 0 || r.Len < 0 || r.Offset+r.Len > len(answer) || r.Msg == "" || r.Code == "" {
@@ -56,6 +64,67 @@ func FuzzFindJSON(f *testing.F) {
 			t.Fatalf("payload does not marshal: %v", err)
 		}
 	})
+}
+
+// checkCut checks the payload that comes with an error: only a cut answer has one, it runs from
+// a '{' to the end of the answer, and every object in it that closed before the cut reads, on
+// its own, exactly as it was read in the payload.
+func checkCut(t *testing.T, answer string, p *Payload, de *diag.Error) {
+	if de.Code != diag.AnswerTruncated || !p.Cut {
+		t.Fatalf("a payload comes with %s (cut %t)", de.Code, p.Cut)
+	}
+	if p.Object == nil || p.Start < 0 || p.End != len(answer) || answer[p.Start] != '{' {
+		t.Fatalf("bad cut payload span %d..%d of %d", p.Start, p.End, len(answer))
+	}
+	if !hasAnyKey(p.Object, "claims", "answer_2") {
+		t.Fatalf("payload %s has neither key", Show(p.Object))
+	}
+	for _, r := range p.Repairs {
+		if r.Offset < 0 || r.Len < 0 || r.Offset+r.Len > len(answer) || r.Msg == "" || r.Code == "" {
+			t.Fatalf("repair %+v outside the %d bytes of the answer", r, len(answer))
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case *value.Object:
+			start, end, ok := p.Span(x)
+			if !ok || start < p.Start || end > len(answer) || start >= end || answer[start] != '{' {
+				t.Fatalf("object %s has no span in the answer (%d..%d, %t)", Show(x), start, end, ok)
+			}
+			if p.Closed(x) {
+				whole, _, err := Lenient("fuzz", answer[start:end])
+				if err != nil {
+					t.Fatalf("object %q closed before the cut but does not read on its own: %v", answer[start:end], err)
+				}
+				if a, b := mustJSON(t, whole), mustJSON(t, x); a != b {
+					t.Fatalf("object %q read as %s in the cut payload, %s on its own", answer[start:end], b, a)
+				}
+			} else if end != len(answer) {
+				t.Fatalf("object %s is open but ends at %d of %d", Show(x), end, len(answer))
+			}
+			for _, k := range x.Keys() {
+				e, _ := x.Get(k)
+				walk(e)
+			}
+		}
+	}
+	walk(p.Object)
+	if _, err := json.Marshal(p.Object); err != nil {
+		t.Fatalf("payload does not marshal: %v", err)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("does not marshal: %v", err)
+	}
+	return string(b)
 }
 
 // hasAnyKey reports whether o has one of keys as FindJSON compares them.

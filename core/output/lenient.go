@@ -91,6 +91,39 @@ type parser struct {
 	// spans holds where each object read starts and ends (byte offsets), so a reader can point
 	// at the judge's entry a check is about.
 	spans map[*value.Object][2]int
+	// partial keeps, when the text ends inside the value (a cut answer), what arrived before the
+	// cut: see keep. cut holds the objects that were still open there.
+	partial bool
+	cut     map[*value.Object]bool
+}
+
+// keep returns x, a list or object being read, when reading has just stopped at the end of a cut
+// text and the parser keeps what arrived; nil otherwise, so that a value that cannot be read is
+// never half a value. What a kept container holds arrived whole: its members and elements that a
+// ',' or its closing bracket followed, and the lists and objects in it that closed; the one it was
+// reading at the cut is kept too (itself cut), while a text, number or word there is left out, as
+// it may not have ended.
+func (p *parser) keep(x any) any {
+	if p.partial && p.err != nil && p.err.truncated {
+		return x
+	}
+	return nil
+}
+
+// stop ends reading the container x at the end of the text, where what was expected.
+func (p *parser) stop(x any, what string) (any, bool) {
+	p.eof(what)
+	return p.keep(x), false
+}
+
+// isContainer reports whether v is a list or an object: a value that has ended when it was read,
+// as it ends with its closing bracket.
+func isContainer(v any) bool {
+	switch v.(type) {
+	case []any, *value.Object:
+		return true
+	}
+	return false
 }
 
 // note records a repair of the n bytes at byte offset at (n is 0 for an insertion point).
@@ -204,13 +237,13 @@ func (p *parser) value(ctx int) (any, bool) {
 	case c == '[':
 		return p.array()
 	case c == '"' || c == '\'':
-		return p.str(ctx)
+		return p.text(ctx)
 	case c == '-' || c == '+' || '0' <= c && c <= '9':
 		return p.number()
 	}
 	r, _ := utf8.DecodeRuneInString(p.src[p.pos:p.end])
 	if quoteFamily(r) != 0 {
-		return p.str(ctx)
+		return p.text(ctx)
 	}
 	if isIdentRune(r) {
 		return p.literal()
@@ -239,11 +272,15 @@ func (p *parser) object() (any, bool) {
 	p.pos++ // '{'
 	obj := &value.Object{}
 	defer func() {
-		if p.err == nil {
-			if p.spans == nil {
-				p.spans = map[*value.Object][2]int{}
+		switch {
+		case p.err == nil:
+			p.span(obj, start, p.pos)
+		case p.keep(obj) != nil:
+			p.span(obj, start, p.end)
+			if p.cut == nil {
+				p.cut = map[*value.Object]bool{}
 			}
-			p.spans[obj] = [2]int{start, p.pos}
+			p.cut[obj] = true
 		}
 	}()
 	p.skipSpace()
@@ -254,17 +291,17 @@ func (p *parser) object() (any, bool) {
 	for {
 		p.skipSpace()
 		if p.pos >= p.end {
-			return nil, p.eof(`a key or "}"`)
+			return p.stop(obj, `a key or "}"`)
 		}
 		keyAt := p.pos
 		key, ok := p.key()
 		if !ok {
-			return nil, false
+			return p.keep(obj), false
 		}
 		keyEnd := p.pos
 		p.skipSpace()
 		if p.pos >= p.end {
-			return nil, p.eof(`":" after the key ` + strconv.Quote(key))
+			return p.stop(obj, `":" after the key `+strconv.Quote(key))
 		}
 		if p.src[p.pos] != ':' {
 			return nil, p.fail(p.pos, `expected ":" after the key `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
@@ -272,16 +309,22 @@ func (p *parser) object() (any, bool) {
 		p.pos++
 		v, ok := p.value(ctxObject)
 		if !ok {
-			return nil, false
+			if v != nil {
+				obj.Set(key, v) // a list or object cut short, kept as far as it arrived
+			}
+			return p.keep(obj), false
+		}
+		p.skipSpace()
+		if p.pos >= p.end {
+			if isContainer(v) {
+				obj.Set(key, v)
+			}
+			return p.stop(obj, `"," or "}" after the value of `+strconv.Quote(key))
 		}
 		if _, dup := obj.Get(key); dup {
 			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
 		}
 		obj.Set(key, v)
-		p.skipSpace()
-		if p.pos >= p.end {
-			return nil, p.eof(`"," or "}" after the value of ` + strconv.Quote(key))
-		}
 		switch p.src[p.pos] {
 		case '}':
 			p.pos++
@@ -291,7 +334,7 @@ func (p *parser) object() (any, bool) {
 			p.pos++
 			p.skipSpace()
 			if p.pos >= p.end {
-				return nil, p.eof(`a key or "}"`)
+				return p.stop(obj, `a key or "}"`)
 			}
 			if p.src[p.pos] == '}' {
 				p.note("repaired a trailing comma", comma, 1)
@@ -305,6 +348,14 @@ func (p *parser) object() (any, bool) {
 			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
+}
+
+// span records that obj spans the bytes start..end of the source.
+func (p *parser) span(obj *value.Object, start, end int) {
+	if p.spans == nil {
+		p.spans = map[*value.Object][2]int{}
+	}
+	p.spans[obj] = [2]int{start, end}
 }
 
 // key := string | identifier
@@ -343,13 +394,20 @@ func (p *parser) array() (any, bool) {
 	for {
 		v, ok := p.value(ctxArray)
 		if !ok {
-			return nil, false
+			if v != nil {
+				list = append(list, v) // a list or object cut short, kept as far as it arrived
+			}
+			return p.keep(list), false
 		}
-		list = append(list, v)
 		p.skipSpace()
 		if p.pos >= p.end {
-			return nil, p.eof(`"," or "]" after element ` + strconv.Itoa(len(list)) + " of a list")
+			n := len(list) + 1
+			if isContainer(v) {
+				list = append(list, v)
+			}
+			return p.stop(list, `"," or "]" after element `+strconv.Itoa(n)+" of a list")
 		}
+		list = append(list, v)
 		switch p.src[p.pos] {
 		case ']':
 			p.pos++
@@ -359,7 +417,7 @@ func (p *parser) array() (any, bool) {
 			p.pos++
 			p.skipSpace()
 			if p.pos >= p.end {
-				return nil, p.eof(`a value or "]"`)
+				return p.stop(list, `a value or "]"`)
 			}
 			if p.src[p.pos] == ']' {
 				p.note("repaired a trailing comma", comma, 1)
@@ -373,6 +431,15 @@ func (p *parser) array() (any, bool) {
 			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
+}
+
+// text reads a string value: nil when it cannot be read, never half a text.
+func (p *parser) text(ctx int) (any, bool) {
+	s, ok := p.str(ctx)
+	if !ok {
+		return nil, false
+	}
+	return s, true
 }
 
 // str := '"' chars '"'; repaired: '\” chars '\” | curly-open chars curly-close

@@ -35,15 +35,28 @@ type Payload struct {
 	Repairs []Repair
 	// Start and End are the byte offsets of the outermost object read, in the original answer.
 	Start, End int
+	// Cut says the answer ends inside the payload (FindJSON's answer.truncated): the payload
+	// holds only what arrived before the cut, and Closed tells its objects that arrived whole.
+	Cut bool
 
 	spans map[*value.Object][2]int
+	cut   map[*value.Object]bool
 }
 
 // Span returns the byte offsets in the original answer where o, an object of the payload,
-// starts and ends; ok is false for an object that was not read from the answer.
+// starts and ends (for an object cut short, the end of the answer); ok is false for an object
+// that was not read from the answer.
 func (p *Payload) Span(o *value.Object) (start, end int, ok bool) {
 	s, ok := p.spans[o]
 	return s[0], s[1], ok
+}
+
+// Closed reports whether o, an object of the payload, arrived whole: it was read to its closing
+// brace. Only in a Cut payload can an object of it be open; what such an object holds arrived
+// whole, but more of it was coming.
+func (p *Payload) Closed(o *value.Object) bool {
+	_, read := p.spans[o]
+	return read && !p.cut[o]
 }
 
 // Repair is one repair made to a judge's answer, or one piece of it ignored, with where it is.
@@ -191,6 +204,13 @@ func Lenient(name, src string) (any, []Repair, error) {
 // Errors are *diag.Error of Kind "output" named name, with the line:col in answer where reading
 // stopped: a payload the answer ends inside says it looks truncated; an unreadable one quotes
 // the text where reading stopped; no payload at all says so.
+//
+// An answer cut short (max_tokens, or a stream stopped) is an error, answer.truncated, yet what
+// arrived before the cut can still be shown for what it is. So with that error FindJSON also
+// returns, when the part that arrived already has one of keys, a Payload of it with Cut set: its
+// lists and objects hold the members and elements that arrived whole, and the objects that
+// closed before the cut are Closed (see the parser's keep for the rule). Any other error comes
+// with a nil Payload.
 func FindJSON(name, answer string, keys ...string) (*Payload, error) {
 	fail := func(code diag.Code, off int, msg string) error {
 		e := &diag.Error{Kind: "output", Code: code, Name: name, Msg: msg}
@@ -321,7 +341,7 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		if endsClosed(s.answer) {
 			return nil, fail(diag.AnswerUnreadable, len(s.answer), fmt.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
 		}
-		return nil, fail(diag.AnswerTruncated, len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
+		return s.arrived(s.trunc), fail(diag.AnswerTruncated, len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
 	}
 	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
 		return nil, fail(diag.AnswerUnreadable, s.failed.err.pos, s.failed.err.message(s.answer))
@@ -332,22 +352,46 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	notes := last.fixes.repairs()
+	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans}, nil
+}
+
+// notes are the repairs made reading c, the payload's object, and the text ignored around it:
+// earlier, the complete object with a key before it (an example), or nil.
+func (s *scanner) notes(c, earlier *candidate) []Repair {
+	notes := c.fixes.repairs()
 	skipped := func(msg string, from, to int) {
 		to = from + len(strings.TrimRight(s.answer[from:to], " \t\r\n"))
 		notes = append(notes, Repair{Code: diag.AnswerProseSkipped, Msg: msg, Offset: from, Len: to - from, Count: 1})
 	}
-	if b := s.before; b != nil {
-		skipped("ignored an earlier JSON object at "+pos(s.answer, b.start)+" (an example in the reasoning?); the last one is the answer", b.start, b.end)
+	if earlier != nil {
+		skipped("ignored an earlier JSON object at "+pos(s.answer, earlier.start)+" (an example in the reasoning?); the last one is the answer", earlier.start, earlier.end)
 	}
-	before, after := s.outside(last)
+	before, after := s.outside(c)
 	if before >= 0 {
-		skipped("ignored the text before the JSON, from "+pos(s.answer, before), before, last.start)
+		skipped("ignored the text before the JSON, from "+pos(s.answer, before), before, c.start)
 	}
 	if after >= 0 {
 		skipped("ignored the text after the JSON, from "+pos(s.answer, after), after, len(s.answer))
 	}
-	return &Payload{Object: last.inner, Repairs: notes, Start: last.start, End: last.end, spans: last.fixes.spans}, nil
+	return notes
+}
+
+// arrived reads again c, the object the answer ends inside, keeping what arrived before the cut,
+// and returns it as a Cut payload; nil when what arrived has none of the keys (nor one level
+// down).
+func (s *scanner) arrived(c *candidate) *Payload {
+	p := &parser{src: s.answer, pos: c.start, end: len(s.answer), partial: true}
+	v, _ := p.value(ctxTop)
+	obj, ok := v.(*value.Object)
+	if !ok {
+		return nil
+	}
+	inner := s.holder(obj)
+	if inner == nil {
+		return nil
+	}
+	read := &candidate{start: c.start, end: len(s.answer), fixes: p, fence: c.fence}
+	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, cut: p.cut}
 }
 
 // outside returns the offsets of the first non-space byte before and after c that is not the

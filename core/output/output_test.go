@@ -412,3 +412,101 @@ func TestNestingLimit(t *testing.T) {
 	assert.Equal(t, diag.AnswerUnreadable, de.Code)
 	assert.Equal(t, [2]int{1, 12 + MaxDepth - 1}, [2]int{de.Line, de.Col})
 }
+
+// cutAnswer is a claim-groundedness answer that tests cut at several points.
+const cutAnswer = `{"claims": [
+  {"claim_id": "c1", "grounded": true, "ungrounded_assertions": []},
+  {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [{"assertion": "x", "reason": "ID: 1 says y"}]},
+  {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
+]}`
+
+// cutAt is cutAnswer up to and including the first occurrence of mark.
+func cutAt(t *testing.T, mark string) string {
+	i := strings.Index(cutAnswer, mark)
+	require.GreaterOrEqual(t, i, 0, mark)
+	return cutAnswer[:i+len(mark)]
+}
+
+// TestFindJSONCut reads answers cut short: the error is answer.truncated, and the payload holds
+// what arrived whole before the cut, with the entries that closed told from the one cut.
+func TestFindJSONCut(t *testing.T) {
+	c1 := `{"claim_id":"c1","grounded":true,"ungrounded_assertions":[]}`
+	tests := []struct {
+		name, answer string
+		claims       string // the payload's "claims" as JSON; "" for no payload
+		closed       []bool // whether each entry of claims closed
+		notes        []string
+	}{
+		{"inside c2's object", cutAt(t, `"grounded": false,`),
+			`[` + c1 + `,{"claim_id":"c2","grounded":false}]`, []bool{true, false}, nil},
+		{"between objects", cutAt(t, "},\n  "),
+			`[` + c1 + `]`, []bool{true}, nil},
+		{"inside a string", cutAt(t, `{"claim_id": "c`+"2")[:len(cutAt(t, `{"claim_id": "c`+"2"))-1],
+			`[` + c1 + `,{}]`, []bool{true, false}, nil},
+		{"inside ungrounded_assertions", cutAt(t, `"reason": "ID: 1`),
+			`[` + c1 + `,{"claim_id":"c2","grounded":false,"ungrounded_assertions":[{"assertion":"x"}]}]`, []bool{true, false}, nil},
+		{"after a value, before its comma", cutAt(t, `"grounded": true`),
+			`[{"claim_id":"c1"}]`, []bool{false}, nil},
+		{"inside a word", cutAt(t, `"grounded": tr`),
+			`[{"claim_id":"c1"}]`, []bool{false}, nil},
+		{"inside a number", `{"claims": [{"claim_id": 1`,
+			`[{}]`, []bool{false}, nil},
+		{"right after the list opens", `{"claims": [`, `[]`, nil, nil},
+		{"inside the key", `{"cla`, "", nil, nil},
+		{"in a fence, after prose", "My grades:\n```json\n" + cutAt(t, "},\n  "),
+			`[` + c1 + `]`, []bool{true}, []string{"ignored the text before the JSON, from 1:1"}},
+		{"after an example in the reasoning", `Format: {"claims": []}` + "\n" + cutAt(t, "},\n  "),
+			`[` + c1 + `]`, []bool{true}, []string{"ignored an earlier JSON object at 1:9 (an example in the reasoning?); the last one is the answer", "ignored the text before the JSON, from 1:1"}},
+		{"wrapped one level down", `{"result": ` + cutAt(t, "},\n  "),
+			`[` + c1 + `]`, []bool{true}, nil},
+		{"repairs in what arrived", `{"claims": [{'claim_id': 'c1', "grounded": True,}, {"claim_id"`,
+			`[{"claim_id":"c1","grounded":true},{}]`, []bool{true, false}, []string{"read a single-quoted string at 1:14 (and 1 more)", "read Python True as true at 1:44", "repaired a trailing comma at 1:48"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := FindJSON("t", tt.answer, "claims")
+			var de *diag.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, diag.AnswerTruncated, de.Code)
+			if tt.claims == "" {
+				assert.Nil(t, p)
+				return
+			}
+			require.NotNil(t, p)
+			assert.True(t, p.Cut)
+			assert.Equal(t, len(tt.answer), p.End)
+			assert.Equal(t, byte('{'), tt.answer[p.Start])
+			assert.False(t, p.Closed(p.Object), "the payload itself was cut")
+			list, _ := p.Object.Get("claims")
+			assert.Equal(t, tt.claims, js(t, list))
+			var closed []bool
+			for _, e := range list.([]any) {
+				o := e.(*value.Object)
+				closed = append(closed, p.Closed(o))
+				start, end, ok := p.Span(o)
+				require.True(t, ok)
+				assert.Equal(t, byte('{'), tt.answer[start])
+				if p.Closed(o) {
+					assert.Equal(t, byte('}'), tt.answer[end-1])
+				} else {
+					assert.Equal(t, len(tt.answer), end)
+				}
+			}
+			assert.Equal(t, tt.closed, closed)
+			if tt.notes == nil {
+				tt.notes = []string{}
+			}
+			assert.Equal(t, tt.notes, repairMessages(p.Repairs))
+		})
+	}
+}
+
+// TestFindJSONCutEndsClosed: JSON left open by an answer that ends with a closing bracket is more
+// likely missing one than cut, so it is unreadable and nothing is read from it.
+func TestFindJSONCutEndsClosed(t *testing.T) {
+	p, err := FindJSON("t", cutAt(t, `"ungrounded_assertions": []}`), "claims")
+	var de *diag.Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, diag.AnswerUnreadable, de.Code)
+	assert.Nil(t, p)
+}
