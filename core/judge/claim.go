@@ -220,14 +220,17 @@ func argEvidence(in *value.Object) ([]evidenceInput, error) {
 type claimResult struct {
 	ID     string `json:"id"`
 	Text   string `json:"text"`
-	Status string `json:"status"` // "grounded", "ungrounded" or "missing" (not graded)
-	// Grounded is Status as a three-way value: true, false, or null when missing.
+	// Status is "grounded", "ungrounded", "missing" (the judge gave it no grade) or "cut" (the
+	// answer was cut short before its grade arrived whole).
+	Status string `json:"status"`
+	// Grounded is Status as a three-way value: true, false, or null when missing or cut.
 	Grounded             *bool       `json:"grounded"`
 	UngroundedAssertions []assertion `json:"ungrounded_assertions"`
 	// EvidenceIDs are the evidence chunks the judge's reasons refer to ("ID: 2", "chunk 3").
 	EvidenceIDs []int `json:"evidence_ids"`
 	// Line and Col are where the judge's entry for this claim starts in its answer (the first
-	// one, when it graded the claim twice); absent when it has none.
+	// one, when it graded the claim twice; for a cut claim, the entry the cut fell in); absent
+	// when it has none.
 	Line int `json:"line,omitempty"`
 	Col  int `json:"col,omitempty"`
 }
@@ -241,6 +244,7 @@ type claimCounts struct {
 	Grounded   int `json:"grounded"`
 	Ungrounded int `json:"ungrounded"`
 	Missing    int `json:"missing"`
+	Cut        int `json:"cut"`
 	Total      int `json:"total"`
 }
 
@@ -254,6 +258,7 @@ const (
 	statusGrounded   = "grounded"
 	statusUngrounded = "ungrounded"
 	statusMissing    = "missing"
+	statusCut        = "cut"
 )
 
 func claimParse(in *value.Object, answer string) *Verdict {
@@ -264,10 +269,15 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		d.Claims[i] = claimResult{ID: c.id, Text: c.text, Status: statusMissing, UngroundedAssertions: []assertion{}, EvidenceIDs: []int{}}
 	}
 	v := &Verdict{Verdict: d}
+	// An answer cut short is undetermined whatever arrived of it; the claims whose entries
+	// arrived whole keep their grades, to be shown as such, and the rest are cut, not skipped.
 	p, err := output.FindJSON(claimID, answer, "claims")
+	cut := isTruncated(err)
 	if err != nil {
-		d.count()
 		v.Checks = append(v.Checks, outputCheck(err))
+	}
+	if p == nil {
+		d.finish(nil, cut)
 		return v
 	}
 	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
@@ -279,6 +289,21 @@ func claimParse(in *value.Object, answer string) *Verdict {
 			o = src
 		}
 		return p.Span(o)
+	}
+	// whole reports whether the judge's entry o arrived whole: always, unless the answer was cut
+	// inside it. An entry made from a bare value keyed by claim id arrived whole, as a cut answer
+	// keeps only the values that a ',' or a closing bracket followed.
+	whole := func(o *value.Object) bool {
+		if !p.Cut {
+			return true
+		}
+		if src, made := sources[o]; made {
+			if src == nil {
+				return true
+			}
+			o = src
+		}
+		return p.Closed(o)
 	}
 	warnAt := func(o *value.Object) func(diag.Code, string, ...any) {
 		return func(code diag.Code, format string, a ...any) {
@@ -299,7 +324,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		list, ok = claimsByID(byID, sources), true
 	}
 	if !ok {
-		d.count()
+		d.finish(nil, cut)
 		c := diag.Fail(diag.ClaimsNotAList, `the judge's "claims" is `+value.TypeName(listV)+", not a list of graded claims")
 		v.Checks = append(v.Checks, c.AtOffset(answer, p.Start, p.End-p.Start))
 		return v
@@ -313,6 +338,18 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		obj, ok := item.(*value.Object)
 		if !ok {
 			warnAt(p.Object)(diag.ClaimsBadEntry, "the judge's claim entry %d is %s, not an object; ignored", n+1, value.TypeName(item))
+			continue
+		}
+		if !whole(obj) {
+			// The entry the cut fell in: not a grade, but where its claim's would have been.
+			idv, _ := output.Field(obj, "claim_id")
+			if id, ok := output.Text(idv); ok {
+				if i, _ := matchClaim(claims, index, id); i >= 0 && !judged[i] && d.Claims[i].Line == 0 {
+					if start, _, ok := spanOf(obj); ok {
+						d.Claims[i].Line, d.Claims[i].Col = diag.Position(answer, start)
+					}
+				}
+			}
 			continue
 		}
 		warn := warnAt(obj)
@@ -357,6 +394,10 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		r.UngroundedAssertions = append(r.UngroundedAssertions, assertions...)
 		r.EvidenceIDs = citedEvidence(r.UngroundedAssertions, len(evidence))
 	}
+	if cut {
+		d.finish(judged, true)
+		return v
+	}
 	for i, r := range d.Claims {
 		if !judged[i] {
 			warn(diag.ClaimsSkipped, "the judge skipped claim %s", r.ID)
@@ -385,7 +426,8 @@ func claimParse(in *value.Object, answer string) *Verdict {
 }
 
 // claimsByID turns {"c1": {…}, "c2": false} into entries with a claim_id, a bare boolean or
-// string standing for grounded. sources maps each entry made from an object to that object.
+// string standing for grounded. sources maps each entry made from an object to that object, and
+// each made from a bare value to nil.
 func claimsByID(o *value.Object, sources map[*value.Object]*value.Object) []any {
 	list := make([]any, 0, o.Len())
 	for _, k := range o.Keys() {
@@ -400,6 +442,7 @@ func claimsByID(o *value.Object, sources map[*value.Object]*value.Object) []any 
 				}
 			}
 		} else {
+			sources[entry] = nil // made from a bare value, which has no span of its own
 			entry.Set("grounded", v)
 		}
 		list = append(list, entry)
@@ -548,6 +591,19 @@ func isASCIIAlnum(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
+// finish marks the claims the judge's answer has no entry for (judged false, or nil for all) as
+// cut when the answer was cut short, and counts.
+func (d *claimDetail) finish(judged []bool, cut bool) {
+	if cut {
+		for i := range d.Claims {
+			if judged == nil || !judged[i] {
+				d.Claims[i].Status = statusCut
+			}
+		}
+	}
+	d.count()
+}
+
 func (d *claimDetail) count() {
 	d.Counts = claimCounts{Total: len(d.Claims)}
 	for i := range d.Claims {
@@ -559,6 +615,9 @@ func (d *claimDetail) count() {
 		case statusUngrounded:
 			d.Counts.Ungrounded++
 			r.Grounded = verdictPassed(false)
+		case statusCut:
+			d.Counts.Cut++
+			r.Grounded = nil
 		default:
 			d.Counts.Missing++
 			r.Grounded = nil
@@ -646,6 +705,12 @@ func outputCheck(err error) diag.Check {
 		return diag.Fail(code, msg).At(de.Line, de.Col, 0)
 	}
 	return diag.Fail(diag.AnswerUnreadable, err.Error())
+}
+
+// isTruncated reports whether err says the judge's answer was cut short.
+func isTruncated(err error) bool {
+	de, ok := err.(*diag.Error)
+	return ok && de.Code == diag.AnswerTruncated
 }
 
 // repairChecks turns the output reader's repairs into warnings pointing at where each was made.

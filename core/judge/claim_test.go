@@ -98,7 +98,7 @@ func TestClaimParse(t *testing.T) {
 		{name: "trailing commas", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": [],}, {"claim_id": "c2", "grounded": true,}, {"claim_id": "c3", "grounded": false, "ungrounded_assertions": [{"assertion": "three months", "reason": "ID: 2 says 12 weeks",},],},],}`,
 			passed: "false", score: "0.6667", statuses: "grounded grounded ungrounded", checks: []string{"W: judge answer: repaired a trailing comma at 1:77 (and 6 more)"}},
 		{name: "truncated", answer: "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n  {\"claim_id\": \"c2\", \"grounded\": fa",
-			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: looks truncated (max_tokens too small?) (line 4, col 36)"}},
+			passed: "null", score: "null", statuses: "grounded cut cut", checks: []string{"E: looks truncated (max_tokens too small?) (line 4, col 36)"}},
 		{name: "skipped claim", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}]}`,
 			passed: "null", score: "0.6667", statuses: "grounded grounded missing", checks: []string{"W: the judge skipped claim c3", "E: undetermined: 1 of 3 claims have no grade (c3)"}},
 		{name: "skipped claim but one ungrounded", answer: `{"claims": [{"claim_id": "c1", "grounded": false, "ungrounded_assertions": [{"assertion": "20 mg", "reason": "dose not stated"}]}]}`,
@@ -178,7 +178,7 @@ func TestClaimParse(t *testing.T) {
 		{name: "unescaped quotes quoting the evidence", answer: "```json\n{\"claims\": [\n  {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n  {\"claim_id\": \"c2\", \"grounded\": false, \"ungrounded_assertions\": [{\"assertion\": \"no adverse reactions\", \"reason\": \"ID: 3 only says \"Allergies: none known.\", which is not about reactions\"}]},\n  {\"claim_id\": \"c3\", \"grounded\": true, \"ungrounded_assertions\": []}\n]}\n```",
 			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
 		{name: "cut off by max_tokens inside a reason", answer: "```json\n{\n  \"claims\": [\n    {\"claim_id\": \"c1\", \"grounded\": true, \"ungrounded_assertions\": []},\n    {\"claim_id\": \"c2\", \"grounded\": false, \"ungrounded_assertions\": [{\"assertion\": \"no adverse reactions\", \"reason\": \"The evidence lists allergies but says nothing abo",
-			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: the answer ends inside the JSON that starts at 2:1: it looks truncated (max_tokens too small?)"}},
+			passed: "null", score: "null", statuses: "grounded cut cut", checks: []string{"E: the answer ends inside the JSON that starts at 2:1: it looks truncated (max_tokens too small?)"}},
 		{name: "cut off right after the last claim: truncated or brackets forgotten", answer: "{\"claims\": [" + `{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}`,
 			passed: "null", score: "null", statuses: "missing missing missing", checks: []string{"E: the JSON that starts at 1:1 never closes (expected \",\" or \"]\" after element 3 of a list), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there (line 1, col 125)"}},
 		{name: "deepseek-r1: think with a draft, then a fence", answer: "<think>\nOkay, let me draft: {\"claims\": [{\"claim_id\": \"c1\", \"grounded\": false}]}. Wait, ID: 1 does say 20 mg. So c1 is grounded.\n</think>\n\n```json\n" +
@@ -209,7 +209,7 @@ func TestClaimParse(t *testing.T) {
 				assert.Empty(t, v.Checks, "an answer with nothing to repair or doubt has no checks")
 			}
 			assert.Equal(t, 3, d.Counts.Total)
-			assert.Equal(t, d.Counts.Total, d.Counts.Grounded+d.Counts.Ungrounded+d.Counts.Missing)
+			assert.Equal(t, d.Counts.Total, d.Counts.Grounded+d.Counts.Ungrounded+d.Counts.Missing+d.Counts.Cut)
 		})
 	}
 }
@@ -228,7 +228,7 @@ func TestClaimDetail(t *testing.T) {
 	     "evidence_ids": [1, 3], "line": 3, "col": 3},
 	    {"id": "c3", "text": "Follow-up in three months.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 5, "col": 3}
 	  ],
-	  "counts": {"grounded": 2, "ungrounded": 1, "missing": 0, "total": 3}
+	  "counts": {"grounded": 2, "ungrounded": 1, "missing": 0, "cut": 0, "total": 3}
 	}`, string(b))
 }
 
@@ -480,4 +480,91 @@ func TestDeepAnswers(t *testing.T) {
 			assert.Positive(t, c.Col)
 		}
 	}
+}
+
+// upTo is answer up to and including the first occurrence of mark.
+func upTo(t *testing.T, answer, mark string) string {
+	t.Helper()
+	i := strings.Index(answer, mark)
+	require.GreaterOrEqual(t, i, 0, mark)
+	return answer[:i+len(mark)]
+}
+
+// TestClaimCut reads answers cut short at several points (max_tokens, or a stream stopped): the
+// claims whose entries closed before the cut keep their grades, the rest are cut (not skipped,
+// not missing), and the verdict is undetermined with answer.truncated first.
+func TestClaimCut(t *testing.T) {
+	tests := []struct {
+		name, answer string
+		statuses     string
+		codes        []diag.Code // the checks' codes, in order
+		lines        [3]int      // where each claim's entry starts (0: none)
+	}{
+		{"inside c2's object", upTo(t, c2Ungrounded, `"grounded": false,`),
+			"grounded cut cut", []diag.Code{diag.AnswerTruncated}, [3]int{2, 3, 0}},
+		{"between objects", upTo(t, c2Ungrounded, "not reactions\"}]},\n  "),
+			"grounded ungrounded cut", []diag.Code{diag.AnswerTruncated}, [3]int{2, 3, 0}},
+		{"inside a string", upTo(t, c2Ungrounded, `"reason": "ID: 1 only`),
+			"grounded cut cut", []diag.Code{diag.AnswerTruncated}, [3]int{2, 3, 0}},
+		{"inside ungrounded_assertions", upTo(t, c2Ungrounded, "\"ungrounded_assertions\": [\n    "),
+			"grounded cut cut", []diag.Code{diag.AnswerTruncated}, [3]int{2, 3, 0}},
+		{"inside c3's id", upTo(t, c2Ungrounded, `{"claim_id": "c3`),
+			"grounded ungrounded cut", []diag.Code{diag.AnswerTruncated}, [3]int{2, 3, 0}},
+		{"before any claim", "```json\n{\"claims\": [\n", "cut cut cut", []diag.Code{diag.AnswerTruncated}, [3]int{}},
+		{"inside the reasoning", "<think>c1 is fine, c2", "cut cut cut", []diag.Code{diag.AnswerTruncated}, [3]int{}},
+		{"keyed by claim id", `{"claims": {"c1": true, "c2": {"grounded": false, "ungrounded_assertions": ["no reactions: chunk 3"]}, "c3": tr`,
+			"grounded ungrounded cut", []diag.Code{diag.AnswerTruncated, diag.ClaimsKeyedObject}, [3]int{0, 1, 0}},
+		{"an entry with no grade, then the cut", `{"claims": [{"claim_id": "c1"}, {"claim_id": "c2", "grounded": true`,
+			"missing cut cut", []diag.Code{diag.AnswerTruncated, diag.ClaimsNoGrade}, [3]int{1, 1, 0}},
+		{"repaired before the cut", `{"claims": [{'claim_id': 'c1', 'grounded': True}, {"claim_id": "c2"`,
+			"grounded cut cut", []diag.Code{diag.AnswerTruncated, diag.AnswerRepaired, diag.AnswerRepaired}, [3]int{1, 0, 0}},
+	}
+	r := testRegistry(t)
+	in := object(t, claimInputs)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := r.Parse(claimID, in, tt.answer)
+			require.NoError(t, err)
+			assertVerdict(t, v, "null", "null", nil)
+			var codes []diag.Code
+			for _, c := range v.Checks {
+				codes = append(codes, c.Code)
+			}
+			assert.Equal(t, tt.codes, codes, "answer.truncated first, and no claim blamed on the judge for what the cut lost")
+			d := v.Verdict.(*claimDetail)
+			var statuses []string
+			var lines [3]int
+			cut := 0
+			for i, c := range d.Claims {
+				statuses = append(statuses, c.Status)
+				lines[i] = c.Line
+				if c.Status == statusCut {
+					cut++
+					assert.Nil(t, c.Grounded)
+					assert.Empty(t, c.UngroundedAssertions, "a cut claim has no grade, nor part of one")
+				}
+			}
+			assert.Equal(t, tt.statuses, strings.Join(statuses, " "))
+			assert.Equal(t, tt.lines, lines)
+			assert.Equal(t, cut, d.Counts.Cut)
+			assert.Equal(t, d.Counts.Total, d.Counts.Grounded+d.Counts.Ungrounded+d.Counts.Missing+d.Counts.Cut)
+		})
+	}
+
+	// What arrived is shown whole: c2's grade, with its assertion and the evidence it cites.
+	v, err := r.Parse(claimID, in, upTo(t, c2Ungrounded, "not reactions\"}]},\n  "))
+	require.NoError(t, err)
+	b, err := json.Marshal(v.Verdict)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{
+	  "claims": [
+	    {"id": "c1", "text": "Atorvastatin 20 mg daily was prescribed.", "status": "grounded", "grounded": true, "ungrounded_assertions": [], "evidence_ids": [], "line": 2, "col": 3},
+	    {"id": "c2", "text": "The patient had no adverse reactions.", "status": "ungrounded", "grounded": false,
+	     "ungrounded_assertions": [{"assertion": "the patient had no adverse reactions", "reason": "ID: 1 only says the drug was started; chunk 3 lists allergies, not reactions"}],
+	     "evidence_ids": [1, 3], "line": 3, "col": 3},
+	    {"id": "c3", "text": "Follow-up in three months.", "status": "cut", "grounded": null, "ungrounded_assertions": [], "evidence_ids": []}
+	  ],
+	  "counts": {"grounded": 1, "ungrounded": 1, "missing": 0, "cut": 1, "total": 3}
+	}`, string(b))
+	assert.Equal(t, "the answer ends inside the JSON that starts at 1:1: it looks truncated (max_tokens too small?) (line 5, col 3)", v.Checks[0].Message)
 }
