@@ -218,8 +218,8 @@ func argEvidence(in *value.Object) ([]evidenceInput, error) {
 
 // claimResult is the verdict on one input claim.
 type claimResult struct {
-	ID     string `json:"id"`
-	Text   string `json:"text"`
+	ID   string `json:"id"`
+	Text string `json:"text"`
 	// Status is "grounded", "ungrounded", "missing" (the judge gave it no grade) or "cut" (the
 	// answer was cut short before its grade arrived whole).
 	Status string `json:"status"`
