@@ -130,12 +130,24 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	d := &pairwiseDetail{Citations: checkCitations(actual, len(contexts))}
 	v := &Verdict{Verdict: d} // Parse adds the citation check's warnings, as Render does
 
+	// An answer cut short is undetermined whatever arrived of it, but a grade that arrived whole
+	// (answer_1's, usually) is still shown; one the cut fell in is left out, not reported missing.
 	p, err := output.FindJSON(pairwiseID, answer, "answer_1", "answer_2")
 	if err != nil {
 		v.Checks = append(v.Checks, outputCheck(err))
-		return v
+		if p == nil {
+			return v
+		}
 	}
 	v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
+	// arrived returns the judge's grade of key when it arrived whole.
+	arrived := func(key string) (any, bool) {
+		g, ok := output.Field(p.Object, key)
+		if o, isObject := g.(*value.Object); ok && isObject && !p.Closed(o) {
+			return nil, false
+		}
+		return g, ok
+	}
 	// reportAt points checks about a graded answer at the judge's object for it, or at the
 	// payload when that is not an object.
 	reportAt := func(about any) func(diag.Check) {
@@ -148,20 +160,22 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 		return func(c diag.Check) { v.Checks = append(v.Checks, c.AtOffset(answer, start, end-start)) }
 	}
 
-	if a1, ok := output.Field(p.Object, "answer_1"); ok {
+	if a1, ok := arrived("answer_1"); ok {
 		d.Answer1, _ = readPairwiseAnswer(a1, "answer_1", false, reportAt(a1))
-	} else {
+	} else if !p.Cut {
 		reportAt(nil)(diag.Warn(diag.PairwiseNoAnswer1, "the judge gave no answer_1: the expected output is not graded"))
 	}
-	a2, ok := output.Field(p.Object, "answer_2")
+	a2, ok := arrived("answer_2")
 	if !ok {
-		reportAt(nil)(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		if !p.Cut {
+			reportAt(nil)(diag.Fail(diag.PairwiseNoAnswer2, "the judge gave no answer_2: the actual output, which the verdict follows, is not graded"))
+		}
 		return v
 	}
 	report := reportAt(a2)
 	var graded bool
 	d.Answer2, graded = readPairwiseAnswer(a2, "answer_2", true, report)
-	if !graded {
+	if !graded || p.Cut {
 		return v
 	}
 	switch f := d.Answer2.Faithfulness; {

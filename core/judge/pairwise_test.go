@@ -77,7 +77,7 @@ func TestPairwiseParse(t *testing.T) {
 			checks: []string{`W: answer_1: faithfulness is "maybe", not true, false, 1, 0 or null`, `E: answer_2: faithfulness is "partly", not true, false, 1, 0 or null`}},
 		{name: "fenced with prose", answer: "Let me analyse both answers.\n```json\n" + pairJSON("false", "true", "false", "true") + "\n```", passed: "true", score: "1", f1: "true", f2: "true",
 			checks: []string{"W: judge answer: ignored the text before the JSON, from 1:1"}},
-		{name: "truncated", answer: pairJSON("false", "true", "false", "true")[:400], passed: "null", score: "null", f1: "-", f2: "-",
+		{name: "truncated", answer: pairJSON("false", "true", "false", "true")[:400], passed: "null", score: "null", f1: "true", f2: "-",
 			checks: []string{"E: the answer ends inside the JSON that starts at 1:1: it looks truncated"}},
 		{name: "think block", answer: "<think>Answer 2 says Münster only [2]; fine. {\"answer_2\": {\"faithfulness\": false}}</think>" + pairJSON("false", "true", "false", "true"),
 			passed: "true", score: "1", f1: "true", f2: "true"},
@@ -115,7 +115,7 @@ func TestPairwiseParse(t *testing.T) {
 			checks: []string{`W: answer_1: read faithfulness "Yes" as true`, `W: answer_2: read faithfulness "true" as true`, `W: answer_2: read answer_only_asserts_no_document_answers "False" as false`}},
 		{name: "unescaped quotes in a sentence", answer: `{"answer_1": {"faithfulness": true}, "answer_2": {"content_analysis_sentence_by_sentence": [{"sentence": "It was negotiated in "Münster" [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "yes"}], "faithfulness": true}}`,
 			passed: "true", score: "1", f1: "true", f2: "true", checks: []string{"W: judge answer: read an unescaped quote inside a string as part of the text"}},
-		{name: "cut off by max_tokens in answer_2's analysis", answer: "```json\n" + pairJSON("false", "true", "false", "true")[:560], passed: "null", score: "null", f1: "-", f2: "-",
+		{name: "cut off by max_tokens in answer_2's analysis", answer: "```json\n" + pairJSON("false", "true", "false", "true")[:560], passed: "null", score: "null", f1: "true", f2: "-",
 			checks: []string{"E: the answer ends inside the JSON that starts at 2:1: it looks truncated (max_tokens too small?)"}},
 		{name: "deepseek-r1: think with a draft, then a fence", answer: "<think>\nDraft: {\"answer_1\": {\"faithfulness\": false}, \"answer_2\": {\"faithfulness\": false}}. Wait, [2] does mention Münster.\n</think>\n\n```json\n" +
 			pairJSON("false", "true", "false", "true") + "\n```", passed: "true", score: "1", f1: "true", f2: "true"},
@@ -298,4 +298,55 @@ func TestPairwiseCheckPositions(t *testing.T) {
 		}
 	}
 	assert.Equal(t, [3]int{1, 1, 36}, [3]int{c.Line, c.Col, c.Len})
+}
+
+// TestPairwiseCut reads answers cut short: a grade that arrived whole is shown, one the cut fell
+// in is left out without blaming the judge, and the verdict is undetermined, answer.truncated
+// first, even when answer_2's grade arrived before the cut.
+func TestPairwiseCut(t *testing.T) {
+	whole := pairJSON("false", "true", "false", "false")
+	tests := []struct {
+		name, answer string
+		f1, f2       string
+		codes        []diag.Code
+	}{
+		{"inside answer_1", upTo(t, whole, `"criterion_1": "y`), "-", "-", []diag.Code{diag.AnswerTruncated}},
+		{"between the answers", upTo(t, whole, "    },\n"), "true", "-", []diag.Code{diag.AnswerTruncated}},
+		{"inside answer_2's analysis", upTo(t, whole, `"sentence": "It was`), "true", "-", []diag.Code{diag.AnswerTruncated}},
+		{"inside answer_2's grade", upTo(t, whole, `"faithfulness": fal`), "true", "-", []diag.Code{diag.AnswerTruncated}},
+		{"after answer_2 closed", whole[:strings.LastIndex(whole, "}")] + `, "note": "done`, "true", "false", []diag.Code{diag.AnswerTruncated}},
+		{"answer_1 not an object", `{"answer_1": "fine", "answer_2": {"faithful`, "-", "-", []diag.Code{diag.AnswerTruncated, diag.PairwiseBadAnswer}},
+	}
+	r := testRegistry(t)
+	in := object(t, pairwiseInputs)
+	grade := func(a *pairwiseAnswer) string {
+		if a == nil {
+			return "-"
+		}
+		if a.Faithfulness == nil {
+			return "null"
+		}
+		return fmt.Sprint(*a.Faithfulness)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := r.Parse(pairwiseID, in, tt.answer)
+			require.NoError(t, err)
+			assertVerdict(t, v, "null", "null", nil)
+			var codes []diag.Code
+			for _, c := range v.Checks {
+				codes = append(codes, c.Code)
+			}
+			assert.Equal(t, tt.codes, codes)
+			d := v.Verdict.(*pairwiseDetail)
+			assert.Equal(t, tt.f1, grade(d.Answer1), "answer_1")
+			assert.Equal(t, tt.f2, grade(d.Answer2), "answer_2")
+		})
+	}
+	v, err := r.Parse(pairwiseID, in, upTo(t, whole, "    },\n"))
+	require.NoError(t, err)
+	d := v.Verdict.(*pairwiseDetail)
+	require.NotNil(t, d.Answer1)
+	assert.Equal(t, "Every sentence cites a correct reference.", d.Answer1.Justification)
+	assert.Len(t, d.Answer1.Sentences, 1)
 }
