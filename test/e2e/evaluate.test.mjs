@@ -275,15 +275,25 @@ test("Stop mid-answer: what arrived is shown as such, the rest is 'cut short', a
   assert.equal(await page.getAttribute('[data-ref="verdict-view"]', "data-state"), "undetermined");
   assert.equal(await text(page, '[data-ref="verdict-badge"]'), "?Undetermined — answer cut short");
   assert.equal(await page.locator('[data-ref="verdict"] [data-ref="score"]').count(), 0, "no score for a cut-short answer");
-  assert.match(await text(page, '[data-ref="cut-short"]'), /^Cut short: \d of 3 claims arrived/);
+  // The stream is stopped inside c2's entry, which takes seconds more to close: c1 arrived whole.
+  assert.match(await text(page, '[data-ref="cut-short"]'), /^Cut short: 1 of 3 claims arrived/);
   const verdict = await text(page, '[data-ref="verdict"]');
   assert.doesNotMatch(verdict, /claims grounded/);
   assert.doesNotMatch(verdict, /skipped/, "the judge is not blamed for what the cut lost");
-  // Every claim without a verdict says the answer was cut short before it; a claim that did
-  // arrive keeps its own verdict.
-  const cards = await page.locator(".claim-card").evaluateAll((els) => els.map((e) => ({ state: e.dataset.state, text: e.textContent })));
-  assert.equal(cards.length, 3);
-  for (const c of cards) if (c.state === "undetermined") assert.match(c.text, /cut short before it/);
+  // The claim that arrived keeps its own verdict; every other says the answer was cut short
+  // before it, as the core's status "cut" says.
+  const cards = await page.locator(".claim-card").evaluateAll((els) => els.map((e) => ({ claim: e.dataset.claim, state: e.dataset.state, arrived: e.dataset.arrived, text: e.textContent })));
+  assert.deepEqual(cards.map((c) => [c.claim, c.state, c.arrived]), [
+    ["c1", "pass", "true"],
+    ["c2", "undetermined", "false"],
+    ["c3", "undetermined", "false"],
+  ]);
+  for (const c of cards.slice(1)) assert.match(c.text, /cut short before it/);
+  const raw = JSON.parse(await text(page, '[data-ref="verdict"] .raw-data pre'));
+  assert.deepEqual(raw.verdict.claims.map((c) => c.status), ["grounded", "cut", "cut"]);
+  assert.equal(raw.verdict.counts.cut, 2);
+  assert.equal(raw.checks[0].code, "answer.truncated", "the cut comes first");
+  assert.ok(!raw.checks.some((c) => c.code === "claims.skipped" || c.code === "claims.missing"), "no claim is reported skipped or missing");
   assert.equal(await page.locator('[data-ref="checks"] [data-code="answer.truncated"]').count(), 1);
 });
 

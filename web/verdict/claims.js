@@ -1,7 +1,7 @@
 // claims.js: the "claims" view: one card per unit the judge grades (a claim), each with its own
 // verdict, the assertions the judge found unsupported and the evidence it leans on, under the
 // count of units that passed. An answer cut short shows the units that arrived as such and says
-// the rest was cut short; it has no score.
+// the rest was cut short (the core's status "cut", counted in counts.cut); it has no score.
 
 import { h, badge, stateOf } from "../dom.js";
 import { hasCode } from "../causes.js";
@@ -13,6 +13,12 @@ function units(d, inputs) {
   const list = Array.isArray(d) ? d : Array.isArray(d.claims) ? d.claims : null;
   if (list) return list.filter((c) => c && typeof c === "object");
   return (inputs.claims || []).map((c, i) => (typeof c === "string" ? { id: "c" + (i + 1), text: c } : { id: String(c.id || "c" + (i + 1)), text: c.text }));
+}
+
+// wasCut reports whether the answer was cut short before unit c's grade arrived: its status
+// says so; a verdict read before the core had that status calls it "missing", with no entry.
+function wasCut(c, cut) {
+  return c.status === "cut" || (cut && c.status === "missing" && !c.line);
 }
 
 function passedOf(c) {
@@ -31,16 +37,18 @@ export function claimsView({ head, score, d, v, ev, inputs }) {
   let arrived = 0;
   const cards = list.map((c) => {
     const id = String(c.id ?? c.claim_id ?? "");
-    const passed = c.status === "missing" ? null : passedOf(c);
-    if (passed !== null) arrived++;
+    const lost = wasCut(c, cut);
+    const passed = lost || c.status === "missing" ? null : passedOf(c);
+    if (!lost) arrived++;
+    // A claim with an entry in the answer (it has a line) that has no grade had no grounded value.
     let cause = "the judge skipped this claim";
-    if (cut && passed === null) cause = "the answer was cut short before it";
-    else if (c.status && c.status !== "missing" && passed === null) cause = "no grounded value";
+    if (lost) cause = "the answer was cut short before it";
+    else if (passed === null && (c.line || (c.status && c.status !== "missing"))) cause = "no grounded value";
     const assertions = c.ungrounded_assertions || [];
     const ids = Array.isArray(c.evidence_ids) ? c.evidence_ids.map(String) : [];
     return h(
       "li",
-      { class: "claim-card v-" + stateOf(passed), dataset: { claim: id, state: stateOf(passed), arrived: String(passed !== null) } },
+      { class: "claim-card v-" + stateOf(passed), dataset: { claim: id, state: stateOf(passed), arrived: String(!lost) } },
       h("div", { class: "claim-top" }, h("span", { class: "chip mono", text: id }), badge(passed, { word: passed === true ? words.passed : passed === false ? words.failed : undefined, cause })),
       h("p", { class: "claim-text", text: c.text ?? "" }),
       assertions.length
@@ -68,6 +76,8 @@ export function claimsView({ head, score, d, v, ev, inputs }) {
   });
   if (cut) {
     const unit = (ev.score && ev.score.unit) || "claims";
+    const counts = !Array.isArray(d) && d.counts;
+    if (counts && typeof counts.cut === "number" && typeof counts.total === "number") arrived = counts.total - counts.cut;
     head.append(
       h(
         "div",
