@@ -37,6 +37,8 @@ test("evaluators() lists the four built-ins in display order with their input sc
   const mode = list[1].inputs.find((i) => i.name === "mode");
   assert.equal(mode.kind, "choice");
   assert.deepEqual(mode.choices.slice(0, 2), ["strict", "lenient"]);
+  const judged = Object.fromEntries(list.map((e) => [e.id, e.inputs.filter((i) => i.judged === true).map((i) => i.name)]));
+  assert.deepEqual(judged, { "claim-groundedness": ["claims"], "answer-grounding": ["answer"], "pairwise-faithfulness": ["actual_output"], "rag-recall": ["passage_llm"] }, "exactly one input of each is the one judged");
   assert.deepEqual(rj.evaluators(), list, "a fresh copy each call, same content");
 });
 
@@ -247,6 +249,13 @@ for (const [id, inputs, answer] of bad) {
 test("parse says a payload cut short looks truncated", () => {
   const v = rj.parse("claim-groundedness", cgInputs, '{"claims":[{"claim_id":"c1","grounded":true,"ungrounded_assertions":[]},{"claim_id":"c2","gro');
   assert.match(errors(v).map((c) => c.message).join("\n"), /truncat/i);
+  // What arrived whole is graded; the rest is cut, not skipped, and there is no verdict.
+  assert.equal(v.passed, null);
+  assert.equal(v.score, null);
+  assert.equal(v.checks[0].code, "answer.truncated");
+  assert.deepEqual(v.verdict.claims.map((c) => c.status), ["grounded", ...v.verdict.claims.slice(1).map(() => "cut")]);
+  assert.equal(v.verdict.counts.cut, v.verdict.claims.length - 1);
+  assert.ok(!v.checks.some((c) => c.code === "claims.skipped"));
 });
 
 test("parse checks its own arguments", () => {
