@@ -342,7 +342,10 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		}
 		if !whole(obj) {
 			// The entry the cut fell in: not a grade, but where its claim's would have been.
-			idv, _ := output.Field(obj, "claim_id")
+			idv, has := output.Field(obj, "claim_id")
+			if !has {
+				idv, _ = output.Field(obj, "id")
+			}
 			if id, ok := output.Text(idv); ok {
 				if i, _ := matchClaim(claims, index, id); i >= 0 && !judged[i] && d.Claims[i].Line == 0 {
 					if start, _, ok := spanOf(obj); ok {
