@@ -7,12 +7,10 @@ import (
 	"ragjudge/core/value"
 )
 
-// maxJSONDepth matches value.Decode's cap on nesting.
-const maxJSONDepth = 1000
-
-// errTooDeep is decodeJSON's error for JSON nested deeper than maxJSONDepth, worded for a row
-// error (without value's package prefix).
-var errTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(maxJSONDepth))
+// errTooDeep is decodeJSON's error for JSON nested deeper than value.MaxDepth, worded for a row
+// error (without value's package prefix). The cap keeps a hostile dataset from overflowing the
+// wasm's stack; checking a text as JSON (value.Valid, Skip) does not recurse and needs no cap.
+var errTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(value.MaxDepth) + " levels")
 
 // decodeJSON reads one strict JSON value with value.Decode. A syntax error is a
 // *value.SyntaxError, worded and placed as encoding/json would.

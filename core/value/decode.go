@@ -6,15 +6,21 @@ import (
 	"unicode/utf8"
 )
 
-// maxDepth caps how deep Decode builds nested lists and objects.
-const maxDepth = 1000
+// MaxDepth is how deeply lists and objects may nest in the data the core builds: in JSON that
+// Decode reads, in judge answers, in datasets and in arguments from JS. Recursion over data is
+// bounded by it, and the bound matters in the wasm, where running out of stack is not an error
+// Go can recover from but the end of the engine: a browser's stack (about 1 MB in Chromium)
+// holds about 5,000 levels of Decode, so MaxDepth leaves room for the callers' frames and for
+// the code that walks the result again (encoding it, rendering it). Real data nests a few
+// levels; deeper text is hostile or broken.
+const MaxDepth = 1000
 
 // maxScanDepth is encoding/json's own cap on nesting, which Valid and Skip keep so that they
-// accept exactly the texts encoding/json accepts.
+// accept exactly the texts encoding/json accepts. They do not recurse, so the wasm holds it.
 const maxScanDepth = 10000
 
-// ErrTooDeep is Decode's error for JSON nested deeper than it builds (1000 levels).
-var ErrTooDeep = errors.New("value: JSON nested deeper than " + strconv.Itoa(maxDepth))
+// ErrTooDeep is Decode's error for JSON nested deeper than MaxDepth.
+var ErrTooDeep = errors.New("value: JSON nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
 
 // SyntaxError is a place where a text stops being JSON. Msg and Offset are what encoding/json
 // reports for the same text: Offset counts the bytes read up to and including the offending
@@ -29,7 +35,7 @@ func (e *SyntaxError) Error() string { return e.Msg }
 // Decode reads one strict JSON value (RFC 8259) into the representation described in the
 // package doc. Strings are unescaped as encoding/json does, surrogate pairs joined and bytes
 // that are not UTF-8 (and lone surrogates) replaced by U+FFFD. Errors are a *SyntaxError, or
-// ErrTooDeep for nesting deeper than 1000.
+// ErrTooDeep for lists and objects nested more than MaxDepth levels ("[[]]" is two).
 func Decode(data []byte) (any, error) {
 	d := Decoder{s: data}
 	v, err := d.Value()
@@ -62,9 +68,8 @@ func Check(data []byte) error {
 // document (a dataset's list of rows) rather than building all of it at once. Its methods read
 // from the current offset; on an error the offset is unspecified.
 type Decoder struct {
-	s    []byte
-	pos  int
-	skip bool // checking only (Skip): build nothing, allow encoding/json's depth
+	s   []byte
+	pos int
 }
 
 // NewDecoder returns a Decoder at the start of data.
@@ -141,15 +146,13 @@ func quoteChar(c byte) string {
 }
 
 // value := ws ( object | array | string | number | "true" | "false" | "null" )
+//
+// depth is the number of lists and objects around the value.
 func (d *Decoder) value(depth int) (any, error) {
-	if depth > maxDepth && !d.skip {
-		return nil, ErrTooDeep
-	}
 	d.SkipSpace()
-	if c := d.Peek(); (c == '{' || c == '[') && depth >= maxScanDepth {
-		return nil, d.syntax("exceeded max depth", true)
-	}
 	switch c := d.Peek(); {
+	case (c == '{' || c == '[') && depth >= MaxDepth:
+		return nil, ErrTooDeep
 	case c == '{':
 		return d.object(depth)
 	case c == '[':
@@ -164,7 +167,7 @@ func (d *Decoder) value(depth int) (any, error) {
 		return nil, d.literal("null")
 	case c == '-' || c >= '0' && c <= '9':
 		start := d.pos
-		if err := d.number(); err != nil || d.skip {
+		if err := d.number(); err != nil {
 			return nil, err
 		}
 		return Number(string(d.s[start:d.pos])), nil
@@ -194,9 +197,7 @@ func (d *Decoder) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !d.skip {
-			o.Set(key, v)
-		}
+		o.Set(key, v)
 		d.SkipSpace()
 		switch d.Peek() {
 		case ',':
@@ -223,9 +224,7 @@ func (d *Decoder) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !d.skip {
-			list = append(list, v)
-		}
+		list = append(list, v)
 		d.SkipSpace()
 		switch d.Peek() {
 		case ',':
@@ -240,13 +239,97 @@ func (d *Decoder) array(depth int) (any, error) {
 }
 
 // Skip reads past one value after optional white space without building it, checking it
-// as encoding/json does (nesting up to 10,000 levels).
+// as encoding/json does (nesting up to 10,000 levels). It keeps its own stack of the lists and
+// objects it is in rather than recursing, so that deep nesting costs no call stack.
 func (d *Decoder) Skip() error {
-	// One reader for both keeps the wasm small.
-	d.skip = true
-	_, err := d.value(0)
-	d.skip = false
-	return err
+	var open []byte // '[' or '{' for each list or object the value is in
+	for {
+		// A value.
+		d.SkipSpace()
+		switch c := d.Peek(); {
+		case c == '{' || c == '[':
+			if len(open) >= maxScanDepth {
+				return d.syntax("exceeded max depth", true)
+			}
+			d.pos++
+			d.SkipSpace()
+			if c == '[' && d.Peek() == ']' || c == '{' && d.Peek() == '}' {
+				d.pos++
+				break
+			}
+			open = append(open, c)
+			if c == '{' {
+				if err := d.skipKey(); err != nil {
+					return err
+				}
+			}
+			continue
+		case c == '"':
+			if _, err := d.scanStr(); err != nil {
+				return err
+			}
+		case c == 't':
+			if err := d.literal("true"); err != nil {
+				return err
+			}
+		case c == 'f':
+			if err := d.literal("false"); err != nil {
+				return err
+			}
+		case c == 'n':
+			if err := d.literal("null"); err != nil {
+				return err
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			if err := d.number(); err != nil {
+				return err
+			}
+		default:
+			return d.syntax("looking for beginning of value", true)
+		}
+		// After a value: close the lists and objects that end here, up to the next ','.
+		for {
+			if len(open) == 0 {
+				return nil
+			}
+			d.SkipSpace()
+			top := open[len(open)-1]
+			c := d.Peek()
+			if c == ',' {
+				d.pos++
+				if top == '{' {
+					if err := d.skipKey(); err != nil {
+						return err
+					}
+				}
+				break
+			}
+			if top == '[' && c == ']' || top == '{' && c == '}' {
+				d.pos++
+				open = open[:len(open)-1]
+				continue
+			}
+			if top == '[' {
+				return d.syntax("after array element", true)
+			}
+			return d.syntax("after object key:value pair", true)
+		}
+	}
+}
+
+// skipKey reads past an object's key and its ':'.
+func (d *Decoder) skipKey() error {
+	if d.SkipSpace(); d.Peek() != '"' {
+		return d.syntax("looking for beginning of object key string", true)
+	}
+	if _, err := d.scanStr(); err != nil {
+		return err
+	}
+	if d.SkipSpace(); d.Peek() != ':' {
+		return d.syntax("after object key", true)
+	}
+	d.pos++
+	return nil
 }
 
 // str reads a string:
@@ -260,9 +343,6 @@ func (d *Decoder) str() (string, error) {
 		return "", err
 	}
 	raw := d.s[start+1 : d.pos-1]
-	if d.skip {
-		return "", nil
-	}
 	if plain && utf8.Valid(raw) {
 		return string(raw), nil
 	}

@@ -18,8 +18,10 @@ type MarshalError struct{ Msg string }
 
 func (e *MarshalError) Error() string { return "json: " + e.Msg }
 
-// maxMarshalDepth stops Marshal on a cyclic value rather than overflowing the stack.
-const maxMarshalDepth = 1000
+// maxMarshalDepth stops Marshal on a cyclic value rather than overflowing the stack. It counts
+// lists, objects and structs, not the pointers and interfaces between them, so that data nested
+// MaxDepth levels encodes inside the few structs of a result that hold it.
+const maxMarshalDepth = MaxDepth + 16
 
 // Marshal writes v as compact JSON exactly as encoding/json's Marshal does for the kinds of
 // data the core hands out: nil, booleans, numbers of every Go kind, strings (escaped as
@@ -80,7 +82,7 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 	case reflect.String:
 		e.b = AppendString(e.b, v.String())
 	case reflect.Interface, reflect.Pointer:
-		return e.value(v.Elem(), depth+1)
+		return e.value(v.Elem(), depth)
 	case reflect.Slice, reflect.Array:
 		if k == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			return &MarshalError{Msg: "unsupported type: " + t.String()}

@@ -82,7 +82,7 @@ func checkDecode(t *testing.T, data []byte) {
 	want, werr := oracleDecode(data)
 	assert.Equal(t, json.Valid(data), Valid(data), "Valid(%q)", data)
 	if errors.Is(err, ErrTooDeep) {
-		assert.Greater(t, nestingDepth(data), maxDepth, "%q", data)
+		assert.Greater(t, nestingDepth(data), MaxDepth, "%q", data)
 		return
 	}
 	if werr != nil {
@@ -130,22 +130,50 @@ func TestDecodeKeepsOrderAndTypes(t *testing.T) {
 }
 
 func TestDecodeDepth(t *testing.T) {
-	ok := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
-	_, err := Decode([]byte(ok))
-	require.NoError(t, err)
-	deep := strings.Repeat("[", maxDepth+2) + strings.Repeat("]", maxDepth+2)
-	_, err = Decode([]byte(deep))
-	require.ErrorIs(t, err, ErrTooDeep)
+	nested := func(n int) []byte {
+		return []byte(strings.Repeat(`{"a":[`, n/2) + strings.Repeat("[", n%2) + "1" + strings.Repeat("]", n%2) + strings.Repeat("]}", n/2))
+	}
+	for _, n := range []int{MaxDepth - 1, MaxDepth} {
+		assert.Equal(t, n, nestingDepth(nested(n)))
+		v, err := Decode(nested(n))
+		require.NoError(t, err, "depth %d", n)
+		// What Decode builds, Marshal writes back.
+		b, err := Marshal(v)
+		require.NoError(t, err, "depth %d", n)
+		assert.Equal(t, string(nested(n)), string(b))
+	}
+	for _, deep := range [][]byte{nested(MaxDepth + 1), []byte(strings.Repeat("[", 50000))} {
+		_, err := Decode(deep)
+		require.ErrorIs(t, err, ErrTooDeep)
+	}
+	assert.EqualError(t, ErrTooDeep, "value: JSON nested deeper than 1000 levels")
+
+	// Valid and Skip keep encoding/json's own cap, without recursing.
+	deep := strings.Repeat("[", maxScanDepth) + strings.Repeat("]", maxScanDepth)
 	assert.True(t, Valid([]byte(deep)))
+	assert.True(t, json.Valid([]byte(deep)))
 	tooDeep := strings.Repeat("[", maxScanDepth+1) + strings.Repeat("]", maxScanDepth+1)
 	assert.False(t, Valid([]byte(tooDeep)))
 	d := NewDecoder([]byte(tooDeep))
-	err = d.Skip()
+	err := d.Skip()
 	var se *SyntaxError
 	require.ErrorAs(t, err, &se)
 	werr := json.Unmarshal([]byte(tooDeep), new(json.RawMessage))
 	assert.Equal(t, werr.Error(), se.Error())
 	assert.Equal(t, werr.(*json.SyntaxError).Offset, se.Offset)
+}
+
+// TestMarshalCycle: a value that contains itself is an error, not a stack overflow.
+func TestMarshalCycle(t *testing.T) {
+	list := []any{nil}
+	list[0] = list
+	_, err := Marshal(list)
+	var me *MarshalError
+	require.ErrorAs(t, err, &me)
+	o := &Object{}
+	o.Set("self", o)
+	_, err = Marshal(o)
+	require.ErrorAs(t, err, &me)
 }
 
 func TestDecoderWalk(t *testing.T) {
@@ -251,13 +279,6 @@ func TestMarshalRefuses(t *testing.T) {
 	}
 	_, err := Marshal(math.NaN())
 	assert.EqualError(t, err, "json: unsupported value: NaN")
-}
-
-func TestMarshalCycle(t *testing.T) {
-	l := []any{nil}
-	l[0] = l
-	_, err := Marshal(l)
-	require.Error(t, err)
 }
 
 func TestObjectRoundTrip(t *testing.T) {

@@ -1,0 +1,223 @@
+package bridge
+
+import (
+	"ragjudge/core/dataset"
+	"ragjudge/core/judge"
+	"ragjudge/core/recall"
+	"ragjudge/core/template"
+	"ragjudge/core/value"
+)
+
+// The functions: each checks its arguments, calls the core and returns plain data.
+
+func evaluators(b *Bridge, _ *Args) (any, error) {
+	if b.loadErr != nil {
+		return nil, b.loadErr
+	}
+	return nonNil(b.registry.Evaluators()), nil
+}
+
+// rendered is judge.Rendered with span offsets in UTF-16 code units, so that JS can slice the
+// prompt with them directly.
+type rendered struct {
+	Prompt   string          `json:"prompt"`
+	Messages []judge.Message `json:"messages"`
+	Warnings []string        `json:"warnings"`
+	Spans    []span          `json:"spans"`
+}
+
+type span struct {
+	Expr  string `json:"expr"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+func render(b *Bridge, a *Args) (any, error) {
+	if b.loadErr != nil {
+		return nil, b.loadErr
+	}
+	id, err := a.str(0, "id")
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := a.obj(1, "inputs", false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.registry.Render(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	offs := make([]int, 0, 2*len(r.Spans))
+	for _, s := range r.Spans {
+		offs = append(offs, s.Start, s.End)
+	}
+	units := UTF16Offsets(r.Prompt, offs)
+	spans := make([]span, len(r.Spans))
+	for k, s := range r.Spans {
+		spans[k] = span{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
+	}
+	return rendered{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Spans: spans}, nil
+}
+
+func parse(b *Bridge, a *Args) (any, error) {
+	if b.loadErr != nil {
+		return nil, b.loadErr
+	}
+	id, err := a.str(0, "id")
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := a.obj(1, "inputs", false)
+	if err != nil {
+		return nil, err
+	}
+	output, err := a.str(2, "output")
+	if err != nil {
+		return nil, err
+	}
+	return b.registry.Parse(id, inputs, output)
+}
+
+func renderTemplate(_ *Bridge, a *Args) (any, error) {
+	src, err := a.str(0, "source")
+	if err != nil {
+		return nil, err
+	}
+	dialect, err := a.str(1, "dialect")
+	if err != nil {
+		return nil, err
+	}
+	if d := template.Dialect(dialect); d != template.Jinja && d != template.Format {
+		return nil, a.errorf("unknown dialect %q: want %q or %q", dialect, template.Jinja, template.Format)
+	}
+	vars, err := a.obj(2, "vars", true)
+	if err != nil {
+		return nil, err
+	}
+	return template.Render("<template>", src, template.Dialect(dialect), vars)
+}
+
+func computeRecall(_ *Bridge, a *Args) (any, error) {
+	in, err := a.obj(0, "scores", false)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range in.Keys() {
+		if k != recall.Essential && k != recall.Bonus {
+			return nil, a.errorf("scores has an unknown key %q: want %q and %q", k, recall.Essential, recall.Bonus)
+		}
+	}
+	essential, err := a.scores(in, recall.Essential)
+	if err != nil {
+		return nil, err
+	}
+	bonus, err := a.scores(in, recall.Bonus)
+	if err != nil {
+		return nil, err
+	}
+	r, err := recall.Compute(essential, bonus)
+	if err != nil {
+		return nil, err
+	}
+	return r.Summary(), nil
+}
+
+func passages(_ *Bridge, a *Args) (any, error) {
+	gt, err := a.str(0, "passage_gt")
+	if err != nil {
+		return nil, err
+	}
+	essential, bonus := recall.Passages(gt)
+	return struct {
+		Essential []string `json:"essential"`
+		Bonus     []string `json:"bonus"`
+	}{nonNil(essential), nonNil(bonus)}, nil
+}
+
+// table is a dataset.Table with empty lists rather than null, and with Paths: the columns and
+// the dotted paths into object columns ("vars.question") that a mapping may name.
+type table struct {
+	Format  string             `json:"format"`
+	Columns []string           `json:"columns"`
+	Paths   []string           `json:"paths"`
+	Rows    []*value.Object    `json:"rows"`
+	Errors  []dataset.RowError `json:"errors"`
+}
+
+func readDataset(_ *Bridge, a *Args) (any, error) {
+	text, err := a.str(0, "text")
+	if err != nil {
+		return nil, err
+	}
+	format, err := a.optStr(1, "format", "")
+	if err != nil {
+		return nil, err
+	}
+	t, err := dataset.Read(text, format)
+	if err != nil {
+		return nil, err
+	}
+	return table{Format: t.Format, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+}
+
+func mapColumns(b *Bridge, a *Args) (any, error) {
+	e, err := b.evaluator(a, 0)
+	if err != nil {
+		return nil, err
+	}
+	columns, err := a.strList(1, "columns")
+	if err != nil {
+		return nil, err
+	}
+	m := dataset.DetectMapping(columns, e.Inputs)
+	// In the evaluator's input order, not Go's sorted map order, so a page lists it as the form.
+	out := &value.Object{}
+	for _, in := range e.Inputs {
+		if c, ok := m[in.Name]; ok {
+			out.Set(in.Name, c)
+		}
+	}
+	return out, nil
+}
+
+func rowInputs(b *Bridge, a *Args) (any, error) {
+	e, err := b.evaluator(a, 0)
+	if err != nil {
+		return nil, err
+	}
+	row, err := a.obj(1, "row", false)
+	if err != nil {
+		return nil, err
+	}
+	mo, err := a.obj(2, "mapping", false)
+	if err != nil {
+		return nil, err
+	}
+	m := dataset.Mapping{}
+	for _, k := range mo.Keys() {
+		v, _ := mo.Get(k)
+		c, ok := v.(string)
+		if !ok && v != nil {
+			return nil, a.errorf("mapping[%q] must be a column name (a string), got %s", k, value.TypeName(v))
+		}
+		m[k] = c
+	}
+	inputs, messages := dataset.RowInputs(row, m, e.Inputs)
+	return struct {
+		Inputs   *value.Object `json:"inputs"`
+		Messages []string      `json:"messages"`
+	}{inputs, nonNil(messages)}, nil
+}
+
+// evaluator reads argument i as an evaluator id.
+func (b *Bridge) evaluator(a *Args, i int) (*judge.Evaluator, error) {
+	if b.loadErr != nil {
+		return nil, b.loadErr
+	}
+	id, err := a.str(i, "id")
+	if err != nil {
+		return nil, err
+	}
+	return b.registry.Get(id)
+}

@@ -1,0 +1,33 @@
+package bridge
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// UTF16Offsets converts byte offsets into s to UTF-16 code unit offsets (JS string indices),
+// in one pass over s. Offsets out of range are clamped to s; a byte that is not UTF-8 counts as
+// one unit, as the U+FFFD that replaces it in JS does.
+func UTF16Offsets(s string, offs []int) []int {
+	order := make([]int, len(offs))
+	for k := range order {
+		order[k] = k
+	}
+	sort.Slice(order, func(x, y int) bool { return offs[order[x]] < offs[order[y]] })
+	out := make([]int, len(offs))
+	b, u := 0, 0
+	for _, k := range order {
+		target := min(max(offs[k], 0), len(s))
+		for b < target {
+			r, size := utf8.DecodeRuneInString(s[b:])
+			if r >= 0x10000 {
+				u += 2
+			} else {
+				u++
+			}
+			b += size
+		}
+		out[k] = u
+	}
+	return out
+}
