@@ -7,10 +7,10 @@
 //   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
-// the global again, so each load() is an independent instance. Each call's arguments cross into
-// Go as one JSON text (a list, one item per parameter) after checkData has refused what JSON would
-// silently change, and the result comes back as one JSON text, {"ok": …} or {"error": …} (see
-// bridge/bridge.go for the wire format).
+// the global again, so each load() is an independent instance. Arguments cross into Go as JS
+// values that Go reads by JSON's rules (objects keep their key order); every result comes back
+// as one JSON text, {"ok": result} or {"error": {kind, code, name, line, col, message}} (see
+// wasm/main.go and bridge/bridge.go for the wire format).
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
@@ -27,7 +27,7 @@ export class RagJudgeError extends Error {
     this.name = "RagJudgeError";
     /** What failed: "input", "template", "recall", "output", "dataset", "load" or "internal". */
     this.kind = fields.kind ?? "input";
-    /** The stable code of the error where it has one (see the README's check codes), else "". */
+    /** The error's stable code where it has one (see the README's check codes), else "". */
     this.code = fields.code ?? "";
     /**
      * What the error is about: the template name ("<template>" for rj.template), the evaluator id,
@@ -188,43 +188,6 @@ function textArg(fn, name, v) {
 }
 
 /**
- * Checks a data argument before it is encoded as JSON, refusing what JSON.stringify would change
- * without a word (NaN and infinities become null, functions and symbols vanish) or cannot encode
- * (BigInts, cycles, nesting deeper than the engine reads), with the path of the value in the
- * message ("inputs.evidence[2].text"). toJSON is honoured, as JSON.stringify honours it.
- * @param {string} fn @param {string} path @param {unknown} v @param {number} depth @param {number} limit
- */
-function checkData(fn, path, v, depth, limit) {
-  const fail = (detail) => {
-    throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
-  };
-  if (depth > limit) fail(`${path} is circular or nested deeper than ${limit} levels`);
-  switch (typeof v) {
-    case "undefined":
-    case "boolean":
-    case "string":
-      return;
-    case "number":
-      if (!Number.isFinite(v)) fail(`${path} holds ${v}, which is not a finite number`);
-      return;
-    case "object":
-      break;
-    default:
-      fail(`${path} holds a ${typeof v}, which is not JSON data`);
-  }
-  if (v === null) return;
-  if (typeof v.toJSON === "function") {
-    checkData(fn, path, v.toJSON(), depth + 1, limit);
-  } else if (Array.isArray(v)) {
-    for (let k = 0; k < v.length; k++) checkData(fn, `${path}[${k}]`, v[k], depth + 1, limit);
-  } else {
-    for (const key of Object.keys(v)) {
-      if (v[key] !== undefined) checkData(fn, `${path}.${key}`, v[key], depth + 1, limit);
-    }
-  }
-}
-
-/**
  * @typedef {Object} Input
  * @property {string} name the key in `inputs`
  * @property {string} label
@@ -377,27 +340,19 @@ export async function load(opts = {}) {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
 
-  // How deep a data argument may nest: the engine's limit, less the list the arguments cross in.
-  const dataDepth = (api.maxDepth ?? 1000) - 1;
-
   /**
    * Calls Go function fn. params names its arguments; a name starting with "$" is a text
-   * argument, type-checked here; the others are data, checked by checkData. All cross as one
-   * JSON text (undefined becomes null, which Go reads as "not given").
+   * argument, type-checked here; the wasm converts the others itself (with JSON's rules).
    */
   function call(fn, params, values) {
     if (exited || go.exited) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const wire = params.map((p, k) => {
-      if (p[0] === "$") return textArg(fn, p.slice(1), values[k]);
-      checkData(fn, p, values[k], 0, dataDepth);
-      return values[k];
-    });
-    const r = JSON.parse(api[fn](JSON.stringify(wire)));
-    if (r.error) throw fromWire(r.error);
-    return r.ok;
+    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : values[k]));
+    const out = JSON.parse(api[fn](...wire));
+    if (out.error) throw fromWire(out.error);
+    return out.ok;
   }
 
   /** @type {RagJudge} */
