@@ -6,6 +6,7 @@ package template
 import (
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"ragjudge/core/value"
 )
@@ -42,6 +43,7 @@ type evaluator struct {
 	out        *strings.Builder
 	spans      []Span
 	iterations int
+	steps      int // work done so far: see step
 	stmtLine   int // Jinja's line of the statement or {{ }} child being executed
 }
 
@@ -60,9 +62,77 @@ func (ev *evaluator) fail(pos int, err error) *evalError {
 
 func (e *evalError) Error() string { return e.msg }
 
-func (ev *evaluator) write(s string) error {
+// step charges n steps of work done by the construct at byte offset pos, and fails there once
+// the render has done more than maxSteps (see the caps in template.go). An operation on text or
+// lists is charged for what it reads and writes (work), so that a loop over large text is
+// measured by what it touches.
+func (ev *evaluator) step(pos, n int) error {
+	ev.steps += n
+	if ev.steps > maxSteps {
+		return &evalError{pos: pos, msg: "the template does too much work: more than " + itoa(maxSteps) +
+			" steps (each expression, loop iteration, list item and " + itoa(bytesPerStep) + " bytes of text handled costs some)"}
+	}
+	return nil
+}
+
+// work charges for an operation at pos that read or wrote the values vs (see size).
+func (ev *evaluator) work(pos int, vs ...any) error {
+	n := 0
+	for _, v := range vs {
+		n += size(v)
+	}
+	return ev.step(pos, n/bytesPerStep)
+}
+
+// size is what reading v costs at least, in bytes of text, found in constant time: a string's
+// bytes, and stepsPerItem steps for each item of a list or a dict (not what the items hold).
+func size(v any) int {
+	switch t := v.(type) {
+	case string:
+		return len(t)
+	case markup:
+		return len(t)
+	case []any:
+		return len(t) * stepsPerItem * bytesPerStep
+	case tuple:
+		return len(t) * stepsPerItem * bytesPerStep
+	case *value.Object:
+		return t.Len() * stepsPerItem * bytesPerStep
+	case *dictView:
+		return t.obj.Len() * stepsPerItem * bytesPerStep
+	}
+	return 0
+}
+
+// deepSize is size counting all that v holds: what comparing it costs. Finding it costs about
+// as much as the comparison, which it is charged with.
+func deepSize(v any) int {
+	switch t := v.(type) {
+	case []any:
+		n := size(t)
+		for _, x := range t {
+			n += deepSize(x)
+		}
+		return n
+	case tuple:
+		return deepSize([]any(t))
+	case *value.Object:
+		n := size(t)
+		for _, k := range t.Keys() {
+			x, _ := t.Get(k)
+			n += len(k) + deepSize(x)
+		}
+		return n
+	case *dictView:
+		return deepSize(t.obj)
+	}
+	return size(v)
+}
+
+// write appends s to the output, failing at pos (the construct that wrote it) past maxOutput.
+func (ev *evaluator) write(pos int, s string) error {
 	if ev.out.Len()+len(s) > maxOutput {
-		return &evalError{pos: -1, msg: "output is over the limit of " + itoa(maxOutput) + " bytes"}
+		return &evalError{pos: pos, msg: "output is over the limit of " + itoa(maxOutput) + " bytes"}
 	}
 	ev.out.WriteString(s)
 	return nil
@@ -78,9 +148,12 @@ func (ev *evaluator) render(body []node) error {
 }
 
 func (ev *evaluator) exec(n node) error {
+	if err := ev.step(nodePos(n), 1); err != nil {
+		return err
+	}
 	switch t := n.(type) {
 	case *textNode:
-		return ev.write(t.text)
+		return ev.write(-1, t.text)
 	case *printNode:
 		ev.stmtLine = t.x.base().line
 		v, err := ev.eval(t.x)
@@ -91,8 +164,11 @@ func (ev *evaluator) exec(n node) error {
 		if err != nil {
 			return ev.fail(t.x.base().pos, err)
 		}
+		if err := ev.work(t.x.base().pos, s); err != nil {
+			return err
+		}
 		start := ev.out.Len()
-		if err := ev.write(s); err != nil {
+		if err := ev.write(t.x.base().pos, s); err != nil {
 			return err
 		}
 		ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
@@ -164,6 +240,13 @@ func (ev *evaluator) execFor(t *forNode) error {
 	if err != nil {
 		return err
 	}
+	if err := ev.work(t.iter.base().pos, seq); err != nil {
+		return err
+	}
+	if s, ok := seq.(string); ok && ev.iterations+utf8.RuneCountInString(s) > maxIterations {
+		// Fail before making a list of millions of characters, not after.
+		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+	}
 	items, err := iterate(seq)
 	if err != nil {
 		return ev.fail(t.iter.base().pos, err)
@@ -177,6 +260,9 @@ func (ev *evaluator) execFor(t *forNode) error {
 	loop := &loopCtx{items: items}
 	for i, it := range items {
 		ev.iterations++
+		if err := ev.step(t.pos, stepsPerIteration); err != nil {
+			return err
+		}
 		if ev.iterations > maxIterations {
 			return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
 		}
@@ -216,6 +302,9 @@ func (ev *evaluator) lookup(name string, pos int) (any, error) {
 }
 
 func (ev *evaluator) eval(x expr) (any, error) {
+	if err := ev.step(x.base().pos, 1); err != nil {
+		return nil, err
+	}
 	switch t := x.(type) {
 	case *constExpr:
 		return t.val, nil
@@ -242,6 +331,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		}
 		key, err := ev.eval(t.key)
 		if err != nil {
+			return nil, err
+		}
+		if err := ev.work(t.pos, str(obj)); err != nil { // indexing a string walks its characters
 			return nil, err
 		}
 		v, err := getitem(obj, key, t.pos)
@@ -298,6 +390,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, ev.fail(t.pos, err)
 		}
+		if err := ev.work(t.pos, l, r, v); err != nil {
+			return nil, err
+		}
 		return v, nil
 	case *unaryExpr:
 		v, err := ev.eval(t.x)
@@ -325,6 +420,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			}
 			b.WriteString(s)
 		}
+		if err := ev.step(t.pos, b.Len()/bytesPerStep); err != nil {
+			return nil, err
+		}
 		return b.String(), nil
 	case *compareExpr:
 		left, err := ev.eval(t.first)
@@ -334,6 +432,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		for _, op := range t.ops {
 			right, err := ev.eval(op.val)
 			if err != nil {
+				return nil, err
+			}
+			if err := ev.step(t.pos, (deepSize(left)+deepSize(right))/bytesPerStep); err != nil {
 				return nil, err
 			}
 			var ok bool
@@ -398,6 +499,15 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		return out, nil
 	}
 	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
+}
+
+// str is v when it is text, else "": what indexing v walks through.
+func str(v any) any {
+	switch v.(type) {
+	case string, markup:
+		return v
+	}
+	return nil
 }
 
 // The names of Jinja's globals and of the methods of Python's values: looking one up is "not
@@ -498,7 +608,18 @@ func getitem(obj any, key any, pos int) (any, error) {
 				return normalize(v), nil
 			}
 		}
-	case []any, tuple, string, markup:
+	case string, markup:
+		if numKind(key) == 1 {
+			if b := toBig(key); b.IsInt64() {
+				if c, ok := runeAt(strOf(t), b.Int64()); ok {
+					if _, isMarkup := t.(markup); isMarkup {
+						return markup(c), nil
+					}
+					return c, nil
+				}
+			}
+		}
+	case []any, tuple:
 		if numKind(key) == 1 {
 			items, _ := iterate(t)
 			b := toBig(key)
@@ -529,4 +650,37 @@ func getitem(obj any, key any, pos int) (any, error) {
 		r = "?"
 	}
 	return &undefined{msg: objectTypeRepr(obj) + " has no element " + r, pos: pos}, nil
+}
+
+// nodePos is the byte offset of statement n in the source, or -1 for text.
+func nodePos(n node) int {
+	switch t := n.(type) {
+	case *printNode:
+		return t.x.base().pos
+	case *forNode:
+		return t.pos
+	case *ifNode:
+		return t.branches[0].cond.base().pos
+	case *setNode:
+		return t.pos
+	}
+	return -1
+}
+
+// runeAt is s[i] in Python: the i-th code point, counting from the end when i < 0; found without
+// making the list of all of them.
+func runeAt(s string, i int64) (string, bool) {
+	if i < 0 {
+		i += int64(utf8.RuneCountInString(s))
+		if i < 0 {
+			return "", false
+		}
+	}
+	for _, r := range s {
+		if i == 0 {
+			return string(r), true
+		}
+		i--
+	}
+	return "", false
 }

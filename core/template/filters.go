@@ -86,6 +86,9 @@ func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
 	if err != nil {
 		return nil, ev.fail(f.pos, err)
 	}
+	if err := ev.work(f.pos, v, out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -240,6 +243,9 @@ func filterDefault(v any, args []any) (any, error) {
 }
 
 func filterFirst(v any, _ []any) (any, error) {
+	if c, ok := firstOrLastRune(v, 0); ok {
+		return c, nil
+	}
 	items, err := iterate(v)
 	if err != nil {
 		return nil, err
@@ -256,6 +262,9 @@ func filterLast(v any, _ []any) (any, error) {
 	default:
 		return nil, typeErr("'%s' object is not reversible", pyTypeName(v))
 	}
+	if c, ok := firstOrLastRune(v, -1); ok {
+		return c, nil
+	}
 	items, err := iterate(v)
 	if err != nil {
 		return nil, err
@@ -264,6 +273,19 @@ func filterLast(v any, _ []any) (any, error) {
 		return &undefined{msg: "No last item, sequence was empty.", pos: -1}, nil
 	}
 	return normalize(items[len(items)-1]), nil
+}
+
+// firstOrLastRune is the code point at i (0 or -1) of a non-empty str or Markup v, without
+// making the list of all of them; ok is false for anything else.
+func firstOrLastRune(v any, i int64) (any, bool) {
+	switch t := v.(type) {
+	case string:
+		return runeAt(t, i)
+	case markup:
+		c, ok := runeAt(string(t), i)
+		return markup(c), ok
+	}
+	return nil, false
 }
 
 // filterToJSON is Jinja's htmlsafe_json_dumps with its default policy (sort_keys=True).

@@ -37,14 +37,26 @@ type Span struct {
 
 // The caps. Each keeps a hostile template or input from taking unbounded time or memory; hitting
 // one is an error at the position where it happened.
+//
+// maxSteps and maxOutput are the work budget of one render, so that a template looping over large
+// text (`{% for x in xs %}{{ big|upper }}{% endfor %}`) ends in an error in well under a second
+// rather than holding the page. A step is a unit of work of about the same cost in the wasm (about
+// 0.1 µs there, where Go runs without inlining): one for each expression or statement evaluated,
+// stepsPerIteration for each loop iteration, stepsPerItem for each item of a list or dict that an
+// operation reads or writes, and one for each bytesPerStep bytes of text. Rendering the built-in
+// prompts over 5 MB of evidence takes about a tenth of the budget.
 const (
-	maxSource     = 1 << 20  // bytes of template source
-	maxDepth      = 64       // nesting of expressions and blocks
-	maxOutput     = 64 << 20 // bytes of output, and of any one string computed on the way
-	maxIterations = 1000000  // loop iterations in one render
-	maxItems      = 1000000  // items in one computed list
-	maxIntDigits  = 4300     // Python's own limit for int <-> str conversion
-	maxIntBits    = 1 << 16  // bits in a computed integer
+	maxSource         = 1 << 20   // bytes of template source
+	maxDepth          = 64        // nesting of the parser's recursion: expressions and blocks
+	maxOutput         = 16 << 20  // bytes of output, and of any one string computed on the way
+	maxSteps          = 2_000_000 // steps of work in one render (see evaluator.step)
+	stepsPerIteration = 40
+	stepsPerItem      = 4
+	bytesPerStep      = 16
+	maxIterations     = 1000000 // loop iterations in one render
+	maxItems          = 1000000 // items in one computed list
+	maxIntDigits      = 4300    // Python's own limit for int <-> str conversion
+	maxIntBits        = 1 << 16 // bits in a computed integer
 )
 
 // Render renders src, named name in errors, with vars. Errors are *diag.Error with Kind "template".
