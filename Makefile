@@ -28,14 +28,11 @@ $(WASM_EXEC): $(WASM_DIR)/wasm_exec.js
 
 FORCE:
 
-# check-deps keeps HTTP, go-openai and the dev server's WebSocket library out of the wasm (they
-# triple its size; DESIGN.md, Layout), encoding/json too (168 KB gzip of a 1.25 MB budget;
-# core/value has the JSON the wasm needs), and syscall/js and net/http out of core/.
+# check-deps runs the one dependency guard, wasm/deps_test.go: what the wasm must not link
+# (HTTP, go-openai, the WebSocket library, encoding/json, regexp, text/template) and what core/
+# must not import (syscall/js, the network, processes, file I/O).
 check-deps:
-	@bad=$$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm | grep -E '^(net/http|encoding/json|github.com/sashabaranov/go-openai|github.com/coder/websocket)' || true); \
-	if [ -n "$$bad" ]; then echo "check-deps: the wasm links $$bad" >&2; exit 1; fi
-	@bad=$$($(GO) list -deps ./core/... | grep -E '^(syscall/js|net/http|net|os/exec)$$' || true); \
-	if [ -n "$$bad" ]; then echo "check-deps: core/ imports $$bad" >&2; exit 1; fi
+	@$(GO) test -count=1 -run '^(TestNoUnwantedDeps|TestCoreDeps|TestGuardWorks)$$' ./wasm/
 
 run: build
 	$(GO) run ./serve -addr $(ADDR) -upstream $(UPSTREAM)

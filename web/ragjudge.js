@@ -350,7 +350,22 @@ export async function load(opts = {}) {
         { kind: "internal", name: fn });
     }
     const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : values[k]));
-    const out = JSON.parse(api[fn](...wire));
+    let text;
+    try {
+      text = api[fn](...wire);
+    } catch (err) {
+      // Only a failure of the wasm itself gets here (the Go side turns every error and panic into
+      // a result), most likely its stack running out; its state is then not to be trusted.
+      exited = true;
+      throw new RagJudgeError(`internal: ${fn}: the wasm failed (${err}); load() it again`,
+        { kind: "internal", name: fn, detail: `the wasm failed (${err}); load() it again` });
+    }
+    if (typeof text !== "string") {
+      exited = true;
+      throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
+        { kind: "internal", name: fn });
+    }
+    const out = JSON.parse(text);
     if (out.error) throw fromWire(out.error);
     return out.ok;
   }
