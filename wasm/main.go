@@ -17,7 +17,9 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"ragjudge/bridge"
@@ -71,7 +73,7 @@ func fromJSArgs(fn string, params []bridge.Param, raw []js.Value) ([]any, error)
 			}
 			continue
 		}
-		x, msg := fromJS(v, p.Name, 0)
+		x, msg := fromJS(v, &path{name: p.Name}, 0)
 		if msg != "" {
 			return nil, inputError(fn, msg)
 		}
@@ -84,15 +86,44 @@ func inputError(fn, msg string) error {
 	return &diag.Error{Kind: "input", Name: fn, Msg: msg}
 }
 
+// path is where a value is in an argument, built into text only for an error message: building
+// it for every value would cost time quadratic in the nesting.
+type path struct {
+	parent *path
+	name   string // an argument's or a key's name; or, when empty, index is a list index
+	index  int
+}
+
+// String is the path as JS would write it; a path of more than a dozen steps keeps its first
+// and last six ("vars.o[0][0][0][0][0]…[0][0][0][0][0][0]").
+func (p *path) String() string {
+	var steps []string // leaf first
+	for q := p; q != nil; q = q.parent {
+		switch {
+		case q.parent == nil:
+			steps = append(steps, q.name)
+		case q.name != "":
+			steps = append(steps, "."+q.name)
+		default:
+			steps = append(steps, "["+strconv.Itoa(q.index)+"]")
+		}
+	}
+	slices.Reverse(steps)
+	if len(steps) > 12 {
+		steps = append(append(steps[:6:6], "…"), steps[len(steps)-6:]...)
+	}
+	return strings.Join(steps, "")
+}
+
 // fromJS converts a JS value into the value package's representation by JSON.stringify's rules
 // (own enumerable keys in their order, toJSON honoured, undefined properties left out, integral
 // numbers as int64), but refusing what JSON would silently change: NaN, infinities, functions,
-// symbols and BigInts. path names the value in the message ("inputs.evidence[2].text"), which is
-// "" when the conversion worked.
-func fromJS(v js.Value, path string, depth int) (any, string) {
+// symbols and BigInts. The message names the value by its path ("inputs.evidence[2].text"); it
+// is "" when the conversion worked.
+func fromJS(v js.Value, at *path, depth int) (any, string) {
 	t, ok := jsType(v)
 	if !ok {
-		return nil, path + " holds a bigint, which is not JSON data"
+		return nil, at.String() + " holds a bigint, which is not JSON data"
 	}
 	switch t {
 	case js.TypeUndefined, js.TypeNull:
@@ -103,7 +134,7 @@ func fromJS(v js.Value, path string, depth int) (any, string) {
 		f := v.Float()
 		switch {
 		case math.IsNaN(f) || math.IsInf(f, 0):
-			return nil, path + " holds " + js.Global().Call("String", v).String() + ", which is not a finite number"
+			return nil, at.String() + " holds " + js.Global().Call("String", v).String() + ", which is not a finite number"
 		case f == math.Trunc(f) && math.Abs(f) < 1<<63:
 			return int64(f), ""
 		}
@@ -113,15 +144,15 @@ func fromJS(v js.Value, path string, depth int) (any, string) {
 	case js.TypeObject:
 		// As deep as value.Decode reads (the argument itself is the first level).
 		if depth >= value.MaxDepth {
-			return nil, path + " is circular or nested deeper than " + strconv.Itoa(value.MaxDepth) + " levels"
+			return nil, at.String() + " is circular or nested deeper than " + strconv.Itoa(value.MaxDepth) + " levels"
 		}
 		if toJSON := v.Get("toJSON"); toJSON.Type() == js.TypeFunction {
-			return fromJS(v.Call("toJSON"), path, depth+1)
+			return fromJS(v.Call("toJSON"), at, depth+1)
 		}
 		if jsIsArray.Invoke(v).Bool() {
 			list := make([]any, v.Length())
 			for k := range list {
-				x, msg := fromJS(v.Index(k), path+"["+strconv.Itoa(k)+"]", depth+1)
+				x, msg := fromJS(v.Index(k), &path{parent: at, index: k}, depth+1)
 				if msg != "" {
 					return nil, msg
 				}
@@ -137,7 +168,7 @@ func fromJS(v js.Value, path string, depth int) (any, string) {
 			if x.IsUndefined() {
 				continue
 			}
-			val, msg := fromJS(x, path+"."+key, depth+1)
+			val, msg := fromJS(x, &path{parent: at, name: key}, depth+1)
 			if msg != "" {
 				return nil, msg
 			}
@@ -145,7 +176,7 @@ func fromJS(v js.Value, path string, depth int) (any, string) {
 		}
 		return o, ""
 	}
-	return nil, path + " holds a " + t.String() + ", which is not JSON data"
+	return nil, at.String() + " holds a " + t.String() + ", which is not JSON data"
 }
 
 // jsType is v.Type() that reports ok == false for a BigInt, which syscall/js has no Type for

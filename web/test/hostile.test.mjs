@@ -1,0 +1,260 @@
+// hostile.test.mjs: the JS API under input meant to break it. Nesting at and past the engine's
+// limits, inputs of 10 MB, text that is not valid UTF-16, templates that would run for ever, and a
+// storm of failing calls: every call ends with a result or a RagJudgeError, and the engine keeps
+// working after all of them. A stack overflow inside the wasm cannot be recovered (it leaves Go's
+// runtime broken), which is why the limits exist; each case is timed (the "took" diagnostics).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { RagJudgeError } from "../ragjudge.js";
+import { api, throwsRJ } from "./helpers.mjs";
+
+const rj = await api();
+
+/** The deepest lists and objects nest in data the engine reads (value.MaxDepth). */
+const maxDepth = 1000;
+
+/** Runs fn, reports how long it took, and returns its result. */
+function timed(t, fn) {
+  const start = performance.now();
+  const out = fn();
+  const ms = performance.now() - start;
+  t.diagnostic(`took ${ms.toFixed(1)} ms`);
+  return [out, ms];
+}
+
+const nested = (n, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
+const groundingInputs = { answer: "Paris", facts: ["Paris is in France."] };
+const claimInputs = { question: "q", claims: ["The sky is blue."], evidence: ["The sky is blue."] };
+
+/** Asserts the engine still answers correctly. */
+function healthy() {
+  assert.deepEqual(rj.passages("[ESSENTIAL PASSAGE] a [BONUS PASSAGE] b"), { essential: ["a"], bonus: ["b"] });
+  assert.equal(rj.template("{{ x }}", "jinja", { x: 1 }), "1");
+  assert.equal(rj.parse("answer-grounding", groundingInputs, "Yes").passed, true);
+}
+
+test("readDataset: a row nested to the limit is read, one past it is a row error", (t) => {
+  const atLimit = `{"a": ${nested(maxDepth - 1)}}`; // the row's object is the first level
+  const [ok] = timed(t, () => rj.readDataset(atLimit + "\n", "jsonl"));
+  assert.deepEqual(ok.errors, []);
+  let v = ok.rows[0].a;
+  let depth = 1;
+  while (Array.isArray(v) && v.length) [v, depth] = [v[0], depth + 1];
+  assert.equal(depth, maxDepth - 1);
+
+  const past = `{"a": ${nested(maxDepth)}}`;
+  const [bad] = timed(t, () => rj.readDataset(`{"q": 1}\n${past}\n{"q": 3}\n`, "jsonl"));
+  assert.deepEqual(bad.rows, [{ q: 1 }, { q: 3 }]);
+  assert.equal(bad.errors.length, 1);
+  assert.equal(bad.errors[0].line, 2);
+  assert.match(bad.errors[0].message, /nested deeper than 1000 levels/);
+
+  // In a JSON list of rows too, and far past the limit.
+  const [json] = timed(t, () => rj.readDataset(`[{"q": 1}, ${past}]`, "json"));
+  assert.deepEqual(json.rows, [{ q: 1 }]);
+  assert.match(json.errors[0].message, /row 2: invalid JSON: JSON nested deeper than 1000 levels/);
+  for (const text of [nested(5000), nested(200000), "[".repeat(200000), '{"data": ' + "[".repeat(200000)]) {
+    const [r] = timed(t, () => rj.readDataset(text, "json"));
+    assert.deepEqual(r.rows, []);
+    assert.equal(r.errors.length, 1);
+    assert.equal(r.errors[0].line, 1);
+  }
+  healthy();
+});
+
+test("template: nesting at the limit renders, one past it is a positioned error", (t) => {
+  const parens = (n) => "{{ " + "(".repeat(n) + "1" + ")".repeat(n) + " }}";
+  const ifs = (n) => "{% if 1 %}".repeat(n) + "x" + "{% endif %}".repeat(n);
+  assert.equal(timed(t, () => rj.template(parens(20), "jinja"))[0], "1");
+  assert.equal(timed(t, () => rj.template(ifs(61), "jinja"))[0], "x");
+  for (const src of [parens(21), ifs(62), parens(100000), "{{ " + "[".repeat(100000) + " }}", "{{ " + "not ".repeat(100000) + "1 }}"]) {
+    const start = performance.now();
+    throwsRJ(() => rj.template(src, "jinja"), { kind: "template", line: 1, col: true, message: /nesting deeper than 64 levels/ });
+    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+  }
+  healthy();
+});
+
+test("data arguments: nested to the limit they cross, one past it they are refused by path", (t) => {
+  let deep = 1;
+  for (let k = 0; k < maxDepth - 1; k++) deep = [deep]; // vars is the first level
+  assert.equal(timed(t, () => rj.template("{{ o|length }}", "jinja", { o: deep }))[0], "1");
+  const printed = timed(t, () => rj.template("{{ o }}", "jinja", { o: deep }))[0];
+  assert.equal(printed, nested(maxDepth - 1, "1"));
+  throwsRJ(() => rj.template("x", "jinja", { o: [deep] }), { kind: "input", subject: "template", detail: /^vars\.o(\[0\]){4}…(\[0\]){6} is circular or nested deeper than 1000 levels$/ });
+  const cyclic = { a: [] };
+  cyclic.a.push(cyclic);
+  throwsRJ(() => rj.render("answer-grounding", cyclic), { kind: "input", subject: "render", message: /circular/ });
+  healthy();
+});
+
+test("parse: judge answers nested far past any limit are read as data, not thrown", (t) => {
+  for (const answer of [nested(100000), '{"claims": ' + "[".repeat(100000), "{".repeat(100000), '{"a":'.repeat(50000)]) {
+    const [v] = timed(t, () => rj.parse("claim-groundedness", claimInputs, answer));
+    assert.equal(v.passed, null);
+    assert.ok(v.checks.some((c) => c.severity === "error" && typeof c.code === "string" && c.code !== ""), JSON.stringify(v.checks));
+  }
+  healthy();
+});
+
+test("10 MB inputs: datasets, prompts, answers and template variables", (t) => {
+  const row = (k) => JSON.stringify({ question: `Question ${k}?`, answer: "An answer. ".repeat(40), contexts: ["A context. ".repeat(40)] });
+  const lines = [];
+  for (let k = 0, n = 0; n < 10 << 20; k++) {
+    lines.push(row(k));
+    n += lines[k].length + 1;
+  }
+  const [ds] = timed(t, () => rj.readDataset(lines.join("\n"), "jsonl"));
+  assert.equal(ds.rows.length, lines.length);
+  assert.deepEqual(ds.errors, []);
+
+  const csv = "question,answer\n" + Array.from({ length: 100000 }, (_, k) => `q${k},"${"x".repeat(100)}"`).join("\n");
+  const [c] = timed(t, () => rj.readDataset(csv, "csv"));
+  assert.ok(c.rows.length > 0);
+
+  const fact = "The capital of France is Paris. ".repeat(64); // 2 KB
+  const facts = Array.from({ length: 5000 }, () => fact); // 10 MB
+  const [r] = timed(t, () => rj.render("answer-grounding", { answer: "Paris", facts }));
+  assert.ok(r.prompt.length > 10_000_000);
+  assert.equal(r.messages[0].content, r.prompt);
+
+  const [v] = timed(t, () => rj.parse("answer-grounding", groundingInputs, "x".repeat(10 << 20)));
+  assert.equal(v.passed, null);
+  assert.ok(v.checks.length > 0);
+
+  const big = "é".repeat(5 << 20); // 10 MB of UTF-8
+  const [out] = timed(t, () => rj.template("{{ big }}", "jinja", { big }));
+  assert.equal(out.length, big.length);
+
+  const start = performance.now();
+  throwsRJ(() => rj.template("x".repeat(10 << 20), "jinja"), { kind: "template", line: 1, col: true, message: /larger than/ });
+  t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+  healthy();
+});
+
+test("text that is not valid Unicode: lone surrogates and escaped ones become U+FFFD", (t) => {
+  const lone = "a\uD800b\uDC00c";
+  assert.equal(timed(t, () => rj.template("{{ x }}", "jinja", { x: lone }))[0], "a\uFFFDb\uFFFDc");
+  assert.equal(rj.template(lone, "jinja"), "a\uFFFDb\uFFFDc");
+  const ds = rj.readDataset(`{"q": "x\\ud800y", "r": "${lone}"}\n`, "jsonl");
+  assert.deepEqual(ds.rows, [{ q: "x\uFFFDy", r: "a\uFFFDb\uFFFDc" }]);
+  const csv = rj.readDataset(`q\n${lone}\n`, "csv");
+  assert.deepEqual(csv.rows, [{ q: "a\uFFFDb\uFFFDc" }]);
+  const v = rj.parse("answer-grounding", { answer: lone, facts: [lone] }, "Yes\uD800");
+  assert.equal(typeof v.passed === "boolean" || v.passed === null, true);
+  const r = rj.render("answer-grounding", { answer: "\uD83D😀\uDE00", facts: ["f"] });
+  const span = r.spans.find((s) => s.expr === "answer");
+  assert.equal(r.prompt.slice(span.start, span.end), "\uFFFD😀\uFFFD");
+  healthy();
+});
+
+test("template budgets: loops over large text end in a positioned error well under a second", (t) => {
+  const big = "abcdefgh ".repeat(1 << 17); // 1.1 MB
+  const xs = Array.from({ length: 1000 }, (_, k) => k);
+  const cases = [
+    ["{% for i in xs %}{{ big|upper }}{% endfor %}", 1, 25],
+    ["{% for i in xs %}{% if big|upper %}{% endif %}{% endfor %}", 1, 28],
+    ["{% for i in xs %}\n{% set y = big|replace('a', 'aaaa') %}{% endfor %}", 2, 16],
+    ["{% for i in xs %}{% for j in xs %}{% for k in xs %}{{ i }}{% endfor %}{% endfor %}{% endfor %}", 1, 0],
+    ["{% for i in xs %}{% if 'z' in big %}{% endif %}{% endfor %}", 1, 28],
+    ["{% for c in big %}{% endfor %}", 1, 4],
+  ];
+  for (const [src, line, col] of cases) {
+    const start = performance.now();
+    const err = throwsRJ(() => rj.template(src, "jinja", { xs, big }), { kind: "template", line, col: col || true });
+    const ms = performance.now() - start;
+    t.diagnostic(`took ${ms.toFixed(1)} ms: ${err.detail.slice(0, 60)}`);
+    assert.match(err.detail, /too much work|over the limit|loop iterations/);
+    assert.ok(ms < 5000, `${src}: ${ms} ms`);
+  }
+  healthy();
+});
+
+test("a thousand failing calls of every kind, then good calls with the right results", (t) => {
+  const good = {
+    evaluators: rj.evaluators(),
+    render: rj.render("answer-grounding", groundingInputs),
+    parse: rj.parse("claim-groundedness", claimInputs, '{"claims": [{"claim_id": "c1", "grounded": true}]}'),
+    template: rj.template("{% for x in xs %}{{ x|upper }}{% endfor %}", "jinja", { xs: ["a", "b"] }),
+    recall: rj.recall({ essential: [4, 3], bonus: [4, 0] }),
+    passages: rj.passages("[ESSENTIAL PASSAGE] a"),
+    readDataset: rj.readDataset("q,a\n1,2\n"),
+    mapColumns: rj.mapColumns("answer-grounding", ["response", "contexts"]),
+    rowInputs: rj.rowInputs("answer-grounding", { a: "x", f: '["y"]' }, { answer: "a", facts: "f" }),
+  };
+  const cyclic = {};
+  cyclic.self = cyclic;
+  let deep = 1;
+  for (let k = 0; k < maxDepth; k++) deep = [deep];
+  // Arguments that are cyclic or 1000 levels deep cost about 10 ms each to refuse (the walk into
+  // them crosses from Go into JS at each level), so they go round a hundred times, the rest a
+  // thousand.
+  const slow = [
+    () => rj.render("answer-grounding", cyclic),
+    () => rj.template("x", "jinja", { o: deep }),
+  ];
+  const failing = [
+    () => rj.render("no-such-evaluator", {}),
+    () => rj.render("answer-grounding", {}),
+    () => rj.render(42, {}),
+    () => rj.parse("answer-grounding", { facts: 1 }, "yes"),
+    () => rj.parse("answer-grounding", groundingInputs),
+    () => rj.template("{{ x }", "jinja"),
+    () => rj.template("{{ missing }}", "jinja"),
+    () => rj.template("{{ 1/0 }}", "jinja"),
+    () => rj.template("{{ " + "(".repeat(1000) + " }}", "jinja"),
+    () => rj.template("x", "jinja", { n: 1n }),
+    () => rj.template("x", "mustache"),
+    () => rj.recall({ essential: ["four"] }),
+    () => rj.recall({ essential: [NaN] }),
+    () => rj.recall({ extra: [] }),
+    () => rj.passages(42),
+    () => rj.readDataset(42),
+    () => rj.readDataset("", "csv"),
+    () => rj.readDataset("not json", "json"),
+    () => rj.mapColumns("answer-grounding", "not a list"),
+    () => rj.rowInputs("answer-grounding", {}, { answer: 1 }),
+  ];
+  const start = performance.now();
+  let thrown = 0;
+  for (let round = 0; round < 1000; round++) {
+    for (const call of round % 10 ? failing : [...failing, ...slow]) {
+      try {
+        call();
+      } catch (err) {
+        assert.ok(err instanceof RagJudgeError, String(err));
+        assert.notEqual(err.kind, "internal", err.message);
+        thrown++;
+      }
+    }
+  }
+  t.diagnostic(`${thrown} failing calls took ${(performance.now() - start).toFixed(0)} ms`);
+  assert.equal(thrown, 1000 * failing.length + 100 * slow.length);
+  // A few template budget failures too: each is a long call.
+  const xs = Array.from({ length: 100000 }, (_, k) => k);
+  for (let k = 0; k < 5; k++) {
+    throwsRJ(() => rj.template("{% for i in xs %}{% for j in xs %}{% endfor %}{% endfor %}", "jinja", { xs }), { kind: "template", line: 1, col: true });
+  }
+
+  assert.deepEqual(rj.evaluators(), good.evaluators);
+  assert.deepEqual(rj.render("answer-grounding", groundingInputs), good.render);
+  assert.deepEqual(rj.parse("claim-groundedness", claimInputs, '{"claims": [{"claim_id": "c1", "grounded": true}]}'), good.parse);
+  assert.equal(good.parse.passed, true);
+  assert.equal(rj.template("{% for x in xs %}{{ x|upper }}{% endfor %}", "jinja", { xs: ["a", "b"] }), "AB");
+  assert.deepEqual(rj.recall({ essential: [4, 3], bonus: [4, 0] }), good.recall);
+  assert.equal(good.recall.final, 4);
+  assert.deepEqual(rj.passages("[ESSENTIAL PASSAGE] a"), good.passages);
+  assert.deepEqual(rj.readDataset("q,a\n1,2\n"), good.readDataset);
+  assert.deepEqual(rj.mapColumns("answer-grounding", ["response", "contexts"]), good.mapColumns);
+  assert.deepEqual(rj.rowInputs("answer-grounding", { a: "x", f: '["y"]' }, { answer: "a", facts: "f" }), good.rowInputs);
+  healthy();
+});
+
+test("RagJudgeError has a code, empty when the error has none", () => {
+  // Errors with a code (the bridge's tests check that it crosses) keep it in err.code; the page
+  // decides from codes, never from the message.
+  const err = throwsRJ(() => rj.template("{{ x }", "jinja"), { kind: "template", line: 1, col: true });
+  assert.equal(err.code, "");
+  assert.equal(new RagJudgeError("input: x", { kind: "input", code: "input.no-markers" }).code, "input.no-markers");
+});
