@@ -228,7 +228,12 @@ function textArg(fn, name, v) {
 /**
  * @typedef {Object} Check
  * @property {"error"|"warning"} severity
- * @property {string} message
+ * @property {string} code stable, e.g. "answer.no-verdict" (the README's check codes): decide from it
+ * @property {string} message for people; its wording may change
+ * @property {string} [input] the input the check is about; absent: the judge's answer
+ * @property {number} [line] 1-based line of the span the check is about, when there is one
+ * @property {number} [col] 1-based column, in characters
+ * @property {number} [len] the span's length, in characters
  */
 
 /**
