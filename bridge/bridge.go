@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sort"
+	"unsafe"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/judge"
@@ -109,11 +110,13 @@ func (b *Bridge) call(name string, args []any) string {
 	if err != nil {
 		return wireError(err)
 	}
-	enc, err := value.Marshal(res)
+	enc, err := value.AppendMarshal([]byte(`{"ok":`), res)
 	if err != nil {
 		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
 	}
-	return `{"ok":` + string(enc) + "}"
+	enc = append(enc, '}')
+	// enc is not written again: the string can share its bytes (a result can be megabytes).
+	return unsafe.String(unsafe.SliceData(enc), len(enc))
 }
 
 // Fail is the wire text of err, for an error found before Call (in converting the arguments).

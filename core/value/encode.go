@@ -34,8 +34,12 @@ const maxMarshalDepth = MaxDepth + 16
 // 25 KB of gzip, enough to break the budget), so it leaves out what no result type needs and
 // says so with an error: maps, []byte, and untagged embedded structs (encoding/json would
 // flatten their fields).
-func Marshal(v any) ([]byte, error) {
-	e := encoder{}
+func Marshal(v any) ([]byte, error) { return AppendMarshal(nil, v) }
+
+// AppendMarshal appends what Marshal writes for v to dst, so that a caller wrapping the JSON in
+// more (the wasm's {"ok": …}) copies a long result once rather than twice.
+func AppendMarshal(dst []byte, v any) ([]byte, error) {
+	e := encoder{b: dst}
 	if err := e.value(reflect.ValueOf(v), 0); err != nil {
 		return nil, err
 	}
