@@ -13,11 +13,13 @@ import (
 var errTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(value.MaxDepth) + " levels")
 
 // decodeJSON reads one strict JSON value with value.Decode. A syntax error is a
-// *value.SyntaxError, worded and placed as encoding/json would.
+// *value.SyntaxError, worded and placed as encoding/json would; so is nesting deeper than
+// value.MaxDepth, placed at the bracket that goes too deep, so that a row error says where.
 func decodeJSON(data []byte) (any, error) {
 	v, err := value.Decode(data)
-	if errors.Is(err, value.ErrTooDeep) {
-		return nil, errTooDeep
+	var de *value.DepthError
+	if errors.As(err, &de) {
+		return nil, &value.SyntaxError{Offset: de.Offset + 1, Msg: errTooDeep.Error()}
 	}
 	return v, err
 }

@@ -19,8 +19,18 @@ const MaxDepth = 1000
 // accept exactly the texts encoding/json accepts. They do not recurse, so the wasm holds it.
 const maxScanDepth = 10000
 
-// ErrTooDeep is Decode's error for JSON nested deeper than MaxDepth.
+// ErrTooDeep is Decode's error for JSON nested deeper than MaxDepth, as a *DepthError that says
+// where: test for it with errors.Is.
 var ErrTooDeep = errors.New("value: JSON nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
+
+// DepthError is ErrTooDeep at a place: Offset is the byte offset of the '[' or '{' one level
+// deeper than MaxDepth.
+type DepthError struct{ Offset int64 }
+
+func (e *DepthError) Error() string { return ErrTooDeep.Error() }
+
+// Is makes errors.Is(err, ErrTooDeep) hold.
+func (e *DepthError) Is(target error) bool { return target == ErrTooDeep }
 
 // SyntaxError is a place where a text stops being JSON. Msg and Offset are what encoding/json
 // reports for the same text: Offset counts the bytes read up to and including the offending
@@ -34,8 +44,8 @@ func (e *SyntaxError) Error() string { return e.Msg }
 
 // Decode reads one strict JSON value (RFC 8259) into the representation described in the
 // package doc. Strings are unescaped as encoding/json does, surrogate pairs joined and bytes
-// that are not UTF-8 (and lone surrogates) replaced by U+FFFD. Errors are a *SyntaxError, or
-// ErrTooDeep for lists and objects nested more than MaxDepth levels ("[[]]" is two).
+// that are not UTF-8 (and lone surrogates) replaced by U+FFFD. Errors are a *SyntaxError, or a
+// *DepthError (ErrTooDeep) for lists and objects nested more than MaxDepth levels ("[[]]" is two).
 func Decode(data []byte) (any, error) {
 	d := Decoder{s: data}
 	v, err := d.Value()
@@ -152,7 +162,7 @@ func (d *Decoder) value(depth int) (any, error) {
 	d.SkipSpace()
 	switch c := d.Peek(); {
 	case (c == '{' || c == '[') && depth >= MaxDepth:
-		return nil, ErrTooDeep
+		return nil, &DepthError{Offset: int64(d.pos)}
 	case c == '{':
 		return d.object(depth)
 	case c == '[':

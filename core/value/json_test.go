@@ -142,9 +142,13 @@ func TestDecodeDepth(t *testing.T) {
 		require.NoError(t, err, "depth %d", n)
 		assert.Equal(t, string(nested(n)), string(b))
 	}
-	for _, deep := range [][]byte{nested(MaxDepth + 1), []byte(strings.Repeat("[", 50000))} {
-		_, err := Decode(deep)
+	// The error is at the bracket of level MaxDepth+1.
+	for deep, at := range map[string]int64{string(nested(MaxDepth + 1)): int64(500 * len(`{"a":[`)), strings.Repeat("[", 50000): MaxDepth} {
+		_, err := Decode([]byte(deep))
 		require.ErrorIs(t, err, ErrTooDeep)
+		var de *DepthError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, at, de.Offset)
 	}
 	assert.EqualError(t, ErrTooDeep, "value: JSON nested deeper than 1000 levels")
 
