@@ -118,13 +118,13 @@ func (a *Args) scores(in *value.Object, kind string) ([]*big.Rat, error) {
 		case string:
 			text = x
 		default:
-			return nil, a.errorf("%s[%d] must be a number or a numeric string, got %s", kind, k, value.TypeName(item))
+			return nil, a.errorf("%s score %d must be a number or a numeric string, got %s", kind, k+1, value.TypeName(item))
 		}
 		r, err := recall.ParseScore(text)
 		if err != nil {
 			if d, ok := err.(*diag.Error); ok {
 				e := *d
-				e.Msg = fmt.Sprintf("%s[%d]: %s", kind, k, d.Msg)
+				e.Msg = fmt.Sprintf("%s score %d: %s", kind, k+1, d.Msg)
 				return nil, &e
 			}
 			return nil, err

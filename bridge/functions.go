@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"ragjudge/core/dataset"
+	"ragjudge/core/diag"
 	"ragjudge/core/judge"
 	"ragjudge/core/recall"
 	"ragjudge/core/template"
@@ -23,6 +24,7 @@ type rendered struct {
 	Prompt   string          `json:"prompt"`
 	Messages []judge.Message `json:"messages"`
 	Warnings []string        `json:"warnings"`
+	Checks   []diag.Check    `json:"checks"`
 	Spans    []span          `json:"spans"`
 }
 
@@ -57,7 +59,7 @@ func render(b *Bridge, a *Args) (any, error) {
 	for k, s := range r.Spans {
 		spans[k] = span{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
 	}
-	return rendered{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Spans: spans}, nil
+	return rendered{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}, nil
 }
 
 func parse(b *Bridge, a *Args) (any, error) {
@@ -138,11 +140,13 @@ func passages(_ *Bridge, a *Args) (any, error) {
 // table is a dataset.Table with empty lists rather than null, and with Paths: the columns and
 // the dotted paths into object columns ("vars.question") that a mapping may name.
 type table struct {
-	Format  string             `json:"format"`
-	Columns []string           `json:"columns"`
-	Paths   []string           `json:"paths"`
-	Rows    []*value.Object    `json:"rows"`
-	Errors  []dataset.RowError `json:"errors"`
+	Format    string             `json:"format"`
+	Delimiter string             `json:"delimiter,omitempty"`
+	Columns   []string           `json:"columns"`
+	Paths     []string           `json:"paths"`
+	Rows      []*value.Object    `json:"rows"`
+	Errors    []dataset.RowError `json:"errors"`
+	Warnings  []dataset.RowError `json:"warnings"`
 }
 
 func readDataset(_ *Bridge, a *Args) (any, error) {
@@ -158,7 +162,8 @@ func readDataset(_ *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return table{Format: t.Format, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows), Errors: nonNil(t.Errors)}, nil
+	return table{Format: t.Format, Delimiter: t.Delimiter, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows),
+		Errors: nonNil(t.Errors), Warnings: nonNil(t.Warnings)}, nil
 }
 
 func mapColumns(b *Bridge, a *Args) (any, error) {
@@ -170,15 +175,16 @@ func mapColumns(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := dataset.DetectMapping(columns, e.Inputs)
+	matches := dataset.DetectMatches(columns, e.Inputs)
 	// In the evaluator's input order, not Go's sorted map order, so a page lists it as the form.
-	out := &value.Object{}
-	for _, in := range e.Inputs {
-		if c, ok := m[in.Name]; ok {
-			out.Set(in.Name, c)
-		}
+	mapping := &value.Object{}
+	for _, mt := range matches {
+		mapping.Set(mt.Input, mt.Column)
 	}
-	return out, nil
+	return struct {
+		Mapping *value.Object   `json:"mapping"`
+		Matches []dataset.Match `json:"matches"`
+	}{mapping, nonNil(matches)}, nil
 }
 
 func rowInputs(b *Bridge, a *Args) (any, error) {
@@ -203,11 +209,16 @@ func rowInputs(b *Bridge, a *Args) (any, error) {
 		}
 		m[k] = c
 	}
-	inputs, messages := dataset.RowInputs(row, m, e.Inputs)
+	inputs, checks := dataset.RowInputs(row, m, e.Inputs)
+	messages := make([]string, len(checks))
+	for i, c := range checks {
+		messages[i] = c.Message
+	}
 	return struct {
 		Inputs   *value.Object `json:"inputs"`
+		Checks   []diag.Check  `json:"checks"`
 		Messages []string      `json:"messages"`
-	}{inputs, nonNil(messages)}, nil
+	}{inputs, nonNil(checks), messages}, nil
 }
 
 // evaluator reads argument i as an evaluator id.
