@@ -252,6 +252,16 @@ test("a thousand failing calls of every kind, then good calls with the right res
   healthy();
 });
 
+test("codes and spans reach JS: checks carry code, line, col, len and input", () => {
+  const v = rj.parse("claim-groundedness", claimInputs, '{"claims": [{"claim_id": "c9", "grounded": true}]}');
+  const unknown = v.checks.find((c) => c.code === "claims.unknown-id");
+  assert.deepEqual({ ...unknown, message: undefined }, { severity: "warning", code: "claims.unknown-id", message: undefined, line: 1, col: 13, len: 36 });
+  const r = rj.rowInputs("answer-grounding", { a: "x", f: "one fact" }, { answer: "a", facts: "f" });
+  assert.ok(r.checks.every((c) => typeof c.code === "string" && c.code && c.input), JSON.stringify(r.checks));
+  const err = throwsRJ(() => rj.render("no-such-evaluator", {}), { kind: "input" });
+  assert.equal(err.code, "input.unknown-evaluator");
+});
+
 test("RagJudgeError has a code, empty when the error has none", () => {
   // Errors with a code (the bridge's tests check that it crosses) keep it in err.code; the page
   // decides from codes, never from the message.
