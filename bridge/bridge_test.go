@@ -55,7 +55,7 @@ func TestCallResults(t *testing.T) {
 		{"rowInputs", []any{"answer-grounding", obj("a", "x", "f", `["y"]`), obj("answer", "a", "facts", "f")},
 			`{"inputs":{"answer":"x","facts":["y"]},"checks":[],"messages":[]}`},
 		{"parse", []any{"answer-grounding", groundingInputs, "**Yes.**"}, `"passed":true`},
-		{"render", []any{"answer-grounding", groundingInputs}, `"messages":[{"role":"user","content":`},
+		{"render", []any{"answer-grounding", groundingInputs}, `"messages":[{"role":"user"}]`}, // the content is the prompt: ragjudge.js puts it back
 		{"evaluators", nil, `"id":"claim-groundedness"`},
 	}
 	for _, tt := range tests {

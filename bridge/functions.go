@@ -19,13 +19,21 @@ func evaluators(b *Bridge, _ *Args) (any, error) {
 }
 
 // rendered is judge.Rendered with span offsets in UTF-16 code units, so that JS can slice the
-// prompt with them directly.
+// prompt with them directly, and without the content of a message that is the prompt itself:
+// ragjudge.js puts it back. Escaping the prompt a second time as JSON was a third of render's
+// time in the wasm (a prompt is often megabytes).
 type rendered struct {
 	Prompt   string          `json:"prompt"`
-	Messages []judge.Message `json:"messages"`
+	Messages []message       `json:"messages"`
 	Warnings []string        `json:"warnings"`
 	Checks   []diag.Check    `json:"checks"`
 	Spans    []span          `json:"spans"`
+}
+
+// message is a judge.Message whose content, when it is the prompt, is left out (nil).
+type message struct {
+	Role    string  `json:"role"`
+	Content *string `json:"content,omitempty"`
 }
 
 type span struct {
@@ -59,7 +67,14 @@ func render(b *Bridge, a *Args) (any, error) {
 	for k, s := range r.Spans {
 		spans[k] = span{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
 	}
-	return rendered{Prompt: r.Prompt, Messages: r.Messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}, nil
+	messages := make([]message, len(r.Messages))
+	for k, m := range r.Messages {
+		messages[k] = message{Role: m.Role}
+		if m.Content != r.Prompt {
+			messages[k].Content = &r.Messages[k].Content
+		}
+	}
+	return rendered{Prompt: r.Prompt, Messages: messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}, nil
 }
 
 func parse(b *Bridge, a *Args) (any, error) {

@@ -379,7 +379,12 @@ export async function load(opts = {}) {
   const rj = {
     version: api.version,
     evaluators: () => call("evaluators", [], []),
-    render: (id, inputs) => call("render", ["$id", "inputs"], [id, inputs]),
+    render: (id, inputs) => {
+      // The wire leaves out a message's content when it is the prompt (bridge/functions.go).
+      const r = call("render", ["$id", "inputs"], [id, inputs]);
+      for (const m of r.messages) m.content ??= r.prompt;
+      return r;
+    },
     parse: (id, inputs, output) => call("parse", ["$id", "inputs", "$output"], [id, inputs, output]),
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
