@@ -23,11 +23,11 @@ func evaluators(b *Bridge, _ *Args) (any, error) {
 // ragjudge.js puts it back. Escaping the prompt a second time as JSON was a third of render's
 // time in the wasm (a prompt is often megabytes).
 type rendered struct {
-	Prompt   string          `json:"prompt"`
-	Messages []message       `json:"messages"`
-	Warnings []string        `json:"warnings"`
-	Checks   []diag.Check    `json:"checks"`
-	Spans    []span          `json:"spans"`
+	Prompt   string       `json:"prompt"`
+	Messages []message    `json:"messages"`
+	Warnings []string     `json:"warnings"`
+	Checks   []diag.Check `json:"checks"`
+	Spans    []span       `json:"spans"`
 }
 
 // message is a judge.Message whose content, when it is the prompt, is left out (nil).
