@@ -39,9 +39,21 @@ func main() {
 	b := bridge.New(prompts.FS)
 	api := jsObject.New()
 	api.Set("version", judge.Version)
+	api.Set("maxDepth", value.MaxDepth) // ragjudge.js refuses deeper arguments before they cross
 	for _, name := range bridge.Names() {
 		params := bridge.Functions[name].Params
-		api.Set(name, js.FuncOf(func(_ js.Value, raw []js.Value) any {
+		api.Set(name, js.FuncOf(func(_ js.Value, raw []js.Value) (out any) {
+			defer func() {
+				// Reading an argument runs JS (getters, toJSON, proxies), which can throw: a
+				// panic here would end the Go program and every later call with it.
+				if p := recover(); p != nil {
+					msg := "internal error reading the arguments"
+					if e, ok := p.(js.Error); ok {
+						msg = "reading the arguments threw " + e.Error()
+					}
+					out = b.Fail(inputError(name, msg))
+				}
+			}()
 			args, err := fromJSArgs(name, params, raw)
 			if err != nil {
 				return b.Fail(err)

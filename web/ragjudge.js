@@ -187,6 +187,74 @@ function textArg(fn, name, v) {
   throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
 }
 
+/** inputError is the RagJudgeError for a bad argument of fn. */
+function inputError(fn, detail) {
+  return new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
+}
+
+/**
+ * Copies a data argument into plain data by JSON.stringify's rules (own enumerable keys in their
+ * order, toJSON honoured, undefined properties left out), refusing what JSON would silently
+ * change (NaN, infinities, functions, symbols, BigInts) and what the engine does not read
+ * (nesting deeper than `limit`, cycles), with the path of the value in the message
+ * ("inputs.evidence[2].text"). The copy is what crosses into the wasm: Go reads it property by
+ * property, and a getter, toJSON or proxy that threw there would unwind the wasm's stack under
+ * Go's feet and end the engine; here it is an input error.
+ * @param {string} fn @param {string} name @param {unknown} v @param {number} limit
+ * @returns {unknown}
+ */
+function plainArg(fn, name, v, limit) {
+  /** @type {(string|number)[]} */
+  const path = [name];
+  // The path as JS writes it; a long one keeps its first and last six steps.
+  const where = () => {
+    const steps = path.map((p, k) => (k === 0 ? p : typeof p === "number" ? `[${p}]` : `.${p}`));
+    return (steps.length > 12 ? [...steps.slice(0, 6), "…", ...steps.slice(-6)] : steps).join("");
+  };
+  const copy = (x, depth) => {
+    switch (typeof x) {
+      case "undefined":
+      case "boolean":
+      case "string":
+        return x;
+      case "number":
+        if (!Number.isFinite(x)) throw inputError(fn, `${where()} holds ${x}, which is not a finite number`);
+        return x;
+      case "object":
+        break;
+      default:
+        throw inputError(fn, `${where()} holds a ${typeof x}, which is not JSON data`);
+    }
+    if (x === null) return null;
+    if (depth >= limit) throw inputError(fn, `${where()} is circular or nested deeper than ${limit} levels`);
+    if (typeof x.toJSON === "function") return copy(x.toJSON(), depth + 1);
+    if (Array.isArray(x)) {
+      const out = new Array(x.length);
+      for (let k = 0; k < x.length; k++) {
+        path.push(k);
+        out[k] = copy(x[k], depth + 1);
+        path.pop();
+      }
+      return out;
+    }
+    /** @type {Record<string, unknown>} */
+    const out = {};
+    for (const key of Object.keys(x)) {
+      path.push(key);
+      const item = x[key];
+      if (item !== undefined) out[key] = copy(item, depth + 1);
+      path.pop();
+    }
+    return out;
+  };
+  try {
+    return copy(v, 0);
+  } catch (err) {
+    if (err instanceof RagJudgeError) throw err;
+    throw inputError(fn, `${where()} could not be read: ${err}`);
+  }
+}
+
 /**
  * @typedef {Object} Input
  * @property {string} name the key in `inputs`
@@ -345,16 +413,19 @@ export async function load(opts = {}) {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
 
+  // How deep data arguments may nest: the engine's limit (value.MaxDepth).
+  const maxDepth = typeof api.maxDepth === "number" ? api.maxDepth : 1000;
+
   /**
    * Calls Go function fn. params names its arguments; a name starting with "$" is a text
-   * argument, type-checked here; the wasm converts the others itself (with JSON's rules).
+   * argument, type-checked here; the others are data, copied into plain data by plainArg.
    */
   function call(fn, params, values) {
     if (exited || go.exited) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : values[k]));
+    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : plainArg(fn, p, values[k], maxDepth)));
     let text;
     try {
       text = api[fn](...wire);

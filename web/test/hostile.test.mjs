@@ -90,6 +90,21 @@ test("data arguments: nested to the limit they cross, one past it they are refus
   healthy();
 });
 
+test("arguments whose reading throws (getters, toJSON, proxies) are input errors", (t) => {
+  const getter = { answer: "a", get facts() { throw new Error("getter boom"); } };
+  const toJSON = { toJSON() { throw new TypeError("toJSON boom"); } };
+  const proxy = new Proxy({}, { ownKeys() { throw new Error("proxy boom"); } });
+  for (const [inputs, want] of [[getter, /getter boom/], [toJSON, /toJSON boom/], [proxy, /proxy boom/]]) {
+    const start = performance.now();
+    throwsRJ(() => rj.render("answer-grounding", inputs), { kind: "input", subject: "render", message: want });
+    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+  }
+  for (let k = 0; k < 100; k++) {
+    assert.throws(() => rj.template("x", "jinja", { v: getter }), RagJudgeError);
+  }
+  healthy();
+});
+
 test("parse: judge answers nested far past any limit are read as data, not thrown", (t) => {
   for (const answer of [nested(100000), '{"claims": ' + "[".repeat(100000), "{".repeat(100000), '{"a":'.repeat(50000)]) {
     const [v] = timed(t, () => rj.parse("claim-groundedness", claimInputs, answer));
