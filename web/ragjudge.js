@@ -8,9 +8,9 @@
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
 // the global again, so each load() is an independent instance. Arguments cross into Go as JS
-// values that Go reads by JSON's rules (objects keep their key order); every result comes back
-// as one JSON text, {"ok": result} or {"error": {kind, code, name, line, col, message}} (see
-// wasm/main.go and bridge/bridge.go for the wire format).
+// values: text as strings, data as a plain copy (plainArg) that Go reads by JSON's rules (objects
+// keep their key order); every result comes back as one JSON text, {"ok": result} or
+// {"error": {kind, code, name, line, col, message}} (see wasm/main.go and bridge/bridge.go).
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
