@@ -49,8 +49,8 @@ export class RagJudgeError extends Error {
 /** @param {{kind: string, code?: string, name?: string, line?: number, col?: number, message: string}} e */
 function fromWire(e) {
   let loc = e.name ?? "";
-  if (e.line > 0) {
-    loc += (loc ? ":" : "") + e.line + (e.col > 0 ? ":" + e.col : "");
+  if (e.line) {
+    loc += (loc ? ":" : "") + e.line + (e.col ? ":" + e.col : "");
   }
   const full = (e.kind ? e.kind + ": " : "") + (loc ? loc + ": " : "") + e.message;
   return new RagJudgeError(full, { kind: e.kind, code: e.code, name: e.name, line: e.line, col: e.col, detail: e.message });
