@@ -4,6 +4,7 @@
 // working after all of them. A stack overflow inside the wasm cannot be recovered (it leaves Go's
 // runtime broken), which is why the limits exist; each case is timed (the "took" diagnostics).
 import { test } from "node:test";
+import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 
 import { RagJudgeError } from "../ragjudge.js";
@@ -62,6 +63,36 @@ test("readDataset: a row nested to the limit is read, one past it is a row error
     assert.equal(r.errors[0].line, 1);
   }
   healthy();
+});
+
+test("the limits leave room: at the limit every call works on 40% of the default stack", (t) => {
+  // Browsers give wasm about the stack Node does (V8's default, about 1 MB); some give less, and
+  // the caller's own frames take some. The deepest calls the limits allow must pass with much
+  // less, so that a change that makes the recursion costlier fails here, not in a user's tab.
+  const code = `
+    import { load } from ${JSON.stringify(new URL("../ragjudge.js", import.meta.url).href)};
+    const rj = await load();
+    const nested = (n) => "[".repeat(n) + "]".repeat(n);
+    let o = 1;
+    for (let k = 0; k < ${maxDepth - 1}; k++) o = [o];
+    const out = [
+      rj.readDataset('{"a": ' + nested(${maxDepth - 1}) + "}\\n", "jsonl").rows.length,
+      rj.readDataset("[" + nested(200000) + "]", "json").errors.length,
+      rj.template("{{ o }} {{ o|tojson }} {{ o == o }} {{ [o] < [o] }}", "jinja", { o }).length,
+      rj.rowInputs("answer-grounding", { a: "x", f: o }, { answer: "a", facts: "f" }).checks.length,
+      rj.template("{{ " + "(".repeat(20) + "1" + ")".repeat(20) + " }}", "jinja"),
+      rj.parse("claim-groundedness", { question: "q", claims: ["c"], evidence: ["e"] }, nested(${maxDepth})).passed,
+    ];
+    console.log(JSON.stringify(out));`;
+  const start = performance.now();
+  const out = execFileSync(process.execPath, ["--stack-size=400", "--input-type=module", "-e", code], { encoding: "utf8" });
+  t.diagnostic(`took ${(performance.now() - start).toFixed(0)} ms (a new Node process)`);
+  const [rows, errors, printed, , one, passed] = JSON.parse(out);
+  assert.equal(rows, 1);
+  assert.equal(errors, 1);
+  assert.ok(printed > 4 * maxDepth);
+  assert.equal(one, "1");
+  assert.equal(passed, null);
 });
 
 test("template: nesting at the limit renders, one past it is a positioned error", (t) => {
