@@ -15,12 +15,12 @@ const rj = await api();
 /** The deepest lists and objects nest in data the engine reads (value.MaxDepth). */
 const maxDepth = 1000;
 
-/** Runs fn, reports how long it took, and returns its result. */
-function timed(t, fn) {
+/** Runs fn, reports how long it took under the name what, and returns its result. */
+function timed(t, what, fn) {
   const start = performance.now();
   const out = fn();
   const ms = performance.now() - start;
-  t.diagnostic(`took ${ms.toFixed(1)} ms`);
+  t.diagnostic(`took ${ms.toFixed(1)} ms: ${what}`);
   return [out, ms];
 }
 
@@ -37,7 +37,7 @@ function healthy() {
 
 test("readDataset: a row nested to the limit is read, one past it is a row error", (t) => {
   const atLimit = `{"a": ${nested(maxDepth - 1)}}`; // the row's object is the first level
-  const [ok] = timed(t, () => rj.readDataset(atLimit + "\n", "jsonl"));
+  const [ok] = timed(t, "JSONL row at the limit", () => rj.readDataset(atLimit + "\n", "jsonl"));
   assert.deepEqual(ok.errors, []);
   let v = ok.rows[0].a;
   let depth = 1;
@@ -45,7 +45,7 @@ test("readDataset: a row nested to the limit is read, one past it is a row error
   assert.equal(depth, maxDepth - 1);
 
   const past = `{"a": ${nested(maxDepth)}}`;
-  const [bad] = timed(t, () => rj.readDataset(`{"q": 1}\n${past}\n{"q": 3}\n`, "jsonl"));
+  const [bad] = timed(t, "JSONL row one past the limit", () => rj.readDataset(`{"q": 1}\n${past}\n{"q": 3}\n`, "jsonl"));
   assert.deepEqual(bad.rows, [{ q: 1 }, { q: 3 }]);
   assert.equal(bad.errors.length, 1);
   assert.equal(bad.errors[0].line, 2);
@@ -53,11 +53,11 @@ test("readDataset: a row nested to the limit is read, one past it is a row error
   assert.equal(bad.errors[0].message, "invalid JSON at col 1006: JSON nested deeper than 1000 levels");
 
   // In a JSON list of rows too, and far past the limit.
-  const [json] = timed(t, () => rj.readDataset(`[{"q": 1}, ${past}]`, "json"));
+  const [json] = timed(t, "JSON row one past the limit", () => rj.readDataset(`[{"q": 1}, ${past}]`, "json"));
   assert.deepEqual(json.rows, [{ q: 1 }]);
   assert.match(json.errors[0].message, /row 2: invalid JSON: JSON nested deeper than 1000 levels/);
   for (const text of [nested(5000), nested(200000), "[".repeat(200000), '{"data": ' + "[".repeat(200000)]) {
-    const [r] = timed(t, () => rj.readDataset(text, "json"));
+    const [r] = timed(t, `JSON dataset nested ${text.length} characters deep`, () => rj.readDataset(text, "json"));
     assert.deepEqual(r.rows, []);
     assert.equal(r.errors.length, 1);
     assert.equal(r.errors[0].line, 1);
@@ -98,12 +98,12 @@ test("the limits leave room: at the limit every call works on 40% of the default
 test("template: nesting at the limit renders, one past it is a positioned error", (t) => {
   const parens = (n) => "{{ " + "(".repeat(n) + "1" + ")".repeat(n) + " }}";
   const ifs = (n) => "{% if 1 %}".repeat(n) + "x" + "{% endif %}".repeat(n);
-  assert.equal(timed(t, () => rj.template(parens(20), "jinja"))[0], "1");
-  assert.equal(timed(t, () => rj.template(ifs(61), "jinja"))[0], "x");
+  assert.equal(timed(t, "template with 20 parentheses (the limit)", () => rj.template(parens(20), "jinja"))[0], "1");
+  assert.equal(timed(t, "template with 61 if blocks (the limit)", () => rj.template(ifs(61), "jinja"))[0], "x");
   for (const src of [parens(21), ifs(62), parens(100000), "{{ " + "[".repeat(100000) + " }}", "{{ " + "not ".repeat(100000) + "1 }}"]) {
     const start = performance.now();
     throwsRJ(() => rj.template(src, "jinja"), { kind: "template", line: 1, col: true, message: /nesting deeper than 64 levels/ });
-    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms: template past the nesting limit, ${src.length} characters`);
   }
   healthy();
 });
@@ -111,8 +111,8 @@ test("template: nesting at the limit renders, one past it is a positioned error"
 test("data arguments: nested to the limit they cross, one past it they are refused by path", (t) => {
   let deep = 1;
   for (let k = 0; k < maxDepth - 1; k++) deep = [deep]; // vars is the first level
-  assert.equal(timed(t, () => rj.template("{{ o|length }}", "jinja", { o: deep }))[0], "1");
-  const printed = timed(t, () => rj.template("{{ o }}", "jinja", { o: deep }))[0];
+  assert.equal(timed(t, "variable nested to the limit", () => rj.template("{{ o|length }}", "jinja", { o: deep }))[0], "1");
+  const printed = timed(t, "variable nested to the limit, printed", () => rj.template("{{ o }}", "jinja", { o: deep }))[0];
   assert.equal(printed, nested(maxDepth - 1, "1"));
   throwsRJ(() => rj.template("x", "jinja", { o: [deep] }), { kind: "input", subject: "template", detail: /^vars\.o(\[0\]){4}…(\[0\]){6} is circular or nested deeper than 1000 levels$/ });
   const cyclic = { a: [] };
@@ -128,7 +128,7 @@ test("arguments whose reading throws (getters, toJSON, proxies) are input errors
   for (const [inputs, want] of [[getter, /getter boom/], [toJSON, /toJSON boom/], [proxy, /proxy boom/]]) {
     const start = performance.now();
     throwsRJ(() => rj.render("answer-grounding", inputs), { kind: "input", subject: "render", message: want });
-    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+    t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms: argument whose reading throws (${want.source})`);
   }
   for (let k = 0; k < 100; k++) {
     assert.throws(() => rj.template("x", "jinja", { v: getter }), RagJudgeError);
@@ -138,7 +138,7 @@ test("arguments whose reading throws (getters, toJSON, proxies) are input errors
 
 test("parse: judge answers nested far past any limit are read as data, not thrown", (t) => {
   for (const answer of [nested(100000), '{"claims": ' + "[".repeat(100000), "{".repeat(100000), '{"a":'.repeat(50000)]) {
-    const [v] = timed(t, () => rj.parse("claim-groundedness", claimInputs, answer));
+    const [v] = timed(t, `judge answer nested ${answer.length} characters deep`, () => rj.parse("claim-groundedness", claimInputs, answer));
     assert.equal(v.passed, null);
     assert.ok(v.checks.some((c) => c.severity === "error" && typeof c.code === "string" && c.code !== ""), JSON.stringify(v.checks));
   }
@@ -152,37 +152,37 @@ test("10 MB inputs: datasets, prompts, answers and template variables", (t) => {
     lines.push(row(k));
     n += lines[k].length + 1;
   }
-  const [ds] = timed(t, () => rj.readDataset(lines.join("\n"), "jsonl"));
+  const [ds] = timed(t, "10 MB JSONL dataset", () => rj.readDataset(lines.join("\n"), "jsonl"));
   assert.equal(ds.rows.length, lines.length);
   assert.deepEqual(ds.errors, []);
 
   const csv = "question,answer\n" + Array.from({ length: 100000 }, (_, k) => `q${k},"${"x".repeat(100)}"`).join("\n");
-  const [c] = timed(t, () => rj.readDataset(csv, "csv"));
+  const [c] = timed(t, "11 MB CSV dataset", () => rj.readDataset(csv, "csv"));
   assert.ok(c.rows.length > 0);
 
   const fact = "The capital of France is Paris. ".repeat(64); // 2 KB
   const facts = Array.from({ length: 5000 }, () => fact); // 10 MB
-  const [r] = timed(t, () => rj.render("answer-grounding", { answer: "Paris", facts }));
+  const [r] = timed(t, "render with 10 MB of facts", () => rj.render("answer-grounding", { answer: "Paris", facts }));
   assert.ok(r.prompt.length > 10_000_000);
   assert.equal(r.messages[0].content, r.prompt);
 
-  const [v] = timed(t, () => rj.parse("answer-grounding", groundingInputs, "x".repeat(10 << 20)));
+  const [v] = timed(t, "parse a 10 MB answer", () => rj.parse("answer-grounding", groundingInputs, "x".repeat(10 << 20)));
   assert.equal(v.passed, null);
   assert.ok(v.checks.length > 0);
 
   const big = "é".repeat(5 << 20); // 10 MB of UTF-8
-  const [out] = timed(t, () => rj.template("{{ big }}", "jinja", { big }));
+  const [out] = timed(t, "template printing a 10 MB variable", () => rj.template("{{ big }}", "jinja", { big }));
   assert.equal(out.length, big.length);
 
   const start = performance.now();
   throwsRJ(() => rj.template("x".repeat(10 << 20), "jinja"), { kind: "template", line: 1, col: true, message: /larger than/ });
-  t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms`);
+  t.diagnostic(`took ${(performance.now() - start).toFixed(1)} ms: a 10 MB template source (refused)`);
   healthy();
 });
 
 test("text that is not valid Unicode: lone surrogates and escaped ones become U+FFFD", (t) => {
   const lone = "a\uD800b\uDC00c";
-  assert.equal(timed(t, () => rj.template("{{ x }}", "jinja", { x: lone }))[0], "a\uFFFDb\uFFFDc");
+  assert.equal(timed(t, "lone surrogates", () => rj.template("{{ x }}", "jinja", { x: lone }))[0], "a\uFFFDb\uFFFDc");
   assert.equal(rj.template(lone, "jinja"), "a\uFFFDb\uFFFDc");
   const ds = rj.readDataset(`{"q": "x\\ud800y", "r": "${lone}"}\n`, "jsonl");
   assert.deepEqual(ds.rows, [{ q: "x\uFFFDy", r: "a\uFFFDb\uFFFDc" }]);
@@ -211,7 +211,7 @@ test("template budgets: loops over large text end in a positioned error well und
     const start = performance.now();
     const err = throwsRJ(() => rj.template(src, "jinja", { xs, big }), { kind: "template", line, col: col || true });
     const ms = performance.now() - start;
-    t.diagnostic(`took ${ms.toFixed(1)} ms: ${err.detail.slice(0, 60)}`);
+    t.diagnostic(`took ${ms.toFixed(1)} ms: ${src.replace(/\n/g, " ")} -> ${err.detail.slice(0, 40)}`);
     assert.match(err.detail, /too much work|over the limit|loop iterations/);
     assert.ok(ms < 5000, `${src}: ${ms} ms`);
   }
