@@ -10,10 +10,6 @@ import (
 	"ragjudge/core/value"
 )
 
-func ctxDef(fn string, lead int, params []string, defaults []any, f func(c *callCtx, v any, b *bound) (any, error)) (filterDef, bool) {
-	return filterDef{sig: signature{fn: fn, lead: lead, params: params, defaults: defaults}, fn: f}, true
-}
-
 // callNamed is environment.call_filter or call_test: the built-in called name applied to v.
 func (c *callCtx) callNamed(test bool, name any, v any, pos []any, kw []kwVal) (any, error) {
 	kind := "filter"
@@ -27,11 +23,11 @@ func (c *callCtx) callNamed(test bool, name any, v any, pos []any, kw []kwVal) (
 	var def filterDef
 	ok := false
 	if isStr {
+		t := 0
 		if test {
-			def, ok = testOf(s)
-		} else {
-			def, ok = filterOf(s)
+			t = 1
 		}
+		def, ok = lookupBuiltin(specTables[t], s)
 	}
 	if !ok {
 		if u, isU := name.(*undefined); isU {
@@ -396,8 +392,11 @@ func filterUnique(c *callCtx, v any, b *bound) (any, error) {
 	}), nil
 }
 
-func minOrMax(isMax bool) func(c *callCtx, v any, b *bound) (any, error) {
-	return func(c *callCtx, v any, b *bound) (any, error) {
+func filterMax(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, true) }
+func filterMin(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, false) }
+
+func minOrMax(c *callCtx, v any, b *bound, isMax bool) (any, error) {
+	{
 		caseSensitive, attribute := b.args[0], b.args[1]
 		items, err := iterItems(c.ev, c.pos, v)
 		if err != nil {
@@ -673,8 +672,13 @@ func kwValue(kw []kwVal, name string) (any, bool) {
 
 // selectOrReject is select_or_reject: the items for which the test (or bool, without one) of
 // the item, or of its attribute when byAttr, is keep.
-func selectOrReject(keep, byAttr bool) func(c *callCtx, v any, b *bound) (any, error) {
-	return func(c *callCtx, v any, b *bound) (any, error) {
+func filterSelect(c *callCtx, v any, b *bound) (any, error)     { return selectOrReject(c, v, b, true, false) }
+func filterReject(c *callCtx, v any, b *bound) (any, error)     { return selectOrReject(c, v, b, false, false) }
+func filterSelectattr(c *callCtx, v any, b *bound) (any, error) { return selectOrReject(c, v, b, true, true) }
+func filterRejectattr(c *callCtx, v any, b *bound) (any, error) { return selectOrReject(c, v, b, false, true) }
+
+func selectOrReject(c *callCtx, v any, b *bound, keep, byAttr bool) (any, error) {
+	{
 		args, kw := b.rest, b.kw
 		return lazy(c, func() (func() (any, bool, error), error) {
 			ok, err := truthy(v)

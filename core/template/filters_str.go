@@ -16,19 +16,23 @@ import (
 
 // strFilter applies f to soft_str(v); the result is Markup when v is and keep is set (the
 // str methods markupsafe wraps).
-func strFilter(v any, keep bool, f func(string) (string, error)) (any, error) {
+func strFilter(v any, keep bool, f func(string) string) (any, error) {
 	s, err := pyStr(v)
 	if err != nil {
 		return nil, err
 	}
-	out, err := f(s)
-	if err != nil {
-		return nil, err
-	}
+	out := f(s)
 	if _, ok := v.(markup); ok && keep {
 		return markup(out), nil
 	}
 	return out, nil
+}
+
+func filterString(v any, _ []any) (any, error) {
+	if m, ok := v.(markup); ok {
+		return m, nil
+	}
+	return pyStr(v)
 }
 
 // titleSpecial holds the code points whose str.title() is not their str.upper() with all but
@@ -119,18 +123,23 @@ func filterCenter(v any, a []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return strFilter(v, true, func(s string) (string, error) {
-		n := utf8.RuneCountInString(s)
-		if width <= n {
-			return s, nil
-		}
+	s, err := pyStr(v)
+	if err != nil {
+		return nil, err
+	}
+	n := utf8.RuneCountInString(s)
+	if width > n {
 		if width-n+len(s) > maxOutput {
-			return "", tooLong()
+			return nil, tooLong()
 		}
 		marg := width - n
 		left := marg/2 + (marg & width & 1)
-		return strings.Repeat(" ", left) + s + strings.Repeat(" ", marg-left), nil
-	})
+		s = strings.Repeat(" ", left) + s + strings.Repeat(" ", marg-left)
+	}
+	if _, ok := v.(markup); ok {
+		return markup(s), nil
+	}
+	return s, nil
 }
 
 // pySplitLines is str.splitlines(): the line breaks Python knows, \r\n as one.

@@ -364,7 +364,7 @@ func formatFloatC(f float64, conv rune, prec int, alt bool) string {
 }
 
 // filterFormat is do_format: soft_str(value) % (kwargs or args).
-func filterFormat(v any, b *bound) (any, error) {
+func filterFormat(_ *callCtx, v any, b *bound) (any, error) {
 	if len(b.rest) > 0 && len(b.kw) > 0 {
 		return nil, &pyError{msg: "FilterArgumentError: can't handle positional and keyword arguments at the same time"}
 	}

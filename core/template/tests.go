@@ -4,7 +4,6 @@ package template
 // functions, callable the builtin).
 
 import (
-	"math/big"
 	"unicode"
 
 	"ragjudge/core/value"
@@ -12,149 +11,98 @@ import (
 
 // testOf returns the definition of a supported test; its function returns a bool.
 func testOf(name string) (filterDef, bool) {
-	one := func(fn string, f func(v any) (any, error)) (filterDef, bool) {
-		return def(fn, 1, []string{"value"}, nil, func(v any, _ []any) (any, error) { return f(v) })
-	}
-	switch name {
-	case "defined":
-		return one("test_defined", func(v any) (any, error) {
-			_, undef := v.(*undefined)
-			return !undef, nil
-		})
-	case "undefined":
-		return one("test_undefined", func(v any) (any, error) {
-			_, undef := v.(*undefined)
-			return undef, nil
-		})
-	case "odd", "even":
-		want := int64(1)
-		if name == "even" {
-			want = 0
-		}
-		return one("test_"+name, func(v any) (any, error) { return modEquals(v, int64(2), want) })
-	case "divisibleby":
-		return def("test_divisibleby", 1, []string{"value", "num"}, nil, func(v any, a []any) (any, error) {
-			return modEquals(v, a[0], 0)
-		})
-	case "filter", "test":
-		return one("test_"+name, func(v any) (any, error) {
-			switch t := v.(type) {
-			case string, markup:
-				s := strOf(t)
-				if name == "filter" {
-					_, ok := filterOf(s)
-					return ok || inList(jinjaFilters, s), nil
-				}
-				_, ok := testOf(s)
-				return ok || inList(jinjaTests, s), nil
-			case *undefined:
-				return nil, undefErr(t)
-			case []any, *value.Object, *dictView:
-				return nil, typeErr("unhashable type: '%s'", pyTypeName(v))
-			}
-			return false, nil
-		})
-	case "none":
-		return one("test_none", func(v any) (any, error) { return v == nil, nil })
-	case "boolean":
-		return one("test_boolean", func(v any) (any, error) { _, ok := v.(bool); return ok, nil })
-	case "false", "true":
-		return one("test_"+name, func(v any) (any, error) { b, ok := v.(bool); return ok && b == (name == "true"), nil })
-	case "integer":
-		return one("test_integer", func(v any) (any, error) {
-			switch v.(type) {
-			case int64, *big.Int:
-				return true, nil
-			}
-			return false, nil
-		})
-	case "float":
-		return one("test_float", func(v any) (any, error) { _, ok := v.(float64); return ok, nil })
-	case "lower", "upper":
-		return one("test_"+name, func(v any) (any, error) {
-			s, err := pyStr(v)
-			if err != nil {
-				return nil, err
-			}
-			return pyIsCase(s, name == "upper"), nil
-		})
-	case "string":
-		return one("test_string", func(v any) (any, error) {
-			switch v.(type) {
-			case string, markup:
-				return true, nil
-			}
-			return false, nil
-		})
-	case "mapping":
-		return one("test_mapping", func(v any) (any, error) { _, ok := v.(*value.Object); return ok, nil })
-	case "number":
-		return one("test_number", func(v any) (any, error) { return numKind(v) != 0, nil })
-	case "sequence":
-		// len(value) and value.__getitem__, any exception meaning no: an undefined is none.
-		return one("test_sequence", func(v any) (any, error) {
-			switch v.(type) {
-			case string, markup, []any, tuple, *value.Object:
-				return true, nil
-			}
-			return false, nil
-		})
-	case "iterable":
-		return one("test_iterable", func(v any) (any, error) {
-			switch t := v.(type) {
-			case string, markup, []any, tuple, *value.Object, *dictView, *generator:
-				return true, nil
-			case *undefined:
-				return nil, undefErr(t)
-			}
-			return false, nil
-		})
-	case "callable":
-		return builtinOne("callable", func(v any) (any, error) {
-			switch v.(type) {
-			case *undefined, *loopCtx:
-				return true, nil
-			}
-			return false, nil
-		})
-	case "sameas":
-		return def("test_sameas", 1, []string{"value", "other"}, nil, func(v any, a []any) (any, error) {
-			return sameAs(v, a[0])
-		})
-	case "escaped":
-		return one("test_escaped", func(v any) (any, error) { _, ok := v.(markup); return ok, nil })
-	case "in":
-		return def("test_in", 1, []string{"value", "seq"}, nil, func(v any, a []any) (any, error) {
-			return contains(a[0], v)
-		})
-	}
-	if op, fn := compareTest(name); op != "" {
-		d, _ := def(fn, 1, []string{"a", "b"}, nil, func(v any, a []any) (any, error) {
-			return compareOp(op, v, a[0])
-		})
-		d.sig.builtin = true
-		return d, true
-	}
-	return filterDef{}, false
+	return lookupBuiltin(specTables[1], name)
 }
 
-// compareTest maps a comparison test to its operator and the name of Python's function.
-func compareTest(name string) (op, fn string) {
-	switch name {
-	case "eq", "equalto", "==":
-		return "==", "eq"
-	case "ne", "!=":
-		return "!=", "ne"
-	case "lt", "lessthan", "<":
-		return "<", "lt"
-	case "le", "<=":
-		return "<=", "le"
-	case "gt", "greaterthan", ">":
-		return ">", "gt"
-	case "ge", ">=":
-		return ">=", "ge"
+var testSpecs = [...]builtinSpec{
+	{"defined", "test_defined 1 value", nil, func(v any, _ []any) (any, error) { _, u := v.(*undefined); return !u, nil }},
+	{"undefined", "test_undefined 1 value", nil, func(v any, _ []any) (any, error) { _, u := v.(*undefined); return u, nil }},
+	{"odd", "test_odd 1 value", nil, func(v any, _ []any) (any, error) { return modEquals(v, int64(2), 1) }},
+	{"even", "test_even 1 value", nil, func(v any, _ []any) (any, error) { return modEquals(v, int64(2), 0) }},
+	{"divisibleby", "test_divisibleby 1 value num", nil, func(v any, a []any) (any, error) { return modEquals(v, a[0], 0) }},
+	{"filter", "test_filter 1 value", nil, func(v any, _ []any) (any, error) { return isBuiltinName(0, v) }},
+	{"test", "test_test 1 value", nil, func(v any, _ []any) (any, error) { return isBuiltinName(1, v) }},
+	{"none", "test_none 1 value", nil, func(v any, _ []any) (any, error) { return v == nil, nil }},
+	{"boolean", "test_boolean 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(bool); return ok, nil }},
+	{"false", "test_false 1 value", nil, func(v any, _ []any) (any, error) { return v == false, nil }},
+	{"true", "test_true 1 value", nil, func(v any, _ []any) (any, error) { return v == true, nil }},
+	{"integer", "test_integer 1 value", nil, func(v any, _ []any) (any, error) { return numKind(v) == 1 && v != true && v != false, nil }},
+	{"float", "test_float 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(float64); return ok, nil }},
+	{"lower", "test_lower 1 value", nil, func(v any, _ []any) (any, error) { return strIsCase(v, false) }},
+	{"upper", "test_upper 1 value", nil, func(v any, _ []any) (any, error) { return strIsCase(v, true) }},
+	{"string", "test_string 1 value", nil, testString},
+	{"mapping", "test_mapping 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(*value.Object); return ok, nil }},
+	{"number", "test_number 1 value", nil, func(v any, _ []any) (any, error) { return numKind(v) != 0, nil }},
+	{"sequence", "test_sequence 1 value", nil, testSequence},
+	{"iterable", "test_iterable 1 value", nil, testIterable},
+	{"callable", "!callable 1 obj", nil, testCallable},
+	{"sameas", "test_sameas 1 value other", nil, func(v any, a []any) (any, error) { return sameAs(v, a[0]) }},
+	{"escaped", "test_escaped 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(markup); return ok, nil }},
+	{"in", "test_in 1 value seq", nil, func(v any, a []any) (any, error) { return contains(a[0], v) }},
+	{"eq equalto ==", "@eq 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("==", v, a[0]) }},
+	{"ne !=", "@ne 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("!=", v, a[0]) }},
+	{"lt lessthan <", "@lt 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("<", v, a[0]) }},
+	{"le <=", "@le 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("<=", v, a[0]) }},
+	{"gt greaterthan >", "@gt 1 a b", nil, func(v any, a []any) (any, error) { return compareOp(">", v, a[0]) }},
+	{"ge >=", "@ge 1 a b", nil, func(v any, a []any) (any, error) { return compareOp(">=", v, a[0]) }},
+}
+
+// isBuiltinName is `value in environment.filters` (table 0) or `.tests` (table 1).
+func isBuiltinName(table int, v any) (any, error) {
+	switch t := v.(type) {
+	case string, markup:
+		s := strOf(t)
+		_, ok := lookupBuiltin(specTables[table], s)
+		return ok || inList([2]string{jinjaFilters, jinjaTests}[table], s), nil
+	case *undefined:
+		return nil, undefErr(t)
+	case []any, *value.Object, *dictView:
+		return nil, typeErr("unhashable type: '%s'", pyTypeName(v))
 	}
-	return "", ""
+	return false, nil
+}
+
+func strIsCase(v any, upper bool) (any, error) {
+	s, err := pyStr(v)
+	if err != nil {
+		return nil, err
+	}
+	return pyIsCase(s, upper), nil
+}
+
+func testString(v any, _ []any) (any, error) {
+	switch v.(type) {
+	case string, markup:
+		return true, nil
+	}
+	return false, nil
+}
+
+// testSequence is len(value) and value.__getitem__, any exception meaning no: an undefined is none.
+func testSequence(v any, _ []any) (any, error) {
+	switch v.(type) {
+	case string, markup, []any, tuple, *value.Object:
+		return true, nil
+	}
+	return false, nil
+}
+
+func testIterable(v any, _ []any) (any, error) {
+	switch t := v.(type) {
+	case string, markup, []any, tuple, *value.Object, *dictView, *generator:
+		return true, nil
+	case *undefined:
+		return nil, undefErr(t)
+	}
+	return false, nil
+}
+
+func testCallable(v any, _ []any) (any, error) {
+	switch v.(type) {
+	case *undefined, *loopCtx:
+		return true, nil
+	}
+	return false, nil
 }
 
 // modEquals is value % num == want, with Python's % (str % x is printf formatting).
@@ -225,20 +173,4 @@ func pyIsCase(s string, upper bool) bool {
 		}
 	}
 	return cased
-}
-
-// builtinOne is a C function of one argument (callable, abs, markupsafe's escape), whose
-// argument errors CPython words its own way.
-func builtinOne(fn string, f func(v any) (any, error)) (filterDef, bool) {
-	d := filterDef{sig: signature{fn: fn, lead: 1, params: []string{"obj"}, varargs: true, varkw: true}}
-	d.fn = func(_ *callCtx, v any, b *bound) (any, error) {
-		if len(b.kw) > 0 {
-			return nil, typeErr("%s() takes no keyword arguments", fn)
-		}
-		if len(b.rest) > 0 {
-			return nil, typeErr("%s() takes exactly one argument (%s given)", fn, len(b.rest)+1)
-		}
-		return f(v)
-	}
-	return d, true
 }

@@ -1,0 +1,164 @@
+package template
+
+// The table of built-in filters and tests. Each is a row of static data (its names, its Python
+// signature as text, its function) rather than code that builds the definition, which keeps
+// the wasm small: the signature is read when the filter is used.
+
+import (
+	"strconv"
+	"strings"
+)
+
+// builtinSpec is one built-in filter or test.
+//
+// sig is the Python signature: the function's name (as Python's messages give it), the number
+// of lead parameters Jinja passes itself (see signature), then the parameters, name=default
+// for those with a default (None, True, False, an int, a float, or a str in single quotes
+// without spaces), * and ** for *args and **kwargs. A name starting with "!" is a C function
+// of exactly one argument (abs, callable, markupsafe's escape), whose argument errors CPython
+// words its own way; "@" a C function of positional arguments (len, operator.eq).
+type builtinSpec struct {
+	names string // space-separated
+	sig   string
+	fn    func(c *callCtx, v any, b *bound) (any, error)
+	plain func(v any, args []any) (any, error) // when fn is nil: a function of the value and the parameters
+}
+
+// specTables holds the filters' table and the tests' table; set in init, because the filters
+// that call other filters by name (map, select…) make the tables refer to themselves.
+var specTables [2][]builtinSpec
+
+func init() {
+	specTables = [2][]builtinSpec{filterSpecs[:], testSpecs[:]}
+}
+
+var filterSpecs = [...]builtinSpec{
+	{"upper", "do_upper 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }},
+	{"lower", "do_lower 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }},
+	{"length count", "@len 1 obj", nil, func(v any, _ []any) (any, error) { return pyLen(v) }},
+	{"trim", "do_trim 1 value chars=None", nil, filterTrim},
+	{"join", "sync_do_join 2 eval_ctx value d='' attribute=None", nil, filterJoin},
+	{"replace", "do_replace 2 eval_ctx s old new count=None", nil, filterReplace},
+	{"default d", "do_default 1 value default_value='' boolean=False", nil, filterDefault},
+	{"first", "sync_do_first 2 environment seq", nil, filterFirst},
+	{"last", "do_last 2 environment seq", nil, filterLast},
+	{"tojson", "do_tojson 2 eval_ctx value indent=None", nil, filterToJSON},
+	{"abs", "!abs 1 x", nil, filterAbs},
+	{"attr", "do_attr 2 environment obj name", nil, filterAttr},
+	{"batch", "do_batch 1 value linecount fill_with=None", filterBatch, nil},
+	{"capitalize", "do_capitalize 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, true, pyCapitalize) }},
+	{"center", "do_center 1 value width=80", nil, filterCenter},
+	{"dictsort", "do_dictsort 1 value case_sensitive=False by='key' reverse=False", filterDictsort, nil},
+	{"escape e", "!markupsafe._speedups.escape 1 s", nil, func(v any, _ []any) (any, error) { return escapeValue(v) }},
+	{"filesizeformat", "do_filesizeformat 1 value binary=False", nil, filterFilesizeformat},
+	{"float", "do_float 1 value default=0.0", nil, filterFloat},
+	{"forceescape", "do_forceescape 1 value", nil, filterForceescape},
+	{"format", "do_format 1 value * **", filterFormat, nil},
+	{"groupby", "sync_do_groupby 2 environment value attribute default=None case_sensitive=False", filterGroupby, nil},
+	{"indent", "do_indent 1 s width=4 first=False blank=False", filterIndent, nil},
+	{"int", "do_int 1 value default=0 base=10", nil, filterInt},
+	{"items", "do_items 1 value", filterItems, nil},
+	{"list", "sync_do_list 1 value", filterList, nil},
+	{"map", "sync_do_map 2 context value * **", filterMap, nil},
+	{"select", "sync_do_select 2 context value * **", filterSelect, nil},
+	{"reject", "sync_do_reject 2 context value * **", filterReject, nil},
+	{"selectattr", "sync_do_selectattr 2 context value * **", filterSelectattr, nil},
+	{"rejectattr", "sync_do_rejectattr 2 context value * **", filterRejectattr, nil},
+	{"max", "do_max 2 environment value case_sensitive=False attribute=None", filterMax, nil},
+	{"min", "do_min 2 environment value case_sensitive=False attribute=None", filterMin, nil},
+	{"pprint", "do_pprint 1 value", nil, pprintRepr},
+	{"reverse", "do_reverse 1 value", filterReverse, nil},
+	{"round", "do_round 1 value precision=0 method='common'", nil, filterRound},
+	{"safe", "do_mark_safe 1 value", nil, filterSafe},
+	{"slice", "sync_do_slice 1 value slices fill_with=None", filterSlice, nil},
+	{"sort", "do_sort 2 environment value reverse=False case_sensitive=False attribute=None", filterSort, nil},
+	{"string", "soft_str 1 s", nil, filterString},
+	{"striptags", "do_striptags 1 value", nil, filterStriptags},
+	{"sum", "sync_do_sum 2 environment iterable attribute=None start=0", filterSum, nil},
+	{"title", "do_title 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, false, jinjaTitle) }},
+	{"truncate", "do_truncate 2 env s length=255 killwords=False end='...' leeway=None", nil, filterTruncate},
+	{"unique", "do_unique 2 environment value case_sensitive=False attribute=None", filterUnique, nil},
+	{"urlencode", "do_urlencode 1 value", nil, filterUrlencode},
+	{"wordcount", "do_wordcount 1 s", nil, filterWordcount},
+	{"wordwrap", "do_wordwrap 2 environment s width=79 break_long_words=True wrapstring=None break_on_hyphens=True", filterWordwrap, nil},
+	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr},
+}
+
+// lookupBuiltin returns the definition of the built-in called name in table.
+func lookupBuiltin(table []builtinSpec, name string) (filterDef, bool) {
+	for i := range table {
+		sp := &table[i]
+		if !inList(" "+sp.names+" ", name) {
+			continue
+		}
+		return sp.def(), true
+	}
+	return filterDef{}, false
+}
+
+func (sp *builtinSpec) def() filterDef {
+	f := strings.Fields(sp.sig)
+	var d filterDef
+	d.sig.fn = f[0]
+	d.sig.lead, _ = strconv.Atoi(f[1])
+	for _, p := range f[2:] {
+		switch p {
+		case "*":
+			d.sig.varargs = true
+			continue
+		case "**":
+			d.sig.varkw = true
+			continue
+		}
+		name, dflt, has := strings.Cut(p, "=")
+		d.sig.params = append(d.sig.params, name)
+		if has {
+			d.sig.defaults = append(d.sig.defaults, specDefault(dflt))
+		}
+	}
+	fn, plain := sp.fn, sp.plain
+	if fn == nil {
+		fn = func(_ *callCtx, v any, b *bound) (any, error) { return plain(v, b.args) }
+	}
+	switch d.sig.fn[0] {
+	case '@':
+		d.sig.fn, d.sig.builtin = d.sig.fn[1:], true
+	case '!':
+		// A C function of one argument: no keywords, and its own wording for extra arguments.
+		name := d.sig.fn[1:]
+		d.sig.fn, d.sig.varargs, d.sig.varkw = name, true, true
+		one := fn
+		fn = func(c *callCtx, v any, b *bound) (any, error) {
+			if len(b.kw) > 0 {
+				return nil, typeErr("%s() takes no keyword arguments", name)
+			}
+			if len(b.rest) > 0 {
+				return nil, typeErr("%s() takes exactly one argument (%s given)", name, len(b.rest)+1)
+			}
+			return one(c, v, b)
+		}
+	}
+	d.fn = fn
+	return d
+}
+
+// specDefault reads a default value of a signature.
+func specDefault(s string) any {
+	switch s {
+	case "None":
+		return nil
+	case "True":
+		return true
+	case "False":
+		return false
+	}
+	if s[0] == '\'' {
+		return s[1 : len(s)-1]
+	}
+	if strings.Contains(s, ".") {
+		f, _ := strconv.ParseFloat(s, 64)
+		return f
+	}
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
