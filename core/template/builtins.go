@@ -22,6 +22,7 @@ type builtinSpec struct {
 	sig   string
 	fn    func(c *callCtx, v any, b *bound) (any, error)
 	plain func(v any, args []any) (any, error) // when fn is nil: a function of the value and the parameters
+	op    uint8                                // when both are nil: the test testOp runs
 }
 
 // specTables holds the filters' table and the tests' table; set in init, because the filters
@@ -33,55 +34,55 @@ func init() {
 }
 
 var filterSpecs = [...]builtinSpec{
-	{"upper", "do_upper 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }},
-	{"lower", "do_lower 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }},
-	{"length count", "@len 1 obj", nil, func(v any, _ []any) (any, error) { return pyLen(v) }},
-	{"trim", "do_trim 1 value chars=None", nil, filterTrim},
-	{"join", "sync_do_join 2 eval_ctx value d='' attribute=None", nil, filterJoin},
-	{"replace", "do_replace 2 eval_ctx s old new count=None", nil, filterReplace},
-	{"default d", "do_default 1 value default_value='' boolean=False", nil, filterDefault},
-	{"first", "sync_do_first 2 environment seq", nil, filterFirst},
-	{"last", "do_last 2 environment seq", nil, filterLast},
-	{"tojson", "do_tojson 2 eval_ctx value indent=None", nil, filterToJSON},
-	{"abs", "!abs 1 x", nil, filterAbs},
-	{"attr", "do_attr 2 environment obj name", nil, filterAttr},
-	{"batch", "do_batch 1 value linecount fill_with=None", filterBatch, nil},
-	{"capitalize", "do_capitalize 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, true, pyCapitalize) }},
-	{"center", "do_center 1 value width=80", nil, filterCenter},
-	{"dictsort", "do_dictsort 1 value case_sensitive=False by='key' reverse=False", filterDictsort, nil},
-	{"escape e", "!markupsafe._speedups.escape 1 s", nil, func(v any, _ []any) (any, error) { return escapeValue(v) }},
-	{"filesizeformat", "do_filesizeformat 1 value binary=False", nil, filterFilesizeformat},
-	{"float", "do_float 1 value default=0.0", nil, filterFloat},
-	{"forceescape", "do_forceescape 1 value", nil, filterForceescape},
-	{"format", "do_format 1 value * **", filterFormat, nil},
-	{"groupby", "sync_do_groupby 2 environment value attribute default=None case_sensitive=False", filterGroupby, nil},
-	{"indent", "do_indent 1 s width=4 first=False blank=False", filterIndent, nil},
-	{"int", "do_int 1 value default=0 base=10", nil, filterInt},
-	{"items", "do_items 1 value", filterItems, nil},
-	{"list", "sync_do_list 1 value", filterList, nil},
-	{"map", "sync_do_map 2 context value * **", filterMap, nil},
-	{"select", "sync_do_select 2 context value * **", filterSelect, nil},
-	{"reject", "sync_do_reject 2 context value * **", filterReject, nil},
-	{"selectattr", "sync_do_selectattr 2 context value * **", filterSelectattr, nil},
-	{"rejectattr", "sync_do_rejectattr 2 context value * **", filterRejectattr, nil},
-	{"max", "do_max 2 environment value case_sensitive=False attribute=None", filterMax, nil},
-	{"min", "do_min 2 environment value case_sensitive=False attribute=None", filterMin, nil},
-	{"pprint", "do_pprint 1 value", nil, pprintRepr},
-	{"reverse", "do_reverse 1 value", filterReverse, nil},
-	{"round", "do_round 1 value precision=0 method='common'", nil, filterRound},
-	{"safe", "do_mark_safe 1 value", nil, filterSafe},
-	{"slice", "sync_do_slice 1 value slices fill_with=None", filterSlice, nil},
-	{"sort", "do_sort 2 environment value reverse=False case_sensitive=False attribute=None", filterSort, nil},
-	{"string", "soft_str 1 s", nil, filterString},
-	{"striptags", "do_striptags 1 value", nil, filterStriptags},
-	{"sum", "sync_do_sum 2 environment iterable attribute=None start=0", filterSum, nil},
-	{"title", "do_title 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, false, jinjaTitle) }},
-	{"truncate", "do_truncate 2 env s length=255 killwords=False end='...' leeway=None", nil, filterTruncate},
-	{"unique", "do_unique 2 environment value case_sensitive=False attribute=None", filterUnique, nil},
-	{"urlencode", "do_urlencode 1 value", nil, filterUrlencode},
-	{"wordcount", "do_wordcount 1 s", nil, filterWordcount},
-	{"wordwrap", "do_wordwrap 2 environment s width=79 break_long_words=True wrapstring=None break_on_hyphens=True", filterWordwrap, nil},
-	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr},
+	{"upper", "do_upper 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }, 0},
+	{"lower", "do_lower 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }, 0},
+	{"length count", "@len 1 obj", nil, func(v any, _ []any) (any, error) { return pyLen(v) }, 0},
+	{"trim", "do_trim 1 value chars=None", nil, filterTrim, 0},
+	{"join", "sync_do_join 2 eval_ctx value d='' attribute=None", nil, filterJoin, 0},
+	{"replace", "do_replace 2 eval_ctx s old new count=None", nil, filterReplace, 0},
+	{"default d", "do_default 1 value default_value='' boolean=False", nil, filterDefault, 0},
+	{"first", "sync_do_first 2 environment seq", nil, filterFirst, 0},
+	{"last", "do_last 2 environment seq", nil, filterLast, 0},
+	{"tojson", "do_tojson 2 eval_ctx value indent=None", nil, filterToJSON, 0},
+	{"abs", "!abs 1 x", nil, filterAbs, 0},
+	{"attr", "do_attr 2 environment obj name", nil, filterAttr, 0},
+	{"batch", "do_batch 1 value linecount fill_with=None", filterBatch, nil, 0},
+	{"capitalize", "do_capitalize 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, true, pyCapitalize) }, 0},
+	{"center", "do_center 1 value width=80", nil, filterCenter, 0},
+	{"dictsort", "do_dictsort 1 value case_sensitive=False by='key' reverse=False", filterDictsort, nil, 0},
+	{"escape e", "!markupsafe._speedups.escape 1 s", nil, func(v any, _ []any) (any, error) { return escapeValue(v) }, 0},
+	{"filesizeformat", "do_filesizeformat 1 value binary=False", nil, filterFilesizeformat, 0},
+	{"float", "do_float 1 value default=0.0", nil, filterFloat, 0},
+	{"forceescape", "do_forceescape 1 value", nil, filterForceescape, 0},
+	{"format", "do_format 1 value * **", filterFormat, nil, 0},
+	{"groupby", "sync_do_groupby 2 environment value attribute default=None case_sensitive=False", filterGroupby, nil, 0},
+	{"indent", "do_indent 1 s width=4 first=False blank=False", filterIndent, nil, 0},
+	{"int", "do_int 1 value default=0 base=10", nil, filterInt, 0},
+	{"items", "do_items 1 value", filterItems, nil, 0},
+	{"list", "sync_do_list 1 value", filterList, nil, 0},
+	{"map", "sync_do_map 2 context value * **", filterMap, nil, 0},
+	{"select", "sync_do_select 2 context value * **", filterSelect, nil, 0},
+	{"reject", "sync_do_reject 2 context value * **", filterReject, nil, 0},
+	{"selectattr", "sync_do_selectattr 2 context value * **", filterSelectattr, nil, 0},
+	{"rejectattr", "sync_do_rejectattr 2 context value * **", filterRejectattr, nil, 0},
+	{"max", "do_max 2 environment value case_sensitive=False attribute=None", filterMax, nil, 0},
+	{"min", "do_min 2 environment value case_sensitive=False attribute=None", filterMin, nil, 0},
+	{"pprint", "do_pprint 1 value", nil, pprintRepr, 0},
+	{"reverse", "do_reverse 1 value", filterReverse, nil, 0},
+	{"round", "do_round 1 value precision=0 method='common'", nil, filterRound, 0},
+	{"safe", "do_mark_safe 1 value", nil, filterSafe, 0},
+	{"slice", "sync_do_slice 1 value slices fill_with=None", filterSlice, nil, 0},
+	{"sort", "do_sort 2 environment value reverse=False case_sensitive=False attribute=None", filterSort, nil, 0},
+	{"string", "soft_str 1 s", nil, filterString, 0},
+	{"striptags", "do_striptags 1 value", nil, filterStriptags, 0},
+	{"sum", "sync_do_sum 2 environment iterable attribute=None start=0", filterSum, nil, 0},
+	{"title", "do_title 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, false, jinjaTitle) }, 0},
+	{"truncate", "do_truncate 2 env s length=255 killwords=False end='...' leeway=None", nil, filterTruncate, 0},
+	{"unique", "do_unique 2 environment value case_sensitive=False attribute=None", filterUnique, nil, 0},
+	{"urlencode", "do_urlencode 1 value", nil, filterUrlencode, 0},
+	{"wordcount", "do_wordcount 1 s", nil, filterWordcount, 0},
+	{"wordwrap", "do_wordwrap 2 environment s width=79 break_long_words=True wrapstring=None break_on_hyphens=True", filterWordwrap, nil, 0},
+	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr, 0},
 }
 
 // lookupBuiltin returns the definition of the built-in called name in table.
@@ -116,8 +117,10 @@ func (sp *builtinSpec) def() filterDef {
 			d.sig.defaults = append(d.sig.defaults, specDefault(dflt))
 		}
 	}
-	fn, plain := sp.fn, sp.plain
-	if fn == nil {
+	fn, plain, op := sp.fn, sp.plain, sp.op
+	if op != 0 {
+		fn = func(_ *callCtx, v any, b *bound) (any, error) { return testOp(op, v, b.args) }
+	} else if fn == nil {
 		fn = func(_ *callCtx, v any, b *bound) (any, error) { return plain(v, b.args) }
 	}
 	switch d.sig.fn[0] {

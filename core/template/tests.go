@@ -15,36 +15,110 @@ func testOf(name string) (filterDef, bool) {
 }
 
 var testSpecs = [...]builtinSpec{
-	{"defined", "test_defined 1 value", nil, func(v any, _ []any) (any, error) { _, u := v.(*undefined); return !u, nil }},
-	{"undefined", "test_undefined 1 value", nil, func(v any, _ []any) (any, error) { _, u := v.(*undefined); return u, nil }},
-	{"odd", "test_odd 1 value", nil, func(v any, _ []any) (any, error) { return modEquals(v, int64(2), 1) }},
-	{"even", "test_even 1 value", nil, func(v any, _ []any) (any, error) { return modEquals(v, int64(2), 0) }},
-	{"divisibleby", "test_divisibleby 1 value num", nil, func(v any, a []any) (any, error) { return modEquals(v, a[0], 0) }},
-	{"filter", "test_filter 1 value", nil, func(v any, _ []any) (any, error) { return isBuiltinName(0, v) }},
-	{"test", "test_test 1 value", nil, func(v any, _ []any) (any, error) { return isBuiltinName(1, v) }},
-	{"none", "test_none 1 value", nil, func(v any, _ []any) (any, error) { return v == nil, nil }},
-	{"boolean", "test_boolean 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(bool); return ok, nil }},
-	{"false", "test_false 1 value", nil, func(v any, _ []any) (any, error) { return v == false, nil }},
-	{"true", "test_true 1 value", nil, func(v any, _ []any) (any, error) { return v == true, nil }},
-	{"integer", "test_integer 1 value", nil, func(v any, _ []any) (any, error) { return numKind(v) == 1 && v != true && v != false, nil }},
-	{"float", "test_float 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(float64); return ok, nil }},
-	{"lower", "test_lower 1 value", nil, func(v any, _ []any) (any, error) { return strIsCase(v, false) }},
-	{"upper", "test_upper 1 value", nil, func(v any, _ []any) (any, error) { return strIsCase(v, true) }},
-	{"string", "test_string 1 value", nil, testString},
-	{"mapping", "test_mapping 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(*value.Object); return ok, nil }},
-	{"number", "test_number 1 value", nil, func(v any, _ []any) (any, error) { return numKind(v) != 0, nil }},
-	{"sequence", "test_sequence 1 value", nil, testSequence},
-	{"iterable", "test_iterable 1 value", nil, testIterable},
-	{"callable", "!callable 1 obj", nil, testCallable},
-	{"sameas", "test_sameas 1 value other", nil, func(v any, a []any) (any, error) { return sameAs(v, a[0]) }},
-	{"escaped", "test_escaped 1 value", nil, func(v any, _ []any) (any, error) { _, ok := v.(markup); return ok, nil }},
-	{"in", "test_in 1 value seq", nil, func(v any, a []any) (any, error) { return contains(a[0], v) }},
-	{"eq equalto ==", "@eq 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("==", v, a[0]) }},
-	{"ne !=", "@ne 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("!=", v, a[0]) }},
-	{"lt lessthan <", "@lt 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("<", v, a[0]) }},
-	{"le <=", "@le 1 a b", nil, func(v any, a []any) (any, error) { return compareOp("<=", v, a[0]) }},
-	{"gt greaterthan >", "@gt 1 a b", nil, func(v any, a []any) (any, error) { return compareOp(">", v, a[0]) }},
-	{"ge >=", "@ge 1 a b", nil, func(v any, a []any) (any, error) { return compareOp(">=", v, a[0]) }},
+	{names: "defined", sig: "test_defined 1 value", op: 1},
+	{names: "undefined", sig: "test_undefined 1 value", op: 2},
+	{names: "odd", sig: "test_odd 1 value", op: 3},
+	{names: "even", sig: "test_even 1 value", op: 4},
+	{names: "divisibleby", sig: "test_divisibleby 1 value num", op: 5},
+	{names: "filter", sig: "test_filter 1 value", op: 6},
+	{names: "test", sig: "test_test 1 value", op: 7},
+	{names: "none", sig: "test_none 1 value", op: 8},
+	{names: "boolean", sig: "test_boolean 1 value", op: 9},
+	{names: "false", sig: "test_false 1 value", op: 10},
+	{names: "true", sig: "test_true 1 value", op: 11},
+	{names: "integer", sig: "test_integer 1 value", op: 12},
+	{names: "float", sig: "test_float 1 value", op: 13},
+	{names: "lower", sig: "test_lower 1 value", op: 14},
+	{names: "upper", sig: "test_upper 1 value", op: 15},
+	{names: "string", sig: "test_string 1 value", op: 16},
+	{names: "mapping", sig: "test_mapping 1 value", op: 17},
+	{names: "number", sig: "test_number 1 value", op: 18},
+	{names: "sequence", sig: "test_sequence 1 value", op: 19},
+	{names: "iterable", sig: "test_iterable 1 value", op: 20},
+	{names: "callable", sig: "!callable 1 obj", op: 21},
+	{names: "sameas", sig: "test_sameas 1 value other", op: 22},
+	{names: "escaped", sig: "test_escaped 1 value", op: 23},
+	{names: "in", sig: "test_in 1 value seq", op: 24},
+	{names: "eq equalto ==", sig: "@eq 1 a b", op: 25},
+	{names: "ne !=", sig: "@ne 1 a b", op: 26},
+	{names: "lt lessthan <", sig: "@lt 1 a b", op: 27},
+	{names: "le <=", sig: "@le 1 a b", op: 28},
+	{names: "gt greaterthan >", sig: "@gt 1 a b", op: 29},
+	{names: "ge >=", sig: "@ge 1 a b", op: 30},
+}
+
+// testOp runs the test numbered op in testSpecs on v with the bound arguments a: one function
+// for all of them, which the wasm holds in less space than a function each.
+func testOp(op uint8, v any, a []any) (any, error) {
+	switch op {
+	case 1: // defined
+		_, u := v.(*undefined)
+		return !u, nil
+	case 2: // undefined
+		_, u := v.(*undefined)
+		return u, nil
+	case 3: // odd
+		return modEquals(v, int64(2), 1)
+	case 4: // even
+		return modEquals(v, int64(2), 0)
+	case 5: // divisibleby
+		return modEquals(v, a[0], 0)
+	case 6: // filter
+		return isBuiltinName(0, v)
+	case 7: // test
+		return isBuiltinName(1, v)
+	case 8: // none
+		return v == nil, nil
+	case 9: // boolean
+		_, ok := v.(bool)
+		return ok, nil
+	case 10: // false
+		return v == false, nil
+	case 11: // true
+		return v == true, nil
+	case 12: // integer
+		return numKind(v) == 1 && v != true && v != false, nil
+	case 13: // float
+		_, ok := v.(float64)
+		return ok, nil
+	case 14: // lower
+		return strIsCase(v, false)
+	case 15: // upper
+		return strIsCase(v, true)
+	case 16: // string
+		return testString(v, a)
+	case 17: // mapping
+		_, ok := v.(*value.Object)
+		return ok, nil
+	case 18: // number
+		return numKind(v) != 0, nil
+	case 19: // sequence
+		return testSequence(v, a)
+	case 20: // iterable
+		return testIterable(v, a)
+	case 21: // callable
+		return testCallable(v, a)
+	case 22: // sameas
+		return sameAs(v, a[0])
+	case 23: // escaped
+		_, ok := v.(markup)
+		return ok, nil
+	case 24: // in
+		return contains(a[0], v)
+	case 25: // eq equalto ==
+		return compareOp("==", v, a[0])
+	case 26: // ne !=
+		return compareOp("!=", v, a[0])
+	case 27: // lt lessthan <
+		return compareOp("<", v, a[0])
+	case 28: // le <=
+		return compareOp("<=", v, a[0])
+	case 29: // gt greaterthan >
+		return compareOp(">", v, a[0])
+	case 30: // ge >=
+		return compareOp(">=", v, a[0])
+	}
+	return nil, nil
 }
 
 // isBuiltinName is `value in environment.filters` (table 0) or `.tests` (table 1).
