@@ -155,7 +155,7 @@ func testString(v any, _ []any) (any, error) {
 // testSequence is len(value) and value.__getitem__, any exception meaning no: an undefined is none.
 func testSequence(v any, _ []any) (any, error) {
 	switch v.(type) {
-	case string, markup, []any, tuple, *value.Object:
+	case string, markup, []any, tuple, *value.Object, rangeVal:
 		return true, nil
 	}
 	return false, nil
@@ -163,9 +163,12 @@ func testSequence(v any, _ []any) (any, error) {
 
 func testIterable(v any, _ []any) (any, error) {
 	switch t := v.(type) {
-	case string, markup, []any, tuple, *value.Object, *dictView, *generator:
+	case string, markup, []any, tuple, *value.Object, *dictView, *generator, rangeVal, *loopCtx:
 		return true, nil
 	case *undefined:
+		if t.lenient {
+			return true, nil
+		}
 		return nil, undefErr(t)
 	}
 	return false, nil
@@ -173,7 +176,7 @@ func testIterable(v any, _ []any) (any, error) {
 
 func testCallable(v any, _ []any) (any, error) {
 	switch v.(type) {
-	case *undefined, *loopCtx:
+	case *undefined, *loopCtx, *macro, builtinFunc:
 		return true, nil
 	}
 	return false, nil
