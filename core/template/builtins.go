@@ -38,7 +38,12 @@ var filterSpecs = [...]builtinSpec{
 	{"lower", "do_lower 1 s", nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }, 0},
 	{"length count", "@len 1 obj", nil, func(v any, _ []any) (any, error) { return pyLen(v) }, 0},
 	{"trim", "do_trim 1 value chars=None", nil, filterTrim, 0},
-	{"join", "sync_do_join 2 eval_ctx value d='' attribute=None", nil, filterJoin, 0},
+	{"join", "sync_do_join 2 eval_ctx value d='' attribute=None", func(c *callCtx, v any, b *bound) (any, error) {
+		if err := chargeChars(c.ev, c.pos, v); err != nil {
+			return nil, err
+		}
+		return filterJoin(v, b.args)
+	}, nil, 0},
 	{"replace", "do_replace 2 eval_ctx s old new count=None", nil, filterReplace, 0},
 	{"default d", "do_default 1 value default_value='' boolean=False", nil, filterDefault, 0},
 	{"first", "sync_do_first 2 environment seq", nil, filterFirst, 0},
@@ -76,7 +81,7 @@ var filterSpecs = [...]builtinSpec{
 	{"string", "soft_str 1 s", nil, filterString, 0},
 	{"striptags", "do_striptags 1 value", nil, filterStriptags, 0},
 	{"sum", "sync_do_sum 2 environment iterable attribute=None start=0", filterSum, nil, 0},
-	{"title", "do_title 1 s", nil, func(v any, _ []any) (any, error) { return strFilter(v, false, jinjaTitle) }, 0},
+	{"title", "do_title 1 s", filterTitle, nil, 0},
 	{"truncate", "do_truncate 2 env s length=255 killwords=False end='...' leeway=None", nil, filterTruncate, 0},
 	{"unique", "do_unique 2 environment value case_sensitive=False attribute=None", filterUnique, nil, 0},
 	{"urlencode", "do_urlencode 1 value", nil, filterUrlencode, 0},

@@ -382,6 +382,9 @@ func filterUnique(c *callCtx, v any, b *bound) (any, error) {
 			if err != nil {
 				return false, err
 			}
+			if err := c.ev.step(c.pos, 2*stepsPerItem); err != nil { // hashing costs more than a step
+				return false, err
+			}
 			h, err := hashKey(k)
 			if err != nil || seen[h] {
 				return false, err
@@ -518,7 +521,7 @@ func filterReverse(c *callCtx, v any, _ *bound) (any, error) {
 		items, _ = iterate(t)
 		typ = "dict_reversekeyiterator"
 	case *dictView:
-		items, typ = viewItems(t), "dict_reverseitemiterator"
+		items, typ = viewItems(t), "dict_reverse"+strings.TrimSuffix(t.kindName(), "s")+"iterator"
 	case *generator:
 		l, err := t.drain()
 		if err != nil {
@@ -564,6 +567,10 @@ func filterGroupby(c *callCtx, v any, b *bound) (any, error) {
 	}
 	items, err := iterItems(c.ev, c.pos, v)
 	if err != nil {
+		return nil, err
+	}
+	// Two key lookups and a comparison for each item besides the sort.
+	if err := c.ev.step(c.pos, len(items)*3*stepsPerItem); err != nil {
 		return nil, err
 	}
 	keys := make([]any, len(items))

@@ -118,6 +118,25 @@ func jinjaTitle(s string) string {
 	return b.String()
 }
 
+// filterTitle is do_title, charged before the work for each character that starts a word: each
+// word costs two case mappings, about 16 steps' worth.
+func filterTitle(c *callCtx, v any, _ *bound) (any, error) {
+	s, err := pyStr(v)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("-({[< \t\n\r\f\v", s[i]) >= 0 {
+			n++
+		}
+	}
+	if err := c.ev.step(c.pos, n*16); err != nil {
+		return nil, err
+	}
+	return jinjaTitle(s), nil
+}
+
 func filterCenter(v any, a []any) (any, error) {
 	width, err := asIndex(a[0])
 	if err != nil {
@@ -204,10 +223,11 @@ func filterIndent(c *callCtx, v any, b *bound) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := pySplitLines(s + "\n")
-	if err := c.ev.step(c.pos, len(lines)*stepsPerItem+len(lines)*len(ind)/bytesPerStep); err != nil {
+	nl := strings.Count(s, "\n") + 1
+	if err := c.ev.step(c.pos, nl*stepsPerItem+nl*len(ind)/bytesPerStep); err != nil {
 		return nil, err
 	}
+	lines := pySplitLines(s + "\n")
 	var out strings.Builder
 	for i, line := range lines {
 		if i > 0 {
@@ -385,7 +405,8 @@ func filterWordwrap(c *callCtx, v any, b *bound) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.ev.step(c.pos, len(s)/bytesPerStep*4); err != nil {
+	// textwrap makes a list of every word and space: a step for each byte.
+	if err := c.ev.step(c.pos, len(s)); err != nil {
 		return nil, err
 	}
 	var out strings.Builder

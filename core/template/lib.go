@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"ragjudge/core/value"
 )
@@ -388,7 +389,12 @@ func hashKey(v any) (string, error) {
 		return b.String(), nil
 	case *undefined:
 		return "", undefErr(t)
-	case []any, *value.Object, *dictView:
+	case *dictView:
+		if t.kind == "values" {
+			return "", notSupported("a dict_values in a set (hashed by identity)")
+		}
+		return "", typeErr("unhashable type: '%s'", pyTypeName(v))
+	case []any, *value.Object:
 		return "", typeErr("unhashable type: '%s'", pyTypeName(v))
 	}
 	return "", notSupported("hashing a " + pyTypeName(v))
@@ -437,8 +443,21 @@ func asIndex(v any) (int, error) {
 	return 0, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(v))
 }
 
+// chargeChars charges for the characters of a str or Markup v before they are made into a list
+// of one-character strings, which costs far more than reading the text.
+func chargeChars(ev *evaluator, pos int, v any) error {
+	switch v.(type) {
+	case string, markup:
+		return ev.step(pos, utf8.RuneCountInString(strOf(v))*stepsPerItem)
+	}
+	return nil
+}
+
 // iterItems is iter(v) for a filter: a generator's items, a list's, a string's characters.
 func iterItems(ev *evaluator, pos int, v any) ([]any, error) {
+	if err := chargeChars(ev, pos, v); err != nil {
+		return nil, err
+	}
 	items, err := iterate(v)
 	if err != nil {
 		return nil, err

@@ -364,7 +364,7 @@ func formatFloatC(f float64, conv rune, prec int, alt bool) string {
 }
 
 // filterFormat is do_format: soft_str(value) % (kwargs or args).
-func filterFormat(_ *callCtx, v any, b *bound) (any, error) {
+func filterFormat(c *callCtx, v any, b *bound) (any, error) {
 	if len(b.rest) > 0 && len(b.kw) > 0 {
 		return nil, &pyError{msg: "FilterArgumentError: can't handle positional and keyword arguments at the same time"}
 	}
@@ -373,6 +373,9 @@ func filterFormat(_ *callCtx, v any, b *bound) (any, error) {
 	}
 	s, err := pyStr(v)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.ev.step(c.pos, strings.Count(s, "%")*stepsPerItem); err != nil {
 		return nil, err
 	}
 	if len(b.kw) > 0 {

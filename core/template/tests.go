@@ -130,7 +130,12 @@ func isBuiltinName(table int, v any) (any, error) {
 		return ok || inList([2]string{jinjaFilters, jinjaTests}[table], s), nil
 	case *undefined:
 		return nil, undefErr(t)
-	case []any, *value.Object, *dictView:
+	case *dictView:
+		if t.kind == "values" {
+			return false, nil // hashable, by identity: never a name
+		}
+		return nil, typeErr("unhashable type: '%s'", pyTypeName(v))
+	case []any, *value.Object:
 		return nil, typeErr("unhashable type: '%s'", pyTypeName(v))
 	}
 	return false, nil

@@ -1,0 +1,46 @@
+package template
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+)
+
+// TestBudgetFilters: the filters whose work grows faster than their input and output (a list of
+// a string's characters, textwrap's list of words, a case mapping per word, a sort) are charged
+// for it before doing it, so that over large text they stop at once with the budget's error.
+func TestBudgetFilters(t *testing.T) {
+	tests := []struct{ name, src string }{
+		{"wordwrap of many words", "{{ (big * 2)|wordwrap(80)|length }}"},
+		{"title of many words", "{{ (big * 2)|title|length }}"},
+		{"max over a string's characters", "{{ (big * 2)|max }}"},
+		{"list of a string's characters", "{{ (big * 2)|list|length }}"},
+		{"slice of a string's characters", "{{ (big * 2)|slice(3)|list|length }}"},
+		{"select over a string's characters", "{{ (big * 2)|select|list|length }}"},
+		{"map over a string's characters", "{{ (big * 2)|map('upper')|join|length }}"},
+		{"join of a string's characters", "{{ (big * 2)|join(',')|length }}"},
+		{"sorting a string's characters", "{{ (big * 2)|sort|length }}"},
+		{"indent of many lines", "{{ (big|replace(' ', '\n') * 2)|indent|length }}"},
+		{"format of many fields", "{{ ('%s' * 1000000)|format(*xs)|length }}"},
+		{"sorting in a loop", "{% for i in xs %}{{ xs|sort|length }}{% endfor %}"},
+		{"unique in a loop", "{% for i in xs %}{{ xs|unique|list|length }}{% endfor %}"},
+		{"groupby in a loop", "{% for i in xs %}{{ xs|batch(2)|groupby(1)|length }}{% endfor %}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Render("hostile", tt.src, Jinja, hostileVars())
+			took := time.Since(start)
+			t.Logf("%v: %v", took, err)
+			require.Error(t, err)
+			d, ok := err.(*diag.Error)
+			require.True(t, ok, "%T", err)
+			assert.Contains(t, d.Msg, "too much work")
+			assert.Less(t, took, 3*time.Second)
+		})
+	}
+}
