@@ -329,13 +329,7 @@ func pyRound(v, nd any) (any, error) {
 		if !nb.IsInt64() || -nb.Int64() > maxIntDigits {
 			return int64(0), nil
 		}
-		pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(-nb.Int64()), nil)
-		q, r := new(big.Int).DivMod(x, pow, new(big.Int))
-		twice := new(big.Int).Lsh(r, 1)
-		if c := twice.Cmp(pow); c > 0 || c == 0 && q.Bit(0) == 1 {
-			q.Add(q, big.NewInt(1))
-		}
-		return normInt(q.Mul(q, pow))
+		return normInt(roundToPow10(x, big.NewInt(1), -nb.Int64()))
 	}
 	f := v.(float64)
 	if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 {
@@ -356,22 +350,17 @@ func pyRound(v, nd any) (any, error) {
 		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(n), 64), 64)
 		return r, nil
 	}
-	// Negative ndigits: round f / 10**-n to an integer, half to even, exactly.
-	exact := new(big.Rat).SetFloat64(f)
-	pow := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(-n), nil))
-	q := new(big.Rat).Quo(exact, pow)
-	fl := new(big.Int).Quo(q.Num(), q.Denom()) // toward zero
-	rem := new(big.Rat).Sub(q, new(big.Rat).SetInt(fl))
-	half := big.NewRat(1, 2)
-	absRem := new(big.Rat).Abs(rem)
-	if c := absRem.Cmp(half); c > 0 || c == 0 && fl.Bit(0) == 1 {
-		if rem.Sign() > 0 {
-			fl.Add(fl, big.NewInt(1))
-		} else {
-			fl.Sub(fl, big.NewInt(1))
-		}
+	// Negative ndigits: f is m * 2**e exactly; round it to a multiple of 10**-n, half to even.
+	frac, exp := math.Frexp(f)
+	m := big.NewInt(int64(frac * (1 << 53)))
+	e := exp - 53
+	den := big.NewInt(1)
+	if e >= 0 {
+		m.Lsh(m, uint(e))
+	} else {
+		den.Lsh(den, uint(-e))
 	}
-	res, _ := new(big.Rat).Mul(new(big.Rat).SetInt(fl), pow).Float64()
+	res, _ := new(big.Float).SetInt(roundToPow10(m, den, -n)).Float64()
 	if res == 0 {
 		res = math.Copysign(0, f)
 	}
@@ -379,4 +368,15 @@ func pyRound(v, nd any) (any, error) {
 		return nil, &pyError{msg: "OverflowError: rounded value too large to represent"}
 	}
 	return res, nil
+}
+
+// roundToPow10 rounds num/den to a multiple of 10**k, half to even.
+func roundToPow10(num, den *big.Int, k int64) *big.Int {
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
+	d := new(big.Int).Mul(den, pow)
+	q, r := new(big.Int).DivMod(num, d, new(big.Int)) // floor, r >= 0
+	if c := new(big.Int).Lsh(r, 1).Cmp(d); c > 0 || c == 0 && q.Bit(0) == 1 {
+		q.Add(q, big.NewInt(1))
+	}
+	return q.Mul(q, pow)
 }
