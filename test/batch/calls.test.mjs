@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runner } from "../../web/batch/engine.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
-import { CallError } from "../../web/batch/http.js";
+import { CallError } from "../../web/llm.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
 import { answer, fakeJudge } from "./helpers.mjs";

@@ -1,7 +1,7 @@
 // calls.js: judge calls made off the main thread. A run's calls used to be made by the page
 // itself, so a call's slot stayed taken until the main thread, busy rendering prompts, reading
 // verdicts (wasm) and storing rows, got round to the response: at concurrency 16 the endpoint saw
-// about 10 calls at once. Here a worker owns the slots and the one retry policy (http.js chat), so
+// about 10 calls at once. Here a worker owns the slots and the one retry policy (llm.js chat), so
 // the next queued call goes out the moment a response has been read, whatever the page is doing;
 // the page only has to keep a few rendered requests queued (engine.js Runner's look-ahead).
 //
@@ -9,7 +9,7 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, CallError, realClock } from "./http.js";
+import { chat, CallError, CallKind, realClock } from "../llm.js";
 import { Slots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
@@ -36,7 +36,9 @@ export function errorFromJSON(j) {
  * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
  * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
- * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
+ * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
+ * It replies {type:"retry"|"attempt"|"ok"|"err", id, ...}: "retry" when an attempt failed and
+ * another follows, "attempt" when that next attempt goes out.
  * deps (fetch, clock, random, WebSocket) are for tests.
  */
 export function serveCalls(port, deps = {}) {
@@ -82,6 +84,7 @@ export function serveCalls(port, deps = {}) {
           signal: ctrl.signal,
           gate,
           onRetry: (info) => port.postMessage({ type: "retry", id: m.id, info: { attempt: info.attempt, delayMs: info.delayMs, error: errorJSON(info.error) } }),
+          onAttempt: (n) => port.postMessage({ type: "attempt", id: m.id, attempt: n }),
         });
         port.postMessage({ type: "ok", id: m.id, result: r });
       } finally {
@@ -111,7 +114,7 @@ export function serveCalls(port, deps = {}) {
   port.postMessage({ type: "ready" });
 }
 
-/** CallClient makes calls through a serveCalls port; call() behaves like http.js chat. */
+/** CallClient makes calls through a serveCalls port; call() behaves like llm.js chat. */
 export class CallClient {
   constructor(port, close = () => {}) {
     this.port = port;
@@ -131,6 +134,10 @@ export class CallClient {
       if (p.onRetry) p.onRetry({ ...m.info, error: errorFromJSON(m.info.error) });
       return;
     }
+    if (m.type === "attempt") {
+      if (p.onAttempt) p.onAttempt(m.attempt);
+      return;
+    }
     this.pending.delete(m.id);
     if (p.signal) p.signal.removeEventListener("abort", p.onAbort);
     if (m.type === "ok") p.resolve(m.result);
@@ -147,13 +154,19 @@ export class CallClient {
     this.port.postMessage({ type: "limit", n });
   }
 
-  /** call queues one request; opts: apiKey, policy, signal, onRetry, socket (the dev server's calls socket URL). */
-  call(request, { apiKey, policy, signal, onRetry, socket } = {}) {
+  /**
+   * call queues one request; opts: apiKey, policy, signal, onRetry, onAttempt (as chat's), socket
+   * (the dev server's calls socket URL).
+   * @param {import("../llm.js").ChatRequest} request
+   * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string}} [opts]
+   * @returns {Promise<import("../llm.js").ChatResult>}
+   */
+  call(request, { apiKey, policy, signal, onRetry, onAttempt, socket } = {}) {
     return new Promise((resolve, reject) => {
-      if (signal && signal.aborted) return reject(new CallError("The call was cancelled.", { kind: "aborted" }));
+      if (signal && signal.aborted) return reject(new CallError("The call was stopped.", { kind: CallKind.ABORTED }));
       const id = ++this.seq;
       const onAbort = () => this.abort(id);
-      this.pending.set(id, { resolve, reject, onRetry, signal, onAbort });
+      this.pending.set(id, { resolve, reject, onRetry, onAttempt, signal, onAbort });
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       this.port.postMessage({ type: "call", id, request, apiKey, policy, socket });
     });
@@ -175,7 +188,7 @@ export class CallClient {
   fail(message) {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.reject(new CallError(message, { kind: "network", retryable: false }));
+      p.reject(new CallError(message, { kind: CallKind.NETWORK, retryable: false }));
     }
   }
 

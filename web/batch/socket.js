@@ -1,7 +1,7 @@
 // socket.js: judge calls to the dev server over one WebSocket (serve's /ragjudge/calls, protocol
 // ragjudge-calls-1). Through plain HTTP a browser keeps at most 6 connections to one host, so a
 // run through the dev server had at most 6 calls in flight whatever its concurrency; one socket
-// carries any number of them. CallSocket.fetch looks like fetch to http.js, so the one retry
+// carries any number of them. CallSocket.fetch looks like fetch to llm.js, so the one retry
 // policy, the per-call timeout and the error messages are the same on both paths: the server
 // answers each call with the status, headers and body that POST /v1/chat/completions would have.
 //
@@ -13,7 +13,7 @@
 //
 // With a limit set, the call worker sends a few calls more than the limit (calls.js): the server
 // starts the next one the moment one ends, instead of a round trip through the browser later. A
-// waiting call's timeout counts from its "started" (init.onStarted, see http.js attempt).
+// waiting call's timeout counts from its "started" (init.onStarted, see llm.js attempt).
 
 import { Slots } from "./slots.js";
 
@@ -99,7 +99,7 @@ export class CallSocket {
     const signal = init.signal;
     if (signal && signal.aborted) return Promise.reject(abortError());
     const id = ++this.seq;
-    // The body is the JSON text http.js made; it goes in as it is rather than parsed and encoded again.
+    // The body is the JSON text llm.js made; it goes in as it is rather than parsed and encoded again.
     const msg = `{"type":"call","id":${id},"key":${JSON.stringify(bearer(init.headers))},"body":${init.body}}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {

@@ -1,7 +1,7 @@
 // Tests of the batch retry policy (web/batch/http.js) with a fake clock and a scripted fetch.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, retryableStatus, chatURL, CallError } from "../../web/batch/http.js";
+import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, retryableStatus, chatURL, CallError } from "../../web/llm.js";
 import { FakeClock, scriptedFetch } from "./helpers.mjs";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
@@ -88,17 +88,23 @@ test("attempts are bounded: a server that always fails is tried maxAttempts time
     assert.equal(e.kind, "http");
     assert.equal(e.status, 503);
     assert.equal(e.attempts, 4);
-    assert.match(e.message, /HTTP 503\) after 4 attempts/);
+    assert.match(e.message, /failed \(503\) after 4 attempts: retry failed rows later/);
     return true;
   });
   assert.equal(fetch.calls.length, 4);
 });
 
 test("401, 404 and 400 are not retried and say what to do", async () => {
-  for (const [status, re] of [[401, /API key/], [404, /model name/], [400, /rejected/]]) {
+  for (const [status, re] of [[401, /check the API key/], [404, /does not know the model “m” \(404/], [400, /HTTP 400: see the server's message/]]) {
     const clock = new FakeClock();
     const fetch = scriptedFetch([status, "yes"]);
-    await assert.rejects(clock.run(chat(req, { fetch, clock })), (e) => e.status === status && re.test(e.message) && /fake/.test(e.message));
+    await assert.rejects(clock.run(chat(req, { fetch, clock })), (e) => {
+      assert.equal(e.status, status);
+      assert.match(e.message, re);
+      assert.equal(e.detail, "fake " + status, "the server's words are kept apart");
+      assert.match(e.toJSON().message, new RegExp("The server said: fake " + status), "and travel with a stored row");
+      return true;
+    });
     assert.equal(fetch.calls.length, 1);
   }
 });
@@ -114,7 +120,7 @@ test("a hanging call times out per attempt and is retried; the last timeout is t
   const always = scriptedFetch(["hang"]);
   await assert.rejects(clock2.run(chat(req, { fetch: always, clock: clock2, policy: { timeoutMs: 1000, maxAttempts: 3 } })), (e) => {
     assert.equal(e.kind, "timeout");
-    assert.match(e.message, /No answer within 1 s \(after 3 attempts\)/);
+    assert.match(e.message, /^No answer from the model within 1 s \(timeout\) after 3 attempts: retry failed rows later/);
     return true;
   });
   assert.equal(always.calls.length, 3);
