@@ -268,3 +268,55 @@ test("the first call goes out before the look-ahead rows are rendered: rows take
   assert.equal(renders, 24);
   assert.ok(rendersAtFirstCall <= 3, `${rendersAtFirstCall} rows were rendered before the first call went out`);
 });
+
+test("onRow says what a row is doing: rendering, calling, waiting to retry, calling again, repairing, then idle", async () => {
+  const fetch = scriptedFetch([500, "cut", "yes"]);
+  const seen = [];
+  let during = null;
+  const { r, clock } = runner({
+    items: items(1),
+    todo: [0],
+    fetch,
+    onRow: (live) => {
+      seen.push([live.state, live.attempt, live.retryAt === null ? null : live.retryAt - clock.now(), live.repair]);
+      if (live.state === RowState.RETRY_WAIT) during = r.liveRows();
+    },
+  });
+  const got = [];
+  r.o.onResult = (x) => {
+    got.push(x);
+    assert.equal(r.liveRows().size, 0, "a row is no longer live when its result is reported");
+  };
+  await clock.run(r.start());
+  assert.deepEqual(seen, [
+    [RowState.RENDERING, 0, null, false],
+    [RowState.CALLING, 1, null, false],
+    [RowState.RETRY_WAIT, 2, 375, false],
+    [RowState.CALLING, 2, null, false],
+    [RowState.REPAIRING, 1, null, true],
+    [RowState.IDLE, 0, null, false],
+  ]);
+  assert.deepEqual([...during.keys()], [0]);
+  assert.equal(during.get(0).state, RowState.RETRY_WAIT);
+  assert.equal(statusOf(got[0]), "passed");
+});
+
+test("a held row is queued in liveRows until the run goes on", async () => {
+  let key = "";
+  const fetch = async (u, init) => answer(init.headers.Authorization ? "yes" : 401, init);
+  const { r, clock } = runner({ items: items(2), todo: [0, 1], fetch, concurrency: 1, apiKey: () => key });
+  const p = r.start();
+  await clock.run(until(() => r.state === RunState.HELD && r.active === 0));
+  // Row 1 had started (rendered, waiting for the one slot) and met the same 401.
+  assert.deepEqual(
+    [...r.liveRows().values()].map((l) => [l.index, l.state]).sort(),
+    [
+      [0, RowState.QUEUED],
+      [1, RowState.QUEUED],
+    ],
+  );
+  key = "sk";
+  r.resume();
+  assert.equal(await clock.run(p), RunState.DONE);
+  assert.equal(r.liveRows().size, 0);
+});

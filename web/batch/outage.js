@@ -10,6 +10,11 @@
 // for `afterMs`, or a row has run out of attempts. One row failing while others are answered is a
 // flaky call, not an outage: the others' answers keep ending the streak. Right after an outage
 // (half-open), the first unreachable failure before any answer is an outage again at once.
+//
+// A probe can be answered while calls still fail (the last row of a run whose request breaks the
+// connection; an Azure dev server answers GET models itself while Azure is down). So after
+// `maxFalseRecoveries` recoveries in a row that no call confirmed, the watch stands down until a
+// call is answered: failures then end rows as errors, as they would without it, and the run ends.
 
 /**
  * @typedef {object} OutageConfig
@@ -18,10 +23,11 @@
  * @property {number} probeBaseMs   the first probe after an outage starts; each next one waits twice as long…
  * @property {number} probeMaxMs    …up to this
  * @property {number} probeTimeoutMs one probe's own timeout
+ * @property {number} maxFalseRecoveries recoveries no call confirmed before the watch stands down
  */
 
 /** DEFAULT_OUTAGE: 5 s of failures from 3 rows; probes after 2, 4, 8 … s, at most a minute apart. */
-export const DEFAULT_OUTAGE = Object.freeze({ afterMs: 5_000, rows: 3, probeBaseMs: 2_000, probeMaxMs: 60_000, probeTimeoutMs: 10_000 });
+export const DEFAULT_OUTAGE = Object.freeze({ afterMs: 5_000, rows: 3, probeBaseMs: 2_000, probeMaxMs: 60_000, probeTimeoutMs: 10_000, maxFalseRecoveries: 2 });
 
 /** OutageWatch keeps the streak of unreachable failures and the probe schedule of one run. */
 export class OutageWatch {
@@ -37,12 +43,16 @@ export class OutageWatch {
     this.halfOpen = false;
     this.probes = 0; // probes made in the current outage
     this.timer = null;
+    this.falseRecoveries = 0; // recoveries in a row that the next call did not confirm
+    this.standDown = false;
   }
 
   /** answered: the endpoint answered a call; the streak (and a half-open state) ends. */
   answered() {
     this.streak = null;
     this.halfOpen = false;
+    this.falseRecoveries = 0;
+    this.standDown = false;
   }
 
   /**
@@ -55,7 +65,13 @@ export class OutageWatch {
    * @returns {boolean}
    */
   failed(index, { final, calling }) {
-    if (this.halfOpen) return true;
+    if (this.standDown) return false;
+    if (this.halfOpen) {
+      this.halfOpen = false;
+      if (++this.falseRecoveries < this.cfg.maxFalseRecoveries) return true;
+      this.standDown = true;
+      return false;
+    }
     const now = this.clock.now();
     const s = (this.streak ||= { since: now, rows: new Set(), casualties: new Set() });
     s.rows.add(index);
@@ -74,7 +90,7 @@ export class OutageWatch {
     const rows = this.streak ? [...this.streak.casualties] : [];
     this.streak = null;
     this.halfOpen = false;
-    this.probes = 0;
+    if (!this.falseRecoveries) this.probes = 0; // after a false recovery the probes keep growing apart
     return rows;
   }
 
