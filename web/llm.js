@@ -169,7 +169,7 @@ function abortedError() {
  * @param {{retryable?: boolean, detail?: string}} [fields]
  */
 function failure(kind, what, advice, fields = {}) {
-  const e = new CallError(`${what}: ${advice}.`, { kind, ...fields });
+  const e = new CallError(`${what}: ${advice}${/[.?!]$/.test(advice) ? "" : "."}`, { kind, ...fields });
   Object.assign(e, { what, advice });
   return e;
 }
@@ -488,7 +488,7 @@ export async function chat(request, opts = {}) {
       const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch };
       if (!e.retryable || n >= policy.maxAttempts) {
         if (e.kind === CallKind.HTTP) e.message = httpErrorMessage(e.status, tail);
-        else if (n > 1 && e.what) e.message = `${e.what} after ${n} attempts: ${e.advice}.`;
+        else if (n > 1 && e.what) e.message = failure(e.kind, `${e.what} after ${n} attempts`, e.advice).message;
         throw e;
       }
       if (e.retryAfterMs !== null && e.retryAfterMs > policy.maxRetryAfterMs) {

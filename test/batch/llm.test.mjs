@@ -1,8 +1,24 @@
-// Tests of the batch retry policy (web/batch/http.js) with a fake clock and a scripted fetch.
+// Tests of the page's one call module (web/llm.js): the retry policy with a fake clock and a
+// scripted fetch, streaming, the messages, the probe.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, retryableStatus, chatURL, CallError } from "../../web/llm.js";
-import { FakeClock, scriptedFetch } from "./helpers.mjs";
+import {
+  chat,
+  parseRetryAfter,
+  backoffDelay,
+  DEFAULT_POLICY,
+  INTERACTIVE_POLICY,
+  retryableStatus,
+  chatURL,
+  CallError,
+  CallKind,
+  unreachable,
+  httpErrorMessage,
+  requestInit,
+  probe,
+  listModels,
+} from "../../web/llm.js";
+import { FakeClock, scriptedFetch, answer as answerOf } from "./helpers.mjs";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
 const half = () => 0.5;
@@ -16,6 +32,10 @@ test("parseRetryAfter reads seconds, fractions, HTTP dates and retry-after-ms", 
     [{ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }, 5000],
     [{ "retry-after": "Wed, 31 Dec 2025 00:00:05 GMT" }, 0],
     [{ "retry-after-ms": "1500", "retry-after": "9" }, 1500],
+    [{ "retry-after-ms": "12.2" }, 13],
+    [{ "retry-after-ms": "soon", "retry-after": "2" }, 2000],
+    [{ "retry-after-ms": "-5", "retry-after": "2" }, 2000],
+    [{ "retry-after": "120" }, 120_000],
     [{ "retry-after": "soon" }, null],
     [{ "retry-after": "-3" }, null],
     [{}, null],
@@ -173,4 +193,183 @@ test("the key goes only into Authorization", async () => {
   await clock.run(chat(req, { fetch, clock, apiKey: "sk-secret" }));
   assert.equal(fetch.calls[0].init.headers.Authorization, "Bearer sk-secret");
   assert.ok(!fetch.calls[0].init.body.includes("sk-secret"));
+});
+
+test("the first attempt's kinds: network and direct (CORS) are retryable, a 200 with an error is the upstream's", async () => {
+  const clock = new FakeClock();
+  const cases = [
+    ["network", {}, CallKind.NETWORK, /^Could not reach the dev server: is `make run` still running\?$/],
+    ["network", { direct: true, endpoint: "https://llm.example.test/v1" }, CallKind.CORS, /could not call llm\.example\.test directly \(CORS refusal/],
+    [{ status: 200, body: '{"error":{"message":"quota"}}' }, {}, CallKind.UPSTREAM, /reported an error/],
+    [{ status: 200, body: "<html>" }, {}, CallKind.BAD_RESPONSE, /not JSON: run again/],
+  ];
+  for (const [step, o, kind, re] of cases) {
+    const fetch = scriptedFetch([step]);
+    const r = { ...req, endpoint: o.endpoint || req.endpoint };
+    await assert.rejects(clock.run(chat(r, { fetch, clock, direct: o.direct, policy: INTERACTIVE_POLICY })), (e) => {
+      assert.equal(e.kind, kind);
+      assert.match(e.message, re);
+      return true;
+    });
+  }
+});
+
+test("httpErrorMessage: one sentence per status, worded for one call or for a batch", () => {
+  const rows = [
+    [401, {}, "The key was refused (401 Unauthorized): check the API key in Model settings."],
+    [403, {}, "The key is not allowed to do this (403 Forbidden): check the key's permissions or the model."],
+    [404, { model: "m" }, "The model server does not know the model “m” (404 Not Found): pick another model in Model settings."],
+    [404, { direct: true }, "The endpoint answered 404 Not Found: check the endpoint URL and the model in Model settings."],
+    [413, {}, "The prompt is too large for the server (413): shorten the inputs."],
+    [429, { retryAfterMs: 7000 }, "Rate limited by the model server (429 Too Many Requests): wait 7 s and run again."],
+    [429, { batch: true, attempts: 5 }, "Rate limited by the model server (429 Too Many Requests) after 5 attempts: lower the concurrency or wait a moment, then retry failed rows."],
+    [500, {}, "The model server failed (500): try again in a moment; if it persists, check the server."],
+    [502, { batch: true, attempts: 3 }, "The model server failed (502) after 3 attempts: retry failed rows later; if it persists, check the server."],
+    [504, {}, "The model did not answer in time (504 timeout): try again, or lower max tokens."],
+    [400, {}, "The call failed with HTTP 400: see the server's message, and check the model settings."],
+  ];
+  for (const [status, o, want] of rows) assert.equal(httpErrorMessage(status, o), want, `${status} ${JSON.stringify(o)}`);
+});
+
+test("unreachable: network, timeout, CORS and 502/503/504, nothing that was answered", () => {
+  const yes = [{ kind: "network" }, { kind: "timeout" }, { kind: "cors" }, { kind: "http", status: 502 }, { kind: "http", status: 503 }, { kind: "http", status: 504 }];
+  const no = [null, { kind: "http", status: 500 }, { kind: "http", status: 429 }, { kind: "http", status: 401 }, { kind: "bad-response" }, { kind: "aborted" }, { kind: "upstream" }];
+  for (const e of yes) assert.ok(unreachable(e), JSON.stringify(e));
+  for (const e of no) assert.ok(!unreachable(e), JSON.stringify(e));
+});
+
+test("requestInit: the key only in Authorization, credentials omit, a GET without a body", () => {
+  const post = requestInit("sk-1", { a: 1 }, true);
+  assert.deepEqual(post, {
+    method: "POST",
+    headers: { Accept: "text/event-stream", "Content-Type": "application/json", Authorization: "Bearer sk-1" },
+    credentials: "omit",
+    body: '{"a":1}',
+  });
+  assert.deepEqual(requestInit(""), { method: "GET", headers: { Accept: "application/json" }, credentials: "omit" });
+});
+
+test("probe: any answer but 502/503/504 means reachable; a network error or no answer in time does not", async () => {
+  const clock = new FakeClock();
+  const cases = [
+    [{ status: 200, body: "{}" }, true],
+    [401, true],
+    [404, true],
+    [500, true],
+    [502, false],
+    [503, false],
+    [504, false],
+    ["network", false],
+    ["hang", false],
+  ];
+  for (const [step, want] of cases) {
+    let seen = null;
+    const fetch = (url, init) => ((seen = { url, init }), answerOf(step, init));
+    assert.equal(await clock.run(probe({ endpoint: "/v1/", apiKey: "sk-2", fetch, clock, timeoutMs: 500 })), want, JSON.stringify(step));
+    assert.equal(seen.url, "/v1/models");
+    assert.equal(seen.init.method, "GET");
+    assert.equal(seen.init.credentials, "omit");
+    assert.equal(seen.init.headers.Authorization, "Bearer sk-2");
+  }
+});
+
+test("listModels returns sorted ids, or [] when the endpoint fails", async () => {
+  const fetch = async () => new Response('{"data":[{"id":"b"},{"id":"a"},{"name":"c"}]}', { status: 200 });
+  assert.deepEqual(await listModels({ baseURL: "/v1", fetch }), ["a", "b", "c"]);
+  assert.deepEqual(await listModels({ baseURL: "/v1", fetch: async () => new Response("", { status: 500 }) }), []);
+  assert.deepEqual(await listModels({ baseURL: "/v1", fetch: async () => Promise.reject(new TypeError("x")) }), []);
+});
+
+/** sse answers with a server-sent event stream made of chunks, cut wherever the test says. */
+function sse(chunks, { end = true } = {}) {
+  let pulls = 0;
+  return (url, init) => {
+    const body = new ReadableStream({
+      async pull(ctrl) {
+        if (pulls < chunks.length) {
+          const c = chunks[pulls++];
+          if (c === "stall")
+            return new Promise((_, rej) => {
+              const no = () => rej(new DOMException("aborted", "AbortError")); // as fetch's body does once aborted
+              if (init.signal.aborted) no();
+              init.signal.addEventListener("abort", no);
+            });
+          ctrl.enqueue(new TextEncoder().encode(c));
+        } else if (end) ctrl.close();
+        else return new Promise(() => {});
+      },
+    });
+    sse.last = { url, init };
+    return Promise.resolve(new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }));
+  };
+}
+
+const ev = (o) => "data: " + JSON.stringify(o) + "\n\n";
+const piece = (t) => ev({ model: "m-1", choices: [{ delta: { content: t } }] });
+
+test("streaming: pieces arrive through onDelta, events split anywhere and CRLF are read, usage and finish reason kept", async () => {
+  const clock = new FakeClock();
+  const all = piece("Ye") + piece("s") + ev({ choices: [{ delta: {}, finish_reason: "stop" }] }) + ev({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 1 } }) + "data: [DONE]\n\n";
+  const crlf = all.replace(/\n/g, "\r\n");
+  for (const text of [all, crlf]) {
+    const chunks = [": keep-alive\n\n", text.slice(0, 7), text.slice(7, 40), text.slice(40)];
+    const deltas = [];
+    const r = await clock.run(chat(req, { fetch: sse(chunks), clock, stream: true, policy: INTERACTIVE_POLICY, onDelta: (p, full) => deltas.push([p, full]) }));
+    assert.equal(r.content, "Yes");
+    assert.deepEqual(deltas, [
+      ["Ye", "Ye"],
+      ["s", "Yes"],
+    ]);
+    assert.deepEqual(r.usage, { prompt_tokens: 5, completion_tokens: 1 });
+    assert.equal(r.finishReason, "stop");
+    assert.equal(r.model, "m-1");
+    const sent = JSON.parse(sse.last.init.body);
+    assert.equal(sent.stream, true);
+    assert.deepEqual(sent.stream_options, { include_usage: true });
+    assert.equal(sse.last.init.headers.Accept, "text/event-stream");
+    assert.equal(sse.last.init.credentials, "omit");
+  }
+});
+
+test("streaming: Stop aborts; an error event is a timeout or the upstream's; a cut stream is not retried once shown", async () => {
+  const clock = new FakeClock();
+  const ctrl = new AbortController();
+  const p = chat(req, { fetch: sse([piece("a"), "stall"]), clock, stream: true, signal: ctrl.signal, onDelta: () => ctrl.abort() });
+  await assert.rejects(p, (e) => e.kind === CallKind.ABORTED);
+
+  const timeoutEv = ev({ error: { message: "upstream took too long", code: "upstream_timeout" } });
+  await assert.rejects(clock.run(chat(req, { fetch: sse([piece("a"), timeoutEv]), clock, stream: true })), (e) => e.kind === CallKind.TIMEOUT && e.detail === "upstream took too long");
+  await assert.rejects(clock.run(chat(req, { fetch: sse([ev({ error: { message: "boom" } })]), clock, stream: true })), (e) => e.kind === CallKind.UPSTREAM && e.detail === "boom");
+
+  let calls = 0;
+  const cut = (u, i) => (calls++, sse([piece("half")])(u, i));
+  await assert.rejects(clock.run(chat(req, { fetch: cut, clock, stream: true, policy: { maxAttempts: 3 } })), (e) => {
+    assert.equal(e.kind, CallKind.NETWORK);
+    assert.match(e.message, /ended before the model finished/);
+    return true;
+  });
+  assert.equal(calls, 1, "what was shown is not asked for again");
+});
+
+test("streaming: the timeout counts from the last byte, not from the start", async () => {
+  const clock = new FakeClock();
+  // Four pieces 800 ms apart: 3.2 s in all, more than the 1 s timeout, never 1 s without a byte.
+  const slow = (url, init) => {
+    const parts = [piece("a"), piece("b"), piece("c"), ev({ choices: [{ delta: { content: "d" }, finish_reason: "stop" }] })];
+    const body = new ReadableStream({
+      async pull(c) {
+        if (!parts.length) return c.close();
+        await new Promise((res) => clock.setTimeout(res, 800));
+        c.enqueue(new TextEncoder().encode(parts.shift()));
+      },
+    });
+    return Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+  };
+  const r = await clock.run(chat(req, { fetch: slow, clock, stream: true, policy: { timeoutMs: 1000, maxAttempts: 1 } }));
+  assert.equal(r.content, "abcd");
+  await assert.rejects(clock.run(chat(req, { fetch: sse([piece("a"), "stall"]), clock, stream: true, policy: { ...INTERACTIVE_POLICY, timeoutMs: 1000 } })), (e) => {
+    assert.equal(e.kind, CallKind.TIMEOUT);
+    assert.match(e.message, /^No answer from the model within 1 s \(timeout\): try again, or lower max tokens\.$/);
+    return true;
+  });
 });
