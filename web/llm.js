@@ -82,6 +82,9 @@ export class CallError extends Error {
     this.retryAfterMs = retryAfterMs;
     this.attempts = attempts;
     this.detail = detail; // the server's own words, shown beneath ours
+    this.what = ""; // the message's two parts, for "what after n attempts: advice." (see failure)
+    this.advice = "";
+    this.outage = false; // set by the batch engine: this failure paused the run for an outage
   }
   /** toJSON is a batch row's stored error: its message carries the server's words too, so it reads whole. */
   toJSON() {
@@ -370,6 +373,7 @@ async function readStream(res, { poke, onDelta, model, state }) {
   const dec = new TextDecoder();
   let buf = "";
   let content = "";
+  /** @type {{prompt_tokens: number, completion_tokens: number} | null} */
   let usage = null;
   let finishReason = null;
   let done = false;
@@ -464,6 +468,7 @@ export async function chat(request, opts = {}) {
   const signal = opts.signal || null;
   const gate = opts.gate || null;
   const stream = !!opts.stream;
+  /** @type {Record<string, any>} */
   const body = { ...request.params, model: request.model, messages: request.messages, stream };
   if (stream) body.stream_options = { include_usage: true };
   const init = requestInit(opts.apiKey, body, stream);

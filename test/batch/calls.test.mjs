@@ -2,7 +2,7 @@
 // MessageChannel, with a fake fetch on the real clock) behave as the page's own calls do.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner } from "../../web/batch/engine.js";
+import { Runner, RowState } from "../../web/batch/engine.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
 import { CallError } from "../../web/llm.js";
 import { MemoryStore } from "../../web/batch/store.js";
@@ -53,7 +53,21 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   await calls.ready;
   const store = new MemoryStore();
   const retries = [];
-  const r = new Runner({ runId: "w1", items: items(40), todo: [...Array(40).keys()], judge: fakeJudge, request, policy, store, cache: store, calls, concurrency: 4, onRetry: (i) => retries.push(i) });
+  const row3 = [];
+  const r = new Runner({
+    runId: "w1",
+    items: items(40),
+    todo: [...Array(40).keys()],
+    judge: fakeJudge,
+    request,
+    policy,
+    store,
+    cache: store,
+    calls,
+    concurrency: 4,
+    onRetry: (i) => retries.push(i),
+    onRow: (l) => l.index === 3 && row3.push([l.state, l.attempt]),
+  });
   assert.equal(await r.start(), "done");
   calls.close();
   const results = await store.getResults("w1");
@@ -67,6 +81,14 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   assert.equal(retries[0].index, 3);
   assert.ok(retries[0].error instanceof CallError);
   assert.equal(r.stats.calls, 40);
+  // The worker says when a retry goes out, so the row reads "calling" again, not "retrying".
+  assert.deepEqual(row3, [
+    [RowState.RENDERING, 0],
+    [RowState.CALLING, 1],
+    [RowState.RETRY_WAIT, 2],
+    [RowState.CALLING, 2],
+    [RowState.IDLE, 0],
+  ]);
 });
 
 test("cancel aborts the worker's calls and leaves their rows pending", async () => {

@@ -13,23 +13,35 @@ import { chat, CallError, CallKind, realClock } from "../llm.js";
 import { Slots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
-/** socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server. */
+/**
+ * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server.
+ * @param {number} limit
+ * @returns {number}
+ */
 export function socketAhead(limit) {
   return Math.max(2, Math.ceil(limit / 4));
 }
 
-/** errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read. */
+/**
+ * errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read.
+ * @param {unknown} e
+ * @returns {{call: boolean, message: string, kind?: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string}}
+ */
 export function errorJSON(e) {
   if (e instanceof CallError) {
     return { call: true, message: e.message, kind: e.kind, status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs, attempts: e.attempts, detail: e.detail };
   }
-  return { call: false, message: String((e && e.message) || e) };
+  return { call: false, message: String((e && /** @type {any} */ (e).message) || e) };
 }
 
-/** errorFromJSON is errorJSON's inverse. */
+/**
+ * errorFromJSON is errorJSON's inverse.
+ * @param {ReturnType<typeof errorJSON>} j
+ * @returns {Error}
+ */
 export function errorFromJSON(j) {
   if (!j.call) return new Error(j.message);
-  return new CallError(j.message, { kind: j.kind, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
+  return new CallError(j.message, { kind: j.kind || CallKind.NETWORK, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
 }
 
 /**
@@ -40,6 +52,8 @@ export function errorFromJSON(j) {
  * It replies {type:"retry"|"attempt"|"ok"|"err", id, ...}: "retry" when an attempt failed and
  * another follows, "attempt" when that next attempt goes out.
  * deps (fetch, clock, random, WebSocket) are for tests.
+ * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
+ * @param {{fetch?: typeof fetch, clock?: typeof realClock, random?: () => number, WebSocket?: typeof WebSocket}} [deps]
  */
 export function serveCalls(port, deps = {}) {
   const slots = new Slots(8);
@@ -116,13 +130,18 @@ export function serveCalls(port, deps = {}) {
 
 /** CallClient makes calls through a serveCalls port; call() behaves like llm.js chat. */
 export class CallClient {
+  /**
+   * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
+   * @param {() => void} [close]
+   */
   constructor(port, close = () => {}) {
     this.port = port;
     this.closeFn = close;
     this.seq = 0;
     this.pending = new Map();
     this.aborts = null;
-    this.ready = new Promise((resolve) => (this.onReady = resolve));
+    /** @type {Promise<void>} */
+    this.ready = new Promise((resolve) => (this.onReady = () => resolve()));
     port.onmessage = (ev) => this.receive(ev.data);
   }
 
@@ -202,6 +221,8 @@ export class CallClient {
  * startCallWorker starts a module worker serving calls and resolves to its CallClient once it is
  * up, or to null (the page then makes its calls itself) when workers are unavailable or it does
  * not start within timeoutMs.
+ * @param {number} [timeoutMs]
+ * @returns {Promise<CallClient | null>}
  */
 export async function startCallWorker(timeoutMs = 5000) {
   if (typeof Worker !== "function") return null;

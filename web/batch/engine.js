@@ -23,86 +23,15 @@
 //     undetermined verdict; redoOnResume(result) says which error rows Resume should run again.
 //   + the checks the engine adds to a verdict carry a code (RepairCode).
 
-import { chat, CallError, CallKind, realClock, unreachable, retryableStatus, probe as probeEndpoint } from "../llm.js";
-import { cacheKey } from "./cache.js";
+import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
+import { RunCache } from "./cache.js";
 import { needsRepair } from "./status.js";
 import { Slots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
+import { RenderTurns } from "./turns.js";
+import { RunState, RowState, RowErrorKind, RepairCode, HOLD_STATUSES } from "./runstate.js";
 
-/** RunState: a Runner's states. onState(state, reason) fires on each change (and on each failed probe). */
-export const RunState = Object.freeze({
-  IDLE: "idle",
-  RUNNING: "running",
-  /** paused by the user: rows in flight finish, no new row starts. */
-  PAUSED: "paused",
-  /** waiting for the user: the key was refused or the model is unknown (reason.error says which). */
-  HELD: "held",
-  /** the endpoint is unreachable: the run paused itself and goes on when a probe is answered. */
-  OUTAGE: "outage",
-  DONE: "done",
-  CANCELLED: "cancelled",
-});
-
-/** LIVE_STATES: a run in one of these holds rows that resume() (or the run itself) will judge. */
-export const LIVE_STATES = Object.freeze(new Set([RunState.RUNNING, RunState.PAUSED, RunState.HELD, RunState.OUTAGE]));
-
-/**
- * RowState: what a row is doing now, for a table that says "judging…" or "retrying in 2 s".
- * A row that is not live (never started, finished, cancelled) has no entry in liveRows().
- */
-export const RowState = Object.freeze({
-  /** waiting for its turn to render, rendering its prompt, looking it up in the cache */
-  RENDERING: "rendering",
-  /** its judge call is out (attempt says which) */
-  CALLING: "calling",
-  /** an attempt failed; attempt goes out at retryAt (clock time, Date.now() in the page) */
-  RETRY_WAIT: "retry-wait",
-  /** the repair request (one per unreadable answer) is out */
-  REPAIRING: "repairing",
-  /** put back in the queue by a hold or an outage: it runs again when the run goes on */
-  QUEUED: "queued",
-  /** no longer live: its result is about to be reported, or the run was cancelled (onRow only) */
-  IDLE: "idle",
-});
-
-/** RowErrorKind: a row error that is not a call's (those carry a CallKind). */
-export const RowErrorKind = Object.freeze({
-  /** the row's inputs are missing or invalid */
-  INPUT: "input",
-  /** the prompt could not be rendered */
-  RENDER: "render",
-  /** the verdict could not be computed from the answer */
-  PARSE: "parse",
-  /** a bug */
-  INTERNAL: "internal",
-});
-
-/** RepairCode: the codes of the checks the engine adds to a verdict after a repair request. */
-export const RepairCode = Object.freeze({
-  /** warning: the first answer could not be read; the verdict is from the judge's corrected answer */
-  USED: "repair.used",
-  /** warning: asked once to correct its format, the judge still answered unreadably */
-  UNREADABLE: "repair.unreadable",
-});
-
-const HOLD_STATUSES = [401, 403, 404];
-
-/**
- * redoOnResume tells whether a stored row should be run again by Resume (not only by "Retry
- * failed rows"): its call or repair request failed for a reason that is not the judge's nor the
- * row's (network, timeout, 5xx, 429, a refused key, a cancelled call…). A 400 or 413 for this
- * row's request, bad inputs, a prompt that does not render, or any verdict are not.
- * @param {{error?: {kind: string, status?: number} | null} | null | undefined} result
- * @returns {boolean}
- */
-export function redoOnResume(result) {
-  const e = result && result.error;
-  if (!e) return false;
-  if (Object.values(RowErrorKind).includes(e.kind)) return false;
-  if (e.kind !== CallKind.HTTP) return true;
-  const s = e.status || 0;
-  return retryableStatus(s) || HOLD_STATUSES.includes(s);
-}
+export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./runstate.js";
 
 /**
  * repairPrompt is the follow-up message that shows the judge why its answer could not be read.
@@ -120,13 +49,13 @@ export function repairPrompt(verdict) {
   );
 }
 
-/** yieldToLoop lets the browser paint and handle input between chunks of synchronous work. */
-export function yieldToLoop() {
-  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") return globalThis.scheduler.yield();
-  return new Promise((r) => setTimeout(r, 0));
-}
-
 export { Slots };
+
+/** messageOf is what a throw says, whatever was thrown. */
+function messageOf(/** @type {unknown} */ e) {
+  return String((e && /** @type {any} */ (e).message) || e);
+}
+export { yieldToLoop, nextTask } from "./turns.js";
 
 /**
  * @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive
@@ -155,25 +84,26 @@ export class Runner {
   constructor(opts) {
     this.o = { concurrency: 8, useCache: true, readCache: true, clock: realClock, ...opts };
     this.queue = [...opts.todo];
+    /** @type {string} a RunState */
     this.state = RunState.IDLE;
+    /** @type {{by: string, message: string, [k: string]: any} | null} */
     this.reason = null;
     this.active = 0;
     this.ctrl = new AbortController(); // replaced when an outage aborts the calls in flight
     this.gate = { until: 0 };
-    this.inflight = new Map();
     this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0, requeued: 0, outages: 0, probes: 0 };
-    this.turns = []; // rows waiting for their turn to render (renderTurn)
-    this.turning = null;
-    this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
-    this.knownP = null; // the read of those keys
-    this.written = new Set(); // keys this run stored before that read was back
+    this.turns = new RenderTurns();
+    this.cache = new RunCache(this.o.cache, { use: !!this.o.useCache, read: !!this.o.readCache });
     this.slots = new Slots(this.o.concurrency);
     if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.persisting = new Set();
     /** @type {Map<number, RowLive>} */
     this.live = new Map();
     this.watch = new OutageWatch(this.o.outage, this.o.clock);
-    this.outage = null; // {since, error, nextProbeAt} while OUTAGE
+    /** @type {{since: number, error: object | null, nextProbeAt: number} | null} */
+    this.outage = null; // while OUTAGE
+    /** @type {(state: string) => void} */
+    this.resolveDone = () => {};
   }
 
   /** start runs until every row is done or the run is cancelled; resolves to the final state. */
@@ -181,16 +111,7 @@ export class Runner {
     if (this.state !== RunState.IDLE) throw new Error("Runner.start: already started");
     this.setState(RunState.RUNNING, { by: "user", message: "Running." });
     this.doneP = new Promise((resolve) => (this.resolveDone = resolve));
-    if (this.o.cache && this.o.useCache && this.o.readCache && typeof this.o.cache.cacheKeys === "function") {
-      // Read while the first rows render: ask() waits for it only when it has a key to look up.
-      this.knownP = this.o.cache.cacheKeys().then(
-        (keys) => {
-          for (const k of this.written) keys.add(k);
-          this.known = keys;
-        },
-        () => (this.known = null), // fall back to asking the store for every key
-      );
-    }
+    this.cache.start(); // read while the first rows render
     this.fill();
     this.finishIfEmpty();
     return this.doneP;
@@ -217,13 +138,6 @@ export class Runner {
     if (state === RowState.IDLE) this.live.delete(index);
     else this.live.set(index, live);
     if (this.o.onRow) this.o.onRow(live);
-  }
-
-  /** calling counts the rows with a call out (or waiting to retry one). */
-  calling() {
-    let n = 0;
-    for (const r of this.live.values()) if (r.state === RowState.CALLING || r.state === RowState.RETRY_WAIT || r.state === RowState.REPAIRING) n++;
-    return n;
   }
 
   fill() {
@@ -320,7 +234,9 @@ export class Runner {
   unreachableFailure(index, error, final) {
     if (this.state === RunState.OUTAGE) return true;
     if (this.state !== RunState.RUNNING) return false;
-    if (!this.watch.failed(index, { final, calling: this.calling() })) return false;
+    // As many rows as calls may be out: at the end of a run, one row failing alone after the others
+    // were answered is that row's trouble, not an outage.
+    if (!this.watch.failed(index, { final, calling: this.o.concurrency })) return false;
     this.startOutage(index, error);
     return true;
   }
@@ -341,14 +257,15 @@ export class Runner {
   }
 
   scheduleProbe() {
-    this.outage.nextProbeAt = this.watch.schedule(() => this.runProbe());
+    const outage = /** @type {NonNullable<typeof this.outage>} */ (this.outage);
+    outage.nextProbeAt = this.watch.schedule(() => this.runProbe());
     this.setState(RunState.OUTAGE, {
       by: "runner",
       message: "The endpoint is unreachable; resuming when it answers.",
-      error: this.outage.error,
-      since: this.outage.since,
+      error: outage.error,
+      since: outage.since,
       probes: this.watch.probes,
-      nextProbeAt: this.outage.nextProbeAt,
+      nextProbeAt: outage.nextProbeAt,
     });
   }
 
@@ -378,19 +295,11 @@ export class Runner {
   async ask(messages, index, repair = false) {
     const o = this.o;
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
-    const key = o.cache && o.useCache ? await cacheKey(req) : null;
-    if (key && o.readCache) {
-      if (this.knownP) await this.knownP;
-      const hit = !this.known || this.known.has(key) ? await o.cache.cacheGet(key) : null;
-      if (hit && typeof hit.content === "string") {
-        this.stats.cacheHits++;
-        return { content: hit.content, usage: hit.usage || null, finishReason: hit.finishReason || null, attempts: 0, cached: true };
-      }
-      if (this.inflight.has(key)) {
-        const r = await this.inflight.get(key);
-        this.stats.cacheHits++;
-        return { ...r, attempts: 0, cached: true };
-      }
+    const key = await this.cache.key(req);
+    const hit = await this.cache.lookup(key);
+    if (hit) {
+      this.stats.cacheHits++;
+      return { ...hit, attempts: 0, cached: true };
     }
     const calling = repair ? RowState.REPAIRING : RowState.CALLING;
     const onRetry = (info) => {
@@ -419,7 +328,7 @@ export class Runner {
         () => this.slots.release(),
       );
     }
-    if (key) this.inflight.set(key, p);
+    if (key) this.cache.inflight.set(key, p);
     try {
       this.stats.calls++;
       let r;
@@ -438,17 +347,12 @@ export class Runner {
       this.stats.completionTokens += usage.completion_tokens;
       if (key) {
         // Written in the background: the row need not wait for the disk to go on.
-        const w = o.cache
-          .cachePut(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() })
-          .then(
-            () => (this.known ? this.known.add(key) : this.written.add(key)),
-            (e) => console.warn("batch: cache write failed", e),
-          );
+        const w = this.cache.put(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() });
         this.track(w);
       }
       return { ...r, usage, cached: false };
     } finally {
-      if (key) this.inflight.delete(key);
+      if (key) this.cache.inflight.delete(key);
     }
   }
 
@@ -460,8 +364,11 @@ export class Runner {
     const result = {
       runId: o.runId,
       index,
+      /** @type {any} */
       verdict: null,
+      /** @type {string[]} */
       answers: [],
+      /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string} | null} */
       error: null,
       usage: { prompt_tokens: 0, completion_tokens: 0 },
       calls: 0,
@@ -485,11 +392,11 @@ export class Runner {
       if (item.error) throw new CallError(item.error, { kind: RowErrorKind.INPUT });
       let rendered;
       this.setRow(index, RowState.RENDERING);
-      await this.renderTurn();
+      await this.turns.take();
       try {
         rendered = o.judge.render(item.inputs);
       } catch (e) {
-        throw new CallError("The prompt could not be rendered: " + ((e && e.message) || e), { kind: RowErrorKind.RENDER });
+        throw new CallError("The prompt could not be rendered: " + messageOf(e), { kind: RowErrorKind.RENDER });
       }
       const first = await this.ask(rendered.messages, index);
       account(first);
@@ -527,9 +434,9 @@ export class Runner {
       if (call) {
         result.error = e.toJSON();
         result.attempts += e.attempts || 0;
-        if (stage === "repair") result.error = { ...result.error, stage, message: "The repair request failed: " + result.error.message };
+        if (stage === "repair") Object.assign(result.error, { stage, message: "The repair request failed: " + e.toJSON().message });
       } else {
-        result.error = { kind: RowErrorKind.INTERNAL, status: 0, message: "Unexpected failure: " + ((e && e.message) || e), attempts: 0, detail: "" };
+        result.error = { kind: RowErrorKind.INTERNAL, status: 0, message: "Unexpected failure: " + messageOf(e), attempts: 0, detail: "" };
       }
     }
     result.ms = o.clock.now() - t0;
@@ -542,11 +449,12 @@ export class Runner {
           try {
             await o.store.putResult(result);
           } catch (e) {
-            result.storeError = String((e && e.message) || e);
+            result.storeError = messageOf(e);
           }
         }
         this.stats.finished++;
-        if (this.live.has(index) && this.live.get(index).state !== RowState.QUEUED) this.setRow(index, RowState.IDLE);
+        const live = this.live.get(index);
+        if (live && live.state !== RowState.QUEUED) this.setRow(index, RowState.IDLE);
         if (o.onResult) o.onResult(result);
       })(),
     );
@@ -562,49 +470,7 @@ export class Runner {
     try {
       return this.o.judge.parse(inputs, text);
     } catch (e) {
-      throw new CallError("The verdict could not be computed: " + ((e && (e.detail || e.message)) || e), { kind: RowErrorKind.PARSE });
+      throw new CallError("The verdict could not be computed: " + ((e && /** @type {any} */ (e).detail) || messageOf(e)), { kind: RowErrorKind.PARSE });
     }
   }
-
-  /**
-   * renderTurn resolves when a row may render its prompt: rows take turns in the order they
-   * started, about 8 ms of rendering per task and then a task boundary, so that the first rows'
-   * calls go out (their cache keys are digested off the thread and their requests posted to the
-   * call worker in tasks of their own) while later rows wait, and the page keeps painting. Without
-   * it a run's first fill rendered all its look-ahead rows before the first call could leave.
-   */
-  renderTurn() {
-    return new Promise((resolve) => {
-      this.turns.push(resolve);
-      if (!this.turning) this.turning = this.giveTurns();
-    });
-  }
-
-  async giveTurns() {
-    while (this.turns.length) {
-      const t0 = performance.now();
-      do {
-        this.turns.shift()();
-        await null; // the row renders now, up to its first wait
-      } while (this.turns.length && performance.now() - t0 < 8);
-      await nextTask();
-    }
-    this.turning = null;
-  }
-}
-
-/**
- * nextTask resolves in a new task of the event loop: unlike a microtask or scheduler.yield's
- * prioritized continuation, it lets what is already waiting (a finished digest, a message from the
- * call worker, input) run first.
- */
-export function nextTask() {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
 }

@@ -6,7 +6,7 @@
 //
 // The rule: since the last answer from the endpoint (any answer, even a 400 or a 429: it was
 // reached), unreachable failures came from at least `rows` distinct rows (fewer when fewer calls
-// are out: with one call in flight, one row is all there is to see), and either they have gone on
+// may be out: with a concurrency of one, one row is all there is to see), and either they have gone on
 // for `afterMs`, or a row has run out of attempts. One row failing while others are answered is a
 // flaky call, not an outage: the others' answers keep ending the streak. Right after an outage
 // (half-open), the first unreachable failure before any answer is an outage again at once.
@@ -58,8 +58,8 @@ export class OutageWatch {
   /**
    * failed records an unreachable failure of row index and says whether the run is now in an
    * outage. final: the row ran out of attempts (if no outage, it ends as an error row, and is put
-   * back in the queue should an outage be declared before the streak ends). calling: rows with a
-   * call out, this one included.
+   * back in the queue should an outage be declared before the streak ends). calling: how many
+   * rows may have a call out (the run's concurrency).
    * @param {number} index
    * @param {{final: boolean, calling: number}} o
    * @returns {boolean}

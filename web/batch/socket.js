@@ -19,7 +19,12 @@ import { Slots } from "./slots.js";
 
 export const CALLS_PROTOCOL = "ragjudge-calls-1";
 
-/** socketURL turns the dev server's calls path ("/ragjudge/calls") into a ws: or wss: URL. */
+/**
+ * socketURL turns the dev server's calls path ("/ragjudge/calls") into a ws: or wss: URL.
+ * @param {string} path
+ * @param {string} base
+ * @returns {string}
+ */
 export function socketURL(path, base) {
   const u = new URL(path, base);
   u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
@@ -52,6 +57,10 @@ function bearer(headers) {
  * go over plain HTTP (fallback) instead, so an older dev server without the socket still works.
  */
 export class CallSocket {
+  /**
+   * @param {string} url
+   * @param {{WebSocketImpl?: typeof WebSocket, fallback?: (url: string, init: any) => Promise<Response>, maxFailedOpens?: number}} [o]
+   */
   constructor(url, { WebSocketImpl = globalThis.WebSocket, fallback = (u, i) => globalThis.fetch(u, i), maxFailedOpens = 2 } = {}) {
     this.url = url;
     this.WS = WebSocketImpl;
@@ -134,7 +143,7 @@ export class CallSocket {
       ws = new this.WS(this.url, CALLS_PROTOCOL);
     } catch (e) {
       this.failedOpens++;
-      return this.fail(String((e && e.message) || e));
+      return this.fail(String((e && /** @type {any} */ (e).message) || e));
     }
     this.ws = ws;
     ws.onopen = () => {
