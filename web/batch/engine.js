@@ -26,40 +26,23 @@
 import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
 import { RunCache } from "./cache.js";
 import { needsRepair } from "./status.js";
+import { repairPrompt, afterRepair } from "./repair.js";
 import { Slots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
-import { RunState, RowState, RowErrorKind, RepairCode, HOLD_STATUSES } from "./runstate.js";
+import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
 
 export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./runstate.js";
-
-/**
- * repairPrompt is the follow-up message that shows the judge why its answer could not be read.
- * The checks' messages are for the judge to read; nothing here decides from them.
- * @param {{checks?: {severity: string, message: string}[]}} verdict
- * @returns {string}
- */
-export function repairPrompt(verdict) {
-  const errors = (verdict.checks || []).filter((c) => c.severity === "error").map((c) => c.message);
-  return (
-    "Your answer above could not be read: " +
-    errors.join("; ") +
-    "\nReply again with the corrected answer only, in exactly the output format the instructions above ask for, " +
-    "with nothing before or after it."
-  );
-}
-
+export { repairPrompt } from "./repair.js";
+export { yieldToLoop, nextTask } from "./turns.js";
 export { Slots };
+
+/** @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive */
 
 /** messageOf is what a throw says, whatever was thrown. */
 function messageOf(/** @type {unknown} */ e) {
   return String((e && /** @type {any} */ (e).message) || e);
 }
-export { yieldToLoop, nextTask } from "./turns.js";
-
-/**
- * @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive
- */
 
 /**
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
@@ -100,8 +83,6 @@ export class Runner {
     /** @type {Map<number, RowLive>} */
     this.live = new Map();
     this.watch = new OutageWatch(this.o.outage, this.o.clock);
-    /** @type {{since: number, error: object | null, nextProbeAt: number} | null} */
-    this.outage = null; // while OUTAGE
     /** @type {(state: string) => void} */
     this.resolveDone = () => {};
   }
@@ -186,7 +167,6 @@ export class Runner {
   pause() {
     if (this.state !== RunState.RUNNING && this.state !== RunState.HELD && this.state !== RunState.OUTAGE) return;
     this.watch.stop();
-    this.outage = null;
     this.setState(RunState.PAUSED, { by: "user", message: "Paused: calls in flight finish, no new ones start." });
     this.finishIfEmpty();
   }
@@ -196,7 +176,6 @@ export class Runner {
     if (this.state !== RunState.PAUSED && this.state !== RunState.HELD && this.state !== RunState.OUTAGE) return;
     if (this.state === RunState.OUTAGE) this.watch.recovered();
     else this.watch.answered();
-    this.outage = null;
     this.setState(RunState.RUNNING, { by: "user", message: "Running." });
     this.fill();
     this.finishIfEmpty();
@@ -244,51 +223,33 @@ export class Runner {
   /**
    * startOutage pauses the run for an outage: rows that ran out of attempts during it go back to
    * the queue, the calls in flight are aborted (their rows go back too: waiting on a dead endpoint
-   * only burns their attempts), and the first probe is scheduled.
+   * only burns their attempts), and the probes begin; the first one answered resumes the run.
    */
   startOutage(index, error) {
     for (const i of this.watch.trip()) if (i !== index) this.requeue(i);
     this.stats.outages++;
-    this.outage = { since: this.o.clock.now(), error: error instanceof CallError ? error.toJSON() : null, nextProbeAt: 0 };
-    this.scheduleProbe();
+    const since = this.o.clock.now();
+    const stored = error instanceof CallError ? error.toJSON() : null;
+    const message = "The endpoint is unreachable; resuming when it answers.";
+    const o = this.o;
+    this.watch.probeUntil({
+      probe: () => {
+        this.stats.probes++;
+        if (o.probe) return o.probe();
+        const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+        return probeEndpoint({ endpoint: o.request.endpoint, apiKey, fetch: o.fetch, clock: o.clock, timeoutMs: this.watch.cfg.probeTimeoutMs });
+      },
+      stillOut: () => this.state === RunState.OUTAGE,
+      waiting: (nextProbeAt) => this.setState(RunState.OUTAGE, { by: "runner", message, error: stored, since, probes: this.watch.probes, nextProbeAt }),
+      answered: () => {
+        this.setState(RunState.RUNNING, { by: "runner", message: "The endpoint answers again: the run goes on." });
+        this.fill();
+        this.finishIfEmpty();
+      },
+    });
     const old = this.ctrl;
     this.ctrl = new AbortController();
     old.abort();
-  }
-
-  scheduleProbe() {
-    const outage = /** @type {NonNullable<typeof this.outage>} */ (this.outage);
-    outage.nextProbeAt = this.watch.schedule(() => this.runProbe());
-    this.setState(RunState.OUTAGE, {
-      by: "runner",
-      message: "The endpoint is unreachable; resuming when it answers.",
-      error: outage.error,
-      since: outage.since,
-      probes: this.watch.probes,
-      nextProbeAt: outage.nextProbeAt,
-    });
-  }
-
-  async runProbe() {
-    if (this.state !== RunState.OUTAGE) return;
-    let ok = false;
-    try {
-      const apiKey = typeof this.o.apiKey === "function" ? this.o.apiKey() : this.o.apiKey;
-      ok = this.o.probe
-        ? await this.o.probe()
-        : await probeEndpoint({ endpoint: this.o.request.endpoint, apiKey, fetch: this.o.fetch, clock: this.o.clock, timeoutMs: this.watch.cfg.probeTimeoutMs });
-    } catch {
-      ok = false;
-    }
-    this.stats.probes++;
-    this.watch.probes++;
-    if (this.state !== RunState.OUTAGE) return;
-    if (!ok) return this.scheduleProbe();
-    this.watch.recovered();
-    this.outage = null;
-    this.setState(RunState.RUNNING, { by: "runner", message: "The endpoint answers again: the run goes on." });
-    this.fill();
-    this.finishIfEmpty();
   }
 
   /** ask gets the judge's answer to messages: from the cache, from an identical call in flight, or from the endpoint. */
@@ -412,9 +373,7 @@ export class Runner {
         result.answers.push(second.content);
         result.repaired = true;
         const v2 = this.parse(item.inputs, second.content);
-        verdict = needsRepair(v2)
-          ? { ...v2, checks: [...(v2.checks || []), { severity: "warning", code: RepairCode.UNREADABLE, message: "Asked once to correct its format, the judge still answered unreadably." }] }
-          : { ...v2, checks: [...(v2.checks || []), { severity: "warning", code: RepairCode.USED, message: "The first answer could not be read; this verdict is from the judge's corrected answer." }] };
+        verdict = afterRepair(v2);
       }
       result.verdict = verdict;
     } catch (e) {

@@ -100,18 +100,25 @@ export class OutageWatch {
   }
 
   /**
-   * schedule runs fn after the next probe delay and returns the clock time it will run at.
-   * @param {() => void} fn
-   * @returns {number}
+   * probeUntil probes after growing delays while stillOut() holds: probe() resolves true when the
+   * endpoint can be reached. waiting(nextProbeAt) is told when each probe is scheduled (clock
+   * time), answered() once one is answered; a probe that throws counts as not answered.
+   * @param {{probe: () => Promise<boolean>, stillOut: () => boolean, waiting: (nextProbeAt: number) => void, answered: () => void}} o
    */
-  schedule(fn) {
+  probeUntil(o) {
     this.stop();
     const delay = this.nextDelay();
-    this.timer = this.clock.setTimeout(() => {
+    this.timer = this.clock.setTimeout(async () => {
       this.timer = null;
-      fn();
+      if (!o.stillOut()) return;
+      const ok = await o.probe().catch(() => false);
+      this.probes++;
+      if (!o.stillOut()) return;
+      if (!ok) return this.probeUntil(o);
+      this.recovered();
+      o.answered();
     }, delay);
-    return this.clock.now() + delay;
+    o.waiting(this.clock.now() + delay);
   }
 
   /** stop cancels a scheduled probe. */
