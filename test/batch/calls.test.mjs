@@ -2,7 +2,7 @@
 // MessageChannel, with a fake fetch on the real clock) behave as the page's own calls do.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, RowState } from "../../web/batch/engine.js";
+import { Runner, RowState, RunState } from "../../web/batch/engine.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
 import { CallError } from "../../web/llm.js";
 import { MemoryStore } from "../../web/batch/store.js";
@@ -108,4 +108,44 @@ test("cancel aborts the worker's calls and leaves their rows pending", async () 
   assert.equal(started, 3, "no call starts after the cancel");
   assert.equal((await store.getResults("w2")).length, 0);
   calls.close();
+});
+
+test("through the call worker an outage pauses the run, the page probes, and the run finishes by itself", async () => {
+  const upAt = Date.now() + 300;
+  let during = 0;
+  const fetch = async (url, init) => {
+    if (Date.now() < upAt) {
+      if (init.method !== "GET") during++;
+      return answer(503, init);
+    }
+    return init.method === "GET" ? answer({ status: 200, body: "{}" }, init) : answer("yes", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  const store = new MemoryStore();
+  const states = [];
+  const r = new Runner({
+    runId: "w3",
+    items: items(12),
+    todo: [...Array(12).keys()],
+    judge: fakeJudge,
+    request,
+    policy: { ...policy, maxAttempts: 3 },
+    store,
+    calls,
+    fetch, // the probe's, from the page
+    concurrency: 3,
+    outage: { afterMs: 20, probeBaseMs: 40, probeMaxMs: 80 },
+    onState: (s) => states.push(s),
+  });
+  assert.equal(await r.start(), RunState.DONE);
+  calls.close();
+  assert.ok(states.includes(RunState.OUTAGE), states.join(" "));
+  assert.ok(r.stats.probes >= 1);
+  // The worker had a look-ahead of calls queued when the run paused; what matters is that the
+  // rows' attempts were not all burnt (12 rows x 3 attempts).
+  assert.ok(during < (12 * 3) / 2, `${during} calls while down`);
+  const results = await store.getResults("w3");
+  assert.equal(results.length, 12);
+  assert.ok(results.every((x) => statusOf(x) === "passed"));
 });

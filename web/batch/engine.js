@@ -275,6 +275,8 @@ export class Runner {
       if (this.live.has(index)) this.setRow(index, calling, { attempt: n, repair });
     };
     const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+    // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
+    if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
     const signal = this.ctrl.signal;
     let p;
     if (o.calls) {
