@@ -25,7 +25,7 @@ export function mountEvaluate(root, { rj, state }) {
   let renderError = null;
   /** @type {{ctl: AbortController} | null} while a call is in flight */
   let running = null;
-  /** @type {{usage: any, model: string, ms: number, finishReason: string} | null} */
+  /** @type {{usage: any, model: string, ms: number, finishReason: string | null} | null} */
   let lastCall = null;
 
   // ---- skeleton --------------------------------------------------------------------------

@@ -5,9 +5,10 @@
 // it has taken from its queue but not finished.
 
 import { LIVE } from "./counts.js";
+import { LIVE_STATES } from "./runstate.js";
 
 /** The engine states of a row that is not in flight (not started, or over). */
-const NOT_LIVE = new Set(["queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
+const NOT_LIVE = new Set(["rendering", "queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
 
 /** toEpoch reads a time as Date.now() milliseconds: a performance.now() one is converted. */
 function toEpoch(t) {
@@ -86,7 +87,7 @@ export class LiveRows {
   snapshot(results) {
     if (this.watched) return this.watched;
     const r = this.runner;
-    if (!r || !(r.state === "running" || r.state === "paused")) return new Map();
+    if (!r || !LIVE_STATES.has(r.state)) return new Map();
     if (typeof r.liveRows === "function") {
       const out = new Map();
       const list = r.liveRows();
