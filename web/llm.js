@@ -322,7 +322,7 @@ async function readStream(res, { poke, onDelta, model, state }) {
  * @property {AbortSignal | null} [signal]  cancels: a CallError of kind "aborted"
  * @property {{until: number} | null} [gate]  shared by a run's calls: one 429's Retry-After holds them all
  * @property {(info: {attempt: number, delayMs: number, error: CallError}) => void} [onRetry]  attempt `attempt` failed; the next goes out in delayMs
- * @property {(attempt: number) => void} [onAttempt]  a retry (attempt 2 and later) goes out now
+ * @property {(attempt: number) => void} [onAttempt]  attempt number `attempt` (1 for the first) goes out now
  * @property {boolean} [stream]  ask for server-sent events (stream_options.include_usage too)
  * @property {(piece: string, full: string) => void} [onDelta]  each piece of the answer as it arrives
  * @property {boolean} [direct]  the page calls a remote endpoint itself (not through the dev server)
@@ -359,7 +359,7 @@ export async function chat(request, opts = {}) {
       await sleep(w, clock, signal);
     }
     if (signal && signal.aborted) throw abortedError();
-    if (n > 1 && opts.onAttempt) opts.onAttempt(n);
+    if (opts.onAttempt) opts.onAttempt(n);
     try {
       const r = await attempt(fetchFn, url, init, c);
       return { ...r, attempts: n, waitedMs };

@@ -81,9 +81,10 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   assert.equal(retries[0].index, 3);
   assert.ok(retries[0].error instanceof CallError);
   assert.equal(r.stats.calls, 40);
-  // The worker says when a retry goes out, so the row reads "calling" again, not "retrying".
+  // The worker says when a call has a slot and goes out, and when a retry does.
   assert.deepEqual(row3, [
     [RowState.RENDERING, 0],
+    [RowState.WAITING, 0],
     [RowState.CALLING, 1],
     [RowState.RETRY_WAIT, 2],
     [RowState.CALLING, 2],
@@ -148,4 +149,34 @@ test("through the call worker an outage pauses the run, the page probes, and the
   const results = await store.getResults("w3");
   assert.equal(results.length, 12);
   assert.ok(results.every((x) => statusOf(x) === "passed"));
+});
+
+test("through the call worker no more rows are calling than the concurrency; the rest wait for a slot", async () => {
+  const fetch = async (url, init) => {
+    await new Promise((r) => setTimeout(r, 3));
+    return answer("yes", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  let peak = 0;
+  let waitingSeen = 0;
+  const r = new Runner({
+    runId: "w4",
+    items: items(30),
+    todo: [...Array(30).keys()],
+    judge: fakeJudge,
+    request,
+    policy,
+    calls,
+    concurrency: 3,
+    onRow: (l) => {
+      if (l.state === RowState.WAITING) waitingSeen++;
+      const calling = [...r.liveRows().values()].filter((x) => x.state === RowState.CALLING).length;
+      peak = Math.max(peak, calling);
+    },
+  });
+  assert.equal(await r.start(), RunState.DONE);
+  calls.close();
+  assert.ok(peak <= 3, `${peak} rows said calling at once`);
+  assert.equal(waitingSeen, 30);
 });

@@ -269,7 +269,7 @@ test("the first call goes out before the look-ahead rows are rendered: rows take
   assert.ok(rendersAtFirstCall <= 3, `${rendersAtFirstCall} rows were rendered before the first call went out`);
 });
 
-test("onRow says what a row is doing: rendering, calling, waiting to retry, calling again, repairing, then idle", async () => {
+test("onRow says what a row is doing: rendering, waiting for a slot, calling, waiting to retry, calling again, repairing, then idle", async () => {
   const fetch = scriptedFetch([500, "cut", "yes"]);
   const seen = [];
   let during = null;
@@ -290,9 +290,11 @@ test("onRow says what a row is doing: rendering, calling, waiting to retry, call
   await clock.run(r.start());
   assert.deepEqual(seen, [
     [RowState.RENDERING, 0, null, false],
+    [RowState.WAITING, 0, null, false],
     [RowState.CALLING, 1, null, false],
     [RowState.RETRY_WAIT, 2, 375, false],
     [RowState.CALLING, 2, null, false],
+    [RowState.WAITING, 0, null, true],
     [RowState.REPAIRING, 1, null, true],
     [RowState.IDLE, 0, null, false],
   ]);

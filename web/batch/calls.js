@@ -49,8 +49,8 @@ export function errorFromJSON(j) {
  * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
  * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
- * It replies {type:"retry"|"attempt"|"ok"|"err", id, ...}: "retry" when an attempt failed and
- * another follows, "attempt" when that next attempt goes out.
+ * It replies {type:"attempt"|"retry"|"ok"|"err", id, ...}: "attempt" when an attempt goes out
+ * (the first once the call has a slot), "retry" when one failed and another follows.
  * deps (fetch, clock, random, WebSocket) are for tests.
  * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
  * @param {{fetch?: typeof fetch, clock?: typeof realClock, random?: () => number, WebSocket?: typeof WebSocket}} [deps]

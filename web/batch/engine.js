@@ -272,19 +272,18 @@ export class Runner {
         this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair });
     };
     const onAttempt = (n) => {
-      if (this.live.has(index)) this.setRow(index, calling, { attempt: n, repair });
+      if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });
     };
     const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
     // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
     if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
     const signal = this.ctrl.signal;
     let p;
+    this.setRow(index, RowState.WAITING, { repair });
     if (o.calls) {
-      this.setRow(index, calling, { attempt: 1, repair });
       p = o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket });
     } else {
       await this.slots.acquire();
-      this.setRow(index, calling, { attempt: 1, repair });
       p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, gate: this.gate, onRetry, onAttempt });
       p.then(
         () => this.slots.release(),

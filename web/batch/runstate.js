@@ -29,6 +29,8 @@ export const LIVE_STATES = Object.freeze(new Set([RunState.RUNNING, RunState.PAU
 export const RowState = Object.freeze({
   /** waiting for its turn to render, rendering its prompt, looking it up in the cache */
   RENDERING: "rendering",
+  /** rendered, its call waiting for a free slot (the run's concurrency) */
+  WAITING: "waiting",
   /** its judge call is out (attempt says which) */
   CALLING: "calling",
   /** an attempt failed; attempt goes out at retryAt (clock time, Date.now() in the page) */
