@@ -377,8 +377,10 @@ export async function chat(request, opts = {}) {
         e.message = `The endpoint asked to wait ${secs(e.retryAfterMs)} (Retry-After), longer than the ${secs(policy.maxRetryAfterMs)} this run waits: retry failed rows later.`;
         throw e;
       }
-      const delay = backoffDelay(n, policy, random, e.retryAfterMs);
+      let delay = backoffDelay(n, policy, random, e.retryAfterMs);
       if (gate && e.retryAfterMs !== null) gate.until = Math.max(gate.until, clock.now() + delay);
+      // Another call's Retry-After holds this retry too: say so in the wait reported.
+      if (gate && gate.until > clock.now() + delay) delay = gate.until - clock.now();
       if (opts.onRetry) opts.onRetry({ attempt: n, delayMs: delay, error: e });
       waitedMs += delay;
       await sleep(delay, clock, signal);

@@ -373,3 +373,18 @@ test("streaming: the timeout counts from the last byte, not from the start", asy
     return true;
   });
 });
+
+test("a retry held by another call's Retry-After reports the whole wait", async () => {
+  const clock = new FakeClock();
+  const gate = { until: 0 };
+  const fetch = scriptedFetch([500, "yes"]);
+  const waits = [];
+  const t0 = clock.now();
+  let second = 0;
+  const wrapped = (u, i) => ((second = clock.now() - t0), fetch(u, i));
+  const p = chat(req, { fetch: wrapped, clock, gate, random: () => 0.5, onRetry: (i) => waits.push(i.delayMs) });
+  gate.until = clock.now() + 4000; // set while the first attempt is out
+  assert.equal((await clock.run(p)).content, "yes");
+  assert.deepEqual(waits, [4000], "the 375 ms backoff is held to the gate");
+  assert.equal(second, 4000);
+});
