@@ -265,11 +265,12 @@ export class Runner {
     const calling = repair ? RowState.REPAIRING : RowState.CALLING;
     const onRetry = (info) => {
       this.stats.retries++;
-      if (o.onRetry) o.onRetry({ index, ...info });
       if (unreachable(info.error)) this.unreachableFailure(index, info.error, false);
       else this.watch.answered();
-      if (this.state !== RunState.CANCELLED && this.state !== RunState.OUTAGE && info.error.kind !== CallKind.ABORTED)
-        this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair });
+      // A retry that an outage or a cancel will stop is not reported: it is not going to happen.
+      if (this.state === RunState.CANCELLED || this.state === RunState.OUTAGE || info.error.kind === CallKind.ABORTED) return;
+      if (o.onRetry) o.onRetry({ index, ...info });
+      this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair });
     };
     const onAttempt = (n) => {
       if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });

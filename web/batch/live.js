@@ -26,7 +26,8 @@ export function liveRow(info) {
   const state = String((info && info.state) || "");
   if (NOT_LIVE.has(state)) return null;
   const retryAt = toEpoch(info.retryAt);
-  const waiting = state.includes("retry") || (retryAt !== undefined && retryAt > Date.now());
+  // A retry whose time has come is going out (the engine says so a moment later): judging.
+  const waiting = retryAt !== undefined ? retryAt > Date.now() : state.includes("retry");
   return { state: waiting ? LIVE.RETRYING : LIVE.JUDGING, attempt: info.attempt, retryAt: waiting ? retryAt : undefined };
 }
 
