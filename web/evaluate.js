@@ -7,7 +7,7 @@ import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
-import { chat, CallError, CallKind, INTERACTIVE_POLICY } from "./llm.js";
+import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "./llm.js";
 
 /** mountEvaluate builds the Evaluate view into root. */
 export function mountEvaluate(root, { rj, state }) {
@@ -333,7 +333,7 @@ export function mountEvaluate(root, { rj, state }) {
       endpoint: ep.baseURL,
       model: st.model,
       messages: rendered.messages,
-      params: { temperature: Number(st.temperature) || 0, max_tokens: Number(st.maxTokens) || undefined },
+      params: modelParams(st),
     };
     let raf = 0;
     const flush = () => {

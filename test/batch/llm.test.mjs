@@ -388,3 +388,15 @@ test("a retry held by another call's Retry-After reports the whole wait", async 
   assert.deepEqual(waits, [4000], "the 375 ms backoff is held to the gate");
   assert.equal(second, 4000);
 });
+
+test("modelParams writes what each model accepts: reasoning models get max_completion_tokens and no temperature", async () => {
+  const { modelParams, isReasoningModel } = await import("../../web/llm.js");
+  assert.deepEqual(modelParams({ model: "gpt-4o-mini", temperature: 0, maxTokens: 512 }), { temperature: 0, max_tokens: 512 });
+  assert.deepEqual(modelParams({ model: "gpt-4o-mini", temperature: "0.7", maxTokens: "" }), { temperature: 0.7 });
+  assert.deepEqual(modelParams({ model: "llama3.1:8b", temperature: 0 }), { temperature: 0 });
+  for (const m of ["o1", "o1-mini", "o3-2025-04-16", "o4-mini", "gpt-5", "gpt-5-mini", "openai/o3", "GPT-5.1"]) {
+    assert.ok(isReasoningModel(m), m);
+    assert.deepEqual(modelParams({ model: m, temperature: 0, maxTokens: 1024 }), { max_completion_tokens: 1024 }, m);
+  }
+  for (const m of ["gpt-4o", "o10-fake", "qwen3:8b", "gpt-4.1", "mistral-o1"]) assert.ok(!isReasoningModel(m), m);
+});
