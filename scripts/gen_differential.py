@@ -344,7 +344,7 @@ def mutate(r, src):
 
 UNSUPPORTED = [
     "{{ s[1:3] }}", "{{ xs[::-1] }}", "{{ 1 if b else 2 }}", "{{ {'a': 1} }}", "{{ (1, 2) }}",
-    "{{ range(3)|join }}", "{{ s|center(9) }}", "{{ s.upper() }}", "{{ xs|join(d=',') }}",
+    "{{ range(3)|join }}", "{{ s|center(9) }}", "{{ s.upper() }}", "{{ xs|join(*['-']) }}",
     "{% for x in [1, 2] %}{{ loop.revindex }}{% endfor %}", "{% for x in xs if x %}{{ x }}{% endfor %}",
     "{% set a %}x{% endset %}{{ a }}", "{{ n is even }}", "{{ xs|sort }}", "{{ n|abs }}",
     "{% macro m() %}x{% endmacro %}{{ m() }}", "{% print 1 %}", "{{ dict(a=1) }}", "{{ d.keys() }}",

@@ -39,24 +39,35 @@ type getitemExpr struct {
 	key expr
 }
 
-// itemsExpr is obj.items(), the one method call of the subset.
-type itemsExpr struct {
+// kwArg is one keyword argument of a call: name=value.
+type kwArg struct {
+	name  string
+	value expr
+	pos   int
+}
+
+// callExpr is fn(args, kwargs): a method, a global function or a macro.
+type callExpr struct {
 	exprBase
-	obj expr
+	fn     expr
+	args   []expr
+	kwargs []kwArg
 }
 
 type filterExpr struct {
 	exprBase
-	obj  expr
-	name string
-	args []expr
+	obj    expr
+	name   string
+	args   []expr
+	kwargs []kwArg
 }
 
 type testExpr struct {
 	exprBase
-	obj     expr
-	name    string
-	hasArgs bool // defined takes none: a TypeError when evaluated, as in Jinja
+	obj    expr
+	name   string
+	args   []expr
+	kwargs []kwArg
 }
 
 type binExpr struct {

@@ -341,19 +341,8 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return nil, ev.fail(t.pos, err)
 		}
 		return v, nil
-	case *itemsExpr:
-		obj, err := ev.eval(t.obj)
-		if err != nil {
-			return nil, err
-		}
-		if d, ok := obj.(*value.Object); ok {
-			return &dictView{obj: d}, nil
-		}
-		v, err := getattr(obj, "items", t.pos)
-		if err == nil {
-			err = undefErr(v.(*undefined))
-		}
-		return nil, ev.fail(t.pos, err)
+	case *callExpr:
+		return ev.call(t)
 	case *filterExpr:
 		v, err := ev.eval(t.obj)
 		if err != nil {
@@ -365,18 +354,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.name != "defined" && t.name != "undefined" {
-			// Only in an if statement, where Jinja defers the check to when the test runs.
-			return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
-		}
-		if t.hasArgs {
-			return nil, ev.fail(t.pos, typeErr("test_%s() takes 1 positional argument", t.name))
-		}
-		_, undef := v.(*undefined)
-		if t.name == "undefined" {
-			return undef, nil
-		}
-		return !undef, nil
+		return ev.callTest(t, v)
 	case *binExpr:
 		l, err := ev.eval(t.l)
 		if err != nil {

@@ -15,35 +15,47 @@ import (
 
 type filterFunc func(v any, args []any) (any, error)
 
+// filterDef is a filter (or a test) as bind.go calls it: its Python signature and its function,
+// which gets the value and the bound arguments.
 type filterDef struct {
-	params   []string // after the value
-	defaults []any    // for the trailing params; len(defaults) <= len(params)
-	fn       filterFunc
+	sig signature
+	fn  func(c *callCtx, v any, b *bound) (any, error)
+}
+
+// plain adapts a filter that needs only its value and its parameters' values.
+func plain(fn filterFunc) func(*callCtx, any, *bound) (any, error) {
+	return func(_ *callCtx, v any, b *bound) (any, error) { return fn(v, b.args) }
+}
+
+func def(fn string, lead int, params []string, defaults []any, f filterFunc) (filterDef, bool) {
+	return filterDef{sig: signature{fn: fn, lead: lead, params: params, defaults: defaults}, fn: plain(f)}, true
 }
 
 // filterOf returns the definition of a supported filter.
 func filterOf(name string) (filterDef, bool) {
 	switch name {
 	case "upper":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }}, true
+		return def("do_upper", 1, []string{"s"}, nil, func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) })
 	case "lower":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }}, true
+		return def("do_lower", 1, []string{"s"}, nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) })
 	case "length", "count":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return pyLen(v) }}, true
+		d, _ := def("len", 1, []string{"obj"}, nil, func(v any, _ []any) (any, error) { return pyLen(v) })
+		d.sig.builtin = true
+		return d, true
 	case "trim":
-		return filterDef{params: []string{"chars"}, defaults: []any{nil}, fn: filterTrim}, true
+		return def("do_trim", 1, []string{"value", "chars"}, []any{nil}, filterTrim)
 	case "join":
-		return filterDef{params: []string{"d", "attribute"}, defaults: []any{"", nil}, fn: filterJoin}, true
+		return def("sync_do_join", 2, []string{"eval_ctx", "value", "d", "attribute"}, []any{"", nil}, filterJoin)
 	case "replace":
-		return filterDef{params: []string{"old", "new", "count"}, defaults: []any{nil}, fn: filterReplace}, true
+		return def("do_replace", 2, []string{"eval_ctx", "s", "old", "new", "count"}, []any{nil}, filterReplace)
 	case "default", "d":
-		return filterDef{params: []string{"default_value", "boolean"}, defaults: []any{"", false}, fn: filterDefault}, true
+		return def("do_default", 1, []string{"value", "default_value", "boolean"}, []any{"", false}, filterDefault)
 	case "first":
-		return filterDef{fn: filterFirst}, true
+		return def("sync_do_first", 2, []string{"environment", "seq"}, nil, filterFirst)
 	case "last":
-		return filterDef{fn: filterLast}, true
+		return def("do_last", 2, []string{"environment", "seq"}, nil, filterLast)
 	case "tojson":
-		return filterDef{params: []string{"indent"}, defaults: []any{nil}, fn: filterToJSON}, true
+		return def("do_tojson", 2, []string{"eval_ctx", "value", "indent"}, []any{nil}, filterToJSON)
 	}
 	return filterDef{}, false
 }
@@ -54,43 +66,6 @@ const (
 	jinjaFilters = " abs attr batch capitalize center dictsort e escape filesizeformat float forceescape format groupby indent int items list map max min pprint random reject rejectattr reverse round safe select selectattr slice sort string striptags sum title truncate unique urlencode urlize wordcount wordwrap xmlattr "
 	jinjaTests   = " boolean callable divisibleby eq equalto escaped even false filter float ge greaterthan gt in integer iterable le lessthan lower lt mapping ne none number odd sameas sequence string test true upper "
 )
-
-// callFilter evaluates a filter's arguments and applies it to v.
-func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	def, ok := filterOf(f.name)
-	if !ok {
-		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
-	}
-	args := make([]any, len(def.params))
-	given := make([]bool, len(def.params))
-	if len(f.args) > len(def.params) {
-		return nil, ev.fail(f.pos, typeErr("the %s filter takes at most %s arguments (%s given)", f.name, len(def.params), len(f.args)))
-	}
-	for i, a := range f.args {
-		x, err := ev.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		args[i], given[i] = x, true
-	}
-	firstDefault := len(def.params) - len(def.defaults)
-	for i := range args {
-		if !given[i] {
-			if i < firstDefault {
-				return nil, ev.fail(f.pos, typeErr("the %s filter is missing the argument '%s'", f.name, def.params[i]))
-			}
-			args[i] = def.defaults[i-firstDefault]
-		}
-	}
-	out, err := def.fn(v, args)
-	if err != nil {
-		return nil, ev.fail(f.pos, err)
-	}
-	if err := ev.work(f.pos, v, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
 
 // mapStr applies f to str(v), keeping Markup as Markup (soft_str).
 func mapStr(v any, f func(string) string) (any, error) {

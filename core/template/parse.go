@@ -391,7 +391,7 @@ func kindName(x expr) string {
 		return "getattr"
 	case *getitemExpr:
 		return "getitem"
-	case *itemsExpr:
+	case *callExpr:
 		return "call"
 	case *binExpr:
 		return "operator"
@@ -723,40 +723,45 @@ func (p *parser) parseSubscript(x expr) expr {
 	return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, key}
 }
 
-// parseCallArgs parses a parenthesised argument list; keyword arguments are not supported.
+// parseCallArgs parses a parenthesised argument list; *args and **kwargs are not supported.
 //
-//	args = "(" [ expression { "," expression } [","] ] ")"
-func (p *parser) parseCallArgs() []expr {
+//	args = "(" [ arg { "," arg } [","] ] ")"    arg = expression | name "=" expression
+func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 	p.expectOp("(")
 	var args []expr
+	var kwargs []kwArg
 	for !p.isOp(")") {
-		if len(args) > 0 {
+		if len(args)+len(kwargs) > 0 {
 			p.expectOp(",")
 			if p.isOp(")") {
 				break
 			}
 		}
-		if p.isOp("*") || p.isOp("**") || p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
-			p.fail("not supported: keyword arguments, *args and **kwargs")
+		if p.isOp("*") || p.isOp("**") {
+			p.fail("not supported: *args and **kwargs in calls")
+		}
+		if p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
+			tok := p.advance()
+			p.advance()
+			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+			continue
+		}
+		if len(kwargs) > 0 {
+			p.fail("invalid syntax for function call expression")
 		}
 		args = append(args, p.parseExpression(true))
 	}
 	p.expectOp(")")
-	return args
+	return args, kwargs
 }
 
-// parseCall parses the one call of the subset, d.items().
+// parseCall parses a call of fn.
 //
-//	call = "(" ")"    (after ".items")
+//	call = args
 func (p *parser) parseCall(fn expr) expr {
 	tok := p.cur
-	if g, ok := fn.(*getattrExpr); ok && g.attr == "items" && p.look().typ == itemOp && p.look().val == ")" {
-		p.advance()
-		p.advance()
-		return &itemsExpr{exprBase{pos: tok.pos, line: tok.line}, g.obj}
-	}
-	p.fail("not supported: calls other than d.items()")
-	return nil
+	args, kwargs := p.parseCallArgs()
+	return &callExpr{exprBase{pos: tok.pos, line: tok.line}, fn, args, kwargs}
 }
 
 // parseFilter parses one or more filters applied to x.
@@ -772,8 +777,9 @@ func (p *parser) parseFilter(x expr) expr {
 			name += "." + p.expectType(itemName, "a name").val
 		}
 		var args []expr
+		var kwargs []kwArg
 		if p.isOp("(") {
-			args = p.parseCallArgs()
+			args, kwargs = p.parseCallArgs()
 		}
 		if _, ok := filterOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
@@ -782,7 +788,7 @@ func (p *parser) parseFilter(x expr) expr {
 			}
 			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
 		}
-		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args}
+		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs}
 	}
 	return x
 }
@@ -799,25 +805,25 @@ func (p *parser) parseTest(x expr) expr {
 		p.advance()
 		name += "." + p.expectType(itemName, "a name").val
 	}
-	hasArgs := false
+	var args []expr
+	var kwargs []kwArg
 	if p.isOp("(") {
-		hasArgs = len(p.parseCallArgs()) > 0
+		args, kwargs = p.parseCallArgs()
 	} else if (p.cur.typ == itemName || p.cur.typ == itemString || p.cur.typ == itemInt || p.cur.typ == itemFloat || p.isOp("(") || p.isOp("[") || p.isOp("{")) &&
 		!p.isName("else") && !p.isName("or") && !p.isName("and") {
 		if p.isName("is") {
 			p.fail("you cannot chain multiple tests with is")
 		}
-		p.parsePostfix(p.parsePrimary())
-		hasArgs = true
+		args = []expr{p.parsePostfix(p.parsePrimary())}
 	}
-	if name != "defined" && name != "undefined" && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
+	if _, ok := testOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
 		msg := "unknown test " + quote(name)
 		if inList(jinjaTests, name) {
-			msg = "not supported: the " + quote(name) + " test (only defined and undefined are)"
+			msg = "not supported: the " + quote(name) + " test"
 		}
 		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}
 	}
-	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, hasArgs}
+	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs}
 	if negated {
 		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
 	}

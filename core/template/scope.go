@@ -226,15 +226,15 @@ func visitLoads(s *symbols, x expr) {
 	case *getitemExpr:
 		visitLoads(s, t.obj)
 		visitLoads(s, t.key)
-	case *itemsExpr:
-		visitLoads(s, t.obj)
+	case *callExpr:
+		visitLoads(s, t.fn)
+		visitArgs(s, t.args, t.kwargs)
 	case *filterExpr:
 		visitLoads(s, t.obj)
-		for _, a := range t.args {
-			visitLoads(s, a)
-		}
+		visitArgs(s, t.args, t.kwargs)
 	case *testExpr:
 		visitLoads(s, t.obj)
+		visitArgs(s, t.args, t.kwargs)
 	case *binExpr:
 		visitLoads(s, t.l)
 		visitLoads(s, t.r)
@@ -261,5 +261,14 @@ func visitLoads(s *symbols, x expr) {
 		for _, a := range t.items {
 			visitLoads(s, a)
 		}
+	}
+}
+
+func visitArgs(s *symbols, args []expr, kwargs []kwArg) {
+	for _, a := range args {
+		visitLoads(s, a)
+	}
+	for _, k := range kwargs {
+		visitLoads(s, k.value)
 	}
 }
