@@ -343,15 +343,13 @@ def mutate(r, src):
 
 
 UNSUPPORTED = [
-    "{{ s[1:3] }}", "{{ xs[::-1] }}", "{{ 1 if b else 2 }}", "{{ {'a': 1} }}", "{{ (1, 2) }}",
-    "{{ range(3)|join }}", "{{ s|center(9) }}", "{{ s.upper() }}", "{{ xs|join(*['-']) }}",
-    "{% for x in [1, 2] %}{{ loop.revindex }}{% endfor %}", "{% for x in xs if x %}{{ x }}{% endfor %}",
-    "{% set a %}x{% endset %}{{ a }}", "{{ n is even }}", "{{ xs|sort }}", "{{ n|abs }}",
-    "{% macro m() %}x{% endmacro %}{{ m() }}", "{% print 1 %}", "{{ dict(a=1) }}", "{{ d.keys() }}",
-    "{{ loop }}", "{% for x in [1] %}{{ loop.cycle('a', 'b') }}{% endfor %}", "{{ s|title }}",
-    "{{ s|format(1) }}", "{% with a = 1 %}{{ a }}{% endwith %}", "{{ xs|map('upper')|join }}",
-    "{{ 'a' is string }}", "{{ namespace(a=1).a }}", "{{ s|truncate(3) }}", "{{ xs|sum }}",
-    "{% filter upper %}x{% endfilter %}", "{{ '\\N{BULLET}' }}",
+    "{{ lipsum() }}", "{% autoescape true %}{{ s }}{% endautoescape %}", "{{ xs.append(1) }}", "{{ {1: 'a'} }}",
+    "{{ (1, 2) + (3,) }}", "{{ s|center(9) }}", "{{ s.title() }}", "{{ xs|join(*['-']) }}",
+    "{% block b %}x{% endblock %}", "{{ dict(d, **d) }}", "{{ '%s' % s }}", "{{ cycler(1, 2) }}",
+    "{{ n is even }}", "{{ xs|sort }}", "{{ n|abs }}", "{{ range }}", "{{ s.format(1) }}", "{{ s.zfill(3) }}",
+    "{{ xs.pop() }}", "{{ s|title }}", "{{ s|format(1) }}", "{{ xs|map('upper')|join }}", "{{ 'a' is string }}",
+    "{{ s|truncate(3) }}", "{{ xs|sum }}", "{{ '\\N{BULLET}' }}", "{{ d.update(a=1) }}", "{{ joiner }}",
+    "{{ range(3).index(1) }}", "{{ s.encode() }}", "{{ 'a'.partition('b') }}",
 ]
 
 

@@ -4,11 +4,7 @@ package template
 // f(x, a, b=1), so which argument lands in which parameter, and the TypeError when they do not
 // fit, are Python's argument binding. bind is that binding, once, for every built-in.
 
-import (
-	"strings"
-
-	"ragjudge/core/value"
-)
+import "strings"
 
 // kwVal is one keyword argument of a call, evaluated; a call keeps them in source order.
 type kwVal struct {
@@ -221,24 +217,4 @@ func (ev *evaluator) callBuiltin(def filterDef, pos int, v any, args []expr, kwa
 		return nil, err
 	}
 	return out, nil
-}
-
-// call evaluates a call expression: d.items(), the one call of the subset so far.
-func (ev *evaluator) call(c *callExpr) (any, error) {
-	g, ok := c.fn.(*getattrExpr)
-	if !ok || g.attr != "items" || len(c.args)+len(c.kwargs) > 0 {
-		return nil, &evalError{pos: c.pos, msg: "not supported: calls other than d.items()"}
-	}
-	obj, err := ev.eval(g.obj)
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := obj.(*value.Object); ok {
-		return &dictView{obj: d}, nil
-	}
-	v, err := getattr(obj, "items", g.pos)
-	if err == nil {
-		err = undefErr(v.(*undefined))
-	}
-	return nil, ev.fail(g.pos, err)
 }

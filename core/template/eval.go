@@ -11,10 +11,20 @@ import (
 	"ragjudge/core/value"
 )
 
-// loopCtx is the `loop` variable of a for loop.
+// loopCtx is the `loop` variable of a for loop, one per iteration; state is the loop's.
 type loopCtx struct {
 	index0 int
 	items  []any
+	state  *loopState
+}
+
+// loopState is what the iterations of one run of a loop share.
+type loopState struct {
+	node        *forNode
+	depth0      int
+	outer       []map[string]any // the scopes the loop runs in, for loop(…) of a recursive loop
+	lastChanged any
+	changedSet  bool
 }
 
 // missingVar marks a name a frame assigns later and must not read before (see scope.go).
@@ -45,6 +55,8 @@ type evaluator struct {
 	iterations int
 	steps      int // work done so far: see step
 	stmtLine   int // Jinja's line of the statement or {{ }} child being executed
+	capturing  int // > 0 while a macro, call, set or filter block renders into a buffer
+	callDepth  int // macro and recursive loop calls in progress
 }
 
 func (ev *evaluator) fail(pos int, err error) *evalError {
@@ -171,7 +183,9 @@ func (ev *evaluator) exec(n node) error {
 		if err := ev.write(t.x.base().pos, s); err != nil {
 			return err
 		}
-		ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+		if ev.capturing == 0 {
+			ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+		}
 		return nil
 	case *ifNode:
 		for _, br := range t.branches {
@@ -199,12 +213,24 @@ func (ev *evaluator) exec(n node) error {
 		}
 		return ev.assign(t.target, v, t.pos)
 	}
-	return nil
+	return ev.execMore(n)
 }
 
 // assign binds a target in the innermost scope, unpacking tuples as Python does.
 func (ev *evaluator) assign(t target, v any, pos int) error {
 	scope := ev.scopes[len(ev.scopes)-1]
+	if t.attr != "" {
+		ns, err := ev.lookup(t.name, t.pos)
+		if err != nil {
+			return ev.fail(t.pos, err)
+		}
+		n, ok := ns.(*namespace)
+		if !ok {
+			return &evalError{pos: t.pos, msg: "cannot assign attribute on non-namespace object"}
+		}
+		n.attrs.Set(t.attr, v)
+		return nil
+	}
 	return ev.bind(scope, t, v, pos)
 }
 
@@ -240,16 +266,48 @@ func (ev *evaluator) execFor(t *forNode) error {
 	if err != nil {
 		return err
 	}
-	if err := ev.work(t.iter.base().pos, seq); err != nil {
+	return ev.runLoop(t, seq, 0, t.iter.base().pos)
+}
+
+// runLoop runs loop t over seq at recursion depth depth0 in the current scopes.
+func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
+	if err := ev.work(pos, seq); err != nil {
 		return err
 	}
 	if s, ok := seq.(string); ok && ev.iterations+utf8.RuneCountInString(s) > maxIterations {
 		// Fail before making a list of millions of characters, not after.
 		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
 	}
+	if r, ok := seq.(rangeVal); ok && int64(ev.iterations)+r.len() > maxIterations {
+		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+	}
 	items, err := iterate(seq)
 	if err != nil {
-		return ev.fail(t.iter.base().pos, err)
+		return ev.fail(pos, err)
+	}
+	if t.test != nil {
+		kept := make([]any, 0, len(items))
+		for _, it := range items {
+			scope := frame(nil)
+			ev.scopes = append(ev.scopes, scope)
+			err := ev.bind(scope, t.target, normalize(it), t.pos)
+			var v any
+			if err == nil {
+				v, err = ev.eval(t.test)
+			}
+			ev.scopes = ev.scopes[:len(ev.scopes)-1]
+			if err != nil {
+				return err
+			}
+			ok, err := truthy(v)
+			if err != nil {
+				return ev.fail(t.test.base().pos, err)
+			}
+			if ok {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
 	}
 	if len(items) == 0 {
 		ev.scopes = append(ev.scopes, frame(t.elseMissing))
@@ -257,7 +315,10 @@ func (ev *evaluator) execFor(t *forNode) error {
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	}
-	loop := &loopCtx{items: items}
+	state := &loopState{node: t, depth0: depth0}
+	if t.recursive {
+		state.outer = copyScopes(ev.scopes)
+	}
 	for i, it := range items {
 		ev.iterations++
 		if err := ev.step(t.pos, stepsPerIteration); err != nil {
@@ -269,8 +330,7 @@ func (ev *evaluator) execFor(t *forNode) error {
 		scope := frame(t.bodyMissing)
 		ev.scopes = append(ev.scopes, scope)
 		ev.stmtLine = t.line
-		iter := &loopCtx{index0: i, items: loop.items}
-		scope["loop"] = iter
+		scope["loop"] = &loopCtx{index0: i, items: items, state: state}
 		err := ev.bind(scope, t.target, normalize(it), t.pos)
 		if err == nil {
 			err = ev.render(t.body)
@@ -281,6 +341,24 @@ func (ev *evaluator) execFor(t *forNode) error {
 		}
 	}
 	return nil
+}
+
+// callLoop is loop(seq) in a recursive loop: the loop again over seq, one level deeper, in the
+// scopes the loop started in; it returns what that prints.
+func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
+	if ev.callDepth >= maxCallDepth {
+		return nil, &pyError{msg: "recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels (a recursion that does not end?)"}
+	}
+	saved, savedLine := ev.scopes, ev.stmtLine
+	ev.scopes = copyScopes(l.state.outer)
+	ev.callDepth++
+	defer func() { ev.scopes = saved; ev.callDepth-- }()
+	out, err := ev.capture(func() error { return ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos) })
+	if err != nil {
+		return nil, err
+	}
+	ev.stmtLine = savedLine
+	return out, nil
 }
 
 func (ev *evaluator) lookup(name string, pos int) (any, error) {
@@ -296,7 +374,7 @@ func (ev *evaluator) lookup(name string, pos int) (any, error) {
 		return normalize(v), nil
 	}
 	if inList(jinjaGlobals, name) {
-		return nil, notSupported("the global " + name)
+		return builtinFunc(name), nil
 	}
 	return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 }
@@ -329,6 +407,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s, ok := t.key.(*sliceExpr); ok {
+			return ev.sliceOf(obj, s)
+		}
 		key, err := ev.eval(t.key)
 		if err != nil {
 			return nil, err
@@ -341,8 +422,6 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return nil, ev.fail(t.pos, err)
 		}
 		return v, nil
-	case *callExpr:
-		return ev.call(t)
 	case *filterExpr:
 		v, err := ev.eval(t.obj)
 		if err != nil {
@@ -476,7 +555,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		}
 		return out, nil
 	}
-	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
+	return ev.evalMore(x)
 }
 
 // str is v when it is text, else "": what indexing v walks through.
@@ -496,7 +575,6 @@ const (
 	listMethods  = " append clear copy count extend index insert pop remove reverse sort "
 	strMethods   = " capitalize casefold center count encode endswith expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust lower lstrip maketrans partition removeprefix removesuffix replace rfind rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title translate upper zfill "
 	intAttrs     = " as_integer_ratio bit_count bit_length conjugate denominator from_bytes imag numerator real to_bytes fromhex hex is_integer "
-	loopAttrs    = " revindex revindex0 depth depth0 previtem nextitem cycle changed "
 )
 
 // inList reports whether name is one of the space-separated names of list.
@@ -530,6 +608,16 @@ func getattr(obj any, name string, pos int) (any, error) {
 		methods = listMethods
 	case tuple:
 		methods = " count index "
+	case rangeVal:
+		switch name {
+		case "start":
+			return t.start, nil
+		case "stop":
+			return t.stop, nil
+		case "step":
+			return t.step, nil
+		}
+		methods = " count index "
 	case string:
 		methods = strMethods
 	case markup:
@@ -537,7 +625,38 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case bool, int64, *big.Int, float64:
 		methods = intAttrs
 	case *loopCtx:
+		if name == "cycle" || name == "changed" {
+			return nil, notSupported("loop." + name + " other than called")
+		}
 		return t.attr(name, pos)
+	case *macro:
+		switch name {
+		case "name":
+			return t.def.name, nil
+		case "arguments":
+			args := make(tuple, len(t.def.params))
+			for i, p := range t.def.params {
+				args[i] = p
+			}
+			return args, nil
+		case "catch_kwargs":
+			return t.def.catchKwargs, nil
+		case "catch_varargs":
+			return t.def.catchVarargs, nil
+		case "caller":
+			return t.def.usesCaller, nil
+		}
+	case *namespace:
+		if v, ok := t.attrs.Get(name); ok {
+			return normalize(v), nil
+		}
+	case *cycler:
+		switch name {
+		case "current":
+			return t.items[t.pos], nil
+		case "next", "reset":
+			return nil, notSupported("cycler." + name + " other than called")
+		}
 	}
 	if inList(methods, name) {
 		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj) + " (only d.items() is)")
@@ -559,9 +678,24 @@ func (l *loopCtx) attr(name string, pos int) (any, error) {
 		return i == n-1, nil
 	case "length":
 		return n, nil
-	}
-	if inList(loopAttrs, name) {
-		return nil, notSupported("loop." + name)
+	case "revindex":
+		return n - i, nil
+	case "revindex0":
+		return n - i - 1, nil
+	case "depth":
+		return int64(l.state.depth0 + 1), nil
+	case "depth0":
+		return int64(l.state.depth0), nil
+	case "previtem":
+		if i == 0 {
+			return &undefined{msg: "there is no previous item", pos: pos}, nil
+		}
+		return normalize(l.items[i-1]), nil
+	case "nextitem":
+		if i == n-1 {
+			return &undefined{msg: "there is no next item", pos: pos}, nil
+		}
+		return normalize(l.items[i+1]), nil
 	}
 	return &undefined{msg: "'jinja2.runtime.LoopContext object' has no attribute '" + name + "'", pos: pos}, nil
 }

@@ -456,9 +456,17 @@ func unaryOp(op string, a any) (any, error) {
 // pyEqual is Python's a == b.
 func pyEqual(a, b any) (bool, error) {
 	if u, ok := a.(*undefined); ok {
+		if u.lenient {
+			// Undefined.__eq__: the same type; it is called before a StrictUndefined's.
+			v, same := b.(*undefined)
+			return same && v.lenient, nil
+		}
 		return false, undefErr(u)
 	}
 	if u, ok := b.(*undefined); ok {
+		if u.lenient {
+			return false, nil
+		}
 		return false, undefErr(u)
 	}
 	ka, kb := numKind(a), numKind(b)
@@ -634,7 +642,7 @@ func seqOrder(op string, x, y []any) (int, error) {
 
 // contains is Python's item in container.
 func contains(container, item any) (bool, error) {
-	if u, ok := item.(*undefined); ok {
+	if u, ok := item.(*undefined); ok && !u.lenient {
 		// Python only compares the item with what a list holds (an empty one: nothing), and
 		// dict_items holds pairs only, so neither touches an Undefined that is not one.
 		switch c := container.(type) {

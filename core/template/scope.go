@@ -151,6 +151,18 @@ func visitFrame(s *symbols, body []node) {
 			visitLoads(s, t.iter)
 		case *ifNode:
 			visitIf(s, t.branches[0], t.branches[1:], t.els)
+		case *macroNode:
+			s.store(t.name)
+		case *callBlockNode:
+			visitLoads(s, t.call)
+		case *filterBlockNode:
+			visitLoads(s, t.filter)
+		case *withNode:
+			for _, v := range t.vals {
+				visitLoads(s, v)
+			}
+		case *setBlockNode:
+			storeTarget(s, t.target, false)
 		}
 	}
 }
@@ -173,6 +185,10 @@ func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
 }
 
 func storeTarget(s *symbols, t target, param bool) {
+	if t.attr != "" {
+		s.load(t.name) // a namespace's attribute: the namespace is read
+		return
+	}
 	if t.items == nil {
 		if param {
 			s.declareParameter(t.name)
@@ -209,8 +225,51 @@ func analyzeChildren(s *symbols, body []node) {
 				analyzeChildren(s, br.body)
 			}
 			analyzeChildren(s, t.els)
+		case *macroNode:
+			analyzeMacro(s, t, nil)
+		case *callBlockNode:
+			analyzeMacro(s, t.caller, t.call)
+		case *withNode:
+			w := newSymbols(s)
+			for _, tg := range t.targets {
+				storeTarget(w, tg, false)
+			}
+			t.missing = analyzeFrame(w, t.body)
+		case *filterBlockNode:
+			t.missing = analyzeFrame(newSymbols(s), t.body)
+		case *setBlockNode:
+			t.missing = analyzeFrame(newSymbols(s), t.body)
 		}
 	}
+}
+
+// analyzeFrame analyzes the frame of a block's body, returning the names it starts as missing.
+func analyzeFrame(f *symbols, body []node) []string {
+	visitFrame(f, body)
+	analyzeChildren(f, body)
+	return f.missingNames()
+}
+
+func analyzeMacro(s *symbols, m *macroNode, call expr) {
+	f := newSymbols(s)
+	for _, p := range m.params {
+		f.declareParameter(p)
+	}
+	for _, d := range m.defaults {
+		visitLoads(f, d)
+	}
+	visitLoads(f, call)
+	visitFrame(f, m.body)
+	for _, special := range []struct {
+		name string
+		on   bool
+	}{{"caller", m.usesCaller && !m.explicitCall}, {"kwargs", m.catchKwargs}, {"varargs", m.catchVarargs}} {
+		if special.on {
+			f.declareParameter(special.name)
+		}
+	}
+	m.missing = f.missingNames()
+	analyzeChildren(f, m.body)
 }
 
 // visitLoads records every name an expression reads.
@@ -258,9 +317,22 @@ func visitLoads(s *symbols, x expr) {
 	case *unaryExpr:
 		visitLoads(s, t.x)
 	case *listExpr:
-		for _, a := range t.items {
-			visitLoads(s, a)
+		visitArgs(s, t.items, nil)
+	case *tupleExpr:
+		visitArgs(s, t.items, nil)
+	case *dictExpr:
+		for i := range t.keys {
+			visitLoads(s, t.keys[i])
+			visitLoads(s, t.vals[i])
 		}
+	case *condExpr:
+		visitLoads(s, t.test)
+		visitLoads(s, t.a)
+		visitLoads(s, t.b)
+	case *sliceExpr:
+		visitLoads(s, t.start)
+		visitLoads(s, t.stop)
+		visitLoads(s, t.step)
 	}
 }
 

@@ -1,0 +1,907 @@
+package template
+
+// The statements beyond if, for and set (macros and call blocks, with, filter and set blocks),
+// and the expressions that go with them (tuples, dicts, inline if, slices, calls).
+
+import (
+	"math/big"
+	"strings"
+
+	"ragjudge/core/value"
+)
+
+// maxCallDepth caps nested macro calls and recursive loop calls: a recursion that does not end
+// fails here rather than growing the stack (Python's own limit stops Jinja a little later).
+const maxCallDepth = 100
+
+// macro is a macro value: its definition and the scopes it was defined in, read when it runs
+// (Python closures bind late).
+type macro struct {
+	def    *macroNode
+	scopes []map[string]any
+}
+
+// missingArg marks a macro parameter the call did not pass.
+type missingArg struct{}
+
+// namespace is what namespace() returns: attributes that {% set ns.x = … %} can assign.
+type namespace struct {
+	attrs *value.Object
+}
+
+// builtinFunc is one of Jinja's global functions (range, dict, namespace, cycler, joiner).
+type builtinFunc string
+
+// cycler is what cycler(…) returns.
+type cycler struct {
+	items []any
+	pos   int
+}
+
+// joiner is what joiner(sep) returns: "" when first called, sep after.
+type joiner struct {
+	sep  any
+	used bool
+}
+
+// rangeVal is what range() returns: a lazy sequence, printed as range(start, stop[, step]).
+type rangeVal struct {
+	start, stop, step int64
+}
+
+func (r rangeVal) len() int64 {
+	if r.step > 0 && r.start < r.stop {
+		return (r.stop - r.start + r.step - 1) / r.step
+	}
+	if r.step < 0 && r.start > r.stop {
+		return (r.start - r.stop - r.step - 1) / -r.step
+	}
+	return 0
+}
+
+func (r rangeVal) items() []any {
+	n := r.len()
+	out := make([]any, n)
+	for i := int64(0); i < n; i++ {
+		out[i] = r.start + i*r.step
+	}
+	return out
+}
+
+func copyScopes(s []map[string]any) []map[string]any {
+	return append([]map[string]any(nil), s...)
+}
+
+// capture runs f with the output going to a buffer of its own, and returns what it wrote.
+func (ev *evaluator) capture(f func() error) (string, error) {
+	saved := ev.out
+	var b strings.Builder
+	ev.out = &b
+	ev.capturing++
+	err := f()
+	ev.capturing--
+	ev.out = saved
+	return b.String(), err
+}
+
+// inFrame runs body in a new scope that starts with missing names.
+func (ev *evaluator) inFrame(missing []string, body []node) (map[string]any, error) {
+	scope := frame(missing)
+	ev.scopes = append(ev.scopes, scope)
+	err := ev.render(body)
+	ev.scopes = ev.scopes[:len(ev.scopes)-1]
+	return scope, err
+}
+
+// execMore executes the statements of this file.
+func (ev *evaluator) execMore(n node) error {
+	switch t := n.(type) {
+	case *macroNode:
+		ev.scopes[len(ev.scopes)-1][t.name] = &macro{def: t, scopes: copyScopes(ev.scopes)}
+	case *callBlockNode:
+		ev.stmtLine = t.line
+		caller := &macro{def: t.caller, scopes: copyScopes(ev.scopes)}
+		v, err := ev.callWith(t.call, &kwVal{"caller", caller})
+		if err != nil {
+			return err
+		}
+		return ev.writeValue(t.call.pos, v)
+	case *withNode:
+		ev.stmtLine = t.line
+		scope := frame(t.missing)
+		for i, tg := range t.targets {
+			v, err := ev.eval(t.vals[i])
+			if err != nil {
+				return err
+			}
+			if err := ev.bind(scope, tg, v, t.pos); err != nil {
+				return err
+			}
+		}
+		ev.scopes = append(ev.scopes, scope)
+		err := ev.render(t.body)
+		ev.scopes = ev.scopes[:len(ev.scopes)-1]
+		return err
+	case *filterBlockNode:
+		s, err := ev.capture(func() error { _, err := ev.inFrame(t.missing, t.body); return err })
+		if err != nil {
+			return err
+		}
+		ev.stmtLine = t.line
+		v, err := ev.applyFilters(t.filter, s)
+		if err != nil {
+			return err
+		}
+		return ev.writeValue(t.filter.base().pos, v)
+	case *setBlockNode:
+		s, err := ev.capture(func() error { _, err := ev.inFrame(t.missing, t.body); return err })
+		if err != nil {
+			return err
+		}
+		ev.stmtLine = t.line
+		var v any = s
+		if t.filter != nil {
+			if v, err = ev.applyFilters(t.filter, s); err != nil {
+				return err
+			}
+		}
+		return ev.assign(t.target, v, t.pos)
+	}
+	return nil
+}
+
+// writeValue writes what a call block or filter block yields: Jinja joins it into the output
+// as it is, which only a string survives.
+func (ev *evaluator) writeValue(pos int, v any) error {
+	s, ok := v.(string)
+	if m, isMarkup := v.(markup); isMarkup {
+		s, ok = string(m), true
+	}
+	if !ok {
+		if u, isUndef := v.(*undefined); isUndef {
+			return ev.fail(pos, undefErr(u))
+		}
+		return ev.fail(pos, typeErr("sequence item 0: expected str instance, %s found", pyTypeName(v)))
+	}
+	if err := ev.work(pos, s); err != nil {
+		return err
+	}
+	return ev.write(pos, s)
+}
+
+// applyFilters applies a chain of filters whose innermost obj is nil to v.
+func (ev *evaluator) applyFilters(x expr, v any) (any, error) {
+	if x == nil {
+		return v, nil
+	}
+	f := x.(*filterExpr)
+	inner, err := ev.applyFilters(f.obj, v)
+	if err != nil {
+		return nil, err
+	}
+	return ev.callFilter(f, inner)
+}
+
+// evalMore evaluates the expressions of this file.
+func (ev *evaluator) evalMore(x expr) (any, error) {
+	switch t := x.(type) {
+	case *tupleExpr:
+		out := make(tuple, 0, len(t.items))
+		for _, it := range t.items {
+			v, err := ev.eval(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case *dictExpr:
+		d := &value.Object{}
+		for i := range t.keys {
+			k, err := ev.eval(t.keys[i])
+			if err != nil {
+				return nil, err
+			}
+			v, err := ev.eval(t.vals[i])
+			if err != nil {
+				return nil, err
+			}
+			ks, ok := k.(string)
+			if m, isMarkup := k.(markup); isMarkup {
+				ks, ok = string(m), true
+			}
+			if !ok {
+				return nil, ev.fail(t.keys[i].base().pos, notSupported("dict keys that are not strings"))
+			}
+			d.Set(ks, v)
+		}
+		return d, nil
+	case *condExpr:
+		c, err := ev.eval(t.test)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := truthy(c)
+		if err != nil {
+			return nil, ev.fail(t.test.base().pos, err)
+		}
+		if ok {
+			return ev.eval(t.a)
+		}
+		if t.b == nil {
+			return &undefined{lenient: true, msg: "the inline if-expression on line " + itoa(t.line) + " evaluated to false and no else section was defined.", pos: t.pos}, nil
+		}
+		return ev.eval(t.b)
+	case *callExpr:
+		return ev.callWith(t, nil)
+	}
+	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
+}
+
+// sliceOf evaluates obj[start:stop:step].
+func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
+	var parts [3]any
+	for i, p := range []expr{s.start, s.stop, s.step} {
+		if p == nil {
+			continue
+		}
+		v, err := ev.eval(p)
+		if err != nil {
+			return nil, err
+		}
+		parts[i] = v
+	}
+	if u, ok := obj.(*undefined); ok {
+		return nil, ev.fail(s.pos, undefErr(u))
+	}
+	var n int64
+	switch t := obj.(type) {
+	case string:
+		n = int64(len([]rune(t)))
+	case markup:
+		n = int64(len([]rune(string(t))))
+	case []any:
+		n = int64(len(t))
+	case tuple:
+		n = int64(len(t))
+	case rangeVal:
+		n = t.len()
+	default:
+		return &undefined{msg: objectTypeRepr(obj) + " has no element " + sliceRepr(parts), pos: s.pos}, nil
+	}
+	var idx [3]int64
+	for i, p := range parts {
+		switch p.(type) {
+		case nil:
+		case bool, int64, *big.Int:
+		case *undefined:
+			return nil, ev.fail(s.pos, undefErr(p.(*undefined)))
+		default:
+			return &undefined{msg: objectTypeRepr(obj) + " has no element " + sliceRepr(parts), pos: s.pos}, nil
+		}
+		if p != nil {
+			b := toBig(p)
+			switch {
+			case b.IsInt64():
+				idx[i] = b.Int64()
+			case b.Sign() > 0:
+				idx[i] = 1 << 62
+			default:
+				idx[i] = -(1 << 62)
+			}
+		}
+	}
+	step := int64(1)
+	if parts[2] != nil {
+		step = idx[2]
+		if step == 0 {
+			return nil, ev.fail(s.pos, valueErr("slice step cannot be zero"))
+		}
+	}
+	start, stop := sliceBound(parts[0], idx[0], n, step, true), sliceBound(parts[1], idx[1], n, step, false)
+	var picks []int64
+	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
+		picks = append(picks, i)
+	}
+	if err := ev.step(s.pos, len(picks)*stepsPerItem); err != nil {
+		return nil, err
+	}
+	switch t := obj.(type) {
+	case string, markup:
+		rs := []rune(strOf(t))
+		var b strings.Builder
+		for _, i := range picks {
+			b.WriteRune(rs[i])
+		}
+		if _, ok := t.(markup); ok {
+			return markup(b.String()), nil
+		}
+		return b.String(), nil
+	case rangeVal:
+		return rangeVal{t.start + start*t.step, t.start + stop*t.step, t.step * step}, nil
+	}
+	items, _ := iterate(obj)
+	out := make([]any, len(picks))
+	for k, i := range picks {
+		out[k] = items[i]
+	}
+	if _, ok := obj.(tuple); ok {
+		return tuple(out), nil
+	}
+	return out, nil
+}
+
+// sliceBound is one bound of slice.indices(n).
+func sliceBound(given any, i, n, step int64, isStart bool) int64 {
+	if given == nil {
+		switch {
+		case isStart && step > 0:
+			return 0
+		case isStart:
+			return n - 1
+		case step > 0:
+			return n
+		}
+		return -1
+	}
+	if i < 0 {
+		i += n
+		if i < 0 {
+			if step < 0 {
+				return -1
+			}
+			return 0
+		}
+	}
+	if i >= n {
+		if step < 0 {
+			return n - 1
+		}
+		return n
+	}
+	return i
+}
+
+func sliceRepr(parts [3]any) string {
+	var b strings.Builder
+	b.WriteString("slice(")
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if writeRepr(&b, p) != nil {
+			b.WriteString("?")
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// callWith evaluates a call, with an extra keyword argument (the caller of a call block).
+func (ev *evaluator) callWith(c *callExpr, extra *kwVal) (any, error) {
+	var obj any
+	method := ""
+	if g, ok := c.fn.(*getattrExpr); ok {
+		o, err := ev.eval(g.obj)
+		if err != nil {
+			return nil, err
+		}
+		obj, method = o, g.attr
+	}
+	var fn any
+	if method == "" {
+		v, err := ev.eval(c.fn)
+		if err != nil {
+			return nil, err
+		}
+		fn = v
+	}
+	args, kw, err := ev.evalArgs(c.args, c.kwargs)
+	if err != nil {
+		return nil, err
+	}
+	if extra != nil {
+		kw = append(kw, *extra)
+	}
+	if method != "" {
+		v, handled, err := ev.callMethod(c.pos, obj, method, args, kw)
+		if handled || err != nil {
+			if err != nil {
+				return nil, ev.fail(c.pos, err)
+			}
+			return v, nil
+		}
+		fn, err = getattr(obj, method, c.fn.base().pos)
+		if err != nil {
+			return nil, ev.fail(c.fn.base().pos, err)
+		}
+	}
+	v, err := ev.callValue(c.pos, fn, args, kw)
+	if err != nil {
+		return nil, ev.fail(c.pos, err)
+	}
+	return v, nil
+}
+
+// callValue calls fn, a value, as Jinja's context.call does.
+func (ev *evaluator) callValue(pos int, fn any, args []any, kw []kwVal) (any, error) {
+	switch f := fn.(type) {
+	case *macro:
+		return ev.callMacro(pos, f, args, kw)
+	case builtinFunc:
+		return ev.callGlobal(string(f), args, kw)
+	case *loopCtx:
+		if !f.state.node.recursive {
+			return nil, typeErr("'LoopContext' object is not callable")
+		}
+		if len(kw) > 0 || len(args) != 1 {
+			return nil, typeErr("LoopContext.__call__() takes 2 positional arguments but %s were given", len(args)+1)
+		}
+		return ev.callLoop(f, args[0])
+	case *joiner:
+		if len(args)+len(kw) > 0 {
+			return nil, typeErr("Joiner.__call__() takes 1 positional argument but %s were given", len(args)+1)
+		}
+		if !f.used {
+			f.used = true
+			return "", nil
+		}
+		return f.sep, nil
+	case *undefined:
+		return nil, undefErr(f)
+	}
+	return nil, typeErr("'%s' object is not callable", pyTypeName(fn))
+}
+
+// callMacro binds a call's arguments to a macro's parameters as Jinja's Macro.__call__ does
+// and renders its body.
+func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, error) {
+	d := m.def
+	n := len(d.params)
+	pop := func(name string) (any, bool) {
+		for i, k := range kw {
+			if k.name == name {
+				kw = append(kw[:i:i], kw[i+1:]...)
+				return k.val, true
+			}
+		}
+		return nil, false
+	}
+	vals := make([]any, n)
+	copy(vals, args)
+	foundCaller := d.explicitCall
+	if len(args) < n {
+		foundCaller = false
+		for i := len(args); i < n; i++ {
+			v, ok := pop(d.params[i])
+			if !ok {
+				v = missingArg{}
+			}
+			if d.params[i] == "caller" {
+				foundCaller = true
+			}
+			vals[i] = v
+		}
+	}
+	var callerVal any
+	if d.usesCaller && !foundCaller {
+		v, _ := pop("caller")
+		if v == nil {
+			v = &undefined{msg: "No caller defined", pos: pos}
+		}
+		callerVal = v
+	}
+	var kwargs *value.Object
+	if d.catchKwargs {
+		kwargs = &value.Object{}
+		for _, k := range kw {
+			kwargs.Set(k.name, k.val)
+		}
+	} else if len(kw) > 0 {
+		if _, ok := pop("caller"); ok {
+			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.name)
+		}
+		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.name, kw[0].name)
+	}
+	var varargs tuple
+	if len(args) > n {
+		if !d.catchVarargs {
+			return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
+		}
+		varargs = append(tuple{}, args[n:]...)
+	}
+	if ev.callDepth >= maxCallDepth {
+		return nil, &pyError{msg: "macro calls nested deeper than " + itoa(maxCallDepth) + " levels (a recursion that does not end?)"}
+	}
+	scope := frame(d.missing)
+	saved, savedLine := ev.scopes, ev.stmtLine
+	ev.scopes = append(copyScopes(m.scopes), scope)
+	ev.callDepth++
+	defer func() { ev.scopes = saved; ev.callDepth-- }()
+	firstDefault := n - len(d.defaults)
+	for i, name := range d.params {
+		scope[name] = vals[i]
+		if _, ok := vals[i].(missingArg); !ok {
+			continue
+		}
+		if i < firstDefault {
+			scope[name] = &undefined{msg: "parameter '" + name + "' was not provided", pos: pos}
+			continue
+		}
+		ev.stmtLine = d.line
+		v, err := ev.eval(d.defaults[i-firstDefault])
+		if err != nil {
+			return nil, err
+		}
+		scope[name] = v
+	}
+	if d.usesCaller && !d.explicitCall {
+		scope["caller"] = callerVal
+	}
+	if d.catchKwargs {
+		scope["kwargs"] = kwargs
+	}
+	if d.catchVarargs {
+		if varargs == nil {
+			varargs = tuple{}
+		}
+		scope["varargs"] = varargs
+	}
+	out, err := ev.capture(func() error { return ev.render(d.body) })
+	if err != nil {
+		return nil, err
+	}
+	ev.stmtLine = savedLine
+	return out, nil
+}
+
+// callGlobal calls one of Jinja's global functions.
+func (ev *evaluator) callGlobal(name string, args []any, kw []kwVal) (any, error) {
+	switch name {
+	case "range":
+		if len(kw) > 0 {
+			return nil, typeErr("safe_range() got an unexpected keyword argument '%s'", kw[0].name)
+		}
+		return makeRange(args)
+	case "dict", "namespace":
+		d, err := dictOf(name, args, kw)
+		if err != nil {
+			return nil, err
+		}
+		if name == "namespace" {
+			return &namespace{attrs: d}, nil
+		}
+		return d, nil
+	case "cycler":
+		if len(kw) > 0 {
+			return nil, typeErr("Cycler.__init__() got an unexpected keyword argument '%s'", kw[0].name)
+		}
+		if len(args) == 0 {
+			return nil, &pyError{msg: "RuntimeError: at least one item has to be provided"}
+		}
+		return &cycler{items: args}, nil
+	case "joiner":
+		s := signature{fn: "Joiner.__init__", lead: 1, params: []string{"self", "sep"}, defaults: []any{", "}}
+		b, err := s.bind(args, kw)
+		if err != nil {
+			return nil, err
+		}
+		return &joiner{sep: b.args[0]}, nil
+	}
+	return nil, notSupported("the global " + name + " (its text is random)")
+}
+
+func makeRange(args []any) (any, error) {
+	if len(args) == 0 || len(args) > 3 {
+		if len(args) == 0 {
+			return nil, typeErr("range expected at least 1 argument, got 0")
+		}
+		return nil, typeErr("range expected at most 3 arguments, got %s", len(args))
+	}
+	var n [3]int64
+	n[2] = 1
+	for i, a := range args {
+		if numKind(a) != 1 {
+			if u, ok := a.(*undefined); ok {
+				return nil, undefErr(u)
+			}
+			return nil, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(a))
+		}
+		b := toBig(a)
+		if !b.IsInt64() || b.Int64() > 1<<53 || b.Int64() < -(1<<53) {
+			return nil, notSupported("range bounds beyond 2**53")
+		}
+		n[i] = b.Int64()
+	}
+	r := rangeVal{0, n[0], 1}
+	if len(args) > 1 {
+		r = rangeVal{n[0], n[1], n[2]}
+	}
+	if r.step == 0 {
+		return nil, valueErr("range() arg 3 must not be zero")
+	}
+	if r.len() > 100000 {
+		return nil, &pyError{msg: "OverflowError: Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."}
+	}
+	return r, nil
+}
+
+// dictOf is dict(*args, **kw): a mapping or pairs, then the keywords.
+func dictOf(name string, args []any, kw []kwVal) (*value.Object, error) {
+	d := &value.Object{}
+	if len(args) > 1 {
+		if name == "namespace" {
+			return nil, typeErr("dict expected at most 1 argument, got %s", len(args))
+		}
+		return nil, typeErr("dict expected at most 1 argument, got %s", len(args))
+	}
+	if len(args) == 1 {
+		switch src := args[0].(type) {
+		case *value.Object:
+			for _, k := range src.Keys() {
+				v, _ := src.Get(k)
+				d.Set(k, v)
+			}
+		case *undefined:
+			return nil, undefErr(src)
+		default:
+			items, err := iterate(src)
+			if err != nil {
+				return nil, err
+			}
+			for i, it := range items {
+				pair, err := iterate(normalize(it))
+				if err != nil || len(pair) != 2 {
+					if err == nil {
+						return nil, valueErr("dictionary update sequence element #%s has length %s; 2 is required", i, len(pair))
+					}
+					return nil, typeErr("cannot convert dictionary update sequence element #%s to a sequence", i)
+				}
+				k, ok := normalize(pair[0]).(string)
+				if !ok {
+					return nil, notSupported("dict keys that are not strings")
+				}
+				d.Set(k, pair[1])
+			}
+		}
+	}
+	for _, k := range kw {
+		d.Set(k.name, k.val)
+	}
+	return d, nil
+}
+
+// callMethod calls the methods of Python's values that templates use; handled is false for a
+// name it does not know, which the caller then looks up as an attribute.
+func (ev *evaluator) callMethod(pos int, obj any, name string, args []any, kw []kwVal) (any, bool, error) {
+	if u, ok := obj.(*undefined); ok {
+		return nil, true, undefErr(u)
+	}
+	switch o := obj.(type) {
+	case *value.Object:
+		switch name {
+		case "items", "keys", "values":
+			if len(args)+len(kw) > 0 {
+				return nil, true, typeErr("dict.%s() takes no arguments (%s given)", name, len(args)+len(kw))
+			}
+			return &dictView{obj: o, kind: name}, true, nil
+		case "get":
+			if len(kw) > 0 {
+				return nil, true, typeErr("dict.get() takes no keyword arguments")
+			}
+			if len(args) < 1 || len(args) > 2 {
+				return nil, true, typeErr("get expected at least 1 argument, got %s", len(args))
+			}
+			var dflt any
+			if len(args) == 2 {
+				dflt = args[1]
+			}
+			switch k := args[0].(type) {
+			case string, markup:
+				if v, ok := o.Get(strOf(k)); ok {
+					return normalize(v), true, nil
+				}
+			case []any, *value.Object:
+				return nil, true, typeErr("unhashable type: '%s'", pyTypeName(k))
+			case *undefined:
+				return nil, true, undefErr(k)
+			}
+			return dflt, true, nil
+		}
+		if _, ok := o.Get(name); ok {
+			return nil, false, nil
+		}
+	case string:
+		return strMethod(o, name, args, kw)
+	case *loopCtx:
+		switch name {
+		case "cycle":
+			if len(kw) > 0 {
+				return nil, true, typeErr("LoopContext.cycle() got an unexpected keyword argument '%s'", kw[0].name)
+			}
+			if len(args) == 0 {
+				return nil, true, typeErr("no items for cycling given")
+			}
+			return args[o.index0%len(args)], true, nil
+		case "changed":
+			if len(kw) > 0 {
+				return nil, true, typeErr("LoopContext.changed() got an unexpected keyword argument '%s'", kw[0].name)
+			}
+			cur := tuple(args)
+			if o.state.changedSet {
+				eq, err := pyEqual(o.state.lastChanged, cur)
+				if err != nil {
+					return nil, true, err
+				}
+				if eq {
+					return false, true, nil
+				}
+			}
+			o.state.changedSet, o.state.lastChanged = true, cur
+			return true, true, nil
+		}
+	case *cycler:
+		switch name {
+		case "next":
+			v := o.items[o.pos]
+			o.pos = (o.pos + 1) % len(o.items)
+			return v, true, nil
+		case "reset":
+			o.pos = 0
+			return nil, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// strMethod calls the str methods templates use; the rest are not supported.
+func strMethod(s, name string, args []any, kw []kwVal) (any, bool, error) {
+	if len(kw) > 0 && name != "split" && name != "rsplit" {
+		return nil, true, typeErr("str.%s() takes no keyword arguments", name)
+	}
+	strArg := func(i int) (*string, error) {
+		if i >= len(args) || args[i] == nil {
+			return nil, nil
+		}
+		switch a := args[i].(type) {
+		case string:
+			return &a, nil
+		case *undefined:
+			return nil, undefErr(a)
+		}
+		return nil, typeErr("%s arg must be None or str", name)
+	}
+	switch name {
+	case "upper", "lower":
+		if len(args) > 0 {
+			return nil, true, typeErr("str.%s() takes no arguments (%s given)", name, len(args))
+		}
+		if name == "upper" {
+			return pyUpper(s), true, nil
+		}
+		return pyLower(s), true, nil
+	case "strip", "lstrip", "rstrip":
+		if len(args) > 1 {
+			return nil, true, typeErr("%s expected at most 1 argument, got %s", name, len(args))
+		}
+		c, err := strArg(0)
+		if err != nil {
+			return nil, true, err
+		}
+		return pyStrip(s, c, name != "rstrip", name != "lstrip"), true, nil
+	case "startswith", "endswith":
+		if len(args) != 1 {
+			return nil, true, notSupported("str." + name + " with start and end")
+		}
+		var prefixes []any
+		switch p := args[0].(type) {
+		case string:
+			prefixes = []any{p}
+		case tuple:
+			prefixes = p
+		case *undefined:
+			return nil, true, undefErr(p)
+		default:
+			return nil, true, typeErr("%s first arg must be str or a tuple of str, not %s", name, pyTypeName(p))
+		}
+		for _, p := range prefixes {
+			ps, ok := p.(string)
+			if !ok {
+				return nil, true, typeErr("tuple for %s must only contain str, not %s", name, pyTypeName(p))
+			}
+			if name == "startswith" && strings.HasPrefix(s, ps) || name == "endswith" && strings.HasSuffix(s, ps) {
+				return true, true, nil
+			}
+		}
+		return false, true, nil
+	case "split":
+		sig := signature{fn: "split", params: []string{"sep", "maxsplit"}, defaults: []any{nil, int64(-1)}}
+		b, err := sig.bind(args, kw)
+		if err != nil {
+			return nil, true, err
+		}
+		sep, err := strArg(0)
+		if err != nil || b.args[0] != nil && sep == nil {
+			return nil, true, err
+		}
+		if len(args) == 0 && b.args[0] != nil {
+			ss, ok := b.args[0].(string)
+			if !ok {
+				return nil, true, typeErr("must be str or None, not %s", pyTypeName(b.args[0]))
+			}
+			sep = &ss
+		}
+		max, ok := b.args[1].(int64)
+		if !ok {
+			return nil, true, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(b.args[1]))
+		}
+		return pySplit(s, sep, max)
+	case "replace":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, true, typeErr("replace expected at least 2 arguments, got %s", len(args))
+		}
+		v, err := filterReplace(s, append(append([]any{}, args...), nil)[:3])
+		return v, true, err
+	case "join":
+		if len(args) != 1 {
+			return nil, true, typeErr("str.join() takes exactly one argument (%s given)", len(args))
+		}
+		items, err := iterate(args[0])
+		if err != nil {
+			return nil, true, err
+		}
+		parts := make([]string, len(items))
+		for i, it := range items {
+			p, ok := normalize(it).(string)
+			if !ok {
+				return nil, true, typeErr("sequence item %s: expected str instance, %s found", i, pyTypeName(normalize(it)))
+			}
+			parts[i] = p
+		}
+		j := strings.Join(parts, s)
+		if len(j) > maxOutput {
+			return nil, true, tooLong()
+		}
+		return j, true, nil
+	}
+	if inList(strMethods, name) {
+		return nil, true, notSupported("the str method " + name + "()")
+	}
+	return nil, false, nil
+}
+
+// pySplit is str.split(sep, maxsplit).
+func pySplit(s string, sep *string, max int64) (any, bool, error) {
+	var parts []string
+	if sep == nil {
+		fields := strings.FieldsFunc(s, isPySpace)
+		if max >= 0 && int64(len(fields)) > max {
+			// Keep the rest after the first max fields, left-stripped, as Python does.
+			rest := s
+			parts = nil
+			for i := int64(0); i < max; i++ {
+				rest = strings.TrimLeftFunc(rest, isPySpace)
+				end := strings.IndexFunc(rest, isPySpace)
+				parts = append(parts, rest[:end])
+				rest = rest[end:]
+			}
+			parts = append(parts, strings.TrimLeftFunc(rest, isPySpace))
+		} else {
+			parts = fields
+		}
+	} else {
+		if *sep == "" {
+			return nil, true, valueErr("empty separator")
+		}
+		n := -1
+		if max >= 0 && max < 1<<30 {
+			n = int(max) + 1
+		}
+		parts = strings.SplitN(s, *sep, n)
+	}
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out, true, nil
+}
