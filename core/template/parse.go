@@ -980,18 +980,21 @@ func (p *parser) parseSignature(m *macroNode) {
 
 // finishMacro records which special names the body reads, as Jinja's compiler does.
 func (p *parser) finishMacro(m *macroNode) {
-	reads := map[string]bool{}
+	reads := map[string]int{}
 	readsOf(m.body, reads)
+	_, caller := reads["caller"]
+	_, kwargs := reads["kwargs"]
+	_, varargs := reads["varargs"]
 	explicit := indexOf(m.params, "caller")
-	if reads["caller"] {
+	if caller {
 		if explicit >= 0 && explicit < len(m.params)-len(m.defaults) {
 			panic(&parseError{pos: m.pos, line: m.line, msg: "When defining macros or call blocks the special 'caller' argument must be omitted or be given a default."})
 		}
 		m.usesCaller = true
 	}
 	m.explicitCall = explicit >= 0
-	m.catchKwargs = reads["kwargs"] && indexOf(m.params, "kwargs") < 0
-	m.catchVarargs = reads["varargs"] && indexOf(m.params, "varargs") < 0
+	m.catchKwargs = kwargs && indexOf(m.params, "kwargs") < 0
+	m.catchVarargs = varargs && indexOf(m.params, "varargs") < 0
 }
 
 // parseCallBlock parses a call block.

@@ -20,18 +20,32 @@ const (
 )
 
 type symbols struct {
+	// reads records the names read from the context (the template's inputs), with the offset
+	// of the read, or -1 for a name only some branches of an if assign; all frames share it.
+	reads  *[]nameAt
 	parent *symbols
 	refs   map[string]bool
 	loads  map[string]int
 	stores map[string]bool
 }
 
+// nameAt is a name read at a byte offset.
+type nameAt struct {
+	name string
+	pos  int
+}
+
 func newSymbols(parent *symbols) *symbols {
-	return &symbols{parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
+	reads := &[]nameAt{}
+	if parent != nil {
+		reads = parent.reads
+	}
+	return &symbols{reads: reads, parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
 }
 
 func (s *symbols) copy() *symbols {
 	c := newSymbols(s.parent)
+	c.reads = s.reads
 	for k, v := range s.refs {
 		c.refs[k] = v
 	}
@@ -53,10 +67,11 @@ func (s *symbols) findRef(name string) bool {
 	return false
 }
 
-func (s *symbols) load(name string) {
+func (s *symbols) load(name string, pos int) {
 	if !s.findRef(name) {
 		s.refs[name] = true
 		s.loads[name] = loadResolve
+		*s.reads = append(*s.reads, nameAt{name, pos})
 	}
 }
 
@@ -115,6 +130,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 			continue
 		}
 		s.loads[name] = loadResolve
+		*s.reads = append(*s.reads, nameAt{name, -1})
 	}
 }
 
@@ -131,11 +147,11 @@ func (s *symbols) missingNames() []string {
 
 // analyzeScopes annotates every frame of the template with the names it starts as missing and
 // returns the template frame's.
-func analyzeScopes(body []node) []string {
+func analyzeScopes(body []node) *symbols {
 	root := newSymbols(nil)
 	visitFrame(root, body)
 	analyzeChildren(root, body)
-	return root.missingNames()
+	return root
 }
 
 // visitFrame is FrameSymbolVisitor over the statements of one frame.
@@ -186,7 +202,7 @@ func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
 
 func storeTarget(s *symbols, t target, param bool) {
 	if t.attr != "" {
-		s.load(t.name) // a namespace's attribute: the namespace is read
+		s.load(t.name, t.pos) // a namespace's attribute: the namespace is read
 		return
 	}
 	if t.items == nil {
@@ -208,6 +224,11 @@ func analyzeChildren(s *symbols, body []node) {
 	for _, n := range body {
 		switch t := n.(type) {
 		case *forNode:
+			if t.test != nil {
+				test := newSymbols(s)
+				storeTarget(test, t.target, true)
+				visitLoads(test, t.test)
+			}
 			loop := newSymbols(s)
 			loop.declareParameter("loop")
 			storeTarget(loop, t.target, true)
@@ -259,7 +280,6 @@ func analyzeMacro(s *symbols, m *macroNode, call expr) {
 		visitLoads(f, d)
 	}
 	visitLoads(f, call)
-	visitFrame(f, m.body)
 	for _, special := range []struct {
 		name string
 		on   bool
@@ -268,71 +288,18 @@ func analyzeMacro(s *symbols, m *macroNode, call expr) {
 			f.declareParameter(special.name)
 		}
 	}
+	visitFrame(f, m.body)
 	m.missing = f.missingNames()
 	analyzeChildren(f, m.body)
 }
 
 // visitLoads records every name an expression reads.
 func visitLoads(s *symbols, x expr) {
-	if x == nil {
-		return
+	if n, ok := x.(*nameExpr); ok {
+		s.load(n.name, n.pos)
 	}
-	switch t := x.(type) {
-	case *nameExpr:
-		s.load(t.name)
-	case *getattrExpr:
-		visitLoads(s, t.obj)
-	case *getitemExpr:
-		visitLoads(s, t.obj)
-		visitLoads(s, t.key)
-	case *callExpr:
-		visitLoads(s, t.fn)
-		visitArgs(s, t.args, t.kwargs)
-	case *filterExpr:
-		visitLoads(s, t.obj)
-		visitArgs(s, t.args, t.kwargs)
-	case *testExpr:
-		visitLoads(s, t.obj)
-		visitArgs(s, t.args, t.kwargs)
-	case *binExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *concatExpr:
-		for _, a := range t.args {
-			visitLoads(s, a)
-		}
-	case *compareExpr:
-		visitLoads(s, t.first)
-		for _, o := range t.ops {
-			visitLoads(s, o.val)
-		}
-	case *andExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *orExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *notExpr:
-		visitLoads(s, t.x)
-	case *unaryExpr:
-		visitLoads(s, t.x)
-	case *listExpr:
-		visitArgs(s, t.items, nil)
-	case *tupleExpr:
-		visitArgs(s, t.items, nil)
-	case *dictExpr:
-		for i := range t.keys {
-			visitLoads(s, t.keys[i])
-			visitLoads(s, t.vals[i])
-		}
-	case *condExpr:
-		visitLoads(s, t.test)
-		visitLoads(s, t.a)
-		visitLoads(s, t.b)
-	case *sliceExpr:
-		visitLoads(s, t.start)
-		visitLoads(s, t.stop)
-		visitLoads(s, t.step)
+	if x != nil {
+		subExprs(x, func(c expr) { visitLoads(s, c) })
 	}
 }
 

@@ -104,7 +104,7 @@ func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}
 	var out strings.Builder
-	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{frame(analyzeScopes(body))}, out: &out}
+	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{frame(analyzeScopes(body).missingNames())}, out: &out}
 	if err := ev.render(body); err != nil {
 		ee, ok := err.(*evalError)
 		if !ok {

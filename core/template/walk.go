@@ -66,64 +66,63 @@ func subExprs(x expr, f func(expr)) {
 	}
 }
 
-// readsOf adds to reads every name an expression in body loads, nested blocks included.
-func readsOf(body []node, reads map[string]bool) {
+// nodeParts calls fx on each expression of statement n and fb on each body inside it.
+func nodeParts(n node, fx func(expr), fb func([]node)) {
+	switch t := n.(type) {
+	case *printNode:
+		fx(t.x)
+	case *forNode:
+		fx(t.iter)
+		if t.test != nil {
+			fx(t.test)
+		}
+		fb(t.body)
+		fb(t.els)
+	case *ifNode:
+		for _, br := range t.branches {
+			fx(br.cond)
+			fb(br.body)
+		}
+		fb(t.els)
+	case *setNode:
+		fx(t.val)
+	case *setBlockNode:
+		if t.filter != nil {
+			fx(t.filter)
+		}
+		fb(t.body)
+	case *macroNode:
+		for _, d := range t.defaults {
+			fx(d)
+		}
+		fb(t.body)
+	case *callBlockNode:
+		fx(t.call)
+		nodeParts(t.caller, fx, fb)
+	case *withNode:
+		for _, v := range t.vals {
+			fx(v)
+		}
+		fb(t.body)
+	case *filterBlockNode:
+		fx(t.filter)
+		fb(t.body)
+	}
+}
+
+// readsOf records in reads the first offset of every name an expression in body loads, nested
+// blocks included.
+func readsOf(body []node, reads map[string]int) {
 	var visit func(x expr)
 	visit = func(x expr) {
 		if n, ok := x.(*nameExpr); ok {
-			reads[n.name] = true
+			if _, seen := reads[n.name]; !seen || n.pos < reads[n.name] {
+				reads[n.name] = n.pos
+			}
 		}
 		subExprs(x, visit)
 	}
 	for _, n := range body {
-		switch t := n.(type) {
-		case *printNode:
-			visit(t.x)
-		case *forNode:
-			visit(t.iter)
-			if t.test != nil {
-				visit(t.test)
-			}
-			readsOf(t.body, reads)
-			readsOf(t.els, reads)
-		case *ifNode:
-			for _, br := range t.branches {
-				visit(br.cond)
-				readsOf(br.body, reads)
-			}
-			readsOf(t.els, reads)
-		case *setNode:
-			visit(t.val)
-			if t.target.attr != "" {
-				reads[t.target.name] = true
-			}
-		case *setBlockNode:
-			if t.filter != nil {
-				visit(t.filter)
-			}
-			if t.target.attr != "" {
-				reads[t.target.name] = true
-			}
-			readsOf(t.body, reads)
-		case *macroNode:
-			for _, d := range t.defaults {
-				visit(d)
-			}
-			readsOf(t.body, reads)
-		case *callBlockNode:
-			visit(t.call)
-			for _, d := range t.caller.defaults {
-				visit(d)
-			}
-			readsOf(t.caller.body, reads)
-		case *withNode:
-			for _, v := range t.vals {
-				visit(v)
-			}
-			readsOf(t.body, reads)
-		case *filterBlockNode:
-			visit(t.filter)
-			readsOf(t.body, reads)
-		}
+		nodeParts(n, visit, func(b []node) { readsOf(b, reads) })
 	}
 }
