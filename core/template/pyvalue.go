@@ -34,8 +34,8 @@ type undefined struct {
 	// lenient: it prints as "", iterates as empty and is false.
 	lenient bool
 	msg     string
-	pos int       // where it was made, for the error's column; -1 if unknown
-	_   [0]func() // not comparable: no equality function in the wasm
+	pos     int       // where it was made, for the error's column; -1 if unknown
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // pyError is a Python exception raised while evaluating: the message says what Python would.
