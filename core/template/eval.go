@@ -349,16 +349,20 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 	if ev.callDepth >= maxCallDepth {
 		return nil, &pyError{msg: "recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels (a recursion that does not end?)"}
 	}
-	saved, savedLine := ev.scopes, ev.stmtLine
-	ev.scopes = copyScopes(l.state.outer)
+	saved, savedOut, savedLine := ev.scopes, ev.out, ev.stmtLine
+	var b strings.Builder
+	ev.scopes, ev.out = copyScopes(l.state.outer), &b
 	ev.callDepth++
-	defer func() { ev.scopes = saved; ev.callDepth-- }()
-	out, err := ev.capture(func() error { return ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos) })
+	ev.capturing++
+	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
+	ev.scopes, ev.out = saved, savedOut
+	ev.callDepth--
+	ev.capturing--
 	if err != nil {
 		return nil, err
 	}
 	ev.stmtLine = savedLine
-	return out, nil
+	return b.String(), nil
 }
 
 func (ev *evaluator) lookup(name string, pos int) (any, error) {
@@ -649,13 +653,6 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case *namespace:
 		if v, ok := t.attrs.Get(name); ok {
 			return normalize(v), nil
-		}
-	case *cycler:
-		switch name {
-		case "current":
-			return t.items[t.pos], nil
-		case "next", "reset":
-			return nil, notSupported("cycler." + name + " other than called")
 		}
 	}
 	if inList(methods, name) {

@@ -132,10 +132,7 @@ func pyTypeName(v any) string {
 		return "Namespace"
 	case builtinFunc:
 		return "function"
-	case *cycler:
-		return "Cycler"
-	case *joiner:
-		return "Joiner"
+
 	case *undefined:
 		return "StrictUndefined"
 	case *loopCtx:
@@ -151,7 +148,7 @@ func objectTypeRepr(v any) string {
 		return "None"
 	case *macro, *loopCtx:
 		return "jinja2.runtime." + pyTypeName(v) + " object"
-	case *namespace, *cycler, *joiner:
+	case *namespace:
 		return "jinja2.utils." + pyTypeName(v) + " object"
 	}
 	return pyTypeName(v) + " object"

@@ -29,20 +29,8 @@ type namespace struct {
 	attrs *value.Object
 }
 
-// builtinFunc is one of Jinja's global functions (range, dict, namespace, cycler, joiner).
+// builtinFunc is one of Jinja's global functions (range, dict and namespace are supported).
 type builtinFunc string
-
-// cycler is what cycler(…) returns.
-type cycler struct {
-	items []any
-	pos   int
-}
-
-// joiner is what joiner(sep) returns: "" when first called, sep after.
-type joiner struct {
-	sep  any
-	used bool
-}
 
 // rangeVal is what range() returns: a lazy sequence, printed as range(start, stop[, step]).
 type rangeVal struct {
@@ -72,25 +60,24 @@ func copyScopes(s []map[string]any) []map[string]any {
 	return append([]map[string]any(nil), s...)
 }
 
-// capture runs f with the output going to a buffer of its own, and returns what it wrote.
-func (ev *evaluator) capture(f func() error) (string, error) {
+// capture renders body with the output going to a buffer of its own, and returns what it wrote.
+func (ev *evaluator) capture(body []node) (string, error) {
 	saved := ev.out
 	var b strings.Builder
 	ev.out = &b
 	ev.capturing++
-	err := f()
+	err := ev.render(body)
 	ev.capturing--
 	ev.out = saved
 	return b.String(), err
 }
 
-// inFrame runs body in a new scope that starts with missing names.
-func (ev *evaluator) inFrame(missing []string, body []node) (map[string]any, error) {
-	scope := frame(missing)
-	ev.scopes = append(ev.scopes, scope)
-	err := ev.render(body)
+// captureFrame is capture in a new scope that starts with missing names.
+func (ev *evaluator) captureFrame(missing []string, body []node) (string, error) {
+	ev.scopes = append(ev.scopes, frame(missing))
+	s, err := ev.capture(body)
 	ev.scopes = ev.scopes[:len(ev.scopes)-1]
-	return scope, err
+	return s, err
 }
 
 // execMore executes the statements of this file.
@@ -123,7 +110,7 @@ func (ev *evaluator) execMore(n node) error {
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	case *filterBlockNode:
-		s, err := ev.capture(func() error { _, err := ev.inFrame(t.missing, t.body); return err })
+		s, err := ev.captureFrame(t.missing, t.body)
 		if err != nil {
 			return err
 		}
@@ -134,7 +121,7 @@ func (ev *evaluator) execMore(n node) error {
 		}
 		return ev.writeValue(t.filter.base().pos, v)
 	case *setBlockNode:
-		s, err := ev.capture(func() error { _, err := ev.inFrame(t.missing, t.body); return err })
+		s, err := ev.captureFrame(t.missing, t.body)
 		if err != nil {
 			return err
 		}
@@ -438,19 +425,20 @@ func (ev *evaluator) callValue(pos int, fn any, args []any, kw []kwVal) (any, er
 			return nil, typeErr("LoopContext.__call__() takes 2 positional arguments but %s were given", len(args)+1)
 		}
 		return ev.callLoop(f, args[0])
-	case *joiner:
-		if len(args)+len(kw) > 0 {
-			return nil, typeErr("Joiner.__call__() takes 1 positional argument but %s were given", len(args)+1)
-		}
-		if !f.used {
-			f.used = true
-			return "", nil
-		}
-		return f.sep, nil
 	case *undefined:
 		return nil, undefErr(f)
 	}
 	return nil, typeErr("'%s' object is not callable", pyTypeName(fn))
+}
+
+// takeKw removes keyword argument name from kw.
+func takeKw(kw []kwVal, name string) ([]kwVal, any, bool) {
+	for i, k := range kw {
+		if k.name == name {
+			return append(kw[:i:i], kw[i+1:]...), k.val, true
+		}
+	}
+	return kw, nil, false
 }
 
 // callMacro binds a call's arguments to a macro's parameters as Jinja's Macro.__call__ does
@@ -458,70 +446,70 @@ func (ev *evaluator) callValue(pos int, fn any, args []any, kw []kwVal) (any, er
 func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, error) {
 	d := m.def
 	n := len(d.params)
-	pop := func(name string) (any, bool) {
-		for i, k := range kw {
-			if k.name == name {
-				kw = append(kw[:i:i], kw[i+1:]...)
-				return k.val, true
-			}
-		}
-		return nil, false
+	if ev.callDepth >= maxCallDepth {
+		return nil, &pyError{msg: "macro calls nested deeper than " + itoa(maxCallDepth) + " levels"}
 	}
-	vals := make([]any, n)
-	copy(vals, args)
-	foundCaller := d.explicitCall
-	if len(args) < n {
-		foundCaller = false
-		for i := len(args); i < n; i++ {
-			v, ok := pop(d.params[i])
-			if !ok {
-				v = missingArg{}
-			}
-			if d.params[i] == "caller" {
-				foundCaller = true
-			}
-			vals[i] = v
+	scope := frame(d.missing)
+	foundCaller := d.explicitCall && len(args) >= n
+	missing := make([]bool, n)
+	for i, name := range d.params {
+		if i < len(args) {
+			scope[name] = args[i]
+			continue
 		}
+		var v any
+		var ok bool
+		kw, v, ok = takeKw(kw, name)
+		scope[name], missing[i] = v, !ok
+		foundCaller = foundCaller || name == "caller"
 	}
-	var callerVal any
 	if d.usesCaller && !foundCaller {
-		v, _ := pop("caller")
+		var v any
+		kw, v, _ = takeKw(kw, "caller")
 		if v == nil {
 			v = &undefined{msg: "No caller defined", pos: pos}
 		}
-		callerVal = v
+		scope["caller"] = v
 	}
-	var kwargs *value.Object
 	if d.catchKwargs {
-		kwargs = &value.Object{}
+		kwargs := &value.Object{}
 		for _, k := range kw {
 			kwargs.Set(k.name, k.val)
 		}
+		scope["kwargs"] = kwargs
 	} else if len(kw) > 0 {
-		if _, ok := pop("caller"); ok {
+		if _, _, ok := takeKw(kw, "caller"); ok {
 			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.name)
 		}
 		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.name, kw[0].name)
 	}
-	var varargs tuple
-	if len(args) > n {
-		if !d.catchVarargs {
-			return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
+	if d.catchVarargs {
+		scope["varargs"] = tuple{}
+		if len(args) > n {
+			scope["varargs"] = append(tuple{}, args[n:]...)
 		}
-		varargs = append(tuple{}, args[n:]...)
+	} else if len(args) > n {
+		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
 	}
-	if ev.callDepth >= maxCallDepth {
-		return nil, &pyError{msg: "macro calls nested deeper than " + itoa(maxCallDepth) + " levels (a recursion that does not end?)"}
-	}
-	scope := frame(d.missing)
 	saved, savedLine := ev.scopes, ev.stmtLine
 	ev.scopes = append(copyScopes(m.scopes), scope)
 	ev.callDepth++
-	defer func() { ev.scopes = saved; ev.callDepth-- }()
-	firstDefault := n - len(d.defaults)
+	out, err := ev.macroBody(d, scope, missing, pos)
+	ev.scopes = saved
+	ev.callDepth--
+	if err != nil {
+		return nil, err
+	}
+	ev.stmtLine = savedLine
+	return out, nil
+}
+
+// macroBody sets the parameters a call did not pass (to their defaults, evaluated in the
+// macro's scope in order, else to an undefined) and renders the body.
+func (ev *evaluator) macroBody(d *macroNode, scope map[string]any, missing []bool, pos int) (string, error) {
+	firstDefault := len(d.params) - len(d.defaults)
 	for i, name := range d.params {
-		scope[name] = vals[i]
-		if _, ok := vals[i].(missingArg); !ok {
+		if !missing[i] {
 			continue
 		}
 		if i < firstDefault {
@@ -531,28 +519,11 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		ev.stmtLine = d.line
 		v, err := ev.eval(d.defaults[i-firstDefault])
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		scope[name] = v
 	}
-	if d.usesCaller && !d.explicitCall {
-		scope["caller"] = callerVal
-	}
-	if d.catchKwargs {
-		scope["kwargs"] = kwargs
-	}
-	if d.catchVarargs {
-		if varargs == nil {
-			varargs = tuple{}
-		}
-		scope["varargs"] = varargs
-	}
-	out, err := ev.capture(func() error { return ev.render(d.body) })
-	if err != nil {
-		return nil, err
-	}
-	ev.stmtLine = savedLine
-	return out, nil
+	return ev.capture(d.body)
 }
 
 // callGlobal calls one of Jinja's global functions.
@@ -572,23 +543,8 @@ func (ev *evaluator) callGlobal(name string, args []any, kw []kwVal) (any, error
 			return &namespace{attrs: d}, nil
 		}
 		return d, nil
-	case "cycler":
-		if len(kw) > 0 {
-			return nil, typeErr("Cycler.__init__() got an unexpected keyword argument '%s'", kw[0].name)
-		}
-		if len(args) == 0 {
-			return nil, &pyError{msg: "RuntimeError: at least one item has to be provided"}
-		}
-		return &cycler{items: args}, nil
-	case "joiner":
-		s := signature{fn: "Joiner.__init__", lead: 1, params: []string{"self", "sep"}, defaults: []any{", "}}
-		b, err := s.bind(args, kw)
-		if err != nil {
-			return nil, err
-		}
-		return &joiner{sep: b.args[0]}, nil
 	}
-	return nil, notSupported("the global " + name + " (its text is random)")
+	return nil, notSupported("the global " + name + "()")
 }
 
 func makeRange(args []any) (any, error) {
@@ -626,43 +582,23 @@ func makeRange(args []any) (any, error) {
 	return r, nil
 }
 
-// dictOf is dict(*args, **kw): a mapping or pairs, then the keywords.
+// dictOf is dict(*args, **kw) for a mapping (or nothing) and keywords.
 func dictOf(name string, args []any, kw []kwVal) (*value.Object, error) {
 	d := &value.Object{}
 	if len(args) > 1 {
-		if name == "namespace" {
-			return nil, typeErr("dict expected at most 1 argument, got %s", len(args))
-		}
 		return nil, typeErr("dict expected at most 1 argument, got %s", len(args))
 	}
 	if len(args) == 1 {
-		switch src := args[0].(type) {
-		case *value.Object:
-			for _, k := range src.Keys() {
-				v, _ := src.Get(k)
-				d.Set(k, v)
+		src, ok := args[0].(*value.Object)
+		if !ok {
+			if u, isUndef := args[0].(*undefined); isUndef {
+				return nil, undefErr(u)
 			}
-		case *undefined:
-			return nil, undefErr(src)
-		default:
-			items, err := iterate(src)
-			if err != nil {
-				return nil, err
-			}
-			for i, it := range items {
-				pair, err := iterate(normalize(it))
-				if err != nil || len(pair) != 2 {
-					if err == nil {
-						return nil, valueErr("dictionary update sequence element #%s has length %s; 2 is required", i, len(pair))
-					}
-					return nil, typeErr("cannot convert dictionary update sequence element #%s to a sequence", i)
-				}
-				k, ok := normalize(pair[0]).(string)
-				if !ok {
-					return nil, notSupported("dict keys that are not strings")
-				}
-				d.Set(k, pair[1])
-			}
+			return nil, notSupported(name + "() of a " + pyTypeName(args[0]))
+		}
+		for _, k := range src.Keys() {
+			v, _ := src.Get(k)
+			d.Set(k, v)
 		}
 	}
 	for _, k := range kw {
@@ -740,168 +676,29 @@ func (ev *evaluator) callMethod(pos int, obj any, name string, args []any, kw []
 			o.state.changedSet, o.state.lastChanged = true, cur
 			return true, true, nil
 		}
-	case *cycler:
-		switch name {
-		case "next":
-			v := o.items[o.pos]
-			o.pos = (o.pos + 1) % len(o.items)
-			return v, true, nil
-		case "reset":
-			o.pos = 0
-			return nil, true, nil
-		}
 	}
 	return nil, false, nil
 }
 
-// strMethod calls the str methods templates use; the rest are not supported.
+// strMethod calls the argument-less str methods templates use most; the others are not
+// supported (each would cost the wasm its own code).
 func strMethod(s, name string, args []any, kw []kwVal) (any, bool, error) {
-	if len(kw) > 0 && name != "split" && name != "rsplit" {
-		return nil, true, typeErr("str.%s() takes no keyword arguments", name)
-	}
-	strArg := func(i int) (*string, error) {
-		if i >= len(args) || args[i] == nil {
-			return nil, nil
-		}
-		switch a := args[i].(type) {
-		case string:
-			return &a, nil
-		case *undefined:
-			return nil, undefErr(a)
-		}
-		return nil, typeErr("%s arg must be None or str", name)
-	}
+	var out string
 	switch name {
-	case "upper", "lower":
-		if len(args) > 0 {
-			return nil, true, typeErr("str.%s() takes no arguments (%s given)", name, len(args))
+	case "upper":
+		out = pyUpper(s)
+	case "lower":
+		out = pyLower(s)
+	case "strip":
+		out = pyStrip(s, nil, true, true)
+	default:
+		if inList(strMethods, name) {
+			return nil, true, notSupported("the str method " + name + "()")
 		}
-		if name == "upper" {
-			return pyUpper(s), true, nil
-		}
-		return pyLower(s), true, nil
-	case "strip", "lstrip", "rstrip":
-		if len(args) > 1 {
-			return nil, true, typeErr("%s expected at most 1 argument, got %s", name, len(args))
-		}
-		c, err := strArg(0)
-		if err != nil {
-			return nil, true, err
-		}
-		return pyStrip(s, c, name != "rstrip", name != "lstrip"), true, nil
-	case "startswith", "endswith":
-		if len(args) != 1 {
-			return nil, true, notSupported("str." + name + " with start and end")
-		}
-		var prefixes []any
-		switch p := args[0].(type) {
-		case string:
-			prefixes = []any{p}
-		case tuple:
-			prefixes = p
-		case *undefined:
-			return nil, true, undefErr(p)
-		default:
-			return nil, true, typeErr("%s first arg must be str or a tuple of str, not %s", name, pyTypeName(p))
-		}
-		for _, p := range prefixes {
-			ps, ok := p.(string)
-			if !ok {
-				return nil, true, typeErr("tuple for %s must only contain str, not %s", name, pyTypeName(p))
-			}
-			if name == "startswith" && strings.HasPrefix(s, ps) || name == "endswith" && strings.HasSuffix(s, ps) {
-				return true, true, nil
-			}
-		}
-		return false, true, nil
-	case "split":
-		sig := signature{fn: "split", params: []string{"sep", "maxsplit"}, defaults: []any{nil, int64(-1)}}
-		b, err := sig.bind(args, kw)
-		if err != nil {
-			return nil, true, err
-		}
-		sep, err := strArg(0)
-		if err != nil || b.args[0] != nil && sep == nil {
-			return nil, true, err
-		}
-		if len(args) == 0 && b.args[0] != nil {
-			ss, ok := b.args[0].(string)
-			if !ok {
-				return nil, true, typeErr("must be str or None, not %s", pyTypeName(b.args[0]))
-			}
-			sep = &ss
-		}
-		max, ok := b.args[1].(int64)
-		if !ok {
-			return nil, true, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(b.args[1]))
-		}
-		return pySplit(s, sep, max)
-	case "replace":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, true, typeErr("replace expected at least 2 arguments, got %s", len(args))
-		}
-		v, err := filterReplace(s, append(append([]any{}, args...), nil)[:3])
-		return v, true, err
-	case "join":
-		if len(args) != 1 {
-			return nil, true, typeErr("str.join() takes exactly one argument (%s given)", len(args))
-		}
-		items, err := iterate(args[0])
-		if err != nil {
-			return nil, true, err
-		}
-		parts := make([]string, len(items))
-		for i, it := range items {
-			p, ok := normalize(it).(string)
-			if !ok {
-				return nil, true, typeErr("sequence item %s: expected str instance, %s found", i, pyTypeName(normalize(it)))
-			}
-			parts[i] = p
-		}
-		j := strings.Join(parts, s)
-		if len(j) > maxOutput {
-			return nil, true, tooLong()
-		}
-		return j, true, nil
+		return nil, false, nil
 	}
-	if inList(strMethods, name) {
-		return nil, true, notSupported("the str method " + name + "()")
-	}
-	return nil, false, nil
-}
-
-// pySplit is str.split(sep, maxsplit).
-func pySplit(s string, sep *string, max int64) (any, bool, error) {
-	var parts []string
-	if sep == nil {
-		fields := strings.FieldsFunc(s, isPySpace)
-		if max >= 0 && int64(len(fields)) > max {
-			// Keep the rest after the first max fields, left-stripped, as Python does.
-			rest := s
-			parts = nil
-			for i := int64(0); i < max; i++ {
-				rest = strings.TrimLeftFunc(rest, isPySpace)
-				end := strings.IndexFunc(rest, isPySpace)
-				parts = append(parts, rest[:end])
-				rest = rest[end:]
-			}
-			parts = append(parts, strings.TrimLeftFunc(rest, isPySpace))
-		} else {
-			parts = fields
-		}
-	} else {
-		if *sep == "" {
-			return nil, true, valueErr("empty separator")
-		}
-		n := -1
-		if max >= 0 && max < 1<<30 {
-			n = int(max) + 1
-		}
-		parts = strings.SplitN(s, *sep, n)
-	}
-	out := make([]any, len(parts))
-	for i, p := range parts {
-		out[i] = p
+	if len(args)+len(kw) > 0 {
+		return nil, true, notSupported("arguments to str." + name + "()")
 	}
 	return out, true, nil
 }
