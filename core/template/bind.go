@@ -53,82 +53,69 @@ type callCtx struct {
 // order: keywords first (unknown, then repeated), then too many positional, then missing ones.
 func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 	n := len(s.params)
-	if s.builtin {
-		if len(kw) > 0 {
-			return nil, typeErr("%s() takes no keyword arguments", s.fn)
-		}
-		given := s.lead + len(pos)
-		min := n - len(s.defaults)
-		if given < min || given > n {
-			want := itoa(n)
-			if min != n {
-				if given < min {
-					return nil, typeErr("%s expected at least %s argument%s, got %s", s.fn, min, plural(min), given)
-				}
-				return nil, typeErr("%s expected at most %s argument%s, got %s", s.fn, n, plural(n), given)
-			}
-			return nil, typeErr("%s expected %s argument%s, got %s", s.fn, want, plural(n), given)
-		}
+	given := s.lead + len(pos)
+	firstDefault := n - len(s.defaults)
+	who := s.fn + "() "
+	if s.builtin && (len(kw) > 0 || given > n || given < firstDefault) {
+		return nil, typeErr(who+"takes %s positional arguments and no keyword arguments (%s given)", n, given+len(kw))
 	}
 	b := &bound{args: make([]any, n-s.lead)}
 	set := make([]bool, n)
-	for i := 0; i < s.lead; i++ {
-		set[i] = true
-	}
-	for i, v := range pos {
-		if s.lead+i < n {
-			b.args[i] = v
-			set[s.lead+i] = true
-		} else if s.varargs {
-			b.rest = append(b.rest, v)
+	for i := range set {
+		set[i] = i < given || i < s.lead
+		if i >= s.lead && i < given {
+			b.args[i-s.lead] = pos[i-s.lead]
 		}
+	}
+	if given > n {
+		b.rest = pos[n-s.lead:]
 	}
 	for _, k := range kw {
 		i := indexOf(s.params, k.name)
-		if i < 0 {
-			if !s.varkw {
-				return nil, typeErr("%s() got an unexpected keyword argument '%s'", s.fn, k.name)
-			}
+		msg := ""
+		switch {
+		case i < 0 && s.varkw:
 			b.kw = append(b.kw, k)
 			continue
+		case i < 0:
+			msg = "got an unexpected keyword argument '"
+		case set[i]:
+			msg = "got multiple values for argument '"
+		default:
+			b.args[i-s.lead] = k.val
+			set[i] = true
+			continue
 		}
-		if set[i] {
-			return nil, typeErr("%s() got multiple values for argument '%s'", s.fn, k.name)
-		}
-		b.args[i-s.lead] = k.val
-		set[i] = true
+		return nil, typeErr(who + msg + k.name + "'")
 	}
-	if given := s.lead + len(pos); given > n && !s.varargs {
+	if given > n && !s.varargs {
 		what := itoa(n)
 		if len(s.defaults) > 0 {
-			what = "from " + itoa(n-len(s.defaults)) + " to " + itoa(n)
+			what = "from " + itoa(firstDefault) + " to " + what
 		}
-		pl := "s"
-		if len(s.defaults) == 0 && n == 1 {
-			pl = ""
-		}
-		verb := "were"
-		if given == 1 {
-			verb = "was"
-		}
-		return nil, typeErr("%s() takes %s positional argument%s but %s %s given", s.fn, what, pl, given, verb)
+		return nil, typeErr(who+"takes %s positional argument%s but %s %s given", what, plural(n+len(s.defaults)), given, pick(given == 1, "was", "were"))
 	}
-	firstDefault := n - len(s.defaults)
 	var missing []string
 	for i := s.lead; i < n; i++ {
-		if set[i] {
-			continue
-		}
-		if i < firstDefault {
+		switch {
+		case set[i]:
+		case i < firstDefault:
 			missing = append(missing, "'"+s.params[i]+"'")
-			continue
+		default:
+			b.args[i-s.lead] = s.defaults[i-firstDefault]
 		}
-		b.args[i-s.lead] = s.defaults[i-firstDefault]
 	}
 	if len(missing) > 0 {
-		return nil, typeErr("%s() missing %s required positional argument%s: %s", s.fn, len(missing), plural(len(missing)), pyNameList(missing))
+		return nil, typeErr(who+"missing %s required positional argument%s: %s", len(missing), plural(len(missing)), pyNameList(missing))
 	}
 	return b, nil
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }
 
 func plural(n int) string {

@@ -4,7 +4,6 @@ package template
 // and the expressions that go with them (tuples, dicts, inline if, slices, calls).
 
 import (
-	"math/big"
 	"strings"
 
 	"ragjudge/core/value"
@@ -225,10 +224,12 @@ func (ev *evaluator) evalMore(x expr) (any, error) {
 	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
 }
 
-// sliceOf evaluates obj[start:stop:step].
+// sliceOf evaluates obj[start:stop:step] for a str, list or tuple.
 func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 	var parts [3]any
-	for i, p := range []expr{s.start, s.stop, s.step} {
+	var idx [3]int64
+	bad := false
+	for i, p := range [3]expr{s.start, s.stop, s.step} {
 		if p == nil {
 			continue
 		}
@@ -237,116 +238,89 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 			return nil, err
 		}
 		parts[i] = v
+		if u, ok := v.(*undefined); ok {
+			return nil, ev.fail(s.pos, undefErr(u))
+		}
+		if numKind(v) != 1 {
+			bad = v != nil
+			continue
+		}
+		// Beyond ±2**62 a bound is as good as infinite.
+		b := toBig(v)
+		switch {
+		case b.IsInt64():
+			idx[i] = max(-1<<62, min(1<<62, b.Int64()))
+		case b.Sign() < 0:
+			idx[i] = -1 << 62
+		default:
+			idx[i] = 1 << 62
+		}
 	}
 	if u, ok := obj.(*undefined); ok {
 		return nil, ev.fail(s.pos, undefErr(u))
 	}
-	var n int64
+	var items []any
 	switch t := obj.(type) {
-	case string:
-		n = int64(len([]rune(t)))
-	case markup:
-		n = int64(len([]rune(string(t))))
+	case string, markup:
+		items = runesOf(strOf(t))
 	case []any:
-		n = int64(len(t))
+		items = t
 	case tuple:
-		n = int64(len(t))
+		items = t
 	case rangeVal:
-		n = t.len()
+		return nil, ev.fail(s.pos, notSupported("slicing a range"))
 	default:
+		bad = true
+	}
+	if bad {
 		return &undefined{msg: objectTypeRepr(obj) + " has no element " + sliceRepr(parts), pos: s.pos}, nil
 	}
-	var idx [3]int64
-	for i, p := range parts {
-		switch p.(type) {
-		case nil:
-		case bool, int64, *big.Int:
-		case *undefined:
-			return nil, ev.fail(s.pos, undefErr(p.(*undefined)))
-		default:
-			return &undefined{msg: objectTypeRepr(obj) + " has no element " + sliceRepr(parts), pos: s.pos}, nil
-		}
-		if p != nil {
-			b := toBig(p)
-			switch {
-			case b.IsInt64():
-				idx[i] = b.Int64()
-			case b.Sign() > 0:
-				idx[i] = 1 << 62
-			default:
-				idx[i] = -(1 << 62)
-			}
-		}
-	}
-	step := int64(1)
+	n, step := int64(len(items)), int64(1)
 	if parts[2] != nil {
-		step = idx[2]
-		if step == 0 {
+		if step = idx[2]; step == 0 {
 			return nil, ev.fail(s.pos, valueErr("slice step cannot be zero"))
 		}
 	}
-	start, stop := sliceBound(parts[0], idx[0], n, step, true), sliceBound(parts[1], idx[1], n, step, false)
-	var picks []int64
-	for i := start; (step > 0 && i < stop) || (step < 0 && i > stop); i += step {
-		picks = append(picks, i)
+	// slice.indices: a bound is clamped to [lo, hi]; a missing one is the end the step starts
+	// or stops at.
+	lo, hi := int64(0), n
+	if step < 0 {
+		lo, hi = -1, n-1
 	}
-	if err := ev.step(s.pos, len(picks)*stepsPerItem); err != nil {
+	bounds := [2]int64{lo, hi}
+	if step < 0 {
+		bounds = [2]int64{hi, lo}
+	}
+	for i, p := range parts[:2] {
+		if p != nil {
+			v := idx[i]
+			if v < 0 {
+				v += n
+			}
+			bounds[i] = max(lo, min(hi, v))
+		}
+	}
+	out := []any{}
+	for i := bounds[0]; (step > 0 && i < bounds[1]) || (step < 0 && i > bounds[1]); i += step {
+		out = append(out, items[i])
+	}
+	if err := ev.step(s.pos, len(out)*stepsPerItem); err != nil {
 		return nil, err
 	}
-	switch t := obj.(type) {
+	switch obj.(type) {
 	case string, markup:
-		rs := []rune(strOf(t))
 		var b strings.Builder
-		for _, i := range picks {
-			b.WriteRune(rs[i])
+		for _, r := range out {
+			b.WriteString(r.(string))
 		}
-		if _, ok := t.(markup); ok {
+		if _, ok := obj.(markup); ok {
 			return markup(b.String()), nil
 		}
 		return b.String(), nil
-	case rangeVal:
-		return rangeVal{t.start + start*t.step, t.start + stop*t.step, t.step * step}, nil
-	}
-	items, _ := iterate(obj)
-	out := make([]any, len(picks))
-	for k, i := range picks {
-		out[k] = items[i]
-	}
-	if _, ok := obj.(tuple); ok {
+	case tuple:
 		return tuple(out), nil
 	}
 	return out, nil
-}
-
-// sliceBound is one bound of slice.indices(n).
-func sliceBound(given any, i, n, step int64, isStart bool) int64 {
-	if given == nil {
-		switch {
-		case isStart && step > 0:
-			return 0
-		case isStart:
-			return n - 1
-		case step > 0:
-			return n
-		}
-		return -1
-	}
-	if i < 0 {
-		i += n
-		if i < 0 {
-			if step < 0 {
-				return -1
-			}
-			return 0
-		}
-	}
-	if i >= n {
-		if step < 0 {
-			return n - 1
-		}
-		return n
-	}
-	return i
 }
 
 func sliceRepr(parts [3]any) string {
