@@ -375,6 +375,176 @@ def jinja_cases(r):
     return cases
 
 
+# The whole language: macros, call blocks, keyword arguments, tuples, dicts, inline if, slices,
+# set/with/filter blocks, recursive and filtered loops, the loop's attributes, range, namespace,
+# and their errors, mixed with the scoping and whitespace control above. Drawn from a random
+# source of its own (seed + 2) so that adding it left the cases above as they were.
+
+N_LANG = 400
+LOOP_ATTRS_MORE = ["revindex", "revindex0", "previtem", "nextitem", "depth", "depth0", "index", "length", "first", "last"]
+SLICE_BOUNDS = ["", "", "0", "1", "2", "-1", "-2", "5", "-9", "n", "m", "none", "1.5", "undef"]
+FILTERS_KW = [
+    "default('-', boolean=true)", "default(default_value='x')", "join(d='-')", "join(', ', attribute='a')",
+    "replace(old='a', new='b')", "replace('a', 'b', count=1)", "trim(chars=' x')", "tojson(indent=2)",
+    "default(boolean=true)", "join(sep='-')", "replace('a', old='b')", "trim(value='x')", "upper(1)",
+    "join('-', 'a', 'b')", "replace(new='b')",
+]
+
+
+class LangGen(Gen):
+    def __init__(self, r, variables):
+        super().__init__(r, variables)
+        self.macros = []  # (name, params, defaults count, uses caller)
+
+    def lexpr(self, depth=1):
+        """An expression of the whole language, often built on one of the subset."""
+        r = self.r
+        k = r.random()
+        sub = lambda: self.expr(max(depth - 1, 0)) if depth > 0 else self.literal()
+        if k < 0.25:
+            return self.expr(depth)
+        if k < 0.33:
+            items = [sub() for _ in range(r.randrange(0, 4))]
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        if k < 0.41:
+            keys = r.sample(["'a'", "'b'", "'name'", "'x y'", "'ü'", "s"], r.randrange(0, 3))
+            return "{" + ", ".join("%s: %s" % (key, sub()) for key in keys) + "}"
+        if k < 0.51:
+            return "%s if %s%s" % (sub(), sub(), " else " + sub() if r.random() < 0.7 else "")
+        if k < 0.6:
+            base = r.choice(["xs", "ws", "s", "t", "'abcdef'", "[1, 2, 3, 4]", "(1, 2, 3)", "'😀é'", "d", "n", "z"])
+            parts = [r.choice(SLICE_BOUNDS) for _ in range(r.choice([2, 2, 3]))]
+            return "%s[%s]" % (base, ":".join(parts))
+        if k < 0.68:
+            args = r.choice(["3", "1, 4", "5, 0, -2", "0, 10, 3", "n", "-2", "0", "1, 2, 0", "'a'", "m, n"])
+            x = "range(%s)" % args
+            return x + r.choice(["", "|join(',')", "|length", "|first", "|last", "|list" if False else ""])
+        if k < 0.76:
+            x = r.choice(["d.items()", "d.keys()", "d.values()", "d.get('a')", "d.get('zz', %s)" % sub(), "d.get(s)",
+                          "s.upper()", "s.lower()", "s.strip()", "'  a '.strip()", "dict(a=1, b=%s)" % sub(), "dict(d)", "dict()"])
+            return x + r.choice(["", "", "|length", "|join('-')", "|first"])
+        if k < 0.84 and self.macros:
+            return self.macro_call()
+        if k < 0.92:
+            return "%s|%s" % (self.unary(0), r.choice(FILTERS_KW))
+        return "%s is %s" % (sub(), r.choice(["defined", "undefined", "defined(1)", "undefined(x=1)"]))
+
+    def macro_call(self):
+        r = self.r
+        name, params, ndef, caller = r.choice(self.macros)
+        nargs = r.randrange(0, len(params) + 2)
+        args = [self.expr(0) for _ in range(min(nargs, len(params) - ndef + r.randrange(0, 2)))]
+        kwargs = []
+        for p in params[len(args):]:
+            if r.random() < 0.4:
+                kwargs.append("%s=%s" % (p, self.expr(0)))
+        if r.random() < 0.1:
+            kwargs.append("%s=1" % r.choice(["zz", "caller", params[0] if params else "q"]))
+        return "%s(%s)" % (name, ", ".join(args + kwargs))
+
+    def macro_def(self, depth):
+        r = self.r
+        name = r.choice(["m", "render", "item", "m2"])
+        params = r.sample(["a", "b", "x", "s", "n"], r.randrange(0, 4))
+        ndef = r.randrange(0, len(params) + 1)
+        sig = []
+        for i, p in enumerate(params):
+            sig.append(p + ("=" + self.expr(0) if i >= len(params) - ndef else ""))
+        saved = self.loop_vars
+        self.loop_vars = saved + params
+        body = []
+        for _ in range(r.randrange(1, 4)):
+            k = r.random()
+            if k < 0.45:
+                body.append(tag(r, self.lexpr(1), "{"))
+            elif k < 0.6:
+                body.append(tag(r, r.choice(["caller()", "caller(1)", "varargs", "kwargs", "varargs|length", "kwargs|length",
+                                             "%s.name" % name, "%s.arguments" % name, "%s.catch_kwargs" % name]), "{"))
+            elif k < 0.75:
+                body.append(r.choice(TEXTS))
+            elif k < 0.85:
+                body.append(tag(r, "set %s = %s" % (r.choice(["a", "tmp", "n"]), self.expr(0)), "%"))
+            else:
+                body.append(gen_body(self, depth - 1, 1))
+        self.loop_vars = saved
+        body = "".join(body)
+        self.macros.append((name, params, ndef, "caller" in body))
+        return tag(r, "macro %s(%s)" % (name, ", ".join(sig)), "%") + body + tag(r, "endmacro", "%")
+
+    def stmt(self, depth):
+        r = self.r
+        k = r.random()
+        if k < 0.15 or depth <= 0:
+            return tag(r, self.lexpr(1), "{")
+        if k < 0.3:
+            m = self.macro_def(depth)
+            uses = "".join(tag(r, self.macro_call(), "{") for _ in range(r.randrange(1, 3)))
+            return m + uses
+        if k < 0.38 and self.macros:
+            sig = r.choice(["", "", "(x)", "(x, y=2)", "(a, b)"])
+            body = r.choice(["[", "<", ""]) + tag(r, r.choice(["x", "y", "a", "s", "1"]) if sig else "s", "{") + r.choice(["]", ">", ""])
+            return tag(r, "call%s %s" % (sig, self.macro_call()), "%") + body + tag(r, "endcall", "%")
+        if k < 0.46:
+            tgt = r.choice(["x", "a1", "ns.x", "a1, tmp", "(a1, tmp)"])
+            if tgt.startswith("ns") and r.random() < 0.8:
+                pre = tag(r, "set ns = namespace(x=%s)" % self.expr(0), "%")
+            else:
+                pre = ""
+            flt = r.choice(["", "", "| upper", "| trim", "|replace('a', 'b')", "| upper | trim", "|length"])
+            self.set_names += [t for t in ("x", "a1", "tmp") if t in tgt and t not in self.set_names]
+            return pre + tag(r, "set %s %s" % (tgt, flt), "%") + gen_body(self, depth - 1, r.randrange(1, 3)) + tag(r, "endset", "%") + tag(r, r.choice(["x", "a1", "ns.x", "tmp"]), "{")
+        if k < 0.54:
+            names = r.sample(["a", "b", "s", "n"], r.randrange(1, 3))
+            sets = ", ".join("%s = %s" % (nm, self.expr(0)) for nm in names)
+            self.loop_vars += names
+            body = gen_body(self, depth - 1, r.randrange(1, 3))
+            del self.loop_vars[-len(names):]
+            return tag(r, "with " + sets, "%") + body + tag(r, "endwith", "%") + tag(r, r.choice(names), "{")
+        if k < 0.6:
+            flt = r.choice(["upper", "trim", "replace('a', 'X')", "upper|trim", "length", "default('x')", "join('-')", "nope"])
+            return tag(r, "filter " + flt, "%") + gen_body(self, depth - 1, r.randrange(1, 3)) + tag(r, "endfilter", "%")
+        if k < 0.7:
+            it = r.choice(["xs", "[[1, [2, 3]], 4]", "[{'a': 1, 'c': [{'a': 2, 'c': []}]}]", "ws", "[[], [[]]]", "d"])
+            body = tag(r, "x" if r.random() < 0.5 else "loop.depth", "{") + r.choice(["(", "[", ""]) + \
+                tag(r, r.choice(["loop(x) if x is iterable" if False else "loop(x)", "loop(x.c)", "loop(x if x is not string else [])" if False else "loop([])", "loop.depth0"]), "{") + r.choice([")", "]", ""])
+            return tag(r, "for x in %s recursive" % it, "%") + body + tag(r, "endfor", "%")
+        if k < 0.8:
+            it = r.choice(["xs", "ws", "[1, 2, 3, 2]", "s", "range(4)", "d.items()", "[(1, 'a'), (2, 'b')]", "'abc'"])
+            tgt = "k, v" if "items" in it or "(1" in it else r.choice(["x", "c"])
+            cond = " if " + r.choice(["x", "c", "k", "v", "loop", "x != 2", "c is defined", "n"]) if r.random() < 0.4 else ""
+            names = [t.strip() for t in tgt.split(",")]
+            self.loop_vars += names
+            self.in_loop += 1
+            attrs = tag(r, "loop." + r.choice(LOOP_ATTRS_MORE), "{") + tag(r, r.choice(
+                ["loop.cycle('a', 'b')", "loop.cycle()", "loop.changed(%s)" % names[0], "loop.changed()", "loop.previtem", "loop.nextitem"]), "{")
+            body = attrs + gen_body(self, depth - 1, r.randrange(0, 2))
+            self.in_loop -= 1
+            del self.loop_vars[-len(names):]
+            els = tag(r, "else", "%") + "empty" if r.random() < 0.3 else ""
+            return tag(r, "for %s in %s%s" % (tgt, it, cond), "%") + body + els + tag(r, "endfor", "%")
+        if k < 0.88:
+            return tag(r, "set %s = %s" % (r.choice(["a1, tmp", "(a1, (tmp, x))", "a1", "t1"]), self.lexpr(1)), "%") + tag(r, r.choice(["a1", "tmp", "x", "t1"]), "{")
+        if k < 0.93:
+            return tag(r, "set ns = namespace(%s)" % r.choice(["", "n=0", "a=s, b=n", "d"]), "%") + tag(r, "for x in xs", "%") + \
+                tag(r, "set ns.n = %s" % r.choice(["loop.index", "x", "ns.n + 1" if False else "loop.length"]), "%") + tag(r, "endfor", "%") + tag(r, r.choice(["ns.n", "ns", "ns.a", "ns.zz"]), "{")
+        return tag(r, "print " + ", ".join(self.lexpr(0) for _ in range(r.randrange(1, 3))), "%")
+
+
+def lang_cases(r):
+    cases = []
+    for i in range(N_LANG):
+        variables = gen_vars(r)
+        g = LangGen(r, variables)
+        parts = []
+        for _ in range(r.randrange(1, 4)):
+            parts.append(g.stmt(2) if r.random() < 0.8 else gen_body(g, 1, 1))
+        src = "".join(parts)
+        if r.random() < 0.12:
+            src = mutate(r, src)
+        cases.append({"name": "lang-%03d" % i, "dialect": "jinja", "template": src, "vars": variables})
+    return cases
+
+
 # str.format -------------------------------------------------------------------------------------
 
 FORMAT_NAMES = ["s", "t", "n", "f", "xs", "d", "b", "z", "v", "x y", "ü", "_"]
@@ -516,12 +686,12 @@ def dumps(obj):
 
 
 def generate(seed=SEED, scale=1, template_out=TEMPLATE_OUT, judge_out=JUDGE_OUT):
-    global N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE
-    N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE = (n * scale for n in (N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE))
+    global N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LANG
+    N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LANG = (n * scale for n in (N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LANG))
     jinja2 = gen_conformance.load_jinja()
     header = dumps({"oracle": {"jinja2": jinja2.__version__, "python": sys.version.split()[0]}, "seed": seed})
     r = random.Random(seed)
-    tcases = jinja_cases(r) + format_cases(r)
+    tcases = jinja_cases(r) + format_cases(r) + lang_cases(random.Random(seed + 2))
     tlines = [header] + [dumps(oracle_result(c, jinja2)) for c in tcases]
     r = random.Random(seed + 1)
     jlines = [header] + [dumps(c) for c in judge_cases(r)]

@@ -53,10 +53,11 @@ type evaluator struct {
 	out        *strings.Builder
 	spans      []Span
 	iterations int
-	steps      int // work done so far: see step
-	stmtLine   int // Jinja's line of the statement or {{ }} child being executed
-	capturing  int // > 0 while a macro, call, set or filter block renders into a buffer
-	callDepth  int // macro and recursive loop calls in progress
+	steps      int   // work done so far: see step
+	stmtLine   int   // Jinja's line of the statement or {{ }} child being executed
+	capturing  int   // > 0 while a macro, call, set or filter block renders into a buffer
+	joinErr    error // a value that is not a string was output: an error once the output is joined
+	callDepth  int   // macro and recursive loop calls in progress
 }
 
 func (ev *evaluator) fail(pos int, err error) *evalError {
@@ -347,13 +348,14 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 // scopes the loop started in; it returns what that prints.
 func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 	if ev.callDepth >= maxCallDepth {
-		return nil, &pyError{msg: "recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels (a recursion that does not end?)"}
+		return nil, notSupported("recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
 	saved, savedOut, savedLine := ev.scopes, ev.out, ev.stmtLine
 	var b strings.Builder
 	ev.scopes, ev.out = copyScopes(l.state.outer), &b
 	ev.callDepth++
 	ev.capturing++
+	ev.stmtLine = l.state.node.line
 	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
 	ev.scopes, ev.out = saved, savedOut
 	ev.callDepth--

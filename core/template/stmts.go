@@ -65,10 +65,19 @@ func (ev *evaluator) capture(body []node) (string, error) {
 	var b strings.Builder
 	ev.out = &b
 	ev.capturing++
+	savedJoin := ev.joinErr
+	ev.joinErr = nil
 	err := ev.render(body)
+	if err == nil {
+		err = ev.joinErr
+	}
+	ev.joinErr = savedJoin
 	ev.capturing--
 	ev.out = saved
-	return b.String(), err
+	if err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // captureFrame is capture in a new scope that starts with missing names.
@@ -93,7 +102,8 @@ func (ev *evaluator) execMore(n node) error {
 		}
 		return ev.writeValue(t.call.pos, v)
 	case *withNode:
-		ev.stmtLine = t.line
+		// No ev.stmtLine: Jinja marks no line for a with's assignments, so an error there
+		// is reported at the line of the statement before.
 		scope := frame(t.missing)
 		for i, tg := range t.targets {
 			v, err := ev.eval(t.vals[i])
@@ -144,10 +154,12 @@ func (ev *evaluator) writeValue(pos int, v any) error {
 		s, ok = string(m), true
 	}
 	if !ok {
-		if u, isUndef := v.(*undefined); isUndef {
-			return ev.fail(pos, undefErr(u))
+		// Jinja yields the value into the output as it is; joining the output fails only when
+		// the enclosing template, macro or block is done.
+		if ev.joinErr == nil {
+			ev.joinErr = ev.fail(pos, typeErr("sequence item 0: expected str instance, %s found", pyTypeName(v)))
 		}
-		return ev.fail(pos, typeErr("sequence item 0: expected str instance, %s found", pyTypeName(v)))
+		return nil
 	}
 	if err := ev.work(pos, s); err != nil {
 		return err
@@ -269,11 +281,15 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 		items = t
 	case rangeVal:
 		return nil, ev.fail(s.pos, notSupported("slicing a range"))
-	default:
-		bad = true
 	}
-	if bad {
-		return &undefined{msg: objectTypeRepr(obj) + " has no element " + sliceRepr(parts), pos: s.pos}, nil
+	// Jinja compiles a slice to Python's own obj[a:b:c], not to its getitem: a bad slice raises.
+	switch {
+	case items == nil && obj != nil && pyTypeName(obj) == "dict":
+		return nil, ev.fail(s.pos, typeErr("unhashable type: 'slice'"))
+	case items == nil:
+		return nil, ev.fail(s.pos, typeErr("'%s' object is not subscriptable", pyTypeName(obj)))
+	case bad:
+		return nil, ev.fail(s.pos, typeErr("slice indices must be integers or None or have an __index__ method"))
 	}
 	n, step := int64(len(items)), int64(1)
 	if parts[2] != nil {
@@ -421,7 +437,7 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	d := m.def
 	n := len(d.params)
 	if ev.callDepth >= maxCallDepth {
-		return nil, &pyError{msg: "macro calls nested deeper than " + itoa(maxCallDepth) + " levels"}
+		return nil, notSupported("macro calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
 	scope := frame(d.missing)
 	foundCaller := d.explicitCall && len(args) >= n
