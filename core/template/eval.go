@@ -294,6 +294,7 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 			err := ev.bind(scope, t.target, normalize(it), t.pos)
 			var v any
 			if err == nil {
+				ev.stmtLine = t.test.base().line
 				v, err = ev.eval(t.test)
 			}
 			ev.scopes = ev.scopes[:len(ev.scopes)-1]
@@ -372,6 +373,10 @@ func (ev *evaluator) lookup(name string, pos int) (any, error) {
 		if v, ok := ev.scopes[i][name]; ok {
 			if _, miss := v.(missingVar); miss {
 				return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
+			}
+			if _, miss := v.(missingArg); miss {
+				// Jinja passes its internal `missing` marker here.
+				return nil, notSupported("a macro parameter's default reading a parameter not set yet")
 			}
 			return v, nil
 		}
@@ -658,7 +663,7 @@ func getattr(obj any, name string, pos int) (any, error) {
 		}
 	}
 	if inList(methods, name) {
-		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj) + " (only d.items() is)")
+		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj))
 	}
 	return undefAttr(obj, name, pos), nil
 }

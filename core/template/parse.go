@@ -852,6 +852,7 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 		if p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
 			tok := p.advance()
 			p.advance()
+			p.noRepeat(kwargs, tok)
 			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
 			continue
 		}
@@ -862,6 +863,16 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 	}
 	p.expectOp(")")
 	return args, kwargs
+}
+
+// noRepeat records Jinja's compile error for a keyword argument kw already has: Python's
+// compiler rejects the code Jinja makes of it, at a line of that code, not of the template.
+func (p *parser) noRepeat(kw []kwArg, tok item) {
+	for _, k := range kw {
+		if k.name == tok.val && p.compileErr == nil {
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "keyword argument repeated: " + tok.val + " (not supported: Jinja fails to compile it)"}
+		}
+	}
 }
 
 // parseCall parses a call of fn.
@@ -1010,6 +1021,7 @@ func (p *parser) parseCallBlock() node {
 	if !ok {
 		p.failAt(tok, "expected call")
 	}
+	p.noRepeat(c.kwargs, item{val: "caller", pos: c.pos, line: c.line})
 	m.body = p.innerStatements([]string{"endcall"})
 	p.finishMacro(m)
 	return &callBlockNode{line: tok.line, call: c, caller: m}

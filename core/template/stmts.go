@@ -450,6 +450,9 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		var v any
 		var ok bool
 		kw, v, ok = takeKw(kw, name)
+		if !ok {
+			v = missingArg{}
+		}
 		scope[name], missing[i] = v, !ok
 		foundCaller = foundCaller || name == "caller"
 	}
