@@ -124,6 +124,8 @@ func pyTypeName(v any) string {
 		return "StrictUndefined"
 	case *loopCtx:
 		return "LoopContext"
+	case *generator:
+		return v.(*generator).typ
 	}
 	return "object"
 }
@@ -425,6 +427,8 @@ func iterate(v any) ([]any, error) {
 		return out, nil
 	case *dictView:
 		return viewItems(t), nil
+	case *generator:
+		return t.drain()
 	case *undefined:
 		return nil, undefErr(t)
 	}
