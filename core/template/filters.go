@@ -69,9 +69,7 @@ func libFilterOf(name string) (filterDef, bool) {
 	}
 	switch name {
 	case "abs":
-		d, _ := def("abs", 1, []string{"x"}, nil, filterAbs)
-		d.sig.builtin = true
-		return d, true
+		return builtinOne("abs", func(v any) (any, error) { return filterAbs(v, nil) })
 	case "attr":
 		return def("do_attr", 2, []string{"environment", "obj", "name"}, nil, filterAttr)
 	case "batch":
@@ -83,9 +81,7 @@ func libFilterOf(name string) (filterDef, bool) {
 	case "dictsort":
 		return ctxDef("do_dictsort", 1, []string{"value", "case_sensitive", "by", "reverse"}, []any{false, "key", false}, filterDictsort)
 	case "escape", "e":
-		d, _ := def("escape", 1, []string{"s"}, nil, filterEscape)
-		d.sig.builtin = true
-		return d, true
+		return builtinOne("markupsafe._speedups.escape", func(v any) (any, error) { return escapeValue(v) })
 	case "filesizeformat":
 		return def("do_filesizeformat", 1, []string{"value", "binary"}, []any{false}, filterFilesizeformat)
 	case "float":

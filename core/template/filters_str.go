@@ -344,9 +344,14 @@ func filterWordcount(v any, _ []any) (any, error) {
 // break_on_hyphens, a chunk holding a hyphen is "not supported" (textwrap's hyphen rules are a
 // regular expression of lookbehinds not reproduced here).
 func filterWordwrap(c *callCtx, v any, b *bound) (any, error) {
-	s, err := pyStr(v)
-	if err != nil {
-		return nil, err
+	var s string
+	switch t := v.(type) {
+	case string, markup:
+		s = strOf(t)
+	case *undefined:
+		return nil, undefErr(t)
+	default:
+		return nil, &pyError{msg: "AttributeError: '" + pyTypeName(v) + "' object has no attribute 'splitlines'"}
 	}
 	width, ok := b.args[0].(int64)
 	if !ok {
@@ -579,10 +584,6 @@ func htmlUnescape(s string) (any, error) {
 		return nil, notSupported("striptags of the character reference &" + s[:k])
 	}
 	return b.String(), nil
-}
-
-func filterEscape(v any, _ []any) (any, error) {
-	return escapeValue(v)
 }
 
 func filterForceescape(v any, _ []any) (any, error) {

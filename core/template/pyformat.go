@@ -207,7 +207,7 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 			n = toBig(t)
 		case float64:
 			if conv == 'x' || conv == 'X' || conv == 'o' {
-				return "", typeErr("%%%s format: an integer is required, not float", string(conv))
+				return "", typeErr("%s format: an integer is required, not float", "%"+string(conv))
 			}
 			x, err := floatToInt(t)
 			if err != nil {
@@ -221,7 +221,7 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 			if conv == 'x' || conv == 'X' || conv == 'o' {
 				what = "an integer"
 			}
-			return "", typeErr("%%%s format: %s is required, not %s", string(conv), what, pyTypeName(arg))
+			return "", typeErr("%s format: %s is required, not %s", "%"+string(conv), what, pyTypeName(arg))
 		}
 		base, prefix := 10, ""
 		switch conv {

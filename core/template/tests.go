@@ -110,15 +110,13 @@ func testOf(name string) (filterDef, bool) {
 			return false, nil
 		})
 	case "callable":
-		d, _ := one("callable", func(v any) (any, error) {
+		return builtinOne("callable", func(v any) (any, error) {
 			switch v.(type) {
 			case *undefined, *loopCtx:
 				return true, nil
 			}
 			return false, nil
 		})
-		d.sig.builtin = true
-		return d, true
 	case "sameas":
 		return def("test_sameas", 1, []string{"value", "other"}, nil, func(v any, a []any) (any, error) {
 			return sameAs(v, a[0])
@@ -161,8 +159,23 @@ func compareTest(name string) (op, fn string) {
 
 // modEquals is value % num == want, with Python's % (str % x is printf formatting).
 func modEquals(v, num any, want int64) (any, error) {
-	if _, ok := v.(markup); ok {
+	switch t := v.(type) {
+	case markup:
 		return nil, notSupported("printf-style formatting with % (a Markup value in odd, even or divisibleby)")
+	case string:
+		// str % num is printf-style formatting: a str result, never equal to an int.
+		var err error
+		switch a := num.(type) {
+		case tuple:
+			_, err = pyPrintf(t, a, nil)
+		case *value.Object:
+			_, err = pyPrintf(t, nil, a)
+		case *undefined:
+			return false, nil
+		default:
+			_, err = pyPrintf(t, []any{num}, nil)
+		}
+		return false, err
 	}
 	m, err := binaryOp("%", v, num)
 	if err != nil {
@@ -212,4 +225,20 @@ func pyIsCase(s string, upper bool) bool {
 		}
 	}
 	return cased
+}
+
+// builtinOne is a C function of one argument (callable, abs, markupsafe's escape), whose
+// argument errors CPython words its own way.
+func builtinOne(fn string, f func(v any) (any, error)) (filterDef, bool) {
+	d := filterDef{sig: signature{fn: fn, lead: 1, params: []string{"obj"}, varargs: true, varkw: true}}
+	d.fn = func(_ *callCtx, v any, b *bound) (any, error) {
+		if len(b.kw) > 0 {
+			return nil, typeErr("%s() takes no keyword arguments", fn)
+		}
+		if len(b.rest) > 0 {
+			return nil, typeErr("%s() takes exactly one argument (%s given)", fn, len(b.rest)+1)
+		}
+		return f(v)
+	}
+	return d, true
 }
