@@ -618,6 +618,9 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case []any:
 		methods = listMethods
 	case tuple:
+		if v, ok := groupField(t, name); ok {
+			return v, nil
+		}
 		methods = " count index "
 	case rangeVal:
 		switch name {

@@ -662,6 +662,8 @@ func contains(container, item any) (bool, error) {
 	switch c := container.(type) {
 	case *undefined:
 		return false, undefErr(c)
+	case *generator:
+		return c.contains(item)
 	case string, markup:
 		switch it := item.(type) {
 		case string, markup:

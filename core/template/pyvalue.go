@@ -137,6 +137,8 @@ func pyTypeName(v any) string {
 		return "StrictUndefined"
 	case *loopCtx:
 		return "LoopContext"
+	case *generator:
+		return v.(*generator).typ
 	}
 	return "object"
 }
@@ -483,6 +485,8 @@ func iterate(v any) ([]any, error) {
 		return viewItems(t), nil
 	case rangeVal:
 		return t.items(), nil
+	case *generator:
+		return t.drain()
 	case *undefined:
 		if t.lenient {
 			return nil, nil
