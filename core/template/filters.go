@@ -326,7 +326,7 @@ func filterFirst(v any, _ []any) (any, error) {
 
 func filterLast(v any, _ []any) (any, error) {
 	switch v.(type) {
-	case []any, tuple, string, markup, *value.Object, *dictView, *undefined:
+	case []any, tuple, string, markup, *value.Object, *dictView, *undefined, rangeVal:
 	default:
 		return nil, typeErr("'%s' object is not reversible", pyTypeName(v))
 	}

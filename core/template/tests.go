@@ -94,7 +94,7 @@ func testOf(name string) (filterDef, bool) {
 		// len(value) and value.__getitem__, any exception meaning no: an undefined is none.
 		return one("test_sequence", func(v any) (any, error) {
 			switch v.(type) {
-			case string, markup, []any, tuple, *value.Object:
+			case string, markup, []any, tuple, *value.Object, rangeVal:
 				return true, nil
 			}
 			return false, nil
@@ -102,9 +102,12 @@ func testOf(name string) (filterDef, bool) {
 	case "iterable":
 		return one("test_iterable", func(v any) (any, error) {
 			switch t := v.(type) {
-			case string, markup, []any, tuple, *value.Object, *dictView, *generator:
+			case string, markup, []any, tuple, *value.Object, *dictView, *generator, rangeVal, *loopCtx:
 				return true, nil
 			case *undefined:
+				if t.lenient {
+					return true, nil
+				}
 				return nil, undefErr(t)
 			}
 			return false, nil
@@ -112,7 +115,7 @@ func testOf(name string) (filterDef, bool) {
 	case "callable":
 		return builtinOne("callable", func(v any) (any, error) {
 			switch v.(type) {
-			case *undefined, *loopCtx:
+			case *undefined, *loopCtx, *macro, builtinFunc:
 				return true, nil
 			}
 			return false, nil
