@@ -13,6 +13,7 @@ type parseError struct {
 	pos  int
 	line int
 	msg  string
+	name string // the unknown filter or test a compile error is about
 	_    [0]func() // not comparable: no equality function in the wasm
 }
 
@@ -496,7 +497,18 @@ func (p *parser) parseExpression(withCondexpr bool) expr {
 	p.enter()
 	defer p.leave()
 	line := p.cur.line
+	compileErr := p.compileErr
 	x := p.parseOr()
+	if withCondexpr && p.isName("if") {
+		// Jinja compiles an inline if's parts softly: an unknown filter or test in them fails
+		// only if it runs (jinja2/compiler.py, visit_CondExpr).
+		soft := p.soft
+		p.soft = true
+		defer func() { p.soft = soft }()
+		if e := p.compileErr; e != compileErr && e.name != "" && !inList(jinjaFilters, e.name) && !inList(jinjaTests, e.name) {
+			p.compileErr = compileErr
+		}
+	}
 	for withCondexpr && p.isName("if") {
 		tok := p.advance()
 		c := &condExpr{exprBase: exprBase{pos: tok.pos, line: line}, a: x, test: p.parseOr()}
@@ -914,7 +926,7 @@ func (p *parser) parseFilterChain(x expr, startInline bool) expr {
 			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
-			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg, name: name}
 		}
 		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs}
 	}
@@ -949,7 +961,7 @@ func (p *parser) parseTest(x expr) expr {
 		if inList(jinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test"
 		}
-		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}
+		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg, name: name}
 	}
 	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs}
 	if negated {
