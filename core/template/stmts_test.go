@@ -1,0 +1,60 @@
+package template
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// TestRecursionEnds: a recursion that does not end (a macro calling itself, a recursive loop
+// over itself, a call block's caller calling its macro) ends in an error at a line, quickly and
+// without exhausting the stack; these tests also run in the wasm.
+func TestRecursionEnds(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line      int
+		msg       string
+	}{
+		{"macro calls itself", "{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}\n{{ m(0) }}", 1, "macro calls nested deeper than 100"},
+		{"macros call each other", "{% macro a() %}{{ b() }}{% endmacro %}{% macro b() %}{{ a() }}{% endmacro %}{{ a() }}", 1, "nested deeper"},
+		{"default calls the macro", "{% macro m(x=m()) %}{% endmacro %}{{ m() }}", 1, "nested deeper"},
+		{"caller calls the macro", "{% macro m() %}{{ caller() }}{% endmacro %}{% macro c() %}{% call m() %}{{ c() }}{% endcall %}{% endmacro %}{{ c() }}", 1, "nested deeper"},
+		{"recursive loop over itself", "{% for x in ['a'] recursive %}\n{{ loop(['a']) }}{% endfor %}", 2, "recursive loop calls nested deeper than 100"},
+		{"recursive loop over a string", "{% for x in 'ab' recursive %}{{ loop(x) }}{% endfor %}", 1, "nested deeper"},
+		{"wide recursion hits the work budget", "{% macro m(n) %}{% for i in range(100) %}{{ m(n + 1) if n < 5 else '' }}{% endfor %}{% endmacro %}{{ m(0) }}", 1, "too much work"},
+		{"a long loop in a macro hits the output cap", "{% macro m() %}{% for i in range(20) %}{{ big }}{% endfor %}{% endmacro %}{{ m() }}", 1, "over the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := Render("r", tt.src, Jinja, hostileVars())
+			require.Less(t, time.Since(start), 5*time.Second)
+			var de *diag.Error
+			require.ErrorAs(t, err, &de)
+			assert.Contains(t, de.Msg, tt.msg)
+			assert.Equal(t, tt.line, de.Line, de.Error())
+			assert.Positive(t, de.Col)
+		})
+	}
+}
+
+// TestRecursionWithinTheCap: recursion that ends renders, as deep as the cap allows.
+func TestRecursionWithinTheCap(t *testing.T) {
+	out, err := Render("r", "{% macro m(n) %}{{ n }}{% if n < 99 %},{{ m(n + 1) }}{% endif %}{% endmacro %}{{ m(0) }}", Jinja, nil)
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(out, ",98,99"), out)
+	tree := "{% for x in t recursive %}[{{ x.n }}:{{ loop.depth }}{{ loop(x.c) }}]{% endfor %}"
+	var node any = []any{}
+	for i := 59; i >= 0; i-- {
+		node = []any{value.NewObject("n", int64(i), "c", node)}
+	}
+	out, err = Render("r", tree, Jinja, value.NewObject("t", node))
+	require.NoError(t, err)
+	assert.Contains(t, out, "[59:60]")
+}
