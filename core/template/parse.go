@@ -310,6 +310,13 @@ func (p *parser) parseFor() node {
 	tgt := p.parseAssignTarget(true, false, false)
 	p.expectName("in")
 	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
+	compileErr := p.compileErr
+	defer func() {
+		// Jinja's compiler refuses any assignment to loop inside a for, before its body's errors.
+		if line, pos := storesLoop([]node{n}); line > 0 && compileErr == nil {
+			p.compileErr = &parseError{pos: pos, line: line, msg: "Can't assign to special loop variable in for-loop target"}
+		}
+	}()
 	n.iter = p.parseTupleX(false, false, false)
 	soft := p.soft
 	p.soft = false
@@ -990,7 +997,11 @@ func (p *parser) parseSignature(m *macroNode) {
 		if len(m.params) > 0 {
 			p.expectOp(",")
 		}
+		tok := p.cur
 		name := p.parseAssignTarget(false, true, false).name
+		if indexOf(m.params, name) >= 0 && p.compileErr == nil {
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "duplicate argument '" + name + "' in a macro (not supported: Jinja fails to compile it)"}
+		}
 		if p.skipOp("=") {
 			m.defaults = append(m.defaults, p.parseExpression(true))
 		} else if len(m.defaults) > 0 {

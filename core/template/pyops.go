@@ -516,6 +516,19 @@ func pyEqual(a, b any) (bool, error) {
 			}
 		}
 		return true, nil
+	case *dictView:
+		// keys() and items() compare as sets; values() only with itself.
+		y, ok := b.(*dictView)
+		if !ok || x.kind == "values" || y.kind != x.kind || x.obj.Len() != y.obj.Len() {
+			return x == y, nil
+		}
+		for _, it := range viewItems(y) {
+			in, err := contains(x, it)
+			if err != nil || !in {
+				return false, err
+			}
+		}
+		return true, nil
 	}
 	return a == b, nil
 }
@@ -670,7 +683,7 @@ func contains(container, item any) (bool, error) {
 			return strings.Contains(strOf(c), strOf(it)), nil
 		}
 		return false, typeErr("'in <string>' requires string as left operand, not %s", pyTypeName(item))
-	case []any, tuple:
+	case []any, tuple, rangeVal:
 		items, err := iterate(c)
 		if err != nil {
 			return false, err

@@ -58,3 +58,19 @@ func TestRecursionWithinTheCap(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, out, "[59:60]")
 }
+
+// TestPythonCompileErrors: what Jinja turns into Python that Python's compiler rejects (its
+// line is one of the generated code, so the corpus cannot hold these) is an error here too.
+func TestPythonCompileErrors(t *testing.T) {
+	for _, src := range []string{
+		"{% macro m(a, a) %}{% endmacro %}",
+		"{{ x|join(d=1, d=2) }}",
+		"{% macro m() %}{% endmacro %}{% call m(caller=1) %}{% endcall %}",
+	} {
+		_, err := Render("c", src, Jinja, nil)
+		var de *diag.Error
+		require.ErrorAs(t, err, &de, src)
+		assert.Contains(t, de.Msg, "Jinja fails to compile it", src)
+		assert.Equal(t, 1, de.Line)
+	}
+}

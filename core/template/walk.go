@@ -126,3 +126,34 @@ func readsOf(body []node, reads map[string]int) {
 		nodeParts(n, visit, func(b []node) { readsOf(b, reads) })
 	}
 }
+
+// storesLoop finds an assignment to the name loop in body (a for or set target, nested blocks
+// included): its line and offset, or 0, -1.
+func storesLoop(body []node) (int, int) {
+	var line, pos int
+	var inTarget func(t target, l int)
+	inTarget = func(t target, l int) {
+		if t.name == "loop" && t.attr == "" && line == 0 {
+			line, pos = l, t.pos
+		}
+		for _, it := range t.items {
+			inTarget(it, l)
+		}
+	}
+	for _, n := range body {
+		switch t := n.(type) {
+		case *forNode:
+			inTarget(t.target, t.line)
+		case *setNode:
+			inTarget(t.target, t.line)
+		case *setBlockNode:
+			inTarget(t.target, t.line)
+		}
+		nodeParts(n, func(expr) {}, func(b []node) {
+			if l, p := storesLoop(b); line == 0 && l > 0 {
+				line, pos = l, p
+			}
+		})
+	}
+	return line, pos
+}
