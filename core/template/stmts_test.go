@@ -74,3 +74,31 @@ func TestPythonCompileErrors(t *testing.T) {
 		assert.Equal(t, 1, de.Line)
 	}
 }
+
+// TestErrorWording: for the argument-binding and macro errors of the conformance corpus, the
+// message is Python's and Jinja's, word for word (the corpus test compares lines only).
+func TestErrorWording(t *testing.T) {
+	cases := readJSONLines[conformanceCase](t, "testdata/conformance/cases.jsonl")
+	goldens := readJSONLines[conformanceGolden](t, "testdata/conformance/expected.jsonl")[1:]
+	checked := 0
+	for i, c := range cases {
+		g := goldens[i]
+		if g.Error == "" || g.Name == "kwargs-length-args" ||
+			!strings.HasPrefix(c.Name, "kwargs-") && !strings.HasPrefix(c.Name, "macro-") && !strings.HasPrefix(c.Name, "loop-store") {
+			continue
+		}
+		v, err := value.Decode(c.Vars)
+		require.NoError(t, err)
+		vars, _ := v.(*value.Object)
+		_, err = Render(c.Name, c.Template, Jinja, vars)
+		var de *diag.Error
+		require.ErrorAs(t, err, &de, c.Name)
+		want := g.Message
+		if g.Error == "TypeError" {
+			want = "TypeError: " + want
+		}
+		assert.Equal(t, want, de.Msg, c.Name)
+		checked++
+	}
+	assert.GreaterOrEqual(t, checked, 8)
+}
