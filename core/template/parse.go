@@ -1022,7 +1022,9 @@ func (p *parser) finishMacro(m *macroNode) {
 	explicit := indexOf(m.params, "caller")
 	if caller {
 		if explicit >= 0 && explicit < len(m.params)-len(m.defaults) {
-			panic(&parseError{pos: m.pos, line: m.line, msg: "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default."})
+			if p.compileErr == nil {
+				p.compileErr = &parseError{pos: m.pos, line: m.line, msg: "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default."}
+			}
 		}
 		m.usesCaller = true
 	}
