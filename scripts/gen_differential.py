@@ -346,10 +346,10 @@ UNSUPPORTED = [
     "{{ lipsum() }}", "{% autoescape true %}{{ s }}{% endautoescape %}", "{{ xs.append(1) }}", "{{ {1: 'a'} }}",
     "{{ (1, 2) + (3,) }}", "{{ xs|random }}", "{{ s.title() }}", "{{ xs|join(*['-']) }}",
     "{% block b %}x{% endblock %}", "{{ dict(d, **d) }}", "{{ s|urlize }}", "{{ cycler(1, 2) }}",
-    "{{ 1 is sameas 1 }}", "{{ 'AT&T'|striptags }}", "{{ 'a-b c'|wordwrap(3) }}", "{{ range }}", "{{ s.format(1) }}",
+    "{{ 1 is sameas 1 }}", "{{ 'AT&T'|striptags }}", "{{ 'a-b c'|wordwrap(3) }}", "{{ lipsum }}", "{{ s.format(1) }}",
     "{{ s.zfill(3) }}", "{{ xs.pop() }}", "{{ '%a'|format(1) }}", "{{ '١'|int }}", "{{ '٣.5'|float }}",
     "{{ ['a' * 50, 'b' * 50]|pprint }}", "{{ xs|random(1) }}", "{{ d.update(a=1) }}", "{{ '\\N{BULLET}' }}",
-    "{{ joiner }}", "{{ range(3).index(1) }}", "{{ s.encode() }}", "{{ 'a'.partition('b') }}",
+    "{{ joiner() }}", "{{ range(3).index(1) }}", "{{ s.encode() }}", "{{ 'a'.partition('b') }}",
 ]
 
 

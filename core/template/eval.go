@@ -738,8 +738,18 @@ func getitem(obj any, key any, pos int) (any, error) {
 				}
 			}
 		}
-	case []any, tuple:
+	case []any, tuple, rangeVal:
 		if numKind(key) == 1 {
+			if r, ok := t.(rangeVal); ok {
+				if i := toBig(key); i.IsInt64() && i.Int64() >= -r.len() && i.Int64() < r.len() {
+					n := i.Int64()
+					if n < 0 {
+						n += r.len()
+					}
+					return r.start + n*r.step, nil
+				}
+				break
+			}
 			items, _ := iterate(t)
 			b := toBig(key)
 			if b.IsInt64() {

@@ -510,6 +510,11 @@ func filterReverse(c *callCtx, v any, _ *bound) (any, error) {
 		items, typ = t, "list_reverseiterator"
 	case tuple:
 		items, typ = t, "reversed"
+	case rangeVal:
+		items, typ = t.items(), "range_iterator"
+		if t.len() > maxItems {
+			return nil, tooMany()
+		}
 	case *value.Object:
 		items, _ = iterate(t)
 		typ = "dict_reversekeyiterator"

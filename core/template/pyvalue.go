@@ -304,6 +304,16 @@ func writeRepr(b *strings.Builder, v any) error {
 			b.WriteString(", " + strconv.FormatInt(t.step, 10))
 		}
 		b.WriteString(")")
+	case builtinFunc:
+		// The globals are classes, printed as such; lipsum is a function (an address).
+		switch t {
+		case "range", "dict":
+			b.WriteString("<class '" + string(t) + "'>")
+		case "lipsum":
+			return notSupported("printing a function (Python prints its memory address)")
+		default:
+			b.WriteString("<class 'jinja2.utils." + strings.ToUpper(string(t[:1])) + string(t[1:]) + "'>")
+		}
 	case *macro:
 		b.WriteString("<Macro ")
 		writeStrRepr(b, t.def.name)
@@ -484,6 +494,9 @@ func iterate(v any) ([]any, error) {
 	case *dictView:
 		return viewItems(t), nil
 	case rangeVal:
+		if t.len() > maxItems {
+			return nil, tooMany()
+		}
 		return t.items(), nil
 	case *generator:
 		return t.drain()
