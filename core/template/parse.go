@@ -13,7 +13,7 @@ type parseError struct {
 	pos  int
 	line int
 	msg  string
-	name string // the unknown filter or test a compile error is about
+	name string    // the unknown filter or test a compile error is about
 	_    [0]func() // not comparable: no equality function in the wasm
 }
 
