@@ -344,8 +344,8 @@ def mutate(r, src):
 
 UNSUPPORTED = [
     "{{ lipsum() }}", "{% autoescape true %}{{ s }}{% endautoescape %}", "{{ xs.append(1) }}", "{{ {1: 'a'} }}",
-    "{{ (1, 2) + (3,) }}", "{{ xs|random }}", "{{ s.title() }}", "{{ xs|join(*['-']) }}",
-    "{% block b %}x{% endblock %}", "{{ dict(d, **d) }}", "{{ s|urlize }}", "{{ cycler(1, 2) }}",
+    "{{ (1, 2) + (3,) }}", "{{ xs|random }}", "{{ s.title() }}", "{{ {(1, 2): 3} }}",
+    "{% block b %}x{% endblock %}", "{{ ws.index('a') }}", "{{ s|urlize }}", "{{ cycler(1, 2) }}",
     "{{ 1 is sameas 1 }}", "{{ 'AT&T'|striptags }}", "{{ 'a-b c'|wordwrap(3) }}", "{{ lipsum }}", "{{ s.format(1) }}",
     "{{ s.zfill(3) }}", "{{ xs.pop() }}", "{{ '%a'|format(1) }}", "{{ '١'|int }}", "{{ '٣.5'|float }}",
     "{{ ['a' * 50, 'b' * 50]|pprint }}", "{{ xs|random(1) }}", "{{ d.update(a=1) }}", "{{ '\\N{BULLET}' }}",
@@ -387,7 +387,8 @@ FILTERS_KW = [
     "default('-', boolean=true)", "default(default_value='x')", "join(d='-')", "join(', ', attribute='a')",
     "replace(old='a', new='b')", "replace('a', 'b', count=1)", "trim(chars=' x')", "tojson(indent=2)",
     "default(boolean=true)", "join(sep='-')", "replace('a', old='b')", "trim(value='x')", "upper(1)",
-    "join('-', 'a', 'b')", "replace(new='b')",
+    "join('-', 'a', 'b')", "replace(new='b')", "join(*['-'])", "replace(*['a', 'b'], **{'count': 1})",
+    "default(**{'boolean': true})", "join(**d)", "join(*n)", "trim(*xs)",
 ]
 
 
@@ -440,6 +441,8 @@ class LangGen(Gen):
                 kwargs.append("%s=%s" % (p, self.expr(0)))
         if r.random() < 0.1:
             kwargs.append("%s=1" % r.choice(["zz", "caller", params[0] if params else "q"]))
+        if r.random() < 0.1:
+            kwargs.append(r.choice(["*xs", "*[1, 2]", "**{'a': 1}", "**d", "*()"]))
         return "%s(%s)" % (name, ", ".join(args + kwargs))
 
     def macro_def(self, depth):

@@ -4,7 +4,11 @@ package template
 // f(x, a, b=1), so which argument lands in which parameter, and the TypeError when they do not
 // fit, are Python's argument binding. bind is that binding, once, for every built-in.
 
-import "strings"
+import (
+	"strings"
+
+	"ragjudge/core/value"
+)
 
 // kwVal is one keyword argument of a call, evaluated; a call keeps them in source order.
 type kwVal struct {
@@ -163,7 +167,33 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		kw = append(kw, kwVal{k.name, v})
+		switch k.name {
+		case "*":
+			items, err := iterate(v)
+			if err != nil {
+				return nil, nil, ev.fail(k.pos, err)
+			}
+			pos = append(pos, items...)
+		case "**":
+			d, ok := v.(*value.Object)
+			if !ok {
+				if u, isUndef := v.(*undefined); isUndef {
+					return nil, nil, ev.fail(k.pos, undefErr(u))
+				}
+				return nil, nil, ev.fail(k.pos, typeErr("argument after ** must be a mapping, not %s", pyTypeName(v)))
+			}
+			for _, name := range d.Keys() {
+				x, _ := d.Get(name)
+				for _, have := range kw {
+					if have.name == name {
+						return nil, nil, ev.fail(k.pos, typeErr("got multiple values for keyword argument '%s'", name))
+					}
+				}
+				kw = append(kw, kwVal{name, normalize(x)})
+			}
+		default:
+			kw = append(kw, kwVal{k.name, v})
+		}
 	}
 	return pos, kw, nil
 }

@@ -851,13 +851,16 @@ func (p *parser) parseSubscribed() expr {
 	return n
 }
 
-// parseCallArgs parses a parenthesised argument list; *args and **kwargs are not supported.
+// parseCallArgs parses a parenthesised argument list. *args and **kwargs are kept among the
+// keyword arguments under the names "*" and "**", where they are evaluated in order.
 //
-//	args = "(" [ arg { "," arg } [","] ] ")"    arg = expression | name "=" expression
+//	args = "(" [ arg { "," arg } [","] ] ")"
+//	arg = expression | name "=" expression | "*" expression | "**" expression
 func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 	p.expectOp("(")
 	var args []expr
 	var kwargs []kwArg
+	dynArgs, dynKwargs := false, false
 	for !p.isOp(")") {
 		if len(args)+len(kwargs) > 0 {
 			p.expectOp(",")
@@ -865,20 +868,29 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 				break
 			}
 		}
-		if p.isOp("*") || p.isOp("**") {
-			p.fail("not supported: *args and **kwargs in calls")
-		}
-		if p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
-			tok := p.advance()
+		tok := p.cur
+		switch {
+		case p.isOp("*") || p.isOp("**"):
+			if dynKwargs || dynArgs && tok.val == "*" {
+				p.fail("invalid syntax for function call expression")
+			}
+			p.advance()
+			dynArgs, dynKwargs = dynArgs || tok.val == "*", tok.val == "**"
+			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+		case p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=":
+			if dynKwargs {
+				p.fail("invalid syntax for function call expression")
+			}
+			p.advance()
 			p.advance()
 			p.noRepeat(kwargs, tok)
 			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
-			continue
+		default:
+			if len(kwargs) > 0 {
+				p.fail("invalid syntax for function call expression")
+			}
+			args = append(args, p.parseExpression(true))
 		}
-		if len(kwargs) > 0 {
-			p.fail("invalid syntax for function call expression")
-		}
-		args = append(args, p.parseExpression(true))
 	}
 	p.expectOp(")")
 	return args, kwargs
