@@ -672,8 +672,8 @@ func (ev *evaluator) callMethod(pos int, obj any, name string, args []any, kw []
 	return nil, false, nil
 }
 
-// strMethod calls the argument-less str methods templates use most; the others are not
-// supported (each would cost the wasm its own code).
+// strMethod calls the str methods templates use most (upper, lower, strip without arguments,
+// join); the others are not supported (each would cost the wasm its own code).
 func strMethod(s, name string, args []any, kw []kwVal) (any, bool, error) {
 	var out string
 	switch name {
@@ -683,6 +683,26 @@ func strMethod(s, name string, args []any, kw []kwVal) (any, bool, error) {
 		out = pyLower(s)
 	case "strip":
 		out = pyStrip(s, nil, true, true)
+	case "join":
+		if len(args) != 1 || len(kw) > 0 {
+			return nil, true, typeErr("str.join() takes exactly one argument (%s given)", len(args)+len(kw))
+		}
+		items, err := iterate(args[0])
+		var b strings.Builder
+		for i, it := range items {
+			p, ok := normalize(it).(string)
+			if !ok {
+				return nil, true, typeErr("sequence item %s: expected str instance, %s found", i, pyTypeName(normalize(it)))
+			}
+			if i > 0 {
+				b.WriteString(s)
+			}
+			if b.Len()+len(p) > maxOutput {
+				return nil, true, tooLong()
+			}
+			b.WriteString(p)
+		}
+		return b.String(), true, err
 	default:
 		if inList(strMethods, name) {
 			return nil, true, notSupported("the str method " + name + "()")
