@@ -50,6 +50,9 @@ func testOf(name string) (filterDef, bool) {
 			case *undefined:
 				return nil, undefErr(t)
 			case []any, *value.Object, *dictView:
+				if d, ok := v.(*dictView); ok && d.kind == "values" {
+					return false, nil // dict_values hashes by identity: never a name
+				}
 				return nil, typeErr("unhashable type: '%s'", pyTypeName(v))
 			}
 			return false, nil
