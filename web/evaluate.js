@@ -7,7 +7,7 @@ import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
-import { chat, CallError } from "./llm.js";
+import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "./llm.js";
 
 /** mountEvaluate builds the Evaluate view into root. */
 export function mountEvaluate(root, { rj, state }) {
@@ -25,7 +25,7 @@ export function mountEvaluate(root, { rj, state }) {
   let renderError = null;
   /** @type {{ctl: AbortController} | null} while a call is in flight */
   let running = null;
-  /** @type {{usage: any, model: string, ms: number, finishReason: string} | null} */
+  /** @type {{usage: any, model: string, ms: number, finishReason: string | null} | null} */
   let lastCall = null;
 
   // ---- skeleton --------------------------------------------------------------------------
@@ -329,16 +329,12 @@ export function mountEvaluate(root, { rj, state }) {
     root.querySelector(".col-right").classList.add("streaming");
     runStatus.textContent = "Waiting for the model…";
     const t0 = performance.now();
-    const body = {
+    const request = {
+      endpoint: ep.baseURL,
       model: st.model,
       messages: rendered.messages,
-      temperature: Number(st.temperature) || 0,
-      max_tokens: Number(st.maxTokens) || undefined,
+      params: modelParams(st),
     };
-    if (st.stream !== false) {
-      body.stream = true;
-      body.stream_options = { include_usage: true };
-    }
     let raf = 0;
     const flush = () => {
       raf = 0;
@@ -348,10 +344,10 @@ export function mountEvaluate(root, { rj, state }) {
       answerTA.scrollTop = answerTA.scrollHeight;
     };
     try {
-      const res = await chat({
-        baseURL: ep.baseURL,
-        key: state.key,
-        body,
+      const res = await chat(request, {
+        apiKey: state.key,
+        policy: INTERACTIVE_POLICY,
+        stream: st.stream !== false,
         signal: ctl.signal,
         direct: ep.direct,
         onDelta: (piece) => {
@@ -364,10 +360,10 @@ export function mountEvaluate(root, { rj, state }) {
       lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
       if (mine()) runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     } catch (e) {
-      const err = e instanceof CallError ? e : new CallError("http", e instanceof Error ? e.message : String(e));
+      const err = e instanceof CallError ? e : new CallError(e instanceof Error ? e.message : String(e), { kind: CallKind.NETWORK });
       if (!mine()) {
         // The user moved on to another evaluator; nothing to report here.
-      } else if (err.kind === "aborted") runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
+      } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
       else {
         runStatus.textContent = "";
         replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);

@@ -1,179 +1,293 @@
-// llm.js: calls an OpenAI-compatible chat completions endpoint from the browser, streaming, and
-// turns every way such a call fails into one sentence that says what happened and what to do.
+// llm.js: the page's one way to call an OpenAI-compatible chat completions endpoint. Single
+// evaluation streams (server-sent events, with Stop); a batch run's calls are plain, made by the
+// call worker (batch/calls.js) or the page. Both go through chat(): one set of error kinds, one
+// retry policy, one place that builds the request, one sentence per failure saying what happened
+// and what to do. The dev proxy does not retry, so retries are never stacked. Time and randomness
+// are injected so that tests drive the policy with a fake clock. What a failure is and says is in
+// callerror.js, re-exported here: callers import llm.js only.
 
-/** CallError is a failed model call; kind is one of auth, model, rate, server, timeout, network, cors, http, aborted. */
-export class CallError extends Error {
-  constructor(kind, message, { status = 0, retryAfter = null, detail = "" } = {}) {
-    super(message);
-    this.name = "CallError";
-    this.kind = kind;
-    this.status = status;
-    this.retryAfter = retryAfter; // seconds, for 429
-    this.detail = detail; // the upstream's own message, shown beneath ours
-  }
+import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage } from "./callerror.js";
+
+export { CallKind, CallError, UNREACHABLE_STATUSES, unreachable, httpErrorMessage } from "./callerror.js";
+
+/**
+ * @typedef {object} Policy
+ * @property {number} maxAttempts   attempts per call, the first included
+ * @property {number} baseDelayMs   the wait before the first retry (doubling, with jitter)
+ * @property {number} maxDelayMs    the longest wait between attempts
+ * @property {number} timeoutMs     per attempt; streaming: without a byte for that long
+ * @property {number} maxRetryAfterMs a longer Retry-After is not waited for: the call fails saying so
+ * @property {boolean} batch        word the advice for a batch ("retry failed rows") or for one call ("run again")
+ */
+
+/** DEFAULT_POLICY is a batch run's: five attempts, 0.5 s doubling to at most 20 s, 60 s per attempt. */
+export const DEFAULT_POLICY = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 60_000, maxRetryAfterMs: 120_000, batch: true });
+
+/** INTERACTIVE_POLICY is single evaluation's: one attempt (the user is watching and runs again), 150 s without a byte. */
+export const INTERACTIVE_POLICY = Object.freeze({ ...DEFAULT_POLICY, maxAttempts: 1, timeoutMs: 150_000, batch: false });
+
+/** realClock is the browser's (and Node's) clock; tests pass a fake with the same three methods. */
+export const realClock = {
+  now: () => Date.now(),
+  /** @param {() => void} fn @param {number} ms */
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  /** @param {any} id */
+  clearTimeout: (id) => clearTimeout(id),
+};
+
+/**
+ * parseRetryAfter reads Retry-After (delta-seconds, possibly fractional, or an HTTP date) or
+ * OpenAI's retry-after-ms, which wins, into milliseconds to wait; null when absent or unreadable.
+ * @param {{get(name: string): string | null} | null | undefined} headers
+ * @param {number} [nowMs]
+ * @returns {number | null}
+ */
+export function parseRetryAfter(headers, nowMs = Date.now()) {
+  if (!headers || typeof headers.get !== "function") return null;
+  const ms = (headers.get("retry-after-ms") ?? "").trim();
+  if (ms !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.ceil(Number(ms));
+  const s = (headers.get("retry-after") ?? "").trim();
+  if (s === "") return null;
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.ceil(Number(s) * 1000);
+  if (!/^[A-Za-z]{3},/.test(s)) return null; // an HTTP date starts with the day's name; Date.parse("-3") is a year
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : Math.max(0, t - nowMs);
 }
 
-/** joinURL appends path to base without doubling slashes. */
+/**
+ * backoffDelay is the wait before retry number `retry` (1 for the first): exponential, capped,
+ * with "equal jitter" (half fixed, half random) so that concurrent rows spread out yet never retry
+ * at once. A Retry-After from the server is honoured instead, plus up to 10%.
+ * @param {number} retry
+ * @param {Policy} [policy]
+ * @param {() => number} [random]
+ * @param {number | null} [retryAfterMs]
+ * @returns {number}
+ */
+export function backoffDelay(retry, policy = DEFAULT_POLICY, random = Math.random, retryAfterMs = null) {
+  if (retryAfterMs !== null && retryAfterMs !== undefined) return Math.max(retryAfterMs + random() * retryAfterMs * 0.1, 0);
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  return Math.round(exp / 2 + random() * (exp / 2));
+}
+
+/**
+ * retryableStatus: the statuses worth repeating. 501 and 505 say the server never will.
+ * @param {number} status
+ */
+export function retryableStatus(status) {
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+}
+
+/**
+ * sleep waits ms on clock, rejecting with an "aborted" CallError if signal aborts first.
+ * @param {number} ms
+ * @param {typeof realClock} [clock]
+ * @param {AbortSignal | null} [signal]
+ * @returns {Promise<void>}
+ */
+export function sleep(ms, clock = realClock, signal = null) {
+  return new Promise((resolve, reject) => {
+    if (signal && signal.aborted) return reject(abortedError());
+    if (ms <= 0) return resolve();
+    const onAbort = () => {
+      clock.clearTimeout(id);
+      reject(abortedError());
+    };
+    const id = clock.setTimeout(() => {
+      if (signal) signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * joinURL appends path to base without doubling slashes.
+ * @param {string} base
+ * @param {string} path
+ */
 export function joinURL(base, path) {
-  return base.replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
+  return String(base || "/v1").replace(/\/+$/, "") + "/" + path.replace(/^\/+/, "");
 }
 
-/** hostOf returns the host of url, or url itself when it is not absolute. */
+/**
+ * chatURL joins an endpoint base ("/v1", "https://host/v1/") and the chat completions path.
+ * @param {string} endpoint
+ */
+export function chatURL(endpoint) {
+  const base = String(endpoint || "/v1").replace(/\/+$/, "");
+  return base.endsWith("/chat/completions") ? base : base + "/chat/completions";
+}
+
+/**
+ * hostOf returns the host of url, or url itself when it is not absolute.
+ * @param {string} url
+ */
 export function hostOf(url) {
   try {
-    return new URL(url, location.href).host;
+    return new URL(url, globalThis.location ? globalThis.location.href : undefined).host;
   } catch {
     return url;
   }
 }
 
-/** parseRetryAfter reads a Retry-After header (seconds or an HTTP date) into whole seconds. */
-export function parseRetryAfter(v) {
-  if (!v) return null;
-  const n = Number(v);
-  if (Number.isFinite(n) && n >= 0) return Math.ceil(n);
-  const t = Date.parse(v);
-  if (Number.isFinite(t)) return Math.max(0, Math.ceil((t - Date.now()) / 1000));
-  return null;
+/**
+ * requestInit builds every request the page sends an endpoint: the key only in Authorization,
+ * and credentials "omit" so that no cookie of the page's origin goes with it.
+ * @param {string | undefined} apiKey
+ * @param {object | null} [body]  a JSON body: a POST; none: a GET
+ * @param {boolean} [stream]
+ * @returns {{method: string, headers: Record<string, string>, body?: string, credentials: RequestCredentials}}
+ */
+export function requestInit(apiKey, body = null, stream = false) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: stream ? "text/event-stream" : "application/json" };
+  if (body) headers["Content-Type"] = "application/json";
+  if (apiKey) headers.Authorization = "Bearer " + apiKey;
+  const init = { method: body ? "POST" : "GET", headers, credentials: /** @type {RequestCredentials} */ ("omit") };
+  return body ? { ...init, body: JSON.stringify(body) } : init;
 }
 
-async function errorFrom(res, { model, direct }) {
-  let detail = "";
-  try {
-    const text = await res.text();
-    try {
-      const j = JSON.parse(text);
-      detail = (j && j.error && (j.error.message || j.error.code)) || (j && j.message) || "";
-      if (typeof detail !== "string") detail = JSON.stringify(detail);
-    } catch {
-      detail = text.slice(0, 300);
-    }
-  } catch {
-    detail = "";
-  }
-  const s = res.status;
-  const where = direct ? "The endpoint" : "The model server";
-  if (s === 401)
-    return new CallError("auth", "The key was refused (401 Unauthorized): check the API key in Model settings.", { status: s, detail });
-  if (s === 403)
-    return new CallError("auth", "The key is not allowed to do this (403 Forbidden): check the key's permissions or the model.", { status: s, detail });
-  if (s === 404)
-    return new CallError(
-      "model",
-      model
-        ? `${where} does not know the model “${model}” (404 Not Found): pick another model in Model settings.`
-        : `${where} answered 404 Not Found: check the endpoint URL and the model in Model settings.`,
-      { status: s, detail },
-    );
-  if (s === 413) return new CallError("http", "The prompt is too large for the server (413): shorten the inputs.", { status: s, detail });
-  if (s === 429) {
-    const retryAfter = parseRetryAfter(res.headers.get("retry-after"));
-    const wait = retryAfter !== null ? `wait ${retryAfter} s and run again` : "wait a moment and run again";
-    return new CallError("rate", `Rate limited by the model server (429 Too Many Requests): ${wait}.`, { status: s, retryAfter, detail });
-  }
-  if (s === 504 || s === 408)
-    return new CallError("timeout", `The model did not answer in time (${s} timeout): try again, or lower max tokens.`, { status: s, detail });
-  if (s >= 500)
-    return new CallError("server", `The model server failed (${s}): try again in a moment; if it persists, check the server.`, { status: s, detail });
-  return new CallError("http", `The call failed with HTTP ${s}: see the server's message below.`, { status: s, detail });
+/** @param {any} u */
+function usageOf(u) {
+  if (!u || typeof u !== "object") return null;
+  return { prompt_tokens: Number.isFinite(u.prompt_tokens) ? u.prompt_tokens : 0, completion_tokens: Number.isFinite(u.completion_tokens) ? u.completion_tokens : 0 };
 }
 
 /**
- * chat sends one chat completion. With stream true it reads server-sent events and calls
- * onDelta(text, full) for each piece of the answer as it arrives. Returns {content, usage, model,
- * finishReason}. signal cancels (CallError kind "aborted"); idleMs without a byte is a timeout.
+ * attempt makes one HTTP call with its own timeout and returns {content, usage, model,
+ * finishReason}, or throws a CallError saying whether it is worth retrying. A transport that holds
+ * a call before sending it on (the dev server's calls socket queues some) calls init.onStarted when
+ * the call really starts: the timeout counts from then. Streaming, every byte restarts the timeout.
  */
-export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idleMs = 150000, direct = false }) {
-  const ctl = new AbortController();
-  let why = "";
-  const abort = (reason) => {
-    if (!why) why = reason;
-    ctl.abort();
+async function attempt(fetchFn, url, init, c) {
+  const { timeoutMs, clock, signal, stream, onDelta, direct, model, batch } = c;
+  const ctrl = new AbortController();
+  let timedOut = false;
+  const onTimeout = () => {
+    timedOut = true;
+    ctrl.abort();
   };
-  if (signal) {
-    if (signal.aborted) abort("user");
-    signal.addEventListener("abort", () => abort("user"), { once: true });
-  }
-  let idle = setTimeout(() => abort("timeout"), idleMs);
+  let timer = clock.setTimeout(onTimeout, timeoutMs);
   const poke = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => abort("timeout"), idleMs);
+    if (timedOut || ctrl.signal.aborted) return;
+    clock.clearTimeout(timer);
+    timer = clock.setTimeout(onTimeout, timeoutMs);
   };
-  const headers = { "Content-Type": "application/json", Accept: body.stream ? "text/event-stream" : "application/json" };
-  if (key) headers.Authorization = "Bearer " + key;
-  const url = joinURL(baseURL, "chat/completions");
-  const aborted = () =>
-    why === "timeout"
-      ? new CallError("timeout", `No answer from the model for ${Math.round(idleMs / 1000)} s (timeout): try again, or lower max tokens.`)
-      : new CallError("aborted", "Stopped.");
-  let res;
-  try {
-    res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: ctl.signal, credentials: "omit" });
-  } catch (e) {
-    clearTimeout(idle);
-    if (why) throw aborted();
+  const onAbort = () => ctrl.abort();
+  if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  const state = { delivered: false };
+  const again = batch ? "retry failed rows later" : "run again";
+  const fail = (e) => {
+    if (signal && signal.aborted) return abortedError();
+    if (timedOut)
+      return failure(CallKind.TIMEOUT, `No answer from the model within ${secs(timeoutMs)} (timeout)`, `${batch ? again : "try again"}, or lower max tokens`, {
+        retryable: !state.delivered,
+      });
+    if (e instanceof CallError) return e;
+    const detail = String((e && e.message) || e || "network error");
+    if (state.delivered) return failure(CallKind.NETWORK, "The connection broke while the answer was arriving", "run again", { detail });
     if (direct)
-      throw new CallError(
-        "cors",
-        `The browser could not call ${hostOf(url)} directly (CORS refusal or network error): use the dev server (make run) as endpoint, or check the URL.`,
-        { detail: String(e && e.message) },
-      );
-    throw new CallError("network", "Could not reach the dev server: is `make run` still running?", { detail: String(e && e.message) });
-  }
+      return failure(CallKind.CORS, `The browser could not call ${hostOf(url)} directly (CORS refusal or network error)`, "use the dev server (make run) as endpoint, or check the URL", {
+        retryable: true,
+        detail,
+      });
+    return failure(CallKind.NETWORK, "Could not reach the dev server", "is `make run` still running?", { retryable: true, detail });
+  };
   try {
-    if (!res.ok) throw await errorFrom(res, { model: body.model, direct });
-    poke();
-    const ctype = res.headers.get("content-type") || "";
-    if (!ctype.includes("text/event-stream")) {
-      const j = await res.json();
-      const ch = (j.choices && j.choices[0]) || {};
-      const content = (ch.message && (ch.message.content ?? "")) || ch.text || "";
-      onDelta(content, content);
-      return { content, usage: j.usage || null, model: j.model || body.model, finishReason: ch.finish_reason || null };
+    let res;
+    try {
+      res = await fetchFn(url, { ...init, signal: ctrl.signal, onStarted: poke });
+    } catch (e) {
+      throw fail(e);
     }
-    const reader = res.body.getReader();
-    const dec = new TextDecoder();
-    let buf = "";
-    let content = "";
-    let usage = null;
-    let model = body.model;
-    let finishReason = null;
-    let done = false;
-    const handle = (data) => {
-      if (data === "[DONE]") {
-        done = true;
-        return;
-      }
-      let j;
+    if (!res.ok || !stream || !(res.headers.get("content-type") || "").includes("text/event-stream")) {
+      let text;
       try {
-        j = JSON.parse(data);
+        text = await res.text();
+      } catch (e) {
+        throw fail(e);
+      }
+      if (!res.ok) {
+        const retryAfterMs = parseRetryAfter(res.headers, clock.now());
+        throw new CallError(httpErrorMessage(res.status, { model, direct, retryAfterMs }), {
+          kind: CallKind.HTTP,
+          status: res.status,
+          retryable: retryableStatus(res.status),
+          retryAfterMs,
+          detail: upstreamMessage(text),
+        });
+      }
+      let body;
+      try {
+        body = JSON.parse(text);
       } catch {
-        return; // a keep-alive or a comment line some servers send
+        throw failure(CallKind.BAD_RESPONSE, "The endpoint answered with something that is not JSON", again, { retryable: true, detail: text.slice(0, 200) });
       }
-      if (j.error) {
-        const detail = j.error.message || JSON.stringify(j.error);
-        if (j.error.code === "upstream_timeout" || j.error.type === "timeout")
-          throw new CallError("timeout", "The model stopped sending mid-answer (timeout): the answer is incomplete; run again.", { detail });
-        throw new CallError("server", "The model server reported an error mid-answer: see its message below.", { detail });
+      const choice = body && Array.isArray(body.choices) ? body.choices[0] : null;
+      const content = choice && choice.message ? choice.message.content : choice && typeof choice.text === "string" ? choice.text : undefined;
+      if (typeof content !== "string") {
+        if (body && body.error) throw failure(CallKind.UPSTREAM, "The model server reported an error", "see its message below", { detail: upstreamMessage(text) });
+        throw failure(CallKind.BAD_RESPONSE, "The endpoint answered without a message (no choices[0].message.content)", "check that it is a chat completions API", {
+          detail: text.slice(0, 200),
+        });
       }
-      if (j.model) model = j.model;
-      if (j.usage) usage = j.usage;
-      for (const ch of j.choices || []) {
-        const piece = (ch.delta && ch.delta.content) || "";
-        if (ch.finish_reason) finishReason = ch.finish_reason;
-        if (piece) {
-          content += piece;
-          onDelta(piece, content);
-        }
+      if (onDelta) onDelta(content, content);
+      return { content, usage: usageOf(body.usage), model: body.model || model, finishReason: (choice && choice.finish_reason) || null };
+    }
+    return await readStream(res, { poke, onDelta, model, state }).catch((e) => {
+      throw fail(e);
+    });
+  } finally {
+    clock.clearTimeout(timer);
+    if (signal) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** readStream reads a server-sent events answer; state.delivered is set once a piece has been shown. */
+async function readStream(res, { poke, onDelta, model, state }) {
+  const reader = res.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  let content = "";
+  /** @type {{prompt_tokens: number, completion_tokens: number} | null} */
+  let usage = null;
+  let finishReason = null;
+  let done = false;
+  const handle = (/** @type {string} */ data) => {
+    if (data === "[DONE]") return void (done = true);
+    let j;
+    try {
+      j = JSON.parse(data);
+    } catch {
+      return; // a keep-alive or a comment line some servers send
+    }
+    if (j.error) {
+      const detail = j.error.message || JSON.stringify(j.error);
+      if (j.error.code === "upstream_timeout" || j.error.type === "timeout")
+        throw failure(CallKind.TIMEOUT, "The model stopped sending mid-answer (timeout)", "the answer is incomplete; run again", { detail });
+      throw failure(CallKind.UPSTREAM, "The model server reported an error mid-answer", "see its message below", { detail });
+    }
+    if (j.model) model = j.model;
+    if (j.usage) usage = usageOf(j.usage);
+    for (const ch of j.choices || []) {
+      const piece = (ch.delta && ch.delta.content) || "";
+      if (ch.finish_reason) finishReason = ch.finish_reason;
+      if (piece) {
+        content += piece;
+        state.delivered = true;
+        if (onDelta) onDelta(piece, content);
       }
-    };
+    }
+  };
+  try {
     while (!done) {
       const { value, done: end } = await reader.read();
       if (end) break;
       poke();
       buf += dec.decode(value, { stream: true });
       let i;
-      while ((i = buf.search(/\r?\n\r?\n/)) >= 0) {
+      while (!done && (i = buf.search(/\r?\n\r?\n/)) >= 0) {
         const event = buf.slice(0, i);
         buf = buf.slice(i).replace(/^\r?\n\r?\n/, "");
         const data = event
@@ -182,28 +296,106 @@ export async function chat({ baseURL, key, body, signal, onDelta = () => {}, idl
           .map((l) => l.slice(5).replace(/^ /, ""))
           .join("\n");
         if (data) handle(data);
-        if (done) break;
       }
     }
-    if (done) reader.cancel().catch(() => {});
-    else if (!finishReason)
-      throw new CallError("network", "The answer stream ended before the model finished: the answer may be incomplete; run again.");
-    return { content, usage, model, finishReason };
-  } catch (e) {
-    if (e instanceof CallError) throw e;
-    if (why) throw aborted();
-    throw new CallError("network", "The connection broke while the answer was arriving: run again.", { detail: String(e && e.message) });
   } finally {
-    clearTimeout(idle);
+    if (done) reader.cancel().catch(() => {});
+  }
+  if (!done && !finishReason)
+    throw failure(CallKind.NETWORK, "The answer stream ended before the model finished", "the answer may be incomplete; run again", { retryable: !state.delivered });
+  return { content, usage, model, finishReason };
+}
+
+/**
+ * @typedef {object} ChatRequest
+ * @property {string} endpoint  the API base ("/v1" for the dev server, or an absolute URL)
+ * @property {string} model
+ * @property {{role: string, content: string}[]} messages
+ * @property {Record<string, any>} [params]  temperature, max_tokens, …: sent as they are
+ *
+ * @typedef {object} ChatOptions
+ * @property {typeof fetch} [fetch]
+ * @property {string} [apiKey]
+ * @property {Partial<Policy>} [policy]  over DEFAULT_POLICY
+ * @property {typeof realClock} [clock]
+ * @property {() => number} [random]
+ * @property {AbortSignal | null} [signal]  cancels: a CallError of kind "aborted"
+ * @property {{until: number} | null} [gate]  shared by a run's calls: one 429's Retry-After holds them all
+ * @property {(info: {attempt: number, delayMs: number, error: CallError}) => void} [onRetry]  attempt `attempt` failed; the next goes out in delayMs
+ * @property {(attempt: number) => void} [onAttempt]  attempt number `attempt` (1 for the first) goes out now
+ * @property {boolean} [stream]  ask for server-sent events (stream_options.include_usage too)
+ * @property {(piece: string, full: string) => void} [onDelta]  each piece of the answer as it arrives
+ * @property {boolean} [direct]  the page calls a remote endpoint itself (not through the dev server)
+ *
+ * @typedef {{content: string, usage: {prompt_tokens: number, completion_tokens: number} | null, model: string, finishReason: string | null, attempts: number, waitedMs: number}} ChatResult
+ */
+
+/**
+ * chat sends one chat completion under the retry policy. It rejects with a CallError whose
+ * message is ready for the user. A streamed answer is not retried once a piece of it was shown.
+ * @param {ChatRequest} request
+ * @param {ChatOptions} [opts]
+ * @returns {Promise<ChatResult>}
+ */
+export async function chat(request, opts = {}) {
+  const fetchFn = opts.fetch || ((u, i) => globalThis.fetch(u, i));
+  const policy = { ...DEFAULT_POLICY, ...(opts.policy || {}) };
+  const clock = opts.clock || realClock;
+  const random = opts.random || Math.random;
+  const signal = opts.signal || null;
+  const gate = opts.gate || null;
+  const stream = !!opts.stream;
+  /** @type {Record<string, any>} */
+  const body = { ...request.params, model: request.model, messages: request.messages, stream };
+  if (stream) body.stream_options = { include_usage: true };
+  const init = requestInit(opts.apiKey, body, stream);
+  const url = chatURL(request.endpoint);
+  const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch };
+  let waitedMs = 0;
+  for (let n = 1; ; n++) {
+    if (gate && gate.until > clock.now()) {
+      const w = gate.until - clock.now();
+      waitedMs += w;
+      await sleep(w, clock, signal);
+    }
+    if (signal && signal.aborted) throw abortedError();
+    if (opts.onAttempt) opts.onAttempt(n);
+    try {
+      const r = await attempt(fetchFn, url, init, c);
+      return { ...r, attempts: n, waitedMs };
+    } catch (e) {
+      if (!(e instanceof CallError)) throw e;
+      e.attempts = n;
+      if (e.kind === CallKind.ABORTED) throw e;
+      const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch };
+      if (!e.retryable || n >= policy.maxAttempts) {
+        if (e.kind === CallKind.HTTP) e.message = httpErrorMessage(e.status, tail);
+        else if (n > 1 && e.what) e.message = failure(e.kind, `${e.what} after ${n} attempts`, e.advice).message;
+        throw e;
+      }
+      if (e.retryAfterMs !== null && e.retryAfterMs > policy.maxRetryAfterMs) {
+        e.message = `The endpoint asked to wait ${secs(e.retryAfterMs)} (Retry-After), longer than the ${secs(policy.maxRetryAfterMs)} this run waits: retry failed rows later.`;
+        throw e;
+      }
+      let delay = backoffDelay(n, policy, random, e.retryAfterMs);
+      if (gate && e.retryAfterMs !== null) gate.until = Math.max(gate.until, clock.now() + delay);
+      // Another call's Retry-After holds this retry too: say so in the wait reported.
+      if (gate && gate.until > clock.now() + delay) delay = gate.until - clock.now();
+      if (opts.onRetry) opts.onRetry({ attempt: n, delayMs: delay, error: e });
+      waitedMs += delay;
+      await sleep(delay, clock, signal);
+    }
   }
 }
 
-/** listModels returns the model ids the endpoint offers, or [] when it offers none or fails. */
-export async function listModels({ baseURL, key, signal }) {
-  const headers = {};
-  if (key) headers.Authorization = "Bearer " + key;
+/**
+ * listModels returns the model ids the endpoint offers, or [] when it offers none or fails.
+ * @param {{baseURL: string, key?: string, signal?: AbortSignal, fetch?: typeof fetch}} o
+ * @returns {Promise<string[]>}
+ */
+export async function listModels({ baseURL, key, signal, fetch: fetchFn }) {
   try {
-    const res = await fetch(joinURL(baseURL, "models"), { headers, signal, credentials: "omit" });
+    const res = await (fetchFn || globalThis.fetch)(joinURL(baseURL, "models"), { ...requestInit(key), signal });
     if (!res.ok) return [];
     const j = await res.json();
     const list = Array.isArray(j) ? j : j.data || j.models || [];
@@ -211,4 +403,57 @@ export async function listModels({ baseURL, key, signal }) {
   } catch {
     return [];
   }
+}
+
+/**
+ * probe asks the endpoint for its models (GET models, the same headers as a call): cheap, never
+ * paid. It resolves to true when the endpoint answered anything but 502/503/504 (even 401 or 404:
+ * it can be reached), false when it could not be reached within timeoutMs.
+ * @param {{endpoint: string, apiKey?: string, fetch?: typeof fetch, clock?: typeof realClock, timeoutMs?: number}} o
+ * @returns {Promise<boolean>}
+ */
+export async function probe({ endpoint, apiKey, fetch: fetchFn, clock = realClock, timeoutMs = 10_000 }) {
+  const ctrl = new AbortController();
+  const timer = clock.setTimeout(() => ctrl.abort(), timeoutMs);
+  try {
+    const res = await (fetchFn || ((u, i) => globalThis.fetch(u, i)))(joinURL(endpoint, "models"), { ...requestInit(apiKey), signal: ctrl.signal });
+    if (res.body && typeof res.body.cancel === "function") res.body.cancel().catch(() => {});
+    return !UNREACHABLE_STATUSES.includes(res.status);
+  } catch {
+    return false;
+  } finally {
+    clock.clearTimeout(timer);
+  }
+}
+
+/**
+ * isReasoningModel says whether OpenAI serves model as a reasoning model (o1, o3, o4, gpt-5 and
+ * their dated or sized variants, also behind a provider prefix such as "openai/"). Those refuse
+ * `max_tokens` (they take `max_completion_tokens`) and any temperature but their own.
+ * @param {string} model
+ */
+export function isReasoningModel(model) {
+  const name = String(model || "").toLowerCase().split("/").pop() || "";
+  return /^(o1|o3|o4|gpt-5)(\b|[-_.]|$)/.test(name);
+}
+
+/**
+ * modelParams turns the model settings into the request's sampling parameters, the one place both
+ * single evaluation and batch take them from. The dev server forwards a body as it is sent, so
+ * the page writes what each model accepts: for reasoning models the token cap goes in
+ * `max_completion_tokens` and the temperature is left out.
+ * @param {{model: string, temperature?: number | string, maxTokens?: number | string}} settings
+ * @returns {Record<string, number>}
+ */
+export function modelParams({ model, temperature, maxTokens }) {
+  const cap = Number(maxTokens) || 0;
+  /** @type {Record<string, number>} */
+  const params = {};
+  if (isReasoningModel(model)) {
+    if (cap > 0) params.max_completion_tokens = cap;
+    return params;
+  }
+  params.temperature = Number(temperature) || 0;
+  if (cap > 0) params.max_tokens = cap;
+  return params;
 }

@@ -107,3 +107,10 @@ const (
 	InputNotANumber    Code = "input.not-a-number"
 	InputNotAChoice    Code = "input.not-a-choice"
 )
+
+// Added by the page's batch engine (web/batch/runstate.js RepairCode) to a verdict read after its
+// one repair request; declared here so that the README's table is the one list of codes.
+const (
+	RepairUsed       Code = "repair.used"
+	RepairUnreadable Code = "repair.unreadable"
+)

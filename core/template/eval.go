@@ -58,6 +58,7 @@ type evaluator struct {
 	capturing  int   // > 0 while a macro, call, set or filter block renders into a buffer
 	joinErr    error // a value that is not a string was output: an error once the output is joined
 	callDepth  int   // macro and recursive loop calls in progress
+	nesting    int   // bodies being rendered, nested
 }
 
 func (ev *evaluator) fail(pos int, err error) *evalError {
@@ -152,11 +153,20 @@ func (ev *evaluator) write(pos int, s string) error {
 }
 
 func (ev *evaluator) render(body []node) error {
+	// Blocks nest at most maxDepth deep in the source, but macro calls and recursive loops
+	// nest them again at run time: the depth they reach is capped so that the stack (the
+	// browser's, in the wasm) stays small.
+	ev.nesting++
+	if ev.nesting > maxNesting {
+		return &evalError{pos: -1, msg: "not supported: blocks nested deeper than " + itoa(maxNesting) + " levels when run (macro calls and recursive loops included)"}
+	}
 	for _, n := range body {
 		if err := ev.exec(n); err != nil {
+			ev.nesting--
 			return err
 		}
 	}
+	ev.nesting--
 	return nil
 }
 

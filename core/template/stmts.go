@@ -13,6 +13,9 @@ import (
 // fails here rather than growing the stack (Python's own limit stops Jinja a little later).
 const maxCallDepth = 100
 
+// maxNesting caps the bodies being rendered inside each other at run time (see render).
+const maxNesting = 400
+
 // macro is a macro value: its definition and the scopes it was defined in, read when it runs
 // (Python closures bind late).
 type macro struct {

@@ -28,6 +28,7 @@ func TestRecursionEnds(t *testing.T) {
 		{"recursive loop over itself", "{% for x in ['a'] recursive %}\n{{ loop(['a']) }}{% endfor %}", 2, "recursive loop calls nested deeper than 100"},
 		{"recursive loop over a string", "{% for x in 'ab' recursive %}{{ loop(x) }}{% endfor %}", 1, "nested deeper"},
 		{"wide recursion hits the work budget", "{% macro m(n) %}{% for i in range(100) %}{{ m(n + 1) if n < 5 else '' }}{% endfor %}{% endmacro %}{{ m(0) }}", 1, "too much work"},
+		{"blocks nested by recursion", "{% macro m(n) %}" + strings.Repeat("{% if 1 %}", 30) + "{{ m(n + 1) }}" + strings.Repeat("{% endif %}", 30) + "{% endmacro %}{{ m(0) }}", 1, "blocks nested deeper than 400"},
 		{"listing a huge range", "{{ range(10 ** 8)|list|length }}", 1, "more than"},
 		{"looping over a huge range", "{% for i in range(10 ** 8) %}{% endfor %}", 1, "loop iterations"},
 		{"a long loop in a macro hits the output cap", "{% macro m() %}{% for i in range(20) %}{{ big }}{% endfor %}{% endmacro %}{{ m() }}", 1, "over the limit"},

@@ -2,9 +2,9 @@
 // MessageChannel, with a fake fetch on the real clock) behave as the page's own calls do.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner } from "../../web/batch/engine.js";
+import { Runner, RowState, RunState } from "../../web/batch/engine.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
-import { CallError } from "../../web/batch/http.js";
+import { CallError } from "../../web/llm.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
 import { answer, fakeJudge } from "./helpers.mjs";
@@ -53,7 +53,21 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   await calls.ready;
   const store = new MemoryStore();
   const retries = [];
-  const r = new Runner({ runId: "w1", items: items(40), todo: [...Array(40).keys()], judge: fakeJudge, request, policy, store, cache: store, calls, concurrency: 4, onRetry: (i) => retries.push(i) });
+  const row3 = [];
+  const r = new Runner({
+    runId: "w1",
+    items: items(40),
+    todo: [...Array(40).keys()],
+    judge: fakeJudge,
+    request,
+    policy,
+    store,
+    cache: store,
+    calls,
+    concurrency: 4,
+    onRetry: (i) => retries.push(i),
+    onRow: (l) => l.index === 3 && row3.push([l.state, l.attempt]),
+  });
   assert.equal(await r.start(), "done");
   calls.close();
   const results = await store.getResults("w1");
@@ -67,6 +81,15 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   assert.equal(retries[0].index, 3);
   assert.ok(retries[0].error instanceof CallError);
   assert.equal(r.stats.calls, 40);
+  // The worker says when a call has a slot and goes out, and when a retry does.
+  assert.deepEqual(row3, [
+    [RowState.RENDERING, 0],
+    [RowState.WAITING, 0],
+    [RowState.CALLING, 1],
+    [RowState.RETRY_WAIT, 2],
+    [RowState.CALLING, 2],
+    [RowState.IDLE, 0],
+  ]);
 });
 
 test("cancel aborts the worker's calls and leaves their rows pending", async () => {
@@ -86,4 +109,74 @@ test("cancel aborts the worker's calls and leaves their rows pending", async () 
   assert.equal(started, 3, "no call starts after the cancel");
   assert.equal((await store.getResults("w2")).length, 0);
   calls.close();
+});
+
+test("through the call worker an outage pauses the run, the page probes, and the run finishes by itself", async () => {
+  const upAt = Date.now() + 300;
+  let during = 0;
+  const fetch = async (url, init) => {
+    if (Date.now() < upAt) {
+      if (init.method !== "GET") during++;
+      return answer(503, init);
+    }
+    return init.method === "GET" ? answer({ status: 200, body: "{}" }, init) : answer("yes", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  const store = new MemoryStore();
+  const states = [];
+  const r = new Runner({
+    runId: "w3",
+    items: items(12),
+    todo: [...Array(12).keys()],
+    judge: fakeJudge,
+    request,
+    policy: { ...policy, maxAttempts: 3 },
+    store,
+    calls,
+    fetch, // the probe's, from the page
+    concurrency: 3,
+    outage: { afterMs: 20, probeBaseMs: 40, probeMaxMs: 80 },
+    onState: (s) => states.push(s),
+  });
+  assert.equal(await r.start(), RunState.DONE);
+  calls.close();
+  assert.ok(states.includes(RunState.OUTAGE), states.join(" "));
+  assert.ok(r.stats.probes >= 1);
+  // The worker had a look-ahead of calls queued when the run paused; what matters is that the
+  // rows' attempts were not all burnt (12 rows x 3 attempts).
+  assert.ok(during < (12 * 3) / 2, `${during} calls while down`);
+  const results = await store.getResults("w3");
+  assert.equal(results.length, 12);
+  assert.ok(results.every((x) => statusOf(x) === "passed"));
+});
+
+test("through the call worker no more rows are calling than the concurrency; the rest wait for a slot", async () => {
+  const fetch = async (url, init) => {
+    await new Promise((r) => setTimeout(r, 3));
+    return answer("yes", init);
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  let peak = 0;
+  let waitingSeen = 0;
+  const r = new Runner({
+    runId: "w4",
+    items: items(30),
+    todo: [...Array(30).keys()],
+    judge: fakeJudge,
+    request,
+    policy,
+    calls,
+    concurrency: 3,
+    onRow: (l) => {
+      if (l.state === RowState.WAITING) waitingSeen++;
+      const calling = [...r.liveRows().values()].filter((x) => x.state === RowState.CALLING).length;
+      peak = Math.max(peak, calling);
+    },
+  });
+  assert.equal(await r.start(), RunState.DONE);
+  calls.close();
+  assert.ok(peak <= 3, `${peak} rows said calling at once`);
+  assert.equal(waitingSeen, 30);
 });

@@ -215,15 +215,17 @@ function parseCSV(s) {
 
 test("a run is stored with its items and resumes only what is unfinished (or failed, on request)", async () => {
   const store = new MemoryStore();
-  const items = Array.from({ length: 6 }, (_, i) => ({ inputs: { question: "q" + i } }));
+  const items = Array.from({ length: 7 }, (_, i) => ({ inputs: { question: "q" + i } }));
   const run = await createRun(store, { name: "d.jsonl", evaluator: "answer-grounding", mapping: {}, settings: { model: "m" } }, items);
   await store.putResult({ runId: run.id, index: 0, ...R({ passed: true, score: 1, checks: [] }) });
   await store.putResult({ runId: run.id, index: 2, ...E({ kind: "timeout", message: "x" }) });
   await store.putResult({ runId: run.id, index: 3, ...R({ passed: null, score: null, checks: [{ severity: "error", message: "bad" }] }) });
+  await store.putResult({ runId: run.id, index: 6, ...E({ kind: "http", status: 400, message: "rejected" }) });
   const loaded = await loadRun(store, run.id);
-  assert.equal(loaded.items.length, 6);
-  assert.deepEqual(todoIndices(6, loaded.results), [1, 4, 5]);
-  assert.deepEqual(todoIndices(6, loaded.results, { retryFailed: true }), [1, 2, 3, 4, 5]);
+  assert.equal(loaded.items.length, 7);
+  // Resume runs again a row whose call timed out (not the judge's doing), not one the endpoint rejected.
+  assert.deepEqual(todoIndices(7, loaded.results), [1, 2, 4, 5]);
+  assert.deepEqual(todoIndices(7, loaded.results, { retryFailed: true }), [1, 2, 3, 4, 5, 6]);
   await assert.rejects(createRun(store, { settings: { apiKey: "sk" } }, items));
   await store.deleteRun(run.id);
   assert.equal(await loadRun(store, run.id), null);

@@ -1,7 +1,7 @@
 // Tests of the batch engine (web/batch/engine.js): every row ends, repair request, cache, pause/cancel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, repairPrompt } from "../../web/batch/engine.js";
+import { Runner, repairPrompt, redoOnResume, RunState, RowState, RepairCode } from "../../web/batch/engine.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
 import { FakeClock, scriptedFetch, answer, fakeJudge } from "./helpers.mjs";
@@ -47,6 +47,7 @@ test("every row ends as a verdict or an error under injected faults", async () =
   assert.equal(results[4].error.kind, "render");
   assert.equal(results[7].error.status, 400);
   assert.equal(statusOf(results[10]), "failed", "row 10 was repaired to 'no'");
+  assert.equal(r.stats.outages, 0, "faults among answers are flaky calls, not an outage");
   assert.ok(results[10].repaired);
 });
 
@@ -64,7 +65,7 @@ test("an unreadable answer gets one repair request showing the answer and the pa
   assert.match(msgs[2].content, /could not be read: 1:1: expected yes or no/);
   assert.equal(got[0].verdict.passed, true);
   assert.deepEqual(got[0].answers, ["I think it is fine", "yes"]);
-  assert.ok(got[0].verdict.checks.some((c) => /corrected answer/.test(c.message)));
+  assert.ok(got[0].verdict.checks.some((c) => c.code === RepairCode.USED));
   assert.equal(got[0].usage.prompt_tokens, 20);
 });
 
@@ -77,17 +78,23 @@ test("only one repair request: a second unreadable answer stays undetermined wit
   assert.equal(fetch.calls.length, 2);
   assert.equal(statusOf(got[0]), "undetermined");
   assert.equal(got[0].answers.length, 2);
-  assert.ok(got[0].verdict.checks.some((c) => /still answered unreadably/.test(c.message)));
+  assert.ok(got[0].verdict.checks.some((c) => c.code === RepairCode.UNREADABLE));
 });
 
-test("a failed repair request keeps the first verdict and says why", async () => {
+test("a failed repair request makes an error row (stage repair) with the first answer kept, not an undetermined verdict", async () => {
   const fetch = scriptedFetch(["cut", 400]);
   const { r, clock } = runner({ items: items(1), todo: [0], fetch });
   const got = [];
   r.o.onResult = (x) => got.push(x);
   await clock.run(r.start());
-  assert.equal(statusOf(got[0]), "undetermined");
-  assert.ok(got[0].verdict.checks.some((c) => /repair request failed/.test(c.message)));
+  assert.equal(statusOf(got[0]), "error");
+  assert.equal(got[0].error.kind, "http");
+  assert.equal(got[0].error.status, 400);
+  assert.equal(got[0].error.stage, "repair");
+  assert.match(got[0].error.message, /^The repair request failed: /);
+  assert.equal(got[0].verdict, null);
+  assert.deepEqual(got[0].answers, ["cut"]);
+  assert.equal(redoOnResume(got[0]), false, "a 400 for this request is not redone by Resume");
 });
 
 test("a second run of the same rows is answered from the cache; readCache false asks again", async () => {
@@ -175,14 +182,26 @@ test("repairPrompt quotes every error check", () => {
   assert.ok(!p.includes("W"));
 });
 
-test("a refused key pauses the run with the row still pending; resume with a key goes on", async () => {
+test("a refused key holds the run with the row still pending; resume with a key goes on", async () => {
   const store = new MemoryStore();
   let key = "";
   const fetch = async (u, init) => answer(init.headers.Authorization ? "yes" : 401, init);
   const held = [];
-  const { r, clock } = runner({ items: items(5), todo: [0, 1, 2, 3, 4], fetch, store, concurrency: 2, apiKey: () => key, onHold: (e) => held.push(e.status) });
+  const states = [];
+  const { r, clock } = runner({
+    items: items(5),
+    todo: [0, 1, 2, 3, 4],
+    fetch,
+    store,
+    concurrency: 2,
+    apiKey: () => key,
+    onHold: (e) => held.push(e.status),
+    onState: (s, why) => states.push([s, why.by, why.error && why.error.status]),
+  });
   const p = r.start();
-  await clock.run(until(() => r.state === "paused" && r.active === 0));
+  await clock.run(until(() => r.state === RunState.HELD && r.active === 0));
+  assert.deepEqual(states, [[RunState.RUNNING, "user", undefined], [RunState.HELD, "runner", 401]]);
+  assert.match(r.reason.message, /key was refused/);
   assert.ok(held.length >= 1 && held.every((s) => s === 401));
   assert.equal((await store.getResults("r1")).length, 0, "no row was stored as a 401 error");
   key = "sk-now";
@@ -248,4 +267,58 @@ test("the first call goes out before the look-ahead rows are rendered: rows take
   assert.equal(await r.start(), "done");
   assert.equal(renders, 24);
   assert.ok(rendersAtFirstCall <= 3, `${rendersAtFirstCall} rows were rendered before the first call went out`);
+});
+
+test("onRow says what a row is doing: rendering, waiting for a slot, calling, waiting to retry, calling again, repairing, then idle", async () => {
+  const fetch = scriptedFetch([500, "cut", "yes"]);
+  const seen = [];
+  let during = null;
+  const { r, clock } = runner({
+    items: items(1),
+    todo: [0],
+    fetch,
+    onRow: (live) => {
+      seen.push([live.state, live.attempt, live.retryAt === null ? null : live.retryAt - clock.now(), live.repair]);
+      if (live.state === RowState.RETRY_WAIT) during = r.liveRows();
+    },
+  });
+  const got = [];
+  r.o.onResult = (x) => {
+    got.push(x);
+    assert.equal(r.liveRows().size, 0, "a row is no longer live when its result is reported");
+  };
+  await clock.run(r.start());
+  assert.deepEqual(seen, [
+    [RowState.RENDERING, 0, null, false],
+    [RowState.WAITING, 0, null, false],
+    [RowState.CALLING, 1, null, false],
+    [RowState.RETRY_WAIT, 2, 375, false],
+    [RowState.CALLING, 2, null, false],
+    [RowState.WAITING, 0, null, true],
+    [RowState.REPAIRING, 1, null, true],
+    [RowState.IDLE, 0, null, false],
+  ]);
+  assert.deepEqual([...during.keys()], [0]);
+  assert.equal(during.get(0).state, RowState.RETRY_WAIT);
+  assert.equal(statusOf(got[0]), "passed");
+});
+
+test("a held row is queued in liveRows until the run goes on", async () => {
+  let key = "";
+  const fetch = async (u, init) => answer(init.headers.Authorization ? "yes" : 401, init);
+  const { r, clock } = runner({ items: items(2), todo: [0, 1], fetch, concurrency: 1, apiKey: () => key });
+  const p = r.start();
+  await clock.run(until(() => r.state === RunState.HELD && r.active === 0));
+  // Row 1 had started (rendered, waiting for the one slot) and met the same 401.
+  assert.deepEqual(
+    [...r.liveRows().values()].map((l) => [l.index, l.state]).sort(),
+    [
+      [0, RowState.QUEUED],
+      [1, RowState.QUEUED],
+    ],
+  );
+  key = "sk";
+  r.resume();
+  assert.equal(await clock.run(p), RunState.DONE);
+  assert.equal(r.liveRows().size, 0);
 });

@@ -1,6 +1,6 @@
 // helpers.mjs: a fake clock and fake fetch for the batch engine's unit tests.
 
-/** FakeClock has http.js's clock methods; time moves only when the test (or run()) advances it. */
+/** FakeClock has llm.js's clock methods; time moves only when the test (or run()) advances it. */
 export class FakeClock {
   constructor(start = 1_000_000) {
     this.t = start;

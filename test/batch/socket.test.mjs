@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
-import { chat, CallError } from "../../web/batch/http.js";
+import { chat, CallError } from "../../web/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { okBody } from "./helpers.mjs";
 
@@ -121,7 +121,7 @@ test("the socket closing fails the calls in flight as network errors (retried); 
   await tick();
   FakeWS.all[0].drop(1001, "going away");
   await assert.rejects(p, (e) => e instanceof TypeError && /going away/.test(e.message));
-  // Through http.js the same close is a retryable network error, and the retry goes out on a new socket.
+  // Through llm.js chat the same close is a retryable network error, and the retry goes out on a new socket.
   const q = chat(request, { fetch: sock.fetch, random: () => 0, policy: { baseDelayMs: 1 } });
   await tick();
   FakeWS.all[1].drop();

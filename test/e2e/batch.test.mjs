@@ -81,7 +81,7 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
   const wrong = lines.filter((r) => r.status !== expectedStatus(r.row)).map((r) => `row ${r.row}: ${r.status} (${r.reason})`);
   assert.deepEqual(wrong, []);
   for (const r of lines) {
-    if (r.status === "error") assert.match(r.error.message, /HTTP 503\) after 3 attempts/);
+    if (r.status === "error") assert.match(r.error.message, /failed \(503\) after 3 attempts/);
     if (r.status === "undetermined") assert.equal(r.answers.length, 2, "one repair request was made");
   }
   const repaired = lines.filter((r) => r.row % 20 === 4 && r.row % 50 !== 6);

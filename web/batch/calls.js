@@ -1,7 +1,7 @@
 // calls.js: judge calls made off the main thread. A run's calls used to be made by the page
 // itself, so a call's slot stayed taken until the main thread, busy rendering prompts, reading
 // verdicts (wasm) and storing rows, got round to the response: at concurrency 16 the endpoint saw
-// about 10 calls at once. Here a worker owns the slots and the one retry policy (http.js chat), so
+// about 10 calls at once. Here a worker owns the slots and the one retry policy (llm.js chat), so
 // the next queued call goes out the moment a response has been read, whatever the page is doing;
 // the page only has to keep a few rendered requests queued (engine.js Runner's look-ahead).
 //
@@ -9,35 +9,51 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, CallError, realClock } from "./http.js";
+import { chat, CallError, CallKind, realClock } from "../llm.js";
 import { Slots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
-/** socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server. */
+/**
+ * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server.
+ * @param {number} limit
+ * @returns {number}
+ */
 export function socketAhead(limit) {
   return Math.max(2, Math.ceil(limit / 4));
 }
 
-/** errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read. */
+/**
+ * errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read.
+ * @param {unknown} e
+ * @returns {{call: boolean, message: string, kind?: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string}}
+ */
 export function errorJSON(e) {
   if (e instanceof CallError) {
     return { call: true, message: e.message, kind: e.kind, status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs, attempts: e.attempts, detail: e.detail };
   }
-  return { call: false, message: String((e && e.message) || e) };
+  return { call: false, message: String((e && /** @type {any} */ (e).message) || e) };
 }
 
-/** errorFromJSON is errorJSON's inverse. */
+/**
+ * errorFromJSON is errorJSON's inverse.
+ * @param {ReturnType<typeof errorJSON>} j
+ * @returns {Error}
+ */
 export function errorFromJSON(j) {
   if (!j.call) return new Error(j.message);
-  return new CallError(j.message, { kind: j.kind, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
+  return new CallError(j.message, { kind: j.kind || CallKind.NETWORK, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
 }
 
 /**
  * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
  * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
- * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those. It replies {type:"retry"|"ok"|"err", id, ...}.
+ * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
+ * It replies {type:"attempt"|"retry"|"ok"|"err", id, ...}: "attempt" when an attempt goes out
+ * (the first once the call has a slot), "retry" when one failed and another follows.
  * deps (fetch, clock, random, WebSocket) are for tests.
+ * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
+ * @param {{fetch?: typeof fetch, clock?: typeof realClock, random?: () => number, WebSocket?: typeof WebSocket}} [deps]
  */
 export function serveCalls(port, deps = {}) {
   const slots = new Slots(8);
@@ -82,6 +98,7 @@ export function serveCalls(port, deps = {}) {
           signal: ctrl.signal,
           gate,
           onRetry: (info) => port.postMessage({ type: "retry", id: m.id, info: { attempt: info.attempt, delayMs: info.delayMs, error: errorJSON(info.error) } }),
+          onAttempt: (n) => port.postMessage({ type: "attempt", id: m.id, attempt: n }),
         });
         port.postMessage({ type: "ok", id: m.id, result: r });
       } finally {
@@ -111,15 +128,20 @@ export function serveCalls(port, deps = {}) {
   port.postMessage({ type: "ready" });
 }
 
-/** CallClient makes calls through a serveCalls port; call() behaves like http.js chat. */
+/** CallClient makes calls through a serveCalls port; call() behaves like llm.js chat. */
 export class CallClient {
+  /**
+   * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
+   * @param {() => void} [close]
+   */
   constructor(port, close = () => {}) {
     this.port = port;
     this.closeFn = close;
     this.seq = 0;
     this.pending = new Map();
     this.aborts = null;
-    this.ready = new Promise((resolve) => (this.onReady = resolve));
+    /** @type {Promise<void>} */
+    this.ready = new Promise((resolve) => (this.onReady = () => resolve()));
     port.onmessage = (ev) => this.receive(ev.data);
   }
 
@@ -129,6 +151,10 @@ export class CallClient {
     if (!p) return;
     if (m.type === "retry") {
       if (p.onRetry) p.onRetry({ ...m.info, error: errorFromJSON(m.info.error) });
+      return;
+    }
+    if (m.type === "attempt") {
+      if (p.onAttempt) p.onAttempt(m.attempt);
       return;
     }
     this.pending.delete(m.id);
@@ -147,13 +173,19 @@ export class CallClient {
     this.port.postMessage({ type: "limit", n });
   }
 
-  /** call queues one request; opts: apiKey, policy, signal, onRetry, socket (the dev server's calls socket URL). */
-  call(request, { apiKey, policy, signal, onRetry, socket } = {}) {
+  /**
+   * call queues one request; opts: apiKey, policy, signal, onRetry, onAttempt (as chat's), socket
+   * (the dev server's calls socket URL).
+   * @param {import("../llm.js").ChatRequest} request
+   * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string}} [opts]
+   * @returns {Promise<import("../llm.js").ChatResult>}
+   */
+  call(request, { apiKey, policy, signal, onRetry, onAttempt, socket } = {}) {
     return new Promise((resolve, reject) => {
-      if (signal && signal.aborted) return reject(new CallError("The call was cancelled.", { kind: "aborted" }));
+      if (signal && signal.aborted) return reject(new CallError("The call was stopped.", { kind: CallKind.ABORTED }));
       const id = ++this.seq;
       const onAbort = () => this.abort(id);
-      this.pending.set(id, { resolve, reject, onRetry, signal, onAbort });
+      this.pending.set(id, { resolve, reject, onRetry, onAttempt, signal, onAbort });
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
       this.port.postMessage({ type: "call", id, request, apiKey, policy, socket });
     });
@@ -175,7 +207,7 @@ export class CallClient {
   fail(message) {
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.reject(new CallError(message, { kind: "network", retryable: false }));
+      p.reject(new CallError(message, { kind: CallKind.NETWORK, retryable: false }));
     }
   }
 
@@ -189,6 +221,8 @@ export class CallClient {
  * startCallWorker starts a module worker serving calls and resolves to its CallClient once it is
  * up, or to null (the page then makes its calls itself) when workers are unavailable or it does
  * not start within timeoutMs.
+ * @param {number} [timeoutMs]
+ * @returns {Promise<CallClient | null>}
  */
 export async function startCallWorker(timeoutMs = 5000) {
   if (typeof Worker !== "function") return null;

@@ -3,6 +3,7 @@
 // before Run is pressed.
 
 import { socketURL } from "./socket.js";
+import { modelParams } from "../llm.js";
 
 /**
  * callsSocket is the dev server's calls socket URL when the calls go through one that has it.
@@ -26,7 +27,7 @@ export function requestSettings(state) {
   const st = state.get("settings");
   if (!st.model) return { error: "Set a model in Model settings first." };
   return {
-    request: { endpoint: ep.baseURL, model: st.model, params: { temperature: Number(st.temperature) || 0, max_tokens: Number(st.maxTokens) || undefined } },
+    request: { endpoint: ep.baseURL, model: st.model, params: modelParams(st) },
     where: ep.label,
   };
 }

@@ -1,32 +1,48 @@
 // engine.js: runs a batch of rows through a judge with bounded concurrency, the one retry policy
-// (http.js), the request cache, and one repair request per unreadable answer. It is pure: the
+// (llm.js), the request cache, and one repair request per unreadable answer. It is pure: the
 // judge (render/parse), fetch, the cache/result store and the clock are injected, so Node tests run
 // it without a browser or a model. Every row it starts ends as a result, a verdict or an error,
-// unless the run is cancelled while the row is in flight (that row then stays pending, to resume).
+// unless the run is cancelled while the row is in flight (that row then stays pending, to resume)
+// or the row goes back to the queue (a refused key, an outage; see below).
+//
+// The Runner's contract for views (additions over the first version are marked +):
+//   new Runner(opts), start() -> Promise<"done" | "cancelled">, pause(), resume(), cancel(),
+//   setConcurrency(n), state (a RunState), stats, and
+//   + reason                the reason object of the last onState
+//   + liveRows()            Map index -> RowLive of the rows that are live now (see RowState)
+//   + opts.onState(state, reason)   state is a RunState; reason is {by: "user" | "runner", message,
+//                           error?, since?, probes?, nextProbeAt?} (see setState)
+//   + opts.onRow(live)      live = {index, state, attempt, retryAt, repair}: a row's live state changed
+//   + opts.outage           OutageConfig overrides (outage.js); opts.probe: () => Promise<boolean>
+//   + RunState.HELD         a refused key (401, 403) or an unknown model or path (404) would fail every
+//                           row alike: the row goes back to the queue and the run waits (it was
+//                           "paused" with onHold before; onHold still fires). resume() goes on.
+//   + RunState.OUTAGE       the endpoint is unreachable: the run paused itself, probes, and goes on by
+//                           itself when the endpoint answers (resume() tries at once, pause() stops probing)
+//   + a failed repair request is an error row (result.error.stage "repair"), not a warning on an
+//     undetermined verdict; redoOnResume(result) says which error rows Resume should run again.
+//   + the checks the engine adds to a verdict carry a code (RepairCode).
 
-import { chat, CallError, realClock } from "./http.js";
-import { cacheKey } from "./cache.js";
+import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
+import { RunCache } from "./cache.js";
 import { needsRepair } from "./status.js";
+import { repairPrompt, afterRepair } from "./repair.js";
 import { Slots } from "./slots.js";
+import { OutageWatch } from "./outage.js";
+import { RenderTurns } from "./turns.js";
+import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
 
-/** repairPrompt is the follow-up message that shows the judge why its answer could not be read. */
-export function repairPrompt(verdict) {
-  const errors = (verdict.checks || []).filter((c) => c.severity === "error").map((c) => c.message);
-  return (
-    "Your answer above could not be read: " +
-    errors.join("; ") +
-    "\nReply again with the corrected answer only, in exactly the output format the instructions above ask for, " +
-    "with nothing before or after it."
-  );
-}
-
-/** yieldToLoop lets the browser paint and handle input between chunks of synchronous work. */
-export function yieldToLoop() {
-  if (globalThis.scheduler && typeof globalThis.scheduler.yield === "function") return globalThis.scheduler.yield();
-  return new Promise((r) => setTimeout(r, 0));
-}
-
+export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./runstate.js";
+export { repairPrompt } from "./repair.js";
+export { yieldToLoop, nextTask } from "./turns.js";
 export { Slots };
+
+/** @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive */
+
+/** messageOf is what a throw says, whatever was thrown. */
+function messageOf(/** @type {unknown} */ e) {
+  return String((e && /** @type {any} */ (e).message) || e);
+}
 
 /**
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
@@ -37,64 +53,77 @@ export { Slots };
  *   request: {endpoint, model, params}   apiKey (a string, or a function read at each call)   concurrency (default 8)
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
- *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (http.js)
+ *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use
  *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
  *   (its worker) bounds the calls in flight, so a slot is free again as soon as a response is read,
  *   not when this thread next gets to it; the look-ahead is then a whole concurrency's worth of rows.
- *   onResult(result), onRetry({index, attempt, delayMs, error}), onState(state)
- *   onHold(error): a refused key (401, 403) or an unknown model or path (404) would fail every row
- *   alike, so the row goes back to the queue, the run pauses, and onHold says why; resume() goes on.
+ *   onResult(result), onRetry({index, attempt, delayMs, error}), onState(state, reason), onRow(live)
+ *   onHold(error): the run is HELD because of error (see RunState.HELD); resume() goes on.
+ *   outage: OutageConfig overrides (outage.js)   probe: () => Promise<boolean>, true when the endpoint
+ *   can be reached (default: GET models through llm.js probe, with this run's fetch and key)
  */
 export class Runner {
   constructor(opts) {
     this.o = { concurrency: 8, useCache: true, readCache: true, clock: realClock, ...opts };
     this.queue = [...opts.todo];
-    this.state = "idle";
+    /** @type {string} a RunState */
+    this.state = RunState.IDLE;
+    /** @type {{by: string, message: string, [k: string]: any} | null} */
+    this.reason = null;
     this.active = 0;
-    this.ctrl = new AbortController();
+    this.ctrl = new AbortController(); // replaced when an outage aborts the calls in flight
     this.gate = { until: 0 };
-    this.inflight = new Map();
-    this.resumeWaiters = [];
-    this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
-    this.turns = []; // rows waiting for their turn to render (renderTurn)
-    this.turning = null;
-    this.known = null; // cache keys known to exist, so a miss costs no IndexedDB read
-    this.knownP = null; // the read of those keys
-    this.written = new Set(); // keys this run stored before that read was back
+    this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0, requeued: 0, outages: 0, probes: 0 };
+    this.turns = new RenderTurns();
+    this.cache = new RunCache(this.o.cache, { use: !!this.o.useCache, read: !!this.o.readCache });
     this.slots = new Slots(this.o.concurrency);
     if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.persisting = new Set();
+    /** @type {Map<number, RowLive>} */
+    this.live = new Map();
+    this.watch = new OutageWatch(this.o.outage, this.o.clock);
+    /** @type {(state: string) => void} */
+    this.resolveDone = () => {};
   }
 
   /** start runs until every row is done or the run is cancelled; resolves to the final state. */
   async start() {
-    if (this.state !== "idle") throw new Error("Runner.start: already started");
-    this.setState("running");
+    if (this.state !== RunState.IDLE) throw new Error("Runner.start: already started");
+    this.setState(RunState.RUNNING, { by: "user", message: "Running." });
     this.doneP = new Promise((resolve) => (this.resolveDone = resolve));
-    if (this.o.cache && this.o.useCache && this.o.readCache && typeof this.o.cache.cacheKeys === "function") {
-      // Read while the first rows render: ask() waits for it only when it has a key to look up.
-      this.knownP = this.o.cache.cacheKeys().then(
-        (keys) => {
-          for (const k of this.written) keys.add(k);
-          this.known = keys;
-        },
-        () => (this.known = null), // fall back to asking the store for every key
-      );
-    }
+    this.cache.start(); // read while the first rows render
     this.fill();
-    if (this.queue.length === 0 && this.active === 0) this.finish();
+    this.finishIfEmpty();
     return this.doneP;
   }
 
-  setState(s) {
+  /**
+   * setState changes the state and tells onState why: reason.by says who ("user" or "runner"),
+   * reason.message says it in a sentence; HELD and OUTAGE add error (a stored-error object), OUTAGE
+   * also since, probes and nextProbeAt (clock times).
+   */
+  setState(s, reason = { by: "runner", message: "" }) {
     this.state = s;
-    if (this.o.onState) this.o.onState(s);
+    this.reason = reason;
+    if (this.o.onState) this.o.onState(s, reason);
+  }
+
+  /** liveRows returns index -> {index, state, attempt, retryAt, repair} for every live row. */
+  liveRows() {
+    return new Map(this.live);
+  }
+
+  setRow(index, state, { attempt = 0, retryAt = null, repair = false } = {}) {
+    const live = { index, state, attempt, retryAt, repair };
+    if (state === RowState.IDLE) this.live.delete(index);
+    else this.live.set(index, live);
+    if (this.o.onRow) this.o.onRow(live);
   }
 
   fill() {
     const lookahead = this.o.calls ? 2 * this.o.concurrency : Math.max(2, Math.ceil(this.o.concurrency / 4));
-    while (this.state === "running" && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
+    while (this.state === RunState.RUNNING && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
       const index = this.queue.shift();
       this.active++;
       this.stats.started++;
@@ -111,44 +140,56 @@ export class Runner {
 
   afterRow() {
     this.active--;
-    if (this.state === "cancelled") {
-      if (this.active === 0) Promise.all([...this.persisting]).then(() => this.resolveDone("cancelled"));
+    if (this.state === RunState.CANCELLED) {
+      if (this.active === 0) Promise.all([...this.persisting]).then(() => this.resolveDone(RunState.CANCELLED));
       return;
     }
     this.fill();
-    if (this.queue.length === 0 && this.active === 0) this.finish();
+    this.finishIfEmpty();
+  }
+
+  finishIfEmpty() {
+    if (this.queue.length === 0 && this.active === 0 && (this.state === RunState.RUNNING || this.state === RunState.PAUSED)) this.finish();
   }
 
   async finish() {
-    if (this.state === "done" || this.finishing) return;
+    if (this.state === RunState.DONE || this.finishing) return;
     this.finishing = true;
     // Every result is stored before the run says it is done; the last ones are written at once
     // rather than after the store's coalescing delay.
     if (this.o.store && typeof this.o.store.flush === "function") this.o.store.flush().catch(() => {});
     while (this.persisting.size) await Promise.all([...this.persisting]);
-    this.setState("done");
-    this.resolveDone("done");
+    this.setState(RunState.DONE, { by: "runner", message: "Every row has a verdict or an error." });
+    this.resolveDone(RunState.DONE);
   }
 
-  /** pause starts no new row; rows in flight finish and are stored. */
+  /** pause starts no new row; rows in flight finish and are stored. Pausing an outage stops its probes. */
   pause() {
-    if (this.state === "running") this.setState("paused");
+    if (this.state !== RunState.RUNNING && this.state !== RunState.HELD && this.state !== RunState.OUTAGE) return;
+    this.watch.stop();
+    this.setState(RunState.PAUSED, { by: "user", message: "Paused: calls in flight finish, no new ones start." });
+    this.finishIfEmpty();
   }
 
+  /** resume goes on after a pause or a hold; during an outage it tries at once instead of waiting for the next probe. */
   resume() {
-    if (this.state !== "paused") return;
-    this.setState("running");
+    if (this.state !== RunState.PAUSED && this.state !== RunState.HELD && this.state !== RunState.OUTAGE) return;
+    if (this.state === RunState.OUTAGE) this.watch.recovered();
+    else this.watch.answered();
+    this.setState(RunState.RUNNING, { by: "user", message: "Running." });
     this.fill();
-    if (this.queue.length === 0 && this.active === 0) this.finish();
+    this.finishIfEmpty();
   }
 
   /** cancel aborts the calls in flight; unfinished rows stay pending (a later resume runs them). */
   cancel() {
-    if (this.state === "done" || this.state === "cancelled") return;
+    if (this.state === RunState.DONE || this.state === RunState.CANCELLED) return;
     const wasIdle = this.active === 0;
-    this.setState("cancelled");
+    this.watch.stop();
+    this.setState(RunState.CANCELLED, { by: "user", message: "Cancelled: unfinished rows can be resumed." });
     this.ctrl.abort();
-    if (wasIdle && this.resolveDone) this.resolveDone("cancelled");
+    for (const index of [...this.live.keys()]) this.setRow(index, RowState.IDLE);
+    if (wasIdle && this.resolveDone) this.resolveDone(RunState.CANCELLED);
   }
 
   setConcurrency(n) {
@@ -158,62 +199,127 @@ export class Runner {
     this.fill();
   }
 
+  /** requeue puts row index back at the front of the queue, to run when the run goes on. */
+  requeue(index) {
+    this.queue.unshift(index);
+    this.stats.requeued++;
+    this.setRow(index, RowState.QUEUED);
+  }
+
+  /**
+   * unreachableFailure is told of every failed attempt that could not reach the endpoint (final:
+   * the row's last) and says whether the run is, now or already, in an outage.
+   */
+  unreachableFailure(index, error, final) {
+    if (this.state === RunState.OUTAGE) return true;
+    if (this.state !== RunState.RUNNING) return false;
+    // As many rows as calls may be out: at the end of a run, one row failing alone after the others
+    // were answered is that row's trouble, not an outage.
+    if (!this.watch.failed(index, { final, calling: this.o.concurrency })) return false;
+    this.startOutage(index, error);
+    return true;
+  }
+
+  /**
+   * startOutage pauses the run for an outage: rows that ran out of attempts during it go back to
+   * the queue, the calls in flight are aborted (their rows go back too: waiting on a dead endpoint
+   * only burns their attempts), and the probes begin; the first one answered resumes the run.
+   */
+  startOutage(index, error) {
+    for (const i of this.watch.trip()) if (i !== index) this.requeue(i);
+    this.stats.outages++;
+    const since = this.o.clock.now();
+    const stored = error instanceof CallError ? error.toJSON() : null;
+    const message = "The endpoint is unreachable; resuming when it answers.";
+    const o = this.o;
+    this.watch.probeUntil({
+      probe: () => {
+        this.stats.probes++;
+        if (o.probe) return o.probe();
+        const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+        return probeEndpoint({ endpoint: o.request.endpoint, apiKey, fetch: o.fetch, clock: o.clock, timeoutMs: this.watch.cfg.probeTimeoutMs });
+      },
+      stillOut: () => this.state === RunState.OUTAGE,
+      waiting: (nextProbeAt) => this.setState(RunState.OUTAGE, { by: "runner", message, error: stored, since, probes: this.watch.probes, nextProbeAt }),
+      answered: () => {
+        this.setState(RunState.RUNNING, { by: "runner", message: "The endpoint answers again: the run goes on." });
+        this.fill();
+        this.finishIfEmpty();
+      },
+    });
+    const old = this.ctrl;
+    this.ctrl = new AbortController();
+    old.abort();
+  }
+
   /** ask gets the judge's answer to messages: from the cache, from an identical call in flight, or from the endpoint. */
-  async ask(messages, index) {
+  async ask(messages, index, repair = false) {
     const o = this.o;
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
-    const key = o.cache && o.useCache ? await cacheKey(req) : null;
-    if (key && o.readCache) {
-      if (this.knownP) await this.knownP;
-      const hit = !this.known || this.known.has(key) ? await o.cache.cacheGet(key) : null;
-      if (hit && typeof hit.content === "string") {
-        this.stats.cacheHits++;
-        return { content: hit.content, usage: hit.usage || null, finishReason: hit.finishReason || null, attempts: 0, cached: true };
-      }
-      if (this.inflight.has(key)) {
-        const r = await this.inflight.get(key);
-        this.stats.cacheHits++;
-        return { ...r, attempts: 0, cached: true };
-      }
+    const key = await this.cache.key(req);
+    const hit = await this.cache.lookup(key);
+    if (hit) {
+      this.stats.cacheHits++;
+      return { ...hit, attempts: 0, cached: true };
     }
+    const calling = repair ? RowState.REPAIRING : RowState.CALLING;
     const onRetry = (info) => {
       this.stats.retries++;
+      if (unreachable(info.error)) this.unreachableFailure(index, info.error, false);
+      else this.watch.answered();
+      // A retry that an outage or a cancel will stop is not reported: it is not going to happen.
+      if (this.state === RunState.CANCELLED || this.state === RunState.OUTAGE || info.error.kind === CallKind.ABORTED) return;
       if (o.onRetry) o.onRetry({ index, ...info });
+      this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair });
+    };
+    const onAttempt = (n) => {
+      if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });
     };
     const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+    // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
+    if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
+    const signal = this.ctrl.signal;
     let p;
-    if (o.calls) p = o.calls.call(req, { apiKey, policy: o.policy, signal: this.ctrl.signal, onRetry, socket: o.socket });
-    else {
+    this.setRow(index, RowState.WAITING, { repair });
+    if (o.calls) {
+      p = o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket });
+    } else {
       await this.slots.acquire();
-      p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal: this.ctrl.signal, gate: this.gate, onRetry });
+      p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, gate: this.gate, onRetry, onAttempt });
       p.then(
         () => this.slots.release(),
         () => this.slots.release(),
       );
     }
-    if (key) this.inflight.set(key, p);
+    if (key) this.cache.inflight.set(key, p);
     try {
       this.stats.calls++;
-      const r = await p;
-      this.stats.promptTokens += r.usage.prompt_tokens;
-      this.stats.completionTokens += r.usage.completion_tokens;
+      let r;
+      try {
+        r = await p;
+      } catch (e) {
+        if (e instanceof CallError && e.kind !== CallKind.ABORTED) {
+          if (unreachable(e)) e.outage = this.unreachableFailure(index, e, true);
+          else this.watch.answered();
+        }
+        throw e;
+      }
+      this.watch.answered();
+      const usage = r.usage || { prompt_tokens: 0, completion_tokens: 0 };
+      this.stats.promptTokens += usage.prompt_tokens;
+      this.stats.completionTokens += usage.completion_tokens;
       if (key) {
         // Written in the background: the row need not wait for the disk to go on.
-        const w = o.cache
-          .cachePut(key, { content: r.content, usage: r.usage, finishReason: r.finishReason, at: o.clock.now() })
-          .then(
-            () => (this.known ? this.known.add(key) : this.written.add(key)),
-            (e) => console.warn("batch: cache write failed", e),
-          );
+        const w = this.cache.put(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() });
         this.track(w);
       }
-      return { ...r, cached: false };
+      return { ...r, usage, cached: false };
     } finally {
-      if (key) this.inflight.delete(key);
+      if (key) this.cache.inflight.delete(key);
     }
   }
 
-  /** runRow turns one row into a stored result; it does not throw. */
+  /** runRow turns one row into a stored result, or puts it back in the queue; it does not throw. */
   async runRow(index) {
     const o = this.o;
     const t0 = o.clock.now();
@@ -221,8 +327,11 @@ export class Runner {
     const result = {
       runId: o.runId,
       index,
+      /** @type {any} */
       verdict: null,
+      /** @type {string[]} */
       answers: [],
+      /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string} | null} */
       error: null,
       usage: { prompt_tokens: 0, completion_tokens: 0 },
       calls: 0,
@@ -236,19 +345,21 @@ export class Runner {
       if (r.cached) result.cachedCalls++;
       else {
         result.calls++;
-        result.usage.prompt_tokens += r.usage.prompt_tokens;
-        result.usage.completion_tokens += r.usage.completion_tokens;
+        result.usage.prompt_tokens += (r.usage && r.usage.prompt_tokens) || 0;
+        result.usage.completion_tokens += (r.usage && r.usage.completion_tokens) || 0;
       }
       result.attempts += r.attempts;
     };
+    let stage = "call";
     try {
-      if (item.error) throw new CallError(item.error, { kind: "input" });
+      if (item.error) throw new CallError(item.error, { kind: RowErrorKind.INPUT });
       let rendered;
-      await this.renderTurn();
+      this.setRow(index, RowState.RENDERING);
+      await this.turns.take();
       try {
         rendered = o.judge.render(item.inputs);
       } catch (e) {
-        throw new CallError("The prompt could not be rendered: " + ((e && e.message) || e), { kind: "render" });
+        throw new CallError("The prompt could not be rendered: " + messageOf(e), { kind: RowErrorKind.RENDER });
       }
       const first = await this.ask(rendered.messages, index);
       account(first);
@@ -256,39 +367,38 @@ export class Runner {
       let verdict = this.parse(item.inputs, first.content);
       if (needsRepair(verdict)) {
         this.stats.repairs++;
+        stage = "repair";
         const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
-        let second = null;
-        try {
-          second = await this.ask(repairMessages, index);
-        } catch (e) {
-          if (e instanceof CallError && e.kind === "aborted") throw e;
-          verdict = {
-            ...verdict,
-            checks: [...(verdict.checks || []), { severity: "warning", message: "The repair request failed: " + ((e && e.message) || e) }],
-          };
-        }
-        if (second) {
-          account(second);
-          result.answers.push(second.content);
-          result.repaired = true;
-          const v2 = this.parse(item.inputs, second.content);
-          verdict = needsRepair(v2)
-            ? { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "Asked once to correct its format, the judge still answered unreadably." }] }
-            : { ...v2, checks: [...(v2.checks || []), { severity: "warning", message: "The first answer could not be read; this verdict is from the judge's corrected answer." }] };
-        }
+        const second = await this.ask(repairMessages, index, true);
+        stage = "call";
+        account(second);
+        result.answers.push(second.content);
+        result.repaired = true;
+        const v2 = this.parse(item.inputs, second.content);
+        verdict = afterRepair(v2);
       }
       result.verdict = verdict;
     } catch (e) {
-      if (this.state === "cancelled" && e instanceof CallError && e.kind === "aborted") return; // stays pending
-      if (e instanceof CallError && e.kind === "http" && [401, 403, 404].includes(e.status) && this.state !== "cancelled") {
-        this.queue.unshift(index);
-        this.pause();
+      const call = e instanceof CallError;
+      if (call && e.kind === CallKind.ABORTED) {
+        // Cancelled: the row stays pending. Aborted by an outage: it runs again when the run goes on.
+        if (this.state !== RunState.CANCELLED) this.requeue(index);
+        return;
+      }
+      if (call && unreachable(e) && (e.outage || this.state === RunState.OUTAGE)) return this.requeue(index);
+      if (call && e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status) && this.state !== RunState.CANCELLED) {
+        this.requeue(index);
+        if (this.state === RunState.RUNNING) this.setState(RunState.HELD, { by: "runner", message: e.message, error: e.toJSON() });
         if (o.onHold) o.onHold(e);
         return;
       }
-      result.error =
-        e instanceof CallError ? e.toJSON() : { kind: "internal", status: 0, message: "Unexpected failure: " + ((e && e.message) || e), attempts: 0, detail: "" };
-      if (e instanceof CallError) result.attempts += e.attempts || 0;
+      if (call) {
+        result.error = e.toJSON();
+        result.attempts += e.attempts || 0;
+        if (stage === "repair") Object.assign(result.error, { stage, message: "The repair request failed: " + e.toJSON().message });
+      } else {
+        result.error = { kind: RowErrorKind.INTERNAL, status: 0, message: "Unexpected failure: " + messageOf(e), attempts: 0, detail: "" };
+      }
     }
     result.ms = o.clock.now() - t0;
     result.finishedAt = Date.now();
@@ -300,10 +410,12 @@ export class Runner {
           try {
             await o.store.putResult(result);
           } catch (e) {
-            result.storeError = String((e && e.message) || e);
+            result.storeError = messageOf(e);
           }
         }
         this.stats.finished++;
+        const live = this.live.get(index);
+        if (live && live.state !== RowState.QUEUED) this.setRow(index, RowState.IDLE);
         if (o.onResult) o.onResult(result);
       })(),
     );
@@ -319,49 +431,7 @@ export class Runner {
     try {
       return this.o.judge.parse(inputs, text);
     } catch (e) {
-      throw new CallError("The verdict could not be computed: " + ((e && (e.detail || e.message)) || e), { kind: "parse" });
+      throw new CallError("The verdict could not be computed: " + ((e && /** @type {any} */ (e).detail) || messageOf(e)), { kind: RowErrorKind.PARSE });
     }
   }
-
-  /**
-   * renderTurn resolves when a row may render its prompt: rows take turns in the order they
-   * started, about 8 ms of rendering per task and then a task boundary, so that the first rows'
-   * calls go out (their cache keys are digested off the thread and their requests posted to the
-   * call worker in tasks of their own) while later rows wait, and the page keeps painting. Without
-   * it a run's first fill rendered all its look-ahead rows before the first call could leave.
-   */
-  renderTurn() {
-    return new Promise((resolve) => {
-      this.turns.push(resolve);
-      if (!this.turning) this.turning = this.giveTurns();
-    });
-  }
-
-  async giveTurns() {
-    while (this.turns.length) {
-      const t0 = performance.now();
-      do {
-        this.turns.shift()();
-        await null; // the row renders now, up to its first wait
-      } while (this.turns.length && performance.now() - t0 < 8);
-      await nextTask();
-    }
-    this.turning = null;
-  }
-}
-
-/**
- * nextTask resolves in a new task of the event loop: unlike a microtask or scheduler.yield's
- * prioritized continuation, it lets what is already waiting (a finished digest, a message from the
- * call worker, input) run first.
- */
-export function nextTask() {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
 }

@@ -5,9 +5,10 @@
 // it has taken from its queue but not finished.
 
 import { LIVE } from "./counts.js";
+import { LIVE_STATES } from "./runstate.js";
 
 /** The engine states of a row that is not in flight (not started, or over). */
-const NOT_LIVE = new Set(["queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
+const NOT_LIVE = new Set(["rendering", "queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
 
 /** toEpoch reads a time as Date.now() milliseconds: a performance.now() one is converted. */
 function toEpoch(t) {
@@ -25,7 +26,8 @@ export function liveRow(info) {
   const state = String((info && info.state) || "");
   if (NOT_LIVE.has(state)) return null;
   const retryAt = toEpoch(info.retryAt);
-  const waiting = state.includes("retry") || (retryAt !== undefined && retryAt > Date.now());
+  // A retry whose time has come is going out (the engine says so a moment later): judging.
+  const waiting = retryAt !== undefined ? retryAt > Date.now() : state.includes("retry");
   return { state: waiting ? LIVE.RETRYING : LIVE.JUDGING, attempt: info.attempt, retryAt: waiting ? retryAt : undefined };
 }
 
@@ -86,7 +88,7 @@ export class LiveRows {
   snapshot(results) {
     if (this.watched) return this.watched;
     const r = this.runner;
-    if (!r || !(r.state === "running" || r.state === "paused")) return new Map();
+    if (!r || !LIVE_STATES.has(r.state)) return new Map();
     if (typeof r.liveRows === "function") {
       const out = new Map();
       const list = r.liveRows();

@@ -2,7 +2,7 @@
 // page's store under "batch" and changed only through state.update, which saves them and tells
 // every listener.
 
-import { DEFAULT_POLICY } from "./http.js";
+import { DEFAULT_POLICY } from "../llm.js";
 
 /** PREFS are a fresh page's choices. */
 export const PREFS = Object.freeze({

@@ -6,7 +6,7 @@
 //   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
 //   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
 
-import { Runner } from "./engine.js";
+import { Runner, RunState, LIVE_STATES } from "./engine.js";
 import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
 import { startCallWorker } from "./calls.js";
 import { callsSocket, requestSettings, warmUp } from "./endpoint.js";
@@ -16,14 +16,14 @@ import { claimRun, heldElsewhere, whenReleased, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { fmtInt, fmtNum } from "./format.js";
 
-/** RUN_STATE: a run's states; a Runner's state is one of these too. */
-export const RUN_STATE = Object.freeze({ IDLE: "idle", RUNNING: "running", PAUSED: "paused", DONE: "done", CANCELLED: "cancelled" });
+/** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
+export const RUN_STATE = RunState;
 
 const LIVE_POST_MS = 500; // how often a running tab tells watching tabs which rows are in flight
 
 /** going: a Runner in one of these states holds its run's claim and may still produce results. */
 function going(runner) {
-  return !!runner && (runner.state === RUN_STATE.RUNNING || runner.state === RUN_STATE.PAUSED);
+  return !!runner && LIVE_STATES.has(runner.state);
 }
 
 /**
@@ -255,7 +255,7 @@ export class RunController extends EventTarget {
   async resume(retryFailed) {
     const c = this.cur;
     if (!c || c.readOnly) return;
-    if (c.runner && c.runner.state === RUN_STATE.PAUSED && !retryFailed) {
+    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retryFailed) {
       c.runner.resume();
       this.persist(RUN_STATE.RUNNING, c);
       return;
@@ -327,7 +327,10 @@ export class RunController extends EventTarget {
         this.say("Paused: " + e.message + " Then press Resume.", c);
         this.persist(RUN_STATE.PAUSED, c);
       },
-      onState: () => {
+      onState: (s, reason) => {
+        // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
+        // stays "running", so a reload meanwhile resumes it.)
+        if (reason && reason.by === "runner" && (s === RUN_STATE.OUTAGE || s === RUN_STATE.RUNNING)) this.say(reason.message, c);
         if (this.cur === c) this.changed(true);
       },
     });

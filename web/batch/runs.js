@@ -3,6 +3,7 @@
 // failed rows"). Pure over the store interface (store.js), so Node tests cover resume.
 
 import { statusOf } from "./status.js";
+import { redoOnResume } from "./runstate.js";
 
 /** newRunId is sortable by creation time and unique enough for one browser. */
 export function newRunId(now = Date.now(), random = Math.random) {
@@ -42,12 +43,16 @@ export async function loadRun(store, id) {
   return { run, items, results };
 }
 
-/** todoIndices: rows without a result; with retryFailed also rows that ended undetermined or in error. */
+/**
+ * todoIndices: rows without a result or whose call failed for a reason not the judge's (network,
+ * timeout, 5xx, 429, a refused key: runstate.js redoOnResume); with retryFailed also rows that
+ * ended undetermined or in any error.
+ */
 export function todoIndices(total, results, { retryFailed = false, threshold = null } = {}) {
   const out = [];
   for (let i = 0; i < total; i++) {
     const r = results[i];
-    if (!r) out.push(i);
+    if (!r || redoOnResume(r)) out.push(i); // a call that failed for a reason not the judge's is run again
     else if (retryFailed) {
       const st = statusOf(r, threshold);
       if (st === "error" || st === "undetermined") out.push(i);

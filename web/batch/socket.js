@@ -1,7 +1,7 @@
 // socket.js: judge calls to the dev server over one WebSocket (serve's /ragjudge/calls, protocol
 // ragjudge-calls-1). Through plain HTTP a browser keeps at most 6 connections to one host, so a
 // run through the dev server had at most 6 calls in flight whatever its concurrency; one socket
-// carries any number of them. CallSocket.fetch looks like fetch to http.js, so the one retry
+// carries any number of them. CallSocket.fetch looks like fetch to llm.js, so the one retry
 // policy, the per-call timeout and the error messages are the same on both paths: the server
 // answers each call with the status, headers and body that POST /v1/chat/completions would have.
 //
@@ -13,13 +13,18 @@
 //
 // With a limit set, the call worker sends a few calls more than the limit (calls.js): the server
 // starts the next one the moment one ends, instead of a round trip through the browser later. A
-// waiting call's timeout counts from its "started" (init.onStarted, see http.js attempt).
+// waiting call's timeout counts from its "started" (init.onStarted, see llm.js attempt).
 
 import { Slots } from "./slots.js";
 
 export const CALLS_PROTOCOL = "ragjudge-calls-1";
 
-/** socketURL turns the dev server's calls path ("/ragjudge/calls") into a ws: or wss: URL. */
+/**
+ * socketURL turns the dev server's calls path ("/ragjudge/calls") into a ws: or wss: URL.
+ * @param {string} path
+ * @param {string} base
+ * @returns {string}
+ */
 export function socketURL(path, base) {
   const u = new URL(path, base);
   u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
@@ -52,6 +57,10 @@ function bearer(headers) {
  * go over plain HTTP (fallback) instead, so an older dev server without the socket still works.
  */
 export class CallSocket {
+  /**
+   * @param {string} url
+   * @param {{WebSocketImpl?: typeof WebSocket, fallback?: (url: string, init: any) => Promise<Response>, maxFailedOpens?: number}} [o]
+   */
   constructor(url, { WebSocketImpl = globalThis.WebSocket, fallback = (u, i) => globalThis.fetch(u, i), maxFailedOpens = 2 } = {}) {
     this.url = url;
     this.WS = WebSocketImpl;
@@ -99,7 +108,7 @@ export class CallSocket {
     const signal = init.signal;
     if (signal && signal.aborted) return Promise.reject(abortError());
     const id = ++this.seq;
-    // The body is the JSON text http.js made; it goes in as it is rather than parsed and encoded again.
+    // The body is the JSON text llm.js made; it goes in as it is rather than parsed and encoded again.
     const msg = `{"type":"call","id":${id},"key":${JSON.stringify(bearer(init.headers))},"body":${init.body}}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -134,7 +143,7 @@ export class CallSocket {
       ws = new this.WS(this.url, CALLS_PROTOCOL);
     } catch (e) {
       this.failedOpens++;
-      return this.fail(String((e && e.message) || e));
+      return this.fail(String((e && /** @type {any} */ (e).message) || e));
     }
     this.ws = ws;
     ws.onopen = () => {

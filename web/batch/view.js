@@ -133,9 +133,9 @@ export async function mount(root, { rj, state, renderVerdict }) {
   function drawButtons(counts, s, readOnly) {
     const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED;
     const failed = counts.withoutVerdict;
-    pauseBtn.hidden = readOnly || s !== RUN_STATE.RUNNING;
-    resumeBtn.hidden = readOnly || !(s === RUN_STATE.PAUSED || (stopped && counts.remaining > 0));
-    cancelBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED);
+    pauseBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE);
+    resumeBtn.hidden = readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
+    cancelBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
     retryBtn.textContent = `↻ Retry ${failed} failed row${failed === 1 ? "" : "s"}`;
     readOnlyNote.hidden = !readOnly;

@@ -1,0 +1,73 @@
+// batch-outage.test.mjs: a batch run through an outage of the endpoint. The fake upstream goes
+// away mid-run (the dev server answers 502 for every call and for GET models), the run pauses
+// itself and says so, and when the upstream is back on the same port the run goes on by itself and
+// ends with every row judged: no row fails for lack of attempts. Real headless chromium, the real
+// dev server, a fake upstream.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
+import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+});
+
+test("an outage mid-run pauses the run with a message, and the run goes on by itself when the endpoint answers", async () => {
+  let upstream = await startFakeUpstream({ latencyMs: 40, faults: false });
+  const port = Number(new URL(upstream.url).port);
+  const serve = await startServe(upstream.url + "/v1");
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const pageErrors = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    await openBatch(page, serve.url);
+    await setNumber(page, "batch-timeout", 2);
+    await setNumber(page, "batch-attempts", 3);
+    await setNumber(page, "batch-concurrency", 4);
+    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "ragas.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(120)) });
+    await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
+    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
+    await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+    await page.click('[data-ref="batch-run"]');
+    await waitFor(async () => ((await progress(page)) || {}).done >= 10, 30_000, "10 rows done");
+
+    // The upstream goes away: every call and every probe through the dev server is a 502.
+    await upstream.close();
+    const paused = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "outage" ? p : null;
+    }, 30_000, "the run to pause itself");
+    assert.match(await page.textContent('[data-ref="batch-live"]'), /The endpoint is unreachable; resuming when it answers\./);
+    assert.ok(await page.locator('[data-ref="batch-pause"]').isVisible(), "Pause stops the probes");
+    assert.ok(await page.locator('[data-ref="batch-cancel"]').isVisible());
+
+    // Back on the same port: the next probe is answered and the run goes on by itself.
+    upstream = await startFakeUpstream({ latencyMs: 5, faults: false, port });
+    const end = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "done" ? p : null;
+    }, 90_000, "the run to finish after the outage");
+    assert.equal(end.done, 120, end.text);
+    assert.ok(end.done >= paused.done);
+    const chips = await page.evaluate(() => {
+      const out = {};
+      for (const b of document.querySelectorAll('[data-ref="batch-filters"] [data-filter]')) out[b.dataset.filter] = Number(b.lastChild.textContent.trim().replace(/,/g, ""));
+      return out;
+    });
+    assert.equal(chips.error, 0, "no row failed for lack of attempts");
+    assert.equal(chips.passed + chips.failed, 120);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+    await serve.close();
+    await upstream.close();
+  }
+});
