@@ -6,6 +6,7 @@ package template
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"ragjudge/core/value"
 )
@@ -747,8 +748,12 @@ func pprintRepr(v any, _ []any) (any, error) {
 	if err := writeSortedRepr(&b, v, 0); err != nil {
 		return nil, err
 	}
-	if len([]rune(b.String())) > 80 {
-		return nil, notSupported("pprint of a value whose repr is longer than 80 characters")
+	switch v.(type) {
+	case []any, tuple, *value.Object, string:
+		// pformat wraps these (and only these of the values here) when longer than 80 columns.
+		if utf8.RuneCountInString(b.String()) > 80 {
+			return nil, notSupported("pprint of a value whose repr is longer than 80 characters")
+		}
 	}
 	return b.String(), nil
 }
@@ -802,8 +807,8 @@ func writeSortedRepr(b *strings.Builder, v any, depth int) error {
 		}
 		b.WriteString("}")
 		return nil
-	case *dictView, *generator, *loopCtx:
-		return notSupported("pprint of a " + pyTypeName(v))
+	case *generator:
+		return notSupported("pprint of a " + pyTypeName(v) + " (Python prints its memory address)")
 	}
 	return writeRepr(b, v)
 }
