@@ -685,10 +685,18 @@ func kwValue(kw []kwVal, name string) (any, bool) {
 
 // selectOrReject is select_or_reject: the items for which the test (or bool, without one) of
 // the item, or of its attribute when byAttr, is keep.
-func filterSelect(c *callCtx, v any, b *bound) (any, error)     { return selectOrReject(c, v, b, true, false) }
-func filterReject(c *callCtx, v any, b *bound) (any, error)     { return selectOrReject(c, v, b, false, false) }
-func filterSelectattr(c *callCtx, v any, b *bound) (any, error) { return selectOrReject(c, v, b, true, true) }
-func filterRejectattr(c *callCtx, v any, b *bound) (any, error) { return selectOrReject(c, v, b, false, true) }
+func filterSelect(c *callCtx, v any, b *bound) (any, error) {
+	return selectOrReject(c, v, b, true, false)
+}
+func filterReject(c *callCtx, v any, b *bound) (any, error) {
+	return selectOrReject(c, v, b, false, false)
+}
+func filterSelectattr(c *callCtx, v any, b *bound) (any, error) {
+	return selectOrReject(c, v, b, true, true)
+}
+func filterRejectattr(c *callCtx, v any, b *bound) (any, error) {
+	return selectOrReject(c, v, b, false, true)
+}
 
 func selectOrReject(c *callCtx, v any, b *bound, keep, byAttr bool) (any, error) {
 	{
