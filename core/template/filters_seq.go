@@ -396,55 +396,54 @@ func filterUnique(c *callCtx, v any, b *bound) (any, error) {
 	}), nil
 }
 
+// minOrMax is _min_or_max: the first item whose key no later one beats (min asks <, max >).
 func filterMax(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, true) }
 func filterMin(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, false) }
 
 func minOrMax(c *callCtx, v any, b *bound, isMax bool) (any, error) {
-	{
-		caseSensitive, attribute := b.args[0], b.args[1]
-		items, err := iterItems(c.ev, c.pos, v)
-		if err != nil {
-			return nil, err
-		}
-		if len(items) == 0 {
-			return &undefined{msg: "No aggregated item, sequence was empty.", pos: -1}, nil
-		}
-		cs, err := truthy(caseSensitive)
-		if err != nil {
-			return nil, err
-		}
-		g, err := newAttrGetter(attribute, !cs, nil)
-		if err != nil {
-			return nil, err
-		}
-		op := "<"
-		if isMax {
-			op = ">"
-		}
-		best := normalize(items[0])
-		bestKey, err := g.get(best)
-		if err != nil {
-			return nil, err
-		}
-		for _, it := range items[1:] {
-			it = normalize(it)
-			k, err := g.get(it)
-			if err != nil {
-				return nil, err
-			}
-			if isNaN(k) || isNaN(bestKey) {
-				return nil, notSupported("min or max of NaN")
-			}
-			better, err := compareOp(op, k, bestKey)
-			if err != nil {
-				return nil, err
-			}
-			if better {
-				best, bestKey = it, k
-			}
-		}
-		return best, nil
+	caseSensitive, attribute := b.args[0], b.args[1]
+	items, err := iterItems(c.ev, c.pos, v)
+	if err != nil {
+		return nil, err
 	}
+	if len(items) == 0 {
+		return &undefined{msg: "No aggregated item, sequence was empty.", pos: -1}, nil
+	}
+	cs, err := truthy(caseSensitive)
+	if err != nil {
+		return nil, err
+	}
+	g, err := newAttrGetter(attribute, !cs, nil)
+	if err != nil {
+		return nil, err
+	}
+	op := "<"
+	if isMax {
+		op = ">"
+	}
+	best := normalize(items[0])
+	bestKey, err := g.get(best)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items[1:] {
+		it = normalize(it)
+		k, err := g.get(it)
+		if err != nil {
+			return nil, err
+		}
+		if isNaN(k) || isNaN(bestKey) {
+			return nil, notSupported("min or max of NaN")
+		}
+		better, err := compareOp(op, k, bestKey)
+		if err != nil {
+			return nil, err
+		}
+		if better {
+			best, bestKey = it, k
+		}
+	}
+	return best, nil
 }
 
 func filterSum(c *callCtx, v any, b *bound) (any, error) {
@@ -683,8 +682,6 @@ func kwValue(kw []kwVal, name string) (any, bool) {
 	return nil, false
 }
 
-// selectOrReject is select_or_reject: the items for which the test (or bool, without one) of
-// the item, or of its attribute when byAttr, is keep.
 func filterSelect(c *callCtx, v any, b *bound) (any, error) {
 	return selectOrReject(c, v, b, true, false)
 }
@@ -698,55 +695,55 @@ func filterRejectattr(c *callCtx, v any, b *bound) (any, error) {
 	return selectOrReject(c, v, b, false, true)
 }
 
+// selectOrReject is select_or_reject: the items for which the test (or bool, without one) of
+// the item, or of its attribute when byAttr, is keep.
 func selectOrReject(c *callCtx, v any, b *bound, keep, byAttr bool) (any, error) {
-	{
-		args, kw := b.rest, b.kw
-		return lazy(c, func() (func() (any, bool, error), error) {
-			ok, err := truthy(v)
+	args, kw := b.rest, b.kw
+	return lazy(c, func() (func() (any, bool, error), error) {
+		ok, err := truthy(v)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return over(nil, nil), nil
+		}
+		trans := func(x any) (any, error) { return x, nil }
+		off := 0
+		if byAttr {
+			if len(args) == 0 {
+				return nil, &pyError{msg: "FilterArgumentError: Missing parameter for attribute name"}
+			}
+			g, err := newAttrGetter(args[0], false, nil)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
-				return over(nil, nil), nil
-			}
-			trans := func(x any) (any, error) { return x, nil }
-			off := 0
-			if byAttr {
-				if len(args) == 0 {
-					return nil, &pyError{msg: "FilterArgumentError: Missing parameter for attribute name"}
-				}
-				g, err := newAttrGetter(args[0], false, nil)
-				if err != nil {
-					return nil, err
-				}
-				trans = g.get
-				off = 1
-			}
-			test := func(x any) (bool, error) { return truthy(x) }
-			if len(args) > off {
-				name, rest := args[off], args[off+1:]
-				test = func(x any) (bool, error) {
-					r, err := c.callNamed(true, name, x, rest, kw)
-					if err != nil {
-						return false, err
-					}
-					return truthy(r)
-				}
-			}
-			items, err := iterItems(c.ev, c.pos, v)
-			if err != nil {
-				return nil, err
-			}
-			return over(items, func(it any) (bool, error) {
-				x, err := trans(it)
+			trans = g.get
+			off = 1
+		}
+		test := func(x any) (bool, error) { return truthy(x) }
+		if len(args) > off {
+			name, rest := args[off], args[off+1:]
+			test = func(x any) (bool, error) {
+				r, err := c.callNamed(true, name, x, rest, kw)
 				if err != nil {
 					return false, err
 				}
-				r, err := test(x)
-				return r == keep, err
-			}), nil
+				return truthy(r)
+			}
+		}
+		items, err := iterItems(c.ev, c.pos, v)
+		if err != nil {
+			return nil, err
+		}
+		return over(items, func(it any) (bool, error) {
+			x, err := trans(it)
+			if err != nil {
+				return false, err
+			}
+			r, err := test(x)
+			return r == keep, err
 		}), nil
-	}
+	}), nil
 }
 
 // pprintRepr is pprint.pformat(v) for a value whose repr fits in 80 columns: the repr with each
