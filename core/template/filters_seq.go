@@ -396,7 +396,8 @@ func filterUnique(c *callCtx, v any, b *bound) (any, error) {
 	}), nil
 }
 
-// minOrMax is _min_or_max: the first item whose key no later one beats (min asks <, max >).
+// filterMax and filterMin are do_max and do_min (_min_or_max): the first item whose key no
+// later one beats (min asks <, max >).
 func filterMax(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, true) }
 func filterMin(c *callCtx, v any, b *bound) (any, error) { return minOrMax(c, v, b, false) }
 
