@@ -38,7 +38,7 @@ type differentialCase struct {
 //   - a construct outside the subset that Jinja compiles and Python never runs (a call, x[],
 //     tojson(undefined) in a branch not taken): we refuse it when parsing;
 //   - a bound method used as a value (s.title, d.items without the call): "not supported";
-//   - printf-style str % x and arithmetic on tojson's Markup: "not supported";
+//   - arithmetic on tojson's Markup: "not supported";
 //   - a negative number to a fractional power: Python makes a complex number; "not supported";
 //   - float ** on an exact halfway case (123456789.0 ** 2): CPython calls glibc's pow, which is
 //     not correctly rounded there; we round to nearest even;
@@ -52,8 +52,6 @@ type differentialCase struct {
 // 1.8446744073709552e+19 where Python prints 18446744073709551616.
 var differentialExceptions = map[string]string{
 	"jinja-130": "int * Markup (tojson's result): arithmetic on Markup is outside the subset",
-	"jinja-379": "printf-style str % x (Python takes an Undefined for a mapping and returns the string): outside the subset",
-	"jinja-448": "printf-style str % [] (Python takes a list for a mapping and returns the string): outside the subset",
 	"lib-172":   "pprint of a value whose repr is over 80 columns: pformat's line wrapping is not reproduced (refused)",
 }
 

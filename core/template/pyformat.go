@@ -14,16 +14,29 @@ import (
 	"ragjudge/core/value"
 )
 
-// pyPrintf is format % args, where args is a tuple, or a dict when mapping is not nil.
-func pyPrintf(format string, args []any, mapping *value.Object) (string, error) {
+// pyMod is str % x: a tuple gives the arguments; what Python takes for a mapping (anything with
+// __getitem__ but a tuple or a str: a dict, a list, a range, an undefined) is the one argument
+// of each field and what %(key) looks into, and no argument is left over; anything else is the
+// one argument.
+func pyMod(format string, x any) (any, error) {
+	switch t := x.(type) {
+	case tuple:
+		return pyPrintf(format, t, nil)
+	case *value.Object, []any, rangeVal, *undefined:
+		return pyPrintf(format, []any{t}, t)
+	case markup:
+		return nil, notSupported("printf-style formatting with a Markup argument")
+	}
+	return pyPrintf(format, []any{x}, nil)
+}
+
+// pyPrintf is format % args: the fields take args in turn (a value that is not a tuple is the
+// one argument); mapping, when not nil, is what %(key) looks into, and then an argument left
+// over is no error.
+func pyPrintf(format string, args []any, mapping any) (string, error) {
 	var b strings.Builder
 	argi := 0
-	usedMapping := false
 	next := func() (any, error) {
-		if mapping != nil {
-			usedMapping = true
-			return mapping, nil
-		}
 		if argi >= len(args) {
 			return nil, typeErr("not enough arguments for format string")
 		}
@@ -62,13 +75,22 @@ func pyPrintf(format string, args []any, mapping *value.Object) (string, error) 
 				return "", valueErr("incomplete format key")
 			}
 			key := format[i+1 : k-1]
-			x, ok := mapping.Get(key)
-			if !ok {
-				var r strings.Builder
-				writeStrRepr(&r, key)
-				return "", &pyError{msg: "KeyError: " + r.String()}
+			var x any
+			switch m := mapping.(type) {
+			case *value.Object:
+				v, ok := m.Get(key)
+				if !ok {
+					var r strings.Builder
+					writeStrRepr(&r, key)
+					return "", &pyError{msg: "KeyError: " + r.String()}
+				}
+				x = v
+			case *undefined:
+				return "", undefErr(m)
+			default:
+				return "", typeErr("%s indices must be integers or slices, not str", pyTypeName(m))
 			}
-			arg, haveArg, usedMapping = normalize(x), true, true
+			arg, haveArg = normalize(x), true
 			i = k
 		}
 		var flags string
@@ -153,7 +175,6 @@ func pyPrintf(format string, args []any, mapping *value.Object) (string, error) 
 	if mapping == nil && argi < len(args) {
 		return "", typeErr("not all arguments converted during string formatting")
 	}
-	_ = usedMapping
 	return b.String(), nil
 }
 
@@ -383,7 +404,7 @@ func filterFormat(c *callCtx, v any, b *bound) (any, error) {
 		for _, k := range b.kw {
 			m.Set(k.name, k.val)
 		}
-		return pyPrintf(s, nil, m)
+		return pyPrintf(s, []any{m}, m)
 	}
 	return pyPrintf(s, b.rest, nil)
 }

@@ -92,8 +92,8 @@ func opUnsupported(op string, a, b any) error {
 func binaryOp(op string, a, b any) (any, error) {
 	// Before looking at b: str % undefined is no error in Jinja (str.__mod__ takes the
 	// Undefined for a mapping and returns the string as it is), nor is Markup % undefined.
-	if _, ok := a.(string); ok && op == "%" {
-		return nil, notSupported("printf-style formatting with %")
+	if s, ok := a.(string); ok && op == "%" {
+		return pyMod(s, b)
 	}
 	if err := noArithmetic(a); err != nil {
 		return nil, err

@@ -194,17 +194,7 @@ func modEquals(v, num any, want int64) (any, error) {
 		return nil, notSupported("printf-style formatting with % (a Markup value in odd, even or divisibleby)")
 	case string:
 		// str % num is printf-style formatting: a str result, never equal to an int.
-		var err error
-		switch a := num.(type) {
-		case tuple:
-			_, err = pyPrintf(t, a, nil)
-		case *value.Object:
-			_, err = pyPrintf(t, nil, a)
-		case *undefined:
-			return false, nil
-		default:
-			_, err = pyPrintf(t, []any{num}, nil)
-		}
+		_, err := pyMod(t, num)
 		return false, err
 	}
 	m, err := binaryOp("%", v, num)
