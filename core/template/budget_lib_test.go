@@ -44,3 +44,19 @@ func TestBudgetFilters(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetDeepValues: writing out a nested value (tojson, string; pprint too) is charged for every
+// item it holds, so that doing it in a loop stops at the budget.
+func TestBudgetDeepValues(t *testing.T) {
+	for _, f := range []string{"tojson", "string"} {
+		t.Run(f, func(t *testing.T) {
+			start := time.Now()
+			_, err := Render("hostile", "{% set d = {'a': xs} %}{% for i in xs %}{{ d|"+f+"|length }}{% endfor %}", Jinja, hostileVars())
+			took := time.Since(start)
+			t.Logf("%v: %v", took, err)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "too much work")
+			assert.Less(t, took, 3*time.Second)
+		})
+	}
+}

@@ -48,7 +48,12 @@ var filterSpecs = [...]builtinSpec{
 	{"default d", "do_default 1 value default_value='' boolean=False", nil, filterDefault, 0},
 	{"first", "sync_do_first 2 environment seq", nil, filterFirst, 0},
 	{"last", "do_last 2 environment seq", nil, filterLast, 0},
-	{"tojson", "do_tojson 2 eval_ctx value indent=None", nil, filterToJSON, 0},
+	{"tojson", "do_tojson 2 eval_ctx value indent=None", func(c *callCtx, v any, b *bound) (any, error) {
+		if err := chargeDeep(c, v); err != nil {
+			return nil, err
+		}
+		return filterToJSON(v, b.args)
+	}, nil, 0},
 	{"abs", "!abs 1 x", nil, filterAbs, 0},
 	{"attr", "do_attr 2 environment obj name", nil, filterAttr, 0},
 	{"batch", "do_batch 1 value linecount fill_with=None", filterBatch, nil, 0},
@@ -72,13 +77,23 @@ var filterSpecs = [...]builtinSpec{
 	{"rejectattr", "sync_do_rejectattr 2 context value * **", filterRejectattr, nil, 0},
 	{"max", "do_max 2 environment value case_sensitive=False attribute=None", filterMax, nil, 0},
 	{"min", "do_min 2 environment value case_sensitive=False attribute=None", filterMin, nil, 0},
-	{"pprint", "do_pprint 1 value", nil, pprintRepr, 0},
+	{"pprint", "do_pprint 1 value", func(c *callCtx, v any, b *bound) (any, error) {
+		if err := chargeDeep(c, v); err != nil {
+			return nil, err
+		}
+		return pprintRepr(v, b.args)
+	}, nil, 0},
 	{"reverse", "do_reverse 1 value", filterReverse, nil, 0},
 	{"round", "do_round 1 value precision=0 method='common'", nil, filterRound, 0},
 	{"safe", "do_mark_safe 1 value", nil, filterSafe, 0},
 	{"slice", "sync_do_slice 1 value slices fill_with=None", filterSlice, nil, 0},
 	{"sort", "do_sort 2 environment value reverse=False case_sensitive=False attribute=None", filterSort, nil, 0},
-	{"string", "soft_str 1 s", nil, filterString, 0},
+	{"string", "soft_str 1 s", func(c *callCtx, v any, b *bound) (any, error) {
+		if err := chargeDeep(c, v); err != nil {
+			return nil, err
+		}
+		return filterString(v, b.args)
+	}, nil, 0},
 	{"striptags", "do_striptags 1 value", nil, filterStriptags, 0},
 	{"sum", "sync_do_sum 2 environment iterable attribute=None start=0", filterSum, nil, 0},
 	{"title", "do_title 1 s", filterTitle, nil, 0},

@@ -453,6 +453,16 @@ func chargeChars(ev *evaluator, pos int, v any) error {
 	return nil
 }
 
+// chargeDeep charges for writing out all that v holds (tojson, pprint, str of a container): its
+// items at every depth, not only the text that comes out.
+func chargeDeep(c *callCtx, v any) error {
+	switch v.(type) {
+	case []any, tuple, *value.Object, *dictView:
+		return c.ev.step(c.pos, deepSize(v)/bytesPerStep)
+	}
+	return nil
+}
+
 // iterItems is iter(v) for a filter: a generator's items, a list's, a string's characters.
 func iterItems(ev *evaluator, pos int, v any) ([]any, error) {
 	if err := chargeChars(ev, pos, v); err != nil {
