@@ -345,7 +345,7 @@ def mutate(r, src):
 UNSUPPORTED = [
     "{{ lipsum() }}", "{% autoescape true %}{{ s }}{% endautoescape %}", "{{ xs.append(1) }}", "{{ {1: 'a'} }}",
     "{{ (1, 2) + (3,) }}", "{{ xs|random }}", "{{ s.title() }}", "{{ {(1, 2): 3} }}",
-    "{% block b %}x{% endblock %}", "{{ ws.index('a') }}", "{{ s|urlize }}", "{{ cycler(1, 2) }}",
+    "{% block b %}x{% endblock %}", "{{ ws.index('a') }}", "{{ xs|random(2) }}", "{{ cycler(1, 2) }}",
     "{{ 1 is sameas 1 }}", "{{ 'AT&T'|striptags }}", "{{ 'a-b c'|wordwrap(3) }}", "{{ lipsum }}", "{{ s.format(1) }}",
     "{{ s.zfill(3) }}", "{{ xs.pop() }}", "{{ '%a'|format(1) }}", "{{ '١'|int }}", "{{ '٣.5'|float }}",
     "{{ ['a' * 50, 'b' * 50]|pprint }}", "{{ xs|random(1) }}", "{{ d.update(a=1) }}", "{{ '\\N{BULLET}' }}",
@@ -560,7 +560,8 @@ LIB_PEOPLE = [{"name": "Ann", "age": 30, "city": "NY"}, {"name": "bob", "age": 2
               {"name": "Cy", "age": 30, "city": "LA", "tags": ["a", "b"]}, {"name": "dee", "age": 41.5}]
 LIB_TEXTS = ["Hello wörld-foo bar", "a\nb\n\nc", "<p>Hi &amp; <b>bye</b></p> <!-- c -->", "The quick brown fox jumps over the lazy dog",
              "ǆungla ßtraße ΑΣ", "  x  ", "42", " -0x1A ", "1_000", "3.75", "1e3", "nan", "-inf", "0b101", "%s-%d", "%(a)s %(b)05.1f",
-             "%x|%#o|%+.2e|%g", "AT&T &lt;ok&gt; &#65;", "it's-a tEST\tcase", "", "ÉCOLE", "abc"]
+             "%x|%#o|%+.2e|%g", "AT&T &lt;ok&gt; &#65;", "it's-a tEST\tcase", "", "ÉCOLE", "abc",
+             "see http://x.com/a, www.y.org. (https://z.io/(p)) mail a@b.co or tel:123 <www.q.com>"]
 
 
 def lib_attr(r):
@@ -605,6 +606,7 @@ def lib_filter(r):
         lambda: "wordcount", lambda: "wordwrap(%s)" % r.choice(["5", "10, false", "8, wrapstring='|'", "4, break_on_hyphens=false", "0"]),
         lambda: "xmlattr" + opt("(false)"), lambda: "pprint",
         lambda: "upper", lambda: "length", lambda: "first", lambda: "last", lambda: "join(',')", lambda: "tojson",
+        lambda: "urlize" + opt("(10)", "(nofollow=true)", "(target='_blank', rel='me')", "(extra_schemes=['tel:'])", "(2.5)"),
     ]
     return r.choice(choices)()
 
@@ -778,6 +780,26 @@ def dumps(obj):
     return json.dumps(obj, ensure_ascii=True)
 
 
+def rendered(cases, jinja2):
+    """What the oracle answers for each case (output or error message), for comparing two runs."""
+    out = []
+    for c in cases:
+        res = gen_conformance.render(c, jinja2)
+        out.append([res.get("output"), res.get("error"), res.get("message")])
+    return out
+
+
+def second_opinion(cases):
+    """The oracle's answers from another Python process. Where a memory address leaks into an
+    output (a generator printed, then cut up or sorted by later filters, where no " at 0x" is left
+    to see), the two processes differ: such a case is outside the subset, and would make the
+    goldens drift."""
+    import subprocess
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--render"], input=json.dumps(cases),
+                          capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout)
+
+
 def generate(seed=SEED, scale=1, template_out=TEMPLATE_OUT, judge_out=JUDGE_OUT):
     global N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LIB, N_LANG
     N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LIB, N_LANG = (n * scale for n in (N_JINJA, N_FORMAT, N_UNSUPPORTED, N_JUDGE, N_LIB, N_LANG))
@@ -787,13 +809,21 @@ def generate(seed=SEED, scale=1, template_out=TEMPLATE_OUT, judge_out=JUDGE_OUT)
     tcases = jinja_cases(r) + format_cases(r)
     tcases += lib_cases(random.Random(seed + 2))
     tcases += lang_cases(random.Random(seed + 3))
-    tlines = [header] + [dumps(oracle_result(c, jinja2)) for c in tcases]
+    results = [oracle_result(c, jinja2) for c in tcases]
+    here, there = rendered(tcases, jinja2), second_opinion(tcases)
+    for i, c in enumerate(tcases):
+        if here[i] != there[i] and not results[i].get("unsupported"):
+            results[i] = oracle_result(dict(c, unsupported=True), jinja2)
+    tlines = [header] + [dumps(res) for res in results]
     r = random.Random(seed + 1)
     jlines = [header] + [dumps(c) for c in judge_cases(r)]
     return {template_out: "\n".join(tlines) + "\n", judge_out: "\n".join(jlines) + "\n"}
 
 
 def main(argv):
+    if "--render" in argv:
+        print(json.dumps(rendered(json.load(sys.stdin), gen_conformance.load_jinja())))
+        return
     check = "--check" in argv
     if "--hunt" in argv:
         k = argv.index("--hunt")

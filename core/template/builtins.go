@@ -100,6 +100,7 @@ var filterSpecs = [...]builtinSpec{
 	{"truncate", "do_truncate 2 env s length=255 killwords=False end='...' leeway=None", nil, filterTruncate, 0},
 	{"unique", "do_unique 2 environment value case_sensitive=False attribute=None", filterUnique, nil, 0},
 	{"urlencode", "do_urlencode 1 value", nil, filterUrlencode, 0},
+	{"urlize", "do_urlize 2 eval_ctx value trim_url_limit=None nofollow=False target=None rel=None extra_schemes=None", nil, filterUrlize, 0},
 	{"wordcount", "do_wordcount 1 s", nil, filterWordcount, 0},
 	{"wordwrap", "do_wordwrap 2 environment s width=79 break_long_words=True wrapstring=None break_on_hyphens=True", filterWordwrap, nil, 0},
 	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr, 0},

@@ -39,7 +39,7 @@ func filterOf(name string) (filterDef, bool) {
 // jinjaFilters and jinjaTests are Jinja's other built-ins: using one is "not supported" rather
 // than "unknown".
 const (
-	jinjaFilters = " random urlize "
+	jinjaFilters = " random "
 	jinjaTests   = " "
 )
 
