@@ -18,6 +18,7 @@ python3 from pyenv or a virtualenv whose Jinja2 may be another 3.1.x (3.1.2 and 
 which names an {% if %} assigns in every branch). The first line of expected.jsonl records the
 oracle's versions.
 """
+import copy
 import json
 import os
 import sys
@@ -61,7 +62,9 @@ def render(case, jinja2):
     try:
         if case["dialect"] == "jinja":
             env = jinja2.Environment(undefined=jinja2.StrictUndefined)
-            result["output"] = env.from_string(source).render(**case["vars"])
+            # A copy: a template may call a list's or a dict's methods (xs.append(1), Python
+            # accepts them), which must not change what the next case is given or what is written.
+            result["output"] = env.from_string(source).render(**copy.deepcopy(case["vars"]))
         elif case["dialect"] == "format":
             result["output"] = source.format(**case["vars"])
         else:
