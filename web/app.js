@@ -1,10 +1,18 @@
-// app.js: the page's entry point. Loads the judge engine (ragjudge.js + wasm) and the dev server's
-// config in parallel, then builds the top bar, the model settings and the three views: Evaluate,
-// Batch (web/batch/view.js, loaded on first visit) and the Recall calculator.
+// app.js: the page's entry point. The judge engine (ragjudge.js + the wasm, the largest download)
+// starts loading first; meanwhile the evaluators' descriptions (evaluators.json, written by
+// `make build` from the same declarations rj.evaluators() returns) and the dev server's config are
+// fetched, and the top bar, the model settings and the views are drawn from them at once. What
+// needs the engine (the prompt, the verdict, Run, the calculator's results, the Batch view) waits
+// quietly for it (engine.js) and is enabled the moment it is ready.
+//
+// The page marks its progress on <html> for tests and benchmarks, which wait on these rather than
+// on guesses: data-shell="ready" once the views are drawn, data-engine="ready" (or "failed") the
+// moment the engine can be used, data-ready="true" once the view shown is whole.
 
 import { load } from "./ragjudge.js";
 import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
+import { Engine, engineNote } from "./engine.js";
 import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
 import { mountCalculator } from "./calculator.js";
@@ -23,30 +31,59 @@ async function fetchConfig() {
   }
 }
 
+/**
+ * fetchDescriptions reads evaluators.json, the built-in evaluators as rj.evaluators() lists them;
+ * null when it is missing or unreadable (a page built before the file existed), and then the
+ * engine lists them once it is loaded.
+ * @returns {Promise<any[]|null>}
+ */
+async function fetchDescriptions() {
+  try {
+    const res = await fetch("evaluators.json", { headers: { Accept: "application/json" } });
+    if (!res.ok) return null;
+    const list = await res.json();
+    return Array.isArray(list) && list.length && list.every((e) => e && typeof e.id === "string" && Array.isArray(e.inputs)) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * evaluatorList is every evaluator the page offers: the built-ins, then the custom evaluators
+ * stored in this browser. There are none yet; when they come, they are read from storage here,
+ * so that they are drawn before the engine is ready like the built-ins, and handed to the engine
+ * (rj.define) once it is.
+ * @param {any[]} builtins @returns {any[]}
+ */
+function evaluatorList(builtins) {
+  return builtins;
+}
+
 async function main() {
   const doc = document;
+  const html = doc.documentElement;
   const state = new State();
+  const engine = new Engine();
   const loading = ref(doc, "loading");
-  let rj;
-  try {
-    [rj, state.config] = await Promise.all([load(), fetchConfig()]);
-  } catch (e) {
-    replace(
-      loading,
-      h("strong", { text: "✗ The judge engine did not load: " }),
-      String((e && e.message) || e),
-      h("br"),
-      "Build it with make build (or make run), then reload.",
-    );
-    loading.classList.add("msg-error");
-    return;
+
+  // The engine first: it downloads and compiles while everything else is drawn.
+  const engineLoad = load();
+  engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
+  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
+  state.config = config;
+  const described = builtins;
+  if (!builtins) {
+    try {
+      builtins = (await engineLoad).evaluators();
+    } catch (e) {
+      engineFailed(e);
+      return;
+    }
   }
-  performance.mark("ragjudge-engine");
-  loading.hidden = true;
-  ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  let evaluators = evaluatorList(builtins);
 
   mountSettings(doc, state);
-  const evaluate = mountEvaluate(ref(doc, "view-evaluate"), { rj, state });
+  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
   let calculatorMounted = false;
   let batchMounted = false;
 
@@ -62,11 +99,17 @@ async function main() {
     for (const v of VIEWS) ref(doc, "view-" + v).hidden = v !== view;
     if (view === "calculator" && !calculatorMounted) {
       calculatorMounted = true;
-      mountCalculator(ref(doc, "view-calculator"), { rj, state });
+      mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
     }
     if (view === "batch" && !batchMounted) {
-      batchMounted = true;
-      await mountBatch(ref(doc, "view-batch"), { rj, state });
+      if (engine.rj) {
+        batchMounted = true;
+        await mountBatch(ref(doc, "view-batch"), { rj: engine.rj, state });
+      } else {
+        // The Batch view reads and checks datasets and resumes stored runs: all of it is the
+        // engine's work, so the view is built when the engine is ready (below).
+        replace(ref(doc, "view-batch"), h("section", { class: "card" }, h("h2", { class: "card-title", text: "Batch evaluation" }), h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "This view opens") })));
+      }
     }
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
@@ -88,10 +131,55 @@ async function main() {
       evaluate.run();
     }
   });
-  await show(location.hash.slice(1) || state.get("view"));
-  // The page is usable: tests and the page benchmark wait for this.
-  doc.documentElement.dataset.ready = "true";
+  const first = show(location.hash.slice(1) || state.get("view"));
+  loading.hidden = true;
+  html.dataset.shell = "ready";
+  performance.mark("ragjudge-shell");
+  await first;
+
+  let rj;
+  try {
+    rj = await engineLoad;
+  } catch (e) {
+    engineFailed(e);
+    return;
+  }
+  ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  // evaluators.json comes from the same build as the wasm; one from another build would draw
+  // forms the engine does not read, so the engine's own list wins.
+  if (described && JSON.stringify(rj.evaluators()) !== JSON.stringify(described)) {
+    console.warn("ragjudge: evaluators.json differs from the engine's evaluators (is it from another build? run make build); using the engine's");
+    evaluators = evaluatorList(rj.evaluators());
+    evaluate.dispose();
+    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+    if (calculatorMounted) {
+      calculatorMounted = false;
+      replace(ref(doc, "view-calculator"));
+    }
+  }
+  engine.ready(rj);
+  html.dataset.engine = "ready";
+  performance.mark("ragjudge-engine");
+  // Views that waited for the engine are built now.
+  await show(state.get("view"));
+  // The page is whole: the e2e tests wait for this.
+  html.dataset.ready = "true";
   performance.mark("ragjudge-ready");
+
+  /** engineFailed says the engine did not load, with why; what is drawn stays readable. */
+  function engineFailed(e) {
+    engine.fail(e);
+    html.dataset.engine = "failed";
+    loading.hidden = false;
+    loading.classList.add("msg-error");
+    replace(
+      loading,
+      h("strong", { text: "✗ The judge engine did not load: " }),
+      String((e && e.message) || e),
+      h("br"),
+      "Build it with make build (or make run), then reload.",
+    );
+  }
 }
 
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
