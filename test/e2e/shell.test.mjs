@@ -135,3 +135,30 @@ test("a wasm that does not load is said so, with the error; the page stays reada
     await page.close();
   }
 });
+
+test("evaluators.json from another build gives way to the engine's list; without it the engine lists them", async () => {
+  const real = await (await fetch(env.serve.url + "/evaluators.json")).json();
+  for (const variant of ["stale", "missing"]) {
+    const page = await env.browser.ctx.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const warnings = [];
+    page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+    await page.route("**/evaluators.json", (route) =>
+      variant === "missing"
+        ? route.fulfill({ status: 404, body: "" })
+        : route.fulfill({ contentType: "application/json", body: JSON.stringify(real.map((e) => ({ ...e, title: "Stale " + e.title }))) }),
+    );
+    try {
+      await page.goto(env.serve.url + "/#evaluate");
+      await page.waitForSelector("html[data-ready=true]");
+      assert.equal(await text(page, 'label[for="pick-claim-groundedness"]'), real[0].title, variant);
+      assert.equal(await page.locator('[data-ref^="pick-"]').count(), real.length, variant);
+      if (variant === "stale") assert.ok(warnings.some((w) => /evaluators\.json differs/.test(w)), JSON.stringify(warnings));
+      assert.equal(await page.isDisabled('[data-ref="run"]'), false, variant);
+      assert.deepEqual(errors, [], variant);
+    } finally {
+      await page.close();
+    }
+  }
+});
