@@ -22,7 +22,8 @@ const VIEWS = ["evaluate", "batch", "calculator"];
 
 async function fetchConfig() {
   try {
-    const res = await fetch("ragjudge/config", { headers: { Accept: "application/json" } });
+    // No headers of its own: the request must match index.html's preload to be answered by it.
+    const res = await fetch("ragjudge/config");
     if (!res.ok) return null;
     const j = await res.json();
     return j && typeof j === "object" && "upstream" in j ? j : null;
@@ -39,7 +40,8 @@ async function fetchConfig() {
  */
 async function fetchDescriptions() {
   try {
-    const res = await fetch("evaluators.json", { headers: { Accept: "application/json" } });
+    const res = await fetch("evaluators.json"); // index.html preloads it
+
     if (!res.ok) return null;
     const list = await res.json();
     return Array.isArray(list) && list.length && list.every((e) => e && typeof e.id === "string" && Array.isArray(e.inputs)) ? list : null;
@@ -59,6 +61,27 @@ function evaluatorList(builtins) {
   return builtins;
 }
 
+/**
+ * compileEarly starts compiling the wasm at url as its bytes arrive and resolves to the
+ * WebAssembly.Module; or to the Response itself when it cannot (an HTTP error, a server that does
+ * not send application/wasm), for load() to say why or to compile it from its bytes.
+ * @param {URL} url @returns {Promise<WebAssembly.Module|Response>}
+ */
+async function compileEarly(url) {
+  let res;
+  try {
+    res = await fetch(url); // answered by index.html's preload
+  } catch (e) {
+    throw new Error(`cannot fetch ${url.href}: ${e instanceof Error ? e.message : e}`);
+  }
+  if (!res.ok || !WebAssembly.compileStreaming) return res;
+  try {
+    return await WebAssembly.compileStreaming(res.clone());
+  } catch {
+    return res;
+  }
+}
+
 async function main() {
   const doc = document;
   const html = doc.documentElement;
@@ -67,12 +90,18 @@ async function main() {
   const loading = ref(doc, "loading");
 
   // The engine first: it downloads and compiles while everything else is drawn.
-  const engineLoad = load();
+  // The engine first: the wasm downloads and compiles (off the main thread) while the page is
+  // drawn. Starting Go, tens of ms on the main thread, waits until the shell is drawn.
+  let shellDrawn = () => {};
+  const drawn = new Promise((resolve) => (shellDrawn = resolve));
+  const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
+  const engineLoad = load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) });
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
   let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   state.config = config;
   const described = builtins;
   if (!builtins) {
+    shellDrawn(); // nothing to draw without the engine's list
     try {
       builtins = (await engineLoad).evaluators();
     } catch (e) {
@@ -135,6 +164,8 @@ async function main() {
   loading.hidden = true;
   html.dataset.shell = "ready";
   performance.mark("ragjudge-shell");
+  // After this frame is painted, not in it.
+  requestAnimationFrame(() => setTimeout(shellDrawn, 0));
   await first;
 
   let rj;
@@ -144,9 +175,13 @@ async function main() {
     engineFailed(e);
     return;
   }
+  performance.mark("ragjudge-engine");
   ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  engine.ready(rj);
+  html.dataset.engine = "ready";
   // evaluators.json comes from the same build as the wasm; one from another build would draw
-  // forms the engine does not read, so the engine's own list wins.
+  // forms the engine does not read, so the engine's own list wins. (Checked after the engine is
+  // marked ready: listing the evaluators costs the engine a few ms.)
   if (described && JSON.stringify(rj.evaluators()) !== JSON.stringify(described)) {
     console.warn("ragjudge: evaluators.json differs from the engine's evaluators (is it from another build? run make build); using the engine's");
     evaluators = evaluatorList(rj.evaluators());
@@ -157,9 +192,6 @@ async function main() {
       replace(ref(doc, "view-calculator"));
     }
   }
-  engine.ready(rj);
-  html.dataset.engine = "ready";
-  performance.mark("ragjudge-engine");
   // Views that waited for the engine are built now.
   await show(state.get("view"));
   // The page is whole: the e2e tests wait for this.
