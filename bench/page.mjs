@@ -119,9 +119,11 @@ try {
           await cdp.send("Network.emulateNetworkConditions", cond);
         }
         for (const cache of ["cold", "warm"]) {
-          if (cache === "cold") await page.goto(b.serve.url + "/#evaluate");
-          else await page.reload();
-          const r = await measure(page);
+          if (cache === "cold") await page.goto(b.serve.url + "/#evaluate", { waitUntil: "commit" });
+          else await page.reload({ waitUntil: "commit" });
+          const r = await measure(page).catch((e) => {
+            throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
+          });
           if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
           for (const k of ["buttons", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
           if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;

@@ -359,7 +359,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     stopBtn.hidden = false;
     syncMode();
     judge();
-    root.querySelector(".col-right").classList.add("streaming");
+    root.querySelector(".col-right")?.classList.add("streaming");
     runStatus.textContent = "Waiting for the model…";
     const t0 = performance.now();
     const request = {
@@ -407,7 +407,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       if (mine()) answers[runEv.id] = got;
       answerTA.readOnly = false;
       stopBtn.hidden = true;
-      root.querySelector(".col-right").classList.remove("streaming");
+      root.querySelector(".col-right")?.classList.remove("streaming");
       state.save();
       syncMode();
       if (mine()) {
