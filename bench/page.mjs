@@ -4,7 +4,9 @@
 //   - buttons: the evaluator buttons are in the page and visible (a MutationObserver sees them),
 //   - engine:  the judge engine can be used (the page's "ragjudge-engine" mark, made when
 //              <html data-engine="ready"> is set; older pages make it as the engine resolves),
-//   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready").
+//   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready"),
+// and, for scale, "parsing": when the first subresource was asked for, i.e. when the renderer
+// began to read the page (in a fresh context it starts a new process first).
 // Cold is a fresh browser context (empty HTTP and code caches); warm is a reload in the same one.
 //
 // The page is compared with the one of a git ref (default main), built into a temporary directory
@@ -84,8 +86,11 @@ async function measure(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && window.__buttonsAt, null, { timeout: 60000 });
   return page.evaluate(() => {
     const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
-    const wasm = performance.getEntriesByType("resource").find((r) => r.name.endsWith(".wasm"));
-    return { buttons: window.__buttonsAt, engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
+    const res = performance.getEntriesByType("resource");
+    const wasm = res.find((r) => r.name.endsWith(".wasm"));
+    // When the first subresource was asked for: the renderer had started and was parsing the page.
+    const parsing = Math.min(...res.map((r) => r.startTime));
+    return { parsing, buttons: window.__buttonsAt, engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
   });
 }
 
@@ -125,7 +130,7 @@ try {
             throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
           });
           if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
-          for (const k of ["buttons", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
+          for (const k of ["parsing", "buttons", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
           if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;
         }
         await ctx.close();
@@ -154,7 +159,7 @@ for (const link of Object.keys(LINKS)) {
         const xs = results[`${b.name}|${link}|${cache}|${k}`];
         return `${f(q(xs, 0.5))} (${f(q(xs, 0.9))})`;
       };
-      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  buttons ${cell("buttons")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
+      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  buttons ${cell("buttons")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
     }
   }
 }
