@@ -89,9 +89,8 @@ async function main() {
   const engine = new Engine();
   const loading = ref(doc, "loading");
 
-  // The engine first: it downloads and compiles while everything else is drawn.
   // The engine first: the wasm downloads and compiles (off the main thread) while the page is
-  // drawn. Starting Go, tens of ms on the main thread, waits until the shell is drawn.
+  // drawn. Starting Go, tens of ms on the main thread, waits until the shell is painted.
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
   const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
