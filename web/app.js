@@ -12,7 +12,7 @@
 import { load } from "./ragjudge.js";
 import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
-import { Engine, engineNote } from "./engine.js";
+import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
 import { mountCalculator } from "./calculator.js";
@@ -113,6 +113,7 @@ async function main() {
   mountSettings(doc, state);
   let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
   let calculatorMounted = false;
+  /** @type {Promise<void>|false} the Batch view's mount, once begun */
   let batchMounted = false;
 
   const tabs = [...ref(doc, "tabs").querySelectorAll('[role="tab"]')];
@@ -125,22 +126,18 @@ async function main() {
       if (on && focus) t.focus();
     }
     for (const v of VIEWS) ref(doc, "view-" + v).hidden = v !== view;
+    if (state.get("view") !== view) state.set({ view });
+    if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
     if (view === "calculator" && !calculatorMounted) {
       calculatorMounted = true;
       mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
     }
     if (view === "batch" && !batchMounted) {
-      if (engine.rj) {
-        batchMounted = true;
-        await mountBatch(ref(doc, "view-batch"), { rj: engine.rj, state });
-      } else {
-        // The Batch view reads and checks datasets and resumes stored runs: all of it is the
-        // engine's work, so the view is built when the engine is ready (below).
-        replace(ref(doc, "view-batch"), h("section", { class: "card" }, h("h2", { class: "card-title", text: "Batch evaluation" }), h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "This view opens") })));
-      }
+      // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
+      // its promise resolves then.
+      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state });
     }
-    if (state.get("view") !== view) state.set({ view });
-    if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
+    if (view === "batch") await batchMounted;
   }
   for (const t of tabs) {
     t.addEventListener("click", () => show(t.dataset.view));
@@ -167,7 +164,6 @@ async function main() {
   // frames), so there the engine starts at once.
   if (doc.visibilityState === "hidden") shellDrawn();
   else requestAnimationFrame(() => setTimeout(shellDrawn, 0));
-  await first;
 
   let rj;
   try {
@@ -193,7 +189,8 @@ async function main() {
       replace(ref(doc, "view-calculator"));
     }
   }
-  // Views that waited for the engine are built now.
+  // The first view is whole (the Batch view has reopened its runs), and so is the one shown now.
+  await first;
   await show(state.get("view"));
   // The page is whole: the e2e tests wait for this.
   html.dataset.ready = "true";
@@ -217,7 +214,7 @@ async function main() {
 
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
-async function mountBatch(root, { rj, state }) {
+async function mountBatch(root, { engine, evaluators, state }) {
   let mod;
   try {
     mod = await import("./batch/view.js");
@@ -233,7 +230,7 @@ async function mountBatch(root, { rj, state }) {
     );
     return;
   }
-  await mod.mount(root, { rj, state, renderVerdict });
+  await mod.mount(root, { engine, evaluators, state, renderVerdict });
 }
 
 main();

@@ -15,6 +15,39 @@ export class Engine extends EventTarget {
     this.status = "loading";
     /** @type {Error|null} why the engine did not load */
     this.error = null;
+    /**
+     * api is the engine's functions for parts built before it is loaded and used after (the
+     * Batch view's run controller, its table): each call goes to the loaded engine; before it
+     * is loaded, a call throws. Whatever functions the engine has, it forwards.
+     * @type {RagJudge}
+     */
+    this.api = /** @type {any} */ (
+      new Proxy(
+        {},
+        {
+          get: (_, name) => {
+            // Not a thenable, not a symbol-keyed protocol: only the engine's own names.
+            if (typeof name !== "string" || name === "then") return undefined;
+            const rj = /** @type {any} */ (this.rj);
+            if (!rj) {
+              return () => {
+                throw new Error(`the judge engine has not loaded yet (${name})`);
+              };
+            }
+            return rj[name];
+          },
+        },
+      )
+    );
+  }
+
+  /**
+   * whenReady resolves to true once the engine is ready, or to false if it failed to load.
+   * @returns {Promise<boolean>}
+   */
+  whenReady() {
+    if (this.status !== "loading") return Promise.resolve(this.status === "ready");
+    return new Promise((resolve) => this.addEventListener("change", () => resolve(this.status === "ready"), { once: true }));
   }
 
   /** ready makes rj the engine and tells the views. @param {RagJudge} rj */

@@ -93,19 +93,26 @@ test("the evaluator buttons and the form are drawn before the engine is ready; R
   }
 });
 
-test("the calculator and the Batch view wait for the engine, then work", async () => {
+test("the calculator and the Batch view are drawn before the engine; their results wait for it", async () => {
   const { page, errors, release } = await openHeld();
   try {
     await page.waitForSelector("html[data-shell=ready]");
     await page.click("#tab-calculator");
     await page.click('[data-ref="calc-seed-1"]');
     assert.match(await text(page, '[data-ref="calc-result"]'), /when the judge engine has loaded/);
+
+    // The Batch view takes a dataset at once and reads it when the engine is ready.
     await page.click("#tab-batch");
-    assert.match(await text(page, '#view-batch [data-ref="engine-loading"]'), /This view opens when the judge engine has loaded/);
+    await page.waitForSelector('[data-ref="batch-drop"]');
+    assert.equal(await page.evaluate(() => location.hash), "#batch");
+    const rows = ['{"question": "q1", "answer": "a1", "contexts": ["c1"]}', '{"question": "q2", "answer": "a2", "contexts": ["c2"]}'].join("\n");
+    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "early.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(rows) });
+    await page.waitForFunction(() => document.querySelector('[data-ref="batch-file-msg"]').dataset.engine === "loading");
+    assert.match(await text(page, '[data-ref="batch-file-msg"]'), /early\.jsonl is read when the judge engine has loaded/);
 
     release();
-    await page.waitForSelector('[data-ref="batch-drop"]');
     await page.waitForSelector("html[data-ready=true]");
+    await page.waitForFunction(() => /✓ early\.jsonl: 2 rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
     await page.click("#tab-calculator");
     await page.waitForSelector('[data-ref="calc-final"]');
     assert.match(await text(page, '[data-ref="calc-final"]'), /^4 \/ 5/);
