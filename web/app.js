@@ -1,9 +1,10 @@
-// app.js: the page's entry point. The judge engine (ragjudge.js + the wasm, the largest download)
-// starts loading first; meanwhile the evaluators' descriptions (evaluators.json, written by
-// `make build` from the same declarations rj.evaluators() returns) and the dev server's config are
-// fetched, and the top bar, the model settings and the views are drawn from them at once. What
-// needs the engine (the prompt, the verdict, Run, the calculator's results, the Batch view) waits
-// quietly for it (engine.js) and is enabled the moment it is ready.
+// app.js: the page's entry point. The judge engine's wasm (the largest download) downloads from
+// the start, with the evaluators' descriptions (evaluators.json, written by `make build` from the
+// same declarations rj.evaluators() returns) and the dev server's config; the top bar, the model
+// settings and the views are drawn from those at once, and the engine is compiled and started
+// meanwhile. What needs the engine (the prompt, the verdict, Run, the calculator's results,
+// reading a dataset, reopening stored runs) waits quietly for it (engine.js) and is enabled the
+// moment it is ready.
 //
 // The page marks its progress on <html> for tests and benchmarks, which wait on these rather than
 // on guesses: data-shell="ready" once the views are drawn, data-engine="ready" (or "failed") the
@@ -89,14 +90,16 @@ async function main() {
   const engine = new Engine();
   const loading = ref(doc, "loading");
 
-  // The engine first: the wasm downloads and compiles (off the main thread) while the page is
-  // drawn. Starting Go, tens of ms on the main thread, waits until the shell is painted.
+  // The wasm downloads from the start (index.html preloads it). Its compiling starts once the
+  // evaluators' descriptions are in hand: the compiler takes the 5 MB in chunks, one main-thread
+  // task each, which held the descriptions back by ~50 ms when it started first. Starting Go,
+  // tens of ms on the main thread, waits until the shell is painted.
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
+  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
   const engineLoad = load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) });
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
-  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   state.config = config;
   const described = builtins;
   if (!builtins) {
