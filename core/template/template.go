@@ -99,13 +99,13 @@ func jinjaSource(src string) string {
 
 func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 	src = jinjaSource(src)
-	body, perr := parse(src)
-	if perr != nil {
+	pj := parseJinja(src)
+	if perr := pj.err; perr != nil {
 		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}
 	var out strings.Builder
-	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{frame(analyzeScopes(body))}, out: &out}
-	if err := ev.render(body); err != nil {
+	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)}, out: &out}
+	if err := ev.render(pj.body); err != nil {
 		ee, ok := err.(*evalError)
 		if !ok {
 			ee = &evalError{pos: -1, msg: err.Error()}
