@@ -93,7 +93,7 @@ func New(fsys fs.FS) *Bridge {
 // arguments are "not given") and returns the wire text. It never panics: a panic in the core
 // becomes an "internal" error, so that later calls still work.
 func (b *Bridge) Call(name string, args []any) (out string) {
-	defer b.recover(name, &out)
+	defer b.recover(&name, &out)
 	return b.call(name, args)
 }
 
@@ -101,18 +101,23 @@ func (b *Bridge) Call(name string, args []any) (out string) {
 // not a result, but a request to send the call again with the values themselves.
 const MissWire = `{"miss":true}`
 
-// CallWire runs function name with the arguments in buf (see DecodeArgs), which the caller must
-// not write again, and returns the wire text, or MissWire.
-func (b *Bridge) CallWire(name string, buf []byte) (out string) {
-	defer b.recover(name, &out)
+// CallWire runs the call in buf (see DecodeArgs: the function's name, then its arguments), which
+// the caller must not write again, and returns the wire text, or MissWire.
+func (b *Bridge) CallWire(buf []byte) (out string) {
+	name := ""
+	defer b.recover(&name, &out)
 	args, miss, err := b.DecodeArgs(buf)
 	if miss {
 		return MissWire
 	}
-	if err != nil {
-		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: err.Error()})
+	if err == nil && (len(args) == 0 || args[0] == nil) {
+		err = errWire("no function name")
 	}
-	return b.call(name, args)
+	if err != nil {
+		return wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
+	}
+	name, _ = args[0].(string)
+	return b.call(name, args[1:])
 }
 
 // Tail is a result whose long text crosses unescaped after the JSON of the rest: Raw is the
@@ -126,8 +131,9 @@ type Tail struct {
 
 // recover turns a panic into an internal error in *out. A panic would otherwise end the Go
 // program and leave every later call failing; the page must survive a core bug to say so.
-func (b *Bridge) recover(name string, out *string) {
+func (b *Bridge) recover(fn *string, out *string) {
 	if p := recover(); p != nil {
+		name := *fn
 		// The stack goes to the console (stderr in the wasm); the page shows the message.
 		fmt.Fprintf(os.Stderr, "ragjudge: %s panicked: %v\n%s", name, p, debug.Stack())
 		*out = wireError(&diag.Error{Kind: "internal", Name: name,

@@ -109,7 +109,8 @@ func (r *wireReader) str() (string, error) {
 func (r *wireReader) value() (any, error) {
 	r.depth++
 	defer func() { r.depth-- }()
-	if r.depth > value.MaxDepth+2 { // ragjudge.js refuses deeper data with a clear message
+	// ragjudge.js refuses deeper data with a clear message; the call list and a WireHold add two.
+	if r.depth > value.MaxDepth+3 {
 		return nil, errWire("nested too deep")
 	}
 	tag, err := r.next()

@@ -1,56 +1,77 @@
 //go:build js && wasm
 
-// Command wasm is ragjudge's WebAssembly bridge. It exposes the core to JavaScript as
-// globalThis.__ragjudge, an object of synchronous functions that web/ragjudge.js wraps into the
-// public JS API; nothing else should call it directly.
+// Command wasm is ragjudge's WebAssembly bridge. It exposes the core to web/ragjudge.js, which
+// wraps it into the public JS API; nothing else should call it directly.
 //
-// This file only registers the functions of package bridge, which does everything else (the
-// table of functions, arguments, errors, the wire texts of results). Each function takes one
-// Uint8Array, its arguments flattened by ragjudge.js (see bridge.DecodeArgs), copies it into Go
-// memory in one go and returns one text (see package bridge). Go never calls back into async JS
-// or the network.
+// This file only moves bytes: package bridge does everything else (the table of functions,
+// arguments, errors, the wire texts of results). A call is three wasm exports: rj_inbox(n)
+// returns the address of a fresh n-byte buffer in Go's memory, into which ragjudge.js copies the
+// call (the function's name and its arguments, flattened: see bridge.DecodeArgs); rj_call() runs
+// it and returns the length of the result text (see package bridge), which rj_outbox() locates.
+// globalThis.__ragjudge only carries the version, the nesting limit and the functions' names. Go never calls back into
+// JS during a call.
 //
-// Why one buffer rather than JS values read property by property: each property cost several
-// calls between Go and JS (a Get, a TextEncoder pass and a copy for each string) and a
-// finalizer for each object or string; measured with bench/boundary.mjs, that was about 75 µs
-// of the 330 µs rj.template took on the pairwise prompt with 10 contexts, and 3 to 30 ms per MB
-// of inputs. Why not one JSON text: Go compiled to wasm unescapes JSON at 5 to 15 ns a byte,
-// while the buffer's strings need no unescaping and are used where they lie.
+// Why exports and not js.FuncOf: a js.FuncOf call costs about 7 µs before any work (it wakes Go's
+// scheduler on a new event, reads the event back from JS with a dozen calls between Go and JS
+// and parks again), an export call about 30 ns. Why one buffer rather than JS values read property
+// by property: each property cost several calls between Go and JS (a Get, a TextEncoder pass and
+// a copy for each string) and a finalizer for each object and string; measured with
+// bench/boundary.mjs, that was about 75 µs of the 330 µs rj.template took on the pairwise prompt
+// with 10 contexts, and 3 to 30 ms per MB of inputs. Why not one JSON text: Go compiled to wasm
+// unescapes JSON at 5 to 15 ns a byte, while the buffer's strings need no unescaping and are
+// used where they lie.
 package main
 
 import (
+	"strings"
 	"syscall/js"
+	"unsafe"
 
 	"ragjudge/bridge"
-	"ragjudge/core/diag"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
 	"ragjudge/prompts"
 )
 
+var (
+	b = bridge.New(prompts.FS)
+	// inbox is the buffer of the next call; the strings of its arguments share its bytes.
+	inbox []byte
+	// outbox is the result of the last call, kept alive until ragjudge.js has read it.
+	outbox string
+)
+
 func main() {
-	b := bridge.New(prompts.FS)
 	api := js.Global().Get("Object").New()
 	api.Set("version", judge.Version)
 	api.Set("maxDepth", value.MaxDepth) // ragjudge.js refuses deeper arguments before they cross
-	for _, name := range bridge.Names() {
-		api.Set(name, js.FuncOf(func(_ js.Value, raw []js.Value) (out any) {
-			defer func() {
-				// Copying a buffer runs no user code, but a panic here would end the Go program
-				// and every later call with it.
-				if p := recover(); p != nil {
-					out = b.Fail(&diag.Error{Kind: "internal", Name: name, Msg: "internal error reading the arguments"})
-				}
-			}()
-			if len(raw) != 2 || raw[0].Type() != js.TypeObject || raw[1].Type() != js.TypeNumber {
-				return b.Fail(&diag.Error{Kind: "internal", Name: name, Msg: "want (Uint8Array, its length): call it through ragjudge.js"})
-			}
-			// The length comes as a number: asking the array for it is one more call into JS.
-			buf := make([]byte, raw[1].Int())
-			js.CopyBytesToGo(buf, raw[0])
-			return b.CallWire(name, buf)
-		}))
-	}
+	api.Set("functions", strings.Join(bridge.Names(), ","))
 	js.Global().Set("__ragjudge", api)
-	select {} // keep the functions callable
+	select {} // keep the exports callable
+}
+
+// rjInbox allocates the next call's buffer of n bytes and returns its address.
+//
+//go:wasmexport rj_inbox
+func rjInbox(n int32) int32 {
+	inbox = make([]byte, max(n, 1))[:n]
+	outbox = "" // the last result has been read: let it go
+	return int32(uintptr(unsafe.Pointer(unsafe.SliceData(inbox))))
+}
+
+// rjCall runs the call in the inbox and returns the length in bytes of its result text.
+//
+//go:wasmexport rj_call
+func rjCall() int32 {
+	buf := inbox
+	inbox = nil
+	outbox = b.CallWire(buf)
+	return int32(len(outbox))
+}
+
+// rjOutbox returns the address of the last result text.
+//
+//go:wasmexport rj_outbox
+func rjOutbox() int32 {
+	return int32(uintptr(unsafe.Pointer(unsafe.StringData(outbox))))
 }

@@ -278,6 +278,7 @@ function flatten(fn, name, v, limit, tape, strs) {
 }
 
 const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 /** The buffer calls are packed into, kept between calls up to this size. */
 const keptBytes = 8 << 20;
 let scratch = new ArrayBuffer(64 << 10);
@@ -465,8 +466,9 @@ export async function load(opts = {}) {
   go.env = {};
   const instance = await WebAssembly.instantiate(module, go.importObject);
 
-  // Go's main registers its functions synchronously before it blocks, so they are there as soon
-  // as run() returns its promise. Take them off the global so that loads do not clash.
+  // Go's main sets globalThis.__ragjudge (the version and the nesting limit) synchronously before
+  // it blocks, so it is there as soon as run() returns its promise; take it off the global again
+  // so that loads do not clash. Calls go through the instance's exports (see wasm/main.go).
   const before = Object.getOwnPropertyDescriptor(globalThis, "__ragjudge");
   let exited = false;
   go.run(instance).then(
@@ -476,9 +478,12 @@ export async function load(opts = {}) {
   const api = globalThis.__ragjudge;
   if (before) Object.defineProperty(globalThis, "__ragjudge", before);
   else delete globalThis.__ragjudge;
-  if (!api || typeof api.evaluators !== "function") {
+  const ex = /** @type {any} */ (instance.exports);
+  if (!api || typeof api.version !== "string" || typeof ex.rj_call !== "function") {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
+  /** @type {string[]} */
+  const functions = String(api.functions ?? "").split(",");
 
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
   const maxDepth = typeof api.maxDepth === "number" ? api.maxDepth : 1000;
@@ -530,8 +535,8 @@ export async function load(opts = {}) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const tape = [W_LIST, params.length];
-    const strs = [];
+    const tape = [W_LIST, params.length + 1, W_STRING];
+    const strs = [fn];
     /** @type {{at: number, sAt: number, held: Held}[]} where a held argument goes in tape and strs */
     const helds = [];
     for (let k = 0; k < params.length; k++) {
@@ -597,18 +602,17 @@ export async function load(opts = {}) {
     const bytes = pack(t, ss);
     let text;
     try {
-      text = api[fn](bytes, bytes.length);
+      // Go's memory can grow during any call into it: views on it are made after each.
+      const inbox = ex.rj_inbox(bytes.length) >>> 0;
+      new Uint8Array(ex.mem.buffer, inbox, bytes.length).set(bytes);
+      const n = ex.rj_call() >>> 0;
+      text = utf8Decoder.decode(new Uint8Array(ex.mem.buffer, ex.rj_outbox() >>> 0, n));
     } catch (err) {
       // Only a failure of the wasm itself gets here (the Go side turns every error and panic into
       // a result), most likely its stack running out; its state is then not to be trusted.
       exited = true;
       throw new RagJudgeError(`internal: ${fn}: the wasm failed (${err}); load() it again`,
         { kind: "internal", name: fn, detail: `the wasm failed (${err}); load() it again` });
-    }
-    if (typeof text !== "string") {
-      exited = true;
-      throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
-        { kind: "internal", name: fn });
     }
     for (const x of helds) x.held.sent = true;
     return text;
@@ -633,7 +637,7 @@ export async function load(opts = {}) {
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
   };
   for (const fn of Object.keys(rj)) {
-    if (typeof rj[fn] === "function" && typeof api[fn] !== "function") {
+    if (typeof rj[fn] === "function" && !functions.includes(fn)) {
       rj[fn] = () => {
         throw new RagJudgeError(`internal: ${fn}: this build of ragjudge.wasm does not have ${fn}`,
           { kind: "internal", name: fn });
