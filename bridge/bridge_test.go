@@ -232,6 +232,9 @@ func TestUTF16Offsets(t *testing.T) {
 		{"😀!", []int{4, 5, 4}, []int{2, 3, 2}},         // 😀 is 4 bytes, 2 units (a surrogate pair)
 		{"a\xffb", []int{1, 2, 3}, []int{1, 2, 3}},     // a byte that is not UTF-8 is one U+FFFD
 		{"x😀y😀", []int{9, 1, 5, 6}, []int{6, 1, 3, 4}}, // unsorted offsets
+		// Long ASCII runs (read eight bytes at a time) around multibyte runes and bad bytes.
+		{"abcdefghijk😀lmnopqrstuvw€xyz0123456789\xff!", []int{0, 7, 8, 11, 15, 16, 26, 30, 40, 41, 42, 43, 44, 45},
+			[]int{0, 7, 8, 11, 13, 14, 24, 26, 36, 37, 38, 39, 40, 41}},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, UTF16Offsets(tt.s, tt.offs), "%q %v", tt.s, tt.offs)

@@ -54,7 +54,11 @@ func render(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.registry.Render(id, inputs)
+	p, err := b.prepare(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.Render()
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +98,11 @@ func parse(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.registry.Parse(id, inputs, output)
+	p, err := b.prepare(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	return p.Parse(output), nil
 }
 
 func renderTemplate(_ *Bridge, a *Args) (any, error) {

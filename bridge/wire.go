@@ -5,6 +5,7 @@ import (
 	"math"
 	"unsafe"
 
+	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
 
@@ -227,14 +228,21 @@ func (b *Bridge) DecodeArgs(buf []byte) (args []any, miss bool, err error) {
 // there are more than heldEntries or their buffers add up to more than heldBytes.
 type held struct {
 	m     map[float64]*heldEntry
-	order []*heldEntry // least recently used first
+	byObj map[*value.Object]*heldEntry // the entries of objects, for prepare
+	order []*heldEntry                 // least recently used first
 	bytes int
 }
 
 type heldEntry struct {
-	id    float64
-	v     any
-	bytes int // the size of the buffer its strings share
+	id       float64
+	v        any
+	bytes    int                 // the size of the buffer its strings share
+	prepared map[string]prepared // by evaluator id: the inputs read once for render and parse
+}
+
+type prepared struct {
+	p   *judge.Prepared
+	err error
 }
 
 const (
@@ -264,25 +272,55 @@ func (h *held) touch(e *heldEntry) {
 func (h *held) put(id float64, v any, bytes int) {
 	if h.m == nil {
 		h.m = make(map[float64]*heldEntry)
+		h.byObj = make(map[*value.Object]*heldEntry)
 	}
 	if old, ok := h.m[id]; ok {
-		h.bytes -= old.bytes
-		old.v, old.bytes = v, bytes
-		h.bytes += bytes
-		h.touch(old)
-	} else {
-		e := &heldEntry{id: id, v: v, bytes: bytes}
-		h.m[id] = e
-		h.order = append(h.order, e)
-		h.bytes += bytes
+		h.forget(old)
 	}
+	e := &heldEntry{id: id, v: v, bytes: bytes}
+	h.m[id] = e
+	if o, ok := v.(*value.Object); ok {
+		h.byObj[o] = e
+	}
+	h.order = append(h.order, e)
+	h.bytes += bytes
 	// Keep at least the newest: the call that holds it is running.
 	for len(h.order) > 1 && (len(h.order) > heldEntries || h.bytes > heldBytes) {
-		old := h.order[0]
-		h.order = h.order[1:]
-		delete(h.m, old.id)
-		h.bytes -= old.bytes
+		h.forget(h.order[0])
 	}
+}
+
+func (h *held) forget(e *heldEntry) {
+	for k, x := range h.order {
+		if x == e {
+			h.order = append(h.order[:k:k], h.order[k+1:]...)
+			break
+		}
+	}
+	delete(h.m, e.id)
+	if o, ok := e.v.(*value.Object); ok && h.byObj[o] == e {
+		delete(h.byObj, o)
+	}
+	h.bytes -= e.bytes
+}
+
+// prepare is b.registry.Prepare, once for each evaluator and held inputs: parse after render of
+// the same inputs does not read them again (held values are never changed; JS sends changed
+// inputs under a new id).
+func (b *Bridge) prepare(id string, inputs *value.Object) (*judge.Prepared, error) {
+	e := b.held.byObj[inputs]
+	if e == nil {
+		return b.registry.Prepare(id, inputs)
+	}
+	if p, ok := e.prepared[id]; ok {
+		return p.p, p.err
+	}
+	p, err := b.registry.Prepare(id, inputs)
+	if e.prepared == nil {
+		e.prepared = make(map[string]prepared)
+	}
+	e.prepared[id] = prepared{p, err}
+	return p, err
 }
 
 // Held reports how many values are held and the bytes of the buffers they keep (for tests).
