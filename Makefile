@@ -84,6 +84,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem ./core/judge/
 	node bench/api.mjs
+	node bench/boundary.mjs
 	node bench/batch.mjs
 	@for f in bench/*.sh; do [ -e "$$f" ] && bash "$$f"; done; true
 

@@ -14,7 +14,10 @@ import (
 	"ragjudge/prompts"
 )
 
-var b = New(prompts.FS)
+var (
+	promptsFS = prompts.FS
+	b         = New(prompts.FS)
+)
 
 // wire is what Call returns, decoded.
 type wire struct {

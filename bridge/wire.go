@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"encoding/binary"
 	"math"
 	"unsafe"
 
@@ -50,6 +49,14 @@ const (
 	WireHold
 )
 
+// le32 and le64 read little-endian numbers (encoding/binary would add to the wasm for two lines).
+func le32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func le64(b []byte) uint64 { return uint64(le32(b)) | uint64(le32(b[4:]))<<32 }
+
 // errMiss is DecodeArgs' error for a WireHeld id that is not held (any more).
 type errMiss struct{}
 
@@ -73,7 +80,7 @@ func (r *wireReader) next() (float64, error) {
 	if r.t+8 > len(r.tape) {
 		return 0, errWire("tape ends early")
 	}
-	x := math.Float64frombits(binary.LittleEndian.Uint64(r.tape[r.t:]))
+	x := math.Float64frombits(le64(r.tape[r.t:]))
 	r.t += 8
 	return x, nil
 }
@@ -93,7 +100,7 @@ func (r *wireReader) str() (string, error) {
 	if r.s+4 > len(r.lens) {
 		return "", errWire("strings end early")
 	}
-	n := int(binary.LittleEndian.Uint32(r.lens[r.s:]))
+	n := int(le32(r.lens[r.s:]))
 	r.s += 4
 	if n > len(r.strs)-r.b {
 		return "", errWire("string bytes end early")
@@ -200,8 +207,8 @@ func (b *Bridge) DecodeArgs(buf []byte) (args []any, miss bool, err error) {
 	if len(buf) < 8 {
 		return nil, false, errWire("no header")
 	}
-	nTape := int(binary.LittleEndian.Uint32(buf))
-	nStrs := int(binary.LittleEndian.Uint32(buf[4:]))
+	nTape := int(le32(buf))
+	nStrs := int(le32(buf[4:]))
 	if nTape > (len(buf)-8)/8 || nStrs > (len(buf)-8-8*nTape)/4 {
 		return nil, false, errWire("header larger than the buffer")
 	}
@@ -217,6 +224,9 @@ func (b *Bridge) DecodeArgs(buf []byte) (args []any, miss bool, err error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, false, errWire("the arguments are not a list")
+	}
+	if r.t != len(r.tape) || r.s != len(r.lens) || r.b != len(r.strs) {
+		return nil, false, errWire("values left over after the arguments")
 	}
 	return list, false, nil
 }
