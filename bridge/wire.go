@@ -73,7 +73,6 @@ type wireReader struct {
 	strs    []byte
 	t, s, b int // next tape entry, string, byte
 	held    *held
-	depth   int
 }
 
 func (r *wireReader) next() (float64, error) {
@@ -114,11 +113,9 @@ func (r *wireReader) str() (string, error) {
 	return unsafe.String(&b[0], n), nil
 }
 
-func (r *wireReader) value() (any, error) {
-	r.depth++
-	defer func() { r.depth-- }()
+func (r *wireReader) value(depth int) (any, error) {
 	// ragjudge.js refuses deeper data with a clear message; the call list and a WireHold add two.
-	if r.depth > value.MaxDepth+3 {
+	if depth > value.MaxDepth+3 {
 		return nil, errWire("nested too deep")
 	}
 	tag, err := r.next()
@@ -152,7 +149,7 @@ func (r *wireReader) value() (any, error) {
 		}
 		list := make([]any, n)
 		for k := range list {
-			if list[k], err = r.value(); err != nil {
+			if list[k], err = r.value(depth + 1); err != nil {
 				return nil, err
 			}
 		}
@@ -168,7 +165,7 @@ func (r *wireReader) value() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			v, err := r.value()
+			v, err := r.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
@@ -190,7 +187,7 @@ func (r *wireReader) value() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := r.value()
+		v, err := r.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +211,7 @@ func (b *Bridge) DecodeArgs(buf []byte) (args []any, miss bool, err error) {
 	}
 	lensAt := 8 + 8*nTape
 	r := &wireReader{tape: buf[8:lensAt], lens: buf[lensAt : lensAt+4*nStrs], strs: buf[lensAt+4*nStrs:], held: &b.held}
-	v, err := r.value()
+	v, err := r.value(1)
 	if _, ok := err.(errMiss); ok {
 		return nil, true, nil
 	}
