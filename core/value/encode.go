@@ -120,7 +120,7 @@ func (e *encoder) object(o *Object, depth int) error {
 		}
 		e.b = AppendString(e.b, k)
 		e.b = append(e.b, ':')
-		if err := e.value(reflect.ValueOf(o.m[k]), depth+1); err != nil {
+		if err := e.value(reflect.ValueOf(o.vals[i]), depth+1); err != nil {
 			return err
 		}
 	}
