@@ -1,6 +1,7 @@
 // boundary.mjs benchmarks the JS–Go boundary in one Node process (`node bench/boundary.mjs`, run
 // by `make bench` after `make build`):
 //
+//  0. The fixed cost of a call: functions given almost nothing to do.
 //  1. rj.template on the pairwise prompt (prompts/pairwise-faithfulness.md) with 10 contexts,
 //     against @huggingface/jinja (`new Template(src).render(vars)`: parse and render) and nunjucks
 //     (`renderString`, autoescape off, throwOnUndefined on). Each engine's output is first checked
@@ -68,6 +69,22 @@ const rj = await load();
 const before = beforeDir ? await (await import(pathToFileURL(resolve(beforeDir, "ragjudge.js")).href)).load() : null;
 const builds = before ? [["after", rj], ["before", before]] : [["", rj]];
 console.log(`ragjudge ${rj.version}; ${rounds} interleaved rounds; load average at start ${loadavg().map((x) => x.toFixed(2)).join(" ")}\n`);
+
+// --- 0. the fixed cost of a call: as little work and as few arguments as each function takes ---
+{
+  const empty = {};
+  const cases = builds.flatMap(([tag, b]) => {
+    const t = tag ? ` (${tag})` : "";
+    return [
+      { name: `rj.passages("")${t}`, fn: () => b.passages(""), n: 2000 },
+      { name: `rj.template("", "jinja", {})${t}`, fn: () => b.template("", "jinja", empty), n: 2000 },
+      { name: `rj.parse("answer-grounding", 1 fact, "yes")${t}`, fn: () => b.parse("answer-grounding", { answer: "a", facts: ["f"] }, "yes"), n: 2000 },
+    ];
+  });
+  const t = bench(cases);
+  console.log("the fixed cost of a call, median:");
+  table(["call", "median"], cases.map((c) => [c.name, fmt(t.get(c.name))]));
+}
 
 // --- 1. rj.template against the JS Jinja engines ---
 const src = readFileSync(new URL("../prompts/pairwise-faithfulness.md", import.meta.url), "utf8");
