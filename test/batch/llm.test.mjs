@@ -399,3 +399,21 @@ test("modelParams writes what each model accepts: reasoning models get max_compl
   }
   for (const m of ["gpt-4o", "o10-fake", "qwen3:8b", "gpt-4.1", "mistral-o1"]) assert.ok(!isReasoningModel(m), m);
 });
+
+test("observedProtocol reads resource timing for the endpoint's origin; connectionLimit is 6 over HTTP/1.1, which every http: URL is", async () => {
+  const { observedProtocol, connectionLimit } = await import("../../web/llm.js");
+  const perf = (entries) => ({ getEntriesByType: (t) => (t === "resource" ? entries : []) });
+  const entries = [
+    { name: "https://api.example/v1/models", nextHopProtocol: "h2" },
+    { name: "https://api.example.evil/v1/x", nextHopProtocol: "http/1.1" },
+    { name: "https://hidden.example/v1/chat/completions", nextHopProtocol: "" }, // no Timing-Allow-Origin
+  ];
+  assert.equal(observedProtocol("https://api.example/v1", perf(entries)), "h2");
+  assert.equal(observedProtocol("https://hidden.example/v1", perf(entries)), "", "hidden: unknown");
+  assert.equal(observedProtocol("https://other.example/v1", perf(entries)), "", "never called: unknown");
+  assert.equal(observedProtocol("https://api.example/v1", undefined), "");
+  assert.deepEqual(connectionLimit("http://127.0.0.1:11434/v1", ""), { limit: 6, protocol: "http/1.1", seen: "scheme" });
+  assert.deepEqual(connectionLimit("https://api.example/v1", "http/1.1"), { limit: 6, protocol: "http/1.1", seen: "timing" });
+  assert.deepEqual(connectionLimit("https://api.example/v1", "h2"), { limit: 0, protocol: "h2", seen: "timing" });
+  assert.deepEqual(connectionLimit("https://hidden.example/v1", ""), { limit: 0, protocol: "", seen: "" }, "unknown over TLS: no limit claimed");
+});

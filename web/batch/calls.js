@@ -9,7 +9,7 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, CallError, CallKind, realClock } from "../llm.js";
+import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../llm.js";
 import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
@@ -52,7 +52,8 @@ export function errorFromJSON(j) {
  * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
  * It replies {type:"attempt"|"retry"|"ok"|"err", id, ...}: "attempt" when an attempt goes out
  * (each once it has a slot), "retry" when one failed and another follows; and {type:"pace", pace}
- * whenever the limit in force changes (slots.js Pace).
+ * whenever the limit in force changes (slots.js Pace); {type:"protocol", origin, protocol} once it
+ * knows which protocol its direct calls to an origin used (resource timing; llm.js observedProtocol).
  * deps (fetch, clock, random, WebSocket) are for tests.
  * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
  * @param {{fetch?: typeof fetch, clock?: typeof realClock, random?: () => number, WebSocket?: typeof WebSocket}} [deps]
@@ -72,6 +73,26 @@ export function serveCalls(port, deps = {}) {
     },
   });
   const ctrls = new Map();
+  // The protocol of direct calls (resource timing in this worker, where they are made), told to
+  // the page once per endpoint origin: over HTTP/1.1 the browser runs at most 6 at once.
+  /** @type {Map<string, {protocol: string, looks: number}>} */
+  const protocols = new Map();
+  const learnProtocol = (endpoint) => {
+    let origin;
+    try {
+      origin = new URL(chatURL(endpoint), globalThis.location ? globalThis.location.href : undefined).origin;
+    } catch {
+      return;
+    }
+    const known = protocols.get(origin) || { protocol: "", looks: 0 };
+    protocols.set(origin, known);
+    if (known.protocol || known.looks >= 20) return; // known, or hidden (no Timing-Allow-Origin)
+    known.looks++;
+    const protocol = observedProtocol(chatURL(endpoint));
+    if (!protocol) return;
+    known.protocol = protocol;
+    port.postMessage({ type: "protocol", origin, protocol });
+  };
   const fetchFor = (url) => {
     if (!url) return deps.fetch;
     return socketFor(url).fetch;
@@ -103,6 +124,7 @@ export function serveCalls(port, deps = {}) {
         onAttempt: (n) => port.postMessage({ type: "attempt", id: m.id, attempt: n }),
       });
       port.postMessage({ type: "ok", id: m.id, result: r });
+      if (!m.socket) learnProtocol(m.request.endpoint);
     } catch (e) {
       port.postMessage({ type: "err", id: m.id, error: errorJSON(e) });
     } finally {
@@ -140,6 +162,10 @@ export class CallClient {
     this.pace = null;
     /** @type {((pace: import("./slots.js").Pace) => void) | null} told each change of pace (the running Runner sets it) */
     this.onPace = null;
+    /** @type {Map<string, string>} endpoint origin -> the protocol the worker's calls to it used ("http/1.1", "h2", …) */
+    this.protocols = new Map();
+    /** @type {((origin: string, protocol: string) => void) | null} */
+    this.onProtocol = null;
     /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this.onReady = () => resolve()));
     port.onmessage = (ev) => this.receive(ev.data);
@@ -147,6 +173,11 @@ export class CallClient {
 
   receive(m) {
     if (m.type === "ready") return this.onReady();
+    if (m.type === "protocol") {
+      this.protocols.set(m.origin, m.protocol);
+      if (this.onProtocol) this.onProtocol(m.origin, m.protocol);
+      return;
+    }
     if (m.type === "pace") {
       this.pace = m.pace;
       if (this.onPace) this.onPace(m.pace);
