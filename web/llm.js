@@ -438,11 +438,12 @@ export async function chat(request, opts = {}) {
         throw e;
       }
       const throttled = e.kind === CallKind.HTTP && e.status === 429;
-      let delay = backoffDelay(n, policy, random, e.retryAfterMs);
       // THROTTLED_FREE: a 429 while the endpoint answers other calls of the run is a storm the run
       // rides out at a lower concurrency, not this row's trouble: it does not use up an attempt.
       const free = throttled && !!slots && slots.answered > answeredMark && n < policy.maxThrottledAttempts;
       if (!free) counted++;
+      // The backoff grows with the attempts that counted: free 429s before a 500 do not lengthen its wait.
+      let delay = backoffDelay(Math.max(1, counted), policy, random, e.retryAfterMs);
       if (slots) slots.release(token, throttled ? "throttled" : "other", delay);
       const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch };
       if (!e.retryable || counted >= policy.maxAttempts || n >= policy.maxThrottledAttempts) {

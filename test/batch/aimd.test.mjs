@@ -75,7 +75,7 @@ test("AdaptiveSlots: a 429 halves the limit once per window, not below 1; answer
   for (const want of [4, 2, 1, 1]) {
     s.release(await s.acquire(), "throttled", 1000);
     assert.equal(s.limit, want);
-    s.release(await s.acquire(), "other"); // a 500 between: no four 429s in a row (no key-wide hold)
+    s.release(await s.acquire(), "other"); // a 500 between: no KEY_HOLD_AFTER 429s in a row (no key-wide hold)
   }
   // Answers give slots back one by one.
   for (let i = 0; i < 20; i++) s.release(await s.acquire(), "ok");
@@ -87,13 +87,13 @@ test("AdaptiveSlots: a 429 halves the limit once per window, not below 1; answer
 
 test("AdaptiveSlots: several 429s in a row hold every call for the last Retry-After; a waiting call can be aborted", async () => {
   const clock = new FakeClock();
-  const s = new AdaptiveSlots(4, { clock });
+  const s = new AdaptiveSlots(KEY_HOLD_AFTER, { clock });
   const t = [];
-  for (let i = 0; i < 4; i++) t.push(await s.acquire());
+  for (let i = 0; i < KEY_HOLD_AFTER; i++) t.push(await s.acquire());
   for (let i = 0; i < KEY_HOLD_AFTER - 1; i++) s.release(t[i], "throttled", 3000);
   assert.equal(s.holdUntil, 0, "fewer than KEY_HOLD_AFTER in a row: no key-wide hold");
-  s.release(t[3], "throttled", 3000);
-  assert.equal(s.holdUntil, clock.now() + 3000, "the fourth in a row holds the key");
+  s.release(t[KEY_HOLD_AFTER - 1], "throttled", 3000);
+  assert.equal(s.holdUntil, clock.now() + 3000, "the last of KEY_HOLD_AFTER in a row holds the key");
   let got = false;
   const p = s.acquire().then(() => (got = true));
   const ctrl = new AbortController();
@@ -184,7 +184,7 @@ test("a long 429 storm the endpoint still gets through fails no row for lack of 
   assert.deepEqual(results.filter((x) => statusOf(x) !== "passed").map((x) => `${x.index}: ${x.error && x.error.message}`), []);
   const most = Math.max(...results.map((x) => x.attempts));
   assert.ok(most > 3, `a row took ${most} attempts: more than maxAttempts, 429s with answers between did not count`);
-  // 85% of calls throttled makes four 429s in a row common: the key-wide holds pace the storm.
+  // 85% of calls throttled makes six 429s in a row common: the key-wide holds pace the storm.
   assert.ok(fetch.log.throttled > 50, `${fetch.log.throttled} 429s`);
 
   // An endpoint that answers nothing but 429: each row's attempts do run out (no progress between).

@@ -44,10 +44,12 @@ export class Slots {
 /**
  * KEY_HOLD_AFTER: this many 429 answers in a row, with no other answer between, say the provider
  * throttles the whole key, not a few calls: then the last one's Retry-After holds every call of
- * the run, not only its own. Fewer are one call's bad luck (at 10% of calls answered 429, four in
- * a row come once in ten thousand answers), and the halving already slows the run down.
+ * the run, not only its own. Fewer are bad luck (at 10% of calls answered 429, six in a row come
+ * once in a million answers; at 20%, once in 16,000), and the halving already slows the run down.
+ * A key that is throttled answers every call 429, so at 16 calls in flight six come within one
+ * round trip.
  */
-export const KEY_HOLD_AFTER = 4;
+export const KEY_HOLD_AFTER = 6;
 
 /** PaceWhy: why a run has fewer calls in flight than chosen. */
 export const PaceWhy = Object.freeze({
