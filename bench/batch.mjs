@@ -303,6 +303,9 @@ async function faultsBench() {
     { name: "10% 429s + 10% 500s", random: { p429: 0.1, p500: 0.1, seed: 11 } },
     { name: "20% 500s (429s as 500s)", random: { p500: 0.2, seed: 11 } },
   ];
+  // --contenders 0,2 runs only those (by index above).
+  const pick = opt("--contenders", "");
+  if (pick) contenders.splice(0, contenders.length, ...pick.split(",").map((i) => contenders[Number(i)]));
   const versions = [{ name: "this", web: null }];
   if (before) versions.push({ name: "before", web: before });
   const runs = [];
@@ -313,7 +316,7 @@ async function faultsBench() {
         const r = await measure("proxy", { random: c.random, web: v.web });
         const load = loadavg();
         runs.push({ version: v.name, contender: c.name, wall: r.wall, withoutVerdict: r.withoutVerdict, load });
-        console.log(`  round ${i + 1} ${v.name.padEnd(6)} ${c.name.padEnd(24)} wall ${r.wall.toFixed(2)} s, ${r.calls} calls ${JSON.stringify(r.byFault)}, ${r.withoutVerdict} rows without a verdict; load ${load}`);
+        console.log(`  round ${i + 1} ${v.name.padEnd(6)} ${c.name.padEnd(24)} wall ${r.wall.toFixed(2)} s, ${r.calls} calls ${JSON.stringify(r.byFault)}, ${r.withoutVerdict} rows without a verdict; first call ${r.leadMs} ms after Run, done ${r.tailMs} ms after the last; load ${load}`);
       }
     }
   }
@@ -326,6 +329,7 @@ async function faultsBench() {
       const bad = Math.max(...runs.filter((r) => r.version === v.name && r.contender === c.name).map((r) => r.withoutVerdict));
       console.log(`  ${v.name.padEnd(6)} ${c.name.padEnd(24)} ${m.toFixed(2)} s = ${((ideal / m) * 100).toFixed(1)}% of ideal; at most ${bad} rows without a verdict`);
     }
+    if (contenders.length < 4) continue;
     const faulty = med(contenders[2].name);
     console.log(
       `  ${v.name.padEnd(6)} 429s+500s / 500s only = ${(faulty / med(contenders[1].name)).toFixed(2)}x; / 429s as 500s = ${(faulty / med(contenders[3].name)).toFixed(2)}x (goal <= 1.5x); no faults ${((ideal / med(contenders[0].name)) * 100).toFixed(1)}% of ideal (goal >= 95%)`,

@@ -437,7 +437,10 @@ export class Runner {
             // The answers first: a reload between the two writes must not leave a stored row
             // whose answer is not cached (the next run of the same rows would pay for it again).
             await Promise.all(cacheWrites);
-            await o.store.putResult(result);
+            const stored = o.store.putResult(result);
+            // The run is ending: this last write need not wait out the store's coalescing delay.
+            if (this.finishing && typeof o.store.flush === "function") o.store.flush().catch(() => {});
+            await stored;
           } catch (e) {
             result.storeError = messageOf(e);
           }
