@@ -20,9 +20,10 @@ import { fmtInt } from "./format.js";
 
 /**
  * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
- * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6).
+ * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
+ * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
  * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean}} hooks
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null)}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const byID = new Map(evaluators.map((e) => [e.id, e]));
@@ -165,7 +166,17 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   );
 
   function drawConcurrencyHint() {
-    concurrencyHint.textContent = hooks.callsCapped() && prefs().concurrency > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
+    const n = prefs().concurrency;
+    const direct = hooks.browserLimit ? hooks.browserLimit() : null;
+    // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
+    const effective = direct && direct.limit < n ? direct.limit : n;
+    concurrencyIn.dataset.effective = String(effective);
+    concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
+    if (direct && direct.limit < n) {
+      concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
+      return;
+    }
+    concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
   }
 
   async function loadFile(file) {

@@ -42,6 +42,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
       onWarm: () => controller.warmUp(),
       onConcurrency: (n) => controller.setConcurrency(n),
       callsCapped: () => controller.callsCapped(),
+      browserLimit: () => controller.browserLimit(),
     },
   );
   const summary = mountSummary({ state });
@@ -117,7 +118,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const counts = /** @type {import("./counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
-    summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null);
+    summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
@@ -162,6 +163,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
   controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
   controller.addEventListener("runs", () => runsList.draw());
+  controller.addEventListener("protocol", () => setup.drawConcurrencyHint());
   controller.addEventListener("end", (e) => {
     const detail = /** @type {CustomEvent} */ (e).detail;
     if (controller.current && controller.current.run.id === detail.runId) {
