@@ -58,6 +58,7 @@ var Functions = map[string]Func{
 	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
 	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
 	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
+	"variables":   {[]Param{{"source", Text}, {"dialect", Text}}, templateVariables},
 	"readDataset": {[]Param{{"text", Text}, {"format", Text}}, readDataset},
 	"recall":      {[]Param{{"scores", Data}}, computeRecall},
 	"passages":    {[]Param{{"passage_gt", Text}}, passages},

@@ -78,6 +78,9 @@ func TestCallResults(t *testing.T) {
 		{"template", []any{"Hi {name}", "format", obj("name", "Ann")}, `"Hi Ann"`},
 		{"template", []any{"plain", "jinja"}, `"plain"`}, // vars are optional
 		{"template", []any{"{{ n }}", "jinja", obj("n", int64(3))}, `"3"`},
+		{"variables", []any{"{% for c in ctx %}{{ c }}{{ q }}{% endfor %}", "jinja"}, `["ctx","q"]`},
+		{"variables", []any{"{a} {{b}}", "format"}, `["a"]`},
+		{"variables", []any{"plain", "jinja"}, `[]`},
 		{"recall", []any{obj("essential", []any{int64(4), 3.0}, "bonus", []any{"4", "0/5"})}, `"final":4`},
 		{"recall", []any{obj("essential", []any{2.5})}, `"essential":2.5`},
 		{"readDataset", []any{"{\"q\": 1}\n{\"q\": 2, \"r\": {\"s\": 3}}\n", "jsonl"},
@@ -112,6 +115,8 @@ func TestCallErrors(t *testing.T) {
 		{"render", []any{"nope", obj()}, diag.Error{Kind: "input", Code: diag.InputUnknownEvaluator, Name: "nope", Msg: `unknown evaluator "nope"`}},
 		{"parse", []any{"answer-grounding", groundingInputs}, diag.Error{Kind: "input", Name: "parse", Msg: "output is required"}},
 		{"template", []any{"x", "mustache"}, diag.Error{Kind: "input", Name: "template", Msg: `unknown dialect "mustache"`}},
+		{"variables", []any{"x", "mustache"}, diag.Error{Kind: "input", Name: "variables", Msg: `unknown dialect "mustache"`}},
+		{"variables", []any{"a\n{{ x }", "jinja"}, diag.Error{Kind: "template", Name: "<template>", Line: 2, Col: 6, Msg: "unexpected '}'"}},
 		{"template", []any{"x", "jinja", []any{}}, diag.Error{Kind: "input", Name: "template", Msg: "vars must be an object, got a list"}},
 		{"template", []any{"a\n{{ x }", "jinja"}, diag.Error{Kind: "template", Name: "<template>", Line: 2, Col: 6, Msg: "unexpected '}'"}},
 		{"template", []any{"{{ missing }}", "jinja"}, diag.Error{Kind: "template", Name: "<template>", Line: 1, Col: 4, Msg: "'missing' is undefined"}},
@@ -214,7 +219,7 @@ func TestLoadError(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	assert.Equal(t, []string{"evaluators", "mapColumns", "parse", "passages", "readDataset", "recall", "render", "rowInputs", "template"}, Names())
+	assert.Equal(t, []string{"evaluators", "mapColumns", "parse", "passages", "readDataset", "recall", "render", "rowInputs", "template", "variables"}, Names())
 	for name, f := range Functions {
 		for _, p := range f.Params {
 			assert.NotEmpty(t, p.Name, name)

@@ -128,6 +128,22 @@ func renderTemplate(_ *Bridge, a *Args) (any, error) {
 	return Tail{Raw: out}, nil
 }
 
+// templateVariables is the names a template reads from its inputs.
+func templateVariables(_ *Bridge, a *Args) (any, error) {
+	src, err := a.str(0, "source")
+	if err != nil {
+		return nil, err
+	}
+	dialect, err := a.str(1, "dialect")
+	if err != nil {
+		return nil, err
+	}
+	if d := template.Dialect(dialect); d != template.Jinja && d != template.Format {
+		return nil, a.errorf("unknown dialect %q: want %q or %q", dialect, template.Jinja, template.Format)
+	}
+	return template.Variables("<template>", src, template.Dialect(dialect))
+}
+
 func computeRecall(_ *Bridge, a *Args) (any, error) {
 	in, err := a.obj(0, "scores", false)
 	if err != nil {

@@ -429,6 +429,10 @@ function pack(tape, strs) {
  *   ground truth at its [ESSENTIAL PASSAGE] / [BONUS PASSAGE] markers
  * @property {(source: string, dialect: "jinja"|"format", vars?: Object) => string} template
  *   renders any template in the Jinja subset or Python str.format
+ * @property {(source: string, dialect: "jinja"|"format") => string[]} variables the names a
+ *   template reads from its inputs, in the order of their first reads (not the names a loop,
+ *   set, with, macro parameter or call block binds, nor Jinja's globals such as range or loop);
+ *   throws as template does for a template that does not parse
  * @property {(text: string, format?: "jsonl"|"json"|"csv"|"tsv") => Dataset} readDataset reads a
  *   dataset; `format` omitted detects it
  * @property {(id: string, columns: string[]) => {mapping: Object<string, string>, matches: ColumnMatch[]}} mapColumns
@@ -632,6 +636,7 @@ export async function load(opts = {}) {
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
     template: (source, dialect, vars) => call("template", ["$source", "$dialect", "@vars"], [source, dialect, vars]),
+    variables: (source, dialect) => call("variables", ["$source", "$dialect"], [source, dialect]),
     readDataset: (text, format) => call("readDataset", ["$text", "$format"], [text, format]),
     mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),

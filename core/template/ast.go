@@ -39,24 +39,35 @@ type getitemExpr struct {
 	key expr
 }
 
-// itemsExpr is obj.items(), the one method call of the subset.
-type itemsExpr struct {
+// kwArg is one keyword argument of a call: name=value.
+type kwArg struct {
+	name  string
+	value expr
+	pos   int
+}
+
+// callExpr is fn(args, kwargs): a method, a global function or a macro.
+type callExpr struct {
 	exprBase
-	obj expr
+	fn     expr
+	args   []expr
+	kwargs []kwArg
 }
 
 type filterExpr struct {
 	exprBase
-	obj  expr
-	name string
-	args []expr
+	obj    expr
+	name   string
+	args   []expr
+	kwargs []kwArg
 }
 
 type testExpr struct {
 	exprBase
-	obj     expr
-	name    string
-	hasArgs bool // defined takes none: a TypeError when evaluated, as in Jinja
+	obj    expr
+	name   string
+	args   []expr
+	kwargs []kwArg
 }
 
 type binExpr struct {
@@ -123,9 +134,11 @@ type printNode struct {
 	_   [0]func()
 }
 
-// target is an assignment target: a name, or a tuple of targets when items is not nil.
+// target is an assignment target: a name, a namespace attribute name.attr (set only), or a
+// tuple of targets when items is not nil.
 type target struct {
 	name  string
+	attr  string
 	items []target
 	pos   int
 }
@@ -134,6 +147,8 @@ type forNode struct {
 	line, pos int
 	target    target
 	iter      expr
+	test      expr // the loop filter: for x in xs if test
+	recursive bool
 	body, els []node
 
 	bodyMissing, elseMissing []string // see scope.go
@@ -154,4 +169,73 @@ type setNode struct {
 	line, pos int
 	target    target
 	val       expr
+}
+
+type tupleExpr struct {
+	exprBase
+	items []expr
+}
+
+type dictExpr struct {
+	exprBase
+	keys, vals []expr
+}
+
+// condExpr is `a if test else b`; b is nil without an else.
+type condExpr struct {
+	exprBase
+	test, a, b expr
+}
+
+// sliceExpr is start:stop:step inside [ ]; each may be nil.
+type sliceExpr struct {
+	exprBase
+	start, stop, step expr
+}
+
+// macroNode is {% macro %} and the caller of {% call %}: params with the defaults of the last
+// len(defaults), and the special names the body reads (caller, varargs, kwargs).
+type macroNode struct {
+	line, pos    int
+	name         string
+	params       []string
+	defaults     []expr
+	body         []node
+	usesCaller   bool
+	catchVarargs bool
+	catchKwargs  bool
+	explicitCall bool // caller is one of params
+
+	missing []string // see scope.go
+}
+
+type callBlockNode struct {
+	line   int
+	call   *callExpr
+	caller *macroNode
+}
+
+type withNode struct {
+	line, pos int
+	targets   []target
+	vals      []expr
+	body      []node
+	missing   []string
+}
+
+// filterBlockNode is {% filter %}: filter is a chain of filterExprs whose innermost obj is nil.
+type filterBlockNode struct {
+	line    int
+	filter  expr
+	body    []node
+	missing []string
+}
+
+// setBlockNode is {% set x | filters %}…{% endset %}; filter may be nil.
+type setBlockNode struct {
+	line, pos int
+	target    target
+	filter    expr
+	body      []node
+	missing   []string
 }

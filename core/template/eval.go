@@ -11,10 +11,20 @@ import (
 	"ragjudge/core/value"
 )
 
-// loopCtx is the `loop` variable of a for loop.
+// loopCtx is the `loop` variable of a for loop, one per iteration; state is the loop's.
 type loopCtx struct {
 	index0 int
 	items  []any
+	state  *loopState
+}
+
+// loopState is what the iterations of one run of a loop share.
+type loopState struct {
+	node        *forNode
+	depth0      int
+	outer       []map[string]any // the scopes the loop runs in, for loop(…) of a recursive loop
+	lastChanged any
+	changedSet  bool
 }
 
 // missingVar marks a name a frame assigns later and must not read before (see scope.go).
@@ -43,8 +53,12 @@ type evaluator struct {
 	out        *strings.Builder
 	spans      []Span
 	iterations int
-	steps      int // work done so far: see step
-	stmtLine   int // Jinja's line of the statement or {{ }} child being executed
+	steps      int   // work done so far: see step
+	stmtLine   int   // Jinja's line of the statement or {{ }} child being executed
+	capturing  int   // > 0 while a macro, call, set or filter block renders into a buffer
+	joinErr    error // a value that is not a string was output: an error once the output is joined
+	callDepth  int   // macro and recursive loop calls in progress
+	nesting    int   // bodies being rendered, nested
 }
 
 func (ev *evaluator) fail(pos int, err error) *evalError {
@@ -139,11 +153,20 @@ func (ev *evaluator) write(pos int, s string) error {
 }
 
 func (ev *evaluator) render(body []node) error {
+	// Blocks nest at most maxDepth deep in the source, but macro calls and recursive loops
+	// nest them again at run time: the depth they reach is capped so that the stack (the
+	// browser's, in the wasm) stays small.
+	ev.nesting++
+	if ev.nesting > maxNesting {
+		return &evalError{pos: -1, msg: "not supported: blocks nested deeper than " + itoa(maxNesting) + " levels when run (macro calls and recursive loops included)"}
+	}
 	for _, n := range body {
 		if err := ev.exec(n); err != nil {
+			ev.nesting--
 			return err
 		}
 	}
+	ev.nesting--
 	return nil
 }
 
@@ -171,7 +194,9 @@ func (ev *evaluator) exec(n node) error {
 		if err := ev.write(t.x.base().pos, s); err != nil {
 			return err
 		}
-		ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+		if ev.capturing == 0 {
+			ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+		}
 		return nil
 	case *ifNode:
 		for _, br := range t.branches {
@@ -199,12 +224,24 @@ func (ev *evaluator) exec(n node) error {
 		}
 		return ev.assign(t.target, v, t.pos)
 	}
-	return nil
+	return ev.execMore(n)
 }
 
 // assign binds a target in the innermost scope, unpacking tuples as Python does.
 func (ev *evaluator) assign(t target, v any, pos int) error {
 	scope := ev.scopes[len(ev.scopes)-1]
+	if t.attr != "" {
+		ns, err := ev.lookup(t.name, t.pos)
+		if err != nil {
+			return ev.fail(t.pos, err)
+		}
+		n, ok := ns.(*namespace)
+		if !ok {
+			return &evalError{pos: t.pos, msg: "cannot assign attribute on non-namespace object"}
+		}
+		n.attrs.Set(t.attr, v)
+		return nil
+	}
 	return ev.bind(scope, t, v, pos)
 }
 
@@ -240,16 +277,49 @@ func (ev *evaluator) execFor(t *forNode) error {
 	if err != nil {
 		return err
 	}
-	if err := ev.work(t.iter.base().pos, seq); err != nil {
+	return ev.runLoop(t, seq, 0, t.iter.base().pos)
+}
+
+// runLoop runs loop t over seq at recursion depth depth0 in the current scopes.
+func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
+	if err := ev.work(pos, seq); err != nil {
 		return err
 	}
 	if s, ok := seq.(string); ok && ev.iterations+utf8.RuneCountInString(s) > maxIterations {
 		// Fail before making a list of millions of characters, not after.
 		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
 	}
+	if r, ok := seq.(rangeVal); ok && int64(ev.iterations)+r.len() > maxIterations {
+		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+	}
 	items, err := iterate(seq)
 	if err != nil {
-		return ev.fail(t.iter.base().pos, err)
+		return ev.fail(pos, err)
+	}
+	if t.test != nil {
+		kept := make([]any, 0, len(items))
+		for _, it := range items {
+			scope := frame(nil)
+			ev.scopes = append(ev.scopes, scope)
+			err := ev.bind(scope, t.target, normalize(it), t.pos)
+			var v any
+			if err == nil {
+				ev.stmtLine = t.test.base().line
+				v, err = ev.eval(t.test)
+			}
+			ev.scopes = ev.scopes[:len(ev.scopes)-1]
+			if err != nil {
+				return err
+			}
+			ok, err := truthy(v)
+			if err != nil {
+				return ev.fail(t.test.base().pos, err)
+			}
+			if ok {
+				kept = append(kept, it)
+			}
+		}
+		items = kept
 	}
 	if len(items) == 0 {
 		ev.scopes = append(ev.scopes, frame(t.elseMissing))
@@ -257,7 +327,10 @@ func (ev *evaluator) execFor(t *forNode) error {
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	}
-	loop := &loopCtx{items: items}
+	state := &loopState{node: t, depth0: depth0}
+	if t.recursive {
+		state.outer = copyScopes(ev.scopes)
+	}
 	for i, it := range items {
 		ev.iterations++
 		if err := ev.step(t.pos, stepsPerIteration); err != nil {
@@ -269,8 +342,7 @@ func (ev *evaluator) execFor(t *forNode) error {
 		scope := frame(t.bodyMissing)
 		ev.scopes = append(ev.scopes, scope)
 		ev.stmtLine = t.line
-		iter := &loopCtx{index0: i, items: loop.items}
-		scope["loop"] = iter
+		scope["loop"] = &loopCtx{index0: i, items: items, state: state}
 		err := ev.bind(scope, t.target, normalize(it), t.pos)
 		if err == nil {
 			err = ev.render(t.body)
@@ -283,11 +355,38 @@ func (ev *evaluator) execFor(t *forNode) error {
 	return nil
 }
 
+// callLoop is loop(seq) in a recursive loop: the loop again over seq, one level deeper, in the
+// scopes the loop started in; it returns what that prints.
+func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
+	if ev.callDepth >= maxCallDepth {
+		return nil, notSupported("recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels")
+	}
+	saved, savedOut, savedLine := ev.scopes, ev.out, ev.stmtLine
+	var b strings.Builder
+	ev.scopes, ev.out = copyScopes(l.state.outer), &b
+	ev.callDepth++
+	ev.capturing++
+	ev.stmtLine = l.state.node.line
+	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
+	ev.scopes, ev.out = saved, savedOut
+	ev.callDepth--
+	ev.capturing--
+	if err != nil {
+		return nil, err
+	}
+	ev.stmtLine = savedLine
+	return b.String(), nil
+}
+
 func (ev *evaluator) lookup(name string, pos int) (any, error) {
 	for i := len(ev.scopes) - 1; i >= 0; i-- {
 		if v, ok := ev.scopes[i][name]; ok {
 			if _, miss := v.(missingVar); miss {
 				return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
+			}
+			if _, miss := v.(missingArg); miss {
+				// Jinja passes its internal `missing` marker here.
+				return nil, notSupported("a macro parameter's default reading a parameter not set yet")
 			}
 			return v, nil
 		}
@@ -296,7 +395,7 @@ func (ev *evaluator) lookup(name string, pos int) (any, error) {
 		return normalize(v), nil
 	}
 	if inList(jinjaGlobals, name) {
-		return nil, notSupported("the global " + name)
+		return builtinFunc(name), nil
 	}
 	return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 }
@@ -329,6 +428,9 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if s, ok := t.key.(*sliceExpr); ok {
+			return ev.sliceOf(obj, s)
+		}
 		key, err := ev.eval(t.key)
 		if err != nil {
 			return nil, err
@@ -341,19 +443,6 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			return nil, ev.fail(t.pos, err)
 		}
 		return v, nil
-	case *itemsExpr:
-		obj, err := ev.eval(t.obj)
-		if err != nil {
-			return nil, err
-		}
-		if d, ok := obj.(*value.Object); ok {
-			return &dictView{obj: d}, nil
-		}
-		v, err := getattr(obj, "items", t.pos)
-		if err == nil {
-			err = undefErr(v.(*undefined))
-		}
-		return nil, ev.fail(t.pos, err)
 	case *filterExpr:
 		v, err := ev.eval(t.obj)
 		if err != nil {
@@ -365,18 +454,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.name != "defined" && t.name != "undefined" {
-			// Only in an if statement, where Jinja defers the check to when the test runs.
-			return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
-		}
-		if t.hasArgs {
-			return nil, ev.fail(t.pos, typeErr("test_%s() takes 1 positional argument", t.name))
-		}
-		_, undef := v.(*undefined)
-		if t.name == "undefined" {
-			return undef, nil
-		}
-		return !undef, nil
+		return ev.callTest(t, v)
 	case *binExpr:
 		l, err := ev.eval(t.l)
 		if err != nil {
@@ -498,7 +576,7 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		}
 		return out, nil
 	}
-	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
+	return ev.evalMore(x)
 }
 
 // str is v when it is text, else "": what indexing v walks through.
@@ -518,7 +596,6 @@ const (
 	listMethods  = " append clear copy count extend index insert pop remove reverse sort "
 	strMethods   = " capitalize casefold center count encode endswith expandtabs find format format_map index isalnum isalpha isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle isupper join ljust lower lstrip maketrans partition removeprefix removesuffix replace rfind rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase title translate upper zfill "
 	intAttrs     = " as_integer_ratio bit_count bit_length conjugate denominator from_bytes imag numerator real to_bytes fromhex hex is_integer "
-	loopAttrs    = " revindex revindex0 depth depth0 previtem nextitem cycle changed "
 )
 
 // inList reports whether name is one of the space-separated names of list.
@@ -551,6 +628,19 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case []any:
 		methods = listMethods
 	case tuple:
+		if v, ok := groupField(t, name); ok {
+			return v, nil
+		}
+		methods = " count index "
+	case rangeVal:
+		switch name {
+		case "start":
+			return t.start, nil
+		case "stop":
+			return t.stop, nil
+		case "step":
+			return t.step, nil
+		}
 		methods = " count index "
 	case string:
 		methods = strMethods
@@ -559,10 +649,34 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case bool, int64, *big.Int, float64:
 		methods = intAttrs
 	case *loopCtx:
+		if name == "cycle" || name == "changed" {
+			return nil, notSupported("loop." + name + " other than called")
+		}
 		return t.attr(name, pos)
+	case *macro:
+		switch name {
+		case "name":
+			return t.def.name, nil
+		case "arguments":
+			args := make(tuple, len(t.def.params))
+			for i, p := range t.def.params {
+				args[i] = p
+			}
+			return args, nil
+		case "catch_kwargs":
+			return t.def.catchKwargs, nil
+		case "catch_varargs":
+			return t.def.catchVarargs, nil
+		case "caller":
+			return t.def.usesCaller, nil
+		}
+	case *namespace:
+		if v, ok := t.attrs.Get(name); ok {
+			return normalize(v), nil
+		}
 	}
 	if inList(methods, name) {
-		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj) + " (only d.items() is)")
+		return nil, notSupported("the method or attribute " + name + " of a " + pyTypeName(obj))
 	}
 	return undefAttr(obj, name, pos), nil
 }
@@ -581,9 +695,24 @@ func (l *loopCtx) attr(name string, pos int) (any, error) {
 		return i == n-1, nil
 	case "length":
 		return n, nil
-	}
-	if inList(loopAttrs, name) {
-		return nil, notSupported("loop." + name)
+	case "revindex":
+		return n - i, nil
+	case "revindex0":
+		return n - i - 1, nil
+	case "depth":
+		return int64(l.state.depth0 + 1), nil
+	case "depth0":
+		return int64(l.state.depth0), nil
+	case "previtem":
+		if i == 0 {
+			return &undefined{msg: "there is no previous item", pos: pos}, nil
+		}
+		return normalize(l.items[i-1]), nil
+	case "nextitem":
+		if i == n-1 {
+			return &undefined{msg: "there is no next item", pos: pos}, nil
+		}
+		return normalize(l.items[i+1]), nil
 	}
 	return &undefined{msg: "'jinja2.runtime.LoopContext object' has no attribute '" + name + "'", pos: pos}, nil
 }
@@ -619,8 +748,18 @@ func getitem(obj any, key any, pos int) (any, error) {
 				}
 			}
 		}
-	case []any, tuple:
+	case []any, tuple, rangeVal:
 		if numKind(key) == 1 {
+			if r, ok := t.(rangeVal); ok {
+				if i := toBig(key); i.IsInt64() && i.Int64() >= -r.len() && i.Int64() < r.len() {
+					n := i.Int64()
+					if n < 0 {
+						n += r.len()
+					}
+					return r.start + n*r.step, nil
+				}
+				break
+			}
 			items, _ := iterate(t)
 			b := toBig(key)
 			if b.IsInt64() {

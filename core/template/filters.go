@@ -15,35 +15,140 @@ import (
 
 type filterFunc func(v any, args []any) (any, error)
 
+// filterDef is a filter (or a test) as bind.go calls it: its Python signature and its function,
+// which gets the value and the bound arguments.
 type filterDef struct {
-	params   []string // after the value
-	defaults []any    // for the trailing params; len(defaults) <= len(params)
-	fn       filterFunc
+	sig signature
+	fn  func(c *callCtx, v any, b *bound) (any, error)
+}
+
+// plain adapts a filter that needs only its value and its parameters' values.
+func plain(fn filterFunc) func(*callCtx, any, *bound) (any, error) {
+	return func(_ *callCtx, v any, b *bound) (any, error) { return fn(v, b.args) }
+}
+
+func def(fn string, lead int, params []string, defaults []any, f filterFunc) (filterDef, bool) {
+	return filterDef{sig: signature{fn: fn, lead: lead, params: params, defaults: defaults}, fn: plain(f)}, true
 }
 
 // filterOf returns the definition of a supported filter.
 func filterOf(name string) (filterDef, bool) {
 	switch name {
 	case "upper":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) }}, true
+		return def("do_upper", 1, []string{"s"}, nil, func(v any, _ []any) (any, error) { return mapStr(v, pyUpper) })
 	case "lower":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return mapStr(v, pyLower) }}, true
+		return def("do_lower", 1, []string{"s"}, nil, func(v any, _ []any) (any, error) { return mapStr(v, pyLower) })
 	case "length", "count":
-		return filterDef{fn: func(v any, _ []any) (any, error) { return pyLen(v) }}, true
+		d, _ := def("len", 1, []string{"obj"}, nil, func(v any, _ []any) (any, error) { return pyLen(v) })
+		d.sig.builtin = true
+		return d, true
 	case "trim":
-		return filterDef{params: []string{"chars"}, defaults: []any{nil}, fn: filterTrim}, true
+		return def("do_trim", 1, []string{"value", "chars"}, []any{nil}, filterTrim)
 	case "join":
-		return filterDef{params: []string{"d", "attribute"}, defaults: []any{"", nil}, fn: filterJoin}, true
+		return def("sync_do_join", 2, []string{"eval_ctx", "value", "d", "attribute"}, []any{"", nil}, filterJoin)
 	case "replace":
-		return filterDef{params: []string{"old", "new", "count"}, defaults: []any{nil}, fn: filterReplace}, true
+		return def("do_replace", 2, []string{"eval_ctx", "s", "old", "new", "count"}, []any{nil}, filterReplace)
 	case "default", "d":
-		return filterDef{params: []string{"default_value", "boolean"}, defaults: []any{"", false}, fn: filterDefault}, true
+		return def("do_default", 1, []string{"value", "default_value", "boolean"}, []any{"", false}, filterDefault)
 	case "first":
-		return filterDef{fn: filterFirst}, true
+		return def("sync_do_first", 2, []string{"environment", "seq"}, nil, filterFirst)
 	case "last":
-		return filterDef{fn: filterLast}, true
+		return def("do_last", 2, []string{"environment", "seq"}, nil, filterLast)
 	case "tojson":
-		return filterDef{params: []string{"indent"}, defaults: []any{nil}, fn: filterToJSON}, true
+		return def("do_tojson", 2, []string{"eval_ctx", "value", "indent"}, []any{nil}, filterToJSON)
+	}
+	return libFilterOf(name)
+}
+
+// libFilterOf returns the definition of the other supported filters.
+func libFilterOf(name string) (filterDef, bool) {
+	str := func(fn string, keep bool, f func(string) string) (filterDef, bool) {
+		return def(fn, 1, []string{"s"}, nil, func(v any, _ []any) (any, error) {
+			return strFilter(v, keep, func(s string) (string, error) { return f(s), nil })
+		})
+	}
+	switch name {
+	case "abs":
+		return builtinOne("abs", func(v any) (any, error) { return filterAbs(v, nil) })
+	case "attr":
+		return def("do_attr", 2, []string{"environment", "obj", "name"}, nil, filterAttr)
+	case "batch":
+		return ctxDef("do_batch", 1, []string{"value", "linecount", "fill_with"}, []any{nil}, filterBatch)
+	case "capitalize":
+		return str("do_capitalize", true, pyCapitalize)
+	case "center":
+		return def("do_center", 1, []string{"value", "width"}, []any{int64(80)}, filterCenter)
+	case "dictsort":
+		return ctxDef("do_dictsort", 1, []string{"value", "case_sensitive", "by", "reverse"}, []any{false, "key", false}, filterDictsort)
+	case "escape", "e":
+		return builtinOne("markupsafe._speedups.escape", func(v any) (any, error) { return escapeValue(v) })
+	case "filesizeformat":
+		return def("do_filesizeformat", 1, []string{"value", "binary"}, []any{false}, filterFilesizeformat)
+	case "float":
+		return def("do_float", 1, []string{"value", "default"}, []any{0.0}, filterFloat)
+	case "forceescape":
+		return def("do_forceescape", 1, []string{"value"}, nil, filterForceescape)
+	case "format":
+		d, _ := ctxDef("do_format", 1, []string{"value"}, nil, func(_ *callCtx, v any, b *bound) (any, error) { return filterFormat(v, b) })
+		d.sig.varargs, d.sig.varkw = true, true
+		return d, true
+	case "groupby":
+		return ctxDef("sync_do_groupby", 2, []string{"environment", "value", "attribute", "default", "case_sensitive"}, []any{nil, false}, filterGroupby)
+	case "indent":
+		return ctxDef("do_indent", 1, []string{"s", "width", "first", "blank"}, []any{int64(4), false, false}, filterIndent)
+	case "int":
+		return def("do_int", 1, []string{"value", "default", "base"}, []any{int64(0), int64(10)}, filterInt)
+	case "items":
+		return ctxDef("do_items", 1, []string{"value"}, nil, filterItems)
+	case "list":
+		return ctxDef("sync_do_list", 1, []string{"value"}, nil, filterList)
+	case "map", "select", "reject", "selectattr", "rejectattr":
+		fns := map[string]func(*callCtx, any, *bound) (any, error){
+			"map": filterMap, "select": selectOrReject(true, false), "reject": selectOrReject(false, false),
+			"selectattr": selectOrReject(true, true), "rejectattr": selectOrReject(false, true),
+		}
+		d, _ := ctxDef("sync_do_"+name, 2, []string{"context", "value"}, nil, fns[name])
+		d.sig.varargs, d.sig.varkw = true, true
+		return d, true
+	case "max", "min":
+		return ctxDef("do_"+name, 2, []string{"environment", "value", "case_sensitive", "attribute"}, []any{false, nil}, minOrMax(name == "max"))
+	case "pprint":
+		return def("do_pprint", 1, []string{"value"}, nil, pprintRepr)
+	case "reverse":
+		return ctxDef("do_reverse", 1, []string{"value"}, nil, filterReverse)
+	case "round":
+		return def("do_round", 1, []string{"value", "precision", "method"}, []any{int64(0), "common"}, filterRound)
+	case "safe":
+		return def("do_mark_safe", 1, []string{"value"}, nil, filterSafe)
+	case "slice":
+		return ctxDef("sync_do_slice", 1, []string{"value", "slices", "fill_with"}, []any{nil}, filterSlice)
+	case "sort":
+		return ctxDef("do_sort", 2, []string{"environment", "value", "reverse", "case_sensitive", "attribute"}, []any{false, false, nil}, filterSort)
+	case "string":
+		return def("soft_str", 1, []string{"s"}, nil, func(v any, _ []any) (any, error) {
+			if m, ok := v.(markup); ok {
+				return m, nil
+			}
+			return pyStr(v)
+		})
+	case "striptags":
+		return def("do_striptags", 1, []string{"value"}, nil, filterStriptags)
+	case "sum":
+		return ctxDef("sync_do_sum", 2, []string{"environment", "iterable", "attribute", "start"}, []any{nil, int64(0)}, filterSum)
+	case "title":
+		return str("do_title", false, jinjaTitle)
+	case "truncate":
+		return def("do_truncate", 2, []string{"env", "s", "length", "killwords", "end", "leeway"}, []any{int64(255), false, "...", nil}, filterTruncate)
+	case "unique":
+		return ctxDef("do_unique", 2, []string{"environment", "value", "case_sensitive", "attribute"}, []any{false, nil}, filterUnique)
+	case "urlencode":
+		return def("do_urlencode", 1, []string{"value"}, nil, filterUrlencode)
+	case "wordcount":
+		return def("do_wordcount", 1, []string{"s"}, nil, filterWordcount)
+	case "wordwrap":
+		return ctxDef("do_wordwrap", 2, []string{"environment", "s", "width", "break_long_words", "wrapstring", "break_on_hyphens"}, []any{int64(79), true, nil, true}, filterWordwrap)
+	case "xmlattr":
+		return def("do_xmlattr", 2, []string{"eval_ctx", "d", "autospace"}, []any{true}, filterXmlattr)
 	}
 	return filterDef{}, false
 }
@@ -51,46 +156,9 @@ func filterOf(name string) (filterDef, bool) {
 // jinjaFilters and jinjaTests are Jinja's other built-ins: using one is "not supported" rather
 // than "unknown".
 const (
-	jinjaFilters = " abs attr batch capitalize center dictsort e escape filesizeformat float forceescape format groupby indent int items list map max min pprint random reject rejectattr reverse round safe select selectattr slice sort string striptags sum title truncate unique urlencode urlize wordcount wordwrap xmlattr "
-	jinjaTests   = " boolean callable divisibleby eq equalto escaped even false filter float ge greaterthan gt in integer iterable le lessthan lower lt mapping ne none number odd sameas sequence string test true upper "
+	jinjaFilters = " random urlize "
+	jinjaTests   = " "
 )
-
-// callFilter evaluates a filter's arguments and applies it to v.
-func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	def, ok := filterOf(f.name)
-	if !ok {
-		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
-	}
-	args := make([]any, len(def.params))
-	given := make([]bool, len(def.params))
-	if len(f.args) > len(def.params) {
-		return nil, ev.fail(f.pos, typeErr("the %s filter takes at most %s arguments (%s given)", f.name, len(def.params), len(f.args)))
-	}
-	for i, a := range f.args {
-		x, err := ev.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		args[i], given[i] = x, true
-	}
-	firstDefault := len(def.params) - len(def.defaults)
-	for i := range args {
-		if !given[i] {
-			if i < firstDefault {
-				return nil, ev.fail(f.pos, typeErr("the %s filter is missing the argument '%s'", f.name, def.params[i]))
-			}
-			args[i] = def.defaults[i-firstDefault]
-		}
-	}
-	out, err := def.fn(v, args)
-	if err != nil {
-		return nil, ev.fail(f.pos, err)
-	}
-	if err := ev.work(f.pos, v, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
 
 // mapStr applies f to str(v), keeping Markup as Markup (soft_str).
 func mapStr(v any, f func(string) string) (any, error) {
@@ -258,7 +326,7 @@ func filterFirst(v any, _ []any) (any, error) {
 
 func filterLast(v any, _ []any) (any, error) {
 	switch v.(type) {
-	case []any, tuple, string, markup, *value.Object, *dictView, *undefined:
+	case []any, tuple, string, markup, *value.Object, *dictView, *undefined, rangeVal:
 	default:
 		return nil, typeErr("'%s' object is not reversible", pyTypeName(v))
 	}

@@ -49,6 +49,14 @@ func FuzzJinja(f *testing.F) {
 		"{{ 2 ** 100 // 3 }} {{ 1e16 }} {{ -7 % 3 }}", "{{ 'a\\x41\\u00e9' }}", "{{ d.items() }}",
 		"{{ (1, [2], {'a': none}) }}", "{{ xs[::-1] }} {{ s[1:3] }}", "{% set b %}x{% endset %}{{ b }}",
 		"{{ name if n else 'x' }}", "{{", "{% for %}", "{{ 'a' + 1 }}", "{{ x|nope }}",
+		"{% macro m(a, b=2) %}{{ a }}{{ b }}{{ varargs }}{{ kwargs }}{{ caller() }}{% endmacro %}{% call(x) m(1, b=3, c=4) %}{{ x }}{% endcall %}",
+		"{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}", "{{ m.name }}{% macro m() %}{% endmacro %}{{ m.arguments }}",
+		"{% for x in xs if x recursive %}{{ loop.depth }}{{ loop(x) }}{{ loop.previtem }}{{ loop.cycle(1, 2) }}{{ loop.changed(x) }}{% endfor %}",
+		"{% set ns = namespace(a=1) %}{% set ns.a = ns.a + 1 %}{{ ns }}", "{% with a = 1, b = a %}{{ b }}{% endwith %}",
+		"{% filter upper|replace('A', 'b') %}a{% endfilter %}", "{% set x | trim %} y {% endset %}{{ x }}",
+		"{% for (a, (b, c)) in [(1, (2, 3))] %}{{ a ~ b ~ c }}{% endfor %}", "{{ range(1, 10, 3)|list }} {{ dict(a=1, **d) }}",
+		"{{ xs|join(d='-') }}{{ n is divisibleby(3) }}{{ n is eq 3 }}", "{{ d.get('a') }}{{ d.keys() }}{{ s.upper() }}",
+		"{% print name, n %}", "{{ ('x' if false) ~ 'y' }}", "{{ f(*xs) }}", "{% call m() %}{% endcall %}", "{% macro m(a=1, b) %}{% endmacro %}",
 	} {
 		f.Add(s)
 	}
@@ -79,6 +87,11 @@ func TestFuzzSeedsRender(t *testing.T) {
 		"{{ 10 ** 100000 }}", "{{ 'x' * 100000000 }}", "{% for i in range(10000000) %}{% endfor %}",
 		"{{ [1] * 100000000 }}", "{{ '\xff\xfe' }}\xff", "{{ 1_000_ }}", "{{ 0x }}", "{{ 1e }}",
 		"{{ 9" + strings.Repeat("9", 5000) + " }}",
+		strings.Repeat("{% macro m() %}", 100) + strings.Repeat("{% endmacro %}", 100),
+		strings.Repeat("{% with a = 1 %}", 70) + strings.Repeat("{% endwith %}", 70),
+		"{{ " + strings.Repeat("(", 60) + strings.Repeat("1, ", 3) + strings.Repeat(")", 60) + " }}",
+		"{{ " + strings.Repeat("{'a': ", 40) + "1" + strings.Repeat("}", 40) + " }}",
+		"{{ " + strings.Repeat("1 if ", 200) + "1 }}", "{{ x[" + strings.Repeat(":", 100) + "] }}",
 	} {
 		checkRender(t, s, Jinja)
 	}

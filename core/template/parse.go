@@ -13,6 +13,7 @@ type parseError struct {
 	pos  int
 	line int
 	msg  string
+	name string    // the unknown filter or test a compile error is about
 	_    [0]func() // not comparable: no equality function in the wasm
 }
 
@@ -229,8 +230,30 @@ func (p *parser) parseStatement() []node {
 		return []node{p.parseIf()}
 	case "set":
 		return []node{p.parseSet()}
-	case "print", "block", "extends", "macro", "include", "from", "import", "with", "autoescape", "call", "filter":
-		p.fail("not supported: the {% " + tok.val + " %} tag")
+	case "print":
+		p.advance()
+		var out []node
+		for p.cur.typ != itemBlockEnd {
+			if len(out) > 0 {
+				p.expectOp(",")
+			}
+			start := p.cur.pos
+			x := p.parseExpression(true)
+			out = append(out, &printNode{x: x, src: p.src[start:p.cur.pos]})
+		}
+		return out
+	case "macro":
+		return []node{p.parseMacro()}
+	case "call":
+		return []node{p.parseCallBlock()}
+	case "with":
+		return []node{p.parseWith()}
+	case "filter":
+		return []node{p.parseFilterBlock()}
+	case "block", "extends", "include", "from", "import":
+		p.fail("not supported: the {% " + tok.val + " %} tag (it needs a template loader, which ragjudge has not)")
+	case "autoescape":
+		p.fail("not supported: the {% autoescape %} tag (ragjudge renders prompts, not HTML: autoescape is off)")
 	}
 	p.tagStack = p.tagStack[:len(p.tagStack)-1]
 	defer func() { p.tagStack = append(p.tagStack, "") }()
@@ -284,21 +307,24 @@ func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
 //	for = "for" target "in" expression body ["else" body] "endfor"
 func (p *parser) parseFor() node {
 	tok := p.expectName("for")
-	tgt := p.parseAssignTarget(false)
+	tgt := p.parseAssignTarget(true, false, false)
 	p.expectName("in")
 	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
-	n.iter = p.parseExpression(false)
+	compileErr := p.compileErr
+	defer func() {
+		// Jinja's compiler refuses any assignment to loop inside a for, before its body's errors.
+		if line, pos := storesLoop([]node{n}); line > 0 && compileErr == nil {
+			p.compileErr = &parseError{pos: pos, line: line, msg: "Can't assign to special loop variable in for-loop target"}
+		}
+	}()
+	n.iter = p.parseTupleX(false, false, false)
 	soft := p.soft
 	p.soft = false
 	defer func() { p.soft = soft }()
-	switch {
-	case p.isOp(","):
-		p.fail("not supported: tuples")
-	case p.isName("if"):
-		p.fail("not supported: loop filters ({% for ... if ... %})")
-	case p.isName("recursive"):
-		p.fail("not supported: recursive loops")
+	if p.skipName("if") {
+		n.test = p.parseExpression(true)
 	}
+	n.recursive = p.skipName("recursive")
 	n.body = p.parseStatements([]string{"endfor", "else"}, false)
 	if p.advance().val == "else" {
 		n.els = p.parseStatements([]string{"endfor"}, true)
@@ -332,53 +358,71 @@ func (p *parser) parseIf() node {
 	}
 }
 
-// parseSet parses an assignment.
+// parseSet parses an assignment or a set block.
 //
-//	set = "set" target "=" expression
+//	set = "set" target ( "=" tuple | [filters] body "endset" )
 func (p *parser) parseSet() node {
 	tok := p.advance()
-	tgt := p.parseAssignTarget(true)
-	if !p.isOp("=") {
-		p.fail("not supported: {% set %} blocks")
+	tgt := p.parseAssignTarget(true, false, true)
+	if p.skipOp("=") {
+		return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTupleX(false, true, false)}
 	}
-	p.advance()
-	return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTuple(false)}
+	n := &setBlockNode{line: tok.line, pos: tok.pos, target: tgt}
+	if p.isOp("|") {
+		n.filter = p.parseFilter(nil)
+	}
+	n.body = p.innerStatements([]string{"endset"})
+	return n
 }
 
-// parseAssignTarget parses the target of a for or set.
+// innerStatements parses the body of a block that is a frame of its own (not soft).
+func (p *parser) innerStatements(end []string) []node {
+	soft := p.soft
+	p.soft = false
+	defer func() { p.soft = soft }()
+	return p.parseStatements(end, true)
+}
+
+// parseAssignTarget parses the target of a for, set or with, or a name alone.
 //
-//	target = name { "," name } [","]
-func (p *parser) parseAssignTarget(withNamespace bool) target {
+//	target = name "." name | tuple of primaries | name
+func (p *parser) parseAssignTarget(withTuple, nameOnly, withNamespace bool) target {
 	if withNamespace && p.look().typ == itemOp && p.look().val == "." {
-		p.fail("not supported: namespace assignments")
-	}
-	pos := p.cur.pos
-	var names []target
-	comma := false
-	for {
-		if p.isTupleEnd() {
-			if len(names) == 0 {
-				p.fail("expected an expression, got " + quote(describe(p.cur)))
-			}
-			break
-		}
-		x := p.parsePrimary()
-		n, ok := x.(*nameExpr)
-		if !ok {
-			b := x.base()
-			panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
-		}
-		names = append(names, target{name: n.name, pos: n.pos})
-		if !p.isOp(",") {
-			break
-		}
+		tok := p.expectType(itemName, quote("name"))
 		p.advance()
-		comma = true
+		attr := p.expectType(itemName, quote("name"))
+		return target{name: tok.val, attr: attr.val, pos: tok.pos}
 	}
-	if !comma {
-		return names[0]
+	if nameOnly {
+		tok := p.expectType(itemName, quote("name"))
+		switch tok.val {
+		case "true", "false", "none", "True", "False", "None":
+			p.failAt(tok, "can't assign to 'name'")
+		}
+		return target{name: tok.val, pos: tok.pos}
 	}
-	return target{items: names, pos: pos}
+	var x expr
+	if withTuple {
+		x = p.parseTupleX(true, false, false)
+	} else {
+		x = p.parsePrimary()
+	}
+	return p.toTarget(x)
+}
+
+func (p *parser) toTarget(x expr) target {
+	switch t := x.(type) {
+	case *nameExpr:
+		return target{name: t.name, pos: t.pos}
+	case *tupleExpr:
+		tg := target{items: []target{}, pos: t.pos}
+		for _, it := range t.items {
+			tg.items = append(tg.items, p.toTarget(it))
+		}
+		return tg
+	}
+	b := x.base()
+	panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
 }
 
 func kindName(x expr) string {
@@ -391,8 +435,12 @@ func kindName(x expr) string {
 		return "getattr"
 	case *getitemExpr:
 		return "getitem"
-	case *itemsExpr:
+	case *callExpr:
 		return "call"
+	case *tupleExpr:
+		return "tuple"
+	case *dictExpr:
+		return "dict"
 	case *binExpr:
 		return "operator"
 	}
@@ -407,32 +455,75 @@ func (p *parser) isTupleEnd() bool {
 	return p.cur.typ == itemVarEnd || p.cur.typ == itemBlockEnd || p.isOp(")")
 }
 
-// parseTuple parses an expression where Jinja allows a tuple; a tuple itself is not supported.
-//
-//	tuple = expression    (Jinja: [ expression { "," expression } [","] ])
+// parseTuple parses an expression or a tuple without parentheses.
 func (p *parser) parseTuple(explicitParens bool) expr {
-	if p.isTupleEnd() {
-		if explicitParens {
-			p.fail("not supported: tuples")
-		}
-		p.fail("expected an expression, got " + quote(describe(p.cur)))
-	}
-	x := p.parseExpression(true)
-	if p.isOp(",") {
-		p.fail("not supported: tuples")
-	}
-	return x
+	return p.parseTupleX(false, true, explicitParens)
 }
 
-// parseExpression parses a full expression; an inline if is not supported.
+// parseTupleX is Jinja's parse_tuple: simplified parses primaries only (assignment targets),
+// condexpr allows inline ifs, explicitParens allows the empty tuple.
 //
-//	expression = or
+//	tuple = [ expression { "," expression } [","] ]
+func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
+	line, pos := p.cur.line, p.cur.pos
+	var args []expr
+	isTuple := false
+	for {
+		if len(args) > 0 {
+			p.expectOp(",")
+		}
+		if p.isTupleEnd() {
+			break
+		}
+		if simplified {
+			args = append(args, p.parsePrimary())
+		} else {
+			args = append(args, p.parseExpression(condexpr))
+		}
+		if !p.isOp(",") {
+			break
+		}
+		isTuple = true
+		line = p.cur.line
+	}
+	if !isTuple {
+		if len(args) > 0 {
+			return args[0]
+		}
+		if !explicitParens {
+			p.fail("expected an expression, got " + quote(describe(p.cur)))
+		}
+	}
+	return &tupleExpr{exprBase{pos: pos, line: line}, args}
+}
+
+// parseExpression parses a full expression.
+//
+//	expression = or { "if" or [ "else" expression ] }    (the if part only with condexpr)
 func (p *parser) parseExpression(withCondexpr bool) expr {
 	p.enter()
 	defer p.leave()
+	line := p.cur.line
+	compileErr := p.compileErr
 	x := p.parseOr()
 	if withCondexpr && p.isName("if") {
-		p.fail("not supported: inline if expressions")
+		// Jinja compiles an inline if's parts softly: an unknown filter or test in them fails
+		// only if it runs (jinja2/compiler.py, visit_CondExpr).
+		soft := p.soft
+		p.soft = true
+		defer func() { p.soft = soft }()
+		if e := p.compileErr; e != compileErr && e.name != "" && !inList(jinjaFilters, e.name) && !inList(jinjaTests, e.name) {
+			p.compileErr = compileErr
+		}
+	}
+	for withCondexpr && p.isName("if") {
+		tok := p.advance()
+		c := &condExpr{exprBase: exprBase{pos: tok.pos, line: line}, a: x, test: p.parseOr()}
+		if p.skipName("else") {
+			c.b = p.parseExpression(true)
+		}
+		x = c
+		line = p.cur.line
 	}
 	return x
 }
@@ -630,7 +721,7 @@ func (p *parser) parsePrimary() expr {
 		case "[":
 			return p.parseList()
 		case "{":
-			p.fail("not supported: dict literals")
+			return p.parseDict()
 		}
 	}
 	p.fail("unexpected " + quote(describe(tok)))
@@ -651,6 +742,25 @@ func (p *parser) parseList() expr {
 		n.items = append(n.items, p.parseExpression(true))
 	}
 	p.expectOp("]")
+	return n
+}
+
+// parseDict: dict = "{" [ expression ":" expression { "," expression ":" expression } [","] ] "}"
+func (p *parser) parseDict() expr {
+	tok := p.expectOp("{")
+	n := &dictExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}}
+	for !p.isOp("}") {
+		if len(n.keys) > 0 {
+			p.expectOp(",")
+		}
+		if p.isOp("}") {
+			break
+		}
+		n.keys = append(n.keys, p.parseExpression(true))
+		p.expectOp(":")
+		n.vals = append(n.vals, p.parseExpression(true))
+	}
+	p.expectOp("}")
 	return n
 }
 
@@ -706,65 +816,119 @@ func (p *parser) parseSubscript(x expr) expr {
 		}
 		return &getitemExpr{exprBase{pos: attr.pos, line: tok.line}, x, &constExpr{exprBase{pos: attr.pos, line: attr.line}, v}}
 	}
-	if p.isOp(":") {
-		p.fail("not supported: slices")
-	}
-	if p.isOp("]") {
-		p.fail("not supported: tuples (x[] is x[()] in Jinja)")
-	}
-	key := p.parseExpression(true)
-	if p.isOp(":") {
-		p.fail("not supported: slices")
-	}
-	if p.isOp(",") {
-		p.fail("not supported: tuples")
+	var keys []expr
+	for !p.isOp("]") {
+		if len(keys) > 0 {
+			p.expectOp(",")
+		}
+		keys = append(keys, p.parseSubscribed())
 	}
 	p.expectOp("]")
-	return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, key}
+	if len(keys) == 1 {
+		return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, keys[0]}
+	}
+	return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, &tupleExpr{exprBase{pos: tok.pos, line: tok.line}, keys}}
 }
 
-// parseCallArgs parses a parenthesised argument list; keyword arguments are not supported.
+// parseSubscribed: subscribed = expression | [expression] ":" [expression] [":" [expression]]
+func (p *parser) parseSubscribed() expr {
+	tok := p.cur
+	var start expr
+	if !p.isOp(":") {
+		start = p.parseExpression(true)
+		if !p.isOp(":") {
+			return start
+		}
+	}
+	p.advance()
+	n := &sliceExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}, start: start}
+	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
+		n.stop = p.parseExpression(true)
+	}
+	if p.skipOp(":") && !p.isOp("]") && !p.isOp(",") {
+		n.step = p.parseExpression(true)
+	}
+	return n
+}
+
+// parseCallArgs parses a parenthesised argument list. *args and **kwargs are kept among the
+// keyword arguments under the names "*" and "**", where they are evaluated in order.
 //
-//	args = "(" [ expression { "," expression } [","] ] ")"
-func (p *parser) parseCallArgs() []expr {
+//	args = "(" [ arg { "," arg } [","] ] ")"
+//	arg = expression | name "=" expression | "*" expression | "**" expression
+func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 	p.expectOp("(")
 	var args []expr
+	var kwargs []kwArg
+	dynArgs, dynKwargs := false, false
 	for !p.isOp(")") {
-		if len(args) > 0 {
+		if len(args)+len(kwargs) > 0 {
 			p.expectOp(",")
 			if p.isOp(")") {
 				break
 			}
 		}
-		if p.isOp("*") || p.isOp("**") || p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=" {
-			p.fail("not supported: keyword arguments, *args and **kwargs")
+		tok := p.cur
+		switch {
+		case p.isOp("*") || p.isOp("**"):
+			if dynKwargs || dynArgs && tok.val == "*" {
+				p.fail("invalid syntax for function call expression")
+			}
+			p.advance()
+			dynArgs, dynKwargs = dynArgs || tok.val == "*", tok.val == "**"
+			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+		case p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=":
+			if dynKwargs {
+				p.fail("invalid syntax for function call expression")
+			}
+			p.advance()
+			p.advance()
+			p.noRepeat(kwargs, tok)
+			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+		default:
+			if len(kwargs) > 0 {
+				p.fail("invalid syntax for function call expression")
+			}
+			args = append(args, p.parseExpression(true))
 		}
-		args = append(args, p.parseExpression(true))
 	}
 	p.expectOp(")")
-	return args
+	return args, kwargs
 }
 
-// parseCall parses the one call of the subset, d.items().
+// noRepeat records Jinja's compile error for a keyword argument kw already has: Python's
+// compiler rejects the code Jinja makes of it, at a line of that code, not of the template.
+func (p *parser) noRepeat(kw []kwArg, tok item) {
+	for _, k := range kw {
+		if k.name == tok.val && p.compileErr == nil {
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "keyword argument repeated: " + tok.val + " (not supported: Jinja fails to compile it)"}
+		}
+	}
+}
+
+// parseCall parses a call of fn.
 //
-//	call = "(" ")"    (after ".items")
+//	call = args
 func (p *parser) parseCall(fn expr) expr {
 	tok := p.cur
-	if g, ok := fn.(*getattrExpr); ok && g.attr == "items" && p.look().typ == itemOp && p.look().val == ")" {
-		p.advance()
-		p.advance()
-		return &itemsExpr{exprBase{pos: tok.pos, line: tok.line}, g.obj}
-	}
-	p.fail("not supported: calls other than d.items()")
-	return nil
+	args, kwargs := p.parseCallArgs()
+	return &callExpr{exprBase{pos: tok.pos, line: tok.line}, fn, args, kwargs}
 }
 
 // parseFilter parses one or more filters applied to x.
 //
 //	filter = "|" name { "." name } [args]
 func (p *parser) parseFilter(x expr) expr {
-	for p.isOp("|") {
-		p.advance()
+	return p.parseFilterChain(x, false)
+}
+
+// parseFilterChain is parseFilter whose first filter has no "|" when startInline ({% filter %}).
+func (p *parser) parseFilterChain(x expr, startInline bool) expr {
+	for p.isOp("|") || startInline {
+		if !startInline {
+			p.advance()
+		}
+		startInline = false
 		tok := p.expectType(itemName, "a filter name")
 		name := tok.val
 		for p.isOp(".") {
@@ -772,17 +936,18 @@ func (p *parser) parseFilter(x expr) expr {
 			name += "." + p.expectType(itemName, "a name").val
 		}
 		var args []expr
+		var kwargs []kwArg
 		if p.isOp("(") {
-			args = p.parseCallArgs()
+			args, kwargs = p.parseCallArgs()
 		}
 		if _, ok := filterOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
 			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
-			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg}
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg, name: name}
 		}
-		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args}
+		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs}
 	}
 	return x
 }
@@ -799,27 +964,127 @@ func (p *parser) parseTest(x expr) expr {
 		p.advance()
 		name += "." + p.expectType(itemName, "a name").val
 	}
-	hasArgs := false
+	var args []expr
+	var kwargs []kwArg
 	if p.isOp("(") {
-		hasArgs = len(p.parseCallArgs()) > 0
+		args, kwargs = p.parseCallArgs()
 	} else if (p.cur.typ == itemName || p.cur.typ == itemString || p.cur.typ == itemInt || p.cur.typ == itemFloat || p.isOp("(") || p.isOp("[") || p.isOp("{")) &&
 		!p.isName("else") && !p.isName("or") && !p.isName("and") {
 		if p.isName("is") {
 			p.fail("you cannot chain multiple tests with is")
 		}
-		p.parsePostfix(p.parsePrimary())
-		hasArgs = true
+		args = []expr{p.parsePostfix(p.parsePrimary())}
 	}
-	if name != "defined" && name != "undefined" && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
+	if _, ok := testOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
 		msg := "unknown test " + quote(name)
 		if inList(jinjaTests, name) {
-			msg = "not supported: the " + quote(name) + " test (only defined and undefined are)"
+			msg = "not supported: the " + quote(name) + " test"
 		}
-		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg}
+		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg, name: name}
 	}
-	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, hasArgs}
+	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs}
 	if negated {
 		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
 	}
 	return t
+}
+
+// parseMacro parses a macro definition.
+//
+//	macro = "macro" name signature body "endmacro"
+func (p *parser) parseMacro() node {
+	tok := p.advance()
+	m := &macroNode{line: tok.line, pos: tok.pos}
+	m.name = p.parseAssignTarget(false, true, false).name
+	p.parseSignature(m)
+	m.body = p.innerStatements([]string{"endmacro"})
+	p.finishMacro(m)
+	return m
+}
+
+// parseSignature: signature = "(" [ name ["=" expression] { "," name ["=" expression] } ] ")"
+func (p *parser) parseSignature(m *macroNode) {
+	p.expectOp("(")
+	for !p.isOp(")") {
+		if len(m.params) > 0 {
+			p.expectOp(",")
+		}
+		tok := p.cur
+		name := p.parseAssignTarget(false, true, false).name
+		if indexOf(m.params, name) >= 0 && p.compileErr == nil {
+			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "duplicate argument '" + name + "' in a macro (not supported: Jinja fails to compile it)"}
+		}
+		if p.skipOp("=") {
+			m.defaults = append(m.defaults, p.parseExpression(true))
+		} else if len(m.defaults) > 0 {
+			p.fail("non-default argument follows default argument")
+		}
+		m.params = append(m.params, name)
+	}
+	p.expectOp(")")
+}
+
+// finishMacro records which special names the body reads, as Jinja's compiler does.
+func (p *parser) finishMacro(m *macroNode) {
+	reads := map[string]int{}
+	readsOf(m.body, reads)
+	_, caller := reads["caller"]
+	_, kwargs := reads["kwargs"]
+	_, varargs := reads["varargs"]
+	explicit := indexOf(m.params, "caller")
+	if caller {
+		if explicit >= 0 && explicit < len(m.params)-len(m.defaults) {
+			if p.compileErr == nil {
+				p.compileErr = &parseError{pos: m.pos, line: m.line, msg: "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default."}
+			}
+		}
+		m.usesCaller = true
+	}
+	m.explicitCall = explicit >= 0
+	m.catchKwargs = kwargs && indexOf(m.params, "kwargs") < 0
+	m.catchVarargs = varargs && indexOf(m.params, "varargs") < 0
+}
+
+// parseCallBlock parses a call block.
+//
+//	callblock = "call" [signature] call body "endcall"
+func (p *parser) parseCallBlock() node {
+	tok := p.advance()
+	m := &macroNode{line: tok.line, pos: tok.pos, name: "caller"}
+	if p.isOp("(") {
+		p.parseSignature(m)
+	}
+	c, ok := p.parseExpression(true).(*callExpr)
+	if !ok {
+		p.failAt(tok, "expected call")
+	}
+	p.noRepeat(c.kwargs, item{val: "caller", pos: c.pos, line: c.line})
+	m.body = p.innerStatements([]string{"endcall"})
+	p.finishMacro(m)
+	return &callBlockNode{line: tok.line, call: c, caller: m}
+}
+
+// parseWith: with = "with" { target "=" expression [","] } body "endwith"
+func (p *parser) parseWith() node {
+	tok := p.advance()
+	n := &withNode{line: tok.line, pos: tok.pos}
+	for p.cur.typ != itemBlockEnd {
+		if len(n.targets) > 0 {
+			p.expectOp(",")
+		}
+		n.targets = append(n.targets, p.parseAssignTarget(true, false, false))
+		p.expectOp("=")
+		n.vals = append(n.vals, p.parseExpression(true))
+	}
+	n.body = p.innerStatements([]string{"endwith"})
+	return n
+}
+
+// parseFilterBlock: filterblock = "filter" filters body "endfilter"
+func (p *parser) parseFilterBlock() node {
+	tok := p.advance()
+	n := &filterBlockNode{line: tok.line}
+	n.filter = p.parseFilterChain(nil, true)
+	n.body = p.innerStatements([]string{"endfilter"})
+	return n
 }

@@ -51,7 +51,7 @@ func parseJinja(src string) *parsedJinja {
 	p := &parsedJinja{}
 	p.body, p.err = parse(src)
 	if p.err == nil {
-		p.missing = analyzeScopes(p.body)
+		p.missing = analyzeScopes(p.body).missingNames()
 	}
 	if len(src) > parsedBytes/4 {
 		return p // a huge template would push out all others

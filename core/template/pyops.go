@@ -456,9 +456,17 @@ func unaryOp(op string, a any) (any, error) {
 // pyEqual is Python's a == b.
 func pyEqual(a, b any) (bool, error) {
 	if u, ok := a.(*undefined); ok {
+		if u.lenient {
+			// Undefined.__eq__: the same type; it is called before a StrictUndefined's.
+			v, same := b.(*undefined)
+			return same && v.lenient, nil
+		}
 		return false, undefErr(u)
 	}
 	if u, ok := b.(*undefined); ok {
+		if u.lenient {
+			return false, nil
+		}
 		return false, undefErr(u)
 	}
 	ka, kb := numKind(a), numKind(b)
@@ -504,6 +512,19 @@ func pyEqual(a, b any) (bool, error) {
 			vx, _ := x.Get(k)
 			eq, err := pyEqual(normalize(vx), normalize(vy))
 			if err != nil || !eq {
+				return false, err
+			}
+		}
+		return true, nil
+	case *dictView:
+		// keys() and items() compare as sets; values() only with itself.
+		y, ok := b.(*dictView)
+		if !ok || x.kind == "values" || y.kind != x.kind || x.obj.Len() != y.obj.Len() {
+			return x == y, nil
+		}
+		for _, it := range viewItems(y) {
+			in, err := contains(x, it)
+			if err != nil || !in {
 				return false, err
 			}
 		}
@@ -634,7 +655,7 @@ func seqOrder(op string, x, y []any) (int, error) {
 
 // contains is Python's item in container.
 func contains(container, item any) (bool, error) {
-	if u, ok := item.(*undefined); ok {
+	if u, ok := item.(*undefined); ok && !u.lenient {
 		// Python only compares the item with what a list holds (an empty one: nothing), and
 		// dict_items holds pairs only, so neither touches an Undefined that is not one.
 		switch c := container.(type) {
@@ -654,13 +675,15 @@ func contains(container, item any) (bool, error) {
 	switch c := container.(type) {
 	case *undefined:
 		return false, undefErr(c)
+	case *generator:
+		return c.contains(item)
 	case string, markup:
 		switch it := item.(type) {
 		case string, markup:
 			return strings.Contains(strOf(c), strOf(it)), nil
 		}
 		return false, typeErr("'in <string>' requires string as left operand, not %s", pyTypeName(item))
-	case []any, tuple:
+	case []any, tuple, rangeVal:
 		items, err := iterate(c)
 		if err != nil {
 			return false, err

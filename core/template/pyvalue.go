@@ -22,16 +22,20 @@ type tuple []any
 // markup is markupsafe.Markup, what tojson returns: a str that escapes what is added to it.
 type markup string
 
-// dictView is what dict.items() returns.
+// dictView is what dict.items(), keys() or values() returns (kind "items", "keys", "values").
 type dictView struct {
-	obj *value.Object
+	obj  *value.Object
+	kind string
 }
 
 // undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.
 type undefined struct {
-	msg string
-	pos int       // where it was made, for the error's column; -1 if unknown
-	_   [0]func() // not comparable: no equality function in the wasm
+	// lenient marks the plain Undefined of an inline if without else, which Jinja always makes
+	// lenient: it prints as "", iterates as empty and is false.
+	lenient bool
+	msg     string
+	pos     int       // where it was made, for the error's column; -1 if unknown
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // pyError is a Python exception raised while evaluating: the message says what Python would.
@@ -99,7 +103,7 @@ func normalize(v any) any {
 
 // pyTypeName is type(v).__name__.
 func pyTypeName(v any) string {
-	switch v.(type) {
+	switch t := v.(type) {
 	case nil:
 		return "NoneType"
 	case bool:
@@ -119,19 +123,35 @@ func pyTypeName(v any) string {
 	case *value.Object:
 		return "dict"
 	case *dictView:
-		return "dict_items"
+		return "dict_" + t.kindName()
+	case rangeVal:
+		return "range"
+	case *macro:
+		return "Macro"
+	case *namespace:
+		return "Namespace"
+	case builtinFunc:
+		return "function"
+
 	case *undefined:
 		return "StrictUndefined"
 	case *loopCtx:
 		return "LoopContext"
+	case *generator:
+		return v.(*generator).typ
 	}
 	return "object"
 }
 
 // objectTypeRepr is jinja2.utils.object_type_repr, used in undefined messages.
 func objectTypeRepr(v any) string {
-	if v == nil {
+	switch v.(type) {
+	case nil:
 		return "None"
+	case *macro, *loopCtx:
+		return "jinja2.runtime." + pyTypeName(v) + " object"
+	case *namespace:
+		return "jinja2.utils." + pyTypeName(v) + " object"
 	}
 	return pyTypeName(v) + " object"
 }
@@ -183,7 +203,12 @@ func truthy(v any) (bool, error) {
 		return t.Len() > 0, nil
 	case *dictView:
 		return t.obj.Len() > 0, nil
+	case rangeVal:
+		return t.len() > 0, nil
 	case *undefined:
+		if t.lenient {
+			return false, nil
+		}
 		return false, undefErr(t)
 	}
 	return true, nil
@@ -201,6 +226,9 @@ func pyStr(v any) (string, error) {
 	case markup:
 		return string(t), nil
 	case *undefined:
+		if t.lenient {
+			return "", nil
+		}
 		return "", undefErr(t)
 	}
 	var b strings.Builder
@@ -270,8 +298,34 @@ func writeRepr(b *strings.Builder, v any) error {
 			}
 		}
 		b.WriteString("}")
+	case rangeVal:
+		b.WriteString("range(" + strconv.FormatInt(t.start, 10) + ", " + strconv.FormatInt(t.stop, 10))
+		if t.step != 1 {
+			b.WriteString(", " + strconv.FormatInt(t.step, 10))
+		}
+		b.WriteString(")")
+	case builtinFunc:
+		// The globals are classes, printed as such; lipsum is a function (an address).
+		switch t {
+		case "range", "dict":
+			b.WriteString("<class '" + string(t) + "'>")
+		case "lipsum":
+			return notSupported("printing a function (Python prints its memory address)")
+		default:
+			b.WriteString("<class 'jinja2.utils." + strings.ToUpper(string(t[:1])) + string(t[1:]) + "'>")
+		}
+	case *macro:
+		b.WriteString("<Macro ")
+		writeStrRepr(b, t.def.name)
+		b.WriteString(">")
+	case *namespace:
+		b.WriteString("<Namespace ")
+		if err := writeRepr(b, t.attrs); err != nil {
+			return err
+		}
+		b.WriteString(">")
 	case *dictView:
-		b.WriteString("dict_items(")
+		b.WriteString("dict_" + t.kindName() + "(")
 		if err := writeSeq(b, "[", "]", viewItems(t)); err != nil {
 			return err
 		}
@@ -401,9 +455,23 @@ func viewItems(v *dictView) []any {
 	out := make([]any, 0, v.obj.Len())
 	for _, k := range v.obj.Keys() {
 		x, _ := v.obj.Get(k)
-		out = append(out, tuple{k, normalize(x)})
+		switch v.kind {
+		case "keys":
+			out = append(out, k)
+		case "values":
+			out = append(out, normalize(x))
+		default:
+			out = append(out, tuple{k, normalize(x)})
+		}
 	}
 	return out
+}
+
+func (v *dictView) kindName() string {
+	if v.kind == "" {
+		return "items"
+	}
+	return v.kind
 }
 
 // iterate returns the items iter(v) yields; strings yield their code points.
@@ -425,7 +493,17 @@ func iterate(v any) ([]any, error) {
 		return out, nil
 	case *dictView:
 		return viewItems(t), nil
+	case rangeVal:
+		if t.len() > maxItems {
+			return nil, tooMany()
+		}
+		return t.items(), nil
+	case *generator:
+		return t.drain()
 	case *undefined:
+		if t.lenient {
+			return nil, nil
+		}
 		return nil, undefErr(t)
 	}
 	return nil, typeErr("'%s' object is not iterable", pyTypeName(v))
@@ -454,7 +532,12 @@ func pyLen(v any) (int64, error) {
 		return int64(t.Len()), nil
 	case *dictView:
 		return int64(t.obj.Len()), nil
+	case rangeVal:
+		return t.len(), nil
 	case *undefined:
+		if t.lenient {
+			return 0, nil
+		}
 		return 0, undefErr(t)
 	}
 	return 0, typeErr("object of type '%s' has no len()", pyTypeName(v))

@@ -20,18 +20,32 @@ const (
 )
 
 type symbols struct {
+	// reads records the names read from the context (the template's inputs), with the offset
+	// of the read, or -1 for a name only some branches of an if assign; all frames share it.
+	reads  *[]nameAt
 	parent *symbols
 	refs   map[string]bool
 	loads  map[string]int
 	stores map[string]bool
 }
 
+// nameAt is a name read at a byte offset.
+type nameAt struct {
+	name string
+	pos  int
+}
+
 func newSymbols(parent *symbols) *symbols {
-	return &symbols{parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
+	reads := &[]nameAt{}
+	if parent != nil {
+		reads = parent.reads
+	}
+	return &symbols{reads: reads, parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
 }
 
 func (s *symbols) copy() *symbols {
 	c := newSymbols(s.parent)
+	c.reads = s.reads
 	for k, v := range s.refs {
 		c.refs[k] = v
 	}
@@ -53,10 +67,11 @@ func (s *symbols) findRef(name string) bool {
 	return false
 }
 
-func (s *symbols) load(name string) {
+func (s *symbols) load(name string, pos int) {
 	if !s.findRef(name) {
 		s.refs[name] = true
 		s.loads[name] = loadResolve
+		*s.reads = append(*s.reads, nameAt{name, pos})
 	}
 }
 
@@ -115,6 +130,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 			continue
 		}
 		s.loads[name] = loadResolve
+		*s.reads = append(*s.reads, nameAt{name, -1})
 	}
 }
 
@@ -131,11 +147,11 @@ func (s *symbols) missingNames() []string {
 
 // analyzeScopes annotates every frame of the template with the names it starts as missing and
 // returns the template frame's.
-func analyzeScopes(body []node) []string {
+func analyzeScopes(body []node) *symbols {
 	root := newSymbols(nil)
 	visitFrame(root, body)
 	analyzeChildren(root, body)
-	return root.missingNames()
+	return root
 }
 
 // visitFrame is FrameSymbolVisitor over the statements of one frame.
@@ -151,6 +167,18 @@ func visitFrame(s *symbols, body []node) {
 			visitLoads(s, t.iter)
 		case *ifNode:
 			visitIf(s, t.branches[0], t.branches[1:], t.els)
+		case *macroNode:
+			s.store(t.name)
+		case *callBlockNode:
+			visitLoads(s, t.call)
+		case *filterBlockNode:
+			visitLoads(s, t.filter)
+		case *withNode:
+			for _, v := range t.vals {
+				visitLoads(s, v)
+			}
+		case *setBlockNode:
+			storeTarget(s, t.target, false)
 		}
 	}
 }
@@ -173,6 +201,10 @@ func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
 }
 
 func storeTarget(s *symbols, t target, param bool) {
+	if t.attr != "" {
+		s.load(t.name, t.pos) // a namespace's attribute: the namespace is read
+		return
+	}
 	if t.items == nil {
 		if param {
 			s.declareParameter(t.name)
@@ -192,6 +224,11 @@ func analyzeChildren(s *symbols, body []node) {
 	for _, n := range body {
 		switch t := n.(type) {
 		case *forNode:
+			if t.test != nil {
+				test := newSymbols(s)
+				storeTarget(test, t.target, true)
+				visitLoads(test, t.test)
+			}
 			loop := newSymbols(s)
 			loop.declareParameter("loop")
 			storeTarget(loop, t.target, true)
@@ -209,57 +246,68 @@ func analyzeChildren(s *symbols, body []node) {
 				analyzeChildren(s, br.body)
 			}
 			analyzeChildren(s, t.els)
+		case *macroNode:
+			analyzeMacro(s, t, nil)
+		case *callBlockNode:
+			analyzeMacro(s, t.caller, t.call)
+		case *withNode:
+			w := newSymbols(s)
+			for _, tg := range t.targets {
+				storeTarget(w, tg, false)
+			}
+			t.missing = analyzeFrame(w, t.body)
+		case *filterBlockNode:
+			t.missing = analyzeFrame(newSymbols(s), t.body)
+		case *setBlockNode:
+			t.missing = analyzeFrame(newSymbols(s), t.body)
 		}
 	}
 }
 
+// analyzeFrame analyzes the frame of a block's body, returning the names it starts as missing.
+func analyzeFrame(f *symbols, body []node) []string {
+	visitFrame(f, body)
+	analyzeChildren(f, body)
+	return f.missingNames()
+}
+
+func analyzeMacro(s *symbols, m *macroNode, call expr) {
+	f := newSymbols(s)
+	for _, p := range m.params {
+		f.declareParameter(p)
+	}
+	for _, d := range m.defaults {
+		visitLoads(f, d)
+	}
+	visitLoads(f, call)
+	for _, special := range []struct {
+		name string
+		on   bool
+	}{{"caller", m.usesCaller && !m.explicitCall}, {"kwargs", m.catchKwargs}, {"varargs", m.catchVarargs}} {
+		if special.on {
+			f.declareParameter(special.name)
+		}
+	}
+	visitFrame(f, m.body)
+	m.missing = f.missingNames()
+	analyzeChildren(f, m.body)
+}
+
 // visitLoads records every name an expression reads.
 func visitLoads(s *symbols, x expr) {
-	if x == nil {
-		return
+	if n, ok := x.(*nameExpr); ok {
+		s.load(n.name, n.pos)
 	}
-	switch t := x.(type) {
-	case *nameExpr:
-		s.load(t.name)
-	case *getattrExpr:
-		visitLoads(s, t.obj)
-	case *getitemExpr:
-		visitLoads(s, t.obj)
-		visitLoads(s, t.key)
-	case *itemsExpr:
-		visitLoads(s, t.obj)
-	case *filterExpr:
-		visitLoads(s, t.obj)
-		for _, a := range t.args {
-			visitLoads(s, a)
-		}
-	case *testExpr:
-		visitLoads(s, t.obj)
-	case *binExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *concatExpr:
-		for _, a := range t.args {
-			visitLoads(s, a)
-		}
-	case *compareExpr:
-		visitLoads(s, t.first)
-		for _, o := range t.ops {
-			visitLoads(s, o.val)
-		}
-	case *andExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *orExpr:
-		visitLoads(s, t.l)
-		visitLoads(s, t.r)
-	case *notExpr:
-		visitLoads(s, t.x)
-	case *unaryExpr:
-		visitLoads(s, t.x)
-	case *listExpr:
-		for _, a := range t.items {
-			visitLoads(s, a)
-		}
+	if x != nil {
+		subExprs(x, func(c expr) { visitLoads(s, c) })
+	}
+}
+
+func visitArgs(s *symbols, args []expr, kwargs []kwArg) {
+	for _, a := range args {
+		visitLoads(s, a)
+	}
+	for _, k := range kwargs {
+		visitLoads(s, k.value)
 	}
 }

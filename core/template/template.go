@@ -104,8 +104,14 @@ func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}
 	var out strings.Builder
-	ev := &evaluator{src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)}, out: &out}
-	if err := ev.render(pj.body); err != nil {
+	// stmtLine starts at 1: where Jinja marks no line (a with statement's assignments first
+	// thing in the template), it reports line 1.
+	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)}, out: &out}
+	err := ev.render(pj.body)
+	if err == nil {
+		err = ev.joinErr
+	}
+	if err != nil {
 		ee, ok := err.(*evalError)
 		if !ok {
 			ee = &evalError{pos: -1, msg: err.Error()}

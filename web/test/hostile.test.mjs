@@ -82,12 +82,23 @@ test("the limits leave room: at the limit every call works on 40% of the default
       rj.rowInputs("answer-grounding", { a: "x", f: o }, { answer: "a", facts: "f" }).checks.length,
       rj.template("{{ " + "(".repeat(20) + "1" + ")".repeat(20) + " }}", "jinja"),
       rj.parse("claim-groundedness", { question: "q", claims: ["c"], evidence: ["e"] }, nested(${maxDepth})).passed,
+      // Recursion: macros nesting blocks, or deep expressions, as deep as the caps let them.
+      ...[["{% if 1 %}".repeat(30), "m(n + 1)", "{% endif %}".repeat(30)], ["{% if 1 %}", "-".repeat(30) + "m(n + 1)|length", "{% endif %}"]]
+        .map(([open, call, close]) => {
+          try {
+            return rj.template("{% macro m(n) %}" + open + "{{ " + call + " }}" + close + "{% endmacro %}{{ m(0) }}", "jinja");
+          } catch (e) {
+            return e.kind + ": " + /not supported/.test(e.message);
+          }
+        }),
     ];
     console.log(JSON.stringify(out));`;
   const start = performance.now();
   const out = execFileSync(process.execPath, ["--stack-size=400", "--input-type=module", "-e", code], { encoding: "utf8" });
   t.diagnostic(`took ${(performance.now() - start).toFixed(0)} ms (a new Node process)`);
-  const [rows, errors, printed, , one, passed] = JSON.parse(out);
+  const [rows, errors, printed, , one, passed, blocks, exprs] = JSON.parse(out);
+  assert.equal(blocks, "template: true");
+  assert.equal(exprs, "template: true");
   assert.equal(rows, 1);
   assert.equal(errors, 1);
   assert.ok(printed > 4 * maxDepth);

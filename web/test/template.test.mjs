@@ -17,6 +17,8 @@ const jinja = [
   ["{{ '{{ not code }}' }}", {}, "{{ not code }}"],
   ["{% for k, v in d.items() %}{{ k }}:{{ v }};{% endfor %}", { d: { z: 1, a: 2 } }, "z:1;a:2;"],
   ["{{ x }}", { x: "{{ y }}" }, "{{ y }}"],
+  ["{% macro li(x, tag='b') %}<{{ tag }}>{{ x }}</{{ tag }}>{% endmacro %}{{ li(1) }}{{ li(2, tag='i') }}", {}, "<b>1</b><i>2</i>"],
+  ["{% set ns = namespace(n=0) %}{% for x in xs if x %}{% set ns.n = ns.n + x %}{% endfor %}{{ ns.n }} {{ (1, 'a') }} {{ {'k': xs[1:]} }}", { xs: [1, 0, 2] }, "3 (1, 'a') {'k': [0, 2]}"],
 ];
 
 for (const [src, vars, want] of jinja) {
@@ -40,6 +42,14 @@ test("template errors carry the line and column", () => {
   throwsRJ(() => rj.template("{% if %}x{% endif %}", "jinja", {}), { kind: "template", line: 1, col: true });
   throwsRJ(() => rj.template("x\n{missing}", "format", {}), { kind: "template", line: 2, col: true, message: /missing/ });
   throwsRJ(() => rj.template("{unclosed", "format", {}), { kind: "template", line: 1, col: true });
+});
+
+test("variables: the names a template reads from its inputs", () => {
+  assert.deepEqual(rj.variables("{% for c in contexts %}{{ c }}{{ loop.index }}{% endfor %}{{ question }}{% set x = 1 %}{{ x }}", "jinja"), ["contexts", "question"]);
+  assert.deepEqual(rj.variables("{% macro m(a) %}{{ a }}{{ b }}{% endmacro %}{% with w = 1 %}{{ w }}{% endwith %}{{ range(2) }}", "jinja"), ["b"]);
+  assert.deepEqual(rj.variables("{question} {{x}} {ctx[0]}", "format"), ["question", "ctx"]);
+  throwsRJ(() => rj.variables("a\n{{ x", "jinja"), { kind: "template", subject: "<template>", line: 2, col: true });
+  throwsRJ(() => rj.variables("x", "mustache"), { kind: "input", subject: "variables", message: /unknown dialect "mustache"/ });
 });
 
 test("template checks its arguments", () => {

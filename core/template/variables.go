@@ -1,0 +1,80 @@
+package template
+
+import (
+	"sort"
+	"strings"
+
+	"ragjudge/core/diag"
+)
+
+// Variables returns the names a template reads from its inputs, in the order of their first
+// reads: for Jinja, the names its symbol analysis resolves from the context (not those a for
+// loop, set, with, macro parameter or call block binds before reading them, nor Jinja's globals
+// and loop); for str.format, the first name of each field. A template that does not parse is
+// an error, as in Render.
+func Variables(name, src string, dialect Dialect) ([]string, error) {
+	if len(src) > maxSource {
+		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + itoa(maxSource) + " bytes"}
+	}
+	var found []nameAt
+	switch dialect {
+	case Jinja:
+		src = jinjaSource(strings.ToValidUTF8(src, "\uFFFD"))
+		body, perr := parse(src)
+		if perr != nil {
+			return nil, posError(name, src, perr.pos, perr.line, perr.msg)
+		}
+		reads := map[string]int{}
+		readsOf(body, reads)
+		for _, r := range *analyzeScopes(body).reads {
+			if inList(jinjaGlobals+"loop ", r.name) {
+				continue
+			}
+			if r.pos < 0 {
+				// Assigned in some branches of an if only: an input where it is read.
+				p, ok := reads[r.name]
+				if !ok {
+					continue
+				}
+				r.pos = p
+			}
+			found = append(found, r)
+		}
+	case Format:
+		for i := 0; i < len(src); i++ {
+			c := src[i]
+			if c == '}' || c != '{' {
+				continue
+			}
+			if i+1 < len(src) && src[i+1] == '{' {
+				i++
+				continue
+			}
+			f, next, ferr := parseField(src, i+1)
+			if ferr != nil {
+				line, col := diag.Position(src, ferr.pos)
+				return nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col, Msg: ferr.msg}
+			}
+			n := src[f.nameStart:f.nameEnd]
+			if j := strings.IndexAny(n, ".["); j >= 0 {
+				n = n[:j]
+			}
+			if n != "" && !isDecimal(n) {
+				found = append(found, nameAt{n, i})
+			}
+			i = next - 1
+		}
+	default:
+		return nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+	out := []string{}
+	seen := map[string]bool{}
+	for _, f := range found {
+		if !seen[f.name] {
+			seen[f.name] = true
+			out = append(out, f.name)
+		}
+	}
+	return out, nil
+}
