@@ -5,6 +5,7 @@ GOROOT     := $(shell $(GO) env GOROOT)
 PYTHON     ?= /usr/bin/python3
 WASM       := web/ragjudge.wasm
 WASM_EXEC  := web/wasm_exec.js
+EVALUATORS := web/evaluators.json
 # Where wasm_exec.js lives moved from misc/wasm to lib/wasm in Go 1.24.
 WASM_DIR   := $(firstword $(wildcard $(GOROOT)/lib/wasm) $(wildcard $(GOROOT)/misc/wasm))
 FUZZTIME   ?= 3s
@@ -16,7 +17,18 @@ UPSTREAM   ?= https://api.openai.com/v1
 
 all: build
 
-build: check-deps $(WASM) $(WASM_EXEC)
+build: check-deps $(WASM) $(WASM_EXEC) $(EVALUATORS) $(WASM).br
+
+# The evaluators' descriptions, what rj.evaluators() returns, as a file the page reads at once to
+# draw the picker and the forms while the wasm still loads (cmd/describe asks the same bridge).
+$(EVALUATORS): FORCE
+	$(GO) run ./cmd/describe -o $@
+
+# The wasm precompressed, brotli -q 11 (.br) and gzip -9 (.gz), for servers that send them as is.
+# Node's zlib encodes (scripts/precompress.mjs), at build time only; an output that still matches
+# the wasm is kept, so an unchanged build costs no recompression.
+$(WASM).br: $(WASM)
+	node scripts/precompress.mjs $(WASM)
 
 # -gcflags=all=-l turns off inlining: Go's wasm code grows a lot with it (measured 1.56 MB gzip
 # with inlining, 1.36 MB without) and the core's speed does not depend on it.
@@ -72,6 +84,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem ./core/judge/
 	node bench/api.mjs
+	node bench/boundary.mjs
 	node bench/batch.mjs
 	@for f in bench/*.sh; do [ -e "$$f" ] && bash "$$f"; done; true
 

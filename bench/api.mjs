@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { load } from "../web/ragjudge.js";
+import { workloads } from "./workloads.mjs";
 
 const wasmPath = fileURLToPath(new URL("../web/ragjudge.wasm", import.meta.url));
 
@@ -58,51 +59,6 @@ table(["load()", "median"], [
   ["load() from a compiled Module", fmt(await timeAsync(() => load({ wasm: module }), 10))],
 ]);
 console.log(`ragjudge ${rj.version}, wasm ${bytes.length} bytes\n`);
-
-// --- typical inputs ---
-const sentence = (k) => `Sentence ${k} of the record states that the patient received 100 mg of aspirin on day ${k}. `;
-const text = (bytes) => {
-  let s = "";
-  for (let k = 0; s.length < bytes; k++) s += sentence(k);
-  return s.slice(0, bytes);
-};
-// chunks splits about n bytes of text into chunks of about 2 KB, as a retriever returns them.
-const chunks = (n) => {
-  const out = [];
-  for (let have = 0, k = 0; have < n; k++) {
-    const c = text(Math.min(2048, n - have));
-    out.push(c);
-    have += c.length;
-  }
-  return out;
-};
-
-const claimsAnswer = (n) => JSON.stringify({
-  claims: Array.from({ length: n }, (_, k) => ({ claim_id: `c${k + 1}`, grounded: k % 3 !== 0, ungrounded_assertions: k % 3 ? [] : [{ assertion: "x", reason: "not in the evidence" }] })),
-}, null, 2);
-const pairAnswer = JSON.stringify({
-  answer_1: { answer_only_asserts_no_document_answers: false, content_analysis_sentence_by_sentence: [{ sentence: "a", criterion_1: "yes", criterion_2: "yes", criterion_3: "yes" }], faithfulness_justification: "all cited", faithfulness: true },
-  answer_2: { answer_only_asserts_no_document_answers: false, content_analysis_sentence_by_sentence: [{ sentence: "b", criterion_1: "yes", criterion_2: "no", criterion_3: "yes" }], faithfulness_justification: "wrong source", faithfulness: false },
-}, null, 4);
-const recallAnswer = (e, b) => [
-  "• RECALL_Reasoning: " + Array.from({ length: e }, (_, k) => `[ESSENTIAL PASSAGE] ${k + 1}: covered. Score: 4`).join(" ") + " " +
-    Array.from({ length: b }, (_, k) => `[BONUS PASSAGE] ${k + 1}: partly. Score: 2`).join(" "),
-  "• RECALL_Final_Score: 4",
-].join("\n\n");
-const groundTruth = (parts) => parts.map((p, k) => `${k % 4 === 3 ? "[BONUS PASSAGE]" : "[ESSENTIAL PASSAGE]"}\n${p}`).join("\n\n");
-
-// workload returns [id, inputs, answer] for about n bytes of context text.
-function workloads(n) {
-  const ev = chunks(n);
-  const gtParts = ev;
-  const e = gtParts.filter((_, k) => k % 4 !== 3).length;
-  return [
-    ["claim-groundedness", { question: "What was prescribed?", claims: ["Aspirin was prescribed.", "The dose was 100 mg.", "The patient recovered."], evidence: ev.map((t, k) => ({ title: `Chunk ${k + 1}`, text: t })) }, claimsAnswer(3)],
-    ["answer-grounding", { answer: "The patient received 100 mg of aspirin.", facts: ev, mode: "strict" }, "yes"],
-    ["pairwise-faithfulness", { contexts: ev, expected_output: "Aspirin 100 mg was given [1].", actual_output: "Aspirin was given [1]. The dose was 100 mg [2]." }, pairAnswer],
-    ["rag-recall", { passage_gt: groundTruth(gtParts), passage_llm: "Aspirin, 100 mg." }, recallAnswer(e, gtParts.length - e)],
-  ];
-}
 
 const rows = [];
 for (const [id, inputs, answer] of workloads(4096)) {

@@ -11,10 +11,16 @@
 //   proxy   through the dev server (serve/, plain HTTP on loopback), whose calls socket (one
 //           WebSocket) carries all 16 calls; over HTTP/1.1 a browser keeps at most 6 per host;
 //   table   opens a finished 10,000-row run and filters and scrolls its table.
+//   faults  through the dev server, interleaved and repeated (--repeat, default 3), medians: no
+//           faults; 10% 500s; 10% 429s (Retry-After: 1) and 10% 500s; 20% 500s (the same calls
+//           with the 429s turned into 500s). Goals: the 429 run within 1.5x of the run without
+//           its 429s, and >= 95% of ideal without faults. --before DIR adds the same runs of the
+//           page in DIR (a web/ directory of an earlier commit, with the wasm built) to compare.
 // direct, bare and proxy drive chromium over a bare DevTools pipe (cdp.mjs), not Playwright, whose
 // network instrumentation of every request costs this benchmark about a tenth of its throughput.
 //
-//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table]
+//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table|faults]
+//                        [--repeat 3] [--before DIR]
 //   (--only direct also runs bare, which replays direct's requests)
 
 import { execFileSync } from "node:child_process";
@@ -121,11 +127,15 @@ function bare({ url, bodies, conc }) {
   });
 }
 
-async function measure(mode) {
+/**
+ * measure runs the benchmark once in mode; random: the fake upstream's random faults
+ * (batch-upstream.mjs), web: the page's directory to serve instead of this checkout's.
+ */
+async function measure(mode, { random = null, web = null } = {}) {
   const direct = mode === "direct" || mode === "bare";
   const tls = direct ? selfSigned() : null;
-  const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct" });
-  const serve = await startServe(upstream.url + "/v1");
+  const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct", random });
+  const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : []);
   const browser = await launchRaw(process.env.CHROMIUM || "/usr/bin/chromium", [...CHROMIUM_ARGS, "--window-size=1366,900", ...(direct ? ["--ignore-certificate-errors"] : [])]);
   try {
     const page = await browser.newPage();
@@ -196,6 +206,8 @@ async function measure(mode) {
       tailMs: r.done.wall - st.lastWall,
       calls: st.calls,
       socketCalls: (serve.stderr().match(/ WS \/v1\/chat\/completions /g) || []).length,
+      byFault: { ...st.byFault },
+      withoutVerdict: Number((/([\d,]+) without a verdict/.exec(r.text) || ["", "-1"])[1].replace(/,/g, "")),
       text: r.text,
     };
   } finally {
@@ -270,6 +282,65 @@ async function measureTable(rows = 10_000) {
     await serve.close();
     await upstream.close();
   }
+}
+
+const median = (xs) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+};
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+
+/**
+ * faultsBench: the faulty runs through the dev server against the clean one, interleaved (one
+ * of each in turn, REPEAT times) so that a change in the machine's load falls on all alike.
+ */
+async function faultsBench() {
+  const repeat = Number(opt("--repeat", 3));
+  const before = opt("--before", "");
+  const contenders = [
+    { name: "no faults", random: null },
+    { name: "10% 500s", random: { p500: 0.1, seed: 11 } },
+    { name: "10% 429s + 10% 500s", random: { p429: 0.1, p500: 0.1, seed: 11 } },
+    { name: "20% 500s (429s as 500s)", random: { p500: 0.2, seed: 11 } },
+  ];
+  // --contenders 0,2 runs only those (by index above).
+  const pick = opt("--contenders", "");
+  if (pick) contenders.splice(0, contenders.length, ...pick.split(",").map((i) => contenders[Number(i)]));
+  const versions = [{ name: "this", web: null }];
+  if (before) versions.push({ name: "before", web: before });
+  const runs = [];
+  console.log(`faults: ${repeat} rounds, load average ${loadavg()} at the start`);
+  for (let i = 0; i < repeat; i++) {
+    for (const v of versions) {
+      for (const c of contenders) {
+        const r = await measure("proxy", { random: c.random, web: v.web });
+        const load = loadavg();
+        runs.push({ version: v.name, contender: c.name, wall: r.wall, withoutVerdict: r.withoutVerdict, load });
+        console.log(`  round ${i + 1} ${v.name.padEnd(6)} ${c.name.padEnd(24)} wall ${r.wall.toFixed(2)} s, ${r.calls} calls ${JSON.stringify(r.byFault)}, ${r.withoutVerdict} rows without a verdict; first call ${r.leadMs} ms after Run, done ${r.tailMs} ms after the last; load ${load}`);
+      }
+    }
+  }
+  const ideal = (ROWS * LATENCY) / 1000 / CONC;
+  console.log(`faults: medians of ${repeat} (ideal ${ideal.toFixed(2)} s); load average ${loadavg()} at the end`);
+  for (const v of versions) {
+    const med = (name) => median(runs.filter((r) => r.version === v.name && r.contender === name).map((r) => r.wall));
+    for (const c of contenders) {
+      const m = med(c.name);
+      const bad = Math.max(...runs.filter((r) => r.version === v.name && r.contender === c.name).map((r) => r.withoutVerdict));
+      console.log(`  ${v.name.padEnd(6)} ${c.name.padEnd(24)} ${m.toFixed(2)} s = ${((ideal / m) * 100).toFixed(1)}% of ideal; at most ${bad} rows without a verdict`);
+    }
+    if (contenders.length < 4) continue;
+    const faulty = med(contenders[2].name);
+    console.log(
+      `  ${v.name.padEnd(6)} 429s+500s / 500s only = ${(faulty / med(contenders[1].name)).toFixed(2)}x; / 429s as 500s = ${(faulty / med(contenders[3].name)).toFixed(2)}x (goal <= 1.5x); no faults ${((ideal / med(contenders[0].name)) * 100).toFixed(1)}% of ideal (goal >= 95%)`,
+    );
+  }
+}
+
+if (ONLY === "faults") {
+  console.log(`bench/batch: ${ROWS} rows, fake upstream latency ${LATENCY} ms, concurrency ${CONC}; ideal ${((ROWS * LATENCY) / 1000 / CONC).toFixed(2)} s`);
+  await faultsBench();
+  process.exit(0);
 }
 
 // bare replays the prompts of the direct run, so it runs right after it.

@@ -1,72 +1,165 @@
-// page.mjs: how long from navigation until the page is usable (the engine loaded, the evaluators
-// listed and the form ready: <html data-ready>), in headless Debian chromium on loopback, through
-// the real dev server. Cold: a fresh browser context each run (empty cache); warm: a reload in the
-// same context. Prints the median and p90 of N runs of each (N from argv, default 15).
+// page.mjs: how soon the page is usable, in headless Debian chromium through the real dev server,
+// on loopback and on a throttled 10 Mbps / 40 ms link (Chrome DevTools' network emulation). For
+// each load it times, from navigation start:
+//   - buttons: the evaluator buttons are in the page and visible (a MutationObserver sees them),
+//   - engine:  the judge engine can be used (the page's "ragjudge-engine" mark, made when
+//              <html data-engine="ready"> is set; older pages make it as the engine resolves),
+//   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready"),
+// and, for scale, "parsing": when the first subresource was asked for, i.e. when the renderer
+// began to read the page (in a fresh context it starts a new process first).
+// Cold is a fresh browser context (empty HTTP and code caches); warm is a reload in the same one.
 //
-//   make build && node bench/page.mjs [N]
+// The page is compared with the one of a git ref (default main), built into a temporary directory
+// (its wasm, its wasm_exec.js, its evaluators.json if it has one, its dev server), the two loaded
+// alternately so that the machine's load falls on both alike. Prints medians (and p90) per build,
+// link and cache, with the load average before and after.
+//
+//   make build && node bench/page.mjs [N=7] [--ref main | --no-ref]
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, copyFileSync, existsSync } from "node:fs";
+import { tmpdir, loadavg } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { buildServe, startServe, CHROMIUM, CHROMIUM_ARGS } from "../test/e2e/harness.mjs";
+import { ROOT, buildServe, CHROMIUM, CHROMIUM_ARGS } from "../test/e2e/harness.mjs";
 import { startFake } from "../test/e2e/fake-upstream.mjs";
 
-const N = Number(process.argv[2]) || 15;
-const dir = mkdtempSync(join(tmpdir(), "ragjudge-bench-page-"));
-const fake = await startFake();
-const serve = await startServe(buildServe(dir), fake.url);
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+const args = process.argv.slice(2);
+const N = Number(args.find((a) => /^\d+$/.test(a))) || 7;
+const refIdx = args.indexOf("--ref");
+const REF = args.includes("--no-ref") ? null : refIdx >= 0 ? args[refIdx + 1] : "main";
 
-// readyAt returns the ms from navigation start to the page's ready mark, and what it loaded.
-async function readyAt(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === "true", null, { timeout: 30000 });
-  return page.evaluate(() => {
-    const mark = performance.getEntriesByName("ragjudge-ready")[0];
-    const engine = performance.getEntriesByName("ragjudge-engine")[0];
-    const nav = performance.getEntriesByType("navigation")[0];
-    const res = performance.getEntriesByType("resource");
-    const wasm = res.find((r) => r.name.endsWith(".wasm"));
-    const bytes = res.reduce((n, r) => n + (r.transferSize || 0), nav ? nav.transferSize : 0);
-    return { ms: mark.startTime, engineMs: engine ? engine.startTime : NaN, wasmBytes: wasm ? wasm.transferSize : 0, bytes, evaluators: document.querySelectorAll('[data-ref^="pick-"]').length };
+const LINKS = {
+  loopback: null,
+  // 10 Mbit/s each way, 40 ms added to every request.
+  throttled: { offline: false, latency: 40, downloadThroughput: (10e6 / 8), uploadThroughput: (10e6 / 8) },
+};
+
+const tmp = mkdtempSync(join(tmpdir(), "ragjudge-bench-page-"));
+const GOROOT = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
+
+/** buildRef builds the page and dev server of git ref into dir; returns {bin, web}. */
+function buildRef(ref, dir) {
+  execFileSync("bash", ["-c", `git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT });
+  const web = join(dir, "web");
+  const env = { ...process.env, GOOS: "js", GOARCH: "wasm" };
+  execFileSync("go", ["build", "-trimpath", "-gcflags=all=-l", "-ldflags=-s -w", "-o", join(web, "ragjudge.wasm"), "./wasm"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+  const wasmExec = [join(GOROOT, "lib/wasm/wasm_exec.js"), join(GOROOT, "misc/wasm/wasm_exec.js")].find(existsSync);
+  copyFileSync(wasmExec, join(web, "wasm_exec.js"));
+  if (existsSync(join(dir, "cmd/describe"))) execFileSync("go", ["run", "./cmd/describe", "-o", join(web, "evaluators.json")], { cwd: dir });
+  if (existsSync(join(dir, "scripts/precompress.mjs"))) execFileSync("node", ["scripts/precompress.mjs", join(web, "ragjudge.wasm")], { cwd: dir, stdio: "ignore" });
+  const bin = join(dir, "serve-bin");
+  execFileSync("go", ["build", "-o", bin, "./serve"], { cwd: dir, stdio: ["ignore", "inherit", "inherit"] });
+  return { bin, web };
+}
+
+/** serveWeb runs a dev server binary on web, on a free loopback port; resolves {url, stop}. */
+function serveWeb(bin, web, upstream) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", web], { env: { ...process.env, OPENAI_API_KEY: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/serving (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) resolve({ url: m[1], stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) });
+    });
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
 }
 
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { median: q(0.5), p90: q(0.9), min: s[0], max: s[s.length - 1] };
+// Records when the evaluator buttons are first in the page and visible, whatever the build.
+const WATCH = () => {
+  const seen = () => {
+    const el = document.querySelector('label[for^="pick-"]');
+    if (el && el.checkVisibility() && !window.__buttonsAt) {
+      window.__buttonsAt = performance.now();
+      obs.disconnect();
+    }
+  };
+  const obs = new MutationObserver(seen);
+  obs.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden", "class"] });
 };
 
-const cold = [];
-const coldEngine = [];
-const warm = [];
-let info = null;
+/** measure waits until the page is whole and returns its timings in ms from navigation start. */
+async function measure(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && window.__buttonsAt, null, { timeout: 60000 });
+  return page.evaluate(() => {
+    const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+    const res = performance.getEntriesByType("resource");
+    const wasm = res.find((r) => r.name.endsWith(".wasm"));
+    // When the first subresource was asked for: the renderer had started and was parsing the page.
+    const parsing = Math.min(...res.map((r) => r.startTime));
+    return { parsing, buttons: window.__buttonsAt, engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
+  });
+}
+
+const fake = await startFake();
+const builds = [];
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+const load0 = loadavg();
+/** @type {Record<string, number[]>} */
+const results = {};
+const bytes = {};
 try {
+  if (REF) {
+    const dir = join(tmp, "ref");
+    execFileSync("mkdir", ["-p", dir]);
+    const b = buildRef(REF, dir);
+    builds.push({ name: REF, serve: await serveWeb(b.bin, b.web, fake.url) });
+  }
+  builds.push({ name: "this tree", serve: await serveWeb(buildServe(tmp), join(ROOT, "web"), fake.url) });
+
   for (let i = 0; i < N; i++) {
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    await page.goto(serve.url + "/");
-    const r = await readyAt(page);
-    if (r.evaluators < 4) throw new Error(`only ${r.evaluators} evaluators listed`);
-    cold.push(r.ms);
-    coldEngine.push(r.engineMs);
-    info = info || r;
-    await page.reload();
-    warm.push((await readyAt(page)).ms);
-    await ctx.close();
+    // Alternate which build goes first, so neither always follows the other.
+    const order = i % 2 ? [...builds].reverse() : builds;
+    for (const b of order) {
+      for (const [link, cond] of Object.entries(LINKS)) {
+        const ctx = await browser.newContext();
+        const page = await ctx.newPage();
+        await page.addInitScript(WATCH);
+        if (cond) {
+          const cdp = await ctx.newCDPSession(page);
+          await cdp.send("Network.enable");
+          await cdp.send("Network.emulateNetworkConditions", cond);
+        }
+        for (const cache of ["cold", "warm"]) {
+          if (cache === "cold") await page.goto(b.serve.url + "/#evaluate", { waitUntil: "commit" });
+          else await page.reload({ waitUntil: "commit" });
+          const r = await measure(page).catch((e) => {
+            throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
+          });
+          if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
+          for (const k of ["parsing", "buttons", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
+          if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;
+        }
+        await ctx.close();
+      }
+    }
   }
 } finally {
   await browser.close();
-  await serve.stop();
+  for (const b of builds) await b.serve.stop();
   await fake.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true });
 }
-const f = (x) => x.toFixed(0).padStart(5) + " ms";
-const c = stats(cold);
-const w = stats(warm);
-console.log(`page: navigation to usable page, headless chromium, loopback, N=${N} (${info.bytes} bytes transferred cold, wasm ${info.wasmBytes})`);
-console.log(`page: cold (fresh context)  median ${f(c.median)}  p90 ${f(c.p90)}  min ${f(c.min)}  max ${f(c.max)}`);
-const e = stats(coldEngine);
-console.log(`page: of which engine loaded (ragjudge.js + wasm fetched, compiled, started), cold: median ${f(e.median)}  p90 ${f(e.p90)}`);
-console.log(`page: warm (reload)         median ${f(w.median)}  p90 ${f(w.p90)}  min ${f(w.min)}  max ${f(w.max)}`);
+const load1 = loadavg();
+
+const q = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : "—").padStart(5);
+console.log(`page: navigation → evaluator buttons visible / engine ready / view whole, ms, median (p90) of ${N} loads each; headless chromium`);
+console.log(`page: load average ${load0.map((x) => x.toFixed(2)).join(" ")} before, ${load1.map((x) => x.toFixed(2)).join(" ")} after`);
+for (const link of Object.keys(LINKS)) {
+  for (const cache of ["cold", "warm"]) {
+    for (const b of builds) {
+      const cell = (k) => {
+        const xs = results[`${b.name}|${link}|${cache}|${k}`];
+        return `${f(q(xs, 0.5))} (${f(q(xs, 0.9))})`;
+      };
+      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  buttons ${cell("buttons")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
+    }
+  }
+}

@@ -4,11 +4,16 @@
 // ragjudge/wasm is left with converting js.Values and registering the table, so this package is
 // tested natively with plain Go values.
 //
-// Wire format: Call returns one JSON text, {"ok": result} or {"error": {kind, code, name, line,
-// col, message}}, for every function, which ragjudge.js reads with JSON.parse. Measured with
-// bench/api.mjs against the alternative of building every result as JS objects from Go (one
-// syscall/js call per property): that made readDataset and evaluators() about 3 times slower,
-// while JSON costs only the escaping of long strings (a few ms per MB of prompt).
+// Wire format: Call returns one text for every function, which ragjudge.js reads with
+// JSON.parse: {"ok": result} or {"error": {kind, code, name, line, col, message}}; or, for a
+// result that is or holds one long text (template's output, render's prompt), "R" + the JSON
+// text {"ok": the rest, "raw": where the text goes} + "\n" + the text itself, unescaped (see
+// Tail). Measured with bench/api.mjs against the alternative of building every result as JS
+// objects from Go (one syscall/js call per property): that made readDataset and evaluators()
+// about 3 times slower; JSON costs only the escaping of long strings, in Go, and their reading in
+// JS (together about 5 ms per MB of prompt), which the raw text avoids.
+//
+// Arguments come the other way in one byte buffer (see DecodeArgs and CallWire).
 package bridge
 
 import (
@@ -71,10 +76,12 @@ func Names() []string {
 	return names
 }
 
-// Bridge holds what the functions share: the evaluators, loaded once.
+// Bridge holds what the functions share: the evaluators, loaded once, and the values held for
+// later calls (see held).
 type Bridge struct {
 	registry *judge.Registry
 	loadErr  error // returned by every call that needs the registry: a broken build, not bad input
+	held     held
 }
 
 // New loads the evaluators from fsys (prompts.FS).
@@ -87,14 +94,47 @@ func New(fsys fs.FS) *Bridge {
 // arguments are "not given") and returns the wire text. It never panics: a panic in the core
 // becomes an "internal" error, so that later calls still work.
 func (b *Bridge) Call(name string, args []any) (out string) {
-	defer b.recover(name, &out)
+	defer b.recover(&name, &out)
 	return b.call(name, args)
+}
+
+// MissWire is what CallWire returns when the arguments name a held value that is no longer held:
+// not a result, but a request to send the call again with the values themselves.
+const MissWire = `{"miss":true}`
+
+// CallWire runs the call in buf (see DecodeArgs: the function's name, then its arguments), which
+// the caller must not write again, and returns the wire text, or MissWire.
+func (b *Bridge) CallWire(buf []byte) (out string) {
+	name := ""
+	defer b.recover(&name, &out)
+	args, miss, err := b.DecodeArgs(buf)
+	if miss {
+		return MissWire
+	}
+	if err == nil && (len(args) == 0 || args[0] == nil) {
+		err = errWire("no function name")
+	}
+	if err != nil {
+		return wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
+	}
+	name, _ = args[0].(string)
+	return b.call(name, args[1:])
+}
+
+// Tail is a result whose long text crosses unescaped after the JSON of the rest: Raw is the
+// text; Field is the key it goes under in Head (an object without it), or "" when the text is
+// the whole result (Head is then nil).
+type Tail struct {
+	Head  any
+	Field string
+	Raw   string
 }
 
 // recover turns a panic into an internal error in *out. A panic would otherwise end the Go
 // program and leave every later call failing; the page must survive a core bug to say so.
-func (b *Bridge) recover(name string, out *string) {
+func (b *Bridge) recover(fn *string, out *string) {
 	if p := recover(); p != nil {
+		name := *fn
 		// The stack goes to the console (stderr in the wasm); the page shows the message.
 		fmt.Fprintf(os.Stderr, "ragjudge: %s panicked: %v\n%s", name, p, debug.Stack())
 		*out = wireError(&diag.Error{Kind: "internal", Name: name,
@@ -111,11 +151,26 @@ func (b *Bridge) call(name string, args []any) string {
 	if err != nil {
 		return wireError(err)
 	}
-	enc, err := value.AppendMarshal([]byte(`{"ok":`), res)
+	t, isTail := res.(Tail)
+	var enc []byte
+	if isTail {
+		res = t.Head
+		enc = append(make([]byte, 0, 256+len(t.Raw)), `R{"ok":`...)
+	} else {
+		enc = []byte(`{"ok":`)
+	}
+	enc, err = value.AppendMarshal(enc, res)
 	if err != nil {
 		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
 	}
-	enc = append(enc, '}')
+	if isTail {
+		// The JSON before the newline has none of its own: Marshal writes no whitespace and
+		// escapes newlines in strings.
+		enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
+		enc = append(append(enc, "}\n"...), t.Raw...)
+	} else {
+		enc = append(enc, '}')
+	}
 	// enc is not written again: the string can share its bytes (a result can be megabytes).
 	return unsafe.String(unsafe.SliceData(enc), len(enc))
 }

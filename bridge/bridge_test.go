@@ -14,7 +14,10 @@ import (
 	"ragjudge/prompts"
 )
 
-var b = New(prompts.FS)
+var (
+	promptsFS = prompts.FS
+	b         = New(prompts.FS)
+)
 
 // wire is what Call returns, decoded.
 type wire struct {
@@ -24,10 +27,39 @@ type wire struct {
 
 func decodeWire(t *testing.T, out string) wire {
 	t.Helper()
+	out = joinTail(t, out)
 	var w wire
 	require.NoError(t, json.Unmarshal([]byte(out), &w), "%s", out)
 	require.True(t, (w.OK == nil) != (w.Error == nil), "exactly one of ok and error: %s", out)
 	return w
+}
+
+// joinTail turns a wire text with a raw tail ("R" + head + "\n" + text) into the one JSON text
+// it stands for, as ragjudge.js reads it; other texts are returned as they are.
+func joinTail(t *testing.T, out string) string {
+	t.Helper()
+	if !strings.HasPrefix(out, "R") {
+		return out
+	}
+	head, raw, ok := strings.Cut(out[1:], "\n")
+	require.True(t, ok, "a raw tail after a newline: %q", out)
+	var h struct {
+		OK  json.RawMessage `json:"ok"`
+		Raw *string         `json:"raw"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(head), &h), "%s", head)
+	require.NotNil(t, h.Raw, "the head says where the text goes: %s", head)
+	text, err := json.Marshal(raw)
+	require.NoError(t, err)
+	if *h.Raw == "" {
+		return `{"ok":` + string(text) + "}"
+	}
+	var rest map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(h.OK, &rest))
+	rest[*h.Raw] = text
+	whole, err := json.Marshal(rest)
+	require.NoError(t, err)
+	return `{"ok":` + string(whole) + "}"
 }
 
 func obj(kv ...any) *value.Object { return value.NewObject(kv...) }
@@ -163,7 +195,7 @@ func TestPanicRecovered(t *testing.T) {
 	require.NotNil(t, w.Error)
 	assert.Equal(t, "internal", w.Error.Kind)
 	assert.Contains(t, w.Error.Msg, "internal error (please report it with the browser console's output): boom")
-	assert.Equal(t, `{"ok":"ok"}`, b.Call("template", []any{"ok", "jinja"}))
+	assert.Equal(t, "R{\"ok\":null,\"raw\":\"\"}\nok", b.Call("template", []any{"ok", "jinja"}))
 }
 
 // TestUnencodable: a result JSON cannot hold is an internal error, not a panic.
@@ -183,7 +215,7 @@ func TestLoadError(t *testing.T) {
 		assert.Equal(t, "no prompts", w.Error.Msg, fn)
 	}
 	// What does not need the evaluators still works.
-	assert.Equal(t, `{"ok":"x"}`, broken.Call("template", []any{"x", "jinja"}))
+	assert.Equal(t, "R{\"ok\":null,\"raw\":\"\"}\nx", broken.Call("template", []any{"x", "jinja"}))
 }
 
 func TestNames(t *testing.T) {
@@ -208,6 +240,9 @@ func TestUTF16Offsets(t *testing.T) {
 		{"😀!", []int{4, 5, 4}, []int{2, 3, 2}},         // 😀 is 4 bytes, 2 units (a surrogate pair)
 		{"a\xffb", []int{1, 2, 3}, []int{1, 2, 3}},     // a byte that is not UTF-8 is one U+FFFD
 		{"x😀y😀", []int{9, 1, 5, 6}, []int{6, 1, 3, 4}}, // unsorted offsets
+		// Long ASCII runs (read eight bytes at a time) around multibyte runes and bad bytes.
+		{"abcdefghijk😀lmnopqrstuvw€xyz0123456789\xff!", []int{0, 7, 8, 11, 15, 16, 26, 30, 40, 41, 42, 43, 44, 45},
+			[]int{0, 7, 8, 11, 13, 14, 24, 26, 36, 37, 38, 39, 40, 41}},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, UTF16Offsets(tt.s, tt.offs), "%q %v", tt.s, tt.offs)

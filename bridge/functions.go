@@ -19,11 +19,11 @@ func evaluators(b *Bridge, _ *Args) (any, error) {
 }
 
 // rendered is judge.Rendered with span offsets in UTF-16 code units, so that JS can slice the
-// prompt with them directly, and without the content of a message that is the prompt itself:
-// ragjudge.js puts it back. Escaping the prompt a second time as JSON was a third of render's
-// time in the wasm (a prompt is often megabytes).
+// prompt with them directly, and without the prompt: it crosses after the JSON, unescaped (a
+// Tail), and ragjudge.js puts it back, also as the content of a message that is the prompt
+// itself (left out here: escaping the prompt as JSON was a third of render's time in the wasm,
+// and a prompt is often megabytes).
 type rendered struct {
-	Prompt   string       `json:"prompt"`
 	Messages []message    `json:"messages"`
 	Warnings []string     `json:"warnings"`
 	Checks   []diag.Check `json:"checks"`
@@ -54,7 +54,11 @@ func render(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.registry.Render(id, inputs)
+	p, err := b.prepare(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.Render()
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +78,8 @@ func render(b *Bridge, a *Args) (any, error) {
 			messages[k].Content = &r.Messages[k].Content
 		}
 	}
-	return rendered{Prompt: r.Prompt, Messages: messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}, nil
+	head := rendered{Messages: messages, Warnings: nonNil(r.Warnings), Checks: nonNil(r.Checks), Spans: spans}
+	return Tail{Head: head, Field: "prompt", Raw: r.Prompt}, nil
 }
 
 func parse(b *Bridge, a *Args) (any, error) {
@@ -93,7 +98,11 @@ func parse(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.registry.Parse(id, inputs, output)
+	p, err := b.prepare(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	return p.Parse(output), nil
 }
 
 func renderTemplate(_ *Bridge, a *Args) (any, error) {
@@ -112,7 +121,11 @@ func renderTemplate(_ *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return template.Render("<template>", src, template.Dialect(dialect), vars)
+	out, err := template.Render("<template>", src, template.Dialect(dialect), vars)
+	if err != nil {
+		return nil, err
+	}
+	return Tail{Raw: out}, nil
 }
 
 // templateVariables is the names a template reads from its inputs.

@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# size.sh prints the raw, gzip and brotli size of web/ragjudge.wasm in bytes. With --check it fails
-# when the brotli size is over 950,000 bytes or the gzip size over 1,330,000 bytes: the budgets of
-# the wasm on the wire (docs/ARCHITECTURE.md), brotli for the browsers that take it, gzip for
-# static hosts without it. Node's zlib is the brotli encoder when the brotli command is absent.
+# size.sh prints the raw size of web/ragjudge.wasm and the sizes of the precompressed files
+# `make build` wrote beside it (web/ragjudge.wasm.br, brotli -q 11, and web/ragjudge.wasm.gz,
+# gzip -9: what a browser downloads), in bytes. With --check it fails when the brotli file is over
+# 950,000 bytes or the gzip file over 1,330,000 bytes: the budgets of the wasm on the wire
+# (docs/ARCHITECTURE.md), brotli for the browsers that take it, gzip for static hosts without it.
+# It measures the files themselves, so the budget holds for exactly what is served; files older
+# than the wasm (not of this build) are an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 f=web/ragjudge.wasm
 budget=1330000
 br_budget=950000
+for c in br gz; do
+  if [ ! -f "$f.$c" ] || [ "$(stat -c %y "$f.$c")" != "$(stat -c %y "$f")" ]; then
+    echo "size: $f.$c is missing or not of this build of $f: run make build" >&2
+    exit 1
+  fi
+done
 raw=$(wc -c <"$f")
-gz=$(gzip -9 -c "$f" | wc -c)
-if command -v brotli >/dev/null 2>&1; then br=$(brotli -c -q 11 "$f" | wc -c); else br=$(node -e 'const z=require("zlib");const b=require("fs").readFileSync(process.argv[1]);console.log(z.brotliCompressSync(b,{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length)' "$f"); fi
-printf 'ragjudge.wasm: raw %d bytes, gzip -9 %d bytes, brotli -q 11 %d bytes (budgets: brotli %d, gzip %d)\n' "$raw" "$gz" "$br" "$br_budget" "$budget"
+br=$(wc -c <"$f.br")
+gz=$(wc -c <"$f.gz")
+printf 'ragjudge.wasm: raw %d bytes, gzip -9 %d bytes (%s.gz), brotli -q 11 %d bytes (%s.br) (budgets: brotli %d, gzip %d)\n' "$raw" "$gz" "$f" "$br" "$f" "$br_budget" "$budget"
 if [ "${1:-}" = --check ] && [ "$gz" -gt "$budget" ]; then
   echo "size: FAIL: gzip size $gz is over the budget of $budget bytes" >&2
   exit 1

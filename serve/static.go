@@ -11,14 +11,22 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// static serves the page's files from one directory with explicit MIME types, gzip for text and
-// wasm, and validators instead of freshness: the wasm changes on every `make build`, so the
-// browser must revalidate (Cache-Control: no-cache) and gets a 304 when nothing changed.
+// static serves the page's files from one directory with explicit MIME types, compressed when
+// the browser accepts it, and validators instead of freshness: the file names carry no hash and
+// the wasm changes on every `make build`, so the browser must revalidate (Cache-Control:
+// no-cache) and gets a 304 when nothing changed.
+//
+// A file with precompressed siblings beside it (`make build` writes ragjudge.wasm.br and
+// ragjudge.wasm.gz) is sent as the best of them the request accepts: brotli, then gzip, then the
+// file itself, by the q-values of Accept-Encoding. A sibling counts only when its modification
+// time equals the file's (scripts/precompress.mjs sets it so), so one left from an older build is
+// never sent. Other text files are gzipped here, once per version.
 type static struct {
 	root    *os.Root // confines every open to the web directory, symlinks included
 	rootErr error
@@ -26,16 +34,28 @@ type static struct {
 	cache   map[string]*staticEntry
 }
 
-// staticEntry is one file as last read, with its gzip form; it is reused while the file's
-// size and modification time stay the same.
+// staticEntry is one file as last read, with its compressed forms; it is reused while the file
+// and its siblings keep their sizes and modification times.
 type staticEntry struct {
 	size    int64
 	modTime time.Time
+	sibs    [2]sibling // what the siblings were when read: .br, .gz
 	data    []byte
 	etag    string
-	gz      []byte // nil when compression does not pay
+	br      []byte // the .br sibling, nil when there is none
+	brEtag  string
+	gz      []byte // the .gz sibling, else gzipped here; nil when compression does not pay
 	gzEtag  string
 }
+
+// sibling is what a precompressed sibling looked like (size -1: absent or not of this version).
+type sibling struct {
+	size    int64
+	modTime time.Time
+}
+
+// siblingExts are the precompressed siblings looked for, in the order of staticEntry.sibs.
+var siblingExts = [2]string{".br", ".gz"}
 
 // maxCachedFile bounds what is read into memory; web/ holds a few MB in all.
 const maxCachedFile = 64 << 20
@@ -147,14 +167,29 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if compressible[ext] {
 		h.Add("Vary", "Accept-Encoding")
 	}
-	if e.gz != nil && acceptsGzip(r.Header.Get("Accept-Encoding")) {
-		h.Set("Content-Encoding", "gzip")
-		h.Set("ETag", e.gzEtag)
-		http.ServeContent(w, r, "", e.modTime, bytes.NewReader(e.gz))
+	coding, ok := negotiate(r.Header.Get("Accept-Encoding"), e.br != nil, e.gz != nil)
+	if !ok {
+		// The request refuses the file as it is (identity;q=0) and every form there is.
+		http.Error(w, "none of the accepted content codings is available", http.StatusNotAcceptable)
 		return
 	}
-	h.Set("ETag", e.etag)
-	http.ServeContent(w, r, "", e.modTime, bytes.NewReader(e.data))
+	body, etag := e.data, e.etag
+	switch coding {
+	case "br":
+		body, etag = e.br, e.brEtag
+	case "gzip":
+		body, etag = e.gz, e.gzEtag
+	}
+	if coding != "identity" {
+		h.Set("Content-Encoding", coding)
+		// http.ServeContent leaves out Content-Length once a coding is set, and its ranges would
+		// count in the encoded bytes: the encoded forms go whole, with their length, so the
+		// browser knows the download's size.
+		r.Header.Del("Range")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, "", e.modTime, bytes.NewReader(body))
 }
 
 // warm reads and compresses the page's files ahead of the first request, so that the first
@@ -173,6 +208,9 @@ func (s *static) warm() {
 		if d.IsDir() {
 			return nil
 		}
+		if isSibling(rel) {
+			return nil // read with the file it is a form of
+		}
 		info, err := d.Info()
 		if err == nil && info.Mode().IsRegular() && info.Size() <= maxCachedFile {
 			_, _ = s.entry(rel, info, compressible[strings.ToLower(path.Ext(rel))])
@@ -181,26 +219,55 @@ func (s *static) warm() {
 	})
 }
 
-// entry returns the cached file, rereading it when its size or time changed (a rebuild).
+// isSibling reports whether rel is a precompressed form of another file.
+func isSibling(rel string) bool {
+	return strings.HasSuffix(rel, ".br") || strings.HasSuffix(rel, ".gz")
+}
+
+// siblings stats the precompressed siblings of rel; one whose time differs from the file's is
+// not of this version and counts as absent.
+func (s *static) siblings(rel string, info fs.FileInfo) (out [2]sibling) {
+	for i, ext := range siblingExts {
+		out[i].size = -1
+		si, err := s.root.Stat(rel + ext)
+		if err == nil && si.Mode().IsRegular() && si.Size() <= maxCachedFile && si.ModTime().Equal(info.ModTime()) {
+			out[i] = sibling{size: si.Size(), modTime: si.ModTime()}
+		}
+	}
+	return out
+}
+
+// entry returns the cached file, rereading it when its size or time changed (a rebuild) or its
+// precompressed siblings did.
 func (s *static) entry(rel string, info fs.FileInfo, compress bool) (*staticEntry, error) {
+	var sibs [2]sibling
+	if compress {
+		sibs = s.siblings(rel, info)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e, ok := s.cache[rel]; ok && e.size == info.Size() && e.modTime.Equal(info.ModTime()) {
+	if e, ok := s.cache[rel]; ok && e.size == info.Size() && e.modTime.Equal(info.ModTime()) && e.sibs == sibs {
 		return e, nil
 	}
-	f, err := s.root.Open(rel)
+	data, err := s.read(rel, maxCachedFile)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxCachedFile+1))
-	if err != nil {
-		return nil, err
+	tag := hashTag(data)
+	e := &staticEntry{size: info.Size(), modTime: info.ModTime(), sibs: sibs, data: data, etag: `"` + tag + `"`}
+	if compress && sibs[0].size >= 0 {
+		if br, err := s.read(rel+".br", sibs[0].size); err == nil && int64(len(br)) == sibs[0].size {
+			e.br = br
+			e.brEtag = `"` + hashTag(br) + `-br"`
+		}
 	}
-	sum := sha256.Sum256(data)
-	tag := hex.EncodeToString(sum[:12])
-	e := &staticEntry{size: info.Size(), modTime: info.ModTime(), data: data, etag: `"` + tag + `"`}
-	if compress && len(data) >= 512 {
+	if compress && sibs[1].size >= 0 {
+		if gz, err := s.read(rel+".gz", sibs[1].size); err == nil && int64(len(gz)) == sibs[1].size {
+			e.gz = gz
+			e.gzEtag = `"` + hashTag(gz) + `-gz"`
+		}
+	}
+	if compress && e.gz == nil && len(data) >= 512 {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 		_, _ = zw.Write(data)
@@ -213,19 +280,95 @@ func (s *static) entry(rel string, info fs.FileInfo, compress bool) (*staticEntr
 	return e, nil
 }
 
-// acceptsGzip reads an Accept-Encoding header: gzip (or *) listed with a nonzero q.
-func acceptsGzip(header string) bool {
+// read reads at most limit bytes of rel.
+func (s *static) read(rel string, limit int64) ([]byte, error) {
+	f, err := s.root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// hashTag is the opaque part of a strong ETag for data: a prefix of its SHA-256.
+func hashTag(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:12])
+}
+
+// negotiate chooses the content coding of a response from an Accept-Encoding header (RFC 9110,
+// 12.5.3) and the forms there are (the file itself always): the one with the highest q-value,
+// brotli before gzip before identity when they tie. A coding not listed takes the q of "*" if
+// that is listed, else 0, except identity, which is acceptable unless refused by name or by "*"
+// (identity;q=0, *;q=0), but below any coding listed ("gzip;q=0.1" still gets gzip). No header at
+// all asks for the file as it is. ok is false when nothing there is may be sent.
+func negotiate(header string, haveBr, haveGzip bool) (coding string, ok bool) {
+	if strings.TrimSpace(header) == "" {
+		return "identity", true
+	}
+	q := map[string]float64{}
 	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		coding = strings.ToLower(strings.TrimSpace(coding))
-		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
 			continue
 		}
-		q := strings.ReplaceAll(strings.ToLower(params), " ", "")
-		if strings.HasPrefix(q, "q=0") && strings.Trim(strings.TrimPrefix(q, "q=0"), ".0") == "" {
-			return false
+		if name == "x-gzip" {
+			name = "gzip"
 		}
-		return true
+		v, valid := qValue(params)
+		if !valid {
+			continue // a malformed q: as if the coding were not listed
+		}
+		if old, seen := q[name]; !seen || v > old {
+			q[name] = v
+		}
 	}
-	return false
+	weight := func(c string) float64 {
+		if v, ok := q[c]; ok {
+			return v
+		}
+		if v, ok := q["*"]; ok {
+			return v
+		}
+		if c == "identity" {
+			return implicitIdentity
+		}
+		return 0
+	}
+	best, bestQ := "", 0.0
+	for _, c := range []struct {
+		name string
+		have bool
+	}{{"br", haveBr}, {"gzip", haveGzip}, {"identity", true}} {
+		if w := weight(c.name); c.have && w > bestQ {
+			best, bestQ = c.name, w
+		}
+	}
+	return best, best != ""
+}
+
+// implicitIdentity is the weight of identity when the header does not name it: under the
+// smallest q a header can write (0.001).
+const implicitIdentity = 0.0001
+
+// qValue reads the weight among an Accept-Encoding element's parameters ("q=0.5"): 1 when there
+// is none; valid is false for a q that is not a number from 0 to 1 with at most three decimals.
+func qValue(params string) (q float64, valid bool) {
+	for _, p := range strings.Split(params, ";") {
+		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "q") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) == 0 || len(v) > 5 || (v[0] != '0' && v[0] != '1') || (len(v) > 1 && v[1] != '.') {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f < 0 || f > 1 {
+			return 0, false
+		}
+		return f, true
+	}
+	return 1, true
 }

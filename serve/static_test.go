@@ -192,3 +192,160 @@ func TestWarmCompressesAheadOfTheFirstRequest(t *testing.T) {
 
 	newStatic(filepath.Join(dir, "missing")).warm() // a missing directory is not a panic
 }
+
+// precompressedFixture adds ragjudge.wasm.br and ragjudge.wasm.gz beside the fixture's wasm, with
+// its modification time, as scripts/precompress.mjs writes them. The server sends a sibling as it
+// is and never decodes it, so the .br holds marked bytes: a body equal to them proves which file
+// was sent.
+func precompressedFixture(t *testing.T) (dir string, wasm, br, gz []byte) {
+	t.Helper()
+	dir, files := webFixture(t)
+	wasm = files["ragjudge.wasm"]
+	br = append([]byte("brotli form of the wasm:"), bytes.Repeat([]byte{0x8b}, 300)...)
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	require.NoError(t, err)
+	_, _ = zw.Write(wasm)
+	require.NoError(t, zw.Close())
+	gz = buf.Bytes()
+	src := filepath.Join(dir, "ragjudge.wasm")
+	info, err := os.Stat(src)
+	require.NoError(t, err)
+	for name, data := range map[string][]byte{"ragjudge.wasm.br": br, "ragjudge.wasm.gz": gz} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		require.NoError(t, os.Chtimes(p, info.ModTime(), info.ModTime()))
+	}
+	return dir, wasm, br, gz
+}
+
+func TestStaticSendsTheBestPrecompressedFormAccepted(t *testing.T) {
+	dir, wasm, br, gz := precompressedFixture(t)
+	cfg := testConfig(t, "http://127.0.0.1:1/v1")
+	cfg.WebDir = dir
+	srv, _ := startProxy(t, cfg)
+
+	cases := []struct {
+		accept string // "-": no header at all
+		coding string // "": 406
+	}{
+		{"gzip, deflate, br, zstd", "br"}, // what Chromium sends
+		{"gzip, deflate", "gzip"},         // a browser without brotli
+		{"-", "identity"},
+		{"identity", "identity"},
+		{"deflate", "identity"},
+		{"BR", "br"},
+		{"x-gzip", "gzip"},
+		{"br;q=0.5, gzip", "gzip"},
+		{"br;q=0, gzip;q=0.1", "gzip"},
+		{"gzip;q=0.8, br;q=0.8", "br"}, // a tie goes to the smaller form
+		{"gzip;q=0.8, br;q=0.8, identity", "identity"},
+		{"*", "br"},
+		{"*;q=0.5, gzip", "gzip"},
+		{"*;q=0, identity", "identity"},
+		{"br, identity;q=0", "br"},
+		{"gzip;q=1.5, br;q=abc", "identity"}, // malformed weights: as if not listed
+		{"br;q=0, gzip;q=0", "identity"},
+		{"identity;q=0", ""},
+		{"*;q=0", ""},
+		{"br;q=0, gzip;q=0, identity;q=0", ""},
+	}
+	want := map[string][]byte{"br": br, "gzip": gz, "identity": wasm}
+	etags := map[string]string{}
+	for _, tc := range cases {
+		t.Run(tc.accept, func(t *testing.T) {
+			header := map[string]string{}
+			if tc.accept != "-" {
+				header["Accept-Encoding"] = tc.accept
+			}
+			resp, body := get(t, srv.URL+"/ragjudge.wasm", header)
+			assert.Contains(t, resp.Header.Values("Vary"), "Accept-Encoding", "caches must key on the encoding")
+			if tc.coding == "" {
+				assert.Equal(t, http.StatusNotAcceptable, resp.StatusCode)
+				return
+			}
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
+			assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"))
+			if tc.coding == "identity" {
+				assert.Empty(t, resp.Header.Get("Content-Encoding"))
+			} else {
+				assert.Equal(t, tc.coding, resp.Header.Get("Content-Encoding"))
+			}
+			assert.True(t, bytes.Equal(want[tc.coding], body), "the %s form is sent byte for byte", tc.coding)
+			assert.Equal(t, int64(len(body)), resp.ContentLength, "the download's size is known")
+			etag := resp.Header.Get("ETag")
+			assert.Regexp(t, `^"[0-9a-f]{24}(-br|-gz)?"$`, etag, "a strong ETag")
+			if prev, ok := etags[tc.coding]; ok {
+				assert.Equal(t, prev, etag, "one ETag per form")
+			}
+			etags[tc.coding] = etag
+		})
+	}
+	assert.Len(t, etags, 3)
+	assert.NotEqual(t, etags["br"], etags["gzip"])
+	assert.NotEqual(t, etags["gzip"], etags["identity"])
+
+	// A file with no compressed form, when the file itself is refused, cannot be sent.
+	resp, _ := get(t, srv.URL+"/tiny.js", map[string]string{"Accept-Encoding": "gzip, identity;q=0"})
+	assert.Equal(t, http.StatusNotAcceptable, resp.StatusCode)
+
+	// HEAD says what GET would send, without the body.
+	req, err := http.NewRequest(http.MethodHead, srv.URL+"/ragjudge.wasm", nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept-Encoding", "br")
+	head, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	require.NoError(t, err)
+	head.Body.Close()
+	assert.Equal(t, "br", head.Header.Get("Content-Encoding"))
+	assert.Equal(t, etags["br"], head.Header.Get("ETag"))
+	assert.Equal(t, int64(len(br)), head.ContentLength)
+}
+
+func TestStaticRevalidatesEachFormByItsOwnETag(t *testing.T) {
+	dir, _, br, gz := precompressedFixture(t)
+	cfg := testConfig(t, "http://127.0.0.1:1/v1")
+	cfg.WebDir = dir
+	srv, _ := startProxy(t, cfg)
+	url := srv.URL + "/ragjudge.wasm"
+
+	first, _ := get(t, url, map[string]string{"Accept-Encoding": "br"})
+	brTag := first.Header.Get("ETag")
+	require.NotEmpty(t, brTag)
+
+	resp, body := get(t, url, map[string]string{"Accept-Encoding": "gzip, br", "If-None-Match": brTag})
+	assert.Equal(t, http.StatusNotModified, resp.StatusCode)
+	assert.Empty(t, body)
+	assert.Equal(t, brTag, resp.Header.Get("ETag"))
+	assert.Contains(t, resp.Header.Values("Vary"), "Accept-Encoding")
+
+	// The brotli form's tag does not validate the gzip form: that one is sent in full.
+	resp, body = get(t, url, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": brTag})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.True(t, bytes.Equal(gz, body))
+	gzTag := resp.Header.Get("ETag")
+	resp, _ = get(t, url, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": `"other", ` + gzTag})
+	assert.Equal(t, http.StatusNotModified, resp.StatusCode)
+
+	// A rebuild: the wasm gets a new time, the siblings are not rewritten yet. They are not of
+	// this build, so they are not sent; the wasm is gzipped here instead.
+	src := filepath.Join(dir, "ragjudge.wasm")
+	rebuilt := append([]byte("\x00asm\x01\x00\x00\x00"), bytes.Repeat([]byte("rebuilt!"), 5000)...)
+	require.NoError(t, os.WriteFile(src, rebuilt, 0o644))
+	later := time.Now().Add(2 * time.Second)
+	require.NoError(t, os.Chtimes(src, later, later))
+	resp, body = get(t, url, map[string]string{"Accept-Encoding": "gzip, br", "If-None-Match": brTag})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+	assert.True(t, bytes.Equal(rebuilt, gunzip(t, body)))
+
+	// The build writes the siblings with the wasm's time: they are sent again.
+	newBr := append([]byte("brotli form of the rebuilt wasm:"), br...)
+	require.NoError(t, os.WriteFile(src+".br", newBr, 0o644))
+	require.NoError(t, os.Chtimes(src+".br", later, later))
+	resp, body = get(t, url, map[string]string{"Accept-Encoding": "gzip, br", "If-None-Match": brTag})
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "br", resp.Header.Get("Content-Encoding"))
+	assert.True(t, bytes.Equal(newBr, body))
+	assert.NotEqual(t, brTag, resp.Header.Get("ETag"))
+}

@@ -1,10 +1,19 @@
-// app.js: the page's entry point. Loads the judge engine (ragjudge.js + wasm) and the dev server's
-// config in parallel, then builds the top bar, the model settings and the three views: Evaluate,
-// Batch (web/batch/view.js, loaded on first visit) and the Recall calculator.
+// app.js: the page's entry point. The judge engine's wasm (the largest download) downloads from
+// the start, with the evaluators' descriptions (evaluators.json, written by `make build` from the
+// same declarations rj.evaluators() returns) and the dev server's config; the top bar, the model
+// settings and the views are drawn from those at once, and the engine is compiled and started
+// meanwhile. What needs the engine (the prompt, the verdict, Run, the calculator's results,
+// reading a dataset, reopening stored runs) waits quietly for it (engine.js) and is enabled the
+// moment it is ready.
+//
+// The page marks its progress on <html> for tests and benchmarks, which wait on these rather than
+// on guesses: data-shell="ready" once the views are drawn, data-engine="ready" (or "failed") the
+// moment the engine can be used, data-ready="true" once the view shown is whole.
 
 import { load } from "./ragjudge.js";
 import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
+import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
 import { mountCalculator } from "./calculator.js";
@@ -14,7 +23,8 @@ const VIEWS = ["evaluate", "batch", "calculator"];
 
 async function fetchConfig() {
   try {
-    const res = await fetch("ragjudge/config", { headers: { Accept: "application/json" } });
+    // No headers of its own: the request must match index.html's preload to be answered by it.
+    const res = await fetch("ragjudge/config");
     if (!res.ok) return null;
     const j = await res.json();
     return j && typeof j === "object" && "upstream" in j ? j : null;
@@ -23,31 +33,90 @@ async function fetchConfig() {
   }
 }
 
+/**
+ * fetchDescriptions reads evaluators.json, the built-in evaluators as rj.evaluators() lists them;
+ * null when it is missing or unreadable (a page built before the file existed), and then the
+ * engine lists them once it is loaded.
+ * @returns {Promise<any[]|null>}
+ */
+async function fetchDescriptions() {
+  try {
+    const res = await fetch("evaluators.json"); // index.html preloads it
+
+    if (!res.ok) return null;
+    const list = await res.json();
+    return Array.isArray(list) && list.length && list.every((e) => e && typeof e.id === "string" && Array.isArray(e.inputs)) ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * evaluatorList is every evaluator the page offers: the built-ins, then the custom evaluators
+ * stored in this browser. There are none yet; when they come, they are read from storage here,
+ * so that they are drawn before the engine is ready like the built-ins, and handed to the engine
+ * (rj.define) once it is.
+ * @param {any[]} builtins @returns {any[]}
+ */
+function evaluatorList(builtins) {
+  return builtins;
+}
+
+/**
+ * compileEarly starts compiling the wasm at url as its bytes arrive and resolves to the
+ * WebAssembly.Module; or to the Response itself when it cannot (an HTTP error, a server that does
+ * not send application/wasm), for load() to say why or to compile it from its bytes.
+ * @param {URL} url @returns {Promise<WebAssembly.Module|Response>}
+ */
+async function compileEarly(url) {
+  let res;
+  try {
+    res = await fetch(url); // answered by index.html's preload
+  } catch (e) {
+    throw new Error(`cannot fetch ${url.href}: ${e instanceof Error ? e.message : e}`);
+  }
+  if (!res.ok || !WebAssembly.compileStreaming) return res;
+  try {
+    return await WebAssembly.compileStreaming(res.clone());
+  } catch {
+    return res;
+  }
+}
+
 async function main() {
   const doc = document;
+  const html = doc.documentElement;
   const state = new State();
+  const engine = new Engine();
   const loading = ref(doc, "loading");
-  let rj;
-  try {
-    [rj, state.config] = await Promise.all([load(), fetchConfig()]);
-  } catch (e) {
-    replace(
-      loading,
-      h("strong", { text: "✗ The judge engine did not load: " }),
-      String((e && e.message) || e),
-      h("br"),
-      "Build it with make build (or make run), then reload.",
-    );
-    loading.classList.add("msg-error");
-    return;
+
+  // The wasm downloads from the start (index.html preloads it). Its compiling starts once the
+  // evaluators' descriptions are in hand: the compiler takes the 5 MB in chunks, one main-thread
+  // task each, which held the descriptions back by ~50 ms when it started first. Starting Go,
+  // tens of ms on the main thread, waits until the shell is painted.
+  let shellDrawn = () => {};
+  const drawn = new Promise((resolve) => (shellDrawn = resolve));
+  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
+  const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
+  const engineLoad = load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) });
+  engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
+  state.config = config;
+  const described = builtins;
+  if (!builtins) {
+    shellDrawn(); // nothing to draw without the engine's list
+    try {
+      builtins = (await engineLoad).evaluators();
+    } catch (e) {
+      engineFailed(e);
+      return;
+    }
   }
-  performance.mark("ragjudge-engine");
-  loading.hidden = true;
-  ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  let evaluators = evaluatorList(builtins);
 
   mountSettings(doc, state);
-  const evaluate = mountEvaluate(ref(doc, "view-evaluate"), { rj, state });
+  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
   let calculatorMounted = false;
+  /** @type {Promise<void>|false} the Batch view's mount, once begun */
   let batchMounted = false;
 
   const tabs = [...ref(doc, "tabs").querySelectorAll('[role="tab"]')];
@@ -60,16 +129,18 @@ async function main() {
       if (on && focus) t.focus();
     }
     for (const v of VIEWS) ref(doc, "view-" + v).hidden = v !== view;
-    if (view === "calculator" && !calculatorMounted) {
-      calculatorMounted = true;
-      mountCalculator(ref(doc, "view-calculator"), { rj, state });
-    }
-    if (view === "batch" && !batchMounted) {
-      batchMounted = true;
-      await mountBatch(ref(doc, "view-batch"), { rj, state });
-    }
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
+    if (view === "calculator" && !calculatorMounted) {
+      calculatorMounted = true;
+      mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
+    }
+    if (view === "batch" && !batchMounted) {
+      // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
+      // its promise resolves then.
+      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state });
+    }
+    if (view === "batch") await batchMounted;
   }
   for (const t of tabs) {
     t.addEventListener("click", () => show(t.dataset.view));
@@ -88,15 +159,65 @@ async function main() {
       evaluate.run();
     }
   });
-  await show(location.hash.slice(1) || state.get("view"));
-  // The page is usable: tests and the page benchmark wait for this.
-  doc.documentElement.dataset.ready = "true";
+  const first = show(location.hash.slice(1) || state.get("view"));
+  loading.hidden = true;
+  html.dataset.shell = "ready";
+  performance.mark("ragjudge-shell");
+  // After this frame is painted, not in it; a hidden tab paints nothing (and runs no animation
+  // frames), so there the engine starts at once.
+  if (doc.visibilityState === "hidden") shellDrawn();
+  else requestAnimationFrame(() => setTimeout(shellDrawn, 0));
+
+  let rj;
+  try {
+    rj = await engineLoad;
+  } catch (e) {
+    engineFailed(e);
+    return;
+  }
+  performance.mark("ragjudge-engine");
+  ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  engine.ready(rj);
+  html.dataset.engine = "ready";
+  // evaluators.json comes from the same build as the wasm; one from another build would draw
+  // forms the engine does not read, so the engine's own list wins. (Checked after the engine is
+  // marked ready: listing the evaluators costs the engine a few ms.)
+  if (described && JSON.stringify(rj.evaluators()) !== JSON.stringify(described)) {
+    console.warn("ragjudge: evaluators.json differs from the engine's evaluators (is it from another build? run make build); using the engine's");
+    evaluators = evaluatorList(rj.evaluators());
+    evaluate.dispose();
+    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+    if (calculatorMounted) {
+      calculatorMounted = false;
+      replace(ref(doc, "view-calculator"));
+    }
+  }
+  // The first view is whole (the Batch view has reopened its runs), and so is the one shown now.
+  await first;
+  await show(state.get("view"));
+  // The page is whole: the e2e tests wait for this.
+  html.dataset.ready = "true";
   performance.mark("ragjudge-ready");
+
+  /** engineFailed says the engine did not load, with why; what is drawn stays readable. */
+  function engineFailed(e) {
+    engine.fail(e);
+    html.dataset.engine = "failed";
+    loading.hidden = false;
+    loading.classList.add("msg-error");
+    replace(
+      loading,
+      h("strong", { text: "✗ The judge engine did not load: " }),
+      String((e && e.message) || e),
+      h("br"),
+      "Build it with make build (or make run), then reload.",
+    );
+  }
 }
 
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
-async function mountBatch(root, { rj, state }) {
+async function mountBatch(root, { engine, evaluators, state }) {
   let mod;
   try {
     mod = await import("./batch/view.js");
@@ -112,7 +233,7 @@ async function mountBatch(root, { rj, state }) {
     );
     return;
   }
-  await mod.mount(root, { rj, state, renderVerdict });
+  await mod.mount(root, { engine, evaluators, state, renderVerdict });
 }
 
 main();

@@ -1,11 +1,13 @@
 // calculator.js: the recall calculator, entirely offline. Count the essential and bonus passages
 // from a pasted ground truth (rj.passages) or set the counts, enter scores, and see the seed-format
 // formula lines and exact fractions update live (rj.recall); or paste a judge's recall answer and
-// see its arithmetic checked (rj.parse with the evaluator whose view is "recall").
+// see its arithmetic checked (rj.parse with the evaluator whose view is "recall"). It is drawn at
+// once; the results wait quietly for the engine (engine.js).
 
 import { h, replace, debounce, copyText, badge } from "./dom.js";
 import { bars, fmt, renderVerdict, passageLabels } from "./verdicts.js";
 import { autoGrow } from "./form.js";
+import { engineNote } from "./engine.js";
 
 /** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
 export const RECALL_SEEDS = [
@@ -17,8 +19,13 @@ export const RECALL_SEEDS = [
 
 const DEFAULT = { gt: "", E: 2, B: 2, essential: ["", ""], bonus: ["", ""], answer: "" };
 
-/** mountCalculator builds the calculator into root. */
-export function mountCalculator(root, { rj, state }) {
+/**
+ * mountCalculator builds the calculator into root; its results need engine.rj and are drawn when
+ * the engine is ready. evaluators are the descriptions (rj.evaluators()).
+ * @param {HTMLElement} root
+ * @param {{engine: import("./engine.js").Engine, state: import("./state.js").State, evaluators: any[]}} ctx
+ */
+export function mountCalculator(root, { engine, state, evaluators }) {
   const c = { ...DEFAULT, ...(state.get("calc") || {}) };
   state.data.calc = c;
   const save = debounce(() => state.save(), 300);
@@ -117,6 +124,8 @@ export function mountCalculator(root, { rj, state }) {
   let labels = { essential: [], bonus: [] };
 
   function fromGT() {
+    const rj = engine.rj;
+    if (!rj) return; // counted when the engine is ready
     if (!c.gt.trim()) {
       gtNote.textContent = "";
       eInput.disabled = bInput.disabled = false;
@@ -176,6 +185,11 @@ export function mountCalculator(root, { rj, state }) {
   }
 
   function compute() {
+    const rj = engine.rj;
+    if (!rj) {
+      replace(resultEl, h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "The recall is computed") }));
+      return;
+    }
     const blank = [...c.essential, ...c.bonus].some((s) => s === "");
     if (c.E === 0) {
       replace(resultEl, h("p", { class: "msg-error", text: "✗ The formula needs at least one essential passage (E = 0 divides by zero)." }));
@@ -227,6 +241,11 @@ export function mountCalculator(root, { rj, state }) {
   }
 
   function check() {
+    const rj = engine.rj;
+    if (!rj) {
+      replace(checkEl, h("p", { class: "note", text: engineNote(engine, "The judge's arithmetic is checked") }));
+      return;
+    }
     if (!c.answer.trim()) {
       replace(checkEl, h("p", { class: "note", text: "Paste a judge's recall answer on the left to check its arithmetic." }));
       return;
@@ -237,7 +256,7 @@ export function mountCalculator(root, { rj, state }) {
       : [...Array(c.E)].map((_, i) => `[ESSENTIAL PASSAGE]\n(essential ${i + 1})`).concat([...Array(c.B)].map((_, i) => `[BONUS PASSAGE]\n(bonus ${i + 1})`)).join("\n\n");
     const inputs = { passage_gt, passage_llm: "(not given: checking the arithmetic only)" };
     // The evaluator whose verdicts the recall view draws is the one whose answers this checks.
-    const ev = rj.evaluators().find((e) => e.view === "recall");
+    const ev = evaluators.find((e) => e.view === "recall");
     if (!ev) {
       replace(checkEl, h("p", { class: "msg-error", text: "✗ This engine has no recall evaluator to check an answer with." }));
       return;
@@ -274,6 +293,10 @@ export function mountCalculator(root, { rj, state }) {
 
   changed(true);
   check();
+  engine.addEventListener("change", () => {
+    changed(true);
+    check();
+  });
   requestAnimationFrame(() => {
     autoGrow(gt);
     autoGrow(answer);

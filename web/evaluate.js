@@ -2,16 +2,27 @@
 // rj.evaluators()), see the prompt rendered live, Run. Right: the verdict and the judge's raw
 // answer, which streams in from a model or is pasted by hand (manual mode); either way the same
 // rj.parse gives the same verdict.
+//
+// The view is drawn from the evaluators' descriptions before the engine has loaded: the picker,
+// the form and the answer box work at once; the prompt, the verdict and Run wait quietly for the
+// engine (engine.js) and appear when it is ready.
 
 import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
 import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "./llm.js";
+import { engineNote } from "./engine.js";
 
-/** mountEvaluate builds the Evaluate view into root. */
-export function mountEvaluate(root, { rj, state }) {
-  const evaluators = [...rj.evaluators()].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+/**
+ * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
+ * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
+ * engine.
+ * @param {HTMLElement} root
+ * @param {{evaluators: any[], engine: import("./engine.js").Engine, state: import("./state.js").State}} ctx
+ */
+export function mountEvaluate(root, { evaluators: described, engine, state }) {
+  const evaluators = [...described].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   const forms = state.get("forms");
@@ -183,6 +194,15 @@ export function mountEvaluate(root, { rj, state }) {
     form.clearErrors();
     replace(promptMsgs);
     renderError = null;
+    const rj = engine.rj;
+    if (!rj) {
+      rendered = null;
+      promptMsgs.append(h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "The prompt appears") }));
+      promptView.draw(null, ev.inputs.map((i) => i.name));
+      syncMode();
+      judge();
+      return;
+    }
     try {
       rendered = rj.render(ev.id, inp);
     } catch (e) {
@@ -246,6 +266,11 @@ export function mountEvaluate(root, { rj, state }) {
       );
       return;
     }
+    const rj = engine.rj;
+    if (!rj) {
+      replace(verdictEl, h("p", { class: "note", dataset: { ref: "engine-loading-verdict" }, text: engineNote(engine, "The verdict appears") }));
+      return;
+    }
     const inp = inputs();
     let v;
     try {
@@ -269,8 +294,12 @@ export function mountEvaluate(root, { rj, state }) {
   function syncMode() {
     const ep = state.endpoint();
     const manual = ep.mode === "manual";
-    runBtn.textContent = running ? "Running…" : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
+    const loading = !engine.rj;
+    runBtn.textContent = running ? "Running…" : loading ? (engine.status === "failed" ? "The judge engine did not load" : "Loading the judge engine…") : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
     runBtn.disabled = !!running || !rendered;
+    // Tests and styles tell the engine-loading state apart from inputs that cannot be rendered.
+    runBtn.dataset.engine = engine.status;
+    runBtn.setAttribute("aria-busy", String(engine.status === "loading"));
     answerTA.placeholder = manual ? "Paste the judge's answer here: the verdict updates as you paste." : "The model's answer streams in here. You can also paste or edit an answer.";
     answerHint.textContent = manual
       ? "Manual mode: no calls are made. Paste any chat tool's answer."
@@ -293,6 +322,10 @@ export function mountEvaluate(root, { rj, state }) {
 
   async function run() {
     if (running) return;
+    if (!engine.rj) {
+      runError.textContent = engine.status === "failed" ? "The judge engine did not load: see the message above." : "The judge engine is still loading: Run works in a moment.";
+      return;
+    }
     if (!rendered) {
       runError.textContent = "The prompt cannot be rendered yet: fix the inputs above first.";
       return;
@@ -326,7 +359,7 @@ export function mountEvaluate(root, { rj, state }) {
     stopBtn.hidden = false;
     syncMode();
     judge();
-    root.querySelector(".col-right").classList.add("streaming");
+    root.querySelector(".col-right")?.classList.add("streaming");
     runStatus.textContent = "Waiting for the model…";
     const t0 = performance.now();
     const request = {
@@ -374,7 +407,7 @@ export function mountEvaluate(root, { rj, state }) {
       if (mine()) answers[runEv.id] = got;
       answerTA.readOnly = false;
       stopBtn.hidden = true;
-      root.querySelector(".col-right").classList.remove("streaming");
+      root.querySelector(".col-right")?.classList.remove("streaming");
       state.save();
       syncMode();
       if (mine()) {
@@ -390,15 +423,30 @@ export function mountEvaluate(root, { rj, state }) {
     if (running) running.ctl.abort();
   }
 
-  // ---- keyboard and state -----------------------------------------------------------------------
-  state.addEventListener("change", (e) => {
+  // ---- keyboard, state and the engine -----------------------------------------------------------
+  /** @param {any} e */
+  const onState = (e) => {
     if (e.detail.keys.includes("settings")) {
       syncMode();
       if (!answerTA.value.trim()) judge();
     }
-  });
+  };
+  state.addEventListener("change", onState);
+  // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
+  // they are, typed while it loaded included.
+  const onEngine = () => {
+    if (engine.rj) runError.textContent = "";
+    update();
+  };
+  engine.addEventListener("change", onEngine);
+
+  function dispose() {
+    stop();
+    state.removeEventListener("change", onState);
+    engine.removeEventListener("change", onEngine);
+  }
 
   drawForm();
-  return { run, stop, select, loadExample };
+  return { run, stop, select, loadExample, dispose };
 }
 

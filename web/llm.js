@@ -18,10 +18,14 @@ export { CallKind, CallError, UNREACHABLE_STATUSES, unreachable, httpErrorMessag
  * @property {number} timeoutMs     per attempt; streaming: without a byte for that long
  * @property {number} maxRetryAfterMs a longer Retry-After is not waited for: the call fails saying so
  * @property {boolean} batch        word the advice for a batch ("retry failed rows") or for one call ("run again")
+ * @property {number} maxThrottledAttempts attempts per call at most, counting the 429s that did not use up
+ *                                  one of maxAttempts (other calls were answered meanwhile): a request
+ *                                  the provider refuses on its own (too large for the key's tokens per
+ *                                  minute) still ends
  */
 
-/** DEFAULT_POLICY is a batch run's: five attempts, 0.5 s doubling to at most 20 s, 60 s per attempt. */
-export const DEFAULT_POLICY = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 60_000, maxRetryAfterMs: 120_000, batch: true });
+/** DEFAULT_POLICY is a batch run's: five attempts (a 429 in a storm others get through counts for none, up to 100), 0.5 s doubling to at most 20 s, 60 s per attempt. */
+export const DEFAULT_POLICY = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 60_000, maxRetryAfterMs: 120_000, maxThrottledAttempts: 100, batch: true });
 
 /** INTERACTIVE_POLICY is single evaluation's: one attempt (the user is watching and runs again), 150 s without a byte. */
 export const INTERACTIVE_POLICY = Object.freeze({ ...DEFAULT_POLICY, maxAttempts: 1, timeoutMs: 150_000, batch: false });
@@ -129,6 +133,52 @@ export function hostOf(url) {
   } catch {
     return url;
   }
+}
+
+/** HTTP1_CONNECTIONS is how many connections a browser keeps to one host over HTTP/1.1: calls beyond wait for one. */
+export const HTTP1_CONNECTIONS = 6;
+
+/**
+ * observedProtocol is the protocol ("http/1.1", "h2", "h3") of the latest request the browser
+ * made from this context (the page, or the worker that calls it) to url's origin, from resource
+ * timing; "" when it cannot tell: no such request yet, or a cross-origin endpoint that does not
+ * send Timing-Allow-Origin (its entries then hide the protocol).
+ * @param {string} url
+ * @param {{getEntriesByType(type: string): any[]} | undefined} [perf]
+ * @returns {string}
+ */
+export function observedProtocol(url, perf = globalThis.performance) {
+  if (!perf || typeof perf.getEntriesByType !== "function") return "";
+  let origin;
+  try {
+    origin = new URL(url, globalThis.location ? globalThis.location.href : undefined).origin;
+  } catch {
+    return "";
+  }
+  const entries = perf.getEntriesByType("resource");
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (typeof e.name === "string" && e.name.startsWith(origin + "/") && e.nextHopProtocol) return String(e.nextHopProtocol);
+  }
+  return "";
+}
+
+/**
+ * connectionLimit is how many calls a browser runs at once to the endpoint at url: 6 over
+ * HTTP/1.1, which is every http: URL (browsers speak HTTP/2 only over TLS) and any endpoint whose
+ * observed protocol says so; 0 when no such limit is known.
+ * @param {string} url
+ * @param {string} [protocol]  observedProtocol's answer ("" unknown)
+ * @returns {{limit: number, protocol: string, seen: "timing" | "scheme" | ""}}
+ */
+export function connectionLimit(url, protocol = "") {
+  if (protocol) return { limit: /^http\/1/i.test(protocol) ? HTTP1_CONNECTIONS : 0, protocol, seen: "timing" };
+  try {
+    if (new URL(url, globalThis.location ? globalThis.location.href : undefined).protocol === "http:") return { limit: HTTP1_CONNECTIONS, protocol: "http/1.1", seen: "scheme" };
+  } catch {
+    /* not a URL: no limit known */
+  }
+  return { limit: 0, protocol: "", seen: "" };
 }
 
 /**
@@ -320,7 +370,8 @@ async function readStream(res, { poke, onDelta, model, state }) {
  * @property {typeof realClock} [clock]
  * @property {() => number} [random]
  * @property {AbortSignal | null} [signal]  cancels: a CallError of kind "aborted"
- * @property {{until: number} | null} [gate]  shared by a run's calls: one 429's Retry-After holds them all
+ * @property {import("./batch/slots.js").AdaptiveSlots | null} [slots]  a run's calls in flight: each attempt takes a
+ *           slot and gives it back with its outcome (AIMD on 429s); a call waiting to retry holds none
  * @property {(info: {attempt: number, delayMs: number, error: CallError}) => void} [onRetry]  attempt `attempt` failed; the next goes out in delayMs
  * @property {(attempt: number) => void} [onAttempt]  attempt number `attempt` (1 for the first) goes out now
  * @property {boolean} [stream]  ask for server-sent events (stream_options.include_usage too)
@@ -333,6 +384,11 @@ async function readStream(res, { poke, onDelta, model, state }) {
 /**
  * chat sends one chat completion under the retry policy. It rejects with a CallError whose
  * message is ready for the user. A streamed answer is not retried once a piece of it was shown.
+ * With opts.slots (a batch run's), each attempt waits for a slot and a 429 waits only its own
+ * Retry-After (unless the slots hold the whole key), and a 429 does not use up one of the row's
+ * attempts when another call of the run was answered since this call's previous attempt went out
+ * (for its first, since it went out): a storm the endpoint still gets through fails no row for
+ * lack of attempts, up to policy.maxThrottledAttempts in all.
  * @param {ChatRequest} request
  * @param {ChatOptions} [opts]
  * @returns {Promise<ChatResult>}
@@ -343,7 +399,7 @@ export async function chat(request, opts = {}) {
   const clock = opts.clock || realClock;
   const random = opts.random || Math.random;
   const signal = opts.signal || null;
-  const gate = opts.gate || null;
+  const slots = opts.slots || null;
   const stream = !!opts.stream;
   /** @type {Record<string, any>} */
   const body = { ...request.params, model: request.model, messages: request.messages, stream };
@@ -352,23 +408,45 @@ export async function chat(request, opts = {}) {
   const url = chatURL(request.endpoint);
   const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch };
   let waitedMs = 0;
+  let counted = 0; // the attempts that count against policy.maxAttempts (see THROTTLED_FREE)
+  /** @type {number | null} */
+  let previousSent = null; // slots.answered when this call's previous attempt went out
   for (let n = 1; ; n++) {
-    if (gate && gate.until > clock.now()) {
-      const w = gate.until - clock.now();
-      waitedMs += w;
-      await sleep(w, clock, signal);
-    }
     if (signal && signal.aborted) throw abortedError();
+    let token = 0;
+    if (slots) {
+      try {
+        token = await slots.acquire(signal);
+      } catch {
+        throw abortedError();
+      }
+    }
+    const answeredMark = slots ? (previousSent ?? slots.answered) : 0;
+    if (slots) previousSent = slots.answered;
     if (opts.onAttempt) opts.onAttempt(n);
+    let r;
     try {
-      const r = await attempt(fetchFn, url, init, c);
-      return { ...r, attempts: n, waitedMs };
+      r = await attempt(fetchFn, url, init, c);
     } catch (e) {
-      if (!(e instanceof CallError)) throw e;
+      if (!(e instanceof CallError)) {
+        if (slots) slots.release(token, "other");
+        throw e;
+      }
       e.attempts = n;
-      if (e.kind === CallKind.ABORTED) throw e;
+      if (e.kind === CallKind.ABORTED) {
+        if (slots) slots.release(token, "aborted");
+        throw e;
+      }
+      const throttled = e.kind === CallKind.HTTP && e.status === 429;
+      // THROTTLED_FREE: a 429 while the endpoint answers other calls of the run is a storm the run
+      // rides out at a lower concurrency, not this row's trouble: it does not use up an attempt.
+      const free = throttled && !!slots && slots.answered > answeredMark && n < policy.maxThrottledAttempts;
+      if (!free) counted++;
+      // The backoff grows with the attempts that counted: free 429s before a 500 do not lengthen its wait.
+      let delay = backoffDelay(Math.max(1, counted), policy, random, e.retryAfterMs);
+      if (slots) slots.release(token, throttled ? "throttled" : "other", delay);
       const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch };
-      if (!e.retryable || n >= policy.maxAttempts) {
+      if (!e.retryable || counted >= policy.maxAttempts || n >= policy.maxThrottledAttempts) {
         if (e.kind === CallKind.HTTP) e.message = httpErrorMessage(e.status, tail);
         else if (n > 1 && e.what) e.message = failure(e.kind, `${e.what} after ${n} attempts`, e.advice).message;
         throw e;
@@ -377,14 +455,15 @@ export async function chat(request, opts = {}) {
         e.message = `The endpoint asked to wait ${secs(e.retryAfterMs)} (Retry-After), longer than the ${secs(policy.maxRetryAfterMs)} this run waits: retry failed rows later.`;
         throw e;
       }
-      let delay = backoffDelay(n, policy, random, e.retryAfterMs);
-      if (gate && e.retryAfterMs !== null) gate.until = Math.max(gate.until, clock.now() + delay);
-      // Another call's Retry-After holds this retry too: say so in the wait reported.
-      if (gate && gate.until > clock.now() + delay) delay = gate.until - clock.now();
+      // A key-wide hold (several 429s in a row, slots.js) holds this retry too: say so in the wait reported.
+      if (slots && slots.holdUntil > clock.now() + delay) delay = slots.holdUntil - clock.now();
       if (opts.onRetry) opts.onRetry({ attempt: n, delayMs: delay, error: e });
       waitedMs += delay;
       await sleep(delay, clock, signal);
+      continue;
     }
+    if (slots) slots.release(token, "ok");
+    return { ...r, attempts: n, waitedMs };
   }
 }
 

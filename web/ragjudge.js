@@ -7,10 +7,11 @@
 //   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
-// the global again, so each load() is an independent instance. Arguments cross into Go as JS
-// values: text as strings, data as a plain copy (plainArg) that Go reads by JSON's rules (objects
-// keep their key order); every result comes back as one JSON text, {"ok": result} or
-// {"error": {kind, code, name, line, col, message}} (see wasm/main.go and bridge/bridge.go).
+// the global again, so each load() is an independent instance. A call's arguments are checked
+// and flattened here by JSON's rules (objects keep their key order) into one byte buffer that Go
+// copies in one go (flatten, pack; bridge/wire.go); inputs already sent are named by id instead
+// (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
+// name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
@@ -192,18 +193,22 @@ function inputError(fn, detail) {
   return new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
 }
 
+/** The tags of the argument wire (bridge/wire.go). */
+const W_NULL = 0, W_FALSE = 1, W_TRUE = 2, W_NUMBER = 3, W_STRING = 4, W_LIST = 5, W_OBJECT = 6, W_HELD = 7, W_HOLD = 8;
+
 /**
- * Copies a data argument into plain data by JSON.stringify's rules (own enumerable keys in their
- * order, toJSON honoured, undefined properties left out), refusing what JSON would silently
- * change (NaN, infinities, functions, symbols, BigInts) and what the engine does not read
- * (nesting deeper than `limit`, cycles), with the path of the value in the message
- * ("inputs.evidence[2].text"). The copy is what crosses into the wasm: Go reads it property by
- * property, and a getter, toJSON or proxy that threw there would unwind the wasm's stack under
- * Go's feet and end the engine; here it is an input error.
+ * Flattens a data argument into the argument wire (bridge/wire.go): tags and numbers onto tape,
+ * strings (keys and values, in the order Go reads them) onto strs. It reads `v` by
+ * JSON.stringify's rules (own enumerable keys in their order, toJSON honoured, undefined
+ * properties left out, undefined list items as null), refusing what JSON would silently change
+ * (NaN, infinities, functions, symbols, BigInts) and what the engine does not read (nesting
+ * deeper than `limit`, cycles), with the path of the value in the message
+ * ("inputs.evidence[2].text"). A getter, toJSON or proxy that throws is an input error too: every
+ * piece of user code runs here, before anything crosses into the wasm.
  * @param {string} fn @param {string} name @param {unknown} v @param {number} limit
- * @returns {unknown}
+ * @param {number[]} tape @param {string[]} strs
  */
-function plainArg(fn, name, v, limit) {
+function flatten(fn, name, v, limit, tape, strs) {
   /** @type {(string|number)[]} */
   const path = [name];
   // The path as JS writes it; a long one keeps its first and last six steps.
@@ -211,48 +216,111 @@ function plainArg(fn, name, v, limit) {
     const steps = path.map((p, k) => (k === 0 ? p : typeof p === "number" ? `[${p}]` : `.${p}`));
     return (steps.length > 12 ? [...steps.slice(0, 6), "…", ...steps.slice(-6)] : steps).join("");
   };
-  const copy = (x, depth) => {
+  /** put appends x; it returns false, having appended nothing, when x is undefined. */
+  const put = (/** @type {any} */ x, /** @type {number} */ depth) => {
     switch (typeof x) {
       case "undefined":
+        return false;
       case "boolean":
+        tape.push(x ? W_TRUE : W_FALSE);
+        return true;
       case "string":
-        return x;
+        tape.push(W_STRING);
+        strs.push(x);
+        return true;
       case "number":
         if (!Number.isFinite(x)) throw inputError(fn, `${where()} holds ${x}, which is not a finite number`);
-        return x;
+        tape.push(W_NUMBER, x);
+        return true;
       case "object":
         break;
       default:
         throw inputError(fn, `${where()} holds a ${typeof x}, which is not JSON data`);
     }
-    if (x === null) return null;
+    if (x === null) {
+      tape.push(W_NULL);
+      return true;
+    }
     if (depth >= limit) throw inputError(fn, `${where()} is circular or nested deeper than ${limit} levels`);
-    if (typeof x.toJSON === "function") return copy(x.toJSON(), depth + 1);
+    if (typeof x.toJSON === "function") return put(x.toJSON(), depth + 1);
     if (Array.isArray(x)) {
-      const out = new Array(x.length);
+      tape.push(W_LIST, x.length);
       for (let k = 0; k < x.length; k++) {
         path.push(k);
-        out[k] = copy(x[k], depth + 1);
+        if (!put(x[k], depth + 1)) tape.push(W_NULL);
         path.pop();
       }
-      return out;
+      return true;
     }
-    /** @type {Record<string, unknown>} */
-    const out = {};
+    const at = tape.length;
+    tape.push(W_OBJECT, 0);
+    let n = 0;
     for (const key of Object.keys(x)) {
       path.push(key);
       const item = x[key];
-      if (item !== undefined) out[key] = copy(item, depth + 1);
+      if (item !== undefined) {
+        const t = tape.length, s = strs.length;
+        strs.push(key);
+        if (put(item, depth + 1)) n++;
+        else (tape.length = t), (strs.length = s); // a toJSON that gave undefined: left out
+      }
       path.pop();
     }
-    return out;
+    tape[at + 1] = n;
+    return true;
   };
   try {
-    return copy(v, 0);
+    if (!put(v, 0)) tape.push(W_NULL);
   } catch (err) {
     if (err instanceof RagJudgeError) throw err;
     throw inputError(fn, `${where()} could not be read: ${err}`);
   }
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+/** The buffer calls are packed into, kept between calls up to this size. */
+const keptBytes = 8 << 20;
+let scratch = new ArrayBuffer(64 << 10);
+
+/**
+ * Packs a call's flattened arguments into the byte layout of bridge/wire.go and returns the bytes
+ * (a view of a buffer the next call reuses: Go copies them before the call returns).
+ * @param {number[]} tape @param {string[]} strs @returns {Uint8Array}
+ */
+function pack(tape, strs) {
+  let units = 0;
+  for (let k = 0; k < strs.length; k++) units += strs[k].length;
+  const head = 8 + 8 * tape.length + 4 * strs.length;
+  const need = head + 3 * units; // UTF-8 takes at most 3 bytes for each UTF-16 unit
+  let buf = scratch;
+  if (need > buf.byteLength) {
+    buf = new ArrayBuffer(Math.max(need, 2 * buf.byteLength));
+    if (buf.byteLength <= keptBytes) scratch = buf;
+  }
+  const counts = new Uint32Array(buf, 0, 2);
+  counts[0] = tape.length;
+  counts[1] = strs.length;
+  new Float64Array(buf, 8, tape.length).set(tape);
+  const lens = new Uint32Array(buf, 8 + 8 * tape.length, strs.length);
+  const bytes = new Uint8Array(buf);
+  let off = head;
+  for (let k = 0; k < strs.length; k++) {
+    const s = strs[k];
+    const start = off;
+    // Keys and short texts are mostly ASCII: copying them here is faster than a TextEncoder call.
+    let i = 0;
+    if (s.length < 64) {
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        bytes[off++] = c;
+      }
+    }
+    if (i < s.length) off += utf8.encodeInto(i === 0 ? s : s.slice(i), bytes.subarray(off)).written;
+    lens[k] = off - start;
+  }
+  return new Uint8Array(buf, 0, off);
 }
 
 /**
@@ -402,8 +470,9 @@ export async function load(opts = {}) {
   go.env = {};
   const instance = await WebAssembly.instantiate(module, go.importObject);
 
-  // Go's main registers its functions synchronously before it blocks, so they are there as soon
-  // as run() returns its promise. Take them off the global so that loads do not clash.
+  // Go's main sets globalThis.__ragjudge (the version and the nesting limit) synchronously before
+  // it blocks, so it is there as soon as run() returns its promise; take it off the global again
+  // so that loads do not clash. Calls go through the instance's exports (see wasm/main.go).
   const before = Object.getOwnPropertyDescriptor(globalThis, "__ragjudge");
   let exited = false;
   go.run(instance).then(
@@ -413,26 +482,135 @@ export async function load(opts = {}) {
   const api = globalThis.__ragjudge;
   if (before) Object.defineProperty(globalThis, "__ragjudge", before);
   else delete globalThis.__ragjudge;
-  if (!api || typeof api.evaluators !== "function") {
+  const ex = /** @type {any} */ (instance.exports);
+  if (!api || typeof api.version !== "string" || typeof ex.rj_call !== "function") {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
+  /** @type {string[]} */
+  const functions = String(api.functions ?? "").split(",");
 
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
   const maxDepth = typeof api.maxDepth === "number" ? api.maxDepth : 1000;
 
+  // Held inputs (see bridge/wire.go's held): render then parse of the same inputs, or a render
+  // on each keystroke with the same variables, send them once. An argument is flattened on every
+  // call anyway (that is what checks it and runs its getters and toJSON); when the flattening is
+  // equal, string for string, to one sent before, the call names it by id instead of sending it.
+  // Equal flattenings make equal values in Go, so a mutated input is never answered from a stale
+  // copy; a held value Go has let go of (it keeps a bounded number) makes it ask for the call again
+  // with the values (MissWire).
+  /** @typedef {{id: number, tape: number[], strs: string[], sent: boolean}} Held */
+  /** @type {WeakMap<object, Held>} the last flattening sent for each inputs object */
+  const heldFor = new WeakMap();
+  /** @type {Held[]} the last few sent, newest last: a form rebuilds its inputs object each time */
+  const recent = [];
+  let nextHeld = 1;
+  /** @param {Held} h @param {number[]} tape @param {string[]} strs */
+  const same = (h, tape, strs) => {
+    if (h.tape.length !== tape.length || h.strs.length !== strs.length) return false;
+    for (let k = 0; k < tape.length; k++) if (h.tape[k] !== tape[k]) return false;
+    for (let k = 0; k < strs.length; k++) if (h.strs[k] !== strs[k]) return false;
+    return true;
+  };
+  /** @param {object} v @param {number[]} tape @param {string[]} strs @returns {Held} */
+  const hold = (v, tape, strs) => {
+    let h = heldFor.get(v);
+    if (!h || !same(h, tape, strs)) {
+      h = undefined;
+      for (let k = recent.length - 1; k >= 0 && !h; k--) if (same(recent[k], tape, strs)) h = recent[k];
+      h ??= { id: nextHeld++, tape, strs, sent: false };
+      heldFor.set(v, h);
+    }
+    const at = recent.indexOf(h);
+    if (at >= 0) recent.splice(at, 1);
+    recent.push(h);
+    if (recent.length > 8) recent.shift();
+    return h;
+  };
+
   /**
-   * Calls Go function fn. params names its arguments; a name starting with "$" is a text
-   * argument, type-checked here; the others are data, copied into plain data by plainArg.
+   * Calls Go function fn. params names its arguments: "$name" is a text argument, type-checked
+   * here; "@name" is data Go may hold for later calls; the others are data. All are flattened
+   * into one buffer (flatten, pack) that Go copies in one go.
+   * @param {string} fn @param {string[]} params @param {unknown[]} values
    */
   function call(fn, params, values) {
     if (exited || go.exited) {
       throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
         { kind: "internal", name: fn });
     }
-    const wire = params.map((p, k) => (p[0] === "$" ? textArg(fn, p.slice(1), values[k]) : plainArg(fn, p, values[k], maxDepth)));
+    const tape = [W_LIST, params.length + 1, W_STRING];
+    const strs = [fn];
+    /** @type {{at: number, sAt: number, held: Held}[]} where a held argument goes in tape and strs */
+    const helds = [];
+    for (let k = 0; k < params.length; k++) {
+      const p = params[k];
+      const v = values[k];
+      if (p[0] === "$") {
+        const s = textArg(fn, p.slice(1), v);
+        if (s === undefined) tape.push(W_NULL);
+        else tape.push(W_STRING), strs.push(s);
+      } else if (p[0] === "@" && typeof v === "object" && v !== null) {
+        const t = /** @type {number[]} */ ([]), ss = /** @type {string[]} */ ([]);
+        flatten(fn, p.slice(1), v, maxDepth, t, ss);
+        const h = hold(v, t, ss);
+        helds.push({ at: tape.length, sAt: strs.length, held: h });
+        tape.push(W_HELD, h.id); // a placeholder: send() decides whether it holds or names it
+      } else {
+        flatten(fn, p[0] === "@" ? p.slice(1) : p, v, maxDepth, tape, strs);
+      }
+    }
+    let text = send(fn, tape, strs, helds, false);
+    if (text === '{"miss":true}') text = send(fn, tape, strs, helds, true);
+    if (text.charCodeAt(0) === 82) {
+      // "R": a long text after the JSON, unescaped (bridge/bridge.go).
+      const nl = text.indexOf("\n");
+      const head = JSON.parse(text.slice(1, nl));
+      const raw = text.slice(nl + 1);
+      return head.raw === "" ? raw : { [head.raw]: raw, ...head.ok };
+    }
+    const out = JSON.parse(text);
+    if (out.error) throw fromWire(out.error);
+    return out.ok;
+  }
+
+  /**
+   * Packs and sends one call; a held argument goes as its values (WireHold) when Go may not have
+   * it (never sent, or all = true after Go said it had let it go), else as its id.
+   * @param {string} fn @param {number[]} tape @param {string[]} strs
+   * @param {{at: number, sAt: number, held: Held}[]} helds @param {boolean} all
+   * @returns {string} the wire text
+   */
+  function send(fn, tape, strs, helds, all) {
+    let t = tape, ss = strs;
+    if (helds.some((x) => all || !x.held.sent)) {
+      t = [];
+      ss = [];
+      let from = 0, sFrom = 0;
+      for (const { at, sAt, held } of helds) {
+        for (let k = from; k < at; k++) t.push(tape[k]);
+        for (let k = sFrom; k < sAt; k++) ss.push(strs[k]);
+        if (all || !held.sent) {
+          t.push(W_HOLD, held.id);
+          for (let k = 0; k < held.tape.length; k++) t.push(held.tape[k]);
+          for (let k = 0; k < held.strs.length; k++) ss.push(held.strs[k]);
+        } else {
+          t.push(W_HELD, held.id);
+        }
+        from = at + 2;
+        sFrom = sAt;
+      }
+      for (let k = from; k < tape.length; k++) t.push(tape[k]);
+      for (let k = sFrom; k < strs.length; k++) ss.push(strs[k]);
+    }
+    const bytes = pack(t, ss);
     let text;
     try {
-      text = api[fn](...wire);
+      // Go's memory can grow during any call into it: views on it are made after each.
+      const inbox = ex.rj_inbox(bytes.length) >>> 0;
+      new Uint8Array(ex.mem.buffer, inbox, bytes.length).set(bytes);
+      const n = ex.rj_call() >>> 0;
+      text = utf8Decoder.decode(new Uint8Array(ex.mem.buffer, ex.rj_outbox() >>> 0, n));
     } catch (err) {
       // Only a failure of the wasm itself gets here (the Go side turns every error and panic into
       // a result), most likely its stack running out; its state is then not to be trusted.
@@ -440,14 +618,8 @@ export async function load(opts = {}) {
       throw new RagJudgeError(`internal: ${fn}: the wasm failed (${err}); load() it again`,
         { kind: "internal", name: fn, detail: `the wasm failed (${err}); load() it again` });
     }
-    if (typeof text !== "string") {
-      exited = true;
-      throw new RagJudgeError("internal: the wasm has stopped after an earlier failure; load() it again",
-        { kind: "internal", name: fn });
-    }
-    const out = JSON.parse(text);
-    if (out.error) throw fromWire(out.error);
-    return out.ok;
+    for (const x of helds) x.held.sent = true;
+    return text;
   }
 
   /** @type {RagJudge} */
@@ -456,21 +628,21 @@ export async function load(opts = {}) {
     evaluators: () => call("evaluators", [], []),
     render: (id, inputs) => {
       // The wire leaves out a message's content when it is the prompt (bridge/functions.go).
-      const r = call("render", ["$id", "inputs"], [id, inputs]);
+      const r = call("render", ["$id", "@inputs"], [id, inputs]);
       for (const m of r.messages) m.content ??= r.prompt;
       return r;
     },
-    parse: (id, inputs, output) => call("parse", ["$id", "inputs", "$output"], [id, inputs, output]),
+    parse: (id, inputs, output) => call("parse", ["$id", "@inputs", "$output"], [id, inputs, output]),
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
-    template: (source, dialect, vars) => call("template", ["$source", "$dialect", "vars"], [source, dialect, vars]),
+    template: (source, dialect, vars) => call("template", ["$source", "$dialect", "@vars"], [source, dialect, vars]),
     variables: (source, dialect) => call("variables", ["$source", "$dialect"], [source, dialect]),
     readDataset: (text, format) => call("readDataset", ["$text", "$format"], [text, format]),
     mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
   };
   for (const fn of Object.keys(rj)) {
-    if (typeof rj[fn] === "function" && typeof api[fn] !== "function") {
+    if (typeof rj[fn] === "function" && !functions.includes(fn)) {
       rj[fn] = () => {
         throw new RagJudgeError(`internal: ${fn}: this build of ragjudge.wasm does not have ${fn}`,
           { kind: "internal", name: fn });

@@ -25,6 +25,7 @@ package judge
 
 import (
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -241,6 +242,26 @@ func (r *Registry) Get(id string) (*Evaluator, error) {
 // facts or claims; a ground truth without markers) are a *diag.Error of Kind "input" with the
 // check's code and the input's name, and what is only doubtful comes back in Checks.
 func (r *Registry) Render(id string, inputs *value.Object) (*Rendered, error) {
+	p, err := r.Prepare(id, inputs)
+	if err != nil {
+		return nil, err
+	}
+	return p.Render()
+}
+
+// Prepared is an evaluator's inputs read once (Prepare): Render and Parse of the same inputs
+// share the reading, which for megabytes of evidence costs milliseconds in the wasm. The inputs
+// must not be changed while it is used.
+type Prepared struct {
+	e      *Evaluator
+	inputs *value.Object
+	vars   *value.Object
+	checks []diag.Check
+}
+
+// Prepare reads inputs for evaluator id; its error is the one Render and Parse would return for
+// inputs that cannot be read at all, or for an unknown id.
+func (r *Registry) Prepare(id string, inputs *value.Object) (*Prepared, error) {
 	e, err := r.Get(id)
 	if err != nil {
 		return nil, err
@@ -249,17 +270,22 @@ func (r *Registry) Render(id string, inputs *value.Object) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range checks {
+	return &Prepared{e: e, inputs: inputs, vars: vars, checks: checks}, nil
+}
+
+// Render is Registry.Render of the prepared inputs.
+func (p *Prepared) Render() (*Rendered, error) {
+	for _, c := range p.checks {
 		if c.Severity == diag.SevError {
 			return nil, inputError(c)
 		}
 	}
-	rendered, err := e.render(vars)
+	rendered, err := p.e.render(p.vars)
 	if err != nil {
 		return nil, err
 	}
-	rendered.Checks = append(rendered.Checks, checks...)
-	for _, c := range checks {
+	rendered.Checks = append(rendered.Checks, p.checks...)
+	for _, c := range p.checks {
 		rendered.Warnings = append(rendered.Warnings, c.Message)
 	}
 	return rendered, nil
@@ -299,17 +325,18 @@ func inputError(c diag.Check) *diag.Error {
 // undetermined, with Render's error as its first check: an answer someone paid for is shown,
 // never as a confident verdict. The checks Render warns with come first in Checks too.
 func (r *Registry) Parse(id string, inputs *value.Object, answer string) (*Verdict, error) {
-	e, err := r.Get(id)
+	p, err := r.Prepare(id, inputs)
 	if err != nil {
 		return nil, err
 	}
-	_, checks, err := e.vars(inputs)
-	if err != nil {
-		return nil, err
-	}
-	v := e.parse(inputs, answer)
-	v.Checks = append(checks, v.Checks...)
-	for _, c := range checks {
+	return p.Parse(answer), nil
+}
+
+// Parse is Registry.Parse of the prepared inputs.
+func (p *Prepared) Parse(answer string) *Verdict {
+	v := p.e.parse(p.inputs, answer)
+	v.Checks = append(slices.Clip(p.checks), v.Checks...)
+	for _, c := range p.checks {
 		if c.Severity == diag.SevError {
 			v.Passed, v.Score = nil, nil
 		}
@@ -317,7 +344,7 @@ func (r *Registry) Parse(id string, inputs *value.Object, answer string) (*Verdi
 	if v.Checks == nil {
 		v.Checks = []diag.Check{}
 	}
-	return v, nil
+	return v
 }
 
 func quote(s string) string {

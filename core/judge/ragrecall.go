@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/recall"
@@ -74,7 +76,7 @@ func ragRecallVars(in *value.Object) (*value.Object, []diag.Check, error) {
 		return nil, nil, err
 	}
 	var checks []diag.Check
-	if e, _ := recall.CountMarkers(gt); e == 0 {
+	if e, _ := countMarkers(gt); e == 0 {
 		checks = append(checks, diag.Fail(diag.InputNoMarkers, "passage_gt has no [ESSENTIAL PASSAGE] marker: the judge would have no essential "+
 			"passage to score and the recall cannot be computed (it needs at least one); mark the ground truth's passages with "+
 			"[ESSENTIAL PASSAGE] and [BONUS PASSAGE]").In("passage_gt"))
@@ -169,7 +171,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	gt, _ := argText(in, "passage_gt")
 	threshold, thresholdF, _ := argThreshold(in)
 	d := &ragRecallDetail{Essential: []ragRecallScore{}, Bonus: []ragRecallScore{}, Threshold: thresholdF}
-	d.Expected.Essential, d.Expected.Bonus = recall.CountMarkers(gt)
+	d.Expected.Essential, d.Expected.Bonus = countMarkers(gt)
 	v := &Verdict{Verdict: d}
 
 	a := recall.ReadAnswer(answer)
@@ -312,4 +314,26 @@ func scoreValues(ss []recall.Score) []*big.Rat {
 		out[i] = s.Value
 	}
 	return out
+}
+
+// counted is the last ground truth countMarkers counted, and its counts.
+var counted struct {
+	sync.Mutex
+	gt   string
+	e, b int
+}
+
+// countMarkers is recall.CountMarkers, remembered for the last ground truth: the JS API parses
+// each judge answer against the same inputs it rendered, and counting the markers of a 1 MB
+// ground truth again took milliseconds in the wasm. The string is the same one (the same bytes in
+// memory, which Go never changes while counted holds it), so the counts are too.
+func countMarkers(gt string) (e, b int) {
+	counted.Lock()
+	defer counted.Unlock()
+	if len(gt) == len(counted.gt) && unsafe.StringData(gt) == unsafe.StringData(counted.gt) {
+		return counted.e, counted.b
+	}
+	e, b = recall.CountMarkers(gt)
+	counted.gt, counted.e, counted.b = gt, e, b
+	return e, b
 }

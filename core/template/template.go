@@ -99,15 +99,15 @@ func jinjaSource(src string) string {
 
 func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 	src = jinjaSource(src)
-	body, perr := parse(src)
-	if perr != nil {
+	pj := parseJinja(src)
+	if perr := pj.err; perr != nil {
 		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}
 	var out strings.Builder
 	// stmtLine starts at 1: where Jinja marks no line (a with statement's assignments first
 	// thing in the template), it reports line 1.
-	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []map[string]any{frame(analyzeScopes(body).missingNames())}, out: &out}
-	err := ev.render(body)
+	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)}, out: &out}
+	err := ev.render(pj.body)
 	if err == nil {
 		err = ev.joinErr
 	}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -119,7 +120,7 @@ func (e *encoder) object(o *Object, depth int) error {
 		}
 		e.b = AppendString(e.b, k)
 		e.b = append(e.b, ':')
-		if err := e.value(reflect.ValueOf(o.m[k]), depth+1); err != nil {
+		if err := e.value(reflect.ValueOf(o.vals[i]), depth+1); err != nil {
 			return err
 		}
 	}
@@ -167,8 +168,69 @@ func (e *encoder) float(f float64, bits int) error {
 }
 
 func (e *encoder) structure(v reflect.Value, t reflect.Type, depth int) error {
+	fields, err := fieldsOf(t)
+	if err != nil {
+		return err
+	}
 	e.b = append(e.b, '{')
 	first := true
+	for _, f := range fields {
+		fv := v.Field(f.index)
+		if f.omitEmpty && isEmpty(fv) {
+			continue
+		}
+		if !first {
+			e.b = append(e.b, ',')
+		}
+		first = false
+		e.b = append(e.b, f.key...)
+		if err := e.value(fv, depth+1); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, '}')
+	return nil
+}
+
+// jsonField is one field of a struct as Marshal writes it.
+type jsonField struct {
+	index     int
+	key       string // the key as JSON, and its colon: `"name":`
+	omitEmpty bool
+}
+
+type structInfo struct {
+	fields []jsonField
+	err    error
+}
+
+// structs caches the fields of each struct type Marshal has written: reading them with reflect
+// (a copy of each StructField and a parse of its tag) was most of the cost of encoding a small
+// result in the wasm, where every call of the JS API encodes one.
+var structs struct {
+	sync.Mutex
+	m map[reflect.Type]structInfo
+}
+
+func fieldsOf(t reflect.Type) ([]jsonField, error) {
+	structs.Lock()
+	info, ok := structs.m[t]
+	structs.Unlock()
+	if ok {
+		return info.fields, info.err
+	}
+	info.fields, info.err = readFields(t)
+	structs.Lock()
+	if structs.m == nil {
+		structs.m = make(map[reflect.Type]structInfo)
+	}
+	structs.m[t] = info
+	structs.Unlock()
+	return info.fields, info.err
+}
+
+func readFields(t reflect.Type) ([]jsonField, error) {
+	var fields []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -177,7 +239,7 @@ func (e *encoder) structure(v reflect.Value, t reflect.Type, depth int) error {
 		}
 		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
-			return &MarshalError{Msg: "unsupported type: " + t.String() + " (value.Marshal does not flatten embedded " + f.Type.String() + ")"}
+			return nil, &MarshalError{Msg: "unsupported type: " + t.String() + " (value.Marshal does not flatten embedded " + f.Type.String() + ")"}
 		}
 		if f.PkgPath != "" {
 			continue
@@ -185,22 +247,10 @@ func (e *encoder) structure(v reflect.Value, t reflect.Type, depth int) error {
 		if name == "" {
 			name = f.Name
 		}
-		fv := v.Field(i)
-		if opts == "omitempty" && isEmpty(fv) {
-			continue
-		}
-		if !first {
-			e.b = append(e.b, ',')
-		}
-		first = false
-		e.b = AppendString(e.b, name)
-		e.b = append(e.b, ':')
-		if err := e.value(fv, depth+1); err != nil {
-			return err
-		}
+		key := string(append(AppendString(nil, name), ':'))
+		fields = append(fields, jsonField{index: i, key: key, omitEmpty: opts == "omitempty"})
 	}
-	e.b = append(e.b, '}')
-	return nil
+	return fields, nil
 }
 
 // isEmpty is encoding/json's test for omitempty.

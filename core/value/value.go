@@ -20,10 +20,17 @@ import (
 )
 
 // Object is a JSON object with its keys in insertion order. The zero value is empty and usable.
+//
+// A small object (most are: a row, an evidence item) is looked up by scanning its keys; only a
+// larger one gets a map. In the wasm, hashing a string costs more than comparing a few, and a map
+// for each of the hundreds of objects of a 1 MB argument was a large part of reading it.
 type Object struct {
 	keys []string
-	m    map[string]any
+	vals []any
+	m    map[string]int // key -> index into keys and vals; nil while there are at most smallObject keys
 }
+
+const smallObject = 8
 
 // NewObject returns an object holding the given key, value pairs in order.
 func NewObject(kv ...any) *Object {
@@ -34,15 +41,39 @@ func NewObject(kv ...any) *Object {
 	return o
 }
 
+// index returns the index of key k, or -1.
+func (o *Object) index(k string) int {
+	if o.m != nil {
+		if i, ok := o.m[k]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, key := range o.keys {
+		if key == k {
+			return i
+		}
+	}
+	return -1
+}
+
 // Set sets key k to v, keeping k's first position when it is already there.
 func (o *Object) Set(k string, v any) {
-	if o.m == nil {
-		o.m = make(map[string]any)
+	if i := o.index(k); i >= 0 {
+		o.vals[i] = v
+		return
 	}
-	if _, ok := o.m[k]; !ok {
-		o.keys = append(o.keys, k)
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+	switch {
+	case o.m != nil:
+		o.m[k] = len(o.keys) - 1
+	case len(o.keys) > smallObject:
+		o.m = make(map[string]int, 2*len(o.keys))
+		for i, key := range o.keys {
+			o.m[key] = i
+		}
 	}
-	o.m[k] = v
 }
 
 // Get returns the value at k.
@@ -50,8 +81,10 @@ func (o *Object) Get(k string) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	v, ok := o.m[k]
-	return v, ok
+	if i := o.index(k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // GetFold returns the value of the first key equal to k under Unicode case folding, and that key.
@@ -59,12 +92,12 @@ func (o *Object) GetFold(k string) (any, string, bool) {
 	if o == nil {
 		return nil, "", false
 	}
-	if v, ok := o.m[k]; ok {
-		return v, k, true
+	if i := o.index(k); i >= 0 {
+		return o.vals[i], k, true
 	}
-	for _, key := range o.keys {
+	for i, key := range o.keys {
 		if strings.EqualFold(key, k) {
-			return o.m[key], key, true
+			return o.vals[i], key, true
 		}
 	}
 	return nil, "", false

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { runCounts, LIVE } from "../../web/batch/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
-import { progressLine, rate } from "../../web/batch/summary.js";
+import { progressLine, paceText, rate } from "../../web/batch/summary.js";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
 const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });
@@ -69,6 +69,17 @@ test("progressLine reads the counts, and the rate is a number or left out", () =
   assert.equal(rate([900], 1000, 1200), null, "too soon to tell");
   assert.equal(rate([1000, 2000, 3000], 1, 3001), 1, "3 rows in 3 s");
   assert.deepEqual(rate([1, 2], 0, 20_000), null, "rows older than the window are dropped");
+});
+
+test("progressLine says when fewer calls are in flight than chosen, and why", () => {
+  const c = runCounts({ total: 4, results: [passed(), undefined, undefined, undefined], live: new Map() });
+  assert.match(progressLine(c, 2, { limit: 12, chosen: 16, why: "429" }), / · 12 of 16 calls at once: the endpoint asked to slow down \(429\)$/);
+  assert.match(
+    progressLine(c, null, { limit: 6, chosen: 16, why: "http1", origin: "http://127.0.0.1:11434" }),
+    / · calls to http:\/\/127\.0\.0\.1:11434 are limited to 6 at a time by the browser \(HTTP\/1\.1\); the dev server has no such limit$/,
+  );
+  for (const pace of [null, { limit: 16, chosen: 16, why: null }, { limit: 6, chosen: 4, why: "http1", origin: "http://x" }]) assert.equal(paceText(pace), "");
+  assert.doesNotMatch(progressLine(c, 2, { limit: 16, chosen: 16, why: null }), /at once|limited/);
 });
 
 test("liveRow reads an engine's row reports: in flight, waiting to retry, or not live", () => {

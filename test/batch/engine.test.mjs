@@ -242,6 +242,36 @@ test("the end of a run flushes the store: writes held back for coalescing are co
   assert.equal((await mem.getResults("r1")).length, 10);
 });
 
+test("a row's result is stored only once its fresh answer is in the cache: a reload between the two never loses a paid answer", async () => {
+  // IndexedDB commits the cache and the results in separate transactions; a page reloaded after
+  // the result's commit but before the cache's would keep a row whose answer the next run of the
+  // same rows pays for again. The engine writes the cache first.
+  const mem = new MemoryStore();
+  const log = [];
+  const heldCache = [];
+  const store = {
+    cacheGet: (k) => mem.cacheGet(k),
+    cachePut: (k, v) => new Promise((resolve) => heldCache.push(() => (log.push("cache " + v.content), mem.cachePut(k, v).then(resolve)))),
+    putResult: (res) => (log.push("result " + res.index), mem.putResult(res)),
+  };
+  const { r, clock } = runner({ items: items(3), todo: [0, 1, 2], fetch: scriptedFetch(["yes", "hmm", "no", "yes"]), store, cache: store, concurrency: 3 });
+  const done = r.start();
+  for (let i = 0; i < 50 && heldCache.length < 3; i++) await new Promise((res) => setImmediate(res));
+  for (let i = 0; i < 20; i++) await new Promise((res) => setImmediate(res));
+  assert.deepEqual(log, [], "no result stored while its answer is not cached");
+  while (heldCache.length || r.state !== "done") {
+    for (const commit of heldCache.splice(0)) await commit();
+    await new Promise((res) => setImmediate(res));
+    if (r.state === "done") break;
+  }
+  assert.equal(await clock.run(done), "done");
+  // Each result comes after the cache entries of every answer it holds (row 1 was repaired: two).
+  for (const res of await mem.getResults("r1")) {
+    const at = log.indexOf("result " + res.index);
+    for (const a of res.answers) assert.ok(log.indexOf("cache " + a) < at, `${log.join(", ")}: row ${res.index}'s answer "${a}" cached before its result`);
+  }
+});
+
 test("the first call goes out before the look-ahead rows are rendered: rows take turns rendering", async () => {
   // Each prompt takes 10 ms to render and its cache key is digested asynchronously, as in the
   // page. Rendering every started row before the first call could leave held the run back by the

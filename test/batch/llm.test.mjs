@@ -18,6 +18,7 @@ import {
   probe,
   listModels,
 } from "../../web/llm.js";
+import { AdaptiveSlots } from "../../web/batch/slots.js";
 import { FakeClock, scriptedFetch, answer as answerOf } from "./helpers.mjs";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
@@ -170,21 +171,19 @@ test("cancelling aborts the call in flight and the wait between attempts", async
   assert.equal(f2.calls.length, 1);
 });
 
-test("a shared gate holds other calls until a 429's Retry-After has passed", async () => {
+test("with a run's slots, one call's Retry-After holds only that call: another goes out at once", async () => {
   const clock = new FakeClock();
-  const gate = { until: 0 };
+  const slots = new AdaptiveSlots(4, { clock });
   const fetch = scriptedFetch([{ status: 429, headers: { "retry-after": "5" }, body: "{}" }, "yes", "yes"]);
   const t0 = clock.now();
   const at = [];
   const wrapped = (u, i) => (at.push(clock.now() - t0), fetch(u, i));
-  const a = chat(req, { fetch: wrapped, clock, gate, random: () => 0 });
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
-  const b = chat(req, { fetch: wrapped, clock, gate, random: () => 0 });
+  const a = chat(req, { fetch: wrapped, clock, slots, random: () => 0 });
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  const b = chat(req, { fetch: wrapped, clock, slots, random: () => 0 });
   await clock.run(Promise.all([a, b]));
-  assert.equal(at[0], 0);
-  assert.ok(at[1] >= 5000 && at[2] >= 5000, JSON.stringify(at));
+  assert.deepEqual(at, [0, 0, 5000], "b went out at once; a's retry after its own 5 s");
+  assert.equal(slots.limit, 4, "the 429 halved the limit to 2, two answers gave it back");
 });
 
 test("the key goes only into Authorization", async () => {
@@ -374,18 +373,18 @@ test("streaming: the timeout counts from the last byte, not from the start", asy
   });
 });
 
-test("a retry held by another call's Retry-After reports the whole wait", async () => {
+test("a retry held by a key-wide hold (429s in a row) reports the whole wait", async () => {
   const clock = new FakeClock();
-  const gate = { until: 0 };
+  const slots = new AdaptiveSlots(8, { clock });
   const fetch = scriptedFetch([500, "yes"]);
   const waits = [];
   const t0 = clock.now();
   let second = 0;
   const wrapped = (u, i) => ((second = clock.now() - t0), fetch(u, i));
-  const p = chat(req, { fetch: wrapped, clock, gate, random: () => 0.5, onRetry: (i) => waits.push(i.delayMs) });
-  gate.until = clock.now() + 4000; // set while the first attempt is out
+  const p = chat(req, { fetch: wrapped, clock, slots, random: () => 0.5, onRetry: (i) => waits.push(i.delayMs) });
+  slots.hold(clock.now() + 4000); // set while the first attempt is out
   assert.equal((await clock.run(p)).content, "yes");
-  assert.deepEqual(waits, [4000], "the 375 ms backoff is held to the gate");
+  assert.deepEqual(waits, [4000], "the 375 ms backoff is held to the hold");
   assert.equal(second, 4000);
 });
 
@@ -399,4 +398,22 @@ test("modelParams writes what each model accepts: reasoning models get max_compl
     assert.deepEqual(modelParams({ model: m, temperature: 0, maxTokens: 1024 }), { max_completion_tokens: 1024 }, m);
   }
   for (const m of ["gpt-4o", "o10-fake", "qwen3:8b", "gpt-4.1", "mistral-o1"]) assert.ok(!isReasoningModel(m), m);
+});
+
+test("observedProtocol reads resource timing for the endpoint's origin; connectionLimit is 6 over HTTP/1.1, which every http: URL is", async () => {
+  const { observedProtocol, connectionLimit } = await import("../../web/llm.js");
+  const perf = (entries) => ({ getEntriesByType: (t) => (t === "resource" ? entries : []) });
+  const entries = [
+    { name: "https://api.example/v1/models", nextHopProtocol: "h2" },
+    { name: "https://api.example.evil/v1/x", nextHopProtocol: "http/1.1" },
+    { name: "https://hidden.example/v1/chat/completions", nextHopProtocol: "" }, // no Timing-Allow-Origin
+  ];
+  assert.equal(observedProtocol("https://api.example/v1", perf(entries)), "h2");
+  assert.equal(observedProtocol("https://hidden.example/v1", perf(entries)), "", "hidden: unknown");
+  assert.equal(observedProtocol("https://other.example/v1", perf(entries)), "", "never called: unknown");
+  assert.equal(observedProtocol("https://api.example/v1", undefined), "");
+  assert.deepEqual(connectionLimit("http://127.0.0.1:11434/v1", ""), { limit: 6, protocol: "http/1.1", seen: "scheme" });
+  assert.deepEqual(connectionLimit("https://api.example/v1", "http/1.1"), { limit: 6, protocol: "http/1.1", seen: "timing" });
+  assert.deepEqual(connectionLimit("https://api.example/v1", "h2"), { limit: 0, protocol: "h2", seen: "timing" });
+  assert.deepEqual(connectionLimit("https://hidden.example/v1", ""), { limit: 0, protocol: "", seen: "" }, "unknown over TLS: no limit claimed");
 });

@@ -82,9 +82,10 @@ for (const fault of ["network", 502, 503, 504, "hang"]) {
     assert.ok(fetch.log.gets.length >= 3, `probed ${fetch.log.gets.length} times`);
     for (let i = 1; i < gaps.length; i++) assert.ok(gaps[i] >= gaps[i - 1], `probe gaps grow: ${gaps}`);
     assert.ok(Math.max(...gaps) <= DEFAULT_OUTAGE.probeMaxMs, "and are bounded");
-    // Before the pause, the failing calls were few: not every row's five attempts.
+    // Before the pause, the failing calls were few: not every row's five attempts. A row waiting
+    // to retry holds no call slot, so the look-ahead's rows (2 here) call meanwhile too.
     const before = fetch.log.posts.filter((p) => p.t <= outage.t).length;
-    assert.ok(before <= 4 * 5, `${before} calls before the pause`);
+    assert.ok(before <= (4 + 2) * 5, `${before} calls before the pause`);
   });
 }
 
@@ -102,7 +103,8 @@ test("with one call in flight, one row running out of attempts is an outage: the
 test("rows that ran out of attempts before the outage was declared go back in the queue and are judged", async () => {
   // Row 0 fails fast (connection refused) while rows 1 and 2 hang: row 0 runs out of its two
   // attempts before three rows have failed, so it is stored as an error; when rows 1 and 2 time
-  // out too, the outage is declared and row 0 goes back in the queue.
+  // out too, the outage is declared and row 0 goes back in the queue. (Three rows only: a fourth
+  // would take row 0's slot while row 0 waits to retry, and row 0's retry would wait for it.)
   const clock = new FakeClock();
   const upAt = T0 + 30_000;
   const fetch = endpoint(clock, { upAt, faultFor: (q) => (q === "q0" ? "network" : "hang") });
@@ -110,8 +112,8 @@ test("rows that ran out of attempts before the outage was declared go back in th
   const seen = [];
   const r = new Runner({
     runId: "o3",
-    items: items(6),
-    todo: [...Array(6).keys()],
+    items: items(3),
+    todo: [0, 1, 2],
     judge: fakeJudge,
     request,
     fetch,

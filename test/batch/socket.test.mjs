@@ -271,3 +271,41 @@ test("fallen back to plain HTTP, the calls are held to the limit in the page", a
   assert.equal(rs.length, 12);
   assert.equal(most, 3);
 });
+
+test("a 429 through the call worker halves the dev server's limit and the page hears the pace; answers give it back", async () => {
+  fresh();
+  const ch = new MessageChannel();
+  serveCalls(ch.port2, { WebSocket: FakeWS, random: () => 0 });
+  const client = new CallClient(ch.port1);
+  const paces = [];
+  client.onPace = (p) => paces.push(p);
+  await client.ready;
+  const policy = { timeoutMs: 5000, maxAttempts: 3 };
+  try {
+    client.setLimit(8);
+    const retries = [];
+    const ps = Array.from({ length: 8 }, () => client.call(request, { socket: "ws://x/c", policy, onRetry: (i) => retries.push(i) }));
+    const calls = () => (FakeWS.all.length ? FakeWS.all[0].sent.filter((m) => m.type === "call") : []);
+    while (calls().length < 8) await tick();
+    const ws = FakeWS.all[0];
+    ws.reply(calls()[0].id, 429, '{"error":{"message":"slow down"}}', { "content-type": "application/json", "retry-after-ms": "50" });
+    while (!ws.sent.some((m) => m.type === "limit" && m.n === 4)) await tick();
+    while (!paces.some((p) => p.limit === 4)) await tick();
+    assert.deepEqual(paces.at(-1), { limit: 4, chosen: 8, why: "429", holdUntil: 0 });
+    assert.equal(retries.length, 1);
+    // The others are answered; each answer gives a slot back, up to the chosen 8 again.
+    const answered = new Set([calls()[0].id]);
+    let done = false;
+    Promise.all(ps).then(() => (done = true));
+    while (!done) {
+      for (const m of calls()) if (!answered.has(m.id)) answered.add(m.id), ws.reply(m.id, 200, okBody("yes"));
+      await tick();
+    }
+    while (paces.at(-1).limit !== 8) await tick();
+    assert.ok(ws.sent.some((m) => m.type === "limit" && m.n === 8 && ws.sent.indexOf(m) > 0), "the server is told the limit is back to 8");
+    assert.equal(paces.at(-1).why, null);
+  } finally {
+    ch.port1.close();
+    ch.port2.close();
+  }
+});

@@ -6,6 +6,9 @@
 //   N % 20 == 3   hangs until the client gives up N % 20 == 4   an unreadable answer (the page repairs it)
 //   N % 50 == 5   HTTP 503 on every call (the row must end as an error)
 //   N % 50 == 6   unreadable on every call (the row must end undetermined)
+// With {random: {p429, p500, seed}} instead, each call (any row, any attempt) is answered 429
+// (Retry-After: 1) with probability p429 and 500 with probability p500, drawn from a seeded
+// generator in the order calls arrive: the benchmark's faulty runs.
 // GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
 // With {cors: true} it answers browsers directly (the benchmark's direct mode); with {tls: {key,
 // cert}} it serves HTTP/2 over TLS (so one browser can keep more than six calls in flight).
@@ -37,9 +40,25 @@ export function expectedStatus(row) {
   return row % 3 === 0 ? "failed" : "passed";
 }
 
-export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false } = {}) {
+/** mulberry32 is a small seeded PRNG, so that a faulty benchmark run meets the same faults each time. */
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false, random = null } = {}) {
+  const draw = random ? mulberry32(random.seed || 1) : null;
+  const randomFault = () => {
+    const x = /** @type {() => number} */ (draw)();
+    return x < (random.p429 || 0) ? "429" : x < (random.p429 || 0) + (random.p500 || 0) ? "500" : null;
+  };
   // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
-  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0 };
+  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {} };
   const hanging = new Set();
   const bodies = []; // the chat requests' bodies, with keepBodies (the benchmark replays them)
 
@@ -101,7 +120,8 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
       stats.firstWall = Date.now();
     }
     try {
-      const fault = faults ? faultFor(row, stats.byRow[row], isRepair) : null;
+      const fault = faults ? faultFor(row, stats.byRow[row], isRepair) : draw ? randomFault() : null;
+      if (fault) stats.byFault[fault] = (stats.byFault[fault] || 0) + 1;
       if (fault === "hang") {
         stats.hung++;
         await new Promise((resolve) => {

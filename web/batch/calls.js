@@ -9,8 +9,8 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, CallError, CallKind, realClock } from "../llm.js";
-import { Slots } from "./slots.js";
+import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../llm.js";
+import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
 /**
@@ -45,28 +45,53 @@ export function errorFromJSON(j) {
 }
 
 /**
- * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the number of
- * calls in flight, {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
+ * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the chosen
+ * number of calls in flight (the worker's AdaptiveSlots lowers it on 429s and grows it back, and
+ * the dev server's calls socket is told each limit, so the limit is of the calls upstream), {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
  * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
  * It replies {type:"attempt"|"retry"|"ok"|"err", id, ...}: "attempt" when an attempt goes out
- * (the first once the call has a slot), "retry" when one failed and another follows.
+ * (each once it has a slot), "retry" when one failed and another follows; and {type:"pace", pace}
+ * whenever the limit in force changes (slots.js Pace); {type:"protocol", origin, protocol} once it
+ * knows which protocol its direct calls to an origin used (resource timing; llm.js observedProtocol).
  * deps (fetch, clock, random, WebSocket) are for tests.
  * @param {{postMessage(m: any): void, onmessage: ((ev: MessageEvent) => void) | null}} port
  * @param {{fetch?: typeof fetch, clock?: typeof realClock, random?: () => number, WebSocket?: typeof WebSocket}} [deps]
  */
 export function serveCalls(port, deps = {}) {
-  const slots = new Slots(8);
-  const gate = { until: 0 }; // one Retry-After holds every call of the run, as in the page
-  const ctrls = new Map();
   const sockets = new Map(); // socket URL -> CallSocket, one per dev server
-  let limit = 8;
   // Over a calls socket the server holds to the limit itself (socket.js), so a few more calls are
   // sent than may run: the next one starts there the moment one ends.
   let overSocket = false;
-  const applyLimit = () => {
-    slots.setLimit(overSocket ? limit + socketAhead(limit) : limit);
-    for (const s of sockets.values()) s.setLimit(limit);
+  const clock = deps.clock || realClock;
+  const slots = new AdaptiveSlots(8, {
+    clock,
+    ahead: (limit) => (overSocket ? socketAhead(limit) : 0),
+    onChange: (pace) => {
+      for (const s of sockets.values()) s.setLimit(pace.limit);
+      port.postMessage({ type: "pace", pace });
+    },
+  });
+  const ctrls = new Map();
+  // The protocol of direct calls (resource timing in this worker, where they are made), told to
+  // the page once per endpoint origin: over HTTP/1.1 the browser runs at most 6 at once.
+  /** @type {Map<string, {protocol: string, looks: number}>} */
+  const protocols = new Map();
+  const learnProtocol = (endpoint) => {
+    let origin;
+    try {
+      origin = new URL(chatURL(endpoint), globalThis.location ? globalThis.location.href : undefined).origin;
+    } catch {
+      return;
+    }
+    const known = protocols.get(origin) || { protocol: "", looks: 0 };
+    protocols.set(origin, known);
+    if (known.protocol || known.looks >= 20) return; // known, or hidden (no Timing-Allow-Origin)
+    known.looks++;
+    const protocol = observedProtocol(chatURL(endpoint));
+    if (!protocol) return;
+    known.protocol = protocol;
+    port.postMessage({ type: "protocol", origin, protocol });
   };
   const fetchFor = (url) => {
     if (!url) return deps.fetch;
@@ -75,7 +100,7 @@ export function serveCalls(port, deps = {}) {
   const socketFor = (url) => {
     if (!sockets.has(url)) {
       sockets.set(url, new CallSocket(url, { WebSocketImpl: deps.WebSocket || globalThis.WebSocket, fallback: deps.fetch || ((u, i) => globalThis.fetch(u, i)) }));
-      sockets.get(url).setLimit(limit);
+      sockets.get(url).setLimit(slots.limit);
     }
     return sockets.get(url);
   };
@@ -84,26 +109,22 @@ export function serveCalls(port, deps = {}) {
     ctrls.set(m.id, ctrl);
     if (!!m.socket !== overSocket) {
       overSocket = !!m.socket; // a run's calls all go one way; the next run may go the other
-      applyLimit();
+      slots.wake();
     }
     try {
-      await slots.acquire();
-      try {
-        const r = await chat(m.request, {
-          fetch: fetchFor(m.socket),
-          apiKey: m.apiKey,
-          policy: m.policy,
-          clock: deps.clock || realClock,
-          random: deps.random,
-          signal: ctrl.signal,
-          gate,
-          onRetry: (info) => port.postMessage({ type: "retry", id: m.id, info: { attempt: info.attempt, delayMs: info.delayMs, error: errorJSON(info.error) } }),
-          onAttempt: (n) => port.postMessage({ type: "attempt", id: m.id, attempt: n }),
-        });
-        port.postMessage({ type: "ok", id: m.id, result: r });
-      } finally {
-        slots.release();
-      }
+      const r = await chat(m.request, {
+        fetch: fetchFor(m.socket),
+        apiKey: m.apiKey,
+        policy: m.policy,
+        clock,
+        random: deps.random,
+        signal: ctrl.signal,
+        slots,
+        onRetry: (info) => port.postMessage({ type: "retry", id: m.id, info: { attempt: info.attempt, delayMs: info.delayMs, error: errorJSON(info.error) } }),
+        onAttempt: (n) => port.postMessage({ type: "attempt", id: m.id, attempt: n }),
+      });
+      port.postMessage({ type: "ok", id: m.id, result: r });
+      if (!m.socket) learnProtocol(m.request.endpoint);
     } catch (e) {
       port.postMessage({ type: "err", id: m.id, error: errorJSON(e) });
     } finally {
@@ -112,10 +133,7 @@ export function serveCalls(port, deps = {}) {
   };
   port.onmessage = (ev) => {
     const m = ev.data;
-    if (m.type === "limit") {
-      limit = m.n;
-      applyLimit();
-    }
+    if (m.type === "limit") slots.setChosen(m.n);
     else if (m.type === "warm") socketFor(m.socket).warm();
     else if (m.type === "abort") {
       // All at once: a call waiting for a slot must not take one freed by another's abort and start.
@@ -140,6 +158,14 @@ export class CallClient {
     this.seq = 0;
     this.pending = new Map();
     this.aborts = null;
+    /** @type {import("./slots.js").Pace | null} the worker's last word on the calls allowed in flight */
+    this.pace = null;
+    /** @type {((pace: import("./slots.js").Pace) => void) | null} told each change of pace (the running Runner sets it) */
+    this.onPace = null;
+    /** @type {Map<string, string>} endpoint origin -> the protocol the worker's calls to it used ("http/1.1", "h2", …) */
+    this.protocols = new Map();
+    /** @type {((origin: string, protocol: string) => void) | null} */
+    this.onProtocol = null;
     /** @type {Promise<void>} */
     this.ready = new Promise((resolve) => (this.onReady = () => resolve()));
     port.onmessage = (ev) => this.receive(ev.data);
@@ -147,6 +173,16 @@ export class CallClient {
 
   receive(m) {
     if (m.type === "ready") return this.onReady();
+    if (m.type === "protocol") {
+      this.protocols.set(m.origin, m.protocol);
+      if (this.onProtocol) this.onProtocol(m.origin, m.protocol);
+      return;
+    }
+    if (m.type === "pace") {
+      this.pace = m.pace;
+      if (this.onPace) this.onPace(m.pace);
+      return;
+    }
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === "retry") {
@@ -168,7 +204,7 @@ export class CallClient {
     if (socket) this.port.postMessage({ type: "warm", socket });
   }
 
-  /** setLimit sets how many calls are in flight at most. */
+  /** setLimit sets the chosen number of calls in flight at most (the worker lowers it on 429s, see slots.js). */
   setLimit(n) {
     this.port.postMessage({ type: "limit", n });
   }

@@ -22,12 +22,16 @@
 //   + a failed repair request is an error row (result.error.stage "repair"), not a warning on an
 //     undetermined verdict; redoOnResume(result) says which error rows Resume should run again.
 //   + the checks the engine adds to a verdict carry a code (RepairCode).
+//   + pace()                {limit, chosen, why, holdUntil} (slots.js Pace): how many calls may be in flight
+//                           now; fewer than chosen after 429s (AIMD, slots.js); opts.onPace(pace) on each change
+//   + a row's result is stored only after its fresh answers are in the cache, so a reload never
+//     leaves a stored row whose answer a later run would have to pay for again.
 
 import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
 import { RunCache } from "./cache.js";
 import { needsRepair } from "./status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { Slots } from "./slots.js";
+import { Slots, AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
@@ -35,7 +39,7 @@ import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
 export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./runstate.js";
 export { repairPrompt } from "./repair.js";
 export { yieldToLoop, nextTask } from "./turns.js";
-export { Slots };
+export { Slots, AdaptiveSlots };
 
 /** @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive */
 
@@ -73,12 +77,22 @@ export class Runner {
     this.reason = null;
     this.active = 0;
     this.ctrl = new AbortController(); // replaced when an outage aborts the calls in flight
-    this.gate = { until: 0 };
     this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0, requeued: 0, outages: 0, probes: 0 };
     this.turns = new RenderTurns();
     this.cache = new RunCache(this.o.cache, { use: !!this.o.useCache, read: !!this.o.readCache });
-    this.slots = new Slots(this.o.concurrency);
-    if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
+    // The calls in flight and their AIMD limit: here when the calls are made on this thread, in
+    // the call worker otherwise (which reports its pace through the client).
+    this.slots = new AdaptiveSlots(this.o.concurrency, { clock: this.o.clock, onChange: (pace) => this.paceChanged(pace) });
+    /** @type {import("./slots.js").Pace} */
+    this.lastPace = this.slots.pace();
+    if (this.o.calls) {
+      this.o.calls.onPace = (pace) => this.paceChanged(pace);
+      this.o.calls.setLimit(this.o.concurrency);
+    }
+    // Rows waiting out a 429's Retry-After hold no call slot, and the endpoint is answering: they do
+    // not count against the look-ahead, or a few seconds' wait would leave the calls nothing to do.
+    /** @type {Set<number>} */
+    this.throttled = new Set();
     this.persisting = new Set();
     /** @type {Map<number, RowLive>} */
     this.live = new Map();
@@ -114,16 +128,31 @@ export class Runner {
     return new Map(this.live);
   }
 
-  setRow(index, state, { attempt = 0, retryAt = null, repair = false } = {}) {
+  /** pace is how many calls may be in flight now, of how many chosen, and why fewer (slots.js Pace). */
+  pace() {
+    return this.lastPace;
+  }
+
+  paceChanged(pace) {
+    this.lastPace = pace;
+    if (this.o.onPace) this.o.onPace(pace);
+  }
+
+  setRow(index, state, { attempt = 0, retryAt = null, repair = false, throttled = false } = {}) {
     const live = { index, state, attempt, retryAt, repair };
+    const wasThrottled = this.throttled.has(index);
+    if (state === RowState.RETRY_WAIT && throttled) this.throttled.add(index);
+    else this.throttled.delete(index);
     if (state === RowState.IDLE) this.live.delete(index);
     else this.live.set(index, live);
     if (this.o.onRow) this.o.onRow(live);
+    if (this.throttled.has(index) && !wasThrottled) this.fill();
   }
 
   fill() {
     const lookahead = this.o.calls ? 2 * this.o.concurrency : Math.max(2, Math.ceil(this.o.concurrency / 4));
-    while (this.state === RunState.RUNNING && this.active < this.o.concurrency + lookahead && this.queue.length > 0) {
+    const parked = Math.min(this.throttled.size, 4 * this.o.concurrency);
+    while (this.state === RunState.RUNNING && this.active - parked < this.o.concurrency + lookahead && this.queue.length > 0) {
       const index = this.queue.shift();
       this.active++;
       this.stats.started++;
@@ -194,7 +223,7 @@ export class Runner {
 
   setConcurrency(n) {
     this.o.concurrency = Math.max(1, Math.min(64, Math.floor(n) || 1));
-    this.slots.setLimit(this.o.concurrency);
+    this.slots.setChosen(this.o.concurrency);
     if (this.o.calls) this.o.calls.setLimit(this.o.concurrency);
     this.fill();
   }
@@ -270,7 +299,7 @@ export class Runner {
       // A retry that an outage or a cancel will stop is not reported: it is not going to happen.
       if (this.state === RunState.CANCELLED || this.state === RunState.OUTAGE || info.error.kind === CallKind.ABORTED) return;
       if (o.onRetry) o.onRetry({ index, ...info });
-      this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair });
+      this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair, throttled: info.error.status === 429 });
     };
     const onAttempt = (n) => {
       if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });
@@ -279,18 +308,10 @@ export class Runner {
     // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
     if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
     const signal = this.ctrl.signal;
-    let p;
     this.setRow(index, RowState.WAITING, { repair });
-    if (o.calls) {
-      p = o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket });
-    } else {
-      await this.slots.acquire();
-      p = chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, gate: this.gate, onRetry, onAttempt });
-      p.then(
-        () => this.slots.release(),
-        () => this.slots.release(),
-      );
-    }
+    const p = o.calls
+      ? o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket })
+      : chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, slots: this.slots, onRetry, onAttempt });
     if (key) this.cache.inflight.set(key, p);
     try {
       this.stats.calls++;
@@ -308,12 +329,14 @@ export class Runner {
       const usage = r.usage || { prompt_tokens: 0, completion_tokens: 0 };
       this.stats.promptTokens += usage.prompt_tokens;
       this.stats.completionTokens += usage.completion_tokens;
+      /** @type {Promise<unknown> | null} */
+      let written = null;
       if (key) {
-        // Written in the background: the row need not wait for the disk to go on.
-        const w = this.cache.put(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() });
-        this.track(w);
+        // Written in the background: the row need not wait for the disk to go on (its result does, see runRow).
+        written = this.cache.put(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() });
+        this.track(written);
       }
-      return { ...r, usage, cached: false };
+      return { ...r, usage, cached: false, written };
     } finally {
       if (key) this.cache.inflight.delete(key);
     }
@@ -341,7 +364,10 @@ export class Runner {
       ms: 0,
       finishedAt: 0,
     };
+    /** @type {Promise<unknown>[]} */
+    const cacheWrites = [];
     const account = (r) => {
+      if (r.written) cacheWrites.push(r.written);
       if (r.cached) result.cachedCalls++;
       else {
         result.calls++;
@@ -408,7 +434,13 @@ export class Runner {
       (async () => {
         if (o.store) {
           try {
-            await o.store.putResult(result);
+            // The answers first: a reload between the two writes must not leave a stored row
+            // whose answer is not cached (the next run of the same rows would pay for it again).
+            await Promise.all(cacheWrites);
+            const stored = o.store.putResult(result);
+            // The run is ending: this last write need not wait out the store's coalescing delay.
+            if (this.finishing && typeof o.store.flush === "function") o.store.flush().catch(() => {});
+            await stored;
           } catch (e) {
             result.storeError = messageOf(e);
           }

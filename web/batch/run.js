@@ -15,6 +15,7 @@ import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, whenReleased, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { fmtInt, fmtNum } from "./format.js";
+import { connectionLimit, observedProtocol } from "../llm.js";
 
 /** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
 export const RUN_STATE = RunState;
@@ -42,6 +43,7 @@ function going(runner) {
  * @property {Promise<any>} [created] a new run's write to the store
  * @property {Promise<any>|null} [claim] a new run's claim
  * @property {() => void} [unwatch] stops waiting to take the run over
+ * @property {number} [chosen] the concurrency chosen for its Runner (which may run fewer: browserLimit)
  */
 
 export class RunController extends EventTarget {
@@ -57,6 +59,8 @@ export class RunController extends EventTarget {
     /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
     this.going = new Map();
     this.callsP = null; // the call worker (calls.js); null inside where workers fail
+    /** @type {import("./calls.js").CallClient | null} the call worker's client once it is up */
+    this.callsClient = null;
     this.warmed = new Set();
     this.channel = new RunChannel((m) => this.onNews(m));
   }
@@ -109,7 +113,62 @@ export class RunController extends EventTarget {
   }
 
   calls() {
-    return (this.callsP ||= startCallWorker());
+    return (this.callsP ||= startCallWorker().then((client) => {
+      if (client) {
+        this.callsClient = client;
+        // The worker saw which protocol its calls to a direct endpoint used: the limit may change.
+        client.onProtocol = () => this.protocolLearned();
+      }
+      return client;
+    }));
+  }
+
+  /**
+   * browserLimit: for a direct endpoint the browser calls over HTTP/1.1, where it keeps at most
+   * 6 connections to a host, {origin, limit, protocol, seen} (seen: "timing" when resource timing
+   * told the protocol, "scheme" for an http: URL, which is HTTP/1.1 in every browser); else null.
+   * @returns {{origin: string, limit: number, protocol: string, seen: string} | null}
+   */
+  browserLimit() {
+    const ep = this.st.endpoint();
+    if (ep.mode !== "direct" || !ep.baseURL) return null;
+    let origin;
+    try {
+      origin = new URL(ep.baseURL, location.href).origin;
+    } catch {
+      return null;
+    }
+    const protocol = (this.callsClient && this.callsClient.protocols.get(origin)) || observedProtocol(ep.baseURL);
+    const l = connectionLimit(ep.baseURL, protocol);
+    return l.limit ? { origin, ...l } : null;
+  }
+
+  /** effectiveConcurrency is n held to what the browser allows the endpoint (browserLimit). */
+  effectiveConcurrency(n) {
+    const b = this.browserLimit();
+    return b ? Math.min(n, b.limit) : n;
+  }
+
+  protocolLearned() {
+    for (const c of this.going.values()) if (c.runner && c.chosen) c.runner.setConcurrency(this.effectiveConcurrency(c.chosen));
+    this.emit("protocol");
+    this.changed(false);
+  }
+
+  /**
+   * pace is how many calls the open run has in flight at most now, of how many chosen, and why
+   * fewer (summary.js RunPace); null when this tab does not run it.
+   * @returns {import("./summary.js").RunPace | null}
+   */
+  pace() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return null;
+    const p = c.runner.pace();
+    const chosen = c.chosen || p.chosen;
+    if (p.limit < p.chosen) return { limit: p.limit, chosen, why: "429" };
+    const b = this.browserLimit();
+    if (b && b.limit < chosen) return { limit: b.limit, chosen, why: "http1", origin: b.origin };
+    return { limit: p.limit, chosen, why: null };
   }
 
   /** warmUp gets ready for a run while the user is still looking at the mapping (endpoint.js). */
@@ -301,7 +360,9 @@ export class RunController extends EventTarget {
       // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
       request: { endpoint: /** @type {{endpoint: string}} */ (rs.request).endpoint, model: c.run.settings.model, params: c.run.settings.params },
       apiKey: () => this.st.key || undefined, // read at each call: a key entered while paused is used on resume
-      concurrency: p.concurrency,
+      // A direct endpoint over HTTP/1.1 gets at most the browser's 6 at once: more would only
+      // wait in the browser, their timeouts running.
+      concurrency: this.effectiveConcurrency(p.concurrency),
       calls,
       // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
       // browser keeps at most 6 connections to a host, whatever the concurrency.
@@ -323,6 +384,9 @@ export class RunController extends EventTarget {
         const e = info.error;
         this.say(`Row ${info.index + 1}: ${e.kind === "http" ? "HTTP " + e.status : e.kind}, retrying in ${fmtNum(info.delayMs / 1000, 1)} s (attempt ${info.attempt + 1}).`, c);
       }),
+      onPace: () => {
+        if (this.cur === c) this.changed(false);
+      },
       onHold: (e) => {
         this.say("Paused: " + e.message + " Then press Resume.", c);
         this.persist(RUN_STATE.PAUSED, c);
@@ -335,6 +399,7 @@ export class RunController extends EventTarget {
       },
     });
     c.runner = runner;
+    c.chosen = p.concurrency;
     c.live.attach(runner, todo);
     this.going.set(c.run.id, c);
     if (fresh) {
@@ -390,7 +455,10 @@ export class RunController extends EventTarget {
 
   /** setConcurrency changes the open run's bound on calls in flight at once. */
   setConcurrency(n) {
-    if (this.cur && this.cur.runner) this.cur.runner.setConcurrency(n);
+    const c = this.cur;
+    if (!c || !c.runner) return;
+    c.chosen = n;
+    c.runner.setConcurrency(this.effectiveConcurrency(n));
   }
 
   /** remove deletes run id from the store, stopping it first when this tab runs it. */

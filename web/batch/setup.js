@@ -20,11 +20,12 @@ import { fmtInt } from "./format.js";
 
 /**
  * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
- * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6).
- * @param {{rj: Object, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean}} hooks
+ * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
+ * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
+ * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null)}} hooks
  */
-export function mountSetup({ rj, state, store, evaluators }, hooks) {
+export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   if (!byID.has(prefsOf(state).evaluator)) setPrefs(state, { evaluator: evaluators[0].id });
   const prefs = () => prefsOf(state);
@@ -165,7 +166,17 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
   );
 
   function drawConcurrencyHint() {
-    concurrencyHint.textContent = hooks.callsCapped() && prefs().concurrency > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
+    const n = prefs().concurrency;
+    const direct = hooks.browserLimit ? hooks.browserLimit() : null;
+    // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
+    const effective = direct && direct.limit < n ? direct.limit : n;
+    concurrencyIn.dataset.effective = String(effective);
+    concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
+    if (direct && direct.limit < n) {
+      concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
+      return;
+    }
+    concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
   }
 
   async function loadFile(file) {
@@ -191,8 +202,26 @@ export function mountSetup({ rj, state, store, evaluators }, hooks) {
     estimateEl.textContent = "";
   }
 
-  /** loadText reads text (named name) as the dataset to set up. */
+  /** @type {{name: string, text: string} | null} a dataset chosen before the engine was ready */
+  let pending = null;
+  engine.addEventListener("change", () => {
+    if (!pending) return;
+    const p = pending;
+    pending = null;
+    if (engine.rj) loadText(p.name, p.text);
+    else fail(p.name + " cannot be read: the judge engine did not load.");
+  });
+
+  /** loadText reads text (named name) as the dataset to set up; before the engine is ready, once it is. */
   function loadText(name, text) {
+    if (!engine.rj && engine.status === "loading") {
+      pending = { name, text };
+      fileMsg.className = "batch-msg";
+      fileMsg.dataset.engine = "loading";
+      fileMsg.textContent = `${name} is read when the judge engine has loaded…`;
+      return;
+    }
+    delete fileMsg.dataset.engine;
     const lower = name.toLowerCase();
     const format = lower.endsWith(".csv") ? "csv" : lower.endsWith(".tsv") ? "tsv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : undefined;
     let table;

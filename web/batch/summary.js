@@ -22,11 +22,30 @@ export function rate(doneTimes, startedAt, now) {
 }
 
 /**
+ * @typedef {object} RunPace  how many calls a run has in flight at most now (run.js pace)
+ * @property {number} limit   calls at once now
+ * @property {number} chosen  the concurrency chosen
+ * @property {string | null} why  "429" (the endpoint asked to slow down), "http1" (the browser's 6 per host), or null
+ * @property {string} [origin] the endpoint's origin, for "http1"
+ */
+
+/**
+ * paceText says why a run has fewer calls in flight than chosen, or "" when it has not.
+ * @param {RunPace | null | undefined} pace
+ */
+export function paceText(pace) {
+  if (!pace || !pace.why || pace.limit >= pace.chosen) return "";
+  if (pace.why === "http1") return `calls to ${pace.origin} are limited to ${fmtInt(pace.limit)} at a time by the browser (HTTP/1.1); the dev server has no such limit`;
+  return `${fmtInt(pace.limit)} of ${fmtInt(pace.chosen)} calls at once: the endpoint asked to slow down (429)`;
+}
+
+/**
  * progressLine is the line under the progress bar.
  * @param {import("./counts.js").RunCounts} c
  * @param {number|null} perSecond rows per second while running, null otherwise
+ * @param {RunPace | null} [pace] while running (null otherwise): said when fewer calls are in flight than chosen
  */
-export function progressLine(c, perSecond) {
+export function progressLine(c, perSecond, pace = null) {
   const flight = [c.inFlight ? `${fmtInt(c.inFlight)} judging` : "", c.retrying ? `${fmtInt(c.retrying)} retrying` : ""].filter(Boolean).join(", ");
   return [
     `${fmtInt(c.done)} of ${fmtInt(c.total)} done`,
@@ -37,6 +56,7 @@ export function progressLine(c, perSecond) {
     `cache hits ${fmtInt(c.cacheHits)} of ${fmtInt(c.cacheHits + c.paidCalls)} calls`,
     `${fmtInt(c.promptTokens)} in + ${fmtInt(c.completionTokens)} out tokens`,
     c.cost !== null ? fmtMoney(c.cost) : null,
+    paceText(pace) || null,
   ]
     .filter(Boolean)
     .join(" · ");
@@ -84,13 +104,15 @@ export function mountSummary({ state }) {
    * drawProgress draws the bar and the line; the line's data-* attributes carry the counts for tests.
    * @param {import("./counts.js").RunCounts} c
    * @param {number|null} perSecond
+   * @param {RunPace | null} [pace]
    */
-  function drawProgress(c, perSecond) {
+  function drawProgress(c, perSecond, pace = null) {
     const total = c.total || 1;
     barOK.style.width = ((c.done - c.withoutVerdict) / total) * 100 + "%";
     barBad.style.width = (c.withoutVerdict / total) * 100 + "%";
     bar.setAttribute("aria-valuenow", String(Math.round((c.done / total) * 100)));
-    progText.textContent = progressLine(c, perSecond);
+    progText.textContent = progressLine(c, perSecond, pace);
+    progText.dataset.limit = pace ? String(pace.limit) : "";
     progText.dataset.done = String(c.done);
     progText.dataset.total = String(c.total);
     progText.dataset.cacheHits = String(c.cacheHits);

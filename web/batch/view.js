@@ -3,8 +3,10 @@
 // cancel (run.js), and see the progress, summary and rows (summary.js, table.js) and the stored
 // runs (runlist.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
 //
-// app.js calls mount(root, {rj, state, renderVerdict}). Untrusted text (dataset cells, judge
-// answers) is only ever set as textContent.
+// app.js calls mount(root, {engine, evaluators, state, renderVerdict}), possibly before the judge
+// engine has loaded: the view is drawn at once; reading a dataset waits for the engine (setup.js),
+// and so do the stored runs, which are listed and reopened once it is ready. Untrusted text
+// (dataset cells, judge answers) is only ever set as textContent.
 
 import { h, replace } from "../dom.js";
 import { openStore } from "./store.js";
@@ -23,23 +25,24 @@ const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 /**
  * mount builds the Batch view into root.
  * @param {HTMLElement} root
- * @param {{rj: Object, state: import("../state.js").State, renderVerdict: Function}} ctx
+ * @param {{engine: import("../engine.js").Engine, evaluators: Object[], state: import("../state.js").State, renderVerdict: Function}} ctx
  */
-export async function mount(root, { rj, state, renderVerdict }) {
+export async function mount(root, { engine, evaluators, state, renderVerdict }) {
   ensureStylesheet();
-  const evaluators = rj.evaluators();
+  const rj = engine.api;
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   const store = await openStore();
   const controller = new RunController({ rj, state, store, byID });
   const threshold = () => thresholdOf(prefsOf(state));
 
   const setup = mountSetup(
-    { rj, state, store, evaluators },
+    { rj, engine, state, store, evaluators },
     {
       onRun: () => startNew(),
       onWarm: () => controller.warmUp(),
       onConcurrency: (n) => controller.setConcurrency(n),
       callsCapped: () => controller.callsCapped(),
+      browserLimit: () => controller.browserLimit(),
     },
   );
   const summary = mountSummary({ state });
@@ -115,7 +118,7 @@ export async function mount(root, { rj, state, renderVerdict }) {
     const counts = /** @type {import("./counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
-    summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null);
+    summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
@@ -160,6 +163,7 @@ export async function mount(root, { rj, state, renderVerdict }) {
   controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
   controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
   controller.addEventListener("runs", () => runsList.draw());
+  controller.addEventListener("protocol", () => setup.drawConcurrencyHint());
   controller.addEventListener("end", (e) => {
     const detail = /** @type {CustomEvent} */ (e).detail;
     if (controller.current && controller.current.run.id === detail.runId) {
@@ -208,18 +212,24 @@ export async function mount(root, { rj, state, renderVerdict }) {
   // The call worker takes a while to start (its modules load over the network): started now, it
   // is ready long before a dataset is loaded and mapped.
   controller.calls();
+  // Opening a run draws its verdicts: the engine's work. Without an engine, there is nothing to
+  // reopen (the page says why).
+  if (!(await engine.whenReady())) return publicAPI();
   await runsList.draw();
   const runs = await store.listRuns();
   const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
   if (interrupted) await controller.open(interrupted.id, { start: true });
   else if (runs.length) await controller.open(runs[0].id);
   setup.drawConcurrencyHint();
+  return publicAPI();
 
-  return {
-    loadText: setup.loadText,
-    openRun: (id, opts) => controller.open(id, opts),
-    get current() {
-      return controller.current;
-    },
-  };
+  function publicAPI() {
+    return {
+      loadText: setup.loadText,
+      openRun: (/** @type {string} */ id, /** @type {any} */ opts) => controller.open(id, opts),
+      get current() {
+        return controller.current;
+      },
+    };
+  }
 }

@@ -1,0 +1,69 @@
+package template
+
+import "sync"
+
+// parsedJinja is a Jinja source parsed and its scopes analysed: everything renderJinja needs
+// from the source alone. The tree is not written after analyzeScopes, so renders share it.
+type parsedJinja struct {
+	body    []node
+	missing []string // the template frame's names that start missing (see scope.go)
+	err     *parseError
+}
+
+// parsed memoizes parseJinja for the last sources rendered: an evaluator's prompt rendered for
+// each row, or a prompt editor rendering the same template on each keystroke, is parsed once.
+// In the wasm, parsing the pairwise prompt costs about as much as rendering it. The cache holds
+// at most parsedEntries sources and parsedBytes bytes of them; the least recently used goes.
+//
+// It is a list, not a map: a map hashes the whole source on each lookup, which in the wasm
+// (no hardware hashing, no inlining) cost a fifth of parsing it; comparing lengths first and then
+// bytes costs next to nothing.
+var parsed struct {
+	sync.Mutex
+	order []*parsedEntry // least recently used first
+	bytes int
+}
+
+type parsedEntry struct {
+	src string
+	p   *parsedJinja
+}
+
+const (
+	parsedEntries = 32
+	parsedBytes   = 4 << 20
+)
+
+// parseJinja parses src (already through jinjaSource) and analyses its scopes, once per source
+// while it stays in the cache.
+func parseJinja(src string) *parsedJinja {
+	parsed.Lock()
+	for k := len(parsed.order) - 1; k >= 0; k-- {
+		if e := parsed.order[k]; e.src == src {
+			copy(parsed.order[k:], parsed.order[k+1:])
+			parsed.order[len(parsed.order)-1] = e
+			parsed.Unlock()
+			return e.p
+		}
+	}
+	parsed.Unlock()
+
+	p := &parsedJinja{}
+	p.body, p.err = parse(src)
+	if p.err == nil {
+		p.missing = analyzeScopes(p.body).missingNames()
+	}
+	if len(src) > parsedBytes/4 {
+		return p // a huge template would push out all others
+	}
+
+	parsed.Lock()
+	defer parsed.Unlock()
+	parsed.order = append(parsed.order, &parsedEntry{src: src, p: p})
+	parsed.bytes += len(src)
+	for len(parsed.order) > parsedEntries || parsed.bytes > parsedBytes {
+		parsed.bytes -= len(parsed.order[0].src)
+		parsed.order = append(parsed.order[:0], parsed.order[1:]...)
+	}
+	return p
+}

@@ -1,0 +1,171 @@
+// shell.test.mjs: the page is drawn before the judge engine is ready. The wasm's request is held
+// back by a route until the test releases it, so the shell is seen in its loading state for as
+// long as the test looks, without timing guesses: the evaluator buttons and the form work, Run
+// and the prompt wait quietly; released, the page marks <html data-engine="ready"> and Run judges.
+// A wasm that cannot be loaded is said so, with the error, and the page stays readable.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { setup, proxySettings, text } from "./harness.mjs";
+import { EXAMPLES } from "./fake-upstream.mjs";
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+const KEY = "sk-e2e-shell-key-5678";
+
+/** openHeld opens the page with the wasm's request held; release() lets it through. */
+async function openHeld({ fail = false } = {}) {
+  const page = await env.browser.ctx.newPage();
+  page.setDefaultTimeout(15000);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(
+    ([s, k]) => {
+      localStorage.clear();
+      localStorage.setItem("ragjudge.page.v1", JSON.stringify({ settings: s }));
+      localStorage.setItem("ragjudge.page.key", k);
+    },
+    [proxySettings(), KEY],
+  );
+  let release;
+  const gate = new Promise((r) => (release = r));
+  let asked = 0;
+  await page.route("**/ragjudge.wasm", async (route) => {
+    asked++;
+    await gate;
+    if (fail) await route.fulfill({ status: 404, contentType: "text/plain", body: "no wasm here" });
+    else await route.continue();
+  });
+  await page.goto(env.serve.url + "/#evaluate");
+  return { page, errors, release: () => release(), asked: () => asked };
+}
+
+test("the evaluator buttons and the form are drawn before the engine is ready; Run works once it is", async () => {
+  const { page, errors, release, asked } = await openHeld();
+  try {
+    await page.waitForSelector("html[data-shell=ready]");
+    assert.ok(asked() >= 1, "the wasm was asked for, and is held");
+    assert.equal(await page.getAttribute("html", "data-engine"), "loading");
+    assert.equal(await page.getAttribute("html", "data-ready"), null);
+
+    // The picker lists every evaluator, from evaluators.json, and switching works.
+    for (const id of Object.keys(EXAMPLES)) assert.ok(await page.isVisible(`label[for="pick-${id}"]`), id);
+    await page.click('label[for="pick-answer-grounding"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="pick-answer-grounding"]').checked);
+    assert.match(await text(page, '[data-ref="description"]'), /\w/);
+    assert.ok(await page.isVisible('[data-ref="form"] textarea'), "the form is drawn");
+
+    // What needs the engine waits, quietly.
+    assert.equal(await page.isDisabled('[data-ref="run"]'), true);
+    assert.equal(await page.getAttribute('[data-ref="run"]', "data-engine"), "loading");
+    assert.equal(await text(page, '[data-ref="run"]'), "Loading the judge engine…");
+    assert.match(await text(page, '[data-ref="engine-loading"]'), /The prompt appears when the judge engine has loaded/);
+    assert.equal(await page.locator('[data-ref="loading"]').isVisible(), false, "no page-wide loading banner");
+
+    // What is typed meanwhile is what the engine renders.
+    await page.click('[data-ref="example"]');
+    const answerField = page.locator('[data-ref="form"] textarea').first();
+    await answerField.fill("The Eiffel Tower is in Paris, typed while the engine loaded.");
+
+    release();
+    await page.waitForSelector("html[data-engine=ready]");
+    assert.equal(await page.isDisabled('[data-ref="run"]'), false, "Run is enabled the moment the engine is ready");
+    assert.equal(await text(page, '[data-ref="run"]'), "▶ Run with model");
+    assert.equal(await page.locator('[data-ref="engine-loading"]').count(), 0);
+    assert.match(await text(page, '[data-ref="prompt"]'), /typed while the engine loaded/);
+
+    await page.click('[data-ref="run"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && document.querySelector('[data-ref="verdict-view"]'));
+    assert.equal(await text(page, '[data-ref="run-error"]'), "");
+    assert.equal(await page.inputValue('[data-ref="answer"]'), EXAMPLES["answer-grounding"].answer);
+    const last = env.fake.requests.filter((r) => r.path === "/chat/completions").at(-1);
+    assert.match(last.body.messages[0].content, /typed while the engine loaded/);
+    await page.waitForSelector("html[data-ready=true]");
+    assert.deepEqual(errors, []);
+  } finally {
+    release();
+    await page.close();
+  }
+});
+
+test("the calculator and the Batch view are drawn before the engine; their results wait for it", async () => {
+  const { page, errors, release } = await openHeld();
+  try {
+    await page.waitForSelector("html[data-shell=ready]");
+    await page.click("#tab-calculator");
+    await page.click('[data-ref="calc-seed-1"]');
+    assert.match(await text(page, '[data-ref="calc-result"]'), /when the judge engine has loaded/);
+
+    // The Batch view takes a dataset at once and reads it when the engine is ready.
+    await page.click("#tab-batch");
+    await page.waitForSelector('[data-ref="batch-drop"]');
+    assert.equal(await page.evaluate(() => location.hash), "#batch");
+    const rows = ['{"question": "q1", "answer": "a1", "contexts": ["c1"]}', '{"question": "q2", "answer": "a2", "contexts": ["c2"]}'].join("\n");
+    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "early.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(rows) });
+    await page.waitForFunction(() => document.querySelector('[data-ref="batch-file-msg"]').dataset.engine === "loading");
+    assert.match(await text(page, '[data-ref="batch-file-msg"]'), /early\.jsonl is read when the judge engine has loaded/);
+
+    release();
+    await page.waitForSelector("html[data-ready=true]");
+    await page.waitForFunction(() => /✓ early\.jsonl: 2 rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
+    await page.click("#tab-calculator");
+    await page.waitForSelector('[data-ref="calc-final"]');
+    assert.match(await text(page, '[data-ref="calc-final"]'), /^4 \/ 5/);
+    assert.deepEqual(errors, []);
+  } finally {
+    release();
+    await page.close();
+  }
+});
+
+test("a wasm that does not load is said so, with the error; the page stays readable", async () => {
+  const { page, release } = await openHeld({ fail: true });
+  try {
+    await page.waitForSelector("html[data-shell=ready]");
+    release();
+    await page.waitForSelector("html[data-engine=failed]");
+    assert.match(await text(page, '[data-ref="loading"]'), /The judge engine did not load: .*404/);
+    assert.equal(await text(page, '[data-ref="run"]'), "The judge engine did not load");
+    assert.equal(await page.isDisabled('[data-ref="run"]'), true);
+    assert.match(await text(page, '[data-ref="engine-loading"]'), /did not load/);
+    // Reading still works: the evaluators, their descriptions and forms.
+    await page.click('label[for="pick-rag-recall"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="pick-rag-recall"]').checked);
+    assert.ok(await page.isVisible('[data-ref="form"] textarea'));
+    assert.equal(await page.getAttribute("html", "data-ready"), null);
+  } finally {
+    await page.close();
+  }
+});
+
+test("evaluators.json from another build gives way to the engine's list; without it the engine lists them", async () => {
+  const real = await (await fetch(env.serve.url + "/evaluators.json")).json();
+  for (const variant of ["stale", "missing"]) {
+    const page = await env.browser.ctx.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const warnings = [];
+    page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+    await page.route("**/evaluators.json", (route) =>
+      variant === "missing"
+        ? route.fulfill({ status: 404, body: "" })
+        : route.fulfill({ contentType: "application/json", body: JSON.stringify(real.map((e) => ({ ...e, title: "Stale " + e.title }))) }),
+    );
+    try {
+      await page.goto(env.serve.url + "/#evaluate");
+      await page.waitForSelector("html[data-ready=true]");
+      assert.equal(await text(page, 'label[for="pick-claim-groundedness"]'), real[0].title, variant);
+      assert.equal(await page.locator('[data-ref^="pick-"]').count(), real.length, variant);
+      if (variant === "stale") assert.ok(warnings.some((w) => /evaluators\.json differs/.test(w)), JSON.stringify(warnings));
+      assert.equal(await page.isDisabled('[data-ref="run"]'), false, variant);
+      assert.deepEqual(errors, [], variant);
+    } finally {
+      await page.close();
+    }
+  }
+});
