@@ -259,7 +259,7 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 			return nil, ev.fail(s.pos, undefErr(u))
 		}
 		if numKind(v) != 1 {
-			bad = v != nil
+			bad = bad || v != nil
 			continue
 		}
 		// Beyond ±2**62 a bound is as good as infinite.
