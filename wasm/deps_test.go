@@ -5,8 +5,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -34,11 +32,8 @@ var (
 
 func goList(t *testing.T, env []string, args ...string) []string {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		gobin = "go"
-	}
-	cmd := exec.Command(gobin, append([]string{"list"}, args...)...)
+	// go test puts the go command that runs it first on PATH.
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = ".."
 	out, err := cmd.CombinedOutput()

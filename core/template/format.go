@@ -71,12 +71,11 @@ func renderFormat(name, src string, vars *value.Object) (string, []Span, error) 
 
 // field is one replacement field: name (with .attr and [key] parts), conversion, spec.
 type field struct {
-	name, nameStart int // byte range of the field name
-	nameEnd         int
-	conversion      rune // 0 if none
-	spec            string
-	specNested      bool
-	_               [0]func() // not comparable: no equality function in the wasm
+	nameStart, nameEnd int  // byte range of the field name
+	conversion         rune // 0 if none
+	spec               string
+	specNested         bool
+	_                  [0]func() // not comparable: no equality function in the wasm
 }
 
 // parseField is CPython's parse_field, starting after the "{"; it returns the offset after the

@@ -45,17 +45,16 @@ type item struct {
 
 // lexer holds the scanning state; next() runs state functions until an item is ready.
 type lexer struct {
-	src     string
-	pos     int
-	line    int // line at pos
-	lineAt  int // the byte offset line was counted up to
-	state   stateFn
-	queue   []item
-	err     *lexError
-	inTag   itemType // itemVarBegin or itemBlockBegin while inside a tag
-	stack   []byte   // open brackets inside a tag
-	last    item     // the last item handed out, for EOF's line
-	stripWS bool     // the previous tag ended with "-": strip leading whitespace of the next data
+	src    string
+	pos    int
+	line   int // line at pos
+	lineAt int // the byte offset line was counted up to
+	state  stateFn
+	queue  []item
+	err    *lexError
+	inTag  itemType // itemVarBegin or itemBlockBegin while inside a tag
+	stack  []byte   // open brackets inside a tag
+	last   item     // the last item handed out, for EOF's line
 }
 
 // lexError is a lexing failure at a byte offset.
