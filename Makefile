@@ -1,4 +1,5 @@
-# ragjudge: `make run` serves the page on 127.0.0.1:8080, `make test` runs every test.
+# ragjudge: `make run` serves the page on 127.0.0.1:8080, `make check` runs the fast checks (under a
+# minute), `make test` runs every test (the fast checks included).
 SHELL      := /bin/bash
 GO         ?= go
 GOROOT     := $(shell $(GO) env GOROOT)
@@ -11,9 +12,16 @@ WASM_DIR   := $(firstword $(wildcard $(GOROOT)/lib/wasm) $(wildcard $(GOROOT)/mi
 FUZZTIME   ?= 3s
 ADDR       ?= 127.0.0.1:8080
 UPSTREAM   ?= https://api.openai.com/v1
+# The JS unit tests: the code in web/, under Node (no browser but web/test/browser.test.mjs's).
+JS_UNIT    := $(wildcard web/test/*.test.mjs test/batch/*.test.mjs)
+# staticcheck, pinned, run by `go run` so that go.mod does not carry it and its dependencies. The
+# module cache is asked first: `go run pkg@version` looks the module up (for deprecations) even when
+# the cache has it, and this keeps it working offline after the first download.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+STATICCHECK_ENV := GOPROXY=file://$(shell $(GO) env GOMODCACHE)/cache/download,$(shell $(GO) env GOPROXY)
 
-.PHONY: all build run test deps check-deps vet test-go test-wasm test-js test-size test-fuzz \
-        test-e2e bench size fuzz clean
+.PHONY: all build run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
+        test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e bench size fuzz clean
 
 all: build
 
@@ -49,15 +57,35 @@ check-deps:
 run: build
 	$(GO) run ./serve -addr $(ADDR) -upstream $(UPSTREAM)
 
-deps:
-	@bash scripts/ensure-deps.sh
+# prereqs stops at once, naming the command to run, when the machine lacks what the tests need
+# (python3-jinja2, chromium, Node ≥ 20, node_modules); it installs nothing: .ci/run does.
+prereqs:
+	@bash scripts/prereqs.sh test
 
-test: deps check-deps vet test-go test-wasm build test-js test-size test-fuzz test-e2e
+prereqs-check:
+	@bash scripts/prereqs.sh check
+
+# check is the fast tier: what to run before every commit.
+check: prereqs-check vet staticcheck typecheck test-go build test-js
+	@echo "make check: all passed"
+
+test: prereqs check-deps vet staticcheck typecheck test-go test-wasm build test-js test-proxy \
+      test-size test-fuzz test-e2e
 	@echo "make test: all passed"
 
 vet:
 	$(GO) vet ./...
-	@out=$$(gofmt -l core prompts wasm serve 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed: $$out" >&2; exit 1; fi
+	@out=$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./...)); if [ -n "$$out" ]; then echo "gofmt needed: $$out" >&2; exit 1; fi
+
+# staticcheck runs twice: natively, and for js/wasm, where wasm/main.go is compiled (-exec runs the
+# native staticcheck binary with the js/wasm environment).
+staticcheck:
+	$(STATICCHECK_ENV) $(GO) run $(STATICCHECK) ./...
+	$(STATICCHECK_ENV) $(GO) run -exec 'env GOOS=js GOARCH=wasm' $(STATICCHECK) ./wasm/
+
+# typecheck: TypeScript over the page's JavaScript and its JSDoc types (tsconfig.json).
+typecheck:
+	node_modules/.bin/tsc -p tsconfig.json
 
 test-go:
 	PYTHON=$(PYTHON) $(GO) test -count=1 ./...
@@ -67,8 +95,10 @@ test-wasm:
 	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/...
 
 test-js: build
-	node --test web/test/
-	@if [ -d test/batch ]; then node --test test/batch/; fi
+	node --test $(JS_UNIT)
+
+# The official OpenAI SDK as a client of the real dev server (built from serve/).
+test-proxy: prereqs-check
 	node --test test/proxy/
 
 test-size: build
