@@ -1,13 +1,12 @@
-// Package prompts holds the built-in judge prompts, one file per evaluator id, verbatim from the
-// seeds in shared/seeds/. The only change is that claim-groundedness.md drops the seed's first
-// line (the source path it was taken from) and the blank line after it, which are not part of
-// the prompt.
+// Package prompts holds the built-in judge prompts, one file per evaluator, each verbatim as its
+// authors wrote it. The one change: claim-groundedness.md leaves out its source's first line (the
+// path it was taken from) and the blank line after it, which are not part of the prompt.
 package prompts
 
 import "embed"
 
-// FS holds claim-groundedness.md, answer-grounding.md, pairwise-faithfulness.md and
-// rag-recall.md, named by evaluator id.
+// FS holds the prompts, each named "<evaluator id>.md"; judge.Load reads one per built-in
+// evaluator, so a new evaluator's prompt is a new file here.
 //
 //go:embed *.md
 var FS embed.FS
