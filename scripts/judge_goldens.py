@@ -2,9 +2,10 @@
 """judge_goldens.py writes the expected rendered prompts of the built-in evaluators.
 
 For each case in core/judge/testdata/render/cases.json ({name, evaluator, inputs}) it builds the
-template variables from the inputs by the rules in DESIGN.md (independently of the Go code under
-test), renders prompts/<evaluator>.md with real Jinja2 (default Environment, StrictUndefined) or
-Python's str.format, and writes core/judge/testdata/render/<name>.golden, byte for byte.
+template variables from the inputs by the rules in docs/ARCHITECTURE.md, "Rendering prompts"
+(independently of the Go code under test), renders prompts/<evaluator>.md with real Jinja2
+(default Environment, StrictUndefined) or Python's str.format, and writes
+core/judge/testdata/render/<name>.golden, byte for byte.
 
     python3 scripts/judge_goldens.py          # regenerate
     python3 scripts/judge_goldens.py --check  # exit 1 if any golden differs from what it would write

@@ -3,10 +3,10 @@
 // lenient JSON parser that repairs what models commonly get wrong, and normalises field values
 // against an evaluator's schema.
 //
-// The rule throughout (DESIGN.md, "Parsing rules"): repair only what is unambiguous, report every
-// repair and every piece of ignored text so the caller can show it as a warning, and never turn
-// what cannot be read into a value. Positions in errors and notes are line:col in the ORIGINAL
-// answer, columns counted in code points, so a page can point at them.
+// The rule throughout (docs/ARCHITECTURE.md, "Reading a judge's answer"): repair only what is
+// unambiguous, report every repair and every piece of ignored text so the caller can show it as a
+// warning, and never turn what cannot be read into a value. Positions in errors and notes are
+// line:col in the ORIGINAL answer, columns counted in code points, so a page can point at them.
 package output
 
 import (

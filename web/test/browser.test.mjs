@@ -1,7 +1,7 @@
 // browser.test.mjs: the same ragjudge.js in a real browser (Debian's headless chromium, driven by
 // playwright-core): load() from a page and from a module worker (no document: wasm_exec.js is
 // fetched and evaluated), a call, and a RagJudgeError. Skipped when chromium or playwright-core
-// is not installed (scripts/ensure-deps.sh installs both for make test).
+// is not installed (scripts/install-deps.sh installs both).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";

@@ -1,7 +1,7 @@
 // evaluators.test.mjs: evaluators(), render() and parse() of every built-in evaluator through
 // the JS API. Expected prompts are built from the verbatim seed in prompts/ by the rendering
-// conventions of DESIGN.md ("The built-in evaluators"), so a change in the core's rendering shows
-// up here as a diff.
+// conventions of docs/ARCHITECTURE.md ("Rendering prompts"), so a change in the core's rendering
+// shows up here as a diff.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
