@@ -84,7 +84,7 @@ staticcheck:
 	$(STATICCHECK_ENV) $(GO) run -exec 'env GOOS=js GOARCH=wasm' $(STATICCHECK) ./wasm/
 
 # typecheck: TypeScript over the page's JavaScript and its JSDoc types (tsconfig.json).
-typecheck:
+typecheck: prereqs-check
 	node_modules/.bin/tsc -p tsconfig.json
 
 test-go:
@@ -94,7 +94,8 @@ test-go:
 test-wasm:
 	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./core/...
 
-test-js: build
+test-js: prereqs-check build
+	@if [ -z "$(JS_UNIT)" ]; then echo "test-js: no JS unit tests found" >&2; exit 1; fi
 	node --test $(JS_UNIT)
 
 # The official OpenAI SDK as a client of the real dev server (built from serve/).
