@@ -133,5 +133,3 @@ func (a *Args) scores(in *value.Object, kind string) ([]*big.Rat, error) {
 	}
 	return out, nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
