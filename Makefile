@@ -12,8 +12,9 @@ WASM_DIR   := $(firstword $(wildcard $(GOROOT)/lib/wasm) $(wildcard $(GOROOT)/mi
 FUZZTIME   ?= 3s
 ADDR       ?= 127.0.0.1:8080
 UPSTREAM   ?= https://api.openai.com/v1
-# The JS unit tests: the code in web/, under Node (no browser but web/test/browser.test.mjs's).
-JS_UNIT    := $(wildcard web/test/*.test.mjs test/batch/*.test.mjs)
+# The JS unit tests of the code in web/, under Node (browser.test.mjs alone loads the JS API in
+# Chromium too). They live in test/unit/, outside web/, which is served and published as it is.
+JS_UNIT    := $(wildcard test/unit/*.test.mjs)
 # staticcheck, pinned, run by `go run` so that go.mod does not carry it and its dependencies. The
 # module cache is asked first: `go run pkg@version` looks the module up (for deprecations) even when
 # the cache has it, and this keeps it working offline after the first download.

@@ -5,7 +5,7 @@
 /**
  * CAUSES maps a check code to the short cause of an undetermined verdict. Every code the README
  * lists with severity "error", but those about reading a dataset's text, has one
- * (test/batch/status.test.mjs holds the two together); warnings never make a verdict undetermined
+ * (test/unit/status.test.mjs holds the two together); warnings never make a verdict undetermined
  * and have none.
  */
 export const CAUSES = Object.freeze({

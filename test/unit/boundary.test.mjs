@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { load } from "../ragjudge.js";
-import { api, prompt, throwsRJ } from "./helpers.mjs";
+import { load } from "../../web/ragjudge.js";
+import { api, prompt, throwsRJ } from "./rj.mjs";
 
 const rj = await api();
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
 import { chat, CallError } from "../../web/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
-import { okBody } from "./helpers.mjs";
+import { okBody } from "./fakes.mjs";
 
 /** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
 class FakeWS {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Runner, repairPrompt, redoOnResume, RunState, RowState, RepairCode } from "../../web/batch/engine.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
-import { FakeClock, scriptedFetch, answer, fakeJudge } from "./helpers.mjs";
+import { FakeClock, scriptedFetch, answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

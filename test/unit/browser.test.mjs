@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const webDir = fileURLToPath(new URL("../", import.meta.url));
+const webDir = fileURLToPath(new URL("../../web/", import.meta.url));
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find(existsSync);
 let playwright;
 try {

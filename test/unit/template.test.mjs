@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { api, throwsRJ } from "./helpers.mjs";
+import { api, throwsRJ } from "./rj.mjs";
 
 const rj = await api();
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Runner, RunState } from "../../web/batch/engine.js";
 import { AdaptiveSlots, KEY_HOLD_AFTER, PaceWhy } from "../../web/batch/slots.js";
 import { statusOf } from "../../web/batch/status.js";
-import { FakeClock, answer, fakeJudge } from "./helpers.mjs";
+import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

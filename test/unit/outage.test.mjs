@@ -7,7 +7,7 @@ import { Runner, RunState, RowState, redoOnResume } from "../../web/batch/engine
 import { OutageWatch, DEFAULT_OUTAGE } from "../../web/batch/outage.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
-import { FakeClock, answer, fakeJudge } from "./helpers.mjs";
+import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

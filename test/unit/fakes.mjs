@@ -1,4 +1,4 @@
-// helpers.mjs: a fake clock and fake fetch for the batch engine's unit tests.
+// fakes.mjs: a fake clock, fake fetch and fake judge for the batch modules' unit tests.
 
 /** FakeClock has llm.js's clock methods; time moves only when the test (or run()) advances it. */
 export class FakeClock {

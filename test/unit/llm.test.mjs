@@ -19,7 +19,7 @@ import {
   listModels,
 } from "../../web/llm.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
-import { FakeClock, scriptedFetch, answer as answerOf } from "./helpers.mjs";
+import { FakeClock, scriptedFetch, answer as answerOf } from "./fakes.mjs";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
 const half = () => 0.5;

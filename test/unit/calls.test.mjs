@@ -7,7 +7,7 @@ import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batc
 import { CallError } from "../../web/llm.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
-import { answer, fakeJudge } from "./helpers.mjs";
+import { answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

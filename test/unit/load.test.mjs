@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { load, RagJudgeError } from "../ragjudge.js";
-import { wasmPath, throwsRJ } from "./helpers.mjs";
+import { load, RagJudgeError } from "../../web/ragjudge.js";
+import { wasmPath, throwsRJ } from "./rj.mjs";
 
 async function works(rj) {
   assert.equal(typeof rj.version, "string");

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { api } from "../../web/test/helpers.mjs";
+import { api } from "./rj.mjs";
 import { prepareItems, detectMapping } from "../../web/batch/mapping.js";
 import { toCSV, toJSONL, toJSON } from "../../web/batch/export.js";
 

@@ -1,16 +1,16 @@
-// helpers.mjs: what the JS API tests share. The tests run against the built wasm: `make build`
+// rj.mjs: what the JS API tests share. The tests run against the built wasm: `make build`
 // first (make test-js does).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 
-import { load, RagJudgeError } from "../ragjudge.js";
+import { load, RagJudgeError } from "../../web/ragjudge.js";
 
 /** The repository root, for reading prompts/ and testdata. */
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The built wasm's path. */
-export const wasmPath = fileURLToPath(new URL("../ragjudge.wasm", import.meta.url));
+export const wasmPath = fileURLToPath(new URL("../../web/ragjudge.wasm", import.meta.url));
 
 let shared;
 

@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
-import { api, wasmPath } from "./helpers.mjs";
+import { api, wasmPath } from "./rj.mjs";
 
 const rj = await api();
 
 test("evaluators.json is what rj.evaluators() returns", () => {
-  const file = JSON.parse(readFileSync(new URL("../evaluators.json", import.meta.url), "utf8"));
+  const file = JSON.parse(readFileSync(new URL("../../web/evaluators.json", import.meta.url), "utf8"));
   const engine = rj.evaluators();
   assert.deepEqual(file, engine);
   // The same order of keys too: the page compares them as JSON text.

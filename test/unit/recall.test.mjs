@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { api, prompt, throwsRJ } from "./helpers.mjs";
+import { api, prompt, throwsRJ } from "./rj.mjs";
 
 const rj = await api();
 

@@ -7,8 +7,8 @@ import { test } from "node:test";
 import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
 
-import { RagJudgeError } from "../ragjudge.js";
-import { api, throwsRJ } from "./helpers.mjs";
+import { RagJudgeError } from "../../web/ragjudge.js";
+import { api, throwsRJ } from "./rj.mjs";
 
 const rj = await api();
 
@@ -70,7 +70,7 @@ test("the limits leave room: at the limit every call works on 40% of the default
   // the caller's own frames take some. The deepest calls the limits allow must pass with much
   // less, so that a change that makes the recursion costlier fails here, not in a user's tab.
   const code = `
-    import { load } from ${JSON.stringify(new URL("../ragjudge.js", import.meta.url).href)};
+    import { load } from ${JSON.stringify(new URL("../../web/ragjudge.js", import.meta.url).href)};
     const rj = await load();
     const nested = (n) => "[".repeat(n) + "]".repeat(n);
     let o = 1;
