@@ -423,7 +423,7 @@ func escapeValue(v any) (markup, error) {
 // asIndex is operator.index(v) for a size or count argument: an int that fits, else Python's
 // TypeError; what is too large for memory anyway is over the limits.
 func asIndex(v any) (int, error) {
-	switch v.(type) {
+	switch t := v.(type) {
 	case bool, int64, *big.Int:
 		b := toBig(v)
 		if !b.IsInt64() || b.Int64() > math.MaxInt32 {
@@ -438,7 +438,7 @@ func asIndex(v any) (int, error) {
 		}
 		return int(n), nil
 	case *undefined:
-		return 0, undefErr(v.(*undefined))
+		return 0, undefErr(t)
 	}
 	return 0, typeErr("'%s' object cannot be interpreted as an integer", pyTypeName(v))
 }

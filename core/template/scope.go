@@ -302,12 +302,3 @@ func visitLoads(s *symbols, x expr) {
 		subExprs(x, func(c expr) { visitLoads(s, c) })
 	}
 }
-
-func visitArgs(s *symbols, args []expr, kwargs []kwArg) {
-	for _, a := range args {
-		visitLoads(s, a)
-	}
-	for _, k := range kwargs {
-		visitLoads(s, k.value)
-	}
-}

@@ -344,21 +344,6 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 	return out, nil
 }
 
-func sliceRepr(parts [3]any) string {
-	var b strings.Builder
-	b.WriteString("slice(")
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if writeRepr(&b, p) != nil {
-			b.WriteString("?")
-		}
-	}
-	b.WriteString(")")
-	return b.String()
-}
-
 // callWith evaluates a call, with an extra keyword argument (the caller of a call block).
 func (ev *evaluator) callWith(c *callExpr, extra *kwVal) (any, error) {
 	var obj any
