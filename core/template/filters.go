@@ -13,22 +13,11 @@ import (
 	"ragjudge/core/value"
 )
 
-type filterFunc func(v any, args []any) (any, error)
-
 // filterDef is a filter (or a test) as bind.go calls it: its Python signature and its function,
 // which gets the value and the bound arguments.
 type filterDef struct {
 	sig signature
 	fn  func(c *callCtx, v any, b *bound) (any, error)
-}
-
-// plain adapts a filter that needs only its value and its parameters' values.
-func plain(fn filterFunc) func(*callCtx, any, *bound) (any, error) {
-	return func(_ *callCtx, v any, b *bound) (any, error) { return fn(v, b.args) }
-}
-
-func def(fn string, lead int, params []string, defaults []any, f filterFunc) (filterDef, bool) {
-	return filterDef{sig: signature{fn: fn, lead: lead, params: params, defaults: defaults}, fn: plain(f)}, true
 }
 
 // filterOf returns the definition of a supported filter.
