@@ -125,7 +125,8 @@ test("the socket closing fails the calls in flight as network errors (retried); 
   const q = chat(request, { fetch: sock.fetch, random: () => 0, policy: { baseDelayMs: 1 } });
   await tick();
   FakeWS.all[1].drop();
-  await new Promise((r) => setTimeout(r, 20));
+  // The retry goes out after its backoff: wait for its socket rather than for a guessed time.
+  while (FakeWS.all.length < 3) await tick();
   assert.equal(FakeWS.all.length, 3, "a new socket for the retry");
   const ws = FakeWS.all[2];
   ws.reply(ws.sent[0].id, 200, okBody("no"));
