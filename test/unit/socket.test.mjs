@@ -129,6 +129,7 @@ test("the socket closing fails the calls in flight as network errors (retried); 
   while (FakeWS.all.length < 3) await tick();
   assert.equal(FakeWS.all.length, 3, "a new socket for the retry");
   const ws = FakeWS.all[2];
+  while (!ws.sent.length) await tick(); // sent once the socket opens
   ws.reply(ws.sent[0].id, 200, okBody("no"));
   const r = await q;
   assert.equal(r.content, "no");
