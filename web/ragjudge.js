@@ -641,13 +641,9 @@ export async function load(opts = {}) {
     mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
   };
-  for (const fn of Object.keys(rj)) {
-    if (typeof rj[fn] === "function" && !functions.includes(fn)) {
-      rj[fn] = () => {
-        throw new RagJudgeError(`internal: ${fn}: this build of ragjudge.wasm does not have ${fn}`,
-          { kind: "internal", name: fn });
-      };
-    }
-  }
+  // A wasm built from other sources than this module is refused whole, at load, rather than
+  // failing later on the first call it lacks.
+  const missing = Object.keys(rj).filter((fn) => typeof rj[fn] === "function" && !functions.includes(fn));
+  if (missing.length) throw loadError(`ragjudge.wasm lacks ${missing.join(", ")}: it is older than ragjudge.js; rebuild it with make build`);
   return Object.freeze(rj);
 }
