@@ -94,6 +94,7 @@ async function main() {
   // evaluators' descriptions are in hand: the compiler takes the 5 MB in chunks, one main-thread
   // task each, which held the descriptions back by ~50 ms when it started first. Starting Go,
   // tens of ms on the main thread, waits until the shell is painted.
+  /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
   let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);

@@ -13,6 +13,8 @@
 // (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
 // name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
 
+/// <reference path="./node.d.ts" />
+
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
  * `line` and `col` are 1-based (columns count characters, i.e. Unicode code points) and are
@@ -61,6 +63,7 @@ const isNode =
   typeof process !== "undefined" && process.versions != null && process.versions.node != null &&
   typeof window === "undefined";
 
+/** @type {Promise<void>|null} */
 let runtimePromise = null;
 
 /**
@@ -115,7 +118,7 @@ function loadError(msg) {
 async function compile(src) {
   if (src && typeof src.then === "function") src = await src; // a Promise<Response>, e.g. fetch(...)
   if (src instanceof WebAssembly.Module) return src;
-  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) return WebAssembly.compile(src);
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) return WebAssembly.compile(/** @type {BufferSource} */ (src));
   if (typeof Response !== "undefined" && src instanceof Response) return fromResponse(src);
   let url;
   if (src instanceof URL) {
@@ -146,7 +149,7 @@ async function compile(src) {
   try {
     res = await fetch(url);
   } catch (err) {
-    throw loadError(`cannot fetch ${url.href}: ${err.message}`);
+    throw loadError(`cannot fetch ${url.href}: ${/** @type {Error} */ (err).message}`);
   }
   return fromResponse(res);
 }

@@ -3,6 +3,12 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {string} tag
+ * @param {Object<string, string|number>} [attrs]
+ * @param {string|null} [text]
+ * @returns {SVGElement}
+ */
 function el(tag, attrs = {}, text = null) {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));

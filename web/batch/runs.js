@@ -47,6 +47,10 @@ export async function loadRun(store, id) {
  * todoIndices: rows without a result or whose call failed for a reason not the judge's (network,
  * timeout, 5xx, 429, a refused key: runstate.js redoOnResume); with retryFailed also rows that
  * ended undetermined or in any error.
+ * @param {number} total
+ * @param {Array<any>} results by row index
+ * @param {{retryFailed?: boolean, threshold?: number|null}} [opts] threshold as in statusOf
+ * @returns {number[]}
  */
 export function todoIndices(total, results, { retryFailed = false, threshold = null } = {}) {
   const out = [];

@@ -12,6 +12,9 @@ export const STATUSES = ["passed", "failed", "scored", "undetermined", "error"];
 /**
  * statusOf decides a row's status from its verdict or error. threshold (a number or null) turns
  * a score into pass/fail for evaluators whose verdicts leave passed null while giving a score.
+ * @param {any} result a row's result ({verdict} or {error}); falsy for a row not yet run
+ * @param {number|null} [threshold]
+ * @returns {string}
  */
 export function statusOf(result, threshold = null) {
   if (!result) return "pending";
@@ -26,7 +29,12 @@ export function statusOf(result, threshold = null) {
   return "undetermined";
 }
 
-/** causeOf names, in a few words, why a row is undetermined or an error (null otherwise). */
+/**
+ * causeOf names, in a few words, why a row is undetermined or an error (null otherwise).
+ * @param {any} result as in statusOf
+ * @param {number|null} [threshold] as in statusOf
+ * @returns {string|null}
+ */
 export function causeOf(result, threshold = null) {
   const st = statusOf(result, threshold);
   if (st === "error") {
@@ -64,6 +72,9 @@ export function causeOf(result, threshold = null) {
  * causeCodeOf is the check code behind causeOf for an undetermined row (the code of its first
  * error check, answer.truncated first), for filters and counts that group rows by cause; null
  * for other rows.
+ * @param {any} result as in statusOf
+ * @param {number|null} [threshold] as in statusOf
+ * @returns {string|null}
  */
 export function causeCodeOf(result, threshold = null) {
   if (statusOf(result, threshold) !== "undetermined") return null;

@@ -23,11 +23,11 @@ function req2p(req) {
 }
 
 function tx2p(tx) {
-  return new Promise((resolve, reject) => {
+  return /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error || new Error("IndexedDB transaction aborted"));
-  });
+  }));
 }
 
 /** IDBStore is the durable store. Results are written as they finish, grouped into one

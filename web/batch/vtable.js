@@ -35,7 +35,8 @@ export class VTable {
     this.pending = false;
     this.vp.addEventListener("scroll", () => this.schedule(), { passive: true });
     this.vp.addEventListener("click", (e) => {
-      const row = e.target.closest(".vt-row");
+      /** @type {HTMLElement|null} */
+      const row = /** @type {Element} */ (e.target).closest(".vt-row");
       if (row) this.open(Number(row.dataset.i));
     });
     this.vp.addEventListener("keydown", (e) => this.key(e));
