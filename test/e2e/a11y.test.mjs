@@ -4,14 +4,9 @@
 // violation at all, and exactly one level-one heading.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { setup, pickEvaluator, ROOT } from "./harness.mjs";
+import { setup, pickEvaluator } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
-
-// The page's Content-Security-Policy refuses inline and foreign scripts, so axe is evaluated
-// through the browser's debugging protocol rather than added as a <script>.
-const AXE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+import { axeViolations } from "./axe.mjs";
 
 let env;
 before(async () => {
@@ -23,12 +18,7 @@ after(async () => {
 
 /** audit runs axe over the whole document and fails with every violation listed. */
 async function audit(page, where) {
-  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  assert.deepEqual(violations, [], `${where}: axe violations`);
+  assert.deepEqual(await axeViolations(page), [], `${where}: axe violations`);
   const h1s = await page.evaluate(() => [...document.querySelectorAll("h1")].filter((e) => e.getClientRects().length > 0).map((e) => e.textContent.trim()));
   assert.equal(h1s.length, 1, `${where}: one level-one heading, got ${JSON.stringify(h1s)}`);
 }

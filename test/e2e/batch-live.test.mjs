@@ -4,42 +4,18 @@
 // N s", not "Not run yet"; and a second tab on a run the first tab runs is read-only, follows its
 // progress, and has no Resume button. Real headless chromium, the real dev server, a fake upstream.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { startServe, launch, openBatch, setNumber, progress, waitFor, ROOT } from "./batch-env.mjs";
-
-// axe-core, evaluated through the debugging protocol (the page's CSP refuses inline scripts).
-const AXE = readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8");
+import { datasetJSONL } from "./batch-upstream.mjs";
+import { useBatchEnv, startServed, openBatch, newBatchPage, setRunOptions, loadDataset, setNumber, progress, waitFor } from "./batch-env.mjs";
+import { axeViolations } from "./axe.mjs";
 
 /** audit runs axe over the page and fails with every violation listed. */
 async function audit(page, where) {
-  if (!(await page.evaluate(() => typeof window.axe === "object"))) await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  assert.deepEqual(violations, [], `${where}: axe violations`);
+  assert.deepEqual(await axeViolations(page), [], `${where}: axe violations`);
 }
 
-let browser;
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-});
-
-async function loadDataset(page, n) {
-  await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "ragas.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(n)) });
-  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-  await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-  await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
-}
+const env = useBatchEnv();
 
 /** screen reads every count the run card and the runs list show, in one task (one drawn state). */
 function screen(page) {
@@ -94,18 +70,12 @@ function assertAgree(s) {
 }
 
 test("every count agrees at every moment, also right after a reload, and rows in flight say so", async () => {
-  const upstream = await startFakeUpstream({ latencyMs: 300, faults: true });
-  const serve = await startServe(upstream.url + "/v1");
-  const context = await browser.newContext();
+  const { serve, close } = await startServed({ latencyMs: 300, faults: true });
+  const context = await env.browser.newContext();
   try {
-    const page = await context.newPage();
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await openBatch(page, serve.url);
-    await setNumber(page, "batch-timeout", 2);
-    await setNumber(page, "batch-attempts", 3);
-    await setNumber(page, "batch-concurrency", 4);
-    await loadDataset(page, 100);
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 4 });
+    await loadDataset(page, "ragas.jsonl", datasetJSONL(100));
     await page.click('[data-ref="batch-run"]');
     // Row 2's first call gets a 429 with Retry-After: 1, so for about a second it waits to retry.
     const retrying = await waitFor(
@@ -140,27 +110,22 @@ test("every count agrees at every moment, also right after a reload, and rows in
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
-    await serve.close();
-    await upstream.close();
+    await close();
   }
 });
 
 test("a second tab on a run the first tab runs is read-only, follows its progress and has no Resume button", async () => {
-  const upstream = await startFakeUpstream({ latencyMs: 200, faults: false });
-  const serve = await startServe(upstream.url + "/v1");
-  const context = await browser.newContext();
+  const { upstream, serve, close } = await startServed({ latencyMs: 200, faults: false });
+  const context = await env.browser.newContext();
   try {
     const a = await context.newPage();
     await openBatch(a, serve.url);
     await setNumber(a, "batch-concurrency", 2);
-    await loadDataset(a, 40);
+    await loadDataset(a, "ragas.jsonl", datasetJSONL(40));
     await a.click('[data-ref="batch-run"]');
     const runId = (await waitFor(async () => ((await progress(a)) || {}).done >= 2 && progress(a), 30_000, "tab A to start")).run;
 
-    const b = await context.newPage();
-    const pageErrors = [];
-    b.on("pageerror", (e) => pageErrors.push(String(e)));
-    await openBatch(b, serve.url);
+    const { page: b, pageErrors } = await newBatchPage(context, serve.url);
     await b.waitForSelector('[data-ref="batch-run-card"][data-readonly="true"]', { timeout: 15_000 });
     const card = b.locator('[data-ref="batch-run-card"]');
     assert.equal(await card.getAttribute("data-run-id"), runId);
@@ -200,7 +165,6 @@ test("a second tab on a run the first tab runs is read-only, follows its progres
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
-    await serve.close();
-    await upstream.close();
+    await close();
   }
 });

@@ -4,38 +4,22 @@
 // ends with every row judged: no row fails for lack of attempts. Real headless chromium, the real
 // dev server, a fake upstream.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+import { useBatchEnv, startServe, newBatchPage, setRunOptions, loadDataset, progress, runEnd, waitFor } from "./batch-env.mjs";
 
-let browser;
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-});
+const env = useBatchEnv();
 
 test("an outage mid-run pauses the run with a message, and the run goes on by itself when the endpoint answers", async () => {
   let upstream = await startFakeUpstream({ latencyMs: 40, faults: false });
   const port = Number(new URL(upstream.url).port);
   const serve = await startServe(upstream.url + "/v1");
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   try {
-    const page = await context.newPage();
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await openBatch(page, serve.url);
-    await setNumber(page, "batch-timeout", 2);
-    await setNumber(page, "batch-attempts", 3);
-    await setNumber(page, "batch-concurrency", 4);
-    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "ragas.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(120)) });
-    await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-    await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 4 });
+    await loadDataset(page, "ragas.jsonl", datasetJSONL(120));
     await page.click('[data-ref="batch-run"]');
     await waitFor(async () => ((await progress(page)) || {}).done >= 10, 30_000, "10 rows done");
 
@@ -51,10 +35,7 @@ test("an outage mid-run pauses the run with a message, and the run goes on by it
 
     // Back on the same port: the next probe is answered and the run goes on by itself.
     upstream = await startFakeUpstream({ latencyMs: 5, faults: false, port });
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 90_000, "the run to finish after the outage");
+    const end = await runEnd(page, 90_000, "the run to finish after the outage");
     assert.equal(end.done, 120, end.text);
     assert.ok(end.done >= paused.done);
     const chips = await page.evaluate(() => {

@@ -7,34 +7,22 @@
 // sends Timing-Allow-Origin), and holds the run to 6. Real headless chromium, the real dev server,
 // the fake upstream (answering browsers directly with CORS for the direct test).
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startFakeUpstream, datasetJSONL } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+import { datasetJSONL } from "./batch-upstream.mjs";
+import { useBatchEnv, startServed, newBatchPage, loadDataset, setNumber, progress, runEnd, waitFor } from "./batch-env.mjs";
 
-let browser;
-
-before(async () => {
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-});
+const env = useBatchEnv();
 
 test("a direct HTTP/1.1 endpoint: the page says the browser limits calls to 6, beside the concurrency and while the run goes", async () => {
-  const upstream = await startFakeUpstream({ latencyMs: 150, faults: false, cors: true });
-  const serve = await startServe(upstream.url + "/v1");
-  const context = await browser.newContext();
+  const { upstream, serve, close } = await startServed({ latencyMs: 150, faults: false, cors: true });
+  const context = await env.browser.newContext();
   try {
     const settings = { endpoint: "direct", baseURL: upstream.url + "/v1", model: "fake-judge" };
     await context.addInitScript((s) => {
       if (!localStorage.getItem("ragjudge.page.v1")) localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: s }));
     }, settings);
-    const page = await context.newPage();
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await openBatch(page, serve.url);
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
     const origin = upstream.url;
     const hint = '[data-ref="batch-concurrency-hint"]';
 
@@ -49,10 +37,7 @@ test("a direct HTTP/1.1 endpoint: the page says the browser limits calls to 6, b
       `6 at once in effect: calls to ${origin} are limited to 6 at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`,
     );
 
-    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "direct.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(150)) });
-    await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-    await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+    await loadDataset(page, "direct.jsonl", datasetJSONL(150));
     await page.click('[data-ref="batch-run"]');
 
     // While it runs, the progress line says why there are 6 calls at once, not 16.
@@ -65,10 +50,7 @@ test("a direct HTTP/1.1 endpoint: the page says the browser limits calls to 6, b
     // The worker read the protocol of its calls from resource timing (not only from the http: scheme).
     await page.waitForFunction(() => document.querySelector('[data-ref="batch-concurrency-hint"]').dataset.protocolSeen === "timing");
 
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 60_000, "the run to finish");
+    const end = await runEnd(page, 60_000);
     assert.equal(end.done, 150, end.text);
     assert.doesNotMatch(end.text, /limited to/, "a finished run says nothing of its pace");
     assert.ok(upstream.stats.maxInflight <= 6, `${upstream.stats.maxInflight} calls at once upstream`);
@@ -76,25 +58,17 @@ test("a direct HTTP/1.1 endpoint: the page says the browser limits calls to 6, b
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
-    await serve.close();
-    await upstream.close();
+    await close();
   }
 });
 
 test("through the dev server, 429s slow the run down and the progress line says why; every row is judged", async () => {
-  const upstream = await startFakeUpstream({ latencyMs: 60, faults: false, random: { p429: 0.3, seed: 5 } });
-  const serve = await startServe(upstream.url + "/v1");
-  const context = await browser.newContext();
+  const { upstream, serve, close } = await startServed({ latencyMs: 60, faults: false, random: { p429: 0.3, seed: 5 } });
+  const context = await env.browser.newContext();
   try {
-    const page = await context.newPage();
-    const pageErrors = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    await openBatch(page, serve.url);
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
     await setNumber(page, "batch-concurrency", 8);
-    await page.locator('[data-ref="batch-file"]').setInputFiles({ name: "throttled.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(datasetJSONL(120)) });
-    await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-    await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-    await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+    await loadDataset(page, "throttled.jsonl", datasetJSONL(120));
     await page.click('[data-ref="batch-run"]');
 
     const slowed = await waitFor(async () => {
@@ -104,10 +78,7 @@ test("through the dev server, 429s slow the run down and the progress line says 
     const limit = Number(await page.getAttribute('[data-ref="batch-progress-text"]', "data-limit"));
     assert.ok(limit >= 1 && limit < 8, `${limit} calls at once (${slowed.text})`);
 
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 90_000, "the run to finish");
+    const end = await runEnd(page, 90_000);
     assert.equal(end.done, 120, end.text);
     assert.match(end.text, / 0 without a verdict /, "no row failed for lack of attempts");
     assert.ok(upstream.stats.byFault["429"] >= 20, `${upstream.stats.byFault["429"]} 429s`);
@@ -115,7 +86,6 @@ test("through the dev server, 429s slow the run down and the progress line says 
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
-    await serve.close();
-    await upstream.close();
+    await close();
   }
 });

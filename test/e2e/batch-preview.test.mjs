@@ -3,33 +3,16 @@
 // grouped by its error's code before the run, and the run makes it an input error without a call.
 // Real headless chromium, the real dev server, the fake upstream counting the calls it gets.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { startFakeUpstream } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, progress, waitFor } from "./batch-env.mjs";
+import { useBatchEnv, openBatch, loadDataset, runEnd } from "./batch-env.mjs";
 
-let upstream;
-let serve;
-let browser;
+const env = useBatchEnv({ latencyMs: 5, faults: false });
 
-before(async () => {
-  upstream = await startFakeUpstream({ latencyMs: 5, faults: false });
-  serve = await startServe(upstream.url + "/v1");
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (serve) await serve.close();
-  if (upstream) await upstream.close();
-});
-
-async function load1(page, name, text, evaluator) {
-  await page.locator('[data-ref="batch-file"]').setInputFiles({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
-  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-  await page.selectOption('[data-ref="batch-evaluator"]', evaluator);
-  await page.waitForFunction(() => !/Checking rows/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+/** load1 loads a dataset whose rows the preview may refuse, some or all (no "About N calls" then). */
+function load1(page, name, text, evaluator) {
+  return loadDataset(page, name, text, { evaluator, mimeType: "text/plain", checkedOnly: true });
 }
 
 test("rows that cannot be judged are counted and grouped by code before the run, and end as input errors without a call", async () => {
@@ -43,6 +26,7 @@ test("rows that cannot be judged are counted and grouped by code before the run,
     lines.push(JSON.stringify({ question: `Question ${i}`, claims, evidence: noEvidence.has(i) ? [] : [`Paris is the capital of France (fact ${i}).`] }));
   }
   const refused = [...dupIds, ...noEvidence].sort((a, b) => a - b);
+  const { browser, serve, upstream } = env;
   const context = await browser.newContext({ acceptDownloads: true });
   try {
     const page = await context.newPage();
@@ -60,10 +44,7 @@ test("rows that cannot be judged are counted and grouped by code before the run,
     assert.match(await page.textContent('[data-ref="batch-estimate"]'), /^About 15 calls/);
 
     await page.click('[data-ref="batch-run"]');
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 30_000, "the run to finish");
+    const end = await runEnd(page, 30_000);
     assert.equal(end.done, 20, end.text);
     for (const row of refused) assert.equal(upstream.stats.byRow[row], undefined, `row ${row} was never sent`);
     for (let row = 1; row <= 20; row++) if (!refused.includes(row)) assert.ok(upstream.stats.byRow[row] >= 1, `row ${row} was judged`);
@@ -84,6 +65,7 @@ test("a RAGAS-style rag-recall CSV without passage markers is refused in the pre
     const contexts = JSON.stringify([`Paris is the capital of France (${i}).`]);
     rows.push([`What is the capital of France? (${i})`, `row-${i}: Paris.`, contexts, `Paris is the capital of France (${i}).`].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
   }
+  const { browser, serve, upstream } = env;
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -3,36 +3,14 @@
 // 200-row RAGAS-style dataset must end with every row a verdict or an error; a reload mid-run must
 // lose nothing and resume; a second run must be answered from the cache; exports hold every row.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { startFakeUpstream, datasetJSONL, expectedStatus } from "./batch-upstream.mjs";
-import { startServe, launch, openBatch, setNumber, progress, waitFor } from "./batch-env.mjs";
+import { datasetJSONL, expectedStatus } from "./batch-upstream.mjs";
+import { useBatchEnv, startServed, openBatch, newBatchPage, setRunOptions, loadDataset, setNumber, progress, runEnd, waitFor } from "./batch-env.mjs";
 
 const N = 200;
-let upstream;
-let serve;
-let browser;
-
-before(async () => {
-  upstream = await startFakeUpstream({ latencyMs: 40, faults: true });
-  serve = await startServe(upstream.url + "/v1");
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (serve) await serve.close();
-  if (upstream) await upstream.close();
-});
-
-async function loadDataset(page, name, text) {
-  if (!(await page.locator('[data-ref="batch-setup"]').evaluate((d) => d.open))) await page.click('[data-ref="batch-new-run"]');
-  await page.locator('[data-ref="batch-file"]').setInputFiles({ name, mimeType: "application/jsonl", buffer: Buffer.from(text) });
-  await page.waitForFunction(() => /✓ .*rows/.test(document.querySelector('[data-ref="batch-file-msg"]').textContent));
-  await page.selectOption('[data-ref="batch-evaluator"]', "answer-grounding");
-  await page.waitForFunction(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
-}
+const env = useBatchEnv({ latencyMs: 40, faults: true });
 
 async function exported(page, fmt) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click(`[data-ref="batch-export-${fmt}"]`)]);
@@ -40,16 +18,12 @@ async function exported(page, fmt) {
 }
 
 test("a 200-row run through faults: every row ends, a reload resumes, a second run is cached, exports hold every row", async () => {
+  const { browser, serve, upstream } = env;
   const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  const pageErrors = [];
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await openBatch(page, serve.url);
+  const { page, pageErrors } = await newBatchPage(context, serve.url);
 
   // Short timeouts keep the test quick: a hung call is abandoned after 2 s, a row tries 3 times.
-  await setNumber(page, "batch-timeout", 2);
-  await setNumber(page, "batch-attempts", 3);
-  await setNumber(page, "batch-concurrency", 6);
+  await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 6 });
   await loadDataset(page, "ragas.jsonl", datasetJSONL(N));
 
   // The RAGAS names were mapped onto answer-grounding's inputs, and the preview shows no problem.
@@ -69,10 +43,7 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
   await page.waitForSelector("html[data-ready=true]");
   const afterReload = await waitFor(progress.bind(null, page), 15_000, "the run after reload");
   assert.ok(afterReload.done >= before.done, `after reload ${afterReload.done} rows shown, ${before.done} before`);
-  const end = await waitFor(async () => {
-    const p = await progress(page);
-    return p && p.state === "done" ? p : null;
-  }, 45_000, "the run to finish");
+  const end = await runEnd(page, 45_000);
   assert.equal(end.done, N, end.text);
 
   // Every row: a verdict or an error, the one the fake upstream's faults call for.
@@ -153,9 +124,8 @@ test("a 200-row run through faults: every row ends, a reload resumes, a second r
 });
 
 test("through the dev server a run keeps more than 6 calls in flight: they share its calls socket", async () => {
-  const slow = await startFakeUpstream({ latencyMs: 150, faults: false });
-  const srv = await startServe(slow.url + "/v1");
-  const context = await browser.newContext();
+  const { upstream: slow, serve: srv, close } = await startServed({ latencyMs: 150, faults: false });
+  const context = await env.browser.newContext();
   try {
     const page = await context.newPage();
     const sockets = [];
@@ -165,18 +135,14 @@ test("through the dev server a run keeps more than 6 calls in flight: they share
     await loadDataset(page, "ragas.jsonl", datasetJSONL(48));
     assert.equal(await page.textContent('[data-ref="batch-concurrency-hint"]').catch(() => ""), "", "no 6-call warning");
     await page.click('[data-ref="batch-run"]');
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 60_000, "the run to finish");
+    const end = await runEnd(page, 60_000);
     assert.equal(end.done, 48, end.text);
     assert.ok(slow.stats.maxInflight > 6, `at most ${slow.stats.maxInflight} calls were in flight at the upstream`);
     assert.ok(slow.stats.maxInflight <= 12, `the concurrency is a bound: ${slow.stats.maxInflight} in flight`);
     assert.deepEqual([...new Set(sockets)], [srv.url.replace(/^http/, "ws") + "/ragjudge/calls"]);
   } finally {
     await context.close();
-    await srv.close();
-    await slow.close();
+    await close();
   }
 });
 
@@ -188,13 +154,11 @@ test("a RAGAS-style CSV with JSON-array cells loads with the right mapping and r
     const contexts = JSON.stringify([`The Eiffel Tower stands in Paris, "the capital" (fact ${i}).`, "It was completed in 1889.\nIt is 330 m tall."]);
     rows.push([`Where is it? (${i})`, `row-${i}: It is in Paris.`, contexts, "Paris"].map((c) => '"' + c.replaceAll('"', '""') + '"').join(","));
   }
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   try {
     const page = await context.newPage();
-    await openBatch(page, serve.url);
-    await setNumber(page, "batch-timeout", 2); // the fake upstream's faults include hangs
-    await setNumber(page, "batch-attempts", 3);
-    await setNumber(page, "batch-concurrency", 12);
+    await openBatch(page, env.serve.url);
+    await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 12 }); // the fake upstream's faults include hangs
     await loadDataset(page, "ragas.csv", rows.join("\r\n") + "\r\n");
     assert.match(await page.textContent('[data-ref="batch-file-msg"]'), /300 rows \(CSV\)/);
     assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "answer");
@@ -203,10 +167,7 @@ test("a RAGAS-style CSV with JSON-array cells loads with the right mapping and r
     // The contexts cell became a list of two facts, not one string.
     assert.match(await page.textContent('[data-ref="batch-preview"]'), /completed in 1889/);
     await page.click('[data-ref="batch-run"]');
-    const end = await waitFor(async () => {
-      const p = await progress(page);
-      return p && p.state === "done" ? p : null;
-    }, 90_000, "the CSV run to finish");
+    const end = await runEnd(page, 90_000, "the CSV run to finish");
     assert.equal(end.done, 300, end.text);
     const lines = (await exported(page, "jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.equal(lines.length, 300);
