@@ -13,7 +13,6 @@
 // (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
 // name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
 
-/// <reference path="./node.d.ts" />
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
