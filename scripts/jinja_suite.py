@@ -603,12 +603,22 @@ def classify(c):
     return "DIVERGES" if "output" in r else "fail-alike"
 
 
-def cause(msg):
-    """The construct a "not supported: ..." message names, without its explanation."""
-    m = re.sub(r"^not supported:?\s*", "", msg or "")
+def cause(c):
+    """The construct case c's "not supported: ..." message names, without its explanation; for a
+    refused call, with the callee found at the error's position (call range(), call loop.cycle())."""
+    m = re.sub(r"^not supported:?\s*", "", c["ragjudge"].get("msg") or "")
     m = re.sub(r"\s+\(.*\)$", "", m)
     m = re.sub(r'^the "([^"]+)" (filter|test)$', r"\2 \1", m)
     m = re.sub(r"^the \{% (\w+) %\} tag$", r"tag {% \1 %}", m)
+    if m.startswith("call"):
+        pos = re.match(r"template: suite:(\d+):(\d+):", c["ragjudge"].get("error", ""))
+        if pos:
+            lines = c["template"].replace("\r\n", "\n").split("\n")
+            line, col = int(pos.group(1)), int(pos.group(2))
+            before = lines[line - 1][:col - 1] if line <= len(lines) else ""
+            callee = re.search(r"((?:[A-Za-z_]\w*)?(?:\.[A-Za-z_]\w*)*)\s*$", before).group(1)
+            if callee:
+                return "call " + (("str" if callee.startswith(".") else "") + callee) + "()"
     return m or "(no message)"
 
 
@@ -673,16 +683,17 @@ def report(cases, title, version, baseline=None):
             lines.append(f"  - ragjudge: {answer(c['ragjudge'])}")
         lines.append("")
 
-    refusals = collections.Counter(cause(c["ragjudge"].get("msg")) for c in cases if c["kind"] == "refused")
+    refusals = collections.Counter(cause(c) for c in cases if c["kind"] == "refused")
     if refusals:
         lines += ["#### Refusals by construct (the first one ragjudge refuses in each template)", "",
-                  "| templates | construct | e.g. |", "|---|---|---|"]
+                  "| templates | construct | family | e.g. |", "|---|---|---|---|"]
         example = {}
         for c in cases:
             if c["kind"] == "refused":
-                example.setdefault(cause(c["ragjudge"].get("msg")), c["id"])
+                example.setdefault(cause(c), c["id"])
         for what, m in refusals.most_common():
-            lines.append(f"| {m} | {what} | {example[what]} |")
+            family = what.split()[0] if what.split()[0] in ("filter", "test") else "syntax"
+            lines.append(f"| {m} | {what} | {family} | {example[what]} |")
         lines.append("")
 
     off = []
@@ -699,7 +710,7 @@ def report(cases, title, version, baseline=None):
                          f"({c['jinja']['error']}: {c['jinja']['message']}); ragjudge {c['ragjudge'].get('error')}")
         lines.append("")
 
-    fa_refused = collections.Counter(cause(c["ragjudge"].get("msg")) for c in cases
+    fa_refused = collections.Counter(cause(c) for c in cases
                                      if c["kind"] == "fail-alike" and c["ragjudge"].get("refused"))
     if fa_refused:
         lines += ["#### Fail-alike where ragjudge refuses (Jinja raises too; the construct may still be missing)", "",
@@ -726,7 +737,7 @@ def main():
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(cases, f, ensure_ascii=False, indent=0)
     if args.refused_list:
-        refusals = collections.Counter(cause(c["ragjudge"].get("msg")) for c in cases if c["kind"] == "refused")
+        refusals = collections.Counter(cause(c) for c in cases if c["kind"] == "refused")
         for what, m in refusals.most_common():
             print(f"- {what} ({m})")
         return
