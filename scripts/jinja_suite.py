@@ -635,7 +635,7 @@ def answer(a):
     return f"raises {a.get('error')}: {a.get('message')}"
 
 
-def report(cases, title, version, baseline=None):
+def report(cases, title, version, baseline=None, brief=False):
     counts = collections.Counter(c["kind"] for c in cases)
     n = len(cases)
     jinja_ok = sum(1 for c in cases if "output" in c["jinja"])
@@ -683,6 +683,8 @@ def report(cases, title, version, baseline=None):
             lines.append(f"  - ragjudge: {answer(c['ragjudge'])}")
         lines.append("")
 
+    if brief:
+        return "\n".join(lines)
     refusals = collections.Counter(cause(c) for c in cases if c["kind"] == "refused")
     if refusals:
         lines += ["#### Refusals by construct (the first one ragjudge refuses in each template)", "",
@@ -725,6 +727,7 @@ def main():
     ap.add_argument("--title", default=None)
     ap.add_argument("--json", help="write every case with both answers to this file")
     ap.add_argument("--baseline", help="a --json file of an earlier run to compare with")
+    ap.add_argument("--brief", action="store_true", help="report the counts, divergences and other errors only")
     ap.add_argument("--refused-list", action="store_true", help="print only the constructs still refused")
     args = ap.parse_args()
 
@@ -746,7 +749,7 @@ def main():
         with open(args.baseline, encoding="utf-8") as f:
             baseline = json.load(f)
     title = args.title or f"ragjudge at {args.repo}"
-    print(report(cases, title, version, baseline))
+    print(report(cases, title, version, baseline, args.brief))
 
 
 if __name__ == "__main__":
