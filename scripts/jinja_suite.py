@@ -2,7 +2,8 @@
 """Measure ragjudge's Jinja engine against the templates of Jinja2's own test suite.
 
     /usr/bin/python3 scripts/jinja_suite.py JINJA_TESTS_DIR [--repo DIR] [--json OUT]
-                                            [--baseline OLD.json] [--refused-list]
+                                            [--baseline OLD.json] [--refused-list] [--brief]
+    /usr/bin/python3 scripts/jinja_suite.py --cases CASES.jsonl [...]   (your own templates instead)
 
 JINJA_TESTS_DIR is the tests/ directory of a checkout of Jinja2 at tag 3.1.2 (for instance
 `git clone --branch 3.1.2 https://github.com/pallets/jinja`); nothing of it is copied here.
@@ -29,7 +30,8 @@ checkout), both from the same JSON-decoded variables. Each is then:
 
 The report (markdown, on stdout) gives the counts, the refusals by construct (the first construct
 ragjudge refuses in each template, from its "not supported: ..." message), every other error and
-every divergence with its template. --json writes every case with both answers; --baseline compares
+every divergence with its template (--brief: only the counts, divergences and other errors).
+--cases renders a JSON-lines file of {template, vars} cases instead of the suite's. --json writes every case with both answers; --baseline compares
 with such a file from an earlier run. --refused-list prints only the constructs still refused, with
 how many templates each stops (for the README).
 """
@@ -722,16 +724,29 @@ def report(cases, title, version, baseline=None, brief=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("tests_dir", help="tests/ of a Jinja2 3.1.2 checkout")
+    ap.add_argument("tests_dir", nargs="?", help="tests/ of a Jinja2 3.1.2 checkout")
     ap.add_argument("--repo", default=ROOT, help="the ragjudge checkout whose engine is measured")
     ap.add_argument("--title", default=None)
     ap.add_argument("--json", help="write every case with both answers to this file")
     ap.add_argument("--baseline", help="a --json file of an earlier run to compare with")
+    ap.add_argument("--cases", help="render these cases instead (JSON lines of {id?, template, vars?}); "
+                    "no tests_dir then")
     ap.add_argument("--brief", action="store_true", help="report the counts, divergences and other errors only")
     ap.add_argument("--refused-list", action="store_true", help="print only the constructs still refused")
     args = ap.parse_args()
 
-    cases = extract(args.tests_dir)
+    if args.cases:
+        cases = []
+        with open(args.cases, encoding="utf-8") as f:
+            for i, line in enumerate(f):
+                if line.strip():
+                    c = json.loads(line)
+                    cases.append({"id": c.get("id") or f"case-{i + 1}", "template": c["template"],
+                                  "vars": c.get("vars") or {}})
+    elif args.tests_dir:
+        cases = extract(args.tests_dir)
+    else:
+        ap.error("give the tests/ directory of a Jinja2 3.1.2 checkout, or --cases")
     version = render_jinja(cases)
     render_ragjudge(cases, args.repo)
     for c in cases:
