@@ -704,6 +704,8 @@ def report(cases, title, version, baseline=None, brief=False):
     for c in cases:
         if c["kind"] != "fail-alike" or c["ragjudge"].get("refused") or not c["jinja"].get("line"):
             continue
+        if c["jinja"]["error"] == "SyntaxError":
+            continue  # Python's, about the code Jinja generated: its line is not the template's
         m = re.match(r"template: suite:(\d+):", c["ragjudge"].get("error", ""))
         if m and int(m.group(1)) != c["jinja"]["line"]:
             off.append(c)
