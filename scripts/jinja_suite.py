@@ -30,7 +30,8 @@ checkout), both from the same JSON-decoded variables. Each is then:
 
 The report (markdown, on stdout) gives the counts, the refusals by construct (the first construct
 ragjudge refuses in each template, from its "not supported: ..." message), every other error and
-every divergence with its template (--brief: only the counts, divergences and other errors).
+every divergence with its template (--brief: only the counts, divergences and other errors;
+--strict: exit 1 when anything diverges).
 --cases renders a JSON-lines file of {template, vars} cases instead of the suite's. --json writes every case with both answers; --baseline compares
 with such a file from an earlier run. --refused-list prints only the constructs still refused, with
 how many templates each stops (for the README).
@@ -733,6 +734,7 @@ def main():
     ap.add_argument("--baseline", help="a --json file of an earlier run to compare with")
     ap.add_argument("--cases", help="render these cases instead (JSON lines of {id?, template, vars?}); "
                     "no tests_dir then")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when any template diverges")
     ap.add_argument("--brief", action="store_true", help="report the counts, divergences and other errors only")
     ap.add_argument("--refused-list", action="store_true", help="print only the constructs still refused")
     args = ap.parse_args()
@@ -767,6 +769,8 @@ def main():
             baseline = json.load(f)
     title = args.title or f"ragjudge at {args.repo}"
     print(report(cases, title, version, baseline, args.brief))
+    if args.strict and any(c["kind"] == "DIVERGES" for c in cases):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
