@@ -31,7 +31,8 @@ checkout), both from the same JSON-decoded variables. Each is then:
 The report (markdown, on stdout) gives the counts, the refusals by construct (the first construct
 ragjudge refuses in each template, from its "not supported: ..." message), every other error and
 every divergence with its template (--brief: only the counts, divergences and other errors;
---strict: exit 1 when anything diverges).
+--strict: exit 1 when anything diverges). --wasm runs the engine compiled to wasm in Node, as the
+page runs it, so that the renders taking over a second that the report lists are the page's.
 --cases renders a JSON-lines file of {template, vars} cases instead of the suite's. --json writes every case with both answers; --baseline compares
 with such a file from an earlier run. --refused-list prints only the constructs still refused, with
 how many templates each stops (for the README).
@@ -568,20 +569,34 @@ def render_jinja(cases):
     return jinja2.__version__
 
 
-def render_ragjudge(cases, repo):
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
-        for c in cases:
-            f.write(json.dumps({"id": c["id"], "template": c["template"], "vars": c["vars"]},
-                               ensure_ascii=False) + "\n")
-        name = f.name
-    try:
+def render_ragjudge(cases, repo, wasm=False):
+    """Renders every case with the engine of the checkout at repo: natively (go run), or with
+    wasm=True compiled as the page's wasm is (js/wasm, no inlining) and run by Node, so that the
+    times in the report are the page's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        name = os.path.join(tmp, "cases.jsonl")
+        with open(name, "w", encoding="utf-8") as f:
+            for c in cases:
+                f.write(json.dumps({"id": c["id"], "template": c["template"], "vars": c["vars"]},
+                                   ensure_ascii=False) + "\n")
+        cmd = ["go", "run", "./scripts/jinjasuite"]
+        if wasm:
+            goroot = subprocess.run(["go", "env", "GOROOT"], capture_output=True, text=True, check=True).stdout.strip()
+            runner = next((os.path.join(goroot, d, "wasm_exec_node.js") for d in ("lib/wasm", "misc/wasm")
+                           if os.path.exists(os.path.join(goroot, d, "wasm_exec_node.js"))), None)
+            if runner is None:
+                sys.exit("jinja_suite: no wasm_exec_node.js under " + goroot)
+            binary = os.path.join(tmp, "jinjasuite.wasm")
+            b = subprocess.run(["go", "build", "-trimpath", "-gcflags=all=-l", "-o", binary, "./scripts/jinjasuite"],
+                               cwd=repo, capture_output=True, text=True,
+                               env=dict(os.environ, GOOS="js", GOARCH="wasm"))
+            if b.returncode != 0:
+                sys.exit(f"jinja_suite: building the wasm driver in {repo} failed:\n{b.stderr}")
+            cmd = ["node", runner, binary]
         with open(name, encoding="utf-8") as stdin:
-            p = subprocess.run(["go", "run", "./scripts/jinjasuite"], cwd=repo, stdin=stdin,
-                               capture_output=True, text=True, encoding="utf-8")
-    finally:
-        os.unlink(name)
+            p = subprocess.run(cmd, cwd=repo, stdin=stdin, capture_output=True, text=True, encoding="utf-8")
     if p.returncode != 0:
-        sys.exit(f"jinja_suite: go run ./scripts/jinjasuite in {repo} failed:\n{p.stderr}")
+        sys.exit(f"jinja_suite: {' '.join(cmd)} in {repo} failed:\n{p.stderr}")
     answers = {}
     for line in p.stdout.split("\n"):
         if not line:
@@ -655,7 +670,8 @@ def report(cases, title, version, baseline=None, brief=False):
         lines.append(f"**{len(panics)} PANICS** (listed under their kind).")
     slow = [c for c in cases if c["ragjudge"].get("ms", 0) > 1000]
     if slow:
-        lines.append(f"{len(slow)} renders took over a second: " + ", ".join(c["id"] for c in slow))
+        lines.append(f"{len(slow)} renders took ragjudge over a second: " + "; ".join(
+            f"{c['id']} {c['ragjudge']['ms']} ms {fence(c['template'][:80])}" for c in slow))
     lines.append("")
 
     if baseline:
@@ -734,6 +750,8 @@ def main():
     ap.add_argument("--baseline", help="a --json file of an earlier run to compare with")
     ap.add_argument("--cases", help="render these cases instead (JSON lines of {id?, template, vars?}); "
                     "no tests_dir then")
+    ap.add_argument("--wasm", action="store_true",
+                    help="run the engine compiled to wasm in Node, as the page does (times in the report are then the page's)")
     ap.add_argument("--strict", action="store_true", help="exit 1 when any template diverges")
     ap.add_argument("--brief", action="store_true", help="report the counts, divergences and other errors only")
     ap.add_argument("--refused-list", action="store_true", help="print only the constructs still refused")
@@ -752,7 +770,7 @@ def main():
     else:
         ap.error("give the tests/ directory of a Jinja2 3.1.2 checkout, or --cases")
     version = render_jinja(cases)
-    render_ragjudge(cases, args.repo)
+    render_ragjudge(cases, args.repo, args.wasm)
     for c in cases:
         c["kind"] = classify(c)
     if args.json:
