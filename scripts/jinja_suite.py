@@ -758,13 +758,16 @@ def main():
     args = ap.parse_args()
 
     if args.cases:
-        cases = []
+        cases, ids = [], set()
         with open(args.cases, encoding="utf-8") as f:
             for i, line in enumerate(f):
                 if line.strip():
                     c = json.loads(line)
-                    cases.append({"id": c.get("id") or f"case-{i + 1}", "template": c["template"],
-                                  "vars": c.get("vars") or {}})
+                    cid = c.get("id") or f"case-{i + 1}"
+                    if cid in ids:
+                        cid = f"{cid}@{i + 1}"
+                    ids.add(cid)
+                    cases.append({"id": cid, "template": c["template"], "vars": c.get("vars") or {}})
     elif args.tests_dir:
         cases = extract(args.tests_dir)
     else:
