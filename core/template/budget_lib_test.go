@@ -1,6 +1,7 @@
 package template
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/value"
 )
 
 // TestBudgetFilters: the filters whose work grows faster than their input and output (a list of
@@ -59,4 +61,20 @@ func TestBudgetDeepValues(t *testing.T) {
 			assert.Less(t, took, 3*time.Second)
 		})
 	}
+}
+
+// TestUrlizeLongPunctuation: urlize strips a word's lead and trail punctuation by index; cutting
+// one character at a time made 2 MB of "(" quadratic and ran the wasm out of memory.
+func TestUrlizeLongPunctuation(t *testing.T) {
+	render := func(word string) string {
+		out, err := Render("urlize", "{{ w|urlize }}", Jinja, value.NewObject("w", word))
+		require.NoError(t, err)
+		return out
+	}
+	for _, word := range []string{strings.Repeat("(", 300000), strings.Repeat(")", 300000)} {
+		assert.Equal(t, word, render(word))
+	}
+	brackets := strings.Repeat("(", 100000)
+	out := render(brackets + "example.com" + strings.Repeat(")", 100000))
+	assert.True(t, strings.HasPrefix(out, brackets+`<a href="https://example.com"`), out[:120])
 }

@@ -288,39 +288,45 @@ func anyStrings(ss []string) []any {
 }
 
 func urlizeWord(word, relAttr, targetAttr string, schemes []string, trim func(string) (string, error)) (string, error) {
-	head, middle, tail := "", word, ""
+	// Jinja strips the lead and trail punctuation one piece at a time; the same cuts are found
+	// here by index, so a word of a million brackets costs linear time, not quadratic.
+	i := 0
 	for {
 		switch {
-		case strings.HasPrefix(middle, "(") || strings.HasPrefix(middle, "<"):
-			head, middle = head+middle[:1], middle[1:]
+		case strings.HasPrefix(word[i:], "(") || strings.HasPrefix(word[i:], "<"):
+			i++
 			continue
-		case strings.HasPrefix(middle, "&lt;"):
-			head, middle = head+middle[:4], middle[4:]
+		case strings.HasPrefix(word[i:], "&lt;"):
+			i += 4
 			continue
 		}
 		break
 	}
-	for {
+	j := len(word)
+	for j > i {
 		switch {
-		case strings.HasSuffix(middle, "&gt;"):
-			tail, middle = middle[len(middle)-4:]+tail, middle[:len(middle)-4]
+		case strings.HasSuffix(word[i:j], "&gt;"):
+			j -= 4
 			continue
-		case middle != "" && strings.IndexByte(")>.,\n", middle[len(middle)-1]) >= 0:
-			tail, middle = middle[len(middle)-1:]+tail, middle[:len(middle)-1]
+		case strings.IndexByte(")>.,\n", word[j-1]) >= 0:
+			j--
 			continue
 		}
 		break
 	}
+	head, middle, tail := word[:i], word[i:j], word[j:]
 	for _, pair := range [3][2]string{{"(", ")"}, {"<", ">"}, {"&lt;", "&gt;"}} {
 		open, close := pair[0], pair[1]
 		starts := strings.Count(middle, open)
 		if starts <= strings.Count(middle, close) {
 			continue
 		}
+		// Move the first n closers of tail (and what stands before them) into middle.
+		cut := 0
 		for n := min(starts, strings.Count(tail, close)); n > 0; n-- {
-			end := strings.Index(tail, close) + len(close)
-			middle, tail = middle+tail[:end], tail[end:]
+			cut += strings.Index(tail[cut:], close) + len(close)
 		}
+		middle, tail = middle+tail[:cut], tail[cut:]
 	}
 	url, err := isHTTPURL(middle)
 	if err != nil {
