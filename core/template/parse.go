@@ -250,8 +250,12 @@ func (p *parser) parseStatement() []node {
 		return []node{p.parseWith()}
 	case "filter":
 		return []node{p.parseFilterBlock()}
-	case "block", "extends", "include", "from", "import":
+	case "extends", "include", "from", "import":
 		p.fail("not supported: the {% " + tok.val + " %} tag (it needs a template loader, which ragjudge has not)")
+	case "block":
+		// Alone, a block prints its body, but in its own scope (no loop variables unless
+		// scoped, self.blockname, super()): rules that only earn their keep with inheritance.
+		p.fail("not supported: the {% block %} tag (blocks belong to template inheritance, which ragjudge has not)")
 	case "autoescape":
 		p.fail("not supported: the {% autoescape %} tag (ragjudge renders prompts, not HTML: autoescape is off)")
 	}
