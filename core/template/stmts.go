@@ -429,6 +429,9 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	if ev.callDepth >= maxCallDepth {
 		return nil, notSupported("macro calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
+	if err := ev.step(pos, stepsPerCall); err != nil {
+		return nil, err
+	}
 	scope := frame(d.missing)
 	foundCaller := d.explicitCall && len(args) >= n
 	missing := make([]bool, n)

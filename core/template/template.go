@@ -42,7 +42,7 @@ type Span struct {
 // text (`{% for x in xs %}{{ big|upper }}{% endfor %}`) ends in an error in well under a second
 // rather than holding the page. A step is a unit of work of about the same cost in the wasm (about
 // 0.1 µs there, where Go runs without inlining): one for each expression or statement evaluated,
-// stepsPerIteration for each loop iteration, stepsPerItem for each item of a list or dict that an
+// stepsPerIteration for each loop iteration, stepsPerCall for each macro call, stepsPerItem for each item of a list or dict that an
 // operation reads or writes, and one for each bytesPerStep bytes of text. Rendering the built-in
 // prompts over 5 MB of evidence takes about a tenth of the budget.
 const (
@@ -51,6 +51,7 @@ const (
 	maxOutput         = 16 << 20  // bytes of output, and of any one string computed on the way
 	maxSteps          = 2_000_000 // steps of work in one render (see evaluator.step)
 	stepsPerIteration = 40
+	stepsPerCall      = 320 // a macro call: a new frame and its arguments bound, measured at 8 iterations in the wasm
 	stepsPerItem      = 4
 	bytesPerStep      = 16
 	maxIterations     = 1000000 // loop iterations in one render
