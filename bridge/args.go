@@ -2,7 +2,7 @@ package bridge
 
 import (
 	"fmt"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 
 	"ragjudge/core/diag"
@@ -95,7 +95,7 @@ func (a *Args) strList(i int, name string) ([]string, error) {
 
 // scores reads the list of scores at key kind of in: numbers, or strings as judges write them
 // ("3.5", "4/5"). A missing or null list is empty (recall.Compute says when that is wrong).
-func (a *Args) scores(in *value.Object, kind string) ([]*big.Rat, error) {
+func (a *Args) scores(in *value.Object, kind string) ([]*exact.Rat, error) {
 	v, _ := in.Get(kind)
 	if v == nil {
 		return nil, nil
@@ -104,12 +104,12 @@ func (a *Args) scores(in *value.Object, kind string) ([]*big.Rat, error) {
 	if !ok {
 		return nil, a.errorf("%s must be a list of scores, got %s", kind, value.TypeName(v))
 	}
-	out := make([]*big.Rat, len(list))
+	out := make([]*exact.Rat, len(list))
 	for k, item := range list {
 		var text string
 		switch x := item.(type) {
 		case int64:
-			out[k] = new(big.Rat).SetInt64(x)
+			out[k] = new(exact.Rat).SetInt64(x)
 			continue
 		case float64:
 			// The shortest decimal that reads back as x is what the caller wrote (0.1, not

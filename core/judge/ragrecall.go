@@ -3,7 +3,7 @@ package judge
 import (
 	"fmt"
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,7 +87,7 @@ func ragRecallVars(in *value.Object) (*value.Object, []diag.Check, error) {
 // argThreshold reads the optional threshold: a number from 0 to 5 (a numeric text is read too, as
 // a form sends it; an empty one or null is no threshold). It returns the threshold exactly as the
 // caller wrote it (0.1 is 1/10, not the float nearest to it) and as a float.
-func argThreshold(in *value.Object) (*big.Rat, *float64, error) {
+func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 	v, _ := in.Get("threshold")
 	var lit string
 	switch x := v.(type) {
@@ -111,8 +111,8 @@ func argThreshold(in *value.Object) (*big.Rat, *float64, error) {
 	default:
 		return nil, nil, badInput("threshold", diag.InputWrongType, "want a number from 0 to 5, got %s", value.TypeName(v))
 	}
-	t, ok := new(big.Rat).SetString(lit)
-	if !ok || t.Sign() < 0 || t.Cmp(big.NewRat(5, 1)) > 0 {
+	t, ok := new(exact.Rat).SetString(lit)
+	if !ok || t.Sign() < 0 || t.Cmp(exact.NewRat(5, 1)) > 0 {
 		return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", lit)
 	}
 	f, _ := strconv.ParseFloat(lit, 64)
@@ -227,7 +227,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	d.Recomputed = &sum
 	final := sum.Final
 	v.Score = &final
-	values := [recall.NumLines]*big.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final, r.Final}
+	values := [recall.NumLines]*exact.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final, r.Final}
 	for i := range d.Lines {
 		line := &d.Lines[i]
 		line.Recomputed = &r.Lines[i]
@@ -308,8 +308,8 @@ func truncationHint(a *recall.Answer) string {
 	return ""
 }
 
-func scoreValues(ss []recall.Score) []*big.Rat {
-	out := make([]*big.Rat, len(ss))
+func scoreValues(ss []recall.Score) []*exact.Rat {
+	out := make([]*exact.Rat, len(ss))
 	for i, s := range ss {
 		out[i] = s.Value
 	}

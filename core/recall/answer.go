@@ -1,7 +1,7 @@
 package recall
 
 import (
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
@@ -13,14 +13,14 @@ import (
 
 // Score is one passage score read from a judge's answer.
 type Score struct {
-	Kind     string   `json:"kind"`     // Essential or Bonus; "" for a score before any marker
-	Number   int      `json:"number"`   // the passage number, as written or by order when unnumbered
-	Numbered bool     `json:"numbered"` // whether the judge wrote the number
-	Value    *big.Rat `json:"-"`        // nil when the score could not be read
-	Text     string   `json:"text"`     // the score as written, e.g. "4/5"
-	Problem  string   `json:"problem,omitempty"`
-	Line     int      `json:"line"` // of the score's value (of its label when it has no value)
-	Col      int      `json:"col"`
+	Kind     string     `json:"kind"`     // Essential or Bonus; "" for a score before any marker
+	Number   int        `json:"number"`   // the passage number, as written or by order when unnumbered
+	Numbered bool       `json:"numbered"` // whether the judge wrote the number
+	Value    *exact.Rat `json:"-"`        // nil when the score could not be read
+	Text     string     `json:"text"`     // the score as written, e.g. "4/5"
+	Problem  string     `json:"problem,omitempty"`
+	Line     int        `json:"line"` // of the score's value (of its label when it has no value)
+	Col      int        `json:"col"`
 }
 
 // Section is the part of an answer from one passage marker to the next marker or formula line.
@@ -35,10 +35,10 @@ type Section struct {
 
 // Stated is one formula line of the judge's answer ("RECALL_Final_Score: 4", …).
 type Stated struct {
-	Label string   // the seed's label, Labels[i]
-	Text  string   // what follows the label and its ':', trimmed
-	Value *big.Rat // the line's result (after its last '='; the number itself for the final score), nil when unreadable
-	Line  int      // of the label
+	Label string     // the seed's label, Labels[i]
+	Text  string     // what follows the label and its ':', trimmed
+	Value *exact.Rat // the line's result (after its last '='; the number itself for the final score), nil when unreadable
+	Line  int        // of the label
 	Col   int
 }
 
@@ -510,7 +510,7 @@ func matchWords(s string, i int, words []string) (int, bool) {
 // statedValue reads the result of a formula line's text: the number after its last '=' (or '≈'),
 // or the text itself when it is only a number; for the final score, the score at its start. A
 // percentage is not read.
-func statedValue(line int, text string) *big.Rat {
+func statedValue(line int, text string) *exact.Rat {
 	t := text
 	if line != LineFinal {
 		if e := max(strings.LastIndexByte(t, '='), strings.LastIndex(t, "≈")); e >= 0 {

@@ -1,14 +1,14 @@
 package recall
 
 import (
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 	"testing"
 )
 
 func BenchmarkRecallCompute(b *testing.B) {
-	essential := []*big.Rat{big.NewRat(4, 1), big.NewRat(7, 2), big.NewRat(3, 1)}
-	bonus := []*big.Rat{big.NewRat(4, 1), big.NewRat(0, 1)}
+	essential := []*exact.Rat{exact.NewRat(4, 1), exact.NewRat(7, 2), exact.NewRat(3, 1)}
+	bonus := []*exact.Rat{exact.NewRat(4, 1), exact.NewRat(0, 1)}
 	for b.Loop() {
 		if _, err := Compute(essential, bonus); err != nil {
 			b.Fatal(err)

@@ -2,7 +2,7 @@ package recall
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -29,7 +29,7 @@ func FuzzCompute(f *testing.F) {
 		if r.Final.Cmp(ratFive) > 0 || r.Final.Cmp(ratOne) < 0 {
 			t.Fatalf("final %s out of 1–5", r.Final.RatString())
 		}
-		for _, v := range []*big.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final} {
+		for _, v := range []*exact.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final} {
 			if f := Float(v); math.IsNaN(f) || math.IsInf(f, 0) {
 				t.Fatalf("Float(%s) = %v", v.RatString(), f)
 			}
@@ -40,11 +40,11 @@ func FuzzCompute(f *testing.F) {
 	})
 }
 
-func parseList(s string) ([]*big.Rat, bool) {
+func parseList(s string) ([]*exact.Rat, bool) {
 	if strings.TrimSpace(s) == "" {
 		return nil, true
 	}
-	var out []*big.Rat
+	var out []*exact.Rat
 	for _, x := range strings.Split(s, ",") {
 		r, err := ParseScore(x)
 		if err != nil {
@@ -144,7 +144,7 @@ func FuzzParseScore(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, ok := new(big.Rat).SetString(Format(r)); !ok {
+		if _, ok := new(exact.Rat).SetString(Format(r)); !ok {
 			t.Fatalf("%q read as %s, which prints as %q", s, r.RatString(), Format(r))
 		}
 	})

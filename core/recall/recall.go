@@ -9,7 +9,7 @@ package recall
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 
@@ -40,13 +40,13 @@ var Labels = [NumLines]string{
 // Result is a recall computed exactly from E essential and B bonus scores.
 type Result struct {
 	E, B      int
-	Essential []*big.Rat // the essential scores, as given
-	Bonus     []*big.Rat // the bonus scores, as given
+	Essential []*exact.Rat // the essential scores, as given
+	Bonus     []*exact.Rat // the bonus scores, as given
 
-	EssentialPart *big.Rat // ΣE / E
-	BonusPart     *big.Rat // ΣB / (E·B·2), 0 when B = 0
-	Combined      *big.Rat // EssentialPart + BonusPart
-	Final         *big.Rat // min(5, Combined)
+	EssentialPart *exact.Rat // ΣE / E
+	BonusPart     *exact.Rat // ΣB / (E·B·2), 0 when B = 0
+	Combined      *exact.Rat // EssentialPart + BonusPart
+	Final         *exact.Rat // min(5, Combined)
 
 	// Lines are the five formula lines in the seed's format, indexed by LineEssential … LineFinal,
 	// e.g. "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5".
@@ -54,15 +54,15 @@ type Result struct {
 }
 
 var (
-	ratZero = new(big.Rat)
-	ratOne  = big.NewRat(1, 1)
-	ratFive = big.NewRat(5, 1)
+	ratZero = new(exact.Rat)
+	ratOne  = exact.NewRat(1, 1)
+	ratFive = exact.NewRat(5, 1)
 )
 
 // Compute computes the recall of the given scores: essential scores each in 1–5 (at least one),
 // bonus scores each in 0–5 (possibly none). Errors are *diag.Error with Kind "recall" and say
 // which score is wrong.
-func Compute(essential, bonus []*big.Rat) (*Result, error) {
+func Compute(essential, bonus []*exact.Rat) (*Result, error) {
 	if len(essential) == 0 {
 		return nil, &diag.Error{Kind: "recall", Msg: "no essential passage: the recall needs at least one essential score (E = 0)"}
 	}
@@ -82,15 +82,15 @@ func Compute(essential, bonus []*big.Rat) (*Result, error) {
 		Essential: essential,
 		Bonus:     bonus,
 	}
-	e := new(big.Rat).SetInt64(int64(r.E))
-	r.EssentialPart = new(big.Rat).Quo(sum(essential), e)
-	r.BonusPart = new(big.Rat)
+	e := new(exact.Rat).SetInt64(int64(r.E))
+	r.EssentialPart = new(exact.Rat).Quo(sum(essential), e)
+	r.BonusPart = new(exact.Rat)
 	if r.B > 0 {
-		den := new(big.Rat).SetInt64(int64(r.E) * int64(r.B) * 2)
+		den := new(exact.Rat).SetInt64(int64(r.E) * int64(r.B) * 2)
 		r.BonusPart.Quo(sum(bonus), den)
 	}
-	r.Combined = new(big.Rat).Add(r.EssentialPart, r.BonusPart)
-	r.Final = new(big.Rat).Set(r.Combined)
+	r.Combined = new(exact.Rat).Add(r.EssentialPart, r.BonusPart)
+	r.Final = new(exact.Rat).Set(r.Combined)
 	if r.Final.Cmp(ratFive) > 0 {
 		r.Final.Set(ratFive)
 	}
@@ -113,7 +113,7 @@ func Compute(essential, bonus []*big.Rat) (*Result, error) {
 // CheckScore reports whether score number n (1-based) of the given kind ("essential" or "bonus")
 // is in range: essential scores are 1–5, bonus scores 0–5. The error is a *diag.Error with Kind
 // "recall" and no position.
-func CheckScore(kind string, n int, s *big.Rat) error {
+func CheckScore(kind string, n int, s *exact.Rat) error {
 	what := kind + " score " + strconv.Itoa(n)
 	lo, rng := ratOne, "1–5"
 	if kind == "bonus" {
@@ -130,8 +130,8 @@ func CheckScore(kind string, n int, s *big.Rat) error {
 	return nil
 }
 
-func sum(xs []*big.Rat) *big.Rat {
-	t := new(big.Rat)
+func sum(xs []*exact.Rat) *exact.Rat {
+	t := new(exact.Rat)
 	for _, x := range xs {
 		t.Add(t, x)
 	}
@@ -140,7 +140,7 @@ func sum(xs []*big.Rat) *big.Rat {
 
 // joinTerms writes scores as the seed does, "4 + 3". A score is written exactly when it is a
 // decimal of at most 4 places (a judge's 3.5 stays 3.5), else rounded like every other number.
-func joinTerms(xs []*big.Rat) string {
+func joinTerms(xs []*exact.Rat) string {
 	var b strings.Builder
 	for i, x := range xs {
 		if i > 0 {
@@ -151,7 +151,7 @@ func joinTerms(xs []*big.Rat) string {
 	return b.String()
 }
 
-func formatTerm(x *big.Rat) string {
+func formatTerm(x *exact.Rat) string {
 	if s, exact := x.FloatPrec(); exact && s <= 4 {
 		return trimZeros(x.FloatString(s))
 	}
@@ -159,14 +159,14 @@ func formatTerm(x *big.Rat) string {
 }
 
 // Round2 returns x rounded half up (half away from zero for negatives) to 2 decimals.
-func Round2(x *big.Rat) *big.Rat {
+func Round2(x *exact.Rat) *exact.Rat {
 	n := round100(x)
-	return new(big.Rat).SetFrac(n, big.NewInt(100))
+	return new(exact.Rat).SetFrac(n, exact.NewInt(100))
 }
 
 // round100 returns x·100 rounded half away from zero, as an integer: floor((200·|n| + d) / 2d)
 // for x = n/d.
-func round100(x *big.Rat) *big.Int {
+func round100(x *exact.Rat) *exact.Int {
 	n, d := x.Num(), x.Denom()
 	if n.IsInt64() && d.IsInt64() {
 		if a, q := abs64(n.Int64()), d.Int64(); a <= math.MaxInt64/256 && q <= math.MaxInt64/4 {
@@ -174,13 +174,13 @@ func round100(x *big.Rat) *big.Int {
 			if n.Sign() < 0 {
 				r = -r
 			}
-			return big.NewInt(r)
+			return exact.NewInt(r)
 		}
 	}
-	a := new(big.Int).Abs(n)
-	a.Mul(a, big.NewInt(200))
+	a := new(exact.Int).Abs(n)
+	a.Mul(a, exact.NewInt(200))
 	a.Add(a, d)
-	a.Quo(a, new(big.Int).Lsh(d, 1))
+	a.Quo(a, new(exact.Int).Lsh(d, 1))
 	if n.Sign() < 0 {
 		a.Neg(a)
 	}
@@ -197,7 +197,7 @@ func abs64(v int64) int64 {
 // Format writes x for display: rounded half up to at most 2 decimals, trailing zeros dropped
 // (3.125 → "3.13", 11/3 → "3.67", 4 → "4", 7/2 → "3.5"). Negative values round half away from
 // zero; a value that rounds to zero prints "0", never "-0". A nil x prints "".
-func Format(x *big.Rat) string {
+func Format(x *exact.Rat) string {
 	if x == nil {
 		return ""
 	}
@@ -216,7 +216,7 @@ func Format(x *big.Rat) string {
 }
 
 // Float returns x rounded as Format rounds it, as the float64 nearest to that decimal.
-func Float(x *big.Rat) float64 {
+func Float(x *exact.Rat) float64 {
 	f, err := strconv.ParseFloat(Format(x), 64)
 	if err != nil {
 		return 0 // unreachable: Format writes plain decimals; a nil x is the caller's bug

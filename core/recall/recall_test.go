@@ -2,7 +2,7 @@ package recall
 
 import (
 	"io/fs"
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 	"testing"
 
@@ -13,9 +13,9 @@ import (
 	"ragjudge/prompts"
 )
 
-func rats(t testing.TB, xs ...string) []*big.Rat {
+func rats(t testing.TB, xs ...string) []*exact.Rat {
 	t.Helper()
-	out := make([]*big.Rat, len(xs))
+	out := make([]*exact.Rat, len(xs))
 	for i, x := range xs {
 		r, err := ParseScore(x)
 		require.NoError(t, err, x)
@@ -78,15 +78,15 @@ func TestSeedExamples(t *testing.T) {
 	}
 }
 
-func values(ss []Score) []*big.Rat {
-	out := make([]*big.Rat, len(ss))
+func values(ss []Score) []*exact.Rat {
+	out := make([]*exact.Rat, len(ss))
 	for i, s := range ss {
 		out[i] = s.Value
 	}
 	return out
 }
 
-func resultValue(r *Result, line int) *big.Rat {
+func resultValue(r *Result, line int) *exact.Rat {
 	switch line {
 	case LineEssential:
 		return r.EssentialPart
@@ -184,7 +184,7 @@ func TestComputeJSON(t *testing.T) {
 func TestComputeErrors(t *testing.T) {
 	tests := []struct {
 		name             string
-		essential, bonus []*big.Rat
+		essential, bonus []*exact.Rat
 		msg              string
 	}{
 		{"no essential", nil, nil, "no essential passage: the recall needs at least one essential score (E = 0)"},
@@ -195,8 +195,8 @@ func TestComputeErrors(t *testing.T) {
 		{"essential negative", rats(t, "-1"), nil, "essential score 1 is -1: negative, out of 1–5"},
 		{"bonus above 5", rats(t, "4"), rats(t, "5.5"), "bonus score 1 is 5.5, out of 0–5"},
 		{"bonus negative", rats(t, "4"), rats(t, "3", "-1"), "bonus score 2 is -1: negative, out of 0–5"},
-		{"nil essential", []*big.Rat{nil}, nil, "essential score 1 is missing"},
-		{"nil bonus", rats(t, "4"), []*big.Rat{nil}, "bonus score 1 is missing"},
+		{"nil essential", []*exact.Rat{nil}, nil, "essential score 1 is missing"},
+		{"nil bonus", rats(t, "4"), []*exact.Rat{nil}, "bonus score 1 is missing"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -221,14 +221,14 @@ func TestFormat(t *testing.T) {
 		{"123456789012345678901234567890/7", "17636684144620811271604938270"},
 	}
 	for _, tt := range tests {
-		r, ok := new(big.Rat).SetString(tt.in)
+		r, ok := new(exact.Rat).SetString(tt.in)
 		require.True(t, ok)
 		assert.Equal(t, tt.want, Format(r), tt.in)
 		assert.Equal(t, tt.want, Format(Round2(r)), tt.in)
 	}
 	assert.Equal(t, "", Format(nil))
-	assert.Equal(t, 3.67, Float(big.NewRat(11, 3)))
-	assert.Equal(t, 0.63, Float(big.NewRat(5, 8)))
+	assert.Equal(t, 3.67, Float(exact.NewRat(11, 3)))
+	assert.Equal(t, 0.63, Float(exact.NewRat(5, 8)))
 }
 
 func TestParseScore(t *testing.T) {

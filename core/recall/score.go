@@ -1,13 +1,13 @@
 package recall
 
 import (
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 
 	"ragjudge/core/diag"
 )
 
-// maxScoreLen caps the text of one score: a longer "number" is garbage, and big.Rat would
+// maxScoreLen caps the text of one score: a longer "number" is garbage, and exact.Rat would
 // otherwise happily build a thousand-digit fraction from it.
 const maxScoreLen = 40
 
@@ -20,7 +20,7 @@ const maxScoreLen = 40
 // must be out of 5 ("4/5" is 4, "8/10" is an error, not 4); there are no exponents, NaN or
 // infinities. Range is not checked here (Compute and CheckScore do that), so "-1" and "6" parse.
 // Errors are *diag.Error with Kind "recall".
-func ParseScore(s string) (*big.Rat, error) {
+func ParseScore(s string) (*exact.Rat, error) {
 	t := strings.TrimSpace(s)
 	if len(t) > maxScoreLen {
 		return nil, &diag.Error{Kind: "recall", Msg: "cannot read score " + quote(clip(t, 20)) + ": too long for a score"}
@@ -53,7 +53,7 @@ func ParseScore(s string) (*big.Rat, error) {
 
 // cutNumber reads the number at the start of s (the grammar in ParseScore) and returns it and
 // the text after it.
-func cutNumber(s string) (*big.Rat, string, bool) {
+func cutNumber(s string) (*exact.Rat, string, bool) {
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
@@ -85,7 +85,7 @@ func cutNumber(s string) (*big.Rat, string, bool) {
 	if s[0] == '-' {
 		lit = "-" + lit
 	}
-	r, ok := new(big.Rat).SetString(lit)
+	r, ok := new(exact.Rat).SetString(lit)
 	if !ok {
 		return nil, s, false
 	}

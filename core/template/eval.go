@@ -4,7 +4,7 @@ package template
 // scope each iteration; if does not open one) and Python's semantics for every operation.
 
 import (
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 	"unicode/utf8"
 
@@ -646,7 +646,7 @@ func getattr(obj any, name string, pos int) (any, error) {
 		methods = strMethods
 	case markup:
 		methods = strMethods + "escape unescape striptags "
-	case bool, int64, *big.Int, float64:
+	case bool, int64, *exact.Int, float64:
 		methods = intAttrs
 	case *loopCtx:
 		if name == "cycle" || name == "changed" {

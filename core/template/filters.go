@@ -4,7 +4,7 @@ package template
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"sort"
 	"strconv"
 	"strings"
@@ -292,7 +292,7 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 		} else {
 			b.WriteString("false")
 		}
-	case int64, *big.Int:
+	case int64, *exact.Int:
 		s, err := pyStr(t)
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@ package template
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,8 +15,8 @@ func filterAbs(v any, _ []any) (any, error) {
 	switch t := v.(type) {
 	case float64:
 		return math.Abs(t), nil
-	case bool, int64, *big.Int:
-		return normInt(new(big.Int).Abs(toBig(t)))
+	case bool, int64, *exact.Int:
+		return normInt(new(exact.Int).Abs(toBig(t)))
 	}
 	return nil, typeErr("bad operand type for abs(): '%s'", pyTypeName(v))
 }
@@ -108,7 +108,7 @@ func pyFloat(v any) (float64, error) {
 			return 0, valueErr("could not convert string to float: %s", r.String())
 		}
 		return f, nil
-	case bool, int64, *big.Int, float64:
+	case bool, int64, *exact.Int, float64:
 		return toFloat(t)
 	case *undefined:
 		return 0, undefErr(t)
@@ -142,7 +142,7 @@ func floatToInt(f float64) (any, error) {
 	if math.IsNaN(f) {
 		return nil, valueErr("cannot convert float NaN to integer")
 	}
-	b, _ := new(big.Float).SetFloat64(math.Trunc(f)).Int(nil)
+	b := new(exact.Int).SetFloat64(f)
 	return normInt(b)
 }
 
@@ -208,7 +208,7 @@ func pyIntText(s string, base int) (any, bool, error) {
 	if base&(base-1) != 0 && len(digits) > maxIntDigits {
 		return nil, false, notSupported("int() of more than 4300 digits")
 	}
-	b, ok := new(big.Int).SetString(digits, base)
+	b, ok := new(exact.Int).SetString(digits, base)
 	if !ok {
 		return nil, false, nil
 	}
@@ -241,7 +241,7 @@ func filterInt(v any, a []any) (any, error) {
 				return nil, valueErr("invalid literal for int()")
 			}
 			return n, nil
-		case bool, int64, *big.Int:
+		case bool, int64, *exact.Int:
 			return normInt(toBig(t))
 		case float64:
 			return floatToInt(t)
@@ -299,7 +299,7 @@ func filterRound(v any, a []any) (any, error) {
 		if r, err = floatToInt(f); err != nil {
 			return nil, err
 		}
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		r = t
 	default:
 		return nil, typeErr("must be real number, not %s", pyTypeName(x))
@@ -324,12 +324,12 @@ func pyRound(v, nd any) (any, error) {
 	if numKind(v) == 1 {
 		x := toBig(v)
 		if nb.Sign() >= 0 {
-			return normInt(new(big.Int).Set(x))
+			return normInt(new(exact.Int).Set(x))
 		}
 		if !nb.IsInt64() || -nb.Int64() > maxIntDigits {
 			return int64(0), nil
 		}
-		return normInt(roundToPow10(x, big.NewInt(1), -nb.Int64()))
+		return normInt(roundToPow10(x, exact.NewInt(1), -nb.Int64()))
 	}
 	f := v.(float64)
 	if math.IsInf(f, 0) || math.IsNaN(f) || f == 0 {
@@ -352,15 +352,15 @@ func pyRound(v, nd any) (any, error) {
 	}
 	// Negative ndigits: f is m * 2**e exactly; round it to a multiple of 10**-n, half to even.
 	frac, exp := math.Frexp(f)
-	m := big.NewInt(int64(frac * (1 << 53)))
+	m := exact.NewInt(int64(frac * (1 << 53)))
 	e := exp - 53
-	den := big.NewInt(1)
+	den := exact.NewInt(1)
 	if e >= 0 {
 		m.Lsh(m, uint(e))
 	} else {
 		den.Lsh(den, uint(-e))
 	}
-	res, _ := new(big.Float).SetInt(roundToPow10(m, den, -n)).Float64()
+	res := roundToPow10(m, den, -n).Float64()
 	if res == 0 {
 		res = math.Copysign(0, f)
 	}
@@ -371,12 +371,12 @@ func pyRound(v, nd any) (any, error) {
 }
 
 // roundToPow10 rounds num/den to a multiple of 10**k, half to even.
-func roundToPow10(num, den *big.Int, k int64) *big.Int {
-	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
-	d := new(big.Int).Mul(den, pow)
-	q, r := new(big.Int).DivMod(num, d, new(big.Int)) // floor, r >= 0
-	if c := new(big.Int).Lsh(r, 1).Cmp(d); c > 0 || c == 0 && q.Bit(0) == 1 {
-		q.Add(q, big.NewInt(1))
+func roundToPow10(num, den *exact.Int, k int64) *exact.Int {
+	pow := new(exact.Int).Exp(exact.NewInt(10), exact.NewInt(k), nil)
+	d := new(exact.Int).Mul(den, pow)
+	q, r := new(exact.Int).DivMod(num, d, new(exact.Int)) // floor, r >= 0
+	if c := new(exact.Int).Lsh(r, 1).Cmp(d); c > 0 || c == 0 && q.Bit(0) == 1 {
+		q.Add(q, exact.NewInt(1))
 	}
 	return q.Mul(q, pow)
 }

@@ -5,7 +5,7 @@ package template
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
@@ -188,7 +188,7 @@ func filterIndent(c *callCtx, v any, b *bound) (any, error) {
 	switch w := b.args[0].(type) {
 	case string, markup:
 		ind = strOf(w)
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		n, err := asIndex(w)
 		if err != nil {
 			return nil, err
@@ -656,7 +656,7 @@ func urlQuote(v any, forQS bool) (string, error) {
 func filterUrlencode(v any, _ []any) (any, error) {
 	var items []any
 	switch t := v.(type) {
-	case string, markup, nil, bool, int64, *big.Int, float64:
+	case string, markup, nil, bool, int64, *exact.Int, float64:
 		return urlQuote(v, false)
 	case *value.Object:
 		items = viewItems(&dictView{obj: t})
@@ -768,8 +768,8 @@ func filterFilesizeformat(v any, a []any) (any, error) {
 	var unit float64
 	var prefix string
 	for i, p := range prefixes {
-		u := new(big.Int).Exp(big.NewInt(int64(base)), big.NewInt(int64(i+2)), nil)
-		unit, _ = new(big.Float).SetInt(u).Float64()
+		u := new(exact.Int).Exp(exact.NewInt(int64(base)), exact.NewInt(int64(i+2)), nil)
+		unit = u.Float64()
 		prefix = p
 		if bytes < unit {
 			break

@@ -7,7 +7,7 @@ package template
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
@@ -358,14 +358,14 @@ func hashKey(v any) (string, error) {
 	switch t := v.(type) {
 	case nil:
 		return "N", nil
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		return "i" + toBig(t).String(), nil
 	case float64:
 		if math.IsNaN(t) {
 			return "", notSupported("NaN in a set (each NaN is a distinct key in Python)")
 		}
 		if t == math.Trunc(t) && !math.IsInf(t, 0) {
-			b, _ := new(big.Float).SetFloat64(t).Int(nil)
+			b := new(exact.Int).SetFloat64(t)
 			return "i" + b.String(), nil
 		}
 		return "f" + strconv.FormatFloat(t, 'g', -1, 64), nil
@@ -424,7 +424,7 @@ func escapeValue(v any) (markup, error) {
 // TypeError; what is too large for memory anyway is over the limits.
 func asIndex(v any) (int, error) {
 	switch t := v.(type) {
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		b := toBig(v)
 		if !b.IsInt64() || b.Int64() > math.MaxInt32 {
 			if b.Sign() < 0 {

@@ -6,7 +6,7 @@ package template
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -222,9 +222,9 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 		}
 		return pad(s, false, 0), nil
 	case 'd', 'i', 'u', 'x', 'X', 'o':
-		var n *big.Int
+		var n *exact.Int
 		switch t := arg.(type) {
-		case bool, int64, *big.Int:
+		case bool, int64, *exact.Int:
 			n = toBig(t)
 		case float64:
 			if conv == 'x' || conv == 'X' || conv == 'o' {
@@ -251,7 +251,7 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 		case 'o':
 			base, prefix = 8, "0o"
 		}
-		digits := new(big.Int).Abs(n).Text(base)
+		digits := new(exact.Int).Abs(n).Text(base)
 		if len(digits) > maxIntDigits && base == 10 {
 			return "", valueErr("Exceeds the limit (4300 digits) for integer string conversion")
 		}
@@ -272,7 +272,7 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 	case 'e', 'E', 'f', 'F', 'g', 'G':
 		var f float64
 		switch t := arg.(type) {
-		case bool, int64, *big.Int, float64:
+		case bool, int64, *exact.Int, float64:
 			var err error
 			if f, err = toFloat(t); err != nil {
 				return "", err
@@ -307,9 +307,9 @@ func formatOne(conv rune, flags string, width, prec int, hasPrec bool, arg any, 
 				return "", typeErr("%c requires int or char")
 			}
 			s = t
-		case bool, int64, *big.Int:
+		case bool, int64, *exact.Int:
 			b := toBig(t)
-			if b.Sign() < 0 || b.Cmp(big.NewInt(0x110000)) >= 0 {
+			if b.Sign() < 0 || b.Cmp(exact.NewInt(0x110000)) >= 0 {
 				return "", &pyError{msg: "OverflowError: %c arg not in range(0x110000)"}
 			}
 			r := rune(b.Int64())

@@ -1,20 +1,20 @@
 package template
 
-// Python's operators on the value set of pyvalue.go: ints are exact (int64, promoted to big.Int
+// Python's operators on the value set of pyvalue.go: ints are exact (int64, promoted to exact.Int
 // when they leave it), bool counts as an int, / is true division, // and % floor.
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strings"
 
 	"ragjudge/core/value"
 )
 
-// numKind classifies a number operand: 0 not a number, 1 int (bool, int64, *big.Int), 2 float.
+// numKind classifies a number operand: 0 not a number, 1 int (bool, int64, *exact.Int), 2 float.
 func numKind(v any) int {
 	switch v.(type) {
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		return 1
 	case float64:
 		return 2
@@ -22,16 +22,16 @@ func numKind(v any) int {
 	return 0
 }
 
-func toBig(v any) *big.Int {
+func toBig(v any) *exact.Int {
 	switch t := v.(type) {
 	case bool:
 		if t {
-			return big.NewInt(1)
+			return exact.NewInt(1)
 		}
-		return big.NewInt(0)
+		return exact.NewInt(0)
 	case int64:
-		return big.NewInt(t)
-	case *big.Int:
+		return exact.NewInt(t)
+	case *exact.Int:
 		return t
 	}
 	return nil
@@ -47,7 +47,7 @@ func small(v any) (int64, bool) {
 		return 0, true
 	case int64:
 		return t, true
-	case *big.Int:
+	case *exact.Int:
 		if t.IsInt64() {
 			return t.Int64(), true
 		}
@@ -56,7 +56,7 @@ func small(v any) (int64, bool) {
 }
 
 // normInt returns b as int64 when it fits; it errors when b is over the size cap.
-func normInt(b *big.Int) (any, error) {
+func normInt(b *exact.Int) (any, error) {
 	if b.IsInt64() {
 		return b.Int64(), nil
 	}
@@ -74,8 +74,8 @@ func toFloat(v any) (float64, error) {
 	case bool, int64:
 		i, _ := small(t)
 		return float64(i), nil
-	case *big.Int:
-		f, _ := new(big.Float).SetInt(t).Float64()
+	case *exact.Int:
+		f := t.Float64()
 		if math.IsInf(f, 0) {
 			return 0, &pyError{msg: "OverflowError: int too large to convert to float"}
 		}
@@ -254,19 +254,19 @@ func intOp(op string, a, b any) (any, error) {
 	bx, by := toBig(a), toBig(b)
 	switch op {
 	case "+":
-		return normInt(new(big.Int).Add(bx, by))
+		return normInt(new(exact.Int).Add(bx, by))
 	case "-":
-		return normInt(new(big.Int).Sub(bx, by))
+		return normInt(new(exact.Int).Sub(bx, by))
 	case "*":
 		if bx.BitLen()+by.BitLen() > maxIntBits+1 {
 			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
 		}
-		return normInt(new(big.Int).Mul(bx, by))
+		return normInt(new(exact.Int).Mul(bx, by))
 	case "/":
 		if by.Sign() == 0 {
 			return nil, zeroDiv("division by zero")
 		}
-		f, _ := new(big.Rat).SetFrac(bx, by).Float64()
+		f := new(exact.Rat).SetFrac(bx, by).Float64()
 		if math.IsInf(f, 0) {
 			return nil, &pyError{msg: "OverflowError: integer division result too large for a float"}
 		}
@@ -278,11 +278,11 @@ func intOp(op string, a, b any) (any, error) {
 			}
 			return nil, zeroDiv("integer modulo by zero")
 		}
-		q, m := new(big.Int), new(big.Int)
+		q, m := new(exact.Int), new(exact.Int)
 		q.DivMod(bx, by, m) // Euclidean: m >= 0
 		if m.Sign() != 0 && by.Sign() < 0 {
 			// Python floors toward -inf; the remainder takes the divisor's sign.
-			q.Sub(q, big.NewInt(1))
+			q.Sub(q, exact.NewInt(1))
 			m.Add(m, by)
 		}
 		if op == "//" {
@@ -301,7 +301,7 @@ func intOp(op string, a, b any) (any, error) {
 			}
 			return floatOp("**", fx, fy)
 		}
-		if bx.CmpAbs(big.NewInt(1)) <= 0 {
+		if bx.CmpAbs(exact.NewInt(1)) <= 0 {
 			switch {
 			case bx.Sign() == 0 && by.Sign() == 0:
 				return int64(1), nil
@@ -319,7 +319,7 @@ func intOp(op string, a, b any) (any, error) {
 		if !by.IsInt64() || int64(bx.BitLen()-1)*by.Int64() > maxIntBits {
 			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
 		}
-		return normInt(new(big.Int).Exp(bx, by, nil))
+		return normInt(new(exact.Int).Exp(bx, by, nil))
 	}
 	return nil, opUnsupported(op, a, b)
 }
@@ -412,24 +412,11 @@ func exactPow(x, y float64) (float64, bool) {
 	if y != math.Trunc(y) || math.Abs(y) > 1<<20 || (roots > 0 && x < 0) {
 		return 0, false
 	}
-	const prec = 320
 	n := int64(math.Abs(y))
-	base := new(big.Float).SetPrec(prec).SetFloat64(x)
-	r := new(big.Float).SetPrec(prec).SetInt64(1)
-	for n > 0 {
-		if n&1 == 1 {
-			r.Mul(r, base)
-		}
-		base.Mul(base, base)
-		n >>= 1
+	f := exact.PowFloat(x, n, y < 0, roots)
+	if x < 0 && n&1 == 1 {
+		f = -f
 	}
-	if y < 0 {
-		r.Quo(new(big.Float).SetPrec(prec).SetInt64(1), r)
-	}
-	for i := 0; i < roots; i++ {
-		r.Sqrt(r)
-	}
-	f, _ := r.Float64()
 	return f, true
 }
 
@@ -443,12 +430,12 @@ func unaryOp(op string, a any) (any, error) {
 			return -t, nil
 		}
 		return t, nil
-	case bool, int64, *big.Int:
+	case bool, int64, *exact.Int:
 		b := toBig(t)
 		if op == "-" {
-			return normInt(new(big.Int).Neg(b))
+			return normInt(new(exact.Int).Neg(b))
 		}
-		return normInt(new(big.Int).Set(b))
+		return normInt(new(exact.Int).Set(b))
 	}
 	return nil, typeErr("bad operand type for unary %s: '%s'", op, pyTypeName(a))
 }
@@ -566,14 +553,27 @@ func numCompare(a, b any) (int, bool) {
 	if y, ok := fb.(float64); ok && math.IsNaN(y) {
 		return 0, false
 	}
-	return bigFloatOf(a).Cmp(bigFloatOf(b)), true
+	fx, okx := a.(float64)
+	fy, oky := b.(float64)
+	switch {
+	case okx && oky:
+		return cmpFloat(fx, fy), true
+	case okx:
+		return -exact.CmpFloat(toBig(b), fx), true
+	case oky:
+		return exact.CmpFloat(toBig(a), fy), true
+	}
+	return toBig(a).Cmp(toBig(b)), true
 }
 
-func bigFloatOf(v any) *big.Float {
-	if f, ok := v.(float64); ok {
-		return new(big.Float).SetFloat64(f)
+func cmpFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
 	}
-	return new(big.Float).SetInt(toBig(v))
+	return 0
 }
 
 // compareOp applies one of == != < <= > >= as Python does.

@@ -3,11 +3,11 @@ package template
 // This file models the Python values a Jinja2 template computes with, so that printing,
 // comparing and arithmetic come out as CPython's would. The value set is core/value's (nil, bool,
 // int64, float64, string, []any, *value.Object) plus the types below; integers that leave int64
-// become *big.Int, as Python ints are unbounded.
+// become *exact.Int, as Python ints are unbounded.
 
 import (
 	"math"
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
@@ -108,7 +108,7 @@ func pyTypeName(v any) string {
 		return "NoneType"
 	case bool:
 		return "bool"
-	case int64, *big.Int:
+	case int64, *exact.Int:
 		return "int"
 	case float64:
 		return "float"
@@ -187,7 +187,7 @@ func truthy(v any) (bool, error) {
 		return t, nil
 	case int64:
 		return t != 0, nil
-	case *big.Int:
+	case *exact.Int:
 		return t.Sign() != 0, nil
 	case float64:
 		return t != 0, nil
@@ -258,7 +258,7 @@ func writeRepr(b *strings.Builder, v any) error {
 		}
 	case int64:
 		b.WriteString(strconv.FormatInt(t, 10))
-	case *big.Int:
+	case *exact.Int:
 		s := t.String()
 		if len(strings.TrimPrefix(s, "-")) > maxIntDigits {
 			return valueErr("Exceeds the limit (4300 digits) for integer string conversion")

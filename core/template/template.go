@@ -9,7 +9,7 @@
 package template
 
 import (
-	"math/big"
+	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -148,7 +148,7 @@ func parseIntLiteral(s string) (any, bool) {
 	if len(s) > 1 && s[0] == '0' && strings.ContainsRune("bBoOxX", rune(s[1])) {
 		base = 0
 	}
-	b, ok := new(big.Int).SetString(s, base)
+	b, ok := new(exact.Int).SetString(s, base)
 	if !ok {
 		return nil, false
 	}

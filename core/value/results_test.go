@@ -2,8 +2,8 @@ package value_test
 
 import (
 	"encoding/json"
-	"math/big"
 	"os"
+	"ragjudge/core/exact"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,7 +54,7 @@ func TestMarshalResultTypes(t *testing.T) {
 			results = append(results, err)
 		}
 	}
-	r, err := recall.Compute([]*big.Rat{big.NewRat(7, 2), big.NewRat(5, 1)}, []*big.Rat{big.NewRat(3, 1)})
+	r, err := recall.Compute([]*exact.Rat{exact.NewRat(7, 2), exact.NewRat(5, 1)}, []*exact.Rat{exact.NewRat(3, 1)})
 	require.NoError(t, err)
 	results = append(results, r, r.Summary(), []*recall.Result{r, nil})
 
