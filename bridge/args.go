@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"fmt"
 	"ragjudge/core/exact"
 	"strconv"
 
@@ -20,7 +19,7 @@ type Args struct {
 }
 
 func (a *Args) errorf(format string, v ...any) error {
-	return &diag.Error{Kind: "input", Name: a.fn, Msg: fmt.Sprintf(format, v...)}
+	return &diag.Error{Kind: "input", Name: a.fn, Msg: diag.Sprintf(format, v...)}
 }
 
 func (a *Args) at(i int) any {
@@ -124,7 +123,7 @@ func (a *Args) scores(in *value.Object, kind string) ([]*exact.Rat, error) {
 		if err != nil {
 			if d, ok := err.(*diag.Error); ok {
 				e := *d
-				e.Msg = fmt.Sprintf("%s score %d: %s", kind, k+1, d.Msg)
+				e.Msg = diag.Sprintf("%s score %d: %s", kind, k+1, d.Msg)
 				return nil, &e
 			}
 			return nil, err

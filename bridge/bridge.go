@@ -17,10 +17,8 @@
 package bridge
 
 import (
-	"fmt"
 	"io/fs"
-	"os"
-	"runtime/debug"
+	"runtime"
 	"sort"
 	"unsafe"
 
@@ -135,10 +133,13 @@ type Tail struct {
 func (b *Bridge) recover(fn *string, out *string) {
 	if p := recover(); p != nil {
 		name := *fn
-		// The stack goes to the console (stderr in the wasm); the page shows the message.
-		fmt.Fprintf(os.Stderr, "ragjudge: %s panicked: %v\n%s", name, p, debug.Stack())
+		// The stack goes to the console (stderr, which the wasm writes to the browser console,
+		// through the runtime's own print: os and fmt are not linked); the page shows the message.
+		stack := make([]byte, 64<<10)
+		stack = stack[:runtime.Stack(stack, false)]
+		print("ragjudge: " + name + " panicked: " + diag.Sprintf("%v", p) + "\n" + string(stack))
 		*out = wireError(&diag.Error{Kind: "internal", Name: name,
-			Msg: fmt.Sprintf("internal error (please report it with the browser console's output): %v", p)})
+			Msg: diag.Sprintf("internal error (please report it with the browser console's output): %v", p)})
 	}
 }
 

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -210,7 +209,7 @@ func readCSV(text string, delim byte, b *builder) error {
 		if rec.unclosed {
 			// Python would read on to the end of the text inside this field, turning every line
 			// after it into one cell: read those lines again as rows instead.
-			msg := fmt.Sprintf(`a quoted field on line %d is never closed (a " inside a quoted field must be doubled: "")`, rec.line)
+			msg := diag.Sprintf(`a quoted field on line %d is never closed (a " inside a quoted field must be doubled: "")`, rec.line)
 			if header == nil {
 				return &diag.Error{Kind: "dataset", Code: diag.DatasetUnclosedQuote, Line: rec.line, Msg: "cannot read the CSV header: " + msg}
 			}
@@ -219,10 +218,10 @@ func readCSV(text string, delim byte, b *builder) error {
 				return nil
 			}
 			if resyncs++; resyncs > maxResyncs {
-				b.fail(rec.line, 0, diag.DatasetStopped, msg+fmt.Sprintf("; more than %d such fields, reading stopped here: rows after this point are not loaded", maxResyncs))
+				b.fail(rec.line, 0, diag.DatasetStopped, msg+diag.Sprintf("; more than %d such fields, reading stopped here: rows after this point are not loaded", maxResyncs))
 				return nil
 			}
-			if !b.fail(rec.line, 0, diag.DatasetUnclosedQuote, msg+fmt.Sprintf("; this row is not loaded, reading resumed at line %d", rec.line+1)) {
+			if !b.fail(rec.line, 0, diag.DatasetUnclosedQuote, msg+diag.Sprintf("; this row is not loaded, reading resumed at line %d", rec.line+1)) {
 				return nil
 			}
 			s.restart(rec.resume, rec.line+1)
@@ -240,7 +239,7 @@ func readCSV(text string, delim byte, b *builder) error {
 			continue // a line of spaces
 		}
 		if len(rec.fields) > len(header) {
-			if !b.fail(rec.line, 0, diag.DatasetBadRow, fmt.Sprintf("expected %d fields, as in the header, got %d (a field with the delimiter in it must be quoted)", len(header), len(rec.fields))) {
+			if !b.fail(rec.line, 0, diag.DatasetBadRow, diag.Sprintf("expected %d fields, as in the header, got %d (a field with the delimiter in it must be quoted)", len(header), len(rec.fields))) {
 				return nil
 			}
 			continue
@@ -253,17 +252,17 @@ func readCSV(text string, delim byte, b *builder) error {
 			return nil
 		}
 		if len(rec.fields) < len(header) {
-			b.warn(rec.line, 0, diag.DatasetMissingFields, fmt.Sprintf("expected %d fields, as in the header, got %d: the columns %s are missing in this row", len(header), len(rec.fields), quoteNames(header[len(rec.fields):])))
+			b.warn(rec.line, 0, diag.DatasetMissingFields, diag.Sprintf("expected %d fields, as in the header, got %d: the columns %s are missing in this row", len(header), len(rec.fields), quoteNames(header[len(rec.fields):])))
 		}
 		if len(rec.quotes) > 0 {
 			// One warning a row, at its first such quote.
 			q := rec.quotes[0]
-			msg := fmt.Sprintf(`a " inside an unquoted field at line %d, col %d is kept as text (to be sure, quote the field and double each " inside it)`, q.line, q.col)
+			msg := diag.Sprintf(`a " inside an unquoted field at line %d, col %d is kept as text (to be sure, quote the field and double each " inside it)`, q.line, q.col)
 			if q.after {
-				msg = fmt.Sprintf(`text after a closing quote at line %d, col %d is kept as part of the field (a " inside a quoted field must be doubled: "")`, q.line, q.col)
+				msg = diag.Sprintf(`text after a closing quote at line %d, col %d is kept as part of the field (a " inside a quoted field must be doubled: "")`, q.line, q.col)
 			}
 			if n := len(rec.quotes); n > 1 {
-				msg += fmt.Sprintf("; %d such quotes in this row", n)
+				msg += diag.Sprintf("; %d such quotes in this row", n)
 			}
 			b.warn(q.line, q.col, diag.DatasetQuoteInField, msg)
 		}

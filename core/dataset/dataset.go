@@ -40,7 +40,6 @@
 package dataset
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -87,7 +86,7 @@ var Formats = []string{"csv", "tsv", "json", "jsonl"}
 // Errors are *diag.Error with Kind "dataset".
 func Read(text, format string) (*Table, error) {
 	if len(text) > MaxBytes {
-		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetTooLarge, Msg: fmt.Sprintf("the text is %s; the limit is %s: split the dataset", mib(len(text)), mib(MaxBytes))}
+		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetTooLarge, Msg: diag.Sprintf("the text is %s; the limit is %s: split the dataset", mib(len(text)), mib(MaxBytes))}
 	}
 	text = strings.TrimPrefix(text, "\uFEFF")
 	f := strings.ToLower(strings.TrimSpace(format))
@@ -101,7 +100,7 @@ func Read(text, format string) (*Table, error) {
 		f = "jsonl"
 	case "json", "csv", "tsv":
 	default:
-		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetUnknownFormat, Msg: fmt.Sprintf("unknown format %q: want \"csv\", \"tsv\", \"json\", \"jsonl\" or none to detect", format)}
+		return nil, &diag.Error{Kind: "dataset", Code: diag.DatasetUnknownFormat, Msg: diag.Sprintf("unknown format %q: want \"csv\", \"tsv\", \"json\", \"jsonl\" or none to detect", format)}
 	}
 	if !utf8.ValidString(text) {
 		off := firstInvalidUTF8(text)
@@ -195,7 +194,7 @@ func firstInvalidUTF8(s string) int {
 }
 
 func mib(n int) string {
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return diag.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // builder collects rows, errors and the union of columns, and enforces MaxRows.
@@ -221,7 +220,7 @@ func (b *builder) take(line int) bool {
 	}
 	if b.records >= rowLimit {
 		b.full = true
-		b.t.Errors = append(b.t.Errors, RowError{Line: line, Code: diag.DatasetTooManyRows, Message: fmt.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", rowLimit)})
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Code: diag.DatasetTooManyRows, Message: diag.Sprintf("more than %d rows: this row and the rest are not loaded; split the dataset", rowLimit)})
 		return false
 	}
 	b.records++

@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"ragjudge/core/diag"
@@ -28,7 +27,7 @@ func readJSONL(text string, b *builder) {
 		}
 		o, ok := v.(*value.Object)
 		if !ok {
-			if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("the line is %s, not a JSON object", value.TypeName(v))) {
+			if !b.fail(line, 0, diag.DatasetBadRow, diag.Sprintf("the line is %s, not a JSON object", value.TypeName(v))) {
 				return
 			}
 			continue
@@ -47,7 +46,7 @@ func decodeStrict(s string) (any, error) {
 		if errors.As(err, &se) {
 			return nil, jsonProblem(s, err)
 		}
-		return nil, fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "value: "))
+		return nil, diag.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "value: "))
 	}
 	return v, nil
 }
@@ -60,12 +59,12 @@ func jsonProblem(s string, err error) error {
 			return errors.New("invalid JSON: the line ends before its JSON value does (JSONL needs one whole object per line)")
 		}
 		_, col := diag.Position(s, max(int(se.Offset)-1, 0))
-		return fmt.Errorf("invalid JSON at col %d: %s", col, se.Error())
+		return diag.Errorf("invalid JSON at col %d: %s", col, se.Error())
 	}
 	if err == nil {
 		err = errors.New("not valid")
 	}
-	return fmt.Errorf("invalid JSON: %s", err.Error())
+	return diag.Errorf("invalid JSON: %s", err.Error())
 }
 
 // firstSyntaxError finds where text stops being JSON: the first error in the whole text is the
@@ -128,7 +127,7 @@ func readJSON(text string, b *builder) error {
 			o, isObject := v.(*value.Object)
 			if err != nil || !isObject {
 				line, _ := li.position(start)
-				return &diag.Error{Kind: "dataset", Code: diag.DatasetInvalidJSON, Line: line, Msg: fmt.Sprintf("invalid JSON: %v", err)}
+				return &diag.Error{Kind: "dataset", Code: diag.DatasetInvalidJSON, Line: line, Msg: diag.Sprintf("invalid JSON: %v", err)}
 			}
 			if key, ok := singleListOfObjects(o); ok {
 				dec = value.NewDecoder(data)
@@ -151,7 +150,7 @@ func readJSON(text string, b *builder) error {
 	if !valid && !stopped && !b.full {
 		// The rows were read but the text goes on wrongly after them.
 		line, col, msg := firstSyntaxError(li, text)
-		b.t.Errors = append(b.t.Errors, RowError{Line: line, Col: col, Code: diag.DatasetTextAfterRows, Message: fmt.Sprintf("invalid JSON after the rows at line %d, col %d: %s", line, col, msg)})
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Col: col, Code: diag.DatasetTextAfterRows, Message: diag.Sprintf("invalid JSON after the rows at line %d, col %d: %s", line, col, msg)})
 	}
 	return nil
 }
@@ -270,7 +269,7 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 		if errors.Is(err, value.ErrTooDeep) {
 			// Too deep to hold but maybe JSON: a row error, and reading goes on after it.
 			if dec.SetOffset(start); dec.Skip() == nil {
-				if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("row %d: invalid JSON: %s", n, errTooDeep.Error())) {
+				if !b.fail(line, 0, diag.DatasetBadRow, diag.Sprintf("row %d: invalid JSON: %s", n, errTooDeep.Error())) {
 					return false
 				}
 				continue
@@ -282,7 +281,7 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 		}
 		o, ok := v.(*value.Object)
 		if !ok {
-			if !b.fail(line, 0, diag.DatasetBadRow, fmt.Sprintf("row %d is %s, not a JSON object", n, value.TypeName(v))) {
+			if !b.fail(line, 0, diag.DatasetBadRow, diag.Sprintf("row %d is %s, not a JSON object", n, value.TypeName(v))) {
 				return false
 			}
 			continue
@@ -303,7 +302,7 @@ func readArray(dec *value.Decoder, text string, li *lineIndex, b *builder) bool 
 // stoppedMessage words a syntax error that ends reading a JSON list at row n.
 func stoppedMessage(li *lineIndex, text string, n int) string {
 	line, col, msg := firstSyntaxError(li, text)
-	return fmt.Sprintf("row %d: invalid JSON at line %d, col %d: %s; reading stopped here, rows after this point are not loaded", n, line, col, msg)
+	return diag.Sprintf("row %d: invalid JSON at line %d, col %d: %s; reading stopped here, rows after this point are not loaded", n, line, col, msg)
 }
 
 // syntaxError is the Read error for a JSON text that has no readable rows at all.

@@ -1,12 +1,12 @@
 package dataset
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
 
@@ -83,14 +83,14 @@ func (p *pyScanner) listValue() ([]any, string) {
 		return nil, p.fail("expected [")
 	}
 	if p.depth++; p.depth > maxCellDepth {
-		return nil, p.fail(fmt.Sprintf("lists nested deeper than %d", maxCellDepth))
+		return nil, p.fail(diag.Sprintf("lists nested deeper than %d", maxCellDepth))
 	}
 	defer func() { p.depth-- }()
 	items := []any{}
 	p.space()
 	for !p.eat(']') {
 		if p.items++; p.items > maxCellItems {
-			return nil, p.fail(fmt.Sprintf("more than %d items", maxCellItems))
+			return nil, p.fail(diag.Sprintf("more than %d items", maxCellItems))
 		}
 		item, err := p.item()
 		if err != "" {
@@ -118,14 +118,14 @@ func (p *pyScanner) listValue() ([]any, string) {
 func (p *pyScanner) dict() (any, string) {
 	p.pos++ // '{'
 	if p.depth++; p.depth > maxCellDepth {
-		return nil, p.fail(fmt.Sprintf("dicts nested deeper than %d", maxCellDepth))
+		return nil, p.fail(diag.Sprintf("dicts nested deeper than %d", maxCellDepth))
 	}
 	defer func() { p.depth-- }()
 	o := &value.Object{}
 	p.space()
 	for !p.eat('}') {
 		if p.items++; p.items > maxCellItems {
-			return nil, p.fail(fmt.Sprintf("more than %d items", maxCellItems))
+			return nil, p.fail(diag.Sprintf("more than %d items", maxCellItems))
 		}
 		k, err := p.item()
 		if err != "" {
@@ -279,7 +279,7 @@ func (p *pyScanner) space() {
 func (p *pyScanner) fail(msg string) string {
 	off := min(p.pos, len(p.src))
 	p.errOff = off
-	return fmt.Sprintf("%s at col %d", msg, utf8.RuneCountInString(p.src[:off])+1)
+	return diag.Sprintf("%s at col %d", msg, utf8.RuneCountInString(p.src[:off])+1)
 }
 
 func isQuote(c byte) bool { return c == '\'' || c == '"' }

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -345,11 +344,11 @@ func RowInputs(row *value.Object, m Mapping, inputs []judge.Input) (*value.Objec
 		col, mapped := m[in.Name]
 		if !mapped || col == "" {
 			if in.Required {
-				checks = append(checks, diag.Fail(diag.InputUnmapped, fmt.Sprintf("input %q: no column is mapped to it", in.Name)).In(in.Name))
+				checks = append(checks, diag.Fail(diag.InputUnmapped, diag.Sprintf("input %q: no column is mapped to it", in.Name)).In(in.Name))
 			}
 			continue
 		}
-		where := fmt.Sprintf("input %q (column %q)", in.Name, col)
+		where := diag.Sprintf("input %q (column %q)", in.Name, col)
 		v, found := Lookup(row, col)
 		if !found || v == nil || isBlank(v) {
 			if in.Required {
@@ -359,7 +358,7 @@ func RowInputs(row *value.Object, m Mapping, inputs []judge.Input) (*value.Objec
 				} else if v == nil {
 					what = "is null"
 				}
-				checks = append(checks, diag.Fail(diag.InputMissing, fmt.Sprintf("%s: the value %s in this row", where, what)).In(in.Name))
+				checks = append(checks, diag.Fail(diag.InputMissing, diag.Sprintf("%s: the value %s in this row", where, what)).In(in.Name))
 			}
 			continue
 		}
@@ -393,7 +392,7 @@ func convert(in judge.Input, v any) (any, []diag.Check) {
 	case "choice":
 		s, ok := v.(string)
 		if !ok {
-			return nil, []diag.Check{diag.Fail(diag.InputNotAChoice, fmt.Sprintf("want one of %s, got %s", strings.Join(in.Choices, ", "), value.TypeName(v)))}
+			return nil, []diag.Check{diag.Fail(diag.InputNotAChoice, diag.Sprintf("want one of %s, got %s", strings.Join(in.Choices, ", "), value.TypeName(v)))}
 		}
 		t := strings.TrimSpace(s)
 		for _, c := range in.Choices {
@@ -402,7 +401,7 @@ func convert(in judge.Input, v any) (any, []diag.Check) {
 			}
 		}
 		if len(in.Choices) > 0 {
-			return s, []diag.Check{diag.Warn(diag.InputNotAChoice, fmt.Sprintf("%q is not one of %s", s, strings.Join(in.Choices, ", ")))}
+			return s, []diag.Check{diag.Warn(diag.InputNotAChoice, diag.Sprintf("%q is not one of %s", s, strings.Join(in.Choices, ", ")))}
 		}
 		return s, nil
 	case "text":
@@ -423,7 +422,7 @@ func convertText(v any) (any, []diag.Check) {
 			s, ok := e.(string)
 			if !ok {
 				if e == nil || isComposite(e) {
-					return nil, []diag.Check{diag.Fail(diag.InputNotText, fmt.Sprintf("want text, got a list whose item %d is %s", i+1, value.TypeName(e)))}
+					return nil, []diag.Check{diag.Fail(diag.InputNotText, diag.Sprintf("want text, got a list whose item %d is %s", i+1, value.TypeName(e)))}
 				}
 				s = scalarText(e)
 			}
@@ -432,7 +431,7 @@ func convertText(v any) (any, []diag.Check) {
 		if len(parts) == 1 {
 			return parts[0], []diag.Check{diag.Warn(diag.InputJoined, "a list of one text; its text is used")}
 		}
-		return strings.Join(parts, "\n"), []diag.Check{diag.Warn(diag.InputJoined, fmt.Sprintf("a list of %d texts; joined one per line", len(parts)))}
+		return strings.Join(parts, "\n"), []diag.Check{diag.Warn(diag.InputJoined, diag.Sprintf("a list of %d texts; joined one per line", len(parts)))}
 	}
 	return nil, []diag.Check{diag.Fail(diag.InputNotText, "want text, got "+value.TypeName(v))}
 }
@@ -445,7 +444,7 @@ func convertNumber(v any) (any, []diag.Check) {
 		s := strings.TrimSpace(t)
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !isNumberLiteral(s) {
-			return nil, []diag.Check{diag.Fail(diag.InputNotANumber, fmt.Sprintf("%q is not a number", t))}
+			return nil, []diag.Check{diag.Fail(diag.InputNotANumber, diag.Sprintf("%q is not a number", t))}
 		}
 		return value.Number(s), nil
 	}
@@ -528,7 +527,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		default:
 			if items, isPipes := pipeList(t); isPipes {
 				list = items
-				checks = append(checks, diag.Warn(diag.InputListFromPipes, fmt.Sprintf("one text with | in it, read as a list of %d items split at | (as DeepEval writes lists); if it is one text, give it as a JSON list [\"…\"]", len(items))))
+				checks = append(checks, diag.Warn(diag.InputListFromPipes, diag.Sprintf("one text with | in it, read as a list of %d items split at | (as DeepEval writes lists); if it is one text, give it as a JSON list [\"…\"]", len(items))))
 			} else {
 				list = []any{t}
 				checks = append(checks, diag.Warn(diag.InputOneItem, "one text, not a list; taken as a list of one"))
@@ -556,7 +555,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		case int64, float64, bool:
 			items = append(items, scalarText(x))
 		case nil:
-			checks = append(checks, diag.Warn(diag.InputNullItem, fmt.Sprintf("item %d is null; left out", i+1)))
+			checks = append(checks, diag.Warn(diag.InputNullItem, diag.Sprintf("item %d is null; left out", i+1)))
 		case *value.Object:
 			if kind == "claims" {
 				items = append(items, x)
@@ -564,7 +563,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 			}
 			text, ok := itemText(x)
 			if !ok {
-				return nil, append(checks, diag.Fail(diag.InputBadItem, fmt.Sprintf("item %d is an object with no text in it (text, content, page_content, ...); want %s", i+1, itemWant(kind))))
+				return nil, append(checks, diag.Fail(diag.InputBadItem, diag.Sprintf("item %d is an object with no text in it (text, content, page_content, ...); want %s", i+1, itemWant(kind))))
 			}
 			objects++
 			if shape == "" {
@@ -581,7 +580,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 				items = append(items, text)
 			}
 		default:
-			return nil, append(checks, diag.Fail(diag.InputBadItem, fmt.Sprintf("item %d is %s, want %s", i+1, value.TypeName(e), itemWant(kind))))
+			return nil, append(checks, diag.Fail(diag.InputBadItem, diag.Sprintf("item %d is %s, want %s", i+1, value.TypeName(e), itemWant(kind))))
 		}
 	}
 	if objects > 0 && !isPlainEvidence(kind, list) {
@@ -589,7 +588,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		if kind == "evidence" {
 			what = "its text and title"
 		}
-		checks = append(checks, diag.Warn(diag.InputItemText, fmt.Sprintf("%d of %d items are objects like %s; each is read as %s", objects, len(list), shape, what)))
+		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are objects like %s; each is read as %s", objects, len(list), shape, what)))
 	}
 	if len(items) == 0 && in.Required {
 		return nil, append(checks, diag.Fail(diag.InputEmptyList, "the list is empty"))
@@ -674,5 +673,5 @@ func scalarText(v any) string {
 	case string:
 		return t
 	}
-	return fmt.Sprint(v)
+	return diag.Sprintf("%v", v)
 }

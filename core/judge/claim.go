@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -307,7 +306,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 	}
 	warnAt := func(o *value.Object) func(diag.Code, string, ...any) {
 		return func(code diag.Code, format string, a ...any) {
-			c := diag.Warn(code, fmt.Sprintf(format, a...))
+			c := diag.Warn(code, diag.Sprintf(format, a...))
 			if start, end, ok := spanOf(o); ok {
 				c = c.AtOffset(answer, start, end-start)
 			}
@@ -418,7 +417,7 @@ func claimParse(in *value.Object, answer string) *Verdict {
 				missing = append(missing, r.ID)
 			}
 		}
-		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsMissing, fmt.Sprintf("undetermined: %d of %d claims have no grade (%s) and none is ungrounded", c.Missing, c.Total, strings.Join(missing, ", "))))
+		v.Checks = append(v.Checks, diag.Fail(diag.ClaimsMissing, diag.Sprintf("undetermined: %d of %d claims have no grade (%s) and none is ungrounded", c.Missing, c.Total, strings.Join(missing, ", "))))
 	default:
 		v.Passed = verdictPassed(true)
 	}
@@ -638,7 +637,7 @@ func emptyList(name, msg string) diag.Check {
 
 // badInput is a *diag.Error about input name.
 func badInput(name string, code diag.Code, format string, a ...any) error {
-	return &diag.Error{Kind: "input", Code: code, Name: name, Msg: fmt.Sprintf(format, a...)}
+	return &diag.Error{Kind: "input", Code: code, Name: name, Msg: diag.Sprintf(format, a...)}
 }
 
 // argText returns the required text input name; it must be a non-blank string.
@@ -699,7 +698,7 @@ func outputCheck(err error) diag.Check {
 	if de, ok := err.(*diag.Error); ok {
 		msg := de.Msg
 		if de.Line > 0 {
-			msg += fmt.Sprintf(" (line %d, col %d)", de.Line, de.Col)
+			msg += diag.Sprintf(" (line %d, col %d)", de.Line, de.Col)
 		}
 		code := de.Code
 		if code == "" {

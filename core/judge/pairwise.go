@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -194,7 +193,7 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 // answer the verdict follows is an error, with the other one a warning.
 func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)) (a *pairwiseAnswer, graded bool) {
 	problem := func(code diag.Code, format string, args ...any) {
-		msg := fmt.Sprintf(format, args...)
+		msg := diag.Sprintf(format, args...)
 		if decides {
 			report(diag.Fail(code, msg))
 		} else {
@@ -202,7 +201,7 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 		}
 	}
 	warn := func(code diag.Code, format string, args ...any) {
-		report(diag.Warn(code, fmt.Sprintf(format, args...)))
+		report(diag.Warn(code, diag.Sprintf(format, args...)))
 	}
 	obj, ok := v.(*value.Object)
 	if !ok {
@@ -322,7 +321,7 @@ type outOfBounds struct {
 func (c citationCheck) checks(actual string, n int) []diag.Check {
 	var checks []diag.Check
 	for _, u := range c.Uncited {
-		checks = append(checks, diag.Warn(diag.CitationUncited, fmt.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))).
+		checks = append(checks, diag.Warn(diag.CitationUncited, diag.Sprintf("citation check: sentence %d of the actual output cites no reference: %s", u.SentenceIndex, quoteExcerpt(u.Sentence))).
 			AtOffset(actual, u.off, len(u.Sentence)).In("actual_output"))
 	}
 	for _, o := range c.OutOfRange {
@@ -332,9 +331,9 @@ func (c citationCheck) checks(actual string, n int) []diag.Check {
 		case 1:
 			have = "there is only reference [1]"
 		default:
-			have = fmt.Sprintf("the references are [1] to [%d]", n)
+			have = diag.Sprintf("the references are [1] to [%d]", n)
 		}
-		checks = append(checks, diag.Warn(diag.CitationOutOfRange, fmt.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))).
+		checks = append(checks, diag.Warn(diag.CitationOutOfRange, diag.Sprintf("citation check: sentence %d of the actual output cites [%d], but %s: %s", o.SentenceIndex, o.Ref, have, quoteExcerpt(o.Sentence))).
 			AtOffset(actual, o.off, o.n).In("actual_output"))
 	}
 	return checks

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"fmt"
 	"math"
 	"ragjudge/core/exact"
 	"strconv"
@@ -238,7 +237,7 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		same := recall.Round2(st.Value).Cmp(recall.Round2(values[i])) == 0
 		line.Match = &same
 		if !same {
-			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, fmt.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
+			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, diag.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
 				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))).At(st.Line, st.Col, 0))
 		}
 	}
@@ -247,10 +246,10 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, "the answer has no RECALL_Final_Score line (it may be cut short); "+
 			"the score is recomputed from the passage scores"))
 	case st.Value == nil && st.Text == "":
-		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, fmt.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallNoFinal, diag.Sprintf("the judge's RECALL_Final_Score line (line %d) has no value; "+
 			"the score is recomputed from the passage scores", st.Line)).At(st.Line, st.Col, 0))
 	case st.Value == nil:
-		v.Checks = append(v.Checks, diag.Warn(diag.RecallFinalUnreadable, fmt.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
+		v.Checks = append(v.Checks, diag.Warn(diag.RecallFinalUnreadable, diag.Sprintf("the judge's RECALL_Final_Score (line %d) is %s, not a score from 1 to 5; not compared",
 			st.Line, quoteExcerpt(st.Text))).At(st.Line, st.Col, 0))
 	}
 	if threshold != nil {
@@ -301,7 +300,7 @@ func hasUnassigned(a *recall.Answer) bool { return len(a.Unassigned) > 0 }
 func truncationHint(a *recall.Answer) string {
 	switch {
 	case a.ThinkOpen:
-		return fmt.Sprintf(" (it ends inside a <think> block opened at line %d: it looks truncated, max_tokens too small?)", a.ThinkLine)
+		return diag.Sprintf(" (it ends inside a <think> block opened at line %d: it looks truncated, max_tokens too small?)", a.ThinkLine)
 	case a.Stated[recall.LineFinal] == nil:
 		return " (it has no RECALL_Final_Score line: it looks truncated)"
 	}

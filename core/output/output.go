@@ -10,7 +10,6 @@
 package output
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,7 +169,7 @@ func findClosingTag(answer string, from int) (start, end int, ok bool) {
 // cannot be read, a *diag.Error of Kind "output" named name.
 func Lenient(name, src string) (any, []Repair, error) {
 	if len(src) > MaxAnswer {
-		return nil, nil, &diag.Error{Kind: "output", Code: diag.AnswerTooLong, Name: name, Msg: fmt.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
+		return nil, nil, &diag.Error{Kind: "output", Code: diag.AnswerTooLong, Name: name, Msg: diag.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
 	}
 	p := &parser{src: src, end: len(src)}
 	v, ok := p.value(ctxTop)
@@ -220,7 +219,7 @@ func FindJSON(name, answer string, keys ...string) (*Payload, error) {
 		return e
 	}
 	if len(answer) > MaxAnswer {
-		return nil, fail(diag.AnswerTooLong, -1, fmt.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
+		return nil, fail(diag.AnswerTooLong, -1, diag.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
 	}
 	off, open := FindReasoning(answer)
 	if open >= 0 {
@@ -339,9 +338,9 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 	// gone wrong; the good one before it was an example in the reasoning.
 	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
 		if endsClosed(s.answer) {
-			return nil, fail(diag.AnswerUnreadable, len(s.answer), fmt.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
+			return nil, fail(diag.AnswerUnreadable, len(s.answer), diag.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
 		}
-		return s.arrived(s.trunc), fail(diag.AnswerTruncated, len(s.answer), fmt.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
+		return s.arrived(s.trunc), fail(diag.AnswerTruncated, len(s.answer), diag.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
 	}
 	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
 		return nil, fail(diag.AnswerUnreadable, s.failed.err.pos, s.failed.err.message(s.answer))

@@ -14,7 +14,8 @@
 package value
 
 import (
-	"fmt"
+	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -130,7 +131,7 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 	}
 	obj, ok := v.(*Object)
 	if !ok {
-		return fmt.Errorf("value: want a JSON object, got %s", TypeName(v))
+		return errors.New("value: want a JSON object, got " + TypeName(v))
 	}
 	*o = *obj
 	return nil
@@ -164,5 +165,8 @@ func TypeName(v any) string {
 	case *Object:
 		return "an object"
 	}
-	return fmt.Sprintf("%T", v)
+	if v == nil {
+		return "<nil>"
+	}
+	return reflect.TypeOf(v).String() // what fmt's %T prints
 }

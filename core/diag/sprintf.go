@@ -1,0 +1,125 @@
+package diag
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sprintf formats the way fmt.Sprintf does for the verbs the core's messages use: %s, %d, %q,
+// %t, %v, %g with a precision (%.4g), %f with a precision (%.1f) and %%, on strings, errors,
+// Stringers, ints, floats and bools. It stands in for fmt, which the wasm does not link (fmt
+// and the os it imports cost about 100 KB of brotli). Anything else prints as fmt would print a
+// bad verb, "%!x(…)", so a test sees it.
+func Sprintf(format string, args ...any) string {
+	b := make([]byte, 0, len(format)+16*len(args))
+	n := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			b = append(b, c)
+			continue
+		}
+		i++
+		prec := -1
+		if format[i] == '.' {
+			j := i + 1
+			for j < len(format) && '0' <= format[j] && format[j] <= '9' {
+				j++
+			}
+			prec, _ = strconv.Atoi(format[i+1 : j])
+			i = j
+			if i == len(format) {
+				return string(append(b, "%!(NOVERB)"...))
+			}
+		}
+		verb := format[i]
+		if verb == '%' {
+			b = append(b, '%')
+			continue
+		}
+		if n >= len(args) {
+			b = append(b, '%', '!', verb)
+			b = append(b, "(MISSING)"...)
+			continue
+		}
+		b = appendArg(b, verb, prec, args[n])
+		n++
+	}
+	return string(b)
+}
+
+type stringer interface{ String() string }
+
+func appendArg(b []byte, verb byte, prec int, arg any) []byte {
+	if prec >= 0 && verb != 'g' && verb != 'f' {
+		return append(b, "%!(BADPREC)"...)
+	}
+	switch verb {
+	case 's', 'v', 'q':
+		s, ok := textOf(arg, verb == 'v')
+		if !ok {
+			break
+		}
+		if verb == 'q' {
+			return strconv.AppendQuote(b, s)
+		}
+		return append(b, s...)
+	case 't':
+		if t, ok := arg.(bool); ok {
+			return strconv.AppendBool(b, t)
+		}
+	case 'd':
+		if i, ok := intOf(arg); ok {
+			return strconv.AppendInt(b, i, 10)
+		}
+	case 'g', 'f':
+		if f, ok := arg.(float64); ok {
+			return strconv.AppendFloat(b, f, verb, prec, 64)
+		}
+	}
+	return append(append(b, '%', '!', verb, '('), "?)"...)
+}
+
+// textOf returns the text %s prints for arg, and for %v also numbers and bools.
+func textOf(arg any, v bool) (string, bool) {
+	switch t := arg.(type) {
+	case string:
+		return t, true
+	case error:
+		return t.Error(), true
+	case stringer:
+		return t.String(), true
+	case Code:
+		return string(t), true
+	}
+	if !v {
+		return "", false
+	}
+	switch t := arg.(type) {
+	case nil:
+		return "<nil>", true
+	case bool:
+		return strconv.FormatBool(t), true
+	case float64:
+		return strconv.FormatFloat(t, 'g', -1, 64), true
+	}
+	if i, ok := intOf(arg); ok {
+		return strconv.FormatInt(i, 10), true
+	}
+	return "", false
+}
+
+func intOf(arg any) (int64, bool) {
+	switch t := arg.(type) {
+	case int:
+		return int64(t), true
+	case int64:
+		return t, true
+	case int32:
+		return int64(t), true
+	}
+	return 0, false
+}
+
+// Errorf is errors.New(Sprintf(format, args...)).
+func Errorf(format string, args ...any) error { return errors.New(Sprintf(format, args...)) }

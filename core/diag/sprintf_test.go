@@ -1,0 +1,40 @@
+package diag
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSprintfMatchesFmt(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		args   []any
+	}{
+		{"plain", nil},
+		{"100%% sure", nil},
+		{"%s and %q", []any{"a\"b", "tab\there é \x01"}},
+		{"%d of %d", []any{3, int64(-7)}},
+		{"%v %v %v %v %v", []any{"s", 12, 1.5, true, errors.New("boom")}},
+		{"%v %v %v", []any{1e21, 1000000.0, math.Inf(-1)}},
+		{"%v", []any{nil}},
+		{"%.4g|%.4g|%.4g", []any{3.14159265, 123456.0, 0.000012345}},
+		{"%.1f MiB", []any{1.25}},
+		{"%.1f MiB", []any{20.05}},
+		{"%s", []any{CitationUncited}},
+		{"%s", []any{errors.New("e")}},
+		{"%q", []any{""}},
+		{"%t or %t", []any{true, false}},
+	} {
+		assert.Equal(t, fmt.Sprintf(c.format, c.args...), Sprintf(c.format, c.args...), c.format)
+	}
+}
+
+func TestSprintfShowsWhatItCannotFormat(t *testing.T) {
+	assert.Contains(t, Sprintf("%d", "x"), "%!d(")
+	assert.Contains(t, Sprintf("%x", 3), "%!x(")
+	assert.Equal(t, "a %!d(MISSING)", Sprintf("a %d"))
+}
