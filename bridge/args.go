@@ -1,10 +1,10 @@
 package bridge
 
 import (
-	"ragjudge/core/exact"
 	"strconv"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/recall"
 	"ragjudge/core/value"
 )

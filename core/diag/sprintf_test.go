@@ -38,3 +38,17 @@ func TestSprintfShowsWhatItCannotFormat(t *testing.T) {
 	assert.Contains(t, Sprintf("%x", 3), "%!x(")
 	assert.Equal(t, "a %!d(MISSING)", Sprintf("a %d"))
 }
+
+// FuzzSprintf compares Sprintf with fmt.Sprintf on the verbs it supports.
+func FuzzSprintf(f *testing.F) {
+	f.Add("plain", int64(3), 1.5, true)
+	f.Add("quote \" and \\ and \x00 and é and \u2028", int64(-1<<63), math.Inf(1), false)
+	f.Add("\xff bad utf-8", int64(1e18), 1e-7, true)
+	f.Fuzz(func(t *testing.T, s string, n int64, x float64, b bool) {
+		const format = "%s|%q|%v|%d|%v|%v|%t|%.4g|%.1f|%v|%%"
+		args := []any{s, s, s, n, n, x, b, x, x, b}
+		if want, got := fmt.Sprintf(format, args...), Sprintf(format, args...); want != got {
+			t.Fatalf("fmt %q, Sprintf %q", want, got)
+		}
+	})
+}

@@ -169,3 +169,60 @@ func FuzzAgainstBig(f *testing.F) {
 		checkInt(t, x)
 	})
 }
+
+// bigPow is the 320-bit big.Float computation PowFloat replaces.
+func bigPow(x float64, n int64, recip bool, roots int) float64 {
+	const prec = 320
+	base := new(big.Float).SetPrec(prec).SetFloat64(math.Abs(x))
+	r := new(big.Float).SetPrec(prec).SetInt64(1)
+	for ; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			r.Mul(r, base)
+		}
+		base.Mul(base, base)
+	}
+	if recip {
+		r.Quo(new(big.Float).SetPrec(prec).SetInt64(1), r)
+	}
+	for i := 0; i < roots; i++ {
+		r.Sqrt(r)
+	}
+	f, _ := r.Float64()
+	return f
+}
+
+func TestPowFloatMatchesBigFloat(t *testing.T) {
+	xs := []float64{0.1, 1.1, 2, 3, 10, 1e-5, 0.5, 7.25, 1.0000001, 123456.789, 1e150, 1e-150, 5e-324, math.MaxFloat64, 2.5, 0.3, 9.99}
+	for _, x := range xs {
+		for _, n := range []int64{0, 1, 2, 3, 4, 5, 7, 10, 17, 100, 1000, 1 << 20} {
+			for roots := 0; roots <= 3; roots++ {
+				for _, recip := range []bool{false, true} {
+					want := bigPow(x, n, recip, roots)
+					require.Equal(t, want, PowFloat(x, n, recip, roots), "%v ** %d recip=%v roots=%d", x, n, recip, roots)
+				}
+			}
+		}
+	}
+}
+
+func TestCmpFloatMatchesBigFloat(t *testing.T) {
+	fs := []float64{0, -0.0, 1, -1, 0.5, -0.5, 1e300, -1e300, math.Inf(1), math.Inf(-1), 9007199254740992, 9007199254740994, 1.8446744073709552e19, 5e-324}
+	for _, s := range intSamples {
+		x := exOf(t, s)
+		bx := new(big.Float).SetInt(bigOf(t, s))
+		for _, f := range fs {
+			require.Equal(t, bx.Cmp(new(big.Float).SetFloat64(f)), CmpFloat(x, f), "%s vs %v", s, f)
+		}
+	}
+	huge := new(Int).Lsh(NewInt(1), 2000)
+	require.Equal(t, -1, CmpFloat(huge, math.Inf(1)))
+	require.Equal(t, 1, CmpFloat(huge, math.MaxFloat64))
+}
+
+func TestQuotientOverflowIsInf(t *testing.T) {
+	huge := new(big.Int).Lsh(big.NewInt(3), 1100)
+	bf, _ := new(big.Rat).SetFrac(huge, big.NewInt(7)).Float64()
+	require.True(t, math.IsInf(bf, 1))
+	require.Equal(t, bf, new(Rat).SetFrac(new(Int).Lsh(NewInt(3), 1100), NewInt(7)).Float64())
+	require.True(t, math.IsInf(new(Int).Lsh(NewInt(-1), 1024).Float64(), -1))
+}

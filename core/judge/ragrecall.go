@@ -2,13 +2,13 @@ package judge
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/recall"
 	"ragjudge/core/template"
 	"ragjudge/core/value"

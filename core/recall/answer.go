@@ -1,13 +1,13 @@
 package recall
 
 import (
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
 )
 

@@ -1,9 +1,10 @@
 package recall
 
 import (
-	"ragjudge/core/exact"
 	"strings"
 	"testing"
+
+	"ragjudge/core/exact"
 )
 
 func BenchmarkRecallCompute(b *testing.B) {

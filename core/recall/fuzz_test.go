@@ -2,10 +2,11 @@ package recall
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"ragjudge/core/exact"
 )
 
 // FuzzCompute parses "essential|bonus" lists of comma-separated scores and computes their recall:

@@ -9,11 +9,11 @@ package recall
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"io/fs"
-	"ragjudge/core/exact"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/prompts"
 )
 

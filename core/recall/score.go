@@ -1,10 +1,10 @@
 package recall
 
 import (
-	"ragjudge/core/exact"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 )
 
 // maxScoreLen caps the text of one score: a longer "number" is garbage, and exact.Rat would

@@ -4,10 +4,10 @@ package template
 // scope each iteration; if does not open one) and Python's semantics for every operation.
 
 import (
-	"ragjudge/core/exact"
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

@@ -4,12 +4,12 @@ package template
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

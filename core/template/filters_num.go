@@ -5,10 +5,11 @@ package template
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"ragjudge/core/exact"
 )
 
 func filterAbs(v any, _ []any) (any, error) {

@@ -5,12 +5,12 @@ package template
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

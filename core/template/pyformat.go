@@ -6,11 +6,11 @@ package template
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

@@ -5,9 +5,9 @@ package template
 
 import (
 	"math"
-	"ragjudge/core/exact"
 	"strings"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

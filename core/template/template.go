@@ -9,12 +9,12 @@
 package template
 
 import (
-	"ragjudge/core/exact"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 

@@ -3,13 +3,13 @@ package value_test
 import (
 	"encoding/json"
 	"os"
-	"ragjudge/core/exact"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"ragjudge/core/dataset"
+	"ragjudge/core/exact"
 	"ragjudge/core/judge"
 	"ragjudge/core/recall"
 	"ragjudge/core/value"
