@@ -282,6 +282,7 @@ func natParse(s string, base int) (nat, bool) {
 		return nil, false
 	}
 	var z nat
+	var chunk, chunkMul uint32 = 0, 1 // digits not yet folded into z, and base**their count
 	shift := 0
 	if base&(base-1) == 0 {
 		shift = bits.TrailingZeros(uint(base))
@@ -309,7 +310,13 @@ func natParse(s string, base int) (nat, bool) {
 			}
 			continue
 		}
-		z = mulAddWord(z, uint32(base), uint32(d))
+		chunk, chunkMul = chunk*uint32(base)+uint32(d), chunkMul*uint32(base)
+		if uint64(chunkMul)*uint64(base) > 0xffffffff {
+			z, chunk, chunkMul = mulAddWord(z, chunkMul, chunk), 0, 1
+		}
+	}
+	if chunkMul > 1 {
+		z = mulAddWord(z, chunkMul, chunk)
 	}
 	return z.norm(), true
 }
