@@ -62,7 +62,7 @@ func matches(p string, list []string) (string, bool) {
 func TestNoUnwantedDeps(t *testing.T) {
 	for _, p := range goList(t, []string{"GOOS=js", "GOARCH=wasm"}, "-deps", "./wasm") {
 		if _, bad := matches(p, notInWasm); bad {
-			t.Errorf("the wasm links %s; see the package doc of ragjudge/core/value", p)
+			t.Errorf("the wasm links %s; see notInWasm in wasm/deps_test.go for why not", p)
 		}
 	}
 }
