@@ -2,14 +2,15 @@ package diag
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 )
 
 // Sprintf formats the way fmt.Sprintf does for the verbs the core's messages use: %s, %d, %q,
 // %t, %v, %g with a precision (%.4g), %f with a precision (%.1f) and %%, on strings, errors,
-// Stringers, ints, floats and bools. It stands in for fmt, which the wasm does not link (fmt
-// and the os it imports cost about 100 KB of brotli). Anything else prints as fmt would print a
-// bad verb, "%!x(…)", so a test sees it.
+// Stringers, ints, floats and bools (named types of these kinds included). It stands in for fmt,
+// which the wasm does not link (fmt and the os it imports cost about 100 KB of brotli). Anything
+// else prints as fmt would print a bad verb, "%!x(…)", so a test sees it.
 func Sprintf(format string, args ...any) string {
 	b := make([]byte, 0, len(format)+16*len(args))
 	n := 0
@@ -65,16 +66,16 @@ func appendArg(b []byte, verb byte, prec int, arg any) []byte {
 		}
 		return append(b, s...)
 	case 't':
-		if t, ok := arg.(bool); ok {
-			return strconv.AppendBool(b, t)
+		if r := reflect.ValueOf(arg); r.Kind() == reflect.Bool {
+			return strconv.AppendBool(b, r.Bool())
 		}
 	case 'd':
 		if i, ok := intOf(arg); ok {
 			return strconv.AppendInt(b, i, 10)
 		}
 	case 'g', 'f':
-		if f, ok := arg.(float64); ok {
-			return strconv.AppendFloat(b, f, verb, prec, 64)
+		if r := reflect.ValueOf(arg); r.Kind() == reflect.Float64 {
+			return strconv.AppendFloat(b, r.Float(), verb, prec, 64)
 		}
 	}
 	return append(append(b, '%', '!', verb, '('), "?)"...)
@@ -89,8 +90,9 @@ func textOf(arg any, v bool) (string, bool) {
 		return t.Error(), true
 	case stringer:
 		return t.String(), true
-	case Code:
-		return string(t), true
+	}
+	if r := reflect.ValueOf(arg); r.Kind() == reflect.String { // a named string type
+		return r.String(), true
 	}
 	if !v {
 		return "", false
@@ -106,6 +108,9 @@ func textOf(arg any, v bool) (string, bool) {
 	if i, ok := intOf(arg); ok {
 		return strconv.FormatInt(i, 10), true
 	}
+	if r := reflect.ValueOf(arg); r.Kind() == reflect.Bool {
+		return strconv.FormatBool(r.Bool()), true
+	}
 	return "", false
 }
 
@@ -117,6 +122,14 @@ func intOf(arg any) (int64, bool) {
 		return t, true
 	case int32:
 		return int64(t), true
+	}
+	switch r := reflect.ValueOf(arg); r.Kind() { // a named integer type
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return r.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if u := r.Uint(); u <= 1<<63-1 {
+			return int64(u), true
+		}
 	}
 	return 0, false
 }

@@ -28,6 +28,9 @@ func TestSprintfMatchesFmt(t *testing.T) {
 		{"%s", []any{errors.New("e")}},
 		{"%q", []any{""}},
 		{"%t or %t", []any{true, false}},
+		{"%q and %s and %v", []any{namedString("jinja"), namedString("f"), namedString("v")}},
+		{"%d %v %d %v", []any{namedInt(-4), namedInt(5), uint8(7), uint(9)}},
+		{"%v %t", []any{namedBool(true), namedBool(false)}},
 	} {
 		assert.Equal(t, fmt.Sprintf(c.format, c.args...), Sprintf(c.format, c.args...), c.format)
 	}
@@ -52,3 +55,9 @@ func FuzzSprintf(f *testing.F) {
 		}
 	})
 }
+
+type (
+	namedString string
+	namedInt    int
+	namedBool   bool
+)
