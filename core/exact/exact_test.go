@@ -206,7 +206,7 @@ func TestPowFloatMatchesBigFloat(t *testing.T) {
 }
 
 func TestCmpFloatMatchesBigFloat(t *testing.T) {
-	fs := []float64{0, -0.0, 1, -1, 0.5, -0.5, 1e300, -1e300, math.Inf(1), math.Inf(-1), 9007199254740992, 9007199254740994, 1.8446744073709552e19, 5e-324}
+	fs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 1e300, -1e300, math.Inf(1), math.Inf(-1), 9007199254740992, 9007199254740994, 1.8446744073709552e19, 5e-324}
 	for _, s := range intSamples {
 		x := exOf(t, s)
 		bx := new(big.Float).SetInt(bigOf(t, s))
