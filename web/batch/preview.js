@@ -116,6 +116,25 @@ export async function checkRows(rj, ev, items, { yieldFn, isStale = () => false 
   return { items: out, judged, refused: [...refused.values()].sort(bySize), warned: [...warned.values()].sort(bySize), chars };
 }
 
+/** @param {{message: string}[]} rows */
+const sameMessage = (rows) => rows.every((r) => r.message === rows[0].message);
+
+/**
+ * rowRanges names rows by their 1-based numbers, runs folded: "1–30", "2, 5–7, 9".
+ * @param {{index: number}[]} rows  in order
+ */
+function rowRanges(rows) {
+  const parts = [];
+  for (let i = 0; i < rows.length; ) {
+    let j = i;
+    while (j + 1 < rows.length && rows[j + 1].index === rows[j].index + 1) j++;
+    const a = rows[i].index + 1, b = rows[j].index + 1;
+    parts.push(a === b ? String(a) : j === i + 1 ? `${a}, ${b}` : `${a}–${b}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
 function reasonList(ref, summary, groups, open) {
   return h(
     "details",
@@ -126,8 +145,11 @@ function reasonList(ref, summary, groups, open) {
         "div",
         { class: "reason", dataset: { code: g.code, count: String(g.rows.length) } },
         h("p", { class: "reason-title" }, h("strong", { text: plural(g.rows.length, "row") + ": " }), g.label, " ", isCheckCode(g.code) ? h("code", { class: "hint", text: g.code }) : null),
-        h("ul", {}, g.rows.slice(0, LISTED).map((r) => h("li", { text: `Row ${r.index + 1}: ${r.message}` }))),
-        g.rows.length > LISTED ? h("p", { class: "hint", text: `… and ${fmtInt(g.rows.length - LISTED)} more.` }) : null,
+        // Rows that all say the same thing are named once, as ranges ("Rows 1–30"), not listed.
+        sameMessage(g.rows)
+          ? h("p", { class: "reason-rows", text: `${g.rows.length === 1 ? "Row" : "Rows"} ${rowRanges(g.rows)}` + (g.rows[0].message === g.label ? "" : `: ${g.rows[0].message}`) })
+          : h("ul", {}, g.rows.slice(0, LISTED).map((r) => h("li", { text: `Row ${r.index + 1}: ${r.message}` }))),
+        !sameMessage(g.rows) && g.rows.length > LISTED ? h("p", { class: "hint", text: `… and ${fmtInt(g.rows.length - LISTED)} more.` }) : null,
       ),
     ),
   );
