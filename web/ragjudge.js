@@ -8,11 +8,18 @@
 //
 // The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
 // the global again, so each load() is an independent instance. A call's arguments are checked
-// and flattened here by JSON's rules (objects keep their key order) into one byte buffer that Go
-// copies in one go (flatten, pack; bridge/wire.go); inputs already sent are named by id instead
+// and flattened by JSON's rules (objects keep their key order) into one byte buffer that Go
+// copies in one go (wire.js; bridge/wire.go); inputs already sent are named by id instead
 // (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
 // name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
+// Loading the wasm and Go's wasm_exec.js is loadwasm.js's.
 
+import { compile, loadError, loadRuntime } from "./loadwasm.js";
+import {
+  W_HELD, W_LIST, W_NULL, W_STRING, flatten, heldValues, pack, textArg, utf8Decoder, withHeld,
+} from "./wire.js";
+
+/** @typedef {import("./wire.js").Held} Held */
 
 /**
  * The error every ragjudge call throws for bad arguments, template errors and recall errors.
@@ -58,272 +65,6 @@ function fromWire(e) {
   return new RagJudgeError(full, { kind: e.kind, code: e.code, name: e.name, line: e.line, col: e.col, detail: e.message });
 }
 
-const isNode =
-  typeof process !== "undefined" && process.versions != null && process.versions.node != null &&
-  typeof window === "undefined";
-
-/** @type {Promise<void>|null} */
-let runtimePromise = null;
-
-/**
- * Makes globalThis.Go (Go's wasm_exec.js) available, loading wasm_exec.js from beside this module
- * (or from `url`) when it is not already there. wasm_exec.js is a classic script, so it is run as
- * one: a <script> element in a page, vm.runInThisContext in Node, indirect eval in a worker.
- */
-function loadRuntime(url) {
-  if (typeof globalThis.Go === "function") return Promise.resolve();
-  if (runtimePromise) return runtimePromise;
-  runtimePromise = (async () => {
-    const src = url ? new URL(String(url), baseURL()) : new URL("./wasm_exec.js", import.meta.url);
-    if (isNode && src.protocol === "file:") {
-      const [{ readFile }, { fileURLToPath }, vm] = await Promise.all([
-        import("node:fs/promises"), import("node:url"), import("node:vm"),
-      ]);
-      const path = fileURLToPath(src);
-      const code = await readFile(path, "utf8").catch((err) => {
-        throw loadError(`cannot read wasm_exec.js at ${path} (run \`make build\`): ${err.message}`);
-      });
-      vm.runInThisContext(code, { filename: path });
-    } else if (typeof document !== "undefined" && document.createElement) {
-      await new Promise((resolve, reject) => {
-        const s = document.createElement("script");
-        s.src = src.href;
-        s.onload = resolve;
-        s.onerror = () => reject(loadError(`cannot load wasm_exec.js from ${src.href}`));
-        document.head.appendChild(s);
-      });
-    } else {
-      const res = await fetch(src);
-      if (!res.ok) throw loadError(`cannot fetch wasm_exec.js from ${src.href}: ${res.status} ${res.statusText}`);
-      (0, eval)(await res.text());
-    }
-    if (typeof globalThis.Go !== "function") throw loadError("wasm_exec.js did not define globalThis.Go");
-  })();
-  runtimePromise.catch(() => (runtimePromise = null)); // let a later load() retry
-  return runtimePromise;
-}
-
-function baseURL() {
-  if (typeof document !== "undefined" && document.baseURI) return document.baseURI;
-  if (isNode) return "file://" + process.cwd().replace(/\\/g, "/") + "/";
-  return import.meta.url;
-}
-
-function loadError(msg) {
-  return new RagJudgeError("load: " + msg, { kind: "load", detail: msg });
-}
-
-/** Compiles the wasm from whatever load() was given; returns a WebAssembly.Module. */
-async function compile(src) {
-  if (src && typeof src.then === "function") src = await src; // a Promise<Response>, e.g. fetch(...)
-  if (src instanceof WebAssembly.Module) return src;
-  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) return WebAssembly.compile(/** @type {BufferSource} */ (src));
-  if (typeof Response !== "undefined" && src instanceof Response) return fromResponse(src);
-  let url;
-  if (src instanceof URL) {
-    url = src;
-  } else if (typeof src === "string") {
-    // In Node a string is a path unless it has a URL scheme (a Windows drive letter is not one).
-    if (isNode && !/^[a-z][a-z0-9+.-]+:/i.test(src)) {
-      const { resolve } = await import("node:path");
-      const { pathToFileURL } = await import("node:url");
-      url = pathToFileURL(resolve(src));
-    } else {
-      url = new URL(src, baseURL());
-    }
-  } else {
-    const detail = "wasm must be a URL, a path, bytes (ArrayBuffer or Uint8Array), a Response or a WebAssembly.Module";
-    throw new RagJudgeError("input: load: " + detail, { kind: "input", name: "load", detail });
-  }
-  if (isNode && url.protocol === "file:") {
-    const { readFile } = await import("node:fs/promises");
-    const { fileURLToPath } = await import("node:url");
-    const path = fileURLToPath(url);
-    const bytes = await readFile(path).catch((err) => {
-      throw loadError(`cannot read ${path} (run \`make build\`): ${err.message}`);
-    });
-    return WebAssembly.compile(bytes);
-  }
-  let res;
-  try {
-    res = await fetch(url);
-  } catch (err) {
-    throw loadError(`cannot fetch ${url.href}: ${/** @type {Error} */ (err).message}`);
-  }
-  return fromResponse(res);
-}
-
-async function fromResponse(res) {
-  if (!res.ok) throw loadError(`cannot fetch ${res.url || "ragjudge.wasm"}: ${res.status} ${res.statusText}`);
-  if (WebAssembly.compileStreaming) {
-    try {
-      return await WebAssembly.compileStreaming(res.clone());
-    } catch {
-      // A server that does not send application/wasm: fall back to the bytes.
-    }
-  }
-  return WebAssembly.compile(await res.arrayBuffer());
-}
-
-/** typeName names v's type in the words the Go side uses ("a number", "a list", ...). */
-function typeName(v) {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  switch (typeof v) {
-    case "boolean":
-      return "a boolean";
-    case "number":
-    case "bigint":
-      return "a number";
-    case "string":
-      return "a string";
-    case "object":
-      return "an object";
-  }
-  return "a " + typeof v;
-}
-
-/** Checks a text argument: a string, or undefined/null for "not given". */
-function textArg(fn, name, v) {
-  if (v === undefined || v === null || typeof v === "string") return v ?? undefined;
-  const detail = `${name} must be a string, got ${typeName(v)}`;
-  throw new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
-}
-
-/** inputError is the RagJudgeError for a bad argument of fn. */
-function inputError(fn, detail) {
-  return new RagJudgeError(`input: ${fn}: ${detail}`, { kind: "input", name: fn, detail });
-}
-
-/** The tags of the argument wire (bridge/wire.go). */
-const W_NULL = 0, W_FALSE = 1, W_TRUE = 2, W_NUMBER = 3, W_STRING = 4, W_LIST = 5, W_OBJECT = 6, W_HELD = 7, W_HOLD = 8;
-
-/**
- * Flattens a data argument into the argument wire (bridge/wire.go): tags and numbers onto tape,
- * strings (keys and values, in the order Go reads them) onto strs. It reads `v` by
- * JSON.stringify's rules (own enumerable keys in their order, toJSON honoured, undefined
- * properties left out, undefined list items as null), refusing what JSON would silently change
- * (NaN, infinities, functions, symbols, BigInts) and what the engine does not read (nesting
- * deeper than `limit`, cycles), with the path of the value in the message
- * ("inputs.evidence[2].text"). A getter, toJSON or proxy that throws is an input error too: every
- * piece of user code runs here, before anything crosses into the wasm.
- * @param {string} fn @param {string} name @param {unknown} v @param {number} limit
- * @param {number[]} tape @param {string[]} strs
- */
-function flatten(fn, name, v, limit, tape, strs) {
-  /** @type {(string|number)[]} */
-  const path = [name];
-  // The path as JS writes it; a long one keeps its first and last six steps.
-  const where = () => {
-    const steps = path.map((p, k) => (k === 0 ? p : typeof p === "number" ? `[${p}]` : `.${p}`));
-    return (steps.length > 12 ? [...steps.slice(0, 6), "…", ...steps.slice(-6)] : steps).join("");
-  };
-  /** put appends x; it returns false, having appended nothing, when x is undefined. */
-  const put = (/** @type {any} */ x, /** @type {number} */ depth) => {
-    switch (typeof x) {
-      case "undefined":
-        return false;
-      case "boolean":
-        tape.push(x ? W_TRUE : W_FALSE);
-        return true;
-      case "string":
-        tape.push(W_STRING);
-        strs.push(x);
-        return true;
-      case "number":
-        if (!Number.isFinite(x)) throw inputError(fn, `${where()} holds ${x}, which is not a finite number`);
-        tape.push(W_NUMBER, x);
-        return true;
-      case "object":
-        break;
-      default:
-        throw inputError(fn, `${where()} holds a ${typeof x}, which is not JSON data`);
-    }
-    if (x === null) {
-      tape.push(W_NULL);
-      return true;
-    }
-    if (depth >= limit) throw inputError(fn, `${where()} is circular or nested deeper than ${limit} levels`);
-    if (typeof x.toJSON === "function") return put(x.toJSON(), depth + 1);
-    if (Array.isArray(x)) {
-      tape.push(W_LIST, x.length);
-      for (let k = 0; k < x.length; k++) {
-        path.push(k);
-        if (!put(x[k], depth + 1)) tape.push(W_NULL);
-        path.pop();
-      }
-      return true;
-    }
-    const at = tape.length;
-    tape.push(W_OBJECT, 0);
-    let n = 0;
-    for (const key of Object.keys(x)) {
-      path.push(key);
-      const item = x[key];
-      if (item !== undefined) {
-        const t = tape.length, s = strs.length;
-        strs.push(key);
-        if (put(item, depth + 1)) n++;
-        else (tape.length = t), (strs.length = s); // a toJSON that gave undefined: left out
-      }
-      path.pop();
-    }
-    tape[at + 1] = n;
-    return true;
-  };
-  try {
-    if (!put(v, 0)) tape.push(W_NULL);
-  } catch (err) {
-    if (err instanceof RagJudgeError) throw err;
-    throw inputError(fn, `${where()} could not be read: ${err}`);
-  }
-}
-
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
-/** The buffer calls are packed into, kept between calls up to this size. */
-const keptBytes = 8 << 20;
-let scratch = new ArrayBuffer(64 << 10);
-
-/**
- * Packs a call's flattened arguments into the byte layout of bridge/wire.go and returns the bytes
- * (a view of a buffer the next call reuses: Go copies them before the call returns).
- * @param {number[]} tape @param {string[]} strs @returns {Uint8Array}
- */
-function pack(tape, strs) {
-  let units = 0;
-  for (let k = 0; k < strs.length; k++) units += strs[k].length;
-  const head = 8 + 8 * tape.length + 4 * strs.length;
-  const need = head + 3 * units; // UTF-8 takes at most 3 bytes for each UTF-16 unit
-  let buf = scratch;
-  if (need > buf.byteLength) {
-    buf = new ArrayBuffer(Math.max(need, 2 * buf.byteLength));
-    if (buf.byteLength <= keptBytes) scratch = buf;
-  }
-  const counts = new Uint32Array(buf, 0, 2);
-  counts[0] = tape.length;
-  counts[1] = strs.length;
-  new Float64Array(buf, 8, tape.length).set(tape);
-  const lens = new Uint32Array(buf, 8 + 8 * tape.length, strs.length);
-  const bytes = new Uint8Array(buf);
-  let off = head;
-  for (let k = 0; k < strs.length; k++) {
-    const s = strs[k];
-    const start = off;
-    // Keys and short texts are mostly ASCII: copying them here is faster than a TextEncoder call.
-    let i = 0;
-    if (s.length < 64) {
-      for (; i < s.length; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        bytes[off++] = c;
-      }
-    }
-    if (i < s.length) off += utf8.encodeInto(i === 0 ? s : s.slice(i), bytes.subarray(off)).written;
-    lens[k] = off - start;
-  }
-  return new Uint8Array(buf, 0, off);
-}
 
 /**
  * @typedef {Object} Input
@@ -494,41 +235,8 @@ export async function load(opts = {}) {
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
   const maxDepth = typeof api.maxDepth === "number" ? api.maxDepth : 1000;
 
-  // Held inputs (see bridge/wire.go's held): render then parse of the same inputs, or a render
-  // on each keystroke with the same variables, send them once. An argument is flattened on every
-  // call anyway (that is what checks it and runs its getters and toJSON); when the flattening is
-  // equal, string for string, to one sent before, the call names it by id instead of sending it.
-  // Equal flattenings make equal values in Go, so a mutated input is never answered from a stale
-  // copy; a held value Go has let go of (it keeps a bounded number) makes it ask for the call again
-  // with the values (MissWire).
-  /** @typedef {{id: number, tape: number[], strs: string[], sent: boolean}} Held */
-  /** @type {WeakMap<object, Held>} the last flattening sent for each inputs object */
-  const heldFor = new WeakMap();
-  /** @type {Held[]} the last few sent, newest last: a form rebuilds its inputs object each time */
-  const recent = [];
-  let nextHeld = 1;
-  /** @param {Held} h @param {number[]} tape @param {string[]} strs */
-  const same = (h, tape, strs) => {
-    if (h.tape.length !== tape.length || h.strs.length !== strs.length) return false;
-    for (let k = 0; k < tape.length; k++) if (h.tape[k] !== tape[k]) return false;
-    for (let k = 0; k < strs.length; k++) if (h.strs[k] !== strs[k]) return false;
-    return true;
-  };
-  /** @param {object} v @param {number[]} tape @param {string[]} strs @returns {Held} */
-  const hold = (v, tape, strs) => {
-    let h = heldFor.get(v);
-    if (!h || !same(h, tape, strs)) {
-      h = undefined;
-      for (let k = recent.length - 1; k >= 0 && !h; k--) if (same(recent[k], tape, strs)) h = recent[k];
-      h ??= { id: nextHeld++, tape, strs, sent: false };
-      heldFor.set(v, h);
-    }
-    const at = recent.indexOf(h);
-    if (at >= 0) recent.splice(at, 1);
-    recent.push(h);
-    if (recent.length > 8) recent.shift();
-    return h;
-  };
+  // Held inputs: an object argument sent before goes by id (wire.js's heldValues).
+  const hold = heldValues();
 
   /**
    * Calls Go function fn. params names its arguments: "$name" is a text argument, type-checked
@@ -584,27 +292,7 @@ export async function load(opts = {}) {
    * @returns {string} the wire text
    */
   function send(fn, tape, strs, helds, all) {
-    let t = tape, ss = strs;
-    if (helds.some((x) => all || !x.held.sent)) {
-      t = [];
-      ss = [];
-      let from = 0, sFrom = 0;
-      for (const { at, sAt, held } of helds) {
-        for (let k = from; k < at; k++) t.push(tape[k]);
-        for (let k = sFrom; k < sAt; k++) ss.push(strs[k]);
-        if (all || !held.sent) {
-          t.push(W_HOLD, held.id);
-          for (let k = 0; k < held.tape.length; k++) t.push(held.tape[k]);
-          for (let k = 0; k < held.strs.length; k++) ss.push(held.strs[k]);
-        } else {
-          t.push(W_HELD, held.id);
-        }
-        from = at + 2;
-        sFrom = sAt;
-      }
-      for (let k = from; k < tape.length; k++) t.push(tape[k]);
-      for (let k = sFrom; k < strs.length; k++) ss.push(strs[k]);
-    }
+    const { t, ss } = withHeld(tape, strs, helds, all);
     const bytes = pack(t, ss);
     let text;
     try {
