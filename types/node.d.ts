@@ -1,5 +1,5 @@
-// node.d.ts: the few Node things ragjudge.js's Node branch uses, for `make typecheck`. The page
-// takes in no @types package (Node's would retype browser globals such as setTimeout's result),
+// node.d.ts: the few Node things the Node branch of loadwasm.js uses, for `make typecheck`.
+// The page takes in no @types package (Node's would retype browser globals such as setTimeout's result),
 // so these are declared here, only as far as ragjudge.js uses them. Nothing loads this file at
 // run time; in a browser `process` is undefined and ragjudge.js checks for that first.
 
