@@ -4,11 +4,15 @@
 // retry policy, one place that builds the request, one sentence per failure saying what happened
 // and what to do. The dev proxy does not retry, so retries are never stacked. Time and randomness
 // are injected so that tests drive the policy with a fake clock. What a failure is and says is in
-// callerror.js, re-exported here: callers import llm.js only.
+// callerror.js; a streamed answer is read in sse.js; the connection limit and the sampling parameters
+// are in connections.js and modelparams.js. All are re-exported here: callers import llm.js only.
 
 import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage } from "./callerror.js";
+import { readStream, usageOf } from "./sse.js";
 
 export { CallKind, CallError, UNREACHABLE_STATUSES, unreachable, httpErrorMessage } from "./callerror.js";
+export { HTTP1_CONNECTIONS, observedProtocol, connectionLimit } from "./connections.js";
+export { isReasoningModel, modelParams } from "./modelparams.js";
 
 /**
  * @typedef {object} Policy
@@ -135,52 +139,6 @@ export function hostOf(url) {
   }
 }
 
-/** HTTP1_CONNECTIONS is how many connections a browser keeps to one host over HTTP/1.1: calls beyond wait for one. */
-export const HTTP1_CONNECTIONS = 6;
-
-/**
- * observedProtocol is the protocol ("http/1.1", "h2", "h3") of the latest request the browser
- * made from this context (the page, or the worker that calls it) to url's origin, from resource
- * timing; "" when it cannot tell: no such request yet, or a cross-origin endpoint that does not
- * send Timing-Allow-Origin (its entries then hide the protocol).
- * @param {string} url
- * @param {{getEntriesByType(type: string): any[]} | undefined} [perf]
- * @returns {string}
- */
-export function observedProtocol(url, perf = globalThis.performance) {
-  if (!perf || typeof perf.getEntriesByType !== "function") return "";
-  let origin;
-  try {
-    origin = new URL(url, globalThis.location ? globalThis.location.href : undefined).origin;
-  } catch {
-    return "";
-  }
-  const entries = perf.getEntriesByType("resource");
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i];
-    if (typeof e.name === "string" && e.name.startsWith(origin + "/") && e.nextHopProtocol) return String(e.nextHopProtocol);
-  }
-  return "";
-}
-
-/**
- * connectionLimit is how many calls a browser runs at once to the endpoint at url: 6 over
- * HTTP/1.1, which is every http: URL (browsers speak HTTP/2 only over TLS) and any endpoint whose
- * observed protocol says so; 0 when no such limit is known.
- * @param {string} url
- * @param {string} [protocol]  observedProtocol's answer ("" unknown)
- * @returns {{limit: number, protocol: string, seen: "timing" | "scheme" | ""}}
- */
-export function connectionLimit(url, protocol = "") {
-  if (protocol) return { limit: /^http\/1/i.test(protocol) ? HTTP1_CONNECTIONS : 0, protocol, seen: "timing" };
-  try {
-    if (new URL(url, globalThis.location ? globalThis.location.href : undefined).protocol === "http:") return { limit: HTTP1_CONNECTIONS, protocol: "http/1.1", seen: "scheme" };
-  } catch {
-    /* not a URL: no limit known */
-  }
-  return { limit: 0, protocol: "", seen: "" };
-}
-
 /**
  * requestInit builds every request the page sends an endpoint: the key only in Authorization,
  * and credentials "omit" so that no cookie of the page's origin goes with it.
@@ -196,12 +154,6 @@ export function requestInit(apiKey, body = null, stream = false) {
   if (apiKey) headers.Authorization = "Bearer " + apiKey;
   const init = { method: body ? "POST" : "GET", headers, credentials: /** @type {RequestCredentials} */ ("omit") };
   return body ? { ...init, body: JSON.stringify(body) } : init;
-}
-
-/** @param {any} u */
-function usageOf(u) {
-  if (!u || typeof u !== "object") return null;
-  return { prompt_tokens: Number.isFinite(u.prompt_tokens) ? u.prompt_tokens : 0, completion_tokens: Number.isFinite(u.completion_tokens) ? u.completion_tokens : 0 };
 }
 
 /**
@@ -292,68 +244,6 @@ async function attempt(fetchFn, url, init, c) {
     clock.clearTimeout(timer);
     if (signal) signal.removeEventListener("abort", onAbort);
   }
-}
-
-/** readStream reads a server-sent events answer; state.delivered is set once a piece has been shown. */
-async function readStream(res, { poke, onDelta, model, state }) {
-  const reader = res.body.getReader();
-  const dec = new TextDecoder();
-  let buf = "";
-  let content = "";
-  /** @type {{prompt_tokens: number, completion_tokens: number} | null} */
-  let usage = null;
-  let finishReason = null;
-  let done = false;
-  const handle = (/** @type {string} */ data) => {
-    if (data === "[DONE]") return void (done = true);
-    let j;
-    try {
-      j = JSON.parse(data);
-    } catch {
-      return; // a keep-alive or a comment line some servers send
-    }
-    if (j.error) {
-      const detail = j.error.message || JSON.stringify(j.error);
-      if (j.error.code === "upstream_timeout" || j.error.type === "timeout")
-        throw failure(CallKind.TIMEOUT, "The model stopped sending mid-answer (timeout)", "the answer is incomplete; run again", { detail });
-      throw failure(CallKind.UPSTREAM, "The model server reported an error mid-answer", "see its message below", { detail });
-    }
-    if (j.model) model = j.model;
-    if (j.usage) usage = usageOf(j.usage);
-    for (const ch of j.choices || []) {
-      const piece = (ch.delta && ch.delta.content) || "";
-      if (ch.finish_reason) finishReason = ch.finish_reason;
-      if (piece) {
-        content += piece;
-        state.delivered = true;
-        if (onDelta) onDelta(piece, content);
-      }
-    }
-  };
-  try {
-    while (!done) {
-      const { value, done: end } = await reader.read();
-      if (end) break;
-      poke();
-      buf += dec.decode(value, { stream: true });
-      let i;
-      while (!done && (i = buf.search(/\r?\n\r?\n/)) >= 0) {
-        const event = buf.slice(0, i);
-        buf = buf.slice(i).replace(/^\r?\n\r?\n/, "");
-        const data = event
-          .split(/\r?\n/)
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).replace(/^ /, ""))
-          .join("\n");
-        if (data) handle(data);
-      }
-    }
-  } finally {
-    if (done) reader.cancel().catch(() => {});
-  }
-  if (!done && !finishReason)
-    throw failure(CallKind.NETWORK, "The answer stream ended before the model finished", "the answer may be incomplete; run again", { retryable: !state.delivered });
-  return { content, usage, model, finishReason };
 }
 
 /**
@@ -503,36 +393,4 @@ export async function probe({ endpoint, apiKey, fetch: fetchFn, clock = realCloc
   } finally {
     clock.clearTimeout(timer);
   }
-}
-
-/**
- * isReasoningModel says whether OpenAI serves model as a reasoning model (o1, o3, o4, gpt-5 and
- * their dated or sized variants, also behind a provider prefix such as "openai/"). Those refuse
- * `max_tokens` (they take `max_completion_tokens`) and any temperature but their own.
- * @param {string} model
- */
-export function isReasoningModel(model) {
-  const name = String(model || "").toLowerCase().split("/").pop() || "";
-  return /^(o1|o3|o4|gpt-5)(\b|[-_.]|$)/.test(name);
-}
-
-/**
- * modelParams turns the model settings into the request's sampling parameters, the one place both
- * single evaluation and batch take them from. The dev server forwards a body as it is sent, so
- * the page writes what each model accepts: for reasoning models the token cap goes in
- * `max_completion_tokens` and the temperature is left out.
- * @param {{model: string, temperature?: number | string, maxTokens?: number | string}} settings
- * @returns {Record<string, number>}
- */
-export function modelParams({ model, temperature, maxTokens }) {
-  const cap = Number(maxTokens) || 0;
-  /** @type {Record<string, number>} */
-  const params = {};
-  if (isReasoningModel(model)) {
-    if (cap > 0) params.max_completion_tokens = cap;
-    return params;
-  }
-  params.temperature = Number(temperature) || 0;
-  if (cap > 0) params.max_tokens = cap;
-  return params;
 }

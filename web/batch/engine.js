@@ -3,7 +3,8 @@
 // judge (render/parse), fetch, the cache/result store and the clock are injected, so Node tests run
 // it without a browser or a model. Every row it starts ends as a result, a verdict or an error,
 // unless the run is cancelled while the row is in flight (that row then stays pending, to resume)
-// or the row goes back to the queue (a refused key, an outage; see below).
+// or the row goes back to the queue (a refused key, an outage; see below). The result a row
+// leaves, its accounting and its storing are built in rowresult.js.
 //
 // The Runner's contract for views (additions over the first version are marked +):
 //   new Runner(opts), start() -> Promise<"done" | "cancelled">, pause(), resume(), cancel(),
@@ -35,6 +36,7 @@ import { Slots, AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
+import { newRowResult, countAnswer, failRow, renderRow, parseAnswer, storeResult } from "./rowresult.js";
 
 export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./runstate.js";
 export { repairPrompt } from "./repair.js";
@@ -42,11 +44,6 @@ export { yieldToLoop, nextTask } from "./turns.js";
 export { Slots, AdaptiveSlots };
 
 /** @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive */
-
-/** messageOf is what a throw says, whatever was thrown. */
-function messageOf(/** @type {unknown} */ e) {
-  return String((e && /** @type {any} */ (e).message) || e);
-}
 
 /**
  * Runner runs the rows `todo` (indices into items) and reports each result through onResult as
@@ -347,60 +344,29 @@ export class Runner {
     const o = this.o;
     const t0 = o.clock.now();
     const item = o.items[index] || { error: "this row does not exist" };
-    const result = {
-      runId: o.runId,
-      index,
-      /** @type {any} */
-      verdict: null,
-      /** @type {string[]} */
-      answers: [],
-      /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string} | null} */
-      error: null,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      calls: 0,
-      cachedCalls: 0,
-      attempts: 0,
-      repaired: false,
-      ms: 0,
-      finishedAt: 0,
-    };
+    const result = newRowResult(o.runId, index);
     /** @type {Promise<unknown>[]} */
     const cacheWrites = [];
-    const account = (r) => {
-      if (r.written) cacheWrites.push(r.written);
-      if (r.cached) result.cachedCalls++;
-      else {
-        result.calls++;
-        result.usage.prompt_tokens += (r.usage && r.usage.prompt_tokens) || 0;
-        result.usage.completion_tokens += (r.usage && r.usage.completion_tokens) || 0;
-      }
-      result.attempts += r.attempts;
-    };
     let stage = "call";
     try {
       if (item.error) throw new CallError(item.error, { kind: RowErrorKind.INPUT });
-      let rendered;
       this.setRow(index, RowState.RENDERING);
       await this.turns.take();
-      try {
-        rendered = o.judge.render(item.inputs);
-      } catch (e) {
-        throw new CallError("The prompt could not be rendered: " + messageOf(e), { kind: RowErrorKind.RENDER });
-      }
+      const rendered = renderRow(o.judge, item.inputs);
       const first = await this.ask(rendered.messages, index);
-      account(first);
+      countAnswer(result, first, cacheWrites);
       result.answers.push(first.content);
-      let verdict = this.parse(item.inputs, first.content);
+      let verdict = parseAnswer(o.judge, item.inputs, first.content);
       if (needsRepair(verdict)) {
         this.stats.repairs++;
         stage = "repair";
         const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
         const second = await this.ask(repairMessages, index, true);
         stage = "call";
-        account(second);
+        countAnswer(result, second, cacheWrites);
         result.answers.push(second.content);
         result.repaired = true;
-        const v2 = this.parse(item.inputs, second.content);
+        const v2 = parseAnswer(o.judge, item.inputs, second.content);
         verdict = afterRepair(v2);
       }
       result.verdict = verdict;
@@ -418,13 +384,7 @@ export class Runner {
         if (o.onHold) o.onHold(e);
         return;
       }
-      if (call) {
-        result.error = e.toJSON();
-        result.attempts += e.attempts || 0;
-        if (stage === "repair") Object.assign(result.error, { stage, message: "The repair request failed: " + e.toJSON().message });
-      } else {
-        result.error = { kind: RowErrorKind.INTERNAL, status: 0, message: "Unexpected failure: " + messageOf(e), attempts: 0, detail: "" };
-      }
+      failRow(result, e, stage);
     }
     result.ms = o.clock.now() - t0;
     result.finishedAt = Date.now();
@@ -432,19 +392,7 @@ export class Runner {
     // done until every result is.
     this.track(
       (async () => {
-        if (o.store) {
-          try {
-            // The answers first: a reload between the two writes must not leave a stored row
-            // whose answer is not cached (the next run of the same rows would pay for it again).
-            await Promise.all(cacheWrites);
-            const stored = o.store.putResult(result);
-            // The run is ending: this last write need not wait out the store's coalescing delay.
-            if (this.finishing && typeof o.store.flush === "function") o.store.flush().catch(() => {});
-            await stored;
-          } catch (e) {
-            result.storeError = messageOf(e);
-          }
-        }
+        if (o.store) await storeResult(o.store, result, cacheWrites, () => !!this.finishing);
         this.stats.finished++;
         const live = this.live.get(index);
         if (live && live.state !== RowState.QUEUED) this.setRow(index, RowState.IDLE);
@@ -456,14 +404,5 @@ export class Runner {
   track(p) {
     this.persisting.add(p);
     p.finally(() => this.persisting.delete(p));
-  }
-
-  /** parse reads the judge's answer; the judge throwing (bad inputs) is a row error, not a crash. */
-  parse(inputs, text) {
-    try {
-      return this.o.judge.parse(inputs, text);
-    } catch (e) {
-      throw new CallError("The verdict could not be computed: " + ((e && /** @type {any} */ (e).detail) || messageOf(e)), { kind: RowErrorKind.PARSE });
-    }
   }
 }
