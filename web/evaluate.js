@@ -8,10 +8,12 @@
 // engine (engine.js) and appear when it is ready.
 
 import { h, replace, debounce, badge, selectSpan } from "./dom.js";
+import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
-import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "./llm.js";
+import { CallKind } from "./llm.js";
+import { askJudge, usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
 
 /**
@@ -36,81 +38,18 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   let renderError = null;
   /** @type {{ctl: AbortController} | null} while a call is in flight */
   let running = null;
-  /** @type {{usage: any, model: string, ms: number, finishReason: string | null} | null} */
+  /** @type {import("./judgecall.js").JudgeCall | null} */
   let lastCall = null;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
-  const picker = h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
-  const desc = h("p", { class: "desc", dataset: { ref: "description" } });
-  const exampleBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "example" }, text: "Load example", on: { click: () => loadExample() } });
-  const clearBtn = h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { ref: "clear" }, text: "Clear", on: { click: () => clearForm() } });
-  const formEl = h("div", { class: "form", dataset: { ref: "form" } });
-
-
-  const runBtn = h("button", { type: "button", class: "btn btn-primary btn-run", dataset: { ref: "run" }, on: { click: () => run() } });
-  const stopBtn = h("button", { type: "button", class: "btn btn-stop", dataset: { ref: "stop" }, text: "■ Stop", hidden: true, on: { click: () => stop() } });
-  const runStatus = h("div", { class: "run-status", dataset: { ref: "run-status" }, attrs: { role: "status", "aria-live": "polite" } });
-  const runError = h("div", { class: "run-error", dataset: { ref: "run-error" }, attrs: { role: "alert" } });
-
-  const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "verdict" }, attrs: { "aria-live": "polite" } });
-  const answerTA = h("textarea", {
-    class: "input mono answer",
-    id: "judge-answer",
-    rows: 8,
-    dataset: { ref: "answer" },
-    attrs: { spellcheck: "false" },
-    on: { input: () => { answers[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); } },
+  const { promptMsgs, picker, desc, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, {
+    onExample: () => loadExample(),
+    onClear: () => clearForm(),
+    onRun: () => run(),
+    onStop: () => stop(),
+    onAnswer: () => { answers[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
   });
-  const answerHint = h("p", { class: "hint", dataset: { ref: "answer-hint" } });
-  const usageEl = h("div", { class: "usage", dataset: { ref: "usage" } });
-
-  replace(
-    root,
-    h(
-      "div",
-      { class: "evaluate" },
-      h(
-        "div",
-        { class: "col col-left" },
-        h(
-          "section",
-          { class: "card" },
-          h("h2", { class: "card-title", text: "1 · What to judge" }),
-          picker,
-          h("div", { class: "desc-row" }, desc, h("div", { class: "btn-row" }, exampleBtn, clearBtn)),
-          formEl,
-          h(
-            "div",
-            { class: "runbar" },
-            h("div", { class: "btn-row" }, runBtn, stopBtn, h("span", { class: "kbd-hint", text: "or Ctrl/⌘ + Enter" })),
-            runStatus,
-            runError,
-          ),
-        ),
-        h(
-          "section",
-          { class: "card" },
-          h("div", { class: "card-head" }, h("h2", { class: "card-title", text: "2 · The prompt the judge gets" }), promptView.buttons),
-          promptMsgs,
-          promptView.body,
-        ),
-      ),
-      h(
-        "div",
-        { class: "col col-right" },
-        h("section", { class: "card verdict-card" }, h("h2", { class: "card-title", text: "3 · Verdict" }), verdictEl),
-        h(
-          "section",
-          { class: "card" },
-          h("div", { class: "card-head" }, h("h2", { class: "card-title" }, h("label", { htmlFor: "judge-answer", text: "The judge's raw answer" })), usageEl),
-          answerHint,
-          answerTA,
-        ),
-      ),
-    ),
-  );
 
   // ---- evaluator picker --------------------------------------------------------------------
   for (const e of evaluators) {
@@ -311,13 +250,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       replace(usageEl);
       return;
     }
-    const u = lastCall.usage;
-    const parts = [];
-    if (u) parts.push(`${u.prompt_tokens ?? "?"} prompt + ${u.completion_tokens ?? "?"} answer = ${u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0)} tokens`);
-    else parts.push("the endpoint reported no token usage");
-    parts.push(`${(lastCall.ms / 1000).toFixed(1)} s`);
-    if (lastCall.model) parts.push(lastCall.model);
-    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: parts.join(" · ") }));
+    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: usageLine(lastCall) }));
   }
 
   async function run() {
@@ -361,13 +294,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     judge();
     root.querySelector(".col-right")?.classList.add("streaming");
     runStatus.textContent = "Waiting for the model…";
-    const t0 = performance.now();
-    const request = {
-      endpoint: ep.baseURL,
-      model: st.model,
-      messages: rendered.messages,
-      params: modelParams(st),
-    };
     let raf = 0;
     const flush = () => {
       raf = 0;
@@ -377,29 +303,31 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       answerTA.scrollTop = answerTA.scrollHeight;
     };
     try {
-      const res = await chat(request, {
+      const res = await askJudge({
+        ep,
+        settings: st,
         apiKey: state.key,
-        policy: INTERACTIVE_POLICY,
-        stream: st.stream !== false,
+        messages: rendered.messages,
         signal: ctl.signal,
-        direct: ep.direct,
         onDelta: (piece) => {
           got += piece;
           if (mine() && runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
           if (!raf) raf = requestAnimationFrame(flush);
         },
       });
-      got = res.content;
-      lastCall = { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason };
-      if (mine()) runStatus.textContent = res.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
-    } catch (e) {
-      const err = e instanceof CallError ? e : new CallError(e instanceof Error ? e.message : String(e), { kind: CallKind.NETWORK });
-      if (!mine()) {
-        // The user moved on to another evaluator; nothing to report here.
-      } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
-      else {
-        runStatus.textContent = "";
-        replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
+      if ("error" in res) {
+        const err = res.error;
+        if (!mine()) {
+          // The user moved on to another evaluator; nothing to report here.
+        } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
+        else {
+          runStatus.textContent = "";
+          replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
+        }
+      } else {
+        got = res.content;
+        lastCall = res.call;
+        if (mine()) runStatus.textContent = res.call.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
       }
     } finally {
       if (raf) cancelAnimationFrame(raf);

@@ -6,21 +6,21 @@
 //   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
 //   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
 
-import { Runner, RunState, LIVE_STATES } from "./engine.js";
+import { RunState, LIVE_STATES } from "./engine.js";
+import { runnerFor } from "./runner.js";
 import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
 import { startCallWorker } from "./calls.js";
 import { callsSocket, requestSettings, warmUp } from "./endpoint.js";
 import { LiveRows } from "./live.js";
 import { runCounts } from "./counts.js";
-import { claimRun, heldElsewhere, whenReleased, RunChannel } from "./tabs.js";
+import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { fmtInt, fmtNum } from "./format.js";
-import { connectionLimit, observedProtocol } from "../llm.js";
+import { fmtInt } from "./format.js";
+import { browserLimit, runPace } from "./pace.js";
+import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 
 /** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
 export const RUN_STATE = RunState;
-
-const LIVE_POST_MS = 500; // how often a running tab tells watching tabs which rows are in flight
 
 /** going: a Runner in one of these states holds its run's claim and may still produce results. */
 function going(runner) {
@@ -83,7 +83,7 @@ export class RunController extends EventTarget {
     if (!c) return;
     c.message = text;
     if (c === this.cur) this.emit("message", { text });
-    if (going(c.runner)) this.tell(c);
+    if (going(c.runner)) tellState(this.channel, c);
   }
 
   /** state is the open run's state as this tab shows it (the running tab's, when watching). */
@@ -124,23 +124,11 @@ export class RunController extends EventTarget {
   }
 
   /**
-   * browserLimit: for a direct endpoint the browser calls over HTTP/1.1, where it keeps at most
-   * 6 connections to a host, {origin, limit, protocol, seen} (seen: "timing" when resource timing
-   * told the protocol, "scheme" for an http: URL, which is HTTP/1.1 in every browser); else null.
+   * browserLimit: the browser's limit on calls to a direct endpoint over HTTP/1.1 (pace.js), or null.
    * @returns {{origin: string, limit: number, protocol: string, seen: string} | null}
    */
   browserLimit() {
-    const ep = this.st.endpoint();
-    if (ep.mode !== "direct" || !ep.baseURL) return null;
-    let origin;
-    try {
-      origin = new URL(ep.baseURL, location.href).origin;
-    } catch {
-      return null;
-    }
-    const protocol = (this.callsClient && this.callsClient.protocols.get(origin)) || observedProtocol(ep.baseURL);
-    const l = connectionLimit(ep.baseURL, protocol);
-    return l.limit ? { origin, ...l } : null;
+    return browserLimit(this.st.endpoint(), this.callsClient);
   }
 
   /** effectiveConcurrency is n held to what the browser allows the endpoint (browserLimit). */
@@ -163,12 +151,7 @@ export class RunController extends EventTarget {
   pace() {
     const c = this.cur;
     if (!c || !c.runner || c.readOnly) return null;
-    const p = c.runner.pace();
-    const chosen = c.chosen || p.chosen;
-    if (p.limit < p.chosen) return { limit: p.limit, chosen, why: "429" };
-    const b = this.browserLimit();
-    if (b && b.limit < chosen) return { limit: b.limit, chosen, why: "http1", origin: b.origin };
-    return { limit: p.limit, chosen, why: null };
+    return runPace(c.runner, c.chosen, this.browserLimit());
   }
 
   /** warmUp gets ready for a run while the user is still looking at the mapping (endpoint.js). */
@@ -238,21 +221,16 @@ export class RunController extends EventTarget {
 
   /** watch makes c read-only: another tab runs it. This tab follows it, and takes over when that tab lets go. */
   watch(c) {
-    c.readOnly = true;
-    c.startedAt = performance.now();
-    c.message = "";
-    const ac = new AbortController();
-    c.unwatch = () => ac.abort();
-    whenReleased(c.run.id, ac.signal).then(async () => {
-      if (this.cur !== c || !c.readOnly) return;
-      const loaded = await loadRun(this.store, c.run.id);
-      if (this.cur !== c || !loaded) return;
-      Object.assign(c, loaded, { readOnly: false, live: new LiveRows(), message: "" });
-      this.emit("open");
-      this.changed(true);
-      this.emit("runs");
-      // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
-      if (loaded.run.state === RUN_STATE.RUNNING) this.resume(false);
+    watchRun(c, {
+      store: this.store,
+      stillOpen: () => this.cur === c,
+      takenOver: (run) => {
+        this.emit("open");
+        this.changed(true);
+        this.emit("runs");
+        // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
+        if (run.state === RUN_STATE.RUNNING) this.resume(false);
+      },
     });
   }
 
@@ -264,33 +242,13 @@ export class RunController extends EventTarget {
   onNews(msg) {
     const c = this.cur;
     if (msg.type === "state") this.emit("runs");
-    if (!c || !c.readOnly || msg.runId !== c.run.id) return;
-    if (msg.type === "result" && msg.result && msg.result.index >= 0 && msg.result.index < c.run.total) {
-      c.results[msg.result.index] = msg.result;
-      c.doneTimes.push(performance.now());
-      this.changed(false);
-    } else if (msg.type === "live" && Array.isArray(msg.rows)) {
-      c.live.watch(msg.rows);
-      this.changed(false);
-    } else if (msg.type === "state") {
-      c.run.state = msg.state;
+    if (!c) return;
+    const news = applyNews(c, msg);
+    if (news === "result" || news === "live") this.changed(false);
+    else if (news === "state") {
       if (typeof msg.message === "string") this.say(msg.message, c);
       this.changed(true);
     }
-  }
-
-  /** postLive tells watching tabs which rows of c are in flight, once for all the results of one task. */
-  postLive(c) {
-    if (c.livePost) return;
-    c.livePost = setTimeout(() => {
-      c.livePost = 0;
-      this.channel.post({ type: "live", runId: c.run.id, rows: [...c.live.snapshot(c.results)] });
-    }, 0);
-  }
-
-  /** tell sends c's state and message to the tabs that watch it. */
-  tell(c) {
-    this.channel.post({ type: "state", runId: c.run.id, state: c.runner ? c.runner.state : c.run.state, message: c.message });
   }
 
   /** persist writes c's state and counts to its record (never before its rows are stored); resolves when written. */
@@ -304,7 +262,7 @@ export class RunController extends EventTarget {
       .then(
         () => {
           this.emit("runs");
-          this.tell(c);
+          tellState(this.channel, c);
         },
         () => {},
       );
@@ -350,40 +308,25 @@ export class RunController extends EventTarget {
       this.changed(true);
       return;
     }
-    const { rj, store } = this;
-    const ev = c.ev;
-    const runner = new Runner({
-      runId: c.run.id,
-      items: c.items,
+    const runner = runnerFor(c, {
+      rj: this.rj,
+      store: this.store,
+      st: this.st,
+      request: /** @type {{endpoint: string}} */ (rs.request),
+      prefs: p,
       todo,
-      judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
-      // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
-      request: { endpoint: /** @type {{endpoint: string}} */ (rs.request).endpoint, model: c.run.settings.model, params: c.run.settings.params },
-      apiKey: () => this.st.key || undefined, // read at each call: a key entered while paused is used on resume
-      // A direct endpoint over HTTP/1.1 gets at most the browser's 6 at once: more would only
-      // wait in the browser, their timeouts running.
+      retryFailed,
       concurrency: this.effectiveConcurrency(p.concurrency),
       calls,
-      // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
-      // browser keeps at most 6 connections to a host, whatever the concurrency.
       socket: this.callsSocket(),
-      cache: store,
-      useCache: p.useCache,
-      readCache: !retryFailed,
-      store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
-      policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
       onResult: (r) => {
         c.results[r.index] = r;
         c.live.finish(r.index);
         c.doneTimes.push(performance.now());
-        this.channel.post({ type: "result", runId: c.run.id, result: r });
-        this.postLive(c);
+        tellResult(this.channel, c, r);
         if (this.cur === c) this.changed(false);
       },
-      ...c.live.runnerOptions((info) => {
-        const e = info.error;
-        this.say(`Row ${info.index + 1}: ${e.kind === "http" ? "HTTP " + e.status : e.kind}, retrying in ${fmtNum(info.delayMs / 1000, 1)} s (attempt ${info.attempt + 1}).`, c);
-      }),
+      say: (text) => this.say(text, c),
       onPace: () => {
         if (this.cur === c) this.changed(false);
       },
@@ -420,7 +363,7 @@ export class RunController extends EventTarget {
 
   /** go runs c's Runner to its end, then records how it ended and lets go of c's claim. */
   async go(c, lock) {
-    const livePosts = setInterval(() => this.postLive(c), LIVE_POST_MS);
+    const stopLivePosts = postLiveEvery(this.channel, c);
     try {
       const end = await c.runner.start();
       await this.store.flush();
@@ -430,7 +373,7 @@ export class RunController extends EventTarget {
       await this.persist(end === "done" ? RUN_STATE.DONE : RUN_STATE.CANCELLED, c);
       this.emit("end", { runId: c.run.id, state: end });
     } finally {
-      clearInterval(livePosts);
+      stopLivePosts();
       this.going.delete(c.run.id);
       lock.release();
     }

@@ -1,0 +1,46 @@
+// runner.js: how the open run's Runner (engine.js) is built from the run's record, the
+// preferences and the endpoint's request settings. The controller (run.js) owns what it reports.
+
+import { Runner } from "./engine.js";
+import { fmtNum } from "./format.js";
+
+/**
+ * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
+ * @param {import("./run.js").OpenRun} c
+ * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], retryFailed: boolean,
+ *   concurrency: number, calls: any, socket: string | null | undefined,
+ *   onResult: (r: any) => void, say: (text: string) => void, onPace: () => void, onHold: (e: any) => void, onState: (s: string, reason: any) => void}} ctx
+ * @returns {Runner}
+ */
+export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFailed, concurrency, calls, socket, onResult, say, onPace, onHold, onState }) {
+  const ev = c.ev;
+  return new Runner({
+    runId: c.run.id,
+    items: c.items,
+    todo,
+    judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
+    // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
+    request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
+    apiKey: () => st.key || undefined, // read at each call: a key entered while paused is used on resume
+    // A direct endpoint over HTTP/1.1 gets at most the browser's 6 at once: more would only
+    // wait in the browser, their timeouts running.
+    concurrency,
+    calls,
+    // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
+    // browser keeps at most 6 connections to a host, whatever the concurrency.
+    socket,
+    cache: store,
+    useCache: p.useCache,
+    readCache: !retryFailed,
+    store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
+    policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
+    onResult,
+    ...c.live.runnerOptions((info) => {
+      const e = info.error;
+      say(`Row ${info.index + 1}: ${e.kind === "http" ? "HTTP " + e.status : e.kind}, retrying in ${fmtNum(info.delayMs / 1000, 1)} s (attempt ${info.attempt + 1}).`);
+    }),
+    onPace,
+    onHold,
+    onState,
+  });
+}

@@ -1,0 +1,84 @@
+// evaluatelayout.js: the Evaluate view's skeleton: its four cards and the elements the view fills
+// in (evaluate.js), each found by its data-ref as tests and styles expect.
+
+import { h, replace } from "./dom.js";
+
+/**
+ * drawSkeleton draws the Evaluate view's cards into root, promptView's (prompt.js promptCard) among
+ * them, and returns the elements the view fills in; on's handlers are the buttons' and the answer box's.
+ * @param {HTMLElement} root
+ * @param {ReturnType<typeof import("./prompt.js").promptCard>} promptView
+ * @param {{onExample: () => void, onClear: () => void, onRun: () => void, onStop: () => void, onAnswer: () => void}} on
+ */
+export function drawSkeleton(root, promptView, on) {
+  const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
+  const picker = h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
+  const desc = h("p", { class: "desc", dataset: { ref: "description" } });
+  const exampleBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "example" }, text: "Load example", on: { click: on.onExample } });
+  const clearBtn = h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { ref: "clear" }, text: "Clear", on: { click: on.onClear } });
+  const formEl = h("div", { class: "form", dataset: { ref: "form" } });
+
+  const runBtn = h("button", { type: "button", class: "btn btn-primary btn-run", dataset: { ref: "run" }, on: { click: on.onRun } });
+  const stopBtn = h("button", { type: "button", class: "btn btn-stop", dataset: { ref: "stop" }, text: "■ Stop", hidden: true, on: { click: on.onStop } });
+  const runStatus = h("div", { class: "run-status", dataset: { ref: "run-status" }, attrs: { role: "status", "aria-live": "polite" } });
+  const runError = h("div", { class: "run-error", dataset: { ref: "run-error" }, attrs: { role: "alert" } });
+
+  const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "verdict" }, attrs: { "aria-live": "polite" } });
+  const answerTA = h("textarea", {
+    class: "input mono answer",
+    id: "judge-answer",
+    rows: 8,
+    dataset: { ref: "answer" },
+    attrs: { spellcheck: "false" },
+    on: { input: on.onAnswer },
+  });
+  const answerHint = h("p", { class: "hint", dataset: { ref: "answer-hint" } });
+  const usageEl = h("div", { class: "usage", dataset: { ref: "usage" } });
+
+  replace(
+    root,
+    h(
+      "div",
+      { class: "evaluate" },
+      h(
+        "div",
+        { class: "col col-left" },
+        h(
+          "section",
+          { class: "card" },
+          h("h2", { class: "card-title", text: "1 · What to judge" }),
+          picker,
+          h("div", { class: "desc-row" }, desc, h("div", { class: "btn-row" }, exampleBtn, clearBtn)),
+          formEl,
+          h(
+            "div",
+            { class: "runbar" },
+            h("div", { class: "btn-row" }, runBtn, stopBtn, h("span", { class: "kbd-hint", text: "or Ctrl/⌘ + Enter" })),
+            runStatus,
+            runError,
+          ),
+        ),
+        h(
+          "section",
+          { class: "card" },
+          h("div", { class: "card-head" }, h("h2", { class: "card-title", text: "2 · The prompt the judge gets" }), promptView.buttons),
+          promptMsgs,
+          promptView.body,
+        ),
+      ),
+      h(
+        "div",
+        { class: "col col-right" },
+        h("section", { class: "card verdict-card" }, h("h2", { class: "card-title", text: "3 · Verdict" }), verdictEl),
+        h(
+          "section",
+          { class: "card" },
+          h("div", { class: "card-head" }, h("h2", { class: "card-title" }, h("label", { htmlFor: "judge-answer", text: "The judge's raw answer" })), usageEl),
+          answerHint,
+          answerTA,
+        ),
+      ),
+    ),
+  );
+  return { promptMsgs, picker, desc, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
+}
