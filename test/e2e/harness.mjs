@@ -33,9 +33,9 @@ export function buildServe(dir) {
 }
 
 /** startServe runs the dev server on a free loopback port and resolves with its URL. */
-export function startServe(bin, upstream, { env = {} } = {}) {
+export function startServe(bin, upstream, { env = {}, args = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", WEB], {
+    const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", WEB, ...args], {
       cwd: ROOT,
       env: { ...process.env, OPENAI_API_KEY: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],

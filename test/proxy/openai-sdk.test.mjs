@@ -7,14 +7,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import OpenAI from "openai";
+import { buildServe, startServe } from "../e2e/harness.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const KEY = "sk-sdk-test-7d1e5c9a0b3f4e2d8c6a1b9e0f3d5c7aQRS";
 
 /** Answers of the fake upstream, chosen by the model the SDK asks for. */
@@ -108,44 +106,6 @@ function startUpstream() {
   });
 }
 
-function startServe(bin, upstreamURL, args = []) {
-  const web = mkdtempSync(join(tmpdir(), "ragjudge-sdk-web-"));
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstreamURL, "-web", web, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, OPENAI_API_KEY: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let log = "";
-    const timer = setTimeout(() => reject(new Error("serve did not start in 20 s: " + out + log)), 20000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/serving (http:\/\/127\.0\.0\.1:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({
-          url: m[1],
-          log: () => log,
-          stop: () =>
-            new Promise((r) => {
-              child.once("exit", () => {
-                rmSync(web, { recursive: true, force: true });
-                r();
-              });
-              child.kill("SIGTERM");
-            }),
-        });
-      }
-    });
-    child.stderr.on("data", (d) => (log += d));
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${out}${log}`));
-    });
-  });
-}
-
 function client(opts = {}) {
   return new OpenAI({ apiKey: KEY, baseURL: serve.url + "/v1", maxRetries: 0, timeout: 10000, ...opts });
 }
@@ -158,8 +118,7 @@ function lastSent() {
 
 before(async () => {
   binDir = mkdtempSync(join(tmpdir(), "ragjudge-sdk-bin-"));
-  const bin = join(binDir, "serve");
-  execFileSync("go", ["build", "-o", bin, "./serve"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const bin = buildServe(binDir);
   upstream = await startUpstream();
   serve = await startServe(bin, upstream.url);
 });
@@ -312,7 +271,7 @@ test("a 429 is the SDK's RateLimitError, with the upstream's retry hints", async
 
 test("the dev server's own cap on calls in flight is a RateLimitError too", async (t) => {
   const bin = join(binDir, "serve");
-  const capped = await startServe(bin, upstream.url, ["-max-inflight", "1"]);
+  const capped = await startServe(bin, upstream.url, { args: ["-max-inflight", "1"] });
   t.after(() => capped.stop());
   const sdk = new OpenAI({ apiKey: KEY, baseURL: capped.url + "/v1", maxRetries: 0, timeout: 10000 });
   const hanging = sdk.chat.completions.create({ model: "judge-hang", messages: [{ role: "user", content: "hi" }] });
