@@ -18,7 +18,8 @@ import { mountSummary, rate } from "./summary.js";
 import { mountTable } from "./table.js";
 import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { ensureStylesheet, download, fmtInt } from "./format.js";
+import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
+import { mountAgreement } from "../stats/agreementview.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -46,7 +47,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     },
   );
   const summary = mountSummary({ state });
-  const table = mountTable({ rj, controller, renderVerdict, threshold });
+  const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }) });
+  const table = mountTable({ rj, controller, renderVerdict, threshold, agreement });
   const runsList = mountRunsList({ store, controller });
 
   // ---- the run card ------------------------------------------------------------------------
@@ -85,6 +87,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     liveLine,
     h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
     summary.summaryEl,
+    agreement.el,
     summary.thresholdField,
     table.bar,
     table.table,
@@ -120,6 +123,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts);
+    agreement.draw(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
     runsList.current(counts);
@@ -196,9 +200,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
-    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns }), "application/x-ndjson");
-    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns }), "text/csv");
-    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, columns, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
+    const extra = agreement.exportFields(); // the human label and whether the judge agrees with it
+    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns, extra }), "application/x-ndjson");
+    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns, extra }), "text/csv");
+    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run: { ...run, label: cur.run.label || null }, columns, extra, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
   }
 
   root.addEventListener("keydown", (e) => {
