@@ -55,7 +55,7 @@ export function labelField(doc, { rows, columns, chosen, suggested, onChange }) 
     doc,
     "div",
     { class: "field map-field label-field" },
-    el(doc, "label", { attrs: { for: id } }, el(doc, "span", { text: "Human label (optional)" }), " ", el(doc, "code", { text: "compared with the judge" })),
+    el(doc, "label", { attrs: { for: id } }, el(doc, "span", { text: "Human label (optional)" })),
     sel,
     note,
   );
