@@ -13,6 +13,7 @@ import { readFile } from "node:fs/promises";
 import { load } from "../../web/ragjudge.js";
 import { expectedStatus } from "./batch-upstream.mjs";
 import { useBatchEnv, newBatchPage, setRunOptions, loadDataset, progress, runEnd, waitFor } from "./batch-env.mjs";
+import { axeViolations } from "./axe.mjs";
 
 const N = 100;
 const env = useBatchEnv({ latencyMs: 30, faults: true });
@@ -125,6 +126,12 @@ test("a human_label column: proposed, compared during and after the run; the pan
     assert.match(kappaCard, new RegExp(`κ ${Math.round(want.kappa * 100) / 100}`));
     assert.match(kappaCard, /the judge agrees with your reviewers beyond chance: (slight|fair|moderate|substantial|almost perfect) \(95% interval -?[\d.]+ to [\d.]+\)/);
     assert.match(await page.textContent('[data-ref="agreement-skipped"]'), /Left out: 4 without a label · 2 undetermined by the judge · 2 errors · 1 unreadable label \(row 40 “maybe”\)\./);
+    // The panel passes axe (contrast included) in both themes.
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolations(page), [], `axe, ${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
 
     // The Disagree filter shows exactly those rows; a row opens with the label beside the verdict.
     await page.click('[data-ref="batch-filter-disagree"]');
@@ -171,6 +178,10 @@ test("a human_label column: proposed, compared during and after the run; the pan
     assert.equal(Number(await page.getAttribute('[data-ref="agreement-scatter"]', "data-points")), corr.n);
     const piles = await page.$$eval('[data-ref="agreement-scatter"] .scatter-point', (gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0));
     assert.equal(piles, corr.n);
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolations(page), [], `axe, numeric labels, ${colorScheme}`);
+    }
     // The choice is kept with the run: a reload shows the numeric comparison again.
     await page.reload();
     await page.waitForSelector('[data-ref="agreement-panel"][data-kind="number"]', { timeout: 30_000 });
