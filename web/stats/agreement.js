@@ -244,14 +244,15 @@ export function agreementPanel(doc, d) {
  */
 function numericPanel(doc, d, head, skipped) {
   const c = d.correlation;
-  const corrSub = (/** @type {number|null} */ r, /** @type {string|undefined} */ reason, /** @type {string} */ what) =>
-    r === null ? `undefined: ${reason}` : `${what} ${Math.abs(r) >= 0.7 ? "strongly" : Math.abs(r) >= 0.4 ? "moderately" : "weakly"} ${r >= 0 ? "with" : "against"} the human scores`;
+  const strength = (/** @type {number} */ r) => (Math.abs(r) >= 0.7 ? "strong" : Math.abs(r) >= 0.4 ? "moderate" : Math.abs(r) >= 0.2 ? "weak" : "little or no");
+  const corrSub = (/** @type {number|null} */ r, /** @type {string|undefined} */ reason, /** @type {string} */ what, /** @type {string} */ against) =>
+    r === null ? `undefined: ${reason}` : `${strength(r)} ${what}${r < 0 && strength(r) !== "little or no" ? ` (${against})` : ""}`;
   const cards = el(
     doc,
     "div",
     { class: "stats" },
-    stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "the judge's scores move in a line")),
-    stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "the judge ranks the rows")),
+    stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "linear relation between the judge's and the human scores", "inverse")),
+    stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "agreement in how the judge and the human rank the rows", "reversed")),
     stat(doc, "agreement-mae", num(c.mae), "mean absolute error", c.mae === null ? `undefined: ${c.mae_reason}` : "how far the judge's score is from the human score, on average, in the scores' unit"),
   );
   return el(
