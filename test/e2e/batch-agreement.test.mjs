@@ -124,7 +124,9 @@ test("a human_label column: proposed, compared during and after the run; the pan
     // κ in large type, with its interval and its meaning in words.
     const kappaCard = await page.textContent('[data-ref="agreement-kappa"]');
     assert.match(kappaCard, new RegExp(`κ ${Math.round(want.kappa * 100) / 100}`));
-    assert.match(kappaCard, /the judge agrees with your reviewers beyond chance: (slight|fair|moderate|substantial|almost perfect) \(95% interval -?[\d.]+ to [\d.]+\)/);
+    assert.match(kappaCard, /-?[\d.]+ to [\d.]+Cohen.s kappa · 95% interval/);
+    assert.match(kappaCard, /the judge agrees with your reviewers beyond chance: (slight|fair|moderate|substantial|almost perfect)$/);
+    assert.equal(await page.textContent('[data-ref="agreement-kappa-ci"]'), `${Math.round(want.kappa_ci[0] * 100) / 100} to ${Math.round(want.kappa_ci[1] * 100) / 100}`);
     assert.match(await page.textContent('[data-ref="agreement-skipped"]'), /Left out: 4 without a label · 2 undetermined by the judge · 2 errors · 1 unreadable label \(row 40 “maybe”\)\./);
     // The panel passes axe (contrast included) in both themes.
     for (const colorScheme of ["light", "dark"]) {

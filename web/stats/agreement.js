@@ -185,14 +185,22 @@ export function agreementPanel(doc, d) {
   const skipped = el(doc, "p", { class: "hint", dataset: { ref: "agreement-skipped" }, text: skippedLine(d) });
   if (d.kind === "number") return numericPanel(doc, d, head, skipped);
   const a = d.agreement;
-  const ci = a.kappa_ci ? `95% interval ${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` : "";
+  const ci = !!a.kappa_ci;
   const prec = a.judge_fail_precision;
   const rec = a.judge_fail_recall;
   const cards = el(
     doc,
     "div",
     { class: "stats" },
-    stat(doc, "agreement-kappa", a.kappa === null ? "–" : "κ " + num(a.kappa), "Cohen's kappa", kappaSentence(a.kappa, a.kappa_reason) + (ci ? ` (${ci})` : "")),
+    el(
+      doc,
+      "div",
+      { class: "stat stat-kappa", dataset: { ref: "agreement-kappa" } },
+      el(doc, "div", { class: "stat-value", text: a.kappa === null ? "–" : "κ " + num(a.kappa) }),
+      a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
+      el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
+      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason) }),
+    ),
     stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
     stat(
       doc,
