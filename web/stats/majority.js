@@ -42,7 +42,7 @@ export function unanimous(verdicts) {
  * @returns {{n: number, mean: number|null, sd: number|null}}
  */
 export function spread(xs) {
-  const v = xs.filter((x) => typeof x === "number" && Number.isFinite(x));
+  const v = /** @type {number[]} */ (xs.filter((x) => typeof x === "number" && Number.isFinite(x)));
   const n = v.length;
   if (!n) return { n, mean: null, sd: null };
   const mean = v.reduce((a, b) => a + b, 0) / n;
