@@ -37,12 +37,14 @@ function perPrompt(script) {
   return f;
 }
 
-test("majority: the verdict most repeats gave; nulls are not votes; a tie or no vote is undetermined", () => {
+test("majority: the most frequent of passed, failed and undetermined; a tie for most frequent is undetermined", () => {
   const cases = [
     [[true, true, false], true],
     [[false, false, true], false],
     [[true, false], null],
-    [[true, null, null], true],
+    [[true, null, null], null],
+    [[true, true, null], true],
+    [[true, false, null], null],
     [[null, null, null], null],
     [[true, false, null, null], null],
     [[false, false, true, true, false], false],

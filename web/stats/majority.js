@@ -1,27 +1,40 @@
 // majority.js: what a row judged several times says as one verdict. Each repeat is a verdict
-// (true, false or null for undetermined); the row's verdict is the one most repeats gave, among
-// the repeats that gave one, and undetermined when they split evenly or none gave one. The core's
-// rj.consistency reads the same rule (per_row[i].majority); the unit tests hold the two together,
-// so the page and the statistics never disagree about a row. No imports: the batch engine, the
-// status of a row and the panels all use it.
+// (true, false or null for undetermined); the row's verdict is the most frequent of the three,
+// and undetermined when two of them tie for most frequent or the row has none. This is the core's
+// rule (core/stats Consistent, rj.consistency's per_row[i].majority); the unit tests hold the two
+// together, so the page and the statistics never disagree about a row. No imports: the batch
+// engine, the status of a row and the panels all use it.
 
 /** SPLIT_CODE is the code of the check a row's majority verdict carries when its repeats split evenly. */
 export const SPLIT_CODE = "repeat.split";
 
 /**
- * majority is the verdict most of verdicts give (nulls are not votes); null on a tie or with no vote.
+ * votes counts verdicts: passed (true), failed (false), undetermined (anything else).
+ * @param {(boolean|null|undefined)[]} verdicts
+ */
+export function votes(verdicts) {
+  let yes = 0;
+  let no = 0;
+  let none = 0;
+  for (const v of verdicts) {
+    if (v === true) yes++;
+    else if (v === false) no++;
+    else none++;
+  }
+  return { yes, no, none };
+}
+
+/**
+ * majority is the most frequent verdict of verdicts (undetermined is one of the three); null when
+ * undetermined is the most frequent, when two tie for most frequent, or with no verdict.
  * @param {(boolean|null|undefined)[]} verdicts
  * @returns {boolean|null}
  */
 export function majority(verdicts) {
-  let yes = 0;
-  let no = 0;
-  for (const v of verdicts) {
-    if (v === true) yes++;
-    else if (v === false) no++;
-  }
-  if (yes === no) return null;
-  return yes > no;
+  const { yes, no, none } = votes(verdicts);
+  if (yes > no && yes > none) return true;
+  if (no > yes && no > none) return false;
+  return null;
 }
 
 /**
@@ -70,10 +83,12 @@ export function majorityVerdict(repeats) {
   const rep = repeats.find((r) => r.verdict && r.verdict.passed === m) || repeats[0];
   const scores = spread(repeats.map((r) => (r.verdict ? r.verdict.score : null)));
   const checks = [...((rep && rep.verdict && rep.verdict.checks) || [])];
-  const yes = passed.filter((p) => p === true).length;
-  const no = passed.filter((p) => p === false).length;
-  if (m === null && yes + no > 0) {
-    checks.unshift({ severity: "error", code: SPLIT_CODE, message: `The ${repeats.length} repeats split evenly (${yes} passed, ${no} failed): no majority verdict.` });
+  const { yes, no, none } = votes(passed);
+  // No majority because the verdicts split, not because most repeats could not be read (those
+  // carry their own cause in the checks of the repeat shown).
+  if (m === null && yes + no > 0 && none <= Math.max(yes, no)) {
+    const how = `${yes} passed, ${no} failed` + (none ? `, ${none} undetermined` : "");
+    checks.unshift({ severity: "error", code: SPLIT_CODE, message: `The ${repeats.length} repeats split evenly (${how}): no majority verdict.` });
   }
   return { passed: m, score: scores.mean, verdict: rep && rep.verdict ? rep.verdict.verdict : null, checks, repeats: repeats.length };
 }
