@@ -188,3 +188,46 @@ test("repeats use the rows' one repair request each, and the counts add up", asy
   assert.equal(row.verdict.passed, true);
   assert.equal(a.r.stats.repairs, 1);
 });
+
+test("exports of a repeat run: one record per row with the majority and each repeat's verdict", async () => {
+  const { toCSV, toJSONL } = await import("../../web/batch/export.js");
+  const rep = (passed, answer) => ({ verdict: { passed, score: passed ? 1 : 0, verdict: {}, checks: [] }, answers: [answer], repaired: false });
+  const reps = [rep(true, "yes"), rep(false, "no"), rep(true, "yes")];
+  const results = [
+    { index: 0, repeats: reps, verdict: majorityVerdict(reps), answers: ["yes", "no", "yes"], usage: { prompt_tokens: 3, completion_tokens: 3 } },
+    { index: 1, error: { kind: "http", status: 400, message: "bad" }, answers: [] },
+    undefined,
+  ];
+  const items = [0, 1, 2].map((i) => ({ source: { id: "r" + i, q: "q" + i }, inputs: { question: "q" + i } }));
+  const lines = toJSONL(items, results).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 3);
+  assert.equal(lines[0].majority, true);
+  assert.equal(lines[0].unanimous, false);
+  assert.ok(Math.abs(lines[0].score_sd - Math.sqrt(1 / 3)) < 1e-9);
+  assert.deepEqual(lines[0].repeats.map((r) => r.passed), [true, false, true]);
+  assert.deepEqual(lines[0].repeats[1].answers, ["no"]);
+  assert.equal(lines[1].majority, null);
+  assert.equal(lines[1].repeats, null);
+  const csv = toCSV(items, results).split("\r\n");
+  const head = csv[0].split(",");
+  for (const c of ["majority", "unanimous", "score_sd", "repeat_1", "repeat_2", "repeat_3", "repeat_3_answer"]) assert.ok(head.includes(c), c);
+  const row = csv[1].split(",");
+  assert.equal(row[head.indexOf("repeat_2")], "false");
+  assert.equal(row[head.indexOf("repeat_2_answer")], "no");
+  assert.equal(row[head.indexOf("majority")], "true");
+  assert.equal(row[head.indexOf("answer")], "yes");
+  assert.equal(row[head.indexOf("repair_answer")], "", "no repair: not the second repeat's answer");
+  // A run without repeats keeps its columns.
+  assert.ok(!toCSV(items, [undefined, undefined, undefined]).split("\r\n")[0].includes("majority"));
+});
+
+test("a threshold applies to each repeat's score, and the row's status is their majority", () => {
+  const rep = (score) => ({ verdict: { passed: null, score, verdict: {}, checks: [] }, answers: [], repaired: false });
+  const reps = [rep(4), rep(2), rep(4.5)];
+  const r = { repeats: reps, verdict: majorityVerdict(reps) };
+  assert.equal(statusOf(r), "scored");
+  assert.equal(statusOf(r, 3), "passed", "two of three repeats reach 3");
+  assert.equal(statusOf(r, 4.2), "failed", "only one reaches 4.2, though the mean 3.5 is the same");
+  const two = { repeats: [rep(4), rep(2)], verdict: majorityVerdict([rep(4), rep(2)]) };
+  assert.equal(statusOf(two, 3), "undetermined");
+});
