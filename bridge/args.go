@@ -6,6 +6,7 @@ import (
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
 	"ragjudge/core/recall"
+	"ragjudge/core/stats"
 	"ragjudge/core/value"
 )
 
@@ -129,6 +130,55 @@ func (a *Args) scores(in *value.Object, kind string) ([]*exact.Rat, error) {
 			return nil, err
 		}
 		out[k] = r
+	}
+	return out, nil
+}
+
+// verdictList reads a required list of verdicts: true (passed), false (failed), null
+// (undetermined, or no label).
+func (a *Args) verdictList(i int, name string) ([]stats.Verdict, error) {
+	return a.verdicts(a.at(i), name)
+}
+
+func (a *Args) verdicts(v any, name string) ([]stats.Verdict, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, a.errorf("%s must be a list of true, false or null, got %s", name, value.TypeName(v))
+	}
+	out := make([]stats.Verdict, len(list))
+	for k, item := range list {
+		switch x := item.(type) {
+		case nil:
+		case bool:
+			out[k] = stats.Fail
+			if x {
+				out[k] = stats.Pass
+			}
+		default:
+			return nil, a.errorf("%s[%d] must be true, false or null, got %s", name, k, value.TypeName(item))
+		}
+	}
+	return out, nil
+}
+
+// scoreList reads a required list of numbers or nulls (a null skips its pair).
+func (a *Args) scoreList(i int, name string) ([]stats.Score, error) {
+	v := a.at(i)
+	list, ok := v.([]any)
+	if !ok {
+		return nil, a.errorf("%s must be a list of numbers or null, got %s", name, value.TypeName(v))
+	}
+	out := make([]stats.Score, len(list))
+	for k, item := range list {
+		switch x := item.(type) {
+		case nil:
+		case int64:
+			out[k] = stats.Score{Value: float64(x), Given: true}
+		case float64:
+			out[k] = stats.Score{Value: x, Given: true}
+		default:
+			return nil, a.errorf("%s[%d] must be a number or null, got %s", name, k, value.TypeName(item))
+		}
 	}
 	return out, nil
 }

@@ -62,6 +62,9 @@ var Functions = map[string]Func{
 	"passages":    {[]Param{{"passage_gt", Text}}, passages},
 	"mapColumns":  {[]Param{{"id", Text}, {"columns", Data}}, mapColumns},
 	"rowInputs":   {[]Param{{"id", Text}, {"row", Data}, {"mapping", Data}}, rowInputs},
+	"agreement":   {[]Param{{"judge", Data}, {"human", Data}}, agreement},
+	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
+	"consistency": {[]Param{{"rows", Data}}, consistency},
 }
 
 // Names returns the names of Functions, sorted.

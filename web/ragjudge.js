@@ -159,6 +159,63 @@ function fromWire(e) {
  */
 
 /**
+ * @typedef {Object} Agreement how the judge's verdicts agree with human labels (rj.agreement);
+ *   every number that is undefined for the input is null, with a `*_reason` in words beside it
+ * @property {number} pairs the pairs given: compared + no_label + undetermined
+ * @property {number} compared pairs where the judge decided and the human label is given
+ * @property {number} no_label pairs without a human label (whatever the judge said)
+ * @property {number} undetermined pairs with a label but no verdict from the judge
+ * @property {number} agree compared pairs where the two agree
+ * @property {number|null} accuracy agree / compared
+ * @property {number|null} kappa Cohen's κ over the compared pairs; null when undefined (no pair
+ *   compared, or both gave one and the same class to every pair), then `kappa_reason` says why
+ * @property {[number, number]|null} kappa_ci κ's 95% interval, κ ± 1.96·SE clipped to [−1, 1]
+ * @property {number|null} kappa_se κ's large-sample standard error (Fleiss, Cohen & Everitt 1969)
+ * @property {string} [kappa_reason]
+ * @property {number|null} expected_agreement the agreement expected by chance (κ's p_e)
+ * @property {{tt: number, tf: number, ft: number, ff: number, nt: number, nf: number}} matrix the
+ *   confusion matrix: first letter the judge (t passed, f failed, n undetermined), second the human
+ * @property {number|null} judge_fail_precision of the compared pairs the judge failed, the share
+ *   the human failed too
+ * @property {string} [judge_fail_precision_reason]
+ * @property {number|null} judge_fail_recall of the compared pairs the human failed, the share the
+ *   judge failed too
+ * @property {string} [judge_fail_recall_reason]
+ */
+
+/**
+ * @typedef {Object} Correlation how the judge's scores follow human scores (rj.correlation)
+ * @property {number} n pairs where both scores are given (a null skips its pair)
+ * @property {number|null} pearson Pearson's r; null when n < 2 or a side does not vary
+ * @property {string} [pearson_reason]
+ * @property {number|null} spearman Spearman's ρ, tied scores given their average rank
+ * @property {string} [spearman_reason]
+ * @property {number|null} mae the mean absolute difference, in the scores' unit; null when n = 0
+ * @property {string} [mae_reason]
+ */
+
+/**
+ * @typedef {Object} RowConsistency one row's repeated verdicts (rj.consistency)
+ * @property {boolean|null} majority the most frequent of passed, failed and undetermined; null on
+ *   a tie for the most frequent, when undetermined is the most frequent, and for no verdicts
+ * @property {boolean} unanimous at least one verdict, all the same (undetermined counts as one)
+ * @property {number} n @property {number} passed @property {number} failed
+ * @property {number} undetermined
+ */
+
+/**
+ * @typedef {Object} Consistency the judge's agreement with itself over repeats (rj.consistency)
+ * @property {number} rows
+ * @property {number} unanimous rows with verdicts, all the same
+ * @property {number} split rows with two verdicts or more, not all the same
+ * @property {number|null} fleiss_kappa Fleiss' κ over the rows with two verdicts or more, with
+ *   passed, failed and undetermined as its categories; rows may differ in their number of
+ *   verdicts; null when undefined, then `fleiss_reason` says why
+ * @property {string} [fleiss_reason]
+ * @property {RowConsistency[]} per_row
+ */
+
+/**
  * @typedef {Object} RagJudge
  * @property {string} version
  * @property {() => Evaluator[]} evaluators the built-in evaluators, in display order
@@ -191,6 +248,12 @@ function fromWire(e) {
  *   (codes `input.*`, each with its `input`) say what is missing or unreadable (errors: the input
  *   is left out, so render() then fails on it) or was adjusted (warnings); `messages` are their
  *   messages
+ * @property {(judge: (boolean|null)[], human: (boolean|null)[]) => Agreement} agreement the
+ *   judge's verdicts against human labels, pair by pair (true passed, false failed, null
+ *   undetermined or no label); the two lists must be of the same length
+ * @property {(xs: (number|null)[], ys: (number|null)[]) => Correlation} correlation the judge's
+ *   scores xs against human scores ys, pair by pair, pairs with a null skipped
+ * @property {(rows: (boolean|null)[][]) => Consistency} consistency each row's repeated verdicts
  */
 
 /**
@@ -330,6 +393,9 @@ export async function load(opts = {}) {
     readDataset: (text, format) => call("readDataset", ["$text", "$format"], [text, format]),
     mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
+    agreement: (judge, human) => call("agreement", ["judge", "human"], [judge, human]),
+    correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
+    consistency: (rows) => call("consistency", ["rows"], [rows]),
   };
   // A wasm built from other sources than this module is refused whole, at load, rather than
   // failing later on the first call it lacks.

@@ -1,0 +1,192 @@
+package stats
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The cases of testdata/cases.json, and what scripts/stats_goldens.py (Python's statistics module
+// and exact fractions, the reference) computed for them in testdata/expected.json.
+type refCases struct {
+	Agreement []struct {
+		Name  string  `json:"name"`
+		Judge []*bool `json:"judge"`
+		Human []*bool `json:"human"`
+	} `json:"agreement"`
+	Correlation []struct {
+		Name string     `json:"name"`
+		X    []*float64 `json:"x"`
+		Y    []*float64 `json:"y"`
+	} `json:"correlation"`
+	Consistency []struct {
+		Name string    `json:"name"`
+		Rows [][]*bool `json:"rows"`
+	} `json:"consistency"`
+}
+
+type refExpected struct {
+	Agreement []struct {
+		Name               string      `json:"name"`
+		Pairs              int         `json:"pairs"`
+		Compared           int         `json:"compared"`
+		NoLabel            int         `json:"no_label"`
+		Undetermined       int         `json:"undetermined"`
+		Agree              int         `json:"agree"`
+		Matrix             Matrix      `json:"matrix"`
+		Accuracy           *float64    `json:"accuracy"`
+		Kappa              *float64    `json:"kappa"`
+		KappaSE            *float64    `json:"kappa_se"`
+		KappaCI            *[2]float64 `json:"kappa_ci"`
+		ExpectedAgreement  *float64    `json:"expected_agreement"`
+		JudgeFailPrecision *float64    `json:"judge_fail_precision"`
+		JudgeFailRecall    *float64    `json:"judge_fail_recall"`
+	} `json:"agreement"`
+	Correlation []struct {
+		Name     string   `json:"name"`
+		N        int      `json:"n"`
+		Pearson  *float64 `json:"pearson"`
+		Spearman *float64 `json:"spearman"`
+		MAE      *float64 `json:"mae"`
+	} `json:"correlation"`
+	Consistency []struct {
+		Name        string   `json:"name"`
+		Rows        int      `json:"rows"`
+		Unanimous   int      `json:"unanimous"`
+		Split       int      `json:"split"`
+		FleissKappa *float64 `json:"fleiss_kappa"`
+		PerRow      []struct {
+			Majority  *bool `json:"majority"`
+			Unanimous bool  `json:"unanimous"`
+			N         int   `json:"n"`
+		} `json:"per_row"`
+	} `json:"consistency"`
+}
+
+func verdicts(v []*bool) []Verdict {
+	out := make([]Verdict, len(v))
+	for i, b := range v {
+		switch {
+		case b == nil:
+		case *b:
+			out[i] = Pass
+		default:
+			out[i] = Fail
+		}
+	}
+	return out
+}
+
+func scoreList(v []*float64) []Score {
+	out := make([]Score, len(v))
+	for i, f := range v {
+		if f != nil {
+			out[i] = Score{*f, true}
+		}
+	}
+	return out
+}
+
+// close asserts that got is nil exactly when want is, and otherwise within 1e-12 of it.
+func close(t *testing.T, want, got *float64, what string) {
+	t.Helper()
+	if want == nil {
+		assert.Nil(t, got, "%s: undefined in the reference", what)
+		return
+	}
+	if assert.NotNil(t, got, "%s: the reference has %v", what, *want) {
+		assert.InDelta(t, *want, *got, 1e-12, what)
+	}
+}
+
+// TestAgainstReference compares every statistic with the reference's, case by case.
+func TestAgainstReference(t *testing.T) {
+	var cases refCases
+	var want refExpected
+	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &cases))
+	b, err = os.ReadFile(filepath.Join("testdata", "expected.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &want))
+	const regen = "run: /usr/bin/python3 scripts/stats_goldens.py"
+	require.Len(t, want.Agreement, len(cases.Agreement), regen)
+	require.Len(t, want.Correlation, len(cases.Correlation), regen)
+	require.Len(t, want.Consistency, len(cases.Consistency), regen)
+
+	for i, tc := range cases.Agreement {
+		w := want.Agreement[i]
+		require.Equal(t, tc.Name, w.Name, regen)
+		t.Run("agreement/"+tc.Name, func(t *testing.T) {
+			a, err := Agree(verdicts(tc.Judge), verdicts(tc.Human))
+			require.NoError(t, err)
+			assert.Equal(t, w.Matrix, a.Matrix)
+			assert.Equal(t, []int{w.Pairs, w.Compared, w.NoLabel, w.Undetermined, w.Agree},
+				[]int{a.Pairs, a.Compared, a.NoLabel, a.Undetermined, a.Agree})
+			close(t, w.Accuracy, a.Accuracy, "accuracy")
+			close(t, w.ExpectedAgreement, a.ExpectedAgreement, "expected agreement")
+			close(t, w.Kappa, a.Kappa, "κ")
+			close(t, w.KappaSE, a.KappaSE, "κ's SE")
+			if w.KappaCI == nil {
+				assert.Nil(t, a.KappaCI)
+				assert.NotEmpty(t, a.KappaReason)
+			} else if assert.NotNil(t, a.KappaCI) {
+				assert.InDelta(t, w.KappaCI[0], a.KappaCI[0], 1e-12)
+				assert.InDelta(t, w.KappaCI[1], a.KappaCI[1], 1e-12)
+				assert.Empty(t, a.KappaReason)
+			}
+			close(t, w.JudgeFailPrecision, a.JudgeFailPrecision, "precision")
+			close(t, w.JudgeFailRecall, a.JudgeFailRecall, "recall")
+		})
+	}
+	for i, tc := range cases.Correlation {
+		w := want.Correlation[i]
+		require.Equal(t, tc.Name, w.Name, regen)
+		t.Run("correlation/"+tc.Name, func(t *testing.T) {
+			c, err := Correlate(scoreList(tc.X), scoreList(tc.Y))
+			require.NoError(t, err)
+			assert.Equal(t, w.N, c.N)
+			close(t, w.Pearson, c.Pearson, "pearson")
+			close(t, w.Spearman, c.Spearman, "spearman")
+			close(t, w.MAE, c.MAE, "mae")
+		})
+	}
+	for i, tc := range cases.Consistency {
+		w := want.Consistency[i]
+		require.Equal(t, tc.Name, w.Name, regen)
+		t.Run("consistency/"+tc.Name, func(t *testing.T) {
+			rows := make([][]Verdict, len(tc.Rows))
+			for k, r := range tc.Rows {
+				rows[k] = verdicts(r)
+			}
+			c := Consistent(rows)
+			assert.Equal(t, []int{w.Rows, w.Unanimous, w.Split}, []int{c.Rows, c.Unanimous, c.Split})
+			close(t, w.FleissKappa, c.FleissKappa, "Fleiss' κ")
+			require.Len(t, c.PerRow, len(w.PerRow))
+			for k, r := range w.PerRow {
+				assert.Equal(t, r.Majority, c.PerRow[k].Majority, "row %d's majority", k)
+				assert.Equal(t, r.Unanimous, c.PerRow[k].Unanimous, "row %d unanimous", k)
+				assert.Equal(t, r.N, c.PerRow[k].N, "row %d's count", k)
+			}
+		})
+	}
+}
+
+// TestReferenceCurrent fails when expected.json is not what the reference script computes today.
+func TestReferenceCurrent(t *testing.T) {
+	const python = "/usr/bin/python3"
+	if runtime.GOOS == "js" {
+		t.Skip("no processes under wasm")
+	}
+	if _, err := os.Stat(python); err != nil {
+		t.Skipf("no %s", python)
+	}
+	out, err := exec.Command(python, filepath.Join("..", "..", "scripts", "stats_goldens.py"), "--check").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}

@@ -1,0 +1,460 @@
+// Package stats is the arithmetic behind "how far to trust the judge": agreement of the judge's
+// verdicts with human labels (Cohen's κ with its large-sample confidence interval), correlation
+// of the judge's scores with human scores (Pearson, Spearman, mean absolute error), and the
+// consistency of repeated verdicts on the same rows (Fleiss' κ).
+//
+// Every statistic that is undefined for its input (no rows, one class only, zero variance) is
+// nil with a reason in words, never NaN or a silent 0: the page shows the reason instead of a
+// number. The formulas and their references are in docs/ARCHITECTURE.md ("Trust statistics").
+package stats
+
+import (
+	"math"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/exact"
+)
+
+// Verdict is one verdict, or a human label: passed, failed or undetermined (no verdict, no label).
+type Verdict int8
+
+// The three verdicts. Undetermined is the zero value: a missing label is undetermined.
+const (
+	Undetermined Verdict = iota
+	Fail
+	Pass
+)
+
+// z975 is the 0.975 quantile of the standard normal distribution, for two-sided 95% intervals.
+const z975 = 1.959963984540054
+
+func boolPtr(b bool) *bool { return &b }
+
+// num boxes f for a result field that is null when undefined.
+func num(f float64) *float64 { return &f }
+
+// Matrix is the confusion matrix of the judge against the human labels. The first letter is the
+// judge's verdict (t passed, f failed, n undetermined), the second the human label's (t, f);
+// pairs without a human label are not in it.
+type Matrix struct {
+	TT int `json:"tt"`
+	TF int `json:"tf"`
+	FT int `json:"ft"`
+	FF int `json:"ff"`
+	NT int `json:"nt"`
+	NF int `json:"nf"`
+}
+
+// Agreement is how the judge's verdicts agree with human labels, pair by pair.
+type Agreement struct {
+	// Pairs is the number of pairs given; Compared those where both the judge and the human
+	// decided. The others are NoLabel (no human label, whatever the judge said) and Undetermined
+	// (a label, but no verdict from the judge): Pairs = Compared + NoLabel + Undetermined.
+	Pairs        int `json:"pairs"`
+	Compared     int `json:"compared"`
+	NoLabel      int `json:"no_label"`
+	Undetermined int `json:"undetermined"`
+	Agree        int `json:"agree"`
+	// Accuracy is Agree / Compared; nil when nothing was compared.
+	Accuracy *float64 `json:"accuracy"`
+	// Kappa is Cohen's κ over the compared pairs, KappaCI its 95% confidence interval (see
+	// KappaSE); both nil, with KappaReason, when κ is undefined.
+	Kappa       *float64    `json:"kappa"`
+	KappaCI     *[2]float64 `json:"kappa_ci"`
+	KappaSE     *float64    `json:"kappa_se"`
+	KappaReason string      `json:"kappa_reason,omitempty"`
+	// ExpectedAgreement is the agreement expected by chance (κ's p_e); nil when nothing was compared.
+	ExpectedAgreement *float64 `json:"expected_agreement"`
+	Matrix            Matrix   `json:"matrix"`
+	// JudgeFailPrecision is, of the compared pairs the judge failed, the share the human failed
+	// too; JudgeFailRecall is, of the compared pairs the human failed, the share the judge failed.
+	// A failure is what a judge is there to find, so these are about the "failed" class.
+	JudgeFailPrecision       *float64 `json:"judge_fail_precision"`
+	JudgeFailPrecisionReason string   `json:"judge_fail_precision_reason,omitempty"`
+	JudgeFailRecall          *float64 `json:"judge_fail_recall"`
+	JudgeFailRecallReason    string   `json:"judge_fail_recall_reason,omitempty"`
+}
+
+// Agree compares the judge's verdicts with the human labels, pair by pair. It fails only when the
+// two lists differ in length.
+func Agree(judge, human []Verdict) (Agreement, error) {
+	if len(judge) != len(human) {
+		return Agreement{}, &diag.Error{Kind: "input", Msg: diag.Sprintf(
+			"the judge has %d verdicts and the human %d labels: they must pair one to one", len(judge), len(human))}
+	}
+	a := Agreement{Pairs: len(judge)}
+	m := &a.Matrix
+	for i, h := range human {
+		switch {
+		case h == Undetermined:
+			a.NoLabel++
+		case judge[i] == Undetermined && h == Pass:
+			m.NT++
+		case judge[i] == Undetermined:
+			m.NF++
+		case judge[i] == Pass && h == Pass:
+			m.TT++
+		case judge[i] == Pass:
+			m.TF++
+		case h == Pass:
+			m.FT++
+		default:
+			m.FF++
+		}
+	}
+	a.Undetermined = m.NT + m.NF
+	a.Compared = m.TT + m.TF + m.FT + m.FF
+	a.Agree = m.TT + m.FF
+	if a.Compared == 0 {
+		a.KappaReason = "no pair has both a verdict and a label"
+	} else {
+		a.Accuracy = num(float64(a.Agree) / float64(a.Compared))
+		cohen(&a)
+	}
+	if judgeFailed := m.FF + m.FT; judgeFailed == 0 {
+		a.JudgeFailPrecisionReason = "the judge failed no labelled row"
+	} else {
+		a.JudgeFailPrecision = num(float64(m.FF) / float64(judgeFailed))
+	}
+	if humanFailed := m.FF + m.TF; humanFailed == 0 {
+		a.JudgeFailRecallReason = "no row the judge decided is labelled failed"
+	} else {
+		a.JudgeFailRecall = num(float64(m.FF) / float64(humanFailed))
+	}
+	return a, nil
+}
+
+// cohen sets κ, its standard error and interval from the matrix's decided cells (Compared > 0).
+//
+// κ = (p_o − p_e) / (1 − p_e) with p_o the share of pairs that agree and p_e = Σ_i r_i·c_i / n²
+// the agreement expected by chance (r_i, c_i: the judge's and the human's totals of class i). It
+// is undefined when p_e = 1: both gave the same single class to every pair. κ and its variance
+// are computed in exact fractions and rounded once, so equal inputs give equal bits everywhere.
+//
+// The standard error is the large-sample one of Fleiss, Cohen & Everitt (1969), which does not
+// assume κ = 0 (Cohen's 1960 approximation √(p_o(1−p_o)/n)/(1−p_e) is cruder); the interval is
+// κ ± 1.96·SE, clipped to [−1, 1].
+func cohen(a *Agreement) {
+	m := a.Matrix
+	n := int64(a.Compared)
+	// Rows of the 2×2 are the judge's classes (pass, fail), columns the human's.
+	cell := [2][2]int64{{int64(m.TT), int64(m.TF)}, {int64(m.FT), int64(m.FF)}}
+	var row, col [2]int64
+	for i := range 2 {
+		for j := range 2 {
+			row[i] += cell[i][j]
+			col[j] += cell[i][j]
+		}
+	}
+	frac := func(k int64) *exact.Rat { return exact.NewRat(k, n) }
+	po := frac(cell[0][0] + cell[1][1])
+	pe := new(exact.Rat).Quo(frac(row[0]*col[0]+row[1]*col[1]), exact.NewRat(n, 1))
+	a.ExpectedAgreement = num(pe.Float64())
+	one := exact.NewRat(1, 1)
+	q := new(exact.Rat).Sub(one, pe) // 1 − p_e
+	if q.Sign() == 0 {
+		cls := "passed"
+		if row[1] > 0 {
+			cls = "failed"
+		}
+		a.KappaReason = "the judge and the labels say " + cls + " for every compared row: agreement beyond chance is undefined"
+		return
+	}
+	kappa := new(exact.Rat).Quo(new(exact.Rat).Sub(po, pe), q)
+	a.Kappa = num(kappa.Float64())
+
+	// Fleiss, Cohen & Everitt (1969): the variance of κ̂ when κ is not assumed 0,
+	// [Σ_i p_ii((1−p_e) − (p_·i + p_i·)(1−p_o))² + (1−p_o)² Σ_{i≠j} p_ij(p_·i + p_j·)²
+	//  − (p_o·p_e − 2p_e + p_o)²] / (n(1−p_e)⁴)
+	// with p_i· the judge's share of class i and p_·i the human's.
+	qo := new(exact.Rat).Sub(one, po) // 1 − p_o
+	sum := new(exact.Rat)
+	t := new(exact.Rat)
+	for i := range 2 {
+		t.Mul(frac(col[i]+row[i]), qo)
+		t.Sub(q, t)
+		t.Mul(t, t)
+		sum.Add(sum, t.Mul(t, frac(cell[i][i])))
+	}
+	off := new(exact.Rat)
+	for i := range 2 {
+		for j := range 2 {
+			if i != j {
+				s := frac(col[i] + row[j])
+				off.Add(off, s.Mul(s, s).Mul(s, frac(cell[i][j])))
+			}
+		}
+	}
+	sum.Add(sum, off.Mul(off, new(exact.Rat).Mul(qo, qo)))
+	t.Mul(po, pe)
+	t.Sub(t, new(exact.Rat).Add(pe, pe))
+	t.Add(t, po)
+	sum.Sub(sum, t.Mul(t, t))
+	q2 := new(exact.Rat).Mul(q, q)
+	denom := new(exact.Rat).Mul(q2, q2) // (1 − p_e)⁴
+	variance := sum.Quo(sum, denom.Mul(denom, exact.NewRat(n, 1)))
+	se := 0.0
+	if variance.Sign() > 0 { // never negative in exact arithmetic; 0 for perfect agreement
+		se = math.Sqrt(variance.Float64())
+	}
+	k := kappa.Float64()
+	a.KappaSE = num(se)
+	a.KappaCI = &[2]float64{max(-1, k-z975*se), min(1, k+z975*se)}
+}
+
+// Correlation is how the judge's scores follow the human scores.
+type Correlation struct {
+	// N is the number of pairs where both scores are given (pairs with a null are skipped).
+	N              int      `json:"n"`
+	Pearson        *float64 `json:"pearson"`
+	PearsonReason  string   `json:"pearson_reason,omitempty"`
+	Spearman       *float64 `json:"spearman"`
+	SpearmanReason string   `json:"spearman_reason,omitempty"`
+	// MAE is the mean absolute error |x − y|, in the scores' own unit.
+	MAE       *float64 `json:"mae"`
+	MAEReason string   `json:"mae_reason,omitempty"`
+}
+
+// Score is one score, or none (a null: the pair is skipped).
+type Score struct {
+	Value float64
+	Given bool
+}
+
+// Correlate compares xs (the judge's scores) with ys (the human's), pair by pair. It fails when
+// the lists differ in length or a score is not finite.
+func Correlate(xs, ys []Score) (Correlation, error) {
+	if len(xs) != len(ys) {
+		return Correlation{}, &diag.Error{Kind: "input", Msg: diag.Sprintf(
+			"there are %d judge scores and %d human scores: they must pair one to one", len(xs), len(ys))}
+	}
+	var x, y []float64
+	for i := range xs {
+		for _, s := range [2]Score{xs[i], ys[i]} {
+			if s.Given && (math.IsNaN(s.Value) || math.IsInf(s.Value, 0)) {
+				return Correlation{}, &diag.Error{Kind: "input", Msg: diag.Sprintf("score %d is not a finite number", i+1)}
+			}
+		}
+		if xs[i].Given && ys[i].Given {
+			x = append(x, xs[i].Value)
+			y = append(y, ys[i].Value)
+		}
+	}
+	c := Correlation{N: len(x)}
+	if c.N == 0 {
+		c.MAEReason = "no pair has both scores"
+	} else {
+		var s float64
+		for i := range x {
+			s += math.Abs(x[i] - y[i])
+		}
+		c.MAE = num(s / float64(c.N))
+	}
+	c.Pearson, c.PearsonReason = pearson(x, y, "scores")
+	if c.N >= 2 {
+		c.Spearman, c.SpearmanReason = pearson(ranks(x), ranks(y), "scores")
+	} else {
+		c.SpearmanReason = c.PearsonReason
+	}
+	return c, nil
+}
+
+// pearson is Pearson's r of x and y (two passes: the means, then the centred sums, which keeps
+// large offsets from cancelling), clamped to [−1, 1] against rounding; nil with a reason when
+// there are fewer than two pairs or one side does not vary.
+func pearson(x, y []float64, what string) (*float64, string) {
+	n := len(x)
+	if n < 2 {
+		return nil, diag.Sprintf("%d pairs of %s: a correlation needs at least 2", n, what)
+	}
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(n)
+	my /= float64(n)
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	switch {
+	case sxx == 0 && syy == 0:
+		return nil, "both the judge's and the human " + what + " are all the same: a correlation is undefined"
+	case sxx == 0:
+		return nil, "the judge's " + what + " are all the same: a correlation is undefined"
+	case syy == 0:
+		return nil, "the human " + what + " are all the same: a correlation is undefined"
+	}
+	r := sxy / (math.Sqrt(sxx) * math.Sqrt(syy))
+	return num(max(-1, min(1, r))), ""
+}
+
+// ranks gives each value its rank, 1-based, tied values the average of the ranks they span
+// (the "fractional ranking" Spearman's ρ uses).
+func ranks(v []float64) []float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortIndexes(idx, v)
+	r := make([]float64, len(v))
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && v[idx[j]] == v[idx[i]] {
+			j++
+		}
+		// Positions i..j-1 tie: ranks i+1..j, average (i+1+j)/2.
+		avg := float64(i+1+j) / 2
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+// sortIndexes sorts idx by v[idx] ascending (a heap sort: no sort package for the wasm's sake,
+// and n log n for the 10,000-row datasets the page takes).
+func sortIndexes(idx []int, v []float64) {
+	less := func(a, b int) bool { return v[idx[a]] < v[idx[b]] }
+	down := func(i, n int) {
+		for {
+			c := 2*i + 1
+			if c >= n {
+				return
+			}
+			if c+1 < n && less(c, c+1) {
+				c++
+			}
+			if !less(i, c) {
+				return
+			}
+			idx[i], idx[c] = idx[c], idx[i]
+			i = c
+		}
+	}
+	n := len(idx)
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for end := n - 1; end > 0; end-- {
+		idx[0], idx[end] = idx[end], idx[0]
+		down(0, end)
+	}
+}
+
+// RowConsistency is one row's repeated verdicts summed up.
+type RowConsistency struct {
+	// Majority is the most frequent of passed, failed and undetermined; undetermined (nil) on a
+	// tie for the most frequent, and for a row without verdicts.
+	Majority     *bool `json:"majority"`
+	Unanimous    bool  `json:"unanimous"`
+	N            int   `json:"n"`
+	Passed       int   `json:"passed"`
+	Failed       int   `json:"failed"`
+	Undetermined int   `json:"undetermined"`
+}
+
+// Consistency is how the judge's verdicts agree with themselves over repeats of the same rows.
+type Consistency struct {
+	Rows int `json:"rows"`
+	// Unanimous rows have at least one verdict, all the same (undetermined included: three
+	// undetermined verdicts are unanimous); Split rows have at least two verdicts, not all the same.
+	Unanimous int `json:"unanimous"`
+	Split     int `json:"split"`
+	// FleissKappa is Fleiss' κ over the rows with at least two verdicts, with passed, failed and
+	// undetermined as its three categories; nil with FleissReason when undefined.
+	FleissKappa  *float64         `json:"fleiss_kappa"`
+	FleissReason string           `json:"fleiss_reason,omitempty"`
+	PerRow       []RowConsistency `json:"per_row"`
+}
+
+// Consistent sums up repeated verdicts: rows[i] is every verdict given to row i.
+//
+// Fleiss' κ (Fleiss 1971) counts each verdict in one of three categories, passed, failed and
+// undetermined: a judge that cannot decide on a repeat is being inconsistent. Rows may have
+// different numbers of verdicts (a repeat that failed to run can be left out): each row's
+// agreement P_i = Σ_j n_ij(n_ij − 1) / (m_i(m_i − 1)) uses its own count m_i, P̄ is their mean, the
+// category shares p_j are pooled over all verdicts of those rows (Σ_i n_ij / Σ_i m_i), and
+// κ = (P̄ − P_e) / (1 − P_e) with P_e = Σ_j p_j². With equal counts this is exactly Fleiss' κ.
+// Rows with fewer than two verdicts cannot show agreement and are left out of κ.
+func Consistent(rows [][]Verdict) Consistency {
+	c := Consistency{Rows: len(rows), PerRow: make([]RowConsistency, len(rows))}
+	var total [3]int64     // verdicts per category, over the rows in κ
+	var verdicts int64     // Σ m_i over those rows
+	sumP := new(exact.Rat) // Σ P_i
+	inKappa := 0
+	for i, row := range rows {
+		var count [3]int // by Verdict: undetermined, failed, passed
+		for _, v := range row {
+			if v < Undetermined || v > Pass {
+				v = Undetermined
+			}
+			count[v]++
+		}
+		r := RowConsistency{N: len(row), Undetermined: count[Undetermined], Failed: count[Fail], Passed: count[Pass]}
+		top := max(count[0], count[1], count[2])
+		r.Unanimous = r.N > 0 && top == r.N
+		ties := 0
+		for _, k := range count {
+			if k == top {
+				ties++
+			}
+		}
+		if r.N > 0 && ties == 1 {
+			switch top {
+			case count[Pass]:
+				r.Majority = boolPtr(true)
+			case count[Fail]:
+				r.Majority = boolPtr(false)
+			}
+		}
+		switch {
+		case r.Unanimous:
+			c.Unanimous++
+		case r.N >= 2:
+			c.Split++
+		}
+		c.PerRow[i] = r
+		if r.N < 2 {
+			continue
+		}
+		inKappa++
+		var same int64
+		for j, k := range count {
+			same += int64(k) * int64(k-1)
+			total[j] += int64(k)
+		}
+		verdicts += int64(r.N)
+		sumP.Add(sumP, exact.NewRat(same, int64(r.N)*int64(r.N-1)))
+	}
+	if inKappa == 0 {
+		c.FleissReason = "no row has two verdicts or more to compare"
+		return c
+	}
+	used := 0
+	for _, k := range total {
+		if k > 0 {
+			used++
+		}
+	}
+	if used == 1 {
+		c.FleissReason = "every verdict is the same: agreement beyond chance is undefined"
+		return c
+	}
+	// In exact fractions, rounded once.
+	pBar := sumP.Quo(sumP, exact.NewRat(int64(inKappa), 1))
+	pe := new(exact.Rat)
+	for _, k := range total {
+		s := exact.NewRat(k, verdicts)
+		pe.Add(pe, s.Mul(s, s))
+	}
+	q := new(exact.Rat).Sub(exact.NewRat(1, 1), pe)
+	kappa := pBar.Sub(pBar, pe)
+	c.FleissKappa = num(kappa.Quo(kappa, q).Float64())
+	return c
+}
