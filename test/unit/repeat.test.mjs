@@ -59,7 +59,7 @@ test("majority: the most frequent of passed, failed and undetermined; a tie for 
 
 test("spread: mean and sample standard deviation of a row's scores, nulls skipped, never NaN", () => {
   assert.deepEqual(spread([]), { n: 0, mean: null, sd: null });
-  assert.deepEqual(spread([0.5]), { n: 1, mean: 0.5, sd: 0 });
+  assert.deepEqual(spread([0.5]), { n: 1, mean: 0.5, sd: null });
   const s = spread([1, 0, 1, null]);
   assert.equal(s.n, 3);
   assert.ok(Math.abs(s.mean - 2 / 3) < 1e-12);

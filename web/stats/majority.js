@@ -50,7 +50,9 @@ export function unanimous(verdicts) {
 
 /**
  * spread is the mean and the standard deviation of a row's scores (the sample deviation, n − 1,
- * as a spread between repeats is an estimate; 0 for one score); non-finite entries are skipped.
+ * as a spread between repeats is an estimate; null for fewer than two scores); non-finite
+ * entries are skipped. It is the core's rj.describe (the unit tests hold the two together), here
+ * for the engine, which has no core: the stored majority verdict's score is the mean.
  * @param {(number|null|undefined)[]} xs
  * @returns {{n: number, mean: number|null, sd: number|null}}
  */
@@ -59,7 +61,7 @@ export function spread(xs) {
   const n = v.length;
   if (!n) return { n, mean: null, sd: null };
   const mean = v.reduce((a, b) => a + b, 0) / n;
-  if (n === 1) return { n, mean, sd: 0 };
+  if (n === 1) return { n, mean, sd: null };
   const ss = v.reduce((a, b) => a + (b - mean) * (b - mean), 0);
   return { n, mean, sd: Math.sqrt(ss / (n - 1)) };
 }
