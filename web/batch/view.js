@@ -19,6 +19,7 @@ import { mountTable } from "./table.js";
 import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { ensureStylesheet, download, fmtInt } from "./format.js";
+import { mountConsistency } from "../stats/consistencyview.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -48,6 +49,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   const summary = mountSummary({ state });
   const table = mountTable({ rj, controller, renderVerdict, threshold });
   const runsList = mountRunsList({ store, controller });
+  const consistency = mountConsistency({ rj, controller, threshold });
 
   // ---- the run card ------------------------------------------------------------------------
   const runTitle = h("h2", { class: "card-title", dataset: { ref: "batch-run-title" } });
@@ -85,6 +87,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     liveLine,
     h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
     summary.summaryEl,
+    consistency.el,
     summary.thresholdField,
     table.bar,
     table.table,
@@ -119,7 +122,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
-    summary.drawSummary(counts);
+    summary.drawSummary(counts, cur.run.settings.repeats || 1);
+    consistency.draw(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
     runsList.current(counts);
@@ -151,7 +155,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     delete runCard.dataset.state; // until the first draw of this run says otherwise
     setup.card.open = false;
     runTitle.textContent = `${run.name} · ${cur.ev.title || cur.ev.id}`;
-    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""} · started ${new Date(run.createdAt).toLocaleString()}`;
+    const judged = run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "";
+    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
     liveLine.textContent = cur.message;
     table.reset();
     update(true);
