@@ -20,6 +20,7 @@ import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { ensureStylesheet, download, fmtInt } from "./format.js";
 import { mountConsistency } from "../stats/consistencyview.js";
+import { mountCompare } from "../stats/compareview.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -50,6 +51,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   const table = mountTable({ rj, controller, renderVerdict, threshold });
   const runsList = mountRunsList({ store, controller });
   const consistency = mountConsistency({ rj, controller, threshold });
+  const comparison = mountCompare({ rj, store, state, byID });
+  runsList.card.append(comparison.el);
 
   // ---- the run card ------------------------------------------------------------------------
   const runTitle = h("h2", { class: "card-title", dataset: { ref: "batch-run-title" } });
@@ -167,7 +170,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   });
   controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
   controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
-  controller.addEventListener("runs", () => runsList.draw());
+  controller.addEventListener("runs", () => {
+    runsList.draw();
+    comparison.refresh();
+  });
   controller.addEventListener("protocol", () => setup.drawConcurrencyHint());
   controller.addEventListener("end", (e) => {
     const detail = /** @type {CustomEvent} */ (e).detail;
@@ -221,6 +227,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   // reopen (the page says why).
   if (!(await engine.whenReady())) return publicAPI();
   await runsList.draw();
+  comparison.refresh();
   const runs = await store.listRuns();
   const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
   if (interrupted) await controller.open(interrupted.id, { start: true });
