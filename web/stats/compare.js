@@ -289,7 +289,7 @@ export function comparePanel(doc, d) {
     doc,
     "div",
     { class: "stats" },
-    stat(doc, "compare-kappa", k === null ? "–" : "κ " + num(k), "Cohen's κ, run A vs run B", kappaSub),
+    stat(doc, "compare-kappa", k === null ? "–" : "κ " + num(k), "Cohen's kappa, A vs B", kappaSub),
     stat(doc, "compare-accuracy", pct(ag.accuracy), "same verdict", `${ag.agree} of ${ag.compared} rows with a verdict in both runs; ${matched}`),
     stat(doc, "compare-changed", String(changed.length), "verdicts changed", changed.length ? "listed below, each with both judges' answers" : "every row got the same verdict in both runs"),
   );
@@ -316,7 +316,7 @@ export function comparePanel(doc, d) {
                 el(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
                 el(doc, "td", { text: verdictWord(r.verdictA) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
                 el(doc, "td", { text: verdictWord(r.verdictB) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
-                el(doc, "td", {}, el(doc, "pre", { text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
+                el(doc, "td", {}, el(doc, "div", { class: "compare-input", text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
                 el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerA })),
                 el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerB })),
               ),

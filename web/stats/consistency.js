@@ -185,7 +185,7 @@ export function consistencyPanel(doc, d) {
     "div",
     { class: "stats" },
     stat(doc, "consistency-unanimous", pct(n ? d.unanimous / n : null), "unanimous rows", `${d.unanimous} of ${d.rows} rows got the same verdict all ${d.repeats} times; ${d.split} flipped`),
-    stat(doc, "consistency-kappa", k === null ? "–" : "κ " + num(k), "Fleiss' κ", kappaSub),
+    stat(doc, "consistency-kappa", k === null ? "–" : "κ " + num(k), "Fleiss' kappa", kappaSub),
     stat(
       doc,
       "consistency-sd",
