@@ -28,8 +28,8 @@ func TestStatsCalls(t *testing.T) {
 		{"correlation", []any{[]any{int64(1)}, []any{int64(1)}},
 			`{"n":1,"pearson":null,"pearson_reason":"1 pairs of scores: a correlation needs at least 2","spearman":null,`},
 		{"consistency", []any{[]any{[]any{true, true, false}, []any{false, false, false}}},
-			`{"rows":2,"unanimous":1,"split":1,"fleiss_kappa":0.25,"per_row":[{"majority":true,"unanimous":false,"n":3,"passed":2,"failed":1,"undetermined":0},`},
-		{"consistency", []any{[]any{}}, `{"rows":0,"unanimous":0,"split":0,"fleiss_kappa":null,"fleiss_reason":"no row has two verdicts or more to compare","per_row":[]}`},
+			`{"rows":2,"unanimous":1,"split":1,"fleiss_kappa":0.25,"fleiss_rows":2,"fleiss_repeats":3,"per_row":[{"majority":true,"unanimous":false,"n":3,"passed":2,"failed":1,"undetermined":0},`},
+		{"consistency", []any{[]any{}}, `{"rows":0,"unanimous":0,"split":0,"fleiss_kappa":null,"fleiss_reason":"no row has two verdicts or more to compare","fleiss_rows":0,"fleiss_repeats":0,"per_row":[]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {

@@ -10,8 +10,8 @@ Reads core/stats/testdata/cases.json and writes core/stats/testdata/expected.jso
   average ranks for Spearman (Python 3.11 has no method='ranked'; the ranks are computed here),
   statistics.fmean of the absolute differences for the mean absolute error; None wherever
   statistics raises StatisticsError (fewer than two pairs, a constant side);
-- consistency (Fleiss' kappa, three categories: passed, failed, undetermined; rows with their own
-  number of verdicts, rows with fewer than two left out): exact fractions.
+- consistency (Fleiss' kappa, three categories: passed, failed, undetermined; over the rows with
+  the most common number of verdicts): exact fractions, in Fleiss' (1971) own notation.
 
 Undefined statistics are null. The Go test compares numbers to within 1e-12.
 
@@ -123,7 +123,6 @@ def correlation(xs, ys):
 def consistency(rows):
     per_row = []
     unanimous = split = 0
-    kappa_rows = []
     for row in rows:
         counts = {True: row.count(True), False: row.count(False), None: sum(v is None for v in row)}
         m = len(row)
@@ -135,21 +134,27 @@ def consistency(rows):
             unanimous += 1
         elif m >= 2:
             split += 1
-        per_row.append({"majority": majority, "unanimous": is_unanimous, "n": m})
-        if m >= 2:
-            kappa_rows.append(counts)
-    out = {"rows": len(rows), "unanimous": unanimous, "split": split, "fleiss_kappa": None, "per_row": per_row}
-    if not kappa_rows:
-        return out
-    total = sum(sum(c.values()) for c in kappa_rows)
-    shares = [Fraction(sum(c[k] for c in kappa_rows), total) for k in (True, False, None)]
-    pe = sum(s * s for s in shares)
-    if pe == 1:
-        return out
-    p_bar = sum(
-        Fraction(sum(v * (v - 1) for v in c.values()), sum(c.values()) * (sum(c.values()) - 1)) for c in kappa_rows
-    ) / len(kappa_rows)
-    out["fleiss_kappa"] = float((p_bar - pe) / (1 - pe))
+        per_row.append({"majority": majority, "unanimous": is_unanimous, "n": m, "counts": counts})
+    out = {"rows": len(rows), "unanimous": unanimous, "split": split, "fleiss_kappa": None,
+           "fleiss_rows": 0, "fleiss_repeats": 0}
+    # Fleiss (1971) needs one number m of verdicts per row: the most common count of two or
+    # more, the larger on a tie; the other rows are left out.
+    sizes = [r["n"] for r in per_row if r["n"] >= 2]
+    if sizes:
+        m = max(set(sizes), key=lambda n: (sizes.count(n), n))
+        kept = [r["counts"] for r in per_row if r["n"] == m]
+        out["fleiss_rows"] = len(kept)
+        out["fleiss_repeats"] = m
+        # P_i = (sum_j n_ij^2 - m) / (m(m-1)), P-bar their mean, p_j = sum_i n_ij / (R m),
+        # P_e = sum_j p_j^2: Fleiss' own notation.
+        p_bar = sum(Fraction(sum(v * v for v in c.values()) - m, m * (m - 1)) for c in kept) / len(kept)
+        shares = [Fraction(sum(c[k] for c in kept), len(kept) * m) for k in (True, False, None)]
+        pe = sum(s * s for s in shares)
+        if pe != 1:
+            out["fleiss_kappa"] = float((p_bar - pe) / (1 - pe))
+    for r in per_row:
+        del r["counts"]
+    out["per_row"] = per_row
     return out
 
 

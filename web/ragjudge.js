@@ -208,10 +208,12 @@ function fromWire(e) {
  * @property {number} rows
  * @property {number} unanimous rows with verdicts, all the same
  * @property {number} split rows with two verdicts or more, not all the same
- * @property {number|null} fleiss_kappa Fleiss' κ over the rows with two verdicts or more, with
- *   passed, failed and undetermined as its categories; rows may differ in their number of
- *   verdicts; null when undefined, then `fleiss_reason` says why
+ * @property {number|null} fleiss_kappa Fleiss' κ with passed, failed and undetermined as its
+ *   categories (pass a failed repeat as null, not left out), over the rows with the most common
+ *   number of verdicts (two or more); null when undefined, then `fleiss_reason` says why
  * @property {string} [fleiss_reason]
+ * @property {number} fleiss_rows the rows κ is over
+ * @property {number} fleiss_repeats their number of verdicts each
  * @property {RowConsistency[]} per_row
  */
 

@@ -61,6 +61,8 @@ type refExpected struct {
 		Unanimous   int      `json:"unanimous"`
 		Split       int      `json:"split"`
 		FleissKappa *float64 `json:"fleiss_kappa"`
+		FleissRows  int      `json:"fleiss_rows"`
+		FleissReps  int      `json:"fleiss_repeats"`
 		PerRow      []struct {
 			Majority  *bool `json:"majority"`
 			Unanimous bool  `json:"unanimous"`
@@ -166,7 +168,9 @@ func TestAgainstReference(t *testing.T) {
 				rows[k] = verdicts(r)
 			}
 			c := Consistent(rows)
-			assert.Equal(t, []int{w.Rows, w.Unanimous, w.Split}, []int{c.Rows, c.Unanimous, c.Split})
+			assert.Equal(t, []int{w.Rows, w.Unanimous, w.Split, w.FleissRows, w.FleissReps},
+				[]int{c.Rows, c.Unanimous, c.Split, c.FleissRows, c.FleissRepeats})
+			assert.Equal(t, w.FleissKappa == nil, c.FleissReason != "", "a reason exactly when κ is undefined")
 			close(t, w.FleissKappa, c.FleissKappa, "Fleiss' κ")
 			require.Len(t, c.PerRow, len(w.PerRow))
 			for k, r := range w.PerRow {

@@ -199,7 +199,7 @@ func cohen(a *Agreement) {
 	}
 	k := kappa.Float64()
 	a.KappaSE = num(se)
-	a.KappaCI = &[2]float64{max(-1, k-z975*se), min(1, k+z975*se)}
+	a.KappaCI = &[2]float64{clamp(k - z975*se), clamp(k + z975*se)}
 }
 
 // Correlation is how the judge's scores follow the human scores.
@@ -230,10 +230,8 @@ func Correlate(xs, ys []Score) (Correlation, error) {
 	}
 	var x, y []float64
 	for i := range xs {
-		for _, s := range [2]Score{xs[i], ys[i]} {
-			if s.Given && (math.IsNaN(s.Value) || math.IsInf(s.Value, 0)) {
-				return Correlation{}, &diag.Error{Kind: "input", Msg: diag.Sprintf("score %d is not a finite number", i+1)}
-			}
+		if !finite(xs[i]) || !finite(ys[i]) {
+			return Correlation{}, &diag.Error{Kind: "input", Msg: diag.Sprintf("score %d is not a finite number", i+1)}
 		}
 		if xs[i].Given && ys[i].Given {
 			x = append(x, xs[i].Value)
@@ -258,6 +256,8 @@ func Correlate(xs, ys []Score) (Correlation, error) {
 	}
 	return c, nil
 }
+
+func finite(s Score) bool { return !s.Given || s.Value-s.Value == 0 } // NaN and ±Inf give NaN
 
 // pearson is Pearson's r of x and y (two passes: the means, then the centred sums, which keeps
 // large offsets from cancelling), clamped to [−1, 1] against rounding; nil with a reason when
@@ -289,8 +289,8 @@ func pearson(x, y []float64, what string) (*float64, string) {
 	case syy == 0:
 		return nil, "the human " + what + " are all the same: a correlation is undefined"
 	}
-	r := sxy / (math.Sqrt(sxx) * math.Sqrt(syy))
-	return num(max(-1, min(1, r))), ""
+	r := sxy / math.Sqrt(sxx*syy) // as Python's statistics.correlation: exactly ±1 for a perfect line
+	return num(clamp(r)), ""
 }
 
 // ranks gives each value its rank, 1-based, tied values the average of the ranks they span
@@ -317,34 +317,47 @@ func ranks(v []float64) []float64 {
 	return r
 }
 
-// sortIndexes sorts idx by v[idx] ascending (a heap sort: no sort package for the wasm's sake,
-// and n log n for the 10,000-row datasets the page takes).
+// sortIndexes sorts idx by v[idx] ascending: a heap sort, n log n for the 10,000-row datasets
+// the page takes, written out rather than taken from package sort or slices, whose generic and
+// closure-based sorts cost the wasm several times its size.
 func sortIndexes(idx []int, v []float64) {
-	less := func(a, b int) bool { return v[idx[a]] < v[idx[b]] }
-	down := func(i, n int) {
-		for {
-			c := 2*i + 1
-			if c >= n {
-				return
-			}
-			if c+1 < n && less(c, c+1) {
-				c++
-			}
-			if !less(i, c) {
-				return
-			}
-			idx[i], idx[c] = idx[c], idx[i]
-			i = c
-		}
-	}
 	n := len(idx)
 	for i := n/2 - 1; i >= 0; i-- {
-		down(i, n)
+		siftDown(idx, v, i, n)
 	}
 	for end := n - 1; end > 0; end-- {
 		idx[0], idx[end] = idx[end], idx[0]
-		down(0, end)
+		siftDown(idx, v, 0, end)
 	}
+}
+
+func siftDown(idx []int, v []float64, i, n int) {
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && v[idx[c]] < v[idx[c+1]] {
+			c++
+		}
+		if v[idx[i]] >= v[idx[c]] {
+			return
+		}
+		idx[i], idx[c] = idx[c], idx[i]
+		i = c
+	}
+}
+
+// clamp is x limited to [−1, 1] (the builtins min and max on floats handle NaN and −0, which
+// cannot occur here, at a cost in the wasm).
+func clamp(x float64) float64 {
+	if x < -1 {
+		return -1
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
 }
 
 // RowConsistency is one row's repeated verdicts summed up.
@@ -366,28 +379,32 @@ type Consistency struct {
 	// undetermined verdicts are unanimous); Split rows have at least two verdicts, not all the same.
 	Unanimous int `json:"unanimous"`
 	Split     int `json:"split"`
-	// FleissKappa is Fleiss' κ over the rows with at least two verdicts, with passed, failed and
-	// undetermined as its three categories; nil with FleissReason when undefined.
-	FleissKappa  *float64         `json:"fleiss_kappa"`
-	FleissReason string           `json:"fleiss_reason,omitempty"`
-	PerRow       []RowConsistency `json:"per_row"`
+	// FleissKappa is Fleiss' κ over the FleissRows rows that have FleissRepeats verdicts each, with
+	// passed, failed and undetermined as its three categories; nil with FleissReason when undefined.
+	FleissKappa   *float64         `json:"fleiss_kappa"`
+	FleissReason  string           `json:"fleiss_reason,omitempty"`
+	FleissRows    int              `json:"fleiss_rows"`
+	FleissRepeats int              `json:"fleiss_repeats"`
+	PerRow        []RowConsistency `json:"per_row"`
 }
 
 // Consistent sums up repeated verdicts: rows[i] is every verdict given to row i.
 //
 // Fleiss' κ (Fleiss 1971) counts each verdict in one of three categories, passed, failed and
-// undetermined: a judge that cannot decide on a repeat is being inconsistent. Rows may have
-// different numbers of verdicts (a repeat that failed to run can be left out): each row's
-// agreement P_i = Σ_j n_ij(n_ij − 1) / (m_i(m_i − 1)) uses its own count m_i, P̄ is their mean, the
-// category shares p_j are pooled over all verdicts of those rows (Σ_i n_ij / Σ_i m_i), and
-// κ = (P̄ − P_e) / (1 − P_e) with P_e = Σ_j p_j². With equal counts this is exactly Fleiss' κ.
-// Rows with fewer than two verdicts cannot show agreement and are left out of κ.
+// undetermined: a judge that cannot decide on one repeat and decides on another is being
+// inconsistent, so a repeat that failed should be passed as undetermined, not left out. The
+// formula needs the same number m of verdicts on every row: κ is over the rows with the most
+// common count of two or more (the larger count on a tie), the others are left out of it and
+// FleissRows says how many are in. (Generalisations that mix counts, weighting rows equally while
+// pooling the category shares, can fall below −1; a caller that wants every row in gives every
+// row the same number of verdicts.)
+//
+// With R rows, n_ij the verdicts of row i in category j, S = Σ_ij n_ij(n_ij − 1) and
+// Q = Σ_j (Σ_i n_ij)²: P̄ = S / (R·m(m−1)), P_e = Q / (Rm)², κ = (P̄ − P_e)/(1 − P_e)
+// = (S·R·m − Q·(m−1)) / ((m−1)·((Rm)² − Q)), computed in integers and rounded once.
 func Consistent(rows [][]Verdict) Consistency {
 	c := Consistency{Rows: len(rows), PerRow: make([]RowConsistency, len(rows))}
-	var total [3]int64     // verdicts per category, over the rows in κ
-	var verdicts int64     // Σ m_i over those rows
-	sumP := new(exact.Rat) // Σ P_i
-	inKappa := 0
+	counts := map[int]int{} // rows by their number of verdicts, two or more
 	for i, row := range rows {
 		var count [3]int // by Verdict: undetermined, failed, passed
 		for _, v := range row {
@@ -420,41 +437,40 @@ func Consistent(rows [][]Verdict) Consistency {
 			c.Split++
 		}
 		c.PerRow[i] = r
-		if r.N < 2 {
-			continue
+		if r.N >= 2 {
+			counts[r.N]++
 		}
-		inKappa++
-		var same int64
-		for j, k := range count {
-			same += int64(k) * int64(k-1)
-			total[j] += int64(k)
-		}
-		verdicts += int64(r.N)
-		sumP.Add(sumP, exact.NewRat(same, int64(r.N)*int64(r.N-1)))
 	}
-	if inKappa == 0 {
+	m := 0
+	for n, k := range counts {
+		if k > counts[m] || k == counts[m] && n > m {
+			m = n
+		}
+	}
+	if m == 0 {
 		c.FleissReason = "no row has two verdicts or more to compare"
 		return c
 	}
-	used := 0
-	for _, k := range total {
-		if k > 0 {
-			used++
+	c.FleissRepeats = m
+	var total [3]int64
+	var same int64 // S
+	for _, r := range c.PerRow {
+		if r.N != m {
+			continue
+		}
+		c.FleissRows++
+		for j, k := range [3]int{r.Undetermined, r.Failed, r.Passed} {
+			same += int64(k) * int64(k-1)
+			total[j] += int64(k)
 		}
 	}
-	if used == 1 {
+	rm := int64(c.FleissRows) * int64(m)
+	squares := total[0]*total[0] + total[1]*total[1] + total[2]*total[2] // Q
+	if squares == rm*rm {
 		c.FleissReason = "every verdict is the same: agreement beyond chance is undefined"
 		return c
 	}
-	// In exact fractions, rounded once.
-	pBar := sumP.Quo(sumP, exact.NewRat(int64(inKappa), 1))
-	pe := new(exact.Rat)
-	for _, k := range total {
-		s := exact.NewRat(k, verdicts)
-		pe.Add(pe, s.Mul(s, s))
-	}
-	q := new(exact.Rat).Sub(exact.NewRat(1, 1), pe)
-	kappa := pBar.Sub(pBar, pe)
-	c.FleissKappa = num(kappa.Quo(kappa, q).Float64())
+	m1 := int64(m - 1)
+	c.FleissKappa = num(exact.NewRat(same*rm-squares*m1, m1*(rm*rm-squares)).Float64())
 	return c
 }

@@ -191,6 +191,15 @@ func TestConsistentByHand(t *testing.T) {
 		{Majority: boolPtr(false), Unanimous: true, N: 3, Failed: 3},
 	}, c.PerRow)
 
+	// Rows with another count than the most common are left out of κ: the same 0.25.
+	c = Consistent([][]Verdict{{T, T, F}, {F}, {T, F}, {F, F, F}})
+	approx(t, 0.25, c.FleissKappa, "κ")
+	assert.Equal(t, 2, c.FleissRows)
+	assert.Equal(t, 3, c.FleissRepeats)
+	// On a tie of counts the larger count is kept.
+	c = Consistent([][]Verdict{{T, F}, {T, T, F}})
+	assert.Equal(t, []int{1, 3}, []int{c.FleissRows, c.FleissRepeats})
+
 	// Never the same twice: P̄ = 0, P_e = 1/2, κ = −1.
 	approx(t, -1, Consistent([][]Verdict{{T, F}, {F, T}, {T, F}}).FleissKappa, "κ")
 	// Unanimous in all three categories: κ = 1.
