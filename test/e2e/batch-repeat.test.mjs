@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { load } from "../../web/ragjudge.js";
+import { axeViolations } from "./axe.mjs";
 import { datasetJSONL, fakeVerdict, expectedStatus } from "./batch-upstream.mjs";
 import { useBatchEnv, startServed, newBatchPage, setRunOptions, loadDataset, setNumber, runEnd, progress, waitFor } from "./batch-env.mjs";
 
@@ -86,7 +87,7 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     assert.equal(Number(shown.kappa), core.fleiss_kappa);
     assert.ok(Math.abs(Number(shown.meanSd) - meanSD) < 1e-12, `${shown.meanSd} vs ${meanSD}`);
     assert.match(await page.textContent('[data-ref="consistency-unanimous"]'), new RegExp(`${Math.round((core.unanimous / N) * 1000) / 10}%`));
-    assert.match(await page.textContent('[data-ref="consistency-kappa"]'), /Fleiss' κ/);
+    assert.match(await page.textContent('[data-ref="consistency-kappa"]'), new RegExp(`κ ${Math.round(core.fleiss_kappa * 100) / 100}Fleiss' kappa`));
     const bar = await page.locator('[data-ref="split-bar"]').evaluate((el) => ({ u: el.dataset.unanimous, s: el.dataset.split, title: el.querySelector("title").textContent }));
     assert.deepEqual([Number(bar.u), Number(bar.s)], [core.unanimous, core.split]);
     assert.match(bar.title, new RegExp(`${core.unanimous} of ${N} rows unanimous`));
@@ -99,6 +100,8 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     const passed = majorities.filter((m) => m === true).length;
     assert.match(await page.textContent('[data-ref="batch-pass-rate"]'), new RegExp(`${passed} passed of ${N} with a pass/fail verdict \\(each row's majority of 3 repeats\\)`));
     assert.ok(rowsWith((r) => r % 10 === 9).every((r) => majorities[r - 1] === !fakeVerdict(r)), "rows flipped twice take the flipped verdict");
+
+    assert.deepEqual(await axeViolations(page), [], "the Consistency panel: axe violations");
 
     // The Flipped filter shows exactly those rows.
     await page.click('[data-ref="batch-filter-split"]');
@@ -156,6 +159,7 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     assert.match(await page.textContent('[data-ref="compare-a-pass-rate"]'), new RegExp(`of ${N}`));
     assert.match(await page.textContent('[data-ref="compare-card-a"]'), /each row judged 3 times \(majority\)/);
     assert.match(await page.textContent('[data-ref="compare-card-b"]'), /fake-judge-b/);
+    assert.deepEqual(await axeViolations(page), [], "the comparison: axe violations");
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
