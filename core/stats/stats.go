@@ -404,7 +404,7 @@ type Consistency struct {
 // = (S·R·m − Q·(m−1)) / ((m−1)·((Rm)² − Q)), computed in integers and rounded once.
 func Consistent(rows [][]Verdict) Consistency {
 	c := Consistency{Rows: len(rows), PerRow: make([]RowConsistency, len(rows))}
-	counts := map[int]int{} // rows by their number of verdicts, two or more
+	counts := make([]int, 0) // rows by their number of verdicts, two or more
 	for i, row := range rows {
 		var count [3]int // by Verdict: undetermined, failed, passed
 		for _, v := range row {
@@ -438,12 +438,15 @@ func Consistent(rows [][]Verdict) Consistency {
 		}
 		c.PerRow[i] = r
 		if r.N >= 2 {
+			for len(counts) <= r.N {
+				counts = append(counts, 0)
+			}
 			counts[r.N]++
 		}
 	}
 	m := 0
 	for n, k := range counts {
-		if k > counts[m] || k == counts[m] && n > m {
+		if k > 0 && k >= counts[m] {
 			m = n
 		}
 	}

@@ -107,11 +107,12 @@ export function idColumn(items, columns) {
  * @param {any} item
  * @param {any} result
  * @param {number | null} [threshold]
- * @param {{columns?: string[], id?: string | null, repeats?: number}} [opts] the source columns, the id column, and
- *   the run's repeats: above 1, the record has the repeat fields (stats/repeatexport.js) after score
+ * @param {{columns?: string[], id?: string | null, extra?: Extra | null, repeats?: number}} [opts] the source columns, the id
+ *   column, fields to add after score (the human label and agrees), and the run's repeats: above 1,
+ *   the record has the repeat fields (stats/repeatexport.js) after score
  * @returns {Object<string, any>}
  */
-export function exportRecord(index, item, result, threshold = null, { columns = [], id = null, repeats = 1 } = {}) {
+export function exportRecord(index, item, result, threshold = null, { columns = [], id = null, extra = null, repeats = 1 } = {}) {
   const v = (result && result.verdict) || null;
   const th = /** @type {any} */ (threshold);
   const src = (item && item.source) || {};
@@ -125,6 +126,7 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
     passed: v ? (v.passed === undefined ? null : v.passed) : null,
     score: v && typeof v.score === "number" ? roundNumber(v.score) : null,
     ...(repeats > 1 ? rounded(repeatFields(result, th)) : {}),
+    ...(extra ? extra.of(at) : {}),
     inputs: item && item.inputs ? item.inputs : null,
     input_error: item && item.error ? item.error : null,
     verdict: v ? (v.verdict === undefined ? null : rounded(v.verdict)) : null,
@@ -149,6 +151,12 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
 }
 
 /**
+ * @typedef {{keys: string[], of: (index: number) => Object<string, any>}} Extra fields this tool
+ * adds to each exported row after its score (stats/agreementview.js: label and agrees), by the
+ * row's 0-based index
+ */
+
+/**
  * ownName is the name this tool's field k takes beside the source columns.
  * @param {string} k
  * @param {string[]} columns
@@ -166,13 +174,14 @@ export function ownName(k, columns) {
  * @param {any[]} results
  * @param {number | null} threshold
  * @param {string[] | null} [columns]
+ * @param {Extra | null} [extra]
  */
-function records(items, results, threshold, columns = null) {
+function records(items, results, threshold, columns = null, extra = null) {
   const cols = sourceColumns(items, columns);
   const id = idColumn(items, cols);
-  const repeats = repeatCount(results);
   const out = [];
-  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold, { columns: cols, id, repeats }));
+  const repeats = repeatCount(results);
+  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold, { columns: cols, id, extra, repeats }));
   return { recs: out, cols, repeats };
 }
 
@@ -180,11 +189,11 @@ function records(items, results, threshold, columns = null) {
  * toJSONL: one JSON object per line, one line per dataset row.
  * @param {any[]} items
  * @param {any[]} results
- * @param {{threshold?: number | null, columns?: string[] | null}} [opts]
+ * @param {{threshold?: number | null, columns?: string[] | null, extra?: Extra | null}} [opts]
  * @returns {string}
  */
-export function toJSONL(items, results, { threshold = null, columns = null } = {}) {
-  return records(items, results, threshold, columns)
+export function toJSONL(items, results, { threshold = null, columns = null, extra = null } = {}) {
+  return records(items, results, threshold, columns, extra)
     .recs.map((r) => JSON.stringify(r))
     .join("\n")
     .concat(items.length ? "\n" : "");
@@ -194,11 +203,11 @@ export function toJSONL(items, results, { threshold = null, columns = null } = {
  * toJSON: {run, summary, rows}. run must not hold the API key (the caller strips it).
  * @param {any[]} items
  * @param {any[]} results
- * @param {{threshold?: number | null, run?: any, summary?: any, columns?: string[] | null}} [opts]
+ * @param {{threshold?: number | null, run?: any, summary?: any, columns?: string[] | null, extra?: Extra | null}} [opts]
  * @returns {string}
  */
-export function toJSON(items, results, { threshold = null, run = null, summary = null, columns = null } = {}) {
-  return JSON.stringify({ run, summary: rounded(summary), rows: records(items, results, threshold, columns).recs }, null, 2) + "\n";
+export function toJSON(items, results, { threshold = null, run = null, summary = null, columns = null, extra = null } = {}) {
+  return JSON.stringify({ run, summary: rounded(summary), rows: records(items, results, threshold, columns, extra).recs }, null, 2) + "\n";
 }
 
 /** A text a spreadsheet would run as a formula: one starting (after any white space or line
@@ -237,11 +246,12 @@ export function csvField(v) {
  * raw answers, the error, tokens. Lines end in CRLF.
  * @param {any[]} items
  * @param {any[]} results
- * @param {{threshold?: number | null, inputNames?: string[] | null, columns?: string[] | null}} [opts]
+ * @param {{threshold?: number | null, inputNames?: string[] | null, columns?: string[] | null, extra?: Extra | null}} [opts]
+ *   extra's fields come after score
  * @returns {string}
  */
-export function toCSV(items, results, { threshold = null, inputNames = null, columns = null } = {}) {
-  const { recs, cols, repeats } = records(items, results, threshold, columns);
+export function toCSV(items, results, { threshold = null, inputNames = null, columns = null, extra = null } = {}) {
+  const { recs, cols, repeats } = records(items, results, threshold, columns, extra);
   let names = inputNames;
   if (!names) {
     const seen = new Set();
@@ -251,7 +261,7 @@ export function toCSV(items, results, { threshold = null, inputNames = null, col
   const own = (/** @type {string} */ k) => ownName(k, cols);
   const hasID = recs.length > 0 && own("id") in recs[0];
   const ids = ["row", "index", ...(hasID ? ["id"] : [])];
-  const lead = ["status", "cause", "passed", "score"];
+  const lead = ["status", "cause", "passed", "score", ...(extra ? extra.keys : [])];
   const tail = ["input_error", "verdict", "checks", "answer", "repair_answer", "error", "prompt_tokens", "completion_tokens", "cached_calls", "attempts"];
   const reps = repeats > 1 ? repeatHeader(repeats) : [];
   const header = [...ids.map(own), ...cols, ...lead.map(own), ...reps.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];

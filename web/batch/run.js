@@ -166,13 +166,13 @@ export class RunController extends EventTarget {
 
   /**
    * startNew creates a run of what setup holds and runs it; resolves to an error message, or "".
-   * @param {{name: string, table: Object, mapping: Object, items: Object[], ev: Object}} s
+   * @param {{name: string, table: Object, mapping: Object, label?: string, items: Object[], ev: Object}} s
    */
   async startNew(s) {
     const rs = this.requestSettings();
     if (rs.error) return rs.error;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
+      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.

@@ -9,6 +9,8 @@ import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./previ
 import { prefsOf, setPrefs } from "./prefs.js";
 import { fmtInt } from "./format.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
+import { labelField } from "../stats/labelfield.js";
+import { suggestLabelColumn } from "../stats/labels.js";
 
 /**
  * @typedef {Object} Setup what is being set up
@@ -17,6 +19,7 @@ import { repeatsOf, temperatureOf } from "./repeatopts.js";
  * @property {Object<string, string>} mapping input name → column
  * @property {import("./mapping.js").ColumnMatch[]} matches the guessed mapping, with the name each input was recognised by
  * @property {import("./preview.js").Checked|null} checked the rows as the run takes them, once checked
+ * @property {string} label the column of human labels the run is compared with ("" for none)
  */
 
 /**
@@ -237,7 +240,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
     }
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
-    setup = { name, table, mapping: {}, matches: [], checked: null };
+    setup = { name, table, mapping: {}, matches: [], checked: null, label: "" };
+    setup.label = suggestLabelColumn(mappable()) || "";
     const fmt = table.format ? table.format.toUpperCase() : format ? format.toUpperCase() : "";
     fileMsg.className = "batch-msg";
     fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows${fmt ? " (" + fmt + ")" : ""}, columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
@@ -306,6 +310,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
           match && match.column !== input.name ? h("div", { class: "hint", dataset: { ref: "batch-map-from-" + input.name }, text: "guessed from " + matchLabel(match) }) : null,
         );
       }),
+      labelField(document, { rows: setup.table.rows, columns: mappable(), chosen: setup.label, suggested: suggestLabelColumn(mappable()), onChange: (c) => (setup.label = c) }),
     );
   }
 
@@ -364,7 +369,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     /** ready: a dataset is checked and has rows to judge, so Run may start. */
     ready: () => !runBtn.disabled && card.open,
     /** current: what is set up (null before a dataset is loaded or while its rows are checked), and its evaluator. */
-    current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, items: setup.checked.items, ev: evaluator() } : null),
+    current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, label: setup.label, items: setup.checked.items, ev: evaluator() } : null),
     /** say shows a message beside the Run button ("" clears it). */
     say: (text) => (runMsg.textContent = text),
   };

@@ -21,6 +21,7 @@ const FILTERS = [
   ["error", "! Errors"],
   ["scored", "◆ Scored"],
   ["split", "⇄ Flipped"],
+  ["disagree", "≠ Disagree with label"],
   ["pending", "… Remaining"],
 ];
 
@@ -35,9 +36,12 @@ function liveWords(row) {
 
 /**
  * mountTable builds the filters, the table and the row dialog for the controller's open run.
- * @param {{rj: Object, controller: import("./run.js").RunController, renderVerdict: Function, threshold: () => number|null}} ctx
+ * agreement (stats/agreementview.js), when given, says per row whether the judge agrees with the
+ * human label (the "disagree" filter) and puts the label beside the verdict in the row dialog.
+ * @param {{rj: Object, controller: import("./run.js").RunController, renderVerdict: Function, threshold: () => number|null,
+ *   agreement?: {agrees: () => (boolean|null)[], labelLine: (index: number, status: string, ev: any) => HTMLElement|null}}} ctx
  */
-export function mountTable({ rj, controller, renderVerdict, threshold }) {
+export function mountTable({ rj, controller, renderVerdict, threshold, agreement }) {
   let filter = "all";
   let view = []; // row indices shown, in order
   /** @type {import("./counts.js").RunCounts|null} */
@@ -90,14 +94,15 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
   /** draw shows the rows and chip counts of c (the open run's RunCounts at this moment). */
   function draw(c) {
     counts = c;
-    const byKey = { ...c.counts, all: c.total, pending: c.remaining, split: c.split.size };
+    const agrees = agreement ? agreement.agrees() : [];
+    const byKey = { ...c.counts, all: c.total, pending: c.remaining, split: c.split.size, disagree: agrees.filter((a) => a === false).length };
     const next = [];
-    for (let i = 0; i < c.total; i++) if (filter === "all" || c.status[i] === filter || (filter === "split" && c.split.has(i))) next.push(i);
+    for (let i = 0; i < c.total; i++) if (filter === "all" || c.status[i] === filter || (filter === "split" && c.split.has(i)) || (filter === "disagree" && agrees[i] === false)) next.push(i);
     view = next;
     for (const b of filterEl.querySelectorAll("[data-filter]")) {
       const k = b.dataset.filter;
       /** @type {HTMLElement} */ (b.lastChild).textContent = " " + fmtInt(byKey[k]);
-      b.hidden = byKey[k] === 0 && k !== filter && (k === "scored" || k === "pending" || k === "split");
+      b.hidden = byKey[k] === 0 && k !== filter && (k === "scored" || k === "pending" || k === "split" || k === "disagree");
     }
     tableCount.textContent = `${fmtInt(view.length)} row${view.length === 1 ? "" : "s"} shown`;
     table.setCount(view.length);
@@ -173,6 +178,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold }) {
     replace(
       dialog,
       h("div", { class: "dialog-head" }, h("h2", { class: "card-title", text: `Row ${index + 1} of ${fmtInt(c.run.total)}` }), prev, next, close),
+      agreement ? agreement.labelLine(index, st || "pending", c.ev) : null,
       body,
       answers,
       h("details", { class: "raw" }, h("summary", { text: "Inputs" }), h("pre", { class: "mono", text: item.inputs ? JSON.stringify(item.inputs, null, 2) : item.error || "" })),

@@ -18,7 +18,8 @@ import { mountSummary, rate } from "./summary.js";
 import { mountTable } from "./table.js";
 import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { ensureStylesheet, download, fmtInt } from "./format.js";
+import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
+import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
 import { mountCompare } from "../stats/compareview.js";
 
@@ -48,7 +49,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     },
   );
   const summary = mountSummary({ state });
-  const table = mountTable({ rj, controller, renderVerdict, threshold });
+  const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }) });
+  const table = mountTable({ rj, controller, renderVerdict, threshold, agreement });
   const runsList = mountRunsList({ store, controller });
   const consistency = mountConsistency({ rj, controller, threshold });
   const comparison = mountCompare({ rj, store, state, byID });
@@ -90,6 +92,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     liveLine,
     h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
     summary.summaryEl,
+    agreement.el,
     consistency.el,
     summary.thresholdField,
     table.bar,
@@ -126,6 +129,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts, cur.run.settings.repeats || 1);
+    agreement.draw(counts);
     consistency.draw(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
@@ -207,9 +211,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
-    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns }), "application/x-ndjson");
-    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns }), "text/csv");
-    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run, columns, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
+    const extra = agreement.exportFields(); // the human label and whether the judge agrees with it
+    if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns, extra }), "application/x-ndjson");
+    else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns, extra }), "text/csv");
+    else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run: { ...run, label: cur.run.label || null }, columns, extra, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");
   }
 
   root.addEventListener("keydown", (e) => {

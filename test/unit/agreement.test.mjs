@@ -1,0 +1,132 @@
+// Tests of the human labels (web/stats/labels.js: which column is proposed, how cells are read,
+// what is unreadable) and of the agreement numbers the panel shows (web/stats/agreement.js), which
+// must be the core's (rj.agreement, rj.correlation) over the rows the page compares.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { api } from "./rj.mjs";
+import { suggestLabelColumn, readCell, readLabels, cellAt, labelSummary } from "../../web/stats/labels.js";
+import { agreementData, rowAgreement, skippedLine, kappaSentence, judgeOf } from "../../web/stats/agreement.js";
+import { ticks } from "../../web/stats/svg.js";
+import { toCSV, toJSONL } from "../../web/batch/export.js";
+
+const rj = await api();
+
+test("a label column is proposed by its name, in order of preference, else none", () => {
+  assert.equal(suggestLabelColumn(["question", "answer", "Human_Label", "label"]), "Human_Label");
+  assert.equal(suggestLabelColumn(["question", "gold", "label"]), "label");
+  assert.equal(suggestLabelColumn(["q", "expected-verdict"]), "expected-verdict");
+  assert.equal(suggestLabelColumn(["q", "vars.human"]), "vars.human");
+  assert.equal(suggestLabelColumn(["question", "labelled_at", "response"]), null);
+  assert.equal(suggestLabelColumn([]), null);
+});
+
+test("label cells: boolean words in any case, 1/0, numbers, empty, and what is neither", () => {
+  for (const [v, want] of [
+    ["TRUE", true], ["false", false], ["Yes", true], ["no", false], ["PASS", true], ["fail", false],
+    ["passed", true], ["Failed", false], ["grounded", true], ["Ungrounded", false], [" not  grounded ", false],
+    [true, true], [false, false],
+  ]) assert.equal(readCell(v).bool, want, JSON.stringify(v));
+  assert.deepEqual(readCell("1"), { bool: true, num: 1 });
+  assert.deepEqual(readCell(0), { bool: false, num: 0 });
+  assert.deepEqual(readCell("4.5"), { num: 4.5 });
+  assert.deepEqual(readCell(-2), { num: -2 });
+  for (const v of [null, undefined, "", "  "]) assert.deepEqual(readCell(v), { empty: true }, JSON.stringify(v));
+  assert.deepEqual(readCell("maybe"), { text: "maybe" });
+  assert.deepEqual(readCell("1/2"), { text: "1/2" });
+  assert.deepEqual(readCell(["yes"]), { text: '["yes"]' });
+  assert.deepEqual(readCell(NaN), { text: "NaN" });
+});
+
+test("a column is boolean or numeric as a whole; cells of the other kind are unreadable, by row", () => {
+  const rows = (vals) => vals.map((v) => ({ l: v }));
+  const b = readLabels(rows(["yes", "0", "", "maybe", "FAIL", 1]), "l");
+  assert.equal(b.kind, "boolean");
+  assert.deepEqual(b.values, [true, false, null, null, false, true]);
+  assert.deepEqual([b.given, b.missing, b.passing], [4, 1, 2]);
+  assert.deepEqual(b.unreadable, [{ row: 4, text: "maybe" }]);
+  assert.match(labelSummary(b), /4 boolean labels \(2 pass, 2 fail\), 1 row without one; 1 unreadable/);
+
+  // 0 and 1 alone are boolean; with other numbers, the column is numeric (0 and 1 are numbers then).
+  assert.equal(readLabels(rows([0, 1, "1", "0"]), "l").kind, "boolean");
+  const n = readLabels(rows([0, 1, "2.5", 5, "yes", null]), "l");
+  assert.equal(n.kind, "number");
+  assert.deepEqual(n.values, [0, 1, 2.5, 5, null, null]);
+  assert.deepEqual(n.unreadable, [{ row: 5, text: "yes" }]);
+  // Words outnumbering numbers make it boolean.
+  const w = readLabels(rows(["yes", "no", "yes", "3"]), "l");
+  assert.equal(w.kind, "boolean");
+  assert.deepEqual(w.unreadable, [{ row: 4, text: "3" }]);
+  const none = readLabels(rows(["x", "", null]), "l");
+  assert.equal(none.kind, null);
+  assert.match(labelSummary(none), /no label that can be read/);
+  // Dotted paths reach into object columns; a key with a dot is taken as it is.
+  assert.equal(cellAt({ vars: { label: "yes" } }, "vars.label"), "yes");
+  assert.equal(cellAt({ "a.b": 1, a: { b: 2 } }, "a.b"), 1);
+  assert.equal(cellAt({ a: 1 }, "a.b"), undefined);
+});
+
+/** A run of 12 rows: statuses, results and boolean labels, with every kind of row left out. */
+function booleanRun() {
+  const status = ["passed", "passed", "failed", "failed", "passed", "failed", "undetermined", "error", "pending", "passed", "scored", "failed"];
+  const labels = readLabels(["yes", "no", "no", "yes", "yes", "no", "yes", "no", "yes", "", "no", "huh"].map((l) => ({ l })), "l");
+  const results = status.map((s) => (s === "pending" ? undefined : s === "error" ? { error: { kind: "http" } } : { verdict: { passed: s === "passed" ? true : s === "failed" ? false : null, score: s === "scored" ? 0.4 : null } }));
+  return { status, labels, results };
+}
+
+test("agreementData: the core's agreement over the rows judged, the others counted by why", () => {
+  const { status, labels, results } = booleanRun();
+  const d = agreementData(rj, { labels, status, results });
+  assert.ok(d);
+  // The rows compared are those neither pending nor in error, in order; judge null for undetermined and scored.
+  const judge = [true, true, false, false, true, false, null, true, null, false];
+  const human = [true, false, false, true, true, false, true, null, false, null];
+  assert.deepEqual(d.agreement, rj.agreement(judge, human));
+  assert.deepEqual(d.agreement.matrix, { tt: 2, tf: 1, ft: 1, ff: 2, nt: 1, nf: 1 });
+  assert.equal(d.errors, 1);
+  assert.equal(d.pending, 1);
+  assert.equal(d.scored, 1);
+  assert.equal(d.missing, 1);
+  assert.equal(d.unreadableJudged, 1);
+  assert.equal(d.judged, 10);
+  assert.equal(d.judged, d.agreement.compared + d.agreement.undetermined + d.missing + d.unreadableJudged);
+  assert.match(skippedLine(d), /^Left out: 1 without a label · 2 without a verdict \(undetermined, or a score with no threshold\) · 1 error · 1 unreadable label \(row 12 “huh”\) · 1 not judged yet\.$/);
+  assert.deepEqual(rowAgreement(labels, status), [true, false, true, false, true, true, null, null, null, null, null, null]);
+});
+
+test("agreementData with numeric labels: the core's correlation of the judge's scores, and the scatter's points", () => {
+  const status = ["passed", "failed", "scored", "error", "passed", "scored"];
+  const results = [{ verdict: { passed: true, score: 1 } }, { verdict: { passed: false, score: 0 } }, { verdict: { passed: null, score: 0.5 } }, { error: { kind: "http" } }, { verdict: { passed: true, score: null } }, { verdict: { passed: null, score: 0.25 } }];
+  const labels = readLabels([0.9, 0.1, "0.5", 0.3, 0.8, ""].map((l) => ({ l })), "l");
+  assert.equal(labels.kind, "number");
+  const d = agreementData(rj, { labels, status, results });
+  assert.ok(d);
+  assert.deepEqual(d.correlation, rj.correlation([1, 0, 0.5, null, 0.25], [0.9, 0.1, 0.5, 0.8, null]));
+  assert.deepEqual(d.points, [{ x: 1, y: 0.9, row: 1 }, { x: 0, y: 0.1, row: 2 }, { x: 0.5, y: 0.5, row: 3 }]);
+  assert.match(skippedLine(d), /1 without a label · 1 without a judge's score · 1 error/);
+  assert.deepEqual(rowAgreement(labels, status), [null, null, null, null, null, null], "no agrees for numeric labels");
+});
+
+test("a column with no label at all gives no panel; words for κ", () => {
+  assert.equal(agreementData(rj, { labels: readLabels([{ l: "x" }], "l"), status: ["passed"], results: [{}] }), null);
+  assert.equal(kappaSentence(0.71), "the judge agrees with your reviewers beyond chance: substantial");
+  assert.equal(kappaSentence(0), "the judge agrees with your reviewers no better than chance");
+  assert.match(kappaSentence(-0.2), /less than chance/);
+  assert.match(kappaSentence(null, "no pair has both a verdict and a label"), /^undefined: no pair/);
+  assert.deepEqual(["passed", "failed", "undetermined", "scored", "error", "pending"].map(judgeOf), [true, false, null, null, undefined, undefined]);
+});
+
+test("scatter ticks are round values spanning the range", () => {
+  assert.deepEqual(ticks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(ticks(0.7, 5.3), [1, 2, 3, 4, 5]);
+  assert.deepEqual(ticks(3, 3), [3]);
+});
+
+test("exports carry the label and agrees after the score, renamed beside a source column of that name", () => {
+  const items = [{ index: 0, source: { q: "a", label: "yes" } }, { index: 1, source: { q: "b", label: "no" } }];
+  const results = [{ verdict: { passed: true, score: 1, checks: [] }, answers: ["Yes"], error: null, usage: { prompt_tokens: 1, completion_tokens: 1 } }, { verdict: { passed: true, score: 1, checks: [] }, answers: ["Yes"], error: null, usage: { prompt_tokens: 1, completion_tokens: 1 } }];
+  const extra = { keys: ["label", "agrees"], of: (i) => ({ label: [true, false][i], agrees: [true, false][i] }) };
+  const head = toCSV(items, results, { extra }).split("\r\n")[0].split(",");
+  assert.deepEqual(head.slice(head.indexOf("score"), head.indexOf("score") + 3), ["score", "ragjudge_label", "agrees"]);
+  const lines = toJSONL(items, results, { extra }).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.label, l.ragjudge_label, l.agrees]), [["yes", true, true], ["no", false, false]]);
+});

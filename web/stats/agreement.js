@@ -1,0 +1,281 @@
+// agreement.js: how far the judge agrees with human labels, for a run with a label column.
+// agreementData gathers the numbers (every statistic from the core: rj.agreement for boolean
+// labels, rj.correlation for numeric ones; the page only counts rows), rowAgreement says per row
+// whether the judge agrees (for the table's filter and the exports), and agreementPanel draws it
+// all as a pure function (doc, data) => Element, so that the Batch view and a report draw the
+// same panel.
+
+import { el, stat, pct, num, kappaWords } from "./make.js";
+import { confusionTable, scatterSVG } from "./svg.js";
+
+/** UNREADABLE_SHOWN: how many unreadable label cells the panel names. */
+const UNREADABLE_SHOWN = 8;
+
+/**
+ * @typedef {Object} AgreementData a run's agreement with its human labels
+ * @property {string} column the label column
+ * @property {"boolean"|"number"} kind
+ * @property {number} total rows in the run
+ * @property {number} pending rows not judged yet (left out)
+ * @property {number} errors rows whose call failed (left out)
+ * @property {number} scored rows with a score but no pass/fail (no threshold): undetermined for boolean labels
+ * @property {{row: number, text: string}[]} unreadable label cells that are not a label (left out; 1-based rows)
+ * @property {number} missing judged rows without a label (an empty cell)
+ * @property {number} judged rows compared or undetermined: neither pending nor an error
+ * @property {number} unreadableJudged judged rows whose label cell is unreadable
+ * @property {any} [agreement] rj.agreement over the judged rows (boolean labels)
+ * @property {any} [correlation] rj.correlation over the judged rows (numeric labels)
+ * @property {{x: number, y: number, row: number}[]} [points] the scatter's points (numeric labels)
+ * @property {{passed: string, failed: string}} words the evaluator's words for the two verdicts
+ * @property {boolean} running the run is still going: the numbers are so far
+ */
+
+/**
+ * judgeOf is what the judge said of a row for the comparison: true, false, or null (undetermined,
+ * a score without a threshold), from the row's status (statusOf); undefined for a row that is
+ * not compared at all (an error, or not judged yet).
+ * @param {string} status
+ * @returns {boolean|null|undefined}
+ */
+export function judgeOf(status) {
+  if (status === "passed") return true;
+  if (status === "failed") return false;
+  if (status === "undetermined" || status === "scored") return null;
+  return undefined;
+}
+
+/**
+ * scoreOf is a row's score for numeric labels: the verdict's score, null when it has none.
+ * @param {any} result
+ * @returns {number|null}
+ */
+function scoreOf(result) {
+  const s = result && !result.error && result.verdict ? result.verdict.score : null;
+  return typeof s === "number" && Number.isFinite(s) ? s : null;
+}
+
+/**
+ * agreementData compares a run's verdicts (or scores) with its labels. Rows without a result
+ * (pending) and rows that ended in an error are left out and counted; the core compares the
+ * others, and says how many of those have no label or no verdict.
+ * @param {{agreement: Function, correlation: Function}} rj
+ * @param {{labels: import("./labels.js").Labels, status: string[], results: any[], words?: {passed: string, failed: string}, running?: boolean}} run
+ *   labels as readLabels read them; status each row's status (RunCounts.status)
+ * @returns {AgreementData|null} null when the column holds no label at all
+ */
+export function agreementData(rj, { labels, status, results, words = { passed: "Passed", failed: "Failed" }, running = false }) {
+  if (!labels.kind) return null;
+  let pending = 0;
+  let errors = 0;
+  let scored = 0;
+  /** @type {(boolean|null)[]} */
+  const judge = [];
+  /** @type {(number|null)[]} */
+  const scores = [];
+  /** @type {any[]} */
+  const human = [];
+  /** @type {number[]} */
+  const rows = [];
+  const bad = new Set(labels.unreadable.map((u) => u.row - 1));
+  let missing = 0;
+  let unreadableJudged = 0;
+  for (let i = 0; i < status.length; i++) {
+    const st = status[i];
+    if (st === "pending") pending++;
+    else if (st === "error") errors++;
+    const j = judgeOf(st);
+    if (j === undefined) continue;
+    if (st === "scored") scored++;
+    if (bad.has(i)) unreadableJudged++;
+    else if (labels.values[i] === null || labels.values[i] === undefined) missing++;
+    judge.push(j);
+    scores.push(scoreOf(results[i]));
+    human.push(labels.values[i] === undefined ? null : labels.values[i]);
+    rows.push(i + 1);
+  }
+  /** @type {AgreementData} */
+  const d = {
+    column: labels.column,
+    kind: labels.kind,
+    total: status.length,
+    pending,
+    errors,
+    scored,
+    unreadable: labels.unreadable,
+    missing,
+    judged: judge.length,
+    unreadableJudged,
+    words,
+    running,
+  };
+  if (labels.kind === "boolean") {
+    d.agreement = rj.agreement(judge, human);
+  } else {
+    d.correlation = rj.correlation(scores, human);
+    d.points = [];
+    for (let k = 0; k < rows.length; k++) if (scores[k] !== null && human[k] !== null) d.points.push({ x: /** @type {number} */ (scores[k]), y: human[k], row: rows[k] });
+  }
+  return d;
+}
+
+/**
+ * rowAgreement is, per row, whether the judge agrees with the label: true or false for a
+ * boolean label and a verdict, null otherwise (no label, no verdict, a numeric label).
+ * @param {import("./labels.js").Labels|null} labels
+ * @param {string[]} status each row's status
+ * @returns {(boolean|null)[]}
+ */
+export function rowAgreement(labels, status) {
+  return status.map((st, i) => {
+    const j = judgeOf(st);
+    const h = labels && labels.kind === "boolean" ? labels.values[i] : null;
+    return typeof j === "boolean" && typeof h === "boolean" ? j === h : null;
+  });
+}
+
+/**
+ * kappaSentence says what a κ means, in words: "the judge agrees with your reviewers beyond
+ * chance: substantial".
+ * @param {number|null} k
+ * @param {string} [reason] why κ is undefined
+ */
+export function kappaSentence(k, reason) {
+  if (k === null) return `undefined: ${reason || "nothing to compare"}`;
+  if (k > 0) return `the judge agrees with your reviewers beyond chance: ${kappaWords(k)}`;
+  if (k === 0) return "the judge agrees with your reviewers no better than chance";
+  return "the judge agrees with your reviewers less than chance would: its verdicts run against theirs";
+}
+
+/**
+ * skippedLine lists the rows left out of the comparison, and why.
+ * @param {AgreementData} d
+ * @returns {string}
+ */
+export function skippedLine(d) {
+  const parts = [];
+  const s = (/** @type {number} */ n, /** @type {string} */ w) => `${n} ${w}`;
+  if (d.missing) parts.push(s(d.missing, "without a label"));
+  if (d.kind === "boolean" && d.agreement && d.agreement.undetermined) parts.push(s(d.agreement.undetermined, d.scored ? "without a verdict (undetermined, or a score with no threshold)" : "undetermined by the judge"));
+  if (d.kind === "number" && d.correlation) {
+    const noScore = d.judged - d.missing - d.unreadableJudged - d.correlation.n;
+    if (noScore > 0) parts.push(s(noScore, "without a judge's score"));
+  }
+  if (d.errors) parts.push(s(d.errors, d.errors === 1 ? "error" : "errors"));
+  if (d.unreadable.length) {
+    const rows = d.unreadable.slice(0, UNREADABLE_SHOWN).map((u) => `row ${u.row} “${u.text.length > 24 ? u.text.slice(0, 23) + "…" : u.text}”`);
+    parts.push(`${d.unreadable.length} unreadable label${d.unreadable.length === 1 ? "" : "s"} (${rows.join(", ")}${d.unreadable.length > UNREADABLE_SHOWN ? ", …" : ""})`);
+  }
+  if (d.pending) parts.push(s(d.pending, "not judged yet"));
+  return parts.length ? "Left out: " + parts.join(" · ") + "." : "No row left out.";
+}
+
+/**
+ * agreementPanel is the Agreement panel of a run with a label column: for boolean labels the
+ * rows compared, accuracy, Cohen's κ with its 95% interval, precision and recall at finding
+ * failures and the confusion matrix; for numeric labels Pearson, Spearman, the mean absolute
+ * error and the scatter plot. Each number says in words what it means; its data-* attributes
+ * carry the raw numbers (for tests and reports).
+ * @param {Document} doc
+ * @param {AgreementData} d
+ * @returns {HTMLElement}
+ */
+export function agreementPanel(doc, d) {
+  const so = d.running ? " so far" : "";
+  const head = el(doc, "h3", { class: "sub-title" }, `Agreement with human labels${so}: `, el(doc, "code", { text: d.column }));
+  const skipped = el(doc, "p", { class: "hint", dataset: { ref: "agreement-skipped" }, text: skippedLine(d) });
+  if (d.kind === "number") return numericPanel(doc, d, head, skipped);
+  const a = d.agreement;
+  const ci = a.kappa_ci ? `95% interval ${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` : "";
+  const prec = a.judge_fail_precision;
+  const rec = a.judge_fail_recall;
+  const cards = el(
+    doc,
+    "div",
+    { class: "stats" },
+    stat(doc, "agreement-kappa", a.kappa === null ? "–" : "κ " + num(a.kappa), "Cohen's kappa", kappaSentence(a.kappa, a.kappa_reason) + (ci ? ` (${ci})` : "")),
+    stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
+    stat(
+      doc,
+      "agreement-failures",
+      `${pct(prec)} · ${pct(rec)}`,
+      "finding failures",
+      (prec === null ? `precision undefined: ${a.judge_fail_precision_reason}` : `of the rows the judge failed, ${pct(prec)} are labelled failed`) +
+        "; " +
+        (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled failed, the judge failed ${pct(rec)}`),
+    ),
+  );
+  return el(
+    doc,
+    "section",
+    {
+      class: "trust-panel agreement-panel",
+      dataset: {
+        ref: "agreement-panel",
+        kind: "boolean",
+        compared: String(a.compared),
+        agree: String(a.agree),
+        accuracy: a.accuracy === null ? "" : String(a.accuracy),
+        kappa: a.kappa === null ? "" : String(a.kappa),
+        kappaLo: a.kappa_ci ? String(a.kappa_ci[0]) : "",
+        kappaHi: a.kappa_ci ? String(a.kappa_ci[1]) : "",
+        precision: prec === null ? "" : String(prec),
+        recall: rec === null ? "" : String(rec),
+        noLabel: String(d.missing),
+        undetermined: String(a.undetermined),
+        errors: String(d.errors),
+        pending: String(d.pending),
+        unreadable: String(d.unreadable.length),
+      },
+    },
+    head,
+    el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${a.compared} row${a.compared === 1 ? "" : "s"} compared${so}.` }),
+    cards,
+    el(doc, "div", { class: "confusion-wrap" }, confusionTable(doc, a.matrix, d.words)),
+    skipped,
+  );
+}
+
+/**
+ * numericPanel is agreementPanel for numeric labels.
+ * @param {Document} doc
+ * @param {AgreementData} d
+ * @param {HTMLElement} head
+ * @param {HTMLElement} skipped
+ */
+function numericPanel(doc, d, head, skipped) {
+  const c = d.correlation;
+  const corrSub = (/** @type {number|null} */ r, /** @type {string|undefined} */ reason, /** @type {string} */ what) =>
+    r === null ? `undefined: ${reason}` : `${what} ${Math.abs(r) >= 0.7 ? "strongly" : Math.abs(r) >= 0.4 ? "moderately" : "weakly"} ${r >= 0 ? "with" : "against"} the human scores`;
+  const cards = el(
+    doc,
+    "div",
+    { class: "stats" },
+    stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "the judge's scores move in a line")),
+    stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "the judge ranks the rows")),
+    stat(doc, "agreement-mae", num(c.mae), "mean absolute error", c.mae === null ? `undefined: ${c.mae_reason}` : "how far the judge's score is from the human score, on average, in the scores' unit"),
+  );
+  return el(
+    doc,
+    "section",
+    {
+      class: "trust-panel agreement-panel",
+      dataset: {
+        ref: "agreement-panel",
+        kind: "number",
+        compared: String(c.n),
+        pearson: c.pearson === null ? "" : String(c.pearson),
+        spearman: c.spearman === null ? "" : String(c.spearman),
+        mae: c.mae === null ? "" : String(c.mae),
+        noLabel: String(d.missing),
+        errors: String(d.errors),
+        pending: String(d.pending),
+        unreadable: String(d.unreadable.length),
+      },
+    },
+    head,
+    el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${c.n} row${c.n === 1 ? "" : "s"} compared${d.running ? " so far" : ""}: the judge's score against the human score.` }),
+    cards,
+    el(doc, "div", { class: "scatter-wrap" }, scatterSVG(doc, d.points || [])),
+    skipped,
+  );
+}

@@ -1,0 +1,155 @@
+// agreementview.js: the Agreement panel in the Batch view's run card, for a run with a human label
+// column: the labels read once per run from its rows' sources, the panel redrawn from the open
+// run's statuses as results come in (at most once a second while rows stream in), the per-row
+// agreement the table's "Disagree" filter and the exports read, and the label beside the judge's
+// verdict in the row dialog. A run without a label column can be given one here (any column of
+// its dataset); the choice is kept in the run's record.
+
+import { el } from "./make.js";
+import { readLabels, suggestLabelColumn } from "./labels.js";
+import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
+
+const REDRAW_MS = 1000;
+
+/**
+ * mountAgreement builds the panel's place; draw(counts) redraws it for the controller's open run.
+ * @param {{rj: any, controller: import("../batch/run.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
+ */
+export function mountAgreement({ rj, controller, words }) {
+  const root = document.createElement("div");
+  root.className = "trust";
+  root.dataset.ref = "batch-agreement";
+  root.hidden = true;
+  const picker = document.createElement("div");
+  picker.className = "label-pick";
+  const panel = document.createElement("div");
+  root.append(picker, panel);
+
+  let runId = "";
+  let key = "";
+  let at = 0;
+  /** @type {import("./labels.js").Labels|null} */
+  let labels = null;
+  /** @type {(boolean|null)[]} */
+  let agrees = [];
+  /** @type {import("../batch/counts.js").RunCounts|null} */
+  let last = null;
+
+  /** labelsOf reads the open run's label column from its rows (once per run and column). */
+  function labelsOf(c) {
+    const column = c.run.label && c.run.label.column;
+    if (!column) return null;
+    if (labels && labels.column === column && runId === c.run.id) return labels;
+    return readLabels(
+      c.items.map((/** @type {any} */ it) => (it ? it.source : null)),
+      column,
+    );
+  }
+
+  function drawPicker(c) {
+    const cols = Array.isArray(c.run.columns) ? c.run.columns : [];
+    const id = "agree-col-" + c.run.id;
+    const sel = /** @type {HTMLSelectElement} */ (
+      el(document, "select", { class: "input", dataset: { ref: "agreement-column" }, attrs: { id } }, el(document, "option", { text: "(none)", attrs: { value: "" } }), cols.map((k) => el(document, "option", { text: k, attrs: { value: k } })))
+    );
+    sel.value = (c.run.label && c.run.label.column) || "";
+    sel.addEventListener("change", () => {
+      c.run.label = sel.value ? { column: sel.value } : null;
+      // The choice is the run's: kept in its record (a running run writes it with its next state).
+      if (!c.readOnly && controller.store) controller.store.putRun({ ...c.run }).catch(() => {});
+      key = "";
+      if (last) draw(last, true);
+    });
+    const suggested = suggestLabelColumn(cols);
+    picker.replaceChildren(
+      el(
+        document,
+        "div",
+        { class: "field label-pick-field" },
+        el(document, "label", { attrs: { for: id }, text: "Compare with human labels in column" }),
+        sel,
+        !sel.value && suggested ? el(document, "span", { class: "hint", text: ` ${suggested} looks like one.` }) : null,
+      ),
+    );
+  }
+
+  /**
+   * draw redraws the panel for counts (the open run's RunCounts); force skips the once-a-second limit.
+   * @param {import("../batch/counts.js").RunCounts} counts
+   * @param {boolean} [force]
+   */
+  function draw(counts, force = false) {
+    last = counts;
+    const c = controller.current;
+    if (!c) {
+      root.hidden = true;
+      return;
+    }
+    if (c.run.id !== runId || force) {
+      labels = labelsOf(c);
+      runId = c.run.id;
+      drawPicker(c);
+      key = "";
+    }
+    root.hidden = false;
+    agrees = rowAgreement(labels, counts.status);
+    const k = `${c.run.id}|${labels ? labels.column : ""}|${counts.done}|${counts.remaining}|${counts.counts.passed}|${counts.counts.failed}`;
+    const now = performance.now();
+    if (!force && (k === key || (key && counts.remaining > 0 && now - at < REDRAW_MS))) return;
+    key = k;
+    at = now;
+    panel.replaceChildren();
+    if (!labels) return;
+    const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0 });
+    if (!data) {
+      panel.append(el(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labels.column} holds no label that can be read: use true/false, yes/no, pass/fail, 1/0, grounded/ungrounded, or numbers.` }));
+      return;
+    }
+    panel.append(agreementPanel(document, data));
+  }
+
+  /**
+   * labelLine is the judge's verdict beside the human label, for the row dialog; null when the
+   * run has no label column.
+   * @param {number} index
+   * @param {string} status the row's status
+   * @param {any} ev the evaluator
+   * @returns {HTMLElement|null}
+   */
+  function labelLine(index, status, ev) {
+    if (!labels || controller.current?.run.id !== runId) return null;
+    const w = words(ev);
+    const h = labels.values[index];
+    const j = judgeOf(status);
+    const verdict = (/** @type {any} */ v) => (v === true ? "✓ " + w.passed : v === false ? "✗ " + w.failed : "? Undetermined");
+    const bad = labels.unreadable.find((u) => u.row === index + 1);
+    const humanText = labels.kind === "number" ? (typeof h === "number" ? String(h) : "–") : h === null || h === undefined ? (bad ? `unreadable: “${bad.text}”` : "no label") : verdict(h);
+    const r = controller.current?.results[index];
+    const judgeText = labels.kind === "number" ? (r && r.verdict && typeof r.verdict.score === "number" ? String(Math.round(r.verdict.score * 1000) / 1000) : "–") : j === undefined ? (status === "error" ? "! error" : "not judged yet") : verdict(j);
+    const a = agrees[index];
+    return el(
+      document,
+      "div",
+      { class: "label-beside", dataset: { ref: "batch-row-label", agrees: a === null ? "" : String(a) } },
+      el(document, "div", { class: "label-side" }, el(document, "div", { class: "stat-label", text: labels.kind === "number" ? "Judge's score" : "Judge" }), el(document, "div", { class: "label-value", text: judgeText })),
+      el(document, "div", { class: "label-side" }, el(document, "div", { class: "stat-label", text: `Human label (${labels.column})` }), el(document, "div", { class: "label-value", dataset: { ref: "batch-row-human" }, text: humanText })),
+      a === null ? null : el(document, "div", { class: "label-agree " + (a ? "agree" : "disagree"), text: a ? "✓ they agree" : "✗ they disagree" }),
+    );
+  }
+
+  return {
+    el: root,
+    draw,
+    labelLine,
+    /** agrees: per row, whether the judge agrees with the label (null: no label or no verdict). */
+    agrees: () => agrees,
+    /** exportFields: the label and agrees fields of each exported row, or null without a label column. */
+    exportFields: () => {
+      const c = controller.current;
+      if (!labels || !c || c.run.id !== runId) return null;
+      const l = labels;
+      const ag = agrees;
+      return { keys: ["label", "agrees"], of: (/** @type {number} */ i) => ({ label: l.values[i] === undefined ? null : l.values[i], agrees: ag[i] === undefined ? null : ag[i] }) };
+    },
+  };
+}
