@@ -81,6 +81,9 @@ test("consistencyData: unanimous and split rows, Fleiss' κ and the mean spread 
   assert.equal(d.sdRows, 4);
   assert.ok(Math.abs(d.meanSD - sd / 2) < 1e-12);
   assert.equal(consistencyData(rj, [{ index: 0, verdict: { passed: true }, answers: [] }], null), null, "no repeats: no panel");
+  assert.equal(d.decided, 12);
+  const scoresOnly = consistencyData(rj, [row(0, [null, null])], null);
+  assert.equal(scoresOnly.decided, 0);
 });
 
 /** loaded builds a stored run as loadRun gives it. */

@@ -33,6 +33,7 @@ export const FLIPPED_SHOWN = 12;
  * @property {number|null} meanSD the mean over rows of their scores' standard deviation (rj.describe)
  * @property {number} sdRows rows with a standard deviation (two scores or more)
  * @property {ConsistencyRow[]} flipped the rows that were not unanimous, in row order
+ * @property {number} decided repeats that gave passed or failed (0: scores only, no threshold set)
  */
 
 /**
@@ -59,6 +60,7 @@ export function consistencyData(rj, results, threshold, total = results.length) 
   }
   if (!rows.length) return null;
   const c = rj.consistency(rows);
+  const decided = rows.reduce((n, v) => n + v.filter((x) => x !== null).length, 0);
   /** @type {(number|null)[]} */
   const sds = [];
   /** @type {ConsistencyRow[]} */
@@ -82,6 +84,7 @@ export function consistencyData(rj, results, threshold, total = results.length) 
     meanSD: spread.mean,
     sdRows: spread.n,
     flipped,
+    decided,
   };
 }
 
@@ -233,6 +236,9 @@ export function consistencyPanel(doc, d) {
       { class: "hint" },
       `The run's verdicts, pass rate and exports use each row's majority verdict (a tie is undetermined).` + (left > 0 ? ` ${left} row${left === 1 ? "" : "s"} without a verdict from every repeat (errors, not run yet) are left out here.` : ""),
     ),
+    d.decided === 0
+      ? el(doc, "p", { class: "hint", dataset: { ref: "consistency-scores-only" }, text: "No repeat gave a pass/fail verdict, only scores: the score spread is the measure here, or set “Pass when score ≥” to count verdicts." })
+      : null,
     cards,
     splitBarSVG(doc, d),
     flippedBlock,
