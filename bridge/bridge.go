@@ -65,6 +65,7 @@ var Functions = map[string]Func{
 	"agreement":   {[]Param{{"judge", Data}, {"human", Data}}, agreement},
 	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
 	"consistency": {[]Param{{"rows", Data}}, consistency},
+	"describe":    {[]Param{{"xs", Data}}, describe},
 }
 
 // Names returns the names of Functions, sorted.

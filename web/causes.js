@@ -39,6 +39,7 @@ export const CAUSES = Object.freeze({
   "recall.no-scores": "no passage scores in the answer",
   "recall.bad-scores": "a passage score is missing or out of range",
   "recall.invalid": "the scores make no recall",
+  "repeat.split": "the repeats split evenly",
 });
 
 /** UNKNOWN_CAUSE is said of an error check whose code this page does not know (or that has none). */

@@ -218,6 +218,14 @@ function fromWire(e) {
  */
 
 /**
+ * @typedef {Object} Description the mean and spread of scores (rj.describe)
+ * @property {number} n the scores given (a null is skipped)
+ * @property {number|null} mean null when n = 0, with `mean_reason`
+ * @property {number|null} sd the sample standard deviation (n − 1); null when n < 2, with `sd_reason`
+ * @property {string} [mean_reason] @property {string} [sd_reason]
+ */
+
+/**
  * @typedef {Object} RagJudge
  * @property {string} version
  * @property {() => Evaluator[]} evaluators the built-in evaluators, in display order
@@ -256,6 +264,8 @@ function fromWire(e) {
  * @property {(xs: (number|null)[], ys: (number|null)[]) => Correlation} correlation the judge's
  *   scores xs against human scores ys, pair by pair, pairs with a null skipped
  * @property {(rows: (boolean|null)[][]) => Consistency} consistency each row's repeated verdicts
+ * @property {(xs: (number|null)[]) => Description} describe the mean and sample standard
+ *   deviation of scores, nulls skipped (a row's scores over a run's repeats)
  */
 
 /**
@@ -398,6 +408,7 @@ export async function load(opts = {}) {
     agreement: (judge, human) => call("agreement", ["judge", "human"], [judge, human]),
     correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
     consistency: (rows) => call("consistency", ["rows"], [rows]),
+    describe: (xs) => call("describe", ["xs"], [xs]),
   };
   // A wasm built from other sources than this module is refused whole, at load, rather than
   // failing later on the first call it lacks.

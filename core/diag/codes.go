@@ -114,3 +114,9 @@ const (
 	RepairUsed       Code = "repair.used"
 	RepairUnreadable Code = "repair.unreadable"
 )
+
+// Added by the page's batch engine (web/stats/majority.js SPLIT_CODE) to the majority verdict of a
+// row judged several times whose repeats split evenly between passed and failed.
+const (
+	RepeatSplit Code = "repeat.split"
+)

@@ -9,6 +9,11 @@
 // With {random: {p429, p500, seed}} instead, each call (any row, any attempt) is answered 429
 // (Retry-After: 1) with probability p429 and 500 with probability p500, drawn from a seeded
 // generator in the order calls arrive: the benchmark's faulty runs.
+// With {flips: true} the verdicts depend on the model and on how many times the same row was
+// asked before (repair requests aside), so that a run judging each row several times meets a
+// judge that is unsure of some rows, deterministically whatever order the calls arrive in
+// (fakeVerdict): "fake-judge-b" answers the opposite of "fake-judge" on rows N % 7 == 0; the
+// second call for a row N % 5 == 2 flips its verdict; the second and third for a row N % 10 == 9.
 // GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
 // With {cors: true} it answers browsers directly (the benchmark's direct mode); with {tls: {key,
 // cert}} it serves HTTP/2 over TLS (so one browser can keep more than six calls in flight).
@@ -40,6 +45,18 @@ export function expectedStatus(row) {
   return row % 3 === 0 ? "failed" : "passed";
 }
 
+/**
+ * fakeVerdict is the verdict (true "Yes", false "No") the fake gives row `row` on call `call`
+ * (1-based, per model and row) with flips on; without flips every call is call 1 of "fake-judge".
+ */
+export function fakeVerdict(row, model = "fake-judge", call = 1) {
+  let yes = row % 3 !== 0;
+  if (model === "fake-judge-b" && row % 7 === 0) yes = !yes;
+  if (row % 5 === 2 && call === 2) yes = !yes;
+  if (row % 10 === 9 && (call === 2 || call === 3)) yes = !yes;
+  return yes;
+}
+
 /** mulberry32 is a small seeded PRNG, so that a faulty benchmark run meets the same faults each time. */
 function mulberry32(seed) {
   return () => {
@@ -51,7 +68,9 @@ function mulberry32(seed) {
   };
 }
 
-export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false, random = null } = {}) {
+export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false, random = null, flips = false } = {}) {
+  /** @type {Map<string, number>} calls per model and row, for flips */
+  const asked = new Map();
   const draw = random ? mulberry32(random.seed || 1) : null;
   const randomFault = () => {
     const x = /** @type {() => number} */ (draw)();
@@ -90,7 +109,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     }
     if (url.pathname.endsWith("/models")) {
       res.writeHead(200, headers);
-      return res.end(JSON.stringify({ object: "list", data: [{ id: "fake-judge", object: "model" }] }));
+      return res.end(JSON.stringify({ object: "list", data: [{ id: "fake-judge", object: "model" }, { id: "fake-judge-b", object: "model" }] }));
     }
     if (!url.pathname.endsWith("/chat/completions") || req.method !== "POST") {
       res.writeHead(404, headers);
@@ -140,7 +159,13 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
         res.writeHead(429, { ...headers, "retry-after": "1" });
         return res.end(JSON.stringify({ error: { message: "Rate limit reached (injected)", type: "requests" } }));
       }
-      const content = fault === "unreadable" ? UNREADABLE : row % 3 === 0 ? "No" : "Yes";
+      let call = 1;
+      if (flips && !isRepair) {
+        const k = j.model + "|" + row;
+        call = (asked.get(k) || 0) + 1;
+        asked.set(k, call);
+      }
+      const content = fault === "unreadable" ? UNREADABLE : (flips ? fakeVerdict(row, j.model, call) : row % 3 !== 0) ? "Yes" : "No";
       const prompt = Math.ceil(first.length / 4);
       res.writeHead(200, headers);
       res.end(

@@ -1,7 +1,10 @@
 // cache.js: identical judge requests are answered locally instead of being paid twice. A request
 // is identical when its endpoint, model, messages and parameters are; the key is the SHA-256 of a
 // canonical JSON of exactly those (object keys sorted, so parameter order does not matter; message
-// order and text do). The API key is never part of the key or of what is stored.
+// order and text do). The API key is never part of the key or of what is stored. A row judged
+// several times (a run's repeats) asks the same request once per repeat: the repeat index is part
+// of the key from the second repeat on, so each repeat is a call of its own and a rerun of the
+// run is still answered from the cache (the first repeat shares its key with a run of one).
 
 /** canonicalJSON is JSON with object keys sorted at every level; undefined members are dropped. */
 export function canonicalJSON(v) {
@@ -17,16 +20,18 @@ export function canonicalJSON(v) {
 }
 
 /**
- * cacheKey resolves to the hex SHA-256 of the request's identity: endpoint, model, messages, params.
- * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object}} req
+ * cacheKey resolves to the hex SHA-256 of the request's identity: endpoint, model, messages,
+ * params, and the repeat index when it is above 0.
+ * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
  * @returns {Promise<string>}
  */
-export async function cacheKey({ endpoint, model, messages, params }) {
+export async function cacheKey({ endpoint, model, messages, params, repeat = 0 }) {
   const identity = canonicalJSON({
     endpoint: String(endpoint || "").replace(/\/+$/, ""),
     model: String(model || ""),
     messages: (messages || []).map((m) => ({ role: m.role, content: m.content })),
     params: params || {},
+    repeat: repeat > 0 ? repeat : undefined,
   });
   const bytes = new TextEncoder().encode(identity);
   const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
@@ -68,7 +73,7 @@ export class RunCache {
 
   /**
    * key is the request's cache key, or null when the run does not use the cache.
-   * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object}} req
+   * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
    */
   async key(req) {
     return this.store ? cacheKey(req) : null;

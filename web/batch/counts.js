@@ -4,7 +4,8 @@
 // 23"). Pure: Node tests cover it.
 
 import { aggregate } from "./aggregate.js";
-import { statusOf } from "./status.js";
+import { statusOf, repeatVerdicts } from "./status.js";
+import { unanimous } from "../stats/majority.js";
 
 /** LIVE: the states of a row that has no result yet but is being worked on. */
 export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
@@ -42,6 +43,7 @@ export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
  * @property {{cause: string, count: number}[]} causes
  * @property {{lo: number, hi: number, bins: {from: number, to: number, count: number}[]}} histogram
  * @property {number} repaired
+ * @property {Set<number>} split rows judged several times whose repeats did not all give the same verdict
  */
 
 /**
@@ -58,7 +60,13 @@ export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
 export function runCounts({ total, results, live = null, threshold = null, priceIn = null, priceOut = null }) {
   const a = aggregate(results, total, { threshold, priceIn, priceOut });
   const status = new Array(total);
-  for (let i = 0; i < total; i++) status[i] = statusOf(results[i], threshold);
+  /** @type {Set<number>} */
+  const split = new Set();
+  for (let i = 0; i < total; i++) {
+    status[i] = statusOf(results[i], threshold);
+    const votes = repeatVerdicts(results[i], threshold);
+    if (votes && !unanimous(votes)) split.add(i);
+  }
   const inLive = new Map();
   let inFlight = 0;
   let retrying = 0;
@@ -93,5 +101,6 @@ export function runCounts({ total, results, live = null, threshold = null, price
     causes: a.causes,
     histogram: a.histogram,
     repaired: a.repaired,
+    split,
   };
 }

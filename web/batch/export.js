@@ -4,6 +4,7 @@
 // raw judge answers (the first and, after a repair request, the corrected one) and error.
 
 import { statusOf, causeOf, reasonOf } from "./status.js";
+import { repeatCount, repeatFields, repeatHeader, repeatCells } from "../stats/repeatexport.js";
 
 /** Column names that hold a row's id, compared without case, spaces, hyphens or underscores. */
 const ID_NAMES = ["id", "uuid", "rowid", "sampleid", "exampleid", "queryid", "questionid", "testid", "caseid", "testcaseid", "recordid", "itemid", "qid", "guid", "datapointid"];
@@ -106,11 +107,12 @@ export function idColumn(items, columns) {
  * @param {any} item
  * @param {any} result
  * @param {number | null} [threshold]
- * @param {{columns?: string[], id?: string | null, extra?: Extra | null}} [opts] the source columns, the id
- *   column, and fields to add after score (the human label and agrees)
+ * @param {{columns?: string[], id?: string | null, extra?: Extra | null, repeats?: number}} [opts] the source columns, the id
+ *   column, fields to add after score (the human label and agrees), and the run's repeats: above 1,
+ *   the record has the repeat fields (stats/repeatexport.js) after score
  * @returns {Object<string, any>}
  */
-export function exportRecord(index, item, result, threshold = null, { columns = [], id = null, extra = null } = {}) {
+export function exportRecord(index, item, result, threshold = null, { columns = [], id = null, extra = null, repeats = 1 } = {}) {
   const v = (result && result.verdict) || null;
   const th = /** @type {any} */ (threshold);
   const src = (item && item.source) || {};
@@ -123,6 +125,7 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
     cause: result ? causeOf(result, th) : "not run yet",
     passed: v ? (v.passed === undefined ? null : v.passed) : null,
     score: v && typeof v.score === "number" ? roundNumber(v.score) : null,
+    ...(repeats > 1 ? rounded(repeatFields(result, th)) : {}),
     ...(extra ? extra.of(at) : {}),
     inputs: item && item.inputs ? item.inputs : null,
     input_error: item && item.error ? item.error : null,
@@ -177,8 +180,9 @@ function records(items, results, threshold, columns = null, extra = null) {
   const cols = sourceColumns(items, columns);
   const id = idColumn(items, cols);
   const out = [];
-  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold, { columns: cols, id, extra }));
-  return { recs: out, cols };
+  const repeats = repeatCount(results);
+  for (let i = 0; i < items.length; i++) out.push(exportRecord(i, items[i], results[i], threshold, { columns: cols, id, extra, repeats }));
+  return { recs: out, cols, repeats };
 }
 
 /**
@@ -237,7 +241,8 @@ export function csvField(v) {
 
 /**
  * toCSV: one line per row: row, index, id (when the source has one), the source columns under
- * their own names (lists and objects as JSON), then status, cause, passed, score, the inputs (one column each, `input.<name>`), the input error, the verdict (as JSON), checks, the
+ * their own names (lists and objects as JSON), then status, cause, passed, score, the repeat
+ * columns of a run that judged rows several times (stats/repeatexport.js repeatHeader), the inputs (one column each, `input.<name>`), the input error, the verdict (as JSON), checks, the
  * raw answers, the error, tokens. Lines end in CRLF.
  * @param {any[]} items
  * @param {any[]} results
@@ -246,7 +251,7 @@ export function csvField(v) {
  * @returns {string}
  */
 export function toCSV(items, results, { threshold = null, inputNames = null, columns = null, extra = null } = {}) {
-  const { recs, cols } = records(items, results, threshold, columns, extra);
+  const { recs, cols, repeats } = records(items, results, threshold, columns, extra);
   let names = inputNames;
   if (!names) {
     const seen = new Set();
@@ -258,17 +263,20 @@ export function toCSV(items, results, { threshold = null, inputNames = null, col
   const ids = ["row", "index", ...(hasID ? ["id"] : [])];
   const lead = ["status", "cause", "passed", "score", ...(extra ? extra.keys : [])];
   const tail = ["input_error", "verdict", "checks", "answer", "repair_answer", "error", "prompt_tokens", "completion_tokens", "cached_calls", "attempts"];
-  const header = [...ids.map(own), ...cols, ...lead.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];
+  const reps = repeats > 1 ? repeatHeader(repeats) : [];
+  const header = [...ids.map(own), ...cols, ...lead.map(own), ...reps.map(own), ...names.map((n) => ownName("input." + n, cols)), ...tail.map(own)];
   const lines = [header.map(csvField).join(",")];
   for (const r of recs) {
     const inputs = r[own("inputs")];
-    const answers = r[own("answers")];
+    // A repeat run's answer columns are its first repeat's; each repeat's is in its own column.
+    const answers = r[own("repeats")] ? r[own("repeats")][0].answers : r[own("answers")];
     const error = r[own("error")];
     const usage = r[own("usage")];
     const row = [
       ...ids.map((k) => r[own(k)]),
       ...cols.map((c) => r[c]),
       ...lead.map((k) => r[own(k)]),
+      ...(repeats > 1 ? repeatCells({ majority: r[own("majority")], unanimous: r[own("unanimous")], score_sd: r[own("score_sd")], repeats: r[own("repeats")] }, repeats) : []),
       ...names.map((n) => (inputs ? inputs[n] : null)),
       r[own("input_error")],
       r[own("verdict")],

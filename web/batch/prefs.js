@@ -14,6 +14,10 @@ export const PREFS = Object.freeze({
   threshold: "",
   timeoutS: DEFAULT_POLICY.timeoutMs / 1000,
   attempts: DEFAULT_POLICY.maxAttempts,
+  /** how many times each row is judged (repeatopts.js) */
+  repeats: 1,
+  /** the run's temperature, "" for the model settings' one (repeatopts.js) */
+  temperature: "",
 });
 
 /**

@@ -227,16 +227,17 @@ export function drawPreviewTable(el, { items, ev }) {
 /**
  * estimateText is the estimate of calls, tokens and cost for the rows that will be judged, or
  * what to do when none can be.
- * @param {{checked: Checked, ev: {inputs: {name: string, required: boolean}[]}, mapping: Object, maxTokens: number, priceIn: string, priceOut: string}} o
+ * @param {{checked: Checked, ev: {inputs: {name: string, required: boolean}[]}, mapping: Object, maxTokens: number, priceIn: string, priceOut: string, repeats?: number}} o  repeats: how many times each row is judged
  */
-export function estimateText({ checked, ev, mapping, maxTokens, priceIn, priceOut }) {
-  const ok = checked.judged;
+export function estimateText({ checked, ev, mapping, maxTokens, priceIn, priceOut, repeats = 1 }) {
+  // Each repeat of a row is a call of its own: N repeats cost N times as much.
+  const ok = checked.judged * repeats;
   if (ok === 0) {
     const missing = ev.inputs.filter((i) => i.required && !mapping[i.name]).map((i) => i.name);
     return missing.length ? `No row can be judged yet: choose a column for ${missing.join(", ")} above.` : "No row can be judged with this mapping: see the problems above.";
   }
-  const tokens = estimateTokens(checked.chars);
-  let text = `About ${fmtInt(ok)} calls and ~${fmtInt(tokens)} input tokens (estimated from the rendered prompts' length at ~4 characters per token)`;
+  const tokens = estimateTokens(checked.chars) * repeats;
+  let text = `About ${fmtInt(ok)} calls${repeats > 1 ? ` (${fmtInt(checked.judged)} rows × ${fmtInt(repeats)} repeats)` : ""} and ~${fmtInt(tokens)} input tokens (estimated from the rendered prompts' length at ~4 characters per token)`;
   if (maxTokens) text += `, at most ${fmtInt(maxTokens * ok)} output tokens (max tokens ${fmtInt(maxTokens)} per call)`;
   text += "; an unreadable answer costs one more repair call; cached answers cost nothing.";
   const pin = Number(priceIn);

@@ -9,7 +9,8 @@ import { RowErrorKind } from "./runstate.js";
  * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string}} RowError
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
- *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string}} RowResult
+ *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
+ *   repeats?: import("../stats/majority.js").Repeat[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times
  */
 
 /**

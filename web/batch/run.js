@@ -16,6 +16,7 @@ import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { fmtInt } from "./format.js";
+import { runSettings } from "./repeatopts.js";
 import { browserLimit, runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 
@@ -171,7 +172,7 @@ export class RunController extends EventTarget {
     const rs = this.requestSettings();
     if (rs.error) return rs.error;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: { ...rs.request, where: rs.where } },
+      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.

@@ -21,6 +21,7 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFail
     judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
     // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
     request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
+    repeats: c.run.settings.repeats || 1,
     apiKey: () => st.key || undefined, // read at each call: a key entered while paused is used on resume
     // A direct endpoint over HTTP/1.1 gets at most the browser's 6 at once: more would only
     // wait in the browser, their timeouts running.

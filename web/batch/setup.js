@@ -3,11 +3,12 @@
 // estimate. It owns what is being set up; the run controller asks it for that when Run is pressed.
 
 import { h, replace, uid } from "../dom.js";
-import { yieldToLoop } from "./engine.js";
+import { yieldToLoop, MAX_REPEATS } from "./engine.js";
 import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
 import { fmtInt } from "./format.js";
+import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
 
@@ -104,6 +105,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const concurrencyHint = h("div", { class: "hint", dataset: { ref: "batch-concurrency-hint" } });
   const timeoutIn = num("batch-timeout", "timeoutS", { min: 1, max: 600, step: 1 }, (v) => Math.max(1, Math.min(600, Number(v) || 60)));
   const attemptsIn = num("batch-attempts", "attempts", { min: 1, max: 10, step: 1 }, clampInt(1, 10, 5));
+  const repeatsIn = num("batch-repeats", "repeats", { min: 1, max: MAX_REPEATS, step: 1 }, clampInt(1, MAX_REPEATS, 1));
+  const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "model setting" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
   const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
   const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
   const cacheBox = h("input", {
@@ -159,6 +162,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
         h("div", { class: "field" }, h("label", { htmlFor: (concurrencyIn.id = uid("bf")), text: "Concurrent calls" }), concurrencyIn, concurrencyHint),
         field("Timeout per call (s)", timeoutIn),
         field("Attempts per call", attemptsIn, "retries on 429, 5xx, network errors and timeouts, with backoff"),
+        field("Judge each row N times", repeatsIn, "more than once shows which rows the judge is unsure of; the verdict is the majority"),
+        field("Temperature", temperatureIn, "for this run's calls; empty uses the model settings' (repeats at 0 mostly agree)"),
         field("Price per 1M input tokens", priceInIn),
         field("Price per 1M output tokens", priceOutIn),
       ),
@@ -333,7 +338,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (!setup || !setup.checked) return;
     const p = prefs();
     const st = state.get("settings") || {};
-    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut });
+    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p) });
     // A run in which no row can be judged would only produce errors.
     runBtn.disabled = setup.checked.judged === 0;
   }

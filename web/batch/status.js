@@ -4,7 +4,8 @@
 // "error" (no answer: the call, the inputs or the prompt failed). Causes come from check codes
 // (web/causes.js), never from a check's message.
 
-import { causeOfChecks, firstError, hasCode } from "../causes.js";
+import { causeOfChecks, firstError, hasCode, CAUSES } from "../causes.js";
+import { majority, SPLIT_CODE } from "../stats/majority.js";
 
 /** STATUSES in display order. */
 export const STATUSES = ["passed", "failed", "scored", "undetermined", "error"];
@@ -19,6 +20,7 @@ export const STATUSES = ["passed", "failed", "scored", "undetermined", "error"];
 export function statusOf(result, threshold = null) {
   if (!result) return "pending";
   if (result.error) return "error";
+  if (Array.isArray(result.repeats) && result.repeats.length > 1) return majorityStatus(result.repeats, threshold);
   const v = result.verdict || {};
   if (v.passed === true) return "passed";
   if (v.passed === false) return "failed";
@@ -27,6 +29,35 @@ export function statusOf(result, threshold = null) {
     return "scored";
   }
   return "undetermined";
+}
+
+/**
+ * repeatVerdicts is each repeat's verdict of a row judged several times, as true (passed), false
+ * (failed) or null (anything else), with the threshold applied to each repeat's score; null for
+ * a row without repeats.
+ * @param {any} result
+ * @param {number|null} [threshold]
+ * @returns {(boolean|null)[] | null}
+ */
+export function repeatVerdicts(result, threshold = null) {
+  if (!result || result.error || !Array.isArray(result.repeats) || result.repeats.length < 2) return null;
+  return result.repeats.map((r) => {
+    const st = statusOf(r, threshold);
+    return st === "passed" ? true : st === "failed" ? false : null;
+  });
+}
+
+/**
+ * majorityStatus is the status of a row judged several times: its repeats' majority (stats/
+ * majority.js), "scored" when every repeat is a score without pass/fail, else undetermined.
+ * @param {any[]} repeats
+ * @param {number|null} threshold
+ */
+function majorityStatus(repeats, threshold) {
+  const each = repeats.map((r) => statusOf(r, threshold));
+  const m = majority(each.map((st) => (st === "passed" ? true : st === "failed" ? false : null)));
+  if (m !== null) return m ? "passed" : "failed";
+  return each.every((st) => st === "scored") ? "scored" : "undetermined";
 }
 
 /**
@@ -64,6 +95,8 @@ export function causeOf(result, threshold = null) {
     }
   }
   if (st !== "undetermined") return null;
+  const votes = repeatVerdicts(result, threshold);
+  if (votes && votes.some((x) => x !== null)) return CAUSES[SPLIT_CODE];
   const checks = (result.verdict && result.verdict.checks) || [];
   return causeOfChecks(checks) || (checks.length ? "incomplete judge answer" : "no verdict given");
 }

@@ -118,10 +118,16 @@ export function mountSummary({ state }) {
     progText.dataset.cacheHits = String(c.cacheHits);
   }
 
-  /** drawSummary draws the cards, the histogram and the causes. */
-  function drawSummary(c) {
+  /**
+   * drawSummary draws the cards, the histogram and the causes; repeats > 1 says the verdicts
+   * counted are each row's majority over its repeats.
+   * @param {import("./counts.js").RunCounts} c
+   * @param {number} [repeats]
+   */
+  function drawSummary(c, repeats = 1) {
     passRate.value.textContent = c.passRate === null ? "–" : Math.round(c.passRate * 1000) / 10 + "%";
     passRate.sub.textContent = c.decided ? `${fmtInt(c.counts.passed)} passed of ${fmtInt(c.decided)} with a pass/fail verdict` : "no pass/fail verdicts yet";
+    if (repeats > 1) passRate.sub.textContent += ` (each row's majority of ${fmtInt(repeats)} repeats)`;
     meanScore.value.textContent = c.meanScore === null ? "–" : fmtNum(c.meanScore);
     meanScore.sub.textContent = c.scored ? `over ${fmtInt(c.scored)} scored rows` : "no scores yet";
     undetermined.value.textContent = fmtInt(c.counts.undetermined);

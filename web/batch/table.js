@@ -8,6 +8,7 @@ import { VTable } from "./vtable.js";
 import { causeOf, reasonOf, judgedInput } from "./status.js";
 import { LIVE } from "./counts.js";
 import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./format.js";
+import { repeatNote, repeatAnswers, shownAnswer } from "../stats/consistency.js";
 
 const ROW_H = 40;
 
@@ -19,6 +20,7 @@ const FILTERS = [
   ["undetermined", "? Undetermined"],
   ["error", "! Errors"],
   ["scored", "◆ Scored"],
+  ["split", "⇄ Flipped"],
   ["disagree", "≠ Disagree with label"],
   ["pending", "… Remaining"],
 ];
@@ -93,14 +95,14 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
   function draw(c) {
     counts = c;
     const agrees = agreement ? agreement.agrees() : [];
-    const byKey = { ...c.counts, all: c.total, pending: c.remaining, disagree: agrees.filter((a) => a === false).length };
+    const byKey = { ...c.counts, all: c.total, pending: c.remaining, split: c.split.size, disagree: agrees.filter((a) => a === false).length };
     const next = [];
-    for (let i = 0; i < c.total; i++) if (filter === "all" || c.status[i] === filter || (filter === "disagree" && agrees[i] === false)) next.push(i);
+    for (let i = 0; i < c.total; i++) if (filter === "all" || c.status[i] === filter || (filter === "split" && c.split.has(i)) || (filter === "disagree" && agrees[i] === false)) next.push(i);
     view = next;
     for (const b of filterEl.querySelectorAll("[data-filter]")) {
       const k = b.dataset.filter;
       /** @type {HTMLElement} */ (b.lastChild).textContent = " " + fmtInt(byKey[k]);
-      b.hidden = byKey[k] === 0 && k !== filter && (k === "scored" || k === "pending" || k === "disagree");
+      b.hidden = byKey[k] === 0 && k !== filter && (k === "scored" || k === "pending" || k === "split" || k === "disagree");
     }
     tableCount.textContent = `${fmtInt(view.length)} row${view.length === 1 ? "" : "s"} shown`;
     table.setCount(view.length);
@@ -131,6 +133,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     let note = "";
     if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
     else if (live && (live.attempt || 1) > 1) note = `attempt ${live.attempt}`;
+    if (r && st !== "error" && Array.isArray(r.repeats)) note = repeatNote(r, th) + (note ? " · " + note : "");
     el.dataset.status = st;
     el.dataset.index = String(index);
     if (live) el.dataset.live = live.state;
@@ -161,13 +164,15 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
       let v = r.verdict;
       if (st === "passed" || st === "failed") v = { ...v, passed: st === "passed" };
       try {
-        body = renderVerdict({ rj, ev: c.ev, inputs: item.inputs, v, answer: r.answers[r.answers.length - 1] });
+        body = renderVerdict({ rj, ev: c.ev, inputs: item.inputs, v, answer: r.repeats ? shownAnswer(r) : r.answers[r.answers.length - 1] });
       } catch {
         body = h("pre", { class: "mono", text: JSON.stringify(r.verdict, null, 2) });
       }
     }
     const answers =
-      r && r.answers.length
+      r && Array.isArray(r.repeats)
+        ? repeatAnswers(document, r, th)
+        : r && r.answers.length
         ? r.answers.map((a, k) => h("details", { class: "raw", open: k === r.answers.length - 1 }, h("summary", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), h("pre", { class: "mono", text: a })))
         : [];
     replace(

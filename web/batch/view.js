@@ -20,6 +20,8 @@ import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
 import { mountAgreement } from "../stats/agreementview.js";
+import { mountConsistency } from "../stats/consistencyview.js";
+import { mountCompare } from "../stats/compareview.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -50,6 +52,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }) });
   const table = mountTable({ rj, controller, renderVerdict, threshold, agreement });
   const runsList = mountRunsList({ store, controller });
+  const consistency = mountConsistency({ rj, controller, threshold });
+  const comparison = mountCompare({ rj, store, state, byID });
+  runsList.card.append(comparison.el);
 
   // ---- the run card ------------------------------------------------------------------------
   const runTitle = h("h2", { class: "card-title", dataset: { ref: "batch-run-title" } });
@@ -88,6 +93,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
     summary.summaryEl,
     agreement.el,
+    consistency.el,
     summary.thresholdField,
     table.bar,
     table.table,
@@ -122,8 +128,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
-    summary.drawSummary(counts);
+    summary.drawSummary(counts, cur.run.settings.repeats || 1);
     agreement.draw(counts);
+    consistency.draw(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
     runsList.current(counts);
@@ -155,7 +162,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     delete runCard.dataset.state; // until the first draw of this run says otherwise
     setup.card.open = false;
     runTitle.textContent = `${run.name} · ${cur.ev.title || cur.ev.id}`;
-    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""} · started ${new Date(run.createdAt).toLocaleString()}`;
+    const judged = run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "";
+    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
     liveLine.textContent = cur.message;
     table.reset();
     update(true);
@@ -166,7 +174,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   });
   controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
   controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
-  controller.addEventListener("runs", () => runsList.draw());
+  controller.addEventListener("runs", () => {
+    runsList.draw();
+    comparison.refresh();
+  });
   controller.addEventListener("protocol", () => setup.drawConcurrencyHint());
   controller.addEventListener("end", (e) => {
     const detail = /** @type {CustomEvent} */ (e).detail;
@@ -197,7 +208,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const p = prefsOf(state);
     const th = thresholdOf(p);
     const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
-    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, createdAt: new Date(cur.run.createdAt).toISOString() };
+    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
     const extra = agreement.exportFields(); // the human label and whether the judge agrees with it
@@ -221,6 +232,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   // reopen (the page says why).
   if (!(await engine.whenReady())) return publicAPI();
   await runsList.draw();
+  comparison.refresh();
   const runs = await store.listRuns();
   const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
   if (interrupted) await controller.open(interrupted.id, { start: true });
