@@ -6,8 +6,12 @@
 // The view is drawn from the evaluators' descriptions before the engine has loaded: the picker,
 // the form and the answer box work at once; the prompt, the verdict and Run wait quietly for the
 // engine (engine.js) and appear when it is ready.
+//
+// Under the verdict, "Copy link" puts the evaluation in a link (share.js) and "Download report"
+// saves it as one HTML file (report/); both load their code on the first click. A page opened on
+// such a link (#rj1.…) shows the shared inputs, answer and verdict without calling anything.
 
-import { h, replace, debounce, badge, selectSpan } from "./dom.js";
+import { h, replace, debounce, badge, selectSpan, copyText } from "./dom.js";
 import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
@@ -15,6 +19,9 @@ import { renderVerdict, checksView } from "./verdicts.js";
 import { CallKind } from "./llm.js";
 import { askJudge, usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
+
+/** SHARE_HASH tells a share link's fragment (share.js isShareFragment, without loading it). */
+const SHARE_HASH = /^#rj\d+\./;
 
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
@@ -30,6 +37,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   const forms = state.get("forms");
   const answers = state.get("answers");
   const saveSoon = debounce(() => state.save(), 400);
+  // Read now: the page replaces a fragment that names no view with the view's name.
+  const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
 
   let ev = byID.get(state.get("evaluator"));
   /** @type {any} the last successful rj.render result */
@@ -50,6 +59,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     onStop: () => stop(),
     onAnswer: () => { answers[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
   });
+
+  // ---- sharing: a link, a report ---------------------------------------------------------------
+  const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
+  const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "🔗 Copy link", on: { click: () => copyLink() } });
+  const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
+  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
 
   // ---- evaluator picker --------------------------------------------------------------------
   for (const e of evaluators) {
@@ -229,6 +244,82 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     selectSpan(answerTA, c);
   }
 
+  // ---- sharing ----------------------------------------------------------------------------------
+  /** shareable says why this evaluation cannot be shared yet, or "". */
+  function unshareable() {
+    if (!engine.rj) return "The judge engine is still loading.";
+    if (running) return "Wait for the judge's answer first.";
+    if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
+    return "";
+  }
+
+  async function copyLink() {
+    const why = unshareable();
+    if (why) return say(why, "error");
+    const { makeLink } = await import("./report/sharelink.js");
+    const link = await makeLink({ ev, inputs: inputs(), answer: answerTA.value, model: lastCall ? lastCall.model : "" });
+    if (link.tooLong) {
+      replace(
+        shareStatus,
+        h("span", { class: "msg-warning", dataset: { ref: "share-too-long" } }, `This evaluation makes a link of ${Math.ceil(link.length / 1024)} KB, longer than browsers keep (64 KB). Send the report file instead: `),
+        h("button", { type: "button", class: "btn btn-small", text: "⤓ Download report", on: { click: () => downloadReport() } }),
+      );
+      return;
+    }
+    const ok = await copyText(link.url);
+    replace(
+      shareStatus,
+      h("span", { dataset: { ref: "share-copied" } }, ok ? `Link copied (${link.length.toLocaleString("en-US")} characters). ` : "Copy this link: ", "It holds the inputs and the judge's answer, never your key."),
+      h("input", { class: "input mono share-url", value: link.url, readOnly: true, dataset: { ref: "share-url" }, attrs: { "aria-label": "Share link" } }),
+    );
+  }
+
+  async function downloadReport() {
+    const why = unshareable();
+    if (why) return say(why, "error");
+    say("Making the report…");
+    try {
+      const { singleReport, save } = await import("./report/download.js");
+      const report = save(await singleReport({ rj: engine.rj, ev, inputs: inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, model: lastCall ? lastCall.model : "" }));
+      say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
+    } catch (e) {
+      say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
+    }
+  }
+
+  /** say writes a line under the share buttons. */
+  function say(text, kind = "") {
+    replace(shareStatus, h("span", { class: kind === "error" ? "msg-error" : "", text }));
+  }
+
+  // openShared fills the form from a share link: the evaluator, its inputs and the judge's answer,
+  // whose verdict then shows as it would have for whoever shared it; nothing is called. A link that
+  // cannot be read leaves an empty form and says why, never a part of it.
+  async function openShared(hash) {
+    history.replaceState(null, "", location.pathname + location.search + "#evaluate");
+    const { readLink } = await import("./report/sharelink.js");
+    const res = await readLink(hash, { byID, rj: engine.rj });
+    stop();
+    if (!res.ok || !byID.has(res.value.evaluator)) {
+      clearForm();
+      const message = res.ok ? `The link's evaluator "${res.value.evaluator}" is not on this page.` : res.message;
+      replace(shareStatus);
+      replace(runError, h("strong", { dataset: { ref: "share-error", code: res.ok ? "share.evaluator" : res.code }, text: "✗ This share link cannot be opened: " + message }), h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." }));
+      return;
+    }
+    const shared = res.value;
+    if (shared.evaluator !== ev.id) select(shared.evaluator);
+    forms[ev.id] = fromInputs(ev, shared.inputs);
+    answers[ev.id] = shared.answer;
+    state.save();
+    drawForm();
+    runStatus.textContent = "";
+    replace(
+      shareStatus,
+      h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
+    );
+  }
+
   // ---- running ----------------------------------------------------------------------------------
   function syncMode() {
     const ep = state.endpoint();
@@ -375,6 +466,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   }
 
   drawForm();
+  if (sharedHash) openShared(sharedHash);
   return { run, stop, select, loadExample, dispose };
 }
 

@@ -126,7 +126,7 @@ export function fromBase64url(s) {
  * @param {number} limit
  */
 async function pipe(bytes, stream, limit) {
-  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const reader = new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)]).stream().pipeThrough(stream).getReader();
   const parts = [];
   let n = 0;
   for (;;) {

@@ -1,16 +1,18 @@
 // chart.js: the score histogram as an inline SVG, built with DOM calls (no markup strings), with
-// a text alternative for screen readers and grey projectors.
+// a text alternative for screen readers and grey projectors. It builds in the document it is given,
+// so the same chart goes into the page and into a report's detached document (web/report/).
 
 const NS = "http://www.w3.org/2000/svg";
 
 /**
+ * @param {Document} doc
  * @param {string} tag
  * @param {Object<string, string|number>} [attrs]
  * @param {string|null} [text]
  * @returns {SVGElement}
  */
-function el(tag, attrs = {}, text = null) {
-  const e = document.createElementNS(NS, tag);
+function svgEl(doc, tag, attrs = {}, text = null) {
+  const e = /** @type {SVGElement} */ (doc.createElementNS(NS, tag));
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== null) e.textContent = text;
   return e;
@@ -20,8 +22,14 @@ function num(n) {
   return String(Math.round(n * 100) / 100);
 }
 
-/** histogramSVG draws hist (aggregate.histogram's shape): one bar per bin, count above it, range below. */
-export function histogramSVG(hist, { width = 420, height = 160 } = {}) {
+/**
+ * histogramSVG draws hist (aggregate.histogram's shape): one bar per bin, count above it, range
+ * below; in doc (the page's document unless given).
+ * @param {{lo: number, hi: number, bins: {from: number, to: number, count: number}[]}} hist
+ * @param {{width?: number, height?: number, doc?: Document}} [opts]
+ */
+export function histogramSVG(hist, { width = 420, height = 160, doc = document } = {}) {
+  const el = (/** @type {string} */ tag, /** @type {Object<string, string|number>} */ attrs = {}, /** @type {string|null} */ text = null) => svgEl(doc, tag, attrs, text);
   const bins = hist.bins;
   const max = Math.max(1, ...bins.map((b) => b.count));
   const padL = 8;
@@ -52,7 +60,9 @@ export function histogramSVG(hist, { width = 420, height = 160 } = {}) {
     svg.append(g);
   });
   // Range labels at the ends and the middle keep the axis readable at any bin count.
-  for (const [i, anchor] of [[0, "start"], [Math.floor(bins.length / 2), "middle"], [bins.length, "end"]]) {
+  /** @type {[number, string][]} */
+  const ticks = [[0, "start"], [Math.floor(bins.length / 2), "middle"], [bins.length, "end"]];
+  for (const [i, anchor] of ticks) {
     const v = i === bins.length ? hist.hi : bins[i] ? bins[i].from : hist.hi;
     svg.append(el("text", { x: padL + i * w, y: height - 6, "text-anchor": anchor, class: "hist-label" }, num(v)));
   }

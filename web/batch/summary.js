@@ -62,6 +62,67 @@ export function progressLine(c, perSecond, pace = null) {
     .join(" · ");
 }
 
+/** runCounts0 is a run's counts before anything is known: what the cards are first drawn from. */
+function runCounts0() {
+  return /** @type {import("./counts.js").RunCounts} */ (/** @type {unknown} */ ({ passRate: null, decided: 0, counts: { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 }, meanScore: null, scored: 0, tokens: 0, cost: null, paidCalls: 0, cacheHits: 0 }));
+}
+
+/**
+ * @typedef {{ref: string, label: string, value: string, sub: string}} SummaryCard
+ */
+
+/**
+ * summaryCards are the run's summary cards (pass rate, mean score, undetermined, tokens) in words:
+ * what the page's cards and a report's show, from one RunCounts.
+ * @param {import("./counts.js").RunCounts} c
+ * @param {number} [repeats] each row's judging count: above 1, the pass rate says it counts each row's majority
+ * @returns {SummaryCard[]}
+ */
+export function summaryCards(c, repeats = 1) {
+  return [
+    {
+      ref: "batch-pass-rate",
+      label: "pass rate",
+      value: c.passRate === null ? "–" : Math.round(c.passRate * 1000) / 10 + "%",
+      sub:
+        (c.decided ? `${fmtInt(c.counts.passed)} passed of ${fmtInt(c.decided)} with a pass/fail verdict` : "no pass/fail verdicts yet") +
+        (repeats > 1 ? ` (each row's majority of ${fmtInt(repeats)} repeats)` : ""),
+    },
+    { ref: "batch-mean-score", label: "mean score", value: c.meanScore === null ? "–" : fmtNum(c.meanScore), sub: c.scored ? `over ${fmtInt(c.scored)} scored rows` : "no scores yet" },
+    { ref: "batch-undetermined", label: "undetermined", value: fmtInt(c.counts.undetermined), sub: `${fmtInt(c.counts.error)} errors` },
+    {
+      ref: "batch-tokens",
+      label: "tokens",
+      value: fmtInt(c.tokens),
+      sub: (c.cost !== null ? fmtMoney(c.cost) + " · " : "") + `${fmtInt(c.paidCalls)} paid calls, ${fmtInt(c.cacheHits)} from cache`,
+    },
+  ];
+}
+
+/**
+ * causesList lists the causes of undetermined rows and errors, most frequent first, in doc.
+ * @param {Document} doc
+ * @param {{cause: string, count: number}[]} causes
+ * @returns {HTMLElement}
+ */
+export function causesList(doc, causes) {
+  const el = (/** @type {string} */ tag, /** @type {string} */ cls, /** @type {string} */ text) => {
+    const e = doc.createElement(tag);
+    if (cls) e.className = cls;
+    if (text) e.textContent = text;
+    return e;
+  };
+  if (!causes.length) return el("p", "hint", "No undetermined rows and no errors.");
+  const ul = el("ul", "causes", "");
+  ul.dataset.ref = "batch-causes";
+  for (const x of causes) {
+    const li = el("li", "", "");
+    li.append(el("span", "cause-count", fmtInt(x.count)), " ", el("span", "", x.cause));
+    ul.append(li);
+  }
+  return ul;
+}
+
 /**
  * mountSummary builds the progress and summary parts of the run card.
  * @param {{state: import("../state.js").State}} ctx
@@ -78,17 +139,15 @@ export function mountSummary({ state }) {
     const sub = h("div", { class: "hint" });
     return { el: h("div", { class: "stat", dataset: { ref } }, value, h("div", { class: "stat-label", text: label }), sub), value, sub };
   };
-  const passRate = stat("pass rate", "batch-pass-rate");
-  const meanScore = stat("mean score", "batch-mean-score");
-  const undetermined = stat("undetermined", "batch-undetermined");
-  const tokens = stat("tokens", "batch-tokens");
+  // The cards, their labels and order are summaryCards', as a report shows them.
+  const cards = summaryCards(runCounts0()).map((card) => stat(card.label, card.ref));
   const histBlock = h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Score histogram" }));
   const causesBlock = h("div", { class: "summary-block" }, h("h3", { class: "sub-title", text: "Undetermined and errors, by cause" }));
   const histEl = h("div");
   const causesEl = h("div");
   histBlock.append(histEl);
   causesBlock.append(causesEl);
-  const summaryEl = h("div", { class: "summary", dataset: { ref: "batch-summary" } }, h("div", { class: "stats" }, passRate.el, meanScore.el, undetermined.el, tokens.el), h("div", { class: "summary-row" }, histBlock, causesBlock));
+  const summaryEl = h("div", { class: "summary", dataset: { ref: "batch-summary" } }, h("div", { class: "stats" }, cards.map((x) => x.el)), h("div", { class: "summary-row" }, histBlock, causesBlock));
   let histKey = "";
   let causesKey = "";
 
@@ -125,15 +184,10 @@ export function mountSummary({ state }) {
    * @param {number} [repeats]
    */
   function drawSummary(c, repeats = 1) {
-    passRate.value.textContent = c.passRate === null ? "–" : Math.round(c.passRate * 1000) / 10 + "%";
-    passRate.sub.textContent = c.decided ? `${fmtInt(c.counts.passed)} passed of ${fmtInt(c.decided)} with a pass/fail verdict` : "no pass/fail verdicts yet";
-    if (repeats > 1) passRate.sub.textContent += ` (each row's majority of ${fmtInt(repeats)} repeats)`;
-    meanScore.value.textContent = c.meanScore === null ? "–" : fmtNum(c.meanScore);
-    meanScore.sub.textContent = c.scored ? `over ${fmtInt(c.scored)} scored rows` : "no scores yet";
-    undetermined.value.textContent = fmtInt(c.counts.undetermined);
-    undetermined.sub.textContent = `${fmtInt(c.counts.error)} errors`;
-    tokens.value.textContent = fmtInt(c.tokens);
-    tokens.sub.textContent = (c.cost !== null ? fmtMoney(c.cost) + " · " : "") + `${fmtInt(c.paidCalls)} paid calls, ${fmtInt(c.cacheHits)} from cache`;
+    summaryCards(c, repeats).forEach((card, i) => {
+      cards[i].value.textContent = card.value;
+      cards[i].sub.textContent = card.sub;
+    });
     const hk = c.scored ? JSON.stringify(c.histogram) : "";
     if (hk !== histKey || !histEl.firstChild) {
       histKey = hk;
@@ -142,16 +196,7 @@ export function mountSummary({ state }) {
     const ck = JSON.stringify(c.causes);
     if (ck !== causesKey || !causesEl.firstChild) {
       causesKey = ck;
-      replace(
-        causesEl,
-        c.causes.length
-          ? h(
-              "ul",
-              { class: "causes", dataset: { ref: "batch-causes" } },
-              c.causes.map((x) => h("li", {}, h("span", { class: "cause-count", text: fmtInt(x.count) }), " ", h("span", { text: x.cause }))),
-            )
-          : h("p", { class: "hint", text: "No undetermined rows and no errors." }),
-      );
+      replace(causesEl, causesList(document, c.causes));
     }
     thresholdField.hidden = !(c.counts.scored > 0 || thresholdOf(prefsOf(state)) !== null);
   }

@@ -81,6 +81,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     ["csv", "CSV"],
     ["json", "JSON"],
   ].map(([fmt, label]) => button("batch-export-" + fmt, "btn-small", "⤓ " + label, () => exportRun(fmt)));
+  const reportBtn = button("batch-report", "btn-small", "⤓ Download report", () => downloadReport());
+  const reportMsg = h("span", { class: "hint", dataset: { ref: "batch-report-msg" }, attrs: { role: "status" } });
   const runCard = h(
     "section",
     { class: "card batch-run", dataset: { ref: "batch-run-card" }, hidden: true },
@@ -90,7 +92,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     summary.bar,
     summary.progText,
     liveLine,
-    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns),
+    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
+    reportMsg,
     summary.summaryEl,
     agreement.el,
     consistency.el,
@@ -153,6 +156,21 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
     retryBtn.textContent = `↻ Retry ${failed} failed row${failed === 1 ? "" : "s"}`;
     readOnlyNote.hidden = !readOnly;
+    // A report is of a run that stands still: finished, paused or stopped.
+    reportBtn.hidden = s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE;
+  }
+
+  /** downloadReport saves the open run as one self-contained HTML file (report/, loaded on the first click). */
+  async function downloadReport() {
+    if (!controller.current) return;
+    reportMsg.textContent = "Making the report…";
+    try {
+      const { batchReport, save } = await import("../report/download.js");
+      const report = save(await batchReport({ controller, state, rj }));
+      reportMsg.textContent = `Report saved as ${report.name} (${fmtInt(Math.ceil(report.bytes / 1024))} KB).`;
+    } catch (e) {
+      reportMsg.textContent = "✗ The report could not be made: " + (e instanceof Error ? e.message : String(e));
+    }
   }
 
   controller.addEventListener("open", () => {

@@ -1,0 +1,99 @@
+// download.js: "Download report" in the page, for a batch run (the Batch view's open run, finished
+// or paused) and for one evaluation (the Evaluate view). It gathers the report's data (data.js)
+// from what the page holds, picking fields one by one (no key, no endpoint address), builds the
+// file (build.js) and saves it. Loaded on the first click (a dynamic import), never with the page.
+
+import { batchReportData, singleReportData } from "./data.js";
+import { buildReport, pageCSS, reportName } from "./build.js";
+import { download, ensureStylesheet } from "../batch/format.js";
+import { prefsOf, thresholdOf } from "../batch/prefs.js";
+import { modelParams } from "../modelparams.js";
+
+/**
+ * firstPrompt is the prompt the judge got for the run's first row that renders, or null.
+ * @param {any} rj
+ * @param {string} id
+ * @param {any[]} items
+ */
+function firstPrompt(rj, id, items) {
+  for (const it of items.slice(0, 50)) {
+    if (!it || !it.inputs) continue;
+    try {
+      return rj.render(id, it.inputs).prompt;
+    } catch {
+      // a row that does not render: the next one
+    }
+  }
+  return null;
+}
+
+/**
+ * stylesReady resolves once the Batch view's stylesheet is in the page (its rows and cards are
+ * drawn with it), so pageCSS finds it; a stylesheet that does not load is left out.
+ */
+async function stylesReady() {
+  ensureStylesheet();
+  const link = /** @type {HTMLLinkElement|null} */ (document.querySelector('link[data-ref="batch-css"]'));
+  if (!link || link.sheet) return;
+  await new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+    setTimeout(resolve, 3000);
+  });
+}
+
+/**
+ * batchReport builds the report of the Batch view's open run and returns {name, html}.
+ * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
+ */
+export async function batchReport({ controller, state, rj, panels = {} }) {
+  const cur = controller.current;
+  if (!cur) throw new Error("no run is open");
+  const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
+  const data = batchReportData({
+    run: cur.run,
+    ev: cur.ev,
+    items: cur.items,
+    results: cur.results,
+    counts,
+    state: controller.state(),
+    threshold: thresholdOf(prefsOf(state)),
+    version: rj.version,
+    prompt: firstPrompt(rj, cur.ev.id, cur.items),
+    panels,
+  });
+  await stylesReady();
+  return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };
+}
+
+/**
+ * singleReport builds the report of one evaluation and returns {name, html}. model is the model
+ * that answered (a call's), or "" for an answer pasted by hand.
+ * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../state.js").State, prompt: string|null, model?: string}} ctx
+ */
+export async function singleReport({ rj, ev, inputs, answer, state, prompt, model = "" }) {
+  const ep = state.endpoint();
+  const st = state.get("settings");
+  const data = singleReportData({
+    ev,
+    inputs,
+    answer,
+    verdict: rj.parse(ev.id, inputs, answer),
+    prompt,
+    model: model || (ep.mode === "manual" ? "" : st.model),
+    where: model ? ep.label : ep.mode === "manual" ? "the judge's answer was pasted by hand" : ep.label,
+    params: model ? modelParams(st) : null,
+    version: rj.version,
+  });
+  await stylesReady();
+  return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };
+}
+
+/**
+ * save downloads a built report and returns it with its size in bytes.
+ * @param {{name: string, html: string}} report
+ */
+export function save(report) {
+  download(report.name, report.html, "text/html");
+  return { ...report, bytes: new TextEncoder().encode(report.html).length };
+}
