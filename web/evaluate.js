@@ -463,7 +463,15 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     stop();
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
+    window.removeEventListener("hashchange", onHash);
   }
+
+  // A share link pasted into the address bar of a tab already on the page only changes the
+  // fragment: read it before the page replaces it with the view's name.
+  const onHash = () => {
+    if (SHARE_HASH.test(location.hash)) openShared(location.hash);
+  };
+  window.addEventListener("hashchange", onHash);
 
   drawForm();
   if (sharedHash) openShared(sharedHash);

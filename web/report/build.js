@@ -82,6 +82,7 @@ export const REPORT_SCRIPT = `(() => {
   const chips = [...document.querySelectorAll("[data-f]")];
   const q = document.getElementById("rp-q");
   const count = document.getElementById("rp-count");
+  document.documentElement.dataset.script = "ready";
   if (!q || !count) return;
   let f = "all";
   const apply = () => {
@@ -103,7 +104,6 @@ export const REPORT_SCRIPT = `(() => {
   const all = (open) => { for (const r of rows) if (!r.hidden) r.open = open; };
   document.getElementById("rp-open").addEventListener("click", () => all(true));
   document.getElementById("rp-close").addEventListener("click", () => all(false));
-  document.documentElement.dataset.script = "ready";
 })();`;
 
 /**
@@ -172,8 +172,16 @@ export async function buildReport(data, { css = "", sections = SECTIONS, doc: pa
   };
   const title = doc.createElement("title");
   title.textContent = data.title + " · ragjudge report";
-  const style = doc.createElement("style");
-  style.textContent = rawText(css + "\n" + REPORT_CSS);
+  // The styles and the script are ours (the page's CSSOM and the constants above), not data: they
+  // are placed in the file's text after serializing, as a <style> or <script> made in the detached
+  // document would be checked against the page's own CSP and refused there.
+  const STYLE_SLOT = "rj-style-slot";
+  const SCRIPT_SLOT = "rj-script-slot";
+  const slot = (/** @type {string} */ name) => {
+    const m = doc.createElement("meta");
+    m.setAttribute("name", name);
+    return m;
+  };
   doc.documentElement.setAttribute("lang", "en");
   doc.head.replaceChildren(
     meta({ charset: "utf-8" }),
@@ -182,7 +190,7 @@ export async function buildReport(data, { css = "", sections = SECTIONS, doc: pa
     meta({ name: "color-scheme", content: "light dark" }),
     meta({ name: "generator", content: "ragjudge " + data.version }),
     title,
-    style,
+    slot(STYLE_SLOT),
   );
   const main = doc.createElement("main");
   main.className = "rp-main";
@@ -193,10 +201,16 @@ export async function buildReport(data, { css = "", sections = SECTIONS, doc: pa
   const body = doc.body;
   body.className = "rp";
   body.dataset.kind = data.kind;
-  const js = doc.createElement("script");
-  js.textContent = script;
-  body.replaceChildren(main, js);
-  return "<!doctype html>\n" + doc.documentElement.outerHTML + "\n";
+  body.replaceChildren(main, slot(SCRIPT_SLOT));
+  const html = doc.documentElement.outerHTML;
+  // Each slot is once in the text: nothing else can serialize as a <meta> element (text is escaped).
+  return (
+    "<!doctype html>\n" +
+    html
+      .replace(`<meta name="${STYLE_SLOT}">`, () => "<style>" + rawText(css + "\n" + REPORT_CSS) + "</style>")
+      .replace(`<meta name="${SCRIPT_SLOT}">`, () => "<script>" + script + "</script>") +
+    "\n"
+  );
 }
 
 /**
