@@ -1,0 +1,118 @@
+// report-batch.test.mjs: a 1,000-row batch run, judged through the real dev server by the fake
+// upstream (faults on: errors, unreadable answers, retries), leaves the page as one report file:
+// under 3 MB, no key, opened from file:// with the network off, its own script only; the summary
+// says what the page's does, the filters and the search find the rows, a row expands, markup from
+// a dataset cell stays text, and the print layout hides the controls.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { datasetJSONL } from "./batch-upstream.mjs";
+import { useBatchEnv, openBatch, setRunOptions, loadDataset, runEnd } from "./batch-env.mjs";
+
+const N = 1000;
+const BUDGET = 3 * 1024 * 1024;
+const KEY = "sk-batch-report-SECRET-5150";
+const env = useBatchEnv({ latencyMs: 2, faults: true });
+
+test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key, markup as text", async () => {
+  const { browser, serve } = env;
+  const context = await browser.newContext({ acceptDownloads: true });
+  await context.addInitScript((key) => {
+    if (sessionStorage.getItem("seeded")) return;
+    sessionStorage.setItem("seeded", "1");
+    localStorage.setItem("ragjudge.page.v1", JSON.stringify({ settings: { endpoint: "proxy", model: "judge-batch", remember: true } }));
+    localStorage.setItem("ragjudge.page.key", key);
+  }, KEY);
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await openBatch(page, serve.url);
+  await setRunOptions(page, { timeout: 2, attempts: 2, concurrency: 16 });
+  await loadDataset(page, "ragas-1000.jsonl", datasetJSONL(N));
+  await page.click('[data-ref="batch-run"]');
+  await runEnd(page, 180_000);
+  await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
+  const cards = await page.locator('[data-ref="batch-summary"] .stat-value').allTextContents();
+  const chip = async (k) => Number((await page.textContent(`[data-ref="batch-filter-${k}"] .chip-count`)).replace(/\D/g, ""));
+  const failed = await chip("failed");
+  const errors = await chip("error");
+  assert.ok(failed > 0 && errors > 0, `failed ${failed}, errors ${errors}`);
+
+  const t0 = Date.now();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);
+  const html = await readFile(await download.path(), "utf8");
+  const ms = Date.now() - t0;
+  const bytes = Buffer.byteLength(html);
+  console.log(`report of ${N} rows: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MB), made and saved in ${ms} ms`);
+  assert.ok(bytes < BUDGET, `${bytes} bytes, over the ${BUDGET} budget`);
+  assert.match(download.suggestedFilename(), /^ragas-1000-answer-grounding-report-\d{4}-\d\d-\d\d\.html$/);
+  assert.match(await page.textContent('[data-ref="batch-report-msg"]'), /Report saved as .*\(\d[\d,]* KB\)/);
+  assert.ok(!html.includes(KEY), "the key is in the report");
+  assert.ok(!html.includes(serve.url), "the page's address is in the report");
+  assert.deepEqual(pageErrors, []);
+
+  const dir = await mkdtemp(join(tmpdir(), "ragjudge-report-batch-"));
+  const path = join(dir, "report.html");
+  await writeFile(path, html);
+  const offline = await browser.newContext({ offline: true });
+  const r = await offline.newPage();
+  const requests = [];
+  const csp = [];
+  const errs = [];
+  r.on("request", (q) => !q.url().startsWith("file://") && requests.push(q.url()));
+  r.on("console", (m) => /Content.Security.Policy|Refused to/i.test(m.text()) && csp.push(m.text()));
+  r.on("pageerror", (e) => errs.push(String(e)));
+  try {
+    await r.goto("file://" + path);
+    await r.waitForFunction(() => document.documentElement.dataset.script === "ready");
+    assert.equal(await r.locator(".rp-row").count(), N);
+    // The header says what was judged, by which model, when, with which prompt.
+    const header = await r.textContent('[data-ref="report-header"]');
+    assert.match(header, /ragas-1000\.jsonl \(1,000 rows\)/);
+    assert.match(header, /Answer grounding \(answer-grounding, built-in\)/);
+    assert.match(header, /judge-batch \(via dev server → 127\.0\.0\.1:\d+\)/);
+    assert.match(header, /finished, 1,000 of 1,000 rows judged/);
+    assert.match(header, /ragjudge \d+\.\d+\.\d+/);
+    assert.match(await r.textContent('[data-ref="report-prompt"]'), /The built-in prompt "answer-grounding"[\s\S]*row-1: The Eiffel Tower/);
+    // The cards are the page's.
+    assert.deepEqual(await r.locator('[data-ref="report-summary"] .stat-value').allTextContents(), cards);
+    assert.equal(await r.locator('[data-ref="report-summary"] svg.histogram .hist-bin').count(), 10);
+    // Filters, search, expanding.
+    const shown = () => r.locator(".rp-row:not([hidden])").count();
+    await r.click('[data-f="failed"]');
+    assert.equal(await shown(), failed);
+    assert.equal(await r.locator('.rp-row:not([hidden]):not([data-status="failed"])').count(), 0);
+    await r.click('[data-f="error"]');
+    assert.equal(await shown(), errors);
+    assert.match(await r.textContent("#rp-count"), new RegExp(`^${errors} of ${N} rows shown$`));
+    await r.click('[data-f="all"]');
+    await r.fill("#rp-q", "row-77:");
+    assert.equal(await shown(), 1);
+    const row = r.locator(".rp-row:not([hidden])");
+    assert.equal(await row.getAttribute("data-n"), "77");
+    await row.locator("summary").click();
+    assert.equal(await row.evaluate((d) => d.open), true);
+    assert.match(await row.textContent(), /The judge's answer[\s\S]*(Yes|No)[\s\S]*Inputs[\s\S]*The Eiffel Tower stands in Paris \(fact 77\)/);
+    // Row 7's cell holds markup: text in the report, and it never ran.
+    await r.fill("#rp-q", "row-7:");
+    await r.click("#rp-open");
+    assert.match(await r.textContent('.rp-row[data-n="7"]'), /<img src=x onerror="window.__xss=1"><script>window.__xss=2<\/script> Paris\./);
+    assert.equal(await r.locator(".rp-row img, .rp-row script, .rp-row svg, [onerror], [onload], a[href]").count(), 0);
+    assert.equal(await r.locator("script").count(), 1);
+    assert.equal(await r.evaluate(() => window.__xss), undefined);
+    // Printed: the controls go, the rows stay.
+    await r.emulateMedia({ media: "print" });
+    assert.equal(await r.locator('[data-ref="report-filters"]').evaluate((e) => getComputedStyle(e).display), "none");
+    const pdf = await r.pdf({ format: "A4" });
+    assert.ok(pdf.length > 10_000);
+    assert.deepEqual(requests, []);
+    assert.deepEqual(csp, []);
+    assert.deepEqual(errs, []);
+  } finally {
+    await offline.close();
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
