@@ -2,7 +2,9 @@
 // upstream (faults on: errors, unreadable answers, retries), leaves the page as one report file:
 // under 3 MB, no key, opened from file:// with the network off, its own script only; the summary
 // says what the page's does, the filters and the search find the rows, a row expands, markup from
-// a dataset cell stays text, and the print layout hides the controls.
+// a dataset cell stays text, and the print layout hides the controls. Twice: with the short rows
+// of the batch tests (a plain file), and with rows of a few KB each, which would make a 4 MB file
+// and are packed (deflated in the file, unpacked by its script when it opens).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
@@ -16,7 +18,33 @@ const BUDGET = 3 * 1024 * 1024;
 const KEY = "sk-batch-report-SECRET-5150";
 const env = useBatchEnv({ latencyMs: 2, faults: true });
 
-test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key, markup as text", async () => {
+/**
+ * bigDataset is datasetJSONL's rows with a longer answer and three contexts of ~700 characters
+ * of words drawn at random (seeded) from a vocabulary, so they deflate about as real text does;
+ * every 97th row's contexts hold markup.
+ */
+function bigDataset(n) {
+  const vocab = "the a of to in is was for on that with as by at from it an be are this which or have has had not but were their its can all been more one also into other than only when after most some time such these over may about two year new first would them who many could where then like well between".split(" ");
+  let seed = 99;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed >>> 8);
+  const words = (len) => {
+    let out = "";
+    while (out.length < len) out += (rnd() % 5 ? vocab[rnd() % vocab.length] : String.fromCharCode(65 + (rnd() % 26)) + vocab[rnd() % vocab.length] + (rnd() % 1000)) + (rnd() % 11 ? " " : ". ");
+    return out;
+  };
+  const lines = [];
+  for (let i = 1; i <= n; i++) {
+    const evil = i % 97 === 0 ? `<img src=x onerror="window.__xss=${i}"><script>window.__xss=${i}</script>` : "";
+    lines.push(JSON.stringify({ user_input: `Question ${i}: ${words(80)}`, response: `row-${i}: ${words(450)}`, retrieved_contexts: [evil + words(700), words(700), words(700)], reference: words(60) }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+for (const [size, dataset, packed] of [
+  ["short", () => datasetJSONL(N), false],
+  ["few-KB", () => bigDataset(N), true],
+]) {
+test(`a finished 1,000-row run's report, ${size} rows: under 3 MB, offline, filterable, no key, markup as text`, async () => {
   const { browser, serve } = env;
   const context = await browser.newContext({ acceptDownloads: true });
   await context.addInitScript((key) => {
@@ -30,7 +58,7 @@ test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await openBatch(page, serve.url);
   await setRunOptions(page, { timeout: 2, attempts: 2, concurrency: 16 });
-  await loadDataset(page, "ragas-1000.jsonl", datasetJSONL(N));
+  await loadDataset(page, "ragas-1000.jsonl", dataset());
   await page.click('[data-ref="batch-run"]');
   await runEnd(page, 180_000);
   await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
@@ -45,7 +73,8 @@ test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key
   const html = await readFile(await download.path(), "utf8");
   const ms = Date.now() - t0;
   const bytes = Buffer.byteLength(html);
-  console.log(`report of ${N} rows: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MB), made and saved in ${ms} ms`);
+  console.log(`report of ${N} ${size} rows: ${bytes} bytes (${(bytes / 1024 / 1024).toFixed(2)} MB, ${packed ? "packed" : "plain"}), made and saved in ${ms} ms`);
+  assert.equal(html.includes('id="rp-packed"'), packed, packed ? "the rows are not packed" : "the rows are packed");
   assert.ok(bytes < BUDGET, `${bytes} bytes, over the ${BUDGET} budget`);
   assert.match(download.suggestedFilename(), /^ragas-1000-answer-grounding-report-\d{4}-\d\d-\d\d\.html$/);
   assert.match(await page.textContent('[data-ref="batch-report-msg"]'), /Report saved as .*\(\d[\d,]* KB\)/);
@@ -75,7 +104,7 @@ test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key
     assert.match(header, /judge-batch \(via dev server → 127\.0\.0\.1:\d+\)/);
     assert.match(header, /finished, 1,000 of 1,000 rows judged/);
     assert.match(header, /ragjudge \d+\.\d+\.\d+/);
-    assert.match(await r.textContent('[data-ref="report-prompt"]'), /The built-in prompt "answer-grounding"[\s\S]*row-1: The Eiffel Tower/);
+    assert.match(await r.textContent('[data-ref="report-prompt"]'), /The built-in prompt "answer-grounding"[\s\S]*row-1: /);
     // The cards are the page's.
     assert.deepEqual(await r.locator('[data-ref="report-summary"] .stat-value').allTextContents(), cards);
     assert.equal(await r.locator('[data-ref="report-summary"] svg.histogram .hist-bin').count(), 10);
@@ -94,11 +123,12 @@ test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key
     assert.equal(await row.getAttribute("data-n"), "77");
     await row.locator("summary").click();
     assert.equal(await row.evaluate((d) => d.open), true);
-    assert.match(await row.textContent(), /The judge's answer[\s\S]*(Yes|No)[\s\S]*Inputs[\s\S]*The Eiffel Tower stands in Paris \(fact 77\)/);
-    // Row 7's cell holds markup: text in the report, and it never ran.
-    await r.fill("#rp-q", "row-7:");
+    assert.match(await row.textContent(), /The judge's answer[\s\S]*(Yes|No)[\s\S]*Inputs[\s\S]*(The Eiffel Tower stands in Paris \(fact 77\)|row-77: )/);
+    // A cell holds markup: text in the report, and it never ran.
+    const evil = packed ? 97 : 7;
+    await r.fill("#rp-q", `row-${evil}:`);
     await r.click("#rp-open");
-    assert.match(await r.textContent('.rp-row[data-n="7"]'), /<img src=x onerror="window.__xss=1"><script>window.__xss=2<\/script> Paris\./);
+    assert.match(await r.textContent(`.rp-row[data-n="${evil}"]`), packed ? /<img src=x onerror="window.__xss=97"><script>window.__xss=97<\/script>/ : /<img src=x onerror="window.__xss=1"><script>window.__xss=2<\/script> Paris\./);
     assert.equal(await r.locator(".rp-row img, .rp-row script, .rp-row svg, [onerror], [onload], a[href]").count(), 0);
     assert.equal(await r.locator("script").count(), 1);
     assert.equal(await r.evaluate(() => window.__xss), undefined);
@@ -116,3 +146,4 @@ test("a finished 1,000-row run's report: under 3 MB, offline, filterable, no key
     await rm(dir, { recursive: true, force: true });
   }
 });
+}

@@ -74,15 +74,34 @@ body.rp { display: block; min-height: 0; }
 
 /**
  * REPORT_SCRIPT is the report's only script: the row filters (by state, by text), expand and
- * collapse all. The file's CSP lets run only this text, by its hash. Nothing it does reads a row
- * as markup: it compares text and sets `hidden`.
+ * collapse all, and, in a report whose rows were packed (PACK_OVER), their unpacking. The file's
+ * CSP lets run only this text, by its hash. It never reads a row's text as markup: it compares text
+ * and sets `hidden`; packed rows are markup this module serialized from a DOM built with
+ * textContent, parsed inert in a <template> and moved into the page.
  */
-export const REPORT_SCRIPT = `(() => {
+export const REPORT_SCRIPT = `(async () => {
+  const html = document.documentElement;
+  const packed = document.getElementById("rp-packed");
+  if (packed) {
+    const list = document.querySelector(".rp-list-rows");
+    try {
+      const bin = atob(packed.textContent.trim());
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).text();
+      const t = document.createElement("template");
+      t.innerHTML = text;
+      list.replaceChildren(t.content);
+    } catch (e) {
+      list.textContent = "The rows could not be unpacked: " + e + ". Open this file in a current browser.";
+    }
+    packed.remove();
+  }
   const rows = [...document.querySelectorAll(".rp-row")];
   const chips = [...document.querySelectorAll("[data-f]")];
   const q = document.getElementById("rp-q");
   const count = document.getElementById("rp-count");
-  document.documentElement.dataset.script = "ready";
+  html.dataset.script = "ready";
   if (!q || !count) return;
   let f = "all";
   const apply = () => {
@@ -105,6 +124,25 @@ export const REPORT_SCRIPT = `(() => {
   document.getElementById("rp-open").addEventListener("click", () => all(true));
   document.getElementById("rp-close").addEventListener("click", () => all(false));
 })();`;
+
+/**
+ * PACK_OVER: a report larger than this has its rows packed: their markup deflated (deflate-raw) and
+ * written in base64 in a data block, which the report's script unpacks when it opens. Judge
+ * answers and inputs are text that deflates to a third or less, so 1,000 rows of real RAG data
+ * (a few KB each) stay under 3 MB; a smaller report keeps plain rows, readable without script.
+ */
+export const PACK_OVER = 1536 * 1024;
+
+/**
+ * deflateBase64 deflates text (deflate-raw) and writes it in base64.
+ * @param {string} text
+ */
+async function deflateBase64(text) {
+  const bytes = new Uint8Array(await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 0x8000)));
+  return btoa(bin);
+}
 
 /**
  * sha256Base64 is text's SHA-256 (of its UTF-8), in base64, as a CSP source names it.
@@ -157,11 +195,12 @@ function rawText(text) {
  * buildReport draws data (a ReportData) with sections into a detached document and returns the
  * whole file's text.
  * @param {import("./data.js").ReportData} data
- * @param {{css?: string, sections?: import("./sections.js").Section[], doc?: Document}} [opts]
- *   css: the page's styles (pageCSS); doc: where to make the detached document (the page's)
+ * @param {{css?: string, sections?: import("./sections.js").Section[], doc?: Document, pack?: boolean|"auto"}} [opts]
+ *   css: the page's styles (pageCSS); doc: where to make the detached document (the page's);
+ *   pack: pack the rows always, never, or ("auto") when the file would be over PACK_OVER
  * @returns {Promise<string>}
  */
-export async function buildReport(data, { css = "", sections = SECTIONS, doc: page = document } = {}) {
+export async function buildReport(data, { css = "", sections = SECTIONS, doc: page = document, pack = "auto" } = {}) {
   const doc = page.implementation.createHTMLDocument("");
   const script = rawText(REPORT_SCRIPT);
   const hash = await sha256Base64(script);
@@ -202,7 +241,23 @@ export async function buildReport(data, { css = "", sections = SECTIONS, doc: pa
   body.className = "rp";
   body.dataset.kind = data.kind;
   body.replaceChildren(main, slot(SCRIPT_SLOT));
-  const html = doc.documentElement.outerHTML;
+  let html = doc.documentElement.outerHTML;
+  const list = doc.querySelector(".rp-list-rows");
+  if (pack === true || (pack === "auto" && list && html.length > PACK_OVER)) {
+    if (!list) throw new Error("buildReport: no rows to pack");
+    const rows = list.innerHTML;
+    const note = doc.createElement("p");
+    note.className = "hint";
+    note.textContent = `${list.children.length.toLocaleString("en-US")} rows, packed: they appear in a moment (this file needs JavaScript on to show them).`;
+    list.replaceChildren(note);
+    // A data block: its type is no script's, so it never runs; base64 holds no "<".
+    const data = doc.createElement("script");
+    data.setAttribute("type", "application/x-ragjudge-rows");
+    data.id = "rp-packed";
+    data.textContent = await deflateBase64(rows);
+    list.after(data);
+    html = doc.documentElement.outerHTML;
+  }
   // Each slot is once in the text: nothing else can serialize as a <meta> element (text is escaped).
   return (
     "<!doctype html>\n" +
