@@ -1,0 +1,108 @@
+// A report's data (web/report/data.js) is picked field by field from a run or an evaluation: no
+// key, no endpoint address, no header ever reaches it, whatever the run's record holds; rows keep
+// their statuses, causes, raw answers and the judge's reasons, read from real verdicts (rj.parse on
+// the evaluators' worked examples). Needs the built wasm (make build).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import { api } from "./rj.mjs";
+import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, REPORT_FORMAT } from "../../web/report/data.js";
+import { runCounts } from "../../web/batch/counts.js";
+
+const rj = await api();
+const byID = new Map(rj.evaluators().map((e) => [e.id, e]));
+
+test("where calls went keeps the host only", () => {
+  assert.equal(scrubWhere("via dev server → api.openai.com"), "via dev server → api.openai.com");
+  assert.equal(scrubWhere("direct → https://alice:s3cret@llm.example.com:8443/v1?api-key=sk-123#x"), "direct → llm.example.com:8443");
+  assert.equal(scrubWhere("direct → alice:s3cret@llm.example.com"), "direct → llm.example.com");
+  assert.equal(scrubWhere(undefined), "");
+});
+
+test("model parameters: only the known ones, with plain values", () => {
+  assert.deepEqual(safeParams({ temperature: 0, max_tokens: 1024, api_key: "sk-1", headers: { Authorization: "Bearer sk-2" }, seed: NaN, reasoning_effort: "low", top_p: "0.9; drop" }), { temperature: 0, max_tokens: 1024, reasoning_effort: "low" });
+  assert.deepEqual(safeParams(null), {});
+});
+
+test("a batch run's data: every row, its status and cause, and nothing secret from the run's record", () => {
+  const ev = byID.get("answer-grounding");
+  const items = [
+    { inputs: { answer: "Paris is in France.", facts: ["Paris is the capital of France."] } },
+    { inputs: { answer: "Lyon is the capital.", facts: ["Paris is the capital of France."] } },
+    { inputs: { answer: "Unreadable.", facts: ["x"] } },
+    { inputs: { answer: "Failed call.", facts: ["x"] } },
+    { error: "row 5: the answer column is empty" },
+  ];
+  const answers = ["yes", "no", "I cannot say."];
+  const results = answers.map((a, i) => ({ index: i, verdict: rj.parse(ev.id, items[i].inputs, a), answers: [a], error: null, usage: { prompt_tokens: 10, completion_tokens: 1 }, calls: 1, cachedCalls: 0, attempts: 1, repaired: false }));
+  results.push({ index: 3, verdict: null, answers: [], error: { kind: "http", status: 401, message: "The key was refused (401).", attempts: 1, detail: "" }, usage: { prompt_tokens: 0, completion_tokens: 0 }, calls: 1, cachedCalls: 0, attempts: 1 });
+  const run = {
+    id: "run-1",
+    name: "ragas.jsonl",
+    evaluator: ev.id,
+    total: 5,
+    createdAt: Date.UTC(2026, 0, 2, 3, 4, 5),
+    settings: { endpoint: "https://bob:pw-XYZ@llm.example.com/v1?api-key=sk-IN-URL", model: "gpt-4o-mini", where: "direct → llm.example.com", params: { temperature: 0, max_tokens: 512, api_key: "sk-IN-PARAMS" }, headers: { authorization: "Bearer sk-IN-HEADERS" } },
+  };
+  const counts = runCounts({ total: 5, results });
+  const data = batchReportData({ run, ev, items, results, counts, state: "paused", version: rj.version, prompt: "P", now: new Date(Date.UTC(2026, 0, 3)) });
+  const json = JSON.stringify(data);
+  for (const secret of ["pw-XYZ", "sk-IN-URL", "sk-IN-PARAMS", "sk-IN-HEADERS", "bob", "/v1"]) assert.ok(!json.includes(secret), secret);
+  assert.equal(data.format, REPORT_FORMAT);
+  assert.equal(data.kind, "batch");
+  assert.deepEqual(data.dataset, { name: "ragas.jsonl", rows: 5 });
+  assert.equal(data.where, "direct → llm.example.com");
+  assert.deepEqual(data.params, { temperature: 0, max_tokens: 512 });
+  assert.deepEqual(data.run, { state: "paused", startedAt: "2026-01-02T03:04:05.000Z", total: 5, done: 4, threshold: null });
+  assert.equal(data.generatedAt, "2026-01-03T00:00:00.000Z");
+  assert.deepEqual(
+    data.rows.map((r) => [r.n, r.status, r.cause, r.score]),
+    [
+      [1, "passed", null, 1],
+      [2, "failed", null, 0],
+      [3, "undetermined", "the answer gives no verdict", null],
+      [4, "error", "key refused (401)", null],
+      [5, "pending", null, null],
+    ],
+  );
+  assert.equal(data.rows[0].text, "Paris is in France.");
+  assert.deepEqual(data.rows[0].inputs.map((i) => [i.name, i.label]), [["answer", "Answer"], ["facts", "Facts"]]);
+  assert.deepEqual(data.rows[2].answers, ["I cannot say."]);
+  assert.equal(data.rows[2].checks[0].code, "answer.no-verdict");
+  assert.equal(data.rows[3].note, "The key was refused (401).");
+  assert.equal(data.rows[4].note, "row 5: the answer column is empty");
+  assert.deepEqual(data.summary.cards.map((c) => [c.label, c.value]), [["pass rate", "50%"], ["mean score", "0.5"], ["undetermined", "1"], ["tokens", "33"]]);
+  assert.equal(data.summary.histogram.bins.length, 10);
+});
+
+test("the judge's reasons, read from each evaluator's verdict", () => {
+  const reasons = (id) => {
+    const ev = byID.get(id);
+    return reasonsOf(ev.view, rj.parse(id, ev.example.inputs, ev.example.answer).verdict);
+  };
+  const claims = reasons("claim-groundedness");
+  assert.deepEqual(claims.map((r) => [r.label, r.state]), [["Claim c1", "pass"], ["Claim c2", "fail"], ["Claim c3", "pass"]]);
+  assert.match(claims[1].notes.join("\n"), /discharged the next day: chunk 1 says discharge was on day 3/);
+  const pairwise = reasons("pairwise-faithfulness");
+  assert.deepEqual(pairwise.map((r) => [r.label, r.state]), [["Expected answer", "pass"], ["Actual answer", "fail"]]);
+  assert.match(pairwise[1].text, /cites a reference that does not exist/);
+  assert.deepEqual(reasons("rag-recall")[0].notes.at(-1), "RECALL_Final_Score: 4");
+  assert.deepEqual(reasons("answer-grounding"), []);
+  assert.deepEqual(reasonsOf("claims", null), []);
+});
+
+test("one evaluation's data, and a custom evaluator's template", () => {
+  const ev = byID.get("claim-groundedness");
+  const v = rj.parse(ev.id, ev.example.inputs, ev.example.answer);
+  const data = singleReportData({ ev, inputs: ev.example.inputs, answer: ev.example.answer, verdict: v, prompt: "P", model: "judge-mini", where: "via dev server → api.openai.com", params: { temperature: 0 }, version: rj.version });
+  assert.equal(data.kind, "single");
+  assert.equal(data.rows.length, 1);
+  assert.equal(data.rows[0].status, "failed");
+  assert.equal(data.rows[0].score, 2 / 3);
+  assert.deepEqual(data.rows[0].answers, [ev.example.answer]);
+  assert.equal(data.evaluator.template, null);
+  assert.equal(data.evaluator.custom, false);
+  const custom = evaluatorInfo({ id: "tone", title: "Tone", custom: true, spec: { id: "tone", messages: [{ role: "system", content: "Be strict." }, { role: "user", content: "Is {{ answer }} polite?" }] } });
+  assert.equal(custom.custom, true);
+  assert.equal(custom.template, "[system]\nBe strict.\n\n[user]\nIs {{ answer }} polite?");
+});
