@@ -98,7 +98,8 @@ test("a single evaluation's report: one file, offline, its own script only, the 
     assert.deepEqual(r.page.pageErrors, []);
     assert.match(await text(r.page, '[data-ref="report-header"]'), /Claim groundedness.*claim-groundedness, built-in.*judge-mini.*ragjudge \d+\.\d+/s);
     assert.match(await text(r.page, ".verdict-head"), /✗\s*Not grounded/);
-    assert.equal(await r.page.locator(".rp-row[open]").count(), 1);
+    assert.equal(await r.page.locator(".rp-row").count(), 1);
+    assert.equal(await r.page.locator(".rp-row summary").count(), 0, "one evaluation is shown whole, not behind a line to expand");
     assert.match(await text(r.page, ".rp-row"), /Claim c2.*discharged the next day/s);
     assert.ok((await text(r.page, ".rp-row .rp-pre")).includes(EXAMPLES["claim-groundedness"].answer.slice(0, 40)));
     assert.match(await text(r.page, '[data-ref="report-prompt"]'), /Claim c2: The patient had no adverse reactions/);

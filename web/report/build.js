@@ -27,8 +27,9 @@ body.rp { display: block; min-height: 0; }
 .rp-search { display: flex; gap: 0.4rem; align-items: center; font-weight: 600; }
 .rp-search .input { width: 14rem; }
 .rp-list-rows { display: flex; flex-direction: column; border-top: 1px solid var(--border); }
+[data-kind="single"] .rp-list-rows { border-top: 0; }
 .rp-row { border-bottom: 1px solid var(--border); }
-.rp-line { display: grid; grid-template-columns: 3rem minmax(9rem, max-content) 3.5rem minmax(0, 1fr) minmax(0, 0.8fr); gap: 0.6rem; align-items: center; padding: 0.4rem 0.3rem; color: var(--text); font-weight: 400; list-style: none; }
+.rp-line { display: grid; grid-template-columns: 2.6rem 15rem 3rem minmax(0, 1fr) minmax(0, 0.8fr); gap: 0.6rem; align-items: center; padding: 0.4rem 0.3rem; color: var(--text); font-weight: 400; list-style: none; }
 .rp-line::-webkit-details-marker { display: none; }
 .rp-line::before { content: "▸"; position: absolute; margin-left: -0.9rem; color: var(--muted); }
 .rp-row[open] > .rp-line::before { content: "▾"; }
@@ -38,6 +39,8 @@ body.rp { display: block; min-height: 0; }
 .rp-clip, .rp-note { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
 .rp-note { color: var(--muted); font-size: 0.9rem; }
 .rp-body { padding: 0.5rem 0.6rem 1rem 3.6rem; }
+.rp-bare { border-bottom: 0; }
+.rp-bare .rp-body { padding: 0; }
 .rp-body h4 { margin: 0.8rem 0 0.2rem; font-size: 0.9rem; color: var(--muted); }
 .rp-reasons { list-style: none; padding: 0; margin: 0 0 0.6rem; display: flex; flex-direction: column; gap: 0.4rem; }
 .rp-reason { border-left: 5px solid var(--und); padding: 0.25rem 0.7rem; background: var(--surface-2); border-radius: 6px; }
@@ -66,7 +69,7 @@ body.rp { display: block; min-height: 0; }
   .rp-header, .rp-summary, .stats, .stat, .summary-block, .rp-reason, .rp-line, svg { break-inside: avoid; }
   .rp-row { break-inside: avoid-page; }
   .rp-pre { max-height: none; overflow: visible; }
-  .rp-line { grid-template-columns: 2.2rem max-content 3rem minmax(0, 1fr); }
+  .rp-line { grid-template-columns: 2.2rem 13rem 3rem minmax(0, 1fr); }
   .rp-note { display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
 }

@@ -93,8 +93,23 @@ function runWords(run) {
   return (run.state || "unfinished") + ", " + of + th;
 }
 
-/** @type {Section} */
+/**
+ * promptSection shows the judge's prompt near the top of a batch run's report (a collapsed sample
+ * above a thousand rows); promptBelowSection shows it under the verdict of one evaluation, which
+ * a reader wants first.
+ * @type {Section}
+ */
 export function promptSection(doc, data) {
+  return data.kind === "single" ? null : promptCard(doc, data);
+}
+
+/** @type {Section} */
+export function promptBelowSection(doc, data) {
+  return data.kind === "single" ? promptCard(doc, data) : null;
+}
+
+/** @type {Section} */
+function promptCard(doc, data) {
   const ev = data.evaluator;
   if (!ev.template && !data.prompt) return null;
   return el(
@@ -177,9 +192,10 @@ function valueEl(doc, v) {
  * @param {Document} doc
  * @param {import("./data.js").ReportRow} row
  * @param {ReportData["evaluator"]} ev
- * @param {boolean} open
+ * @param {boolean} open expanded
+ * @param {boolean} [bare] the body alone, without the line that expands it (one evaluation's report)
  */
-export function rowEl(doc, row, ev, open) {
+export function rowEl(doc, row, ev, open, bare = false) {
   const checks = row.checks.length
     ? el(doc, "ul", { class: "checks" }, row.checks.map((c) => el(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, el(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
     : row.answers.length && row.status !== "error"
@@ -204,6 +220,9 @@ export function rowEl(doc, row, ev, open) {
     : null;
   const answers = row.answers.map((a, k) => [el(doc, "h4", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
   const inputs = row.inputs.length ? [el(doc, "h4", { text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
+  const body = el(doc, "div", { class: "rp-body" }, checks, reasons, answers, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
+  // One evaluation: its verdict is the report, shown whole under the big badge.
+  if (bare) return el(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
   return el(
     doc,
     "details",
@@ -218,7 +237,7 @@ export function rowEl(doc, row, ev, open) {
       el(doc, "span", { class: "rp-clip", text: clip(row.text, 140) }),
       row.note ? el(doc, "span", { class: "rp-note", text: clip(row.note, 160) }) : null,
     ),
-    el(doc, "div", { class: "rp-body" }, checks, reasons, answers, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null),
+    body,
   );
 }
 
@@ -255,7 +274,7 @@ export function rowsSection(doc, data) {
     el(doc, "h2", { class: "card-title", text: single ? "Verdict" : "Rows" }),
     single ? el(doc, "div", { class: "verdict-head" }, badgeEl(doc, data.rows[0].status, data.rows[0].cause, data.evaluator, "badge-big"), data.rows[0].score !== null ? el(doc, "span", { class: "big-number" }, el(doc, "strong", { text: fmtNum(data.rows[0].score) }), "score") : null) : null,
     tools,
-    el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single))),
+    el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single))),
   );
 }
 
@@ -268,4 +287,4 @@ export function footSection(doc, data) {
  * SECTIONS are a report's sections in order; each draws what its data has and leaves out the rest.
  * @type {Section[]}
  */
-export const SECTIONS = [headerSection, summarySection, panelsSection, promptSection, rowsSection, footSection];
+export const SECTIONS = [headerSection, summarySection, panelsSection, promptSection, rowsSection, promptBelowSection, footSection];
