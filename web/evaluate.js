@@ -62,7 +62,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
 
   // ---- sharing: a link, a report ---------------------------------------------------------------
   const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
-  const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "🔗 Copy link", on: { click: () => copyLink() } });
+  const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
   const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
   verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
 
@@ -303,8 +303,11 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     if (!res.ok || !byID.has(res.value.evaluator)) {
       clearForm();
       const message = res.ok ? `The link's evaluator "${res.value.evaluator}" is not on this page.` : res.message;
-      replace(shareStatus);
-      replace(runError, h("strong", { dataset: { ref: "share-error", code: res.ok ? "share.evaluator" : res.code }, text: "✗ This share link cannot be opened: " + message }), h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." }));
+      // Said beside the verdict, where the link's verdict would have been.
+      replace(
+        shareStatus,
+        h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.ok ? "share.evaluator" : res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
+      );
       return;
     }
     const shared = res.value;

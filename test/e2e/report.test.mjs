@@ -198,7 +198,7 @@ test("a damaged or forged link leaves an empty form, says why, and clears the fr
     await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
     await page.waitForSelector('[data-ref="share-error"]');
     assert.equal(await page.getAttribute('[data-ref="share-error"]', "data-code"), code, what);
-    assert.match(await text(page, '[data-ref="run-error"]'), /This share link cannot be opened: .+\.\s*The form is empty/, what);
+    assert.match(await text(page, '[data-ref="share-error"]'), /This share link cannot be opened: .+\.\s*The form is empty/, what);
     const values = await page.locator('[data-ref="form"] textarea').evaluateAll((els) => els.map((e) => e.value));
     assert.ok(values.every((v) => v === ""), `${what}: the form is not empty: ${JSON.stringify(values)}`);
     assert.equal(await page.inputValue('[data-ref="answer"]'), "", what);
