@@ -72,6 +72,7 @@ body.rp { display: block; min-height: 0; }
   .rp-line { grid-template-columns: 2.2rem 13rem 3rem minmax(0, 1fr); }
   .rp-note { display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
+  .histogram { max-width: 12cm; }
 }
 `;
 
