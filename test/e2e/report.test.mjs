@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
 import { encodeShare } from "../../web/share.js";
+import { axeViolations } from "./axe.mjs";
 
 let env;
 let dir;
@@ -109,6 +110,10 @@ test("a single evaluation's report: one file, offline, its own script only, the 
     await r.page.emulateMedia({ colorScheme: "light" });
     const light = await r.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.notEqual(dark, light);
+    for (const scheme of ["light", "dark"]) {
+      await r.page.emulateMedia({ colorScheme: scheme });
+      assert.deepEqual(await axeViolations(r.page), [], scheme);
+    }
   } finally {
     await r.done();
   }

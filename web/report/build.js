@@ -20,7 +20,8 @@ body.rp { display: block; min-height: 0; }
 .rp-facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.2rem 1rem; margin: 0.6rem 0 0; }
 .rp-facts dt { font-weight: 700; color: var(--muted); }
 .rp-facts dd { margin: 0; overflow-wrap: anywhere; }
-.rp-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--surface-2); border: 1px solid var(--border); border-radius: 7px; padding: 0.6rem 0.75rem; margin: 0.4rem 0 0.6rem; max-height: 32rem; overflow: auto; }
+.rp-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--surface-2); border: 1px solid var(--border); border-radius: 7px; padding: 0.6rem 0.75rem; margin: 0.4rem 0 0.6rem; }
+.rp-scroll { max-height: 32rem; overflow: auto; }
 .rp-tools { display: flex; flex-wrap: wrap; gap: 0.5rem 0.9rem; align-items: center; margin-bottom: 0.8rem; }
 .rp-tools .filters { display: flex; flex-wrap: wrap; gap: 0.35rem; }
 .filter-chip[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: var(--accent-text); }
@@ -41,7 +42,7 @@ body.rp { display: block; min-height: 0; }
 .rp-body { padding: 0.5rem 0.6rem 1rem 3.6rem; }
 .rp-bare { border-bottom: 0; }
 .rp-bare .rp-body { padding: 0; }
-.rp-body h4 { margin: 0.8rem 0 0.2rem; font-size: 0.9rem; color: var(--muted); }
+.rp-body .rp-h { margin: 0.8rem 0 0.2rem; font-size: 0.9rem; color: var(--muted); }
 .rp-reasons { list-style: none; padding: 0; margin: 0 0 0.6rem; display: flex; flex-direction: column; gap: 0.4rem; }
 .rp-reason { border-left: 5px solid var(--und); padding: 0.25rem 0.7rem; background: var(--surface-2); border-radius: 6px; }
 .rp-reason.v-pass { border-left-color: var(--pass); }
@@ -68,7 +69,7 @@ body.rp { display: block; min-height: 0; }
   .rp-tools, .rp-line::before { display: none !important; }
   .rp-header, .rp-summary, .stats, .stat, .summary-block, .rp-reason, .rp-line, svg { break-inside: avoid; }
   .rp-row { break-inside: avoid-page; }
-  .rp-pre { max-height: none; overflow: visible; }
+  .rp-scroll { max-height: none; overflow: visible; }
   .rp-line { grid-template-columns: 2.2rem 13rem 3rem minmax(0, 1fr); }
   .rp-note { display: none; }
   h1, h2, h3, h4 { break-after: avoid; }

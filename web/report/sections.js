@@ -118,10 +118,10 @@ function promptCard(doc, data) {
     { class: "card rp-prompt", dataset: { ref: "report-prompt" } },
     el(doc, "h2", { class: "card-title", text: "The judge's prompt" }),
     ev.template
-      ? el(doc, "details", { attrs: { open: true } }, el(doc, "summary", { text: `Template (${ev.dialect || "template"}), as this custom evaluator defines it` }), el(doc, "pre", { class: "mono rp-pre", text: ev.template }))
+      ? el(doc, "details", { attrs: { open: true } }, el(doc, "summary", { text: `Template (${ev.dialect || "template"}), as this custom evaluator defines it` }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: ev.template, attrs: { tabindex: 0 } }))
       : el(doc, "p", { class: "hint", text: `The built-in prompt "${ev.id}" of ragjudge ${data.version}, in ${ev.dialect === "format" ? "Python str.format" : "Jinja"}.` }),
     data.prompt
-      ? el(doc, "details", { attrs: { open: data.kind === "single" } }, el(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }), el(doc, "pre", { class: "mono rp-pre", text: data.prompt }))
+      ? el(doc, "details", { attrs: { open: data.kind === "single" } }, el(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: data.prompt, attrs: { tabindex: 0 } }))
       : null,
   );
 }
@@ -218,8 +218,8 @@ export function rowEl(doc, row, ev, open, bare = false) {
         ),
       )
     : null;
-  const answers = row.answers.map((a, k) => [el(doc, "h4", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
-  const inputs = row.inputs.length ? [el(doc, "h4", { text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
+  const answers = row.answers.map((a, k) => [el(doc, "h3", { class: "rp-h", text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
+  const inputs = row.inputs.length ? [el(doc, "h3", { class: "rp-h", text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
   const body = el(doc, "div", { class: "rp-body" }, checks, reasons, answers, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
   // One evaluation: its verdict is the report, shown whole under the big badge.
   if (bare) return el(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
