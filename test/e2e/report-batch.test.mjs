@@ -11,7 +11,7 @@ import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { datasetJSONL } from "./batch-upstream.mjs";
-import { useBatchEnv, openBatch, setRunOptions, loadDataset, runEnd } from "./batch-env.mjs";
+import { useBatchEnv, openBatch, setRunOptions, loadDataset, runEnd, startServed, setNumber } from "./batch-env.mjs";
 import { axeViolations } from "./axe.mjs";
 
 const N = 1000;
@@ -160,3 +160,54 @@ test(`a finished 1,000-row run's report, ${size} rows: under 3 MB, offline, filt
   }
 });
 }
+
+test("a run with human labels and repeats: its report has the Agreement and Consistency panels, with the page's numbers", async () => {
+  // A judge that flips some rows' verdicts between repeats, so the repeats disagree somewhere.
+  const served = await startServed({ latencyMs: 2, faults: false, flips: true });
+  const context = await env.browser.newContext({ acceptDownloads: true });
+  const dir = await mkdtemp(join(tmpdir(), "ragjudge-report-trust-"));
+  try {
+    const page = await context.newPage();
+    await openBatch(page, served.serve.url);
+    await setRunOptions(page, { concurrency: 8 });
+    await setNumber(page, "batch-repeats", 3);
+    const rows = 60;
+    const q = (x) => '"' + String(x).replace(/"/g, '""') + '"';
+    const csv = ["id,user_input,response,retrieved_contexts,human_label"];
+    for (let r = 1; r <= rows; r++) csv.push([`q${r}`, q(`Question ${r}?`), q(`row-${r}: The Eiffel Tower is in Paris.`), q(JSON.stringify([`The Eiffel Tower stands in Paris (fact ${r}).`])), r % 4 === 0 ? "no" : "yes"].join(","));
+    await loadDataset(page, "labelled.csv", csv.join("\r\n") + "\r\n", { mimeType: "text/csv" });
+    assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "human_label");
+    await page.click('[data-ref="batch-run"]');
+    await runEnd(page, 90_000);
+    await page.waitForFunction(() => document.querySelector('[data-ref="agreement-panel"]')?.dataset.pending === "0");
+    const agreement = await page.locator('[data-ref="agreement-panel"]').evaluate((e) => ({ ...e.dataset }));
+    const split = await page.locator('[data-ref="consistency-panel"] [data-ref="split-bar"]').evaluate((e) => [e.dataset.unanimous, e.dataset.split]);
+    assert.ok(Number(split[1]) > 0, "some rows split");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);
+    const html = await readFile(await download.path(), "utf8");
+    const path = join(dir, "trust.html");
+    await writeFile(path, html);
+    const offline = await env.browser.newContext({ offline: true });
+    try {
+      const r = await offline.newPage();
+      await r.goto("file://" + path);
+      await r.waitForFunction(() => document.documentElement.dataset.script === "ready");
+      const panels = r.locator('[data-ref="report-panels"]');
+      assert.deepEqual(await panels.locator('[data-ref="agreement-panel"]').evaluate((e) => ({ ...e.dataset })), agreement);
+      assert.deepEqual(await panels.locator('[data-ref="split-bar"]').evaluate((e) => [e.dataset.unanimous, e.dataset.split]), split);
+      assert.match(await r.textContent('[data-ref="report-header"]'), /each row judged 3 times, its verdict the majority/);
+      assert.match(await r.textContent('[data-ref="report-summary"] [data-ref="batch-pass-rate"]'), /each row's majority of 3 repeats/);
+      // A row shows each repeat's verdict and answer.
+      const row = r.locator('.rp-row[data-n="2"]');
+      await row.locator("summary").click();
+      assert.match(await row.textContent(), /Repeat 1 of 3: .*Repeat 2 of 3: .*Repeat 3 of 3: /s);
+      assert.match(await row.locator(".rp-note").textContent(), /^repeats /);
+    } finally {
+      await offline.close();
+    }
+  } finally {
+    await context.close();
+    await served.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -53,7 +53,7 @@ test("a batch run's data: every row, its status and cause, and nothing secret fr
   assert.deepEqual(data.dataset, { name: "ragas.jsonl", rows: 5 });
   assert.equal(data.where, "direct → llm.example.com");
   assert.deepEqual(data.params, { temperature: 0, max_tokens: 512 });
-  assert.deepEqual(data.run, { state: "paused", startedAt: "2026-01-02T03:04:05.000Z", total: 5, done: 4, threshold: null });
+  assert.deepEqual(data.run, { state: "paused", startedAt: "2026-01-02T03:04:05.000Z", total: 5, done: 4, threshold: null, repeats: 1 });
   assert.equal(data.generatedAt, "2026-01-03T00:00:00.000Z");
   assert.deepEqual(
     data.rows.map((r) => [r.n, r.status, r.cause, r.score]),
@@ -73,6 +73,24 @@ test("a batch run's data: every row, its status and cause, and nothing secret fr
   assert.equal(data.rows[4].note, "row 5: the answer column is empty");
   assert.deepEqual(data.summary.cards.map((c) => [c.label, c.value]), [["pass rate", "50%"], ["mean score", "0.5"], ["undetermined", "1"], ["tokens", "33"]]);
   assert.equal(data.summary.histogram.bins.length, 10);
+});
+
+test("a row judged three times: each repeat's verdict and answers, the majority's note", () => {
+  const ev = byID.get("answer-grounding");
+  const inputs = { answer: "Paris is in France.", facts: ["Paris is the capital of France."] };
+  const reps = ["yes", "no", "yes"].map((a) => ({ verdict: rj.parse(ev.id, inputs, a), answers: [a], repaired: false }));
+  const result = { index: 0, verdict: reps[0].verdict, repeats: reps, answers: ["yes", "no", "yes"], error: null, usage: { prompt_tokens: 30, completion_tokens: 3 }, calls: 3, cachedCalls: 0, attempts: 3 };
+  const run = { id: "r", name: "x.jsonl", evaluator: ev.id, total: 1, createdAt: 0, settings: { model: "m", repeats: 3, params: {} } };
+  const data = batchReportData({ run, ev, items: [{ inputs }], results: [result], counts: runCounts({ total: 1, results: [result] }), state: "done" });
+  assert.equal(data.run.repeats, 3);
+  assert.deepEqual(data.rows[0].answers, []);
+  assert.deepEqual(data.rows[0].repeats, [
+    { label: "Repeat 1 of 3: ✓ Grounded · score 1", answers: ["yes"] },
+    { label: "Repeat 2 of 3: ✗ Not grounded · score 0", answers: ["no"] },
+    { label: "Repeat 3 of 3: ✓ Grounded · score 1", answers: ["yes"] },
+  ]);
+  assert.match(data.rows[0].note, /^repeats /);
+  assert.match(data.summary.cards[0].sub, /each row's majority of 3 repeats/);
 });
 
 test("the judge's reasons, read from each evaluator's verdict", () => {

@@ -5,7 +5,8 @@
 // password or a `?api-key=`) and request headers never reach a report.
 
 import { summaryCards } from "../batch/summary.js";
-import { causeOf, reasonOf, judgedInput } from "../batch/status.js";
+import { causeOf, reasonOf, judgedInput, statusOf } from "../batch/status.js";
+import { repeatNote } from "../stats/consistency.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -19,7 +20,9 @@ export const REPORT_FORMAT = 1;
  * @property {string} note the sentence behind the cause, or what else is worth saying
  * @property {string} text the input the verdict is about (its judged input), for the row's line
  * @property {{name: string, label: string, value: any}[]} inputs every input, in the evaluator's order
- * @property {string[]} answers the judge's raw answers (the first, and after a repair request the corrected one)
+ * @property {string[]} answers the judge's raw answers (the first, and after a repair request the corrected one);
+ *   for a row judged several times, [] and its answers are in repeats
+ * @property {{label: string, answers: string[]}[]} repeats each repeat of a row judged several times, with its verdict in words
  * @property {{severity: string, code: string, message: string}[]} checks
  * @property {Reason[]} reasons what the judge said about each part, when its verdict has parts
  * @property {string} usage calls and tokens, in words ("" when not known)
@@ -47,7 +50,7 @@ export const REPORT_FORMAT = 1;
  * @property {string} model
  * @property {string} where where the calls went, as the page says it, host only
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
- * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null} | null} run
+ * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
  * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
  * @property {Object<string, any>} panels trust panels' data by name ("agreement", "consistency"), where the run has it
  * @property {ReportRow[]} rows
@@ -191,6 +194,22 @@ function firstText(ev, inputs) {
 }
 
 /**
+ * repeatLabel says one repeat's verdict: "Repeat 2 of 3: ✗ Not grounded · score 0".
+ * @param {any} ev
+ * @param {any} rep {verdict, answers, repaired}
+ * @param {number} k
+ * @param {number} n
+ * @param {number|null} threshold
+ */
+function repeatLabel(ev, rep, k, n, threshold) {
+  const st = statusOf({ verdict: rep.verdict, error: null }, threshold);
+  const words = { passed: "✓ " + ((ev.words && ev.words.passed) || "Passed"), failed: "✗ " + ((ev.words && ev.words.failed) || "Failed"), scored: "◆ Scored", undetermined: "? Undetermined" };
+  const v = rep.verdict || {};
+  const score = typeof v.score === "number" && Number.isFinite(v.score) ? ` · score ${Math.round(v.score * 100) / 100}` : "";
+  return `Repeat ${k + 1} of ${n}: ${words[/** @type {keyof typeof words} */ (st)] || st}${score}` + (rep.repaired ? " (after one repair request)" : "");
+}
+
+/**
  * rowOf is row index of a run (or the one evaluation) as a report shows it.
  * @param {any} ev
  * @param {any} item the row as mapped ({inputs} or {error})
@@ -206,6 +225,8 @@ export function rowOf(ev, item, r, status, threshold, index) {
   if (r) note = status === "undetermined" || status === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : "";
   else if (item && item.error) note = String(item.error);
   else note = "not judged yet";
+  const reps = r && Array.isArray(r.repeats) && r.repeats.length > 1 ? r.repeats : null;
+  if (reps && !note) note = repeatNote(r, threshold);
   return {
     n: index + 1,
     status,
@@ -214,7 +235,8 @@ export function rowOf(ev, item, r, status, threshold, index) {
     note,
     text: item ? firstText(ev, item.inputs) : "",
     inputs: item ? inputList(ev, item.inputs) : [],
-    answers: r && Array.isArray(r.answers) ? r.answers.map(String) : [],
+    answers: r && Array.isArray(r.answers) && !reps ? r.answers.map(String) : [],
+    repeats: reps ? reps.map((/** @type {any} */ x, /** @type {number} */ k) => ({ label: repeatLabel(ev, x, k, reps.length, threshold), answers: (x.answers || []).map(String) })) : [],
     checks: v && Array.isArray(v.checks) ? v.checks.map((/** @type {any} */ c) => ({ severity: String(c.severity), code: String(c.code || ""), message: String(c.message) })) : [],
     reasons: v ? reasonsOf(ev.view, v.verdict) : [],
     usage: usageText(r),
@@ -241,6 +263,7 @@ export function rowOf(ev, item, r, status, threshold, index) {
  */
 export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, panels = {}, now = new Date() }) {
   const settings = run.settings || {};
+  const repeats = Number(settings.repeats) > 1 ? Number(settings.repeats) : 1;
   const rows = [];
   for (let i = 0; i < run.total; i++) rows.push(rowOf(ev, items[i], results[i], counts.status[i] || "pending", threshold, i));
   return {
@@ -255,8 +278,8 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     model: String(settings.model || ""),
     where: scrubWhere(settings.where),
     params: safeParams(settings.params),
-    run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold },
-    summary: { cards: summaryCards(counts), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
+    run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold, repeats },
+    summary: { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
     panels: panels || {},
     rows,
   };

@@ -8,6 +8,10 @@ import { buildReport, pageCSS, reportName } from "./build.js";
 import { download, ensureStylesheet } from "../batch/format.js";
 import { prefsOf, thresholdOf } from "../batch/prefs.js";
 import { modelParams } from "../modelparams.js";
+import { readLabels } from "../stats/labels.js";
+import { agreementData } from "../stats/agreement.js";
+import { consistencyData } from "../stats/consistency.js";
+import { wordFor } from "../batch/format.js";
 
 /**
  * firstPrompt is the prompt the judge got for the run's first row that renders, or null.
@@ -43,6 +47,32 @@ async function stylesReady() {
 }
 
 /**
+ * trustPanels is the data of the open run's trust panels, as the Batch view draws them: agreement
+ * when the run has a human label column, consistency when it judged each row several times.
+ * @param {any} rj
+ * @param {import("../batch/run.js").OpenRun} cur
+ * @param {import("../batch/counts.js").RunCounts} counts
+ * @param {number|null} threshold
+ */
+function trustPanels(rj, cur, counts, threshold) {
+  /** @type {Object<string, any>} */
+  const panels = {};
+  const run = /** @type {any} */ (cur.run);
+  const column = run.label && run.label.column;
+  if (column) {
+    const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column);
+    const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
+    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0 });
+    if (data) panels.agreement = data;
+  }
+  if (run.settings && run.settings.repeats > 1) {
+    const data = consistencyData(rj, cur.results, threshold, run.total);
+    if (data) panels.consistency = data;
+  }
+  return panels;
+}
+
+/**
  * batchReport builds the report of the Batch view's open run and returns {name, html}.
  * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
  */
@@ -50,6 +80,7 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
   const cur = controller.current;
   if (!cur) throw new Error("no run is open");
   const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
+  const threshold = thresholdOf(prefsOf(state));
   const data = batchReportData({
     run: cur.run,
     ev: cur.ev,
@@ -57,10 +88,10 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
     results: cur.results,
     counts,
     state: controller.state(),
-    threshold: thresholdOf(prefsOf(state)),
+    threshold,
     version: rj.version,
     prompt: firstPrompt(rj, cur.ev.id, cur.items),
-    panels,
+    panels: { ...trustPanels(rj, cur, counts, threshold), ...panels },
   });
   await stylesReady();
   return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };

@@ -10,6 +10,8 @@
 import { histogramSVG } from "../batch/chart.js";
 import { causesList } from "../batch/summary.js";
 import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/format.js";
+import { agreementPanel } from "../stats/agreement.js";
+import { consistencyPanel } from "../stats/consistency.js";
 
 /** @typedef {import("./data.js").ReportData} ReportData */
 /** @typedef {(doc: Document, data: ReportData) => Element | null} Section */
@@ -86,7 +88,7 @@ export function headerSection(doc, data) {
  */
 function runWords(run) {
   const of = `${fmtInt(run.done)} of ${fmtInt(run.total)} rows judged`;
-  const th = run.threshold !== null ? ` · pass when score ≥ ${fmtNum(run.threshold)}` : "";
+  const th = (run.threshold !== null ? ` · pass when score ≥ ${fmtNum(run.threshold)}` : "") + (run.repeats > 1 ? ` · each row judged ${run.repeats} times, its verdict the majority` : "");
   if (run.state === "done") return "finished, " + of + th;
   if (run.state === "paused" || run.state === "held") return "paused, " + of + th;
   if (run.state === "cancelled") return "cancelled, " + of + th;
@@ -148,11 +150,17 @@ export function summarySection(doc, data) {
 
 /**
  * PANELS draw the trust panels, by the key of data.panels each draws: a builder (doc, panelData)
- * => Element. The agreement panel (human labels) and the consistency panel (repeats) are
- * registered here by the modules that compute them; a panel whose builder is missing is left out.
+ * => Element, the same the Batch view draws its panels with (web/stats/): agreement with human
+ * labels (stats/agreement.js agreementData's data) and consistency over repeats
+ * (stats/consistency.js consistencyData's). A key without a builder is left out.
  * @type {Map<string, (doc: Document, panel: any) => Element | null>}
  */
-export const PANELS = new Map();
+export const PANELS = new Map(
+  /** @type {[string, (doc: Document, panel: any) => Element | null][]} */ ([
+    ["agreement", agreementPanel],
+    ["consistency", consistencyPanel],
+  ]),
+);
 
 /** @type {Section} */
 export function panelsSection(doc, data) {
@@ -220,7 +228,8 @@ export function rowEl(doc, row, ev, open, bare = false) {
     : null;
   const answers = row.answers.map((a, k) => [el(doc, "h3", { class: "rp-h", text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
   const inputs = row.inputs.length ? [el(doc, "h3", { class: "rp-h", text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
-  const body = el(doc, "div", { class: "rp-body" }, checks, reasons, answers, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
+  const repeats = row.repeats.map((x) => [el(doc, "h3", { class: "rp-h", text: x.label }), x.answers.map((a) => el(doc, "pre", { class: "mono rp-pre", text: a }))]);
+  const body = el(doc, "div", { class: "rp-body" }, checks, reasons, answers, repeats, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
   // One evaluation: its verdict is the report, shown whole under the big badge.
   if (bare) return el(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
   return el(
