@@ -297,12 +297,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   // cannot be read leaves an empty form and says why, never a part of it.
   async function openShared(hash) {
     history.replaceState(null, "", location.pathname + location.search + "#evaluate");
-    const { readLink } = await import("./report/sharelink.js");
+    const { readLink, pageEvaluator } = await import("./report/sharelink.js");
     const res = await readLink(hash, { byID, rj: engine.rj });
+    const found = res.ok ? pageEvaluator(byID, res.value) : null;
     stop();
-    if (!res.ok || !byID.has(res.value.evaluator)) {
+    if (!res.ok || !found || "error" in found) {
       clearForm();
-      const message = res.ok ? `The link's evaluator "${res.value.evaluator}" is not on this page.` : res.message;
+      const message = res.ok ? /** @type {{error: string}} */ (found).error : res.message;
       // Said beside the verdict, where the link's verdict would have been.
       replace(
         shareStatus,
