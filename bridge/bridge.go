@@ -56,7 +56,7 @@ var Functions = map[string]Func{
 	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
 	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
 	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
-	"variables":   {[]Param{{"source", Text}, {"dialect", Text}}, templateVariables},
+	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
 	"readDataset": {[]Param{{"text", Text}, {"format", Text}}, readDataset},
 	"recall":      {[]Param{{"scores", Data}}, computeRecall},
 	"passages":    {[]Param{{"passage_gt", Text}}, passages},
@@ -66,6 +66,10 @@ var Functions = map[string]Func{
 	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
 	"consistency": {[]Param{{"rows", Data}}, consistency},
 	"describe":    {[]Param{{"xs", Data}}, describe},
+
+	"define":   {[]Param{{"spec", Data}}, define},
+	"undefine": {[]Param{{"id", Text}}, undefine},
+	"spec":     {[]Param{{"id", Text}}, spec},
 }
 
 // Names returns the names of Functions, sorted.

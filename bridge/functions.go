@@ -128,7 +128,9 @@ func renderTemplate(_ *Bridge, a *Args) (any, error) {
 	return Tail{Raw: out}, nil
 }
 
-// templateVariables is the names a template reads from its inputs.
+// templateVariables is the names a template reads from its inputs; with where true, each with
+// the line and column of its first read, the template checked whole as Render would (a custom
+// evaluator's check: template.Reads).
 func templateVariables(_ *Bridge, a *Args) (any, error) {
 	src, err := a.str(0, "source")
 	if err != nil {
@@ -140,6 +142,9 @@ func templateVariables(_ *Bridge, a *Args) (any, error) {
 	}
 	if d := template.Dialect(dialect); d != template.Jinja && d != template.Format {
 		return nil, a.errorf("unknown dialect %q: want %q or %q", dialect, template.Jinja, template.Format)
+	}
+	if where, _ := a.at(2).(bool); where {
+		return template.Reads("<template>", src, template.Dialect(dialect))
 	}
 	return template.Variables("<template>", src, template.Dialect(dialect))
 }

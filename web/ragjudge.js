@@ -14,6 +14,7 @@
 // name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
 // Loading the wasm and Go's wasm_exec.js is loadwasm.js's.
 
+import { checkSpec, checkTemplates } from "./evaluatorspec.js";
 import { compile, loadError, loadRuntime } from "./loadwasm.js";
 import {
   W_HELD, W_LIST, W_NULL, W_STRING, flatten, heldValues, pack, textArg, utf8Decoder, withHeld,
@@ -29,7 +30,7 @@ import {
 export class RagJudgeError extends Error {
   /**
    * @param {string} message the full message, e.g. `template: <template>:1:4: unexpected "}}"`
-   * @param {{kind?: string, code?: string, name?: string, line?: number, col?: number, detail?: string}} [fields]
+   * @param {{kind?: string, code?: string, name?: string, path?: string, line?: number, col?: number, detail?: string}} [fields]
    */
   constructor(message, fields = {}) {
     super(message);
@@ -46,6 +47,13 @@ export class RagJudgeError extends Error {
     this.subject = fields.name ?? "";
     /** The message without the kind, name and position prefix. */
     this.detail = fields.detail ?? message;
+    if (fields.path) {
+      /**
+       * Where in a custom evaluator's definition the error is ("messages[1].content",
+       * "output.pass_at"); `line` and `col` are then relative to that field's text.
+       */
+      this.path = fields.path;
+    }
     if (fields.line) {
       /** 1-based line, when a position applies. */
       this.line = fields.line;
@@ -55,14 +63,15 @@ export class RagJudgeError extends Error {
   }
 }
 
-/** @param {{kind: string, code?: string, name?: string, line?: number, col?: number, message: string}} e */
+/** @param {{kind: string, code?: string, name?: string, path?: string, line?: number, col?: number, message: string}} e */
 function fromWire(e) {
   let loc = e.name ?? "";
+  if (e.path) loc += (loc ? ": " : "") + e.path;
   if (e.line) {
     loc += (loc ? ":" : "") + e.line + (e.col ? ":" + e.col : "");
   }
   const full = (e.kind ? e.kind + ": " : "") + (loc ? loc + ": " : "") + e.message;
-  return new RagJudgeError(full, { kind: e.kind, code: e.code, name: e.name, line: e.line, col: e.col, detail: e.message });
+  return new RagJudgeError(full, { kind: e.kind, code: e.code, name: e.name, path: e.path, line: e.line, col: e.col, detail: e.message });
 }
 
 
@@ -86,6 +95,27 @@ function fromWire(e) {
  * @property {"jinja"|"format"} dialect the seed prompt's template language
  * @property {Input[]} inputs
  * @property {string} output what the judge writes, in words
+ * @property {boolean} custom true for an evaluator defined with define()
+ * @property {EvaluatorSpec} [spec] a custom evaluator's definition, normalised (defaults filled in)
+ */
+
+/**
+ * @typedef {Object} EvaluatorSpec a custom evaluator's definition (README "Custom evaluators")
+ * @property {string} id `[a-z0-9-]+`, not a built-in's
+ * @property {string} [title]
+ * @property {string} [description]
+ * @property {"jinja"|"format"} [dialect] default "jinja"
+ * @property {string} [prompt] one user message (a template); or messages
+ * @property {{role: "system"|"user"|"assistant", content: string}[]} [messages] each content a template
+ * @property {{name: string, label?: string, kind?: string, required?: boolean, help?: string, judged?: boolean, choices?: string[]}[]} inputs
+ * @property {Object} output the reader: {kind: "yes-no"|"score"|"label"|"json"|"builtin", ...}
+ * @property {{passed: string, failed: string}} [words]
+ * @property {{inputs: Object, answer: string}} [example]
+ */
+
+/**
+ * @typedef {Check & {path: string}} SpecCheck a check of a definition: `path` is the field it is
+ *   about ("inputs[2]", "messages[1].content"); `line`, `col`, `len` are inside that template
  */
 
 /**
@@ -266,7 +296,31 @@ function fromWire(e) {
  * @property {(rows: (boolean|null)[][]) => Consistency} consistency each row's repeated verdicts
  * @property {(xs: (number|null)[]) => Description} describe the mean and sample standard
  *   deviation of scores, nulls skipped (a row's scores over a run's repeats)
+ * @property {(spec: EvaluatorSpec|string) => {id: string, inputs: Input[], warnings: SpecCheck[]}} define
+ *   defines (or defines again) a custom evaluator from its definition (an object or its JSON
+ *   text); render, parse, mapColumns and rowInputs then take its id. Throws a RagJudgeError of
+ *   kind "evaluator" with the first problem's `code`, `path` and, inside a template, `line`/`col`
+ * @property {(id: string) => boolean} undefine removes custom evaluator `id`; false if there is none
+ * @property {(spec: EvaluatorSpec|string) => {ok: boolean, errors: SpecCheck[], warnings: SpecCheck[], variables: string[]}} checkEvaluator
+ *   checks a definition without defining it and never throws for a bad one: every problem at once
+ *   (for an editor's re-check on each keystroke); `variables` are the names its templates read
+ * @property {(id: string) => EvaluatorSpec} spec evaluator `id` as an editable definition: a
+ *   built-in's prompt, inputs and reader (output kind "builtin") under the id "<id>-copy", or a
+ *   custom evaluator's own definition
  */
+
+/**
+ * specError is define()'s error for a definition with errors: the first one's code, path and
+ * position, its message saying how many more there are.
+ * @param {{spec: any, errors: {code: string, message: string, path: string, line?: number, col?: number}[]}} c
+ */
+function specError(c) {
+  const [first] = c.errors;
+  const more = c.errors.length - 1;
+  const id = c.spec && typeof c.spec.id === "string" ? c.spec.id : "";
+  return fromWire({ kind: "evaluator", code: first.code, name: id, path: first.path, line: first.line, col: first.col,
+    message: first.message + (more ? ` (and ${more} more)` : "") });
+}
 
 /**
  * Loads the wasm and returns the API. All functions of the result are synchronous.
@@ -409,10 +463,104 @@ export async function load(opts = {}) {
     correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
     consistency: (rows) => call("consistency", ["rows"], [rows]),
     describe: (xs) => call("describe", ["xs"], [xs]),
+    define: (spec) => {
+      const c = checkDefinition(spec);
+      if (c.errors.length) throw specError(c);
+      const r = call("define", ["spec"], [c.spec]);
+      r.warnings = c.warnings;
+      return r;
+    },
+    undefine: (id) => call("undefine", ["$id"], [id]),
+    checkEvaluator: (spec) => {
+      const { ok, errors, warnings, variables } = checkDefinition(spec);
+      return { ok, errors, warnings, variables };
+    },
+    spec: (id) => {
+      const s = call("spec", ["$id"], [id]);
+      return s.output?.kind === "builtin" ? checkSpec(s, builtins()).spec : s;
+    },
   };
+
+  /** @type {any[]|null} the built-in evaluators, listed once: custom ones come and go, they do not */
+  let builtinList = null;
+  const builtins = () => (builtinList ??= call("evaluators", [], []).filter((/** @type {any} */ e) => !e.custom));
+
+  /** @type {Map<string, string[]>} the variables of each built-in's prompt, for a builtin reader */
+  const builtinVarsOf = new Map();
+  /** @type {Map<string, any>} the last templates' reads: an editor re-checks on every keystroke, and most change one field */
+  const readsMemo = new Map();
+  /**
+   * reads is the core's template.Reads of a template (its names with where each is first read),
+   * remembered for the last few templates; it throws for a template that does not parse.
+   * @param {string} source @param {string} dialect
+   * @returns {{name: string, line: number, col: number}[]}
+   */
+  function reads(source, dialect) {
+    const key = dialect + "\u0000" + source;
+    let r = readsMemo.get(key);
+    if (r === undefined) {
+      try {
+        r = call("variables", ["$source", "$dialect", "where"], [source, dialect, true]);
+      } catch (err) {
+        r = { err };
+      }
+      readsMemo.set(key, r);
+      if (readsMemo.size > 16) readsMemo.delete(readsMemo.keys().next().value ?? "");
+    }
+    if (r.err) throw r.err;
+    return r;
+  }
+
+  /**
+   * jsonError is the check for a definition's JSON text that JSON.parse refused, at the line and
+   * column where the core's JSON reader stops (readDataset's: V8's message may give no position).
+   * @param {string} text @param {unknown} err
+   */
+  function jsonError(text, err) {
+    /** @type {{severity: "error", code: string, message: string, path: string, line?: number, col?: number, len?: number}} */
+    const c = { severity: "error", code: "evaluator.bad-spec", message: "the definition is not JSON: " + String(/** @type {any} */ (err)?.message ?? err), path: "" };
+    try {
+      call("readDataset", ["$text", "$format"], [text, "json"]);
+    } catch (e) {
+      if (e instanceof RagJudgeError && e.line) Object.assign(c, { message: "the definition is not JSON: " + e.detail, line: e.line, col: e.col, len: 1 });
+    }
+    return c;
+  }
+
+  /**
+   * Checks a definition whole: its schema here (evaluatorspec.js), then what needs the core (its
+   * templates, the names they read) in Go, on the normalised definition. A JSON text is parsed
+   * first; one that is not JSON is an evaluator.bad-spec error at its line and column.
+   * @param {unknown} spec
+   */
+  function checkDefinition(spec) {
+    if (typeof spec === "string") {
+      try {
+        spec = JSON.parse(spec);
+      } catch (err) {
+        return { ok: false, spec: null, errors: [jsonError(/** @type {string} */ (spec), err)], warnings: [], variables: [] };
+      }
+    }
+    const c = checkSpec(spec, builtins());
+    /** @type {string[]|null} */
+    let builtinVars = null;
+    if (c.builtin) {
+      // The variables a built-in makes of its inputs are what its own prompt reads.
+      const id = c.builtin.id;
+      if (!builtinVarsOf.has(id)) {
+        const own = call("spec", ["$id"], [id]);
+        builtinVarsOf.set(id, reads(own.prompt, own.dialect).map((r) => r.name));
+      }
+      builtinVars = builtinVarsOf.get(id) ?? null;
+    }
+    const variables = checkTemplates(c.spec, reads, builtinVars, c.builtin, c.errors, c.warnings);
+    return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
+  }
   // A wasm built from other sources than this module is refused whole, at load, rather than
   // failing later on the first call it lacks.
-  const missing = Object.keys(rj).filter((fn) => typeof rj[fn] === "function" && !functions.includes(fn));
+  // checkEvaluator is this module's (evaluatorspec.js), over the wasm's variables.
+  const jsOnly = new Set(["checkEvaluator"]);
+  const missing = Object.keys(rj).filter((fn) => typeof rj[fn] === "function" && !functions.includes(fn) && !jsOnly.has(fn));
   if (missing.length) throw loadError(`ragjudge.wasm lacks ${missing.join(", ")}: it is older than ragjudge.js; rebuild it with make build`);
   return Object.freeze(rj);
 }

@@ -120,3 +120,33 @@ const (
 const (
 	RepeatSplit Code = "repeat.split"
 )
+
+// A custom evaluator's definition, as rj.checkEvaluator and rj.define check it: each check has
+// the path of the field it is about, and the line, column and length inside a template.
+const (
+	EvaluatorBadSpec           Code = "evaluator.bad-spec"
+	EvaluatorUnknownField      Code = "evaluator.unknown-field"
+	EvaluatorMissingField      Code = "evaluator.missing-field"
+	EvaluatorWrongType         Code = "evaluator.wrong-type"
+	EvaluatorBadValue          Code = "evaluator.bad-value"
+	EvaluatorBadID             Code = "evaluator.bad-id"
+	EvaluatorBuiltinID         Code = "evaluator.builtin-id"
+	EvaluatorPromptAndMessages Code = "evaluator.prompt-and-messages"
+	EvaluatorTemplate          Code = "evaluator.template"
+	EvaluatorUndeclaredInput   Code = "evaluator.undeclared-input"
+	EvaluatorUnusedInput       Code = "evaluator.unused-input"
+	EvaluatorDuplicateInput    Code = "evaluator.duplicate-input"
+	EvaluatorBadLabel          Code = "evaluator.bad-label"
+	EvaluatorBadPath           Code = "evaluator.bad-path"
+	EvaluatorUnknownBuiltin    Code = "evaluator.unknown-builtin"
+	EvaluatorBuiltinInput      Code = "evaluator.builtin-input"
+)
+
+// What a custom evaluator's reader says of a judge's answer, besides the answer.* codes above.
+const (
+	AnswerOutOfRange    Code = "answer.out-of-range"
+	AnswerOtherScale    Code = "answer.other-scale"
+	AnswerSeveralScores Code = "answer.several-scores"
+	AnswerMissingField  Code = "answer.missing-field"
+	AnswerBadField      Code = "answer.bad-field"
+)

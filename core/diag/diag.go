@@ -16,6 +16,9 @@ type Error struct {
 	Kind string `json:"kind"`           // "template", "output", "recall", "input", "dataset"
 	Code Code   `json:"code,omitempty"` // the check code when the error becomes a check
 	Name string `json:"name,omitempty"` // template name, evaluator id or input name
+	// Path is where in a custom evaluator's definition the error is ("messages[1].content",
+	// "output.pass_at"); Line and Col are then relative to that field's text.
+	Path string `json:"path,omitempty"`
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
 	Msg  string `json:"message"`
@@ -28,6 +31,12 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	loc := e.Name
+	if e.Path != "" {
+		if loc != "" {
+			loc += ": "
+		}
+		loc += e.Path
+	}
 	if e.Line > 0 {
 		if loc != "" {
 			loc += ":"
@@ -62,9 +71,12 @@ type Check struct {
 	Code     Code   `json:"code"`
 	Message  string `json:"message"`
 	Input    string `json:"input,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	Col      int    `json:"col,omitempty"`
-	Len      int    `json:"len,omitempty"`
+	// Path is where in a custom evaluator's definition the check is ("inputs[2]",
+	// "messages[1].content"); Line, Col and Len are then relative to that field's text.
+	Path string `json:"path,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Len  int    `json:"len,omitempty"`
 }
 
 // Fail builds an error check.
@@ -103,6 +115,12 @@ func (c Check) AtOffset(src string, off, n int) Check {
 // In returns c about the named input rather than the judge's answer.
 func (c Check) In(input string) Check {
 	c.Input = input
+	return c
+}
+
+// Under returns c about the field at path of a custom evaluator's definition.
+func (c Check) Under(path string) Check {
+	c.Path = path
 	return c
 }
 

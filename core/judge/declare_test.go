@@ -30,7 +30,7 @@ func declaredJSON(t *testing.T, e *Evaluator) *value.Object {
 func checkDeclaration(t *testing.T, r *Registry, e *Evaluator) {
 	t.Helper()
 	o := declaredJSON(t, e)
-	assert.Equal(t, []string{"id", "order", "title", "description", "dialect", "inputs", "output", "words", "view", "score", "example"}, o.Keys(), e.ID)
+	assert.Equal(t, []string{"id", "order", "title", "description", "dialect", "inputs", "output", "words", "view", "score", "example", "custom"}, o.Keys(), e.ID)
 	words, _ := o.Get("words")
 	assert.Equal(t, []string{"passed", "failed"}, words.(*value.Object).Keys(), e.ID)
 	score, _ := o.Get("score")

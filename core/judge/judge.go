@@ -101,6 +101,13 @@ type Evaluator struct {
 	Score       Score            `json:"score"`
 	Example     Example          `json:"example"`
 	Prompt      string           `json:"-"` // the seed prompt, from prompts/<id>.md
+	// Custom marks an evaluator defined at run time (Registry.Define); Spec is then its
+	// definition, normalised (README "Custom evaluators").
+	Custom bool          `json:"custom"`
+	Spec   *value.Object `json:"spec,omitempty"`
+
+	// messages are a custom evaluator's message templates, when it has no single Prompt.
+	messages []Message
 
 	// vars turns inputs into the template's variables. err is for inputs that cannot be read at
 	// all (missing, of the wrong type); checks are what can be told about readable inputs before
@@ -137,8 +144,9 @@ type Verdict struct {
 
 // Registry holds the built-in evaluators with their prompts.
 type Registry struct {
-	byID  map[string]*Evaluator
-	order []*Evaluator
+	byID   map[string]*Evaluator // built-in and custom
+	order  []*Evaluator          // the built-ins
+	custom []*Evaluator          // the custom evaluators, in the order they were first defined
 }
 
 // builtins lists the declared evaluators; each file of this package adds its own with register
@@ -225,8 +233,13 @@ func judgedInputs(inputs []Input) int {
 	return n
 }
 
-// Evaluators returns the evaluators in display order.
-func (r *Registry) Evaluators() []*Evaluator { return r.order }
+// Evaluators returns the evaluators in display order: the built-ins, then the custom ones.
+func (r *Registry) Evaluators() []*Evaluator {
+	if len(r.custom) == 0 {
+		return r.order
+	}
+	return append(append(make([]*Evaluator, 0, len(r.order)+len(r.custom)), r.order...), r.custom...)
+}
 
 // Get returns the evaluator with the given id.
 func (r *Registry) Get(id string) (*Evaluator, error) {
@@ -293,8 +306,14 @@ func (p *Prepared) Render() (*Rendered, error) {
 
 // render renders e's prompt from its template variables.
 func (e *Evaluator) render(vars *value.Object) (*Rendered, error) {
+	if e.messages != nil {
+		return e.renderMessages(vars)
+	}
 	prompt, spans, err := template.RenderSpans(e.ID, e.Prompt, e.Dialect, vars)
 	if err != nil {
+		if de, ok := err.(*diag.Error); ok && e.Custom {
+			de.Path = "prompt"
+		}
 		return nil, err
 	}
 	if spans == nil {

@@ -27,6 +27,89 @@ import (
 //     answer.several-verdicts, and no verdict line at all is answer.no-verdict: undetermined,
 //     never a guess from the words of the prose.
 
+// The same rule reads a custom evaluator's labels ("correct", "partially correct", "incorrect"):
+// a wordRule is the words a verdict may be, and the yes/no rule is the wordRule of yes and no. A
+// label of several words matches with any run of white space between its words; a label is
+// matched as a whole (followed by neither a letter nor a digit), longest first, in any case.
+
+// wordRule is the words a verdict may be (lower case, single spaces, longest first) and how the
+// messages name them.
+type wordRule struct {
+	words   []string
+	any     string // "yes or no"
+	neither string // "neither yes nor no"
+}
+
+// yesNoRule is the rule of answer-grounding's "yes" or "no".
+var yesNoRule = &wordRule{words: []string{"yes", "no"}, any: "yes or no", neither: "neither yes nor no"}
+
+// whole returns the word s is, whole (in any case, any run of white space between its words),
+// or "".
+func (w *wordRule) whole(s string) string {
+	for _, word := range w.words {
+		if n, ok := matchWord(s, word); ok && n == len(s) {
+			return word
+		}
+	}
+	return ""
+}
+
+// leading returns the word s starts with (followed by neither a letter nor a digit) and its
+// length in s, or "".
+func (w *wordRule) leading(s string) (string, int) {
+	for _, word := range w.words {
+		if n, ok := matchWord(s, word); ok {
+			return word, n
+		}
+	}
+	return "", 0
+}
+
+// matchWord reports whether s starts with word, in any case and with any run of white space for
+// each of word's spaces, followed by neither a letter nor a digit; n is the bytes of s matched.
+func matchWord(s, word string) (n int, ok bool) {
+	for _, want := range word {
+		if n >= len(s) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if want == ' ' {
+			if !unicode.IsSpace(r) {
+				return 0, false
+			}
+			for n < len(s) {
+				r, size := utf8.DecodeRuneInString(s[n:])
+				if !unicode.IsSpace(r) {
+					break
+				}
+				n += size
+			}
+			continue
+		}
+		if r != want && unicode.ToLower(r) != want && !foldsTo(r, want) {
+			return 0, false
+		}
+		n += size
+	}
+	if n < len(s) {
+		r, _ := utf8.DecodeRuneInString(s[n:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// foldsTo reports whether r and want are the same letter under Unicode simple case folding.
+func foldsTo(r, want rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f == want {
+			return true
+		}
+	}
+	return false
+}
+
 // yesNo is what readYesNo found: the verdict word, or why there is none, and the bytes of the
 // answer the check is about.
 type yesNo struct {
@@ -47,14 +130,17 @@ var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict
 
 // readYesNo reads answer[from:] (from is where the text after any reasoning starts) by the
 // yes/no rule above. Offsets and positions are in the whole answer.
-func readYesNo(answer string, from int) yesNo {
-	if s, e := stripVerdict(answer, from, len(answer), false); e-s == 2 || e-s == 3 {
-		if w := yesOrNo(answer[s:e]); w != "" {
-			return yesNo{word: w}
+func readYesNo(answer string, from int) yesNo { return yesNoRule.read(answer, from) }
+
+// read reads answer[from:] by the yes/no rule with w's words.
+func (w *wordRule) read(answer string, from int) yesNo {
+	if s, e := stripVerdict(answer, from, len(answer), false); e > s {
+		if word := w.whole(answer[s:e]); word != "" {
+			return yesNo{word: word}
 		}
 	}
 	if strings.TrimSpace(answer[from:]) == "" {
-		return yesNo{code: diag.AnswerEmpty, msg: "the answer is empty: the judge said neither yes nor no"}
+		return yesNo{code: diag.AnswerEmpty, msg: "the answer is empty: the judge said " + w.neither}
 	}
 	type line struct{ start, end int }
 	var lines []line
@@ -73,15 +159,15 @@ func readYesNo(answer string, from int) yesNo {
 	var found []verdictAt
 	prose := false // a line that is not only a verdict
 	for k, l := range lines {
-		if v := labelVerdicts(answer, l.start, l.end); len(v) > 0 {
+		if v := w.labelVerdicts(answer, l.start, l.end); len(v) > 0 {
 			found = append(found, v...)
-			prose = prose || !onlyVerdicts(answer, l.start, l.end)
+			prose = prose || !w.onlyVerdicts(answer, l.start, l.end)
 			continue
 		}
 		if k == 0 || k == len(lines)-1 {
 			s, e := stripVerdict(answer, l.start, l.end, true)
-			if w := yesOrNo(answer[s:e]); w != "" {
-				found = append(found, verdictAt{w, s, e - s})
+			if word := w.whole(answer[s:e]); word != "" {
+				found = append(found, verdictAt{word, s, e - s})
 				continue
 			}
 		}
@@ -89,8 +175,8 @@ func readYesNo(answer string, from int) yesNo {
 	}
 	quoted := quoteExcerpt(strings.TrimSpace(answer[from:]))
 	if len(found) == 0 {
-		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just yes or no, and no line of it is a verdict " +
-			"(yes or no alone on the first or last line, or after \"Answer:\", \"Final answer:\" or \"Verdict:\"); a yes or no inside a sentence is not one: " + quoted}
+		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just " + w.any + ", and no line of it is a verdict " +
+			"(" + w.any + " alone on the first or last line, or after \"Answer:\", \"Final answer:\" or \"Verdict:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
 	}
 	for _, f := range found[1:] {
 		if f.word != found[0].word {
@@ -107,15 +193,12 @@ func readYesNo(answer string, from int) yesNo {
 		msg: "read the verdict " + v.word + " from the verdict line at " + posIn(answer, v.off) + "; the rest of the answer was skipped: " + quoted}
 }
 
-// yesOrNo returns "yes" or "no" when s is that word in any case, else "".
-func yesOrNo(s string) string {
-	switch strings.ToLower(s) {
-	case "yes":
-		return "yes"
-	case "no":
-		return "no"
+// a is "a " + what, or "one of …" as it is.
+func a(what string) string {
+	if strings.HasPrefix(what, "one of ") {
+		return what
 	}
-	return ""
+	return "a " + what
 }
 
 // isVerdictTrim reports whether r is stripped around a verdict: white space, quotes, Markdown
@@ -160,7 +243,7 @@ func stripVerdict(answer string, start, end int, line bool) (int, int) {
 
 // labelVerdicts reads a labelled verdict line in answer[start:end]: the verdicts after its
 // label, or nil when the line is not one (see the rule above).
-func labelVerdicts(answer string, start, end int) []verdictAt {
+func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 	i := start
 	skip := func(extra string) {
 		for i < end {
@@ -199,8 +282,7 @@ func labelVerdicts(answer string, start, end int) []verdictAt {
 		}
 		s, e := stripVerdict(answer, i, j, false)
 		if first {
-			w, n := leadingWord(answer[s:e])
-			verdict := yesOrNo(w)
+			verdict, n := w.leading(answer[s:e])
 			if verdict == "" {
 				return nil
 			}
@@ -213,8 +295,8 @@ func labelVerdicts(answer string, start, end int) []verdictAt {
 			}
 			out = append(out, verdictAt{verdict, s, n})
 			first = false
-		} else if w := yesOrNo(answer[s:e]); w != "" {
-			out = append(out, verdictAt{w, s, e - s})
+		} else if word := w.whole(answer[s:e]); word != "" {
+			out = append(out, verdictAt{word, s, e - s})
 		}
 		i = j + 1
 	}
@@ -223,28 +305,18 @@ func labelVerdicts(answer string, start, end int) []verdictAt {
 
 // onlyVerdicts reports whether the labelled line answer[start:end] holds nothing but its label
 // and verdict words.
-func onlyVerdicts(answer string, start, end int) bool {
+func (w *wordRule) onlyVerdicts(answer string, start, end int) bool {
 	line := answer[start:end]
 	colon := strings.IndexByte(line, ':')
-	for _, w := range strings.FieldsFunc(line[colon+1:], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if yesOrNo(w) == "" {
+	notWord := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	for rest := strings.TrimLeftFunc(line[colon+1:], notWord); rest != ""; rest = strings.TrimLeftFunc(rest, notWord) {
+		word, n := w.leading(rest)
+		if word == "" {
 			return false
 		}
+		rest = rest[n:]
 	}
 	return true
-}
-
-// leadingWord returns the run of letters that starts s, and its length in bytes.
-func leadingWord(s string) (string, int) {
-	n := 0
-	for n < len(s) {
-		r, size := utf8.DecodeRuneInString(s[n:])
-		if !unicode.IsLetter(r) {
-			break
-		}
-		n += size
-	}
-	return s[:n], n
 }
 
 // posIn formats the line:col of byte offset off in s.

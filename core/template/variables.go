@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/value"
 )
 
 // Variables returns the names a template reads from its inputs, in the order of their first
@@ -13,6 +14,33 @@ import (
 // and loop); for str.format, the first name of each field. A template that does not parse is
 // an error, as in Render.
 func Variables(name, src string, dialect Dialect) ([]string, error) {
+	reads, err := readsOfTemplate(name, src, dialect, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(reads))
+	for k, r := range reads {
+		out[k] = r.Name
+	}
+	return out, nil
+}
+
+// Read is a name a template reads from its inputs, at its first read: Line and Col (1-based,
+// columns in code points) of where the name is written, in src as given.
+type Read struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// Reads is Variables with where each name is first read. For str.format it also checks the
+// whole template as Render would (a single '}', an unsupported field), so that a template Reads
+// accepts renders whenever its variables are given.
+func Reads(name, src string, dialect Dialect) ([]Read, error) {
+	return readsOfTemplate(name, src, dialect, true)
+}
+
+func readsOfTemplate(name, src string, dialect Dialect, whole bool) ([]Read, error) {
 	if len(src) > maxSource {
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + itoa(maxSource) + " bytes"}
 	}
@@ -60,7 +88,7 @@ func Variables(name, src string, dialect Dialect) ([]string, error) {
 				n = n[:j]
 			}
 			if n != "" && !isDecimal(n) {
-				found = append(found, nameAt{n, i})
+				found = append(found, nameAt{n, i + 1})
 			}
 			i = next - 1
 		}
@@ -68,12 +96,24 @@ func Variables(name, src string, dialect Dialect) ([]string, error) {
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 	}
 	sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
-	out := []string{}
+	out := []Read{}
 	seen := map[string]bool{}
+	vars := &value.Object{}
 	for _, f := range found {
 		if !seen[f.name] {
 			seen[f.name] = true
-			out = append(out, f.name)
+			// Jinja's positions are in its normalised source ("\r\n" read as "\n"), which has
+			// the same line numbers.
+			line, col := diag.Position(src, f.pos)
+			out = append(out, Read{Name: f.name, Line: line, Col: col})
+			vars.Set(f.name, "")
+		}
+	}
+	if whole && dialect == Format {
+		// Every field is {name} or unsupported whatever the values: a render with empty ones
+		// finds what Render would refuse.
+		if _, _, err := renderFormat(name, src, vars); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -1,0 +1,469 @@
+package judge
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/value"
+)
+
+// decodeObject reads a JSON object written in a test.
+func decodeObject(t testing.TB, text string) *value.Object {
+	t.Helper()
+	v, err := value.Decode([]byte(text))
+	require.NoError(t, err, text)
+	o, ok := v.(*value.Object)
+	require.True(t, ok, text)
+	return o
+}
+
+// spec is a normalised definition (as the JS API sends it) with the given output and prompt,
+// reading the inputs question (text) and answer (text).
+func spec(id, prompt, output string) string {
+	return `{"id": "` + id + `", "title": "T", "description": "", "dialect": "jinja", "prompt": ` + prompt + `,
+		"inputs": [{"name": "question", "label": "Q", "kind": "text", "required": true},
+		           {"name": "answer", "label": "A", "kind": "text", "required": true, "judged": true}],
+		"output": ` + output + `}`
+}
+
+// defineSpec defines text in a fresh registry and returns the registry.
+func defineSpec(t testing.TB, text string) *Registry {
+	t.Helper()
+	r := testRegistry(t)
+	_, err := r.Define(decodeObject(t, text))
+	require.NoError(t, err)
+	return r
+}
+
+var inputsQA = value.NewObject("question", "Q?", "answer", "A.")
+
+// readerCase is one judge answer and what a custom reader must make of it: passed and score (nil
+// for undetermined), the detail's label, and the codes of its checks in order.
+type readerCase struct {
+	name, answer string
+	passed       *bool
+	score        *float64
+	label        string
+	codes        []diag.Code
+}
+
+func yes() *bool                       { return verdictPassed(true) }
+func no() *bool                        { return verdictPassed(false) }
+func score(f float64) *float64         { return verdictScore(f) }
+func codes(c ...diag.Code) []diag.Code { return c }
+
+func runReaderCases(t *testing.T, r *Registry, id string, cases []readerCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := r.Parse(id, inputsQA, tc.answer)
+			require.NoError(t, err)
+			assert.Equal(t, tc.passed, v.Passed, "passed")
+			assert.Equal(t, tc.score, v.Score, "score")
+			var got []diag.Code
+			for _, c := range v.Checks {
+				got = append(got, c.Code)
+				if c.Severity == diag.SevError {
+					assert.Nil(t, v.Passed, "an error check leaves the verdict undetermined")
+				}
+			}
+			assert.Equal(t, tc.codes, got, "checks: %v", v.Checks)
+			if d, ok := v.Verdict.(*CustomDetail); ok && tc.label != "" {
+				assert.Equal(t, tc.label, d.Label)
+			}
+		})
+	}
+}
+
+func TestCustomYesNoReader(t *testing.T) {
+	r := defineSpec(t, spec("polite", `"Is it polite? {{ answer }}"`, `{"kind": "yes-no", "pass": "yes"}`))
+	runReaderCases(t, r, "polite", []readerCase{
+		{name: "bare yes", answer: "Yes.", passed: yes(), score: score(1), label: "yes"},
+		{name: "verdict line after prose", answer: "The tone is courteous throughout.\nVerdict: no", passed: no(), score: score(0), label: "no", codes: codes(diag.AnswerProseSkipped)},
+		{name: "reasoning block then answer", answer: "<think>Is \"thanks\" polite? Yes, it is.</think>\n**Yes**", passed: yes(), score: score(1)},
+		{name: "truncated inside reasoning", answer: "<think>The reply starts with a greeting, so", codes: codes(diag.AnswerTruncated)},
+		{name: "yes inside a sentence is no verdict", answer: "I would say yes, mostly, but it is curt.", codes: codes(diag.AnswerNoVerdict)},
+		{name: "verdicts that disagree", answer: "Yes\nOn reflection:\nNo", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "empty", answer: "  ", codes: codes(diag.AnswerEmpty)},
+	})
+	// pass "no": the judge's "no" passes (a question about a fault).
+	r = defineSpec(t, spec("hallucinates", `"Does it invent facts? {{ answer }}"`, `{"kind": "yes-no", "pass": "no"}`))
+	runReaderCases(t, r, "hallucinates", []readerCase{
+		{name: "no passes", answer: "Final answer: No", passed: yes(), score: score(1), label: "no"},
+		{name: "yes fails", answer: "yes", passed: no(), score: score(0), label: "yes"},
+	})
+}
+
+func TestCustomLabelReader(t *testing.T) {
+	r := defineSpec(t, spec("correctness", `"{{ question }} {{ answer }}"`,
+		`{"kind": "label", "labels": {"Correct": true, "partially correct": null, "incorrect": false, "N/A": null}}`))
+	runReaderCases(t, r, "correctness", []readerCase{
+		{name: "whole answer", answer: "Correct.", passed: yes(), score: score(1), label: "Correct"},
+		{name: "multi-word label with emphasis", answer: "It gets the year right but not the month.\n\nVerdict: **Partially  Correct**", label: "partially correct", codes: codes(diag.AnswerProseSkipped)},
+		{name: "incorrect is not correct", answer: "incorrect", passed: no(), score: score(0), label: "incorrect"},
+		{name: "label on the last line", answer: "The dates differ.\nIncorrect", passed: no(), score: score(0), label: "incorrect", codes: codes(diag.AnswerProseSkipped)},
+		{name: "label with a slash", answer: "Verdict: n/a", label: "N/A"},
+		{name: "label inside prose is none", answer: "The answer is mostly correct.", codes: codes(diag.AnswerNoVerdict)},
+		{name: "labels that disagree", answer: "Verdict: correct\nFinal verdict: incorrect", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "fenced label", answer: "```\ncorrect\n```", passed: yes(), score: score(1), label: "Correct"},
+		{name: "cut in the reasoning", answer: "<think>Compare the two dates", codes: codes(diag.AnswerTruncated)},
+	})
+	// The message names the labels, not yes and no.
+	v, err := r.Parse("correctness", inputsQA, "maybe")
+	require.NoError(t, err)
+	assert.Contains(t, v.Checks[0].Message, `one of "Correct", "partially correct", "incorrect" or "N/A"`)
+}
+
+func TestCustomScoreReader(t *testing.T) {
+	r := defineSpec(t, spec("quality", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "Score", "min": 1, "max": 5, "pass_at": 4}`))
+	runReaderCases(t, r, "quality", []readerCase{
+		{name: "plain", answer: "Score: 4", passed: yes(), score: score(4)},
+		{name: "bold label over max", answer: "The answer is complete.\n\n**Score:** 4/5", passed: yes(), score: score(4)},
+		{name: "equals", answer: "Score = 3", passed: no(), score: score(3)},
+		{name: "decimal", answer: "Final score: 4.5", passed: yes(), score: score(4.5)},
+		{name: "sentence period", answer: "Score: 2.", passed: no(), score: score(2)},
+		{name: "json-ish", answer: `{"score": 5, "reason": "complete"}`, passed: yes(), score: score(5)},
+		{name: "last occurrence wins", answer: "Draft. Score: 2\nAfter checking the dates again:\nScore: 5", passed: yes(), score: score(5), codes: codes(diag.AnswerSeveralScores)},
+		{name: "same score twice is no warning", answer: "Score: 4\nScore: 4", passed: yes(), score: score(4)},
+		{name: "reasoning echoes the format", answer: "<think>I must end with Score: 1 to 5. Maybe Score: 3</think>\nScore: 4", passed: yes(), score: score(4)},
+		{name: "out of range is an error, never clamped", answer: "Score: 7", codes: codes(diag.AnswerOutOfRange)},
+		{name: "zero below min", answer: "Score: 0", codes: codes(diag.AnswerOutOfRange)},
+		{name: "negative", answer: "Score: -1", codes: codes(diag.AnswerOutOfRange)},
+		{name: "another scale", answer: "Score: 8/10", codes: codes(diag.AnswerOtherScale)},
+		{name: "label without a number", answer: "Score: N/A, the answer is empty", codes: codes(diag.AnswerNoVerdict)},
+		{name: "no label", answer: "I rate it four out of five.", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a word that starts with the label", answer: "Scores: 4", codes: codes(diag.AnswerNoVerdict)},
+		{name: "number then a letter", answer: "Score: 4th", codes: codes(diag.AnswerNoVerdict)},
+		{name: "truncated reasoning", answer: "<think>Score: 4 seems", codes: codes(diag.AnswerTruncated)},
+		{name: "empty", answer: "", codes: codes(diag.AnswerEmpty)},
+	})
+	// Without pass_at, passed is null and the score is read.
+	r = defineSpec(t, spec("rate", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "Note", "min": 0, "max": 10}`))
+	runReaderCases(t, r, "rate", []readerCase{
+		{name: "another label", answer: "Note : 7", score: score(7)},
+		{name: "max", answer: "note: 10/10", score: score(10)},
+	})
+}
+
+func TestCustomJSONReader(t *testing.T) {
+	r := defineSpec(t, spec("judge-json", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdict", "pass_values": [true, "pass", 1], "score": "$.result.score", "reason": "$.reason", "min": 0, "max": 1}`))
+	runReaderCases(t, r, "judge-json", []readerCase{
+		{name: "strict JSON", answer: `{"verdict": "pass", "result": {"score": 0.9}, "reason": "fine"}`, passed: yes(), score: score(0.9), label: "pass"},
+		{name: "boolean", answer: `{"verdict": true, "result": {"score": 1}, "reason": "fine"}`, passed: yes(), score: score(1)},
+		{name: "number equals 1.0", answer: `{"verdict": 1.0, "result": {"score": 1}, "reason": "x"}`, passed: yes(), score: score(1)},
+		{name: "other value fails", answer: `{"verdict": "fail", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
+		{name: "case matters", answer: `{"verdict": "PASS", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
+		{name: "keys in another case", answer: `{"Verdict": "pass", "Result": {"Score": 0.5}, "Reason": "x"}`, passed: yes(), score: score(0.5)},
+		{name: "fenced with prose and a repair", answer: "Here is my assessment.\n```json\n{\"verdict\": \"pass\", \"result\": {\"score\": 0.75,}, \"reason\": \"ok\"}\n```",
+			passed: yes(), score: score(0.75), codes: codes(diag.AnswerRepaired, diag.AnswerProseSkipped)},
+		{name: "example in the reasoning, answer after", answer: "<think>Format: {\"verdict\": \"fail\", \"result\": {\"score\": 0}}</think>\n{\"verdict\": \"pass\", \"result\": {\"score\": 1}, \"reason\": \"x\"}", passed: yes(), score: score(1)},
+		{name: "missing reason is a warning", answer: `{"verdict": "pass", "result": {"score": 1}}`, passed: yes(), score: score(1), codes: codes(diag.AnswerMissingField)},
+		{name: "missing score", answer: `{"verdict": "pass", "reason": "x"}`, codes: codes(diag.AnswerMissingField)},
+		{name: "score not a number", answer: `{"verdict": "pass", "result": {"score": "high"}, "reason": "x"}`, codes: codes(diag.AnswerBadField)},
+		{name: "score as text", answer: `{"verdict": "pass", "result": {"score": "0.5"}, "reason": "x"}`, passed: yes(), score: score(0.5)},
+		{name: "score out of range", answer: `{"verdict": "pass", "result": {"score": 3}, "reason": "x"}`, codes: codes(diag.AnswerOutOfRange)},
+		{name: "null verdict", answer: `{"verdict": null, "result": {"score": 1}, "reason": "x"}`, passed: no(), score: score(1)},
+		{name: "truncated", answer: "```json\n{\"verdict\": \"pass\", \"result\": {\"score\": 0.", codes: codes(diag.AnswerTruncated)},
+		{name: "no JSON", answer: "It passes.", codes: codes(diag.AnswerNoVerdict)},
+	})
+	r = defineSpec(t, spec("cites", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": {"path": "$.items[*].ok", "combine": "any"}, "pass_values": [true], "score": {"path": "$.items[*].ok", "combine": "mean"}}`))
+	runReaderCases(t, r, "cites", []readerCase{
+		{name: "any of the items", answer: `{"items": [{"ok": false}, {"ok": true}, {"ok": false}, {"ok": false}]}`, passed: yes(), score: score(0.25)},
+		{name: "none", answer: `{"items": [{"ok": false}]}`, passed: no(), score: score(0)},
+		{name: "an item without the key", answer: `{"items": [{"ok": true}, {"why": "x"}]}`, codes: codes(diag.AnswerMissingField)},
+		{name: "an empty list is no verdict", answer: `{"items": []}`, codes: codes(diag.AnswerMissingField)},
+		{name: "not a list", answer: `{"items": {"ok": true}}`, codes: codes(diag.AnswerMissingField)},
+	})
+	// A json reader with a score and pass_at passes by the score; an index picks one item.
+	r = defineSpec(t, spec("first", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": "$.scores[1]", "min": 1, "max": 5, "pass_at": 3}`))
+	runReaderCases(t, r, "first", []readerCase{
+		{name: "index", answer: `{"scores": [1, 4]}`, passed: yes(), score: score(4)},
+		{name: "index past the end", answer: `{"scores": [1]}`, codes: codes(diag.AnswerMissingField)},
+	})
+}
+
+func TestPickPath(t *testing.T) {
+	root := decodeObject(t, `{"a": {"b": [1, {"c": true}], "d-e": "x"}, "items": [{"ok": 1}, {"ok": 2}]}`)
+	tests := []struct {
+		path, missing string
+		want          []any
+	}{
+		{"$.a.d-e", "", []any{"x"}},
+		{"$.A.D_E", "", []any{"x"}},
+		{"$.a.b[1].c", "", []any{true}},
+		{"$.items[*].ok", "", []any{int64(1), int64(2)}},
+		{"$.a.b[2]", "$.a.b[2]", nil},
+		{"$.a.x", "$.a.x", nil},
+		{"$.items[*].no", "$.items[0].no", nil},
+		{"$.a[*]", "$.a[*]", nil},
+		{"$", "$", nil},
+		{"", "", nil},
+		{"a.b", "a.b", nil},
+		{"$.a.", "$.a.", nil},
+		{"$.a[", "$.a[", nil},
+		{"$.a.b[x]", "$.a.b[x]", nil},
+		{"$.a.b[-1]", "$.a.b[-1]", nil},
+	}
+	for _, tc := range tests {
+		vals, missing := pickPath(root, tc.path)
+		var got []any
+		for _, v := range vals {
+			got = append(got, v.v)
+		}
+		assert.Equal(t, tc.want, got, tc.path)
+		if tc.path != "" {
+			assert.Equal(t, tc.missing, missing, tc.path)
+		}
+	}
+	assert.Equal(t, "verdict", topKey("$.verdict.ok"))
+	assert.Equal(t, "items", topKey("$.items[*].ok"))
+}
+
+func TestCustomRegistry(t *testing.T) {
+	r := testRegistry(t)
+	n := len(r.Evaluators())
+	text := spec("tone", `"Tone of {{ answer }} for {{ question }}"`, `{"kind": "yes-no", "pass": "yes"}`)
+	e, err := r.Define(decodeObject(t, text))
+	require.NoError(t, err)
+	assert.True(t, e.Custom)
+	list := r.Evaluators()
+	require.Len(t, list, n+1)
+	assert.Equal(t, "tone", list[n].ID, "after the built-ins")
+	assert.Greater(t, list[n].Order, list[n-1].Order)
+	for _, b := range list[:n] {
+		assert.False(t, b.Custom, b.ID)
+	}
+
+	rendered, err := r.Render("tone", inputsQA)
+	require.NoError(t, err)
+	assert.Equal(t, "Tone of A. for Q?", rendered.Prompt)
+	assert.Equal(t, []Message{{Role: "user", Content: "Tone of A. for Q?"}}, rendered.Messages)
+
+	// Defining the id again replaces it, in its place.
+	_, err = r.Define(decodeObject(t, spec("other", `"{{ question }}{{ answer }}"`, `{"kind": "yes-no", "pass": "yes"}`)))
+	require.NoError(t, err)
+	_, err = r.Define(decodeObject(t, strings.Replace(text, "Tone of", "Politeness of", 1)))
+	require.NoError(t, err)
+	list = r.Evaluators()
+	assert.Equal(t, []string{"tone", "other"}, []string{list[n].ID, list[n+1].ID})
+	rendered, err = r.Render("tone", inputsQA)
+	require.NoError(t, err)
+	assert.Equal(t, "Politeness of A. for Q?", rendered.Prompt)
+
+	assert.True(t, r.Undefine("tone"))
+	assert.False(t, r.Undefine("tone"))
+	assert.False(t, r.Undefine("answer-grounding"), "a built-in stays")
+	_, err = r.Render("tone", inputsQA)
+	assert.Equal(t, diag.InputUnknownEvaluator, err.(*diag.Error).Code)
+	assert.Len(t, r.Evaluators(), n+1)
+}
+
+func TestCustomInputs(t *testing.T) {
+	r := defineSpec(t, `{"id": "ctx", "title": "C", "description": "", "dialect": "jinja",
+		"prompt": "{{ question }}|{% for c in contexts %}[{{ c }}]{% endfor %}|{{ note }}|{{ tags|length }}",
+		"inputs": [{"name": "question", "label": "Q", "kind": "text", "required": true},
+		           {"name": "contexts", "label": "C", "kind": "list", "required": true},
+		           {"name": "note", "label": "N", "kind": "text", "required": false},
+		           {"name": "tags", "label": "T", "kind": "list", "required": false}],
+		"output": {"kind": "yes-no", "pass": "yes"}}`)
+	rendered, err := r.Render("ctx", value.NewObject("question", "Q", "contexts", []any{"a", "b"}))
+	require.NoError(t, err)
+	assert.Equal(t, "Q|[a][b]||0", rendered.Prompt, "optional inputs not given are empty")
+	rendered, err = r.Render("ctx", value.NewObject("question", "Q", "contexts", "one text", "tags", []any{"x"}))
+	require.NoError(t, err)
+	assert.Equal(t, "Q|[one text]||1", rendered.Prompt, "a text for a list is a list of one")
+
+	for _, tc := range []struct {
+		name   string
+		inputs *value.Object
+		code   diag.Code
+	}{
+		{"missing text", value.NewObject("contexts", []any{"a"}), diag.InputMissing},
+		{"blank text", value.NewObject("question", " ", "contexts", []any{"a"}), diag.InputBlank},
+		{"number for text", value.NewObject("question", int64(3), "contexts", []any{"a"}), diag.InputWrongType},
+		{"object for list", value.NewObject("question", "Q", "contexts", value.NewObject()), diag.InputWrongType},
+		{"number in list", value.NewObject("question", "Q", "contexts", []any{"a", int64(1)}), diag.InputBadItem},
+		{"empty list", value.NewObject("question", "Q", "contexts", []any{}), diag.InputEmptyList},
+	} {
+		_, err := r.Render("ctx", tc.inputs)
+		require.Error(t, err, tc.name)
+		assert.Equal(t, tc.code, err.(*diag.Error).Code, tc.name)
+	}
+	// An empty required list: the answer is still read, but the verdict is undetermined.
+	v, err := r.Parse("ctx", value.NewObject("question", "Q", "contexts", []any{}), "yes")
+	require.NoError(t, err)
+	assert.Nil(t, v.Passed)
+	assert.Equal(t, diag.InputEmptyList, v.Checks[0].Code)
+}
+
+func TestCustomMessages(t *testing.T) {
+	r := defineSpec(t, `{"id": "chat", "title": "C", "description": "", "dialect": "format",
+		"messages": [{"role": "system", "content": "You grade {question}."}, {"role": "user", "content": "Answer: {answer}"}, {"role": "assistant", "content": "Noted."}],
+		"inputs": [{"name": "question", "label": "Q", "kind": "text", "required": true}, {"name": "answer", "label": "A", "kind": "text", "required": true}],
+		"output": {"kind": "yes-no", "pass": "yes"}}`)
+	rendered, err := r.Render("chat", inputsQA)
+	require.NoError(t, err)
+	assert.Equal(t, []Message{{"system", "You grade Q?."}, {"user", "Answer: A."}, {"assistant", "Noted."}}, rendered.Messages)
+	assert.Equal(t, "Answer: A.", rendered.Prompt, "the prompt is the last user message")
+	require.Len(t, rendered.Spans, 1)
+	assert.Equal(t, "A.", rendered.Prompt[rendered.Spans[0].Start:rendered.Spans[0].End])
+
+	// A template error at render names the message.
+	r = defineSpec(t, `{"id": "bad", "title": "B", "description": "", "dialect": "jinja",
+		"messages": [{"role": "user", "content": "ok"}, {"role": "user", "content": "{{ answer|nosuchfilter }}"}],
+		"inputs": [{"name": "answer", "label": "A", "kind": "text", "required": true}],
+		"output": {"kind": "yes-no", "pass": "yes"}}`)
+	_, err = r.Render("bad", inputsQA)
+	require.Error(t, err)
+	assert.Equal(t, "messages[1].content", err.(*diag.Error).Path)
+	assert.Contains(t, err.Error(), "template: bad: messages[1].content:1:")
+}
+
+func TestCustomBudget(t *testing.T) {
+	// A template that would loop for ever ends at the work budget, an error with its position.
+	r := defineSpec(t, spec("loop", `"{% for i in range(100000) %}{% for j in range(100000) %}{{ answer }}{% endfor %}{% endfor %}{{ question }}"`,
+		`{"kind": "yes-no", "pass": "yes"}`))
+	_, err := r.Render("loop", inputsQA)
+	require.Error(t, err)
+	assert.Equal(t, "template", err.(*diag.Error).Kind)
+	assert.Equal(t, "prompt", err.(*diag.Error).Path)
+}
+
+func TestCustomBuiltinReader(t *testing.T) {
+	r := testRegistry(t)
+	o, err := r.SpecOf("claim-groundedness")
+	require.NoError(t, err)
+	assert.Equal(t, "claim-groundedness-copy", getS(o, "id"))
+	assert.Equal(t, []string{"id", "title", "description", "dialect", "prompt", "inputs", "output", "words", "example"}, o.Keys())
+	assert.Equal(t, value.NewObject("kind", "builtin", "evaluator", "claim-groundedness"), getO(o, "output"))
+	// A translated prompt over the built-in's reader keeps its claims view and its reading.
+	b, _ := r.Get("claim-groundedness")
+	o.Set("prompt", "Traduit : "+b.Prompt)
+	e, err := r.Define(o)
+	require.NoError(t, err)
+	assert.Equal(t, ViewClaims, e.View)
+	assert.Equal(t, b.Score, e.Score)
+	rendered, err := r.Render(e.ID, b.Example.Inputs)
+	require.NoError(t, err)
+	want, err := r.Render(b.ID, b.Example.Inputs)
+	require.NoError(t, err)
+	assert.Equal(t, "Traduit : "+want.Prompt, rendered.Prompt)
+	v, err := r.Parse(e.ID, b.Example.Inputs, b.Example.Answer)
+	require.NoError(t, err)
+	w, err := r.Parse(b.ID, b.Example.Inputs, b.Example.Answer)
+	require.NoError(t, err)
+	assert.Equal(t, w, v)
+
+	s, err := r.SpecOf(e.ID)
+	require.NoError(t, err)
+	assert.Same(t, o, s, "a custom evaluator's spec is its definition")
+	_, err = r.SpecOf("nope")
+	require.Error(t, err)
+}
+
+func TestCheckSpec(t *testing.T) {
+	r := testRegistry(t)
+	_, err := r.Define(decodeObject(t, spec("fine", `"{{ answer }}{{ question }}"`, `{"kind": "yes-no", "pass": "yes"}`)))
+	require.NoError(t, err)
+	tests := []struct {
+		name, text, path string
+		code             diag.Code
+	}{
+		{"not an object", `[1]`, "", diag.EvaluatorBadSpec},
+		{"no output", `{"id": "x", "dialect": "jinja", "prompt": "", "inputs": []}`, "", diag.EvaluatorBadSpec},
+		{"unknown reader", `{"id": "x", "dialect": "jinja", "prompt": "", "inputs": [], "output": {"kind": "vote"}}`, "", diag.EvaluatorBadSpec},
+		{"bad dialect", `{"id": "x", "dialect": "mustache", "prompt": "", "inputs": [], "output": {"kind": "yes-no"}}`, "", diag.EvaluatorBadSpec},
+		{"bad id", spec("Not_An_Id", `"x"`, `{"kind": "yes-no", "pass": "yes"}`), "id", diag.EvaluatorBadID},
+		{"built-in id", spec("answer-grounding", `"x"`, `{"kind": "yes-no", "pass": "yes"}`), "id", diag.EvaluatorBuiltinID},
+		{"unknown built-in", spec("x", `"x"`, `{"kind": "builtin", "evaluator": "fine"}`), "output.evaluator", diag.EvaluatorUnknownBuiltin},
+	}
+	for _, tc := range tests {
+		v, err := value.Decode([]byte(tc.text))
+		require.NoError(t, err)
+		c := r.CheckSpec(v)
+		require.NotEmpty(t, c.Errors, tc.name)
+		assert.Equal(t, tc.code, c.Errors[0].Code, tc.name)
+		assert.Equal(t, tc.path, c.Errors[0].Path, tc.name)
+		_, err = r.Define(v)
+		require.Error(t, err, tc.name)
+		de := err.(*diag.Error)
+		assert.Equal(t, "evaluator", de.Kind)
+		assert.Equal(t, tc.code, de.Code, tc.name)
+		assert.Equal(t, tc.path, de.Path, tc.name)
+	}
+	// A nil and a definition of the wrong types never panic.
+	for _, v := range []any{nil, "x", int64(1), decodeObject(t, `{"id": 1, "dialect": "jinja", "inputs": [1, {"name": 2}], "output": {"kind": "score", "min": "1"}, "prompt": 3, "messages": [4]}`)} {
+		assert.NotPanics(t, func() { _, _ = r.Define(v) })
+	}
+}
+
+// TestStarters defines each evaluator of web/starters (the page's "new from…" menu) and reads
+// answers a judge really writes: with reasoning, fences, prose, and cut short.
+func TestStarters(t *testing.T) {
+	r := testRegistry(t)
+	files, err := filepath.Glob("../../web/starters/*.json")
+	require.NoError(t, err)
+	require.Len(t, files, 3)
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		require.NoError(t, err)
+		e, err := r.Define(decodeObject(t, string(text)))
+		require.NoError(t, err, f)
+		assert.Equal(t, strings.TrimSuffix(filepath.Base(f), ".json"), e.ID, "the file is named by its id")
+		// Its worked example renders and reads to a verdict.
+		_, err = r.Render(e.ID, e.Example.Inputs)
+		require.NoError(t, err, f)
+		v, err := r.Parse(e.ID, e.Example.Inputs, e.Example.Answer)
+		require.NoError(t, err)
+		for _, c := range v.Checks {
+			assert.NotEqual(t, diag.SevError, c.Severity, "%s: %v", f, c)
+		}
+	}
+	ctxIn := decodeObject(t, `{"question": "Q?", "contexts": ["a", "b"]}`)
+	qa := decodeObject(t, `{"question": "Q?", "answer": "A."}`)
+	cites := decodeObject(t, `{"contexts": ["a", "b"], "answer": "A [1]. B [2]."}`)
+	cases := []struct {
+		id, name, answer string
+		passed           *bool
+		score            *float64
+		code             diag.Code
+	}{
+		{"context-relevance", "reasoning model", "<think>\nPassage 1 gives the date. Passage 2 is about another topic. Score: 3 at first, but passage 1 is enough.\n</think>\n[1] Needed.\n[2] Nothing useful.\n\nScore: 4", yes(), score(4), ""},
+		{"context-relevance", "a draft score then the final one", "[1] Needed.\nDraft Score: 3\nOn reflection passage 1 is enough.\nScore: 4", yes(), score(4), diag.AnswerSeveralScores},
+		{"context-relevance", "markdown", "## Assessment\n- [1] on the topic only\n- [2] unrelated\n\n**Score:** 2/5", no(), score(2), ""},
+		{"context-relevance", "cut before the score", "[1] Needed: the launch date.\n[2] On the topic", nil, nil, diag.AnswerNoVerdict},
+		{"context-relevance", "over the scale", "Score: 9/10", nil, nil, diag.AnswerOtherScale},
+		{"answer-relevance", "plain", "The answer responds to both parts.\nVerdict: relevant", yes(), score(1), diag.AnswerProseSkipped},
+		{"answer-relevance", "bold and capitalised", "It talks about shipping instead.\n\n**Verdict: Irrelevant**", no(), score(0), diag.AnswerProseSkipped},
+		{"answer-relevance", "partially", "Verdict: partially relevant", nil, nil, ""},
+		{"answer-relevance", "label only in prose", "I think this is relevant to the question.", nil, nil, diag.AnswerNoVerdict},
+		{"answer-relevance", "reasoning then label", "<think>Both parts? Only the first.</think>\nPartially relevant.", nil, nil, ""},
+		{"citation-faithfulness", "fenced", "```json\n{\"citations\": [{\"sentence\": \"A\", \"source\": 1, \"supported\": true, \"why\": \"p1\"}, {\"sentence\": \"B\", \"source\": 2, \"supported\": true, \"why\": \"p2\"}], \"summary\": \"All supported.\"}\n```", yes(), score(1), ""},
+		{"citation-faithfulness", "prose and a trailing comma", "Checked both.\n{\"citations\": [{\"sentence\": \"A\", \"source\": 1, \"supported\": true}, {\"sentence\": \"B\", \"source\": 3, \"supported\": false, \"why\": \"no passage 3\"},], \"summary\": \"One bad marker.\"}", no(), score(0.5), diag.AnswerRepaired},
+		{"citation-faithfulness", "supported as text is not a score", "{\"citations\": [{\"sentence\": \"A\", \"source\": 1, \"supported\": \"true\"}], \"summary\": \"ok\"}", nil, nil, diag.AnswerBadField},
+		{"citation-faithfulness", "truncated", "{\"citations\": [{\"sentence\": \"A\", \"source\": 1, \"supported\": true}, {\"sentence\": \"B\", \"sou", nil, nil, diag.AnswerTruncated},
+		{"citation-faithfulness", "no citation in the answer", "{\"citations\": [], \"summary\": \"The answer cites nothing.\"}", nil, nil, diag.AnswerMissingField},
+	}
+	for _, tc := range cases {
+		in := map[string]*value.Object{"context-relevance": ctxIn, "answer-relevance": qa, "citation-faithfulness": cites}[tc.id]
+		v, err := r.Parse(tc.id, in, tc.answer)
+		require.NoError(t, err)
+		assert.Equal(t, tc.passed, v.Passed, "%s %s: %v", tc.id, tc.name, v.Checks)
+		assert.Equal(t, tc.score, v.Score, "%s %s", tc.id, tc.name)
+		if tc.code != "" {
+			var got []diag.Code
+			for _, c := range v.Checks {
+				got = append(got, c.Code)
+			}
+			assert.Contains(t, got, tc.code, "%s %s", tc.id, tc.name)
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package judge
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"ragjudge/core/diag"
+	"ragjudge/core/output"
+	"ragjudge/core/value"
+)
+
+// The readers of custom evaluators. Each drops the model's reasoning first (an answer that ends
+// inside it is answer.truncated), and every error check leaves the verdict undetermined: Passed
+// and Score nil, never a guess, never NaN, a score out of range never clamped.
+
+// CustomDetail is a custom reader's Verdict.Verdict (a builtin reader gives its built-in's).
+type CustomDetail struct {
+	Kind   string `json:"kind"`             // the reader: yes-no, score, label, json
+	Label  string `json:"label,omitempty"`  // the word or label read; json: the pass value when a text
+	Reason string `json:"reason,omitempty"` // json: the reason field
+	// Fields is the JSON object a json reader read (the payload, repaired), for showing it whole.
+	Fields *value.Object `json:"fields,omitempty"`
+	_      [0]func()     // not comparable: no equality function in the wasm
+}
+
+// reader is a custom evaluator's reader, set up once from its output (build).
+type reader struct {
+	id, kind string
+	// yes-no and label: the words and what each says of passed (true, false or null); yes-no is
+	// the label reader of "yes" and "no".
+	words  *wordRule
+	labels *value.Object
+	// score: the label before the number; score and json: the range and the passing score.
+	label            string
+	lo, hi, passAt   float64
+	hasRange, hasAt  bool
+	pass, score, why *Field // json: the fields
+	passValues       []any
+	keys             []string // json: the top-level keys of the paths, one of which the payload has
+}
+
+// newWordRule sets up a label reader's words: each label in lower case with single spaces,
+// longest first, so that "partially correct" is not read as "partially".
+func newWordRule(labels []string) *wordRule {
+	w := &wordRule{any: "one of " + oneOf(labels), neither: "none of " + oneOf(labels)}
+	for _, l := range labels {
+		n := normLabel(l)
+		k := len(w.words)
+		w.words = append(w.words, n)
+		for ; k > 0 && len(w.words[k]) > len(w.words[k-1]); k-- {
+			w.words[k], w.words[k-1] = w.words[k-1], w.words[k]
+		}
+	}
+	return w
+}
+
+// parse reads answer (the inputs do not change how a custom reader reads).
+func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
+	d := &CustomDetail{Kind: rd.kind}
+	v := &Verdict{Verdict: d}
+	fail := func(c diag.Check) *Verdict {
+		v.Passed, v.Score = nil, nil
+		v.Checks = append(v.Checks, c)
+		return v
+	}
+	off, open := output.FindReasoning(answer)
+	if open >= 0 && rd.kind != ReaderJSON {
+		return fail(diag.Fail(diag.AnswerTruncated, "the answer ends inside the model's <think> reasoning, before any verdict: it looks truncated (max_tokens too small?)"))
+	}
+	var score float64
+	where, at, n := "", 0, 0 // where the score is, in words and (for a score reader) in bytes
+	switch rd.kind {
+	case ReaderYesNo, ReaderLabel:
+		read := rd.words.read(answer, off)
+		if read.code != "" {
+			c := diag.Warn(read.code, read.msg)
+			if read.word == "" {
+				c.Severity = diag.SevError
+			}
+			if read.n > 0 {
+				c = c.AtOffset(answer, read.off, read.n)
+			}
+			v.Checks = append(v.Checks, c)
+		}
+		if read.word == "" {
+			return v
+		}
+		for _, l := range rd.labels.Keys() {
+			if normLabel(l) == read.word {
+				d.Label = l
+			}
+		}
+		if passed, ok := get(rd.labels, d.Label).(bool); ok {
+			setPassed(v, passed)
+		}
+		return v
+	case ReaderScore:
+		s, c := findScore(answer, off, rd.label, rd.hi)
+		if c != nil {
+			return fail(*c)
+		}
+		v.Checks = append(v.Checks, s.checks...)
+		score, where, at, n = s.value, "at "+posIn(answer, s.off), s.off, s.end-s.off
+	case ReaderJSON:
+		p, err := output.FindJSON(rd.id, answer, rd.keys...)
+		if p != nil {
+			d.Fields = p.Object // with an error: what arrived before the cut, shown for what it is
+		}
+		if err != nil {
+			return fail(outputCheck(err))
+		}
+		v.Checks = append(v.Checks, repairChecks(answer, p.Repairs)...)
+		for k, f := range []*Field{rd.pass, rd.score, rd.why} {
+			if f == nil {
+				continue
+			}
+			vals, missing := pickPath(p.Object, f.Path)
+			switch {
+			case k == 2 && len(vals) == 1:
+				d.Reason, _ = vals[0].v.(string)
+				if _, isText := vals[0].v.(string); !isText && vals[0].v != nil {
+					d.Reason = describeValue(vals[0].v)
+				}
+				continue
+			case k == 2:
+				v.Checks = append(v.Checks, diag.Warn(diag.AnswerMissingField, "the answer's JSON has no "+f.Path+" (the reason)"))
+				continue
+			case missing != "":
+				return fail(diag.Fail(diag.AnswerMissingField, "the answer's JSON has no "+missing+" (the field "+f.Path+")"))
+			case len(vals) == 0:
+				return fail(diag.Fail(diag.AnswerMissingField, "the list at "+f.Path+" is empty: nothing to read"))
+			}
+			all, some, sum := true, false, 0.0
+			for _, x := range vals {
+				ok := k == 0 && containsValue(rd.passValues, x.v)
+				all, some = all && ok, some || ok
+				n, isNum := scoreValue(x.v)
+				if k == 1 && !isNum {
+					return fail(diag.Fail(diag.AnswerBadField, "the score at "+x.path+" is "+describeValue(x.v)+", not a number"))
+				}
+				sum += n
+			}
+			if k == 0 {
+				setPassed(v, all || f.Combine == "any" && some)
+				if s, ok := vals[0].v.(string); ok && len(vals) == 1 {
+					d.Label = s
+				}
+				continue
+			}
+			score, where = sum/float64(len(vals)), "at "+f.Path
+		}
+		if rd.score == nil {
+			return v
+		}
+	}
+	if rd.hasRange && (score < rd.lo || score > rd.hi) {
+		return fail(diag.Fail(diag.AnswerOutOfRange, "the score "+formatNumber(score)+" ("+where+") is outside "+formatNumber(rd.lo)+".."+formatNumber(rd.hi)).AtOffset(answer, at, n))
+	}
+	v.Score = verdictScore(score)
+	if rd.hasAt {
+		v.Passed = verdictPassed(score >= rd.passAt)
+	}
+	return v
+}
+
+// setPassed sets v's verdict to passed, with the score 1 or 0.
+func setPassed(v *Verdict, passed bool) {
+	v.Passed = verdictPassed(passed)
+	v.Score = verdictScore(0)
+	if passed {
+		*v.Score = 1
+	}
+}
+
+// scoreFound is the score a score reader read.
+type scoreFound struct {
+	value    float64
+	text     string // as written: "4", "4/5"
+	off, end int    // from the label to the end of the number
+	checks   []diag.Check
+}
+
+// findScore reads a labelled number in answer[from:]: label (as a word, any case) then ':' or
+// '=' then a number, with Markdown emphasis, quotes and spaces allowed around each ("Score: 4",
+// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"). The last occurrence wins (an earlier one
+// that differs is a warning); a number over another maximum than max ("8/10") is an error.
+func findScore(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
+	skip := func(i int) int {
+		for i < len(answer) && strings.IndexByte(" \t*_\"'`", answer[i]) >= 0 {
+			i++
+		}
+		return i
+	}
+	var found *scoreFound
+	bare := -1
+	for i := from; ; {
+		j := indexFold(answer[i:], label)
+		if j < 0 {
+			break
+		}
+		start := i + j
+		i = start + len(label)
+		before, _ := utf8.DecodeLastRuneInString(answer[:start])
+		after, _ := utf8.DecodeRuneInString(answer[i:])
+		k := skip(i)
+		if isWordRune(before) || isWordRune(after) || k >= len(answer) || answer[k] != ':' && answer[k] != '=' {
+			continue
+		}
+		k = skip(k + 1)
+		e := numberEnd(answer, k)
+		if e == k {
+			bare = start
+			continue
+		}
+		s := &scoreFound{text: answer[k:e], off: start, end: e}
+		s.value, _ = strconv.ParseFloat(s.text, 64)
+		if d := skip(e); d < len(answer) && answer[d] == '/' {
+			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
+				s.text = answer[k:de]
+				if den, _ := strconv.ParseFloat(answer[skip(d+1):de], 64); den != max {
+					c := diag.Fail(diag.AnswerOtherScale, "the score "+s.text+" at "+posIn(answer, start)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, start, de-start)
+					return nil, &c
+				}
+				e, s.end = de, de
+			}
+		}
+		if found != nil && found.value != s.value {
+			s.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+found.text+" at "+posIn(answer, found.off)+
+				", "+s.text+" at "+posIn(answer, start)+"): read the last").AtOffset(answer, start, e-start)}
+		} else if found != nil {
+			s.checks = found.checks
+		}
+		found, i = s, e
+	}
+	switch {
+	case found != nil:
+		return found, nil
+	case strings.TrimSpace(answer[from:]) == "":
+		c := diag.Fail(diag.AnswerEmpty, "the answer is empty: it has no "+label+": <number>")
+		return nil, &c
+	case bare >= 0:
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
+		return nil, &c
+	}
+	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
+	return nil, &c
+}
+
+// numberEnd returns the end of the decimal number at answer[i:] (a sign, digits, a fraction
+// whose '.' is followed by a digit: "Score: 4." ends at 4), or i; a number followed by a letter
+// ("4th") is none.
+func numberEnd(answer string, i int) int {
+	j := i
+	if j < len(answer) && (answer[j] == '-' || answer[j] == '+') {
+		j++
+	}
+	d, dot := j, false
+	for ; j < len(answer) && (answer[j] >= '0' && answer[j] <= '9' || answer[j] == '.' && !dot && j > d && j+1 < len(answer) && answer[j+1] >= '0' && answer[j+1] <= '9'); j++ {
+		dot = dot || answer[j] == '.'
+	}
+	if r, _ := utf8.DecodeRuneInString(answer[j:]); j == d || isWordRune(r) {
+		return i
+	}
+	return j
+}
+
+// scoreValue reads a score: a number, a string holding a decimal one (" 4.5 "), or a boolean as
+// 1 or 0 (a mean of booleans is the share that holds).
+func scoreValue(v any) (float64, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case string:
+		t := strings.TrimSpace(x)
+		f, err := strconv.ParseFloat(t, 64)
+		return f, t != "" && numberEnd(t, 0) == len(t) && err == nil
+	}
+	return jsonNumber(v)
+}
+
+// describeValue is v as a message shows it: its JSON, cut short.
+func describeValue(v any) string {
+	b, _ := value.Marshal(v)
+	if len(b) > 60 {
+		return string(b[:60]) + "…"
+	}
+	return string(b)
+}
+
+// indexFold is strings.Index ignoring case.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
