@@ -11,7 +11,7 @@ import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { datasetJSONL } from "./batch-upstream.mjs";
-import { useBatchEnv, openBatch, setRunOptions, loadDataset, runEnd, startServed, setNumber } from "./batch-env.mjs";
+import { useBatchEnv, openBatch, setRunOptions, loadDataset, runEnd, startServed, setNumber, progress, waitFor } from "./batch-env.mjs";
 import { axeViolations } from "./axe.mjs";
 
 const N = 1000;
@@ -202,6 +202,53 @@ test("a run with human labels and repeats: its report has the Agreement and Cons
       await row.locator("summary").click();
       assert.match(await row.textContent(), /Repeat 1 of 3: .*Repeat 2 of 3: .*Repeat 3 of 3: /s);
       assert.match(await row.locator(".rp-note").textContent(), /^repeats /);
+    } finally {
+      await offline.close();
+    }
+  } finally {
+    await context.close();
+    await served.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test("a paused run's report says it is paused and how far it got; Download report hides while it runs", async () => {
+  const served = await startServed({ latencyMs: 150, faults: false });
+  const context = await env.browser.newContext({ acceptDownloads: true });
+  const dir = await mkdtemp(join(tmpdir(), "ragjudge-report-paused-"));
+  try {
+    const page = await context.newPage();
+    await openBatch(page, served.serve.url);
+    await setRunOptions(page, { concurrency: 2 });
+    await loadDataset(page, "slow.jsonl", datasetJSONL(200));
+    await page.click('[data-ref="batch-run"]');
+    await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "running" && p.done >= 6 ? p : null;
+    }, 30_000, "a few rows done");
+    assert.equal(await page.locator('[data-ref="batch-report"]').isVisible(), false, "no report of a run still going");
+    await page.click('[data-ref="batch-pause"]');
+    // Paused, and the calls that were out have ended (the progress line no longer says "judging").
+    const paused = await waitFor(async () => {
+      const p = await progress(page);
+      return p && p.state === "paused" && !/judging|retrying/.test(p.text) ? p : null;
+    }, 15_000, "the run to pause");
+    await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);
+    const path = join(dir, "paused.html");
+    await writeFile(path, await readFile(await download.path()));
+    const offline = await env.browser.newContext({ offline: true });
+    try {
+      const r = await offline.newPage();
+      await r.goto("file://" + path);
+      await r.waitForFunction(() => document.documentElement.dataset.script === "ready");
+      const done = paused.done;
+      assert.equal((await progress(page)).done, done, "rows finished after the pause");
+      assert.match(await r.textContent('[data-ref="report-header"]'), new RegExp(`paused, ${done} of 200 rows judged`));
+      assert.equal(await r.locator('.rp-row[data-status="pending"]').count(), 200 - done);
+      await r.click('[data-f="pending"]');
+      assert.equal(await r.locator(".rp-row:not([hidden])").count(), 200 - done);
+      assert.match(await r.locator('.rp-row[data-status="pending"] .rp-note').first().textContent(), /not judged yet/);
     } finally {
       await offline.close();
     }
