@@ -33,6 +33,11 @@ const PAYLOADS = [
   `"><svg onload="window.__pwned='svg-input'">`,
   `</textarea></pre></details><iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>`,
   `{{ 7*7 }} {% if true %}jinja{% endif %} {answer}`,
+  // Aimed at the report file itself: its script and style elements, its head, and the
+  // placeholders its styles and script are written at.
+  `</script><script>window.__pwned='close-script'</script>`,
+  `<meta http-equiv="refresh" content="0;url=javascript:window.__pwned='refresh'"><base href="javascript:/">`,
+  `<style>*{display:none}</style><!-- <meta name="rj-style-slot"> <meta name="rj-script-slot"> -->`,
 ];
 
 const chatCalls = () => env.fake.requests.filter((r) => r.path === "/chat/completions").length;
@@ -137,6 +142,9 @@ test("markup in the inputs and the judge's answer is text in the report, and nev
     await r.page.waitForFunction(() => document.documentElement.dataset.script === "ready");
     assert.equal(await r.page.locator("img, iframe, object, embed, svg, a[href], [onerror], [onload], [srcdoc]").count(), 0, "markup from text reached the report's DOM");
     assert.equal(await r.page.locator("script").count(), 1, "only the report's own script");
+    assert.equal(await r.page.locator("style").count(), 1, "only the report's own styles");
+    assert.equal(await r.page.locator("base, body meta, head meta[http-equiv='refresh']").count(), 0);
+    assert.equal(await r.page.locator(".rp-row").isVisible(), true);
     assert.equal(await r.page.evaluate(() => window.__pwned), undefined, "a payload executed");
     const body = await text(r.page, ".rp-row");
     for (const p of PAYLOADS) assert.ok(body.includes(p), "shown as text: " + p);
