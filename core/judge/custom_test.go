@@ -136,6 +136,8 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "zero below min", answer: "Score: 0", codes: codes(diag.AnswerOutOfRange)},
 		{name: "negative", answer: "Score: -1", codes: codes(diag.AnswerOutOfRange)},
 		{name: "another scale", answer: "Score: 8/10", codes: codes(diag.AnswerOtherScale)},
+		{name: "another scale, then this one: the last wins", answer: "Out of ten, Score: 8/10.\nOn the 1-5 scale, Score: 4/5", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "this scale, then another", answer: "Score: 4/5, i.e. Score: 8/10", codes: codes(diag.AnswerOtherScale)},
 		{name: "label without a number", answer: "Score: N/A, the answer is empty", codes: codes(diag.AnswerNoVerdict)},
 		{name: "no label", answer: "I rate it four out of five.", codes: codes(diag.AnswerNoVerdict)},
 		{name: "a word that starts with the label", answer: "Scores: 4", codes: codes(diag.AnswerNoVerdict)},
