@@ -541,7 +541,14 @@ export async function load(opts = {}) {
         return { ok: false, spec: null, errors: [jsonError(/** @type {string} */ (spec), err)], warnings: [], variables: [] };
       }
     }
-    const c = checkSpec(spec, builtins());
+    let c;
+    try {
+      c = checkSpec(spec, builtins());
+    } catch (err) {
+      // A getter or proxy in the definition that throws: the definition cannot be read.
+      const message = "the definition cannot be read: " + String(/** @type {any} */ (err)?.message ?? err);
+      return { ok: false, spec: null, errors: [{ severity: /** @type {const} */ ("error"), code: "evaluator.bad-spec", message, path: "" }], warnings: [], variables: [] };
+    }
     /** @type {string[]|null} */
     let builtinVars = null;
     if (c.builtin) {

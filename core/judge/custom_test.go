@@ -136,6 +136,8 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "zero below min", answer: "Score: 0", codes: codes(diag.AnswerOutOfRange)},
 		{name: "negative", answer: "Score: -1", codes: codes(diag.AnswerOutOfRange)},
 		{name: "another scale", answer: "Score: 8/10", codes: codes(diag.AnswerOtherScale)},
+		{name: "another scale, then this one: the last wins", answer: "Out of ten, Score: 8/10.\nOn the 1-5 scale, Score: 4/5", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "this scale, then another", answer: "Score: 4/5, i.e. Score: 8/10", codes: codes(diag.AnswerOtherScale)},
 		{name: "label without a number", answer: "Score: N/A, the answer is empty", codes: codes(diag.AnswerNoVerdict)},
 		{name: "no label", answer: "I rate it four out of five.", codes: codes(diag.AnswerNoVerdict)},
 		{name: "a word that starts with the label", answer: "Scores: 4", codes: codes(diag.AnswerNoVerdict)},
@@ -369,7 +371,7 @@ func TestCustomBuiltinReader(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestCheckSpec(t *testing.T) {
+func TestDefineRefuses(t *testing.T) {
 	r := testRegistry(t)
 	_, err := r.Define(decodeObject(t, spec("fine", `"{{ answer }}{{ question }}"`, `{"kind": "yes-no", "pass": "yes"}`)))
 	require.NoError(t, err)
@@ -379,30 +381,39 @@ func TestCheckSpec(t *testing.T) {
 	}{
 		{"not an object", `[1]`, "", diag.EvaluatorBadSpec},
 		{"no output", `{"id": "x", "dialect": "jinja", "prompt": "", "inputs": []}`, "", diag.EvaluatorBadSpec},
+		{"no inputs", `{"id": "x", "dialect": "jinja", "prompt": "", "output": {"kind": "yes-no"}}`, "", diag.EvaluatorBadSpec},
 		{"unknown reader", `{"id": "x", "dialect": "jinja", "prompt": "", "inputs": [], "output": {"kind": "vote"}}`, "", diag.EvaluatorBadSpec},
 		{"bad dialect", `{"id": "x", "dialect": "mustache", "prompt": "", "inputs": [], "output": {"kind": "yes-no"}}`, "", diag.EvaluatorBadSpec},
 		{"bad id", spec("Not_An_Id", `"x"`, `{"kind": "yes-no", "pass": "yes"}`), "id", diag.EvaluatorBadID},
 		{"built-in id", spec("answer-grounding", `"x"`, `{"kind": "yes-no", "pass": "yes"}`), "id", diag.EvaluatorBuiltinID},
-		{"unknown built-in", spec("x", `"x"`, `{"kind": "builtin", "evaluator": "fine"}`), "output.evaluator", diag.EvaluatorUnknownBuiltin},
+		{"unknown built-in", spec("x", `"x"`, `{"kind": "builtin", "evaluator": "nope"}`), "output.evaluator", diag.EvaluatorUnknownBuiltin},
+		{"a custom one is no built-in reader", spec("x", `"x"`, `{"kind": "builtin", "evaluator": "fine"}`), "output.evaluator", diag.EvaluatorUnknownBuiltin},
 	}
+	n := len(r.Evaluators())
 	for _, tc := range tests {
 		v, err := value.Decode([]byte(tc.text))
 		require.NoError(t, err)
-		c := r.CheckSpec(v)
-		require.NotEmpty(t, c.Errors, tc.name)
-		assert.Equal(t, tc.code, c.Errors[0].Code, tc.name)
-		assert.Equal(t, tc.path, c.Errors[0].Path, tc.name)
 		_, err = r.Define(v)
 		require.Error(t, err, tc.name)
 		de := err.(*diag.Error)
-		assert.Equal(t, "evaluator", de.Kind)
+		assert.Equal(t, "evaluator", de.Kind, tc.name)
 		assert.Equal(t, tc.code, de.Code, tc.name)
 		assert.Equal(t, tc.path, de.Path, tc.name)
 	}
+	assert.Len(t, r.Evaluators(), n, "nothing defined")
 	// A nil and a definition of the wrong types never panic.
-	for _, v := range []any{nil, "x", int64(1), decodeObject(t, `{"id": 1, "dialect": "jinja", "inputs": [1, {"name": 2}], "output": {"kind": "score", "min": "1"}, "prompt": 3, "messages": [4]}`)} {
+	for _, v := range []any{nil, "x", int64(1), decodeObject(t, `{"id": "ok", "dialect": "jinja", "inputs": [1, {"name": 2, "choices": [3]}], "output": {"kind": "score", "min": "1", "labels": 2}, "prompt": 3, "messages": [4, {"role": 5}]}`)} {
 		assert.NotPanics(t, func() { _, _ = r.Define(v) })
 	}
+	// A definition removed then another defined: the new one lists last.
+	_, err = r.Define(decodeObject(t, spec("second", `"{{ answer }}{{ question }}"`, `{"kind": "yes-no", "pass": "yes"}`)))
+	require.NoError(t, err)
+	require.True(t, r.Undefine("fine"))
+	_, err = r.Define(decodeObject(t, spec("fine", `"{{ answer }}{{ question }}"`, `{"kind": "yes-no", "pass": "yes"}`)))
+	require.NoError(t, err)
+	list := r.Evaluators()
+	assert.Equal(t, []string{"second", "fine"}, []string{list[len(list)-2].ID, list[len(list)-1].ID})
+	assert.Less(t, list[len(list)-2].Order, list[len(list)-1].Order)
 }
 
 // TestStarters defines each evaluator of web/starters (the page's "new from…" menu) and reads

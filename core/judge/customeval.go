@@ -9,36 +9,51 @@ import (
 	"ragjudge/core/value"
 )
 
-// Define checks the definition v (CheckSpec) and, when it has no error, adds it to r as a custom
-// evaluator, replacing one of the same id (which keeps its place in the list). The error is a
-// *diag.Error of Kind "evaluator" with the first error's code, path and line:col in its
-// template; its message counts the others.
-func (r *Registry) Define(v any) (e *Evaluator, err error) {
-	c := r.CheckSpec(v)
-	if n := len(c.Errors); n > 0 {
-		first := c.Errors[0]
-		msg := first.Message
-		if n > 1 {
-			msg += " (and " + strconv.Itoa(n-1) + " more)"
+// readerKinds are the kinds of a custom evaluator's output.
+var readerKinds = []string{ReaderYesNo, ReaderScore, ReaderLabel, ReaderJSON, ReaderBuiltin}
+
+// Define adds v, a custom evaluator's definition as the JS API checked and normalised it (web/
+// evaluatorspec.js checks it against its schema and fills in the defaults; the core's
+// template.Reads checks its templates), to r, replacing one of the same id (which keeps its
+// place in the list). It checks what the registry relies on: the fields it reads, an id that is
+// not a built-in's, a known reader (and a built-in one's evaluator); it never panics on any
+// value. The error is a *diag.Error of Kind "evaluator" with a code and the path of the field.
+// A template that does not parse fails at render, as any template does.
+func (r *Registry) Define(v any) (*Evaluator, error) {
+	s, _ := v.(*value.Object)
+	id, out, d := getS(s, "id"), getO(s, "output"), getS(s, "dialect")
+	kind := getS(out, "kind")
+	_, isList := get(s, "inputs").([]any)
+	old, b := r.byID[id], r.byID[getS(out, "evaluator")]
+	var code diag.Code
+	path, msg := "id", ""
+	switch {
+	case out == nil || !isList || d != "jinja" && d != "format" || !inStrings(readerKinds, kind):
+		code, path, msg = diag.EvaluatorBadSpec, "", "not a checked definition: it needs id, dialect, inputs and output of a known kind (rj.checkEvaluator says what is wrong)"
+	case !isID(id):
+		code, msg = diag.EvaluatorBadID, "id "+quote(id)+" must be lower-case letters, digits and '-' only"
+	case old != nil && !old.Custom:
+		code, msg = diag.EvaluatorBuiltinID, "id "+quote(id)+" is a built-in evaluator's: choose another"
+	case kind == ReaderBuiltin && (b == nil || b.Custom):
+		code, path, msg = diag.EvaluatorUnknownBuiltin, "output.evaluator", quote(getS(out, "evaluator"))+" is not a built-in evaluator"
+	}
+	if code != "" {
+		return nil, &diag.Error{Kind: "evaluator", Code: code, Name: id, Path: path, Msg: msg}
+	}
+	if kind != ReaderBuiltin {
+		b = nil
+	}
+	e := build(s, b)
+	r.byID[id] = e
+	for k, x := range r.custom {
+		if x == old {
+			e.Order, r.custom[k] = x.Order, e
+			return e, nil
 		}
-		return nil, &diag.Error{Kind: "evaluator", Code: first.Code, Name: getS(c.Spec, "id"), Path: first.Path, Line: first.Line, Col: first.Col, Msg: msg}
 	}
-	e = r.build(c)
-	e.Order = customOrder
-	if n := len(r.custom); n > 0 {
-		e.Order = r.custom[n-1].Order + 1
-	}
-	k := 0
-	for k < len(r.custom) && r.custom[k].ID != e.ID {
-		k++
-	}
-	if k < len(r.custom) {
-		e.Order = r.custom[k].Order
-		r.custom[k] = e
-	} else {
-		r.custom = append(r.custom, e)
-	}
-	r.byID[e.ID] = e
+	r.defined++
+	e.Order = customOrder + r.defined
+	r.custom = append(r.custom, e)
 	return e, nil
 }
 
@@ -73,12 +88,12 @@ func (r *Registry) SpecOf(id string) (*value.Object, error) {
 	return v.(*value.Object), nil
 }
 
-// build makes the evaluator of a definition CheckSpec found no error in.
+// build makes the evaluator of a definition Define accepted; b is the built-in whose reader
+// it uses, or nil.
 //
 // e and rd are filled on the stack and copied to the heap whole: in the wasm, each pointer field
 // set on the heap costs a write barrier's code, and this function sets many.
-func (r *Registry) build(c *SpecCheck) *Evaluator {
-	s := c.Spec
+func build(s *value.Object, b *Evaluator) *Evaluator {
 	var e Evaluator
 	e.ID, e.Title, e.Description = getS(s, "id"), getS(s, "title"), getS(s, "description")
 	e.Dialect, e.Prompt, e.Custom, e.Spec = template.Dialect(getS(s, "dialect")), getS(s, "prompt"), true, s
@@ -138,13 +153,13 @@ func (r *Registry) build(c *SpecCheck) *Evaluator {
 	heap := new(reader)
 	*heap = rd
 	e.parse = heap.parse
-	if b := c.builtin; b != nil {
+	if b != nil {
 		e.Output, e.View, e.Score, e.Words, e.parse = b.Output, b.View, b.Score, b.Words, b.parse
 	}
 	if w := getO(s, "words"); w != nil {
 		e.Words = Words{Passed: getS(w, "passed"), Failed: getS(w, "failed")}
 	}
-	e.vars = customVars(e.Inputs, c.builtin)
+	e.vars = customVars(e.Inputs, b)
 	ep := new(Evaluator)
 	*ep = e
 	return ep
@@ -234,7 +249,7 @@ func (e *Evaluator) renderMessages(vars *value.Object) (*Rendered, error) {
 		text, spans, err := template.RenderSpans(e.ID, m.Content, e.Dialect, vars)
 		if err != nil {
 			if de, ok := err.(*diag.Error); ok {
-				de.Path = index("messages", k) + ".content"
+				de.Path = "messages[" + strconv.Itoa(k) + "].content"
 			}
 			return nil, err
 		}

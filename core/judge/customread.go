@@ -175,10 +175,11 @@ func setPassed(v *Verdict, passed bool) {
 
 // scoreFound is the score a score reader read.
 type scoreFound struct {
-	value    float64
-	text     string // as written: "4", "4/5"
-	off, end int    // from the label to the end of the number
-	checks   []diag.Check
+	value      float64
+	text       string // as written: "4", "4/5"
+	off, end   int    // from the label to the end of the number
+	otherScale bool   // written over another maximum than the reader's ("8/10" for 1-5)
+	checks     []diag.Check
 }
 
 // findScore reads a labelled number in answer[from:]: label (as a word, any case) then ':' or
@@ -217,12 +218,8 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		s.value, _ = strconv.ParseFloat(s.text, 64)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
-				s.text = answer[k:de]
-				if den, _ := strconv.ParseFloat(answer[skip(d+1):de], 64); den != max {
-					c := diag.Fail(diag.AnswerOtherScale, "the score "+s.text+" at "+posIn(answer, start)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, start, de-start)
-					return nil, &c
-				}
-				e, s.end = de, de
+				den, _ := strconv.ParseFloat(answer[skip(d+1):de], 64)
+				s.text, s.otherScale, e, s.end = answer[k:de], den != max, de, de
 			}
 		}
 		if found != nil && found.value != s.value {
@@ -234,6 +231,9 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		found, i = s, e
 	}
 	switch {
+	case found != nil && found.otherScale:
+		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+posIn(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
+		return nil, &c
 	case found != nil:
 		return found, nil
 	case strings.TrimSpace(answer[from:]) == "":
@@ -291,10 +291,11 @@ func describeValue(v any) string {
 	return string(b)
 }
 
-// indexFold is strings.Index ignoring case.
+// indexFold is strings.Index ignoring case (a first byte that differs in ASCII case too is
+// skipped at once: labels are words).
 func indexFold(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if s[i]|0x20 == sub[0]|0x20 && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}
 	}

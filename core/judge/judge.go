@@ -147,6 +147,9 @@ type Registry struct {
 	byID   map[string]*Evaluator // built-in and custom
 	order  []*Evaluator          // the built-ins
 	custom []*Evaluator          // the custom evaluators, in the order they were first defined
+	// defined counts the custom evaluators ever defined: their Order, so that one defined after
+	// another was removed still lists last.
+	defined int
 }
 
 // builtins lists the declared evaluators; each file of this package adds its own with register

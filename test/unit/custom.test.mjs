@@ -126,6 +126,9 @@ test("checkEvaluator reports every problem at once with its path, and line:col:l
     assert.ok(r.errors.length > 0);
     for (const e of r.errors) assert.equal(typeof e.path, "string");
   }
+  const hostile = { id: "x", get prompt() { throw new Error("boom"); }, inputs: [], output: { kind: "yes-no" } };
+  assert.deepEqual(rj.checkEvaluator(hostile).errors.map((e) => e.code), ["evaluator.bad-spec"]);
+  throwsRJ(() => rj.define(hostile), { kind: "evaluator", code: "evaluator.bad-spec" });
   const json = rj.checkEvaluator('{"id": "x",\n  "prompt": }');
   assert.deepEqual([json.errors[0].code, json.errors[0].line, json.errors[0].col], ["evaluator.bad-spec", 2, 13]);
 });
