@@ -18,8 +18,9 @@ import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
 import { mountCalculator } from "./calculator.js";
 import { renderVerdict } from "./verdicts.js";
+import { EvaluatorRegistry } from "./custom/registry.js";
 
-const VIEWS = ["evaluate", "batch", "calculator"];
+const VIEWS = ["evaluate", "batch", "calculator", "custom"];
 
 async function fetchConfig() {
   try {
@@ -49,17 +50,6 @@ async function fetchDescriptions() {
   } catch {
     return null;
   }
-}
-
-/**
- * evaluatorList is every evaluator the page offers: the built-ins, then the custom evaluators
- * stored in this browser. There are none yet; when they come, they are read from storage here,
- * so that they are drawn before the engine is ready like the built-ins, and handed to the engine
- * (rj.define) once it is.
- * @param {any[]} builtins @returns {any[]}
- */
-function evaluatorList(builtins) {
-  return builtins;
 }
 
 /**
@@ -97,7 +87,9 @@ async function main() {
   /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
-  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
+  // The user's own evaluators are read from this browser's storage meanwhile: the views list them
+  // with the built-ins (custom/registry.js), and the engine gets them (rj.define) once it is ready.
+  let [builtins, config, registry] = await Promise.all([fetchDescriptions(), fetchConfig(), EvaluatorRegistry.open([])]);
   const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
   const engineLoad = load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) });
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
@@ -112,13 +104,22 @@ async function main() {
       return;
     }
   }
-  let evaluators = evaluatorList(builtins);
+  registry.setBuiltins(builtins);
+  let evaluators = registry.all();
 
   mountSettings(doc, state);
   let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
   let batchMounted = false;
+  /** @type {Promise<void>|false} the My evaluators view's mount, once begun */
+  let customMounted = false;
+  // An evaluator added, renamed or removed in My evaluators: Evaluate's picker is drawn again.
+  registry.addEventListener("change", () => {
+    evaluators = registry.all();
+    evaluate.dispose();
+    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+  });
 
   const tabs = [...ref(doc, "tabs").querySelectorAll('[role="tab"]')];
   async function show(view, { focus = false } = {}) {
@@ -139,9 +140,11 @@ async function main() {
     if (view === "batch" && !batchMounted) {
       // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
       // its promise resolves then.
-      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state });
+      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry });
     }
     if (view === "batch") await batchMounted;
+    if (view === "custom" && !customMounted) customMounted = mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict });
+    if (view === "custom") await customMounted;
   }
   for (const t of tabs) {
     t.addEventListener("click", () => show(t.dataset.view));
@@ -178,14 +181,17 @@ async function main() {
   }
   performance.mark("ragjudge-engine");
   ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  registry.attach(rj); // before the views hear of the engine, so that they find the user's evaluators defined
   engine.ready(rj);
   html.dataset.engine = "ready";
   // evaluators.json comes from the same build as the wasm; one from another build would draw
   // forms the engine does not read, so the engine's own list wins. (Checked after the engine is
   // marked ready: listing the evaluators costs the engine a few ms.)
-  if (described && JSON.stringify(rj.evaluators()) !== JSON.stringify(described)) {
+  const engineBuiltins = rj.evaluators().filter((e) => !e.custom);
+  if (described && JSON.stringify(engineBuiltins) !== JSON.stringify(described)) {
     console.warn("ragjudge: evaluators.json differs from the engine's evaluators (is it from another build? run make build); using the engine's");
-    evaluators = evaluatorList(rj.evaluators());
+    registry.setBuiltins(engineBuiltins);
+    evaluators = registry.all();
     evaluate.dispose();
     evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
     if (calculatorMounted) {
@@ -218,7 +224,7 @@ async function main() {
 
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
-async function mountBatch(root, { engine, evaluators, state }) {
+async function mountBatch(root, { engine, evaluators, state, registry }) {
   let mod;
   try {
     mod = await import("./batch/view.js");
@@ -234,7 +240,20 @@ async function mountBatch(root, { engine, evaluators, state }) {
     );
     return;
   }
-  await mod.mount(root, { engine, evaluators, state, renderVerdict });
+  await mod.mount(root, { engine, evaluators, state, renderVerdict, registry });
+}
+
+// mountLazy loads a view's module (path, relative to this file) on first visit and mounts it into
+// root with ctx; a view that cannot load says so, with the error.
+async function mountLazy(path, root, title, ctx) {
+  let mod;
+  try {
+    mod = await import(path);
+  } catch (e) {
+    replace(root, h("section", { class: "card msg-error" }, h("h2", { class: "card-title", text: title }), h("p", { text: `✗ The ${title} view did not load: ` + (e instanceof Error ? e.message : String(e)) })));
+    return;
+  }
+  await mod.mount(root, ctx);
 }
 
 main();

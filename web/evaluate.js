@@ -78,7 +78,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       dataset: { ref: "pick-" + e.id },
       on: { change: () => select(e.id) },
     });
-    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id, text: e.title || e.id })));
+    // The user's own evaluators (My evaluators) are marked as theirs.
+    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, e.custom ? h("span", { class: "yours", text: "yours" }) : null)));
   }
 
   /** @type {any} the form buildForm made */

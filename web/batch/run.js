@@ -48,13 +48,18 @@ function going(runner) {
  */
 
 export class RunController extends EventTarget {
-  /** @param {{rj: Object, state: import("../state.js").State, store: Object, byID: Map<string, Object>}} ctx */
-  constructor({ rj, state, store, byID }) {
+  /**
+   * evaluatorFor, when given, is the evaluator a stored run is shown and resumed with (a custom
+   * evaluator's definition as the run recorded it: custom/registry.js forRun).
+   * @param {{rj: Object, state: import("../state.js").State, store: Object, byID: Map<string, Object>, evaluatorFor?: (run: any) => any}} ctx
+   */
+  constructor({ rj, state, store, byID, evaluatorFor }) {
     super();
     this.rj = rj;
     this.st = state;
     this.store = store;
     this.byID = byID;
+    this.evaluatorFor = evaluatorFor;
     /** @type {OpenRun|null} */
     this.cur = null;
     /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
@@ -172,7 +177,7 @@ export class RunController extends EventTarget {
     const rs = this.requestSettings();
     if (rs.error) return rs.error;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
+      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.
@@ -210,7 +215,7 @@ export class RunController extends EventTarget {
     }
     loaded ||= await loadRun(this.store, id);
     if (!loaded) return;
-    const ev = this.byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
+    const ev = (this.evaluatorFor && this.evaluatorFor(loaded.run)) || this.byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
     /** @type {OpenRun} */
     const c = { ...loaded, ev, runner: null, live: new LiveRows(), doneTimes: [], startedAt: 0, readOnly: false, message: "" };
     this.cur = c;

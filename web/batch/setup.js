@@ -30,7 +30,7 @@ import { suggestLabelColumn } from "../stats/labels.js";
  * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null)}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
-  const byID = new Map(evaluators.map((e) => [e.id, e]));
+  let byID = new Map(evaluators.map((e) => [e.id, e]));
   if (!byID.has(prefsOf(state).evaluator)) setPrefs(state, { evaluator: evaluators[0].id });
   const prefs = () => prefsOf(state);
   const evaluator = () => byID.get(prefs().evaluator);
@@ -368,6 +368,18 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     drawConcurrencyHint,
     /** ready: a dataset is checked and has rows to judge, so Run may start. */
     ready: () => !runBtn.disabled && card.open,
+    /**
+     * setEvaluators offers evaluators (the user added, renamed or removed one of theirs); the
+     * chosen one stays chosen while it is there.
+     * @param {Object[]} list
+     */
+    setEvaluators(list) {
+      byID = new Map(list.map((e) => [e.id, e]));
+      replace(evSelect, list.map((e) => h("option", { value: e.id, text: e.title || e.id })));
+      if (!byID.has(prefs().evaluator)) setPrefs(state, { evaluator: list[0].id });
+      evSelect.value = prefs().evaluator;
+      if (setup) mapFor(prefs().evaluator);
+    },
     /** current: what is set up (null before a dataset is loaded or while its rows are checked), and its evaluator. */
     current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, label: setup.label, items: setup.checked.items, ev: evaluator() } : null),
     /** say shows a message beside the Run button ("" clears it). */

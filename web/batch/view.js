@@ -3,7 +3,7 @@
 // cancel (run.js), and see the progress, summary and rows (summary.js, table.js) and the stored
 // runs (runlist.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
 //
-// app.js calls mount(root, {engine, evaluators, state, renderVerdict}), possibly before the judge
+// app.js calls mount(root, {engine, evaluators, state, renderVerdict, registry}), possibly before the judge
 // engine has loaded: the view is drawn at once; reading a dataset waits for the engine (setup.js),
 // and so do the stored runs, which are listed and reopened once it is ready. Untrusted text
 // (dataset cells, judge answers) is only ever set as textContent.
@@ -22,20 +22,23 @@ import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
 import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
 import { mountCompare } from "../stats/compareview.js";
+import { usedEvaluator } from "../custom/runnote.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
 /**
  * mount builds the Batch view into root.
  * @param {HTMLElement} root
- * @param {{engine: import("../engine.js").Engine, evaluators: Object[], state: import("../state.js").State, renderVerdict: Function}} ctx
+ * registry, when given, is the page's evaluators (custom/registry.js): the user's own come and go,
+ * and a run of one of them is shown with the definition it recorded.
+ * @param {{engine: import("../engine.js").Engine, evaluators: Object[], state: import("../state.js").State, renderVerdict: Function, registry?: import("../custom/registry.js").EvaluatorRegistry}} ctx
  */
-export async function mount(root, { engine, evaluators, state, renderVerdict }) {
+export async function mount(root, { engine, evaluators, state, renderVerdict, registry }) {
   ensureStylesheet();
   const rj = engine.api;
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   const store = await openStore();
-  const controller = new RunController({ rj, state, store, byID });
+  const controller = new RunController({ rj, state, store, byID, evaluatorFor: registry && ((run) => registry.forRun(run)) });
   const threshold = () => thresholdOf(prefsOf(state));
 
   const setup = mountSetup(
@@ -55,10 +58,17 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
   const consistency = mountConsistency({ rj, controller, threshold });
   const comparison = mountCompare({ rj, store, state, byID });
   runsList.card.append(comparison.el);
+  registry?.addEventListener("change", () => {
+    const list = registry.all();
+    byID.clear();
+    for (const e of list) byID.set(e.id, e);
+    setup.setEvaluators(list);
+  });
 
   // ---- the run card ------------------------------------------------------------------------
   const runTitle = h("h2", { class: "card-title", dataset: { ref: "batch-run-title" } });
   const runSub = h("p", { class: "hint", dataset: { ref: "batch-run-sub" } });
+  const usedEl = h("div", { dataset: { ref: "batch-run-evaluator" } });
   const readOnlyNote = h("p", {
     class: "batch-msg readonly-note",
     dataset: { ref: "batch-readonly" },
@@ -88,6 +98,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     { class: "card batch-run", dataset: { ref: "batch-run-card" }, hidden: true },
     runTitle,
     runSub,
+    usedEl,
     readOnlyNote,
     summary.bar,
     summary.progText,
@@ -183,6 +194,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const judged = run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "";
     runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
     liveLine.textContent = cur.message;
+    replace(usedEl, usedEvaluator(run, cur.ev));
     table.reset();
     update(true);
   });
@@ -226,7 +238,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict }) 
     const p = prefsOf(state);
     const th = thresholdOf(p);
     const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
-    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, createdAt: new Date(cur.run.createdAt).toISOString() };
+    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, evaluatorSpec: cur.run.evaluatorSpec, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
     const extra = agreement.exportFields(); // the human label and whether the judge agrees with it

@@ -1,0 +1,190 @@
+// outputform.js: the form of a custom evaluator's reader (its "output"): which kind of answer the
+// judge writes, and that kind's settings. Each field carries the path the core's checks name it by
+// (data-path="output.pass_at"), so a check is shown under the field it is about.
+
+import { h, replace, uid } from "../dom.js";
+import { OUTPUT_KINDS, defaultOutput } from "./spec.js";
+
+const KIND_WORDS = {
+  "yes-no": "Yes or no",
+  score: "A score (Score: 4)",
+  label: "One of your labels",
+  json: "A JSON object",
+  builtin: "A built-in evaluator's answer",
+};
+
+const KIND_HINTS = {
+  "yes-no": "The answer is read by the rule of answer grounding: the whole answer, or a verdict line, is yes or no; a yes or no inside a sentence is not a verdict.",
+  score: "A labelled number (Score: 4, **Score:** 4/5, Score = 4); the last one wins; a score out of range is an error, never a silent 0.",
+  label: "One of the labels below, matched as yes or no are matched: the whole answer or a verdict line.",
+  json: "A JSON object found and repaired as the built-ins' are; fields are picked by paths such as $.verdict or $.items[*].ok.",
+  builtin: "The built-in's reader and cross-checks over your prompt: a translated or stricter claim checker keeps its claim cards.",
+};
+
+const VERDICTS = [
+  ["pass", "✓ passes", true],
+  ["fail", "✗ fails", false],
+  ["none", "? undetermined", null],
+];
+
+/**
+ * outputForm draws the reader form of spec.output into el, edits spec.output in place and calls
+ * onChange() after each edit; builtins are the built-ins a "builtin" reader may name. It returns
+ * {fields}: data-path → the element a check about that path is shown in.
+ * @param {HTMLElement} el @param {any} spec @param {{id: string, title?: string}[]} builtins @param {() => void} onChange
+ * @returns {{errors: Map<string, HTMLElement>}}
+ */
+export function outputForm(el, spec, builtins, onChange) {
+  /** @type {Map<string, HTMLElement>} */
+  const errors = new Map();
+  if (!spec.output || typeof spec.output !== "object") spec.output = defaultOutput("yes-no");
+  const out = spec.output;
+
+  /** field is a labelled control with the slot for checks about path. */
+  const field = (label, control, path, hint) => {
+    if (!control.id) control.id = uid("out");
+    const err = h("div", { class: "field-error", dataset: { errorFor: path }, attrs: { "aria-live": "polite" } });
+    errors.set(path, err);
+    control.setAttribute("aria-describedby", err.id = control.id + "-err");
+    return h("div", { class: "field", dataset: { path } }, h("label", { htmlFor: control.id, text: label }), control, hint ? h("div", { class: "hint", text: hint }) : null, err);
+  };
+  const text = (path, key, value, attrs = {}) =>
+    h("input", {
+      type: "text",
+      class: "input",
+      value: value ?? "",
+      dataset: { ref: "custom-" + path.replace(/[.[\]]+/g, "-") },
+      attrs: { autocomplete: "off", spellcheck: "false", ...attrs },
+      on: {
+        input: (e) => {
+          const v = /** @type {HTMLInputElement} */ (e.target).value;
+          if (v === "" && key !== "label") delete out[key];
+          else out[key] = v;
+          onChange();
+        },
+      },
+    });
+  const num = (path, key) =>
+    h("input", {
+      type: "number",
+      step: "any",
+      class: "input narrow",
+      value: out[key] === undefined || out[key] === null ? "" : String(out[key]),
+      dataset: { ref: "custom-" + path.replace(/[.[\]]+/g, "-") },
+      on: {
+        input: (e) => {
+          const v = /** @type {HTMLInputElement} */ (e.target).value.trim();
+          const n = Number(v);
+          if (v === "") delete out[key];
+          else out[key] = Number.isFinite(n) ? n : v; // the core says what is wrong with it
+          onChange();
+        },
+      },
+    });
+
+  const kindSel = h(
+    "select",
+    { class: "input", dataset: { ref: "custom-output-kind" }, on: { change: () => setKind(kindSel.value) } },
+    OUTPUT_KINDS.map((k) => h("option", { value: k, text: KIND_WORDS[/** @type {keyof typeof KIND_WORDS} */ (k)] })),
+  );
+  kindSel.value = out.kind;
+
+  function setKind(kind) {
+    for (const k of Object.keys(out)) delete out[k];
+    Object.assign(out, defaultOutput(kind));
+    onChange();
+    draw();
+  }
+
+  function draw() {
+    errors.clear();
+    const body = [];
+    const kind = out.kind;
+    if (kind === "yes-no") {
+      const sel = h("select", { class: "input narrow", dataset: { ref: "custom-output-pass" }, on: { change: () => ((out.pass = sel.value), onChange()) } }, h("option", { value: "yes", text: "yes" }), h("option", { value: "no", text: "no" }));
+      sel.value = out.pass === "no" ? "no" : "yes";
+      body.push(field("The verdict passes when the judge says", sel, "output.pass"));
+    } else if (kind === "score") {
+      body.push(field("Label before the number", text("output.label", "label", out.label), "output.label", 'e.g. Score, as in "Score: 4"'));
+      body.push(h("div", { class: "row3" }, field("Lowest", num("output.min", "min"), "output.min"), field("Highest", num("output.max", "max"), "output.max"), field("Passes from", num("output.pass_at", "pass_at"), "output.pass_at", "blank: a score only")));
+    } else if (kind === "label") {
+      body.push(labelsTable());
+    } else if (kind === "json") {
+      body.push(field("Pass field", text("output.pass", "pass", out.pass, { placeholder: "$.verdict" }), "output.pass", "a path; $.items[*].ok takes every item"));
+      const values = h("input", {
+        type: "text",
+        class: "input mono",
+        value: Array.isArray(out.pass_values) ? out.pass_values.map((v) => JSON.stringify(v)).join(", ") : "",
+        dataset: { ref: "custom-output-pass_values" },
+        attrs: { autocomplete: "off", spellcheck: "false" },
+        on: {
+          input: () => {
+            const err = errors.get("output.pass_values");
+            try {
+              out.pass_values = values.value.trim() ? JSON.parse("[" + values.value + "]") : [];
+              if (err) err.dataset.local = "";
+            } catch {
+              if (err) {
+                err.textContent = '✗ Write JSON values separated by commas, e.g. true, "pass"';
+                err.dataset.local = "1";
+              }
+              return;
+            }
+            onChange();
+          },
+        },
+      });
+      body.push(field("Values that pass", values, "output.pass_values", 'JSON values, e.g. true, "pass"'));
+      body.push(field("Score field", text("output.score", "score", out.score, { placeholder: "$.score" }), "output.score", "optional"));
+      body.push(field("Reason field", text("output.reason", "reason", out.reason, { placeholder: "$.reason" }), "output.reason", "optional"));
+    } else if (kind === "builtin") {
+      const sel = h(
+        "select",
+        { class: "input", dataset: { ref: "custom-output-evaluator" }, on: { change: () => ((out.evaluator = sel.value), onChange()) } },
+        builtins.map((b) => h("option", { value: b.id, text: b.title || b.id })),
+      );
+      sel.value = out.evaluator;
+      body.push(field("Read the answer as", sel, "output.evaluator"));
+    }
+    const kindField = field("The judge answers with", kindSel, "output.kind", KIND_HINTS[/** @type {keyof typeof KIND_HINTS} */ (kind)]);
+    const general = h("div", { class: "field-error", attrs: { "aria-live": "polite" } });
+    errors.set("output", general);
+    replace(el, kindField, body, general);
+  }
+
+  /** labelsTable is the label kind's rows: a label and the verdict it gives. */
+  function labelsTable() {
+    if (!out.labels || typeof out.labels !== "object") out.labels = {};
+    const entries = Object.entries(out.labels);
+    const commit = () => {
+      const next = {};
+      for (const row of /** @type {HTMLElement[]} */ ([...tbody.children])) {
+        const name = /** @type {HTMLInputElement} */ (row.querySelector("input")).value;
+        const v = /** @type {HTMLSelectElement} */ (row.querySelector("select")).value;
+        next[name] = v === "pass" ? true : v === "fail" ? false : null;
+      }
+      out.labels = next;
+      onChange();
+    };
+    const row = (name, verdict) => {
+      const nameIn = h("input", { type: "text", class: "input", value: name, dataset: { ref: "custom-label-name" }, attrs: { "aria-label": "Label", autocomplete: "off" }, on: { input: commit } });
+      const sel = h("select", { class: "input", dataset: { ref: "custom-label-verdict" }, attrs: { "aria-label": "Verdict for this label" }, on: { change: commit } }, VERDICTS.map(([v, t]) => h("option", { value: String(v), text: String(t) })));
+      sel.value = verdict === true ? "pass" : verdict === false ? "fail" : "none";
+      const tr = h("tr", {}, h("td", {}, nameIn), h("td", {}, sel), h("td", {}, h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove", attrs: { "aria-label": `Remove the label ${name || "(blank)"}` }, on: { click: () => (tr.remove(), commit()) } })));
+      return tr;
+    };
+    const tbody = h("tbody", {}, entries.map(([k, v]) => row(k, v)));
+    const err = h("div", { class: "field-error", attrs: { "aria-live": "polite" } });
+    errors.set("output.labels", err);
+    return h(
+      "div",
+      { class: "field", dataset: { path: "output.labels" } },
+      h("table", { class: "labels-table" }, h("thead", {}, h("tr", {}, h("th", { text: "Label" }), h("th", { text: "Verdict" }), h("th", {}, h("span", { class: "sr-only", text: "Actions" })))), tbody),
+      h("div", { class: "btn-row" }, h("button", { type: "button", class: "btn btn-small", text: "+ Add a label", dataset: { ref: "custom-label-add" }, on: { click: () => (tbody.append(row("", null)), commit(), /** @type {HTMLElement} */ (tbody.lastElementChild?.querySelector("input"))?.focus()) } })),
+      err,
+    );
+  }
+
+  draw();
+  return { errors };
+}

@@ -1,0 +1,247 @@
+// registry.js: every evaluator the page offers, the built-ins and the user's own, in one list the
+// views draw their pickers from. The user's are read from this browser's storage (store.js) as the
+// page starts, so they are drawn with the built-ins before the engine is ready, and defined in the
+// engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes
+// (an evaluator added, removed, renamed, its inputs changed, or it became usable or not); an edit
+// of a prompt alone changes no list, the engine renders the new one at the next call.
+//
+// A description object keeps its identity while its evaluator is edited (its fields are replaced
+// in place), so a view holding it sees the new title, inputs and words without being redrawn.
+
+import { openCustomStore, MemoryStore } from "./store.js";
+import { describe } from "./spec.js";
+
+/** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any}} Rec */
+
+/**
+ * errorCheck turns what rj.define threw into a check ({severity, code, message, path, line, col}).
+ * @param {any} e @returns {any}
+ */
+export function errorCheck(e) {
+  return {
+    severity: "error",
+    code: (e && e.code) || "evaluator.invalid",
+    message: (e && (e.detail || e.message)) || String(e),
+    path: (e && e.path) || "",
+    line: (e && e.line) || 0,
+    col: (e && e.col) || 0,
+    len: (e && e.len) || 0,
+  };
+}
+
+export class EvaluatorRegistry extends EventTarget {
+  /**
+   * @param {any[]} builtins the built-ins' descriptions (evaluators.json or rj.evaluators())
+   * @param {import("./store.js").CustomStore|MemoryStore} store
+   * @param {Rec[]} records
+   */
+  constructor(builtins, store, records) {
+    super();
+    this.builtins = builtins;
+    this.store = store;
+    /** @type {Map<string, Rec>} */
+    this.records = new Map(records.map((r) => [r.id, r]));
+    /** @type {Map<string, any>} id → description, identity kept across edits */
+    this.descs = new Map();
+    /** @type {any} the engine once ready */
+    this.rj = null;
+    for (const r of records) this.descs.set(r.id, describe(r.spec, { example: exampleOf(r) }));
+    this.sig = this.signature();
+  }
+
+  /**
+   * open reads the stored evaluators; a storage that cannot be read leaves the list to the
+   * built-ins (and a memory store, which the My evaluators view says forgets).
+   * @param {any[]} builtins @param {{idb?: IDBFactory}} [opts]
+   */
+  static async open(builtins, { idb } = {}) {
+    let store;
+    let records = [];
+    try {
+      store = await openCustomStore(idb);
+      records = await store.list();
+    } catch {
+      store = new MemoryStore();
+    }
+    return new EvaluatorRegistry(builtins, store, records);
+  }
+
+  /**
+   * setBuiltins sets the built-ins' descriptions (the page reads them while the store is read).
+   * @param {any[]} builtins
+   */
+  setBuiltins(builtins) {
+    this.builtins = builtins;
+    this.sig = this.signature();
+  }
+
+  /** builtinIds are the built-ins' ids, which a custom evaluator may not take. */
+  builtinIds() {
+    return new Set(this.builtins.map((b) => b.id));
+  }
+
+  /** @returns {Rec[]} the user's evaluators, in the order they were made */
+  customs() {
+    return [...this.records.values()].sort((a, b) => (a.createdAt ?? a.updatedAt) - (b.createdAt ?? b.updatedAt) || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * usable says whether evaluator id can be offered in Evaluate and Batch: defined in the engine
+   * once it is ready; before that, as it was when last saved.
+   * @param {Rec} r
+   */
+  usable(r) {
+    return r.ok !== false;
+  }
+
+  /** all lists the built-ins, then the user's usable evaluators (their descriptions). */
+  all() {
+    return [...this.builtins, ...this.customs().filter((r) => this.usable(r)).map((r) => this.descs.get(r.id))];
+  }
+
+  /** get is evaluator id's description, built-in or custom (usable or not). @param {string} id */
+  get(id) {
+    return this.builtins.find((b) => b.id === id) || this.descs.get(id);
+  }
+
+  signature() {
+    return JSON.stringify(this.all().map((e) => [e.id, e.title, e.inputs]));
+  }
+
+  /** changed tells the views when what they list differs from what they drew. */
+  changed() {
+    const sig = this.signature();
+    if (sig === this.sig) return;
+    this.sig = sig;
+    this.dispatchEvent(new Event("change"));
+  }
+
+  /**
+   * attach defines every stored evaluator in rj (the engine, now ready), notes those that no
+   * longer define (an engine of another version may refuse them) and tells the views.
+   * @param {any} rj
+   */
+  attach(rj) {
+    this.rj = rj;
+    for (const r of this.records.values()) this.define(r);
+    this.changed();
+  }
+
+  /**
+   * define hands r's spec to the engine and refreshes its description from the engine's entry;
+   * r.ok and r.error say how it went. Without the engine, nothing happens.
+   * @param {Rec} r
+   */
+  define(r) {
+    if (!this.rj) return;
+    try {
+      this.rj.define(r.spec);
+      r.ok = true;
+      r.error = null;
+    } catch (e) {
+      r.ok = false;
+      r.error = errorCheck(e);
+      try {
+        this.rj.undefine(r.spec.id);
+      } catch {
+        // never defined
+      }
+    }
+    this.refresh(r);
+  }
+
+  /** refresh replaces r's description's fields, in place, from its spec and the engine's entry. @param {Rec} r */
+  refresh(r) {
+    const fresh = describe(r.spec, { example: exampleOf(r) });
+    if (this.rj && r.ok) {
+      const entry = safe(() => this.rj.evaluators().find((/** @type {any} */ e) => e.id === r.id));
+      if (entry) Object.assign(fresh, entry, { custom: true, spec: r.spec, example: fresh.example, order: entry.order ?? fresh.order });
+    }
+    const d = this.descs.get(r.id);
+    if (d) {
+      for (const k of Object.keys(d)) delete d[k];
+      Object.assign(d, fresh);
+    } else this.descs.set(r.id, fresh);
+  }
+
+  /**
+   * save stores rec (its spec as the user left it, errors and all), defines it in the engine when
+   * its check passed (ok) or takes it out of the engine when not, and tells the views when their
+   * lists change. With oldId, the evaluator was renamed: the old id goes.
+   * @param {Rec} rec @param {{oldId?: string}} [opts]
+   */
+  async save(rec, { oldId } = {}) {
+    const prev = this.records.get(oldId || rec.id);
+    rec.createdAt = (prev && prev.createdAt) || rec.createdAt || Date.now();
+    rec.updatedAt = Date.now();
+    if (oldId && oldId !== rec.id) {
+      this.records.delete(oldId);
+      this.descs.delete(oldId);
+      if (this.rj) safe(() => this.rj.undefine(oldId));
+    }
+    this.records.set(rec.id, rec);
+    if (rec.ok === false) {
+      if (this.rj) safe(() => this.rj.undefine(rec.id));
+      this.refresh(rec);
+    } else this.define(rec);
+    this.changed();
+    const stored = { id: rec.id, spec: rec.spec, sample: rec.sample, answer: rec.answer, ok: rec.ok, createdAt: rec.createdAt, updatedAt: rec.updatedAt };
+    if (oldId && oldId !== rec.id) await this.store.rename(oldId, stored);
+    else await this.store.put(stored);
+  }
+
+  /** remove deletes evaluator id from this browser and from the engine. @param {string} id */
+  async remove(id) {
+    this.records.delete(id);
+    this.descs.delete(id);
+    if (this.rj) safe(() => this.rj.undefine(id));
+    this.changed();
+    await this.store.delete(id);
+  }
+
+  /**
+   * forRun is the evaluator a stored batch run is shown and resumed with. A run records the full
+   * definition of a custom evaluator (run.evaluatorSpec); when the evaluator has since been edited
+   * or deleted, that definition is defined again under the run's own id (run ids are valid
+   * evaluator ids and unique), so the run renders and reads rows as it did. Otherwise, the
+   * evaluator of that id.
+   * @param {{id: string, evaluator: string, evaluatorSpec?: any}} run
+   * @returns {any|null} a description, or null when there is none
+   */
+  forRun(run) {
+    const current = this.get(run.evaluator);
+    const spec = run.evaluatorSpec;
+    if (!spec) return current || null;
+    const rec = this.records.get(run.evaluator);
+    if (rec && rec.ok !== false && JSON.stringify(rec.spec) === JSON.stringify(spec)) return current;
+    const snapshot = { ...spec, id: run.id };
+    const d = describe(snapshot);
+    d.title = `${spec.title || spec.id} (as this run used it)`;
+    d.runOf = spec.id;
+    d.state = rec ? "edited" : "deleted";
+    if (this.rj) {
+      try {
+        this.rj.define(snapshot);
+        const entry = safe(() => this.rj.evaluators().find((/** @type {any} */ e) => e.id === run.id));
+        if (entry) Object.assign(d, entry, { title: d.title, custom: true, spec, runOf: spec.id, state: d.state });
+      } catch (e) {
+        d.defineError = errorCheck(e);
+      }
+    }
+    return d;
+  }
+}
+
+/** exampleOf is the example Evaluate offers for a record: the editor's sample inputs and answer. @param {Rec} r */
+function exampleOf(r) {
+  return r.sample && r.sample.inputs ? { inputs: r.sample.inputs, answer: r.answer || "" } : undefined;
+}
+
+/** @template T @param {() => T} fn @returns {T|undefined} */
+function safe(fn) {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,286 @@
+// spec.js: custom evaluators as the page handles them, pure functions of their values (Node tests
+// cover them): a fresh spec, a copy with a free id, the description the page draws an evaluator
+// from before the engine has checked it, inputs suggested from the names a template reads, the
+// export file and the reading of an imported one. What a spec means is the core's to check
+// (rj.checkEvaluator); this only makes sure a file holds spec-shaped values before it is asked.
+
+/**
+ * @typedef {{name: string, label?: string, kind?: string, required?: boolean}} SpecInput
+ * @typedef {{id: string, title?: string, description?: string, dialect?: string, prompt?: string,
+ *   messages?: {role: string, content: string}[], inputs?: SpecInput[], output?: any}} Spec
+ */
+
+/** ID_RE is what an evaluator id may be made of. */
+export const ID_RE = /^[a-z0-9-]+$/;
+
+/** OUTPUT_KINDS are the readers a custom evaluator can have, in the order the editor offers them. */
+export const OUTPUT_KINDS = ["yes-no", "score", "label", "json", "builtin"];
+
+/** EXPORT_FORMAT marks a file of several evaluators written by this page. */
+export const EXPORT_FORMAT = "ragjudge.evaluators";
+
+/**
+ * defaultOutput is a fresh reader of kind, with the settings a person would start from.
+ * @param {string} kind @returns {any}
+ */
+export function defaultOutput(kind) {
+  switch (kind) {
+    case "score":
+      return { kind, label: "Score", min: 1, max: 5, pass_at: 4 };
+    case "label":
+      return { kind, labels: { correct: true, "partially correct": null, incorrect: false } };
+    case "json":
+      return { kind, pass: "$.verdict", pass_values: [true, "pass"], score: "$.score", reason: "$.reason" };
+    case "builtin":
+      return { kind, evaluator: "claim-groundedness" };
+    default:
+      return { kind: "yes-no", pass: "yes" };
+  }
+}
+
+/**
+ * blankSpec is "new from scratch": a short yes/no judge prompt over a question and an answer, so
+ * the editor shows a whole prompt, preview and verdict at once; id is free among taken.
+ * @param {Iterable<string>} taken @returns {Spec}
+ */
+export function blankSpec(taken = []) {
+  return {
+    id: freeId("my-evaluator", taken),
+    title: "My evaluator",
+    description: "",
+    dialect: "jinja",
+    prompt: "You are judging an answer to a question.\n\nQuestion: {{ question }}\n\nAnswer: {{ answer }}\n\nIs the answer correct and complete? Reply with yes or no only.",
+    inputs: [
+      { name: "question", label: "Question", kind: "text", required: true },
+      { name: "answer", label: "Answer", kind: "text", required: true },
+    ],
+    output: defaultOutput("yes-no"),
+  };
+}
+
+/**
+ * freeId is base (made a valid id) or base-2, base-3, … : the first not in taken.
+ * @param {string} base @param {Iterable<string>} taken @returns {string}
+ */
+export function freeId(base, taken) {
+  const used = new Set(taken);
+  const clean =
+    String(base || "")
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/-+/g, "-")
+      .replace(/^-|-$/g, "") || "my-evaluator";
+  if (!used.has(clean)) return clean;
+  for (let i = 2; ; i++) if (!used.has(`${clean}-${i}`)) return `${clean}-${i}`;
+}
+
+/**
+ * copyOf is spec as a new evaluator of the user's: a free id ("<id>-copy"), "(copy)" in its title
+ * unless asked not to, everything else the same.
+ * @param {Spec} spec @param {Iterable<string>} taken @param {{suffix?: string, title?: string}} [opts]
+ * @returns {Spec}
+ */
+export function copyOf(spec, taken, { suffix = "copy", title } = {}) {
+  const s = structuredClone(spec);
+  s.id = freeId(suffix ? `${spec.id}-${suffix}` : spec.id, taken);
+  s.title = title ?? (spec.title ? `${spec.title} (${suffix || "copy"})` : s.id);
+  return s;
+}
+
+/**
+ * templatesOf lists a spec's templates with the field path the core's checks name them by:
+ * "prompt", or "messages[i].content".
+ * @param {Spec} spec @returns {{path: string, source: string, role?: string}[]}
+ */
+export function templatesOf(spec) {
+  if (Array.isArray(spec.messages)) return spec.messages.map((m, i) => ({ path: `messages[${i}].content`, source: String((m && m.content) ?? ""), role: m && m.role }));
+  return [{ path: "prompt", source: String(spec.prompt ?? "") }];
+}
+
+/**
+ * labelOf is the label a person would give an input named name: "retrieved_contexts" →
+ * "Retrieved contexts".
+ * @param {string} name @returns {string}
+ */
+export function labelOf(name) {
+  const words = String(name).replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : String(name);
+}
+
+// LIST_NAMES are names that hold several texts in the datasets people bring (RAGAS, DeepEval,
+// promptfoo), guessed as lists; anything else starts as text and the user says otherwise.
+const LIST_NAMES = /^(contexts?|retrieved_contexts|retrieval_context|context_list|documents|docs|passages|chunks|facts|references|sources|evidence|citations|claims|items)$/i;
+
+/**
+ * syncInputs keeps the inputs table in step with the names the templates read, as they are typed:
+ * a name read and not declared is added (marked auto: added by the editor, not the user); an input
+ * the editor added that is no longer read goes, so a name typed letter by letter leaves no trail;
+ * an input the user touched (auto cleared) stays, marked unused while no template reads it.
+ * @param {(SpecInput & {auto?: boolean, unused?: boolean})[]} current
+ * @param {string[]} names
+ * @returns {(SpecInput & {auto?: boolean, unused?: boolean})[]}
+ */
+export function syncInputs(current, names) {
+  const read = new Set(names);
+  const kept = current.filter((i) => !(i.auto && !read.has(i.name)));
+  const out = kept.map((i) => {
+    const { unused, ...rest } = i;
+    return read.has(i.name) ? rest : { ...rest, unused: true };
+  });
+  const have = new Set(kept.map((i) => i.name));
+  for (const n of names) if (!have.has(n)) out.push({ name: n, label: labelOf(n), kind: LIST_NAMES.test(n) ? "list" : "text", required: true, auto: true }), have.add(n);
+  return out;
+}
+
+/**
+ * cleanInputs drops the editor's own marks (unused) before a spec is saved or checked.
+ * @param {(SpecInput & {unused?: boolean})[]} inputs @returns {SpecInput[]}
+ */
+export function cleanInputs(inputs) {
+  return inputs.map(({ name, label, kind, required }) => ({ name, label: label || labelOf(name), kind: kind || "text", required: !!required }));
+}
+
+/**
+ * describe is the description the page draws a custom evaluator from before the engine has
+ * defined it (after that, the engine's own entry of rj.evaluators() is merged over it): the
+ * fields rj.evaluators() gives, from the spec alone.
+ * @param {Spec} spec
+ * @param {{example?: {inputs: any, answer: string}}} [extra]
+ */
+export function describe(spec, { example } = {}) {
+  const out = spec.output || {};
+  const inputs = (Array.isArray(spec.inputs) ? spec.inputs : []).map((i) => ({ name: i.name, label: i.label || labelOf(i.name), kind: i.kind === "list" ? "list" : "text", required: !!i.required }));
+  /** @type {any} */
+  const d = {
+    id: spec.id,
+    order: 1000,
+    title: spec.title || spec.id,
+    description: spec.description || "",
+    dialect: spec.dialect || "jinja",
+    inputs,
+    output: out,
+    custom: true,
+    spec,
+    words: { passed: "Passed", failed: "Failed" },
+  };
+  if (out.kind === "score" && typeof out.max === "number") d.score = { kind: "scale", max: out.max, decimals: 2 };
+  if (example) d.example = example;
+  return d;
+}
+
+/**
+ * exportFile is the text of the .json file an export writes: one spec as it is (an evaluator is a
+ * JSON document), or several as {format, version, evaluators}.
+ * @param {Spec[]} specs @returns {string}
+ */
+export function exportFile(specs) {
+  const body = specs.length === 1 ? specs[0] : { format: EXPORT_FORMAT, version: 1, evaluators: specs };
+  return JSON.stringify(body, null, 2) + "\n";
+}
+
+/**
+ * readImport reads the text of an imported file: one spec, an array of specs, or an export of
+ * several. It returns the specs that have a spec's shape and, for the rest, one error each that
+ * says which and why ("evaluator 2: no id"); the file itself unreadable is one error with where
+ * the JSON stopped.
+ * @param {string} text
+ * @returns {{specs: Spec[], errors: string[]}}
+ */
+export function readImport(text) {
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { specs: [], errors: [`The file is not JSON: ${e instanceof Error ? e.message : String(e)}.`] };
+  }
+  let list;
+  if (Array.isArray(doc)) list = doc;
+  else if (doc && typeof doc === "object" && doc.format === EXPORT_FORMAT) {
+    if (!Array.isArray(doc.evaluators)) return { specs: [], errors: ['The file says it holds evaluators but its "evaluators" is not a list.'] };
+    list = doc.evaluators;
+  } else if (doc && typeof doc === "object") list = [doc];
+  else return { specs: [], errors: ["The file holds a " + (doc === null ? "null" : typeof doc) + ", not an evaluator (a JSON object)."] };
+  if (!list.length) return { specs: [], errors: ["The file holds no evaluator."] };
+  /** @type {Spec[]} */
+  const specs = [];
+  const errors = [];
+  list.forEach((s, i) => {
+    const which = list.length > 1 ? `Evaluator ${i + 1}` : "The evaluator";
+    const problem = shapeProblem(s);
+    if (problem) errors.push(`${which}${s && typeof s.id === "string" && s.id ? ` (${s.id})` : ""}: ${problem}.`);
+    else specs.push(s);
+  });
+  return { specs, errors };
+}
+
+/**
+ * shapeProblem says what keeps value from being a spec at all, or "" when it has a spec's shape
+ * (what its fields mean, the core checks).
+ * @param {any} s @returns {string}
+ */
+export function shapeProblem(s) {
+  if (!s || typeof s !== "object" || Array.isArray(s)) return "not a JSON object";
+  if (typeof s.id !== "string" || !s.id) return 'no "id"';
+  if (!ID_RE.test(s.id)) return `its id "${s.id}" may only hold a-z, 0-9 and -`;
+  const hasPrompt = typeof s.prompt === "string";
+  const hasMessages = Array.isArray(s.messages);
+  if (!hasPrompt && !hasMessages) return 'neither a "prompt" nor "messages"';
+  if (hasMessages && s.messages.some((/** @type {any} */ m) => !m || typeof m.content !== "string")) return 'a message without a text "content"';
+  if (s.inputs !== undefined && !Array.isArray(s.inputs)) return '"inputs" is not a list';
+  if (!s.output || typeof s.output !== "object" || typeof s.output.kind !== "string") return 'no "output" reader with a "kind"';
+  return "";
+}
+
+/**
+ * sampleValue is the preview's starting value for an input: its label, marked as a sample.
+ * @param {SpecInput} input @returns {string|string[]}
+ */
+export function sampleValue(input) {
+  const l = input.label || labelOf(input.name);
+  return input.kind === "list" ? [`${l} 1`, `${l} 2`] : `(${l.toLowerCase()})`;
+}
+
+/**
+ * checksAt groups checks by the path they name, the template they point into, or "" for the rest:
+ * {byPath: Map<path, Check[]>}.
+ * @param {{path?: string}[]} checks @returns {Map<string, any[]>}
+ */
+export function checksByPath(checks) {
+  const m = new Map();
+  for (const c of checks) {
+    const p = c.path || "";
+    if (!m.has(p)) m.set(p, []);
+    m.get(p).push(c);
+  }
+  return m;
+}
+
+/**
+ * lineStarts is the offset at which each line of text starts (lines split at "\n").
+ * @param {string} text @returns {number[]}
+ */
+export function lineStarts(text) {
+  const out = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) out.push(i + 1);
+  return out;
+}
+
+/**
+ * spanOf is the [start, end) offsets in text of a check's line, col (1-based, in characters) and
+ * len (at least 1, and within its line when the line is long enough); null without a line.
+ * @param {string} text @param {{line?: number, col?: number, len?: number}} c
+ * @returns {[number, number]|null}
+ */
+export function spanOf(text, c) {
+  if (!c.line) return null;
+  const starts = lineStarts(text);
+  const li = Math.min(Math.max(1, c.line), starts.length) - 1;
+  const lineEnd = li + 1 < starts.length ? starts[li + 1] - 1 : text.length;
+  const chars = [...text.slice(starts[li], lineEnd)];
+  const col = Math.min(Math.max(1, c.col || 1), chars.length + 1);
+  const before = chars.slice(0, col - 1).join("").length;
+  const n = Math.max(1, c.len || 1);
+  const within = chars.slice(col - 1, col - 1 + n).join("").length;
+  const start = starts[li] + before;
+  return [start, start + Math.max(within, 0)];
+}
