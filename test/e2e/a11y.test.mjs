@@ -1,7 +1,8 @@
 // a11y.test.mjs: axe-core (the engine of Lighthouse's accessibility audit) over every view of the
 // page in real chromium, light and dark: Evaluate with each kind of verdict shown, Batch with a
-// dataset loaded, the Recall calculator, and the Model settings popover open. Each must have no
-// violation at all, and exactly one level-one heading.
+// dataset loaded, the Recall calculator, My evaluators with one open (and a template error shown),
+// and the Model settings popover open. Each must have no violation at all, and exactly one
+// level-one heading.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, pickEvaluator } from "./harness.mjs";
@@ -60,6 +61,19 @@ for (const scheme of ["light", "dark"]) {
     await page.fill('[data-ref="calc-answer"]', EXAMPLES["rag-recall"].answer);
     await page.waitForSelector('[data-ref="calc-check"] [data-ref="formula"]');
     await audit(page, `${scheme} Recall calculator`);
+  });
+
+  test(`${scheme}: My evaluators with one open, an error under its line and a verdict`, async () => {
+    const page = await open(scheme, "custom");
+    if (!(await page.locator('[data-ref="custom-tpl-input"]').count())) await page.click('[data-ref="custom-new"]');
+    await page.waitForSelector('[data-ref="custom-tpl-input"]');
+    await page.fill('[data-ref="custom-answer"]', "Yes");
+    await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"]');
+    await audit(page, `${scheme} My evaluators`);
+    await page.fill('[data-ref="custom-tpl-input"]', "Question: {{ question }}\nAnswer: {{ answer + }}\nYes or no?");
+    await page.waitForSelector('[data-ref="custom-tpl"] [data-ref="tpl-pin"]');
+    await audit(page, `${scheme} My evaluators with an error`);
+    assert.deepEqual(page.pageErrors, []);
   });
 
   test(`${scheme}: Batch with a dataset loaded`, async () => {

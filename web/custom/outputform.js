@@ -82,6 +82,48 @@ export function outputForm(el, spec, builtins, onChange) {
       },
     });
 
+  /**
+   * pathField is a json reader's field: a path, and for a path through a list ([*]) how its
+   * values combine. Stored as the path alone, or {path, combine} once a combine is chosen.
+   */
+  const pathField = (key, label, placeholder, combines, hint) => {
+    const path = "output." + key;
+    const cur = out[key];
+    const pathIn = h("input", {
+      type: "text",
+      class: "input mono",
+      value: typeof cur === "string" ? cur : cur && typeof cur === "object" ? cur.path ?? "" : "",
+      dataset: { ref: "custom-output-" + key },
+      attrs: { autocomplete: "off", spellcheck: "false", placeholder },
+      on: { input: () => commit() },
+    });
+    const combineSel = combines.length
+      ? h(
+          "select",
+          { class: "input narrow", dataset: { ref: "custom-output-" + key + "-combine" }, attrs: { "aria-label": `${label}: how the values of a list combine` }, on: { change: () => commit() } },
+          combines.map((k) => h("option", { value: k, text: k })),
+        )
+      : null;
+    if (combineSel) combineSel.value = cur && typeof cur === "object" && cur.combine ? cur.combine : combines[0];
+    const sync = () => {
+      if (combineSel) combineSel.hidden = !pathIn.value.includes("[*]");
+    };
+    function commit() {
+      sync();
+      const p = pathIn.value.trim();
+      if (!p) delete out[key];
+      else if (combineSel && p.includes("[*]") && combineSel.value !== combines[0]) out[key] = { path: p, combine: combineSel.value };
+      else out[key] = p;
+      onChange();
+    }
+    sync();
+    const f = field(label, pathIn, path, hint);
+    if (combineSel) f.insertBefore(combineSel, pathIn.nextSibling);
+    errors.set(path + ".path", /** @type {HTMLElement} */ (errors.get(path)));
+    errors.set(path + ".combine", /** @type {HTMLElement} */ (errors.get(path)));
+    return f;
+  };
+
   const kindSel = h(
     "select",
     { class: "input", dataset: { ref: "custom-output-kind" }, on: { change: () => setKind(kindSel.value) } },
@@ -110,7 +152,7 @@ export function outputForm(el, spec, builtins, onChange) {
     } else if (kind === "label") {
       body.push(labelsTable());
     } else if (kind === "json") {
-      body.push(field("Pass field", text("output.pass", "pass", out.pass, { placeholder: "$.verdict" }), "output.pass", "a path; $.items[*].ok takes every item"));
+      body.push(pathField("pass", "Pass field", "$.verdict", ["all", "any"], "a path; through a list ($.items[*].ok): all or any of them"));
       const values = h("input", {
         type: "text",
         class: "input mono",
@@ -135,8 +177,9 @@ export function outputForm(el, spec, builtins, onChange) {
         },
       });
       body.push(field("Values that pass", values, "output.pass_values", 'JSON values, e.g. true, "pass"'));
-      body.push(field("Score field", text("output.score", "score", out.score, { placeholder: "$.score" }), "output.score", "optional"));
-      body.push(field("Reason field", text("output.reason", "reason", out.reason, { placeholder: "$.reason" }), "output.reason", "optional"));
+      body.push(pathField("score", "Score field", "$.score", ["mean"], "optional; through a list: their mean"));
+      body.push(pathField("reason", "Reason field", "$.reason", [], "optional"));
+      body.push(h("div", { class: "row3" }, field("Lowest score", num("output.min", "min"), "output.min", "optional"), field("Highest score", num("output.max", "max"), "output.max", "optional"), field("Passes from", num("output.pass_at", "pass_at"), "output.pass_at", "without a pass field")));
     } else if (kind === "builtin") {
       const sel = h(
         "select",

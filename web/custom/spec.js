@@ -241,21 +241,6 @@ export function sampleValue(input) {
 }
 
 /**
- * checksAt groups checks by the path they name, the template they point into, or "" for the rest:
- * {byPath: Map<path, Check[]>}.
- * @param {{path?: string}[]} checks @returns {Map<string, any[]>}
- */
-export function checksByPath(checks) {
-  const m = new Map();
-  for (const c of checks) {
-    const p = c.path || "";
-    if (!m.has(p)) m.set(p, []);
-    m.get(p).push(c);
-  }
-  return m;
-}
-
-/**
  * lineStarts is the offset at which each line of text starts (lines split at "\n").
  * @param {string} text @returns {number[]}
  */
@@ -263,24 +248,4 @@ export function lineStarts(text) {
   const out = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) out.push(i + 1);
   return out;
-}
-
-/**
- * spanOf is the [start, end) offsets in text of a check's line, col (1-based, in characters) and
- * len (at least 1, and within its line when the line is long enough); null without a line.
- * @param {string} text @param {{line?: number, col?: number, len?: number}} c
- * @returns {[number, number]|null}
- */
-export function spanOf(text, c) {
-  if (!c.line) return null;
-  const starts = lineStarts(text);
-  const li = Math.min(Math.max(1, c.line), starts.length) - 1;
-  const lineEnd = li + 1 < starts.length ? starts[li + 1] - 1 : text.length;
-  const chars = [...text.slice(starts[li], lineEnd)];
-  const col = Math.min(Math.max(1, c.col || 1), chars.length + 1);
-  const before = chars.slice(0, col - 1).join("").length;
-  const n = Math.max(1, c.len || 1);
-  const within = chars.slice(col - 1, col - 1 + n).join("").length;
-  const start = starts[li] + before;
-  return [start, start + Math.max(within, 0)];
 }

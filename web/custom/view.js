@@ -272,7 +272,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     // preview and verdict
     const sampleEl = h("div", { class: "form", dataset: { ref: "custom-sample" } });
     const previewEl = h("div", { class: "custom-preview", dataset: { ref: "custom-preview" }, attrs: { "aria-live": "polite" } });
-    const answerTA = h("textarea", { class: "input mono answer", id: uid("cans"), rows: 6, value: c.answer, dataset: { ref: "custom-answer" }, attrs: { spellcheck: "false", placeholder: "Paste a judge's answer here: the verdict updates as you paste." }, on: { input: () => { c.answer = answerTA.value; saveSoon(); verdictSoon(); } } });
+    const answerTA = h("textarea", { class: "input mono answer", id: uid("cans"), rows: 6, value: c.answer, dataset: { ref: "custom-answer" }, attrs: { spellcheck: "false", placeholder: "Paste a judge's answer here: the verdict updates as you paste." }, on: { input: () => { c.answer = answerTA.value; editorEl.dataset.saving = "true"; saveSoon(); verdictSoon(); } } });
     const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "custom-verdict" }, attrs: { "aria-live": "polite" } });
 
     const exportBtn = h("button", { type: "button", class: "btn btn-small", text: "⤓ Export .json", dataset: { ref: "custom-export" }, on: { click: () => exportSpecs([specNow()], `${s.id}.json`) } });
@@ -420,6 +420,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
 
   /** edited is called after every edit of the spec. @param {{inputs?: boolean}} [what] */
   function edited(what = {}) {
+    editorEl.dataset.saving = "true"; // until the edit is stored (tests wait on this before a reload)
     if (what.inputs) previewSoon();
     checkSoon();
   }
@@ -546,6 +547,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       await registry.save(rec, { oldId });
       if (oldId !== spec.id) state.set({ custom: { ...prefs(), open: spec.id } });
     }
+    editorEl.dataset.saving = "false";
     drawList();
     preview();
   }

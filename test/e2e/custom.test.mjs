@@ -1,0 +1,218 @@
+// custom.test.mjs: the user's own evaluators in real headless chromium, through the real dev server
+// to the fake upstream. One made from scratch with a deliberate template error (shown under the line
+// it is on), fixed, a judge answer pasted and its verdict seen; run in Evaluate (streaming) and on a
+// 50-row dataset in Batch; exported; the page reloaded, the evaluator and the run still there; the
+// evaluator edited, and the run still showing the definition it used; the exported file imported
+// into a fresh browser profile, and a broken file refused with a clear error.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { setup, launch, proxySettings, pickEvaluator, text } from "./harness.mjs";
+import { loadDataset, runEnd, progress } from "./batch-env.mjs";
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+const KEY = "sk-e2e-custom-5678";
+const N = 50;
+
+// The template, with an error on line 3: a "+" with nothing after it.
+const BROKEN = ["You check the tone of a support answer.", "Question: {{ question }}", "Answer: {{ answer + }}", "", "Is the answer polite? Reply with yes or no only."].join("\n");
+const FIXED = BROKEN.replace("{{ answer + }}", "{{ answer }}");
+
+/** openCustom opens the My evaluators view on page and waits for it to be drawn. */
+async function openCustom(page) {
+  await page.click("#tab-custom");
+  await page.waitForSelector('[data-ref="custom-list"]');
+}
+
+/** statusOf waits until the editor's status says state ("ok" or "error") and returns its text. */
+async function statusOf(page, state) {
+  await page.waitForSelector(`[data-ref="custom-status"][data-state="${state}"]`);
+  return text(page, '[data-ref="custom-status"]');
+}
+
+/** exportEvaluator clicks the editor's Export and returns the downloaded file's text. */
+async function exportEvaluator(page) {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="custom-export"]')]);
+  assert.equal(download.suggestedFilename(), "tone-check.json");
+  return readFile(await download.path(), "utf8");
+}
+
+test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate, a 50-row batch, export, reload, edit, import in a fresh profile", async () => {
+  // The fake judge says "no" for rows whose answer is rude, "yes" otherwise (and "Yes." in Evaluate).
+  env.fake.answer = (prompt) => (/Answer: rude/.test(prompt) ? "No." : "Yes.");
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  await page.waitForSelector('[data-ref="custom-empty"]');
+
+  // ---- new from scratch, named
+  await page.click('[data-ref="custom-new"]');
+  await page.waitForSelector('[data-ref="custom-tpl-input"]');
+  await page.fill('[data-ref="custom-title"]', "Tone check");
+  await page.fill('[data-ref="custom-id"]', "tone-check");
+  await statusOf(page, "ok");
+
+  // ---- a deliberate error: shown under line 3, the line's number marked, listed with its place
+  await page.fill('[data-ref="custom-tpl-input"]', BROKEN);
+  await statusOf(page, "error");
+  const pin = page.locator('[data-ref="custom-tpl"] [data-ref="tpl-pin"]');
+  await pin.waitFor();
+  assert.equal(await pin.count(), 1);
+  assert.equal(await pin.getAttribute("data-line"), "3");
+  assert.match(await pin.textContent(), /✗/);
+  assert.match(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]', "class"), /tpl-ln-error/);
+  assert.doesNotMatch(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="2"]', "class"), /tpl-ln-error/);
+  // Under line 3, on the screen: below the top of line 3's number, above the bottom of line 5's.
+  const boxOf = (sel) => page.locator(sel).boundingBox();
+  const [pinBox, line3, line5] = await Promise.all([boxOf('[data-ref="custom-tpl"] [data-ref="tpl-pin"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="5"]')]);
+  assert.ok(pinBox.y >= line3.y + line3.height - 1 && pinBox.y < line5.y + line5.height, `the error box (y ${pinBox.y}) is right under line 3 (y ${line3.y})`);
+  assert.match(await text(page, '[data-ref="custom-tpl-checks"]'), /line 3, column \d+: /);
+  // An evaluator with an error is not offered elsewhere.
+  assert.equal(await page.locator('[data-ref="pick-tone-check"]').count(), 0);
+  assert.match(await text(page, '.custom-item[data-id="tone-check"] [data-ref="custom-state"]'), /has errors/);
+
+  // ---- fixed: no error left, the inputs come from the template, the preview renders
+  await page.fill('[data-ref="custom-tpl-input"]', FIXED);
+  assert.match(await statusOf(page, "ok"), /Ready/);
+  assert.equal(await pin.count(), 0);
+  assert.deepEqual(await page.locator('[data-ref="custom-input-name"]').evaluateAll((els) => els.map((e) => e.value)), ["question", "answer"]);
+  await page.locator('[data-ref="custom-sample"] [data-input="answer"]').fill("rude reply");
+  await page.waitForFunction(() => /Answer: rude reply/.test(document.querySelector('[data-ref="custom-rendered"]')?.textContent || ""));
+
+  // ---- a judge answer pasted: its verdict, drawn as Evaluate draws verdicts
+  await page.fill('[data-ref="custom-answer"]', "Reasoning: the answer is curt.\nVerdict: no");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="fail"]');
+  await page.fill('[data-ref="custom-answer"]', "There is no way to tell.");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="undetermined"]');
+  assert.match(await text(page, '[data-ref="custom-verdict"] [data-ref="checks"]'), /✗ Error/);
+  await page.fill('[data-ref="custom-answer"]', "Yes");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
+
+  // ---- in Evaluate, marked as the user's, run with the model (streaming)
+  await page.click("#tab-evaluate");
+  await page.waitForSelector('[data-ref="pick-tone-check"]', { state: "attached" });
+  assert.match(await text(page, 'label[for="pick-tone-check"]'), /Tone check\s*yours/);
+  await pickEvaluator(page, "tone-check");
+  await page.locator('[data-ref="form"] [data-input="question"]').fill("Where is my parcel?");
+  await page.locator('[data-ref="form"] [data-input="answer"]').fill("It arrives tomorrow, thank you for waiting.");
+  await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+  await page.click('[data-ref="run"]');
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && document.querySelector('[data-ref="verdict"] [data-ref="verdict-view"]'));
+  assert.equal(await page.getAttribute('[data-ref="verdict"] [data-ref="verdict-view"]', "data-state"), "pass");
+  const call = env.fake.requests.filter((r) => r.path === "/chat/completions").at(-1);
+  assert.equal(call.body.stream, true);
+  assert.match(call.body.messages.at(-1).content, /Question: Where is my parcel\?\nAnswer: It arrives tomorrow/);
+
+  // ---- a 50-row batch run with it
+  await page.click("#tab-batch");
+  await page.waitForSelector('[data-ref="batch-setup"]');
+  const rows = Array.from({ length: N }, (_, i) => JSON.stringify({ question: `Question ${i}?`, answer: i % 5 === 0 ? `rude answer ${i}` : `A kind answer ${i}.` })).join("\n") + "\n";
+  await loadDataset(page, "tone.jsonl", rows, { evaluator: "tone-check" });
+  assert.equal(await page.inputValue('[data-ref="batch-map-question"]'), "question");
+  assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "answer");
+  await page.click('[data-ref="batch-run"]');
+  const end = await runEnd(page, 60_000);
+  assert.equal(end.done, N, end.text);
+  const runId = end.run;
+  assert.match(await text(page, '[data-ref="batch-run-title"]'), /tone\.jsonl · Tone check/);
+  assert.match(await text(page, '[data-ref="batch-pass-rate"] .stat-value'), /^80%$/);
+  assert.equal(await page.getAttribute('[data-ref="batch-used-evaluator"]', "data-state"), "current");
+  assert.match(await page.textContent('[data-ref="batch-used-spec"]'), /"id": "tone-check"/);
+  const [jsonExport] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-export-json"]')]);
+  const exported = JSON.parse(await readFile(await jsonExport.path(), "utf8"));
+  assert.equal(exported.rows.length, N);
+  assert.equal(exported.run.evaluatorSpec.prompt, FIXED, "the export records the definition the run used");
+
+  // ---- exported as a .json file
+  await openCustom(page);
+  const file = await exportEvaluator(page);
+  const spec = JSON.parse(file);
+  assert.equal(spec.id, "tone-check");
+  assert.equal(spec.prompt, FIXED);
+  assert.deepEqual(spec.output, { kind: "yes-no", pass: "yes" });
+
+  // ---- reloaded: the evaluator and the run are still there
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  await openCustom(page);
+  await page.waitForSelector('.custom-item[data-id="tone-check"]');
+  assert.equal(await page.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
+  assert.equal(await page.inputValue('[data-ref="custom-answer"]'), "Yes");
+  await page.click("#tab-batch");
+  await page.waitForSelector(`[data-ref="batch-runs"] tr[data-run="${runId}"]`);
+  assert.match(await text(page, `[data-ref="batch-runs"] tr[data-run="${runId}"]`), /tone-check/);
+
+  // ---- edited since: the run still shows, and resumes with, the definition it used
+  await openCustom(page);
+  await page.fill('[data-ref="custom-tpl-input"]', FIXED + "\nBe strict.");
+  await statusOf(page, "ok");
+  await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
+  await page.reload(); // the edit was saved: a fresh page reopens the run against the edited evaluator
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  await page.click("#tab-batch");
+  await page.locator(`[data-ref="batch-runs"] tr[data-run="${runId}"] [data-ref="batch-open-run"]`).click();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="batch-run-card"]')?.dataset.runId === id, runId);
+  await page.waitForSelector('[data-ref="batch-used-evaluator"][data-state="edited"]');
+  const used = JSON.parse(await page.textContent('[data-ref="batch-used-spec"]'));
+  assert.equal(used.prompt, FIXED, "the definition the run used, not the edited one");
+  assert.equal((await progress(page)).done, N);
+  assert.deepEqual(page.pageErrors, []);
+
+  // ---- a fresh browser profile: the exported file imported; a broken one refused, saying why
+  const fresh = await launch();
+  try {
+    const p2 = await fresh.ctx.newPage();
+    const errors = [];
+    p2.on("pageerror", (e) => errors.push(e.message));
+    await p2.goto(`${env.serve.url}/#custom`);
+    await p2.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    await p2.waitForSelector('[data-ref="custom-empty"]');
+    await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(file.replace("{{ answer }}", "{{ answer + }}")) });
+    await p2.waitForFunction(() => /Nothing was imported/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
+    assert.match(await text(p2, '[data-ref="custom-msg"]'), /tone-check: prompt line 3: /);
+    await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "tone-check.json", mimeType: "application/json", buffer: Buffer.from(file) });
+    await p2.waitForFunction(() => /Imported tone-check/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
+    assert.equal(await p2.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
+    await p2.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+    await p2.click("#tab-evaluate");
+    await p2.waitForSelector('[data-ref="pick-tone-check"]', { state: "attached" });
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test("new from a starter and from a duplicated built-in; an id taken or invalid is an error at the id", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  const options = await page.locator('[data-ref="custom-new-from"] option').evaluateAll((els) => els.map((e) => e.value));
+  assert.ok(options.includes("builtin:answer-grounding"), options.join(", "));
+  await page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding");
+  await page.waitForSelector('.custom-item[data-id="answer-grounding-copy"]');
+  assert.match(await statusOf(page, "ok"), /Ready/);
+  assert.match(await page.inputValue('[data-ref="custom-tpl-input"]'), /context grounding evaluator/);
+  assert.equal(await page.inputValue('[data-ref="custom-dialect"]'), "format");
+
+  await page.fill('[data-ref="custom-id"]', "answer-grounding");
+  await statusOf(page, "error");
+  assert.match(await text(page, '[data-error-for="id"]'), /✗/);
+  await page.fill('[data-ref="custom-id"]', "Not An Id");
+  await statusOf(page, "error");
+  assert.match(await text(page, '[data-error-for="id"]'), /✗/);
+  await page.fill('[data-ref="custom-id"]', "grounding-fr");
+  await statusOf(page, "ok");
+  await page.waitForSelector('.custom-item[data-id="grounding-fr"]');
+
+  const starters = options.filter((o) => o.startsWith("starter:"));
+  assert.equal(starters.length, 3, "three starters: " + options.join(", "));
+  for (const s of starters) {
+    await page.selectOption('[data-ref="custom-new-from"]', s);
+    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, 2 + starters.indexOf(s));
+    assert.match(await statusOf(page, "ok"), /Ready/);
+  }
+  assert.deepEqual(page.pageErrors, []);
+});

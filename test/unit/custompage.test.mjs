@@ -1,0 +1,180 @@
+// custompage.test.mjs: tests of the page's handling of custom evaluators that needs no engine: web/custom/spec.js
+// (fresh specs, free ids, inputs kept in step with a template's names, the export file and the
+// reading of an imported one) and web/custom/registry.js over the memory store
+// with a recording stand-in for the engine's define/undefine (the engine's own checks are the
+// core's tests; the page's use of the real engine is test/e2e/custom.test.mjs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
+import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
+import { MemoryStore } from "../../web/custom/store.js";
+
+test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
+  assert.equal(freeId("My Judge!", []), "my-judge");
+  assert.equal(freeId("a", ["a", "a-2"]), "a-3");
+  assert.equal(freeId("---", []), "my-evaluator");
+  assert.equal(blankSpec(["my-evaluator"]).id, "my-evaluator-2");
+  const s = blankSpec();
+  assert.equal(shapeProblem(s), "");
+  const c = copyOf(s, [s.id, s.id + "-copy"]);
+  assert.equal(c.id, "my-evaluator-copy-2");
+  assert.equal(c.title, "My evaluator (copy)");
+  c.inputs[0].label = "changed";
+  assert.equal(s.inputs[0].label, "Question", "a copy shares nothing with its source");
+  assert.equal(copyOf({ ...s, id: "ctx" }, ["ctx"], { suffix: "", title: "Context" }).id, "ctx-2");
+});
+
+test("templatesOf names each template by the path the core's checks use", () => {
+  assert.deepEqual(templatesOf({ id: "x", prompt: "a" }), [{ path: "prompt", source: "a" }]);
+  assert.deepEqual(
+    templatesOf({ id: "x", messages: [{ role: "system", content: "s" }, { role: "user", content: "u" }] }).map((t) => [t.path, t.role, t.source]),
+    [["messages[0].content", "system", "s"], ["messages[1].content", "user", "u"]],
+  );
+});
+
+test("syncInputs adds the names read, drops only what it added itself, keeps what the user touched", () => {
+  assert.equal(labelOf("retrieved_contexts"), "Retrieved contexts");
+  assert.equal(labelOf("expectedOutput"), "Expected output");
+  let inputs = syncInputs([], ["question", "contexts"]);
+  assert.deepEqual(inputs, [
+    { name: "question", label: "Question", kind: "text", required: true, auto: true },
+    { name: "contexts", label: "Contexts", kind: "list", required: true, auto: true },
+  ]);
+  // Typed letter by letter: "c", then "co": the half-typed name goes.
+  inputs = syncInputs(syncInputs(inputs, ["question", "contexts", "c"]), ["question", "contexts", "co"]);
+  assert.deepEqual(inputs.map((i) => i.name), ["question", "contexts", "co"]);
+  // The user labels "co": it is theirs now, and stays, marked unused, when no template reads it.
+  const { auto, ...mine } = inputs[2];
+  inputs = syncInputs([inputs[0], inputs[1], { ...mine, label: "Company" }], ["question", "contexts"]);
+  assert.deepEqual(inputs[2], { name: "co", label: "Company", kind: "text", required: true, unused: true });
+  // Read again: no longer unused.
+  assert.deepEqual(syncInputs(inputs, ["question", "contexts", "co"])[2], { name: "co", label: "Company", kind: "text", required: true });
+  assert.deepEqual(cleanInputs([{ name: "a", auto: true, unused: true }]), [{ name: "a", label: "A", kind: "text", required: false }]);
+});
+
+test("describe draws a custom evaluator from its spec alone", () => {
+  const d = describe({ id: "ctx", title: "Context relevance", dialect: "jinja", prompt: "{{ q }}", inputs: [{ name: "q", kind: "text", required: true }], output: defaultOutput("score") }, { example: { inputs: { q: "x" }, answer: "Score: 4" } });
+  assert.equal(d.custom, true);
+  assert.equal(d.title, "Context relevance");
+  assert.deepEqual(d.inputs, [{ name: "q", label: "Q", kind: "text", required: true }]);
+  assert.deepEqual(d.score, { kind: "scale", max: 5, decimals: 2 });
+  assert.equal(d.example.answer, "Score: 4");
+  for (const k of OUTPUT_KINDS) assert.equal(defaultOutput(k).kind, k);
+});
+
+test("exportFile and readImport round-trip one evaluator or several", () => {
+  const a = blankSpec();
+  const b = { ...blankSpec([a.id]), output: defaultOutput("label") };
+  assert.deepEqual(readImport(exportFile([a])), { specs: [a], errors: [] });
+  const both = JSON.parse(exportFile([a, b]));
+  assert.equal(both.format, EXPORT_FORMAT);
+  assert.deepEqual(readImport(exportFile([a, b])), { specs: [a, b], errors: [] });
+  assert.deepEqual(readImport(JSON.stringify([a, b])).specs, [a, b], "a plain array of specs too");
+});
+
+test("readImport says what is wrong with a file and with each evaluator in it", () => {
+  assert.match(readImport("{ nope").errors[0], /^The file is not JSON: /);
+  assert.deepEqual(readImport("42").errors, ["The file holds a number, not an evaluator (a JSON object)."]);
+  assert.deepEqual(readImport("[]").errors, ["The file holds no evaluator."]);
+  assert.deepEqual(readImport(JSON.stringify({ format: EXPORT_FORMAT, evaluators: {} })).errors, ['The file says it holds evaluators but its "evaluators" is not a list.']);
+  const good = blankSpec();
+  const r = readImport(JSON.stringify([good, { id: "Bad Id", prompt: "x", output: { kind: "yes-no" } }, { id: "no-prompt", output: { kind: "yes-no" } }, { id: "no-output", prompt: "x" }, "text"]));
+  assert.deepEqual(r.specs, [good]);
+  assert.deepEqual(r.errors, [
+    'Evaluator 2 (Bad Id): its id "Bad Id" may only hold a-z, 0-9 and -.',
+    'Evaluator 3 (no-prompt): neither a "prompt" nor "messages".',
+    'Evaluator 4 (no-output): no "output" reader with a "kind".',
+    "Evaluator 5: not a JSON object.",
+  ]);
+  assert.equal(shapeProblem({ id: "x", messages: [{ role: "user" }], output: { kind: "yes-no" } }), 'a message without a text "content"');
+});
+
+test("lineStarts is where each line starts", () => {
+  assert.deepEqual(lineStarts("ab\nhé{{ x }\nlast"), [0, 3, 12]);
+  assert.deepEqual(lineStarts(""), [0]);
+  assert.deepEqual(lineStarts("a\n"), [0, 2]);
+});
+
+/** fakeEngine records define/undefine and refuses specs whose prompt holds "BROKEN". */
+function fakeEngine(builtins) {
+  const defined = new Map();
+  return {
+    defined,
+    define(spec) {
+      if (String(spec.prompt).includes("BROKEN")) throw Object.assign(new Error("template: " + spec.id + ":1:3: unexpected"), { code: "template.syntax", path: "prompt", line: 1, col: 3, detail: "unexpected" });
+      defined.set(spec.id, spec);
+      return { id: spec.id, inputs: spec.inputs, warnings: [] };
+    },
+    undefine(id) {
+      return defined.delete(id);
+    },
+    evaluators() {
+      return [...builtins, ...[...defined.values()].map((s) => ({ id: s.id, title: s.title, inputs: s.inputs, custom: true, spec: s, words: { passed: "Relevant", failed: "Not relevant" } }))];
+    },
+  };
+}
+
+const BUILTINS = [{ id: "answer-grounding", title: "Answer grounding", inputs: [] }];
+
+test("registry: stored evaluators are listed before the engine, defined when it is ready, edited in place", async () => {
+  const store = new MemoryStore();
+  const a = blankSpec();
+  const b = { ...blankSpec([a.id]), prompt: "BROKEN {{ question }}" };
+  await store.put({ id: a.id, spec: a, updatedAt: 1, ok: true });
+  await store.put({ id: b.id, spec: b, updatedAt: 2, ok: true });
+  const reg = new EvaluatorRegistry(BUILTINS, store, await store.list());
+  assert.deepEqual(reg.all().map((e) => e.id), ["answer-grounding", a.id, b.id], "before the engine: as they were saved");
+  const desc = reg.get(a.id);
+  let changes = 0;
+  reg.addEventListener("change", () => changes++);
+
+  const rj = fakeEngine(BUILTINS);
+  reg.attach(rj);
+  assert.deepEqual([...rj.defined.keys()], [a.id]);
+  assert.deepEqual(reg.all().map((e) => e.id), ["answer-grounding", a.id], "one the engine refuses is not offered");
+  assert.equal(reg.records.get(b.id).error.code, "template.syntax");
+  assert.equal(changes, 1);
+  assert.equal(reg.get(a.id), desc, "the description keeps its identity");
+  assert.equal(desc.words.passed, "Relevant", "and takes the engine's entry");
+
+  // An edit of the prompt alone changes no list.
+  await reg.save({ id: a.id, spec: { ...a, prompt: a.prompt + " " }, ok: true, updatedAt: 0 });
+  assert.equal(changes, 1);
+  // A rename: the old id goes from the engine and the store.
+  await reg.save({ id: "renamed", spec: { ...a, id: "renamed" }, ok: true, updatedAt: 0 }, { oldId: a.id });
+  assert.equal(changes, 2);
+  assert.deepEqual([...rj.defined.keys()], ["renamed"]);
+  assert.deepEqual((await store.list()).map((r) => r.id).sort(), [b.id, "renamed"].sort());
+  // Saved with errors: kept, not offered, out of the engine.
+  await reg.save({ id: "renamed", spec: { ...a, id: "renamed" }, ok: false, updatedAt: 0 });
+  assert.deepEqual(reg.all().map((e) => e.id), ["answer-grounding"]);
+  assert.equal(rj.defined.size, 0);
+  assert.equal((await store.list()).find((r) => r.id === "renamed").ok, false);
+  await reg.remove("renamed");
+  assert.deepEqual((await store.list()).map((r) => r.id), [b.id]);
+  assert.deepEqual(errorCheck(new Error("plain")), { severity: "error", code: "evaluator.invalid", message: "plain", path: "", line: 0, col: 0, len: 0 });
+});
+
+test("registry.forRun: a run is shown with the definition it recorded once its evaluator was edited or deleted", async () => {
+  const store = new MemoryStore();
+  const spec = blankSpec();
+  const reg = new EvaluatorRegistry(BUILTINS, store, []);
+  const rj = fakeEngine(BUILTINS);
+  reg.attach(rj);
+  await reg.save({ id: spec.id, spec, ok: true, updatedAt: 0 });
+  const run = { id: "run-abc-123", evaluator: spec.id, evaluatorSpec: structuredClone(spec) };
+  assert.equal(reg.forRun(run), reg.get(spec.id), "unchanged: the evaluator itself");
+  assert.equal(reg.forRun({ id: "run-b", evaluator: "answer-grounding" }).id, "answer-grounding", "a built-in's run");
+
+  await reg.save({ id: spec.id, spec: { ...spec, prompt: "Edited {{ question }} {{ answer }}" }, ok: true, updatedAt: 0 });
+  const edited = reg.forRun(run);
+  assert.equal(edited.id, run.id, "defined again under the run's own id");
+  assert.equal(edited.state, "edited");
+  assert.equal(rj.defined.get(run.id).prompt, spec.prompt, "with the prompt the run used");
+  assert.deepEqual(edited.spec, spec);
+  assert.match(edited.title, /as this run used it/);
+
+  await reg.remove(spec.id);
+  assert.equal(reg.forRun(run).state, "deleted");
+  assert.ok(!reg.all().some((e) => e.id === run.id), "a run's copy is never offered as an evaluator");
+});
