@@ -163,7 +163,11 @@ test("registry.forRun: a run is shown with the definition it recorded once its e
   reg.attach(rj);
   await reg.save({ id: spec.id, spec, ok: true, updatedAt: 0 });
   const run = { id: "run-abc-123", evaluator: spec.id, evaluatorSpec: structuredClone(spec) };
-  assert.equal(reg.forRun(run), reg.get(spec.id), "unchanged: the evaluator itself");
+  const same = reg.forRun(run);
+  assert.equal(same.id, run.id, "judged with the recorded definition, under the run's id");
+  assert.equal(same.state, "current");
+  assert.equal(same.title, spec.title);
+  assert.deepEqual(rj.defined.get(run.id), { ...spec, id: run.id });
   assert.equal(reg.forRun({ id: "run-b", evaluator: "answer-grounding" }).id, "answer-grounding", "a built-in's run");
 
   await reg.save({ id: spec.id, spec: { ...spec, prompt: "Edited {{ question }} {{ answer }}" }, ok: true, updatedAt: 0 });

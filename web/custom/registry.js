@@ -200,11 +200,12 @@ export class EvaluatorRegistry extends EventTarget {
   }
 
   /**
-   * forRun is the evaluator a stored batch run is shown and resumed with. A run records the full
-   * definition of a custom evaluator (run.evaluatorSpec); when the evaluator has since been edited
-   * or deleted, that definition is defined again under the run's own id (run ids are valid
-   * evaluator ids and unique), so the run renders and reads rows as it did. Otherwise, the
-   * evaluator of that id.
+   * forRun is the evaluator a stored batch run is shown and resumed with. A run of a custom
+   * evaluator records its full definition (run.evaluatorSpec), and is judged with that one, even
+   * when the evaluator is edited while the run goes or deleted since: the recorded definition is
+   * defined in the engine under the run's own id (run ids are valid evaluator ids, and unique),
+   * never listed as an evaluator. state says how the evaluator stands now: "current" (as the run
+   * recorded it), "edited" or "deleted". A run of a built-in gets the built-in.
    * @param {{id: string, evaluator: string, evaluatorSpec?: any}} run
    * @returns {any|null} a description, or null when there is none
    */
@@ -213,19 +214,20 @@ export class EvaluatorRegistry extends EventTarget {
     const spec = run.evaluatorSpec;
     if (!spec) return current || null;
     const rec = this.records.get(run.evaluator);
-    if (rec && rec.ok !== false && JSON.stringify(rec.spec) === JSON.stringify(spec)) return current;
+    const state = !rec ? "deleted" : JSON.stringify(rec.spec) === JSON.stringify(spec) ? "current" : "edited";
     const snapshot = { ...spec, id: run.id };
     const d = describe(snapshot);
-    d.title = `${spec.title || spec.id} (as this run used it)`;
-    d.runOf = spec.id;
-    d.state = rec ? "edited" : "deleted";
+    const title = state === "current" ? spec.title || spec.id : `${spec.title || spec.id} (as this run used it)`;
+    Object.assign(d, { title, spec, runOf: spec.id, state });
     if (this.rj) {
       try {
         this.rj.define(snapshot);
         const entry = safe(() => this.rj.evaluators().find((/** @type {any} */ e) => e.id === run.id));
-        if (entry) Object.assign(d, entry, { title: d.title, custom: true, spec, runOf: spec.id, state: d.state });
+        if (entry) Object.assign(d, entry, { title, custom: true, spec, runOf: spec.id, state });
       } catch (e) {
+        // An engine that no longer takes the definition: the run's stored verdicts still show.
         d.defineError = errorCheck(e);
+        if (state === "current" && current) return current;
       }
     }
     return d;
