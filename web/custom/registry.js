@@ -155,7 +155,7 @@ export class EvaluatorRegistry extends EventTarget {
     const fresh = describe(r.spec, { example: exampleOf(r) });
     if (this.rj && r.ok) {
       const entry = safe(() => this.rj.evaluators().find((/** @type {any} */ e) => e.id === r.id));
-      if (entry) Object.assign(fresh, entry, { custom: true, spec: r.spec, example: fresh.example, order: entry.order ?? fresh.order });
+      if (entry) Object.assign(fresh, entry, { custom: true, spec: r.spec, example: fresh.example || entry.example, order: entry.order ?? fresh.order });
     }
     const d = this.descs.get(r.id);
     if (d) {

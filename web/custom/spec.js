@@ -7,7 +7,8 @@
 /**
  * @typedef {{name: string, label?: string, kind?: string, required?: boolean}} SpecInput
  * @typedef {{id: string, title?: string, description?: string, dialect?: string, prompt?: string,
- *   messages?: {role: string, content: string}[], inputs?: SpecInput[], output?: any}} Spec
+ *   messages?: {role: string, content: string}[], inputs?: SpecInput[], output?: any,
+ *   words?: {passed: string, failed: string}, example?: {inputs: any, answer: string}}} Spec
  */
 
 /** ID_RE is what an evaluator id may be made of. */
@@ -133,11 +134,12 @@ export function syncInputs(current, names) {
 }
 
 /**
- * cleanInputs drops the editor's own marks (unused) before a spec is saved or checked.
- * @param {(SpecInput & {unused?: boolean})[]} inputs @returns {SpecInput[]}
+ * cleanInputs drops the editor's own marks (auto, unused) before a spec is saved or checked; what
+ * else an input holds (a duplicated built-in's help, choices, judged) is kept.
+ * @param {(SpecInput & {auto?: boolean, unused?: boolean})[]} inputs @returns {SpecInput[]}
  */
 export function cleanInputs(inputs) {
-  return inputs.map(({ name, label, kind, required }) => ({ name, label: label || labelOf(name), kind: kind || "text", required: !!required }));
+  return inputs.map(({ auto, unused, ...i }) => ({ ...i, label: i.label || labelOf(i.name), kind: i.kind || "text", required: !!i.required }));
 }
 
 /**
@@ -149,7 +151,7 @@ export function cleanInputs(inputs) {
  */
 export function describe(spec, { example } = {}) {
   const out = spec.output || {};
-  const inputs = (Array.isArray(spec.inputs) ? spec.inputs : []).map((i) => ({ name: i.name, label: i.label || labelOf(i.name), kind: i.kind === "list" ? "list" : "text", required: !!i.required }));
+  const inputs = (Array.isArray(spec.inputs) ? spec.inputs : []).map((i) => ({ ...i, label: i.label || labelOf(i.name), kind: i.kind || "text", required: !!i.required }));
   /** @type {any} */
   const d = {
     id: spec.id,
@@ -161,10 +163,11 @@ export function describe(spec, { example } = {}) {
     output: out,
     custom: true,
     spec,
-    words: { passed: "Passed", failed: "Failed" },
+    words: spec.words && spec.words.passed && spec.words.failed ? spec.words : { passed: "Passed", failed: "Failed" },
   };
   if (out.kind === "score" && typeof out.max === "number") d.score = { kind: "scale", max: out.max, decimals: 2 };
   if (example) d.example = example;
+  else if (spec.example) d.example = spec.example;
   return d;
 }
 

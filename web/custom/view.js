@@ -93,8 +93,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       } else if (v.startsWith("builtin:")) {
         const rj = /** @type {any} */ (engine.rj);
         if (!rj) return;
+        // The engine names the copy "<id>-copy" already.
         const spec = rj.spec(v.slice(8));
-        await create(copyOf(spec, takenIds(), { suffix: "copy" }));
+        await create(copyOf(spec, takenIds(), { suffix: "", title: `${spec.title || v.slice(8)} (copy)` }));
       }
     } catch (e) {
       say("✗ Could not start from it: " + errText(e), true);
@@ -139,7 +140,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
 
   // ---- the editor -----------------------------------------------------------------------------
   /**
-   * @type {null | {key: string, spec: any, inputs: EditInput[], raw: any, answer: string, checks: any[], ok: boolean|undefined,
+   * @type {null | {key: string, spec: any, inputs: EditInput[], kinds: Record<string, string>, raw: any, answer: string, checks: any[], ok: boolean|undefined,
    *   editors: Map<string, ReturnType<typeof templateEditor>>, fieldErrors: Map<string, HTMLElement>, outErrors: Map<string, HTMLElement>}}
    */
   let cur = null;
@@ -181,7 +182,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const spec = structuredClone(r.spec);
     const inputs = (spec.inputs || []).map((/** @type {any} */ i) => ({ ...i }));
     const d = describe({ ...spec, inputs: cleanInputs(inputs) });
-    cur = { key: id, spec, inputs, raw: fromInputs(d, (r.sample && r.sample.inputs) || {}), answer: r.answer || "", checks: [], ok: r.ok, editors: new Map(), fieldErrors: new Map(), outErrors: new Map() };
+    cur = { key: id, spec, inputs, kinds: {}, raw: fromInputs(d, (r.sample && r.sample.inputs) || {}), answer: r.answer || "", checks: [], ok: r.ok, editors: new Map(), fieldErrors: new Map(), outErrors: new Map() };
     drawEditor();
     drawList();
     check();
@@ -367,8 +368,11 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       };
       const name = h("input", { type: "text", class: "input mono", value: inp.name, dataset: { ref: "custom-input-name" }, attrs: { "aria-label": `Name of input ${i + 1}`, autocomplete: "off", spellcheck: "false" }, on: { input: () => ((inp.name = name.value), touch()) } });
       const label = h("input", { type: "text", class: "input", value: inp.label ?? "", dataset: { ref: "custom-input-label" }, attrs: { "aria-label": `Label of input ${i + 1}`, autocomplete: "off" }, on: { input: () => ((inp.label = label.value), touch()) } });
-      const kind = h("select", { class: "input", dataset: { ref: "custom-input-kind" }, attrs: { "aria-label": `Kind of input ${i + 1}` }, on: { change: () => ((inp.kind = kind.value), touch(), drawSample()) } }, h("option", { value: "text", text: "one text" }), h("option", { value: "list", text: "a list of texts" }));
-      kind.value = inp.kind === "list" ? "list" : "text";
+      const kinds = [["text", "one text"], ["list", "a list of texts"]];
+      // A duplicated built-in's own kinds (claims, evidence, choice, number) stay on offer.
+      if (inp.kind && !kinds.some(([k]) => k === inp.kind)) kinds.push([inp.kind, inp.kind]);
+      const kind = h("select", { class: "input", dataset: { ref: "custom-input-kind" }, attrs: { "aria-label": `Kind of input ${i + 1}` }, on: { change: () => ((inp.kind = kind.value), touch(), drawSample()) } }, kinds.map(([v, t]) => h("option", { value: v, text: t })));
+      kind.value = inp.kind || "text";
       const req = h("input", { type: "checkbox", checked: !!inp.required, dataset: { ref: "custom-input-required" }, attrs: { "aria-label": `Input ${i + 1} is required` }, on: { change: () => ((inp.required = req.checked), touch()) } });
       const rm = h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove", attrs: { "aria-label": `Remove input ${i + 1}` }, on: { click: () => { c.inputs.splice(i, 1); drawInputs(); edited({ inputs: true }); drawSample(); } } });
       const err = h("div", { class: "field-error", dataset: { errorFor: `inputs[${i}]` } });
@@ -390,10 +394,13 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const d = sampleDesc();
     for (const i of d.inputs) if (c.raw[i.name] === undefined) c.raw[i.name] = fromInputs({ inputs: [i] }, { [i.name]: sampleValue(i) })[i.name];
     for (const i of d.inputs) {
-      // a kind changed: the sample's value follows
-      const v = c.raw[i.name];
-      if (i.kind === "list" && !Array.isArray(v)) c.raw[i.name] = v ? [String(v)] : [""];
-      if (i.kind === "text" && Array.isArray(v)) c.raw[i.name] = v.join("\n");
+      // A kind changed: the sample's value is carried over to the new kind's shape.
+      const was = c.kinds[i.name];
+      if (was && was !== i.kind) {
+        const v = toInputs({ inputs: [{ ...i, kind: was }] }, { [i.name]: c.raw[i.name] })[i.name];
+        c.raw[i.name] = fromInputs({ inputs: [i] }, { [i.name]: Array.isArray(v) && (i.kind === "text" || i.kind === "choice" || i.kind === "number") ? v.map((x) => (typeof x === "object" ? x.text : x)).join("\n") : v })[i.name];
+      }
+      c.kinds[i.name] = i.kind;
     }
     buildForm(parts.sampleEl, d, c.raw, () => {
       saveSoon();
