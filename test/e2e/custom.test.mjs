@@ -100,7 +100,8 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await pickEvaluator(page, "tone-check");
   await page.locator('[data-ref="form"] [data-input="question"]').fill("Where is my parcel?");
   await page.locator('[data-ref="form"] [data-input="answer"]').fill("It arrives tomorrow, thank you for waiting.");
-  await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+  // The prompt is rendered again a moment after typing: Run sends the one shown.
+  await page.waitForFunction(() => /It arrives tomorrow/.test(document.querySelector('#view-evaluate [data-ref="prompt"]').textContent) && !document.querySelector('[data-ref="run"]').disabled);
   await page.click('[data-ref="run"]');
   await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && document.querySelector('[data-ref="verdict"] [data-ref="verdict-view"]'));
   assert.equal(await page.getAttribute('[data-ref="verdict"] [data-ref="verdict-view"]', "data-state"), "pass");

@@ -89,7 +89,8 @@ export function templateEditor({ label, ref, value, onInput }) {
       );
       // Under line c.line: the textarea's top padding, then c.line lines of its line height.
       box.style.top = `calc(var(--tpl-pad) + ${c.line} * var(--tpl-lh))`;
-      /** @type {HTMLElement} */ (box.firstChild).style.marginLeft = `calc(${Math.max(0, (c.col || 1) - 1)}ch)`;
+      // The ▲ under its column: the box starts where the text does, less its own padding.
+      /** @type {HTMLElement} */ (box.firstChild).style.marginLeft = `calc(${Math.max(0, (c.col || 1) - 1)}ch - var(--pin-pad))`;
       boxes.push(box);
     }
     replace(pins, boxes);

@@ -39,7 +39,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   const msg = h("div", { class: "custom-msg", dataset: { ref: "custom-msg" }, attrs: { role: "status", "aria-live": "polite" } });
   const newBtn = h("button", { type: "button", class: "btn btn-primary", text: "+ New evaluator", dataset: { ref: "custom-new" }, on: { click: () => create(blankSpec(takenIds())) } });
   const fromSel = h("select", { class: "input", id: uid("from"), dataset: { ref: "custom-new-from" }, on: { change: () => newFrom(fromSel.value) } });
-  const fileInput = h("input", { type: "file", id: uid("imp"), class: "offscreen", accept: ".json,application/json", dataset: { ref: "custom-import-file" }, on: { change: () => fileInput.files && fileInput.files[0] && importFile(fileInput.files[0]) } });
+  const fileInput = h("input", { type: "file", id: uid("imp"), class: "offscreen", tabIndex: -1, accept: ".json,application/json", dataset: { ref: "custom-import-file" }, attrs: { "aria-label": "Import evaluators from a .json file" }, on: { change: () => fileInput.files && fileInput.files[0] && importFile(fileInput.files[0]) } });
   const importBtn = h("button", { type: "button", class: "btn", text: "⇪ Import .json", dataset: { ref: "custom-import" }, on: { click: () => fileInput.click() } });
   const exportAllBtn = h("button", { type: "button", class: "btn btn-ghost", text: "⤓ Export all", dataset: { ref: "custom-export-all" }, on: { click: () => exportSpecs(registry.customs().map((r) => r.spec), "my-evaluators.json") } });
   const durableNote = registry.store.durable ? null : h("p", { class: "msg-error", text: "This browser refuses local storage (IndexedDB): your evaluators will not survive a reload. Export them to keep them." });
@@ -205,6 +205,25 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const status = h("div", { class: "custom-status", dataset: { ref: "custom-status" }, attrs: { role: "status", "aria-live": "polite" } });
     const idIn = textIn("id", "custom-id", { spellcheck: "false", pattern: "[a-z0-9-]+" });
     const titleIn = textIn("title", "custom-title");
+    // The words a verdict is shown with ("Polite" / "Not polite"); both or neither.
+    const wordIn = (which, ref) =>
+      h("input", {
+        type: "text",
+        class: "input",
+        value: (s.words && s.words[which]) || "",
+        dataset: { ref },
+        attrs: { autocomplete: "off", placeholder: which === "passed" ? "Passed" : "Failed" },
+        on: {
+          input: (e) => {
+            const words = { passed: "", failed: "", ...(s.words || {}), [which]: /** @type {HTMLInputElement} */ (e.target).value };
+            if (!words.passed.trim() && !words.failed.trim()) delete s.words;
+            else s.words = words;
+            edited();
+          },
+        },
+      });
+    const passedIn = wordIn("passed", "custom-word-passed");
+    const failedIn = wordIn("failed", "custom-word-failed");
     const descIn = h("textarea", { class: "input", rows: 2, value: s.description ?? "", dataset: { ref: "custom-description" }, on: { input: () => ((s.description = descIn.value), edited()) } });
     const dialectSel = h(
       "select",
@@ -220,7 +239,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const shapeSel = h(
       "select",
       { class: "input", dataset: { ref: "custom-shape" }, on: { change: () => setShape(shapeSel.value) } },
-      h("option", { value: "prompt", text: "One prompt (sent as the user's message)" }),
+      h("option", { value: "prompt", text: "One prompt (the user's message)" }),
       h("option", { value: "messages", text: "Messages (system, user, assistant)" }),
     );
     shapeSel.value = Array.isArray(s.messages) ? "messages" : "prompt";
@@ -296,6 +315,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
             status,
             h("div", { class: "row2" }, field("Title", titleIn, "title"), field("Id", idIn, "id", "a-z, 0-9 and -; how datasets, runs and exports name it")),
             field("Description", descIn, "description"),
+            h("div", { class: "row2" }, field("A passed verdict says", passedIn, "words.passed"), field("A failed verdict says", failedIn, "words.failed")),
           ),
           h(
             "section",
@@ -368,7 +388,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       };
       const name = h("input", { type: "text", class: "input mono", value: inp.name, dataset: { ref: "custom-input-name" }, attrs: { "aria-label": `Name of input ${i + 1}`, autocomplete: "off", spellcheck: "false" }, on: { input: () => ((inp.name = name.value), touch()) } });
       const label = h("input", { type: "text", class: "input", value: inp.label ?? "", dataset: { ref: "custom-input-label" }, attrs: { "aria-label": `Label of input ${i + 1}`, autocomplete: "off" }, on: { input: () => ((inp.label = label.value), touch()) } });
-      const kinds = [["text", "one text"], ["list", "a list of texts"]];
+      const kinds = [["text", "text"], ["list", "list of texts"]];
       // A duplicated built-in's own kinds (claims, evidence, choice, number) stay on offer.
       if (inp.kind && !kinds.some(([k]) => k === inp.kind)) kinds.push([inp.kind, inp.kind]);
       const kind = h("select", { class: "input", dataset: { ref: "custom-input-kind" }, attrs: { "aria-label": `Kind of input ${i + 1}` }, on: { change: () => ((inp.kind = kind.value), touch(), drawSample()) } }, kinds.map(([v, t]) => h("option", { value: v, text: t })));
@@ -450,7 +470,8 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     let res = rj.checkEvaluator(specNow());
     // The names the templates read: new ones become inputs, inputs added that way and no longer
     // read go (a name typed letter by letter leaves no trail); inputs the user touched stay.
-    const templateBroken = res.errors.some((/** @type {any} */ e) => isTemplatePath(e.path));
+    // A template that does not parse reads no names yet: the table waits for it to parse again.
+    const templateBroken = res.errors.some((/** @type {any} */ e) => e.code === "evaluator.template" || e.code === "evaluator.bad-spec");
     if (!templateBroken && Array.isArray(res.variables)) {
       const before = JSON.stringify(c.inputs);
       const next = syncInputs(c.inputs, res.variables);
@@ -464,15 +485,13 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     // Page-side checks: the id must be free among the user's own (the core knows the built-ins').
     const local = [];
     const id = c.spec.id;
-    if (typeof id === "string" && id !== c.key && registry.records.has(id)) local.push({ severity: "error", code: "evaluator.id-taken", message: `You already have an evaluator with the id ${id}.`, path: "id" });
-    c.checks = [...local, ...res.errors, ...res.warnings.map((/** @type {any} */ w) => ({ severity: "warning", ...w }))].map((x) => ({ severity: x.severity || "error", ...x }));
+    if (typeof id === "string" && id !== c.key && registry.records.has(id)) local.push({ severity: "error", code: "evaluator.bad-id", message: `You already have an evaluator with the id ${id}.`, path: "id" });
+    // While a template does not parse, every input looks unread: those warnings would only be noise.
+    const warnings = res.warnings.filter((/** @type {any} */ w) => !(templateBroken && w.code === "evaluator.unused-input"));
+    c.checks = [...local, ...res.errors, ...warnings.map((/** @type {any} */ w) => ({ severity: "warning", ...w }))].map((x) => ({ severity: x.severity || "error", ...x }));
     c.ok = !local.length && !!res.ok;
     showChecks();
     save();
-  }
-
-  function isTemplatePath(p) {
-    return p === "prompt" || /^messages\[\d+\]\.content$/.test(p || "");
   }
 
   /** showChecks puts each check where it points: its template's line, its field, or the status. */
