@@ -65,8 +65,11 @@ for (const scheme of ["light", "dark"]) {
 
   test(`${scheme}: My evaluators with one open, an error under its line and a verdict`, async () => {
     const page = await open(scheme, "custom");
-    if (!(await page.locator('[data-ref="custom-tpl-input"]').count())) await page.click('[data-ref="custom-new"]');
-    await page.waitForSelector('[data-ref="custom-tpl-input"]');
+    // A new one each time (the profile keeps the last test's, left with its error).
+    const before = await page.locator(".custom-item").count();
+    await page.click('[data-ref="custom-new"]');
+    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n + 1, before);
+    await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
     await page.fill('[data-ref="custom-answer"]', "Yes");
     await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"]');
     await audit(page, `${scheme} My evaluators`);
