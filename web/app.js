@@ -114,11 +114,18 @@ async function main() {
   let batchMounted = false;
   /** @type {Promise<void>|false} the My evaluators view's mount, once begun */
   let customMounted = false;
-  // An evaluator added, renamed or removed in My evaluators: Evaluate's picker is drawn again.
-  registry.addEventListener("change", () => {
+  // An evaluator added, renamed or removed in My evaluators: Evaluate is drawn again with it, when
+  // it is next shown (not under the user's hands, and not once per keystroke of a title).
+  let evaluateStale = false;
+  const redrawEvaluate = () => {
+    evaluateStale = false;
     evaluators = registry.all();
     evaluate.dispose();
     evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+  };
+  registry.addEventListener("change", () => {
+    if (state.get("view") === "evaluate") redrawEvaluate();
+    else evaluateStale = true;
   });
 
   const tabs = [...ref(doc, "tabs").querySelectorAll('[role="tab"]')];
@@ -133,6 +140,7 @@ async function main() {
     for (const v of VIEWS) ref(doc, "view-" + v).hidden = v !== view;
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
+    if (view === "evaluate" && evaluateStale) redrawEvaluate();
     if (view === "calculator" && !calculatorMounted) {
       calculatorMounted = true;
       mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });

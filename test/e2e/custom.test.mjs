@@ -188,7 +188,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   }
 });
 
-test("new from a starter and from a duplicated built-in; an id taken or invalid is an error at the id", async () => {
+test("a duplicated built-in, an id taken or invalid, messages, each reader's settings and verdicts, the starters", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   const options = await page.locator('[data-ref="custom-new-from"] option').evaluateAll((els) => els.map((e) => e.value));
   assert.ok(options.includes("builtin:answer-grounding"), options.join(", "));
@@ -208,11 +208,40 @@ test("new from a starter and from a duplicated built-in; an id taken or invalid 
   await statusOf(page, "ok");
   await page.waitForSelector('.custom-item[data-id="grounding-fr"]');
 
+  // Messages: a template error is shown under its line in the message it is in.
+  await page.click('[data-ref="custom-new"]');
+  await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+  await page.selectOption('[data-ref="custom-shape"]', "messages");
+  await page.waitForSelector('[data-ref="custom-tpl-1-input"]');
+  await page.fill('[data-ref="custom-tpl-0-input"]', "You are a strict judge.\nAnswer {% if %}yes{% endif %} or no.");
+  await page.waitForSelector('[data-ref="custom-tpl-0"] [data-ref="tpl-pin"][data-line="2"]');
+  assert.equal(await page.locator('[data-ref="custom-tpl-1"] [data-ref="tpl-pin"]').count(), 0, "not in the other message");
+  await page.fill('[data-ref="custom-tpl-0-input"]', "You are a strict judge.");
+  assert.match(await statusOf(page, "ok"), /Ready/);
+  // The reader's settings: a check about one of them is shown under it.
+  await page.selectOption('[data-ref="custom-output-kind"]', "score");
+  await page.fill('[data-ref="custom-output-pass_at"]', "9");
+  await statusOf(page, "error");
+  assert.match(await text(page, '[data-error-for="output.pass_at"]'), /✗ .*pass_at/);
+  await page.fill('[data-ref="custom-output-pass_at"]', "4");
+  await statusOf(page, "ok");
+  await page.fill('[data-ref="custom-answer"]', "The answer is on topic.\n**Score:** 4/5");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
+  assert.match(await text(page, '[data-ref="custom-verdict"] [data-ref="score"]'), /4 \/ 5/);
+  await page.selectOption('[data-ref="custom-output-kind"]', "label");
+  await page.fill('[data-ref="custom-answer"]', "Verdict: partially correct");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="undetermined"]');
+  await page.fill('[data-ref="custom-answer"]', "Incorrect.");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="fail"]');
+  await page.selectOption('[data-ref="custom-output-kind"]', "json");
+  await page.fill('[data-ref="custom-answer"]', 'Here you go:\n```json\n{"verdict": "pass", "score": 0.9, "reason": "cites [1]",}\n```');
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
+
   const starters = options.filter((o) => o.startsWith("starter:"));
   assert.equal(starters.length, 3, "three starters: " + options.join(", "));
   for (const s of starters) {
     await page.selectOption('[data-ref="custom-new-from"]', s);
-    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, 2 + starters.indexOf(s));
+    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, 3 + starters.indexOf(s));
     assert.match(await statusOf(page, "ok"), /Ready/);
   }
   assert.deepEqual(page.pageErrors, []);

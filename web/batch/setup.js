@@ -256,9 +256,11 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (setup) mapFor(id);
   }
 
+  let mappedFor = ""; // the evaluator and its inputs the rows were last mapped for
   /** mapFor guesses the mapping for evaluator id and checks the rows with it. */
   function mapFor(id) {
     const setup = loaded();
+    mappedFor = id + JSON.stringify(byID.get(id)?.inputs);
     try {
       ({ mapping: setup.mapping, matches: setup.matches } = detectMatches(rj, byID.get(id), mappable()));
     } catch {
@@ -378,7 +380,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       replace(evSelect, list.map((e) => h("option", { value: e.id, text: e.title || e.id })));
       if (!byID.has(prefs().evaluator)) setPrefs(state, { evaluator: list[0].id });
       evSelect.value = prefs().evaluator;
-      if (setup) mapFor(prefs().evaluator);
+      // The rows are checked again only when the chosen evaluator's inputs changed.
+      if (setup && mappedFor !== prefs().evaluator + JSON.stringify(evaluator()?.inputs)) mapFor(prefs().evaluator);
     },
     /** current: what is set up (null before a dataset is loaded or while its rows are checked), and its evaluator. */
     current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, label: setup.label, items: setup.checked.items, ev: evaluator() } : null),
