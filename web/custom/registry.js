@@ -104,8 +104,9 @@ export class EvaluatorRegistry extends EventTarget {
     return this.builtins.find((b) => b.id === id) || this.descs.get(id);
   }
 
+  /** signature is what the views' pickers and forms are drawn from: ids, titles, inputs. */
   signature() {
-    return JSON.stringify(this.all().map((e) => [e.id, e.title, e.inputs]));
+    return JSON.stringify(this.all().map((e) => [e.id, e.title, (e.inputs || []).map((/** @type {any} */ i) => [i.name, i.label, i.kind, !!i.required])]));
   }
 
   /** changed tells the views when what they list differs from what they drew. */
