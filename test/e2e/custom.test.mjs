@@ -148,6 +148,28 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.waitForSelector(`[data-ref="batch-runs"] tr[data-run="${runId}"]`);
   assert.match(await text(page, `[data-ref="batch-runs"] tr[data-run="${runId}"]`), /tone-check/);
 
+  // ---- drawn before the engine is ready: the wasm held back, the evaluator is in Evaluate's
+  // picker and in its editor at once, and the editor checks it once the engine is there
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route("**/ragjudge.wasm", async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.evaluate(() => history.replaceState(null, "", "#evaluate"));
+  await page.reload({ waitUntil: "commit" });
+  await page.waitForSelector("html[data-shell=ready]");
+  assert.equal(await page.getAttribute("html", "data-engine"), "loading");
+  assert.ok(await page.isVisible('label[for="pick-tone-check"]'));
+  await page.click("#tab-custom");
+  await page.waitForSelector('[data-ref="custom-tpl-input"]');
+  assert.equal(await page.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
+  assert.match(await text(page, '[data-ref="custom-status"]'), /when the judge engine has loaded/);
+  release();
+  await page.waitForSelector("html[data-ready=true]");
+  await statusOf(page, "ok");
+  await page.unroute("**/ragjudge.wasm");
+
   // ---- edited since: the run still shows, and resumes with, the definition it used
   await openCustom(page);
   await page.fill('[data-ref="custom-tpl-input"]', FIXED + "\nBe strict.");
