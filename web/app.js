@@ -127,6 +127,13 @@ async function main() {
     if (state.get("view") === "evaluate") redrawEvaluate();
     else evaluateStale = true;
   });
+  // "Use in Evaluate" in My evaluators.
+  registry.addEventListener("use", (e) => {
+    const id = /** @type {CustomEvent} */ (e).detail.id;
+    if (evaluateStale) redrawEvaluate();
+    if (evaluators.some((x) => x.id === id)) evaluate.select(id);
+    show("evaluate", { focus: true });
+  });
 
   const tabs = [...ref(doc, "tabs").querySelectorAll('[role="tab"]')];
   async function show(view, { focus = false } = {}) {

@@ -259,6 +259,12 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   await page.fill('[data-ref="custom-answer"]', 'Here you go:\n```json\n{"verdict": "pass", "score": 0.9, "reason": "cites [1]",}\n```');
   await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
 
+  // "Use in Evaluate" opens it there, chosen.
+  const id = await page.inputValue('[data-ref="custom-id"]');
+  await page.click('[data-ref="custom-use"]');
+  await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
+  await page.click("#tab-custom");
+
   const starters = options.filter((o) => o.startsWith("starter:"));
   assert.equal(starters.length, 3, "three starters: " + options.join(", "));
   for (const s of starters) {

@@ -191,6 +191,11 @@ export class EvaluatorRegistry extends EventTarget {
     else await this.store.put(stored);
   }
 
+  /** use asks the page to open evaluator id in Evaluate (app.js listens for "use"). @param {string} id */
+  use(id) {
+    this.dispatchEvent(new CustomEvent("use", { detail: { id } }));
+  }
+
   /** remove deletes evaluator id from this browser and from the engine. @param {string} id */
   async remove(id) {
     this.records.delete(id);

@@ -298,7 +298,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const exportBtn = h("button", { type: "button", class: "btn btn-small", text: "⤓ Export .json", dataset: { ref: "custom-export" }, on: { click: () => exportSpecs([specNow()], `${s.id}.json`) } });
     const dupBtn = h("button", { type: "button", class: "btn btn-small", text: "Duplicate", dataset: { ref: "custom-duplicate" }, on: { click: () => create(copyOf(specNow(), takenIds())) } });
     const delBtn = deleteButton();
-    const useBtn = h("button", { type: "button", class: "btn btn-small btn-primary", text: "Use in Evaluate", dataset: { ref: "custom-use" }, on: { click: () => { state.set({ evaluator: s.id }); location.hash = "evaluate"; } } });
+    const useBtn = h("button", { type: "button", class: "btn btn-small btn-primary", text: "Use in Evaluate", dataset: { ref: "custom-use" }, on: { click: () => registry.use(s.id) } });
 
     replace(
       editorEl,
@@ -336,7 +336,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
         ),
       ),
     );
-    Object.assign(parts, { status, inputsEl, sampleEl, previewEl, verdictEl, answerTA, idIn, dialectSel });
+    Object.assign(parts, { useBtn, status, inputsEl, sampleEl, previewEl, verdictEl, answerTA, idIn, dialectSel });
     drawTemplates();
     drawInputs();
     drawSample();
@@ -535,6 +535,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const warnings = c.checks.length - errors;
     parts.status.className = "custom-status " + (errors ? "msg-error" : warnings ? "msg-warning" : "msg-ok");
     parts.status.dataset.state = errors ? "error" : "ok";
+    /** @type {HTMLButtonElement} */ (parts.useBtn).disabled = !!errors;
     replace(
       parts.status,
       h("strong", { text: errors ? `✗ ${errors} error${errors === 1 ? "" : "s"}: fix ${errors === 1 ? "it" : "them"} to use this evaluator in Evaluate and Batch.` : "✓ Ready: offered in Evaluate and Batch." }),
