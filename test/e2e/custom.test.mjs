@@ -183,6 +183,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.waitForSelector('[data-ref="batch-used-evaluator"][data-state="edited"]');
   const used = JSON.parse(await page.textContent('[data-ref="batch-used-spec"]'));
   assert.equal(used.prompt, FIXED, "the definition the run used, not the edited one");
+  assert.equal(await page.textContent('[data-ref="batch-used-template"]'), FIXED, "its template shown as it reads");
   assert.equal((await progress(page)).done, N);
   assert.deepEqual(page.pageErrors, []);
 

@@ -20,6 +20,11 @@ export function usedEvaluator(run, ev) {
     { class: "used-evaluator", dataset: { ref: "batch-used-evaluator", state: (ev && ev.state) || "current" } },
     h("summary", { text: `Evaluator used: ${spec.title || spec.id} (yours, ${spec.id})` }),
     h("p", { class: "hint", text: "The run recorded the evaluator's whole definition when it started." + since }),
-    h("pre", { class: "mono used-spec", dataset: { ref: "batch-used-spec" }, text: JSON.stringify(spec, null, 2) }),
+    // The templates as they read, then the whole definition as data.
+    (Array.isArray(spec.messages) ? spec.messages : [{ role: "prompt", content: spec.prompt }]).map((/** @type {any} */ m) => [
+      h("div", { class: "preview-role", text: m.role }),
+      h("pre", { class: "mono used-spec", dataset: { ref: "batch-used-template" }, text: String(m.content ?? "") }),
+    ]),
+    h("details", {}, h("summary", { text: "The definition as JSON" }), h("pre", { class: "mono used-spec", dataset: { ref: "batch-used-spec" }, text: JSON.stringify(spec, null, 2) })),
   );
 }
