@@ -268,10 +268,14 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
 
   const starters = options.filter((o) => o.startsWith("starter:"));
   assert.equal(starters.length, 3, "three starters: " + options.join(", "));
+  // In the menu's order: context relevance (a score), answer relevance (labels), citation faithfulness (JSON).
+  const kinds = ["score", "label", "json"];
   for (const s of starters) {
     await page.selectOption('[data-ref="custom-new-from"]', s);
     await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, 3 + starters.indexOf(s));
     assert.match(await statusOf(page, "ok"), /Ready/);
+    assert.equal(await page.inputValue('[data-ref="custom-output-kind"]'), kinds[starters.indexOf(s)]);
+    assert.ok((await page.locator('[data-ref="custom-input-name"]').count()) >= 2, "its inputs are listed");
   }
   assert.deepEqual(page.pageErrors, []);
 });
