@@ -279,3 +279,33 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   }
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("markup in an imported evaluator stays text everywhere it is shown", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  const img = (tag) => `<img src=x onerror="window.__pwned='${tag}'">`;
+  const spec = {
+    id: "markup",
+    title: `Title ${img("title")}`,
+    description: `<script>window.__pwned='description'</script>`,
+    dialect: "jinja",
+    prompt: `Judge ${img("prompt")} {{ answer }}`,
+    inputs: [{ name: "answer", label: `Answer ${img("label")}`, kind: "text", required: true }],
+    output: { kind: "label", labels: { good: true, bad: false } },
+    words: { passed: `Good ${img("word")}`, failed: "Bad" },
+  };
+  await page.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "markup.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(spec)) });
+  await page.waitForFunction(() => /Imported markup/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
+  await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+  await page.locator('[data-ref="custom-sample"] [data-input="answer"]').fill(img("sample"));
+  await page.waitForFunction(() => /onerror/.test(document.querySelector('[data-ref="custom-rendered"]')?.textContent || ""));
+  await page.fill('[data-ref="custom-answer"]', `${img("answer")}\nVerdict: good`);
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
+  assert.match(await text(page, '.custom-item[data-id="markup"]'), /<img src=x onerror=/);
+  assert.match(await text(page, '[data-ref="custom-verdict"] [data-ref="verdict-badge"]'), /Good <img/);
+  await page.click("#tab-evaluate");
+  await page.waitForSelector('label[for="pick-markup"]');
+  assert.match(await text(page, 'label[for="pick-markup"]'), /Title <img/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator("main img, main script").count(), 0);
+  assert.deepEqual(page.pageErrors, []);
+});
