@@ -4,6 +4,7 @@
 // with a recording stand-in for the engine's define/undefine (the engine's own checks are the
 // core's tests; the page's use of the real engine is test/e2e/custom.test.mjs).
 import { test } from "node:test";
+import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
 import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
@@ -181,4 +182,17 @@ test("registry.forRun: a run is shown with the definition it recorded once its e
   await reg.remove(spec.id);
   assert.equal(reg.forRun(run).state, "deleted");
   assert.ok(!reg.all().some((e) => e.id === run.id), "a run's copy is never offered as an evaluator");
+});
+
+test("web/starters/index.json lists every starter once, each a definition of the right shape", () => {
+  const dir = new URL("../../web/starters/", import.meta.url);
+  const index = JSON.parse(readFileSync(new URL("index.json", dir), "utf8"));
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "index.json").sort();
+  assert.equal(files.length, 3);
+  assert.deepEqual(index.map((e) => e.file).sort(), files);
+  for (const e of index) {
+    assert.match(e.title, /\w/);
+    const spec = JSON.parse(readFileSync(new URL(e.file, dir), "utf8"));
+    assert.equal(shapeProblem(spec), "", e.file);
+  }
 });
