@@ -213,6 +213,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
 
 test("a duplicated built-in, an id taken or invalid, messages, each reader's settings and verdicts, the starters", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  await page.waitForSelector('[data-ref="custom-new-from"] option[value^="starter:"]', { state: "attached" }); // the menu reads web/starters/index.json
   const options = await page.locator('[data-ref="custom-new-from"] option').evaluateAll((els) => els.map((e) => e.value));
   assert.ok(options.includes("builtin:answer-grounding"), options.join(", "));
   await page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding");
@@ -270,9 +271,10 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.equal(starters.length, 3, "three starters: " + options.join(", "));
   // In the menu's order: context relevance (a score), answer relevance (labels), citation faithfulness (JSON).
   const kinds = ["score", "label", "json"];
+  const had = await page.locator(".custom-item").count();
   for (const s of starters) {
     await page.selectOption('[data-ref="custom-new-from"]', s);
-    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, 3 + starters.indexOf(s));
+    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, had + 1 + starters.indexOf(s));
     assert.match(await statusOf(page, "ok"), /Ready/);
     assert.equal(await page.inputValue('[data-ref="custom-output-kind"]'), kinds[starters.indexOf(s)]);
     assert.ok((await page.locator('[data-ref="custom-input-name"]').count()) >= 2, "its inputs are listed");
