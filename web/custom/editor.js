@@ -53,18 +53,26 @@ export function templateEditor({ label, ref, value, onInput }) {
       lines = n;
       ta.rows = n + 1;
       replace(gutter, Array.from({ length: n }, (_, i) => h("div", { class: "tpl-ln", dataset: { line: String(i + 1) }, text: String(i + 1) })));
+      marked = new Map();
       markGutter();
     }
   }
 
+  /** @type {Map<number, string>} the lines marked now, and how */
+  let marked = new Map();
+  /** markGutter marks the lines the checks point at; only lines whose mark changes are touched. */
   function markGutter() {
     const bad = new Map();
     for (const c of shown) if (c.line) bad.set(c.line, bad.get(c.line) === "error" || c.severity === "error" ? "error" : "warning");
-    for (const ln of /** @type {HTMLElement[]} */ ([...gutter.children])) {
-      const sev = bad.get(Number(ln.dataset.line));
+    const rows = /** @type {HTMLCollectionOf<HTMLElement>} */ (gutter.children);
+    for (const line of new Set([...marked.keys(), ...bad.keys()])) {
+      const ln = rows[line - 1];
+      const sev = bad.get(line);
+      if (!ln || marked.get(line) === sev) continue;
       ln.className = "tpl-ln" + (sev ? " tpl-ln-" + sev : "");
-      ln.textContent = (sev === "error" ? "✗ " : sev === "warning" ? "⚠ " : "") + ln.dataset.line;
+      ln.textContent = (sev === "error" ? "✗ " : sev === "warning" ? "⚠ " : "") + line;
     }
+    marked = bad;
   }
 
   /**
