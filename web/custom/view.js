@@ -10,7 +10,7 @@
 // offered again once fixed. Loaded by app.js the first time the view is shown.
 
 import { h, replace, debounce, uid, badge, selectSpan } from "../dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../form.js";
+import { buildForm, fromInputs, toInputs, missingRequired, listWords, autoGrow } from "../form.js";
 import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
 import { templateEditor } from "./editor.js";
@@ -224,7 +224,8 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       });
     const passedIn = wordIn("passed", "custom-word-passed");
     const failedIn = wordIn("failed", "custom-word-failed");
-    const descIn = h("textarea", { class: "input", rows: 2, value: s.description ?? "", dataset: { ref: "custom-description" }, on: { input: () => ((s.description = descIn.value), edited()) } });
+    const descIn = h("textarea", { class: "input", rows: 2, value: s.description ?? "", dataset: { ref: "custom-description" }, on: { input: () => ((s.description = descIn.value), autoGrow(descIn), edited()) } });
+    requestAnimationFrame(() => autoGrow(descIn));
     const dialectSel = h(
       "select",
       { class: "input narrow", dataset: { ref: "custom-dialect" }, on: { change: () => ((s.dialect = dialectSel.value), edited()) } },
