@@ -279,6 +279,16 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
     assert.equal(await page.inputValue('[data-ref="custom-output-kind"]'), kinds[starters.indexOf(s)]);
     assert.ok((await page.locator('[data-ref="custom-input-name"]').count()) >= 2, "its inputs are listed");
   }
+
+  // An edit followed at once by opening another evaluator is kept (stored before the switch).
+  const last = await page.inputValue('[data-ref="custom-id"]');
+  const edited = (await page.inputValue('[data-ref="custom-tpl-input"]')) + "\nKeep this line.";
+  await page.fill('[data-ref="custom-tpl-input"]', edited);
+  await page.locator('.custom-item [data-ref="custom-open"]').first().click();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="custom-id"]').value !== id, last);
+  await page.locator(`.custom-item[data-id="${last}"] [data-ref="custom-open"]`).click();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="custom-id"]').value === id, last);
+  assert.equal(await page.inputValue('[data-ref="custom-tpl-input"]'), edited);
   assert.deepEqual(page.pageErrors, []);
 });
 

@@ -171,6 +171,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
 
   /** openEditor opens evaluator id in the editor. @param {string} id */
   function openEditor(id) {
+    flush(); // the open one's last keystrokes are kept before another is opened
     const r = registry.records.get(id);
     if (!r) {
       cur = null;
@@ -293,7 +294,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     // preview and verdict
     const sampleEl = h("div", { class: "form", dataset: { ref: "custom-sample" } });
     const previewEl = h("div", { class: "custom-preview", dataset: { ref: "custom-preview" }, attrs: { "aria-live": "polite" } });
-    const answerTA = h("textarea", { class: "input mono answer", id: uid("cans"), rows: 6, value: c.answer, dataset: { ref: "custom-answer" }, attrs: { spellcheck: "false", placeholder: "Paste a judge's answer here: the verdict updates as you paste." }, on: { input: () => { c.answer = answerTA.value; editorEl.dataset.saving = "true"; saveSoon(); verdictSoon(); } } });
+    const answerTA = h("textarea", { class: "input mono answer", id: uid("cans"), rows: 6, value: c.answer, dataset: { ref: "custom-answer" }, attrs: { spellcheck: "false", placeholder: "Paste a judge's answer here: the verdict updates as you paste." }, on: { input: () => { c.answer = answerTA.value; pending = true; editorEl.dataset.saving = "true"; saveSoon(); verdictSoon(); } } });
     const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "custom-verdict" }, attrs: { "aria-live": "polite" } });
 
     const exportBtn = h("button", { type: "button", class: "btn btn-small", text: "⤓ Export .json", dataset: { ref: "custom-export" }, on: { click: () => exportSpecs([specNow()], `${s.id}.json`) } });
@@ -424,6 +425,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       c.kinds[i.name] = i.kind;
     }
     buildForm(parts.sampleEl, d, c.raw, () => {
+      pending = true;
       saveSoon();
       previewSoon();
     });
@@ -446,8 +448,18 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   const previewSoon = debounce(() => preview(), 120);
   const verdictSoon = debounce(() => verdict(), 200);
 
+  let pending = false; // an edit not yet checked and stored
+
+  /** flush checks and stores at once an edit still waiting for its debounce. */
+  function flush() {
+    if (!pending) return;
+    pending = false;
+    check();
+  }
+
   /** edited is called after every edit of the spec. @param {{inputs?: boolean}} [what] */
   function edited(what = {}) {
+    pending = true;
     editorEl.dataset.saving = "true"; // until the edit is stored (tests wait on this before a reload)
     if (what.inputs) previewSoon();
     checkSoon();
@@ -459,6 +471,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
    * when there is no error) and previewed.
    */
   function check() {
+    pending = false;
     const c = cur;
     if (!c) return;
     const rj = /** @type {any} */ (engine.rj);
@@ -706,6 +719,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     if (cur) check();
   });
   registry.addEventListener("change", () => drawList());
+  // Leaving the page (or its tab) right after typing: what was typed is stored now.
+  window.addEventListener("pagehide", flush);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flush());
 
   drawFrom();
   drawList();
