@@ -213,7 +213,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
 
 test("a duplicated built-in, an id taken or invalid, messages, each reader's settings and verdicts, the starters", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
-  await page.waitForSelector('[data-ref="custom-new-from"] option[value^="starter:"]', { state: "attached" }); // the menu reads web/starters/index.json
+  await page.waitForSelector('[data-ref="custom-new-from"] option[value^="starter:"]', { state: "attached" }); // the menu reads custom/starters.json
   const options = await page.locator('[data-ref="custom-new-from"] option').evaluateAll((els) => els.map((e) => e.value));
   assert.ok(options.includes("builtin:answer-grounding"), options.join(", "));
   await page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding");

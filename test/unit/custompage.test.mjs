@@ -184,10 +184,10 @@ test("registry.forRun: a run is shown with the definition it recorded once its e
   assert.ok(!reg.all().some((e) => e.id === run.id), "a run's copy is never offered as an evaluator");
 });
 
-test("web/starters/index.json lists every starter once, each a definition of the right shape", () => {
+test("web/custom/starters.json lists every starter of web/starters once, each a definition of the right shape", () => {
   const dir = new URL("../../web/starters/", import.meta.url);
-  const index = JSON.parse(readFileSync(new URL("index.json", dir), "utf8"));
-  const files = readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "index.json").sort();
+  const index = JSON.parse(readFileSync(new URL("../../web/custom/starters.json", import.meta.url), "utf8"));
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
   assert.equal(files.length, 3);
   assert.deepEqual(index.map((e) => e.file).sort(), files);
   for (const e of index) {

@@ -730,12 +730,13 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
 }
 
 /**
- * loadStarters reads web/starters/index.json: the starter evaluators the "New from…" menu offers.
+ * loadStarters reads custom/starters.json: the starter evaluators (web/starters/) the "New from…"
+ * menu offers, in its order, with the titles it shows them by.
  * @returns {Promise<{file: string, title: string, description?: string, spec?: any}[]>}
  */
 async function loadStarters() {
   try {
-    const list = await fetchJSON(new URL("../starters/index.json", import.meta.url));
+    const list = await fetchJSON(new URL("./starters.json", import.meta.url));
     if (!Array.isArray(list)) return [];
     return list
       .map((e) => (typeof e === "string" ? { file: e, title: labelOf(e.replace(/\.json$/, "")) } : e && typeof e.file === "string" ? { file: e.file, title: e.title || labelOf(e.file.replace(/\.json$/, "")), description: e.description } : null))
