@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
 import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
-import { MemoryStore } from "../../web/custom/store.js";
+import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
   assert.equal(freeId("My Judge!", []), "my-judge");
@@ -195,4 +195,14 @@ test("web/custom/starters.json lists every starter of web/starters once, each a 
     const spec = JSON.parse(readFileSync(new URL(e.file, dir), "utf8"));
     assert.equal(shapeProblem(spec), "", e.file);
   }
+});
+
+test("openCustomStore falls back to memory without IndexedDB, when it throws, or when it does not open in time", async () => {
+  assert.equal((await openCustomStore(undefined)).durable, false);
+  assert.equal((await openCustomStore(/** @type {any} */ ({ open: () => { throw new Error("refused"); } }))).durable, false);
+  const blocked = { open: () => ({}) }; // a request that never succeeds (another tab holds the database)
+  const t = Date.now();
+  const store = await openCustomStore(/** @type {any} */ (blocked), { waitMs: 50 });
+  assert.equal(store.durable, false);
+  assert.ok(Date.now() - t < 1000);
 });

@@ -94,13 +94,18 @@ export class MemoryStore {
   }
 }
 
+// OPEN_WAIT_MS: the page is drawn only once the user's evaluators are read; a database that does
+// not open by then (blocked by another tab's connection) is not waited for.
+const OPEN_WAIT_MS = 1500;
+
 /**
- * openCustomStore opens the evaluators' database, or a memory store when IndexedDB is missing or
- * refuses (private windows of some browsers), so the page works and says it will forget.
- * @param {IDBFactory|undefined} [idb] @param {{name?: string}} [opts]
+ * openCustomStore opens the evaluators' database, or a memory store when IndexedDB is missing,
+ * refuses (private windows of some browsers) or does not open within OPEN_WAIT_MS, so the page
+ * works and says it will forget.
+ * @param {IDBFactory|undefined} [idb] @param {{name?: string, waitMs?: number}} [opts]
  * @returns {Promise<CustomStore|MemoryStore>}
  */
-export async function openCustomStore(idb = globalThis.indexedDB, { name = DB_NAME } = {}) {
+export async function openCustomStore(idb = globalThis.indexedDB, { name = DB_NAME, waitMs = OPEN_WAIT_MS } = {}) {
   if (!idb) return new MemoryStore();
   try {
     const open = idb.open(name, DB_VERSION);
@@ -108,7 +113,12 @@ export async function openCustomStore(idb = globalThis.indexedDB, { name = DB_NA
       const db = open.result;
       if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: "id" });
     };
-    return new CustomStore(await req2p(open));
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+    const db = await Promise.race([req2p(open), late]);
+    clearTimeout(timer);
+    return db ? new CustomStore(/** @type {IDBDatabase} */ (db)) : new MemoryStore();
   } catch {
     return new MemoryStore();
   }
