@@ -134,6 +134,9 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 		rd.words, rd.labels = yesNoRule, value.NewObject("yes", yes, "no", !yes)
 		e.Output = `"yes" or "no"`
 	case ReaderScore:
+		if rd.label == "" {
+			rd.label = "Score" // the schema's default, for a definition the JS API did not normalise
+		}
 		e.Output = rd.label + ": <n>"
 	case ReaderLabel:
 		rd.words = newWordRule(rd.labels.Keys())
