@@ -560,7 +560,8 @@ export async function load(opts = {}) {
       }
       builtinVars = builtinVarsOf.get(id) ?? null;
     }
-    const variables = checkTemplates(c.spec, reads, builtinVars, c.builtin, c.errors, c.warnings);
+    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
+    const variables = checkTemplates(c.spec, reads, render, builtinVars, c.builtin, c.errors, c.warnings);
     return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
   }
   // A wasm built from other sources than this module is refused whole, at load, rather than
