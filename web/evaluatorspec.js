@@ -97,7 +97,7 @@ const at = (path, key) => (path ? path + "." + key : key);
  * (rj.evaluators() without the custom ones): their ids are taken, and an output of kind
  * "builtin" names one of them.
  * @param {unknown} v
- * @param {{id: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
+ * @param {{id: string, dialect?: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
  * @returns {{spec: any, errors: SpecCheck[], warnings: SpecCheck[], builtin: any}}
  */
 export function checkSpec(v, builtins) {
