@@ -97,7 +97,7 @@ const at = (path, key) => (path ? path + "." + key : key);
  * (rj.evaluators() without the custom ones): their ids are taken, and an output of kind
  * "builtin" names one of them.
  * @param {unknown} v
- * @param {{id: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
+ * @param {{id: string, dialect?: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
  * @returns {{spec: any, errors: SpecCheck[], warnings: SpecCheck[], builtin: any}}
  */
 export function checkSpec(v, builtins) {
@@ -299,16 +299,17 @@ function walk(v, n, path, fail) {
  * evaluator.template error at its line and column), read only declared inputs (or, with a
  * built-in reader, the variables that built-in makes of its inputs: `builtinVars`), and every
  * input should be read (else a warning). It returns the names the templates read, in order.
- * `reads` is the core's template.Reads (rj.variables with positions); it throws a RagJudgeError
- * for a template that does not parse.
+ * `reads` is the core's template.Reads (rj.variables with positions) and `render` its str.format
+ * renderer (rj.template); both throw a RagJudgeError for a template that does not parse.
  * @param {any} spec
  * @param {(source: string, dialect: string) => {name: string, line: number, col: number}[]} reads
+ * @param {(source: string, vars: Object) => unknown} render
  * @param {string[]|null} builtinVars
  * @param {{id: string, inputs: {name: string}[]}|null} builtin
  * @param {SpecCheck[]} errors @param {SpecCheck[]} warnings
  * @returns {string[]}
  */
-export function checkTemplates(spec, reads, builtinVars, builtin, errors, warnings) {
+export function checkTemplates(spec, reads, render, builtinVars, builtin, errors, warnings) {
   if (!spec || (spec.dialect !== "jinja" && spec.dialect !== "format")) return [];
   /** @type {[string, string][]} */
   const templates = [];
@@ -326,6 +327,9 @@ export function checkTemplates(spec, reads, builtinVars, builtin, errors, warnin
     let found;
     try {
       found = reads(source, spec.dialect);
+      // str.format: the fields alone are read; a render with every name empty finds the rest
+      // of what a render would refuse (a single brace, an unsupported field).
+      if (spec.dialect === "format") render(source, Object.fromEntries(found.map((r) => [r.name, ""])));
     } catch (err) {
       const e = /** @type {any} */ (err);
       /** @type {SpecCheck} */

@@ -477,7 +477,12 @@ export async function load(opts = {}) {
     },
     spec: (id) => {
       const s = call("spec", ["$id"], [id]);
-      return s.output?.kind === "builtin" ? checkSpec(s, builtins()).spec : s;
+      if (s.output) return s; // a custom evaluator's own definition
+      // A built-in: its prompt (the core's) with its listing, under the built-in's reader.
+      const e = builtins().find((x) => x.id === id);
+      const copy = { id: id + "-copy", title: e.title + " (copy)", description: e.description, dialect: e.dialect, prompt: s.prompt,
+        inputs: e.inputs, output: { kind: "builtin", evaluator: id }, words: e.words, example: e.example };
+      return checkSpec(copy, builtins()).spec;
     },
   };
 
@@ -556,11 +561,12 @@ export async function load(opts = {}) {
       const id = c.builtin.id;
       if (!builtinVarsOf.has(id)) {
         const own = call("spec", ["$id"], [id]);
-        builtinVarsOf.set(id, reads(own.prompt, own.dialect).map((r) => r.name));
+        builtinVarsOf.set(id, reads(own.prompt, c.builtin.dialect).map((r) => r.name));
       }
       builtinVars = builtinVarsOf.get(id) ?? null;
     }
-    const variables = checkTemplates(c.spec, reads, builtinVars, c.builtin, c.errors, c.warnings);
+    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
+    const variables = checkTemplates(c.spec, reads, render, builtinVars, c.builtin, c.errors, c.warnings);
     return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
   }
   // A wasm built from other sources than this module is refused whole, at load, rather than

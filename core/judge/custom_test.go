@@ -343,11 +343,14 @@ func TestCustomBuiltinReader(t *testing.T) {
 	r := testRegistry(t)
 	o, err := r.SpecOf("claim-groundedness")
 	require.NoError(t, err)
-	assert.Equal(t, "claim-groundedness-copy", getS(o, "id"))
-	assert.Equal(t, []string{"id", "title", "description", "dialect", "prompt", "inputs", "output", "words", "example"}, o.Keys())
-	assert.Equal(t, value.NewObject("kind", "builtin", "evaluator", "claim-groundedness"), getO(o, "output"))
-	// A translated prompt over the built-in's reader keeps its claims view and its reading.
 	b, _ := r.Get("claim-groundedness")
+	assert.Equal(t, value.NewObject("prompt", b.Prompt), o, "a built-in's prompt, for the JS API's rj.spec")
+	// The definition rj.spec makes of it: the listing's inputs and the built-in's reader.
+	enc, err := value.Marshal(value.NewObject("id", "claims-fr", "title", "T", "description", "", "dialect", b.Dialect, "prompt", b.Prompt,
+		"inputs", b.Inputs, "output", value.NewObject("kind", "builtin", "evaluator", b.ID)))
+	require.NoError(t, err)
+	o = decodeObject(t, string(enc))
+	// A translated prompt over the built-in's reader keeps its claims view and its reading.
 	o.Set("prompt", "Traduit : "+b.Prompt)
 	e, err := r.Define(o)
 	require.NoError(t, err)

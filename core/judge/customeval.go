@@ -69,9 +69,8 @@ func (r *Registry) Undefine(id string) bool {
 	return false
 }
 
-// SpecOf returns evaluator id as a definition: a custom one's own, or a built-in's prompt,
-// dialect, inputs, words and example with its reader (output kind builtin), under the id
-// "<id>-copy", for a page to edit into a custom evaluator (the JS API normalises it).
+// SpecOf returns a custom evaluator's definition, or {prompt} for a built-in: its seed prompt,
+// which the JS API puts together with the built-in's listing into a definition to edit (rj.spec).
 func (r *Registry) SpecOf(id string) (*value.Object, error) {
 	e, err := r.Get(id)
 	if err != nil {
@@ -80,12 +79,7 @@ func (r *Registry) SpecOf(id string) (*value.Object, error) {
 	if e.Custom {
 		return e.Spec, nil
 	}
-	// As the listing's JSON, read back as values.
-	enc, _ := value.Marshal(value.NewObject("id", e.ID+"-copy", "title", e.Title+" (copy)", "description", e.Description,
-		"dialect", e.Dialect, "prompt", e.Prompt, "inputs", e.Inputs, "output", value.NewObject("kind", ReaderBuiltin, "evaluator", e.ID),
-		"words", e.Words, "example", e.Example))
-	v, _ := value.Decode(enc)
-	return v.(*value.Object), nil
+	return value.NewObject("prompt", e.Prompt), nil
 }
 
 // build makes the evaluator of a definition Define accepted; b is the built-in whose reader
@@ -134,6 +128,9 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 		rd.words, rd.labels = yesNoRule, value.NewObject("yes", yes, "no", !yes)
 		e.Output = `"yes" or "no"`
 	case ReaderScore:
+		if rd.label == "" {
+			rd.label = "Score" // the schema's default, for a definition the JS API did not normalise
+		}
 		e.Output = rd.label + ": <n>"
 	case ReaderLabel:
 		rd.words = newWordRule(rd.labels.Keys())

@@ -294,7 +294,7 @@ func describeValue(v any) string {
 // indexFold is strings.Index ignoring case (a first byte that differs in ASCII case too is
 // skipped at once: labels are words).
 func indexFold(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
+	for i := 0; i+len(sub) <= len(s) && sub != ""; i++ {
 		if s[i]|0x20 == sub[0]|0x20 && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return i
 		}

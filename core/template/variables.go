@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"ragjudge/core/diag"
-	"ragjudge/core/value"
 )
 
 // Variables returns the names a template reads from its inputs, in the order of their first
@@ -14,7 +13,7 @@ import (
 // and loop); for str.format, the first name of each field. A template that does not parse is
 // an error, as in Render.
 func Variables(name, src string, dialect Dialect) ([]string, error) {
-	reads, err := readsOfTemplate(name, src, dialect, false)
+	reads, err := Reads(name, src, dialect)
 	if err != nil {
 		return nil, err
 	}
@@ -33,14 +32,10 @@ type Read struct {
 	Col  int    `json:"col"`
 }
 
-// Reads is Variables with where each name is first read. For str.format it also checks the
-// whole template as Render would (a single '}', an unsupported field), so that a template Reads
-// accepts renders whenever its variables are given.
+// Reads is Variables with where each name is first read. For str.format it reads the fields
+// only: a single '}' or an unsupported field is Render's error (render it with every name empty
+// to find those).
 func Reads(name, src string, dialect Dialect) ([]Read, error) {
-	return readsOfTemplate(name, src, dialect, true)
-}
-
-func readsOfTemplate(name, src string, dialect Dialect, whole bool) ([]Read, error) {
 	if len(src) > maxSource {
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + itoa(maxSource) + " bytes"}
 	}
@@ -98,7 +93,6 @@ func readsOfTemplate(name, src string, dialect Dialect, whole bool) ([]Read, err
 	sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
 	out := []Read{}
 	seen := map[string]bool{}
-	vars := &value.Object{}
 	for _, f := range found {
 		if !seen[f.name] {
 			seen[f.name] = true
@@ -106,14 +100,6 @@ func readsOfTemplate(name, src string, dialect Dialect, whole bool) ([]Read, err
 			// the same line numbers.
 			line, col := diag.Position(src, f.pos)
 			out = append(out, Read{Name: f.name, Line: line, Col: col})
-			vars.Set(f.name, "")
-		}
-	}
-	if whole && dialect == Format {
-		// Every field is {name} or unsupported whatever the values: a render with empty ones
-		// finds what Render would refuse.
-		if _, _, err := renderFormat(name, src, vars); err != nil {
-			return nil, err
 		}
 	}
 	return out, nil
