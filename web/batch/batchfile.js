@@ -20,6 +20,8 @@ import { RowErrorKind, RepairCode } from "./runstate.js";
 import { needsRepair } from "./status.js";
 import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
 
+/** @typedef {{render(inputs: any): {messages: {role: string, content: string}[]}, parse(inputs: any, text: string): any}} Judge */
+
 /** BATCH_URL is the endpoint every line asks for; a batch is created with the same endpoint. */
 export const BATCH_URL = "/v1/chat/completions";
 
@@ -182,7 +184,7 @@ export function withoutRepair(v) {
  * lineResult turns output line `line` for row index into the row's result, as the engine's runRow
  * turns a live call's answer (the same reading, accounting, parsing and errors; only the repair
  * request is impossible). item is the row as mapped; judge and model as the export's.
- * @param {{runId: string, index: number, item: {inputs?: any, error?: string}, judge: {render: Function, parse: Function}, model: string, line: OutputLine, now?: number}} o
+ * @param {{runId: string, index: number, item: {inputs?: any, error?: string}, judge: import("./batchfile.js").Judge, model: string, line: OutputLine, now?: number}} o
  * @returns {import("./rowresult.js").RowResult & {batch?: {requestId: string}}}
  */
 export function lineResult({ runId, index, item, judge, model, line, now = Date.now() }) {

@@ -20,7 +20,7 @@ const STORE_ROWS = 2000;
 /**
  * @typedef {{phase: string, done: number, total: number}} Progress
  *   phase: "render" (the requests), "write" (the file), "read" (an output file: done/total in characters), "store"
- * @typedef {{judge: {render: Function, parse: Function}, evaluatorId: string, items: {inputs?: any, error?: string}[],
+ * @typedef {{judge: import("./batchfile.js").Judge, evaluatorId: string, items: {inputs?: any, error?: string}[],
  *   request: {model: string, params?: Record<string, any>}, repeats?: number,
  *   onProgress?: (p: Progress) => void, yieldFn?: () => Promise<unknown>}} BatchSpec
  */
