@@ -269,3 +269,38 @@ test("a partial output stores a paused run: the rows no line answered stay to ju
   await storeRun({ store, run, items: its, results: im.results, yieldFn: noYield });
   assert.equal((await store.getRun("run-p")).state, "paused");
 });
+
+test("repeats: each row's lines carry the repeat number, and the import keeps every repeat and their majority, as a live run does", async () => {
+  const its = items(3);
+  const spec = { judge: fakeJudge, evaluatorId: "fake", items: its, request, repeats: 3, yieldFn: noYield };
+  const ex = await exportBatch(spec);
+  assert.notEqual(ex.hash, (await exportBatch({ ...spec, repeats: 1 })).hash, "the number of repeats is part of the export's identity");
+  const lines = (await ex.blob.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.custom_id.split(":").slice(2).join(":")), ["1:1", "1:2", "1:3", "2:1", "2:2", "2:3", "3:1", "3:2", "3:3"]);
+  assert.ok(lines.slice(0, 3).every((l) => JSON.stringify(l.body) === JSON.stringify(lines[0].body)), "the repeats ask the same request");
+  const answers = { "1": ["yes", "yes", "yes"], "2": ["yes", "no", "no"], "3": ["yes", null, "yes"] };
+  const out = lines.map((l) => {
+    const [, , row, rep] = l.custom_id.split(":");
+    const a = answers[row][rep - 1];
+    return a === null ? JSON.stringify({ custom_id: l.custom_id, response: { status_code: 503, request_id: "", body: { error: { message: "busy" } } } }) : okLine(l.custom_id, a);
+  });
+  const im = await importBatch({ ...spec, runId: "run-r", files: [new File([out.slice(0, -1).join("\n")], "results.jsonl")] });
+  assert.deepEqual(im.report.missing, [2], "row 3's last repeat has no line");
+  assert.equal(statusOf(im.results[0]), "passed");
+  assert.equal(im.results[0].repeats.length, 3);
+  assert.equal(im.results[0].calls, 3);
+  assert.equal(statusOf(im.results[1]), "failed", "the majority of yes, no, no");
+  assert.deepEqual(im.results[1].answers, ["yes", "no", "no"]);
+  assert.equal(im.results[2].error.status, 503, "one repeat failing fails the row, even with another still missing");
+  const whole = await importBatch({ ...spec, runId: "run-r", files: [new File([out.join("\n")], "results.jsonl")] });
+  assert.deepEqual(whole.report.missing, []);
+
+  // The live engine, every repeat answered "yes": the same result as the import's row 1.
+  const store = new MemoryStore();
+  const clock = new FakeClock();
+  const fetch = async () => new Response(JSON.stringify({ choices: [{ message: { content: "yes" }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 2 } }), { status: 200 });
+  const live = new Runner({ runId: "run-r", judge: fakeJudge, request: { endpoint: "/v1", ...request }, repeats: 3, items: its, todo: [0], fetch, store, cache: null, clock, random: () => 0.5 });
+  await clock.run(live.start());
+  const [lr] = await store.getResults("run-r");
+  for (const k of ["verdict", "answers", "error", "usage", "calls", "attempts", "repaired", "repeats"]) assert.deepEqual(im.results[0][k], lr[k], k);
+});

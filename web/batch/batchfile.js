@@ -19,6 +19,7 @@ import { CallError, CallKind, chatBody, httpError, readAnswer } from "../llm.js"
 import { RowErrorKind, RepairCode } from "./runstate.js";
 import { needsRepair } from "./status.js";
 import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
+import { majorityVerdict } from "../stats/majority.js";
 
 /** @typedef {{render(inputs: any): {messages: {role: string, content: string}[]}, parse(inputs: any, text: string): any}} Judge */
 
@@ -60,16 +61,19 @@ export function parseCustomId(id) {
 
 /**
  * RunHash is the export's identity: a 64-bit hash (two 32-bit FNV-1a lanes) over the evaluator's
- * id and each exported row's number and request body, in row order. It identifies, it does not
+ * id, the number of repeats, and each exported row's number and request body, in row order. It identifies, it does not
  * protect: nothing secret is hashed, and a collision only lets through a file that was edited on
  * purpose.
  */
 export class RunHash {
-  /** @param {string} evaluatorId */
-  constructor(evaluatorId) {
+  /**
+   * @param {string} evaluatorId
+   * @param {number} [repeats] how many times each row is judged: a file of another count is another export's
+   */
+  constructor(evaluatorId, repeats = 1) {
     this.a = 0x811c9dc5;
     this.b = 0x01000193 ^ 0x5bd1e995;
-    this.update("ragjudge batch v1\n" + evaluatorId + "\n");
+    this.update("ragjudge batch v1\n" + evaluatorId + "\n" + (repeats > 1 ? "repeats " + repeats + "\n" : ""));
   }
 
   /** update feeds s (its UTF-16 code units). @param {string} s */
@@ -213,6 +217,40 @@ export function lineResult({ runId, index, item, judge, model, line, now = Date.
 }
 
 /**
+ * combineRepeats is the result of row index judged parts.length times, from each repeat's
+ * lineResult, as the engine's judgeRepeats makes it: one repeat failing fails the row (its error,
+ * no answers kept), else the row keeps every repeat and their majority verdict. The calls and
+ * tokens of every repeat count. null while a repeat has no line (the row is still to judge).
+ * @param {string} runId
+ * @param {number} index
+ * @param {(import("./rowresult.js").RowResult | undefined)[]} parts
+ * @param {number} [now]
+ * @returns {import("./rowresult.js").RowResult | null}
+ */
+export function combineRepeats(runId, index, parts, now = Date.now()) {
+  const got = /** @type {import("./rowresult.js").RowResult[]} */ (parts.filter(Boolean));
+  const failed = got.find((p) => p.error);
+  if (!failed && got.length < parts.length) return null;
+  const result = newRowResult(runId, index);
+  for (const p of got) {
+    result.calls += p.calls;
+    result.attempts += p.attempts;
+    result.usage.prompt_tokens += p.usage.prompt_tokens;
+    result.usage.completion_tokens += p.usage.completion_tokens;
+  }
+  result.finishedAt = now;
+  if (failed) {
+    result.error = failed.error;
+    return result;
+  }
+  const reps = got.map((p) => ({ verdict: p.verdict, answers: p.answers, repaired: false }));
+  result.repeats = reps;
+  result.answers = reps.flatMap((r) => r.answers);
+  result.verdict = majorityVerdict(reps);
+  return result;
+}
+
+/**
  * @typedef {{where: string, customId?: string, message: string}} Problem
  * @typedef {{malformed: Problem[], unknown: Problem[], duplicate: Problem[], failed: Problem[], missing: number[],
  *   lines: number, matched: number, answered: number, foreign: Record<string, number>}} MatchReport
@@ -314,7 +352,7 @@ export class Matcher {
     if (rep.matched > 0) return null;
     const other = Object.keys(rep.foreign);
     if (other.length) {
-      return `This output file answers another export (rj:${other[0]}), not the requests the dataset, evaluator, mapping and model set up here make (rj:${this.hash}). Load the dataset and choose the evaluator, mapping and model it was exported with, then import it again.`;
+      return `This output file answers another export (rj:${other[0]}), not the requests the dataset, evaluator, mapping, model and run options set up here make (rj:${this.hash}). Load the dataset and choose the evaluator, mapping, model and number of repeats it was exported with, then import it again.`;
     }
     if (rep.lines === 0) return "This file has no output lines.";
     return "None of this file's lines has a custom_id written by this page's batch export (rj:…): is it a batch output file of a ragjudge export?";

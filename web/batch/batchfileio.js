@@ -5,7 +5,7 @@
 // read with file.stream() through TextDecoderStream and a line splitter, and the results are
 // stored a few thousand per transaction. Runs under Node as in the browser (tests use both).
 
-import { RunHash, rowRequest, requestLine, customId, Matcher, lineResult } from "./batchfile.js";
+import { RunHash, rowRequest, requestLine, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
 import { newRowResult, failRow } from "./rowresult.js";
 import { saveRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
@@ -23,6 +23,7 @@ const STORE_ROWS = 2000;
  * @typedef {{judge: import("./batchfile.js").Judge, evaluatorId: string, items: {inputs?: any, error?: string}[],
  *   request: {model: string, params?: Record<string, any>}, repeats?: number,
  *   onProgress?: (p: Progress) => void, yieldFn?: () => Promise<unknown>}} BatchSpec
+ *   repeats: how many times each row is judged (each of its lines carries the repeat number)
  */
 
 /** slicer returns tick(): true (after a yield) when the current slice of work is used up. */
@@ -44,8 +45,8 @@ function slicer(yieldFn = yieldToLoop) {
  * @param {BatchSpec & {keep?: boolean}} spec
  * @returns {Promise<{hash: string, exported: Uint8Array, count: number, errors: Map<number, unknown>, bodies: (string | null)[] | null}>}
  */
-export async function planBatch({ judge, evaluatorId, items, request, keep = false, onProgress, yieldFn }) {
-  const hash = new RunHash(evaluatorId);
+export async function planBatch({ judge, evaluatorId, items, request, repeats = 1, keep = false, onProgress, yieldFn }) {
+  const hash = new RunHash(evaluatorId, repeats);
   const exported = new Uint8Array(items.length);
   /** @type {Map<number, unknown>} */
   const errors = new Map();
@@ -178,9 +179,12 @@ export async function importBatch(spec) {
   const { judge, items, request, runId, files, onProgress } = spec;
   const now = spec.now || Date.now;
   const plan = await planBatch({ ...spec, keep: false });
-  const matcher = new Matcher({ hash: plan.hash, exported: plan.exported, repeats: spec.repeats || 1 });
+  const repeats = spec.repeats || 1;
+  const matcher = new Matcher({ hash: plan.hash, exported: plan.exported, repeats });
   /** @type {(import("./rowresult.js").RowResult | undefined)[]} */
   const results = new Array(items.length);
+  /** @type {Map<number, (import("./rowresult.js").RowResult | undefined)[]>} each repeat's result, by row, when rows are judged several times */
+  const parts = new Map();
   const total = files.reduce((s, f) => s + f.size, 0);
   let before = 0;
   for (const file of files) {
@@ -189,7 +193,14 @@ export async function importBatch(spec) {
       file,
       (text, n) => {
         const m = matcher.take(text, `${file.name}:${n}`);
-        if (m && m.repeat === 0) results[m.index] = lineResult({ runId, index: m.index, item: items[m.index], judge, model: request.model, line: m.line, now: now() });
+        if (m) {
+          const r = lineResult({ runId, index: m.index, item: items[m.index], judge, model: request.model, line: m.line, now: now() });
+          if (repeats === 1) results[m.index] = r;
+          else {
+            if (!parts.has(m.index)) parts.set(m.index, new Array(repeats));
+            /** @type {any[]} */ (parts.get(m.index))[m.repeat] = r;
+          }
+        }
         // A file that is another export's says so in its first lines: stop reading it there.
         if (matcher.report.lines === 50 && matcher.refusal()) refused = true;
         return !refused;
@@ -202,6 +213,7 @@ export async function importBatch(spec) {
   const report = matcher.finish();
   const refusal = matcher.refusal();
   if (refusal) return { hash: plan.hash, refusal, report, results: new Array(items.length) };
+  for (const [i, p] of parts) results[i] = combineRepeats(runId, i, p, now()) || undefined;
   for (const [i, e] of plan.errors) {
     const r = newRowResult(runId, i);
     failRow(r, e, "call");

@@ -11,6 +11,8 @@ import { judgeOf } from "./runner.js";
 import { newRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "./format.js";
+import { runSettings } from "./repeatopts.js";
+import { prefsOf } from "./prefs.js";
 
 /** OPENAI_MAX_REQUESTS and OPENAI_MAX_BYTES: what OpenAI's Batch API takes in one input file. */
 const OPENAI_MAX_REQUESTS = 50_000;
@@ -121,7 +123,10 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     if (!s) return "Load a dataset and map its columns first.";
     const st = state.get("settings") || {};
     if (!st.model) return "Set a model in Model settings first: it goes in every request (for Azure OpenAI, the deployment name).";
-    return { s, request: { model: String(st.model), params: modelParams(st) }, judge: judgeOf(rj, s.ev), evaluatorId: s.ev.id, items: s.items, onProgress, yieldFn };
+    // The run options' repeats and temperature, as a live run of what is set up would take them.
+    const settings = runSettings({ request: { endpoint: "", model: String(st.model), params: modelParams(st) }, where: "batch file" }, prefsOf(state));
+    const request = { model: settings.model, params: settings.params };
+    return { s, settings, request, repeats: settings.repeats, judge: judgeOf(rj, s.ev), evaluatorId: s.ev.id, items: s.items, onProgress, yieldFn };
   }
 
   async function doExport() {
@@ -134,7 +139,8 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const notes = [];
     if (left) notes.push(`${fmtInt(left)} row${left === 1 ? "" : "s"} with problems left out (listed above): ${left === 1 ? "it is an error" : "they are errors"} in the imported run.`);
     if (ex.lines > OPENAI_MAX_REQUESTS || ex.blob.size > OPENAI_MAX_BYTES) notes.push(`OpenAI's Batch API takes at most ${fmtInt(OPENAI_MAX_REQUESTS)} requests and 200 MB in one file: split it, or run it with vLLM run-batch.`);
-    say(`✓ Wrote ${name}: ${fmtInt(ex.lines)} requests for model ${sp.request.model}, ${fmtMB(ex.blob.size)} (export rj:${ex.hash}). ` + notes.join(" "), notes.length > 1 || (notes.length && !left) ? "warning" : "");
+    const each = sp.repeats > 1 ? ` (each row ${sp.repeats} times)` : "";
+    say(`✓ Wrote ${name}: ${fmtInt(ex.lines)} requests${each} for model ${sp.request.model}, ${fmtMB(ex.blob.size)} (export rj:${ex.hash}). ` + notes.join(" "), notes.length > 1 || (notes.length && !left) ? "warning" : "");
     msg.dataset.hash = ex.hash;
     msg.dataset.lines = String(ex.lines);
   }
@@ -151,7 +157,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
         mapping: s.mapping,
         columns: s.table.columns,
         readErrors: (s.table.errors || []).slice(0, 200),
-        settings: { ...sp.request, where: "batch file" },
+        settings: sp.settings,
       },
       s.items,
     );
