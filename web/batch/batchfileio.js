@@ -13,9 +13,9 @@ import { yieldToLoop } from "./turns.js";
 /** SLICE_MS: synchronous work between two yields to the event loop. */
 const SLICE_MS = 12;
 /** PART_CHARS: about how much text goes in one part of the exported Blob. */
-const PART_CHARS = 1 << 21;
-/** STORE_ROWS: results written per store transaction when a run is stored. */
-const STORE_ROWS = 2000;
+const PART_CHARS = 1 << 20;
+/** STORE_ROWS: results written per store transaction when a run is stored (IndexedDB clones them all in one task). */
+const STORE_ROWS = 500;
 
 /**
  * @typedef {{phase: string, done: number, total: number}} Progress
@@ -82,7 +82,8 @@ export async function exportBatch(spec) {
   const plan = await planBatch({ ...spec, keep: true });
   const bodies = /** @type {(string | null)[]} */ (plan.bodies);
   const tick = slicer(spec.yieldFn);
-  /** @type {string[]} */
+  // Each part becomes a Blob as soon as it is written, so that no one task copies the whole file.
+  /** @type {Blob[]} */
   const parts = [];
   /** @type {string[]} */
   let pending = [];
@@ -99,13 +100,13 @@ export async function exportBatch(spec) {
       lines++;
     }
     if (size >= PART_CHARS) {
-      parts.push(pending.join(""));
+      parts.push(new Blob([pending.join("")]));
       pending = [];
       size = 0;
     }
     if ((await tick()) && spec.onProgress) spec.onProgress({ phase: "write", done: i + 1, total: bodies.length });
   }
-  if (pending.length) parts.push(pending.join(""));
+  if (pending.length) parts.push(new Blob([pending.join("")]));
   const blob = new Blob(parts, { type: "application/x-ndjson" });
   if (spec.onProgress) spec.onProgress({ phase: "write", done: bodies.length, total: bodies.length });
   return { blob, hash: plan.hash, lines, exported: plan.exported, errors: plan.errors };

@@ -169,7 +169,8 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const stored = await storeRun({ store, run, items: s.items, results: im.results, onProgress, yieldFn: yieldToLoop });
     say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}`, problems(stored.batch.report) ? "warning" : "");
     controller.emit("runs");
-    await controller.open(stored.id);
+    // Opened from memory: reading 100,000 rows back from the store would only cost time.
+    await controller.open(stored.id, { loaded: { run: stored, items: s.items, results: im.results } });
   }
 
   // The report of an imported run is drawn under its progress line whenever it is opened.
