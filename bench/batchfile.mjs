@@ -68,6 +68,7 @@ try {
   const context = await browser.newContext({ acceptDownloads: true });
   await context.addInitScript(hooks);
   const page = await context.newPage();
+  page.setDefaultTimeout(900_000); // reading and checking 100,000 rows takes a while
   page.on("pageerror", (e) => console.error("page error:", String(e)));
   await openBatch(page, serve.url);
   let t = Date.now();

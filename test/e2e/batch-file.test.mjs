@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { datasetJSONL } from "./batch-upstream.mjs";
-import { useBatchEnv, newBatchPage, loadDataset, progress, runEnd, waitFor } from "./batch-env.mjs";
+import { useBatchEnv, newBatchPage, loadDataset, setRunOptions, setNumber, progress, runEnd, waitFor } from "./batch-env.mjs";
 
 const N = 30;
 const env = useBatchEnv({ latencyMs: 1, faults: false, keepBodies: true });
@@ -131,6 +131,49 @@ test("export a batch file, answer it with the fake upstream, import the output: 
   await page.waitForFunction(() => /another export/.test(document.querySelector('[data-ref="batchfile-msg"]').textContent));
   assert.match(await page.textContent('[data-ref="batchfile-msg"]'), new RegExp(`✗ This output file answers another export \\(rj:${hash}\\)`));
   assert.equal(await page.locator('[data-ref="batch-runs"] tbody tr').count(), runsBefore);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});
+
+test("repeats and the run's temperature: each row's lines carry the repeat number, the import gives the live run's majority verdicts", async () => {
+  const { browser, serve, upstream } = env;
+  const context = await browser.newContext({ acceptDownloads: true });
+  const { page, pageErrors } = await newBatchPage(context, serve.url);
+  const n = 8;
+  await setRunOptions(page, { concurrency: 4 });
+  await setNumber(page, "batch-repeats", 3);
+  await setNumber(page, "batch-temperature", 0.7);
+  const sentBefore = upstream.bodies.length;
+  await loadDataset(page, "rep.jsonl", datasetJSONL(n));
+  await page.click('[data-ref="batch-run"]');
+  const live = await runEnd(page, 60_000, "the live run with repeats");
+  assert.equal(live.done, n);
+  const liveRows = jsonl((await downloaded(page, "batch-export-jsonl")).text);
+  const liveBodies = upstream.bodies.slice(sentBefore).map((b) => JSON.parse(b));
+  assert.equal(liveBodies.length, 3 * n);
+
+  await loadDataset(page, "rep.jsonl", datasetJSONL(n));
+  const file = await downloaded(page, "batch-export-batchfile");
+  assert.match(await page.textContent('[data-ref="batchfile-msg"]'), new RegExp(`${3 * n} requests \\(each row 3 times\\)`));
+  const requests = jsonl(file.text);
+  assert.equal(requests.length, 3 * n);
+  const out = [];
+  for (const [k, r] of requests.entries()) {
+    const [, , row, rep] = r.custom_id.split(":").map(Number);
+    assert.deepEqual([row, rep], [Math.floor(k / 3) + 1, (k % 3) + 1]);
+    assert.equal(r.body.temperature, 0.7);
+    assert.deepEqual(r.body, liveBodies.find((b) => b.messages[0].content === r.body.messages[0].content), `row ${row}'s request`);
+    const res = await fetch(upstream.url + "/v1/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(r.body) });
+    out.push(JSON.stringify({ id: "b" + k, custom_id: r.custom_id, response: { status_code: res.status, request_id: "r" + k, body: await res.json() }, error: null }));
+  }
+  await page.locator('[data-ref="batch-import-file"]').setInputFiles([{ name: "results.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(out.reverse().join("\n")) }]);
+  await waitFor(async () => {
+    const p = await progress(page);
+    return p && p.run !== live.run && p.done === n ? p : null;
+  }, 30_000, "the imported run");
+  assert.match(await page.locator('[data-ref="batchfile-report"] summary').textContent(), new RegExp(`: ${3 * n} answered\\.`));
+  const rows = jsonl((await downloaded(page, "batch-export-jsonl")).text);
+  assert.deepEqual(rows, liveRows);
   assert.deepEqual(pageErrors, []);
   await context.close();
 });

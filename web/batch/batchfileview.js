@@ -41,6 +41,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     multiple: true,
     accept: ".jsonl,.ndjson,application/jsonl,application/x-ndjson",
     dataset: { ref: "batch-import-file" },
+    attrs: { "aria-label": "Import batch results: the output file, and its error file" },
     on: {
       change: () => {
         const files = [...(fileInput.files || [])];
@@ -55,11 +56,10 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     text: "⇪ Import batch results",
     dataset: { ref: "batch-import-batchfile" },
     disabled: true,
-    attrs: { "aria-describedby": fileInput.id },
     on: { click: () => fileInput.click() },
   });
   const stopBtn = h("button", { type: "button", class: "btn btn-small btn-stop", text: "■ Stop", dataset: { ref: "batchfile-stop" }, hidden: true, on: { click: () => (stopped = true) } });
-  const bar = h("progress", { class: "batchfile-progress", max: 1, value: 0, dataset: { ref: "batchfile-progress" }, hidden: true });
+  const bar = h("progress", { class: "batchfile-progress", max: 1, value: 0, dataset: { ref: "batchfile-progress" }, hidden: true, attrs: { "aria-label": "Batch file progress" } });
   const msg = h("div", { class: "batch-msg", dataset: { ref: "batchfile-msg" }, attrs: { role: "status", "aria-live": "polite" } });
   const el = h(
     "div",
@@ -86,6 +86,8 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
 
   function onProgress(p) {
     bar.hidden = false;
+    // Once the run is being stored it is finished whole: a half-stored run would only confuse.
+    if (p.phase === "store") stopBtn.hidden = true;
     bar.value = p.total ? p.done / p.total : 0;
     const of = p.phase === "read" ? `${Math.round((100 * p.done) / Math.max(1, p.total))}%` : `${fmtInt(p.done)} of ${fmtInt(p.total)}`;
     say(`${PHASES[p.phase] || p.phase}… ${of}`);
