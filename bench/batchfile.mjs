@@ -7,9 +7,13 @@
 // "longtask"): the tab must stay responsive. Last, the page is reloaded and the time to reopen the
 // imported run is taken.
 //
-//   node bench/batchfile.mjs [--rows 100000]      (make build first)
+// With --trace, a Chromium trace of each phase says how much of its longest tasks was garbage
+// collection (V8's GC events on the page's main thread).
+//
+//   node bench/batchfile.mjs [--rows 100000] [--trace]      (make build first)
 
 import { readFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { datasetJSONL } from "../test/e2e/batch-upstream.mjs";
 import { startServe, launch, openBatch, loadDataset, waitFor } from "../test/e2e/batch-env.mjs";
 
@@ -19,6 +23,18 @@ const opt = (name, d) => {
   return i >= 0 ? args[i + 1] : d;
 };
 const ROWS = Number(opt("--rows", 100_000));
+const TRACE = args.includes("--trace");
+
+/** gcPauses reads a Chromium trace (JSON) for V8's garbage collection pauses: the longest and their sum, in ms. */
+function gcPauses(buf) {
+  const events = JSON.parse(buf.toString()).traceEvents || [];
+  const gc = events.filter((e) => e.ph === "X" && /^(MajorGC|MinorGC|V8\.GC_MARK_COMPACTOR|V8\.GCFinalizeMC|V8\.GCScavenger)$/.test(e.name));
+  const max = gc.reduce((m, e) => Math.max(m, e.dur || 0), 0) / 1000;
+  const sum = gc.filter((e) => e.name === "MajorGC" || e.name === "MinorGC").reduce((a, e) => a + (e.dur || 0), 0) / 1000;
+  return `GC: longest pause ${max.toFixed(0)} ms, ${sum.toFixed(0)} ms in all`;
+}
+const startTrace = (page) => (TRACE ? browser.startTracing(page, { categories: ["devtools.timeline", "v8", "disabled-by-default-v8.gc"] }) : null);
+const stopTrace = async () => (TRACE ? "; " + gcPauses(await browser.stopTracing()) : "");
 
 /** hooks runs in the page before its scripts: long tasks, and the moments the bench reads. */
 function hooks() {
@@ -75,14 +91,16 @@ try {
   await loadDataset(page, "big.jsonl", datasetJSONL(ROWS));
   console.log(`dataset: ${ROWS.toLocaleString("en")} rows loaded and checked in ${((Date.now() - t) / 1000).toFixed(1)} s (not part of the figures below)`);
 
+  await startTrace(page);
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: 600_000 }), page.click('[data-ref="batch-export-batchfile"]')]);
   await page.waitForFunction(() => window.__marks.exportDone, null, { timeout: 600_000, polling: 200 });
+  const exportGC = await stopTrace();
   const path = await download.path();
   const text = await readFile(path, "utf8");
   const lines = text.trimEnd().split("\n");
   const ex = await page.evaluate(() => ({ ...window.__marks, tasks: window.__longtasks, phases: window.__phases }));
   const exportMs = ex.exportDone - ex.exportClick;
-  console.log(`export: ${lines.length.toLocaleString("en")} request lines, ${(text.length / 2 ** 20).toFixed(1)} MB, in ${(exportMs / 1000).toFixed(2)} s; longest main-thread task ${longest(ex.tasks, ex.exportClick, ex.exportDone).toFixed(0)} ms (${byPhase(ex.tasks, ex.phases, ex.exportClick, ex.exportDone)})`);
+  console.log(`export: ${lines.length.toLocaleString("en")} request lines, ${(text.length / 2 ** 20).toFixed(1)} MB, in ${(exportMs / 1000).toFixed(2)} s; longest main-thread task ${longest(ex.tasks, ex.exportClick, ex.exportDone).toFixed(0)} ms (${byPhase(ex.tasks, ex.phases, ex.exportClick, ex.exportDone)})${exportGC}`);
 
   // The batch service's output, answered here.
   const out = [];
@@ -93,17 +111,20 @@ try {
     out.push(JSON.stringify({ id: "batch_req_" + row, custom_id: r.custom_id, response: { status_code: 200, request_id: "req_" + row, body }, error: null }));
   }
   const output = Buffer.from(out.join("\n") + "\n");
+  await startTrace(page);
   await page.locator('[data-ref="batch-import-file"]').setInputFiles([{ name: "results.jsonl", mimeType: "application/jsonl", buffer: output }]);
   await page.waitForFunction(() => window.__marks.importDone, null, { timeout: 900_000, polling: 200 });
+  const importGC = await stopTrace();
   const im = await page.evaluate(() => ({ ...window.__marks, tasks: window.__longtasks, phases: window.__phases }));
   const importMs = im.importDone - im.importPick;
-  console.log(`import: ${(output.length / 2 ** 20).toFixed(1)} MB output, ${ROWS.toLocaleString("en")} rows read, judged and stored in ${(importMs / 1000).toFixed(2)} s; longest main-thread task ${longest(im.tasks, im.importPick, im.importDone).toFixed(0)} ms (${byPhase(im.tasks, im.phases, im.importPick, im.importDone)})`);
+  console.log(`import: ${(output.length / 2 ** 20).toFixed(1)} MB output, ${ROWS.toLocaleString("en")} rows read, judged and stored in ${(importMs / 1000).toFixed(2)} s; longest main-thread task ${longest(im.tasks, im.importPick, im.importDone).toFixed(0)} ms (${byPhase(im.tasks, im.phases, im.importPick, im.importDone)})${importGC}`);
   const summary = await page.textContent('[data-ref="batchfile-report"] summary');
   console.log("report:", summary);
 
   t = Date.now();
   await page.reload();
   await waitFor(() => page.evaluate(() => window.__marks.reopened), 600_000, "the imported run to reopen");
+  console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (the machine's other work slows every figure and lengthens its tasks)`);
   console.log(`reload: the ${ROWS.toLocaleString("en")}-row imported run reopened in ${((Date.now() - t) / 1000).toFixed(2)} s`);
 } finally {
   await browser.close();
