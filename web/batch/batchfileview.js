@@ -141,7 +141,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const notes = [];
     if (left) notes.push(`${fmtInt(left)} row${left === 1 ? "" : "s"} with problems left out (listed above): ${left === 1 ? "it is an error" : "they are errors"} in the imported run.`);
     const tooBig = ex.lines > OPENAI_MAX_REQUESTS || ex.blob.size > OPENAI_MAX_BYTES;
-    if (tooBig) notes.push(`OpenAI's Batch API takes at most ${fmtInt(OPENAI_MAX_REQUESTS)} requests and 200 MB in one file: split it, or run it with vLLM run-batch.`);
+    if (tooBig) notes.push(`OpenAI's Batch API takes at most ${fmtInt(OPENAI_MAX_REQUESTS)} requests and 200 MB in one file: split it (each part a batch of its own; import all their output files together), or run it with vLLM run-batch.`);
     const each = sp.repeats > 1 ? ` (each row ${sp.repeats} times)` : "";
     say(`✓ Wrote ${name}: ${fmtInt(ex.lines)} requests${each} for model ${sp.request.model}, ${fmtMB(ex.blob.size)} (export rj:${ex.hash}). ` + notes.join(" "), tooBig ? "warning" : "");
     msg.dataset.hash = ex.hash;
