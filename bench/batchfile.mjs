@@ -33,7 +33,7 @@ function gcPauses(buf) {
   const sum = gc.filter((e) => e.name === "MajorGC" || e.name === "MinorGC").reduce((a, e) => a + (e.dur || 0), 0) / 1000;
   return `GC: longest pause ${max.toFixed(0)} ms, ${sum.toFixed(0)} ms in all`;
 }
-const startTrace = (page) => (TRACE ? browser.startTracing(page, { categories: ["devtools.timeline", "v8", "disabled-by-default-v8.gc"] }) : null);
+const startTrace = (page) => (TRACE ? browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-v8.gc"] }) : null);
 const stopTrace = async () => (TRACE ? "; " + gcPauses(await browser.stopTracing()) : "");
 
 /** hooks runs in the page before its scripts: long tasks, and the moments the bench reads. */

@@ -123,8 +123,19 @@ export function rowRequest(judge, item, request) {
  * @param {string} bodyJSON
  */
 export function requestLine(id, bodyJSON) {
-  return `{"custom_id":${JSON.stringify(id)},"method":"POST","url":"${BATCH_URL}","body":${bodyJSON}}\n`;
+  return requestHead(id) + bodyJSON + LINE_TAIL;
 }
+
+/**
+ * requestHead is a request line up to its body (the export writes the body's bytes after it, then LINE_TAIL).
+ * @param {string} id  the custom_id
+ */
+export function requestHead(id) {
+  return `{"custom_id":${JSON.stringify(id)},"method":"POST","url":"${BATCH_URL}","body":`;
+}
+
+/** LINE_TAIL ends a request line after its body. */
+export const LINE_TAIL = "}\n";
 
 /**
  * @typedef {{customId: string, status: number, requestId: string, body: any, error: {code: string, message: string} | null}} OutputLine

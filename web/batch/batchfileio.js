@@ -5,15 +5,15 @@
 // read with file.stream() through TextDecoderStream and a line splitter, and the results are
 // stored a few thousand per transaction. Runs under Node as in the browser (tests use both).
 
-import { RunHash, rowRequest, requestLine, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
+import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
 import { newRowResult, failRow } from "./rowresult.js";
 import { saveRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
 
 /** SLICE_MS: synchronous work between two yields to the event loop. */
 const SLICE_MS = 12;
-/** PART_CHARS: about how much text goes in one part of the exported Blob. */
-const PART_CHARS = 1 << 20;
+/** PART_BYTES: about how much goes in one part of the exported Blob. */
+const PART_BYTES = 1 << 20;
 /** STORE_ROWS: results written per store transaction when a run is stored (IndexedDB clones them all in one task). */
 const STORE_ROWS = 500;
 
@@ -41,16 +41,20 @@ function slicer(yieldFn = yieldToLoop) {
  * planBatch renders every row's request as a live run would (batchfile.js rowRequest) and hashes
  * them into the export's identity. A row that has no request (bad inputs, a prompt that does not
  * render) is not exported: its error is kept, as the live run's result for that row would be.
- * With keep, the requests' bodies are returned too (the export writes them).
+ * With keep, the requests' bodies are returned too (the export writes them), as UTF-8 bytes: an
+ * ArrayBuffer's bytes live outside the JavaScript heap, so that 250 MB of bodies waiting to be
+ * written do not make every garbage collection meanwhile move them (pauses of a second or more).
  * @param {BatchSpec & {keep?: boolean}} spec
- * @returns {Promise<{hash: string, exported: Uint8Array, count: number, errors: Map<number, unknown>, bodies: (string | null)[] | null}>}
+ * @returns {Promise<{hash: string, exported: Uint8Array, count: number, errors: Map<number, unknown>, bodies: (Uint8Array<ArrayBuffer> | null)[] | null}>}
  */
 export async function planBatch({ judge, evaluatorId, items, request, repeats = 1, keep = false, onProgress, yieldFn }) {
   const hash = new RunHash(evaluatorId, repeats);
   const exported = new Uint8Array(items.length);
   /** @type {Map<number, unknown>} */
   const errors = new Map();
+  /** @type {(Uint8Array<ArrayBuffer> | null)[] | null} */
   const bodies = keep ? new Array(items.length).fill(null) : null;
+  const utf8 = new TextEncoder();
   const tick = slicer(yieldFn);
   let count = 0;
   for (let i = 0; i < items.length; i++) {
@@ -64,7 +68,7 @@ export async function planBatch({ judge, evaluatorId, items, request, repeats = 
     hash.row(i, body);
     exported[i] = 1;
     count++;
-    if (bodies) bodies[i] = body;
+    if (bodies) bodies[i] = utf8.encode(body);
     if ((await tick()) && onProgress) onProgress({ phase: "render", done: i + 1, total: items.length });
   }
   if (onProgress) onProgress({ phase: "render", done: items.length, total: items.length });
@@ -73,19 +77,19 @@ export async function planBatch({ judge, evaluatorId, items, request, repeats = 
 
 /**
  * exportBatch writes the batch file of spec's rows: one request line per exported row (per repeat),
- * as a Blob built from parts of about PART_CHARS each.
+ * as a Blob built from Blobs of about PART_BYTES each.
  * @param {BatchSpec} spec
  * @returns {Promise<{blob: Blob, hash: string, lines: number, exported: Uint8Array, errors: Map<number, unknown>}>}
  */
 export async function exportBatch(spec) {
   const repeats = spec.repeats || 1;
   const plan = await planBatch({ ...spec, keep: true });
-  const bodies = /** @type {(string | null)[]} */ (plan.bodies);
+  const bodies = /** @type {(Uint8Array<ArrayBuffer> | null)[]} */ (plan.bodies);
   const tick = slicer(spec.yieldFn);
   // Each part becomes a Blob as soon as it is written, so that no one task copies the whole file.
   /** @type {Blob[]} */
   const parts = [];
-  /** @type {string[]} */
+  /** @type {BlobPart[]} */
   let pending = [];
   let size = 0;
   let lines = 0;
@@ -94,19 +98,19 @@ export async function exportBatch(spec) {
     if (body === null) continue;
     bodies[i] = null; // the line holds it now
     for (let r = 0; r < repeats; r++) {
-      const line = requestLine(customId(plan.hash, i, r, repeats), body);
-      pending.push(line);
-      size += line.length;
+      const head = requestHead(customId(plan.hash, i, r, repeats));
+      pending.push(head, body, LINE_TAIL);
+      size += head.length + body.byteLength + LINE_TAIL.length;
       lines++;
     }
-    if (size >= PART_CHARS) {
-      parts.push(new Blob([pending.join("")]));
+    if (size >= PART_BYTES) {
+      parts.push(new Blob(pending));
       pending = [];
       size = 0;
     }
     if ((await tick()) && spec.onProgress) spec.onProgress({ phase: "write", done: i + 1, total: bodies.length });
   }
-  if (pending.length) parts.push(new Blob([pending.join("")]));
+  if (pending.length) parts.push(new Blob(pending));
   const blob = new Blob(parts, { type: "application/x-ndjson" });
   if (spec.onProgress) spec.onProgress({ phase: "write", done: bodies.length, total: bodies.length });
   return { blob, hash: plan.hash, lines, exported: plan.exported, errors: plan.errors };
