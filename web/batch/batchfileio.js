@@ -238,8 +238,11 @@ export async function importBatch(spec) {
  */
 export async function storeRun({ store, run, items, results, onProgress, yieldFn = yieldToLoop }) {
   run.state = "paused";
-  await saveRun(store, run, items);
   const done = results.filter(Boolean);
+  // The rows go in one record (store.js), cloned in one task: say so before it starts.
+  if (onProgress) onProgress({ phase: "store", done: 0, total: done.length });
+  await yieldFn();
+  await saveRun(store, run, items);
   for (let k = 0; k < done.length; k += STORE_ROWS) {
     const writes = done.slice(k, k + STORE_ROWS).map((r) => store.putResult(r));
     if (typeof store.flush === "function") await store.flush();
