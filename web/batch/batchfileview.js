@@ -153,11 +153,15 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const sp = spec();
     if (typeof sp === "string") return say("✗ " + sp, "error");
     const s = sp.s;
+    // The record a live run of what is set up would have (run.js startNew: keep the two in step),
+    // with the batch file's settings; a custom evaluator's definition is kept as custom/ keeps it.
     const run = newRun(
       {
         name: s.name,
         evaluator: s.ev.id,
+        evaluatorSpec: s.ev.custom ? s.ev.spec : undefined,
         mapping: s.mapping,
+        label: s.label ? { column: s.label } : null,
         columns: s.table.columns,
         readErrors: (s.table.errors || []).slice(0, 200),
         settings: sp.settings,
