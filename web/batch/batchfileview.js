@@ -67,7 +67,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     h("h3", { class: "sub-title", text: "Batch file (OpenAI Batch API, Azure OpenAI, vLLM run-batch)" }),
     h("p", {
       class: "hint",
-      text: "For a dataset too large for a tab, or to pay half price: export the requests as one file, run it with your provider's batch service, then import its output file (choose its error file too, if there is one). Import with the same dataset, evaluator, mapping and model as the export.",
+      text: "For a dataset too large for a tab, or to pay half price: export the requests as one file, run it with your provider's batch service, then import its output file (choose its error file too, if there is one). Import with the same dataset, evaluator, mapping, model and run options (repeats, temperature) as the export.",
     }),
     h("div", { class: "run-row" }, exportBtn, importBtn, fileInput, stopBtn, bar),
     msg,
