@@ -157,6 +157,60 @@ export function requestInit(apiKey, body = null, stream = false) {
 }
 
 /**
+ * chatBody is the JSON body of a chat completions request: the sampling parameters, the model and
+ * the messages, and whether to stream. Every request the page makes is built here, and so is every
+ * line of a batch file (batch/batchfile.js), so that a batch asks exactly what a live run would.
+ * @param {{model: string, messages: {role: string, content: string}[], params?: Record<string, any>}} request
+ * @param {boolean} [stream]
+ * @returns {Record<string, any>}
+ */
+export function chatBody(request, stream = false) {
+  /** @type {Record<string, any>} */
+  const body = { ...request.params, model: request.model, messages: request.messages, stream };
+  if (stream) body.stream_options = { include_usage: true };
+  return body;
+}
+
+/**
+ * httpError is the CallError of a call answered with HTTP status (text: the response body), as a
+ * live call and a batch output line with that status_code both report it.
+ * @param {number} status
+ * @param {string} text
+ * @param {{model?: string, direct?: boolean, retryAfterMs?: number | null}} [o]
+ * @returns {CallError}
+ */
+export function httpError(status, text, { model = "", direct = false, retryAfterMs = null } = {}) {
+  return new CallError(httpErrorMessage(status, { model, direct, retryAfterMs }), {
+    kind: CallKind.HTTP,
+    status,
+    retryable: retryableStatus(status),
+    retryAfterMs,
+    detail: upstreamMessage(text),
+  });
+}
+
+/**
+ * readAnswer reads a chat completion's parsed JSON body (text: the same body as sent, for the
+ * error's detail) into {content, usage, model, finishReason}, or throws the CallError a call
+ * without an answer ends with. A live call's answer and a batch output line's are read here.
+ * @param {any} body
+ * @param {string} text
+ * @param {string} model  the model asked for, when the body does not say
+ * @returns {{content: string, usage: {prompt_tokens: number, completion_tokens: number} | null, model: string, finishReason: string | null}}
+ */
+export function readAnswer(body, text, model) {
+  const choice = body && Array.isArray(body.choices) ? body.choices[0] : null;
+  const content = choice && choice.message ? choice.message.content : choice && typeof choice.text === "string" ? choice.text : undefined;
+  if (typeof content !== "string") {
+    if (body && body.error) throw failure(CallKind.UPSTREAM, "The model server reported an error", "see its message below", { detail: upstreamMessage(text) });
+    throw failure(CallKind.BAD_RESPONSE, "The endpoint answered without a message (no choices[0].message.content)", "check that it is a chat completions API", {
+      detail: text.slice(0, 200),
+    });
+  }
+  return { content, usage: usageOf(body.usage), model: body.model || model, finishReason: (choice && choice.finish_reason) || null };
+}
+
+/**
  * attempt makes one HTTP call with its own timeout and returns {content, usage, model,
  * finishReason}, or throws a CallError saying whether it is worth retrying. A transport that holds
  * a call before sending it on (the dev server's calls socket queues some) calls init.onStarted when
@@ -210,32 +264,16 @@ async function attempt(fetchFn, url, init, c) {
       } catch (e) {
         throw fail(e);
       }
-      if (!res.ok) {
-        const retryAfterMs = parseRetryAfter(res.headers, clock.now());
-        throw new CallError(httpErrorMessage(res.status, { model, direct, retryAfterMs }), {
-          kind: CallKind.HTTP,
-          status: res.status,
-          retryable: retryableStatus(res.status),
-          retryAfterMs,
-          detail: upstreamMessage(text),
-        });
-      }
+      if (!res.ok) throw httpError(res.status, text, { model, direct, retryAfterMs: parseRetryAfter(res.headers, clock.now()) });
       let body;
       try {
         body = JSON.parse(text);
       } catch {
         throw failure(CallKind.BAD_RESPONSE, "The endpoint answered with something that is not JSON", again, { retryable: true, detail: text.slice(0, 200) });
       }
-      const choice = body && Array.isArray(body.choices) ? body.choices[0] : null;
-      const content = choice && choice.message ? choice.message.content : choice && typeof choice.text === "string" ? choice.text : undefined;
-      if (typeof content !== "string") {
-        if (body && body.error) throw failure(CallKind.UPSTREAM, "The model server reported an error", "see its message below", { detail: upstreamMessage(text) });
-        throw failure(CallKind.BAD_RESPONSE, "The endpoint answered without a message (no choices[0].message.content)", "check that it is a chat completions API", {
-          detail: text.slice(0, 200),
-        });
-      }
-      if (onDelta) onDelta(content, content);
-      return { content, usage: usageOf(body.usage), model: body.model || model, finishReason: (choice && choice.finish_reason) || null };
+      const answer = readAnswer(body, text, model);
+      if (onDelta) onDelta(answer.content, answer.content);
+      return answer;
     }
     return await readStream(res, { poke, onDelta, model, state }).catch((e) => {
       throw fail(e);
@@ -291,10 +329,7 @@ export async function chat(request, opts = {}) {
   const signal = opts.signal || null;
   const slots = opts.slots || null;
   const stream = !!opts.stream;
-  /** @type {Record<string, any>} */
-  const body = { ...request.params, model: request.model, messages: request.messages, stream };
-  if (stream) body.stream_options = { include_usage: true };
-  const init = requestInit(opts.apiKey, body, stream);
+  const init = requestInit(opts.apiKey, chatBody(request, stream), stream);
   const url = chatURL(request.endpoint);
   const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch };
   let waitedMs = 0;

@@ -113,6 +113,7 @@ const (
 const (
 	RepairUsed       Code = "repair.used"
 	RepairUnreadable Code = "repair.unreadable"
+	RepairNone       Code = "repair.none"
 )
 
 // Added by the page's batch engine (web/stats/majority.js SPLIT_CODE) to the majority verdict of a

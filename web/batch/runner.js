@@ -5,6 +5,18 @@ import { Runner } from "./engine.js";
 import { fmtNum } from "./format.js";
 
 /**
+ * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a
+ * batch file's (batchfile.js) alike.
+ * @param {Object} rj the judge engine
+ * @param {{id: string}} ev
+ * @returns {{render: (inputs: any) => {messages: {role: string, content: string}[]}, parse: (inputs: any, text: string) => any}}
+ */
+export function judgeOf(rj, ev) {
+  const j = /** @type {any} */ (rj);
+  return { render: (inputs) => j.render(ev.id, inputs), parse: (inputs, text) => j.parse(ev.id, inputs, text) };
+}
+
+/**
  * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
  * @param {import("./run.js").OpenRun} c
  * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], retryFailed: boolean,
@@ -18,7 +30,7 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFail
     runId: c.run.id,
     items: c.items,
     todo,
-    judge: { render: (inputs) => rj.render(ev.id, inputs), parse: (inputs, text) => rj.parse(ev.id, inputs, text) },
+    judge: judgeOf(rj, ev),
     // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
     request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
     repeats: c.run.settings.repeats || 1,

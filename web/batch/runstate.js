@@ -61,6 +61,8 @@ export const RepairCode = Object.freeze({
   USED: "repair.used",
   /** warning: asked once to correct its format, the judge still answered unreadably */
   UNREADABLE: "repair.unreadable",
+  /** warning: the answer, read from a batch output file (batchfile.js), could not be read, and a batch file allows no repair request */
+  NONE: "repair.none",
 });
 
 /** HOLD_STATUSES would fail every row alike: a refused key (401, 403), an unknown model or path (404). */

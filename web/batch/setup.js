@@ -27,7 +27,8 @@ import { suggestLabelColumn } from "../stats/labels.js";
  * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
  * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
  * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null)}} hooks
+ * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change.
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), onReady?: (ready: boolean) => void}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   let byID = new Map(evaluators.map((e) => [e.id, e]));
@@ -204,6 +205,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     fileMsg.className = "batch-msg msg-error";
     setup = null;
     runBtn.disabled = true;
+    if (hooks.onReady) hooks.onReady(false);
     replace(mappingEl);
     replace(previewEl);
     replace(problemsEl);
@@ -324,6 +326,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     /** @type {any} */
     const isStale = () => my !== gen;
     runBtn.disabled = true;
+    if (hooks.onReady) hooks.onReady(false);
     estimateEl.textContent = "Checking rows…";
     drawMapping();
     const items = await prepareItemsAsync(rj, ev, setup.table.rows, setup.mapping, { yieldFn: yieldToLoop, isStale });
@@ -343,6 +346,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p) });
     // A run in which no row can be judged would only produce errors.
     runBtn.disabled = setup.checked.judged === 0;
+    if (hooks.onReady) hooks.onReady(!runBtn.disabled);
   }
 
   async function drawCacheInfo() {

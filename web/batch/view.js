@@ -19,6 +19,7 @@ import { mountTable } from "./table.js";
 import { mountRunsList } from "./runlist.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
+import { mountBatchFile } from "./batchfileview.js";
 import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
 import { mountCompare } from "../stats/compareview.js";
@@ -49,8 +50,11 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       onConcurrency: (n) => controller.setConcurrency(n),
       callsCapped: () => controller.callsCapped(),
       browserLimit: () => controller.browserLimit(),
+      onReady: (ready) => batchFile.setReady(ready),
     },
   );
+  const batchFile = mountBatchFile({ rj, state, store, controller, setup });
+  setup.card.append(batchFile.el);
   const summary = mountSummary({ state });
   const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }) });
   const table = mountTable({ rj, controller, renderVerdict, threshold, agreement });
@@ -103,6 +107,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     summary.bar,
     summary.progText,
     liveLine,
+    batchFile.reportEl,
     h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
     reportMsg,
     summary.summaryEl,

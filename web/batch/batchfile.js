@@ -1,0 +1,378 @@
+// batchfile.js: a batch run that leaves the browser as an OpenAI Batch API file and comes back as
+// the batch service's output file. The pure parts: the custom_id each request line carries, the
+// export's identity (a hash over what the lines ask), reading an output line, matching the lines
+// of an output file to the exported rows (with the report of what did not match), and turning one
+// line into the row's result exactly as a live call's answer is turned (rowresult.js, llm.js).
+// The reading, writing and storing, chunked so that 100,000 rows never freeze the tab, are in
+// batchfileio.js; the two buttons in batchfileview.js.
+//
+// A request line:  {"custom_id":"rj:<hash>:<row>[:<repeat>]","method":"POST","url":"/v1/chat/completions","body":{…}}
+// An output line:  {"id","custom_id","response":{"status_code","request_id","body"} | null,"error":{"code","message"} | null}
+//
+// <hash> is 16 hex digits over the evaluator and every exported request body (model, parameters,
+// rendered messages), so an output file answers exactly the requests this page would make now for
+// the dataset, evaluator, mapping and model set up; a file from another export is refused. <row>
+// is the row's number as the page shows it (1 for the first row); <repeat> (1 for the first) is
+// written only when each row is judged more than once.
+
+import { CallError, CallKind, chatBody, httpError, readAnswer } from "../llm.js";
+import { RowErrorKind, RepairCode } from "./runstate.js";
+import { needsRepair } from "./status.js";
+import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
+import { majorityVerdict } from "../stats/majority.js";
+
+/** @typedef {{render(inputs: any): {messages: {role: string, content: string}[]}, parse(inputs: any, text: string): any}} Judge */
+
+/** BATCH_URL is the endpoint every line asks for; a batch is created with the same endpoint. */
+export const BATCH_URL = "/v1/chat/completions";
+
+/** CUSTOM_ID_PREFIX starts every custom_id this page writes. */
+export const CUSTOM_ID_PREFIX = "rj";
+
+const HASH_RE = /^[0-9a-f]{16}$/;
+
+/**
+ * customId is the custom_id of row index's request (repeat: 0-based; written only when repeats > 1).
+ * @param {string} hash
+ * @param {number} index  0-based
+ * @param {number} [repeat]  0-based
+ * @param {number} [repeats]  how many times each row is judged
+ * @returns {string}
+ */
+export function customId(hash, index, repeat = 0, repeats = 1) {
+  return `${CUSTOM_ID_PREFIX}:${hash}:${index + 1}` + (repeats > 1 ? `:${repeat + 1}` : "");
+}
+
+/**
+ * parseCustomId reads a custom_id written by customId; null for any other.
+ * @param {unknown} id
+ * @returns {{hash: string, index: number, repeat: number | null} | null}  index and repeat 0-based; repeat null when absent
+ */
+export function parseCustomId(id) {
+  if (typeof id !== "string") return null;
+  const parts = id.split(":");
+  if (parts.length < 3 || parts.length > 4 || parts[0] !== CUSTOM_ID_PREFIX || !HASH_RE.test(parts[1])) return null;
+  const num = (s) => (/^[1-9]\d{0,8}$/.test(s) ? Number(s) - 1 : -1);
+  const index = num(parts[2]);
+  const repeat = parts.length === 4 ? num(parts[3]) : null;
+  if (index < 0 || repeat === -1) return null;
+  return { hash: parts[1], index, repeat };
+}
+
+/**
+ * RunHash is the export's identity: a 64-bit hash (two 32-bit FNV-1a lanes) over the evaluator's
+ * id, the number of repeats, and each exported row's number and request body, in row order. It identifies, it does not
+ * protect: nothing secret is hashed, and a collision only lets through a file that was edited on
+ * purpose.
+ */
+export class RunHash {
+  /**
+   * @param {string} evaluatorId
+   * @param {number} [repeats] how many times each row is judged: a file of another count is another export's
+   */
+  constructor(evaluatorId, repeats = 1) {
+    this.a = 0x811c9dc5;
+    this.b = 0x01000193 ^ 0x5bd1e995;
+    this.update("ragjudge batch v1\n" + evaluatorId + "\n" + (repeats > 1 ? "repeats " + repeats + "\n" : ""));
+  }
+
+  /** update feeds s (its UTF-16 code units). @param {string} s */
+  update(s) {
+    let a = this.a;
+    let b = this.b;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+    this.a = a;
+    this.b = b;
+  }
+
+  /** row feeds row index's request body (its JSON). @param {number} index @param {string} bodyJSON */
+  row(index, bodyJSON) {
+    this.update(index + "\n");
+    this.update(bodyJSON);
+    this.update("\n");
+  }
+
+  /** hex is the hash so far: 16 lowercase hex digits. */
+  hex() {
+    return (this.a >>> 0).toString(16).padStart(8, "0") + (this.b >>> 0).toString(16).padStart(8, "0");
+  }
+}
+
+/**
+ * rowRequest renders row item's judge request and its body, exactly as a live run would send it
+ * (renderRow, then llm.js chatBody with no streaming); throws the row's CallError (kind input or
+ * render) when it has none.
+ * @param {{render(inputs: any): {messages: {role: string, content: string}[]}}} judge
+ * @param {{inputs?: any, error?: string}} item
+ * @param {{model: string, params?: Record<string, any>}} request
+ * @returns {string} the body's JSON
+ */
+export function rowRequest(judge, item, request) {
+  if (!item || item.error) throw new CallError((item && item.error) || "this row does not exist", { kind: RowErrorKind.INPUT });
+  const rendered = renderRow(judge, item.inputs);
+  return JSON.stringify(chatBody({ model: request.model, messages: rendered.messages, params: request.params || {} }, false));
+}
+
+/**
+ * requestLine is one line of the batch file (with its newline).
+ * @param {string} id  the custom_id
+ * @param {string} bodyJSON
+ */
+export function requestLine(id, bodyJSON) {
+  return requestHead(id) + bodyJSON + LINE_TAIL;
+}
+
+/**
+ * requestHead is a request line up to its body (the export writes the body's bytes after it, then LINE_TAIL).
+ * @param {string} id  the custom_id
+ */
+export function requestHead(id) {
+  return `{"custom_id":${JSON.stringify(id)},"method":"POST","url":"${BATCH_URL}","body":`;
+}
+
+/** LINE_TAIL ends a request line after its body. */
+export const LINE_TAIL = "}\n";
+
+/**
+ * @typedef {{customId: string, status: number, requestId: string, body: any, error: {code: string, message: string} | null}} OutputLine
+ *   status: the response's status_code, 0 when the line has no response (the batch service did not run the request)
+ */
+
+/**
+ * parseOutputLine reads one line of a batch output or error file. A blank line is null; a line
+ * that is not one gives {malformed: why}.
+ * @param {string} text
+ * @returns {OutputLine | {malformed: string, customId?: string} | null}
+ */
+export function parseOutputLine(text) {
+  if (text.trim() === "") return null;
+  let j;
+  try {
+    j = JSON.parse(text);
+  } catch (e) {
+    return { malformed: "not JSON (" + String((e && /** @type {any} */ (e).message) || e) + ")" };
+  }
+  if (!j || typeof j !== "object" || Array.isArray(j)) return { malformed: "not a JSON object" };
+  if (typeof j.custom_id !== "string") return { malformed: "no custom_id" };
+  const r = j.response;
+  const err = j.error && typeof j.error === "object" ? { code: String(j.error.code ?? ""), message: String(j.error.message ?? "") } : null;
+  if (r && typeof r === "object") {
+    if (!Number.isInteger(r.status_code)) return { malformed: "response without a status_code" };
+    return { customId: j.custom_id, status: r.status_code, requestId: String(r.request_id ?? ""), body: r.body ?? null, error: err };
+  }
+  if (err) return { customId: j.custom_id, status: 0, requestId: "", body: null, error: err };
+  return { malformed: "neither a response nor an error", customId: j.custom_id };
+}
+
+/**
+ * batchLineError is the CallError of a line the batch service did not answer with a chat
+ * completion: an HTTP status (as a live call's, llm.js httpError) or no response at all
+ * (batch_expired, batch_cancelled, …: the request was never run).
+ * @param {OutputLine} line
+ * @param {string} model
+ * @returns {CallError}
+ */
+export function batchLineError(line, model) {
+  if (line.status) return httpError(line.status, line.body ? JSON.stringify(line.body) : "", { model });
+  const e = line.error || { code: "", message: "" };
+  return new CallError(`The batch service did not run this request${e.code ? " (" + e.code + ")" : ""}: judge it again with Resume, or in another batch.`, {
+    kind: CallKind.UPSTREAM,
+    detail: e.message,
+  });
+}
+
+/**
+ * withoutRepair marks a verdict read from an unreadable answer: a batch file allows no repair
+ * request, so the row stays undetermined with its cause, and says why it was not repaired.
+ * @param {{checks?: object[], [k: string]: any}} v
+ */
+export function withoutRepair(v) {
+  const check = { severity: "warning", code: RepairCode.NONE, message: "The answer could not be read, and a batch file allows no repair request: judge the row again to retry it." };
+  return { ...v, checks: [...(v.checks || []), check] };
+}
+
+/**
+ * lineResult turns output line `line` for row index into the row's result, as the engine's runRow
+ * turns a live call's answer (the same reading, accounting, parsing and errors; only the repair
+ * request is impossible). item is the row as mapped; judge and model as the export's.
+ * @param {{runId: string, index: number, item: {inputs?: any, error?: string}, judge: import("./batchfile.js").Judge, model: string, line: OutputLine, now?: number}} o
+ * @returns {import("./rowresult.js").RowResult & {batch?: {requestId: string}}}
+ */
+export function lineResult({ runId, index, item, judge, model, line, now = Date.now() }) {
+  const result = /** @type {import("./rowresult.js").RowResult & {batch?: {requestId: string}}} */ (newRowResult(runId, index));
+  try {
+    if (!item || item.error) throw new CallError((item && item.error) || "this row does not exist", { kind: RowErrorKind.INPUT });
+    if (line.status !== 200) throw batchLineError(line, model);
+    let answer;
+    try {
+      answer = readAnswer(line.body, "", model);
+    } catch {
+      // Read again with the body's text, for the error's detail (not serialised for the lines that are read).
+      answer = readAnswer(line.body, JSON.stringify(line.body), model);
+    }
+    countAnswer(result, { ...answer, cached: false, attempts: 1 }, []);
+    result.answers.push(answer.content);
+    const verdict = parseAnswer(judge, item.inputs, answer.content);
+    result.verdict = needsRepair(verdict) ? withoutRepair(verdict) : verdict;
+  } catch (e) {
+    failRow(result, e, "call");
+    if (result.attempts === 0) result.attempts = 1;
+  }
+  result.finishedAt = now;
+  if (line.requestId) result.batch = { requestId: line.requestId };
+  return result;
+}
+
+/**
+ * combineRepeats is the result of row index judged parts.length times, from each repeat's
+ * lineResult, as the engine's judgeRepeats makes it: one repeat failing fails the row (its error,
+ * no answers kept), else the row keeps every repeat and their majority verdict. The calls and
+ * tokens of every repeat count. null while a repeat has no line (the row is still to judge).
+ * @param {string} runId
+ * @param {number} index
+ * @param {(import("./rowresult.js").RowResult | undefined)[]} parts
+ * @param {number} [now]
+ * @returns {import("./rowresult.js").RowResult | null}
+ */
+export function combineRepeats(runId, index, parts, now = Date.now()) {
+  const got = /** @type {import("./rowresult.js").RowResult[]} */ (parts.filter(Boolean));
+  const failed = got.find((p) => p.error);
+  if (!failed && got.length < parts.length) return null;
+  const result = newRowResult(runId, index);
+  for (const p of got) {
+    result.calls += p.calls;
+    result.attempts += p.attempts;
+    result.usage.prompt_tokens += p.usage.prompt_tokens;
+    result.usage.completion_tokens += p.usage.completion_tokens;
+  }
+  result.finishedAt = now;
+  if (failed) {
+    result.error = failed.error;
+    return result;
+  }
+  const reps = got.map((p) => ({ verdict: p.verdict, answers: p.answers, repaired: false }));
+  result.repeats = reps;
+  result.answers = reps.flatMap((r) => r.answers);
+  result.verdict = majorityVerdict(reps);
+  return result;
+}
+
+/**
+ * @typedef {{where: string, customId?: string, message: string}} Problem
+ * @typedef {{malformed: Problem[], unknown: Problem[], duplicate: Problem[], failed: Problem[], missing: number[],
+ *   lines: number, matched: number, answered: number, foreign: Record<string, number>}} MatchReport
+ *   missing: 0-based indices of exported rows no line answered; foreign: counts of custom_ids from other exports, by hash
+ */
+
+/**
+ * Matcher takes the lines of an output file (and its error file) one by one and says which row
+ * each answers, keeping the report of every line that answers none: malformed lines, unknown
+ * custom_ids (not this page's, another export's, a row that was not exported, a repeat this run
+ * does not have), duplicates (a second line for a row: the first answer is kept, but an answer
+ * replaces an earlier failure), and lines that carry no answer (non-200, not run). Nothing is
+ * dropped without a line in the report.
+ */
+export class Matcher {
+  /**
+   * @param {{hash: string, exported: Uint8Array, repeats?: number}} o  exported[i] is 1 for each row in the batch file
+   */
+  constructor({ hash, exported, repeats = 1 }) {
+    this.hash = hash;
+    this.exported = exported;
+    this.repeats = repeats;
+    /** @type {Map<number, {where: string, ok: boolean}>} key: index * repeats + repeat */
+    this.taken = new Map();
+    /** @type {MatchReport} */
+    this.report = { malformed: [], unknown: [], duplicate: [], failed: [], missing: [], lines: 0, matched: 0, answered: 0, foreign: {} };
+  }
+
+  /**
+   * take reads line text found at where ("results.jsonl:12") and returns what to do with it:
+   * null (reported, or blank), or {index, repeat, line} to turn into that row's result (which
+   * replaces an earlier one for the same row and repeat).
+   * @param {string} text
+   * @param {string} where
+   * @returns {{index: number, repeat: number, line: OutputLine} | null}
+   */
+  take(text, where) {
+    const parsed = parseOutputLine(text);
+    if (!parsed) return null;
+    const rep = this.report;
+    rep.lines++;
+    if ("malformed" in parsed) {
+      rep.malformed.push({ where, customId: /** @type {any} */ (parsed).customId, message: parsed.malformed });
+      return null;
+    }
+    const line = /** @type {OutputLine} */ (parsed);
+    const id = parseCustomId(line.customId);
+    const unknown = (message) => (rep.unknown.push({ where, customId: line.customId, message }), null);
+    if (!id) return unknown("not a custom_id this page wrote");
+    if (id.hash !== this.hash) {
+      rep.foreign[id.hash] = (rep.foreign[id.hash] || 0) + 1;
+      return unknown("from another export (" + id.hash + ")");
+    }
+    if (id.index >= this.exported.length || !this.exported[id.index]) return unknown(`row ${id.index + 1} was not in the exported file`);
+    const repeat = id.repeat ?? 0;
+    if ((this.repeats > 1) !== (id.repeat !== null) || repeat >= this.repeats) {
+      return unknown(this.repeats > 1 ? `this run judges each row ${this.repeats} times: a custom_id ends in :1 to :${this.repeats}` : "this run judges each row once: no repeat number");
+    }
+    const ok = line.status === 200;
+    const key = id.index * this.repeats + repeat;
+    const first = this.taken.get(key);
+    if (first) {
+      rep.duplicate.push({ where, customId: line.customId, message: `row ${id.index + 1} was already answered at ${first.where}` + (ok && !first.ok ? "; this answer replaces that failure" : "; kept the first") });
+      if (first.ok || !ok) return null;
+      rep.failed = rep.failed.filter((p) => p.where !== first.where);
+    } else rep.matched++;
+    this.taken.set(key, { where, ok });
+    if (ok) rep.answered++;
+    else rep.failed.push({ where, customId: line.customId, message: line.status ? `HTTP ${line.status}` + errorText(line) : "not run" + (line.error && line.error.code ? ` (${line.error.code})` : "") + errorText(line) });
+    return { index: id.index, repeat, line };
+  }
+
+  /**
+   * finish lists the exported rows (and repeats) no line answered, and returns the report.
+   * @returns {MatchReport}
+   */
+  finish() {
+    const missing = [];
+    for (let i = 0; i < this.exported.length; i++) {
+      if (!this.exported[i]) continue;
+      for (let r = 0; r < this.repeats; r++) {
+        if (!this.taken.has(i * this.repeats + r)) {
+          missing.push(i);
+          break;
+        }
+      }
+    }
+    this.report.missing = missing;
+    return this.report;
+  }
+
+  /**
+   * refusal says why the file is not this export's output (null when it is): none of its
+   * custom_ids is this export's, and some are another export's or none is this page's.
+   * @returns {string | null}
+   */
+  refusal() {
+    const rep = this.report;
+    if (rep.matched > 0) return null;
+    const other = Object.keys(rep.foreign);
+    if (other.length) {
+      return `This output file answers another export (rj:${other[0]}), not the requests the dataset, evaluator, mapping, model and run options set up here make (rj:${this.hash}). Load the dataset and choose the evaluator, mapping, model and number of repeats it was exported with, then import it again.`;
+    }
+    if (rep.lines === 0) return "This file has no output lines.";
+    return "None of this file's lines has a custom_id written by this page's batch export (rj:…): is it a batch output file of a ragjudge export?";
+  }
+}
+
+/** errorText is a line's own words about its failure, for the report. @param {OutputLine} line */
+function errorText(line) {
+  const b = line.body;
+  const msg = (b && b.error && typeof b.error.message === "string" && b.error.message) || (line.error && line.error.message) || "";
+  return msg ? ": " + msg.slice(0, 200) : "";
+}
