@@ -9,7 +9,9 @@
 //
 // Under the verdict, "Copy link" puts the evaluation in a link (share.js) and "Download report"
 // saves it as one HTML file (report/); both load their code on the first click. A page opened on
-// such a link (#rj1.…) shows the shared inputs, answer and verdict without calling anything.
+// such a link (#rj1.…) shows the shared inputs, answer and verdict without calling anything. A
+// link's custom evaluator that the user does not have (or has in another version) is shown as it
+// came, marked "from link", and kept in memory only (its form too) until the user saves it.
 
 import { h, replace, debounce, badge, selectSpan, copyText } from "./dom.js";
 import { drawSkeleton } from "./evaluatelayout.js";
@@ -19,6 +21,10 @@ import { renderVerdict, checksView } from "./verdicts.js";
 import { CallKind } from "./llm.js";
 import { askJudge, usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
+import { pageRegistry } from "./custom/registry.js";
+
+/** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
+let savedNote = "";
 
 /** SHARE_HASH tells a share link's fragment (share.js isShareFragment, without loading it). */
 const SHARE_HASH = /^#rj\d+\./;
@@ -28,14 +34,16 @@ const SHARE_HASH = /^#rj\d+\./;
  * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
  * engine.
  * @param {HTMLElement} root
- * @param {{evaluators: any[], engine: import("./engine.js").Engine, state: import("./state.js").State}} ctx
+ * registry (the page's, when not given) holds the evaluators opened from share links, shown too.
+ * @param {{evaluators: any[], engine: import("./engine.js").Engine, state: import("./state.js").State, registry?: import("./custom/registry.js").EvaluatorRegistry|null}} ctx
  */
-export function mountEvaluate(root, { evaluators: described, engine, state }) {
-  const evaluators = [...described].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
+  const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
-  const forms = state.get("forms");
-  const answers = state.get("answers");
+  // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
+  const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
+  const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
   const saveSoon = debounce(() => state.save(), 400);
   // Read now: the page replaces a fragment that names no view with the view's name.
   const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
@@ -57,7 +65,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answers[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
   // ---- sharing: a link, a report ---------------------------------------------------------------
@@ -66,8 +74,16 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
   verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
 
+  // A link's evaluator: where it comes from, how it stands to the user's own, and Save.
+  const linkNote = h("div", { class: "link-note", dataset: { ref: "link-note" }, hidden: true });
+  desc.parentElement?.after(linkNote);
+  /** @type {Map<string, string>} the link evaluators' standing to the user's own ("differs", "none") */
+  const linkOwn = new Map();
+
   // ---- evaluator picker --------------------------------------------------------------------
-  for (const e of evaluators) {
+  for (const e of evaluators) addPick(e);
+  /** addPick adds evaluator e to the picker. @param {any} e */
+  function addPick(e) {
     const id = "pick-" + e.id;
     const input = h("input", {
       type: "radio",
@@ -78,8 +94,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       dataset: { ref: "pick-" + e.id },
       on: { change: () => select(e.id) },
     });
-    // The user's own evaluators (My evaluators) are marked as theirs.
-    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, e.custom ? h("span", { class: "yours", text: "yours" }) : null)));
+    // The user's own evaluators (My evaluators) are marked as theirs, a share link's as the link's.
+    const mark = e.fromLink ? h("span", { class: "yours from-link", text: "from link" }) : e.custom ? h("span", { class: "yours", text: "yours" }) : null;
+    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, mark)));
   }
 
   /** @type {any} the form buildForm made */
@@ -87,7 +104,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   function select(id) {
     stop();
     ev = byID.get(id);
-    state.set({ evaluator: id });
+    if (!ev.fromLink) state.set({ evaluator: id });
     picker.querySelector(`input[value="${id}"]`).checked = true;
     drawForm();
   }
@@ -95,6 +112,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   // rawForm is the evaluator's form values; a first visit starts from its declared example, so
   // the page shows a whole prompt at once instead of an empty form.
   function rawForm() {
+    const forms = formsOf();
     if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (ev.example && ev.example.inputs) || {});
     return forms[ev.id];
   }
@@ -103,8 +121,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   function drawForm() {
     epoch++;
     desc.textContent = ev.description || "";
+    drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
-    answerTA.value = answers[ev.id] || "";
+    answerTA.value = answersOf()[ev.id] || "";
     requestAnimationFrame(() => autoGrow(answerTA));
     lastCall = null;
     runError.textContent = "";
@@ -123,17 +142,17 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     const ex = ev.example;
     if (!ex) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
-    forms[ev.id] = fromInputs(ev, ex.inputs);
+    formsOf()[ev.id] = fromInputs(ev, ex.inputs);
     // In manual mode the example comes with a judge answer so the verdict shows at once.
-    answers[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
+    answersOf()[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
     state.save();
     drawForm();
   }
 
   function clearForm() {
     stop();
-    forms[ev.id] = fromInputs(ev, {});
-    answers[ev.id] = "";
+    formsOf()[ev.id] = fromInputs(ev, {});
+    answersOf()[ev.id] = "";
     state.save();
     drawForm();
     formEl.querySelector("textarea, input, select")?.focus();
@@ -298,24 +317,27 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   // cannot be read leaves an empty form and says why, never a part of it.
   async function openShared(hash) {
     history.replaceState(null, "", location.pathname + location.search + "#evaluate");
-    const { readLink, pageEvaluator } = await import("./report/sharelink.js");
-    const res = await readLink(hash, { byID, rj: engine.rj });
-    const found = res.ok ? pageEvaluator(byID, res.value) : null;
+    const { openLink } = await import("./report/sharelink.js");
+    const res = await openLink(hash, { byID, engine, registry });
     stop();
-    if (!res.ok || !found || "error" in found) {
+    if (!res.ok) {
       clearForm();
-      const message = res.ok ? /** @type {{error: string}} */ (found).error : res.message;
       // Said beside the verdict, where the link's verdict would have been.
       replace(
         shareStatus,
-        h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.ok ? "share.evaluator" : res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
+        h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), res.message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
       );
       return;
     }
-    const shared = res.value;
-    if (shared.evaluator !== ev.id) select(shared.evaluator);
-    forms[ev.id] = fromInputs(ev, shared.inputs);
-    answers[ev.id] = shared.answer;
+    const { shared, ev: found, own } = res.value;
+    if (!byID.has(found.id)) {
+      byID.set(found.id, found);
+      addPick(found);
+    }
+    if (found.fromLink) linkOwn.set(found.id, own);
+    if (found.id !== ev.id) select(found.id);
+    formsOf()[ev.id] = fromInputs(ev, shared.inputs);
+    answersOf()[ev.id] = shared.answer;
     state.save();
     drawForm();
     runStatus.textContent = "";
@@ -323,6 +345,50 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
       shareStatus,
       h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
     );
+  }
+
+  // drawLinkNote says, over the form of a link's evaluator, that it came with a link and is not
+  // saved (and, when the user has one of the same id, that theirs differs), with Save.
+  function drawLinkNote() {
+    linkNote.hidden = !ev.fromLink;
+    if (!ev.fromLink) return replace(linkNote);
+    const differs = linkOwn.get(ev.id) === "differs";
+    replace(
+      linkNote,
+      h(
+        "p",
+        { dataset: { ref: "link-note-text" } },
+        h("strong", { text: "From a shared link. " }),
+        `"${ev.title}" (${ev.linkOf}) came with the link and judges as it did for the sender. It is not saved in this browser: save it to keep it and run it on datasets.`,
+      ),
+      differs ? h("p", { class: "msg-warning", dataset: { ref: "link-differs" }, text: `⚠ Your own evaluator "${ev.linkOf}" has a different definition: the verdict here is read with the link's.` }) : null,
+      h("div", { class: "btn-row" }, h("button", { type: "button", class: "btn btn-small", dataset: { ref: "link-save" }, text: "Save to My evaluators", on: { click: () => saveLinkEvaluator() } })),
+    );
+  }
+
+  async function saveLinkEvaluator() {
+    if (!registry || !ev.fromLink) return;
+    const linked = ev;
+    const sample = { inputs: inputs(), answer: answerTA.value };
+    const raw = structuredClone(rawForm());
+    const { saveLinked } = await import("./report/sharelink.js");
+    try {
+      const id = await saveLinked(registry, linked, sample, (id) => {
+        // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
+        state.get("forms")[id] = raw;
+        state.get("answers")[id] = sample.answer;
+        state.set({ evaluator: id });
+        savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
+      });
+      if (!savedNote) return; // the view drawn again with it has said so
+      savedNote = "";
+      say(`Saved to My evaluators as "${id}".`);
+    } catch (e) {
+      savedNote = "";
+      // The registry draws Evaluate again as it saves: said in the view shown now.
+      const status = root.querySelector('[data-ref="share-status"]') || shareStatus;
+      replace(status, h("span", { class: "msg-error", text: "✗ The evaluator could not be saved in this browser: " + (e instanceof Error ? e.message : String(e)) }));
+    }
   }
 
   // ---- running ----------------------------------------------------------------------------------
@@ -384,7 +450,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     drawUsage();
     answerTA.value = "";
     answerTA.readOnly = true;
-    answers[runEv.id] = "";
+    answersOf()[runEv.id] = "";
     stopBtn.hidden = false;
     syncMode();
     judge();
@@ -428,7 +494,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
     } finally {
       if (raf) cancelAnimationFrame(raf);
       running = null;
-      if (mine()) answers[runEv.id] = got;
+      if (mine()) answersOf()[runEv.id] = got;
       answerTA.readOnly = false;
       stopBtn.hidden = true;
       root.querySelector(".col-right")?.classList.remove("streaming");
@@ -479,6 +545,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state }) {
   window.addEventListener("hashchange", onHash);
 
   drawForm();
+  if (savedNote) {
+    replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: savedNote }));
+    savedNote = "";
+  }
   if (sharedHash) openShared(sharedHash);
   return { run, stop, select, loadExample, dispose };
 }

@@ -13,6 +13,18 @@ import { describe } from "./spec.js";
 
 /** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any}} Rec */
 
+/** @type {EvaluatorRegistry|null} the registry open() made last: the page's (app.js opens one) */
+let opened = null;
+
+/**
+ * pageRegistry is the page's registry, for the views that are not handed it (Evaluate saves a
+ * share link's evaluator into it); null before the page has opened one.
+ * @returns {EvaluatorRegistry|null}
+ */
+export function pageRegistry() {
+  return opened;
+}
+
 /**
  * errorCheck turns what rj.define threw into a check ({severity, code, message, path, line, col}).
  * @param {any} e @returns {any}
@@ -45,6 +57,8 @@ export class EvaluatorRegistry extends EventTarget {
     this.descs = new Map();
     /** @type {any} the engine once ready */
     this.rj = null;
+    /** @type {Map<string, any>} evaluators opened from share links (forLink), by their temporary id: in memory only */
+    this.linked = new Map();
     for (const r of records) this.descs.set(r.id, describe(r.spec, { example: exampleOf(r) }));
     this.sig = this.signature();
   }
@@ -63,7 +77,8 @@ export class EvaluatorRegistry extends EventTarget {
     } catch {
       store = new MemoryStore();
     }
-    return new EvaluatorRegistry(builtins, store, records);
+    opened = new EvaluatorRegistry(builtins, store, records);
+    return opened;
   }
 
   /**
@@ -78,6 +93,11 @@ export class EvaluatorRegistry extends EventTarget {
   /** builtinIds are the built-ins' ids, which a custom evaluator may not take. */
   builtinIds() {
     return new Set(this.builtins.map((b) => b.id));
+  }
+
+  /** takenIds are the ids a new evaluator may not take: the built-ins', the user's (usable or not), and the share links' temporary ones. */
+  takenIds() {
+    return new Set([...this.builtinIds(), ...this.records.keys(), ...this.linked.keys()]);
   }
 
   /** @returns {Rec[]} the user's evaluators, in the order they were made */
@@ -237,6 +257,40 @@ export class EvaluatorRegistry extends EventTarget {
       }
     }
     return d;
+  }
+
+  /**
+   * forLink is the evaluator a share link's custom evaluator definition is shown and run with, when
+   * the user has none with its id and definition: the definition is defined in the engine under id,
+   * a temporary id free of the user's (share links pick "link-" and a hash of the definition), and
+   * kept here for the page's life only. It is never stored and never listed by all() (Batch and the
+   * calculator do not offer it); the Evaluate view adds it to its picker. The description keeps the
+   * link's definition as it came (spec, with its own id, linkOf), so that it is shared and saved as
+   * it was sent, and a draft of its own ({forms, answers}, the state's shape) that Evaluate keeps its
+   * form in instead of the stored state. Throws what rj.define throws.
+   * @param {any} spec a definition rj.checkEvaluator has passed
+   * @param {string} id
+   * @returns {any} the description
+   */
+  forLink(spec, id) {
+    if (!this.rj) throw new Error("the judge engine is not ready");
+    if (this.takenIds().has(id) && !this.linked.has(id)) throw new Error(`the id "${id}" is taken`);
+    const snapshot = { ...spec, id };
+    this.rj.define(snapshot);
+    const title = spec.title || spec.id;
+    const d = describe(snapshot);
+    const entry = safe(() => this.rj.evaluators().find((/** @type {any} */ e) => e.id === id));
+    Object.assign(d, entry || {}, { title, custom: true, spec, linkOf: spec.id, fromLink: true, draft: { forms: {}, answers: {} } });
+    this.linked.set(id, d);
+    return d;
+  }
+
+  /**
+   * dropLinked forgets the share link's evaluator of temporary id id, in the engine too.
+   * @param {string} id
+   */
+  dropLinked(id) {
+    if (this.linked.delete(id) && this.rj) safe(() => this.rj.undefine(id));
   }
 }
 
