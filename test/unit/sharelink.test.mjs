@@ -144,6 +144,12 @@ test("openLink waits for the engine to check a definition, and says so when it d
   assert.equal(failed.ok, false);
   assert.equal(failed.code, SHARE_ERRORS.EVALUATOR);
   assert.match(failed.message, /judge engine .* did not load/);
+  // An engine that becomes ready while the link is read: the definition is still checked.
+  let asked = 0;
+  const racing = { get rj() { return asked++ ? rj : null; }, whenReady: async () => true };
+  const broken = await openLink("#" + (await encodeShare({ ...shared, spec: { ...starter, prompt: "{{ oops" } })), { byID: p.byID, engine: racing, registry: p.registry });
+  assert.equal(broken.ok, false);
+  assert.match(broken.message, /prompt line 1, column \d+: unexpected end of template/);
   // A built-in's link needs no engine.
   const builtin = await openLink("#" + (await encodeShare({ evaluator: "answer-grounding", inputs: { answer: "a", facts: ["b"] }, answer: "yes" })), { byID: p.byID, engine: { rj: null, whenReady: async () => assert.fail("waited") }, registry: p.registry });
   assert.equal(builtin.ok, true);

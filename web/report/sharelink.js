@@ -96,8 +96,10 @@ export function linkId(spec, taken) {
  * @returns {Promise<OpenedLink>}
  */
 export async function openLink(hash, { byID, engine, registry }) {
-  let res = await readLink(hash, { byID, rj: engine.rj });
-  if (res.ok && res.value.spec && !engine.rj) {
+  const rj = engine.rj;
+  let res = await readLink(hash, { byID, rj });
+  // Read without the engine (it may have become ready meanwhile): the definition was not checked.
+  if (res.ok && res.value.spec && !rj) {
     if (!(await engine.whenReady())) return { ok: false, code: SHARE_ERRORS.EVALUATOR, message: "The link carries a custom evaluator, and the judge engine that checks it did not load." };
     res = await readLink(hash, { byID, rj: engine.rj });
   }
