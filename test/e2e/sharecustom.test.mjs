@@ -2,12 +2,13 @@
 // through the real dev server and the fake upstream. Made in one browser profile (the evaluator
 // created in My evaluators, run in Evaluate, the link copied), it opens in a fresh profile with
 // nothing stored: the same verdict, no call made, the evaluator marked as the link's; Run asks the
-// opener's model with it; nothing of it is stored until Save, and a reload without the fragment
+// opener's model with it, and its report names it by its own id; nothing of it is stored until Save, and a reload without the fragment
 // leaves no trace; Save puts it in My evaluators. Where the user has an evaluator of the same id
 // and another definition, the link's verdict shows and the page says theirs differs. A definition
 // made broken inside a well-formed link (its CRC right) shows the error and an empty form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { setup, launch, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { encodeShare, decodeShare } from "../../web/share.js";
 
@@ -109,6 +110,12 @@ test("a custom evaluator's link opens in a fresh profile with the same verdict, 
     assert.match(await text(p2, '[data-ref="link-note"]'), /From a shared link\..*"Tone check" \(tone-check\) came with the link.*not saved in this browser/s);
     assert.equal(await p2.locator('[data-ref="link-differs"]').count(), 0);
     assert.match(await text(p2, '#view-evaluate [data-ref="prompt"]'), /Question: Where is my parcel\?/);
+
+    // Its report names the evaluator by its own id, not the stand-in it is defined under here.
+    const [download] = await Promise.all([p2.waitForEvent("download"), p2.click('[data-ref="download-report"]')]);
+    assert.match(download.suggestedFilename(), /^tone-check-evaluation-report-.*\.html$/);
+    const report = await readFile(await download.path(), "utf8");
+    assert.ok(report.includes("Tone check") && !report.includes(picked), "the report names the stand-in id");
 
     // Run asks the opener's own model with the link's evaluator.
     await p2.click('[data-ref="run"]');

@@ -110,7 +110,8 @@ export function evaluatorInfo(ev) {
     else if (Array.isArray(spec.messages)) template = spec.messages.map((m) => `[${m && m.role}]\n${m && m.content}`).join("\n\n");
   }
   return {
-    id: String(ev.id),
+    // A definition's own id: a run's recorded one and a share link's are defined under stand-in ids.
+    id: String((spec && typeof spec.id === "string" && spec.id) || ev.id),
     title: String(ev.title || ev.id),
     description: String(ev.description || ""),
     dialect: String(ev.dialect || ""),
