@@ -1,11 +1,12 @@
 // sharecustom.test.mjs: a share link that carries a custom evaluator, in real headless chromium
 // through the real dev server and the fake upstream. Made in one browser profile (the evaluator
 // created in My evaluators, run in Evaluate, the link copied), it opens in a fresh profile with
-// nothing stored: the same verdict, no call made, the evaluator marked as the link's; Run asks the
-// opener's model with it, and its report names it by its own id; nothing of it is stored until Save, and a reload without the fragment
-// leaves no trace; Save puts it in My evaluators. Where the user has an evaluator of the same id
-// and another definition, the link's verdict shows and the page says theirs differs. A definition
-// made broken inside a well-formed link (its CRC right) shows the error and an empty form.
+// nothing stored: the same verdict, no call made, the evaluator marked as the link's; its report
+// names it by its own id; Run asks the opener's model with it; nothing of it is stored until Save,
+// and a reload without the fragment leaves no trace; Save puts it in My evaluators. Where the user
+// has an evaluator of the same id and another definition, the link's verdict shows and the page
+// says theirs differs. A definition made broken inside a well-formed link (its CRC right) shows
+// the error and an empty form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
