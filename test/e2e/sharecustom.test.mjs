@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { setup, launch, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { encodeShare, decodeShare } from "../../web/share.js";
+import { axeViolations } from "./axe.mjs";
 
 let env;
 before(async () => {
@@ -179,6 +180,10 @@ test("a custom evaluator's link opens in a fresh profile with the same verdict, 
   assert.match(await text(page, '[data-ref="link-differs"]'), /Your own evaluator "tone-check" has a different definition: the verdict here is read with the link's\./);
   assert.match(await page.evaluate(() => document.querySelector('#view-evaluate .picker input:checked').value), /^link-/);
   assert.equal(chatCalls(), calls);
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    assert.deepEqual(await axeViolations(page), [], scheme);
+  }
   // Saved beside theirs, under a new id.
   await page.click('[data-ref="link-save"]');
   await page.waitForSelector('[data-ref="link-saved"]');
