@@ -3,9 +3,9 @@
 // created in My evaluators, run in Evaluate, the link copied), it opens in a fresh profile with
 // nothing stored: the same verdict, no call made, the evaluator marked as the link's; its report
 // names it by its own id; Run asks the opener's model with it; nothing of it is stored until Save,
-// and a reload without the fragment leaves no trace; Save puts it in My evaluators. Where the user
-// has an evaluator of the same id and another definition, the link's verdict shows and the page
-// says theirs differs. A definition made broken inside a well-formed link (its CRC right) shows
+// and a reload without the fragment leaves no trace; Save puts it in My evaluators. The sender's
+// own link opens with their own evaluator. Where the user has an evaluator of the same id and
+// another definition, the link's verdict shows and the page says theirs differs. A definition made broken inside a well-formed link (its CRC right) shows
 // the error and an empty form.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -172,7 +172,14 @@ test("a custom evaluator's link opens in a fresh profile with the same verdict, 
     await fresh.close();
   }
 
-  // ---- the sender again, with a link of "tone-check" whose reading differs: the link's verdict, and a note that theirs differs
+  // ---- the sender again: their own link opens with their own evaluator, nothing from the link added
+  await openLink(page, url);
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="pass"]');
+  assert.equal(await page.evaluate(() => document.querySelector('[data-ref="pick-tone-check"]').checked), true);
+  assert.equal(await page.locator('#view-evaluate .picker input[value^="link-"]').count(), 0);
+  assert.equal(await page.isVisible('[data-ref="link-note"]'), false);
+
+  // ---- and a link of "tone-check" whose reading differs: the link's verdict, and a note that theirs differs
   const strict = await encodeShare({ ...sent, spec: { ...sent.spec, output: { kind: "yes-no", pass: "no" } } });
   const calls = chatCalls();
   await openLink(page, env.serve.url + "/#" + strict);
