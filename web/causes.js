@@ -46,6 +46,12 @@ export const CAUSES = Object.freeze({
   "repeat.split": "the repeats split evenly",
 });
 
+/**
+ * NEUTRAL_CAUSE is said of a verdict undetermined by design: the judge answered with a label its
+ * custom evaluator maps to neither passed nor failed (a warning, answer.neutral-label, naming it).
+ */
+export const NEUTRAL_CAUSE = "the judge's label neither passes nor fails";
+
 /** UNKNOWN_CAUSE is said of an error check whose code this page does not know (or that has none). */
 export const UNKNOWN_CAUSE = "answer could not be read";
 
@@ -62,11 +68,12 @@ export function hasCode(checks, code) {
 /**
  * causeOfChecks says in a few words why a verdict with these checks is undetermined: from its
  * first error check's code, except that an answer cut short says so whatever else went wrong
- * (what is missing is most likely missing for that reason); null when no check is an error.
+ * (what is missing is most likely missing for that reason); without an error, a label that
+ * neither passes nor fails says so; else null.
  */
 export function causeOfChecks(checks) {
   const err = firstError(checks);
-  if (!err) return null;
+  if (!err) return hasCode(checks, "answer.neutral-label") ? NEUTRAL_CAUSE : null;
   if (hasCode(checks, "answer.truncated")) return CAUSES["answer.truncated"];
   return CAUSES[err.code] || UNKNOWN_CAUSE;
 }

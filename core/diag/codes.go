@@ -148,6 +148,7 @@ const (
 	AnswerOutOfRange    Code = "answer.out-of-range"
 	AnswerOtherScale    Code = "answer.other-scale"
 	AnswerSeveralScores Code = "answer.several-scores"
+	AnswerNeutralLabel  Code = "answer.neutral-label"
 	AnswerMissingField  Code = "answer.missing-field"
 	AnswerBadField      Code = "answer.bad-field"
 )

@@ -85,7 +85,7 @@ func TestCustomYesNoReader(t *testing.T) {
 	r := defineSpec(t, spec("polite", `"Is it polite? {{ answer }}"`, `{"kind": "yes-no", "pass": "yes"}`))
 	runReaderCases(t, r, "polite", []readerCase{
 		{name: "bare yes", answer: "Yes.", passed: yes(), score: score(1), label: "yes"},
-		{name: "verdict line after prose", answer: "The tone is courteous throughout.\nVerdict: no", passed: no(), score: score(0), label: "no", codes: codes(diag.AnswerProseSkipped)},
+		{name: "verdict line after prose", answer: "The tone is courteous throughout.\nVerdict: no", passed: no(), score: score(0), label: "no"},
 		{name: "reasoning block then answer", answer: "<think>Is \"thanks\" polite? Yes, it is.</think>\n**Yes**", passed: yes(), score: score(1)},
 		{name: "truncated inside reasoning", answer: "<think>The reply starts with a greeting, so", codes: codes(diag.AnswerTruncated)},
 		{name: "yes inside a sentence is no verdict", answer: "I would say yes, mostly, but it is curt.", codes: codes(diag.AnswerNoVerdict)},
@@ -105,10 +105,10 @@ func TestCustomLabelReader(t *testing.T) {
 		`{"kind": "label", "labels": {"Correct": true, "partially correct": null, "incorrect": false, "N/A": null}}`))
 	runReaderCases(t, r, "correctness", []readerCase{
 		{name: "whole answer", answer: "Correct.", passed: yes(), score: score(1), label: "Correct"},
-		{name: "multi-word label with emphasis", answer: "It gets the year right but not the month.\n\nVerdict: **Partially  Correct**", label: "partially correct", codes: codes(diag.AnswerProseSkipped)},
+		{name: "multi-word label with emphasis", answer: "It gets the year right but not the month.\n\nVerdict: **Partially  Correct**", label: "partially correct", codes: codes(diag.AnswerNeutralLabel)},
 		{name: "incorrect is not correct", answer: "incorrect", passed: no(), score: score(0), label: "incorrect"},
-		{name: "label on the last line", answer: "The dates differ.\nIncorrect", passed: no(), score: score(0), label: "incorrect", codes: codes(diag.AnswerProseSkipped)},
-		{name: "label with a slash", answer: "Verdict: n/a", label: "N/A"},
+		{name: "label on the last line", answer: "The dates differ.\nIncorrect", passed: no(), score: score(0), label: "incorrect"},
+		{name: "label with a slash", answer: "Verdict: n/a", label: "N/A", codes: codes(diag.AnswerNeutralLabel)},
 		{name: "label inside prose is none", answer: "The answer is mostly correct.", codes: codes(diag.AnswerNoVerdict)},
 		{name: "labels that disagree", answer: "Verdict: correct\nFinal verdict: incorrect", codes: codes(diag.AnswerSeveralVerdicts)},
 		{name: "fenced label", answer: "```\ncorrect\n```", passed: yes(), score: score(1), label: "Correct"},
@@ -455,8 +455,8 @@ func TestStarters(t *testing.T) {
 		{"context-relevance", "markdown", "## Assessment\n- [1] on the topic only\n- [2] unrelated\n\n**Score:** 2/5", no(), score(2), ""},
 		{"context-relevance", "cut before the score", "[1] Needed: the launch date.\n[2] On the topic", nil, nil, diag.AnswerNoVerdict},
 		{"context-relevance", "over the scale", "Score: 9/10", nil, nil, diag.AnswerOtherScale},
-		{"answer-relevance", "plain", "The answer responds to both parts.\nVerdict: relevant", yes(), score(1), diag.AnswerProseSkipped},
-		{"answer-relevance", "bold and capitalised", "It talks about shipping instead.\n\n**Verdict: Irrelevant**", no(), score(0), diag.AnswerProseSkipped},
+		{"answer-relevance", "plain", "The answer responds to both parts.\nVerdict: relevant", yes(), score(1), ""},
+		{"answer-relevance", "bold and capitalised", "It talks about shipping instead.\n\n**Verdict: Irrelevant**", no(), score(0), ""},
 		{"answer-relevance", "partially", "Verdict: partially relevant", nil, nil, ""},
 		{"answer-relevance", "label only in prose", "I think this is relevant to the question.", nil, nil, diag.AnswerNoVerdict},
 		{"answer-relevance", "reasoning then label", "<think>Both parts? Only the first.</think>\nPartially relevant.", nil, nil, ""},
@@ -480,4 +480,20 @@ func TestStarters(t *testing.T) {
 			assert.Contains(t, got, tc.code, "%s %s", tc.id, tc.name)
 		}
 	}
+}
+
+// TestNeutralLabelPointsAtTheLabel: a label its evaluator maps to null leaves the verdict
+// undetermined by design, with a warning that names the label and points at it, so the page can
+// say what the judge answered rather than that it said nothing.
+func TestNeutralLabelPointsAtTheLabel(t *testing.T) {
+	r := defineSpec(t, spec("tone", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"correct": true, "partially correct": null, "incorrect": false}}`))
+	v, err := r.Parse("tone", inputsQA, "Reasons.\nVerdict: partially correct")
+	require.NoError(t, err)
+	assert.Nil(t, v.Passed)
+	require.Len(t, v.Checks, 1)
+	c := v.Checks[0]
+	assert.Equal(t, diag.AnswerNeutralLabel, c.Code)
+	assert.Equal(t, diag.SevWarning, c.Severity)
+	assert.Equal(t, []int{2, 10, 17}, []int{c.Line, c.Col, c.Len})
+	assert.Contains(t, c.Message, `"partially correct"`)
 }

@@ -73,7 +73,9 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 	switch rd.kind {
 	case ReaderYesNo, ReaderLabel:
 		read := rd.words.read(answer, off)
-		if read.code != "" {
+		// A custom prompt usually asks for reasons before the verdict line, so prose around it is
+		// the expected shape, not something to warn about as the built-in yes/no rule does.
+		if read.code != "" && read.code != diag.AnswerProseSkipped {
 			c := diag.Warn(read.code, read.msg)
 			if read.word == "" {
 				c.Severity = diag.SevError
@@ -93,6 +95,12 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 		}
 		if passed, ok := get(rd.labels, d.Label).(bool); ok {
 			setPassed(v, passed)
+		} else {
+			c := diag.Warn(diag.AnswerNeutralLabel, "the judge answered \""+d.Label+"\", which this evaluator counts as neither passed nor failed")
+			if read.n > 0 {
+				c = c.AtOffset(answer, read.off, read.n)
+			}
+			v.Checks = append(v.Checks, c)
 		}
 		return v
 	case ReaderScore:

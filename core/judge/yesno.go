@@ -136,7 +136,7 @@ func readYesNo(answer string, from int) yesNo { return yesNoRule.read(answer, fr
 func (w *wordRule) read(answer string, from int) yesNo {
 	if s, e := stripVerdict(answer, from, len(answer), false); e > s {
 		if word := w.whole(answer[s:e]); word != "" {
-			return yesNo{word: word}
+			return yesNo{word: word, off: s, n: e - s}
 		}
 	}
 	if strings.TrimSpace(answer[from:]) == "" {
@@ -187,7 +187,7 @@ func (w *wordRule) read(answer string, from int) yesNo {
 	}
 	v := found[0]
 	if !prose {
-		return yesNo{word: v.word} // "Answer: no", or "Yes" twice: nothing was skipped
+		return yesNo{word: v.word, off: v.off, n: v.n} // "Answer: no", or "Yes" twice: nothing was skipped
 	}
 	return yesNo{word: v.word, code: diag.AnswerProseSkipped, off: v.off, n: v.n,
 		msg: "read the verdict " + v.word + " from the verdict line at " + posIn(answer, v.off) + "; the rest of the answer was skipped: " + quoted}

@@ -21,6 +21,10 @@ test("causeCodeOf groups undetermined rows by code; judgedInput names the input 
   assert.equal(causeCodeOf(cut), "answer.truncated");
   assert.equal(causeCodeOf(R({ passed: null, score: null, checks: [{ severity: "error", code: "recall.no-scores", message: "z" }] })), "recall.no-scores");
   assert.equal(causeCodeOf(R({ passed: true, score: 1, checks: [] })), null);
+  // A custom label mapped to null: undetermined by design, grouped under its own code and said so.
+  const neutral = [{ severity: "warning", code: "answer.neutral-label", message: 'the judge answered "partially relevant"' }];
+  assert.equal(causeCodeOf(R({ passed: null, score: null, checks: neutral })), "answer.neutral-label");
+  assert.equal(causeOfChecks(neutral), "the judge's label neither passes nor fails");
   const inputs = [
     { name: "contexts", kind: "list" },
     { name: "expected_output", kind: "text" },

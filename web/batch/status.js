@@ -114,6 +114,7 @@ export function causeCodeOf(result, threshold = null) {
   const checks = (result.verdict && result.verdict.checks) || [];
   if (hasCode(checks, "answer.truncated")) return "answer.truncated";
   const err = firstError(checks);
+  if (!err && hasCode(checks, "answer.neutral-label")) return "answer.neutral-label";
   return err ? err.code || null : null;
 }
 
