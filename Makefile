@@ -41,7 +41,10 @@ $(WASM).br: $(WASM)
 
 # -gcflags=all=-l turns off inlining: Go's wasm code grows a lot with it (measured 1.56 MB gzip
 # with inlining, 1.36 MB without) and the core's speed does not depend on it.
+# The wasm takes the prompts from prompts/inline (Go strings, generated from prompts/*.md), not
+# from the embed.FS of package prompts: package embed would link io/fs and time (46 KB of brotli).
 $(WASM): FORCE
+	cd prompts/inline && $(GO) generate
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $@ ./wasm
 
 $(WASM_EXEC): $(WASM_DIR)/wasm_exec.js

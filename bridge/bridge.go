@@ -17,7 +17,6 @@
 package bridge
 
 import (
-	"io/fs"
 	"runtime"
 	"sort"
 	"unsafe"
@@ -91,7 +90,7 @@ type Bridge struct {
 }
 
 // New loads the evaluators from fsys (prompts.FS).
-func New(fsys fs.FS) *Bridge {
+func New(fsys judge.PromptFiles) *Bridge {
 	r, err := judge.Load(fsys)
 	return &Bridge{registry: r, loadErr: err}
 }

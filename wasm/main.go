@@ -30,11 +30,11 @@ import (
 	"ragjudge/bridge"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
-	"ragjudge/prompts"
+	"ragjudge/prompts/inline"
 )
 
 var (
-	b = bridge.New(prompts.FS)
+	b = bridge.New(inline.Prompts)
 	// inbox is the buffer of the next call; the strings of its arguments share its bytes.
 	inbox []byte
 	// outbox is the result of the last call, kept alive until ragjudge.js has read it.
