@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 STATICCHECK_ENV := GOPROXY=file://$(shell $(GO) env GOMODCACHE)/cache/download,$(shell $(GO) env GOPROXY)
 
 .PHONY: all build run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
-        test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e bench size fuzz clean
+        test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e bench size size-report fuzz clean
 
 all: build
 
@@ -126,6 +126,11 @@ bench: build
 
 size: build
 	@bash scripts/size.sh
+
+# size-report: where the wasm's bytes go, by package and function (scripts/sizeby.sh; it also
+# tells what keeps a symbol in: bash scripts/sizeby.sh --why SYMBOL).
+size-report:
+	@bash scripts/sizeby.sh
 
 fuzz:
 	@bash scripts/fuzz.sh 60s
