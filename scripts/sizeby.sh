@@ -14,5 +14,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd prompts/inline && go generate)
 # The flags of the Makefile's $(WASM) rule, but -w only: -s drops the names this reads.
-GOOS=js GOARCH=wasm go build -trimpath -gcflags=all=-l -ldflags="-w -dumpdep" -o "$tmp/ragjudge.wasm" ./wasm 2>"$tmp/deps.txt"
+GOOS=js GOARCH=wasm GOEXPERIMENT=nogreenteagc go build -trimpath -gcflags=all=-l -ldflags="-w -dumpdep" -o "$tmp/ragjudge.wasm" ./wasm 2>"$tmp/deps.txt"
 node scripts/sizeby.mjs "$tmp/ragjudge.wasm" --deps "$tmp/deps.txt" "$@"
