@@ -51,7 +51,7 @@ func filterTrim(v any, args []any) (any, error) {
 	case string:
 		if _, ok := v.(markup); ok {
 			// Markup.strip escapes a str argument (markupsafe's escaping wrapper).
-			c = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", `"`, "&#34;").Replace(c)
+			c = htmlEscape(c)
 		}
 		chars = &c
 	case markup:
@@ -251,8 +251,7 @@ func filterToJSON(v any, args []any) (any, error) {
 	if err := writeJSON(&b, v, pretty, indent, 0); err != nil {
 		return nil, err
 	}
-	r := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`)
-	return markup(r.Replace(b.String())), nil
+	return markup(replaceBytes(b.String(), &jsonEscapes)), nil
 }
 
 // writeJSONSep writes what json.dumps puts before item i of a container at level.
