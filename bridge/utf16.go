@@ -14,7 +14,9 @@ func UTF16Offsets(s string, offs []int) []int {
 	for k := range order {
 		order[k] = k
 	}
-	sort.Slice(order, func(x, y int) bool { return offs[order[x]] < offs[order[y]] })
+	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
+	// each add another (7 KB of brotli for the three).
+	sort.SliceStable(order, func(x, y int) bool { return offs[order[x]] < offs[order[y]] })
 	out := make([]int, len(offs))
 	b, u := 0, 0
 	for _, k := range order {

@@ -6,7 +6,8 @@ package prompts
 import "embed"
 
 // FS holds the prompts, each named "<evaluator id>.md"; judge.Load reads one per built-in
-// evaluator, so a new evaluator's prompt is a new file here.
+// evaluator, so a new evaluator's prompt is a new file here. The wasm reads the same files from
+// package inline, Go strings generated from them, as it must not link package embed.
 //
 //go:embed *.md
 var FS embed.FS

@@ -8,8 +8,9 @@
 // returns the address of a fresh n-byte buffer in Go's memory, into which ragjudge.js copies the
 // call (the function's name and its arguments, flattened: see bridge.DecodeArgs); rj_call() runs
 // it and returns the length of the result text (see package bridge), which rj_outbox() locates.
-// globalThis.__ragjudge only carries the version, the nesting limit and the functions' names. Go never calls back into
-// JS during a call.
+// A fourth, rj_info(), puts the version, the nesting limit and the functions' names in the outbox
+// the same way, once, when ragjudge.js loads the wasm. Go never calls into JS: syscall/js (with
+// the finalizers and event handling its values bring) would add 89 KB of code, 10 KB of brotli.
 //
 // Why exports and not js.FuncOf: a js.FuncOf call costs about 7 µs before any work (it wakes Go's
 // scheduler on a new event, reads the event back from JS with a dozen calls between Go and JS
@@ -23,18 +24,18 @@
 package main
 
 import (
+	"strconv"
 	"strings"
-	"syscall/js"
 	"unsafe"
 
 	"ragjudge/bridge"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
-	"ragjudge/prompts"
+	"ragjudge/prompts/inline"
 )
 
 var (
-	b = bridge.New(prompts.FS)
+	b = bridge.New(inline.Prompts)
 	// inbox is the buffer of the next call; the strings of its arguments share its bytes.
 	inbox []byte
 	// outbox is the result of the last call, kept alive until ragjudge.js has read it.
@@ -42,12 +43,17 @@ var (
 )
 
 func main() {
-	api := js.Global().Get("Object").New()
-	api.Set("version", judge.Version)
-	api.Set("maxDepth", value.MaxDepth) // ragjudge.js refuses deeper arguments before they cross
-	api.Set("functions", strings.Join(bridge.Names(), ","))
-	js.Global().Set("__ragjudge", api)
 	select {} // keep the exports callable
+}
+
+// rjInfo puts what ragjudge.js needs before any call in the outbox and returns its length in
+// bytes: the version, the nesting limit of data arguments (ragjudge.js refuses deeper ones before
+// they cross) and the functions' names joined by ",", one per line.
+//
+//go:wasmexport rj_info
+func rjInfo() int32 {
+	outbox = judge.Version + "\n" + strconv.Itoa(value.MaxDepth) + "\n" + strings.Join(bridge.Names(), ",")
+	return int32(len(outbox))
 }
 
 // rjInbox allocates the next call's buffer of n bytes and returns its address.

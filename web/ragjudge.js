@@ -6,8 +6,8 @@
 //   const { prompt } = rj.render("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] });
 //   const verdict = rj.parse("answer-grounding", { answer: "Paris", facts: ["Paris is in France."] }, "Yes.");
 //
-// The wasm registers its functions on globalThis.__ragjudge while it starts; load() takes them off
-// the global again, so each load() is an independent instance. A call's arguments are checked
+// The wasm tells its version and functions through its rj_info export, so each load() is an
+// independent instance and nothing is set on the global object. A call's arguments are checked
 // and flattened by JSON's rules (objects keep their key order) into one byte buffer that Go
 // copies in one go (wire.js; bridge/wire.go); inputs already sent are named by id instead
 // (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
@@ -342,19 +342,22 @@ export async function load(opts = {}) {
   go.env = {};
   const instance = await WebAssembly.instantiate(module, go.importObject);
 
-  // Go's main sets globalThis.__ragjudge (the version and the nesting limit) synchronously before
-  // it blocks, so it is there as soon as run() returns its promise; take it off the global again
-  // so that loads do not clash. Calls go through the instance's exports (see wasm/main.go).
-  const before = Object.getOwnPropertyDescriptor(globalThis, "__ragjudge");
+  // Go's main blocks at once, so run() returns with the exports callable; rj_info() puts the
+  // version, the nesting limit and the functions' names in the outbox, one per line (see
+  // wasm/main.go). Calls go through the instance's exports too.
   let exited = false;
   go.run(instance).then(
     () => (exited = true),
     () => (exited = true),
   );
-  const api = globalThis.__ragjudge;
-  if (before) Object.defineProperty(globalThis, "__ragjudge", before);
-  else delete globalThis.__ragjudge;
   const ex = /** @type {any} */ (instance.exports);
+  /** @type {{version: string, maxDepth: number, functions: string} | undefined} */
+  let api;
+  if (typeof ex.rj_info === "function" && typeof ex.rj_call === "function" && !go.exited) {
+    const n = ex.rj_info() >>> 0; // first: the call can grow Go's memory
+    const info = utf8Decoder.decode(new Uint8Array(ex.mem.buffer, ex.rj_outbox() >>> 0, n)).split("\n");
+    api = { version: info[0], maxDepth: Number(info[1]), functions: info[2] ?? "" };
+  }
   if (!api || typeof api.version !== "string" || typeof ex.rj_call !== "function") {
     throw loadError("the wasm did not register its functions (is it ragjudge.wasm?)");
   }
@@ -362,7 +365,7 @@ export async function load(opts = {}) {
   const functions = String(api.functions ?? "").split(",");
 
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
-  const maxDepth = typeof api.maxDepth === "number" ? api.maxDepth : 1000;
+  const maxDepth = Number.isInteger(api.maxDepth) ? api.maxDepth : 1000;
 
   // Held inputs: an object argument sent before goes by id (wire.js's heldValues).
   const hold = heldValues();

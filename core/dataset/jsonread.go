@@ -42,8 +42,7 @@ func readJSONL(text string, b *builder) {
 func decodeStrict(s string) (any, error) {
 	v, err := decodeJSON([]byte(s))
 	if err != nil {
-		var se *value.SyntaxError
-		if errors.As(err, &se) {
+		if _, ok := err.(*value.SyntaxError); ok {
 			return nil, jsonProblem(s, err)
 		}
 		return nil, diag.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "value: "))
@@ -53,8 +52,7 @@ func decodeStrict(s string) (any, error) {
 
 // jsonProblem words a JSON error found in the one line s.
 func jsonProblem(s string, err error) error {
-	var se *value.SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := err.(*value.SyntaxError); ok {
 		if strings.Contains(se.Error(), "end of JSON input") {
 			return errors.New("invalid JSON: the line ends before its JSON value does (JSONL needs one whole object per line)")
 		}
@@ -71,8 +69,7 @@ func jsonProblem(s string, err error) error {
 // one a reader going through it in order hits.
 func firstSyntaxError(li *lineIndex, text string) (line, col int, msg string) {
 	err := value.Check([]byte(text))
-	var se *value.SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := err.(*value.SyntaxError); ok {
 		if int(se.Offset) >= len(text) && strings.Contains(se.Error(), "end of JSON input") {
 			line, col = li.position(len(text))
 			return line, col, "the text ends early (cut short?)"

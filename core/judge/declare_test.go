@@ -134,7 +134,7 @@ func withBuiltins(t *testing.T, extra ...*Evaluator) {
 }
 
 // overlay is the real prompts plus the given files.
-func overlay(t *testing.T, files map[string]string) fs.FS {
+func overlay(t *testing.T, files map[string]string) fstest.MapFS {
 	m := fstest.MapFS{}
 	entries, err := fs.ReadDir(prompts.FS, ".")
 	require.NoError(t, err)

@@ -24,7 +24,6 @@
 package judge
 
 import (
-	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
@@ -170,10 +169,17 @@ func example(inputsJSON, answer string) Example {
 	return Example{Inputs: o, Answer: answer}
 }
 
+// PromptFiles is where Load reads the prompts: prompts.FS (an embed.FS) natively and in tests,
+// prompts/inline.Prompts in the wasm. It is not an fs.FS so that the core does not import io/fs,
+// which links the time package (about 46 KB of the wasm's brotli size with embed).
+type PromptFiles interface {
+	ReadFile(name string) ([]byte, error)
+}
+
 // Load reads each built-in evaluator's prompt from fsys (file "<id>.md") and returns the
 // registry, with the evaluators by ascending Order. A declaration that lacks what a page needs
 // is an error here rather than a blank on the page.
-func Load(fsys fs.FS) (*Registry, error) {
+func Load(fsys PromptFiles) (*Registry, error) {
 	r := &Registry{byID: map[string]*Evaluator{}}
 	list := append([]*Evaluator(nil), builtins...)
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
@@ -184,7 +190,7 @@ func Load(fsys fs.FS) (*Registry, error) {
 		if r.byID[b.ID] != nil {
 			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "evaluator declared twice"}
 		}
-		src, err := fs.ReadFile(fsys, b.ID+".md")
+		src, err := fsys.ReadFile(b.ID + ".md")
 		if err != nil {
 			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "no prompt: " + err.Error()}
 		}

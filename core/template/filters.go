@@ -51,7 +51,7 @@ func filterTrim(v any, args []any) (any, error) {
 	case string:
 		if _, ok := v.(markup); ok {
 			// Markup.strip escapes a str argument (markupsafe's escaping wrapper).
-			c = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", `"`, "&#34;").Replace(c)
+			c = htmlEscape(c)
 		}
 		chars = &c
 	case markup:
@@ -251,8 +251,7 @@ func filterToJSON(v any, args []any) (any, error) {
 	if err := writeJSON(&b, v, pretty, indent, 0); err != nil {
 		return nil, err
 	}
-	r := strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`, "'", `\u0027`)
-	return markup(r.Replace(b.String())), nil
+	return markup(replaceBytes(b.String(), &jsonEscapes)), nil
 }
 
 // writeJSONSep writes what json.dumps puts before item i of a container at level.
@@ -339,7 +338,9 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 			return nil
 		}
 		keys := append([]string(nil), t.Keys()...)
-		sort.Strings(keys)
+		// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
+		// each add another (7 KB of brotli for the three).
+		sort.SliceStable(keys, func(i, j int) bool { return keys[i] < keys[j] })
 		b.WriteByte('{')
 		for i, k := range keys {
 			writeJSONSep(b, i, pretty, indent, level)

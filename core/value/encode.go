@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Marshaler is a type that writes its own JSON, as encoding/json's Marshaler.
@@ -28,8 +29,9 @@ const maxMarshalDepth = MaxDepth + 16
 // data the core hands out: nil, booleans, numbers of every Go kind, strings (escaped as
 // encoding/json escapes them, <, > and & included), slices and arrays, pointers, interfaces,
 // this package's *Object, structs with `json:"name,omitempty"` and `json:"-"` tags, and
-// Marshalers held as pointers or structs, whose output is checked and inserted as is. NaN and
-// infinities are an error, as in encoding/json.
+// Marshalers held as pointers, whose output is checked and inserted as is. NaN and infinities are
+// an error, as in encoding/json, and so is a struct held by value whose MarshalJSON has a value
+// receiver (encoding/json would call it; see pointerInterface for why this does not).
 //
 // Every part of reflect and every call site Marshal has costs wasm size (a fuller encoder was
 // 25 KB of gzip, enough to break the budget), so it leaves out what no result type needs and
@@ -45,6 +47,24 @@ func AppendMarshal(dst []byte, v any) ([]byte, error) {
 		return nil, err
 	}
 	return e.b, nil
+}
+
+var marshalerType = reflect.TypeFor[Marshaler]()
+
+// pointerInterface returns what v.Interface() returns for v, a non-nil pointer of type t, without
+// calling it: reflect.Value.Interface (and TypeAssert, Set, UnsafePointer) may meet a method
+// value, and for those link reflect's method-value calls with their ABI tables and caches, about
+// 130 KB of wasm code and 16 KB of its brotli size, for values the encoder never makes. An
+// interface value is a type word and a data word; a pointer is its own data word, and a
+// reflect.Type holds the *abi.Type that is the type word (TestPointerInterface checks both, so a
+// Go release that changed either would fail there). Copying a struct into an interface needs
+// the type's layout, which is why only pointers are read this way.
+func pointerInterface(v reflect.Value, t reflect.Type) any {
+	var x any
+	w := (*[2]unsafe.Pointer)(unsafe.Pointer(&x))
+	w[0] = (*[2]unsafe.Pointer)(unsafe.Pointer(&t))[1]
+	w[1] = unsafe.Pointer(v.Elem().UnsafeAddr())
+	return x
 }
 
 type encoder struct {
@@ -65,13 +85,16 @@ func (e *encoder) value(v reflect.Value, depth int) error {
 		e.b = append(e.b, "null"...)
 		return nil
 	}
-	if (k == reflect.Pointer || k == reflect.Struct) && v.CanInterface() {
-		switch m := v.Interface().(type) {
+	if k == reflect.Pointer && v.CanInterface() {
+		switch m := pointerInterface(v, t).(type) {
 		case *Object:
 			return e.object(m, depth)
 		case Marshaler:
 			return e.marshaler(m, t)
 		}
+	}
+	if k == reflect.Struct && v.CanInterface() && t.Implements(marshalerType) {
+		return &MarshalError{Msg: "unsupported type: " + t.String() + " (a Marshaler held by value: value.Marshal calls MarshalJSON through pointers only)"}
 	}
 	switch k {
 	case reflect.Bool:
