@@ -115,6 +115,26 @@ test("a column with no label at all gives no panel; words for κ", () => {
   assert.deepEqual(["passed", "failed", "undetermined", "scored", "error", "pending"].map(judgeOf), [true, false, null, null, undefined, undefined]);
 });
 
+test("κ's words: a single class on either side makes κ say nothing; an interval reaching 0 is not clearly beyond chance", () => {
+  // Every reviewer label passed, the judge failing a third of the rows: κ is 0 whatever the judge does.
+  const judge = Array.from({ length: 30 }, (_, i) => i % 3 !== 0);
+  const allPass = rj.agreement(judge, judge.map(() => true));
+  assert.equal(allPass.kappa, 0);
+  const s = kappaSentence(allPass.kappa, allPass.kappa_reason, allPass);
+  assert.match(s, /^κ says nothing here: your reviewers labelled every compared row passed/);
+  assert.doesNotMatch(s, /no better than chance/);
+  const judgeAllPass = rj.agreement(judge.map(() => true), judge);
+  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass), /the judge passed every compared row/);
+  // A slight κ from few rows: its interval reaches below 0, and the words say so.
+  const few = rj.agreement([true, true, false, true, false, true, false, true], [true, false, false, true, true, true, false, false]);
+  assert.ok(few.kappa > 0 && few.kappa_ci[0] < 0, JSON.stringify(few));
+  assert.match(kappaSentence(few.kappa, few.kappa_reason, few), /beyond chance: \w+, but not clearly: the 95% interval reaches 0/);
+  // A clear κ keeps the plain words.
+  const clear = rj.agreement(judge, judge.map((v, i) => (i === 1 ? !v : v)));
+  assert.ok(clear.kappa_ci[0] > 0);
+  assert.equal(kappaSentence(clear.kappa, clear.kappa_reason, clear), `the judge agrees with your reviewers beyond chance: almost perfect`);
+});
+
 test("scatter ticks are round values spanning the range", () => {
   assert.deepEqual(ticks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
   assert.deepEqual(ticks(0.7, 5.3), [1, 2, 3, 4, 5]);

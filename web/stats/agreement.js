@@ -135,15 +135,39 @@ export function rowAgreement(labels, status) {
 
 /**
  * kappaSentence says what a κ means, in words: "the judge agrees with your reviewers beyond
- * chance: substantial".
+ * chance: substantial". Given the agreement it comes from, it also says when κ cannot tell
+ * anything (one side gave a single class to every compared row, so κ is 0 whatever the other
+ * side did) and when its 95% interval reaches 0 (not clearly better than chance).
  * @param {number|null} k
  * @param {string} [reason] why κ is undefined
+ * @param {{kappa_ci?: [number, number]|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} [a]
  */
-export function kappaSentence(k, reason) {
+export function kappaSentence(k, reason, a) {
   if (k === null) return `undefined: ${reason || "nothing to compare"}`;
-  if (k > 0) return `the judge agrees with your reviewers beyond chance: ${kappaWords(k)}`;
+  const one = a && a.matrix ? singleClass(a.matrix) : "";
+  if (one) return `κ says nothing here: ${one}, so κ is 0 whatever the verdicts; read the agreement and the matrix instead`;
+  const unclear = a && a.kappa_ci && a.kappa_ci[0] <= 0 && k > 0;
+  if (k > 0) return `the judge agrees with your reviewers beyond chance: ${kappaWords(k)}` + (unclear ? ", but not clearly: the 95% interval reaches 0 (too few rows compared to tell)" : "");
   if (k === 0) return "the judge agrees with your reviewers no better than chance";
   return "the judge agrees with your reviewers less than chance would: its verdicts run against theirs";
+}
+
+/**
+ * singleClass says which side gave one class to every compared row ("" if neither): then
+ * chance agreement equals the agreement seen and κ is 0 however well the judge does.
+ * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
+ */
+function singleClass(m) {
+  const humanPass = m.tt + m.ft;
+  const humanFail = m.tf + m.ff;
+  const judgePass = m.tt + m.tf;
+  const judgeFail = m.ft + m.ff;
+  if (humanPass + humanFail === 0) return "";
+  if (humanFail === 0) return "your reviewers labelled every compared row passed";
+  if (humanPass === 0) return "your reviewers labelled every compared row failed";
+  if (judgeFail === 0) return "the judge passed every compared row";
+  if (judgePass === 0) return "the judge failed every compared row";
+  return "";
 }
 
 /**
@@ -185,7 +209,8 @@ export function agreementPanel(doc, d) {
   const skipped = el(doc, "p", { class: "hint", dataset: { ref: "agreement-skipped" }, text: skippedLine(d) });
   if (d.kind === "number") return numericPanel(doc, d, head, skipped);
   const a = d.agreement;
-  const ci = !!a.kappa_ci;
+  // A single class on either side makes κ 0 with an interval of 0 to 0: shown as if certain, so not shown.
+  const ci = !!a.kappa_ci && !singleClass(a.matrix);
   const prec = a.judge_fail_precision;
   const rec = a.judge_fail_recall;
   const cards = el(
@@ -197,9 +222,9 @@ export function agreementPanel(doc, d) {
       "div",
       { class: "stat stat-kappa", dataset: { ref: "agreement-kappa" } },
       el(doc, "div", { class: "stat-value", text: a.kappa === null ? "–" : "κ " + num(a.kappa) }),
-      a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
+      ci && a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
       el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
-      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason) }),
+      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a) }),
     ),
     stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
     stat(
