@@ -19,6 +19,8 @@ after(async () => {
 });
 
 const KEY = "sk-e2e-custom-5678";
+/** STARTERS is the New from… menu's list of starters, in its order. */
+const STARTERS = JSON.parse(await readFile(new URL("../../web/custom/starters.json", import.meta.url), "utf8"));
 const N = 50;
 
 // The template, with an error on line 3: a "+" with nothing after it.
@@ -278,6 +280,14 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
     assert.match(await statusOf(page, "ok"), /Ready/);
     assert.equal(await page.inputValue('[data-ref="custom-output-kind"]'), kinds[starters.indexOf(s)]);
     assert.ok((await page.locator('[data-ref="custom-input-name"]').count()) >= 2, "its inputs are listed");
+    // It opens with its own example (inputs and judge answer), not with placeholders: the
+    // preview and the verdict pane show a real case, and Evaluate's Load example offers it.
+    const file = STARTERS[Number(s.slice("starter:".length))].file;
+    const example = JSON.parse(await readFile(new URL(`../../web/starters/${file}`, import.meta.url), "utf8")).example;
+    assert.equal(await page.inputValue('[data-ref="custom-answer"]'), example.answer, file);
+    const firstText = Object.entries(example.inputs).find(([, v]) => typeof v === "string");
+    await page.waitForFunction((t) => (document.querySelector('[data-ref="custom-rendered"]')?.textContent || "").includes(t), firstText[1]);
+    await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"]');
   }
 
   // An edit followed at once by opening another evaluator is kept (stored before the switch).

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, sampleOf, sampleValue, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
 import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
@@ -205,4 +205,16 @@ test("openCustomStore falls back to memory without IndexedDB, when it throws, or
   const store = await openCustomStore(/** @type {any} */ (blocked), { waitMs: 50 });
   assert.equal(store.durable, false);
   assert.ok(Date.now() - t < 1000);
+});
+
+test("sampleOf: a spec's example is the editor's starting sample and answer; shapes that do not fit, and no example, fall back to placeholders", () => {
+  const spec = JSON.parse(readFileSync(new URL("../../web/starters/context-relevance.json", import.meta.url), "utf8"));
+  assert.deepEqual(sampleOf(spec), { sample: { inputs: spec.example.inputs }, answer: spec.example.answer });
+  const inputs = [{ name: "question", label: "Question", kind: "text" }, { name: "contexts", label: "Passages", kind: "list" }];
+  // A list given as text, a number as text: each falls back to its placeholder; unknown names are dropped.
+  assert.deepEqual(sampleOf({ inputs, example: { inputs: { question: 7, contexts: "one", extra: "x" }, answer: 3 } }), {
+    sample: { inputs: { question: sampleValue(inputs[0]), contexts: sampleValue(inputs[1]) } },
+    answer: "",
+  });
+  assert.deepEqual(sampleOf({ inputs }), { sample: { inputs: { question: "(question)", contexts: ["Passages 1", "Passages 2"] } }, answer: "" });
 });

@@ -244,6 +244,27 @@ export function sampleValue(input) {
 }
 
 /**
+ * sampleOf is the editor's starting sample for a spec: its example's inputs and judge answer when
+ * it has one (a starter's, a duplicated built-in's, an imported file's), so that the preview,
+ * the verdict pane and Evaluate's "Load example" start from a realistic case; else each input's
+ * sampleValue and no answer. Example values of the wrong shape for their input are not taken.
+ * @param {any} spec @returns {{sample: {inputs: Record<string, string|string[]>}, answer: string}}
+ */
+export function sampleOf(spec) {
+  const ex = spec && spec.example && typeof spec.example === "object" ? spec.example : null;
+  const given = ex && ex.inputs && typeof ex.inputs === "object" && !Array.isArray(ex.inputs) ? ex.inputs : {};
+  /** @type {Record<string, string|string[]>} */
+  const inputs = {};
+  for (const i of (spec && Array.isArray(spec.inputs) ? spec.inputs : [])) {
+    if (!i || typeof i.name !== "string") continue;
+    const v = Object.prototype.hasOwnProperty.call(given, i.name) ? given[i.name] : undefined;
+    const fits = i.kind === "list" ? Array.isArray(v) && v.every((x) => typeof x === "string") : typeof v === "string";
+    inputs[i.name] = fits ? v : sampleValue(i);
+  }
+  return { sample: { inputs }, answer: ex && typeof ex.answer === "string" ? ex.answer : "" };
+}
+
+/**
  * lineStarts is the offset at which each line of text starts (lines split at "\n").
  * @param {string} text @returns {number[]}
  */

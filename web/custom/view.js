@@ -15,7 +15,7 @@ import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
-import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, sampleValue, ID_RE, labelOf } from "./spec.js";
+import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, sampleValue, sampleOf, ID_RE, labelOf } from "./spec.js";
 
 const CHECK_MS = 150; // re-check this long after the last keystroke
 const ROLES = ["system", "user", "assistant"];
@@ -149,8 +149,8 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
 
   /** create stores spec as a new evaluator and opens it. @param {any} spec */
   async function create(spec) {
-    const sample = { inputs: Object.fromEntries((spec.inputs || []).map((/** @type {any} */ i) => [i.name, sampleValue(i)])) };
-    const rec = { id: spec.id, spec, sample, answer: "", ok: checkOk(spec), updatedAt: Date.now() };
+    const { sample, answer } = sampleOf(spec);
+    const rec = { id: spec.id, spec, sample, answer, ok: checkOk(spec), updatedAt: Date.now() };
     await registry.save(rec);
     say(`✓ Created ${spec.title || spec.id}.`);
     openEditor(spec.id);
@@ -703,8 +703,8 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       }
       const id = registry.records.has(spec.id) ? freeId(spec.id + "-imported", takenIds()) : spec.id;
       const s = { ...spec, id };
-      const sample = { inputs: Object.fromEntries((s.inputs || []).map((/** @type {any} */ i) => [i.name, sampleValue(i)])) };
-      await registry.save({ id, spec: s, sample, answer: "", ok: true, updatedAt: Date.now() });
+      const { sample, answer } = sampleOf(s);
+      await registry.save({ id, spec: s, sample, answer, ok: true, updatedAt: Date.now() });
       added.push(id === spec.id ? id : `${spec.id} as ${id} (you have one by that id)`);
     }
     drawList();
