@@ -39,6 +39,18 @@ async function statusOf(page, state) {
   return text(page, '[data-ref="custom-status"]');
 }
 
+/**
+ * fitsPhone shows page at a 400 px wide window and returns how far the page is wider than the
+ * window (0 when nothing widens it: wide tables scroll inside their card), then restores the size.
+ */
+async function fitsPhone(page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 400, height: 800 });
+  const over = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(document.documentElement.scrollWidth - document.documentElement.clientWidth))));
+  await page.setViewportSize(size);
+  return over;
+}
+
 /** exportEvaluator clicks the editor's Export and returns the downloaded file's text. */
 async function exportEvaluator(page) {
   const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="custom-export"]')]);
@@ -149,6 +161,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.click("#tab-batch");
   await page.waitForSelector(`[data-ref="batch-runs"] tr[data-run="${runId}"]`);
   assert.match(await text(page, `[data-ref="batch-runs"] tr[data-run="${runId}"]`), /tone-check/);
+  assert.equal(await fitsPhone(page), 0, "the runs list on a phone");
 
   // ---- drawn before the engine is ready: the wasm held back, the evaluator is in Evaluate's
   // picker and in its editor at once, and the editor checks it once the engine is there
@@ -289,6 +302,8 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
     await page.waitForFunction((t) => (document.querySelector('[data-ref="custom-rendered"]')?.textContent || "").includes(t), firstText[1]);
     await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"]');
   }
+
+  assert.equal(await fitsPhone(page), 0, "the editor on a phone (its inputs table)");
 
   // An edit followed at once by opening another evaluator is kept (stored before the switch).
   const last = await page.inputValue('[data-ref="custom-id"]');

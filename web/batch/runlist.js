@@ -63,26 +63,31 @@ export function mountRunsList({ store, controller }) {
       replace(list, h("p", { class: "hint", text: "No runs yet. Runs you start are kept here until you delete them." }));
       return;
     }
+    // On a phone the table scrolls inside its card rather than widening the page.
     replace(
       list,
       h(
-        "table",
-        { class: "ptable runs-table" },
-        h("thead", {}, h("tr", {}, ["Started", "Dataset", "Evaluator", "Model", "Rows", "State"].map((t) => h("th", { text: t })), h("th", {}, h("span", { class: "offscreen", text: "Actions" })))),
+        "div",
+        { class: "table-wrap" },
         h(
-          "tbody",
-          {},
-          runs.map((r) =>
-            h(
-              "tr",
-              { dataset: { run: r.id } },
-              h("td", { text: new Date(r.createdAt).toLocaleString() }),
-              h("td", { text: r.name }),
-              h("td", { text: r.evaluator }),
-              h("td", { text: (r.settings && r.settings.model) || "" }),
-              h("td", { dataset: { col: "rows" }, text: `${fmtInt(r.finished || 0)} / ${fmtInt(r.total)}` }),
-              h("td", { dataset: { col: "state" }, text: r.state }),
-              h("td", { class: "actions" }, h("button", { type: "button", class: "btn btn-small", text: "Open", dataset: { ref: "batch-open-run" }, on: { click: () => controller.open(r.id) } }), deleteButton(r)),
+          "table",
+          { class: "ptable runs-table" },
+          h("thead", {}, h("tr", {}, ["Started", "Dataset", "Evaluator", "Model", "Rows", "State"].map((t) => h("th", { text: t })), h("th", {}, h("span", { class: "offscreen", text: "Actions" })))),
+          h(
+            "tbody",
+            {},
+            runs.map((r) =>
+              h(
+                "tr",
+                { dataset: { run: r.id } },
+                h("td", { text: new Date(r.createdAt).toLocaleString() }),
+                h("td", { text: r.name }),
+                h("td", { text: r.evaluator }),
+                h("td", { text: (r.settings && r.settings.model) || "" }),
+                h("td", { dataset: { col: "rows" }, text: `${fmtInt(r.finished || 0)} / ${fmtInt(r.total)}` }),
+                h("td", { dataset: { col: "state" }, text: r.state }),
+                h("td", { class: "actions" }, h("button", { type: "button", class: "btn btn-small", text: "Open", dataset: { ref: "batch-open-run" }, on: { click: () => controller.open(r.id) } }), deleteButton(r)),
+              ),
             ),
           ),
         ),

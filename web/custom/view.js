@@ -405,7 +405,8 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     });
     replace(
       parts.inputsEl,
-      h("table", { class: "ptable inputs" }, h("thead", {}, h("tr", {}, ["Name", "Label", "Kind", "Required"].map((t) => h("th", { text: t })), h("th", {}, h("span", { class: "sr-only", text: "Actions" })))), h("tbody", {}, rows)),
+      // On a phone the table scrolls inside its card rather than widening the page.
+      h("div", { class: "table-wrap" }, h("table", { class: "ptable inputs" }, h("thead", {}, h("tr", {}, ["Name", "Label", "Kind", "Required"].map((t) => h("th", { text: t })), h("th", {}, h("span", { class: "sr-only", text: "Actions" })))), h("tbody", {}, rows))),
     );
     if (cur) showChecks();
   }
