@@ -36,6 +36,9 @@ const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
  */
 export async function mount(root, { engine, evaluators, state, renderVerdict, registry }) {
   ensureStylesheet();
+  // The registry's list, when there is one: the list handed in can be older (evaluators made in
+  // My evaluators before Batch is first shown, Evaluate not visited since).
+  if (registry) evaluators = registry.all();
   const rj = engine.api;
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   const store = await openStore();
