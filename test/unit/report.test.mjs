@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { api } from "./rj.mjs";
+import { reportName } from "../../web/report/build.js";
 import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, REPORT_FORMAT } from "../../web/report/data.js";
 import { runCounts } from "../../web/batch/counts.js";
 
@@ -123,4 +124,13 @@ test("one evaluation's data, and a custom evaluator's template", () => {
   const custom = evaluatorInfo({ id: "tone", title: "Tone", custom: true, spec: { id: "tone", messages: [{ role: "system", content: "Be strict." }, { role: "user", content: "Is {{ answer }} polite?" }] } });
   assert.equal(custom.custom, true);
   assert.equal(custom.template, "[system]\nBe strict.\n\n[user]\nIs {{ answer }} polite?");
+});
+
+test("a custom evaluator's run: the report names the evaluator by its own id, not the run's id it is defined under", () => {
+  // What custom/registry.js forRun gives for a run: the engine's entry under the run's id, with the evaluator's definition.
+  const ev = { id: "run-mx50livy-9x66j1", runOf: "tone-check", title: "Tone check", custom: true, spec: { id: "tone-check", prompt: "{{ answer }}" } };
+  const info = evaluatorInfo(ev);
+  assert.equal(info.id, "tone-check");
+  assert.equal(reportName({ dataset: { name: "support.csv" }, evaluator: info, generatedAt: "2026-12-01T18:00:00Z" }), "support-tone-check-report-2026-12-01.html");
+  assert.equal(evaluatorInfo({ id: "answer-grounding", title: "Answer grounding" }).id, "answer-grounding");
 });
