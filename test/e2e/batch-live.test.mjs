@@ -62,7 +62,7 @@ function assertAgree(s) {
     assert.equal(Number(pass[2]), c.passed + c.failed, why);
   } else assert.equal(c.passed + c.failed, 0, why);
   assert.equal(s.undetermined, c.undetermined, why);
-  assert.equal(s.errorsSub, `${c.error} errors`, why);
+  assert.equal(s.errorsSub, `${c.error} error${c.error === 1 ? "" : "s"}`, why);
   const tok = /([\d,]+) paid calls, ([\d,]+) from cache/.exec(s.tokensSub);
   assert.equal(Number(tok[2]), s.cacheHits, why);
   assert.equal(Number(tok[1]) + Number(tok[2]), s.lineCalls, why);

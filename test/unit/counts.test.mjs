@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { runCounts, LIVE } from "../../web/batch/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
-import { progressLine, paceText, rate } from "../../web/batch/summary.js";
+import { progressLine, paceText, rate, summaryCards } from "../../web/batch/summary.js";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
 const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });
@@ -161,4 +161,11 @@ test("checkRows: rows that do not render are refused, grouped by code; the other
   assert.deepEqual(r.warned.map((g) => [g.code, g.rows.map((x) => x.index)]), [["citation.out-of-range", [4]]]);
   assert.deepEqual(r.items[4].warnings, ["cites [3] of 2"]);
   assert.equal(r.items[0], items[0], "a row without remarks is passed on as it is");
+});
+
+test("the undetermined card counts errors in words: 1 error, 2 errors, 0 errors", () => {
+  const sub = (n) => summaryCards(runCounts({ total: 3, results: Array.from({ length: n }, () => errored()) })).find((c) => c.ref === "batch-undetermined").sub;
+  assert.equal(sub(1), "1 error");
+  assert.equal(sub(2), "2 errors");
+  assert.equal(sub(0), "0 errors");
 });

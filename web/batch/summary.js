@@ -89,7 +89,7 @@ export function summaryCards(c, repeats = 1) {
         (repeats > 1 ? ` (each row's majority of ${fmtInt(repeats)} repeats)` : ""),
     },
     { ref: "batch-mean-score", label: "mean score", value: c.meanScore === null ? "–" : fmtNum(c.meanScore), sub: c.scored ? `over ${fmtInt(c.scored)} scored rows` : "no scores yet" },
-    { ref: "batch-undetermined", label: "undetermined", value: fmtInt(c.counts.undetermined), sub: `${fmtInt(c.counts.error)} errors` },
+    { ref: "batch-undetermined", label: "undetermined", value: fmtInt(c.counts.undetermined), sub: `${fmtInt(c.counts.error)} error${c.counts.error === 1 ? "" : "s"}` },
     {
       ref: "batch-tokens",
       label: "tokens",
