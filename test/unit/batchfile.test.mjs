@@ -304,3 +304,19 @@ test("repeats: each row's lines carry the repeat number, and the import keeps ev
   const [lr] = await store.getResults("run-r");
   for (const k of ["verdict", "answers", "error", "usage", "calls", "attempts", "repaired", "repeats"]) assert.deepEqual(im.results[0][k], lr[k], k);
 });
+
+test("the exported requests file imported by mistake as the output: refused, saying it is the input file", () => {
+  const hash = "0123456789abcdef";
+  const m = new Matcher({ hash, exported: new Uint8Array([1, 1]) });
+  const body = JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "row 1" }] });
+  assert.equal(m.take(requestLine(customId(hash, 0), body), "requests.jsonl:1"), null);
+  assert.equal(m.take(requestLine(customId(hash, 1), body), "requests.jsonl:2"), null);
+  m.finish();
+  assert.match(/** @type {string} */ (m.refusal()), /^This is a batch input file \(the requests Export as batch file writes\), not the output of a batch/);
+  assert.deepEqual(m.report.malformed.map((p) => p.request), [true, true]);
+  // A file of other malformed lines keeps the general refusal.
+  const other = new Matcher({ hash, exported: new Uint8Array([1]) });
+  other.take('{"custom_id": "x"}', "f.jsonl:1");
+  other.finish();
+  assert.match(/** @type {string} */ (other.refusal()), /^None of this file's lines/);
+});

@@ -146,7 +146,7 @@ export const LINE_TAIL = "}\n";
  * parseOutputLine reads one line of a batch output or error file. A blank line is null; a line
  * that is not one gives {malformed: why}.
  * @param {string} text
- * @returns {OutputLine | {malformed: string, customId?: string} | null}
+ * @returns {OutputLine | {malformed: string, customId?: string, request?: boolean} | null}
  */
 export function parseOutputLine(text) {
   if (text.trim() === "") return null;
@@ -165,6 +165,8 @@ export function parseOutputLine(text) {
     return { customId: j.custom_id, status: r.status_code, requestId: String(r.request_id ?? ""), body: r.body ?? null, error: err };
   }
   if (err) return { customId: j.custom_id, status: 0, requestId: "", body: null, error: err };
+  // A line of the exported requests file: chosen instead of the output file, an easy slip.
+  if (typeof j.url === "string" && j.body && typeof j.body === "object") return { malformed: "a request of a batch input file, not an answer", customId: j.custom_id, request: true };
   return { malformed: "neither a response nor an error", customId: j.custom_id };
 }
 
@@ -262,7 +264,8 @@ export function combineRepeats(runId, index, parts, now = Date.now()) {
 }
 
 /**
- * @typedef {{where: string, customId?: string, message: string}} Problem
+ * @typedef {{where: string, customId?: string, message: string, request?: boolean}} Problem
+ *   request: the line is a request of a batch input file (the export itself), not an answer
  * @typedef {{malformed: Problem[], unknown: Problem[], duplicate: Problem[], failed: Problem[], missing: number[],
  *   lines: number, matched: number, answered: number, foreign: Record<string, number>}} MatchReport
  *   missing: 0-based indices of exported rows no line answered; foreign: counts of custom_ids from other exports, by hash
@@ -304,7 +307,8 @@ export class Matcher {
     const rep = this.report;
     rep.lines++;
     if ("malformed" in parsed) {
-      rep.malformed.push({ where, customId: /** @type {any} */ (parsed).customId, message: parsed.malformed });
+      const m = /** @type {any} */ (parsed);
+      rep.malformed.push({ where, customId: m.customId, message: m.malformed, ...(m.request ? { request: true } : {}) });
       return null;
     }
     const line = /** @type {OutputLine} */ (parsed);
@@ -366,6 +370,9 @@ export class Matcher {
       return `This output file answers another export (rj:${other[0]}), not the requests the dataset, evaluator, mapping, model and run options set up here make (rj:${this.hash}). Load the dataset and choose the evaluator, mapping, model and number of repeats it was exported with, then import it again.`;
     }
     if (rep.lines === 0) return "This file has no output lines.";
+    if (rep.malformed.length && rep.malformed.every((p) => p.request)) {
+      return "This is a batch input file (the requests Export as batch file writes), not the output of a batch: import the output file your batch service returned (and its error file, if there is one).";
+    }
     return "None of this file's lines has a custom_id written by this page's batch export (rj:…): is it a batch output file of a ragjudge export?";
   }
 }
