@@ -32,6 +32,12 @@ test("rows that cannot be judged are counted and grouped by code before the run,
     const page = await context.newPage();
     await openBatch(page, serve.url);
     await load1(page, "claims.jsonl", lines.join("\n") + "\n", "claim-groundedness");
+    // The run options' fields line up along their labels' top, whether or not a hint follows them:
+    // the first row's inputs at one height, and the temperature's placeholder not cut short.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const tops = await page.$$eval(["batch-concurrency", "batch-timeout", "batch-attempts", "batch-repeats"].map((r) => `[data-ref="${r}"]`).join(","), (els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    assert.equal(new Set(tops).size, 1, `the run options' inputs at one height: ${tops}`);
+    assert.ok(await page.$eval('[data-ref="batch-temperature"]', (e) => { const c = document.createElement("canvas").getContext("2d"); const st = getComputedStyle(e); c.font = `${st.fontSize} ${st.fontFamily}`; return c.measureText(e.placeholder).width <= e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight); }), "the temperature's placeholder fits its field");
     const problems = page.locator('[data-ref="batch-row-problems"]');
     assert.match(await problems.locator("summary").textContent(), /^⚠ 15 of 20 rows will be judged; 5 will not/);
     // Two groups, largest first: the prompt's refusal, and the rows without evidence (input.empty-list).

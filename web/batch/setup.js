@@ -107,7 +107,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const timeoutIn = num("batch-timeout", "timeoutS", { min: 1, max: 600, step: 1 }, (v) => Math.max(1, Math.min(600, Number(v) || 60)));
   const attemptsIn = num("batch-attempts", "attempts", { min: 1, max: 10, step: 1 }, clampInt(1, 10, 5));
   const repeatsIn = num("batch-repeats", "repeats", { min: 1, max: MAX_REPEATS, step: 1 }, clampInt(1, MAX_REPEATS, 1));
-  const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "model setting" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
+  const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "default" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
   const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
   const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
   const cacheBox = h("input", {
