@@ -194,3 +194,32 @@ test("a human_label column: proposed, compared during and after the run; the pan
     await context.close();
   }
 });
+
+test("every row in error: the Agreement panel says there is nothing to compare, with no dashes, no empty matrix and no NaN", async () => {
+  const { browser, serve } = env;
+  const context = await browser.newContext();
+  try {
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await setRunOptions(page, { timeout: 2, attempts: 1, concurrency: 4 });
+    // Row 5 of the fake fails every call (HTTP 503); every row here names it.
+    const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
+    const lines = ["user_input,response,retrieved_contexts,human_label"];
+    for (let r = 1; r <= 6; r++) lines.push([q(`Question ${r}`), q(`row-5: answer ${r}`), q(JSON.stringify(["A fact."])), r % 2 ? "yes" : "no"].join(","));
+    await loadDataset(page, "all-errors.csv", lines.join("\n") + "\n", { mimeType: "text/csv" });
+    await page.click('[data-ref="batch-run"]');
+    const end = await runEnd(page, 30_000);
+    assert.equal(end.done, 6, end.text);
+    const panel = page.locator('[data-ref="agreement-panel"]');
+    await page.waitForSelector('[data-ref="agreement-panel"][data-pending="0"]');
+    assert.equal(await panel.getAttribute("data-compared"), "0");
+    assert.equal(await panel.getAttribute("data-errors"), "6");
+    assert.match(await panel.locator('[data-ref="agreement-none"]').textContent(), /nothing to compare/);
+    assert.equal(await panel.locator('[data-ref="confusion-matrix"]').count(), 0, "no matrix of zeros");
+    assert.equal(await panel.locator(".stat").count(), 0, "no cards of dashes");
+    assert.match(await panel.locator('[data-ref="agreement-skipped"]').textContent(), /Left out: 6 errors\./);
+    assert.doesNotMatch(await page.locator("body").innerText(), /NaN|Infinity/);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -262,8 +262,10 @@ export function agreementPanel(doc, d) {
     },
     head,
     el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${a.compared} row${a.compared === 1 ? "" : "s"} compared${so}.` }),
-    cards,
-    el(doc, "div", { class: "confusion-wrap" }, confusionTable(doc, a.matrix, d.words)),
+    // Nothing compared (every row an error, or no label readable): cards of dashes and a matrix of
+    // zeros would say nothing; what was left out, and why, says it all.
+    a.compared === 0 && !d.running ? el(doc, "p", { class: "hint", dataset: { ref: "agreement-none" }, text: "No row has both a judge's verdict and a readable label, so there is nothing to compare." }) : cards,
+    a.compared === 0 && !d.running ? null : el(doc, "div", { class: "confusion-wrap" }, confusionTable(doc, a.matrix, d.words)),
     skipped,
   );
 }
