@@ -234,6 +234,7 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   await page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding");
   await page.waitForSelector('.custom-item[data-id="answer-grounding-copy"]');
   assert.match(await statusOf(page, "ok"), /Ready/);
+  assert.equal(await page.inputValue('[data-ref="custom-title"]'), "Answer grounding (copy)", "said once");
   // "Offered in Evaluate and Batch": Batch, first shown now, offers it too.
   await page.click("#tab-batch");
   await page.waitForSelector('[data-ref="batch-evaluator"] option[value="answer-grounding-copy"]', { state: "attached", timeout: 5000 });

@@ -93,9 +93,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       } else if (v.startsWith("builtin:")) {
         const rj = /** @type {any} */ (engine.rj);
         if (!rj) return;
-        // The engine names the copy "<id>-copy" already.
+        // The engine names the copy already: "<id>-copy", "<title> (copy)".
         const spec = rj.spec(v.slice(8));
-        await create(copyOf(spec, takenIds(), { suffix: "", title: `${spec.title || v.slice(8)} (copy)` }));
+        await create(copyOf(spec, takenIds(), { suffix: "", title: spec.title || `${v.slice(8)} (copy)` }));
       }
     } catch (e) {
       say("✗ Could not start from it: " + errText(e), true);
