@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { majority, unanimous, spread, majorityVerdict } from "../../web/stats/majority.js";
-import { consistencyData } from "../../web/stats/consistency.js";
+import { consistencyData, leftOutLine } from "../../web/stats/consistency.js";
 import { matchRuns, compareData, wallTime } from "../../web/stats/compare.js";
 
 const rj = await api();
@@ -152,4 +152,10 @@ test("compareData: both runs' numbers, Cohen's κ from rj.agreement with A as ju
   const bad = compareData(rj, a, loaded("D", "x", [true]));
   assert.match(bad.error, /Run A has 8 rows and run B 1/);
   assert.equal(bad.agreement, undefined);
+});
+
+test("the Consistency panel's rows left out, in words: one row is, two rows are", () => {
+  assert.equal(leftOutLine(0), "");
+  assert.equal(leftOutLine(1), " 1 row is left out here: it ended in an error or has not run yet.");
+  assert.equal(leftOutLine(2), " 2 rows are left out here: they ended in an error or have not run yet.");
 });

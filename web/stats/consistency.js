@@ -165,6 +165,17 @@ export function splitBarSVG(doc, d) {
 }
 
 /**
+ * leftOutLine says how many rows the panel leaves out (" " first, "" for none): those without
+ * every repeat's verdict (an error, or not run yet).
+ * @param {number} left
+ * @returns {string}
+ */
+export function leftOutLine(left) {
+  if (left <= 0) return "";
+  return left === 1 ? " 1 row is left out here: it ended in an error or has not run yet." : ` ${left} rows are left out here: they ended in an error or have not run yet.`;
+}
+
+/**
  * consistencyPanel is the Consistency panel of a run judged several times: the share of
  * unanimous rows, Fleiss' κ and the scores' spread, each with a sentence saying what it means,
  * the unanimous/split bar, and the first rows that flipped. Its data-* attributes carry the raw
@@ -234,7 +245,7 @@ export function consistencyPanel(doc, d) {
       doc,
       "p",
       { class: "hint" },
-      `The run's verdicts, pass rate and exports use each row's majority verdict (a tie is undetermined).` + (left > 0 ? ` ${left} row${left === 1 ? "" : "s"} without a verdict from every repeat (errors, not run yet) are left out here.` : ""),
+      `The run's verdicts, pass rate and exports use each row's majority verdict (a tie is undetermined).` + leftOutLine(left),
     ),
     d.decided === 0
       ? el(doc, "p", { class: "hint", dataset: { ref: "consistency-scores-only" }, text: "No repeat gave a pass/fail verdict, only scores: the score spread is the measure here, or set “Pass when score ≥” to count verdicts." })
