@@ -160,6 +160,16 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     assert.match(await page.textContent('[data-ref="compare-card-a"]'), /each row judged 3 times \(majority\)/);
     assert.match(await page.textContent('[data-ref="compare-card-b"]'), /fake-judge-b/);
     assert.deepEqual(await axeViolations(page), [], "the comparison: axe violations");
+    // On a phone the changed rows' table scrolls in its box; its input keeps a readable width
+    // (not one word per line) and the page does not widen.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const narrow = await page.evaluate(() => ({
+      input: document.querySelector('[data-ref="compare-changed-table"] .compare-input').getBoundingClientRect().width,
+      over: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    }));
+    assert.ok(narrow.input >= 150, `the input column on a phone: ${narrow.input} px`);
+    assert.equal(narrow.over, 0, "the page is no wider than the phone");
+    await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
