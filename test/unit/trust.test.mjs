@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { majority, unanimous, spread, majorityVerdict } from "../../web/stats/majority.js";
 import { consistencyData, leftOutLine } from "../../web/stats/consistency.js";
-import { matchRuns, compareData, wallTime } from "../../web/stats/compare.js";
+import { matchRuns, compareData, wallTime, undeterminedText } from "../../web/stats/compare.js";
 
 const rj = await api();
 
@@ -158,4 +158,10 @@ test("the Consistency panel's rows left out, in words: one row is, two rows are"
   assert.equal(leftOutLine(0), "");
   assert.equal(leftOutLine(1), " 1 row is left out here: it ended in an error or has not run yet.");
   assert.equal(leftOutLine(2), " 2 rows are left out here: they ended in an error or have not run yet.");
+});
+
+test("a run card's undetermined count: errors added, one error singular", () => {
+  assert.equal(undeterminedText({ undetermined: 2, errors: 0 }), "2");
+  assert.equal(undeterminedText({ undetermined: 2, errors: 1 }), "2 (+ 1 error)");
+  assert.equal(undeterminedText({ undetermined: 0, errors: 3 }), "0 (+ 3 errors)");
 });

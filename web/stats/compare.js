@@ -236,6 +236,14 @@ function duration(s) {
 }
 
 /**
+ * undeterminedText is a run card's undetermined count, errors added: "2 (+ 1 error)".
+ * @param {{undetermined: number, errors: number}} s
+ */
+export function undeterminedText(s) {
+  return `${s.undetermined}` + (s.errors ? ` (+ ${s.errors} error${s.errors === 1 ? "" : "s"})` : "");
+}
+
+/**
  * runCard is one run's card in the comparison.
  * @param {Document} doc
  * @param {RunSide} s
@@ -255,7 +263,7 @@ function runCard(doc, s, label) {
       {},
       row("pass rate", s.passRate === null ? "–" : `${pct(s.passRate)} of ${s.decided}`, "pass-rate"),
       row("mean score", num(s.meanScore), "mean-score"),
-      row("undetermined", `${s.undetermined}` + (s.errors ? ` (+ ${s.errors} errors)` : ""), "undetermined"),
+      row("undetermined", undeterminedText(s), "undetermined"),
       row("tokens", s.tokens.toLocaleString("en-US"), "tokens"),
       row("cost", money(s.cost), "cost"),
       row("time", duration(s.seconds), "time"),
