@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, sampleOf, sampleValue, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
 import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
@@ -217,4 +217,16 @@ test("sampleOf: a spec's example is the editor's starting sample and answer; sha
     answer: "",
   });
   assert.deepEqual(sampleOf({ inputs }), { sample: { inputs: { question: "(question)", contexts: ["Passages 1", "Passages 2"] } }, answer: "" });
+});
+
+test("errorAt: a check's error with its path said once, its line when it has one", async () => {
+  const rj = await (await import("./rj.mjs")).api();
+  const res = rj.checkEvaluator({ id: "wt2", prompt: "Q: {{ question }}", inputs: [{ name: 3 }, { name: "question" }], output: { kind: "yes-no", pass: "yes" } });
+  const e = res.errors.find((x) => x.path === "inputs[0].name");
+  assert.ok(e, JSON.stringify(res.errors));
+  const text = errorAt(e);
+  assert.ok(text.startsWith("inputs[0].name: "), text);
+  assert.equal(text.split("inputs[0].name").length - 1, 1, text);
+  assert.equal(errorAt({ path: "prompt", line: 3, message: "unexpected end" }), "prompt line 3: unexpected end");
+  assert.equal(errorAt({ message: "no id" }), "no id");
 });

@@ -265,6 +265,18 @@ export function sampleOf(spec) {
 }
 
 /**
+ * errorAt is one error of a definition's check as a line of text: its field path (and line), then
+ * its message, the path said once when the message starts with it ("inputs[0].name must be a
+ * string" was shown as "inputs[0].name: inputs[0].name must be a string").
+ * @param {{path?: string, line?: number, message: string}} e @returns {string}
+ */
+export function errorAt(e) {
+  if (!e.path) return e.message;
+  const msg = e.message.startsWith(e.path + " ") ? e.message.slice(e.path.length + 1) : e.message;
+  return `${e.path}${e.line ? ` line ${e.line}` : ""}: ${msg}`;
+}
+
+/**
  * lineStarts is the offset at which each line of text starts (lines split at "\n").
  * @param {string} text @returns {number[]}
  */

@@ -15,7 +15,7 @@ import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
-import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, sampleValue, sampleOf, ID_RE, labelOf } from "./spec.js";
+import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, sampleValue, sampleOf, errorAt, ID_RE, labelOf } from "./spec.js";
 
 const CHECK_MS = 150; // re-check this long after the last keystroke
 const ROLES = ["system", "user", "assistant"];
@@ -699,7 +699,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
       }
       const res = rj.checkEvaluator(spec);
       if (!res.ok) {
-        problems.push(`${spec.id}: ` + res.errors.map((/** @type {any} */ e) => (e.path ? e.path + (e.line ? ` line ${e.line}` : "") + ": " : "") + e.message).join("; "));
+        problems.push(`${spec.id}: ` + res.errors.map(errorAt).join("; "));
         continue;
       }
       const id = registry.records.has(spec.id) ? freeId(spec.id + "-imported", takenIds()) : spec.id;
