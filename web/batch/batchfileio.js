@@ -239,15 +239,16 @@ export async function importBatch(spec) {
 export async function storeRun({ store, run, items, results, onProgress, yieldFn = yieldToLoop }) {
   run.state = "paused";
   const done = results.filter(Boolean);
-  // The rows go in one record (store.js), cloned in one task: say so before it starts.
-  if (onProgress) onProgress({ phase: "store", done: 0, total: done.length });
+  // One progress over the rows (stored in chunks: store.js) and then their results.
+  const total = items.length + done.length;
+  if (onProgress) onProgress({ phase: "store", done: 0, total });
   await yieldFn();
-  await saveRun(store, run, items);
+  await saveRun(store, run, items, { onProgress: onProgress && ((p) => onProgress({ phase: "store", done: p.done, total })) });
   for (let k = 0; k < done.length; k += STORE_ROWS) {
     const writes = done.slice(k, k + STORE_ROWS).map((r) => store.putResult(r));
     if (typeof store.flush === "function") await store.flush();
     await Promise.all(writes);
-    if (onProgress) onProgress({ phase: "store", done: Math.min(done.length, k + STORE_ROWS), total: done.length });
+    if (onProgress) onProgress({ phase: "store", done: items.length + Math.min(done.length, k + STORE_ROWS), total });
     await yieldFn();
   }
   run.finished = done.length;

@@ -20,6 +20,9 @@ import { runSettings } from "./repeatopts.js";
 import { browserLimit, runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 
+/** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
+const STORING_NOTE_ROWS = 5000;
+
 /** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
 export const RUN_STATE = RunState;
 
@@ -184,9 +187,10 @@ export class RunController extends EventTarget {
     const claim = claimRun(run.id);
     // The run starts from memory while its rows are written, so its first calls go out at once;
     // no result is stored before the run and its rows are (the store waits on created).
-    const created = saveRun(this.store, run, s.items);
+    const note = this.storingNote(run.id, s.items.length);
+    const created = saveRun(this.store, run, s.items, { onProgress: note.progress });
     created.then(
-      () => this.emit("runs"),
+      () => (note.end(), this.emit("runs")),
       (e) => {
         const c = this.going.get(run.id);
         if (c && c.runner) c.runner.cancel();
@@ -195,6 +199,32 @@ export class RunController extends EventTarget {
     );
     await this.open(run.id, { start: true, loaded: { run, items: s.items, results: new Array(s.items.length), created, claim } });
     return "";
+  }
+
+  /**
+   * storingNote adds to a new run's message line how far the storing of its rows is, when there
+   * are enough of them for it to take a while (the run goes on meanwhile), and takes it away once
+   * they are stored; a message said meanwhile (paused, an error) is left alone.
+   * @param {string} id
+   * @param {number} rows
+   * @returns {{progress: ((p: {done: number, total: number}) => void) | undefined, end: () => void}}
+   */
+  storingNote(id, rows) {
+    if (rows < STORING_NOTE_ROWS) return { progress: undefined, end: () => {} };
+    let base = null;
+    let said = null;
+    const progress = (p) => {
+      const c = this.going.get(id);
+      if (!c || (said !== null && c.message !== said)) return;
+      if (base === null) base = c.message;
+      said = `${base} Storing its rows in this browser… ${Math.floor((100 * p.done) / Math.max(1, p.total))}%`.trim();
+      this.say(said, c);
+    };
+    const end = () => {
+      const c = this.going.get(id);
+      if (c && said !== null && c.message === said) this.say(/** @type {string} */ (base), c);
+    };
+    return { progress, end };
   }
 
   /**

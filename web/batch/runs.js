@@ -26,17 +26,30 @@ export function newRun(meta, items, now = Date.now()) {
   return { ...meta, id: newRunId(now), createdAt: now, total: items.length, state: "running" };
 }
 
-/** saveRun stores a new run's items, then the run: a run in the store always has its items. */
-export async function saveRun(store, run, items) {
-  await store.putItems(run.id, items);
+/**
+ * saveRun stores a new run's items, then the run: a run in the store always has its items.
+ * onProgress({done, total}) follows the rows as they are stored (in chunks: store.js).
+ * @param {any} store
+ * @param {any} run
+ * @param {any[]} items
+ * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+ */
+export async function saveRun(store, run, items, { onProgress } = {}) {
+  await store.putItems(run.id, items, { onProgress });
   await store.putRun(run);
 }
 
-/** loadRun returns {run, items, results} with results a dense array indexed by row (undefined = pending). */
-export async function loadRun(store, id) {
+/**
+ * loadRun returns {run, items, results} with results a dense array indexed by row (undefined =
+ * pending); onProgress({done, total}) follows the rows as they are read.
+ * @param {any} store
+ * @param {string} id
+ * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+ */
+export async function loadRun(store, id, { onProgress } = {}) {
   const run = await store.getRun(id);
   if (!run) return null;
-  const items = (await store.getItems(id)) || [];
+  const items = (await store.getItems(id, { onProgress })) || [];
   const list = await store.getResults(id);
   const results = new Array(run.total);
   for (const r of list) if (r.index >= 0 && r.index < run.total) results[r.index] = r;

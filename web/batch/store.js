@@ -2,12 +2,52 @@
 // memory where IndexedDB is missing (Node tests, or a browser that refuses storage, in which case
 // the page says results will not survive a reload). Stores:
 //   runs    {id, ...meta}                 one per run (never the API key)
-//   items   {runId, items:[{inputs}|{error}]}  the mapped rows, so a reload can resume
+//   items   {runId, chunks, rows}          a run's mapped rows ({inputs}|{error}) are in chunks:
+//   chunks  {runId, chunk, items:[…]}      CHUNK_ROWS rows each, so that no one task clones them
+//                                          all; the items record says how many, and is written
+//                                          in the same transaction, last. Runs stored before
+//                                          (version 1) have {runId, items:[…]} in items: still read.
 //   results {runId, index, ...}            one per finished row, written as it finishes
 //   cache   {key, content, usage, ...}     judge answers by request identity (cache.js)
 
 const DB_NAME = "ragjudge-batch";
-const DB_VERSION = 1;
+const DB_VERSION = 2;
+
+// CHUNK_ROWS: rows per chunk record. Cloning a row costs ~25 µs on a loaded laptop, so 1,000 rows
+// is a task of about 25 ms on write and on read (bench/batchfile.mjs: 100,000 rows in one record
+// was one 2.6 s task).
+export const CHUNK_ROWS = 1000;
+
+/**
+ * chunkCount is how many chunk records hold total rows, size rows each.
+ * @param {number} total
+ * @param {number} size
+ * @returns {number}
+ */
+export function chunkCount(total, size) {
+  if (!(size >= 1) || !Number.isInteger(size)) throw new Error(`store: chunk size must be a whole number of rows ≥ 1, not ${size}`);
+  return Math.ceil(total / size);
+}
+
+/**
+ * joinChunks puts a run's rows back together from its items record and its chunks (in chunk
+ * order, undefined where one is missing): the rows whole, or an error saying what is missing,
+ * never part of them. An old record ({items:[…]}) is its own rows.
+ * @param {any} rec the items record
+ * @param {Array<{items: any[]}|undefined>} chunks
+ * @returns {any[]}
+ */
+export function joinChunks(rec, chunks) {
+  if (Array.isArray(rec.items)) return rec.items;
+  const out = [];
+  for (let k = 0; k < rec.chunks; k++) {
+    const c = chunks[k];
+    if (!c || !Array.isArray(c.items)) throw new Error(`store: run ${rec.runId} lacks chunk ${k + 1} of ${rec.chunks} of its rows`);
+    for (const it of c.items) out.push(it);
+  }
+  if (out.length !== rec.rows) throw new Error(`store: run ${rec.runId} has ${out.length} of its ${rec.rows} rows`);
+  return out;
+}
 
 // COALESCE_MS: writes queued within this long share one transaction. Opening and committing a
 // transaction costs the main thread more than the puts in it, and a fast run finishes ~100 rows a
@@ -30,23 +70,54 @@ function tx2p(tx) {
   }));
 }
 
+/** chunkRange is every chunk key of run runId. */
+function chunkRange(runId) {
+  return IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]);
+}
+
+/**
+ * writeChunks queues in tx (over items and chunks) the writes of run runId's rows: its old chunks
+ * deleted, then a chunk at a time, each put from the success of the one before so that each
+ * clone is a task of its own, and last the items record that says how many chunks make the rows.
+ */
+function writeChunks(tx, runId, items, size, onProgress) {
+  const n = chunkCount(items.length, size);
+  const chunks = tx.objectStore("chunks");
+  chunks.delete(chunkRange(runId));
+  const put = (k) => {
+    if (k === n) {
+      tx.objectStore("items").put({ runId, chunks: n, rows: items.length });
+      return;
+    }
+    const req = chunks.put({ runId, chunk: k, items: items.slice(k * size, (k + 1) * size) });
+    req.onsuccess = () => {
+      if (onProgress) onProgress({ done: Math.min(items.length, (k + 1) * size), total: items.length });
+      put(k + 1);
+    };
+  };
+  put(0);
+}
+
 /** IDBStore is the durable store. Results are written as they finish, grouped into one
  * transaction per burst (enqueue) so that hundreds of rows a second do not mean hundreds of transactions. */
 export class IDBStore {
-  constructor(db, { coalesceMs = COALESCE_MS } = {}) {
+  constructor(db, { coalesceMs = COALESCE_MS, chunkRows = CHUNK_ROWS } = {}) {
+    chunkCount(0, chunkRows);
     this.db = db;
+    this.chunkRows = chunkRows;
     this.durable = true;
     this.queues = new Map();
     this.coalesceMs = coalesceMs;
   }
 
-  /** open opens (or creates) the database; opts: {coalesceMs, name} (tests use both). */
+  /** open opens (or creates) the database; opts: {coalesceMs, chunkRows, name} (tests use them). */
   static async open(idb = globalThis.indexedDB, { name = DB_NAME, ...opts } = {}) {
     const open = idb.open(name, DB_VERSION);
     open.onupgradeneeded = () => {
       const db = open.result;
       if (!db.objectStoreNames.contains("runs")) db.createObjectStore("runs", { keyPath: "id" });
       if (!db.objectStoreNames.contains("items")) db.createObjectStore("items", { keyPath: "runId" });
+      if (!db.objectStoreNames.contains("chunks")) db.createObjectStore("chunks", { keyPath: ["runId", "chunk"] });
       if (!db.objectStoreNames.contains("results")) db.createObjectStore("results", { keyPath: ["runId", "index"] });
       if (!db.objectStoreNames.contains("cache")) db.createObjectStore("cache", { keyPath: "key" });
     };
@@ -71,22 +142,79 @@ export class IDBStore {
 
   async deleteRun(id) {
     await this.flush();
-    const tx = this.db.transaction(["runs", "items", "results"], "readwrite");
+    const tx = this.db.transaction(["runs", "items", "chunks", "results"], "readwrite");
     tx.objectStore("runs").delete(id);
     tx.objectStore("items").delete(id);
+    tx.objectStore("chunks").delete(chunkRange(id));
     tx.objectStore("results").delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
     await tx2p(tx);
   }
 
-  async putItems(runId, items) {
-    const tx = this.db.transaction("items", "readwrite");
-    tx.objectStore("items").put({ runId, items });
-    await tx2p(tx);
+  /**
+   * putItems stores a run's rows, chunkRows to a record, in one transaction whose puts follow one
+   * another (each put's success event, a task of its own, makes the next): each task clones one
+   * chunk, and a page closed midway aborts the transaction, so a run never has part of its rows.
+   * Rows stored before under runId are replaced. onProgress({done, total}) follows the rows.
+   * @param {string} runId
+   * @param {any[]} items
+   * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+   * @returns {Promise<void>}
+   */
+  putItems(runId, items, { onProgress } = {}) {
+    const tx = this.db.transaction(["items", "chunks"], "readwrite");
+    const done = tx2p(tx);
+    writeChunks(tx, runId, items, this.chunkRows, onProgress);
+    return done;
   }
 
-  async getItems(runId) {
-    const rec = await req2p(this.db.transaction("items").objectStore("items").get(runId));
-    return rec ? rec.items : null;
+  /**
+   * getItems reads a run's rows back, a chunk per task (null when none are stored); a chunk
+   * missing is an error, never part of the rows. Rows stored in one record (before chunks) are
+   * read whole, then stored again in chunks in the background, so the next reading is in short tasks.
+   * @param {string} runId
+   * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+   * @returns {Promise<any[]|null>}
+   */
+  async getItems(runId, { onProgress } = {}) {
+    const tx = this.db.transaction(["items", "chunks"]);
+    const rec = await req2p(tx.objectStore("items").get(runId));
+    if (!rec) return null;
+    if (Array.isArray(rec.items)) {
+      this.migrateItems(runId).catch((e) => console.warn("batch: could not store run " + runId + "'s rows in chunks", e));
+      return rec.items;
+    }
+    // Every get is asked for at once (the transaction reads ahead); each answer is cloned into
+    // this page in the task of its success event.
+    const os = tx.objectStore("chunks");
+    const chunks = new Array(rec.chunks);
+    let rows = 0;
+    await Promise.all(
+      Array.from({ length: rec.chunks }, (_, k) =>
+        req2p(os.get([runId, k])).then((c) => {
+          chunks[k] = c;
+          rows += c && Array.isArray(c.items) ? c.items.length : 0;
+          if (onProgress) onProgress({ done: rows, total: rec.rows });
+        }),
+      ),
+    );
+    return joinChunks(rec, chunks);
+  }
+
+  /**
+   * migrateItems stores a run's rows kept in one record (the layout before chunks) in chunks, in
+   * one transaction that first reads the record again: a run deleted or stored anew meanwhile is
+   * left alone.
+   * @param {string} runId
+   */
+  migrateItems(runId) {
+    const tx = this.db.transaction(["items", "chunks"], "readwrite");
+    const done = tx2p(tx);
+    const get = tx.objectStore("items").get(runId);
+    get.onsuccess = () => {
+      const rec = get.result;
+      if (rec && Array.isArray(rec.items)) writeChunks(tx, runId, rec.items, this.chunkRows);
+    };
+    return done;
   }
 
   /**
@@ -196,11 +324,15 @@ export class MemoryStore {
     this.items.delete(id);
     this.results.delete(id);
   }
-  async putItems(runId, items) {
+  async putItems(runId, items, { onProgress } = {}) {
     this.items.set(runId, structuredClone(items));
+    if (onProgress) onProgress({ done: items.length, total: items.length });
   }
-  async getItems(runId) {
-    return this.items.has(runId) ? structuredClone(this.items.get(runId)) : null;
+  async getItems(runId, { onProgress } = {}) {
+    if (!this.items.has(runId)) return null;
+    const items = structuredClone(this.items.get(runId));
+    if (onProgress) onProgress({ done: items.length, total: items.length });
+    return items;
   }
   async putResult(result) {
     if (!this.results.has(result.runId)) this.results.set(result.runId, new Map());
