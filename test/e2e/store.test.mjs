@@ -68,6 +68,10 @@ test("a run's rows are stored in chunks, come back whole and in order after a re
     const progress = [];
     await store.putItems("big", rowsOf(12_345), { onProgress: (p) => progress.push(p.done) });
     await store.putItems("small", rowsOf(3));
+    // Results for every row but each 7th, and one of another run that sorts after it.
+    for (let i = 0; i < 1234; i++) if (i % 7) store.putResult({ runId: "big", index: i, verdict: { passed: i % 2 === 0 } });
+    store.putResult({ runId: "big2", index: 0, verdict: { passed: true } });
+    await store.flush();
     store.db.close();
     return { progress };
   }, ROWS_SRC);
@@ -79,7 +83,8 @@ test("a run's rows are stored in chunks, come back whole and in order after a re
   const r = await page.evaluate(async (rowsSrc) => {
     const rowsOf = (0, eval)(rowsSrc);
     const { IDBStore } = await import("./batch/store.js");
-    const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-chunks", chunkRows: 500 });
+    const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-chunks", chunkRows: 500, resultBatch: 100 });
+    const results = (await store.getResults("big")).map((x) => x.index);
     const count = (id) => new Promise((res) => (store.db.transaction("chunks").objectStore("chunks").count(IDBKeyRange.bound([id, -Infinity], [id, Infinity])).onsuccess = (e) => res(e.target.result)));
     const progress = [];
     const back = await store.getItems("big", { onProgress: (p) => progress.push(p.done) });
@@ -88,8 +93,9 @@ test("a run's rows are stored in chunks, come back whole and in order after a re
     const chunksBefore = await count("big");
     const small = await store.getItems("small");
     await store.deleteRun("big");
-    return { rows: back.length, firstDiff, chunksBefore, progressLast: progress[progress.length - 1], progressCount: progress.length, chunksAfter: await count("big"), itemsAfter: await store.getItems("big"), small: small.length, smallChunks: await count("small") };
+    return { results, rows: back.length, firstDiff, chunksBefore, progressLast: progress[progress.length - 1], progressCount: progress.length, chunksAfter: await count("big"), itemsAfter: await store.getItems("big"), small: small.length, smallChunks: await count("small") };
   }, ROWS_SRC);
+  assert.deepEqual(r.results, [...Array(1234).keys()].filter((i) => i % 7), "the results read 100 at a time, every one in order");
   assert.equal(r.rows, 12_345);
   assert.equal(r.firstDiff, -1, "every row as stored, in order");
   assert.equal(r.chunksBefore, 25);

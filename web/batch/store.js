@@ -18,6 +18,10 @@ const DB_VERSION = 2;
 // was one 2.6 s task).
 export const CHUNK_ROWS = 1000;
 
+// RESULT_BATCH: results read per request when a run is reopened (100,000 in one getAll was a
+// task of 160 ms).
+const RESULT_BATCH = 5000;
+
 /**
  * chunkCount is how many chunk records hold total rows, size rows each.
  * @param {number} total
@@ -101,16 +105,18 @@ function writeChunks(tx, runId, items, size, onProgress) {
 /** IDBStore is the durable store. Results are written as they finish, grouped into one
  * transaction per burst (enqueue) so that hundreds of rows a second do not mean hundreds of transactions. */
 export class IDBStore {
-  constructor(db, { coalesceMs = COALESCE_MS, chunkRows = CHUNK_ROWS } = {}) {
+  constructor(db, { coalesceMs = COALESCE_MS, chunkRows = CHUNK_ROWS, resultBatch = RESULT_BATCH } = {}) {
     chunkCount(0, chunkRows);
+    chunkCount(0, resultBatch);
     this.db = db;
     this.chunkRows = chunkRows;
+    this.resultBatch = resultBatch;
     this.durable = true;
     this.queues = new Map();
     this.coalesceMs = coalesceMs;
   }
 
-  /** open opens (or creates) the database; opts: {coalesceMs, chunkRows, name} (tests use them). */
+  /** open opens (or creates) the database; opts: {coalesceMs, chunkRows, resultBatch, name} (tests use them). */
   static async open(idb = globalThis.indexedDB, { name = DB_NAME, ...opts } = {}) {
     const open = idb.open(name, DB_VERSION);
     open.onupgradeneeded = () => {
@@ -272,9 +278,28 @@ export class IDBStore {
     return this.enqueue("results", "readwrite", (os) => os.put(result)).then(() => undefined);
   }
 
+  /**
+   * getResults reads a run's results in index order, resultBatch per request, each request made
+   * from the success of the one before in one transaction: a task each, never one for them all.
+   * @param {string} runId
+   * @returns {Promise<any[]>}
+   */
   getResults(runId) {
-    const range = IDBKeyRange.bound([runId, -Infinity], [runId, Infinity]);
-    return req2p(this.db.transaction("results").objectStore("results").getAll(range));
+    const os = this.db.transaction("results").objectStore("results");
+    const out = [];
+    return new Promise((resolve, reject) => {
+      const next = (from, open) => {
+        const req = os.getAll(IDBKeyRange.bound([runId, from], [runId, Infinity], open, false), this.resultBatch);
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const got = req.result;
+          for (const r of got) out.push(r);
+          if (got.length < this.resultBatch) resolve(out);
+          else next(got[got.length - 1].index, true);
+        };
+      };
+      next(-Infinity, false);
+    });
   }
 
   async cacheGet(key) {
