@@ -211,8 +211,11 @@ export class RunController extends EventTarget {
    */
   storingNote(id, rows) {
     if (rows < STORING_NOTE_ROWS) return { progress: undefined, end: () => {} };
+    /** @type {string | null} */
     let base = null;
+    /** @type {string | null} */
     let said = null;
+    /** @param {{done: number, total: number}} p */
     const progress = (p) => {
       const c = this.going.get(id);
       if (!c || (said !== null && c.message !== said)) return;
@@ -222,7 +225,7 @@ export class RunController extends EventTarget {
     };
     const end = () => {
       const c = this.going.get(id);
-      if (c && said !== null && c.message === said) this.say(/** @type {string} */ (base), c);
+      if (c && said !== null && c.message === said) this.say(base || "", c);
     };
     return { progress, end };
   }

@@ -349,10 +349,19 @@ export class MemoryStore {
     this.items.delete(id);
     this.results.delete(id);
   }
+  /**
+   * @param {string} runId
+   * @param {any[]} items
+   * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+   */
   async putItems(runId, items, { onProgress } = {}) {
     this.items.set(runId, structuredClone(items));
     if (onProgress) onProgress({ done: items.length, total: items.length });
   }
+  /**
+   * @param {string} runId
+   * @param {{onProgress?: (p: {done: number, total: number}) => void}} [opts]
+   */
   async getItems(runId, { onProgress } = {}) {
     if (!this.items.has(runId)) return null;
     const items = structuredClone(this.items.get(runId));
