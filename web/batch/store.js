@@ -13,9 +13,9 @@
 const DB_NAME = "ragjudge-batch";
 const DB_VERSION = 2;
 
-// CHUNK_ROWS: rows per chunk record. Cloning a row costs ~25 µs on a loaded laptop, so 1,000 rows
-// is a task of about 25 ms on write and on read (bench/batchfile.mjs: 100,000 rows in one record
-// was one 2.6 s task).
+// CHUNK_ROWS: rows per chunk record. 100,000 rows in one record were one task of 0.15 to 2.6 s
+// (by the machine's load) when stored and again when read; chunks of 5,000 still made tasks of
+// 70 to 135 ms, of 1,000 none over 50 ms, in the same total time (bench/batchfile.mjs).
 export const CHUNK_ROWS = 1000;
 
 // RESULT_BATCH: results read per request when a run is reopened (100,000 in one getAll was a
