@@ -170,3 +170,36 @@ test("a run stored in one record (the layout before chunks) opens, and is stored
   assert.deepEqual(r.rec, { runId: "old", chunks: 3, rows: 2345 }, "the rows moved into 3 chunks");
   assert.ok(r.again, "and read back from the chunks the same");
 });
+
+test("a tab of the version before, holding the database open, makes the upgrade fail with a reason, never hang", async () => {
+  const context = await browser.newContext();
+  try {
+    const [older, newer] = [await context.newPage(), await context.newPage()];
+    await older.goto(serve.url + "/");
+    await newer.goto(serve.url + "/");
+    await older.evaluate(async () => {
+      // Version 1 of store.js, which did not close its connection on a version change.
+      const open = indexedDB.open("ragjudge-test-held", 1);
+      open.onupgradeneeded = () => open.result.createObjectStore("items", { keyPath: "runId" });
+      window.__held = await new Promise((res) => (open.onsuccess = () => res(open.result)));
+    });
+    const err = await newer.evaluate(async () => {
+      const { IDBStore } = await import("./batch/store.js");
+      return IDBStore.open(indexedDB, { name: "ragjudge-test-held" }).then(() => "opened", (e) => String(e.message));
+    });
+    assert.match(err, /older version holds the batch store/);
+    // The new version's connection lets go when a later version asks.
+    await older.evaluate(() => window.__held.close());
+    const r = await newer.evaluate(async () => {
+      const { IDBStore } = await import("./batch/store.js");
+      const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-held" });
+      const next = indexedDB.open("ragjudge-test-held", 3);
+      const v = await new Promise((res) => ((next.onsuccess = () => res(next.result.version)), (next.onblocked = () => res("blocked"))));
+      return { v, hadChunks: store.db.objectStoreNames.contains("chunks") };
+    });
+    assert.equal(r.v, 3, "neither the connection that came late nor the store's holds a later version up");
+    assert.ok(r.hadChunks);
+  } finally {
+    await context.close();
+  }
+});

@@ -127,7 +127,20 @@ export class IDBStore {
       if (!db.objectStoreNames.contains("results")) db.createObjectStore("results", { keyPath: ["runId", "index"] });
       if (!db.objectStoreNames.contains("cache")) db.createObjectStore("cache", { keyPath: "key" });
     };
-    const db = await req2p(open);
+    const db = await new Promise((resolve, reject) => {
+      let blocked = false;
+      // The connection that comes once the older tab has gone is nobody's: closed at once.
+      open.onsuccess = () => (blocked ? open.result.close() : resolve(open.result));
+      open.onerror = () => reject(open.error);
+      // A tab of an older version holds the database open and does not let go on an upgrade:
+      // say so rather than wait for it (openStore then keeps this tab's runs in memory).
+      open.onblocked = () => {
+        blocked = true;
+        reject(new Error("a ragjudge tab of an older version holds the batch store: close it and reload"));
+      };
+    });
+    // A newer version opening the database in another tab gets it: this tab lets go at once.
+    db.onversionchange = () => db.close();
     return new IDBStore(db, opts);
   }
 
