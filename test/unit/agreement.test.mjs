@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { suggestLabelColumn, readCell, readLabels, cellAt, labelSummary } from "../../web/stats/labels.js";
-import { agreementData, rowAgreement, skippedLine, kappaSentence, judgeOf } from "../../web/stats/agreement.js";
+import { agreementData, rowAgreement, skippedLine, kappaSentence, kappaValue, judgeOf } from "../../web/stats/agreement.js";
 import { ticks } from "../../web/stats/svg.js";
 import { toCSV, toJSONL } from "../../web/batch/export.js";
 
@@ -133,6 +133,21 @@ test("κ's words: a single class on either side makes κ say nothing; an interva
   const clear = rj.agreement(judge, judge.map((v, i) => (i === 1 ? !v : v)));
   assert.ok(clear.kappa_ci[0] > 0);
   assert.equal(kappaSentence(clear.kappa, clear.kappa_reason, clear), `the judge agrees with your reviewers beyond chance: almost perfect`);
+});
+
+test("κ's large number: a dash, not 0, when one side gave one class (κ says nothing) or κ is undefined", () => {
+  const judge = Array.from({ length: 30 }, (_, i) => i % 3 !== 0);
+  const allPass = rj.agreement(judge, judge.map(() => true));
+  assert.equal(allPass.kappa, 0);
+  assert.equal(kappaValue(allPass), "κ –", "reviewers all passed");
+  assert.equal(kappaValue(rj.agreement(judge.map(() => false), judge)), "κ –", "judge all failed");
+  assert.equal(kappaValue(rj.agreement([null, null], [true, false])), "κ –", "κ undefined");
+  // Both sides with two classes: the number, 0 included when it is a real 0.
+  const clear = rj.agreement(judge, judge.map((v, i) => (i === 1 ? !v : v)));
+  assert.match(kappaValue(clear), /^κ 0\.9\d$/);
+  const chance = rj.agreement([true, true, false, false], [true, false, true, false]);
+  assert.equal(chance.kappa, 0);
+  assert.equal(kappaValue(chance), "κ 0");
 });
 
 test("scatter ticks are round values spanning the range", () => {

@@ -153,6 +153,18 @@ export function kappaSentence(k, reason, a) {
 }
 
 /**
+ * kappaValue is the κ card's large number: "κ –" when κ is undefined, and also when it says
+ * nothing (one class on one side: κ is 0 whatever the judge does, and a large 0 read at a glance
+ * would say the judge is no better than chance); the card's sentence says why.
+ * @param {{kappa: number|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} a
+ * @returns {string}
+ */
+export function kappaValue(a) {
+  if (a.kappa === null || (a.matrix && singleClass(a.matrix))) return "κ –";
+  return "κ " + num(a.kappa);
+}
+
+/**
  * singleClass says which side gave one class to every compared row ("" if neither): then
  * chance agreement equals the agreement seen and κ is 0 however well the judge does.
  * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
@@ -221,7 +233,7 @@ export function agreementPanel(doc, d) {
       doc,
       "div",
       { class: "stat stat-kappa", dataset: { ref: "agreement-kappa" } },
-      el(doc, "div", { class: "stat-value", text: a.kappa === null ? "–" : "κ " + num(a.kappa) }),
+      el(doc, "div", { class: "stat-value", text: kappaValue(a) }),
       ci && a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
       el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
       el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a) }),
