@@ -94,6 +94,12 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     // The rows that flipped are listed, in row order.
     const listed = await page.$$eval('[data-ref="consistency-flipped"] li', (lis) => lis.map((li) => Number(li.dataset.index) + 1));
     assert.deepEqual(listed, split);
+    // Each flipped row's majority in the evaluator's words, as the rest of the page says it.
+    const flippedText = await page.$$eval('[data-ref="consistency-flipped"] li', (lis) => lis.map((li) => li.textContent));
+    for (const t of flippedText) {
+      assert.match(t, /→ (✓ Grounded|✗ Not grounded|no majority)/, t);
+      assert.doesNotMatch(t, /passed|failed/, t);
+    }
 
     // The pass rate is of the majority verdicts, and says so.
     const majorities = expected.map((v, i) => rj.consistency([v]).per_row[0].majority ?? `row ${i + 1}`);
@@ -153,7 +159,8 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
       changed,
     );
     for (const r of rows) {
-      assert.equal(r.cells[1].startsWith(majorities[r.a - 1] ? "✓ passed" : "✗ failed"), true, r.cells[1]);
+      assert.equal(r.cells[1].startsWith(majorities[r.a - 1] ? "✓ Grounded" : "✗ Not grounded"), true, r.cells[1]);
+      assert.equal(r.cells[2].startsWith(vb[r.a - 1] ? "✓ Grounded" : "✗ Not grounded"), true, r.cells[2]);
       assert.equal(r.cells[5], vb[r.a - 1] ? "Yes" : "No", "run B's answer beside run A's");
     }
     assert.match(await page.textContent('[data-ref="compare-a-pass-rate"]'), new RegExp(`of ${N}`));

@@ -121,10 +121,14 @@ test("κ's words: a single class on either side makes κ say nothing; an interva
   const allPass = rj.agreement(judge, judge.map(() => true));
   assert.equal(allPass.kappa, 0);
   const s = kappaSentence(allPass.kappa, allPass.kappa_reason, allPass);
-  assert.match(s, /^κ says nothing here: your reviewers labelled every compared row passed/);
+  assert.match(s, /^κ says nothing here: your reviewers labelled every compared row “passed”/);
   assert.doesNotMatch(s, /no better than chance/);
   const judgeAllPass = rj.agreement(judge.map(() => true), judge);
-  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass), /the judge passed every compared row/);
+  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass), /the judge said “passed” of every compared row/);
+  // In the evaluator's own words when given.
+  const grounded = { passed: "Grounded", failed: "Not grounded" };
+  assert.match(kappaSentence(allPass.kappa, allPass.kappa_reason, allPass, grounded), /your reviewers labelled every compared row “Grounded”/);
+  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass, grounded), /the judge said “Grounded” of every compared row/);
   // A slight κ from few rows: its interval reaches below 0, and the words say so.
   const few = rj.agreement([true, true, false, true, false, true, false, true], [true, false, false, true, true, true, false, false]);
   assert.ok(few.kappa > 0 && few.kappa_ci[0] < 0, JSON.stringify(few));

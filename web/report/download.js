@@ -66,7 +66,7 @@ function trustPanels(rj, cur, counts, threshold) {
     if (data) panels.agreement = data;
   }
   if (run.settings && run.settings.repeats > 1) {
-    const data = consistencyData(rj, cur.results, threshold, run.total);
+    const data = consistencyData(rj, cur.results, threshold, run.total, cur.ev ? cur.ev.words || null : null);
     if (data) panels.consistency = data;
   }
   return panels;

@@ -141,10 +141,11 @@ export function rowAgreement(labels, status) {
  * @param {number|null} k
  * @param {string} [reason] why κ is undefined
  * @param {{kappa_ci?: [number, number]|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} [a]
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
-export function kappaSentence(k, reason, a) {
+export function kappaSentence(k, reason, a, words = null) {
   if (k === null) return `undefined: ${reason || "nothing to compare"}`;
-  const one = a && a.matrix ? singleClass(a.matrix) : "";
+  const one = a && a.matrix ? singleClass(a.matrix, words) : "";
   if (one) return `κ says nothing here: ${one}, so κ is 0 whatever the verdicts; read the agreement and the matrix instead`;
   const unclear = a && a.kappa_ci && a.kappa_ci[0] <= 0 && k > 0;
   if (k > 0) return `the judge agrees with your reviewers beyond chance: ${kappaWords(k)}` + (unclear ? ", but not clearly: the 95% interval reaches 0 (too few rows compared to tell)" : "");
@@ -168,17 +169,20 @@ export function kappaValue(a) {
  * singleClass says which side gave one class to every compared row ("" if neither): then
  * chance agreement equals the agreement seen and κ is 0 however well the judge does.
  * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
-function singleClass(m) {
+function singleClass(m, words = null) {
+  const pass = `“${(words && words.passed) || "passed"}”`;
+  const fail = `“${(words && words.failed) || "failed"}”`;
   const humanPass = m.tt + m.ft;
   const humanFail = m.tf + m.ff;
   const judgePass = m.tt + m.tf;
   const judgeFail = m.ft + m.ff;
   if (humanPass + humanFail === 0) return "";
-  if (humanFail === 0) return "your reviewers labelled every compared row passed";
-  if (humanPass === 0) return "your reviewers labelled every compared row failed";
-  if (judgeFail === 0) return "the judge passed every compared row";
-  if (judgePass === 0) return "the judge failed every compared row";
+  if (humanFail === 0) return `your reviewers labelled every compared row ${pass}`;
+  if (humanPass === 0) return `your reviewers labelled every compared row ${fail}`;
+  if (judgeFail === 0) return `the judge said ${pass} of every compared row`;
+  if (judgePass === 0) return `the judge said ${fail} of every compared row`;
   return "";
 }
 
@@ -236,7 +240,7 @@ export function agreementPanel(doc, d) {
       el(doc, "div", { class: "stat-value", text: kappaValue(a) }),
       ci && a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
       el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
-      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a) }),
+      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a, d.words) }),
     ),
     stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
     stat(
@@ -244,9 +248,9 @@ export function agreementPanel(doc, d) {
       "agreement-failures",
       `${pct(prec)} · ${pct(rec)}`,
       "finding failures",
-      (prec === null ? `precision undefined: ${a.judge_fail_precision_reason}` : `of the rows the judge failed, ${pct(prec)} are labelled failed`) +
+      (prec === null ? `precision undefined: ${a.judge_fail_precision_reason}` : `of the rows the judge said “${d.words.failed}”, ${pct(prec)} are labelled so`) +
         "; " +
-        (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled failed, the judge failed ${pct(rec)}`),
+        (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled “${d.words.failed}”, the judge said so of ${pct(rec)}`),
     ),
   );
   return el(

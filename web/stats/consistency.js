@@ -34,6 +34,7 @@ export const FLIPPED_SHOWN = 12;
  * @property {number} sdRows rows with a standard deviation (two scores or more)
  * @property {ConsistencyRow[]} flipped the rows that were not unanimous, in row order
  * @property {number} decided repeats that gave passed or failed (0: scores only, no threshold set)
+ * @property {import("./make.js").VerdictWords|null} words the evaluator's words for the verdicts
  */
 
 /**
@@ -43,9 +44,10 @@ export const FLIPPED_SHOWN = 12;
  * @param {Array<any>} results by row index
  * @param {number|null} threshold
  * @param {number} [total] rows in the run (results.length by default)
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {ConsistencyData|null}
  */
-export function consistencyData(rj, results, threshold, total = results.length) {
+export function consistencyData(rj, results, threshold, total = results.length, words = null) {
   /** @type {number[]} */
   const index = [];
   /** @type {(boolean|null)[][]} */
@@ -85,6 +87,7 @@ export function consistencyData(rj, results, threshold, total = results.length) 
     sdRows: spread.n,
     flipped,
     decided,
+    words,
   };
 }
 
@@ -121,13 +124,14 @@ export function shownAnswer(result) {
  * @param {Document} doc
  * @param {any} result
  * @param {number|null} threshold
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {HTMLElement[]}
  */
-export function repeatAnswers(doc, result, threshold) {
+export function repeatAnswers(doc, result, threshold, words = null) {
   const v = repeatVerdicts(result, threshold) || [];
   return (result.repeats || []).map((/** @type {any} */ r, /** @type {number} */ k) => {
     const score = r.verdict && typeof r.verdict.score === "number" ? ` · score ${num(r.verdict.score)}` : "";
-    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${verdictWord(v[k])}${score}` + (r.repaired ? " (after one repair request)" : "");
+    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${verdictWord(v[k], words)}${score}` + (r.repaired ? " (after one repair request)" : "");
     return el(doc, "details", { class: "raw", dataset: { repeat: String(k + 1) }, attrs: { open: k === 0 } }, el(doc, "summary", { text: title }), (r.answers || []).map((/** @type {string} */ a) => el(doc, "pre", { class: "mono", text: a })));
   });
 }
@@ -188,11 +192,12 @@ export function consistencyPanel(doc, d) {
   const n = d.unanimous + d.split;
   const left = d.total - d.rows;
   const k = d.fleiss_kappa;
+  const w = d.words || {};
   const kappaSub =
     k === null
       ? `undefined: ${d.fleiss_reason || "no verdicts to compare"}`
       : k >= 0
-        ? `the repeats agree ${k > 0 ? "beyond chance" : "no better than chance"}: ${kappaWords(k)} (passed, failed and undetermined as the three verdicts)`
+        ? `the repeats agree ${k > 0 ? "beyond chance" : "no better than chance"}: ${kappaWords(k)} (${w.passed || "passed"}, ${w.failed || "failed"} and undetermined as the three verdicts)`
         : "the repeats agree less than chance would: the judge's verdicts on these rows are noise";
   const cards = el(
     doc,
@@ -225,8 +230,8 @@ export function consistencyPanel(doc, d) {
               "li",
               { dataset: { index: String(r.index) } },
               el(doc, "span", { class: "flipped-row", text: `Row ${r.index + 1}` }),
-              el(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map(verdictWord).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
-              el(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority)}` + (r.sd !== null && r.sd > 0 ? ` · score ${num(r.mean)} ± ${num(r.sd)}` : "") }),
+              el(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map((v) => verdictWord(v, d.words)).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
+              el(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority, d.words)}` + (r.sd !== null && r.sd > 0 ? ` · score ${num(r.mean)} ± ${num(r.sd)}` : "") }),
             ),
           ),
         ),
