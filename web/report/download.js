@@ -62,7 +62,7 @@ function trustPanels(rj, cur, counts, threshold) {
   if (column) {
     const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column);
     const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
-    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0 });
+    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0, score: cur.ev ? cur.ev.score : null });
     if (data) panels.agreement = data;
   }
   if (run.settings && run.settings.repeats > 1) {

@@ -26,9 +26,50 @@ const UNREADABLE_SHOWN = 8;
  * @property {any} [agreement] rj.agreement over the judged rows (boolean labels)
  * @property {any} [correlation] rj.correlation over the judged rows (numeric labels)
  * @property {{x: number, y: number, row: number}[]} [points] the scatter's points (numeric labels)
+ * @property {Scales} [scales] the judge's and the labels' ranges (numeric labels, once a pair is compared)
  * @property {{passed: string, failed: string}} words the evaluator's words for the two verdicts
  * @property {boolean} running the run is still going: the numbers are so far
  */
+
+/**
+ * @typedef {Object} Scales the ranges the judge's scores and the human scores are on
+ * @property {[number, number]} judge the judge's range: as the evaluator declares it, else the scores seen
+ * @property {boolean} declared the judge's range is the evaluator's declaration
+ * @property {[number, number]} labels the human scores seen
+ * @property {boolean} differ the two ranges clearly differ (scalesDiffer): the mean absolute error means little
+ */
+
+/**
+ * declaredRange is the range an evaluator's scores are on, from its declaration (ev.score):
+ * 0 to 1 for a fraction or a yes/no score, 0 to its maximum for a scale; null when it does not
+ * say (a plain number).
+ * @param {{kind?: string, max?: number}|null|undefined} score
+ * @returns {[number, number]|null}
+ */
+export function declaredRange(score) {
+  if (!score) return null;
+  if (score.kind === "fraction" || score.kind === "binary") return [0, 1];
+  if (score.kind === "scale" && typeof score.max === "number" && score.max > 0) return [0, score.max];
+  return null;
+}
+
+/**
+ * scalesDiffer says whether the judge's range and the labels' range are clearly two scales: the
+ * labels reach beyond the judge's range by more than a tenth of its width (labels 1–5 against a
+ * judge's 0–1), or, varying, they all lie in the bottom quarter of the judge's range (labels 0–1
+ * against a judge's 0–100). Labels that use only part of the judge's scale do not count: human
+ * scores of 0.3 to 0.6 on a judge's 0–1 are one scale. A judge's range of a single value (every
+ * score seen the same) is taken as that value ± 0.5.
+ * @param {[number, number]} judge
+ * @param {[number, number]} labels
+ * @returns {boolean}
+ */
+export function scalesDiffer([jl, jh], [hl, hh]) {
+  if (!(jh > jl)) (jl -= 0.5), (jh += 0.5);
+  const w = jh - jl;
+  if (hl < jl - w / 10 || hh > jh + w / 10) return true;
+  return hh > hl && hh - jl <= w / 4;
+}
 
 /**
  * judgeOf is what the judge said of a row for the comparison: true, false, or null (undetermined,
@@ -59,11 +100,12 @@ function scoreOf(result) {
  * (pending) and rows that ended in an error are left out and counted; the core compares the
  * others, and says how many of those have no label or no verdict.
  * @param {{agreement: Function, correlation: Function}} rj
- * @param {{labels: import("./labels.js").Labels, status: string[], results: any[], words?: {passed: string, failed: string}, running?: boolean}} run
- *   labels as readLabels read them; status each row's status (RunCounts.status)
+ * @param {{labels: import("./labels.js").Labels, status: string[], results: any[], words?: {passed: string, failed: string}, running?: boolean, score?: any}} run
+ *   labels as readLabels read them; status each row's status (RunCounts.status); score the
+ *   evaluator's declaration of its scores (ev.score), for the judge's range
  * @returns {AgreementData|null} null when the column holds no label at all
  */
-export function agreementData(rj, { labels, status, results, words = { passed: "Passed", failed: "Failed" }, running = false }) {
+export function agreementData(rj, { labels, status, results, words = { passed: "Passed", failed: "Failed" }, running = false, score = null }) {
   if (!labels.kind) return null;
   let pending = 0;
   let errors = 0;
@@ -114,6 +156,16 @@ export function agreementData(rj, { labels, status, results, words = { passed: "
     d.correlation = rj.correlation(scores, human);
     d.points = [];
     for (let k = 0; k < rows.length; k++) if (scores[k] !== null && human[k] !== null) d.points.push({ x: /** @type {number} */ (scores[k]), y: human[k], row: rows[k] });
+    if (d.points.length) {
+      const xs = d.points.map((p) => p.x);
+      const ys = d.points.map((p) => p.y);
+      const declared = declaredRange(score);
+      /** @type {[number, number]} */
+      const judge = declared || [Math.min(...xs), Math.max(...xs)];
+      /** @type {[number, number]} */
+      const seen = [Math.min(...ys), Math.max(...ys)];
+      d.scales = { judge, declared: !!declared, labels: seen, differ: scalesDiffer(judge, seen) };
+    }
   }
   return d;
 }
@@ -298,14 +350,34 @@ function numericPanel(doc, d, head, skipped) {
   const strength = (/** @type {number} */ r) => (Math.abs(r) >= 0.7 ? "strong" : Math.abs(r) >= 0.4 ? "moderate" : Math.abs(r) >= 0.2 ? "weak" : "little or no");
   const corrSub = (/** @type {number|null} */ r, /** @type {string|undefined} */ reason, /** @type {string} */ what, /** @type {string} */ against) =>
     r === null ? `undefined: ${reason}` : `${strength(r)} ${what}${r < 0 && strength(r) !== "little or no" ? ` (${against})` : ""}`;
+  const sc = d.scales;
+  const differ = !!(sc && sc.differ);
+  const range = (/** @type {[number, number]} */ r) => `${num(r[0])} to ${num(r[1])}`;
+  const maeSub =
+    c.mae === null
+      ? `undefined: ${c.mae_reason}`
+      : differ && sc
+        ? `${num(c.mae)} if read on one scale, but the two scores are on different scales (${range(sc.judge)} and ${range(sc.labels)}): not meaningful here`
+        : "how far the judge's score is from the human score, on average, in the scores' unit";
   const cards = el(
     doc,
     "div",
     { class: "stats" },
     stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "linear relation between the judge's and the human scores", "inverse")),
     stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "agreement in how the judge and the human rank the rows", "reversed")),
-    stat(doc, "agreement-mae", num(c.mae), "mean absolute error", c.mae === null ? `undefined: ${c.mae_reason}` : "how far the judge's score is from the human score, on average, in the scores' unit"),
+    stat(doc, "agreement-mae", differ ? "–" : num(c.mae), "mean absolute error", maeSub),
   );
+  // Two scales (a judge's 0–1 against labels of 1 to 5): said plainly, before anyone reads the numbers.
+  const scalesNote =
+    differ && sc
+      ? el(doc, "p", {
+          class: "batch-msg msg-warning agreement-scales",
+          dataset: { ref: "agreement-scales" },
+          text:
+            `⚠ Different scales: the judge's scores run from ${range(sc.judge)}${sc.declared ? " (as the evaluator declares them)" : " (the scores seen)"}, the human scores in ${d.column} from ${range(sc.labels)}. ` +
+            "The mean absolute error compares them as if they were one scale, so it is not meaningful here; the correlations (Pearson, Spearman) do not depend on the scale and still hold. The plot draws each axis on its own range.",
+        })
+      : null;
   return el(
     doc,
     "section",
@@ -318,6 +390,7 @@ function numericPanel(doc, d, head, skipped) {
         pearson: c.pearson === null ? "" : String(c.pearson),
         spearman: c.spearman === null ? "" : String(c.spearman),
         mae: c.mae === null ? "" : String(c.mae),
+        scales: differ ? "differ" : "same",
         noLabel: String(d.missing),
         errors: String(d.errors),
         pending: String(d.pending),
@@ -326,8 +399,18 @@ function numericPanel(doc, d, head, skipped) {
     },
     head,
     el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${c.n} row${c.n === 1 ? "" : "s"} compared${d.running ? " so far" : ""}: the judge's score against the human score.` }),
+    scalesNote,
     cards,
-    el(doc, "div", { class: "scatter-wrap" }, scatterSVG(doc, d.points || [])),
+    el(
+      doc,
+      "div",
+      { class: "scatter-wrap" },
+      scatterSVG(
+        doc,
+        d.points || [],
+        differ && sc ? { xRange: sc.declared ? sc.judge : undefined, diagonal: false, xLabel: `Judge's score (${range(sc.judge)})`, yLabel: `Human score (${range(sc.labels)})` } : {},
+      ),
+    ),
     skipped,
   );
 }
