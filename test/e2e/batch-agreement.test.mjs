@@ -149,6 +149,16 @@ test("a human_label column: proposed, compared during and after the run; the pan
     assert.match(await beside.textContent(), /Judge.*(Grounded|Not grounded).*Human label \(human_label\).*(Grounded|Not grounded).*they disagree/);
     await page.keyboard.press("Escape");
 
+    // On a phone (400 px) the confusion matrix fits: its last column is seen without side-scrolling.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector('[data-ref="agreement-panel"] .confusion-wrap');
+      const last = wrap.querySelector('[data-cell="nf"]').getBoundingClientRect();
+      return { over: wrap.scrollWidth - wrap.clientWidth, lastRight: last.right, width: document.documentElement.clientWidth };
+    });
+    assert.ok(fit.over <= 0 && fit.lastRight <= fit.width, `the matrix on a phone: ${JSON.stringify(fit)}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // The exports carry the label and agrees, row by row.
     const lines = (await exported(page, "jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.equal(lines.length, N);

@@ -109,6 +109,25 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
 
     assert.deepEqual(await axeViolations(page), [], "the Consistency panel: axe violations");
 
+    // On a phone (400 px) the bar's labels keep a readable size, each flipped row's marks stay on
+    // one line, and every view tab shows its whole name inside the screen.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const phone = await page.evaluate(() => ({
+      labels: [...document.querySelectorAll('[data-ref="consistency-panel"] .split-label')].map((t) => t.getBoundingClientRect().height),
+      markLines: [...document.querySelectorAll(".flipped-marks")].map((m) => {
+        const r = document.createRange();
+        r.selectNodeContents(m);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+      }),
+      tabs: [...document.querySelectorAll('.tabs [role="tab"]')].map((t) => ({ name: t.textContent, right: t.getBoundingClientRect().right, clipped: t.scrollWidth > t.clientWidth })),
+      width: document.documentElement.clientWidth,
+    }));
+    assert.equal(phone.labels.length, 2, "the bar's two labels");
+    for (const h of phone.labels) assert.ok(h >= 18, `a bar label on a phone is ${h} px high`);
+    assert.ok(phone.markLines.length > 0 && phone.markLines.every((n) => n === 1), `flipped marks on one line: ${phone.markLines}`);
+    for (const t of phone.tabs) assert.ok(t.right <= phone.width && !t.clipped, `tab ${t.name} on a phone: right edge ${t.right} of ${phone.width}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // The Flipped filter shows exactly those rows.
     await page.click('[data-ref="batch-filter-split"]');
     await page.waitForFunction((n) => document.querySelector('[data-ref="batch-table-count"]').textContent === `${n} rows shown`, split.length);
