@@ -36,12 +36,14 @@ function labelOf(r) {
 
 /** A human score per row, for the numeric comparison: 0.1 to 1.0, unrelated to row 1's. */
 const scoreOf = (r) => ((r * 37) % 10) / 10 + 0.1;
+/** A human score on another scale than the judge's 0–1: 1 to 5 stars. */
+const starsOf = (r) => 1 + ((r * 13) % 5);
 
 function csv() {
   const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
-  const lines = ["id,user_input,response,retrieved_contexts,human_label,human_score"];
+  const lines = ["id,user_input,response,retrieved_contexts,human_label,human_score,human_stars"];
   for (let r = 1; r <= N; r++) {
-    lines.push([`q${r}`, q(`Question ${r}: where is the Eiffel Tower?`), q(`row-${r}: The Eiffel Tower is in Paris.`), q(JSON.stringify([`The Eiffel Tower stands in Paris (fact ${r}).`])), labelOf(r), scoreOf(r).toFixed(1)].join(","));
+    lines.push([`q${r}`, q(`Question ${r}: where is the Eiffel Tower?`), q(`row-${r}: The Eiffel Tower is in Paris.`), q(JSON.stringify([`The Eiffel Tower stands in Paris (fact ${r}).`])), labelOf(r), scoreOf(r).toFixed(1), starsOf(r)].join(","));
   }
   return lines.join("\r\n") + "\r\n";
 }
@@ -147,6 +149,16 @@ test("a human_label column: proposed, compared during and after the run; the pan
     assert.match(await beside.textContent(), /Judge.*(Grounded|Not grounded).*Human label \(human_label\).*(Grounded|Not grounded).*they disagree/);
     await page.keyboard.press("Escape");
 
+    // On a phone (400 px) the confusion matrix fits: its last column is seen without side-scrolling.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector('[data-ref="agreement-panel"] .confusion-wrap');
+      const last = wrap.querySelector('[data-cell="nf"]').getBoundingClientRect();
+      return { over: wrap.scrollWidth - wrap.clientWidth, lastRight: last.right, width: document.documentElement.clientWidth };
+    });
+    assert.ok(fit.over <= 0 && fit.lastRight <= fit.width, `the matrix on a phone: ${JSON.stringify(fit)}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // The exports carry the label and agrees, row by row.
     const lines = (await exported(page, "jsonl")).trimEnd().split("\n").map((l) => JSON.parse(l));
     assert.equal(lines.length, N);
@@ -180,6 +192,10 @@ test("a human_label column: proposed, compared during and after the run; the pan
     assert.equal(Number(await page.getAttribute('[data-ref="agreement-scatter"]', "data-points")), corr.n);
     const piles = await page.$$eval('[data-ref="agreement-scatter"] .scatter-point', (gs) => gs.reduce((n, g) => n + Number(g.dataset.count), 0));
     assert.equal(piles, corr.n);
+    // Labels of 0.1 to 1.0 against the judge's 0–1: one scale, the diagonal drawn, no warning.
+    assert.equal(num.scales, "same");
+    assert.equal(await page.locator('[data-ref="agreement-scales"]').count(), 0);
+    assert.equal(await page.locator('[data-ref="scatter-diagonal"]').count(), 1);
     for (const colorScheme of ["light", "dark"]) {
       await page.emulateMedia({ colorScheme });
       assert.deepEqual(await axeViolations(page), [], `axe, numeric labels, ${colorScheme}`);
@@ -188,6 +204,28 @@ test("a human_label column: proposed, compared during and after the run; the pan
     await page.reload();
     await page.waitForSelector('[data-ref="agreement-panel"][data-kind="number"]', { timeout: 30_000 });
     assert.equal(await page.inputValue('[data-ref="agreement-column"]'), "human_score");
+
+    // 1 to 5 stars against the judge's 0–1: the panel says the scales differ, the mean absolute
+    // error is not shown as if it meant something, the correlations stay the core's, and the
+    // plot has each axis on its own range, with no diagonal.
+    await page.selectOption('[data-ref="agreement-column"]', "human_stars");
+    await page.waitForSelector('[data-ref="agreement-panel"][data-scales="differ"]');
+    const stars = await panelData(page);
+    const corrStars = rj.correlation(xs, Array.from({ length: N }, (_, i) => i + 1).filter((r) => judgeOf(r) !== "error").map(starsOf));
+    assert.equal(Number(stars.pearson), corrStars.pearson);
+    assert.equal(Number(stars.spearman), corrStars.spearman);
+    assert.equal(Number(stars.mae), corrStars.mae);
+    const note = await page.textContent('[data-ref="agreement-scales"]');
+    assert.match(note, /judge's scores run from 0 to 1 \(as the evaluator declares them\), the human scores in human_stars from 1 to 5/);
+    assert.match(note, /not meaningful here; the correlations \(Pearson, Spearman\) do not depend on the scale/);
+    assert.equal(await page.textContent('[data-ref="agreement-mae"] .stat-value'), "–");
+    assert.equal(await page.locator('[data-ref="scatter-diagonal"]').count(), 0);
+    const axis = await page.$$eval('[data-ref="agreement-scatter"] .scatter-axis', (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual(axis, ["Judge's score (0 to 1)", "Human score (1 to 5)"]);
+    for (const colorScheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme });
+      assert.deepEqual(await axeViolations(page), [], `axe, labels on another scale, ${colorScheme}`);
+    }
 
     assert.deepEqual(pageErrors, []);
   } finally {

@@ -94,6 +94,12 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     // The rows that flipped are listed, in row order.
     const listed = await page.$$eval('[data-ref="consistency-flipped"] li', (lis) => lis.map((li) => Number(li.dataset.index) + 1));
     assert.deepEqual(listed, split);
+    // Each flipped row's majority in the evaluator's words, as the rest of the page says it.
+    const flippedText = await page.$$eval('[data-ref="consistency-flipped"] li', (lis) => lis.map((li) => li.textContent));
+    for (const t of flippedText) {
+      assert.match(t, /→ (✓ Grounded|✗ Not grounded|no majority)/, t);
+      assert.doesNotMatch(t, /passed|failed/, t);
+    }
 
     // The pass rate is of the majority verdicts, and says so.
     const majorities = expected.map((v, i) => rj.consistency([v]).per_row[0].majority ?? `row ${i + 1}`);
@@ -102,6 +108,25 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     assert.ok(rowsWith((r) => r % 10 === 9).every((r) => majorities[r - 1] === !fakeVerdict(r)), "rows flipped twice take the flipped verdict");
 
     assert.deepEqual(await axeViolations(page), [], "the Consistency panel: axe violations");
+
+    // On a phone (400 px) the bar's labels keep a readable size, each flipped row's marks stay on
+    // one line, and every view tab shows its whole name inside the screen.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const phone = await page.evaluate(() => ({
+      labels: [...document.querySelectorAll('[data-ref="consistency-panel"] .split-label')].map((t) => t.getBoundingClientRect().height),
+      markLines: [...document.querySelectorAll(".flipped-marks")].map((m) => {
+        const r = document.createRange();
+        r.selectNodeContents(m);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+      }),
+      tabs: [...document.querySelectorAll('.tabs [role="tab"]')].map((t) => ({ name: t.textContent, right: t.getBoundingClientRect().right, clipped: t.scrollWidth > t.clientWidth })),
+      width: document.documentElement.clientWidth,
+    }));
+    assert.equal(phone.labels.length, 2, "the bar's two labels");
+    for (const h of phone.labels) assert.ok(h >= 18, `a bar label on a phone is ${h} px high`);
+    assert.ok(phone.markLines.length > 0 && phone.markLines.every((n) => n === 1), `flipped marks on one line: ${phone.markLines}`);
+    for (const t of phone.tabs) assert.ok(t.right <= phone.width && !t.clipped, `tab ${t.name} on a phone: right edge ${t.right} of ${phone.width}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The Flipped filter shows exactly those rows.
     await page.click('[data-ref="batch-filter-split"]');
@@ -153,7 +178,8 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
       changed,
     );
     for (const r of rows) {
-      assert.equal(r.cells[1].startsWith(majorities[r.a - 1] ? "✓ passed" : "✗ failed"), true, r.cells[1]);
+      assert.equal(r.cells[1].startsWith(majorities[r.a - 1] ? "✓ Grounded" : "✗ Not grounded"), true, r.cells[1]);
+      assert.equal(r.cells[2].startsWith(vb[r.a - 1] ? "✓ Grounded" : "✗ Not grounded"), true, r.cells[2]);
       assert.equal(r.cells[5], vb[r.a - 1] ? "Yes" : "No", "run B's answer beside run A's");
     }
     assert.match(await page.textContent('[data-ref="compare-a-pass-rate"]'), new RegExp(`of ${N}`));

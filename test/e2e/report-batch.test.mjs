@@ -202,6 +202,24 @@ test("a run with human labels and repeats: its report has the Agreement and Cons
       await row.locator("summary").click();
       assert.match(await row.textContent(), /Repeat 1 of 3: .*Repeat 2 of 3: .*Repeat 3 of 3: /s);
       assert.match(await row.locator(".rp-note").textContent(), /^repeats /);
+      // Each row shows its human label and whether the judge agrees; the Disagree and Flipped
+      // filters show the rows the page's panels count.
+      assert.match(await row.locator('[data-ref="report-row-label"]').textContent(), /^Human label \(human_label\): ✓ Grounded · ✓ the judge (agrees|disagrees)$/);
+      assert.match(await r.locator('.rp-row[data-n="4"] .rp-label').textContent(), /^label ✗ Not grounded/);
+      const disagree = Number(agreement.compared) - Number(agreement.agree);
+      assert.ok(disagree > 0, "some rows disagree with their label");
+      const shown = async (f, n) => {
+        await r.click(`[data-ref="report-filters"] [data-f="${f}"]`);
+        await r.waitForFunction((n) => document.getElementById("rp-count").textContent === `${n} of 60 rows shown`, n);
+        return r.$$eval(".rp-row:not([hidden])", (rows) => rows.map((x) => x.dataset));
+      };
+      const dis = await shown("disagree", disagree);
+      assert.ok(dis.every((d) => d.agrees === "false"));
+      assert.match(await r.textContent('[data-f="disagree"]'), new RegExp(`≠ Disagree with label ${disagree}$`));
+      const flipped = await shown("split", Number(split[1]));
+      assert.ok(flipped.every((d) => d.split === "true"));
+      assert.match(await r.textContent('[data-f="split"]'), new RegExp(`⇄ Flipped ${split[1]}$`));
+      await shown("all", 60);
     } finally {
       await offline.close();
     }

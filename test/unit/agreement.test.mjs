@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { suggestLabelColumn, readCell, readLabels, cellAt, labelSummary } from "../../web/stats/labels.js";
-import { agreementData, rowAgreement, skippedLine, kappaSentence, judgeOf } from "../../web/stats/agreement.js";
+import { agreementData, rowAgreement, skippedLine, kappaSentence, kappaValue, judgeOf, scalesDiffer, declaredRange } from "../../web/stats/agreement.js";
 import { ticks } from "../../web/stats/svg.js";
 import { toCSV, toJSONL } from "../../web/batch/export.js";
 
@@ -121,10 +121,14 @@ test("κ's words: a single class on either side makes κ say nothing; an interva
   const allPass = rj.agreement(judge, judge.map(() => true));
   assert.equal(allPass.kappa, 0);
   const s = kappaSentence(allPass.kappa, allPass.kappa_reason, allPass);
-  assert.match(s, /^κ says nothing here: your reviewers labelled every compared row passed/);
+  assert.match(s, /^κ says nothing here: your reviewers labelled every compared row “passed”/);
   assert.doesNotMatch(s, /no better than chance/);
   const judgeAllPass = rj.agreement(judge.map(() => true), judge);
-  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass), /the judge passed every compared row/);
+  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass), /the judge said “passed” of every compared row/);
+  // In the evaluator's own words when given.
+  const grounded = { passed: "Grounded", failed: "Not grounded" };
+  assert.match(kappaSentence(allPass.kappa, allPass.kappa_reason, allPass, grounded), /your reviewers labelled every compared row “Grounded”/);
+  assert.match(kappaSentence(judgeAllPass.kappa, judgeAllPass.kappa_reason, judgeAllPass, grounded), /the judge said “Grounded” of every compared row/);
   // A slight κ from few rows: its interval reaches below 0, and the words say so.
   const few = rj.agreement([true, true, false, true, false, true, false, true], [true, false, false, true, true, true, false, false]);
   assert.ok(few.kappa > 0 && few.kappa_ci[0] < 0, JSON.stringify(few));
@@ -133,6 +137,52 @@ test("κ's words: a single class on either side makes κ say nothing; an interva
   const clear = rj.agreement(judge, judge.map((v, i) => (i === 1 ? !v : v)));
   assert.ok(clear.kappa_ci[0] > 0);
   assert.equal(kappaSentence(clear.kappa, clear.kappa_reason, clear), `the judge agrees with your reviewers beyond chance: almost perfect`);
+});
+
+test("κ's large number: a dash, not 0, when one side gave one class (κ says nothing) or κ is undefined", () => {
+  const judge = Array.from({ length: 30 }, (_, i) => i % 3 !== 0);
+  const allPass = rj.agreement(judge, judge.map(() => true));
+  assert.equal(allPass.kappa, 0);
+  assert.equal(kappaValue(allPass), "κ –", "reviewers all passed");
+  assert.equal(kappaValue(rj.agreement(judge.map(() => false), judge)), "κ –", "judge all failed");
+  assert.equal(kappaValue(rj.agreement([null, null], [true, false])), "κ –", "κ undefined");
+  // Both sides with two classes: the number, 0 included when it is a real 0.
+  const clear = rj.agreement(judge, judge.map((v, i) => (i === 1 ? !v : v)));
+  assert.match(kappaValue(clear), /^κ 0\.9\d$/);
+  const chance = rj.agreement([true, true, false, false], [true, false, true, false]);
+  assert.equal(chance.kappa, 0);
+  assert.equal(kappaValue(chance), "κ 0");
+});
+
+test("scales: a judge's 0–1 against labels of 1 to 5 differ; labels using part of the judge's scale do not", () => {
+  for (const [judge, labels, want] of [
+    [[0, 1], [1, 5], true],
+    [[0, 1], [0.1, 1], false],
+    [[0, 1], [0.3, 0.6], false],
+    [[0, 5], [1, 5], false],
+    [[0, 5], [1, 1], false],
+    [[0, 100], [0, 1], true],
+    [[0, 5], [0, 1], true],
+    [[1, 1], [1, 5], true],
+    [[0.5, 0.5], [0.3, 0.6], false],
+  ]) assert.equal(scalesDiffer(judge, labels), want, `${judge} vs ${labels}`);
+  assert.deepEqual(declaredRange({ kind: "binary" }), [0, 1]);
+  assert.deepEqual(declaredRange({ kind: "fraction", unit: "claims" }), [0, 1]);
+  assert.deepEqual(declaredRange({ kind: "scale", max: 5, decimals: 2 }), [0, 5]);
+  assert.equal(declaredRange({ kind: "number" }), null);
+  assert.equal(declaredRange(undefined), null);
+
+  // A 0/1 judge against 1–5 human scores: the ranges in the data, the statistics still the core's.
+  const status = ["passed", "failed", "passed", "failed", "passed"];
+  const results = [1, 0, 1, 0, 1].map((s) => ({ verdict: { score: s } }));
+  const labels = readLabels([{ h: 5 }, { h: 1 }, { h: 4 }, { h: 2 }, { h: 3 }], "h");
+  const d = agreementData(rj, { labels, status, results, score: { kind: "binary" } });
+  assert.deepEqual(d.scales, { judge: [0, 1], declared: true, labels: [1, 5], differ: true });
+  assert.deepEqual(d.correlation, rj.correlation([1, 0, 1, 0, 1], [5, 1, 4, 2, 3]));
+  // Without a declaration the judge's range is the scores seen.
+  assert.deepEqual(agreementData(rj, { labels, status, results }).scales, { judge: [0, 1], declared: false, labels: [1, 5], differ: true });
+  const same = agreementData(rj, { labels: readLabels([0.9, 0.1, 0.8, 0.2, 0.6].map((h) => ({ h })), "h"), status, results, score: { kind: "binary" } });
+  assert.equal(same.scales.differ, false);
 });
 
 test("scatter ticks are round values spanning the range", () => {

@@ -6,6 +6,9 @@ import { runCounts, LIVE } from "../../web/batch/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
 import { progressLine, paceText, rate, summaryCards } from "../../web/batch/summary.js";
+import { Runner } from "../../web/batch/engine.js";
+import { MemoryStore } from "../../web/batch/store.js";
+import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
 const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });
@@ -168,4 +171,54 @@ test("the undetermined card counts errors in words: 1 error, 2 errors, 0 errors"
   assert.equal(sub(1), "1 error");
   assert.equal(sub(2), "2 errors");
   assert.equal(sub(0), "0 errors");
+});
+
+test("a run whose every call fails: the attempts that failed are counted and said, not '0 of 0 calls'", async () => {
+  // An endpoint that answers 503 to everything: the rows fail, the run sees an outage and puts
+  // them back in the queue, with no result to hold their attempts; the count still has every one.
+  let sent = 0;
+  const fetch = async (url, init) => {
+    sent++;
+    return answer(503, init);
+  };
+  const its = Array.from({ length: 4 }, (_, i) => ({ inputs: { question: "q" + i } }));
+  const clock = new FakeClock();
+  const store = new MemoryStore();
+  let outage;
+  const out = new Promise((resolve) => (outage = resolve));
+  const r = new Runner({
+    runId: "r503", judge: fakeJudge, request: { endpoint: "/v1", model: "m", params: {} }, clock, random: () => 0.5,
+    policy: { timeoutMs: 1000, maxAttempts: 3 }, items: its, todo: [0, 1, 2, 3], fetch, store, concurrency: 2,
+    probe: async () => false,
+    onState: (state) => state === "outage" && outage(),
+  });
+  const live = new LiveRows();
+  live.attach(r, [0, 1, 2, 3]);
+  r.start();
+  await clock.run(out, 100_000);
+  await clock.run(new Promise((res) => setTimeout(res, 10)), 1000);
+  assert.ok(sent >= 3, `${sent} calls sent`);
+  const results = (await store.getResults("r503")).filter(Boolean);
+  const c = runCounts({ total: 4, results, unstoredFailed: live.failedCalls() });
+  assert.equal(c.paidCalls, 0);
+  assert.equal(c.failedCalls, sent, "every call sent failed, and each is counted once");
+  const line = progressLine(c, null);
+  assert.match(line, new RegExp(`· ${sent} calls failed ·`));
+  assert.doesNotMatch(line, /0 of 0 calls/);
+  assert.equal(summaryCards(c).find((x) => x.ref === "batch-tokens").sub, `${sent} calls failed, none answered`);
+  r.cancel();
+  await clock.run(new Promise((res) => setTimeout(res, 10)), 1000);
+});
+
+test("rows that end in an error keep their failed attempts in their result; retried successes count theirs", () => {
+  const errors = runCounts({ total: 2, results: [{ ...errored(), calls: 0, attempts: 3 }, { ...errored(), calls: 0, attempts: 3 }] });
+  assert.equal(errors.failedCalls, 6);
+  assert.match(progressLine(errors, null), /· 6 calls failed ·/);
+  // Answered calls and failed attempts together: a row that got its answer on its second attempt.
+  const mixed = runCounts({ total: 2, results: [passed({ attempts: 2 }), cached()] });
+  assert.equal(mixed.failedCalls, 1);
+  assert.match(progressLine(mixed, null), /cache hits 1 of 2 calls · 1 call failed/);
+  assert.equal(summaryCards(mixed).find((x) => x.ref === "batch-tokens").sub, "1 paid calls, 1 from cache, 1 call failed");
+  // No failure: nothing more said.
+  assert.doesNotMatch(progressLine(runCounts({ total: 1, results: [passed({ attempts: 1 })] }), null), /failed/);
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 
 import { api } from "./rj.mjs";
 import { reportName } from "../../web/report/build.js";
-import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, REPORT_FORMAT } from "../../web/report/data.js";
+import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, labelText, REPORT_FORMAT } from "../../web/report/data.js";
 import { runCounts } from "../../web/batch/counts.js";
 
 const rj = await api();
@@ -133,4 +133,37 @@ test("a custom evaluator's run: the report names the evaluator by its own id, no
   assert.equal(info.id, "tone-check");
   assert.equal(reportName({ dataset: { name: "support.csv" }, evaluator: info, generatedAt: "2026-12-01T18:00:00Z" }), "support-tone-check-report-2026-12-01.html");
   assert.equal(evaluatorInfo({ id: "answer-grounding", title: "Answer grounding" }).id, "answer-grounding");
+});
+
+test("a run with human labels and repeats: each row carries its label in words, whether the judge agrees, and whether it flipped", () => {
+  const ev = byID.get("answer-grounding");
+  const inputs = { answer: "Paris is in France.", facts: ["Paris is the capital of France."] };
+  const rep = (a) => ({ verdict: rj.parse(ev.id, inputs, a), answers: [a], repaired: false });
+  const row = (answers) => {
+    const reps = answers.map(rep);
+    const yes = answers.filter((a) => a === "yes").length;
+    return { verdict: { ...reps[0].verdict, passed: yes * 2 > answers.length }, repeats: reps, answers, error: null, usage: { prompt_tokens: 3, completion_tokens: 3 }, calls: 3, cachedCalls: 0, attempts: 3 };
+  };
+  const results = [row(["yes", "yes", "yes"]), row(["no", "yes", "no"]), row(["no", "no", "no"])];
+  const run = { id: "r", name: "x.csv", evaluator: ev.id, total: 4, createdAt: 0, settings: { model: "m", repeats: 3, params: {} } };
+  const counts = runCounts({ total: 4, results });
+  const labels = { column: "human_label", kind: "boolean", values: [true, true, null, false], agrees: [true, false, null, null] };
+  const data = batchReportData({ run, ev, items: [{ inputs }, { inputs }, { inputs }, { inputs }], results, counts, state: "paused", labels });
+  assert.equal(data.labelColumn, "human_label");
+  assert.deepEqual(
+    data.rows.map((r) => [r.label, r.agrees, r.split]),
+    [
+      ["✓ Grounded", true, false],
+      ["✓ Grounded", false, true],
+      ["no label", null, false],
+      ["✗ Not grounded", null, false],
+    ],
+  );
+  // Without labels or repeats, rows carry neither.
+  const plain = batchReportData({ run: { ...run, settings: { model: "m", params: {} } }, ev, items: [{ inputs }], results: [results[0]], counts: runCounts({ total: 1, results: [results[0]] }), state: "done" });
+  assert.equal(plain.labelColumn, null);
+  assert.equal(plain.rows[0].label, undefined);
+  assert.equal(plain.rows[0].split, undefined);
+  assert.equal(labelText(ev, "number", 4), "4");
+  assert.equal(labelText(ev, "number", null), "no label");
 });

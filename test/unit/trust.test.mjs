@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { majority, unanimous, spread, majorityVerdict } from "../../web/stats/majority.js";
 import { consistencyData, leftOutLine } from "../../web/stats/consistency.js";
+import { verdictWord } from "../../web/stats/make.js";
 import { matchRuns, compareData, wallTime, undeterminedText } from "../../web/stats/compare.js";
 
 const rj = await api();
@@ -164,4 +165,21 @@ test("a run card's undetermined count: errors added, one error singular", () => 
   assert.equal(undeterminedText({ undetermined: 2, errors: 0 }), "2");
   assert.equal(undeterminedText({ undetermined: 2, errors: 1 }), "2 (+ 1 error)");
   assert.equal(undeterminedText({ undetermined: 0, errors: 3 }), "0 (+ 3 errors)");
+});
+
+test("verdicts in the evaluator's words: the Consistency panel's and the comparison's data carry them, generic words without", () => {
+  const grounded = { passed: "Grounded", failed: "Not grounded" };
+  assert.equal(verdictWord(true, grounded), "✓ Grounded");
+  assert.equal(verdictWord(false, grounded), "✗ Not grounded");
+  assert.equal(verdictWord(null, grounded), "? undetermined");
+  assert.equal(verdictWord(true), "✓ passed");
+  assert.equal(verdictWord(false, {}), "✗ failed");
+  const rep = (p) => ({ verdict: { passed: p, score: p ? 1 : 0 }, answers: ["a"] });
+  const results = [{ verdict: { passed: true }, repeats: [rep(true), rep(false), rep(true)] }];
+  assert.deepEqual(consistencyData(rj, results, null, 1, grounded).words, grounded);
+  assert.equal(consistencyData(rj, results, null, 1).words, null);
+  const run = (id, passed) => ({ run: { id, name: id, evaluator: "answer-grounding", total: 1, settings: {}, createdAt: 0 }, items: [{ source: {}, inputs: {} }], results: [{ verdict: { passed, score: null }, answers: ["x"] }] });
+  const d = compareData(rj, run("a", true), run("b", false), { words: { a: grounded, b: null } });
+  assert.deepEqual(d.words, { a: grounded, b: null });
+  assert.equal(d.changed.length, 1);
 });

@@ -19,6 +19,7 @@ export function aggregate(results, total, { threshold = null, priceIn = null, pr
   let completionTokens = 0;
   let calls = 0;
   let cachedCalls = 0;
+  let failedCalls = 0;
   let repaired = 0;
   let finished = 0;
   for (const r of results) {
@@ -36,6 +37,9 @@ export function aggregate(results, total, { threshold = null, priceIn = null, pr
     completionTokens += (r.usage && r.usage.completion_tokens) || 0;
     calls += r.calls || 0;
     cachedCalls += r.cachedCalls || 0;
+    // Attempts that reached for the endpoint and got no answer (a 503, a timeout): every attempt
+    // made that did not become one of the row's answered calls. Cache hits make no attempt.
+    failedCalls += Math.max(0, (r.attempts || 0) - (r.calls || 0));
     if (r.repaired) repaired++;
   }
   counts.pending = Math.max(0, total - finished);
@@ -62,6 +66,7 @@ export function aggregate(results, total, { threshold = null, priceIn = null, pr
     completionTokens,
     calls,
     cachedCalls,
+    failedCalls,
     repaired,
     cost,
   };

@@ -32,6 +32,8 @@ export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
  * @property {Map<number, LiveRow>} live the rows in flight, by row index
  * @property {number} cacheHits calls answered from the cache
  * @property {number} paidCalls calls that went to the endpoint
+ * @property {number} failedCalls attempts that went out and got no answer (an HTTP error, a timeout), retried or not:
+ *   those the results hold, and those of rows put back in the queue this session
  * @property {number} promptTokens
  * @property {number} completionTokens
  * @property {number} tokens promptTokens + completionTokens
@@ -55,9 +57,10 @@ export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
  * @param {number|null} [snap.threshold] as in statusOf
  * @param {string|number|null} [snap.priceIn] per million input tokens
  * @param {string|number|null} [snap.priceOut] per million output tokens
+ * @param {number} [snap.unstoredFailed] failed attempts no result holds (rows put back in the queue by an outage or a hold)
  * @returns {RunCounts}
  */
-export function runCounts({ total, results, live = null, threshold = null, priceIn = null, priceOut = null }) {
+export function runCounts({ total, results, live = null, threshold = null, priceIn = null, priceOut = null, unstoredFailed = 0 }) {
   const a = aggregate(results, total, { threshold, priceIn, priceOut });
   const status = new Array(total);
   /** @type {Set<number>} */
@@ -90,6 +93,7 @@ export function runCounts({ total, results, live = null, threshold = null, price
     live: inLive,
     cacheHits: a.cachedCalls,
     paidCalls: a.calls,
+    failedCalls: a.failedCalls + unstoredFailed,
     promptTokens: a.promptTokens,
     completionTokens: a.completionTokens,
     tokens: a.promptTokens + a.completionTokens,

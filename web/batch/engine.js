@@ -82,7 +82,12 @@ export class Runner {
     this.reason = null;
     this.active = 0;
     this.ctrl = new AbortController(); // replaced when an outage aborts the calls in flight
-    this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0, requeued: 0, outages: 0, probes: 0 };
+    this.stats = { started: 0, finished: 0, calls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0, requeued: 0, outages: 0, probes: 0, failedUnstored: 0 };
+    // The attempts of each row's current try that failed (retried or final). A row that ends keeps
+    // them in its result (attempts); a row put back in the queue (an outage, a hold) has no result,
+    // so its failed attempts move to stats.failedUnstored, for the page to count calls honestly.
+    /** @type {Map<number, number>} */
+    this.tryFailed = new Map();
     this.turns = new RenderTurns();
     this.cache = new RunCache(this.o.cache, { use: !!this.o.useCache, read: !!this.o.readCache });
     // The calls in flight and their AIMD limit: here when the calls are made on this thread, in
@@ -303,6 +308,7 @@ export class Runner {
     const calling = repair ? RowState.REPAIRING : RowState.CALLING;
     const onRetry = (info) => {
       this.stats.retries++;
+      this.failedAttempt(index);
       if (unreachable(info.error)) this.unreachableFailure(index, info.error, false);
       else this.watch.answered();
       // A retry that an outage or a cancel will stop is not reported: it is not going to happen.
@@ -329,6 +335,7 @@ export class Runner {
         r = await p;
       } catch (e) {
         if (e instanceof CallError && e.kind !== CallKind.ABORTED) {
+          this.failedAttempt(index);
           if (unreachable(e)) e.outage = this.unreachableFailure(index, e, true);
           else this.watch.answered();
         }
@@ -351,9 +358,22 @@ export class Runner {
     }
   }
 
+  /** failedAttempt counts one attempt of row index that went out and got no answer. */
+  failedAttempt(index) {
+    this.tryFailed.set(index, (this.tryFailed.get(index) || 0) + 1);
+  }
+
+  /** requeueFailed puts row index back in the queue, its try's failed attempts counted as unstored. */
+  requeueFailed(index) {
+    this.stats.failedUnstored += this.tryFailed.get(index) || 0;
+    this.tryFailed.delete(index);
+    this.requeue(index);
+  }
+
   /** runRow turns one row into a stored result, or puts it back in the queue; it does not throw. */
   async runRow(index) {
     const o = this.o;
+    this.tryFailed.delete(index);
     const t0 = o.clock.now();
     const item = o.items[index] || { error: "this row does not exist" };
     const result = newRowResult(o.runId, index);
@@ -384,18 +404,20 @@ export class Runner {
       const call = e instanceof CallError;
       if (call && e.kind === CallKind.ABORTED) {
         // Cancelled: the row stays pending. Aborted by an outage: it runs again when the run goes on.
-        if (this.state !== RunState.CANCELLED) this.requeue(index);
+        if (this.state !== RunState.CANCELLED) this.requeueFailed(index);
+        else this.stats.failedUnstored += this.tryFailed.get(index) || 0;
         return;
       }
-      if (call && unreachable(e) && (e.outage || this.state === RunState.OUTAGE)) return this.requeue(index);
+      if (call && unreachable(e) && (e.outage || this.state === RunState.OUTAGE)) return this.requeueFailed(index);
       if (call && e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status) && this.state !== RunState.CANCELLED) {
-        this.requeue(index);
+        this.requeueFailed(index);
         if (this.state === RunState.RUNNING) this.setState(RunState.HELD, { by: "runner", message: e.message, error: e.toJSON() });
         if (o.onHold) o.onHold(e);
         return;
       }
       failRow(result, e, stage);
     }
+    this.tryFailed.delete(index);
     result.ms = o.clock.now() - t0;
     result.finishedAt = Date.now();
     // The row's slot is free now; its result is reported once it is stored, and the run is not

@@ -70,6 +70,16 @@ export class LiveRows {
     this.watched = null;
   }
 
+  /**
+   * failedCalls is how many attempts of the runner's rows failed with no result to keep them (rows
+   * put back in the queue by an outage or a hold): 0 without a runner, or when watching another tab.
+   * @returns {number}
+   */
+  failedCalls() {
+    if (this.watched || !this.runner || !this.runner.stats) return 0;
+    return this.runner.stats.failedUnstored || 0;
+  }
+
   /** finish forgets a row that has its result. */
   finish(index) {
     this.rows.delete(index);

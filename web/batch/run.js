@@ -108,7 +108,7 @@ export class RunController extends EventTarget {
     const c = this.cur;
     if (!c) return null;
     const p = prefsOf(this.st);
-    return runCounts({ total: c.run.total, results: c.results, live: c.live.snapshot(c.results), threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut });
+    return runCounts({ total: c.run.total, results: c.results, live: c.live.snapshot(c.results), threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, unstoredFailed: c.live.failedCalls() });
   }
 
   /** callsSocket is the dev server's calls socket URL when the calls go through one that has it. */

@@ -40,6 +40,19 @@ export function paceText(pace) {
 }
 
 /**
+ * callsText is the progress line's calls: the cache hits of the answered calls, and the attempts
+ * that failed; a run whose every call failed says that, not "0 of 0 calls".
+ * @param {import("./counts.js").RunCounts} c
+ */
+export function callsText(c) {
+  const failed = c.failedCalls || 0;
+  const answered = c.cacheHits + c.paidCalls;
+  const failedText = `${fmtInt(failed)} call${failed === 1 ? "" : "s"} failed`;
+  if (!answered && failed) return failedText;
+  return `cache hits ${fmtInt(c.cacheHits)} of ${fmtInt(answered)} calls` + (failed ? ` · ${failedText}` : "");
+}
+
+/**
  * progressLine is the line under the progress bar.
  * @param {import("./counts.js").RunCounts} c
  * @param {number|null} perSecond rows per second while running, null otherwise
@@ -53,7 +66,7 @@ export function progressLine(c, perSecond, pace = null) {
     `${fmtInt(c.remaining)} remaining` + (flight ? ` (${flight})` : ""),
     perSecond ? `${fmtNum(perSecond, 1)} rows/s` : null,
     perSecond && c.remaining ? `ETA ${fmtDuration(c.remaining / perSecond)}` : null,
-    `cache hits ${fmtInt(c.cacheHits)} of ${fmtInt(c.cacheHits + c.paidCalls)} calls`,
+    callsText(c),
     `${fmtInt(c.promptTokens)} in + ${fmtInt(c.completionTokens)} out tokens`,
     c.cost !== null ? fmtMoney(c.cost) : null,
     paceText(pace) || null,
@@ -64,12 +77,24 @@ export function progressLine(c, perSecond, pace = null) {
 
 /** runCounts0 is a run's counts before anything is known: what the cards are first drawn from. */
 function runCounts0() {
-  return /** @type {import("./counts.js").RunCounts} */ (/** @type {unknown} */ ({ passRate: null, decided: 0, counts: { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 }, meanScore: null, scored: 0, tokens: 0, cost: null, paidCalls: 0, cacheHits: 0 }));
+  return /** @type {import("./counts.js").RunCounts} */ (/** @type {unknown} */ ({ passRate: null, decided: 0, counts: { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 }, meanScore: null, scored: 0, tokens: 0, cost: null, paidCalls: 0, cacheHits: 0, failedCalls: 0 }));
 }
 
 /**
  * @typedef {{ref: string, label: string, value: string, sub: string}} SummaryCard
  */
+
+/**
+ * tokensCalls is the tokens card's calls: paid and from the cache, and the attempts that failed
+ * ("12 calls failed, none answered" for a run whose every call failed).
+ * @param {import("./counts.js").RunCounts} c
+ */
+function tokensCalls(c) {
+  const failed = c.failedCalls || 0;
+  const failedText = `${fmtInt(failed)} call${failed === 1 ? "" : "s"} failed`;
+  if (!c.paidCalls && !c.cacheHits && failed) return failedText + ", none answered";
+  return `${fmtInt(c.paidCalls)} paid calls, ${fmtInt(c.cacheHits)} from cache` + (failed ? `, ${failedText}` : "");
+}
 
 /**
  * summaryCards are the run's summary cards (pass rate, mean score, undetermined, tokens) in words:
@@ -94,7 +119,7 @@ export function summaryCards(c, repeats = 1) {
       ref: "batch-tokens",
       label: "tokens",
       value: fmtInt(c.tokens),
-      sub: (c.cost !== null ? fmtMoney(c.cost) + " · " : "") + `${fmtInt(c.paidCalls)} paid calls, ${fmtInt(c.cacheHits)} from cache`,
+      sub: (c.cost !== null ? fmtMoney(c.cost) + " · " : "") + tokensCalls(c),
     },
   ];
 }
@@ -175,6 +200,7 @@ export function mountSummary({ state }) {
     progText.dataset.done = String(c.done);
     progText.dataset.total = String(c.total);
     progText.dataset.cacheHits = String(c.cacheHits);
+    progText.dataset.failedCalls = String(c.failedCalls || 0);
   }
 
   /**

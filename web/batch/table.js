@@ -171,7 +171,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     }
     const answers =
       r && Array.isArray(r.repeats)
-        ? repeatAnswers(document, r, th)
+        ? repeatAnswers(document, r, th, c.ev ? c.ev.words || null : null)
         : r && r.answers.length
         ? r.answers.map((a, k) => h("details", { class: "raw", open: k === r.answers.length - 1 }, h("summary", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), h("pre", { class: "mono", text: a })))
         : [];

@@ -31,6 +31,10 @@ body.rp { display: block; min-height: 0; }
 [data-kind="single"] .rp-list-rows { border-top: 0; }
 .rp-row { border-bottom: 1px solid var(--border); }
 .rp-line { display: grid; grid-template-columns: 2.6rem 15rem 3rem minmax(0, 1fr) minmax(0, 0.8fr); gap: 0.6rem; align-items: center; padding: 0.4rem 0.3rem; color: var(--text); font-weight: 400; list-style: none; }
+.rp-line-label { grid-template-columns: 2.6rem 15rem 3rem minmax(0, 1fr) 11rem minmax(0, 0.6fr); }
+.rp-label { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: 0.9rem; }
+.rp-disagree { color: var(--fail); font-weight: 700; }
+.rp-label-line { margin: 0 0 0.6rem; }
 .rp-line::-webkit-details-marker { display: none; }
 .rp-line::before { content: "▸"; position: absolute; margin-left: -0.9rem; color: var(--muted); }
 .rp-row[open] > .rp-line::before { content: "▾"; }
@@ -56,8 +60,8 @@ body.rp { display: block; min-height: 0; }
 .rp-foot { border-top: 0; max-width: 1180px; margin: 0 auto; width: 100%; }
 .rp-panels svg { max-width: 100%; }
 @media (max-width: 760px) {
-  .rp-line { grid-template-columns: 2.4rem minmax(0, 1fr) 3rem; }
-  .rp-clip, .rp-note { grid-column: 2 / -1; }
+  .rp-line, .rp-line-label { grid-template-columns: 2.4rem minmax(0, 1fr) 3rem; }
+  .rp-clip, .rp-note, .rp-label { grid-column: 2 / -1; }
   .rp-body { padding-left: 0.6rem; }
 }
 @media print {
@@ -70,7 +74,8 @@ body.rp { display: block; min-height: 0; }
   .rp-header, .rp-summary, .stats, .stat, .summary-block, .rp-reason, .rp-line, svg { break-inside: avoid; }
   .rp-row { break-inside: avoid-page; }
   .rp-scroll { max-height: none; overflow: visible; }
-  .rp-line { grid-template-columns: 2.2rem 13rem 3rem minmax(0, 1fr); }
+  .rp-line, .rp-line-label { grid-template-columns: 2.2rem 13rem 3rem minmax(0, 1fr); }
+  .rp-label { grid-column: 4; }
   .rp-note { display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
   .histogram { max-width: 12cm; }
@@ -113,7 +118,8 @@ export const REPORT_SCRIPT = `(async () => {
     const t = q.value.trim().toLowerCase();
     let n = 0;
     for (const r of rows) {
-      const show = (f === "all" || r.dataset.status === f) && (!t || r.textContent.toLowerCase().includes(t));
+      const by = f === "all" || (f === "split" ? r.dataset.split === "true" : f === "disagree" ? r.dataset.agrees === "false" : r.dataset.status === f);
+      const show = by && (!t || r.textContent.toLowerCase().includes(t));
       r.hidden = !show;
       if (show) n++;
     }

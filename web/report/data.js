@@ -26,6 +26,18 @@ export const REPORT_FORMAT = 1;
  * @property {{severity: string, code: string, message: string}[]} checks
  * @property {Reason[]} reasons what the judge said about each part, when its verdict has parts
  * @property {string} usage calls and tokens, in words ("" when not known)
+ * @property {string|null} [label] the human label in words ("✓ Grounded", "4", "no label"), for a run with a label column
+ * @property {boolean|null} [agrees] whether the judge agrees with it (null: no label, no verdict, or a numeric label)
+ * @property {boolean} [split] judged several times, its repeats did not all give the same verdict
+ */
+
+/**
+ * @typedef {Object} RowLabels a run's human labels, per row (stats/labels.js readLabels and
+ *   stats/agreement.js rowAgreement)
+ * @property {string} column
+ * @property {"boolean"|"number"|null} kind
+ * @property {any[]} values by row index: true, false, a number, or null
+ * @property {(boolean|null)[]} agrees by row index
  */
 
 /**
@@ -53,6 +65,7 @@ export const REPORT_FORMAT = 1;
  * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
  * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
  * @property {Object<string, any>} panels trust panels' data by name ("agreement", "consistency"), where the run has it
+ * @property {string|null} [labelColumn] the run's human label column, when it has one (rows carry label and agrees)
  * @property {ReportRow[]} rows
  */
 
@@ -259,14 +272,23 @@ export function rowOf(ev, item, r, status, threshold, index) {
  * @param {string} [a.version]
  * @param {string|null} [a.prompt] the first row's prompt as rendered
  * @param {Object<string, any>} [a.panels]
+ * @param {RowLabels|null} [a.labels] the run's human labels, when it has a label column
  * @param {Date} [a.now]
  * @returns {ReportData}
  */
-export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, panels = {}, now = new Date() }) {
+export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, panels = {}, labels = null, now = new Date() }) {
   const settings = run.settings || {};
   const repeats = Number(settings.repeats) > 1 ? Number(settings.repeats) : 1;
   const rows = [];
-  for (let i = 0; i < run.total; i++) rows.push(rowOf(ev, items[i], results[i], counts.status[i] || "pending", threshold, i));
+  for (let i = 0; i < run.total; i++) {
+    const row = rowOf(ev, items[i], results[i], counts.status[i] || "pending", threshold, i);
+    if (labels && labels.kind) {
+      row.label = labelText(ev, labels.kind, labels.values[i]);
+      row.agrees = typeof labels.agrees[i] === "boolean" ? labels.agrees[i] : null;
+    }
+    if (repeats > 1) row.split = !!(counts.split && counts.split.has(i));
+    rows.push(row);
+  }
   return {
     format: REPORT_FORMAT,
     kind: "batch",
@@ -282,8 +304,22 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold, repeats },
     summary: { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
     panels: panels || {},
+    labelColumn: labels && labels.kind ? String(labels.column) : null,
     rows,
   };
+}
+
+/**
+ * labelText is a human label in words: a boolean in the evaluator's words, a number as written.
+ * @param {any} ev
+ * @param {"boolean"|"number"} kind
+ * @param {any} v
+ */
+export function labelText(ev, kind, v) {
+  if (v === null || v === undefined) return "no label";
+  if (kind === "number") return typeof v === "number" ? String(Math.round(v * 1000) / 1000) : "no label";
+  const w = (ev && ev.words) || {};
+  return v === true ? "✓ " + (w.passed || "Passed") : v === false ? "✗ " + (w.failed || "Failed") : "no label";
 }
 
 /**

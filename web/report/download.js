@@ -9,7 +9,7 @@ import { download, ensureStylesheet } from "../batch/format.js";
 import { prefsOf, thresholdOf } from "../batch/prefs.js";
 import { modelParams } from "../modelparams.js";
 import { readLabels } from "../stats/labels.js";
-import { agreementData } from "../stats/agreement.js";
+import { agreementData, rowAgreement } from "../stats/agreement.js";
 import { consistencyData } from "../stats/consistency.js";
 import { wordFor } from "../batch/format.js";
 
@@ -53,23 +53,27 @@ async function stylesReady() {
  * @param {import("../batch/run.js").OpenRun} cur
  * @param {import("../batch/counts.js").RunCounts} counts
  * @param {number|null} threshold
+ * @returns {{panels: Object<string, any>, labels: import("./data.js").RowLabels|null}} labels: per row, for the rows' lines and filters
  */
 function trustPanels(rj, cur, counts, threshold) {
   /** @type {Object<string, any>} */
   const panels = {};
+  /** @type {import("./data.js").RowLabels|null} */
+  let rowLabels = null;
   const run = /** @type {any} */ (cur.run);
   const column = run.label && run.label.column;
   if (column) {
     const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column);
     const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
-    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0 });
+    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0, score: cur.ev ? cur.ev.score : null });
     if (data) panels.agreement = data;
+    if (labels.kind) rowLabels = { column, kind: labels.kind, values: labels.values, agrees: rowAgreement(labels, counts.status) };
   }
   if (run.settings && run.settings.repeats > 1) {
-    const data = consistencyData(rj, cur.results, threshold, run.total);
+    const data = consistencyData(rj, cur.results, threshold, run.total, cur.ev ? cur.ev.words || null : null);
     if (data) panels.consistency = data;
   }
-  return panels;
+  return { panels, labels: rowLabels };
 }
 
 /**
@@ -81,6 +85,7 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
   if (!cur) throw new Error("no run is open");
   const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
   const threshold = thresholdOf(prefsOf(state));
+  const trust = trustPanels(rj, cur, counts, threshold);
   const data = batchReportData({
     run: cur.run,
     ev: cur.ev,
@@ -91,7 +96,8 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
     threshold,
     version: rj.version,
     prompt: firstPrompt(rj, cur.ev.id, cur.items),
-    panels: { ...trustPanels(rj, cur, counts, threshold), ...panels },
+    panels: { ...trust.panels, ...panels },
+    labels: trust.labels,
   });
   await stylesReady();
   return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };

@@ -185,6 +185,12 @@ const FILTERS = [
   ["pending", "… Not run"],
 ];
 
+/** TRUST_FILTERS are the filters a run with human labels (disagree) or repeats (split) adds, as the page's table has them. */
+const TRUST_FILTERS = [
+  ["split", "⇄ Flipped"],
+  ["disagree", "≠ Disagree with label"],
+];
+
 /**
  * valueEl shows an input's value: a text as text, a list as a numbered list, anything else as JSON.
  * @param {Document} doc
@@ -202,8 +208,9 @@ function valueEl(doc, v) {
  * @param {ReportData["evaluator"]} ev
  * @param {boolean} open expanded
  * @param {boolean} [bare] the body alone, without the line that expands it (one evaluation's report)
+ * @param {string|null} [labelColumn] the run's human label column: the row's label is shown beside its verdict
  */
-export function rowEl(doc, row, ev, open, bare = false) {
+export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const checks = row.checks.length
     ? el(doc, "ul", { class: "checks" }, row.checks.map((c) => el(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, el(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
     : row.answers.length && row.status !== "error"
@@ -229,21 +236,31 @@ export function rowEl(doc, row, ev, open, bare = false) {
   const answers = row.answers.map((a, k) => [el(doc, "h3", { class: "rp-h", text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
   const inputs = row.inputs.length ? [el(doc, "h3", { class: "rp-h", text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
   const repeats = row.repeats.map((x) => [el(doc, "h3", { class: "rp-h", text: x.label }), x.answers.map((a) => el(doc, "pre", { class: "mono rp-pre", text: a }))]);
-  const body = el(doc, "div", { class: "rp-body" }, checks, reasons, answers, repeats, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
+  const labelled = !!labelColumn && row.label !== undefined && row.label !== null;
+  const agreeText = row.agrees === true ? "✓ the judge agrees" : row.agrees === false ? "✗ the judge disagrees" : "";
+  const labelLine = labelled
+    ? el(doc, "p", { class: "rp-label-line", dataset: { ref: "report-row-label" } }, el(doc, "strong", { text: `Human label (${labelColumn}): ` }), String(row.label), agreeText ? ` · ${agreeText}` : "")
+    : null;
+  const body = el(doc, "div", { class: "rp-body" }, labelLine, checks, reasons, answers, repeats, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
+  /** @type {Object<string, string>} */
+  const rowData = { status: row.status, n: String(row.n) };
+  if (labelled) rowData.agrees = row.agrees === null || row.agrees === undefined ? "" : String(row.agrees);
+  if (row.split) rowData.split = "true";
   // One evaluation: its verdict is the report, shown whole under the big badge.
   if (bare) return el(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
   return el(
     doc,
     "details",
-    { class: "rp-row", dataset: { status: row.status, n: String(row.n) }, attrs: { open } },
+    { class: "rp-row", dataset: rowData, attrs: { open } },
     el(
       doc,
       "summary",
-      { class: "rp-line" },
+      { class: labelled ? "rp-line rp-line-label" : "rp-line" },
       el(doc, "span", { class: "rp-num", text: String(row.n) }),
       badgeEl(doc, row.status, row.cause, ev),
       el(doc, "span", { class: "rp-score", text: row.score === null ? "–" : fmtNum(row.score) }),
       el(doc, "span", { class: "rp-clip", text: clip(row.text, 140) }),
+      labelled ? el(doc, "span", { class: "rp-label" + (row.agrees === false ? " rp-disagree" : ""), text: `label ${row.label}` + (row.agrees === false ? " ≠" : "") }) : null,
       row.note ? el(doc, "span", { class: "rp-note", text: clip(row.note, 160) }) : null,
     ),
     body,
@@ -255,7 +272,11 @@ export function rowsSection(doc, data) {
   const single = data.kind === "single";
   const counts = new Map();
   for (const r of data.rows) counts.set(r.status, (counts.get(r.status) || 0) + 1);
-  const chips = FILTERS.filter(([k]) => k === "all" || counts.get(k)).map(([k, label]) =>
+  counts.set("split", data.rows.filter((r) => r.split).length);
+  counts.set("disagree", data.rows.filter((r) => r.agrees === false).length);
+  const repeated = !!(data.run && data.run.repeats > 1);
+  const trust = TRUST_FILTERS.filter(([k]) => (k === "split" ? repeated : !!data.labelColumn));
+  const chips = [...FILTERS.filter(([k]) => k === "all" || counts.get(k)), ...trust].map(([k, label]) =>
     el(
       doc,
       "button",
@@ -283,7 +304,7 @@ export function rowsSection(doc, data) {
     el(doc, "h2", { class: "card-title", text: single ? "Verdict" : "Rows" }),
     single ? el(doc, "div", { class: "verdict-head" }, badgeEl(doc, data.rows[0].status, data.rows[0].cause, data.evaluator, "badge-big"), data.rows[0].score !== null ? el(doc, "span", { class: "big-number" }, el(doc, "strong", { text: fmtNum(data.rows[0].score) }), "score") : null) : null,
     tools,
-    el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single))),
+    el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single, data.labelColumn || null))),
   );
 }
 

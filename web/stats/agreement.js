@@ -26,9 +26,50 @@ const UNREADABLE_SHOWN = 8;
  * @property {any} [agreement] rj.agreement over the judged rows (boolean labels)
  * @property {any} [correlation] rj.correlation over the judged rows (numeric labels)
  * @property {{x: number, y: number, row: number}[]} [points] the scatter's points (numeric labels)
+ * @property {Scales} [scales] the judge's and the labels' ranges (numeric labels, once a pair is compared)
  * @property {{passed: string, failed: string}} words the evaluator's words for the two verdicts
  * @property {boolean} running the run is still going: the numbers are so far
  */
+
+/**
+ * @typedef {Object} Scales the ranges the judge's scores and the human scores are on
+ * @property {[number, number]} judge the judge's range: as the evaluator declares it, else the scores seen
+ * @property {boolean} declared the judge's range is the evaluator's declaration
+ * @property {[number, number]} labels the human scores seen
+ * @property {boolean} differ the two ranges clearly differ (scalesDiffer): the mean absolute error means little
+ */
+
+/**
+ * declaredRange is the range an evaluator's scores are on, from its declaration (ev.score):
+ * 0 to 1 for a fraction or a yes/no score, 0 to its maximum for a scale; null when it does not
+ * say (a plain number).
+ * @param {{kind?: string, max?: number}|null|undefined} score
+ * @returns {[number, number]|null}
+ */
+export function declaredRange(score) {
+  if (!score) return null;
+  if (score.kind === "fraction" || score.kind === "binary") return [0, 1];
+  if (score.kind === "scale" && typeof score.max === "number" && score.max > 0) return [0, score.max];
+  return null;
+}
+
+/**
+ * scalesDiffer says whether the judge's range and the labels' range are clearly two scales: the
+ * labels reach beyond the judge's range by more than a tenth of its width (labels 1–5 against a
+ * judge's 0–1), or, varying, they all lie in the bottom quarter of the judge's range (labels 0–1
+ * against a judge's 0–100). Labels that use only part of the judge's scale do not count: human
+ * scores of 0.3 to 0.6 on a judge's 0–1 are one scale. A judge's range of a single value (every
+ * score seen the same) is taken as that value ± 0.5.
+ * @param {[number, number]} judge
+ * @param {[number, number]} labels
+ * @returns {boolean}
+ */
+export function scalesDiffer([jl, jh], [hl, hh]) {
+  if (!(jh > jl)) (jl -= 0.5), (jh += 0.5);
+  const w = jh - jl;
+  if (hl < jl - w / 10 || hh > jh + w / 10) return true;
+  return hh > hl && hh - jl <= w / 4;
+}
 
 /**
  * judgeOf is what the judge said of a row for the comparison: true, false, or null (undetermined,
@@ -59,11 +100,12 @@ function scoreOf(result) {
  * (pending) and rows that ended in an error are left out and counted; the core compares the
  * others, and says how many of those have no label or no verdict.
  * @param {{agreement: Function, correlation: Function}} rj
- * @param {{labels: import("./labels.js").Labels, status: string[], results: any[], words?: {passed: string, failed: string}, running?: boolean}} run
- *   labels as readLabels read them; status each row's status (RunCounts.status)
+ * @param {{labels: import("./labels.js").Labels, status: string[], results: any[], words?: {passed: string, failed: string}, running?: boolean, score?: any}} run
+ *   labels as readLabels read them; status each row's status (RunCounts.status); score the
+ *   evaluator's declaration of its scores (ev.score), for the judge's range
  * @returns {AgreementData|null} null when the column holds no label at all
  */
-export function agreementData(rj, { labels, status, results, words = { passed: "Passed", failed: "Failed" }, running = false }) {
+export function agreementData(rj, { labels, status, results, words = { passed: "Passed", failed: "Failed" }, running = false, score = null }) {
   if (!labels.kind) return null;
   let pending = 0;
   let errors = 0;
@@ -114,6 +156,16 @@ export function agreementData(rj, { labels, status, results, words = { passed: "
     d.correlation = rj.correlation(scores, human);
     d.points = [];
     for (let k = 0; k < rows.length; k++) if (scores[k] !== null && human[k] !== null) d.points.push({ x: /** @type {number} */ (scores[k]), y: human[k], row: rows[k] });
+    if (d.points.length) {
+      const xs = d.points.map((p) => p.x);
+      const ys = d.points.map((p) => p.y);
+      const declared = declaredRange(score);
+      /** @type {[number, number]} */
+      const judge = declared || [Math.min(...xs), Math.max(...xs)];
+      /** @type {[number, number]} */
+      const seen = [Math.min(...ys), Math.max(...ys)];
+      d.scales = { judge, declared: !!declared, labels: seen, differ: scalesDiffer(judge, seen) };
+    }
   }
   return d;
 }
@@ -141,10 +193,11 @@ export function rowAgreement(labels, status) {
  * @param {number|null} k
  * @param {string} [reason] why κ is undefined
  * @param {{kappa_ci?: [number, number]|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} [a]
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
-export function kappaSentence(k, reason, a) {
+export function kappaSentence(k, reason, a, words = null) {
   if (k === null) return `undefined: ${reason || "nothing to compare"}`;
-  const one = a && a.matrix ? singleClass(a.matrix) : "";
+  const one = a && a.matrix ? singleClass(a.matrix, words) : "";
   if (one) return `κ says nothing here: ${one}, so κ is 0 whatever the verdicts; read the agreement and the matrix instead`;
   const unclear = a && a.kappa_ci && a.kappa_ci[0] <= 0 && k > 0;
   if (k > 0) return `the judge agrees with your reviewers beyond chance: ${kappaWords(k)}` + (unclear ? ", but not clearly: the 95% interval reaches 0 (too few rows compared to tell)" : "");
@@ -153,20 +206,35 @@ export function kappaSentence(k, reason, a) {
 }
 
 /**
+ * kappaValue is the κ card's large number: "κ –" when κ is undefined, and also when it says
+ * nothing (one class on one side: κ is 0 whatever the judge does, and a large 0 read at a glance
+ * would say the judge is no better than chance); the card's sentence says why.
+ * @param {{kappa: number|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} a
+ * @returns {string}
+ */
+export function kappaValue(a) {
+  if (a.kappa === null || (a.matrix && singleClass(a.matrix))) return "κ –";
+  return "κ " + num(a.kappa);
+}
+
+/**
  * singleClass says which side gave one class to every compared row ("" if neither): then
  * chance agreement equals the agreement seen and κ is 0 however well the judge does.
  * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
-function singleClass(m) {
+function singleClass(m, words = null) {
+  const pass = `“${(words && words.passed) || "passed"}”`;
+  const fail = `“${(words && words.failed) || "failed"}”`;
   const humanPass = m.tt + m.ft;
   const humanFail = m.tf + m.ff;
   const judgePass = m.tt + m.tf;
   const judgeFail = m.ft + m.ff;
   if (humanPass + humanFail === 0) return "";
-  if (humanFail === 0) return "your reviewers labelled every compared row passed";
-  if (humanPass === 0) return "your reviewers labelled every compared row failed";
-  if (judgeFail === 0) return "the judge passed every compared row";
-  if (judgePass === 0) return "the judge failed every compared row";
+  if (humanFail === 0) return `your reviewers labelled every compared row ${pass}`;
+  if (humanPass === 0) return `your reviewers labelled every compared row ${fail}`;
+  if (judgeFail === 0) return `the judge said ${pass} of every compared row`;
+  if (judgePass === 0) return `the judge said ${fail} of every compared row`;
   return "";
 }
 
@@ -221,10 +289,10 @@ export function agreementPanel(doc, d) {
       doc,
       "div",
       { class: "stat stat-kappa", dataset: { ref: "agreement-kappa" } },
-      el(doc, "div", { class: "stat-value", text: a.kappa === null ? "–" : "κ " + num(a.kappa) }),
+      el(doc, "div", { class: "stat-value", text: kappaValue(a) }),
       ci && a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
       el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
-      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a) }),
+      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a, d.words) }),
     ),
     stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
     stat(
@@ -232,9 +300,9 @@ export function agreementPanel(doc, d) {
       "agreement-failures",
       `${pct(prec)} · ${pct(rec)}`,
       "finding failures",
-      (prec === null ? `precision undefined: ${a.judge_fail_precision_reason}` : `of the rows the judge failed, ${pct(prec)} are labelled failed`) +
+      (prec === null ? `precision undefined: ${a.judge_fail_precision_reason}` : `of the rows the judge said “${d.words.failed}”, ${pct(prec)} are labelled so`) +
         "; " +
-        (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled failed, the judge failed ${pct(rec)}`),
+        (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled “${d.words.failed}”, the judge said so of ${pct(rec)}`),
     ),
   );
   return el(
@@ -282,14 +350,34 @@ function numericPanel(doc, d, head, skipped) {
   const strength = (/** @type {number} */ r) => (Math.abs(r) >= 0.7 ? "strong" : Math.abs(r) >= 0.4 ? "moderate" : Math.abs(r) >= 0.2 ? "weak" : "little or no");
   const corrSub = (/** @type {number|null} */ r, /** @type {string|undefined} */ reason, /** @type {string} */ what, /** @type {string} */ against) =>
     r === null ? `undefined: ${reason}` : `${strength(r)} ${what}${r < 0 && strength(r) !== "little or no" ? ` (${against})` : ""}`;
+  const sc = d.scales;
+  const differ = !!(sc && sc.differ);
+  const range = (/** @type {[number, number]} */ r) => `${num(r[0])} to ${num(r[1])}`;
+  const maeSub =
+    c.mae === null
+      ? `undefined: ${c.mae_reason}`
+      : differ && sc
+        ? `${num(c.mae)} if read on one scale, but the two scores are on different scales (${range(sc.judge)} and ${range(sc.labels)}): not meaningful here`
+        : "how far the judge's score is from the human score, on average, in the scores' unit";
   const cards = el(
     doc,
     "div",
     { class: "stats" },
     stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "linear relation between the judge's and the human scores", "inverse")),
     stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "agreement in how the judge and the human rank the rows", "reversed")),
-    stat(doc, "agreement-mae", num(c.mae), "mean absolute error", c.mae === null ? `undefined: ${c.mae_reason}` : "how far the judge's score is from the human score, on average, in the scores' unit"),
+    stat(doc, "agreement-mae", differ ? "–" : num(c.mae), "mean absolute error", maeSub),
   );
+  // Two scales (a judge's 0–1 against labels of 1 to 5): said plainly, before anyone reads the numbers.
+  const scalesNote =
+    differ && sc
+      ? el(doc, "p", {
+          class: "batch-msg msg-warning agreement-scales",
+          dataset: { ref: "agreement-scales" },
+          text:
+            `⚠ Different scales: the judge's scores run from ${range(sc.judge)}${sc.declared ? " (as the evaluator declares them)" : " (the scores seen)"}, the human scores in ${d.column} from ${range(sc.labels)}. ` +
+            "The mean absolute error compares them as if they were one scale, so it is not meaningful here; the correlations (Pearson, Spearman) do not depend on the scale and still hold. The plot draws each axis on its own range.",
+        })
+      : null;
   return el(
     doc,
     "section",
@@ -302,6 +390,7 @@ function numericPanel(doc, d, head, skipped) {
         pearson: c.pearson === null ? "" : String(c.pearson),
         spearman: c.spearman === null ? "" : String(c.spearman),
         mae: c.mae === null ? "" : String(c.mae),
+        scales: differ ? "differ" : "same",
         noLabel: String(d.missing),
         errors: String(d.errors),
         pending: String(d.pending),
@@ -310,8 +399,18 @@ function numericPanel(doc, d, head, skipped) {
     },
     head,
     el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${c.n} row${c.n === 1 ? "" : "s"} compared${d.running ? " so far" : ""}: the judge's score against the human score.` }),
+    scalesNote,
     cards,
-    el(doc, "div", { class: "scatter-wrap" }, scatterSVG(doc, d.points || [])),
+    el(
+      doc,
+      "div",
+      { class: "scatter-wrap" },
+      scatterSVG(
+        doc,
+        d.points || [],
+        differ && sc ? { xRange: sc.declared ? sc.judge : undefined, diagonal: false, xLabel: `Judge's score (${range(sc.judge)})`, yLabel: `Human score (${range(sc.labels)})` } : {},
+      ),
+    ),
     skipped,
   );
 }

@@ -100,7 +100,7 @@ export function mountAgreement({ rj, controller, words }) {
     at = now;
     panel.replaceChildren();
     if (!labels) return;
-    const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0 });
+    const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0, score: c.ev ? c.ev.score : null });
     if (!data) {
       panel.append(el(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labels.column} holds no label that can be read: use true/false, yes/no, pass/fail, 1/0, grounded/ungrounded, or numbers.` }));
       return;

@@ -118,6 +118,7 @@ export function wallTime(results) {
  * @property {import("../ragjudge.js").Agreement} [agreement] rj.agreement(verdicts of A, verdicts of B)
  * @property {ChangedRow[]} [changed]
  * @property {boolean} [sameEvaluator]
+ * @property {{a: import("./make.js").VerdictWords|null, b: import("./make.js").VerdictWords|null}} [words] each run's evaluator's words for its verdicts
  */
 
 /**
@@ -176,12 +177,13 @@ function answerOf(r) {
  * @param {{agreement: Function}} rj
  * @param {LoadedRun} a
  * @param {LoadedRun} b
- * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[]}} [o] inputNames: run A's evaluator's inputs (the text shown per row)
+ * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[], words?: {a?: import("./make.js").VerdictWords|null, b?: import("./make.js").VerdictWords|null}}} [o]
+ *   inputNames: run A's evaluator's inputs (the text shown per row); words: each run's evaluator's words for its verdicts
  * @returns {CompareData}
  */
-export function compareData(rj, a, b, { threshold = null, priceIn = null, priceOut = null, inputNames = [] } = {}) {
+export function compareData(rj, a, b, { threshold = null, priceIn = null, priceOut = null, inputNames = [], words = {} } = {}) {
   const o = { threshold, priceIn, priceOut };
-  const out = { a: side(a, o), b: side(b, o) };
+  const out = { a: side(a, o), b: side(b, o), words: { a: words.a || null, b: words.b || null } };
   const m = matchRuns(a, b);
   if (m.error !== undefined) return { ...out, error: m.error };
   const pairs = /** @type {[number, number][]} */ (m.pairs);
@@ -322,8 +324,8 @@ export function comparePanel(doc, d) {
                 "tr",
                 { dataset: { a: String(r.a), b: String(r.b) } },
                 el(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
-                el(doc, "td", { text: verdictWord(r.verdictA) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
-                el(doc, "td", { text: verdictWord(r.verdictB) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
+                el(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
+                el(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
                 el(doc, "td", {}, el(doc, "div", { class: "compare-input", text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
                 el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerA })),
                 el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerB })),

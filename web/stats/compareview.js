@@ -57,7 +57,9 @@ export function mountCompare({ rj, store, state, byID }) {
     }
     const p = prefsOf(state);
     const ev = byID.get(a.run.evaluator);
-    const data = compareData(rj, a, b, { threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, inputNames: ev ? ev.inputs.map((/** @type {any} */ i) => i.name) : [] });
+    const evB = byID.get(b.run.evaluator);
+    const words = { a: ev ? ev.words || null : null, b: evB ? evB.words || null : null };
+    const data = compareData(rj, a, b, { threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, inputNames: ev ? ev.inputs.map((/** @type {any} */ i) => i.name) : [], words });
     replace(out, comparePanel(document, data));
   }
 

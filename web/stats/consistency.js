@@ -34,6 +34,7 @@ export const FLIPPED_SHOWN = 12;
  * @property {number} sdRows rows with a standard deviation (two scores or more)
  * @property {ConsistencyRow[]} flipped the rows that were not unanimous, in row order
  * @property {number} decided repeats that gave passed or failed (0: scores only, no threshold set)
+ * @property {import("./make.js").VerdictWords|null} words the evaluator's words for the verdicts
  */
 
 /**
@@ -43,9 +44,10 @@ export const FLIPPED_SHOWN = 12;
  * @param {Array<any>} results by row index
  * @param {number|null} threshold
  * @param {number} [total] rows in the run (results.length by default)
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {ConsistencyData|null}
  */
-export function consistencyData(rj, results, threshold, total = results.length) {
+export function consistencyData(rj, results, threshold, total = results.length, words = null) {
   /** @type {number[]} */
   const index = [];
   /** @type {(boolean|null)[][]} */
@@ -85,6 +87,7 @@ export function consistencyData(rj, results, threshold, total = results.length) 
     sdRows: spread.n,
     flipped,
     decided,
+    words,
   };
 }
 
@@ -121,47 +124,71 @@ export function shownAnswer(result) {
  * @param {Document} doc
  * @param {any} result
  * @param {number|null} threshold
+ * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {HTMLElement[]}
  */
-export function repeatAnswers(doc, result, threshold) {
+export function repeatAnswers(doc, result, threshold, words = null) {
   const v = repeatVerdicts(result, threshold) || [];
   return (result.repeats || []).map((/** @type {any} */ r, /** @type {number} */ k) => {
     const score = r.verdict && typeof r.verdict.score === "number" ? ` · score ${num(r.verdict.score)}` : "";
-    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${verdictWord(v[k])}${score}` + (r.repaired ? " (after one repair request)" : "");
+    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${verdictWord(v[k], words)}${score}` + (r.repaired ? " (after one repair request)" : "");
     return el(doc, "details", { class: "raw", dataset: { repeat: String(k + 1) }, attrs: { open: k === 0 } }, el(doc, "summary", { text: title }), (r.answers || []).map((/** @type {string} */ a) => el(doc, "pre", { class: "mono", text: a })));
   });
 }
 
 /**
  * splitBarSVG is the unanimous/split bar: one horizontal bar, the unanimous rows (✓ pattern-free
- * green) then the split ones (amber, hatched so a grey projector still tells them apart), each
- * labelled with its count and share in words, and a <title> saying it all for screen readers.
+ * green) then the split ones (amber, hatched so a grey projector still tells them apart), and a
+ * <title> saying it all for screen readers. It has no viewBox: its segments are in percent of its
+ * width and its height is fixed, so a phone narrows the bar without shrinking it or its hatching.
+ * Its labels are text beside it (splitBar), which keeps the page's font size at any width.
  * @param {Document} doc
  * @param {{rows: number, unanimous: number, split: number, repeats?: number}} d
  * @returns {SVGElement}
  */
 export function splitBarSVG(doc, d) {
-  const W = 640;
-  const H = 78;
-  const barY = 8;
+  const barY = 1;
   const barH = 34;
+  const H = barH + 2;
   const n = Math.max(1, d.unanimous + d.split);
-  const wU = (d.unanimous / n) * W;
+  const shareU = (d.unanimous / n) * 100;
   const words = `${d.unanimous} of ${d.rows} rows unanimous (${pct(d.unanimous / n)}), ${d.split} split (${pct(d.split / n)})`;
-  const root = svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "split-bar", "data-ref": "split-bar", "data-unanimous": d.unanimous, "data-split": d.split, preserveAspectRatio: "xMidYMid meet" });
+  const root = svg(doc, "svg", { width: "100%", height: H, role: "img", class: "split-bar", "data-ref": "split-bar", "data-unanimous": d.unanimous, "data-split": d.split });
   root.append(svg(doc, "title", {}, "Repeat consistency: " + words));
   const defs = svg(doc, "defs");
   const pat = svg(doc, "pattern", { id: "split-hatch-" + Math.random().toString(36).slice(2, 8), width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
   pat.append(svg(doc, "rect", { width: 8, height: 8, class: "split-seg-split" }), svg(doc, "line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "split-hatch" }));
   defs.append(pat);
   root.append(defs);
-  if (d.unanimous) root.append(svg(doc, "rect", { x: 0, y: barY, width: wU, height: barH, class: "split-seg-unanimous", "data-seg": "unanimous" }));
-  if (d.split) root.append(svg(doc, "rect", { x: wU, y: barY, width: W - wU, height: barH, fill: `url(#${pat.id})`, class: "split-seg-split-fill", "data-seg": "split" }));
-  root.append(svg(doc, "rect", { x: 0.5, y: barY + 0.5, width: W - 1, height: barH - 1, class: "split-frame" }));
-  // Labels under the bar, at its two ends: large enough for the back of a room.
-  root.append(svg(doc, "text", { x: 0, y: H - 8, "text-anchor": "start", class: "split-label" }, `✓ ${d.unanimous} unanimous · ${pct(d.unanimous / n)}`));
-  root.append(svg(doc, "text", { x: W, y: H - 8, "text-anchor": "end", class: "split-label" }, `⇄ ${d.split} split · ${pct(d.split / n)}`));
+  const p = (/** @type {number} */ x) => Math.round(x * 1000) / 1000 + "%";
+  if (d.unanimous) root.append(svg(doc, "rect", { x: 0, y: barY, width: p(shareU), height: barH, class: "split-seg-unanimous", "data-seg": "unanimous" }));
+  if (d.split) root.append(svg(doc, "rect", { x: p(shareU), y: barY, width: p(100 - shareU), height: barH, fill: `url(#${pat.id})`, class: "split-seg-split-fill", "data-seg": "split" }));
+  root.append(svg(doc, "rect", { x: 0, y: barY, width: "100%", height: barH, class: "split-frame" }));
   return root;
+}
+
+/**
+ * splitBar is the unanimous/split bar with its labels under it, at its two ends, as page text:
+ * large enough for the back of a room, and as readable on a phone (they wrap, never shrink).
+ * @param {Document} doc
+ * @param {{rows: number, unanimous: number, split: number, repeats?: number}} d
+ * @returns {HTMLElement}
+ */
+export function splitBar(doc, d) {
+  const n = Math.max(1, d.unanimous + d.split);
+  return el(
+    doc,
+    "div",
+    { class: "split-wrap" },
+    splitBarSVG(doc, d),
+    el(
+      doc,
+      "div",
+      { class: "split-labels", attrs: { "aria-hidden": "true" } },
+      el(doc, "span", { class: "split-label", text: `✓ ${d.unanimous} unanimous · ${pct(d.unanimous / n)}` }),
+      el(doc, "span", { class: "split-label", text: `⇄ ${d.split} split · ${pct(d.split / n)}` }),
+    ),
+  );
 }
 
 /**
@@ -188,11 +215,12 @@ export function consistencyPanel(doc, d) {
   const n = d.unanimous + d.split;
   const left = d.total - d.rows;
   const k = d.fleiss_kappa;
+  const w = d.words || {};
   const kappaSub =
     k === null
       ? `undefined: ${d.fleiss_reason || "no verdicts to compare"}`
       : k >= 0
-        ? `the repeats agree ${k > 0 ? "beyond chance" : "no better than chance"}: ${kappaWords(k)} (passed, failed and undetermined as the three verdicts)`
+        ? `the repeats agree ${k > 0 ? "beyond chance" : "no better than chance"}: ${kappaWords(k)} (${w.passed || "passed"}, ${w.failed || "failed"} and undetermined as the three verdicts)`
         : "the repeats agree less than chance would: the judge's verdicts on these rows are noise";
   const cards = el(
     doc,
@@ -225,8 +253,8 @@ export function consistencyPanel(doc, d) {
               "li",
               { dataset: { index: String(r.index) } },
               el(doc, "span", { class: "flipped-row", text: `Row ${r.index + 1}` }),
-              el(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map(verdictWord).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
-              el(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority)}` + (r.sd !== null && r.sd > 0 ? ` · score ${num(r.mean)} ± ${num(r.sd)}` : "") }),
+              el(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map((v) => verdictWord(v, d.words)).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
+              el(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority, d.words)}` + (r.sd !== null && r.sd > 0 ? ` · score ${num(r.mean)} ± ${num(r.sd)}` : "") }),
             ),
           ),
         ),
@@ -251,7 +279,7 @@ export function consistencyPanel(doc, d) {
       ? el(doc, "p", { class: "hint", dataset: { ref: "consistency-scores-only" }, text: "No repeat gave a pass/fail verdict, only scores: the score spread is the measure here, or set “Pass when score ≥” to count verdicts." })
       : null,
     cards,
-    splitBarSVG(doc, d),
+    splitBar(doc, d),
     flippedBlock,
   );
 }

@@ -33,7 +33,7 @@ export function mountConsistency({ rj, controller, threshold }) {
     if (k === key || (key.startsWith(c.run.id + "|") && counts.remaining > 0 && now - at < REDRAW_MS)) return;
     key = k;
     at = now;
-    const data = consistencyData(rj, c.results, th, c.run.total);
+    const data = consistencyData(rj, c.results, th, c.run.total, c.ev ? c.ev.words || null : null);
     el.hidden = !data;
     el.replaceChildren(...(data ? [consistencyPanel(document, data)] : []));
   }

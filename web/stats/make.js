@@ -97,9 +97,17 @@ export function mark(v) {
 }
 
 /**
- * verdictWord is a verdict in words, with its icon.
- * @param {boolean|null|undefined} v
+ * @typedef {{passed?: string, failed?: string}} VerdictWords the evaluator's words for its two
+ * verdicts ("Grounded" / "Not grounded"), as its declaration gives them (ev.words)
  */
-export function verdictWord(v) {
-  return v === true ? "✓ passed" : v === false ? "✗ failed" : "? undetermined";
+
+/**
+ * verdictWord is a verdict in words, with its icon: the evaluator's words when given, so the
+ * panels say "✓ Grounded" as the rest of the page does; "passed"/"failed" otherwise.
+ * @param {boolean|null|undefined} v
+ * @param {VerdictWords|null} [words]
+ */
+export function verdictWord(v, words) {
+  const w = words || {};
+  return v === true ? "✓ " + (w.passed || "passed") : v === false ? "✗ " + (w.failed || "failed") : "? undetermined";
 }

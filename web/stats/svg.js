@@ -99,10 +99,12 @@ export function ticks(lo, hi) {
  * <title> listing what it shows.
  * @param {Document} doc
  * @param {Point[]} points
- * @param {{width?: number, height?: number, xLabel?: string, yLabel?: string}} [opts]
+ * When the two are on different scales, diagonal is false (y = x would mean nothing) and xRange
+ * may set the judge's axis to its declared range, each axis then on its own range.
+ * @param {{width?: number, height?: number, xLabel?: string, yLabel?: string, xRange?: [number, number], diagonal?: boolean}} [opts]
  * @returns {SVGElement}
  */
-export function scatterSVG(doc, points, { width = 520, height = 380, xLabel = "Judge's score", yLabel = "Human score" } = {}) {
+export function scatterSVG(doc, points, { width = 520, height = 380, xLabel = "Judge's score", yLabel = "Human score", xRange, diagonal = true } = {}) {
   const padL = 64;
   const padR = 18;
   const padT = 16;
@@ -116,7 +118,7 @@ export function scatterSVG(doc, points, { width = 520, height = 380, xLabel = "J
     const pad = (hi - lo) * 0.06;
     return [lo - pad, hi + pad];
   };
-  const [x0, x1] = span(xs);
+  const [x0, x1] = span(xRange ? [...xRange, ...xs] : xs);
   const [y0, y1] = span(ys);
   const W = width - padL - padR;
   const H = height - padT - padB;
@@ -147,7 +149,7 @@ export function scatterSVG(doc, points, { width = 520, height = 380, xLabel = "J
   // The diagonal y = x, where the judge's score equals the human score, over the shared range.
   const lo = Math.max(x0, y0);
   const hi = Math.min(x1, y1);
-  if (hi > lo) root.append(svg(doc, "line", { x1: px(lo), y1: py(lo), x2: px(hi), y2: py(hi), class: "scatter-diagonal", "data-ref": "scatter-diagonal" }));
+  if (diagonal && hi > lo) root.append(svg(doc, "line", { x1: px(lo), y1: py(lo), x2: px(hi), y2: py(hi), class: "scatter-diagonal", "data-ref": "scatter-diagonal" }));
   const dots = svg(doc, "g", { class: "scatter-dots" });
   for (const p of piles.values()) {
     const r = 5 + 11 * Math.sqrt(p.rows.length / most);
