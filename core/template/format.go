@@ -59,7 +59,7 @@ func renderFormat(name, src string, vars *value.Object) (string, []Span, error) 
 			return fail(ferr.pos, ferr.msg)
 		}
 		if out.Len()+len(s) > maxOutput {
-			return fail(at, "output is over the limit of "+itoa(maxOutput)+" bytes")
+			return fail(at, "output is over the limit of "+diag.Thousands(maxOutput)+" bytes")
 		}
 		start := out.Len()
 		out.WriteString(s)

@@ -71,7 +71,7 @@ func RenderSpans(name, src string, dialect Dialect, vars *value.Object) (string,
 	if len(src) > maxSource {
 		line, col := diag.Position(src, maxSource)
 		return "", nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
-			Msg: "template is larger than " + itoa(maxSource) + " bytes"}
+			Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
 	}
 	if !utf8.ValidString(src) {
 		src = strings.ToValidUTF8(src, "\uFFFD")
