@@ -213,7 +213,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
     await p2.waitForSelector('[data-ref="custom-empty"]');
     await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(file.replace("{{ answer }}", "{{ answer + }}")) });
     await p2.waitForFunction(() => /Nothing was imported/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
-    assert.match(await text(p2, '[data-ref="custom-msg"]'), /tone-check: prompt line 3: /);
+    assert.match(await text(p2, '[data-ref="custom-msg"]'), /The evaluator \(tone-check\): prompt line 3: /);
     await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "tone-check.json", mimeType: "application/json", buffer: Buffer.from(file) });
     await p2.waitForFunction(() => /Imported tone-check/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
     assert.equal(await p2.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
