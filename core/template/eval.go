@@ -196,7 +196,7 @@ func (ev *evaluator) exec(n node) error {
 			return err
 		}
 		if ev.capturing == 0 {
-			ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start, End: ev.out.Len()})
 		}
 		return nil
 	case *ifNode:

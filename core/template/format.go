@@ -63,7 +63,11 @@ func renderFormat(name, src string, vars *value.Object) (string, []Span, error) 
 		}
 		start := out.Len()
 		out.WriteString(s)
-		spans = append(spans, Span{Expr: pyStrip(src[at+1:next-1], nil, true, true), Start: start, End: out.Len()})
+		sp := Span{Expr: pyStrip(src[at+1:next-1], nil, true, true), Start: start, End: out.Len()}
+		if in := src[f.nameStart:f.nameEnd]; given(vars, in) {
+			sp.Input = in
+		}
+		spans = append(spans, sp)
 		i = next
 	}
 	return out.String(), spans, nil

@@ -323,6 +323,27 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.deepEqual(page.pageErrors, []);
 });
 
+test("a starter with a loop in Evaluate: its prompt marks and lists only the inputs, not the loop's own variables", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  const k = STARTERS.findIndex((e) => e.file === "citation-faithfulness.json");
+  await page.waitForSelector(`[data-ref="custom-new-from"] option[value="starter:${k}"]`, { state: "attached" });
+  await page.selectOption('[data-ref="custom-new-from"]', `starter:${k}`);
+  await statusOf(page, "ok");
+  const id = await page.inputValue('[data-ref="custom-id"]');
+  await page.click('[data-ref="custom-use"]');
+  await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
+  await page.click('#view-evaluate [data-ref="example"]');
+  await page.waitForFunction(() => document.querySelectorAll('#view-evaluate [data-ref="prompt"] mark.span').length > 0);
+  // The loop is {% for passage in contexts %}[{{ loop.index }}] {{ passage }}: the passages are the
+  // contexts input's text, the numbers the template's own.
+  assert.deepEqual(await page.locator('#view-evaluate [data-ref="legend"] .legend-item').evaluateAll((els) => els.map((e) => e.textContent)), ["contexts", "answer"]);
+  const marks = await page.locator('#view-evaluate [data-ref="prompt"] mark.span').evaluateAll((els) => els.map((e) => `${e.dataset.expr}=${e.dataset.input}`));
+  assert.ok(marks.includes("passage=contexts"), marks.join(", "));
+  assert.ok(!marks.some((m) => m.startsWith("loop.")), marks.join(", "));
+  assert.deepEqual([...new Set(marks)].sort(), ["answer=answer", "passage=contexts"]);
+  assert.deepEqual(page.pageErrors, []);
+});
+
 test("markup in an imported evaluator stays text everywhere it is shown", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   const img = (tag) => `<img src=x onerror="window.__pwned='${tag}'">`;
