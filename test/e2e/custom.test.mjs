@@ -323,6 +323,36 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.deepEqual(page.pageErrors, []);
 });
 
+test("a new evaluator in Evaluate: an empty form, no placeholders as values, and no example to load", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  await page.waitForSelector('[data-ref="custom-empty"]');
+  await page.click('[data-ref="custom-new"]');
+  await statusOf(page, "ok");
+  // The editor's preview starts from made-up values, which are not an example.
+  assert.equal(await page.inputValue('[data-ref="custom-sample"] [data-input="question"]'), "(question)");
+  const id = await page.inputValue('[data-ref="custom-id"]');
+  await page.click('[data-ref="custom-use"]');
+  await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
+  const values = () => page.locator('#view-evaluate [data-ref="form"] [data-input]').evaluateAll((els) => els.map((e) => /** @type {HTMLInputElement} */ (e).value));
+  assert.deepEqual(await values(), ["", ""]);
+  const example = page.locator('#view-evaluate [data-ref="example"]');
+  assert.equal(await example.isDisabled(), true);
+  assert.match(await example.getAttribute("title"), /no example/);
+  assert.deepEqual(await values(), ["", ""]);
+  // A sample value given in the editor is an example from then on.
+  await page.click("#tab-custom");
+  await page.locator('[data-ref="custom-sample"] [data-input="question"]').fill("Where is my parcel?");
+  await page.click("#tab-evaluate");
+  await page.waitForFunction(() => !document.querySelector('#view-evaluate [data-ref="example"]').disabled);
+  await example.click();
+  await page.waitForFunction(() => document.querySelector('#view-evaluate [data-ref="form"] [data-input="question"]').value === "Where is my parcel?");
+  assert.deepEqual(await values(), ["Where is my parcel?", ""]);
+  // A built-in still has its example.
+  await pickEvaluator(page, "answer-grounding");
+  assert.equal(await example.isDisabled(), false);
+  assert.deepEqual(page.pageErrors, []);
+});
+
 test("a starter with a loop in Evaluate: its prompt marks and lists only the inputs, not the loop's own variables", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   const k = STARTERS.findIndex((e) => e.file === "citation-faithfulness.json");

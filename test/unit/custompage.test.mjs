@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
-import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
+import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
@@ -89,6 +89,19 @@ test("readImport says what is wrong with a file and with each evaluator in it", 
     importProblem("Evaluator 2", [{ path: "title", message: "title must be a string, got a number" }, { path: "prompt", line: 2, message: "unexpected end" }]),
     "Evaluator 2: title: must be a string, got a number; prompt line 2: unexpected end.",
   );
+});
+
+test("exampleOf: a new evaluator's made-up sample values are no example; what the user gave is", () => {
+  const spec = { ...blankSpec(), inputs: [{ name: "question", label: "Question", kind: "text" }, { name: "contexts", label: "Passages", kind: "list" }] };
+  const made = { question: sampleValue(spec.inputs[0]), contexts: sampleValue(spec.inputs[1]) };
+  assert.deepEqual(made, { question: "(question)", contexts: ["Passages 1", "Passages 2"] });
+  assert.equal(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "" }), undefined, "nothing but placeholders: no example");
+  // A label renamed since the sample was made: its old placeholder (of the name) is still one.
+  const renamed = { ...spec, inputs: [{ ...spec.inputs[0], label: "Query" }, spec.inputs[1]] };
+  assert.equal(exampleOf({ id: spec.id, spec: renamed, sample: { inputs: made }, answer: "" }), undefined);
+  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: { ...made, question: "Where is my parcel?" } }, answer: "" }), { inputs: { question: "Where is my parcel?" }, answer: "" });
+  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "Verdict: yes" }), { inputs: {}, answer: "Verdict: yes" });
+  assert.equal(exampleOf({ id: spec.id, spec, answer: "" }), undefined);
 });
 
 test("lineStarts is where each line starts", () => {

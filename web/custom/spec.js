@@ -241,6 +241,17 @@ export function sampleValue(input) {
 }
 
 /**
+ * isSampleValue says whether v is an input's made-up starting value (sampleValue, under its
+ * label or its name's), not one the user gave: Evaluate's example leaves those out, so that a
+ * new evaluator does not fill its form with "(question)".
+ * @param {SpecInput} input @param {unknown} v @returns {boolean}
+ */
+export function isSampleValue(input, v) {
+  const same = (/** @type {unknown} */ w) => JSON.stringify(w) === JSON.stringify(v);
+  return same(sampleValue(input)) || same(sampleValue({ ...input, label: labelOf(input.name) }));
+}
+
+/**
  * sampleOf is the editor's starting sample for a spec: its example's inputs and judge answer when
  * it has one (a starter's, a duplicated built-in's, an imported file's), so that the preview,
  * the verdict pane and Evaluate's "Load example" start from a realistic case; else each input's
