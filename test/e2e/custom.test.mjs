@@ -71,20 +71,32 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.fill('[data-ref="custom-id"]', "tone-check");
   await statusOf(page, "ok");
 
-  // ---- a deliberate error: shown under line 3, the line's number marked, listed with its place
+  // ---- a deliberate error: line 3's number marked, listed with its place, line 3 quoted with a
+  // ▲ under the column, and nothing drawn over the template's text (the lines after the error
+  // stay readable while it is fixed)
   await page.fill('[data-ref="custom-tpl-input"]', BROKEN);
   await statusOf(page, "error");
   const pin = page.locator('[data-ref="custom-tpl"] [data-ref="tpl-pin"]');
   await pin.waitFor();
   assert.equal(await pin.count(), 1);
   assert.equal(await pin.getAttribute("data-line"), "3");
-  assert.match(await pin.textContent(), /✗/);
+  const col = Number(await pin.getAttribute("data-col"));
+  assert.equal(await text(page, '[data-ref="custom-tpl"] [data-ref="tpl-pin"] .tpl-pin-src'), "Answer: {{ answer + }}");
+  assert.equal(await pin.locator(".tpl-caret").textContent(), " ".repeat(col - 1) + "▲");
+  assert.equal("Answer: {{ answer + }}"[col - 1], "}", "the column of the unexpected '}}'");
   assert.match(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]', "class"), /tpl-ln-error/);
   assert.doesNotMatch(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="2"]', "class"), /tpl-ln-error/);
-  // Under line 3, on the screen: below the top of line 3's number, above the bottom of line 5's.
   const boxOf = (sel) => page.locator(sel).boundingBox();
-  const [pinBox, line3, line5] = await Promise.all([boxOf('[data-ref="custom-tpl"] [data-ref="tpl-pin"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="5"]')]);
-  assert.ok(pinBox.y >= line3.y + line3.height - 1 && pinBox.y < line5.y + line5.height, `the error box (y ${pinBox.y}) is right under line 3 (y ${line3.y})`);
+  const [pinBox, taBox, line4] = await Promise.all([boxOf('[data-ref="custom-tpl"] [data-ref="tpl-pin"]'), boxOf('[data-ref="custom-tpl-input"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="4"]')]);
+  assert.ok(pinBox.y >= taBox.y + taBox.height - 1, `the quote (y ${pinBox.y}) is under the editor (bottom ${taBox.y + taBox.height}), not over its text`);
+  // What is on screen at the lines after the error, across the text's width, is the template itself.
+  const covered = await page.evaluate(({ x0, x1, ys }) => {
+    const ta = document.querySelector('[data-ref="custom-tpl-input"]');
+    const out = [];
+    for (const y of ys) for (let x = x0; x < x1; x += 20) if (document.elementFromPoint(x, y) !== ta) out.push([x, y]);
+    return out;
+  }, { x0: taBox.x + 8, x1: taBox.x + Math.min(taBox.width, 420) - 4, ys: [line4.y + line4.height / 2, line4.y + line4.height * 1.5] });
+  assert.deepEqual(covered, [], "the lines after the error are not covered");
   assert.match(await text(page, '[data-ref="custom-tpl-checks"]'), /line 3, column \d+: /);
   // An evaluator with an error is not offered elsewhere.
   assert.equal(await page.locator('[data-ref="pick-tone-check"]').count(), 0);
