@@ -337,8 +337,10 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
 
 test("a new evaluator in Evaluate: an empty form, no placeholders as values, and no example to load", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
-  await page.waitForSelector('[data-ref="custom-empty"]');
+  await page.waitForSelector('[data-ref="custom-list"]');
+  const had = await page.locator(".custom-item").count();
   await page.click('[data-ref="custom-new"]');
+  await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n + 1, had);
   await statusOf(page, "ok");
   // The editor's preview starts from made-up values, which are not an example.
   assert.equal(await page.inputValue('[data-ref="custom-sample"] [data-input="question"]'), "(question)");
