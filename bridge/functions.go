@@ -38,6 +38,7 @@ type message struct {
 
 type span struct {
 	Expr  string `json:"expr"`
+	Input string `json:"input"` // the input the text comes from, "" for none (loop.index)
 	Start int    `json:"start"`
 	End   int    `json:"end"`
 }
@@ -69,7 +70,7 @@ func render(b *Bridge, a *Args) (any, error) {
 	units := UTF16Offsets(r.Prompt, offs)
 	spans := make([]span, len(r.Spans))
 	for k, s := range r.Spans {
-		spans[k] = span{Expr: s.Expr, Start: units[2*k], End: units[2*k+1]}
+		spans[k] = span{Expr: s.Expr, Input: s.Input, Start: units[2*k], End: units[2*k+1]}
 	}
 	messages := make([]message, len(r.Messages))
 	for k, m := range r.Messages {

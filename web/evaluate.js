@@ -60,7 +60,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const { promptMsgs, picker, desc, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, {
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, {
     onExample: () => loadExample(),
     onClear: () => clearForm(),
     onRun: () => run(),
@@ -121,6 +121,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   function drawForm() {
     epoch++;
     desc.textContent = ev.description || "";
+    syncExample();
     drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
     answerTA.value = answersOf()[ev.id] || "";
@@ -138,9 +139,16 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     updateSoon();
   }
 
+  // An evaluator of the user's without an example (a new one) has none to load. Its example is
+  // its editor's sample, which can change while this view is open (registry "updated").
+  function syncExample() {
+    exampleBtn.disabled = !hasExample(ev);
+    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: give its sample inputs in My evaluators" : "";
+  }
+
   function loadExample() {
     const ex = ev.example;
-    if (!ex) return;
+    if (!hasExample(ev)) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
     formsOf()[ev.id] = fromInputs(ev, ex.inputs);
     // In manual mode the example comes with a judge answer so the verdict shows at once.
@@ -529,11 +537,18 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     update();
   };
   engine.addEventListener("change", onEngine);
+  // The user's evaluator's example is its editor's sample, saved as it is typed.
+  /** @param {any} e */
+  const onUpdated = (e) => {
+    if (e.detail.id === ev.id) syncExample();
+  };
+  registry?.addEventListener("updated", onUpdated);
 
   function dispose() {
     stop();
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
+    registry?.removeEventListener("updated", onUpdated);
     window.removeEventListener("hashchange", onHash);
   }
 
@@ -553,3 +568,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   return { run, stop, select, loadExample, dispose };
 }
 
+/**
+ * hasExample says whether evaluator e has an example to load: some input's value or a judge
+ * answer (the engine lists an evaluator without one with an empty example).
+ * @param {any} e @returns {boolean}
+ */
+function hasExample(e) {
+  const ex = e.example;
+  return !!ex && (Object.keys(ex.inputs || {}).length > 0 || !!ex.answer);
+}

@@ -80,5 +80,5 @@ export function drawSkeleton(root, promptView, on) {
       ),
     ),
   );
-  return { promptMsgs, picker, desc, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
+  return { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
 }

@@ -18,11 +18,14 @@ export function colorSlot(expr, names) {
   return x % HUES;
 }
 
-/** cleanSpans sorts spans, drops empty and overlapping ones (the outer one wins). */
+/**
+ * cleanSpans sorts spans, drops empty and overlapping ones (the outer one wins) and those of no
+ * input (input "": {{ loop.index }}, a literal), which are the template's own text.
+ */
 export function cleanSpans(spans, len) {
   const out = [];
   const sorted = [...(spans || [])]
-    .filter((s) => Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start && s.start >= 0 && s.end <= len)
+    .filter((s) => s.input && Number.isInteger(s.start) && Number.isInteger(s.end) && s.end > s.start && s.start >= 0 && s.end <= len)
     .sort((a, b) => a.start - b.start || b.end - a.end);
   let last = -1;
   for (const s of sorted) {
@@ -60,10 +63,10 @@ function appendRange(el, text, a, b, spans, names) {
     if (sa > pos) el.append(document.createTextNode(text.slice(pos, sa)));
     el.append(
       h("mark", {
-        class: "span c" + colorSlot(s.expr, names),
+        class: "span c" + colorSlot(s.input, names),
         text: text.slice(sa, sb),
-        title: "{{ " + s.expr + " }}",
-        dataset: { expr: s.expr },
+        title: s.expr === s.input ? "{{ " + s.expr + " }}" : `{{ ${s.expr} }}: from ${s.input}`,
+        dataset: { expr: s.expr, input: s.input },
       }),
     );
     pos = sb;
@@ -76,7 +79,7 @@ function appendRange(el, text, a, b, spans, names) {
  * collapsed folds the lines that hold no input; onExpand is called by the fold buttons.
  * @param {HTMLElement} pre
  * @param {string} text
- * @param {{expr: string, start: number, end: number}[]} spans
+ * @param {{expr: string, input: string, start: number, end: number}[]} spans
  * @param {string[]} names
  * @param {{collapsed: boolean, onExpand?: () => void}} opts
  */
@@ -140,7 +143,7 @@ export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
  */
 export function promptCard() {
   let collapsed = true;
-  /** @type {{prompt: string, spans?: {expr: string, start: number, end: number}[]} | null} */
+  /** @type {{prompt: string, spans?: {expr: string, input: string, start: number, end: number}[]} | null} */
   let rendered = null;
   /** @type {string[]} */
   let names = [];
@@ -167,13 +170,14 @@ export function promptCard() {
     copyBtn.disabled = false;
     const r = rendered;
     const info = renderPrompt(pre, r.prompt, r.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
-    const exprs = [...new Set((r.spans || []).map((s) => s.expr))];
+    // The inputs whose text the prompt shows: {{ passage }} in a loop over contexts is contexts.
+    const inputs = [...new Set((r.spans || []).map((s) => s.input).filter(Boolean))];
     replace(
       legend,
-      exprs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
-      exprs.map((x) => {
+      inputs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
+      inputs.map((x) => {
         const probe = document.createElement("span");
-        renderPrompt(probe, "x", [{ expr: x, start: 0, end: 1 }], names, { collapsed: false });
+        renderPrompt(probe, "x", [{ expr: x, input: x, start: 0, end: 1 }], names, { collapsed: false });
         const mark = /** @type {HTMLElement} */ (probe.firstChild);
         mark.textContent = x;
         mark.classList.add("legend-item");

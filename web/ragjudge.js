@@ -122,6 +122,8 @@ function fromWire(e) {
  * @typedef {Object} Span where one substitution landed in the prompt: `prompt.slice(start, end)`
  *   is the substituted text (offsets are JS string indices, UTF-16 code units).
  * @property {string} expr the expression, e.g. "question"
+ * @property {string} input the input the substituted text comes from ("contexts" for
+ *   `{{ passage }}` in `{% for passage in contexts %}`), "" for text of no input (`{{ loop.index }}`)
  * @property {number} start
  * @property {number} end
  */

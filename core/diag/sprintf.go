@@ -136,3 +136,21 @@ func intOf(arg any) (int64, bool) {
 
 // Errorf is errors.New(Sprintf(format, args...)).
 func Errorf(format string, args ...any) error { return errors.New(Sprintf(format, args...)) }
+
+// Thousands writes n with a comma between groups of three digits ("2,000,000"), the way the
+// limits in messages people read are written, so that a budget is read at a glance.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	b := make([]byte, 0, len(s)+len(s)/3)
+	for i := 0; i < len(s); i++ {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return sign + string(b)
+}

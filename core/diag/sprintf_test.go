@@ -61,3 +61,12 @@ type (
 	namedInt    int
 	namedBool   bool
 )
+
+func TestThousandsGroupsDigits(t *testing.T) {
+	for n, want := range map[int]string{
+		0: "0", 7: "7", 999: "999", 1000: "1,000", 16777216: "16,777,216", 2_000_000: "2,000,000",
+		-1234567: "-1,234,567", 100000: "100,000",
+	} {
+		assert.Equal(t, want, Thousands(n), "%d", n)
+	}
+}

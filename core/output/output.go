@@ -169,7 +169,7 @@ func findClosingTag(answer string, from int) (start, end int, ok bool) {
 // cannot be read, a *diag.Error of Kind "output" named name.
 func Lenient(name, src string) (any, []Repair, error) {
 	if len(src) > MaxAnswer {
-		return nil, nil, &diag.Error{Kind: "output", Code: diag.AnswerTooLong, Name: name, Msg: diag.Sprintf("the text is %d bytes, more than the %d this reads", len(src), MaxAnswer)}
+		return nil, nil, &diag.Error{Kind: "output", Code: diag.AnswerTooLong, Name: name, Msg: diag.Sprintf("the text is %s bytes, more than the %s this reads", diag.Thousands(len(src)), diag.Thousands(MaxAnswer))}
 	}
 	p := &parser{src: src, end: len(src)}
 	v, ok := p.value(ctxTop)
@@ -219,7 +219,7 @@ func FindJSON(name, answer string, keys ...string) (*Payload, error) {
 		return e
 	}
 	if len(answer) > MaxAnswer {
-		return nil, fail(diag.AnswerTooLong, -1, diag.Sprintf("the answer is %d bytes, more than the %d this reads", len(answer), MaxAnswer))
+		return nil, fail(diag.AnswerTooLong, -1, diag.Sprintf("the answer is %s bytes, more than the %s this reads", diag.Thousands(len(answer)), diag.Thousands(MaxAnswer)))
 	}
 	off, open := FindReasoning(answer)
 	if open >= 0 {

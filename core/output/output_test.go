@@ -510,3 +510,12 @@ func TestFindJSONCutEndsClosed(t *testing.T) {
 	assert.Equal(t, diag.AnswerUnreadable, de.Code)
 	assert.Nil(t, p)
 }
+
+// TestTooLongSaysSizesWithSeparators: the sizes in the too-long message are written the way
+// people read them ("16,777,217 bytes"), not as one run of digits.
+func TestTooLongSaysSizesWithSeparators(t *testing.T) {
+	long := strings.Repeat(" ", MaxAnswer+1)
+	_, _, err := Lenient("t", long)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the text is 16,777,217 bytes, more than the 16,777,216 this reads")
+}

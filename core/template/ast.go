@@ -127,11 +127,13 @@ type textNode struct {
 	text string
 }
 
-// printNode is one expression of a {{ }} tag; src is its trimmed source for Span.Expr.
+// printNode is one expression of a {{ }} tag; src is its trimmed source for Span.Expr, input
+// the variable its value comes from for Span.Input (see spanInputs).
 type printNode struct {
-	x   expr
-	src string
-	_   [0]func()
+	x     expr
+	src   string
+	input string
+	_     [0]func()
 }
 
 // target is an assignment target: a name, a namespace attribute name.attr (set only), or a

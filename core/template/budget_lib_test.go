@@ -41,7 +41,7 @@ func TestBudgetFilters(t *testing.T) {
 			require.Error(t, err)
 			d, ok := err.(*diag.Error)
 			require.True(t, ok, "%T", err)
-			assert.Contains(t, d.Msg, "too much work")
+			assert.Contains(t, d.Msg, "too much work: more than 2,000,000 steps")
 			assert.Less(t, took, 3*time.Second)
 		})
 	}

@@ -32,7 +32,7 @@ func TestBudget(t *testing.T) {
 	}{
 		{"upper in a loop, no output", "{% for i in xs %}{% if big|upper %}{% endif %}{% endfor %}", 1, 28, "too much work"},
 		{"upper in a loop, printed", "{% for i in xs %}\n{{ big|upper }}{% endfor %}", 2, 8, "too much work"},
-		{"printing in a loop", "{% for i in xs %}\n{{ big }}{% endfor %}", 2, 4, "output is over the limit of 16777216 bytes"},
+		{"printing in a loop", "{% for i in xs %}\n{{ big }}{% endfor %}", 2, 4, "output is over the limit of 16,777,216 bytes"},
 		{"replace growing text", "{% for i in xs %}{% set y = big|replace('a', 'aaaa') %}{% endfor %}", 1, 33, "too much work"},
 		{"many small steps", "{% for i in xs %}{% for j in xs %}{{ '' }}{% endfor %}{% endfor %}", 1, 0, "too much work"},
 		{"arithmetic", "{% for i in xs %}{% set y = i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i+i %}{% endfor %}", 1, 0, "too much work"},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
@@ -83,7 +84,7 @@ func (e *evalError) Error() string { return e.msg }
 func (ev *evaluator) step(pos, n int) error {
 	ev.steps += n
 	if ev.steps > maxSteps {
-		return &evalError{pos: pos, msg: "the template does too much work: more than " + itoa(maxSteps) +
+		return &evalError{pos: pos, msg: "the template does too much work: more than " + diag.Thousands(maxSteps) +
 			" steps (each expression, loop iteration, list item and " + itoa(bytesPerStep) + " bytes of text handled costs some)"}
 	}
 	return nil
@@ -146,7 +147,7 @@ func deepSize(v any) int {
 // write appends s to the output, failing at pos (the construct that wrote it) past maxOutput.
 func (ev *evaluator) write(pos int, s string) error {
 	if ev.out.Len()+len(s) > maxOutput {
-		return &evalError{pos: pos, msg: "output is over the limit of " + itoa(maxOutput) + " bytes"}
+		return &evalError{pos: pos, msg: "output is over the limit of " + diag.Thousands(maxOutput) + " bytes"}
 	}
 	ev.out.WriteString(s)
 	return nil
@@ -195,7 +196,7 @@ func (ev *evaluator) exec(n node) error {
 			return err
 		}
 		if ev.capturing == 0 {
-			ev.spans = append(ev.spans, Span{Expr: t.src, Start: start, End: ev.out.Len()})
+			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start, End: ev.out.Len()})
 		}
 		return nil
 	case *ifNode:
@@ -287,10 +288,10 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 	}
 	if s, ok := seq.(string); ok && ev.iterations+utf8.RuneCountInString(s) > maxIterations {
 		// Fail before making a list of millions of characters, not after.
-		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+		return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 	}
 	if r, ok := seq.(rangeVal); ok && int64(ev.iterations)+r.len() > maxIterations {
-		return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+		return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 	}
 	items, err := iterate(seq)
 	if err != nil {
@@ -337,7 +338,7 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 			return err
 		}
 		if ev.iterations > maxIterations {
-			return &evalError{pos: t.pos, msg: "more than " + itoa(maxIterations) + " loop iterations"}
+			return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 		}
 		scope := frame(t.bodyMissing)
 		ev.scopes = append(ev.scopes, scope)

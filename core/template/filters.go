@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
@@ -280,7 +281,7 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 		return valueErr("Circular reference detected")
 	}
 	if b.Len() > maxOutput {
-		return &pyError{msg: "tojson output is over the limit of " + itoa(maxOutput) + " bytes"}
+		return &pyError{msg: "tojson output is over the limit of " + diag.Thousands(maxOutput) + " bytes"}
 	}
 	switch t := v.(type) {
 	case nil:

@@ -59,11 +59,15 @@ func renderFormat(name, src string, vars *value.Object) (string, []Span, error) 
 			return fail(ferr.pos, ferr.msg)
 		}
 		if out.Len()+len(s) > maxOutput {
-			return fail(at, "output is over the limit of "+itoa(maxOutput)+" bytes")
+			return fail(at, "output is over the limit of "+diag.Thousands(maxOutput)+" bytes")
 		}
 		start := out.Len()
 		out.WriteString(s)
-		spans = append(spans, Span{Expr: pyStrip(src[at+1:next-1], nil, true, true), Start: start, End: out.Len()})
+		sp := Span{Expr: pyStrip(src[at+1:next-1], nil, true, true), Start: start, End: out.Len()}
+		if in := src[f.nameStart:f.nameEnd]; given(vars, in) {
+			sp.Input = in
+		}
+		spans = append(spans, sp)
 		i = next
 	}
 	return out.String(), spans, nil

@@ -52,6 +52,7 @@ func parseJinja(src string) *parsedJinja {
 	p.body, p.err = parse(src)
 	if p.err == nil {
 		p.missing = analyzeScopes(p.body).missingNames()
+		spanInputs(p.body, map[string]string{})
 	}
 	if len(src) > parsedBytes/4 {
 		return p // a huge template would push out all others

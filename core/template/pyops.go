@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
@@ -61,7 +62,7 @@ func normInt(b *exact.Int) (any, error) {
 		return b.Int64(), nil
 	}
 	if b.BitLen() > maxIntBits {
-		return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+		return nil, &pyError{msg: "integer result is over the limit of " + diag.Thousands(maxIntBits) + " bits"}
 	}
 	return b, nil
 }
@@ -190,11 +191,11 @@ func addSeq(a, b any) (any, error) {
 }
 
 func tooMany() error {
-	return &pyError{msg: "a list of more than " + itoa(maxItems) + " items is over the limit"}
+	return &pyError{msg: "a list of more than " + diag.Thousands(maxItems) + " items is over the limit"}
 }
 
 func tooLong() error {
-	return &pyError{msg: "a string of more than " + itoa(maxOutput) + " bytes is over the limit"}
+	return &pyError{msg: "a string of more than " + diag.Thousands(maxOutput) + " bytes is over the limit"}
 }
 
 func repeatSeq(seq, count any) (any, error) {
@@ -259,7 +260,7 @@ func intOp(op string, a, b any) (any, error) {
 		return normInt(new(exact.Int).Sub(bx, by))
 	case "*":
 		if bx.BitLen()+by.BitLen() > maxIntBits+1 {
-			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+			return nil, &pyError{msg: "integer result is over the limit of " + diag.Thousands(maxIntBits) + " bits"}
 		}
 		return normInt(new(exact.Int).Mul(bx, by))
 	case "/":
@@ -317,7 +318,7 @@ func intOp(op string, a, b any) (any, error) {
 			}
 		}
 		if !by.IsInt64() || int64(bx.BitLen()-1)*by.Int64() > maxIntBits {
-			return nil, &pyError{msg: "integer result is over the limit of " + itoa(maxIntBits) + " bits"}
+			return nil, &pyError{msg: "integer result is over the limit of " + diag.Thousands(maxIntBits) + " bits"}
 		}
 		return normInt(new(exact.Int).Exp(bx, by, nil))
 	}

@@ -29,9 +29,13 @@ const (
 
 // Span is where one substitution ({{ expr }} in Jinja, {name} in str.format) landed in the output:
 // Expr is the expression's source text, trimmed ("question", "loop.index"); Start and End are byte
-// offsets into the rendered output.
+// offsets into the rendered output. Input is the variable of those rendered with (an input) the
+// value comes from: "contexts" for {{ passage }} in a loop over contexts, "question" for
+// {{ question|upper }}; "" for what comes from none (loop.index, a literal, a name set in the
+// template), which is no input's text.
 type Span struct {
 	Expr       string `json:"expr"`
+	Input      string `json:"input,omitempty"`
 	Start, End int
 }
 
@@ -71,7 +75,7 @@ func RenderSpans(name, src string, dialect Dialect, vars *value.Object) (string,
 	if len(src) > maxSource {
 		line, col := diag.Position(src, maxSource)
 		return "", nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
-			Msg: "template is larger than " + itoa(maxSource) + " bytes"}
+			Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
 	}
 	if !utf8.ValidString(src) {
 		src = strings.ToValidUTF8(src, "\uFFFD")
@@ -119,7 +123,21 @@ func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 		}
 		return "", nil, posError(name, src, ee.pos, ev.stmtLine, ee.msg)
 	}
+	for k := range ev.spans {
+		if in := ev.spans[k].Input; in != "" && !given(vars, in) {
+			ev.spans[k].Input = "" // a global (range, namespace) or a name not given
+		}
+	}
 	return out.String(), ev.spans, nil
+}
+
+// given says whether vars holds name.
+func given(vars *value.Object, name string) bool {
+	if vars == nil {
+		return false
+	}
+	_, ok := vars.Get(name)
+	return ok
 }
 
 // posError builds the error for Jinja's line number line (0 if none) with the column of byte

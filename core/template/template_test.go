@@ -119,9 +119,9 @@ func TestSpans(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "é Ada[1][2]True", out)
 	require.Len(t, spans, 4)
-	assert.Equal(t, Span{Expr: "name", Start: 3, End: 6}, spans[0])
-	assert.Equal(t, Span{Expr: "x", Start: 7, End: 8}, spans[1])
-	assert.Equal(t, Span{Expr: "x", Start: 10, End: 11}, spans[2])
+	assert.Equal(t, Span{Expr: "name", Input: "name", Start: 3, End: 6}, spans[0])
+	assert.Equal(t, Span{Expr: "x", Input: "xs", Start: 7, End: 8}, spans[1])
+	assert.Equal(t, Span{Expr: "x", Input: "xs", Start: 10, End: 11}, spans[2])
 	assert.Equal(t, "d.a is defined", spans[3].Expr)
 	for _, s := range spans[:3] {
 		assert.Contains(t, []string{"Ada", "1", "2"}, out[s.Start:s.End])
@@ -130,7 +130,43 @@ func TestSpans(t *testing.T) {
 	out, spans, err = RenderSpans("t", "{{x}} {name} {{ {name:}", Format, testVars())
 	require.NoError(t, err)
 	assert.Equal(t, "{x} Ada { Ada", out)
-	assert.Equal(t, []Span{{Expr: "name", Start: 4, End: 7}, {Expr: "name:", Start: 10, End: 13}}, spans)
+	assert.Equal(t, []Span{{Expr: "name", Input: "name", Start: 4, End: 7}, {Expr: "name:", Input: "name", Start: 10, End: 13}}, spans)
+}
+
+// TestSpanInputs: a span's input is the variable its text comes from, through the names the
+// template binds; loop.index, literals and names bound to no input are no input's text, so a page
+// neither lists them among the inputs nor marks them as one.
+func TestSpanInputs(t *testing.T) {
+	vars := value.NewObject("name", "Ada", "xs", []any{"p", "q"}, "d", value.NewObject("a", int64(1)), "pairs", []any{[]any{"k", "v"}})
+	tests := []struct {
+		name, src string
+		want      []string // each span as expr=input
+	}{
+		{"a name and its filters", "{{ name }} {{ name|upper }} {{ d.a }} {{ name.lower() }} {{ xs[0] }}",
+			[]string{"name=name", "name|upper=name", "d.a=d", "name.lower()=name", "xs[0]=xs"}},
+		{"a loop over an input", "{% for p in xs %}[{{ loop.index }}] {{ p }}{% endfor %}",
+			[]string{"loop.index=", "p=xs", "loop.index=", "p=xs"}},
+		{"nested loops and unpacking", "{% for k, v in pairs %}{% for c in k %}{{ c }}{{ v }}{% endfor %}{% endfor %}", []string{"c=pairs", "v=pairs"}},
+		{"a loop over a literal", "{% for n in [1] %}{{ n }}{{ name }}{% endfor %}", []string{"n=", "name=name"}},
+		{"set from an input, set to a literal", "{% set j = xs|join(', ') %}{% set name = 'x' %}{{ j }} {{ name }}", []string{"j=xs", "name="}},
+		{"a loop variable does not outlive its loop", "{% for name in xs %}{% endfor %}{{ name }}", []string{"name=name"}},
+		{"globals and literals are no input", "{{ range(2)|list }} {{ 'x' }} {{ 1 + 2 }} {{ missing is defined }}", []string{"range(2)|list=", "'x'=", "1 + 2=", "missing is defined="}},
+		{"macro parameters and with", "{% macro m(x) %}{{ x }}{% endmacro %}{{ m(name) }}{% with y = name %}{{ y }}{% endwith %}", []string{"m(name)=", "y=name"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, spans, err := RenderSpans("t", tt.src, Jinja, vars)
+			require.NoError(t, err)
+			got := make([]string, len(spans))
+			for k, s := range spans {
+				got[k] = s.Expr + "=" + s.Input
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	_, spans, err := RenderSpans("t", "{name} {{x}}", Format, vars)
+	require.NoError(t, err)
+	assert.Equal(t, []Span{{Expr: "name", Input: "name", Start: 0, End: 3}}, spans)
 }
 
 func TestInputsAreNeverEvaluated(t *testing.T) {

@@ -37,7 +37,7 @@ type Read struct {
 // to find those).
 func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	if len(src) > maxSource {
-		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + itoa(maxSource) + " bytes"}
+		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
 	}
 	var found []nameAt
 	switch dialect {

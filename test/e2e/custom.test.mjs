@@ -71,20 +71,32 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.fill('[data-ref="custom-id"]', "tone-check");
   await statusOf(page, "ok");
 
-  // ---- a deliberate error: shown under line 3, the line's number marked, listed with its place
+  // ---- a deliberate error: line 3's number marked, listed with its place, line 3 quoted with a
+  // ▲ under the column, and nothing drawn over the template's text (the lines after the error
+  // stay readable while it is fixed)
   await page.fill('[data-ref="custom-tpl-input"]', BROKEN);
   await statusOf(page, "error");
   const pin = page.locator('[data-ref="custom-tpl"] [data-ref="tpl-pin"]');
   await pin.waitFor();
   assert.equal(await pin.count(), 1);
   assert.equal(await pin.getAttribute("data-line"), "3");
-  assert.match(await pin.textContent(), /✗/);
+  const col = Number(await pin.getAttribute("data-col"));
+  assert.equal(await text(page, '[data-ref="custom-tpl"] [data-ref="tpl-pin"] .tpl-pin-src'), "Answer: {{ answer + }}");
+  assert.equal(await pin.locator(".tpl-caret").textContent(), " ".repeat(col - 1) + "▲");
+  assert.equal("Answer: {{ answer + }}"[col - 1], "}", "the column of the unexpected '}}'");
   assert.match(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]', "class"), /tpl-ln-error/);
   assert.doesNotMatch(await page.getAttribute('[data-ref="custom-tpl"] .tpl-gutter [data-line="2"]', "class"), /tpl-ln-error/);
-  // Under line 3, on the screen: below the top of line 3's number, above the bottom of line 5's.
   const boxOf = (sel) => page.locator(sel).boundingBox();
-  const [pinBox, line3, line5] = await Promise.all([boxOf('[data-ref="custom-tpl"] [data-ref="tpl-pin"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="3"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="5"]')]);
-  assert.ok(pinBox.y >= line3.y + line3.height - 1 && pinBox.y < line5.y + line5.height, `the error box (y ${pinBox.y}) is right under line 3 (y ${line3.y})`);
+  const [pinBox, taBox, line4] = await Promise.all([boxOf('[data-ref="custom-tpl"] [data-ref="tpl-pin"]'), boxOf('[data-ref="custom-tpl-input"]'), boxOf('[data-ref="custom-tpl"] .tpl-gutter [data-line="4"]')]);
+  assert.ok(pinBox.y >= taBox.y + taBox.height - 1, `the quote (y ${pinBox.y}) is under the editor (bottom ${taBox.y + taBox.height}), not over its text`);
+  // What is on screen at the lines after the error, across the text's width, is the template itself.
+  const covered = await page.evaluate(({ x0, x1, ys }) => {
+    const ta = document.querySelector('[data-ref="custom-tpl-input"]');
+    const out = [];
+    for (const y of ys) for (let x = x0; x < x1; x += 20) if (document.elementFromPoint(x, y) !== ta) out.push([x, y]);
+    return out;
+  }, { x0: taBox.x + 8, x1: taBox.x + Math.min(taBox.width, 420) - 4, ys: [line4.y + line4.height / 2, line4.y + line4.height * 1.5] });
+  assert.deepEqual(covered, [], "the lines after the error are not covered");
   assert.match(await text(page, '[data-ref="custom-tpl-checks"]'), /line 3, column \d+: /);
   // An evaluator with an error is not offered elsewhere.
   assert.equal(await page.locator('[data-ref="pick-tone-check"]').count(), 0);
@@ -213,7 +225,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
     await p2.waitForSelector('[data-ref="custom-empty"]');
     await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(file.replace("{{ answer }}", "{{ answer + }}")) });
     await p2.waitForFunction(() => /Nothing was imported/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
-    assert.match(await text(p2, '[data-ref="custom-msg"]'), /tone-check: prompt line 3: /);
+    assert.match(await text(p2, '[data-ref="custom-msg"]'), /The evaluator \(tone-check\): prompt line 3: /);
     await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "tone-check.json", mimeType: "application/json", buffer: Buffer.from(file) });
     await p2.waitForFunction(() => /Imported tone-check/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
     assert.equal(await p2.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
@@ -320,6 +332,59 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   await page.locator(`.custom-item[data-id="${last}"] [data-ref="custom-open"]`).click();
   await page.waitForFunction((id) => document.querySelector('[data-ref="custom-id"]').value === id, last);
   assert.equal(await page.inputValue('[data-ref="custom-tpl-input"]'), edited);
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("a new evaluator in Evaluate: an empty form, no placeholders as values, and no example to load", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  await page.waitForSelector('[data-ref="custom-list"]');
+  const had = await page.locator(".custom-item").count();
+  await page.click('[data-ref="custom-new"]');
+  await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n + 1, had);
+  await statusOf(page, "ok");
+  // The editor's preview starts from made-up values, which are not an example.
+  assert.equal(await page.inputValue('[data-ref="custom-sample"] [data-input="question"]'), "(question)");
+  const id = await page.inputValue('[data-ref="custom-id"]');
+  await page.click('[data-ref="custom-use"]');
+  await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
+  const values = () => page.locator('#view-evaluate [data-ref="form"] [data-input]').evaluateAll((els) => els.map((e) => /** @type {HTMLInputElement} */ (e).value));
+  assert.deepEqual(await values(), ["", ""]);
+  const example = page.locator('#view-evaluate [data-ref="example"]');
+  assert.equal(await example.isDisabled(), true);
+  assert.match(await example.getAttribute("title"), /no example/);
+  assert.deepEqual(await values(), ["", ""]);
+  // A sample value given in the editor is an example from then on.
+  await page.click("#tab-custom");
+  await page.locator('[data-ref="custom-sample"] [data-input="question"]').fill("Where is my parcel?");
+  await page.click("#tab-evaluate");
+  await page.waitForFunction(() => !document.querySelector('#view-evaluate [data-ref="example"]').disabled);
+  await example.click();
+  await page.waitForFunction(() => document.querySelector('#view-evaluate [data-ref="form"] [data-input="question"]').value === "Where is my parcel?");
+  assert.deepEqual(await values(), ["Where is my parcel?", ""]);
+  // A built-in still has its example.
+  await pickEvaluator(page, "answer-grounding");
+  assert.equal(await example.isDisabled(), false);
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("a starter with a loop in Evaluate: its prompt marks and lists only the inputs, not the loop's own variables", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  const k = STARTERS.findIndex((e) => e.file === "citation-faithfulness.json");
+  await page.waitForSelector(`[data-ref="custom-new-from"] option[value="starter:${k}"]`, { state: "attached" });
+  await page.selectOption('[data-ref="custom-new-from"]', `starter:${k}`);
+  await statusOf(page, "ok");
+  const id = await page.inputValue('[data-ref="custom-id"]');
+  await page.click('[data-ref="custom-use"]');
+  await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
+  await page.click('#view-evaluate [data-ref="example"]');
+  await page.waitForFunction(() => document.querySelectorAll('#view-evaluate [data-ref="prompt"] mark.span').length > 0);
+  // The loop is {% for passage in contexts %}[{{ loop.index }}] {{ passage }}: the passages are the
+  // contexts input's text, the numbers the template's own.
+  assert.deepEqual(await page.locator('#view-evaluate [data-ref="legend"] .legend-item').evaluateAll((els) => els.map((e) => e.textContent)), ["contexts", "answer"]);
+  const marks = await page.locator('#view-evaluate [data-ref="prompt"] mark.span').evaluateAll((els) => els.map((e) => `${e.dataset.expr}=${e.dataset.input}`));
+  assert.ok(marks.includes("passage=contexts"), marks.join(", "));
+  assert.ok(!marks.some((m) => m.startsWith("loop.")), marks.join(", "));
+  assert.deepEqual([...new Set(marks)].sort(), ["answer=answer", "passage=contexts"]);
   assert.deepEqual(page.pageErrors, []);
 });
 

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
 import { api, root, throwsRJ } from "./rj.mjs";
+import { readImport, importProblem } from "../../web/custom/spec.js";
 
 const rj = await api();
 const builtinIds = ["claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"];
@@ -131,6 +132,16 @@ test("checkEvaluator reports every problem at once with its path, and line:col:l
   throwsRJ(() => rj.define(hostile), { kind: "evaluator", code: "evaluator.bad-spec" });
   const json = rj.checkEvaluator('{"id": "x",\n  "prompt": }');
   assert.deepEqual([json.errors[0].code, json.errors[0].line, json.errors[0].col], ["evaluator.bad-spec", 2, 13]);
+});
+
+test("checkEvaluator reports every wrong type at once, and an import says them all", () => {
+  const text = JSON.stringify({ id: "several", title: 7, prompt: "{{ a }}", inputs: "a", output: { kind: "score", min: "1", max: 5 } });
+  const c = rj.checkEvaluator(JSON.parse(text));
+  assert.deepEqual(c.errors.filter((e) => e.code === "evaluator.wrong-type").map((e) => e.path), ["title", "inputs", "output.min"]);
+  const file = readImport(text);
+  assert.deepEqual(file.errors, []);
+  const said = importProblem(file.names[0], rj.checkEvaluator(file.specs[0]).errors);
+  assert.match(said, /^The evaluator \(several\): title: must be a string, got a number; inputs: must be a list, got a string.*; output\.min: must be a number, got a string/);
 });
 
 test("checkEvaluator: the rules of each reader", () => {

@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, shapeProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
-import { EvaluatorRegistry, errorCheck } from "../../web/custom/registry.js";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
+import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
@@ -16,7 +16,6 @@ test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", (
   assert.equal(freeId("---", []), "my-evaluator");
   assert.equal(blankSpec(["my-evaluator"]).id, "my-evaluator-2");
   const s = blankSpec();
-  assert.equal(shapeProblem(s), "");
   const c = copyOf(s, [s.id, s.id + "-copy"]);
   assert.equal(c.id, "my-evaluator-copy-2");
   assert.equal(c.title, "My evaluator (copy)");
@@ -66,10 +65,10 @@ test("describe draws a custom evaluator from its spec alone", () => {
 test("exportFile and readImport round-trip one evaluator or several", () => {
   const a = blankSpec();
   const b = { ...blankSpec([a.id]), output: defaultOutput("label") };
-  assert.deepEqual(readImport(exportFile([a])), { specs: [a], errors: [] });
+  assert.deepEqual(readImport(exportFile([a])), { specs: [a], names: [`The evaluator (${a.id})`], errors: [] });
   const both = JSON.parse(exportFile([a, b]));
   assert.equal(both.format, EXPORT_FORMAT);
-  assert.deepEqual(readImport(exportFile([a, b])), { specs: [a, b], errors: [] });
+  assert.deepEqual(readImport(exportFile([a, b])), { specs: [a, b], names: [`Evaluator 1 (${a.id})`, `Evaluator 2 (${b.id})`], errors: [] });
   assert.deepEqual(readImport(JSON.stringify([a, b])).specs, [a, b], "a plain array of specs too");
 });
 
@@ -79,15 +78,30 @@ test("readImport says what is wrong with a file and with each evaluator in it", 
   assert.deepEqual(readImport("[]").errors, ["The file holds no evaluator."]);
   assert.deepEqual(readImport(JSON.stringify({ format: EXPORT_FORMAT, evaluators: {} })).errors, ['The file says it holds evaluators but its "evaluators" is not a list.']);
   const good = blankSpec();
-  const r = readImport(JSON.stringify([good, { id: "Bad Id", prompt: "x", output: { kind: "yes-no" } }, { id: "no-prompt", output: { kind: "yes-no" } }, { id: "no-output", prompt: "x" }, "text"]));
-  assert.deepEqual(r.specs, [good]);
-  assert.deepEqual(r.errors, [
-    'Evaluator 2 (Bad Id): its id "Bad Id" may only hold a-z, 0-9 and -.',
-    'Evaluator 3 (no-prompt): neither a "prompt" nor "messages".',
-    'Evaluator 4 (no-output): no "output" reader with a "kind".',
-    "Evaluator 5: not a JSON object.",
-  ]);
-  assert.equal(shapeProblem({ id: "x", messages: [{ role: "user" }], output: { kind: "yes-no" } }), 'a message without a text "content"');
+  // Every JSON object goes to the checker (rj.checkEvaluator), which says all that is wrong with
+  // it at once; only what is no evaluator at all is refused here.
+  const bad = { title: 7, prompt: "x", inputs: "a", output: { kind: "score", min: "1", max: 5 } };
+  const r = readImport(JSON.stringify([good, bad, "text"]));
+  assert.deepEqual(r.specs, [good, bad]);
+  assert.deepEqual(r.names, [`Evaluator 1 (${good.id})`, "Evaluator 2"]);
+  assert.deepEqual(r.errors, ["Evaluator 3: not a JSON object."]);
+  assert.equal(
+    importProblem("Evaluator 2", [{ path: "title", message: "title must be a string, got a number" }, { path: "prompt", line: 2, message: "unexpected end" }]),
+    "Evaluator 2: title: must be a string, got a number; prompt line 2: unexpected end.",
+  );
+});
+
+test("exampleOf: a new evaluator's made-up sample values are no example; what the user gave is", () => {
+  const spec = { ...blankSpec(), inputs: [{ name: "question", label: "Question", kind: "text" }, { name: "contexts", label: "Passages", kind: "list" }] };
+  const made = { question: sampleValue(spec.inputs[0]), contexts: sampleValue(spec.inputs[1]) };
+  assert.deepEqual(made, { question: "(question)", contexts: ["Passages 1", "Passages 2"] });
+  assert.equal(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "" }), undefined, "nothing but placeholders: no example");
+  // A label renamed since the sample was made: its old placeholder (of the name) is still one.
+  const renamed = { ...spec, inputs: [{ ...spec.inputs[0], label: "Query" }, spec.inputs[1]] };
+  assert.equal(exampleOf({ id: spec.id, spec: renamed, sample: { inputs: made }, answer: "" }), undefined);
+  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: { ...made, question: "Where is my parcel?" } }, answer: "" }), { inputs: { question: "Where is my parcel?" }, answer: "" });
+  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "Verdict: yes" }), { inputs: {}, answer: "Verdict: yes" });
+  assert.equal(exampleOf({ id: spec.id, spec, answer: "" }), undefined);
 });
 
 test("lineStarts is where each line starts", () => {
@@ -184,7 +198,7 @@ test("registry.forRun: a run is shown with the definition it recorded once its e
   assert.ok(!reg.all().some((e) => e.id === run.id), "a run's copy is never offered as an evaluator");
 });
 
-test("web/custom/starters.json lists every starter of web/starters once, each a definition of the right shape", () => {
+test("web/custom/starters.json lists every starter of web/starters once, each a definition (a JSON object)", () => {
   const dir = new URL("../../web/starters/", import.meta.url);
   const index = JSON.parse(readFileSync(new URL("../../web/custom/starters.json", import.meta.url), "utf8"));
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -193,7 +207,7 @@ test("web/custom/starters.json lists every starter of web/starters once, each a 
   for (const e of index) {
     assert.match(e.title, /\w/);
     const spec = JSON.parse(readFileSync(new URL(e.file, dir), "utf8"));
-    assert.equal(shapeProblem(spec), "", e.file);
+    assert.deepEqual(readImport(JSON.stringify(spec)).specs, [spec], e.file); // its checks: custom.test.mjs
   }
 });
 

@@ -71,7 +71,7 @@ function checkRendered(r, substituted) {
   assert.ok(Array.isArray(r.checks));
   assert.deepEqual(r.checks.map((c) => c.message), r.warnings, "warnings are the checks' messages");
   for (const c of r.checks) assert.ok(typeof c.code === "string" && c.code.length > 0, JSON.stringify(c));
-  for (const s of r.spans) assert.deepEqual(Object.keys(s), ["expr", "start", "end"]);
+  for (const s of r.spans) assert.deepEqual(Object.keys(s), ["expr", "input", "start", "end"]);
   assert.deepEqual(r.messages, [{ role: "user", content: r.prompt }]);
   assert.ok(Array.isArray(r.warnings));
   assert.ok(Array.isArray(r.spans));
@@ -153,6 +153,8 @@ test("render pairwise-faithfulness: the seed's Jinja loop as Jinja2 renders it",
   checkRendered(r, { expected_output, actual_output });
   const ctxSpans = r.spans.filter((s) => s.expr === "context").map((s) => r.prompt.slice(s.start, s.end));
   assert.deepEqual(ctxSpans, contexts);
+  // The loop's variable is the contexts input's text; loop.index is no input's.
+  assert.deepEqual([...new Set(r.spans.map((s) => `${s.expr}=${s.input}`))], ["loop.index=", "context=contexts", "expected_output=expected_output", "actual_output=actual_output"]);
 });
 
 test("render rag-recall: str.format with inputs inserted verbatim", () => {

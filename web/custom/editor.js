@@ -1,8 +1,10 @@
 // editor.js: a template editor: a plain textarea beside a gutter of line numbers, grown to fit its
-// lines (so the gutter never has to follow a scroll), with each error of the template shown in a
-// box right under the line it points at (a ▲ under its column), the line's number marked, and the
-// same checks listed beneath with a button that selects the span. No framework: the text is the
-// textarea's value, and everything drawn from it goes through textContent.
+// lines (so the gutter never has to follow a scroll), with each error of the template marked on
+// its line's number and listed beneath the editor with the line it points at quoted and a ▲ under
+// its column, and a button that selects the span. The quote sits under the editor, not over the
+// text: a box drawn over the lines below the error hid them while the user fixed it. No
+// framework: the text is the textarea's value, and everything drawn from it goes through
+// textContent.
 
 import { h, replace, selectSpan } from "../dom.js";
 import { lineStarts } from "./spec.js";
@@ -33,13 +35,12 @@ export function templateEditor({ label, ref, value, onInput }) {
       },
     },
   });
-  const pins = h("div", { class: "tpl-pins" });
   const list = h("ul", { class: "checks tpl-checks", id: id + "-checks", dataset: { ref: ref + "-checks" }, attrs: { "aria-live": "polite" } });
   const el = h(
     "div",
     { class: "tpl", dataset: { ref } },
     h("label", { class: "field-label", htmlFor: id, text: label }),
-    h("div", { class: "tpl-box" }, gutter, h("div", { class: "tpl-code" }, ta, pins)),
+    h("div", { class: "tpl-box" }, gutter, h("div", { class: "tpl-code" }, ta)),
     list,
   );
   /** @type {Check[]} */
@@ -82,41 +83,29 @@ export function templateEditor({ label, ref, value, onInput }) {
   function setChecks(checks) {
     shown = checks;
     markGutter();
-    // One box per line: the first check of a line is shown under it; every check is in the list.
-    const seen = new Set();
-    const boxes = [];
-    for (const c of checks) {
-      if (!c.line || seen.has(c.line) || c.line > lines) continue;
-      seen.add(c.line);
-      const sev = c.severity === "error" ? "error" : "warning";
-      const box = h(
-        "div",
-        { class: "tpl-pin tpl-pin-" + sev, dataset: { ref: "tpl-pin", line: String(c.line), col: String(c.col || 1), code: c.code || "" }, attrs: { "aria-hidden": "true" } },
-        h("span", { class: "tpl-caret", text: "▲" }),
-        h("span", { text: (sev === "error" ? "✗ " : "⚠ ") + c.message }),
-      );
-      // Under line c.line: the textarea's top padding, then c.line lines of its line height.
-      box.style.top = `calc(var(--tpl-pad) + ${c.line} * var(--tpl-lh))`;
-      // The ▲ under its column: the box starts where the text does, less its own padding.
-      /** @type {HTMLElement} */ (box.firstChild).style.marginLeft = `calc(${Math.max(0, (c.col || 1) - 1)}ch - var(--pin-pad))`;
-      boxes.push(box);
-    }
-    replace(pins, boxes);
+    // Every check is in the list; the first of each line quotes that line with a ▲ under its column.
+    const text = ta.value;
+    const starts = lineStarts(text);
+    const quoted = new Set();
     replace(
       list,
-      checks.map((c) =>
-        h(
+      checks.map((c) => {
+        const sev = c.severity === "error" ? "error" : "warning";
+        const quote = c.line && c.line <= lines && !quoted.has(c.line);
+        if (quote) quoted.add(c.line ?? 0);
+        return h(
           "li",
-          { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code || "", line: String(c.line || "") } },
-          h("span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }),
+          { class: "check-" + sev, dataset: { code: c.code || "", line: String(c.line || "") } },
+          h("span", { class: "check-icon", text: sev === "error" ? "✗ Error" : "⚠ Warning" }),
           " ",
           c.line ? h("span", { class: "tpl-where", text: `line ${c.line}${c.col ? ", column " + c.col : ""}: ` }) : null,
           h("span", { text: c.message }),
           c.line
             ? [" ", h("button", { type: "button", class: "btn btn-small btn-ghost locate", text: "Show", attrs: { "aria-label": `Show line ${c.line} in ${label}` }, on: { click: () => selectSpan(ta, { line: c.line || 1, col: c.col, len: c.len }) } })]
             : null,
-        ),
-      ),
+          quote ? lineQuote(text, starts, c, sev) : null,
+        );
+      }),
     );
   }
 
@@ -132,4 +121,37 @@ export function templateEditor({ label, ref, value, onInput }) {
       fit();
     },
   };
+}
+
+const QUOTE_WIDTH = 72; // characters of a long line quoted around the column
+
+/**
+ * lineQuote is check c's line of text quoted, its number beside it and a ▲ under c's column (a
+ * long line cut around the column, "…" where it is cut).
+ * @param {string} text @param {number[]} starts @param {Check} c @param {string} sev
+ * @returns {HTMLElement}
+ */
+function lineQuote(text, starts, c, sev) {
+  const line = c.line ?? 1;
+  const from = starts[line - 1] ?? 0;
+  const to = line < starts.length ? starts[line] - 1 : text.length;
+  let chars = [...text.slice(from, to).replace(/\t/g, " ")];
+  let col = Math.min(Math.max(1, c.col || 1), chars.length + 1);
+  let head = "";
+  if (col > QUOTE_WIDTH - 12) {
+    const cut = col - (QUOTE_WIDTH - 24);
+    chars = chars.slice(cut);
+    col -= cut - 1;
+    head = "…";
+  }
+  const tail = chars.length > QUOTE_WIDTH ? "…" : "";
+  const shown = head + chars.slice(0, QUOTE_WIDTH).join("") + tail;
+  return h(
+    "div",
+    { class: "tpl-pin tpl-pin-" + sev, dataset: { ref: "tpl-pin", line: String(line), col: String(c.col || 1), code: c.code || "" }, attrs: { "aria-hidden": "true" } },
+    h("span", { class: "tpl-pin-ln", text: String(line) }),
+    h("span", { class: "tpl-pin-src", text: shown || " " }),
+    h("span", { class: "tpl-pin-ln" }),
+    h("span", { class: "tpl-caret", text: " ".repeat(col - 1 + head.length) + "▲" }),
+  );
 }

@@ -9,7 +9,7 @@
 // in place), so a view holding it sees the new title, inputs and words without being redrawn.
 
 import { openCustomStore, MemoryStore } from "./store.js";
-import { describe } from "./spec.js";
+import { describe, isSampleValue } from "./spec.js";
 
 /** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any}} Rec */
 
@@ -183,6 +183,9 @@ export class EvaluatorRegistry extends EventTarget {
       for (const k of Object.keys(d)) delete d[k];
       Object.assign(d, fresh);
     } else this.descs.set(r.id, fresh);
+    // A description changed in place (its example, its words) is no change of the lists: the
+    // views that show it draw it again on "updated".
+    this.dispatchEvent(new CustomEvent("updated", { detail: { id: r.id } }));
   }
 
   /**
@@ -294,9 +297,24 @@ export class EvaluatorRegistry extends EventTarget {
   }
 }
 
-/** exampleOf is the example Evaluate offers for a record: the editor's sample inputs and answer. @param {Rec} r */
-function exampleOf(r) {
-  return r.sample && r.sample.inputs ? { inputs: r.sample.inputs, answer: r.answer || "" } : undefined;
+/**
+ * exampleOf is the example Evaluate offers for a record: the editor's sample inputs and answer,
+ * without the made-up starting values a new evaluator's sample holds ("(question)"): those are
+ * no example, and an evaluator with nothing else has none (Load example is then off).
+ * @param {Rec} r
+ */
+export function exampleOf(r) {
+  if (!r.sample || !r.sample.inputs) return undefined;
+  const declared = Array.isArray(r.spec?.inputs) ? r.spec.inputs : [];
+  /** @type {Record<string, any>} */
+  const inputs = {};
+  for (const [name, v] of Object.entries(r.sample.inputs)) {
+    const input = declared.find((/** @type {any} */ i) => i && i.name === name);
+    const empty = v === "" || (Array.isArray(v) && !v.some((x) => x !== ""));
+    if (!empty && !(input && isSampleValue(input, v))) inputs[name] = v;
+  }
+  const answer = r.answer || "";
+  return Object.keys(inputs).length || answer ? { inputs, answer } : undefined;
 }
 
 /** @template T @param {() => T} fn @returns {T|undefined} */

@@ -183,55 +183,52 @@ export function exportFile(specs) {
 
 /**
  * readImport reads the text of an imported file: one spec, an array of specs, or an export of
- * several. It returns the specs that have a spec's shape and, for the rest, one error each that
- * says which and why ("evaluator 2: no id"); the file itself unreadable is one error with where
- * the JSON stopped.
+ * several. It returns each JSON object in it as a spec to check, with the name the import's
+ * messages call it by ("Evaluator 2 (tone)"), and, for the rest, one error each that says which
+ * and why ("Evaluator 5: not a JSON object"); the file itself unreadable is one error with where
+ * the JSON stopped. What is wrong inside an object rj.checkEvaluator says, every problem at once
+ * with its field path: a check here would stop at the first.
  * @param {string} text
- * @returns {{specs: Spec[], errors: string[]}}
+ * @returns {{specs: Spec[], names: string[], errors: string[]}}
  */
 export function readImport(text) {
   let doc;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { specs: [], errors: [`The file is not JSON: ${e instanceof Error ? e.message : String(e)}.`] };
+    return { specs: [], names: [], errors: [`The file is not JSON: ${e instanceof Error ? e.message : String(e)}.`] };
   }
   let list;
   if (Array.isArray(doc)) list = doc;
   else if (doc && typeof doc === "object" && doc.format === EXPORT_FORMAT) {
-    if (!Array.isArray(doc.evaluators)) return { specs: [], errors: ['The file says it holds evaluators but its "evaluators" is not a list.'] };
+    if (!Array.isArray(doc.evaluators)) return { specs: [], names: [], errors: ['The file says it holds evaluators but its "evaluators" is not a list.'] };
     list = doc.evaluators;
   } else if (doc && typeof doc === "object") list = [doc];
-  else return { specs: [], errors: ["The file holds a " + (doc === null ? "null" : typeof doc) + ", not an evaluator (a JSON object)."] };
-  if (!list.length) return { specs: [], errors: ["The file holds no evaluator."] };
+  else return { specs: [], names: [], errors: ["The file holds a " + (doc === null ? "null" : typeof doc) + ", not an evaluator (a JSON object)."] };
+  if (!list.length) return { specs: [], names: [], errors: ["The file holds no evaluator."] };
   /** @type {Spec[]} */
   const specs = [];
+  const names = [];
   const errors = [];
   list.forEach((s, i) => {
     const which = list.length > 1 ? `Evaluator ${i + 1}` : "The evaluator";
-    const problem = shapeProblem(s);
-    if (problem) errors.push(`${which}${s && typeof s.id === "string" && s.id ? ` (${s.id})` : ""}: ${problem}.`);
-    else specs.push(s);
+    if (!s || typeof s !== "object" || Array.isArray(s)) {
+      errors.push(`${which}: not a JSON object.`);
+      return;
+    }
+    specs.push(s);
+    names.push(`${which}${typeof s.id === "string" && s.id ? ` (${s.id})` : ""}`);
   });
-  return { specs, errors };
+  return { specs, names, errors };
 }
 
 /**
- * shapeProblem says what keeps value from being a spec at all, or "" when it has a spec's shape
- * (what its fields mean, the core checks).
- * @param {any} s @returns {string}
+ * importProblem is what the import says of an evaluator it refuses: its name, then every error
+ * of its check (rj.checkEvaluator) with its field path.
+ * @param {string} name @param {{path?: string, line?: number, message: string}[]} errors @returns {string}
  */
-export function shapeProblem(s) {
-  if (!s || typeof s !== "object" || Array.isArray(s)) return "not a JSON object";
-  if (typeof s.id !== "string" || !s.id) return 'no "id"';
-  if (!ID_RE.test(s.id)) return `its id "${s.id}" may only hold a-z, 0-9 and -`;
-  const hasPrompt = typeof s.prompt === "string";
-  const hasMessages = Array.isArray(s.messages);
-  if (!hasPrompt && !hasMessages) return 'neither a "prompt" nor "messages"';
-  if (hasMessages && s.messages.some((/** @type {any} */ m) => !m || typeof m.content !== "string")) return 'a message without a text "content"';
-  if (s.inputs !== undefined && !Array.isArray(s.inputs)) return '"inputs" is not a list';
-  if (!s.output || typeof s.output !== "object" || typeof s.output.kind !== "string") return 'no "output" reader with a "kind"';
-  return "";
+export function importProblem(name, errors) {
+  return `${name}: ${errors.map(errorAt).join("; ")}.`;
 }
 
 /**
@@ -241,6 +238,17 @@ export function shapeProblem(s) {
 export function sampleValue(input) {
   const l = input.label || labelOf(input.name);
   return input.kind === "list" ? [`${l} 1`, `${l} 2`] : `(${l.toLowerCase()})`;
+}
+
+/**
+ * isSampleValue says whether v is an input's made-up starting value (sampleValue, under its
+ * label or its name's), not one the user gave: Evaluate's example leaves those out, so that a
+ * new evaluator does not fill its form with "(question)".
+ * @param {SpecInput} input @param {unknown} v @returns {boolean}
+ */
+export function isSampleValue(input, v) {
+  const same = (/** @type {unknown} */ w) => JSON.stringify(w) === JSON.stringify(v);
+  return same(sampleValue(input)) || same(sampleValue({ ...input, label: labelOf(input.name) }));
 }
 
 /**

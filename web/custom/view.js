@@ -15,7 +15,7 @@ import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
-import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, sampleValue, sampleOf, errorAt, ID_RE, labelOf } from "./spec.js";
+import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, sampleValue, sampleOf, errorAt, ID_RE, labelOf } from "./spec.js";
 
 const CHECK_MS = 150; // re-check this long after the last keystroke
 const ROLES = ["system", "user", "assistant"];
@@ -684,7 +684,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   async function importFile(file) {
     fileInput.value = "";
     say(`Reading ${file.name}…`);
-    const { specs, errors } = readImport(await file.text());
+    const { specs, names, errors } = readImport(await file.text());
     const problems = [...errors];
     if (specs.length && !(await engine.whenReady())) {
       say("✗ The judge engine did not load, so the evaluators cannot be checked: nothing was imported.", true);
@@ -692,14 +692,14 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     }
     const rj = /** @type {any} */ (engine.rj);
     const added = [];
-    for (const spec of specs) {
+    for (const [k, spec] of specs.entries()) {
       if (registry.builtinIds().has(spec.id)) {
-        problems.push(`${spec.id}: that id is a built-in's; rename it in the file.`);
+        problems.push(`${names[k]}: that id is a built-in's; rename it in the file.`);
         continue;
       }
       const res = rj.checkEvaluator(spec);
       if (!res.ok) {
-        problems.push(`${spec.id}: ` + res.errors.map(errorAt).join("; "));
+        problems.push(importProblem(names[k], res.errors));
         continue;
       }
       const id = registry.records.has(spec.id) ? freeId(spec.id + "-imported", takenIds()) : spec.id;
