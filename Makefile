@@ -21,12 +21,23 @@ JS_UNIT    := $(wildcard test/unit/*.test.mjs)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 STATICCHECK_ENV := GOPROXY=file://$(shell $(GO) env GOMODCACHE)/cache/download,$(shell $(GO) env GOPROXY)
 
-.PHONY: all build run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
+.PHONY: all build preload dist run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
         test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e bench size size-report fuzz clean
 
 all: build
 
-build: check-deps $(WASM) $(WASM_EXEC) $(EVALUATORS) $(WASM).br
+build: check-deps $(WASM) $(WASM_EXEC) $(EVALUATORS) $(WASM).br preload
+
+# index.html's modulepreload block lists app.js's import graph, read from the modules themselves
+# (scripts/webfiles.mjs), so a module added to the first paint is asked for with the rest.
+preload:
+	node scripts/webfiles.mjs preload web
+
+# dist: one folder for any static host: web/'s files (the wasm with its .br and .gz copies), the
+# service worker's precache list (precache.js; serve/ computes the same on the fly) and _headers.
+DIST ?= dist
+dist: build
+	node scripts/webfiles.mjs dist web $(DIST)
 
 # The evaluators' descriptions, what rj.evaluators() returns, as a file the page reads at once to
 # draw the picker and the forms while the wasm still loads (cmd/describe asks the same bridge).
@@ -142,3 +153,4 @@ fuzz:
 
 clean:
 	rm -f $(WASM) $(WASM_EXEC)
+	rm -rf $(DIST)

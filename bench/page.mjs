@@ -2,12 +2,16 @@
 // on loopback and on a throttled 10 Mbps / 40 ms link (Chrome DevTools' network emulation). For
 // each load it times, from navigation start:
 //   - buttons: the evaluator buttons are in the page and visible (a MutationObserver sees them),
+//   - compiled: the wasm is compiled (the page's "ragjudge-compiled" mark, where it makes one),
 //   - engine:  the judge engine can be used (the page's "ragjudge-engine" mark, made when
 //              <html data-engine="ready"> is set; older pages make it as the engine resolves),
 //   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready"),
 // and, for scale, "parsing": when the first subresource was asked for, i.e. when the renderer
 // began to read the page (in a fresh context it starts a new process first).
-// Cold is a fresh browser context (empty HTTP and code caches); warm is a reload in the same one.
+// Cold is a fresh browser context (empty HTTP and code caches); warm is a reload in the same one,
+// once the page's service worker (if the build has one) controls it, so that the warm load is
+// answered from its cache as a user's second visit is; offline (builds with a service worker, on
+// loopback) is one more reload with the network off.
 //
 // The page is compared with the one of a git ref (default main), built into a temporary directory
 // (its wasm, its wasm_exec.js, its evaluators.json if it has one, its dev server), the two loaded
@@ -90,7 +94,7 @@ async function measure(page) {
     const wasm = res.find((r) => r.name.endsWith(".wasm"));
     // When the first subresource was asked for: the renderer had started and was parsing the page.
     const parsing = Math.min(...res.map((r) => r.startTime));
-    return { parsing, buttons: window.__buttonsAt, engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
+    return { parsing, buttons: window.__buttonsAt, compiled: mark("ragjudge-compiled"), engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
   });
 }
 
@@ -109,6 +113,7 @@ try {
     builds.push({ name: REF, serve: await serveWeb(b.bin, b.web, fake.url) });
   }
   builds.push({ name: "this tree", serve: await serveWeb(buildServe(tmp), join(ROOT, "web"), fake.url) });
+  for (const b of builds) b.sw = existsSync(join(b.name === "this tree" ? join(ROOT, "web") : join(tmp, "ref", "web"), "sw.js"));
 
   for (let i = 0; i < N; i++) {
     // Alternate which build goes first, so neither always follows the other.
@@ -123,14 +128,19 @@ try {
           await cdp.send("Network.enable");
           await cdp.send("Network.emulateNetworkConditions", cond);
         }
-        for (const cache of ["cold", "warm"]) {
+        for (const cache of ["cold", "warm", "offline"]) {
+          if (cache === "offline" && (!b.sw || cond)) continue;
           if (cache === "cold") await page.goto(b.serve.url + "/#evaluate", { waitUntil: "commit" });
-          else await page.reload({ waitUntil: "commit" });
+          else {
+            if (b.sw) await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 60000 });
+            if (cache === "offline") await ctx.setOffline(true);
+            await page.reload({ waitUntil: "commit" });
+          }
           const r = await measure(page).catch((e) => {
             throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
           });
           if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
-          for (const k of ["parsing", "buttons", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
+          for (const k of ["parsing", "buttons", "compiled", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
           if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;
         }
         await ctx.close();
@@ -153,13 +163,14 @@ const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : "—").padStart(5);
 console.log(`page: navigation → evaluator buttons visible / engine ready / view whole, ms, median (p90) of ${N} loads each; headless chromium`);
 console.log(`page: load average ${load0.map((x) => x.toFixed(2)).join(" ")} before, ${load1.map((x) => x.toFixed(2)).join(" ")} after`);
 for (const link of Object.keys(LINKS)) {
-  for (const cache of ["cold", "warm"]) {
+  for (const cache of ["cold", "warm", "offline"]) {
     for (const b of builds) {
+      if (!results[`${b.name}|${link}|${cache}|buttons`]) continue;
       const cell = (k) => {
         const xs = results[`${b.name}|${link}|${cache}|${k}`];
         return `${f(q(xs, 0.5))} (${f(q(xs, 0.9))})`;
       };
-      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  buttons ${cell("buttons")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
+      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  buttons ${cell("buttons")}  compiled ${cell("compiled")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
     }
   }
 }

@@ -41,6 +41,7 @@ type staticEntry struct {
 	modTime time.Time
 	sibs    [2]sibling // what the siblings were when read: .br, .gz
 	data    []byte
+	sum     [32]byte // SHA-256 of data
 	etag    string
 	br      []byte // the .br sibling, nil when there is none
 	brEtag  string
@@ -77,11 +78,14 @@ var contentTypes = map[string]string{
 	".csv":   "text/csv; charset=utf-8",
 	".jsonl": "application/jsonl; charset=utf-8",
 	".woff2": "font/woff2",
+	// The web app manifest (manifest.webmanifest), as the W3C spec registers it.
+	".webmanifest": "application/manifest+json",
 }
 
 var compressible = map[string]bool{
 	".wasm": true, ".js": true, ".mjs": true, ".css": true, ".html": true, ".json": true,
 	".map": true, ".svg": true, ".txt": true, ".md": true, ".csv": true, ".jsonl": true,
+	".webmanifest": true,
 }
 
 func newStatic(dir string) *static {
@@ -112,6 +116,10 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r) // dotfiles and editor droppings are not part of the page
 			return
 		}
+	}
+	if rel == precacheName {
+		s.servePrecache(w, r)
+		return
 	}
 	info, err := s.root.Stat(rel)
 	if err != nil {
@@ -253,8 +261,9 @@ func (s *static) entry(rel string, info fs.FileInfo, compress bool) (*staticEntr
 	if err != nil {
 		return nil, err
 	}
-	tag := hashTag(data)
-	e := &staticEntry{size: info.Size(), modTime: info.ModTime(), sibs: sibs, data: data, etag: `"` + tag + `"`}
+	sum := sha256.Sum256(data)
+	tag := hex.EncodeToString(sum[:12])
+	e := &staticEntry{size: info.Size(), modTime: info.ModTime(), sibs: sibs, data: data, sum: sum, etag: `"` + tag + `"`}
 	if compress && sibs[0].size >= 0 {
 		if br, err := s.read(rel+".br", sibs[0].size); err == nil && int64(len(br)) == sibs[0].size {
 			e.br = br

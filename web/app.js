@@ -10,13 +10,12 @@
 // on guesses: data-shell="ready" once the views are drawn, data-engine="ready" (or "failed") the
 // moment the engine can be used, data-ready="true" once the view shown is whole.
 
-import { load } from "./ragjudge.js";
+import { compile } from "./wasmstart.js";
 import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
 import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
 import { mountEvaluate } from "./evaluate.js";
-import { mountCalculator } from "./calculator.js";
 import { renderVerdict } from "./verdicts.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
@@ -52,27 +51,6 @@ async function fetchDescriptions() {
   }
 }
 
-/**
- * compileEarly starts compiling the wasm at url as its bytes arrive and resolves to the
- * WebAssembly.Module; or to the Response itself when it cannot (an HTTP error, a server that does
- * not send application/wasm), for load() to say why or to compile it from its bytes.
- * @param {URL} url @returns {Promise<WebAssembly.Module|Response>}
- */
-async function compileEarly(url) {
-  let res;
-  try {
-    res = await fetch(url); // answered by index.html's preload
-  } catch (e) {
-    throw new Error(`cannot fetch ${url.href}: ${e instanceof Error ? e.message : e}`);
-  }
-  if (!res.ok || !WebAssembly.compileStreaming) return res;
-  try {
-    return await WebAssembly.compileStreaming(res.clone());
-  } catch {
-    return res;
-  }
-}
-
 async function main() {
   const doc = document;
   const html = doc.documentElement;
@@ -80,18 +58,20 @@ async function main() {
   const engine = new Engine();
   const loading = ref(doc, "loading");
 
-  // The wasm downloads from the start (index.html preloads it). Its compiling starts once the
-  // evaluators' descriptions are in hand: the compiler takes the 5 MB in chunks, one main-thread
-  // task each, which held the descriptions back by ~50 ms when it started first. Starting Go,
-  // tens of ms on the main thread, waits until the shell is painted.
+  // The wasm downloads and compiles from the start (index.html preloads it, wasmstart.js compiles
+  // it as it arrives; from the service worker's cache, from here). Starting Go, tens of ms on the
+  // main thread, waits until the shell is painted.
   /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
   // The user's own evaluators are read from this browser's storage meanwhile: the views list them
   // with the built-ins (custom/registry.js), and the engine gets them (rj.define) once it is ready.
+  // The engine's modules are not needed to draw the shell: they are imported, not waited for
+  // (index.html preloads them after the first paint's modules).
+  const engineModule = import("./ragjudge.js"); // modulepreload
   let [builtins, config, registry] = await Promise.all([fetchDescriptions(), fetchConfig(), EvaluatorRegistry.open([])]);
-  const compiled = compileEarly(new URL("ragjudge.wasm", doc.baseURI));
-  const engineLoad = load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) });
+  const compiled = compile();
+  const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
   state.config = config;
   const described = builtins;
@@ -109,6 +89,7 @@ async function main() {
 
   mountSettings(doc, state);
   let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+  /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
   let batchMounted = false;
@@ -149,8 +130,7 @@ async function main() {
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
     if (view === "evaluate" && evaluateStale) redrawEvaluate();
     if (view === "calculator" && !calculatorMounted) {
-      calculatorMounted = true;
-      mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
+      calculatorMounted = mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
     }
     if (view === "batch" && !batchMounted) {
       // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
@@ -158,6 +138,7 @@ async function main() {
       batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry });
     }
     if (view === "batch") await batchMounted;
+    if (view === "calculator") await calculatorMounted;
     if (view === "custom" && !customMounted) customMounted = mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict });
     if (view === "custom") await customMounted;
   }
@@ -220,6 +201,11 @@ async function main() {
   // The page is whole: the e2e tests wait for this.
   html.dataset.ready = "true";
   performance.mark("ragjudge-ready");
+  // Offline: the service worker keeps the page's files (after the page is whole, so that its
+  // precaching does not compete with the first load).
+  import("./offline.js") // modulepreload
+    .then(({ startOffline }) => startOffline(ref(doc, "updated")))
+    .catch(() => {});
 
   /** engineFailed says the engine did not load, with why; what is drawn stays readable. */
   function engineFailed(e) {
@@ -237,6 +223,18 @@ async function main() {
   }
 }
 
+// mountCalculator loads the Recall calculator (calculator.js) on first visit.
+async function mountCalculator(root, { engine, state, evaluators }) {
+  let mod;
+  try {
+    mod = await import("./calculator.js"); // modulepreload
+  } catch (e) {
+    viewLoadFailed(root, "calculator-load-error", "Recall calculator", e);
+    return;
+  }
+  mod.mountCalculator(root, { engine, state, evaluators });
+}
+
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
 async function mountBatch(root, { engine, evaluators, state, registry }) {
@@ -244,15 +242,7 @@ async function mountBatch(root, { engine, evaluators, state, registry }) {
   try {
     mod = await import("./batch/view.js");
   } catch (e) {
-    replace(
-      root,
-      h(
-        "section",
-        { class: "card msg-error", dataset: { ref: "batch-load-error" } },
-        h("h2", { class: "card-title", text: "Batch evaluation" }),
-        h("p", { text: "✗ The Batch view did not load: " + (e instanceof Error ? e.message : String(e)) }),
-      ),
-    );
+    viewLoadFailed(root, "batch-load-error", "Batch evaluation", e);
     return;
   }
   await mod.mount(root, { engine, evaluators, state, renderVerdict, registry });
@@ -269,6 +259,20 @@ async function mountLazy(path, root, title, ctx) {
     return;
   }
   await mod.mount(root, ctx);
+}
+
+/** viewLoadFailed says in root that a view's modules did not load, with the error. */
+function viewLoadFailed(root, dataRef, title, e) {
+  const name = title === "Batch evaluation" ? "The Batch view" : "The " + title;
+  replace(
+    root,
+    h(
+      "section",
+      { class: "card msg-error", dataset: { ref: dataRef } },
+      h("h2", { class: "card-title", text: title }),
+      h("p", { text: `✗ ${name} did not load: ` + (e instanceof Error ? e.message : String(e)) }),
+    ),
+  );
 }
 
 main();

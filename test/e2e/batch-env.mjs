@@ -118,9 +118,17 @@ export function useBatchEnv(upstreamOpts = null) {
   return env;
 }
 
-/** launch starts headless chromium (extra args appended). */
-export function launch(extra = []) {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extra] });
+/**
+ * launch starts headless chromium (extra args appended). Its contexts block service workers (the
+ * page's would answer reloads from its cache and hide requests from routes), unless a test asks.
+ */
+export async function launch(extra = []) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extra] });
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (opts = {}) => newContext({ serviceWorkers: "block", ...opts });
+  browser.newPage = (opts = {}) => newPage({ serviceWorkers: "block", ...opts });
+  return browser;
 }
 
 /** openBatch opens the page at url on the Batch tab and waits until the view is mounted. */

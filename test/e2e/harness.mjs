@@ -67,8 +67,14 @@ function stop(child) {
   });
 }
 
-/** launch starts chromium in a fresh profile directory. */
-export async function launch() {
+/**
+ * launch starts chromium in a fresh profile directory. Service workers are blocked unless
+ * serviceWorkers is "allow": the page's (sw.js) would answer later loads from its cache, which
+ * tests that reload, route requests or serve another build do not expect; the offline tests
+ * allow it.
+ * @param {{serviceWorkers?: "allow"|"block"}} [opts]
+ */
+export async function launch({ serviceWorkers = "block" } = {}) {
   if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: apt-get install chromium`);
   const profile = mkdtempSync(join(tmpdir(), "ragjudge-e2e-profile-"));
   const ctx = await chromium.launchPersistentContext(profile, {
@@ -77,6 +83,7 @@ export async function launch() {
     args: CHROMIUM_ARGS,
     viewport: { width: 1400, height: 1000 },
     permissions: ["clipboard-read", "clipboard-write"],
+    serviceWorkers,
   });
   return {
     ctx,
@@ -92,12 +99,12 @@ export async function launch() {
  * {fake, serve, browser, page(), close()}. page(opts) opens a fresh tab on the app, optionally with
  * saved settings, and waits until the page says it is ready.
  */
-export async function setup() {
+export async function setup({ serviceWorkers = "block", web = undefined } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-e2e-"));
   const bin = buildServe(dir);
   const fake = await startFake();
-  const serve = await startServe(bin, fake.url);
-  const browser = await launch();
+  const serve = await startServe(bin, fake.url, web ? { args: ["-web", web] } : {});
+  const browser = await launch({ serviceWorkers });
   const pages = [];
   return {
     fake,

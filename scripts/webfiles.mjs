@@ -1,0 +1,216 @@
+// webfiles.mjs: what the page is made of, read from the files actually in web/ (never a hand
+// list, so a module added to web/ is published, precached and preloaded without editing anything):
+//
+//   node scripts/webfiles.mjs preload web            rewrite index.html's modulepreload block
+//   node scripts/webfiles.mjs preload web --check    exit 1 when that block is out of date
+//   node scripts/webfiles.mjs precache web OUT.js    write the service worker's precache list
+//   node scripts/webfiles.mjs dist web DIR           write DIR: web/ ready for a static host
+//
+// The modulepreload block lists app.js's static import graph (what the first paint needs), so the
+// browser asks for every module of it at once instead of one import level per round trip; modules
+// loaded with import() (the Batch view, the calculator) stay out of it.
+//
+// The precache list (precache.js, read by sw.js with importScripts) names every published file
+// with the SHA-256 of its bytes; its version is a hash over those names and sums, so any change to
+// any file is a new version, and the service worker checks each file it caches against its sum
+// (a file fetched while a deploy is half done cannot slip into a version). serve/ answers
+// /precache.js with the same list computed from its web directory (static.go, precacheList):
+// both follow the rules of publishedFiles.
+
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync } from "node:fs";
+import { join, dirname, posix, relative, sep, extname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** NOT_PRECACHED are published files the service worker does not cache: itself and its list. */
+export const NOT_PRECACHED = new Set(["sw.js", "precache.js", "_headers"]);
+
+/**
+ * publishedFiles lists web's files as the page's URLs see them ("batch/view.js"), sorted: every
+ * regular file but dotfiles (and what is under a dot directory) and the precompressed siblings
+ * (.br, .gz) of another file, which are the same file in another coding.
+ * @param {string} web @returns {string[]}
+ */
+export function publishedFiles(web) {
+  /** @type {string[]} */
+  const out = [];
+  const walk = (dir) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      if (d.name.startsWith(".")) continue;
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else if (d.isFile()) out.push(relative(web, p).split(sep).join("/"));
+    }
+  };
+  walk(web);
+  const all = new Set(out);
+  return out.filter((f) => !((f.endsWith(".br") || f.endsWith(".gz")) && all.has(f.slice(0, -3)))).sort();
+}
+
+/**
+ * precacheList is what sw.js caches: [url, sha256 hex] for each published file but sw.js and
+ * its list, and the version, a hash over the lot.
+ * @param {string} web @returns {{version: string, files: [string, string][]}}
+ */
+export function precacheList(web) {
+  /** @type {[string, string][]} */
+  const files = publishedFiles(web)
+    .filter((f) => !NOT_PRECACHED.has(f))
+    .map((f) => [f, createHash("sha256").update(readFileSync(join(web, f))).digest("hex")]);
+  const version = createHash("sha256").update(files.map(([f, sum]) => f + " " + sum + "\n").join("")).digest("hex").slice(0, 16);
+  return { version, files };
+}
+
+/** precacheScript is precache.js's text for list (serve/ writes the same bytes). */
+export function precacheScript(list) {
+  return "// The service worker's precache list, generated from the published files.\nself.PRECACHE = " + JSON.stringify(list) + ";\n";
+}
+
+const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm;
+
+/**
+ * staticGraph is the modules entry imports statically, directly or not, entry first: the files a
+ * browser must fetch before entry runs. Dynamic import() is not followed.
+ * @param {string} web @param {string} entry e.g. "app.js" @returns {string[]}
+ */
+export function staticGraph(web, entry) {
+  const seen = new Set();
+  const visit = (f) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    const src = readFileSync(join(web, f), "utf8");
+    for (const m of src.matchAll(IMPORT)) visit(posix.normalize(posix.join(posix.dirname(f), m[1] || m[2])));
+  };
+  visit(entry);
+  return [...seen];
+}
+
+const PRELOADED_IMPORT = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\).*\/\/\s*modulepreload\b/g;
+
+/**
+ * preloadGraph is what index.html preloads: entry's static graph (the first paint), then the
+ * static graphs of the modules it imports dynamically on a line marked "// modulepreload" (needed
+ * soon, e.g. the engine's, but not to draw), in that order; the browser asks in document order.
+ * @param {string} web @param {string} entry @returns {string[]}
+ */
+export function preloadGraph(web, entry) {
+  const first = staticGraph(web, entry);
+  const out = new Set(first);
+  for (const f of first) {
+    const src = readFileSync(join(web, f), "utf8");
+    for (const m of src.matchAll(PRELOADED_IMPORT)) {
+      for (const g of staticGraph(web, posix.normalize(posix.join(posix.dirname(f), m[1])))) out.add(g);
+    }
+  }
+  return [...out];
+}
+
+const BEGIN = "<!-- modulepreload: begin (written by scripts/webfiles.mjs from app.js's imports) -->";
+const END = "<!-- modulepreload: end -->";
+
+/** withPreloads returns index.html's text with its modulepreload block listing graph. */
+export function withPreloads(html, graph) {
+  const a = html.indexOf(BEGIN);
+  const b = html.indexOf(END);
+  if (a < 0 || b < a) throw new Error(`index.html has no "${BEGIN}" ... "${END}" block`);
+  const indent = html.slice(html.lastIndexOf("\n", a) + 1, a);
+  const lines = graph.map((f) => `${indent}<link rel="modulepreload" href="${f}">`);
+  return html.slice(0, a) + BEGIN + "\n" + lines.join("\n") + "\n" + indent + html.slice(b);
+}
+
+// headersFile is _headers (Netlify and Cloudflare Pages read it) for a dist folder. A request
+// takes the headers of every rule its path matches, so each header is set by one rule only.
+function headersFile() {
+  return `# Headers for static hosts that read this file (Netlify, Cloudflare Pages); see the README.
+#
+# Cache life: every file revalidates (Cache-Control: no-cache, answered 304 while unchanged). The
+# names carry no content hash, and repeat visits do not wait on the network anyway: the service
+# worker (sw.js) answers them from its cache and fetches a new build's files in the background.
+# sw.js and precache.js must never be kept without asking, or a new build would not be seen.
+#
+# Content-Encoding: ragjudge.wasm.br (brotli) and ragjudge.wasm.gz (gzip) are ragjudge.wasm
+# precompressed, for servers that send such a copy in place of the file when the browser accepts
+# it (nginx brotli_static/gzip_static, Caddy's file_server precompressed, serve/). Netlify and
+# Cloudflare Pages compress on their own and do not use them; never serve a .br or .gz copy under
+# the wasm's name without "Content-Encoding: br" or "gzip" and "Vary: Accept-Encoding".
+/*
+  Cache-Control: no-cache
+  X-Content-Type-Options: nosniff
+/
+  Content-Security-Policy: frame-ancestors 'none'
+  X-Frame-Options: DENY
+  Referrer-Policy: no-referrer
+/index.html
+  Content-Security-Policy: frame-ancestors 'none'
+  X-Frame-Options: DENY
+  Referrer-Policy: no-referrer
+/ragjudge.wasm
+  Content-Type: application/wasm
+/manifest.webmanifest
+  Content-Type: application/manifest+json
+/sw.js
+  Content-Type: text/javascript; charset=utf-8
+/precache.js
+  Content-Type: text/javascript; charset=utf-8
+`;
+}
+
+/**
+ * dist writes out: the published files of web (with the wasm's .br and .gz copies, their times
+ * kept), precache.js and _headers; a folder to upload as it is.
+ * @param {string} web @param {string} out
+ */
+export function dist(web, out) {
+  const tmp = out + ".tmp";
+  rmSync(tmp, { recursive: true, force: true });
+  const names = publishedFiles(web);
+  const copies = [];
+  for (const f of names) {
+    copies.push(f);
+    for (const ext of [".br", ".gz"]) {
+      try {
+        if (statSync(join(web, f + ext)).mtimeMs === statSync(join(web, f)).mtimeMs) copies.push(f + ext);
+      } catch {
+        // no precompressed copy
+      }
+    }
+  }
+  for (const f of copies) {
+    const to = join(tmp, f);
+    mkdirSync(dirname(to), { recursive: true });
+    copyFileSync(join(web, f), to);
+    const st = statSync(join(web, f));
+    utimesSync(to, st.atime, st.mtime);
+  }
+  writeFileSync(join(tmp, "precache.js"), precacheScript(precacheList(tmp)));
+  writeFileSync(join(tmp, "_headers"), headersFile());
+  rmSync(out, { recursive: true, force: true });
+  renameSync(tmp, out);
+  return copies.length + 2;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [cmd, web = "web", arg] = process.argv.slice(2);
+  if (cmd === "preload") {
+    const file = join(web, "index.html");
+    const html = readFileSync(file, "utf8");
+    const want = withPreloads(html, preloadGraph(web, "app.js"));
+    if (process.argv.includes("--check")) {
+      if (want !== html) {
+        console.error(`${file}: the modulepreload block is out of date: run make build (node scripts/webfiles.mjs preload ${web})`);
+        process.exit(1);
+      }
+    } else if (want !== html) {
+      writeFileSync(file, want);
+      console.log(`${file}: modulepreload block updated`);
+    }
+  } else if (cmd === "precache" && arg) {
+    writeFileSync(arg, precacheScript(precacheList(web)));
+  } else if (cmd === "dist" && arg) {
+    const n = dist(web, arg);
+    console.log(`${arg}: ${n} files, version ${precacheList(arg).version}`);
+  } else {
+    console.error("usage: node scripts/webfiles.mjs preload WEB [--check] | precache WEB OUT.js | dist WEB DIR");
+    process.exit(2);
+  }
+}

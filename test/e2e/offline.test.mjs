@@ -1,0 +1,215 @@
+// offline.test.mjs: the page installed by its service worker (web/sw.js), in real chromium with
+// service workers allowed: after one visit it reloads with the network off and still computes a
+// recall and reads a pasted judge answer; a new build is taken on the next load, with the
+// "updated" note, while a page still open keeps the files of its own version.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { setup, launch, pickEvaluator, proxySettings, text, WEB } from "./harness.mjs";
+import { dist } from "../../scripts/webfiles.mjs";
+import { loadDataset, runEnd } from "./batch-env.mjs";
+import { EXAMPLES } from "./fake-upstream.mjs";
+
+const cleanup = [];
+after(async () => {
+  for (const f of cleanup.reverse()) await f();
+});
+
+/** controlled waits until the page's service worker controls it. */
+async function controlled(page) {
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 60000 });
+}
+
+/** until polls an async condition in the page (waitForFunction does not await one). */
+async function until(page, f, arg, timeout = 60000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(f, arg))) {
+    if (Date.now() > end) throw new Error("timed out waiting for " + f.toString().slice(0, 200));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** versionOf is the precache version the server at url lists now. */
+async function versionOf(url) {
+  const js = await (await fetch(url + "/precache.js")).text();
+  return JSON.parse(js.slice(js.indexOf("=") + 1, js.lastIndexOf(";"))).version;
+}
+
+test("after one visit the page reloads offline: a recall computed, a pasted answer read", async () => {
+  const env = await setup({ serviceWorkers: "allow" });
+  cleanup.push(() => env.close());
+  const page = await env.page({ settings: { endpoint: "manual", model: "judge-mini" } });
+  await controlled(page);
+  // The service worker asks for nothing of the dev server's API, and only GETs.
+  await env.browser.ctx.setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && document.documentElement.dataset.engine === "ready");
+    assert.deepEqual(page.pageErrors, []);
+    assert.equal(await page.evaluate(() => navigator.onLine), false, "the browser is offline");
+
+    // Evaluate, manual mode: a pasted answer is read into the same verdict as online.
+    assert.equal(await text(page, '[data-ref="where"]'), "manual, no calls");
+    await pickEvaluator(page, "claim-groundedness");
+    await page.click('[data-ref="clear"]');
+    await page.click('[data-ref="example"]');
+    await page.fill('[data-ref="answer"]', EXAMPLES["claim-groundedness"].answer);
+    await page.waitForSelector('[data-ref="verdict-view"]');
+    assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✗Not grounded");
+    assert.match(await text(page, '[data-ref="verdict"] [data-ref="score"]'), /2 of 3/);
+
+    // The calculator (a module loaded when its view is first shown) computes a recall.
+    await page.click('[data-view="calculator"]');
+    await page.click('[data-ref="calc-seed-1"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "4 / 5");
+    await page.fill('[data-ref="calc-essential-1"]', "3.5");
+    await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "3.75 / 5");
+    assert.equal(await page.locator('[data-ref="calculator-load-error"]').count(), 0);
+
+    // The Batch view (its modules loaded when first shown, its runs in IndexedDB) opens too.
+    await page.click('[data-view="batch"]');
+    await page.waitForSelector('[data-ref="batch-setup"]');
+    assert.equal(await page.locator('[data-ref="batch-load-error"]').count(), 0);
+    assert.deepEqual(page.pageErrors, []);
+  } finally {
+    await env.browser.ctx.setOffline(false);
+  }
+});
+
+test("a new build is taken on the next load, with a note; an open page keeps its own files", async () => {
+  const web = mkdtempSync(join(tmpdir(), "ragjudge-e2e-web-"));
+  cleanup.push(() => rmSync(web, { recursive: true, force: true }));
+  cpSync(WEB, web, { recursive: true, preserveTimestamps: true });
+  const env = await setup({ serviceWorkers: "allow", web });
+  cleanup.push(() => env.close());
+  const v1 = await versionOf(env.serve.url);
+  const page = await env.page({ settings: { endpoint: "manual" } });
+  await controlled(page);
+  await page.reload();
+  await page.waitForFunction((v) => document.documentElement.dataset.version === v, v1);
+  assert.equal(await page.locator('[data-ref="updated"]').isHidden(), true, "no note for the version last seen");
+
+  // A new build: another page title and another calculator.js.
+  const edit = (file, f) => {
+    const p = join(web, file);
+    writeFileSync(p, f(readFileSync(p, "utf8")));
+    const later = new Date(Date.now() + 2000);
+    utimesSync(p, later, later);
+  };
+  edit("index.html", (s) => s.replace("<title>ragjudge", "<title>ragjudge v2"));
+  edit("calculator.js", (s) => s + "\n// build two\n");
+  const v2 = await versionOf(env.serve.url);
+  assert.notEqual(v2, v1);
+
+  // This load still runs the first build (cached), and finds the second.
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  assert.doesNotMatch(await page.title(), /v2/);
+  await until(page, async (v) => {
+    // Installed: every file is cached and the worker lists the version (sw.js, versions()).
+    const res = await (await caches.open("ragjudge-pins")).match("__versions");
+    return !!res && JSON.parse(await res.text()).at(-1) === "ragjudge-" + v;
+  }, v2);
+  // The open page is of the first build: what it loads now is of the first build too.
+  await page.click('[data-view="calculator"]');
+  await page.waitForSelector('[data-ref="calc-seed-1"]');
+  assert.equal(await page.locator('[data-ref="calculator-load-error"]').count(), 0);
+  assert.doesNotMatch(await page.evaluate(() => fetch("calculator.js").then((r) => r.text())), /build two/);
+
+  // The next load is the second build, whole, and says so.
+  await page.reload();
+  await page.waitForFunction((v) => document.documentElement.dataset.version === v, v2);
+  assert.match(await page.title(), /v2/);
+  assert.match(await page.evaluate(() => fetch("calculator.js").then((r) => r.text())), /build two/);
+  await page.waitForSelector('[data-ref="updated"]', { state: "visible" });
+  assert.match(await text(page, '[data-ref="updated"]'), /updated/);
+  assert.deepEqual(page.pageErrors, []);
+
+  // The first build's cache goes once no page uses it (a page's pin outlives it by 10 s at most;
+  // the worker looks when a page loads).
+  const gone = Date.now() + 40000;
+  while (await page.evaluate((v) => caches.has("ragjudge-" + v), v1)) {
+    assert.ok(Date.now() < gone, "the first build's cache is still there");
+    await new Promise((r) => setTimeout(r, 2000));
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.version);
+  }
+});
+
+test("a batch run made online (its call worker served by the service worker) reopens offline", async () => {
+  const env = await setup({ serviceWorkers: "allow" });
+  cleanup.push(() => env.close());
+  let page = await env.page({ settings: proxySettings(), view: "batch" });
+  await controlled(page);
+  await page.reload(); // from the cache now: the page and its call worker are of one version
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  const rows = [1, 2, 3].map((i) => JSON.stringify({ response: `Paris is the capital of France (${i}).`, retrieved_contexts: ["Paris is the capital of France."] })).join("\n") + "\n";
+  await loadDataset(page, "three.jsonl", rows);
+  await page.click('[data-ref="batch-run"]');
+  const end = await runEnd(page, 60_000);
+  assert.equal(end.done, 3);
+
+  await env.browser.ctx.setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    await page.waitForSelector('[data-ref="batch-open-run"]');
+    assert.equal(await page.locator('[data-ref="batch-open-run"]').count(), 1);
+    await page.click('[data-ref="batch-open-run"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="batch-progress-text"]')?.dataset.done === "3");
+    assert.deepEqual(page.pageErrors, []);
+  } finally {
+    await env.browser.ctx.setOffline(false);
+  }
+});
+
+/** freePort is a loopback port nothing listens on. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = /** @type {import("node:net").AddressInfo} */ (srv.address());
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+test("the folder make dist writes works from a plain static file server, and offline after one visit", async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "ragjudge-e2e-dist-")), "dist");
+  cleanup.push(() => rmSync(join(out, ".."), { recursive: true, force: true }));
+  dist(WEB, out);
+  // Python's http.server: no dev server API, no compression, no headers of ours.
+  const port = await freePort();
+  const server = spawn("/usr/bin/python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", out], { stdio: "ignore" });
+  cleanup.push(() => server.kill());
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const up = await fetch(url + "/precache.js").then((r) => r.ok, () => false);
+    if (up) break;
+    assert.ok(i < 100, "the static server did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const browser = await launch({ serviceWorkers: "allow" });
+  cleanup.push(() => browser.close());
+  const page = await browser.ctx.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url + "/#calculator");
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  assert.equal(await text(page, '[data-ref="where"]'), "manual, no calls", "no dev server: manual mode");
+  await controlled(page);
+  await browser.ctx.setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && document.documentElement.dataset.engine === "ready");
+    await page.click('[data-ref="calc-seed-2"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "3.67 / 5");
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.ctx.setOffline(false);
+  }
+});
