@@ -46,8 +46,8 @@ const GOROOT = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim(
 function buildRef(ref, dir) {
   execFileSync("bash", ["-c", `git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`], { cwd: ROOT });
   const web = join(dir, "web");
-  const env = { ...process.env, GOOS: "js", GOARCH: "wasm" };
-  execFileSync("go", ["build", "-trimpath", "-gcflags=all=-l", "-ldflags=-s -w", "-o", join(web, "ragjudge.wasm"), "./wasm"], { cwd: dir, env, stdio: ["ignore", "inherit", "inherit"] });
+  // The wasm as the ref's own Makefile builds it (its flags and GOEXPERIMENT change over time).
+  execFileSync("make", ["-s", "web/ragjudge.wasm"], { cwd: dir, stdio: ["ignore", "inherit", "inherit"] });
   const wasmExec = [join(GOROOT, "lib/wasm/wasm_exec.js"), join(GOROOT, "misc/wasm/wasm_exec.js")].find(existsSync);
   copyFileSync(wasmExec, join(web, "wasm_exec.js"));
   if (existsSync(join(dir, "cmd/describe"))) execFileSync("go", ["run", "./cmd/describe", "-o", join(web, "evaluators.json")], { cwd: dir });
