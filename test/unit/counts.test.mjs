@@ -173,6 +173,9 @@ test("the undetermined card counts errors in words: 1 error, 2 errors, 0 errors"
   assert.equal(sub(0), "0 errors");
 });
 
+/** turns settles after n turns of the event loop: what is due then has run, whatever the machine's speed. */
+const turns = (n) => new Promise((res) => { const tick = () => (--n <= 0 ? res(undefined) : setImmediate(tick)); tick(); });
+
 test("a run whose every call fails: the attempts that failed are counted and said, not '0 of 0 calls'", async () => {
   // An endpoint that answers 503 to everything: the rows fail, the run sees an outage and puts
   // them back in the queue, with no result to hold their attempts; the count still has every one.
@@ -196,7 +199,7 @@ test("a run whose every call fails: the attempts that failed are counted and sai
   live.attach(r, [0, 1, 2, 3]);
   r.start();
   await clock.run(out, 100_000);
-  await clock.run(new Promise((res) => setTimeout(res, 10)), 1000);
+  await clock.run(turns(50), 1000);
   assert.ok(sent >= 3, `${sent} calls sent`);
   const results = (await store.getResults("r503")).filter(Boolean);
   const c = runCounts({ total: 4, results, unstoredFailed: live.failedCalls() });
@@ -207,7 +210,7 @@ test("a run whose every call fails: the attempts that failed are counted and sai
   assert.doesNotMatch(line, /0 of 0 calls/);
   assert.equal(summaryCards(c).find((x) => x.ref === "batch-tokens").sub, `${sent} calls failed, none answered`);
   r.cancel();
-  await clock.run(new Promise((res) => setTimeout(res, 10)), 1000);
+  await clock.run(turns(50), 1000);
 });
 
 test("rows that end in an error keep their failed attempts in their result; retried successes count theirs", () => {
