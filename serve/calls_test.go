@@ -159,7 +159,7 @@ func TestCallsSocketAnswersExactlyAsHTTP(t *testing.T) {
 				decodeError(t, res.Body)
 			}
 			require.NoError(t, conn.Close(websocket.StatusNormalClosure, ""))
-			require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 2*time.Second, 10*time.Millisecond)
+			require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 10*time.Second, 10*time.Millisecond)
 			assert.Contains(t, logs.String(), fmt.Sprintf("WS /v1/chat/completions %d ", tc.status))
 			assert.NotContains(t, logs.String(), testKey[len(testKey)-8:], "no key in the access log")
 			assert.NotContains(t, logs.String(), "Is the claim grounded", "no body in the access log")
@@ -296,7 +296,7 @@ func TestCallsSocketCancelEndsTheUpstreamCallAndSendsNoResult(t *testing.T) {
 	res := readResult(t, conn)
 	assert.Equal(t, int64(2), res.ID, "the cancelled call sent no result")
 	assert.Equal(t, http.StatusOK, res.Status)
-	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 2*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 10*time.Second, 10*time.Millisecond)
 
 	t.Run("an id can be used again once its call is over", func(t *testing.T) {
 		sendText(t, conn, callMessage(1, testKey, chatBody("fast", false)))
@@ -315,7 +315,7 @@ func TestCallsSocketCloseCancelsEveryCallInFlight(t *testing.T) {
 	h.await(t, h.started, 3, "the upstream never saw the calls")
 	require.NoError(t, conn.Close(websocket.StatusGoingAway, "page closed"))
 	assert.ElementsMatch(t, []string{"slow-1", "slow-2", "slow-3"}, h.await(t, h.ended, 3, "the upstream calls were not cancelled"))
-	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 2*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "GET /ragjudge/calls 101") }, 10*time.Second, 10*time.Millisecond)
 	assert.Equal(t, 3, strings.Count(logs.String(), "WS /v1/chat/completions 499"))
 
 	t.Run("without a close frame too", func(t *testing.T) {
@@ -773,7 +773,7 @@ func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
 	sendText(t, conn, `{"type":"cancel","id":3}`)
-	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 2*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "WS /v1/chat/completions 499") }, 10*time.Second, 10*time.Millisecond,
 		"a dropped waiting call is logged as cancelled")
 	// Its id is free at once: a new call 3 waits behind call 4.
 	sendText(t, conn, callMessage(3, testKey, chatBody("c3-again", false)))
@@ -865,7 +865,7 @@ func TestCallsSocketCloseDropsWaitingCalls(t *testing.T) {
 	}
 	g.assertNoArrival(t, "the socket closed with it waiting")
 	assert.Len(t, fake.requests(), 1)
-	require.Eventually(t, func() bool { return strings.Count(logs.String(), "WS /v1/chat/completions 499") == 3 }, 2*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return strings.Count(logs.String(), "WS /v1/chat/completions 499") == 3 }, 10*time.Second, 10*time.Millisecond,
 		"the running call and both waiting ones are logged as cancelled")
 }
 
