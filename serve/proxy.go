@@ -824,11 +824,19 @@ func scrubKeyBytes(b []byte, key string) []byte {
 // percent-encoded as in an echoed URL. A budget bounds the backtracking that keys full of
 // backslashes or percent signs could cause.
 func keyAt(s, key string) int {
-	budget := 64 * len(key)
+	// failed remembers the (text, key) positions already known not to match, so a run of
+	// backslashes, each readable as itself or as half of an escape, is tried once per position
+	// pair rather than once per way of reaching it (exponential: a 9-backslash key escaped as 18
+	// backslashes ran out of the budget and was let through). Made on the first failure only.
+	var failed map[[2]int]bool
+	budget := 64*len(key) + 2*len(key)*len(key)
 	var match func(i, k int) int
 	match = func(i, k int) int {
 		if k == len(key) {
 			return i
+		}
+		if failed[[2]int{i, k}] {
+			return -1
 		}
 		if budget--; budget < 0 {
 			return -1
@@ -842,6 +850,12 @@ func keyAt(s, key string) int {
 			if end := match(i+n, k+size); end >= 0 {
 				return end
 			}
+		}
+		if k > 0 {
+			if failed == nil {
+				failed = map[[2]int]bool{}
+			}
+			failed[[2]int{i, k}] = true
 		}
 		return -1
 	}
