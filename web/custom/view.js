@@ -14,6 +14,7 @@ import { buildForm, fromInputs, toInputs, missingRequired, listWords, autoGrow }
 import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
 import { templateEditor } from "./editor.js";
+import { download } from "../batch/format.js";
 import { outputForm } from "./outputform.js";
 import { blankSpec, copyOf, freeId, templatesOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, sampleValue, sampleOf, errorAt, ID_RE, labelOf } from "./spec.js";
 
@@ -668,16 +669,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   /** @param {any[]} specs @param {string} name */
   function exportSpecs(specs, name) {
     if (!specs.length) return;
-    const blob = new Blob([exportFile(specs)], { type: "application/json" });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    a.rel = "noopener";
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    download(name, exportFile(specs), "application/json");
   }
 
   /** importFile reads a .json file of one or more evaluators, checks each and keeps those without errors. @param {File} file */
