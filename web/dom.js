@@ -140,3 +140,36 @@ export function selectSpan(ta, at) {
   ta.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
   ta.scrollIntoView({ block: "center" });
 }
+
+/**
+ * confirmButton is a button that asks twice, in place, for what cannot be undone (a delete): the
+ * first click shows ask, in the stop colour, for ms; a second click in that time calls onConfirm,
+ * otherwise it goes back to text. No dialog takes the focus away from the list it sits in.
+ * @param {{text: string, ask: string, onConfirm: () => any, ms?: number, class?: string, dataset?: Record<string, string>, attrs?: Record<string, any>}} o
+ */
+export function confirmButton({ text, ask, onConfirm, ms = 4000, ...props }) {
+  let armed = 0;
+  const b = h("button", {
+    type: "button",
+    class: "btn btn-small btn-ghost",
+    ...props,
+    text,
+    on: {
+      click: async () => {
+        if (!armed) {
+          b.textContent = ask;
+          b.classList.add("btn-stop");
+          armed = setTimeout(() => {
+            armed = 0;
+            b.textContent = text;
+            b.classList.remove("btn-stop");
+          }, ms);
+          return;
+        }
+        clearTimeout(armed);
+        await onConfirm();
+      },
+    },
+  });
+  return b;
+}

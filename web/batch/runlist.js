@@ -1,7 +1,7 @@
 // runlist.js: the "Runs in this browser" card: every stored run, with Open and a Delete that asks
 // twice, in place. The open run's row shows the same counts as the run card.
 
-import { h, replace } from "../dom.js";
+import { h, replace, confirmButton } from "../dom.js";
 import { fmtInt } from "./format.js";
 
 /**
@@ -17,31 +17,13 @@ export function mountRunsList({ store, controller }) {
 
   /** deleteButton asks twice, in place: "Delete", then "Delete N rows?" for a few seconds. */
   function deleteButton(r) {
-    let armed = 0;
-    const b = h("button", {
-      type: "button",
-      class: "btn btn-small btn-ghost",
+    return confirmButton({
       text: "Delete",
+      ask: `Delete ${fmtInt(r.total)} rows?`,
       dataset: { ref: "batch-delete-run" },
       attrs: { "aria-label": `Delete the run of ${r.name}` },
-      on: {
-        click: async () => {
-          if (!armed) {
-            b.textContent = `Delete ${fmtInt(r.total)} rows?`;
-            b.classList.add("btn-stop");
-            armed = setTimeout(() => {
-              armed = 0;
-              b.textContent = "Delete";
-              b.classList.remove("btn-stop");
-            }, 4000);
-            return;
-          }
-          clearTimeout(armed);
-          await controller.remove(r.id);
-        },
-      },
+      onConfirm: () => controller.remove(r.id),
     });
-    return b;
   }
 
   /**

@@ -1,0 +1,183 @@
+// evaluatorlist.js: the list card of the My evaluators view (view.js): the user's evaluators, and
+// new ones from scratch, from a starter or a built-in duplicated, imported from and exported to
+// .json files.
+
+import { h, replace, uid } from "../dom.js";
+import { download } from "../batch/format.js";
+import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf } from "./spec.js";
+
+/**
+ * evaluatorList makes the list card (listCard, to be placed by the view) and its functions,
+ * working on the view's shared context.
+ * @param {import("./view.js").Ctx} ctx
+ */
+export function evaluatorList(ctx) {
+  const { engine, registry } = ctx;
+  const listEl = h("div", { class: "custom-list", dataset: { ref: "custom-list" } });
+  const msg = h("div", { class: "custom-msg", dataset: { ref: "custom-msg" }, attrs: { role: "status", "aria-live": "polite" } });
+  const newBtn = h("button", { type: "button", class: "btn btn-primary", text: "+ New evaluator", dataset: { ref: "custom-new" }, on: { click: () => ctx.create(blankSpec(takenIds())) } });
+  const fromSel = h("select", { class: "input", id: uid("from"), dataset: { ref: "custom-new-from" }, on: { change: () => newFrom(fromSel.value) } });
+  const fileInput = h("input", { type: "file", id: uid("imp"), class: "offscreen", tabIndex: -1, accept: ".json,application/json", dataset: { ref: "custom-import-file" }, attrs: { "aria-label": "Import evaluators from a .json file" }, on: { change: () => fileInput.files && fileInput.files[0] && importFile(fileInput.files[0]) } });
+  const importBtn = h("button", { type: "button", class: "btn", text: "⇪ Import .json", dataset: { ref: "custom-import" }, on: { click: () => fileInput.click() } });
+  const exportAllBtn = h("button", { type: "button", class: "btn btn-ghost", text: "⤓ Export all", dataset: { ref: "custom-export-all" }, on: { click: () => exportSpecs(registry.customs().map((r) => r.spec), "my-evaluators.json") } });
+  const durableNote = registry.store.durable ? null : h("p", { class: "msg-error", text: "This browser refuses local storage (IndexedDB): your evaluators will not survive a reload. Export them to keep them." });
+  const listCard = h(
+    "section",
+    { class: "card custom-card" },
+    h("h2", { class: "card-title", text: "My evaluators" }),
+    h("p", { class: "desc", text: "Your own judge prompts, with the reader that turns the judge's answer into a verdict. They are kept in this browser and offered in Evaluate and Batch beside the built-ins." }),
+    durableNote,
+    h("div", { class: "btn-row custom-actions" }, newBtn, h("label", { htmlFor: fromSel.id, class: "sr-only", text: "New from a starter or a built-in" }), fromSel, importBtn, fileInput, exportAllBtn),
+    msg,
+    listEl,
+  );
+
+  /** @type {{file: string, title: string, description?: string, spec?: any}[]} */
+  let starters = [];
+  loadStarters().then((s) => {
+    starters = s;
+    drawFrom();
+  });
+
+  function takenIds() {
+    return [...registry.builtinIds(), ...registry.customs().map((r) => r.id)];
+  }
+
+  function drawFrom() {
+    const rj = /** @type {any} */ (engine.rj);
+    replace(
+      fromSel,
+      h("option", { value: "", text: "New from…" }),
+      starters.length ? h("optgroup", { attrs: { label: "Starters" } }, starters.map((s, i) => h("option", { value: "starter:" + i, text: s.title }))) : null,
+      h(
+        "optgroup",
+        { attrs: { label: rj ? "Duplicate a built-in" : "Duplicate a built-in (when the engine has loaded)" } },
+        registry.builtins.map((b) => h("option", { value: "builtin:" + b.id, text: b.title || b.id, disabled: !rj || typeof rj.spec !== "function" })),
+      ),
+    );
+    fromSel.value = "";
+  }
+
+  async function newFrom(v) {
+    fromSel.value = "";
+    if (!v) return;
+    try {
+      if (v.startsWith("starter:")) {
+        const s = starters[Number(v.slice(8))];
+        const spec = s.spec || (await fetchJSON(new URL("../starters/" + s.file, import.meta.url)));
+        await ctx.create(copyOf(spec, takenIds(), { suffix: "", title: spec.title }));
+      } else if (v.startsWith("builtin:")) {
+        const rj = /** @type {any} */ (engine.rj);
+        if (!rj) return;
+        // The engine names the copy already: "<id>-copy", "<title> (copy)".
+        const spec = rj.spec(v.slice(8));
+        await ctx.create(copyOf(spec, takenIds(), { suffix: "", title: spec.title || `${v.slice(8)} (copy)` }));
+      }
+    } catch (e) {
+      say("✗ Could not start from it: " + ctx.errText(e), true);
+    }
+  }
+
+  function say(text, error = false) {
+    msg.className = "custom-msg" + (text ? (error ? " msg-error" : " msg-note") : "");
+    msg.textContent = text;
+  }
+
+  function drawList() {
+    const recs = registry.customs();
+    exportAllBtn.disabled = !recs.length;
+    if (!recs.length) {
+      replace(listEl, h("p", { class: "hint", dataset: { ref: "custom-empty" }, text: "No evaluators of yours yet. Start one from scratch, from a starter, or by duplicating a built-in." }));
+      return;
+    }
+    const open = ctx.cur && ctx.cur.key;
+    replace(
+      listEl,
+      h(
+        "ul",
+        { class: "custom-items" },
+        recs.map((r) => {
+          const ok = r.ok !== false;
+          return h(
+            "li",
+            { class: "custom-item" + (r.id === open ? " is-open" : ""), dataset: { id: r.id } },
+            h(
+              "button",
+              { type: "button", class: "custom-open", dataset: { ref: "custom-open" }, attrs: { "aria-current": r.id === open ? "true" : null }, on: { click: () => ctx.openEditor(r.id) } },
+              h("span", { class: "custom-title", text: r.spec.title || r.id }),
+              h("span", { class: "custom-id mono", text: r.id }),
+            ),
+            h("span", { class: "custom-state " + (ok ? "is-ok" : "is-bad"), dataset: { ref: "custom-state" }, text: ok ? "✓ ready" : "✗ has errors" }),
+          );
+        }),
+      ),
+    );
+  }
+
+  // ---- import, export -------------------------------------------------------------------------
+  /** @param {any[]} specs @param {string} name */
+  function exportSpecs(specs, name) {
+    if (!specs.length) return;
+    download(name, exportFile(specs), "application/json");
+  }
+
+  /** importFile reads a .json file of one or more evaluators, checks each and keeps those without errors. @param {File} file */
+  async function importFile(file) {
+    fileInput.value = "";
+    say(`Reading ${file.name}…`);
+    const { specs, names, errors } = readImport(await file.text());
+    const problems = [...errors];
+    if (specs.length && !(await engine.whenReady())) {
+      say("✗ The judge engine did not load, so the evaluators cannot be checked: nothing was imported.", true);
+      return;
+    }
+    const rj = /** @type {any} */ (engine.rj);
+    const added = [];
+    for (const [k, spec] of specs.entries()) {
+      if (registry.builtinIds().has(spec.id)) {
+        problems.push(`${names[k]}: that id is a built-in's; rename it in the file.`);
+        continue;
+      }
+      const res = rj.checkEvaluator(spec);
+      if (!res.ok) {
+        problems.push(importProblem(names[k], res.errors));
+        continue;
+      }
+      const id = registry.records.has(spec.id) ? freeId(spec.id + "-imported", takenIds()) : spec.id;
+      const s = { ...spec, id };
+      const { sample, answer } = sampleOf(s);
+      await registry.save({ id, spec: s, sample, answer, ok: true, updatedAt: Date.now() });
+      added.push(id === spec.id ? id : `${spec.id} as ${id} (you have one by that id)`);
+    }
+    drawList();
+    if (added.length) ctx.openEditor(added[0].split(" ")[0]);
+    const text = (added.length ? `✓ Imported ${added.join(", ")}.` : "✗ Nothing was imported.") + (problems.length ? " Not imported: " + problems.join(" ") : "");
+    say(text, !added.length);
+  }
+
+  return { listCard, drawFrom, drawList, say, takenIds, exportSpecs };
+}
+
+/**
+ * loadStarters reads custom/starters.json: the starter evaluators (web/starters/) the "New from…"
+ * menu offers, in its order, with the titles it shows them by.
+ * @returns {Promise<{file: string, title: string, description?: string, spec?: any}[]>}
+ */
+async function loadStarters() {
+  try {
+    const list = await fetchJSON(new URL("./starters.json", import.meta.url));
+    if (!Array.isArray(list)) return [];
+    return list
+      .map((e) => (typeof e === "string" ? { file: e, title: labelOf(e.replace(/\.json$/, "")) } : e && typeof e.file === "string" ? { file: e.file, title: e.title || labelOf(e.file.replace(/\.json$/, "")), description: e.description } : null))
+      .filter((e) => e !== null);
+  } catch {
+    return [];
+  }
+}
+
+/** @param {URL} url */
+async function fetchJSON(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url.pathname}: ${res.status} ${res.statusText}`);
+  return res.json();
+}
