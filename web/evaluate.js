@@ -15,11 +15,11 @@ import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
-import { CallKind } from "./llm.js";
-import { askJudge, usageLine } from "./judgecall.js";
+import { usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
 import { pageRegistry } from "./custom/registry.js";
 import { mountShare } from "./evaluateshare.js";
+import { runJudge } from "./evaluaterun.js";
 
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
@@ -286,99 +286,18 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: usageLine(lastCall) }));
   }
 
-  async function run() {
-    if (running) return;
-    if (!engine.rj) {
-      runError.textContent = engine.status === "failed" ? "The judge engine did not load: see the message above." : "The judge engine is still loading: Run works in a moment.";
-      return;
-    }
-    if (!rendered) {
-      runError.textContent = "The prompt cannot be rendered yet: fix the inputs above first.";
-      return;
-    }
-    runError.textContent = "";
-    const ep = state.endpoint();
-    if (ep.mode === "manual") {
-      const ok = await promptView.copy();
-      runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer on the right." : "Select the prompt and copy it by hand.";
-      answerTA.focus();
-      return;
-    }
-    const st = state.get("settings");
-    if (!st.model) {
-      runError.textContent = "No model is set: choose one in Model settings.";
-      return;
-    }
-    const ctl = new AbortController();
-    running = { ctl };
-    // The run belongs to the inputs it started on: switching evaluators, Clear or Load example
-    // stop it, and what arrives after that is dropped rather than shown against other inputs.
-    const runEv = ev;
-    const runEpoch = epoch;
-    const mine = () => epoch === runEpoch;
-    let got = "";
-    lastCall = null;
-    drawUsage();
-    answerTA.value = "";
-    answerTA.readOnly = true;
-    answersOf()[runEv.id] = "";
-    stopBtn.hidden = false;
-    syncMode();
-    judge();
-    root.querySelector(".col-right")?.classList.add("streaming");
-    runStatus.textContent = "Waiting for the model…";
-    let raf = 0;
-    const flush = () => {
-      raf = 0;
-      if (!mine()) return;
-      answerTA.value = got;
-      autoGrow(answerTA);
-      answerTA.scrollTop = answerTA.scrollHeight;
-    };
-    try {
-      const res = await askJudge({
-        ep,
-        settings: st,
-        apiKey: state.key,
-        messages: rendered.messages,
-        signal: ctl.signal,
-        onDelta: (piece) => {
-          got += piece;
-          if (mine() && runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
-          if (!raf) raf = requestAnimationFrame(flush);
-        },
-      });
-      if ("error" in res) {
-        const err = res.error;
-        if (!mine()) {
-          // The user moved on to another evaluator; nothing to report here.
-        } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
-        else {
-          runStatus.textContent = "";
-          replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
-        }
-      } else {
-        got = res.content;
-        lastCall = res.call;
-        if (mine()) runStatus.textContent = res.call.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
-      }
-    } finally {
-      if (raf) cancelAnimationFrame(raf);
-      running = null;
-      if (mine()) answersOf()[runEv.id] = got;
-      answerTA.readOnly = false;
-      stopBtn.hidden = true;
-      root.querySelector(".col-right")?.classList.remove("streaming");
-      state.save();
-      syncMode();
-      if (mine()) {
-        answerTA.value = got;
-        autoGrow(answerTA);
-      } else lastCall = null;
-      drawUsage();
-      judge();
-    }
-  }
+  // run runs the prompt (evaluaterun.js): copied in manual mode, otherwise asked of the model.
+  const run = () =>
+    runJudge({
+      root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
+      ev: () => ev,
+      epoch: () => epoch,
+      rendered: () => rendered,
+      running: () => !!running,
+      setRunning: (r) => { running = r; },
+      setLastCall: (c) => { lastCall = c; },
+      answersOf, drawUsage, syncMode, judge,
+    });
 
   function stop() {
     if (running) running.ctl.abort();
