@@ -7,27 +7,19 @@
 // the form and the answer box work at once; the prompt, the verdict and Run wait quietly for the
 // engine (engine.js) and appear when it is ready.
 //
-// Under the verdict, "Copy link" puts the evaluation in a link (share.js) and "Download report"
-// saves it as one HTML file (report/); both load their code on the first click. A page opened on
-// such a link (#rj1.…) shows the shared inputs, answer and verdict without calling anything. A
-// link's custom evaluator that the user does not have (or has in another version) is shown as it
-// came, marked "from link", and kept in memory only (its form too) until the user saves it.
+// Under the verdict, the evaluation is shared as a link or a report, and a page opened on a share
+// link shows it: evaluateshare.js.
 
-import { h, replace, debounce, badge, selectSpan, copyText } from "./dom.js";
+import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { renderVerdict, checksView } from "./verdicts.js";
-import { CallKind } from "./llm.js";
-import { askJudge, usageLine } from "./judgecall.js";
+import { usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
 import { pageRegistry } from "./custom/registry.js";
-
-/** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
-let savedNote = "";
-
-/** SHARE_HASH tells a share link's fragment (share.js isShareFragment, without loading it). */
-const SHARE_HASH = /^#rj\d+\./;
+import { mountShare } from "./evaluateshare.js";
+import { runJudge } from "./evaluaterun.js";
 
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
@@ -45,8 +37,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
   const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
   const saveSoon = debounce(() => state.save(), 400);
-  // Read now: the page replaces a fragment that names no view with the view's name.
-  const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
 
   let ev = byID.get(state.get("evaluator"));
   /** @type {any} the last successful rj.render result */
@@ -68,17 +58,17 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
-  // ---- sharing: a link, a report ---------------------------------------------------------------
-  const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
-  const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
-  const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
-  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
-
-  // A link's evaluator: where it comes from, how it stands to the user's own, and Save.
-  const linkNote = h("div", { class: "link-note", dataset: { ref: "link-note" }, hidden: true });
-  desc.parentElement?.after(linkNote);
-  /** @type {Map<string, string>} the link evaluators' standing to the user's own ("differs", "none") */
-  const linkOwn = new Map();
+  // ---- sharing: a link, a report (evaluateshare.js) --------------------------------------------
+  const share = mountShare({
+    root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
+    ev: () => ev,
+    running: () => !!running,
+    rendered: () => rendered,
+    model: () => (lastCall ? lastCall.model : ""),
+    inputs: () => inputs(),
+    rawForm: () => rawForm(),
+    formsOf, answersOf, addPick, select, stop, clearForm, drawForm,
+  });
 
   // ---- evaluator picker --------------------------------------------------------------------
   for (const e of evaluators) addPick(e);
@@ -122,7 +112,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     epoch++;
     desc.textContent = ev.description || "";
     syncExample();
-    drawLinkNote();
+    share.drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
     answerTA.value = answersOf()[ev.id] || "";
     requestAnimationFrame(() => autoGrow(answerTA));
@@ -272,133 +262,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     selectSpan(answerTA, c);
   }
 
-  // ---- sharing ----------------------------------------------------------------------------------
-  /** shareable says why this evaluation cannot be shared yet, or "". */
-  function unshareable() {
-    if (!engine.rj) return "The judge engine is still loading.";
-    if (running) return "Wait for the judge's answer first.";
-    if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
-    return "";
-  }
-
-  async function copyLink() {
-    const why = unshareable();
-    if (why) return say(why, "error");
-    const { makeLink } = await import("./report/sharelink.js");
-    const link = await makeLink({ ev, inputs: inputs(), answer: answerTA.value, model: lastCall ? lastCall.model : "" });
-    if (link.tooLong) {
-      replace(
-        shareStatus,
-        h("span", { class: "msg-warning", dataset: { ref: "share-too-long" } }, `This evaluation makes a link of ${Math.ceil(link.length / 1024)} KB, longer than browsers keep (64 KB). Send the report file instead: `),
-        h("button", { type: "button", class: "btn btn-small", text: "⤓ Download report", on: { click: () => downloadReport() } }),
-      );
-      return;
-    }
-    const ok = await copyText(link.url);
-    replace(
-      shareStatus,
-      h("span", { dataset: { ref: "share-copied" } }, ok ? `Link copied (${link.length.toLocaleString("en-US")} characters). ` : "Copy this link: ", "It holds the inputs and the judge's answer, never your key."),
-      h("input", { class: "input mono share-url", value: link.url, readOnly: true, dataset: { ref: "share-url" }, attrs: { "aria-label": "Share link" } }),
-    );
-  }
-
-  async function downloadReport() {
-    const why = unshareable();
-    if (why) return say(why, "error");
-    say("Making the report…");
-    try {
-      const { singleReport, save } = await import("./report/download.js");
-      const report = save(await singleReport({ rj: engine.rj, ev, inputs: inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, model: lastCall ? lastCall.model : "" }));
-      say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
-    } catch (e) {
-      say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
-    }
-  }
-
-  /** say writes a line under the share buttons. */
-  function say(text, kind = "") {
-    replace(shareStatus, h("span", { class: kind === "error" ? "msg-error" : "", text }));
-  }
-
-  // openShared fills the form from a share link: the evaluator, its inputs and the judge's answer,
-  // whose verdict then shows as it would have for whoever shared it; nothing is called. A link that
-  // cannot be read leaves an empty form and says why, never a part of it.
-  async function openShared(hash) {
-    history.replaceState(null, "", location.pathname + location.search + "#evaluate");
-    const { openLink } = await import("./report/sharelink.js");
-    const res = await openLink(hash, { byID, engine, registry });
-    stop();
-    if (!res.ok) {
-      clearForm();
-      // Said beside the verdict, where the link's verdict would have been.
-      replace(
-        shareStatus,
-        h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), res.message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
-      );
-      return;
-    }
-    const { shared, ev: found, own } = res.value;
-    if (!byID.has(found.id)) {
-      byID.set(found.id, found);
-      addPick(found);
-    }
-    if (found.fromLink) linkOwn.set(found.id, own);
-    if (found.id !== ev.id) select(found.id);
-    formsOf()[ev.id] = fromInputs(ev, shared.inputs);
-    answersOf()[ev.id] = shared.answer;
-    state.save();
-    drawForm();
-    runStatus.textContent = "";
-    replace(
-      shareStatus,
-      h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
-    );
-  }
-
-  // drawLinkNote says, over the form of a link's evaluator, that it came with a link and is not
-  // saved (and, when the user has one of the same id, that theirs differs), with Save.
-  function drawLinkNote() {
-    linkNote.hidden = !ev.fromLink;
-    if (!ev.fromLink) return replace(linkNote);
-    const differs = linkOwn.get(ev.id) === "differs";
-    replace(
-      linkNote,
-      h(
-        "p",
-        { dataset: { ref: "link-note-text" } },
-        h("strong", { text: "From a shared link. " }),
-        `"${ev.title}" (${ev.linkOf}) came with the link and judges as it did for the sender. It is not saved in this browser: save it to keep it and run it on datasets.`,
-      ),
-      differs ? h("p", { class: "msg-warning", dataset: { ref: "link-differs" }, text: `⚠ Your own evaluator "${ev.linkOf}" has a different definition: the verdict here is read with the link's.` }) : null,
-      h("div", { class: "btn-row" }, h("button", { type: "button", class: "btn btn-small", dataset: { ref: "link-save" }, text: "Save to My evaluators", on: { click: () => saveLinkEvaluator() } })),
-    );
-  }
-
-  async function saveLinkEvaluator() {
-    if (!registry || !ev.fromLink) return;
-    const linked = ev;
-    const sample = { inputs: inputs(), answer: answerTA.value };
-    const raw = structuredClone(rawForm());
-    const { saveLinked } = await import("./report/sharelink.js");
-    try {
-      const id = await saveLinked(registry, linked, sample, (id) => {
-        // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
-        state.get("forms")[id] = raw;
-        state.get("answers")[id] = sample.answer;
-        state.set({ evaluator: id });
-        savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
-      });
-      if (!savedNote) return; // the view drawn again with it has said so
-      savedNote = "";
-      say(`Saved to My evaluators as "${id}".`);
-    } catch (e) {
-      savedNote = "";
-      // The registry draws Evaluate again as it saves: said in the view shown now.
-      const status = root.querySelector('[data-ref="share-status"]') || shareStatus;
-      replace(status, h("span", { class: "msg-error", text: "✗ The evaluator could not be saved in this browser: " + (e instanceof Error ? e.message : String(e)) }));
-    }
-  }
-
   // ---- running ----------------------------------------------------------------------------------
   function syncMode() {
     const ep = state.endpoint();
@@ -423,99 +286,18 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: usageLine(lastCall) }));
   }
 
-  async function run() {
-    if (running) return;
-    if (!engine.rj) {
-      runError.textContent = engine.status === "failed" ? "The judge engine did not load: see the message above." : "The judge engine is still loading: Run works in a moment.";
-      return;
-    }
-    if (!rendered) {
-      runError.textContent = "The prompt cannot be rendered yet: fix the inputs above first.";
-      return;
-    }
-    runError.textContent = "";
-    const ep = state.endpoint();
-    if (ep.mode === "manual") {
-      const ok = await promptView.copy();
-      runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer on the right." : "Select the prompt and copy it by hand.";
-      answerTA.focus();
-      return;
-    }
-    const st = state.get("settings");
-    if (!st.model) {
-      runError.textContent = "No model is set: choose one in Model settings.";
-      return;
-    }
-    const ctl = new AbortController();
-    running = { ctl };
-    // The run belongs to the inputs it started on: switching evaluators, Clear or Load example
-    // stop it, and what arrives after that is dropped rather than shown against other inputs.
-    const runEv = ev;
-    const runEpoch = epoch;
-    const mine = () => epoch === runEpoch;
-    let got = "";
-    lastCall = null;
-    drawUsage();
-    answerTA.value = "";
-    answerTA.readOnly = true;
-    answersOf()[runEv.id] = "";
-    stopBtn.hidden = false;
-    syncMode();
-    judge();
-    root.querySelector(".col-right")?.classList.add("streaming");
-    runStatus.textContent = "Waiting for the model…";
-    let raf = 0;
-    const flush = () => {
-      raf = 0;
-      if (!mine()) return;
-      answerTA.value = got;
-      autoGrow(answerTA);
-      answerTA.scrollTop = answerTA.scrollHeight;
-    };
-    try {
-      const res = await askJudge({
-        ep,
-        settings: st,
-        apiKey: state.key,
-        messages: rendered.messages,
-        signal: ctl.signal,
-        onDelta: (piece) => {
-          got += piece;
-          if (mine() && runStatus.textContent !== "Receiving the answer…") runStatus.textContent = "Receiving the answer…";
-          if (!raf) raf = requestAnimationFrame(flush);
-        },
-      });
-      if ("error" in res) {
-        const err = res.error;
-        if (!mine()) {
-          // The user moved on to another evaluator; nothing to report here.
-        } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
-        else {
-          runStatus.textContent = "";
-          replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
-        }
-      } else {
-        got = res.content;
-        lastCall = res.call;
-        if (mine()) runStatus.textContent = res.call.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
-      }
-    } finally {
-      if (raf) cancelAnimationFrame(raf);
-      running = null;
-      if (mine()) answersOf()[runEv.id] = got;
-      answerTA.readOnly = false;
-      stopBtn.hidden = true;
-      root.querySelector(".col-right")?.classList.remove("streaming");
-      state.save();
-      syncMode();
-      if (mine()) {
-        answerTA.value = got;
-        autoGrow(answerTA);
-      } else lastCall = null;
-      drawUsage();
-      judge();
-    }
-  }
+  // run runs the prompt (evaluaterun.js): copied in manual mode, otherwise asked of the model.
+  const run = () =>
+    runJudge({
+      root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
+      ev: () => ev,
+      epoch: () => epoch,
+      rendered: () => rendered,
+      running: () => !!running,
+      setRunning: (r) => { running = r; },
+      setLastCall: (c) => { lastCall = c; },
+      answersOf, drawUsage, syncMode, judge,
+    });
 
   function stop() {
     if (running) running.ctl.abort();
@@ -549,22 +331,11 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
     registry?.removeEventListener("updated", onUpdated);
-    window.removeEventListener("hashchange", onHash);
+    share.dispose();
   }
-
-  // A share link pasted into the address bar of a tab already on the page only changes the
-  // fragment: read it before the page replaces it with the view's name.
-  const onHash = () => {
-    if (SHARE_HASH.test(location.hash)) openShared(location.hash);
-  };
-  window.addEventListener("hashchange", onHash);
 
   drawForm();
-  if (savedNote) {
-    replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: savedNote }));
-    savedNote = "";
-  }
-  if (sharedHash) openShared(sharedHash);
+  share.start();
   return { run, stop, select, loadExample, dispose };
 }
 
