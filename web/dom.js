@@ -173,3 +173,17 @@ export function confirmButton({ text, ask, onConfirm, ms = 4000, ...props }) {
   });
   return b;
 }
+
+/**
+ * addStylesheet adds the stylesheet at href (a view's own CSS, loaded with the view) to the page
+ * once, marked data-ref=ref so a second call finds it.
+ * @param {string} href @param {string} ref
+ */
+export function addStylesheet(href, ref) {
+  if (document.querySelector(`link[data-ref="${ref}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.dataset.ref = ref;
+  document.head.append(link);
+}

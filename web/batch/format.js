@@ -1,7 +1,7 @@
 // format.js: how the Batch view writes numbers, durations, money and a row's state in words, and
 // the small DOM helpers its modules share (a state badge, a download, the view's stylesheet).
 
-import { h } from "../dom.js";
+import { h, addStylesheet } from "../dom.js";
 
 /** STATE_WORDS: a row's state as an icon, a word and a CSS class. judging and retrying are rows in flight. */
 export const STATE_WORDS = {
@@ -107,10 +107,5 @@ export function download(name, text, type) {
 
 /** ensureStylesheet adds batch.css to the page once. */
 export function ensureStylesheet() {
-  if (document.querySelector('link[data-ref="batch-css"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./batch.css", import.meta.url).href;
-  link.dataset.ref = "batch-css";
-  document.head.append(link);
+  addStylesheet(new URL("./batch.css", import.meta.url).href, "batch-css");
 }

@@ -13,7 +13,7 @@
 // (evaluatorlist.js), the editor form (editorform.js) and the preview pane (preview.js) draw
 // their parts from one shared context, Ctx, through which they also call each other.
 
-import { h, replace, debounce } from "../dom.js";
+import { h, replace, debounce, addStylesheet } from "../dom.js";
 import { fromInputs, toInputs } from "../form.js";
 import { engineNote } from "../engine.js";
 import { evaluatorList } from "./evaluatorlist.js";
@@ -221,10 +221,5 @@ function errText(e) {
 
 /** ensureStylesheet adds custom.css to the page once. */
 function ensureStylesheet() {
-  if (document.querySelector('link[data-ref="custom-css"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./custom.css", import.meta.url).href;
-  link.dataset.ref = "custom-css";
-  document.head.append(link);
+  addStylesheet(new URL("./custom.css", import.meta.url).href, "custom-css");
 }
