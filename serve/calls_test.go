@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
@@ -725,19 +726,45 @@ func (l *messageLog) started() []int64 {
 }
 
 func startGated(t *testing.T) (*gatedUpstream, *websocket.Conn, *messageLog, *syncBuffer, *fakeUpstream) {
+	g, conn, log, logs, fake, _ := startGatedServer(t)
+	return g, conn, log, logs, fake
+}
+
+// startGatedServer is startGated that also hands back the server, for tests that must wait
+// until it has read a message which gives no answer of its own (a call put in the queue).
+func startGatedServer(t *testing.T) (*gatedUpstream, *websocket.Conn, *messageLog, *syncBuffer, *fakeUpstream, *server) {
 	g := newGatedUpstream()
 	fake := newFakeUpstream(t, g.serve)
-	proxy, logs := startProxy(t, testConfig(t, fake.URL+"/v1"))
+	logs := &syncBuffer{}
+	cfg := testConfig(t, fake.URL+"/v1")
+	cfg.Log = logs
+	s := newServer(cfg).(*server)
+	proxy := httptest.NewServer(s)
+	t.Cleanup(proxy.Close)
 	conn := dialCalls(t, proxy.URL)
-	return g, conn, &messageLog{t: t, conn: conn}, logs, fake
+	return g, conn, &messageLog{t: t, conn: conn}, logs, fake, s
+}
+
+// waitingCalls counts the calls waiting for a slot over all of s's open calls sockets.
+func waitingCalls(s *server) int {
+	s.sockets.mu.Lock()
+	defer s.sockets.mu.Unlock()
+	n := 0
+	for c := range s.sockets.open {
+		c.mu.Lock()
+		n += len(c.waiting)
+		c.mu.Unlock()
+	}
+	return n
 }
 
 func TestCallsSocketLimitQueuesCallsInArrivalOrder(t *testing.T) {
-	g, conn, log, _, _ := startGated(t)
+	g, conn, log, _, _, srv := startGatedServer(t)
 	sendText(t, conn, `{"type":"limit","n":2}`)
 	for id := int64(1); id <= 5; id++ {
 		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
 	}
+	require.Eventually(t, func() bool { return waitingCalls(srv) == 3 }, 10*time.Second, time.Millisecond, "the server has read every call")
 	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
 	g.assertNoArrival(t, "the limit is 2 and 2 run")
 
@@ -766,7 +793,7 @@ func TestCallsSocketLimitQueuesCallsInArrivalOrder(t *testing.T) {
 }
 
 func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
-	g, conn, log, logs, fake := startGated(t)
+	g, conn, log, logs, fake, srv := startGatedServer(t)
 	sendText(t, conn, `{"type":"limit","n":2}`)
 	for id := int64(1); id <= 4; id++ {
 		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
@@ -777,6 +804,11 @@ func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
 		"a dropped waiting call is logged as cancelled")
 	// Its id is free at once: a new call 3 waits behind call 4.
 	sendText(t, conn, callMessage(3, testKey, chatBody("c3-again", false)))
+	// The server answers nothing to a queued call, so wait until it has read this one: on a
+	// loaded machine its read loop may otherwise come to it only after c2 has ended, when it
+	// would start at once with no "started".
+	require.Eventually(t, func() bool { return waitingCalls(srv) == 2 }, 10*time.Second, time.Millisecond,
+		"calls 4 and the new 3 wait")
 
 	g.release("c1")
 	assert.Equal(t, []string{"c4"}, g.awaitArrivals(t, 1), "the next waiting call starts in its turn")
@@ -800,11 +832,12 @@ func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
 }
 
 func TestCallsSocketRaisingTheLimitStartsWaitingCalls(t *testing.T) {
-	g, conn, log, _, _ := startGated(t)
+	g, conn, log, _, _, srv := startGatedServer(t)
 	sendText(t, conn, `{"type":"limit","n":2}`)
 	for id := int64(1); id <= 5; id++ {
 		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
 	}
+	require.Eventually(t, func() bool { return waitingCalls(srv) == 3 }, 10*time.Second, time.Millisecond, "the server has read every call")
 	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
 	g.assertNoArrival(t, "the limit is 2 and 2 run")
 	sendText(t, conn, `{"type":"limit","n":5}`)
@@ -822,11 +855,12 @@ func TestCallsSocketRaisingTheLimitStartsWaitingCalls(t *testing.T) {
 }
 
 func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
-	g, conn, log, _, _ := startGated(t)
+	g, conn, log, _, _, srv := startGatedServer(t)
 	sendText(t, conn, `{"type":"limit","n":4}`)
 	for id := int64(1); id <= 6; id++ {
 		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
 	}
+	require.Eventually(t, func() bool { return waitingCalls(srv) == 2 }, 10*time.Second, time.Millisecond, "the server has read every call")
 	assert.ElementsMatch(t, []string{"c1", "c2", "c3", "c4"}, g.awaitArrivals(t, 4))
 	sendText(t, conn, `{"type":"limit","n":1}`)
 	g.assertNoArrival(t, "lowering the limit starts nothing")
@@ -850,11 +884,12 @@ func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
 }
 
 func TestCallsSocketCloseDropsWaitingCalls(t *testing.T) {
-	g, conn, _, logs, fake := startGated(t)
+	g, conn, _, logs, fake, srv := startGatedServer(t)
 	sendText(t, conn, `{"type":"limit","n":1}`)
 	for id := int64(1); id <= 3; id++ {
 		sendText(t, conn, callMessage(id, testKey, chatBody(fmt.Sprint("c", id), false)))
 	}
+	require.Eventually(t, func() bool { return waitingCalls(srv) == 2 }, 10*time.Second, time.Millisecond, "the server has read every call")
 	assert.Equal(t, []string{"c1"}, g.awaitArrivals(t, 1))
 	require.NoError(t, conn.Close(websocket.StatusGoingAway, "page closed"))
 	select {
