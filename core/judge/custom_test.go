@@ -114,7 +114,30 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "fenced label", answer: "```\ncorrect\n```", passed: yes(), score: score(1), label: "Correct"},
 		{name: "cut in the reasoning", answer: "<think>Compare the two dates", codes: codes(diag.AnswerTruncated)},
 	})
+	// Arize Phoenix's classification templates: a bare label, or with an explanation, an answer
+	// that ends "LABEL: <label>" (the prompt itself ends "EXPLANATION:", so the answer may start
+	// in the middle of one). Written in the shape its tests and tutorials show.
+	r = defineSpec(t, spec("hallucination", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"factual": true, "hallucinated": false}}`))
+	runReaderCases(t, r, "hallucination", []readerCase{
+		{name: "bare label with white space", answer: "\nfactual ", passed: yes(), score: score(1), label: "factual"},
+		{name: "explanation then LABEL", answer: "EXPLANATION: The reference gives 1889 and so does the answer.\nLABEL: factual", passed: yes(), score: score(1), label: "factual"},
+		{name: "continued explanation then a quoted LABEL", answer: "The answer says 1887, but the reference text says 1889, so the answer is not factual.\nLABEL: \"hallucinated\"",
+			passed: no(), score: score(0), label: "hallucinated"},
+		{name: "bold LABEL", answer: "**EXPLANATION:** It adds a claim.\n**LABEL:** hallucinated", passed: no(), score: score(0), label: "hallucinated"},
+		{name: "LABEL first", answer: "LABEL: hallucinated\nEXPLANATION: the date is made up.", passed: no(), score: score(0), label: "hallucinated"},
+		{name: "LABEL followed by a word is prose", answer: "EXPLANATION: x\nLABEL: factual claims only", codes: codes(diag.AnswerNoVerdict)},
+		{name: "LABEL against the first line", answer: "factual\nEXPLANATION: on reflection it invents a date.\nLABEL: hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
+	})
+	// autoevals' first chain-of-thought suffix asked for the choice again as "Answer=X".
+	r = defineSpec(t, spec("factuality", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"A": null, "B": null, "C": true, "D": false, "E": true}}`))
+	runReaderCases(t, r, "factuality", []readerCase{
+		{name: "Answer=X after the reasoning", answer: "1. The expert says Paris.\n2. The submission says Paris, France.\nD is wrong since nothing conflicts.\nC\nAnswer=C", passed: yes(), score: score(1), label: "C"},
+		{name: "Answer = X", answer: "The submission contradicts the expert.\nAnswer = D", passed: no(), score: score(0), label: "D"},
+		{name: "a sentence starting with a choice letter is prose", answer: "A submitted answer may be a subset.\nAnswer: A subset of the expert answer", codes: codes(diag.AnswerNoVerdict)},
+	})
 	// The message names the labels, not yes and no.
+	r = defineSpec(t, spec("correctness", `"{{ question }} {{ answer }}"`,
+		`{"kind": "label", "labels": {"Correct": true, "partially correct": null, "incorrect": false, "N/A": null}}`))
 	v, err := r.Parse("correctness", inputsQA, "maybe")
 	require.NoError(t, err)
 	assert.Contains(t, v.Checks[0].Message, `one of "Correct", "partially correct", "incorrect" or "N/A"`)
