@@ -184,7 +184,9 @@ func TestCustomJSONReader(t *testing.T) {
 		{name: "boolean", answer: `{"verdict": true, "result": {"score": 1}, "reason": "fine"}`, passed: yes(), score: score(1)},
 		{name: "number equals 1.0", answer: `{"verdict": 1.0, "result": {"score": 1}, "reason": "x"}`, passed: yes(), score: score(1)},
 		{name: "other value fails", answer: `{"verdict": "fail", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
-		{name: "case matters", answer: `{"verdict": "PASS", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
+		{name: "texts in any case", answer: `{"verdict": " PASS ", "result": {"score": 0.2}, "reason": "x"}`, passed: yes(), score: score(0.2), label: " PASS "},
+		{name: "a number written as a text", answer: `{"verdict": "1", "result": {"score": 1}, "reason": "x"}`, passed: yes(), score: score(1)},
+		{name: "a text that is no pass value", answer: `{"verdict": "partial", "result": {"score": 0.5}, "reason": "x"}`, passed: no(), score: score(0.5)},
 		{name: "keys in another case", answer: `{"Verdict": "pass", "Result": {"Score": 0.5}, "Reason": "x"}`, passed: yes(), score: score(0.5)},
 		{name: "fenced with prose and a repair", answer: "Here is my assessment.\n```json\n{\"verdict\": \"pass\", \"result\": {\"score\": 0.75,}, \"reason\": \"ok\"}\n```",
 			passed: yes(), score: score(0.75), codes: codes(diag.AnswerRepaired, diag.AnswerProseSkipped)},
@@ -212,6 +214,39 @@ func TestCustomJSONReader(t *testing.T) {
 	runReaderCases(t, r, "first", []readerCase{
 		{name: "index", answer: `{"scores": [1, 4]}`, passed: yes(), score: score(4)},
 		{name: "index past the end", answer: `{"scores": [1]}`, codes: codes(diag.AnswerMissingField)},
+	})
+}
+
+// TestCustomJSONReaderPeers reads answers in the shapes other tools' judges write them, for
+// their prompts written as json readers: promptfoo's llm-rubric ({reason, pass, score}), DeepEval's
+// faithfulness verdicts ("yes", "no", "idk"), RAGAS' context precision ({reason, verdict: 1|0}).
+// Judges write the value their prompt showed in another type or case; each answer here got a
+// confident wrong verdict when pass values were compared strictly.
+func TestCustomJSONReaderPeers(t *testing.T) {
+	r := defineSpec(t, spec("rubric", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.pass", "pass_values": [true], "score": "$.score", "reason": "$.reason", "min": 0, "max": 1}`))
+	runReaderCases(t, r, "rubric", []readerCase{
+		{name: "boolean", answer: `{"reason": "The output greets the user.", "pass": true, "score": 1.0}`, passed: yes(), score: score(1)},
+		{name: "pass as the text true", answer: `{"reason": "Svaret henviser til databeskyttelse.", "score": 1, "pass": "true"}`, passed: yes(), score: score(1)},
+		{name: "pass as the text False", answer: "```json\n{\"reason\": \"Pirate speak.\", \"pass\": \"False\", \"score\": 0}\n```", passed: no(), score: score(0)},
+		{name: "pass as 1", answer: `{"reason": "ok", "pass": 1, "score": 1}`, passed: yes(), score: score(1)},
+		{name: "Python's True, repaired", answer: `{"reason": "ok", "pass": True, "score": 0.9}`, passed: yes(), score: score(0.9), codes: codes(diag.AnswerRepaired)},
+	})
+	r = defineSpec(t, spec("faithfulness", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdicts[*].verdict", "pass_values": ["yes", "idk"]}`))
+	runReaderCases(t, r, "faithfulness", []readerCase{
+		{name: "yes and idk", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "idk", "reason": "The context does not say."}]}`, passed: yes(), score: score(1)},
+		{name: "capitalised", answer: "```json\n{\n  \"verdicts\": [\n    {\"verdict\": \"Yes\"},\n    {\"verdict\": \"YES\"}\n  ]\n}\n```", passed: yes(), score: score(1)},
+		{name: "one no", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "no", "reason": "The context says 1889."}]}`, passed: no(), score: score(0)},
+	})
+	r = defineSpec(t, spec("precision", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdict", "pass_values": [1], "reason": "$.reason"}`))
+	runReaderCases(t, r, "precision", []readerCase{
+		{name: "1", answer: `{"reason": "The context gives the date.", "verdict": 1}`, passed: yes(), score: score(1)},
+		{name: "the text 1", answer: `{"reason": "useful", "verdict": "1"}`, passed: yes(), score: score(1)},
+		{name: "true for 1", answer: `{"reason": "useful", "verdict": true}`, passed: yes(), score: score(1)},
+		{name: "0", answer: `{"reason": "not about the question", "verdict": 0}`, passed: no(), score: score(0)},
+		{name: "the text 0.0", answer: `{"reason": "no", "verdict": "0.0"}`, passed: no(), score: score(0)},
 	})
 }
 

@@ -31,14 +31,38 @@ func getN(o *value.Object, k string) (float64, bool) { return jsonNumber(get(o, 
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
-// containsValue reports whether list holds v (JSON equality).
+// containsValue reports whether list holds v as a judge means it: the same JSON value, or the
+// same once texts are read as a person reads them (see verdictValue): `"PASS"` is "pass", `"true"`
+// is true, `"1"` is 1, and true is 1. Judges write "pass": "true" and "verdict": "Yes" where a
+// prompt showed true and "yes"; comparing strictly turned those into confident failures.
 func containsValue(list []any, v any) bool {
+	got := verdictValue(v)
 	for _, x := range list {
-		if jsonEqual(x, v) {
+		if jsonEqual(x, v) || got != nil && verdictValue(x) == got {
 			return true
 		}
 	}
 	return false
+}
+
+// verdictValue is a scalar as a verdict means it, comparable with ==: a number or a boolean as a
+// float64 (true 1, false 0), a text trimmed and in lower case, or the number or boolean it spells
+// ("1.0", " True "); nil for anything else.
+func verdictValue(v any) any {
+	if s, ok := v.(string); ok {
+		t := strings.ToLower(strings.TrimSpace(s))
+		if t == "true" || t == "false" {
+			v = t == "true"
+		} else if f, isNum := scoreValue(t); isNum {
+			return f
+		} else {
+			return t
+		}
+	}
+	if f, ok := scoreValue(v); ok {
+		return f
+	}
+	return nil
 }
 
 // jsonEqual reports whether a and b are the same JSON value: the same JSON text (numbers by
