@@ -274,3 +274,29 @@ test("checkEvaluator re-checks a 10 KB template on each keystroke in millisecond
   // leaves room for a loaded test machine and still fails on a slowdown by an order of magnitude.
   assert.ok(times[15] < 50, `median ${times[15].toFixed(2)} ms`);
 });
+
+test("a hostile definition of many labels, inputs, messages or pass values is refused at once with its path, never worked through for minutes", (t) => {
+  const many = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+  const yesNo = { kind: "yes-no" };
+  const cases = [
+    ["output.labels", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "label", labels: Object.fromEntries(many(20000, (i) => ["l" + i, i % 2 === 0])) } }],
+    ["inputs", { prompt: many(20000, (i) => `{{ i${i} }}`).join(""), inputs: many(20000, (i) => ({ name: "i" + i })), output: yesNo }],
+    ["messages", { messages: many(20000, () => ({ role: "user", content: "{{ answer }}" })), inputs: [{ name: "answer" }], output: yesNo }],
+    ["output.pass_values", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "json", pass: "$.v", pass_values: many(20000, (i) => "v" + i) } }],
+    ["example.inputs", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: yesNo, example: { inputs: Object.fromEntries(many(20000, (i) => ["k" + i, "v"])) } }],
+  ];
+  for (const [path, spec] of cases) {
+    const start = performance.now();
+    const err = throwsRJ(() => rj.define({ id: "many", title: "many", ...spec }), { code: "evaluator.bad-value" });
+    const ms = performance.now() - start;
+    t.diagnostic(`${path}: refused in ${ms.toFixed(0)} ms`);
+    assert.equal(err.path, path);
+    assert.match(err.message, /holds 20000 (items|entries): at most 100/);
+    assert.ok(ms < 5000, `${path}: ${ms} ms`);
+  }
+  // At the limit it is a definition like any other.
+  const hundred = Object.fromEntries(many(100, (i) => ["label " + i, i % 2 === 0]));
+  rj.define({ id: "many", prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "label", labels: hundred } });
+  assert.equal(rj.parse("many", { answer: "x" }, "Verdict: label 99").passed, false);
+  rj.undefine("many");
+});
