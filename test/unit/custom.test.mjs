@@ -280,7 +280,7 @@ test("a hostile definition of many labels, inputs, messages or pass values is re
   const yesNo = { kind: "yes-no" };
   const cases = [
     ["output.labels", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "label", labels: Object.fromEntries(many(20000, (i) => ["l" + i, i % 2 === 0])) } }],
-    ["inputs", { prompt: many(20000, (i) => `{{ i${i} }}`).join(""), inputs: many(20000, (i) => ({ name: "i" + i })), output: yesNo }],
+    ["inputs", { prompt: "{{ i0 }}", inputs: many(20000, (i) => ({ name: "i" + i })), output: yesNo }],
     ["messages", { messages: many(20000, () => ({ role: "user", content: "{{ answer }}" })), inputs: [{ name: "answer" }], output: yesNo }],
     ["output.pass_values", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "json", pass: "$.v", pass_values: many(20000, (i) => "v" + i) } }],
     ["example.inputs", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: yesNo, example: { inputs: Object.fromEntries(many(20000, (i) => ["k" + i, "v"])) } }],
