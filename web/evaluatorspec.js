@@ -67,6 +67,7 @@ const SCHEMA = field("o", {
           kind: KIND,
           pass: field("so", { h: 'a path such as "$.verdict", or {path, combine}', f: { path: field("s", { r: 1 }), combine: field("s", { e: ["all", "any"] }) } }),
           pass_values: field("l", { ne: 1, mx: MAX_ITEMS, of: field("x") }),
+          fail_values: field("l", { ne: 1, mx: MAX_ITEMS, of: field("x") }),
           score: field("so", { h: 'a path such as "$.score", or {path, combine}', f: { path: field("s", { r: 1 }), combine: field("s", { e: ["mean"] }) } }),
           reason: field("s", { h: 'a path such as "$.reason"' }),
           ...RANGE,
@@ -182,6 +183,12 @@ export function checkSpec(v, builtins) {
       if (!pass && !score) fail("output.pass", "evaluator.missing-field", "a json reader needs pass (the field that says passed) or score");
       else if (pass && hasAt) fail("output.pass_at", "evaluator.bad-value", "pass_at is for a reader without pass: this one passes by pass and pass_values");
       else if (!score && (hasAt || hasLo)) fail("output.score", "evaluator.missing-field", "min, max and pass_at need score, the field that holds the score");
+      if (!pass && out.fail_values !== undefined) fail("output.fail_values", "evaluator.bad-value", "fail_values is for a reader with pass");
+      else if (Array.isArray(out.fail_values)) {
+        const passes = Array.isArray(out.pass_values) ? out.pass_values : [true];
+        const both = out.fail_values.find((x) => passes.some((y) => sameValue(x, y)));
+        if (both !== undefined) fail("output.fail_values", "evaluator.bad-value", `${JSON.stringify(both)} is both a pass value and a fail value`);
+      }
       if (pass && out.pass_values === undefined) {
         // After pass, in the schema's order.
         const entries = Object.entries(out);
@@ -365,6 +372,26 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
     });
   }
   return variables;
+}
+
+/**
+ * sameValue says whether two pass or fail values are one verdict as the core's json reader
+ * compares them (core/judge/customspec.go sameVerdict): texts in any case once trimmed, and
+ * numbers, booleans (1 and 0) and texts spelling either by their number.
+ * @param {unknown} a @param {unknown} b @returns {boolean}
+ */
+function sameValue(a, b) {
+  if (JSON.stringify(a) === JSON.stringify(b)) return true;
+  if (typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase()) return true;
+  const num = (/** @type {unknown} */ v) => {
+    if (typeof v === "boolean") return v ? 1 : 0;
+    if (typeof v === "number") return v;
+    if (typeof v !== "string") return NaN;
+    const t = v.trim().toLowerCase();
+    return t === "true" ? 1 : t === "false" ? 0 : /^[+-]?(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
+  };
+  const x = num(a);
+  return !Number.isNaN(x) && x === num(b);
 }
 
 /** normLabel is a label as the core's word rule matches it: lower case, single spaces. */

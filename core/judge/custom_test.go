@@ -239,6 +239,21 @@ func TestCustomJSONReaderPeers(t *testing.T) {
 		{name: "capitalised", answer: "```json\n{\n  \"verdicts\": [\n    {\"verdict\": \"Yes\"},\n    {\"verdict\": \"YES\"}\n  ]\n}\n```", passed: yes(), score: score(1)},
 		{name: "one no", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "no", "reason": "The context says 1889."}]}`, passed: no(), score: score(0)},
 	})
+	// With fail_values, a value that is neither is no verdict: DeepEval's judges sometimes write
+	// "unsure" or "partially" where the prompt allowed "yes", "no" and "idk".
+	r = defineSpec(t, spec("faithful", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdicts[*].verdict", "pass_values": ["yes", "idk"], "fail_values": ["no"]}`))
+	runReaderCases(t, r, "faithful", []readerCase{
+		{name: "pass and fail values", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "No"}]}`, passed: no(), score: score(0)},
+		{name: "every one passes", answer: `{"verdicts": [{"verdict": "IDK"}, {"verdict": "yes"}]}`, passed: yes(), score: score(1)},
+		{name: "a value that is neither", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "unsure"}]}`, codes: codes(diag.AnswerBadField)},
+		{name: "null is neither", answer: `{"verdicts": [{"verdict": null}]}`, codes: codes(diag.AnswerBadField)},
+	})
+	r = defineSpec(t, spec("rubric2", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "fail_values": [false]}`))
+	runReaderCases(t, r, "rubric2", []readerCase{
+		{name: "the text false", answer: `{"pass": "False"}`, passed: no(), score: score(0)},
+		{name: "yes is neither true nor false", answer: `{"pass": "yes"}`, codes: codes(diag.AnswerBadField)},
+	})
 	r = defineSpec(t, spec("precision", `"{{ question }} {{ answer }}"`,
 		`{"kind": "json", "pass": "$.verdict", "pass_values": [1], "reason": "$.reason"}`))
 	runReaderCases(t, r, "precision", []readerCase{

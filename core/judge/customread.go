@@ -37,6 +37,7 @@ type reader struct {
 	hasRange, hasAt  bool
 	pass, score, why *Field // json: the fields
 	passValues       []any
+	failValues       []any    // json: when given, a pass value that is neither a pass nor a fail value is no verdict
 	keys             []string // json: the top-level keys of the paths, one of which the payload has
 }
 
@@ -142,6 +143,9 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			all, some, sum := true, false, 0.0
 			for _, x := range vals {
 				ok := k == 0 && containsValue(rd.passValues, x.v)
+				if k == 0 && !ok && rd.failValues != nil && !containsValue(rd.failValues, x.v) {
+					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value nor a fail value"))
+				}
 				all, some = all && ok, some || ok
 				n, isNum := scoreValue(x.v)
 				if k == 1 && !isNum {

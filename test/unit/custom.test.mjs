@@ -162,6 +162,13 @@ test("checkEvaluator: the rules of each reader", () => {
   assert.deepEqual(codes({ kind: "json", score: { path: "$.a[*]", combine: "all" } }), ["evaluator.bad-value output.score.combine"]);
   assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_at: 3 }), ["evaluator.bad-value output.pass_at"]);
   assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: [] }), ["evaluator.missing-field output.pass_values"]);
+  assert.deepEqual(codes({ kind: "json", score: "$.s", fail_values: ["no"] }), ["evaluator.bad-value output.fail_values"]);
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: ["yes", 1], fail_values: ["no", "YES"] }), ["evaluator.bad-value output.fail_values"], "a value in both, as the reader compares them");
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", fail_values: [true] }), ["evaluator.bad-value output.fail_values"], "true is the default pass value");
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: ["yes", "idk"], fail_values: ["no"] }), []);
+  rj.define({ ...base, output: { kind: "json", pass: "$.v", fail_values: [false] } });
+  assert.deepEqual(rj.evaluators().find((e) => e.id === "r").spec.output, { kind: "json", pass: "$.v", pass_values: [true], fail_values: [false] });
+  rj.undefine("r");
   assert.deepEqual(codes({ kind: "builtin", evaluator: "nope" }), ["evaluator.unknown-builtin output.evaluator"]);
   assert.deepEqual(codes({ kind: "builtin", evaluator: "answer-grounding" }), ["evaluator.builtin-input inputs"]);
   const bad = rj.checkEvaluator({ ...base, output: { kind: "json", pass: "$.items[x]" } }).errors[0];
