@@ -127,6 +127,7 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "LABEL first", answer: "LABEL: hallucinated\nEXPLANATION: the date is made up.", passed: no(), score: score(0), label: "hallucinated"},
 		{name: "LABEL followed by a word is prose", answer: "EXPLANATION: x\nLABEL: factual claims only", codes: codes(diag.AnswerNoVerdict)},
 		{name: "LABEL against the first line", answer: "factual\nEXPLANATION: on reflection it invents a date.\nLABEL: hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "the format echoed", answer: "EXPLANATION: The reference and the answer agree.\nLABEL: factual/hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
 	})
 	// autoevals' first chain-of-thought suffix asked for the choice again as "Answer=X".
 	r = defineSpec(t, spec("factuality", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"A": null, "B": null, "C": true, "D": false, "E": true}}`))

@@ -117,6 +117,8 @@ func TestGroundingParse(t *testing.T) {
 		{name: "changed its mind", answer: "Yes\n\nOn second thought, fact 2 gives 1887, not 1889.\n\nNo", code: several, at: "No"},
 		{name: "label no, yes", answer: "Answer: no, yes", code: several, at: "yes"},
 		{name: "first line and label disagree", answer: "No\nThe facts cover it after all.\nFinal answer: Yes", code: several, at: "Yes"},
+		{name: "the format echoed: Yes/No", answer: "Reasoning: fact 1 covers it.\nAnswer: Yes/No", code: several, at: "No"},
+		{name: "the format echoed: yes | no", answer: "Final answer: yes | no", code: several, at: "no"},
 
 		// No answer at all.
 		{name: "empty", answer: "  \n ", code: diag.AnswerEmpty},

@@ -295,6 +295,14 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 				}
 			}
 			out = append(out, verdictAt{verdict, s, n})
+			// "Answer: Yes/No" echoes the prompt's format, choosing nothing: the word after the
+			// slash or bar is one more verdict, and two that differ are no verdict.
+			if rest != "" && (rest[0] == '/' || rest[0] == '|') {
+				at := e - len(strings.TrimLeftFunc(rest[1:], isVerdictTrim))
+				if other, m := w.leading(answer[at:e]); other != "" {
+					out = append(out, verdictAt{other, at, m})
+				}
+			}
 			first = false
 		} else if word := w.whole(answer[s:e]); word != "" {
 			out = append(out, verdictAt{word, s, e - s})
