@@ -206,7 +206,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		return i
 	}
 	var found *scoreFound
-	bare := -1
+	bare, ranged := -1, -1
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -224,6 +224,11 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		e := numberEnd(answer, k)
 		if e == k {
 			bare = start
+			continue
+		}
+		if isRange(answer, skip(e)) {
+			// "Score: 1-5" echoes the scale, "Score: 3-4" hesitates: neither is one score.
+			ranged, i = start, e
 			continue
 		}
 		s := &scoreFound{text: answer[k:e], off: start, end: e}
@@ -251,12 +256,33 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	case strings.TrimSpace(answer[from:]) == "":
 		c := diag.Fail(diag.AnswerEmpty, "the answer is empty: it has no "+label+": <number>")
 		return nil, &c
+	case ranged >= 0:
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
+		return nil, &c
 	case bare >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
 	return nil, &c
+}
+
+// isRange reports whether answer[i:] goes on from a number to another one, as a range does:
+// "-", "–", "—" or "to", then a number ("1-5", "3 – 4", "3 to 4").
+func isRange(answer string, i int) bool {
+	rest := answer[i:]
+	switch {
+	case strings.HasPrefix(rest, "-"):
+		rest = rest[1:]
+	case strings.HasPrefix(rest, "–"), strings.HasPrefix(rest, "—"):
+		rest = rest[len("–"):]
+	case len(rest) > 2 && strings.EqualFold(rest[:2], "to") && (rest[2] == ' ' || rest[2] == '\t'):
+		rest = rest[2:]
+	default:
+		return false
+	}
+	t := strings.TrimLeft(rest, " \t*_")
+	return numberEnd(t, 0) > 0
 }
 
 // numberEnd returns the end of the decimal number at answer[i:] (a sign, digits, a fraction
