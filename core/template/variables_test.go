@@ -89,9 +89,11 @@ func TestReadsManyNames(t *testing.T) {
 		off := 0
 		for i, r := range got {
 			// A read is at its name.
-			k := strings.Index(src[off:], "{ v"+strconv.Itoa(i)+" }") + 2
+			var k int
 			if dialect == Format {
 				k = strings.Index(src[off:], "{v"+strconv.Itoa(i)+"}") + 1
+			} else {
+				k = strings.Index(src[off:], "{ v"+strconv.Itoa(i)+" }") + 2
 			}
 			require.Greater(t, k, 0)
 			off += k
