@@ -217,6 +217,10 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		before, _ := utf8.DecodeLastRuneInString(answer[:start])
 		after, _ := utf8.DecodeRuneInString(answer[i:])
 		k := skip(i)
+		// An aside in parentheses may stand before the colon: "Score (1-5): 4", "Relevance (out of 5): 4".
+		if c := strings.IndexByte(answer[k:], ')'); k < len(answer) && answer[k] == '(' && c > 0 && c <= 24 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
+			k = skip(k + c + 1)
+		}
 		if isWordRune(before) || isWordRune(after) || k >= len(answer) || answer[k] != ':' && answer[k] != '=' {
 			continue
 		}
