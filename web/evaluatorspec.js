@@ -15,10 +15,14 @@
  * number, "b" boolean, "l" list of `of`, "o" object of exactly the fields `f` (in the order a
  * normalised definition lists them), "m" object of any keys with values `of`, "x" any JSON value,
  * "so" a string or an object of fields `f`, "k" an object whose field `by` picks its fields among
- * `c`); `r` required; `ne` not empty; `d` the default; `e` the values it may take; `z` null
+ * `c`); `r` required; `ne` not empty; `mx` the most items a list or keys an object may hold; `d` the default; `e` the values it may take; `z` null
  * allowed; `h` a hint added to a message that it is missing or of the wrong type.
  */
 const field = (t, more = {}) => ({ t, ...more });
+/** MAX_ITEMS is the most messages, inputs, labels, pass values or example inputs a definition
+ * may hold: far more than any judge prompt needs, and few enough that a hostile file cannot make
+ * the engine work for minutes (20,000 labels took 2 minutes to define, 20,000 inputs 40 s). */
+const MAX_ITEMS = 100;
 const KIND = field("s");
 const RANGE = { min: field("n"), max: field("n"), pass_at: field("n") };
 const SCHEMA = field("o", {
@@ -30,12 +34,14 @@ const SCHEMA = field("o", {
     prompt: field("s", { h: "the template of the one user message" }),
     messages: field("l", {
       ne: 1,
+      mx: MAX_ITEMS,
       h: "a list of {role, content}",
       of: field("o", { f: { role: field("s", { r: 1, e: ["system", "user", "assistant"] }), content: field("s", { r: 1 }) } }),
     }),
     inputs: field("l", {
       r: 1,
       ne: 1,
+      mx: MAX_ITEMS,
       h: "a list of {name, label, kind, required}",
       of: field("o", {
         f: {
@@ -56,11 +62,12 @@ const SCHEMA = field("o", {
       c: {
         "yes-no": { kind: KIND, pass: field("s", { d: "yes", e: ["yes", "no"] }) },
         score: { kind: KIND, label: field("s", { d: "Score" }), min: field("n", { r: 1 }), max: field("n", { r: 1 }), pass_at: field("n") },
-        label: { kind: KIND, labels: field("m", { r: 1, ne: 1, h: '{"correct": true, "incorrect": false}', of: field("b", { z: 1 }) }) },
+        label: { kind: KIND, labels: field("m", { r: 1, ne: 1, mx: MAX_ITEMS, h: '{"correct": true, "incorrect": false}', of: field("b", { z: 1 }) }) },
         json: {
           kind: KIND,
           pass: field("so", { h: 'a path such as "$.verdict", or {path, combine}', f: { path: field("s", { r: 1 }), combine: field("s", { e: ["all", "any"] }) } }),
-          pass_values: field("l", { ne: 1, of: field("x") }),
+          pass_values: field("l", { ne: 1, mx: MAX_ITEMS, of: field("x") }),
+          fail_values: field("l", { ne: 1, mx: MAX_ITEMS, of: field("x") }),
           score: field("so", { h: 'a path such as "$.score", or {path, combine}', f: { path: field("s", { r: 1 }), combine: field("s", { e: ["mean"] }) } }),
           reason: field("s", { h: 'a path such as "$.reason"' }),
           ...RANGE,
@@ -69,7 +76,7 @@ const SCHEMA = field("o", {
       },
     }),
     words: field("o", { f: { passed: field("s", { r: 1 }), failed: field("s", { r: 1 }) } }),
-    example: field("o", { f: { inputs: field("m", { of: field("x") }), answer: field("s", { d: "" }) } }),
+    example: field("o", { f: { inputs: field("m", { mx: MAX_ITEMS, of: field("x") }), answer: field("s", { d: "" }) } }),
   },
 });
 
@@ -176,6 +183,12 @@ export function checkSpec(v, builtins) {
       if (!pass && !score) fail("output.pass", "evaluator.missing-field", "a json reader needs pass (the field that says passed) or score");
       else if (pass && hasAt) fail("output.pass_at", "evaluator.bad-value", "pass_at is for a reader without pass: this one passes by pass and pass_values");
       else if (!score && (hasAt || hasLo)) fail("output.score", "evaluator.missing-field", "min, max and pass_at need score, the field that holds the score");
+      if (!pass && out.fail_values !== undefined) fail("output.fail_values", "evaluator.bad-value", "fail_values is for a reader with pass");
+      else if (Array.isArray(out.fail_values)) {
+        const passes = Array.isArray(out.pass_values) ? out.pass_values : [true];
+        const both = out.fail_values.find((x) => passes.some((y) => sameValue(x, y)));
+        if (both !== undefined) fail("output.fail_values", "evaluator.bad-value", `${JSON.stringify(both)} is both a pass value and a fail value`);
+      }
       if (pass && out.pass_values === undefined) {
         // After pass, in the schema's order.
         const entries = Object.entries(out);
@@ -258,6 +271,7 @@ function walk(v, n, path, fail) {
     case "l":
       if (!Array.isArray(v)) return fail(path, "evaluator.wrong-type", hint(`${path} must be a list, got ${typeName(v)}`));
       if (!v.length && n.ne) return fail(path, "evaluator.missing-field", hint(`${path} is empty`));
+      if (n.mx && v.length > n.mx) return fail(path, "evaluator.bad-value", `${path} holds ${v.length} items: at most ${n.mx}`);
       return v.map((x, k) => walk(x, n.of, `${path}[${k}]`, fail));
     case "so":
       if (typeof v === "string") return v;
@@ -273,6 +287,7 @@ function walk(v, n, path, fail) {
   if (!isObject(v)) return fail(path, "evaluator.wrong-type", hint(`${path || "the definition"} must be ${TYPE_WORDS[n.t]}, got ${typeName(v)}`));
   if (n.t === "m") {
     if (!Object.keys(v).length && n.ne) return fail(path, "evaluator.missing-field", hint(`${path} is empty`));
+    if (n.mx && Object.keys(v).length > n.mx) return fail(path, "evaluator.bad-value", `${path} holds ${Object.keys(v).length} entries: at most ${n.mx}`);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, n.of, `${path}.${k}`, fail)]));
   }
   for (const k of Object.keys(v)) {
@@ -323,6 +338,7 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
   const known = new Set([...inputs.map((x) => x.name), ...(builtinVars ?? [])]);
   /** @type {string[]} */
   const variables = [];
+  const read = new Set();
   for (const [path, source] of templates) {
     let found;
     try {
@@ -340,7 +356,7 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
     }
     const reported = new Set();
     for (const r of found) {
-      if (!variables.includes(r.name)) variables.push(r.name);
+      if (!read.has(r.name)) read.add(r.name), variables.push(r.name);
       if (!known.has(r.name) && !reported.has(r.name)) {
         reported.add(r.name);
         errors.push({ severity: "error", code: "evaluator.undeclared-input", message: `the template reads ${q(r.name)}, which is not a declared input: add it to inputs`,
@@ -350,12 +366,32 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
   }
   if (templates.length) {
     inputs.forEach((x, k) => {
-      if (!variables.includes(x.name) && !builtin?.inputs.some((b) => b.name === x.name)) {
+      if (!read.has(x.name) && !builtin?.inputs.some((b) => b.name === x.name)) {
         warnings.push({ severity: "warning", code: "evaluator.unused-input", message: `input ${q(x.name)} is declared but no template reads it`, path: `inputs[${k}]` });
       }
     });
   }
   return variables;
+}
+
+/**
+ * sameValue says whether two pass or fail values are one verdict as the core's json reader
+ * compares them (core/judge/customspec.go sameVerdict): texts in any case once trimmed, and
+ * numbers, booleans (1 and 0) and texts spelling either by their number.
+ * @param {unknown} a @param {unknown} b @returns {boolean}
+ */
+function sameValue(a, b) {
+  if (JSON.stringify(a) === JSON.stringify(b)) return true;
+  if (typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase()) return true;
+  const num = (/** @type {unknown} */ v) => {
+    if (typeof v === "boolean") return v ? 1 : 0;
+    if (typeof v === "number") return v;
+    if (typeof v !== "string") return NaN;
+    const t = v.trim().toLowerCase();
+    return t === "true" ? 1 : t === "false" ? 0 : /^[+-]?(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
+  };
+  const x = num(a);
+  return !Number.isNaN(x) && x === num(b);
 }
 
 /** normLabel is a label as the core's word rule matches it: lower case, single spaces. */

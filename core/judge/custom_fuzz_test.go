@@ -68,14 +68,17 @@ func checkVerdict(t *testing.T, v *Verdict) {
 // FuzzCustomReaders reads any answer with each kind of custom reader.
 func FuzzCustomReaders(f *testing.F) {
 	for _, s := range []string{"Score: 4", "**Score:** 4/5\nScore = 9", "Verdict: partially correct", "<think>x</think>\nyes",
-		"```json\n{\"v\": \"pass\", \"s\": [1, 0.5], \"r\": \"x\"}\n```", "{\"v\": true, \"s\": [\"1\"", "Score: 99999999999999999999999999999999999999"} {
+		"```json\n{\"v\": \"pass\", \"s\": [1, 0.5], \"r\": \"x\"}\n```", "{\"v\": true, \"s\": [\"1\"", "Score: 99999999999999999999999999999999999999",
+		// Shapes other tools' judges write: Phoenix's LABEL line, an echoed format, a range, an aside, texts for values.
+		"EXPLANATION: x\nLABEL: \"correct\"", "Answer: Yes/No", "LABEL: correct|incorrect", "Score: 1-5", "Score (1-5): 4", "Score (1-5 4", "Answer=C",
+		"{\"v\": \"TRUE\", \"s\": [\"0.5\", true]}", "{\"v\": \"unsure\", \"s\": []}"} {
 		f.Add(s)
 	}
 	r := testRegistry(f)
 	ids := []string{"yn", "sc", "lb", "js"}
 	outputs := []string{`{"kind": "yes-no", "pass": "no"}`, `{"kind": "score", "label": "Score", "min": 1, "max": 5, "pass_at": 3}`,
 		`{"kind": "label", "labels": {"correct": true, "partially correct": null, "incorrect": false}}`,
-		`{"kind": "json", "pass": "$.v", "pass_values": ["pass", true], "score": {"path": "$.s[*]", "combine": "mean"}, "reason": "$.r", "min": 0, "max": 1}`}
+		`{"kind": "json", "pass": "$.v", "pass_values": ["pass", true], "fail_values": ["fail", false], "score": {"path": "$.s[*]", "combine": "mean"}, "reason": "$.r", "min": 0, "max": 1}`}
 	for k, id := range ids {
 		v, _ := value.Decode([]byte(spec(id, `"{{ answer }}{{ question }}"`, outputs[k])))
 		if _, err := r.Define(v); err != nil {

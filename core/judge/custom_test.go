@@ -114,7 +114,31 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "fenced label", answer: "```\ncorrect\n```", passed: yes(), score: score(1), label: "Correct"},
 		{name: "cut in the reasoning", answer: "<think>Compare the two dates", codes: codes(diag.AnswerTruncated)},
 	})
+	// Arize Phoenix's classification templates: a bare label, or with an explanation, an answer
+	// that ends "LABEL: <label>" (the prompt itself ends "EXPLANATION:", so the answer may start
+	// in the middle of one). Written in the shape its tests and tutorials show.
+	r = defineSpec(t, spec("hallucination", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"factual": true, "hallucinated": false}}`))
+	runReaderCases(t, r, "hallucination", []readerCase{
+		{name: "bare label with white space", answer: "\nfactual ", passed: yes(), score: score(1), label: "factual"},
+		{name: "explanation then LABEL", answer: "EXPLANATION: The reference gives 1889 and so does the answer.\nLABEL: factual", passed: yes(), score: score(1), label: "factual"},
+		{name: "continued explanation then a quoted LABEL", answer: "The answer says 1887, but the reference text says 1889, so the answer is not factual.\nLABEL: \"hallucinated\"",
+			passed: no(), score: score(0), label: "hallucinated"},
+		{name: "bold LABEL", answer: "**EXPLANATION:** It adds a claim.\n**LABEL:** hallucinated", passed: no(), score: score(0), label: "hallucinated"},
+		{name: "LABEL first", answer: "LABEL: hallucinated\nEXPLANATION: the date is made up.", passed: no(), score: score(0), label: "hallucinated"},
+		{name: "LABEL followed by a word is prose", answer: "EXPLANATION: x\nLABEL: factual claims only", codes: codes(diag.AnswerNoVerdict)},
+		{name: "LABEL against the first line", answer: "factual\nEXPLANATION: on reflection it invents a date.\nLABEL: hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "the format echoed", answer: "EXPLANATION: The reference and the answer agree.\nLABEL: factual/hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
+	})
+	// autoevals' first chain-of-thought suffix asked for the choice again as "Answer=X".
+	r = defineSpec(t, spec("factuality", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"A": null, "B": null, "C": true, "D": false, "E": true}}`))
+	runReaderCases(t, r, "factuality", []readerCase{
+		{name: "Answer=X after the reasoning", answer: "1. The expert says Paris.\n2. The submission says Paris, France.\nD is wrong since nothing conflicts.\nC\nAnswer=C", passed: yes(), score: score(1), label: "C"},
+		{name: "Answer = X", answer: "The submission contradicts the expert.\nAnswer = D", passed: no(), score: score(0), label: "D"},
+		{name: "a sentence starting with a choice letter is prose", answer: "A submitted answer may be a subset.\nAnswer: A subset of the expert answer", codes: codes(diag.AnswerNoVerdict)},
+	})
 	// The message names the labels, not yes and no.
+	r = defineSpec(t, spec("correctness", `"{{ question }} {{ answer }}"`,
+		`{"kind": "label", "labels": {"Correct": true, "partially correct": null, "incorrect": false, "N/A": null}}`))
 	v, err := r.Parse("correctness", inputsQA, "maybe")
 	require.NoError(t, err)
 	assert.Contains(t, v.Checks[0].Message, `one of "Correct", "partially correct", "incorrect" or "N/A"`)
@@ -133,6 +157,14 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "same score twice is no warning", answer: "Score: 4\nScore: 4", passed: yes(), score: score(4)},
 		{name: "reasoning echoes the format", answer: "<think>I must end with Score: 1 to 5. Maybe Score: 3</think>\nScore: 4", passed: yes(), score: score(4)},
 		{name: "out of range is an error, never clamped", answer: "Score: 7", codes: codes(diag.AnswerOutOfRange)},
+		{name: "the scale echoed is no score", answer: "The answer covers the question.\nScore: 1-5", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a range is no score", answer: "Score: 3 – 4", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a range in words is no score", answer: "Score: 3 to 4", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a range, then the score", answer: "Score: 1-5, where 5 is best.\nScore: 4", passed: yes(), score: score(4)},
+		{name: "a dash then words is no range", answer: "Score: 2 - the dates are wrong", passed: no(), score: score(2)},
+		{name: "the scale in parentheses before the colon", answer: "The answer is complete.\nScore (1-5): 4", passed: yes(), score: score(4)},
+		{name: "an aside in parentheses", answer: "**Score (out of 5):** 3", passed: no(), score: score(3)},
+		{name: "parentheses that never close are no aside", answer: "Score (1-5 4", codes: codes(diag.AnswerNoVerdict)},
 		{name: "zero below min", answer: "Score: 0", codes: codes(diag.AnswerOutOfRange)},
 		{name: "negative", answer: "Score: -1", codes: codes(diag.AnswerOutOfRange)},
 		{name: "another scale", answer: "Score: 8/10", codes: codes(diag.AnswerOtherScale)},
@@ -161,7 +193,9 @@ func TestCustomJSONReader(t *testing.T) {
 		{name: "boolean", answer: `{"verdict": true, "result": {"score": 1}, "reason": "fine"}`, passed: yes(), score: score(1)},
 		{name: "number equals 1.0", answer: `{"verdict": 1.0, "result": {"score": 1}, "reason": "x"}`, passed: yes(), score: score(1)},
 		{name: "other value fails", answer: `{"verdict": "fail", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
-		{name: "case matters", answer: `{"verdict": "PASS", "result": {"score": 0.2}, "reason": "x"}`, passed: no(), score: score(0.2)},
+		{name: "texts in any case", answer: `{"verdict": " PASS ", "result": {"score": 0.2}, "reason": "x"}`, passed: yes(), score: score(0.2), label: " PASS "},
+		{name: "a number written as a text", answer: `{"verdict": "1", "result": {"score": 1}, "reason": "x"}`, passed: yes(), score: score(1)},
+		{name: "a text that is no pass value", answer: `{"verdict": "partial", "result": {"score": 0.5}, "reason": "x"}`, passed: no(), score: score(0.5)},
 		{name: "keys in another case", answer: `{"Verdict": "pass", "Result": {"Score": 0.5}, "Reason": "x"}`, passed: yes(), score: score(0.5)},
 		{name: "fenced with prose and a repair", answer: "Here is my assessment.\n```json\n{\"verdict\": \"pass\", \"result\": {\"score\": 0.75,}, \"reason\": \"ok\"}\n```",
 			passed: yes(), score: score(0.75), codes: codes(diag.AnswerRepaired, diag.AnswerProseSkipped)},
@@ -189,6 +223,54 @@ func TestCustomJSONReader(t *testing.T) {
 	runReaderCases(t, r, "first", []readerCase{
 		{name: "index", answer: `{"scores": [1, 4]}`, passed: yes(), score: score(4)},
 		{name: "index past the end", answer: `{"scores": [1]}`, codes: codes(diag.AnswerMissingField)},
+	})
+}
+
+// TestCustomJSONReaderPeers reads answers in the shapes other tools' judges write them, for
+// their prompts written as json readers: promptfoo's llm-rubric ({reason, pass, score}), DeepEval's
+// faithfulness verdicts ("yes", "no", "idk"), RAGAS' context precision ({reason, verdict: 1|0}).
+// Judges write the value their prompt showed in another type or case; each answer here got a
+// confident wrong verdict when pass values were compared strictly.
+func TestCustomJSONReaderPeers(t *testing.T) {
+	r := defineSpec(t, spec("rubric", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.pass", "pass_values": [true], "score": "$.score", "reason": "$.reason", "min": 0, "max": 1}`))
+	runReaderCases(t, r, "rubric", []readerCase{
+		{name: "boolean", answer: `{"reason": "The output greets the user.", "pass": true, "score": 1.0}`, passed: yes(), score: score(1)},
+		{name: "pass as the text true", answer: `{"reason": "Svaret henviser til databeskyttelse.", "score": 1, "pass": "true"}`, passed: yes(), score: score(1)},
+		{name: "pass as the text False", answer: "```json\n{\"reason\": \"Pirate speak.\", \"pass\": \"False\", \"score\": 0}\n```", passed: no(), score: score(0)},
+		{name: "pass as 1", answer: `{"reason": "ok", "pass": 1, "score": 1}`, passed: yes(), score: score(1)},
+		{name: "Python's True, repaired", answer: `{"reason": "ok", "pass": True, "score": 0.9}`, passed: yes(), score: score(0.9), codes: codes(diag.AnswerRepaired)},
+	})
+	r = defineSpec(t, spec("faithfulness", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdicts[*].verdict", "pass_values": ["yes", "idk"]}`))
+	runReaderCases(t, r, "faithfulness", []readerCase{
+		{name: "yes and idk", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "idk", "reason": "The context does not say."}]}`, passed: yes(), score: score(1)},
+		{name: "capitalised", answer: "```json\n{\n  \"verdicts\": [\n    {\"verdict\": \"Yes\"},\n    {\"verdict\": \"YES\"}\n  ]\n}\n```", passed: yes(), score: score(1)},
+		{name: "one no", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "no", "reason": "The context says 1889."}]}`, passed: no(), score: score(0)},
+	})
+	// With fail_values, a value that is neither is no verdict: DeepEval's judges sometimes write
+	// "unsure" or "partially" where the prompt allowed "yes", "no" and "idk".
+	r = defineSpec(t, spec("faithful", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdicts[*].verdict", "pass_values": ["yes", "idk"], "fail_values": ["no"]}`))
+	runReaderCases(t, r, "faithful", []readerCase{
+		{name: "pass and fail values", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "No"}]}`, passed: no(), score: score(0)},
+		{name: "every one passes", answer: `{"verdicts": [{"verdict": "IDK"}, {"verdict": "yes"}]}`, passed: yes(), score: score(1)},
+		{name: "a value that is neither", answer: `{"verdicts": [{"verdict": "yes"}, {"verdict": "unsure"}]}`, codes: codes(diag.AnswerBadField)},
+		{name: "null is neither", answer: `{"verdicts": [{"verdict": null}]}`, codes: codes(diag.AnswerBadField)},
+	})
+	r = defineSpec(t, spec("rubric2", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "fail_values": [false]}`))
+	runReaderCases(t, r, "rubric2", []readerCase{
+		{name: "the text false", answer: `{"pass": "False"}`, passed: no(), score: score(0)},
+		{name: "yes is neither true nor false", answer: `{"pass": "yes"}`, codes: codes(diag.AnswerBadField)},
+	})
+	r = defineSpec(t, spec("precision", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.verdict", "pass_values": [1], "reason": "$.reason"}`))
+	runReaderCases(t, r, "precision", []readerCase{
+		{name: "1", answer: `{"reason": "The context gives the date.", "verdict": 1}`, passed: yes(), score: score(1)},
+		{name: "the text 1", answer: `{"reason": "useful", "verdict": "1"}`, passed: yes(), score: score(1)},
+		{name: "true for 1", answer: `{"reason": "useful", "verdict": true}`, passed: yes(), score: score(1)},
+		{name: "0", answer: `{"reason": "not about the question", "verdict": 0}`, passed: no(), score: score(0)},
+		{name: "the text 0.0", answer: `{"reason": "no", "verdict": "0.0"}`, passed: no(), score: score(0)},
 	})
 }
 

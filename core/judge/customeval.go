@@ -121,6 +121,7 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 	rd.hi, rd.hasRange = getN(out, "max")
 	rd.passAt, rd.hasAt = getN(out, "pass_at")
 	rd.passValues, _ = get(out, "pass_values").([]any)
+	rd.failValues, _ = get(out, "fail_values").([]any)
 	e.View, e.Score = rd.kind, Score{Kind: ScoreBinary}
 	switch rd.kind {
 	case ReaderYesNo:

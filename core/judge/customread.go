@@ -37,6 +37,7 @@ type reader struct {
 	hasRange, hasAt  bool
 	pass, score, why *Field // json: the fields
 	passValues       []any
+	failValues       []any    // json: when given, a pass value that is neither a pass nor a fail value is no verdict
 	keys             []string // json: the top-level keys of the paths, one of which the payload has
 }
 
@@ -142,6 +143,9 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			all, some, sum := true, false, 0.0
 			for _, x := range vals {
 				ok := k == 0 && containsValue(rd.passValues, x.v)
+				if k == 0 && !ok && rd.failValues != nil && !containsValue(rd.failValues, x.v) {
+					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value nor a fail value"))
+				}
 				all, some = all && ok, some || ok
 				n, isNum := scoreValue(x.v)
 				if k == 1 && !isNum {
@@ -202,7 +206,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		return i
 	}
 	var found *scoreFound
-	bare := -1
+	bare, ranged := -1, -1
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -213,6 +217,10 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		before, _ := utf8.DecodeLastRuneInString(answer[:start])
 		after, _ := utf8.DecodeRuneInString(answer[i:])
 		k := skip(i)
+		// An aside in parentheses may stand before the colon: "Score (1-5): 4", "Relevance (out of 5): 4".
+		if c := strings.IndexByte(answer[k:], ')'); k < len(answer) && answer[k] == '(' && c > 0 && c <= 24 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
+			k = skip(k + c + 1)
+		}
 		if isWordRune(before) || isWordRune(after) || k >= len(answer) || answer[k] != ':' && answer[k] != '=' {
 			continue
 		}
@@ -220,6 +228,11 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		e := numberEnd(answer, k)
 		if e == k {
 			bare = start
+			continue
+		}
+		if isRange(answer, skip(e)) {
+			// "Score: 1-5" echoes the scale, "Score: 3-4" hesitates: neither is one score.
+			ranged, i = start, e
 			continue
 		}
 		s := &scoreFound{text: answer[k:e], off: start, end: e}
@@ -247,12 +260,33 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	case strings.TrimSpace(answer[from:]) == "":
 		c := diag.Fail(diag.AnswerEmpty, "the answer is empty: it has no "+label+": <number>")
 		return nil, &c
+	case ranged >= 0:
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
+		return nil, &c
 	case bare >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
 	return nil, &c
+}
+
+// isRange reports whether answer[i:] goes on from a number to another one, as a range does:
+// "-", "–", "—" or "to", then a number ("1-5", "3 – 4", "3 to 4").
+func isRange(answer string, i int) bool {
+	rest := answer[i:]
+	switch {
+	case strings.HasPrefix(rest, "-"):
+		rest = rest[1:]
+	case strings.HasPrefix(rest, "–"), strings.HasPrefix(rest, "—"):
+		rest = rest[len("–"):]
+	case len(rest) > 2 && strings.EqualFold(rest[:2], "to") && (rest[2] == ' ' || rest[2] == '\t'):
+		rest = rest[2:]
+	default:
+		return false
+	}
+	t := strings.TrimLeft(rest, " \t*_")
+	return numberEnd(t, 0) > 0
 }
 
 // numberEnd returns the end of the decimal number at answer[i:] (a sign, digits, a fraction

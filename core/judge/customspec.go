@@ -31,14 +31,43 @@ func getN(o *value.Object, k string) (float64, bool) { return jsonNumber(get(o, 
 
 func isString(v any) bool { _, ok := v.(string); return ok }
 
-// containsValue reports whether list holds v (JSON equality).
+// containsValue reports whether list holds v as a judge means it: the same JSON value, or the
+// same verdict (sameVerdict). Judges write "pass": "true" and "verdict": "Yes" where a prompt
+// showed true and "yes"; comparing strictly turned those into confident failures.
 func containsValue(list []any, v any) bool {
 	for _, x := range list {
-		if jsonEqual(x, v) {
+		if jsonEqual(x, v) || sameVerdict(x, v) {
 			return true
 		}
 	}
 	return false
+}
+
+// sameVerdict reports whether a and b say the same: two texts alike in any case once trimmed
+// (`"PASS"` is "pass"), or the same number, where a boolean is 1 or 0 and a text may spell a
+// number or a boolean (`"true"` is true, `"1"` is 1, true is 1).
+func sameVerdict(a, b any) bool {
+	as, aText := a.(string)
+	bs, bText := b.(string)
+	if aText && bText && strings.EqualFold(strings.TrimSpace(as), strings.TrimSpace(bs)) {
+		return true
+	}
+	x, okA := verdictNumber(a)
+	y, okB := verdictNumber(b)
+	return okA && okB && x == y
+}
+
+// verdictNumber is v as a number: a number, a boolean as 1 or 0, or a text spelling either.
+func verdictNumber(v any) (float64, bool) {
+	if s, ok := v.(string); ok {
+		t := strings.TrimSpace(s)
+		if strings.EqualFold(t, "true") || strings.EqualFold(t, "false") {
+			v = len(t) == 4
+		} else {
+			v = t
+		}
+	}
+	return scoreValue(v)
 }
 
 // jsonEqual reports whether a and b are the same JSON value: the same JSON text (numbers by

@@ -74,6 +74,8 @@ func TestGroundingParse(t *testing.T) {
 			word: "yes", code: skipped, at: "Yes"},
 		{name: "label line then an explanation with no", answer: "Answer: YES\nExplanation: every claim maps to a fact; nothing is inferred, no extra detail.", word: "yes", code: skipped, at: "YES"},
 		{name: "label alone on a line, verdict below", answer: "Answer:\nYes", word: "yes", code: skipped, at: "Yes"},
+		{name: "Label line (Phoenix's shape)", answer: "EXPLANATION: fact 2 gives 1889.\nLABEL: yes", word: "yes", code: skipped, at: "yes"},
+		{name: "label with =", answer: "Answer = no", word: "no"},
 
 		// A yes or no inside a sentence is not a verdict.
 		{name: "no relevant statement (a real judge's reply)", answer: "There is no relevant statement that can be created from the given answer.", code: none},
@@ -115,6 +117,8 @@ func TestGroundingParse(t *testing.T) {
 		{name: "changed its mind", answer: "Yes\n\nOn second thought, fact 2 gives 1887, not 1889.\n\nNo", code: several, at: "No"},
 		{name: "label no, yes", answer: "Answer: no, yes", code: several, at: "yes"},
 		{name: "first line and label disagree", answer: "No\nThe facts cover it after all.\nFinal answer: Yes", code: several, at: "Yes"},
+		{name: "the format echoed: Yes/No", answer: "Reasoning: fact 1 covers it.\nAnswer: Yes/No", code: several, at: "No"},
+		{name: "the format echoed: yes | no", answer: "Final answer: yes | no", code: several, at: "no"},
 
 		// No answer at all.
 		{name: "empty", answer: "  \n ", code: diag.AnswerEmpty},
@@ -188,7 +192,7 @@ func TestYesNoMessages(t *testing.T) {
 	r := testRegistry(t)
 	in := object(t, `{"answer": "a", "facts": ["f"]}`)
 	for answer, want := range map[string]string{
-		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line, or after "Answer:", "Final answer:" or "Verdict:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
+		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line, or after "Answer:", "Final answer:", "Verdict:" or "Label:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
 		"final answer: yes. no. yes.":               `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
 		"<think>x</think>\nIt is supported.\n\nYes": "W: read the verdict yes from the verdict line at 4:1; the rest of the answer was skipped",
 	} {

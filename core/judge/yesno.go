@@ -16,8 +16,9 @@ import (
 //     period, is "yes" or "no" in any case: that is the verdict.
 //   - Otherwise the verdicts are its verdict lines: the first and the last non-empty line when,
 //     stripped the same way (and of a leading # or >), it is exactly yes or no; and every line
-//     that starts with the label "Answer:", "Final answer:", "Verdict:" or "Final verdict:" (any
-//     case, any emphasis around the label or the word) followed by yes or no, alone or followed by
+//     that starts with the label "Answer:", "Final answer:", "Verdict:", "Final verdict:" or
+//     "Label:" (Phoenix's templates end with "LABEL: <label>"; any case, any emphasis around the
+//     label or the word; "=" for ":", as in "Answer=C") followed by yes or no, alone or followed by
 //     punctuation ("Verdict: Yes, every claim is supported"), never by a word ("Answer: No
 //     unsupported claim" is prose). After a label, each further sentence or clause (split at
 //     . ! ? ; and ,) that is exactly yes or no is one more verdict ("Final answer: yes. no. yes."
@@ -126,7 +127,7 @@ type verdictAt struct {
 }
 
 // verdictLabels are the labels a verdict line may start with, longest first.
-var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict"}
+var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict", "label"}
 
 // readYesNo reads answer[from:] (from is where the text after any reasoning starts) by the
 // yes/no rule above. Offsets and positions are in the whole answer.
@@ -176,7 +177,7 @@ func (w *wordRule) read(answer string, from int) yesNo {
 	quoted := quoteExcerpt(strings.TrimSpace(answer[from:]))
 	if len(found) == 0 {
 		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just " + w.any + ", and no line of it is a verdict " +
-			"(" + w.any + " alone on the first or last line, or after \"Answer:\", \"Final answer:\" or \"Verdict:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
+			"(" + w.any + " alone on the first or last line, or after \"Answer:\", \"Final answer:\", \"Verdict:\" or \"Label:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
 	}
 	for _, f := range found[1:] {
 		if f.word != found[0].word {
@@ -267,7 +268,7 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 	}
 	i += len(label)
 	skip("")
-	if i >= end || answer[i] != ':' {
+	if i >= end || answer[i] != ':' && answer[i] != '=' {
 		return nil
 	}
 	i++
@@ -294,6 +295,14 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 				}
 			}
 			out = append(out, verdictAt{verdict, s, n})
+			// "Answer: Yes/No" echoes the prompt's format, choosing nothing: the word after the
+			// slash or bar is one more verdict, and two that differ are no verdict.
+			if rest != "" && (rest[0] == '/' || rest[0] == '|') {
+				at := e - len(strings.TrimLeftFunc(rest[1:], isVerdictTrim))
+				if other, m := w.leading(answer[at:e]); other != "" {
+					out = append(out, verdictAt{other, at, m})
+				}
+			}
 			first = false
 		} else if word := w.whole(answer[s:e]); word != "" {
 			out = append(out, verdictAt{word, s, e - s})
@@ -307,7 +316,7 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 // and verdict words.
 func (w *wordRule) onlyVerdicts(answer string, start, end int) bool {
 	line := answer[start:end]
-	colon := strings.IndexByte(line, ':')
+	colon := strings.IndexAny(line, ":=")
 	notWord := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 	for rest := strings.TrimLeftFunc(line[colon+1:], notWord); rest != ""; rest = strings.TrimLeftFunc(rest, notWord) {
 		word, n := w.leading(rest)

@@ -261,3 +261,38 @@ test("every row in error: the Agreement panel says there is nothing to compare, 
     await context.close();
   }
 });
+
+test("a hallucination column (HaluEval's yes for a failed answer): read as failures and said so; the choice turns it around", async () => {
+  const { browser, serve } = env;
+  const context = await browser.newContext();
+  try {
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 4 });
+    // Rows the fake answers 7 to 18 (away from its faults on 5 and 6): the judge passes a row unless
+    // r % 3 === 0, and the reviewers' hallucination column says "yes" exactly on the rows it fails.
+    const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
+    const lines = ["user_input,response,retrieved_contexts,hallucination"];
+    for (let r = 7; r <= 18; r++) lines.push([q(`Question ${r}`), q(`row-${r}: The tower is in Paris.`), q(JSON.stringify(["The tower is in Paris."])), r % 3 === 0 ? "yes" : "no"].join(","));
+    await loadDataset(page, "halueval.csv", lines.join("\n") + "\n", { mimeType: "text/csv" });
+    await page.selectOption('[data-ref="batch-map-label"]', "hallucination");
+    const summary = page.locator('[data-ref="batch-label-summary"]');
+    assert.match(await summary.textContent(), /12 boolean labels \(8 pass, 4 fail\)\. Yes, true and 1 are read as FAIL: the column's name \(hallucination\) asks about a fault\./);
+    assert.equal(await summary.getAttribute("data-yes"), "fail");
+    assert.equal(await page.isVisible('[data-ref="batch-map-label-yes"]'), true, "the choice is offered");
+    await page.click('[data-ref="batch-run"]');
+    const end = await runEnd(page, 30_000);
+    assert.equal(end.done, 12, end.text);
+    const panel = page.locator('[data-ref="agreement-panel"]');
+    await page.waitForSelector('[data-ref="agreement-panel"][data-pending="0"]');
+    assert.equal(await panel.getAttribute("data-compared"), "12");
+    assert.equal(await panel.getAttribute("data-agree"), "12", "the judge agrees with every row once yes reads as a failure");
+    assert.match(await page.textContent('[data-ref="agreement-yes-note"]'), /read as FAIL/);
+    // The run's record keeps the column; turning yes around makes every row disagree.
+    await page.selectOption('[data-ref="agreement-yes"]', "pass");
+    await page.waitForSelector('[data-ref="agreement-panel"][data-agree="0"]');
+    assert.match(await page.textContent('[data-ref="agreement-yes-note"]'), /read as pass \(your choice\)/);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});

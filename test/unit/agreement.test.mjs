@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
-import { suggestLabelColumn, readCell, readLabels, cellAt, labelSummary } from "../../web/stats/labels.js";
+import { suggestLabelColumn, readCell, readLabels, cellAt, labelSummary, yesMeansFromName, runLabel } from "../../web/stats/labels.js";
 import { agreementData, rowAgreement, skippedLine, kappaSentence, kappaValue, judgeOf, scalesDiffer, declaredRange } from "../../web/stats/agreement.js";
 import { ticks } from "../../web/stats/svg.js";
 import { toCSV, toJSONL } from "../../web/batch/export.js";
@@ -26,8 +26,9 @@ test("label cells: boolean words in any case, 1/0, numbers, empty, and what is n
     ["passed", true], ["Failed", false], ["grounded", true], ["Ungrounded", false], [" not  grounded ", false],
     [true, true], [false, false],
   ]) assert.equal(readCell(v).bool, want, JSON.stringify(v));
-  assert.deepEqual(readCell("1"), { bool: true, num: 1 });
-  assert.deepEqual(readCell(0), { bool: false, num: 0 });
+  assert.deepEqual(readCell("1"), { bool: true, answer: true, num: 1 });
+  assert.deepEqual(readCell(0), { bool: false, answer: true, num: 0 });
+  assert.deepEqual(readCell("PASS"), { bool: true }, "a verdict word is no answer: its meaning is its own");
   assert.deepEqual(readCell("4.5"), { num: 4.5 });
   assert.deepEqual(readCell(-2), { num: -2 });
   for (const v of [null, undefined, "", "  "]) assert.deepEqual(readCell(v), { empty: true }, JSON.stringify(v));
@@ -35,6 +36,46 @@ test("label cells: boolean words in any case, 1/0, numbers, empty, and what is n
   assert.deepEqual(readCell("1/2"), { text: "1/2" });
   assert.deepEqual(readCell(["yes"]), { text: '["yes"]' });
   assert.deepEqual(readCell(NaN), { text: "NaN" });
+});
+
+test("labels as real datasets write them: verdict words of other tools, 1.0/0.0, and answers whose yes is a failure", () => {
+  const rows = (vals) => vals.map((v) => ({ l: v }));
+  // Verdict words say pass or fail whatever the column (Phoenix's factual/hallucinated, RAGAS'
+  // and TruLens' supported/faithful, correct/incorrect, relevant/unrelated).
+  for (const [v, want] of [
+    ["factual", true], ["Hallucinated", false], ["supported", true], ["unsupported", false], ["Not Supported", false],
+    ["faithful", true], ["UNFAITHFUL", false], ["correct", true], ["incorrect", false], ["relevant", true], ["unrelated", false], ["irrelevant", false],
+  ]) assert.deepEqual(readCell(v), { bool: want }, v);
+  // pandas writes a 0/1 column with gaps as floats: still boolean, not a score.
+  const f = readLabels(rows(["1.0", "0.0", "", "1.0"]), "l");
+  assert.equal(f.kind, "boolean");
+  assert.deepEqual(f.values, [true, false, null, true]);
+
+  // A column named for a fault: yes is a failure, and the summary says so.
+  const halu = readLabels(rows(["yes", "no", "Yes", "factual", "maybe"]).map((r) => ({ hallucination: r.l })), "hallucination");
+  assert.deepEqual(halu.values, [false, true, false, true, null], "yes is a hallucination: failed; a verdict word keeps its meaning");
+  assert.deepEqual([halu.yes, halu.yesChosen, halu.answers, halu.passing], ["fail", false, 3, 2]);
+  assert.deepEqual(halu.unreadable, [{ row: 5, text: "maybe" }]);
+  assert.match(labelSummary(halu), /4 boolean labels \(2 pass, 2 fail\); 1 unreadable \(not counted\)\. Yes, true and 1 are read as FAIL: the column's name \(hallucination\) asks about a fault\./);
+  const bools = readLabels([{ is_hallucination: true }, { is_hallucination: false }, { is_hallucination: 1 }], "is_hallucination");
+  assert.deepEqual(bools.values, [false, true, false]);
+  // The user's choice wins over the name, both ways, and is said.
+  const chosen = readLabels(rows(["yes", "no"]).map((r) => ({ hallucination: r.l })), "hallucination", "pass");
+  assert.deepEqual(chosen.values, [true, false]);
+  assert.match(labelSummary(chosen), /Yes, true and 1 are read as pass \(your choice\)\./);
+  assert.deepEqual(readLabels(rows(["yes", "no"]), "l", "fail").values, [false, true]);
+  // A plain name: yes passes; a column of verdict words says nothing of yes.
+  assert.match(labelSummary(readLabels(rows(["yes", "no"]), "l")), /read as pass\.$/);
+  assert.doesNotMatch(labelSummary(readLabels(rows(["PASS", "FAIL"]), "l")), /Yes, true/);
+  // Names: a fault, a fault turned around, both outcomes.
+  for (const [name, want] of [
+    ["human_label", "pass"], ["hallucination", "fail"], ["is_hallucination", "fail"], ["isHallucinated", "fail"], ["has_error", "fail"],
+    ["toxic", "fail"], ["no_hallucination", "pass"], ["hallucination_free", "pass"], ["nonhallucinated", "pass"], ["error-free", "pass"],
+    ["pass_fail", "pass"], ["grounded", "pass"], ["faithful", "pass"],
+  ]) assert.equal(yesMeansFromName(name), want, name);
+  assert.deepEqual(runLabel("hallucination", ""), { column: "hallucination" });
+  assert.deepEqual(runLabel("hallucination", "pass"), { column: "hallucination", yes: "pass" });
+  assert.equal(runLabel("", "fail"), null);
 });
 
 test("a column is boolean or numeric as a whole; cells of the other kind are unreadable, by row", () => {

@@ -91,6 +91,45 @@ test("output lines: answers, failures, lines never run, and malformed lines say 
   assert.match(parseOutputLine('{"custom_id":"c","response":null,"error":null}').malformed, /neither/);
 });
 
+test("vLLM run-batch's failed lines: the cause in error (a text, or the server's error response), beside a response without a body", () => {
+  // Written as vllm/entrypoints/openai/run_batch.py writes them (make_error_request_output, and
+  // an ErrorResponse of the chat server).
+  const text = parseOutputLine(JSON.stringify({ id: "vllm-1f0c", custom_id: "rj:" + H + ":3", response: { status_code: 400, request_id: "vllm-batch-9a2b", body: null }, error: "The model does not support Chat Completions API" }));
+  assert.equal(text.status, 400);
+  assert.deepEqual(text.error, { code: "", message: "The model does not support Chat Completions API" });
+  const nested = parseOutputLine(JSON.stringify({ id: "vllm-2", custom_id: "c", response: { status_code: 400, request_id: "vllm-batch-3", body: null }, error: { error: { message: "This model's maximum context length is 4096 tokens.", type: "BadRequestError", param: null, code: 400 } } }));
+  assert.deepEqual(nested.error, { code: "400", message: "This model's maximum context length is 4096 tokens." });
+  const flat = parseOutputLine(JSON.stringify({ id: "vllm-4", custom_id: "c", response: { status_code: 400, request_id: "r" }, error: { object: "error", message: "max_tokens must be at least 1", type: "BadRequestError", code: 400 } }));
+  assert.equal(flat.error.message, "max_tokens must be at least 1");
+  // The row's error keeps the cause, and the import's report names it.
+  for (const [line, want] of [[text, /does not support Chat Completions/], [nested, /maximum context length/], [flat, /max_tokens must be at least 1/]]) {
+    const r = lineResult({ runId: "run-1", index: 0, item: { inputs: { question: "q" } }, judge: fakeJudge, model: "judge-1", line });
+    assert.equal(r.error.kind, "http");
+    assert.equal(r.error.status, 400);
+    assert.match(r.error.detail, want);
+  }
+  const m = new Matcher({ hash: H, exported: new Uint8Array([1, 1, 1]) });
+  m.take(JSON.stringify({ id: "vllm-1f0c", custom_id: customId(H, 2), response: { status_code: 400, request_id: "vllm-batch-9a2b", body: null }, error: "Request must not be sent in stream mode" }), "results.jsonl:3");
+  assert.deepEqual(m.finish().failed.map((p) => [p.where, p.message]), [["results.jsonl:3", "HTTP 400: Request must not be sent in stream mode"]]);
+});
+
+test("Azure OpenAI's output line (no id, its keys in another order, content filter results) reads as OpenAI's", () => {
+  const safe = { filtered: false, severity: "safe" };
+  const line = parseOutputLine(JSON.stringify({
+    custom_id: "rj:" + H + ":1",
+    response: {
+      body: { choices: [{ content_filter_results: { hate: safe, self_harm: safe, sexual: safe, violence: safe }, finish_reason: "stop", index: 0, logprobs: null, message: { content: "Verdict: no", role: "assistant" } }], created: 1722477079, id: "chatcmpl-9r", model: "gpt-4o-2024-05-13", object: "chat.completion", prompt_filter_results: [{ prompt_index: 0, content_filter_results: { jailbreak: { filtered: false, detected: false } } }], system_fingerprint: "fp_a9", usage: { completion_tokens: 3, prompt_tokens: 27, total_tokens: 30 } },
+      request_id: "660b7424-b648-4b67-addc-862ba067d442",
+      status_code: 200,
+    },
+    error: null,
+  }));
+  const r = lineResult({ runId: "run-1", index: 0, item: { inputs: { question: "q" } }, judge: fakeJudge, model: "my-batch-deployment", line, now: 1 });
+  assert.deepEqual(r.answers, ["Verdict: no"]);
+  assert.deepEqual(r.usage, { prompt_tokens: 27, completion_tokens: 3 });
+  assert.equal(r.batch.requestId, "660b7424-b648-4b67-addc-862ba067d442");
+});
+
 test("the matcher reports unknown, duplicate, failed, malformed and missing lines with where they are", () => {
   const exported = new Uint8Array([1, 1, 1, 0, 1, 1]);
   const m = new Matcher({ hash: H, exported });

@@ -162,6 +162,13 @@ test("checkEvaluator: the rules of each reader", () => {
   assert.deepEqual(codes({ kind: "json", score: { path: "$.a[*]", combine: "all" } }), ["evaluator.bad-value output.score.combine"]);
   assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_at: 3 }), ["evaluator.bad-value output.pass_at"]);
   assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: [] }), ["evaluator.missing-field output.pass_values"]);
+  assert.deepEqual(codes({ kind: "json", score: "$.s", fail_values: ["no"] }), ["evaluator.bad-value output.fail_values"]);
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: ["yes", 1], fail_values: ["no", "YES"] }), ["evaluator.bad-value output.fail_values"], "a value in both, as the reader compares them");
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", fail_values: [true] }), ["evaluator.bad-value output.fail_values"], "true is the default pass value");
+  assert.deepEqual(codes({ kind: "json", pass: "$.v", pass_values: ["yes", "idk"], fail_values: ["no"] }), []);
+  rj.define({ ...base, output: { kind: "json", pass: "$.v", fail_values: [false] } });
+  assert.deepEqual(rj.evaluators().find((e) => e.id === "r").spec.output, { kind: "json", pass: "$.v", pass_values: [true], fail_values: [false] });
+  rj.undefine("r");
   assert.deepEqual(codes({ kind: "builtin", evaluator: "nope" }), ["evaluator.unknown-builtin output.evaluator"]);
   assert.deepEqual(codes({ kind: "builtin", evaluator: "answer-grounding" }), ["evaluator.builtin-input inputs"]);
   const bad = rj.checkEvaluator({ ...base, output: { kind: "json", pass: "$.items[x]" } }).errors[0];
@@ -273,4 +280,72 @@ test("checkEvaluator re-checks a 10 KB template on each keystroke in millisecond
   // The median on an idle machine is about 5 ms (bench/checkevaluator.mjs prints it); the bound
   // leaves room for a loaded test machine and still fails on a slowdown by an order of magnitude.
   assert.ok(times[15] < 50, `median ${times[15].toFixed(2)} ms`);
+});
+
+test("a hostile definition of many labels, inputs, messages or pass values is refused at once with its path, never worked through for minutes", (t) => {
+  const many = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+  const yesNo = { kind: "yes-no" };
+  const cases = [
+    ["output.labels", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "label", labels: Object.fromEntries(many(20000, (i) => ["l" + i, i % 2 === 0])) } }],
+    ["inputs", { prompt: "{{ i0 }}", inputs: many(20000, (i) => ({ name: "i" + i })), output: yesNo }],
+    ["messages", { messages: many(20000, () => ({ role: "user", content: "{{ answer }}" })), inputs: [{ name: "answer" }], output: yesNo }],
+    ["output.pass_values", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "json", pass: "$.v", pass_values: many(20000, (i) => "v" + i) } }],
+    ["example.inputs", { prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: yesNo, example: { inputs: Object.fromEntries(many(20000, (i) => ["k" + i, "v"])) } }],
+  ];
+  for (const [path, spec] of cases) {
+    const start = performance.now();
+    const err = throwsRJ(() => rj.define({ id: "many", title: "many", ...spec }), { code: "evaluator.bad-value" });
+    const ms = performance.now() - start;
+    t.diagnostic(`${path}: refused in ${ms.toFixed(0)} ms`);
+    assert.equal(err.path, path);
+    assert.match(err.message, /holds 20000 (items|entries): at most 100/);
+    assert.ok(ms < 5000, `${path}: ${ms} ms`);
+  }
+  // At the limit it is a definition like any other.
+  const hundred = Object.fromEntries(many(100, (i) => ["label " + i, i % 2 === 0]));
+  rj.define({ id: "many", prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "label", labels: hundred } });
+  assert.equal(rj.parse("many", { answer: "x" }, "Verdict: label 99").passed, false);
+  rj.undefine("many");
+});
+
+test("other tools' judge prompts as custom evaluators, read as their judges answer them", () => {
+  // Arize Phoenix's hallucination template (str.format, single braces) with its explanation
+  // variant's answer shape; autoevals' closed QA (mustache {{input}}, choices Y/N); promptfoo's
+  // llm-rubric ({reason, pass, score}); DeepEval's faithfulness verdicts; RAGAS' statements.
+  // Prompts and answers written here in the shape those projects' templates, tests and docs show.
+  const defs = [
+    { id: "phoenix-hallucination", dialect: "format", prompt: "[Query]: {input}\n[Reference text]: {reference}\n[Answer]: {output}\nIs the answer above factual or hallucinated based on the query and reference text?\nEXPLANATION:",
+      inputs: [{ name: "input" }, { name: "reference" }, { name: "output" }], output: { kind: "label", labels: { factual: true, hallucinated: false } } },
+    { id: "autoevals-closed-qa", prompt: "[Task]: {{input}}\n[Submission]: {{output}}\n[Criterion]: {{criteria}}\nDoes the submission meet the criterion? Answer Y or N on the last line.",
+      inputs: [{ name: "input" }, { name: "output" }, { name: "criteria" }], output: { kind: "label", labels: { Y: true, N: false } } },
+    { id: "promptfoo-rubric", messages: [{ role: "system", content: "You are grading output according to a user-specified rubric. Respond with a JSON object {reason: string, pass: boolean, score: number}." }, { role: "user", content: "<Output>{{ output }}</Output>\n<Rubric>{{ rubric }}</Rubric>" }],
+      inputs: [{ name: "output" }, { name: "rubric" }], output: { kind: "json", pass: "$.pass", score: "$.score", reason: "$.reason", min: 0, max: 1 } },
+    { id: "deepeval-faithfulness", prompt: "Claims:\n{{ claims }}\nRetrieval context:\n{{ context }}\nReturn JSON with a \"verdicts\" list, each {\"verdict\": \"yes\"|\"no\"|\"idk\", \"reason\"}.",
+      inputs: [{ name: "claims" }, { name: "context" }], output: { kind: "json", pass: "$.verdicts[*].verdict", pass_values: ["yes", "idk"] } },
+    { id: "ragas-faithfulness", prompt: "Context: {{ context }}\nStatements: {{ statements }}\nReturn {\"statements\": [{\"statement\", \"reason\", \"verdict\": 1 or 0}]}.",
+      inputs: [{ name: "context" }, { name: "statements" }], output: { kind: "json", score: { path: "$.statements[*].verdict", combine: "mean" }, min: 0, max: 1, pass_at: 1 } },
+  ];
+  for (const d of defs) assert.deepEqual(rj.define(d).warnings, [], d.id);
+  const read = (id, answer) => {
+    const ev = rj.evaluators().find((e) => e.id === id);
+    const v = rj.parse(id, Object.fromEntries(ev.inputs.map((i) => [i.name, "x"])), answer);
+    return [v.passed, v.score, v.checks.filter((c) => c.severity === "error").map((c) => c.code)];
+  };
+  assert.equal(rj.render("phoenix-hallucination", { input: "When?", reference: "In 1889.", output: "1889" }).prompt.split("\n")[0], "[Query]: When?");
+  for (const [id, answer, want] of [
+    ["phoenix-hallucination", "hallucinated", [false, 0, []]],
+    ["phoenix-hallucination", " The reference dates the tower to 1889 and the answer says 1889.\nLABEL: factual", [true, 1, []]],
+    ["phoenix-hallucination", "EXPLANATION: The answer adds an architect the reference never names.\nLABEL: \"hallucinated\"", [false, 0, []]],
+    ["phoenix-hallucination", "The answer is factual, though one might call it hallucinated.", [null, null, ["answer.no-verdict"]]],
+    ["autoevals-closed-qa", "The submission names the capital as asked.\nY", [true, 1, []]],
+    ["autoevals-closed-qa", "1. The criterion asks for a date.\n2. No date is given.\nN\nAnswer=N", [false, 0, []]],
+    ["promptfoo-rubric", '{"reason": "The output greets the user.", "pass": true, "score": 1.0}', [true, 1, []]],
+    ["promptfoo-rubric", '{"reason": "Svaret henviser til databeskyttelse.", "score": 1, "pass": "true"}', [true, 1, []]],
+    ["promptfoo-rubric", '```json\n{"reason": "It speaks like a pirate.", "pass": false, "score": 0.1}\n```\nLet me know if you need more detail.', [false, 0.1, []]],
+    ["deepeval-faithfulness", '{"verdicts": [{"verdict": "yes"}, {"verdict": "idk", "reason": "The context does not say."}, {"verdict": "Yes"}]}', [true, 1, []]],
+    ["deepeval-faithfulness", '```json\n{\n  "verdicts": [\n    {"verdict": "yes"},\n    {"verdict": "no", "reason": "The context says 1889, not 1887."}\n  ]\n}\n```', [false, 0, []]],
+    ["ragas-faithfulness", '{"statements": [{"statement": "Built in 1889.", "reason": "Stated.", "verdict": 1}, {"statement": "By Gustave.", "reason": "Not stated.", "verdict": 0}]}', [false, 0.5, []]],
+    ["ragas-faithfulness", '{"statements": [{"statement": "Built in 1889.", "reason": "Stated.", "verdict": "1"}]}', [true, 1, []]],
+  ]) assert.deepEqual(read(id, answer), want, `${id}: ${answer}`);
+  for (const d of defs) rj.undefine(d.id);
 });

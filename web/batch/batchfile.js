@@ -159,7 +159,7 @@ export function parseOutputLine(text) {
   if (!j || typeof j !== "object" || Array.isArray(j)) return { malformed: "not a JSON object" };
   if (typeof j.custom_id !== "string") return { malformed: "no custom_id" };
   const r = j.response;
-  const err = j.error && typeof j.error === "object" ? { code: String(j.error.code ?? ""), message: String(j.error.message ?? "") } : null;
+  const err = lineError(j.error);
   if (r && typeof r === "object") {
     if (!Number.isInteger(r.status_code)) return { malformed: "response without a status_code" };
     return { customId: j.custom_id, status: r.status_code, requestId: String(r.request_id ?? ""), body: r.body ?? null, error: err };
@@ -171,6 +171,21 @@ export function parseOutputLine(text) {
 }
 
 /**
+ * lineError reads a line's error: OpenAI's {code, message}; vLLM's run-batch writes a text
+ * ("The model does not support Chat Completions API") or the server's error response
+ * ({error: {message, code}}, or {object: "error", message, code}) beside a response without a body.
+ * @param {any} e
+ * @returns {{code: string, message: string} | null}
+ */
+function lineError(e) {
+  if (typeof e === "string") return e.trim() ? { code: "", message: e } : null;
+  if (!e || typeof e !== "object") return null;
+  const inner = e.error && typeof e.error === "object" ? e.error : e;
+  const text = (/** @type {any} */ v) => (v === undefined || v === null ? "" : typeof v === "string" ? v : JSON.stringify(v));
+  return { code: text(inner.code ?? e.code), message: text(inner.message ?? e.message) };
+}
+
+/**
  * batchLineError is the CallError of a line the batch service did not answer with a chat
  * completion: an HTTP status (as a live call's, llm.js httpError) or no response at all
  * (batch_expired, batch_cancelled, …: the request was never run).
@@ -179,7 +194,11 @@ export function parseOutputLine(text) {
  * @returns {CallError}
  */
 export function batchLineError(line, model) {
-  if (line.status) return httpError(line.status, line.body ? JSON.stringify(line.body) : "", { model });
+  if (line.status) {
+    // vLLM puts the cause of a failed request in the line's error, not in a response body.
+    const why = line.error && (line.error.message || line.error.code);
+    return httpError(line.status, line.body ? JSON.stringify(line.body) : why ? JSON.stringify({ error: { message: why } }) : "", { model });
+  }
   const e = line.error || { code: "", message: "" };
   return new CallError(`The batch service did not run this request${e.code ? " (" + e.code + ")" : ""}: judge it again with Resume, or in another batch.`, {
     kind: CallKind.UPSTREAM,

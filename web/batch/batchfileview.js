@@ -13,6 +13,7 @@ import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
 import { prefsOf } from "./prefs.js";
+import { runLabel } from "../stats/labels.js";
 
 /** OPENAI_MAX_REQUESTS and OPENAI_MAX_BYTES: what OpenAI's Batch API takes in one input file. */
 const OPENAI_MAX_REQUESTS = 50_000;
@@ -161,7 +162,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
         evaluator: s.ev.id,
         evaluatorSpec: s.ev.custom ? s.ev.spec : undefined,
         mapping: s.mapping,
-        label: s.label ? { column: s.label } : null,
+        label: runLabel(s.label, s.labelYes),
         columns: s.table.columns,
         readErrors: (s.table.errors || []).slice(0, 200),
         settings: sp.settings,

@@ -19,6 +19,7 @@ import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
 import { browserLimit, runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
+import { runLabel } from "../stats/labels.js";
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
@@ -174,13 +175,13 @@ export class RunController extends EventTarget {
 
   /**
    * startNew creates a run of what setup holds and runs it; resolves to an error message, or "".
-   * @param {{name: string, table: Object, mapping: Object, label?: string, items: Object[], ev: Object}} s
+   * @param {{name: string, table: Object, mapping: Object, label?: string, labelYes?: string, items: Object[], ev: Object}} s
    */
   async startNew(s) {
     const rs = this.requestSettings();
     if (rs.error) return rs.error;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: s.label ? { column: s.label } : null, columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
+      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.

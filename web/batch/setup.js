@@ -20,6 +20,7 @@ import { suggestLabelColumn } from "../stats/labels.js";
  * @property {import("./mapping.js").ColumnMatch[]} matches the guessed mapping, with the name each input was recognised by
  * @property {import("./preview.js").Checked|null} checked the rows as the run takes them, once checked
  * @property {string} label the column of human labels the run is compared with ("" for none)
+ * @property {string} labelYes what a yes in it means: "pass", "fail", or "" for what its name says
  */
 
 /**
@@ -242,7 +243,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
     }
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
-    setup = { name, table, mapping: {}, matches: [], checked: null, label: "" };
+    setup = { name, table, mapping: {}, matches: [], checked: null, label: "", labelYes: "" };
     setup.label = suggestLabelColumn(mappable()) || "";
     const fmt = table.format ? table.format.toUpperCase() : format ? format.toUpperCase() : "";
     fileMsg.className = "batch-msg";
@@ -314,7 +315,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
           match && match.column !== input.name ? h("div", { class: "hint", dataset: { ref: "batch-map-from-" + input.name }, text: "guessed from " + matchLabel(match) }) : null,
         );
       }),
-      labelField(document, { rows: setup.table.rows, columns: mappable(), chosen: setup.label, suggested: suggestLabelColumn(mappable()), onChange: (c) => (setup.label = c) }),
+      labelField(document, { rows: setup.table.rows, columns: mappable(), chosen: setup.label, yes: setup.labelYes, suggested: suggestLabelColumn(mappable()), onChange: (c, yes) => ((setup.label = c), (setup.labelYes = yes)) }),
     );
   }
 
@@ -388,7 +389,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       if (setup && mappedFor !== prefs().evaluator + JSON.stringify(evaluator()?.inputs)) mapFor(prefs().evaluator);
     },
     /** current: what is set up (null before a dataset is loaded or while its rows are checked), and its evaluator. */
-    current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, label: setup.label, items: setup.checked.items, ev: evaluator() } : null),
+    current: () => (setup && setup.checked ? { name: setup.name, table: setup.table, mapping: { ...setup.mapping }, label: setup.label, labelYes: setup.labelYes, items: setup.checked.items, ev: evaluator() } : null),
     /** say shows a message beside the Run button ("" clears it). */
     say: (text) => (runMsg.textContent = text),
   };

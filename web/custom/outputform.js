@@ -153,30 +153,8 @@ export function outputForm(el, spec, builtins, onChange) {
       body.push(labelsTable());
     } else if (kind === "json") {
       body.push(pathField("pass", "Pass field", "$.verdict", ["all", "any"], "a path; through a list ($.items[*].ok): all or any of them"));
-      const values = h("input", {
-        type: "text",
-        class: "input mono",
-        value: Array.isArray(out.pass_values) ? out.pass_values.map((v) => JSON.stringify(v)).join(", ") : "",
-        dataset: { ref: "custom-output-pass_values" },
-        attrs: { autocomplete: "off", spellcheck: "false" },
-        on: {
-          input: () => {
-            const err = errors.get("output.pass_values");
-            try {
-              out.pass_values = values.value.trim() ? JSON.parse("[" + values.value + "]") : [];
-              if (err) err.dataset.local = "";
-            } catch {
-              if (err) {
-                err.textContent = '✗ Write JSON values separated by commas, e.g. true, "pass"';
-                err.dataset.local = "1";
-              }
-              return;
-            }
-            onChange();
-          },
-        },
-      });
-      body.push(field("Values that pass", values, "output.pass_values", 'JSON values, e.g. true, "pass"'));
+      body.push(field("Values that pass", valuesInput("pass_values"), "output.pass_values", 'JSON values, e.g. true, "pass"'));
+      body.push(field("Values that fail", valuesInput("fail_values"), "output.fail_values", "optional: then any other value is no verdict; blank: any other value fails"));
       body.push(pathField("score", "Score field", "$.score", ["mean"], "optional; through a list: their mean"));
       body.push(pathField("reason", "Reason field", "$.reason", [], "optional"));
       body.push(h("div", { class: "row3" }, field("Lowest score", num("output.min", "min"), "output.min", "optional"), field("Highest score", num("output.max", "max"), "output.max", "optional"), field("Passes from", num("output.pass_at", "pass_at"), "output.pass_at", "without a pass field")));
@@ -193,6 +171,40 @@ export function outputForm(el, spec, builtins, onChange) {
     const general = h("div", { class: "field-error", attrs: { "aria-live": "polite" } });
     errors.set("output", general);
     replace(el, kindField, body, general);
+  }
+
+  /**
+   * valuesInput is the text field of a json reader's list of values (pass_values or fail_values),
+   * JSON values separated by commas; a blank fail_values is left out (any other value fails).
+   * @param {"pass_values"|"fail_values"} key
+   */
+  function valuesInput(key) {
+    const values = h("input", {
+      type: "text",
+      class: "input mono",
+      value: Array.isArray(out[key]) ? out[key].map((/** @type {unknown} */ v) => JSON.stringify(v)).join(", ") : "",
+      dataset: { ref: "custom-output-" + key },
+      attrs: { autocomplete: "off", spellcheck: "false" },
+      on: {
+        input: () => {
+          const err = errors.get("output." + key);
+          try {
+            const list = values.value.trim() ? JSON.parse("[" + values.value + "]") : [];
+            if (key === "fail_values" && !list.length) delete out[key];
+            else out[key] = list;
+            if (err) err.dataset.local = "";
+          } catch {
+            if (err) {
+              err.textContent = '✗ Write JSON values separated by commas, e.g. true, "pass"';
+              err.dataset.local = "1";
+            }
+            return;
+          }
+          onChange();
+        },
+      },
+    });
+    return values;
   }
 
   /** labelsTable is the label kind's rows: a label and the verdict it gives. */

@@ -63,7 +63,7 @@ function trustPanels(rj, cur, counts, threshold) {
   const run = /** @type {any} */ (cur.run);
   const column = run.label && run.label.column;
   if (column) {
-    const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column);
+    const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column, run.label.yes);
     const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
     const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0, score: cur.ev ? cur.ev.score : null });
     if (data) panels.agreement = data;

@@ -6,7 +6,7 @@
 // its dataset); the choice is kept in the run's record.
 
 import { el } from "./make.js";
-import { readLabels, suggestLabelColumn } from "./labels.js";
+import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary } from "./labels.js";
 import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
 
 const REDRAW_MS = 1000;
@@ -39,10 +39,12 @@ export function mountAgreement({ rj, controller, words }) {
   function labelsOf(c) {
     const column = c.run.label && c.run.label.column;
     if (!column) return null;
-    if (labels && labels.column === column && runId === c.run.id) return labels;
+    const yes = c.run.label.yes || "";
+    if (labels && labels.column === column && (labels.yesChosen ? labels.yes : "") === yes && runId === c.run.id) return labels;
     return readLabels(
       c.items.map((/** @type {any} */ it) => (it ? it.source : null)),
       column,
+      c.run.label.yes,
     );
   }
 
@@ -53,13 +55,32 @@ export function mountAgreement({ rj, controller, words }) {
       el(document, "select", { class: "input", dataset: { ref: "agreement-column" }, attrs: { id } }, el(document, "option", { text: "(none)", attrs: { value: "" } }), cols.map((k) => el(document, "option", { text: k, attrs: { value: k } })))
     );
     sel.value = (c.run.label && c.run.label.column) || "";
-    sel.addEventListener("change", () => {
-      c.run.label = sel.value ? { column: sel.value } : null;
+    // What a yes (true, 1) in the column means, as in the mapping's field (stats/labelfield.js).
+    const yesSel = /** @type {HTMLSelectElement} */ (
+      el(
+        document,
+        "select",
+        { class: "input", dataset: { ref: "agreement-yes" }, attrs: { id: id + "-yes", "aria-label": "Yes, true and 1 mean" } },
+        el(document, "option", { text: "yes means: as its name says", attrs: { value: "" } }),
+        el(document, "option", { text: "yes means pass", attrs: { value: "pass" } }),
+        el(document, "option", { text: "yes means fail", attrs: { value: "fail" } }),
+      )
+    );
+    yesSel.value = (c.run.label && c.run.label.yes) || "";
+    const shown = labels && labels.column === sel.value ? labels : null;
+    yesSel.hidden = !(shown && shown.kind === "boolean" && shown.answers > 0);
+    const choose = () => {
+      c.run.label = runLabel(sel.value, yesSel.value);
       // The choice is the run's: kept in its record (a running run writes it with its next state).
       if (!c.readOnly && controller.store) controller.store.putRun({ ...c.run }).catch(() => {});
       key = "";
       if (last) draw(last, true);
+    };
+    sel.addEventListener("change", () => {
+      yesSel.value = "";
+      choose();
     });
+    yesSel.addEventListener("change", choose);
     const suggested = suggestLabelColumn(cols);
     picker.replaceChildren(
       el(
@@ -68,7 +89,11 @@ export function mountAgreement({ rj, controller, words }) {
         { class: "field label-pick-field" },
         el(document, "label", { attrs: { for: id }, text: "Compare with human labels in column" }),
         sel,
+        yesSel,
         !sel.value && suggested ? el(document, "span", { class: "hint", text: ` ${suggested} looks like one.` }) : null,
+        shown && shown.kind === "boolean" && shown.answers > 0
+          ? el(document, "span", { class: "hint", dataset: { ref: "agreement-yes-note" }, text: " " + yesNote(shown) })
+          : null,
       ),
     );
   }
@@ -102,7 +127,7 @@ export function mountAgreement({ rj, controller, words }) {
     if (!labels) return;
     const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0, score: c.ev ? c.ev.score : null });
     if (!data) {
-      panel.append(el(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labels.column} holds no label that can be read: use true/false, yes/no, pass/fail, 1/0, grounded/ungrounded, or numbers.` }));
+      panel.append(el(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labelSummary(labels)}` }));
       return;
     }
     panel.append(agreementPanel(document, data));

@@ -10,13 +10,13 @@ const NONE = "";
 
 /**
  * labelField builds the field in doc. rows are the dataset's rows, columns what a mapping may
- * name; chosen the column chosen so far ("" for none); onChange(column) is called with the new
- * choice ("" for none).
+ * name; chosen the column chosen so far ("" for none) and yes what a yes in it means ("pass",
+ * "fail", or "" for what its name says); onChange(column, yes) is called with the new choice.
  * @param {Document} doc
- * @param {{rows: any[], columns: string[], chosen: string, suggested: string|null, onChange: (column: string) => void}} opts
+ * @param {{rows: any[], columns: string[], chosen: string, yes?: string, suggested: string|null, onChange: (column: string, yes: string) => void}} opts
  * @returns {HTMLElement}
  */
-export function labelField(doc, { rows, columns, chosen, suggested, onChange }) {
+export function labelField(doc, { rows, columns, chosen, yes = "", suggested, onChange }) {
   const id = "blabel-" + Math.random().toString(36).slice(2, 8);
   const sel = /** @type {HTMLSelectElement} */ (
     el(
@@ -28,17 +28,35 @@ export function labelField(doc, { rows, columns, chosen, suggested, onChange }) 
     )
   );
   sel.value = chosen;
+  // What a yes (true, 1) in the column means: a label column about a fault (HaluEval's
+  // "hallucination": "yes") holds yes for a failed answer. Shown when the column holds such answers.
+  const yesId = id + "-yes";
+  const yesSel = /** @type {HTMLSelectElement} */ (
+    el(
+      doc,
+      "select",
+      { class: "input", dataset: { ref: "batch-map-label-yes" }, attrs: { id: yesId } },
+      el(doc, "option", { text: "as its name says", attrs: { value: "" } }),
+      el(doc, "option", { text: "pass", attrs: { value: "pass" } }),
+      el(doc, "option", { text: "fail", attrs: { value: "fail" } }),
+    )
+  );
+  yesSel.value = yes;
+  const yesRow = el(doc, "div", { class: "label-yes", dataset: { ref: "batch-label-yes" } }, el(doc, "label", { attrs: { for: yesId }, text: "Yes, true and 1 mean " }), yesSel);
   const note = el(doc, "div", { class: "hint", dataset: { ref: "batch-label-summary" }, attrs: { "aria-live": "polite" } });
   const draw = () => {
     const c = sel.value;
     note.replaceChildren();
     delete note.dataset.kind;
+    yesRow.hidden = true;
     if (!c) {
       note.textContent = suggested ? "" : "Map a column of your reviewers' verdicts (or scores) to see how far to trust the judge.";
       return;
     }
-    const l = readLabels(rows, c);
+    const l = readLabels(rows, c, /** @type {any} */ (yesSel.value));
+    yesRow.hidden = !(l.kind === "boolean" && l.answers > 0);
     note.dataset.kind = l.kind || "";
+    note.dataset.yes = l.yes;
     note.dataset.unreadable = String(l.unreadable.length);
     note.append((c === suggested ? "Proposed from its name. " : "") + labelSummary(l));
     if (l.unreadable.length) {
@@ -47,8 +65,13 @@ export function labelField(doc, { rows, columns, chosen, suggested, onChange }) 
     }
   };
   sel.addEventListener("change", () => {
+    yesSel.value = ""; // another column: what its own name says
     draw();
-    onChange(sel.value);
+    onChange(sel.value, yesSel.value);
+  });
+  yesSel.addEventListener("change", () => {
+    draw();
+    onChange(sel.value, yesSel.value);
   });
   draw();
   return el(
@@ -57,6 +80,7 @@ export function labelField(doc, { rows, columns, chosen, suggested, onChange }) 
     { class: "field map-field label-field" },
     el(doc, "label", { attrs: { for: id } }, el(doc, "span", { text: "Human label (optional)" })),
     sel,
+    yesRow,
     note,
   );
 }
