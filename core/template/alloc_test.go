@@ -10,7 +10,7 @@ import (
 // renderHostile renders src over hostileVars and reports the bytes the render allocated, a
 // measure of the work it did that a loaded machine or the wasm's speed does not change: these
 // tests assert that a budget stops a template before the work, not how long that took.
-func renderHostile(t *testing.T, src string) (error, uint64) {
+func renderHostile(t *testing.T, src string) (uint64, error) {
 	t.Helper()
 	vars := hostileVars()
 	var before, after runtime.MemStats
@@ -19,7 +19,7 @@ func renderHostile(t *testing.T, src string) (error, uint64) {
 	runtime.ReadMemStats(&after)
 	allocated := after.TotalAlloc - before.TotalAlloc
 	t.Logf("%.1f MB allocated: %v", float64(allocated)/(1<<20), err)
-	return err, allocated
+	return allocated, err
 }
 
 // assertAllocatedUnder fails when a render allocated limitMB megabytes or more.

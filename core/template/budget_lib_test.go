@@ -39,7 +39,7 @@ func TestBudgetFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err, allocated := renderHostile(t, tt.src)
+			allocated, err := renderHostile(t, tt.src)
 			require.Error(t, err)
 			d, ok := err.(*diag.Error)
 			require.True(t, ok, "%T", err)
@@ -54,7 +54,7 @@ func TestBudgetFilters(t *testing.T) {
 func TestBudgetDeepValues(t *testing.T) {
 	for _, f := range []string{"tojson", "string"} {
 		t.Run(f, func(t *testing.T) {
-			err, allocated := renderHostile(t, "{% set d = {'a': xs} %}{% for i in xs %}{{ d|"+f+"|length }}{% endfor %}")
+			allocated, err := renderHostile(t, "{% set d = {'a': xs} %}{% for i in xs %}{{ d|"+f+"|length }}{% endfor %}")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "too much work")
 			assertAllocatedUnder(t, allocated, 64)

@@ -44,7 +44,7 @@ func TestBudget(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err, allocated := renderHostile(t, tt.src)
+			allocated, err := renderHostile(t, tt.src)
 			require.Error(t, err)
 			d, ok := err.(*diag.Error)
 			require.True(t, ok, "%T", err)

@@ -34,7 +34,7 @@ func TestRecursionEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err, allocated := renderHostile(t, tt.src)
+			allocated, err := renderHostile(t, tt.src)
 			assertAllocatedUnder(t, allocated, 256)
 			var de *diag.Error
 			require.ErrorAs(t, err, &de)
