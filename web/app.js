@@ -64,12 +64,14 @@ async function main() {
   /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
-  // The user's own evaluators are read from this browser's storage meanwhile: the views list them
-  // with the built-ins (custom/registry.js), and the engine gets them (rj.define) once it is ready.
-  // The engine's modules are not needed to draw the shell: they are imported, not waited for
-  // (index.html preloads them after the first paint's modules).
+  // The user's own evaluators are read from this browser's storage meanwhile (custom/registry.js):
+  // the shell is not kept waiting for IndexedDB (6-50 ms after the descriptions, measured), they
+  // are added to the picker drawn when they are in, and the engine gets them (rj.define) once it
+  // is ready. The engine's modules are not needed to draw the shell: they are imported, not
+  // waited for (index.html preloads them after the first paint's modules).
   const engineModule = import("./ragjudge.js"); // modulepreload
-  let [builtins, config, registry] = await Promise.all([fetchDescriptions(), fetchConfig(), EvaluatorRegistry.open([])]);
+  const registry = EvaluatorRegistry.start([]);
+  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   const compiled = compile();
   const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
@@ -85,10 +87,14 @@ async function main() {
     }
   }
   registry.setBuiltins(builtins);
+  // Evaluate shows the evaluator last chosen, or a share link's: when that may be one of the
+  // user's own, it waits for them, to be drawn with it at once rather than redrawn.
+  const chosen = state.get("evaluator");
+  if (/^#rj\d+\./.test(location.hash) || (chosen && !builtins.some((b) => b.id === chosen))) await registry.loaded;
   let evaluators = registry.all();
 
   mountSettings(doc, state);
-  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry });
   /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
@@ -107,6 +113,12 @@ async function main() {
   registry.addEventListener("change", () => {
     if (state.get("view") === "evaluate") redrawEvaluate();
     else evaluateStale = true;
+  });
+  // The user's evaluators, once read, join the picker drawn without them (no redraw: what the user
+  // has begun to type or select stays). The other views are mounted after this (show).
+  const customsIn = registry.loaded.then(() => {
+    evaluators = registry.all();
+    evaluate.addEvaluators(evaluators);
   });
   // "Use in Evaluate" in My evaluators.
   registry.addEventListener("use", (e) => {
@@ -129,17 +141,18 @@ async function main() {
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
     if (view === "evaluate" && evaluateStale) redrawEvaluate();
+    // The other views are mounted with the user's evaluators in (customsIn).
     if (view === "calculator" && !calculatorMounted) {
-      calculatorMounted = mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
+      calculatorMounted = customsIn.then(() => mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators }));
     }
     if (view === "batch" && !batchMounted) {
       // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
       // its promise resolves then.
-      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry });
+      batchMounted = customsIn.then(() => mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry }));
     }
     if (view === "batch") await batchMounted;
     if (view === "calculator") await calculatorMounted;
-    if (view === "custom" && !customMounted) customMounted = mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict });
+    if (view === "custom" && !customMounted) customMounted = customsIn.then(() => mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict }));
     if (view === "custom") await customMounted;
   }
   for (const t of tabs) {
@@ -177,6 +190,7 @@ async function main() {
   }
   performance.mark("ragjudge-engine");
   ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  await customsIn;
   registry.attach(rj); // before the views hear of the engine, so that they find the user's evaluators defined
   engine.ready(rj);
   html.dataset.engine = "ready";

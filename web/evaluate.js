@@ -89,6 +89,23 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, mark)));
   }
 
+  /**
+   * addEvaluators adds to the picker the evaluators of list it does not show yet (the user's own,
+   * read from storage after the view was drawn with the built-ins), each in its place by order,
+   * without drawing anything else again: the form, its focus and what is typed stay.
+   * @param {any[]} list
+   */
+  function addEvaluators(list) {
+    for (const e of list) {
+      if (byID.has(e.id)) continue;
+      byID.set(e.id, e);
+      addPick(e);
+      const added = /** @type {HTMLElement} */ (picker.lastElementChild);
+      const next = [...picker.children].find((p) => (byID.get(/** @type {HTMLInputElement} */ (p.querySelector("input")).value)?.order ?? 0) > (e.order ?? 0));
+      if (next && next !== added) picker.insertBefore(added, next);
+    }
+  }
+
   /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
@@ -336,7 +353,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   drawForm();
   share.start();
-  return { run, stop, select, loadExample, dispose };
+  return { run, stop, select, loadExample, dispose, addEvaluators };
 }
 
 /**
