@@ -7,8 +7,10 @@
 //   node scripts/webfiles.mjs dist web DIR           write DIR: web/ ready for a static host
 //
 // The modulepreload block lists app.js's static import graph (what the first paint needs), so the
-// browser asks for every module of it at once instead of one import level per round trip; modules
-// loaded with import() (the Batch view, the calculator) stay out of it.
+// browser asks for every module of it at once instead of one import level per round trip; then, at
+// low priority, the graphs of the modules app.js's graph imports with import() on a line marked
+// "// modulepreload" (the engine's, the verdicts', the calls': needed soon, not to draw); other
+// modules loaded with import() (the Batch view) stay out of it.
 //
 // The precache list (precache.js, read by sw.js with importScripts) names every published file
 // with the SHA-256 of its bytes; its version is a hash over those names and sums, so any change to
@@ -108,13 +110,20 @@ export function preloadGraph(web, entry) {
 const BEGIN = "<!-- modulepreload: begin (written by scripts/webfiles.mjs from app.js's imports) -->";
 const END = "<!-- modulepreload: end -->";
 
-/** withPreloads returns index.html's text with its modulepreload block listing graph. */
-export function withPreloads(html, graph) {
+/**
+ * withPreloads returns index.html's text with its modulepreload block listing graph; the modules
+ * of graph not in first (the first paint's static graph) are asked for at low priority, so that
+ * on a cold load they do not hold up the first paint's modules and data on the browser's six
+ * connections to the server.
+ * @param {string} html @param {string[]} graph @param {string[]} [first] all of graph by default
+ */
+export function withPreloads(html, graph, first = graph) {
   const a = html.indexOf(BEGIN);
   const b = html.indexOf(END);
   if (a < 0 || b < a) throw new Error(`index.html has no "${BEGIN}" ... "${END}" block`);
   const indent = html.slice(html.lastIndexOf("\n", a) + 1, a);
-  const lines = graph.map((f) => `${indent}<link rel="modulepreload" href="${f}">`);
+  const now = new Set(first);
+  const lines = graph.map((f) => `${indent}<link rel="modulepreload" href="${f}"${now.has(f) ? "" : ' fetchpriority="low"'}>`);
   return html.slice(0, a) + BEGIN + "\n" + lines.join("\n") + "\n" + indent + html.slice(b);
 }
 
@@ -194,7 +203,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (cmd === "preload") {
     const file = join(web, "index.html");
     const html = readFileSync(file, "utf8");
-    const want = withPreloads(html, preloadGraph(web, "app.js"));
+    const want = withPreloads(html, preloadGraph(web, "app.js"), staticGraph(web, "app.js"));
     if (process.argv.includes("--check")) {
       if (want !== html) {
         console.error(`${file}: the modulepreload block is out of date: run make build (node scripts/webfiles.mjs preload ${web})`);

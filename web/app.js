@@ -15,8 +15,7 @@ import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
 import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
-import { mountEvaluate } from "./evaluate.js";
-import { renderVerdict } from "./verdicts.js";
+import { mountEvaluate, loadResultModules } from "./evaluate.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
 const VIEWS = ["evaluate", "batch", "calculator", "custom"];
@@ -75,6 +74,10 @@ async function main() {
   const compiled = compile();
   const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
+  // What shows results and makes calls (verdicts, the model's client) comes after the first
+  // paint, and before the views hear that the engine is ready.
+  const resultModules = drawn.then(loadResultModules);
+  resultModules.catch(() => {}); // said below, as the engine's failure
   state.config = config;
   const described = builtins;
   if (!builtins) {
@@ -152,7 +155,7 @@ async function main() {
     }
     if (view === "batch") await batchMounted;
     if (view === "calculator") await calculatorMounted;
-    if (view === "custom" && !customMounted) customMounted = customsIn.then(() => mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict }));
+    if (view === "custom" && !customMounted) customMounted = customsIn.then(() => mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state }));
     if (view === "custom") await customMounted;
   }
   for (const t of tabs) {
@@ -183,7 +186,7 @@ async function main() {
 
   let rj;
   try {
-    rj = await engineLoad;
+    [rj] = await Promise.all([engineLoad, resultModules]);
   } catch (e) {
     engineFailed(e);
     return;
@@ -252,9 +255,9 @@ async function mountCalculator(root, { engine, state, evaluators }) {
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
 async function mountBatch(root, { engine, evaluators, state, registry }) {
-  let mod;
+  let mod, renderVerdict;
   try {
-    mod = await import("./batch/view.js");
+    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdicts.js")]);
   } catch (e) {
     viewLoadFailed(root, "batch-load-error", "Batch evaluation", e);
     return;
@@ -265,14 +268,14 @@ async function mountBatch(root, { engine, evaluators, state, registry }) {
 // mountLazy loads a view's module (path, relative to this file) on first visit and mounts it into
 // root with ctx; a view that cannot load says so, with the error.
 async function mountLazy(path, root, title, ctx) {
-  let mod;
+  let mod, renderVerdict;
   try {
-    mod = await import(path);
+    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdicts.js")]);
   } catch (e) {
     replace(root, h("section", { class: "card msg-error" }, h("h2", { class: "card-title", text: title }), h("p", { text: `✗ The ${title} view did not load: ` + (e instanceof Error ? e.message : String(e)) })));
     return;
   }
-  await mod.mount(root, ctx);
+  await mod.mount(root, { ...ctx, renderVerdict });
 }
 
 /** viewLoadFailed says in root that a view's modules did not load, with the error. */

@@ -14,12 +14,32 @@ import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
-import { renderVerdict, checksView } from "./verdicts.js";
-import { usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
 import { pageRegistry } from "./custom/registry.js";
 import { mountShare } from "./evaluateshare.js";
-import { runJudge } from "./evaluaterun.js";
+
+// What shows a verdict and what makes calls are not needed to draw the view: they are imported
+// after the first paint (loadResultModules, which app.js awaits before it tells the views that the
+// engine is ready, so that a verdict never waits for them), keeping the first paint's module graph
+// small.
+/** @type {typeof import("./verdicts.js")|null} */
+let verdicts = null;
+/** @type {typeof import("./judgecall.js")|null} */
+let judgecall = null;
+/** @type {typeof import("./evaluaterun.js")|null} */
+let evaluaterun = null;
+
+/**
+ * loadResultModules imports what the view needs once the engine is ready: verdicts, calls.
+ * @returns {Promise<void>}
+ */
+export async function loadResultModules() {
+  [verdicts, judgecall, evaluaterun] = await Promise.all([
+    import("./verdicts.js"), // modulepreload
+    import("./judgecall.js"), // modulepreload
+    import("./evaluaterun.js"), // modulepreload
+  ]);
+}
 
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
@@ -256,10 +276,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     const rj = engine.rj;
-    if (!rj) {
+    if (!rj || !verdicts) {
       replace(verdictEl, h("p", { class: "note", dataset: { ref: "engine-loading-verdict" }, text: engineNote(engine, "The verdict appears") }));
+      if (rj) loadResultModules().then(judge, () => {});
       return;
     }
+    const { renderVerdict, checksView } = verdicts;
     const inp = inputs();
     let v;
     try {
@@ -300,12 +322,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       replace(usageEl);
       return;
     }
-    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: usageLine(lastCall) }));
+    if (!judgecall) return; // a call was made: its module is in
+    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: judgecall.usageLine(lastCall) }));
   }
 
   // run runs the prompt (evaluaterun.js): copied in manual mode, otherwise asked of the model.
-  const run = () =>
-    runJudge({
+  const run = async () => {
+    if (!evaluaterun) await loadResultModules();
+    return /** @type {typeof import("./evaluaterun.js")} */ (evaluaterun).runJudge({
       root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
       ev: () => ev,
       epoch: () => epoch,
@@ -315,6 +339,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       setLastCall: (c) => { lastCall = c; },
       answersOf, drawUsage, syncMode, judge,
     });
+  };
 
   function stop() {
     if (running) running.ctl.abort();
