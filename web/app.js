@@ -66,17 +66,22 @@ async function main() {
   // The user's own evaluators are read from this browser's storage meanwhile (custom/registry.js):
   // the shell is not kept waiting for IndexedDB (6-50 ms after the descriptions, measured), they
   // are added to the picker drawn when they are in, and the engine gets them (rj.define) once it
-  // is ready. The engine's modules are not needed to draw the shell: they are imported, not
-  // waited for (index.html preloads them after the first paint's modules).
-  const engineModule = import("./ragjudge.js"); // modulepreload
+  // is ready.
   const registry = EvaluatorRegistry.start([]);
   let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   const compiled = compile();
+  // The modules the first paint does not need (the engine's, the verdicts', the calls') are asked
+  // for once it is painted, all at once (index.html lists them in a template: scripts/webfiles.mjs).
+  const later = drawn.then(() => {
+    const list = doc.querySelector('template[data-ref="later-modules"]');
+    if (list) doc.head.append(/** @type {HTMLTemplateElement} */ (list).content.cloneNode(true));
+  });
+  const engineModule = later.then(() => import("./ragjudge.js")); // modulepreload
   const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
   // What shows results and makes calls (verdicts, the model's client) comes after the first
   // paint, and before the views hear that the engine is ready.
-  const resultModules = drawn.then(loadResultModules);
+  const resultModules = later.then(loadResultModules);
   resultModules.catch(() => {}); // said below, as the engine's failure
   state.config = config;
   const described = builtins;
@@ -179,6 +184,9 @@ async function main() {
   loading.hidden = true;
   html.dataset.shell = "ready";
   performance.mark("ragjudge-shell");
+  // Model settings clicked before the modules had run (boot.js noted it): opened now. (An
+  // evaluator or a tab clicked then is open already: mountEvaluate and show read them.)
+  if (/** @type {any} */ (window).ragjudgeBoot?.settings) ref(doc, "settings-button").click();
   // After this frame is painted, not in it; a hidden tab paints nothing (and runs no animation
   // frames), so there the engine starts at once.
   if (doc.visibilityState === "hidden") shellDrawn();

@@ -52,6 +52,18 @@ export async function loadResultModules() {
 export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
+  // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
+  // to open; the picker is taken over, buttons and all, only when it shows these evaluators.
+  const boot = /** @type {any} */ (window).ragjudgeBoot;
+  if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
+  if (boot) boot.picked = "";
+  let adopted = /** @type {HTMLElement|null} */ (root.querySelector(".picker[data-prerendered]"));
+  if (adopted) {
+    delete adopted.dataset.prerendered;
+    const shown = [...adopted.querySelectorAll("input")].map((i) => i.value);
+    const builtins = evaluators.filter((e) => !e.custom).map((e) => e.id);
+    if (shown.join("\n") !== builtins.join("\n") || evaluators.slice(0, shown.length).some((e) => e.custom)) adopted = null;
+  }
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
@@ -70,7 +82,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, {
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, adopted, {
     onExample: () => loadExample(),
     onClear: () => clearForm(),
     onRun: () => run(),
@@ -95,6 +107,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   /** addPick adds evaluator e to the picker. @param {any} e */
   function addPick(e) {
     const id = "pick-" + e.id;
+    const drawn = /** @type {HTMLInputElement|null} */ (picker.querySelector(`input[value="${CSS.escape(e.id)}"]`));
+    if (drawn) {
+      // index.html's button (a built-in's), taken over.
+      drawn.checked = e.id === ev.id;
+      drawn.addEventListener("change", () => select(e.id));
+      return;
+    }
     const input = h("input", {
       type: "radio",
       name: "evaluator",

@@ -256,3 +256,76 @@ test("the shell does not wait for the user's evaluators in IndexedDB: they join 
     await browser.close();
   }
 });
+
+/** openBeforeModules opens the page with app.js's request held: what boot.js shows, before any module has run. */
+async function openBeforeModules(page, hash = "#evaluate") {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route("**/app.js", async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(env.serve.url + "/" + hash, { waitUntil: "commit" });
+  return () => release();
+}
+
+test("the evaluator buttons are in index.html and shown before any module runs; what is clicked before the page takes over is kept", async () => {
+  const page = await env.browser.ctx.newPage();
+  page.setDefaultTimeout(15000);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem("seeded")) return;
+    sessionStorage.setItem("seeded", "1");
+    localStorage.clear();
+  });
+  let release = () => {};
+  try {
+    const ids = (await (await fetch(env.serve.url + "/evaluators.json")).json()).map((e) => e.id);
+    release = await openBeforeModules(page);
+    for (const id of ids) await page.waitForSelector(`label[for="pick-${id}"]`, { state: "visible" });
+    assert.equal(await page.getAttribute("html", "data-shell"), null, "app.js has not run");
+    assert.equal(await page.isChecked('[data-ref="pick-claim-groundedness"]'), true, "a fresh page's first evaluator is checked");
+    assert.equal(await page.isVisible('[data-ref="loading"]'), false);
+    assert.equal(await page.getAttribute("#tab-evaluate", "aria-selected"), "true");
+
+    // An evaluator and Model settings clicked now; the picker is marked to see it taken over, not redrawn.
+    await page.click('label[for="pick-rag-recall"]');
+    assert.equal(await page.isChecked('[data-ref="pick-rag-recall"]'), true);
+    await page.click('[data-ref="settings-button"]');
+    await page.evaluate(() => (document.querySelector(".picker").__mark = "prerendered"));
+    release();
+    await page.waitForSelector("html[data-shell=ready]");
+    assert.equal(await page.evaluate(() => document.querySelector('#view-evaluate .picker').__mark), "prerendered", "the picker was taken over");
+    assert.equal(await page.locator('#view-evaluate .picker').count(), 1);
+    assert.equal(await page.isChecked('[data-ref="pick-rag-recall"]'), true);
+    const recall = (await (await fetch(env.serve.url + "/evaluators.json")).json()).find((e) => e.id === "rag-recall");
+    assert.equal(await text(page, '[data-ref="description"]'), recall.description, "the evaluator clicked is the one open");
+    assert.equal(await page.isVisible('[data-ref="settings"]'), true, "Model settings opened");
+    await page.keyboard.press("Escape");
+    // The picker taken over works as the page's own: another evaluator, then the state saved.
+    await page.click('label[for="pick-answer-grounding"]');
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem("ragjudge.page.v1") || "{}").evaluator === "answer-grounding");
+    await page.waitForSelector("html[data-ready=true]");
+
+    // The next load shows the evaluator last chosen, checked before any module runs.
+    await page.unroute("**/app.js");
+    release = await openBeforeModules(page);
+    await page.waitForSelector('label[for="pick-answer-grounding"]', { state: "visible" });
+    assert.equal(await page.isChecked('[data-ref="pick-answer-grounding"]'), true);
+    // A tab clicked before the page takes over: that view at once, and opened when it does.
+    await page.click("#tab-calculator");
+    assert.equal(await page.getAttribute("#tab-calculator", "aria-selected"), "true");
+    assert.equal(await page.isVisible("#view-evaluate"), false);
+    assert.equal(await page.evaluate(() => location.hash), "#calculator");
+    release();
+    await page.waitForSelector('[data-ref="calc-seed-1"]');
+    assert.equal(await page.getAttribute("#tab-calculator", "aria-selected"), "true");
+    assert.equal(await page.isVisible("#view-evaluate"), false);
+    await page.waitForSelector("html[data-ready=true]");
+    assert.deepEqual(errors, []);
+  } finally {
+    release();
+    await page.close();
+  }
+});

@@ -58,8 +58,8 @@ test("preloadGraph: the static imports first, then the marked dynamic ones; unma
     const html = withPreloads(PAGE["index.html"], ["app.js", "a.js"]);
     assert.match(html, /begin[^\n]*-->\n  <link rel="modulepreload" href="app.js">\n  <link rel="modulepreload" href="a.js">\n  <!-- modulepreload: end -->/);
     assert.equal(withPreloads(html, ["app.js", "a.js"]), html, "rewriting is idempotent");
-    // What the first paint does not need is asked for at low priority.
-    assert.match(withPreloads(html, ["app.js", "a.js", "engine.js"], ["app.js", "a.js"]), /href="a.js">\n  <link rel="modulepreload" href="engine.js" fetchpriority="low">\n  <!-- modulepreload: end -->/);
+    // What the first paint does not need waits in a template until the page has painted.
+    assert.match(withPreloads(html, ["app.js", "a.js", "engine.js"], ["app.js", "a.js"]), /href="a.js">\n  <template data-ref="later-modules">\n    <link rel="modulepreload" href="engine.js">\n  <\/template>\n  <!-- modulepreload: end -->/);
     assert.throws(() => withPreloads("<head></head>", []), /no .* block/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -111,7 +111,11 @@ test("index.html's modulepreload block lists app.js's imports as they are (make 
   execFileSync("node", [join(ROOT, "scripts", "webfiles.mjs"), "preload", join(ROOT, "web"), "--check"], { stdio: "pipe" });
   const html = readFileSync(join(ROOT, "web", "index.html"), "utf8");
   const first = new Set(staticGraph(join(ROOT, "web"), "app.js"));
-  for (const f of preloadGraph(join(ROOT, "web"), "app.js")) assert.ok(html.includes(`<link rel="modulepreload" href="${f}"${first.has(f) ? "" : ' fetchpriority="low"'}>`), f);
+  const later = html.slice(html.indexOf('<template data-ref="later-modules">'), html.indexOf("</template>"));
+  for (const f of preloadGraph(join(ROOT, "web"), "app.js")) {
+    assert.ok(html.includes(`<link rel="modulepreload" href="${f}">`), f);
+    assert.equal(later.includes(`href="${f}"`), !first.has(f), f);
+  }
   // The first paint's graph is what draws the shell: the verdicts, the calls and the engine's modules come after it.
   for (const f of ["verdicts.js", "llm.js", "judgecall.js", "ragjudge.js"]) assert.ok(!first.has(f), f);
   assert.ok(!html.includes('href="batch/view.js"'), "the Batch view is loaded when shown, not preloaded");
