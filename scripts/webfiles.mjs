@@ -22,7 +22,7 @@
 // both follow the rules of publishedFiles.
 
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync, existsSync } from "node:fs";
 import { join, dirname, posix, relative, sep, extname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -265,13 +265,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (cmd === "preload") {
     const file = join(web, "index.html");
     const html = readFileSync(file, "utf8");
-    let evaluators = null;
-    try {
-      evaluators = JSON.parse(readFileSync(join(web, "evaluators.json"), "utf8"));
-    } catch {
-      // not built yet: the page draws the picker once its modules have run
-    }
-    const want = withShell(withPreloads(html, preloadGraph(web, "app.js"), staticGraph(web, "app.js")), evaluators);
+    let want = withPreloads(html, preloadGraph(web, "app.js"), staticGraph(web, "app.js"));
+    // The picker is written from evaluators.json, a build output (make build writes it first);
+    // without it the block is left as it is.
+    if (existsSync(join(web, "evaluators.json"))) want = withShell(want, JSON.parse(readFileSync(join(web, "evaluators.json"), "utf8")));
     if (process.argv.includes("--check")) {
       if (want !== html) {
         console.error(`${file}: the modulepreload or prerender block is out of date: run make build (node scripts/webfiles.mjs preload ${web})`);
