@@ -7,7 +7,8 @@
 //              <html data-engine="ready"> is set; older pages make it as the engine resolves),
 //   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready"),
 // and, for scale, "parsing": when the first subresource was asked for, i.e. when the renderer
-// began to read the page (in a fresh context it starts a new process first).
+// began to read the page (in a fresh context it starts a new process first), and "first paint":
+// the browser's first-contentful-paint.
 // Cold is a fresh browser context (empty HTTP and code caches); warm is a reload in the same one,
 // once the page's service worker (if the build has one) controls it, so that the warm load is
 // answered from its cache as a user's second visit is; offline (builds with a service worker, on
@@ -94,7 +95,8 @@ async function measure(page) {
     const wasm = res.find((r) => r.name.endsWith(".wasm"));
     // When the first subresource was asked for: the renderer had started and was parsing the page.
     const parsing = Math.min(...res.map((r) => r.startTime));
-    return { parsing, buttons: window.__buttonsAt, compiled: mark("ragjudge-compiled"), engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+    return { parsing, fcp, buttons: window.__buttonsAt, compiled: mark("ragjudge-compiled"), engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
   });
 }
 
@@ -140,7 +142,7 @@ try {
             throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
           });
           if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
-          for (const k of ["parsing", "buttons", "compiled", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
+          for (const k of ["parsing", "fcp", "buttons", "compiled", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
           if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;
         }
         await ctx.close();
@@ -170,7 +172,7 @@ for (const link of Object.keys(LINKS)) {
         const xs = results[`${b.name}|${link}|${cache}|${k}`];
         return `${f(q(xs, 0.5))} (${f(q(xs, 0.9))})`;
       };
-      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  buttons ${cell("buttons")}  compiled ${cell("compiled")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
+      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  first paint ${cell("fcp")}  buttons ${cell("buttons")}  compiled ${cell("compiled")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
     }
   }
 }

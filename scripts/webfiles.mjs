@@ -1,14 +1,18 @@
 // webfiles.mjs: what the page is made of, read from the files actually in web/ (never a hand
 // list, so a module added to web/ is published, precached and preloaded without editing anything):
 //
-//   node scripts/webfiles.mjs preload web            rewrite index.html's modulepreload block
-//   node scripts/webfiles.mjs preload web --check    exit 1 when that block is out of date
+//   node scripts/webfiles.mjs preload web            rewrite index.html's modulepreload block and
+//                                                    its prerendered evaluator picker
+//   node scripts/webfiles.mjs preload web --check    exit 1 when those blocks are out of date
 //   node scripts/webfiles.mjs precache web OUT.js    write the service worker's precache list
 //   node scripts/webfiles.mjs dist web DIR           write DIR: web/ ready for a static host
 //
 // The modulepreload block lists app.js's static import graph (what the first paint needs), so the
-// browser asks for every module of it at once instead of one import level per round trip; modules
-// loaded with import() (the Batch view, the calculator) stay out of it.
+// browser asks for every module of it at once instead of one import level per round trip; then, in
+// a <template> app.js adds to the document once the shell is painted, the graphs of the modules
+// app.js's graph imports with import() on a line marked "// modulepreload" (the engine's, the
+// verdicts', the calls': needed soon, not to draw); other modules loaded with import() (the Batch
+// view) stay out of it.
 //
 // The precache list (precache.js, read by sw.js with importScripts) names every published file
 // with the SHA-256 of its bytes; its version is a hash over those names and sums, so any change to
@@ -18,7 +22,7 @@
 // both follow the rules of publishedFiles.
 
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync, existsSync } from "node:fs";
 import { join, dirname, posix, relative, sep, extname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -108,14 +112,81 @@ export function preloadGraph(web, entry) {
 const BEGIN = "<!-- modulepreload: begin (written by scripts/webfiles.mjs from app.js's imports) -->";
 const END = "<!-- modulepreload: end -->";
 
-/** withPreloads returns index.html's text with its modulepreload block listing graph. */
-export function withPreloads(html, graph) {
+/**
+ * withPreloads returns index.html's text with its modulepreload block listing graph. The modules
+ * of graph not in first (the first paint's static graph) are listed in an inert <template
+ * data-ref="later-modules">, which app.js puts in the document once the shell is painted: asked
+ * for all at once then, rather than one import level per round trip, and not before, when they
+ * held up the first paint (measured on a cold load on loopback: its connections to the server and
+ * the main thread, which parses each preloaded module as it arrives).
+ * @param {string} html @param {string[]} graph @param {string[]} [first] all of graph by default
+ */
+export function withPreloads(html, graph, first = graph) {
   const a = html.indexOf(BEGIN);
   const b = html.indexOf(END);
   if (a < 0 || b < a) throw new Error(`index.html has no "${BEGIN}" ... "${END}" block`);
   const indent = html.slice(html.lastIndexOf("\n", a) + 1, a);
-  const lines = graph.map((f) => `${indent}<link rel="modulepreload" href="${f}">`);
+  const now = new Set(first);
+  const link = (f) => `<link rel="modulepreload" href="${f}">`;
+  const later = graph.filter((f) => !now.has(f));
+  const lines = graph.filter((f) => now.has(f)).map((f) => indent + link(f));
+  if (later.length) lines.push(`${indent}<template data-ref="later-modules">`, ...later.map((f) => indent + "  " + link(f)), `${indent}</template>`);
   return html.slice(0, a) + BEGIN + "\n" + lines.join("\n") + "\n" + indent + html.slice(b);
+}
+
+const SHELL_BEGIN = "<!-- prerender: begin (written by scripts/webfiles.mjs from evaluators.json) -->";
+const SHELL_END = "<!-- prerender: end -->";
+
+/** escapeHTML makes text safe as HTML text or a quoted attribute's value. @param {string} text */
+export function escapeHTML(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] || c);
+}
+
+/**
+ * shellHTML is the Evaluate view's cards and its evaluator picker as the page draws them
+ * (evaluatelayout.js drawSkeleton, evaluate.js addPick) for the built-ins of evaluators (what
+ * evaluators.json lists), none checked: web/boot.js shows them before the modules have run and
+ * checks the evaluator last chosen, and evaluate.js takes the picker over. "" without evaluators.
+ * @param {any[]|null} evaluators @param {string} indent
+ */
+export function shellHTML(evaluators, indent) {
+  if (!Array.isArray(evaluators) || !evaluators.length) return "";
+  const picks = [...evaluators]
+    .filter((e) => e && typeof e.id === "string" && /^[a-z0-9][a-z0-9._-]*$/i.test(e.id))
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0))
+    .map((e) => {
+      const id = escapeHTML("pick-" + e.id);
+      return `<div class="pick"><input type="radio" name="evaluator" id="${id}" value="${escapeHTML(e.id)}" data-ref="${id}"><label for="${id}">${escapeHTML(e.title || e.id)}</label></div>`;
+    });
+  const card = (title, head = false) => `<section class="card">${head ? `<div class="card-head"><h2 class="card-title">${title}</h2></div>` : `<h2 class="card-title">${title}</h2>`}</section>`;
+  const i = (n) => "\n" + indent + "  ".repeat(n);
+  return [
+    `${i(0)}<div class="evaluate">`,
+    `${i(1)}<div class="col col-left">`,
+    `${i(2)}<section class="card">`,
+    `${i(3)}<h2 class="card-title">1 · What to judge</h2>`,
+    `${i(3)}<div class="picker" role="radiogroup" aria-label="Evaluator" data-prerendered>`,
+    ...picks.map((p) => i(4) + p),
+    `${i(3)}</div>`,
+    `${i(2)}</section>`,
+    `${i(2)}${card("2 · The prompt the judge gets", true)}`,
+    `${i(1)}</div>`,
+    `${i(1)}<div class="col col-right">`,
+    `${i(2)}<section class="card verdict-card"><h2 class="card-title">3 · Verdict</h2></section>`,
+    `${i(2)}${card("The judge's raw answer", true)}`,
+    `${i(1)}</div>`,
+    `${i(0)}</div>`,
+    "\n" + indent.slice(2),
+  ].join("");
+}
+
+/** withShell returns index.html's text with its prerender block holding shellHTML(evaluators). */
+export function withShell(html, evaluators) {
+  const a = html.indexOf(SHELL_BEGIN);
+  const b = html.indexOf(SHELL_END);
+  if (a < 0 || b < a) throw new Error(`index.html has no "${SHELL_BEGIN}" ... "${SHELL_END}" block`);
+  const indent = html.slice(html.lastIndexOf("\n", a) + 1, a).replace(/\S.*$/, "") + "  ";
+  return html.slice(0, a) + SHELL_BEGIN + shellHTML(evaluators, indent) + html.slice(b);
 }
 
 // headersFile is _headers (Netlify and Cloudflare Pages read it) for a dist folder. A request
@@ -194,15 +265,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (cmd === "preload") {
     const file = join(web, "index.html");
     const html = readFileSync(file, "utf8");
-    const want = withPreloads(html, preloadGraph(web, "app.js"));
+    let want = withPreloads(html, preloadGraph(web, "app.js"), staticGraph(web, "app.js"));
+    // The picker is written from evaluators.json, a build output (make build writes it first);
+    // without it the block is left as it is.
+    if (existsSync(join(web, "evaluators.json"))) want = withShell(want, JSON.parse(readFileSync(join(web, "evaluators.json"), "utf8")));
     if (process.argv.includes("--check")) {
       if (want !== html) {
-        console.error(`${file}: the modulepreload block is out of date: run make build (node scripts/webfiles.mjs preload ${web})`);
+        console.error(`${file}: the modulepreload or prerender block is out of date: run make build (node scripts/webfiles.mjs preload ${web})`);
         process.exit(1);
       }
     } else if (want !== html) {
       writeFileSync(file, want);
-      console.log(`${file}: modulepreload block updated`);
+      console.log(`${file}: modulepreload and prerender blocks updated`);
     }
   } else if (cmd === "precache" && arg) {
     writeFileSync(arg, precacheScript(precacheList(web)));

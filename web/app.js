@@ -15,8 +15,7 @@ import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
 import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
-import { mountEvaluate } from "./evaluate.js";
-import { renderVerdict } from "./verdicts.js";
+import { mountEvaluate, loadResultModules } from "./evaluate.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
 const VIEWS = ["evaluate", "batch", "calculator", "custom"];
@@ -64,15 +63,26 @@ async function main() {
   /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
-  // The user's own evaluators are read from this browser's storage meanwhile: the views list them
-  // with the built-ins (custom/registry.js), and the engine gets them (rj.define) once it is ready.
-  // The engine's modules are not needed to draw the shell: they are imported, not waited for
-  // (index.html preloads them after the first paint's modules).
-  const engineModule = import("./ragjudge.js"); // modulepreload
-  let [builtins, config, registry] = await Promise.all([fetchDescriptions(), fetchConfig(), EvaluatorRegistry.open([])]);
+  // The user's own evaluators are read from this browser's storage meanwhile (custom/registry.js):
+  // the shell is not kept waiting for IndexedDB (6-50 ms after the descriptions, measured), they
+  // are added to the picker drawn when they are in, and the engine gets them (rj.define) once it
+  // is ready.
+  const registry = EvaluatorRegistry.start([]);
+  let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
   const compiled = compile();
+  // The modules the first paint does not need (the engine's, the verdicts', the calls') are asked
+  // for once it is painted, all at once (index.html lists them in a template: scripts/webfiles.mjs).
+  const later = drawn.then(() => {
+    const list = doc.querySelector('template[data-ref="later-modules"]');
+    if (list) doc.head.append(/** @type {HTMLTemplateElement} */ (list).content.cloneNode(true));
+  });
+  const engineModule = later.then(() => import("./ragjudge.js")); // modulepreload
   const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
+  // What shows results and makes calls (verdicts, the model's client) comes after the first
+  // paint, and before the views hear that the engine is ready.
+  const resultModules = later.then(loadResultModules);
+  resultModules.catch(() => {}); // said below, as the engine's failure
   state.config = config;
   const described = builtins;
   if (!builtins) {
@@ -85,10 +95,14 @@ async function main() {
     }
   }
   registry.setBuiltins(builtins);
+  // Evaluate shows the evaluator last chosen, or a share link's: when that may be one of the
+  // user's own, it waits for them, to be drawn with it at once rather than redrawn.
+  const chosen = state.get("evaluator");
+  if (/^#rj\d+\./.test(location.hash) || (chosen && !builtins.some((b) => b.id === chosen))) await registry.loaded;
   let evaluators = registry.all();
 
   mountSettings(doc, state);
-  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry });
   /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
@@ -107,6 +121,12 @@ async function main() {
   registry.addEventListener("change", () => {
     if (state.get("view") === "evaluate") redrawEvaluate();
     else evaluateStale = true;
+  });
+  // The user's evaluators, once read, join the picker drawn without them (no redraw: what the user
+  // has begun to type or select stays). The other views are mounted after this (show).
+  const customsIn = registry.loaded.then(() => {
+    evaluators = registry.all();
+    evaluate.addEvaluators(evaluators);
   });
   // "Use in Evaluate" in My evaluators.
   registry.addEventListener("use", (e) => {
@@ -129,17 +149,18 @@ async function main() {
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
     if (view === "evaluate" && evaluateStale) redrawEvaluate();
+    // The other views are mounted with the user's evaluators in (customsIn).
     if (view === "calculator" && !calculatorMounted) {
-      calculatorMounted = mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators });
+      calculatorMounted = customsIn.then(() => mountCalculator(ref(doc, "view-calculator"), { engine, state, evaluators }));
     }
     if (view === "batch" && !batchMounted) {
       // Drawn at once; it reads datasets and reopens stored runs once the engine is ready, and
       // its promise resolves then.
-      batchMounted = mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry });
+      batchMounted = customsIn.then(() => mountBatch(ref(doc, "view-batch"), { engine, evaluators, state, registry }));
     }
     if (view === "batch") await batchMounted;
     if (view === "calculator") await calculatorMounted;
-    if (view === "custom" && !customMounted) customMounted = mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state, renderVerdict });
+    if (view === "custom" && !customMounted) customMounted = customsIn.then(() => mountLazy("./custom/view.js", ref(doc, "view-custom"), "My evaluators", { engine, registry, state }));
     if (view === "custom") await customMounted;
   }
   for (const t of tabs) {
@@ -163,6 +184,9 @@ async function main() {
   loading.hidden = true;
   html.dataset.shell = "ready";
   performance.mark("ragjudge-shell");
+  // Model settings clicked before the modules had run (boot.js noted it): opened now. (An
+  // evaluator or a tab clicked then is open already: mountEvaluate and show read them.)
+  if (/** @type {any} */ (window).ragjudgeBoot?.settings) ref(doc, "settings-button").click();
   // After this frame is painted, not in it; a hidden tab paints nothing (and runs no animation
   // frames), so there the engine starts at once.
   if (doc.visibilityState === "hidden") shellDrawn();
@@ -170,13 +194,14 @@ async function main() {
 
   let rj;
   try {
-    rj = await engineLoad;
+    [rj] = await Promise.all([engineLoad, resultModules]);
   } catch (e) {
     engineFailed(e);
     return;
   }
   performance.mark("ragjudge-engine");
   ref(doc, "version").textContent = "ragjudge " + (rj.version || "");
+  await customsIn;
   registry.attach(rj); // before the views hear of the engine, so that they find the user's evaluators defined
   engine.ready(rj);
   html.dataset.engine = "ready";
@@ -238,9 +263,9 @@ async function mountCalculator(root, { engine, state, evaluators }) {
 // mountBatch loads the Batch view (web/batch/view.js) on first visit; a view that cannot load says
 // so, with the error.
 async function mountBatch(root, { engine, evaluators, state, registry }) {
-  let mod;
+  let mod, renderVerdict;
   try {
-    mod = await import("./batch/view.js");
+    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdicts.js")]);
   } catch (e) {
     viewLoadFailed(root, "batch-load-error", "Batch evaluation", e);
     return;
@@ -251,14 +276,14 @@ async function mountBatch(root, { engine, evaluators, state, registry }) {
 // mountLazy loads a view's module (path, relative to this file) on first visit and mounts it into
 // root with ctx; a view that cannot load says so, with the error.
 async function mountLazy(path, root, title, ctx) {
-  let mod;
+  let mod, renderVerdict;
   try {
-    mod = await import(path);
+    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdicts.js")]);
   } catch (e) {
     replace(root, h("section", { class: "card msg-error" }, h("h2", { class: "card-title", text: title }), h("p", { text: `✗ The ${title} view did not load: ` + (e instanceof Error ? e.message : String(e)) })));
     return;
   }
-  await mod.mount(root, ctx);
+  await mod.mount(root, { ...ctx, renderVerdict });
 }
 
 /** viewLoadFailed says in root that a view's modules did not load, with the error. */

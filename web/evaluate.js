@@ -14,12 +14,32 @@ import { h, replace, debounce, badge, selectSpan } from "./dom.js";
 import { drawSkeleton } from "./evaluatelayout.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
-import { renderVerdict, checksView } from "./verdicts.js";
-import { usageLine } from "./judgecall.js";
 import { engineNote } from "./engine.js";
 import { pageRegistry } from "./custom/registry.js";
 import { mountShare } from "./evaluateshare.js";
-import { runJudge } from "./evaluaterun.js";
+
+// What shows a verdict and what makes calls are not needed to draw the view: they are imported
+// after the first paint (loadResultModules, which app.js awaits before it tells the views that the
+// engine is ready, so that a verdict never waits for them), keeping the first paint's module graph
+// small.
+/** @type {typeof import("./verdicts.js")|null} */
+let verdicts = null;
+/** @type {typeof import("./judgecall.js")|null} */
+let judgecall = null;
+/** @type {typeof import("./evaluaterun.js")|null} */
+let evaluaterun = null;
+
+/**
+ * loadResultModules imports what the view needs once the engine is ready: verdicts, calls.
+ * @returns {Promise<void>}
+ */
+export async function loadResultModules() {
+  [verdicts, judgecall, evaluaterun] = await Promise.all([
+    import("./verdicts.js"), // modulepreload
+    import("./judgecall.js"), // modulepreload
+    import("./evaluaterun.js"), // modulepreload
+  ]);
+}
 
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
@@ -32,6 +52,18 @@ import { runJudge } from "./evaluaterun.js";
 export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
+  // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
+  // to open; the picker is taken over, buttons and all, only when it shows these evaluators.
+  const boot = /** @type {any} */ (window).ragjudgeBoot;
+  if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
+  if (boot) boot.picked = "";
+  let adopted = /** @type {HTMLElement|null} */ (root.querySelector(".picker[data-prerendered]"));
+  if (adopted) {
+    delete adopted.dataset.prerendered;
+    const shown = [...adopted.querySelectorAll("input")].map((i) => i.value);
+    const builtins = evaluators.filter((e) => !e.custom).map((e) => e.id);
+    if (shown.join("\n") !== builtins.join("\n") || evaluators.slice(0, shown.length).some((e) => e.custom)) adopted = null;
+  }
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
@@ -50,7 +82,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, {
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, adopted, {
     onExample: () => loadExample(),
     onClear: () => clearForm(),
     onRun: () => run(),
@@ -75,6 +107,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   /** addPick adds evaluator e to the picker. @param {any} e */
   function addPick(e) {
     const id = "pick-" + e.id;
+    const drawn = /** @type {HTMLInputElement|null} */ (picker.querySelector(`input[value="${CSS.escape(e.id)}"]`));
+    if (drawn) {
+      // index.html's button (a built-in's), taken over.
+      drawn.checked = e.id === ev.id;
+      drawn.addEventListener("change", () => select(e.id));
+      return;
+    }
     const input = h("input", {
       type: "radio",
       name: "evaluator",
@@ -87,6 +126,23 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     // The user's own evaluators (My evaluators) are marked as theirs, a share link's as the link's.
     const mark = e.fromLink ? h("span", { class: "yours from-link", text: "from link" }) : e.custom ? h("span", { class: "yours", text: "yours" }) : null;
     picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, mark)));
+  }
+
+  /**
+   * addEvaluators adds to the picker the evaluators of list it does not show yet (the user's own,
+   * read from storage after the view was drawn with the built-ins), each in its place by order,
+   * without drawing anything else again: the form, its focus and what is typed stay.
+   * @param {any[]} list
+   */
+  function addEvaluators(list) {
+    for (const e of list) {
+      if (byID.has(e.id)) continue;
+      byID.set(e.id, e);
+      addPick(e);
+      const added = /** @type {HTMLElement} */ (picker.lastElementChild);
+      const next = [...picker.children].find((p) => (byID.get(/** @type {HTMLInputElement} */ (p.querySelector("input")).value)?.order ?? 0) > (e.order ?? 0));
+      if (next && next !== added) picker.insertBefore(added, next);
+    }
   }
 
   /** @type {any} the form buildForm made */
@@ -239,10 +295,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     const rj = engine.rj;
-    if (!rj) {
+    if (!rj || !verdicts) {
       replace(verdictEl, h("p", { class: "note", dataset: { ref: "engine-loading-verdict" }, text: engineNote(engine, "The verdict appears") }));
+      if (rj) loadResultModules().then(judge, () => {});
       return;
     }
+    const { renderVerdict, checksView } = verdicts;
     const inp = inputs();
     let v;
     try {
@@ -283,12 +341,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       replace(usageEl);
       return;
     }
-    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: usageLine(lastCall) }));
+    if (!judgecall) return; // a call was made: its module is in
+    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: judgecall.usageLine(lastCall) }));
   }
 
   // run runs the prompt (evaluaterun.js): copied in manual mode, otherwise asked of the model.
-  const run = () =>
-    runJudge({
+  const run = async () => {
+    if (!evaluaterun) await loadResultModules();
+    return /** @type {typeof import("./evaluaterun.js")} */ (evaluaterun).runJudge({
       root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
       ev: () => ev,
       epoch: () => epoch,
@@ -298,6 +358,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       setLastCall: (c) => { lastCall = c; },
       answersOf, drawUsage, syncMode, judge,
     });
+  };
 
   function stop() {
     if (running) running.ctl.abort();
@@ -336,7 +397,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   drawForm();
   share.start();
-  return { run, stop, select, loadExample, dispose };
+  return { run, stop, select, loadExample, dispose, addEvaluators };
 }
 
 /**

@@ -5,14 +5,18 @@ import { h, replace } from "./dom.js";
 
 /**
  * drawSkeleton draws the Evaluate view's cards into root, promptView's (prompt.js promptCard) among
- * them, and returns the elements the view fills in; on's handlers are the buttons' and the answer box's.
+ * them, in place of what index.html prerendered there, and returns the elements the view fills in; on's handlers are the buttons' and the answer box's.
  * @param {HTMLElement} root
  * @param {ReturnType<typeof import("./prompt.js").promptCard>} promptView
+ * @param {HTMLElement|null} adopt index.html's picker to take over, or null to draw one
  * @param {{onExample: () => void, onClear: () => void, onRun: () => void, onStop: () => void, onAnswer: () => void}} on
  */
-export function drawSkeleton(root, promptView, on) {
+export function drawSkeleton(root, promptView, adopt, on) {
   const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
-  const picker = h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
+  // The picker index.html carries (scripts/webfiles.mjs, shown by boot.js), when given, is taken
+  // over as it is, with the focus in it; evaluate.js adopts its buttons (addPick).
+  const focused = adopt && adopt.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
+  const picker = adopt || h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
   const desc = h("p", { class: "desc", dataset: { ref: "description" } });
   const exampleBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "example" }, text: "Load example", on: { click: on.onExample } });
   const clearBtn = h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { ref: "clear" }, text: "Clear", on: { click: on.onClear } });
@@ -80,5 +84,6 @@ export function drawSkeleton(root, promptView, on) {
       ),
     ),
   );
+  focused?.focus(); // moved into the view drawn now, which blurred it
   return { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
 }

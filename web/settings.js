@@ -2,7 +2,6 @@
 // tokens) and the badge that says where judge calls go.
 
 import { h, ref, replace, uid } from "./dom.js";
-import { listModels } from "./llm.js";
 
 /** mountSettings wires the settings button, popover and badge to state. */
 export function mountSettings(root, state) {
@@ -157,6 +156,7 @@ export function mountSettings(root, state) {
     if (sig === modelsFor) return;
     modelsFor = sig;
     modelHint.textContent = "Asking the endpoint for its models…";
+    const { listModels } = await import("./llm.js"); // not needed to draw the page
     models = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     replace(modelList, models.map((m) => h("option", { value: m })));
     modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";

@@ -5,7 +5,8 @@
 // A wasm that cannot be loaded is said so, with the error, and the page stays readable.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { setup, proxySettings, text } from "./harness.mjs";
+import { readFile } from "node:fs/promises";
+import { setup, launch, proxySettings, text } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
 
 let env;
@@ -167,5 +168,164 @@ test("evaluators.json from another build gives way to the engine's list; without
     } finally {
       await page.close();
     }
+  }
+});
+
+// HOLD_IDB holds the opening of the user's evaluators' database (custom/registry.js reads them from
+// IndexedDB as the page starts) until the test calls window.__releaseIDB(), and records, the moment
+// the page marks its shell drawn, which evaluator buttons there were and which was checked.
+const HOLD_IDB = () => {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  window.__releaseIDB = () => release();
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (name, version) {
+    const req = open.call(this, name, version);
+    if (name === "ragjudge-evaluators") {
+      Object.defineProperty(req, "onsuccess", { configurable: true, set: (fn) => req.addEventListener("success", (e) => gate.then(() => fn.call(req, e))) });
+    }
+    return req;
+  };
+  new MutationObserver((_, obs) => {
+    if (document.documentElement.dataset.shell !== "ready") return;
+    obs.disconnect();
+    const picks = [...document.querySelectorAll('[data-ref^="pick-"]')];
+    window.__atShell = { picks: picks.map((p) => p.value), checked: picks.find((p) => p.checked)?.value ?? null };
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-shell"] });
+};
+
+test("the shell does not wait for the user's evaluators in IndexedDB: they join the picker when read, nothing typed is lost; a saved choice of one is drawn at once", async () => {
+  // A profile of its own: the evaluator saved here must not reach the other tests' pages.
+  const browser = await launch();
+  const spec = JSON.parse(await readFile(new URL("../../web/starters/answer-relevance.json", import.meta.url), "utf8"));
+  spec.id = "my-relevance";
+  spec.title = "My relevance";
+  try {
+    const seed = await browser.ctx.newPage();
+    await seed.goto(env.serve.url + "/#evaluate");
+    await seed.waitForSelector("html[data-ready=true]");
+    await seed.evaluate(async (spec) => {
+      const { pageRegistry } = await import("./custom/registry.js");
+      await pageRegistry().save({ id: spec.id, spec, sample: { inputs: {} }, answer: "", ok: true, updatedAt: Date.now() });
+    }, spec);
+    await seed.close();
+    const builtins = (await (await fetch(env.serve.url + "/evaluators.json")).json()).map((e) => e.id);
+
+    // The built-ins' buttons are drawn while the database is held; typing begins.
+    let page = await browser.ctx.newPage();
+    page.setDefaultTimeout(15000);
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.addInitScript(HOLD_IDB);
+    await page.goto(env.serve.url + "/#evaluate");
+    await page.waitForSelector("html[data-shell=ready]");
+    assert.deepEqual(await page.evaluate(() => window.__atShell), { picks: builtins, checked: builtins[0] });
+    // (Released well within the 1.5 s after which the page stops waiting for the database, store.js.)
+    const field = page.locator('[data-ref="form"] textarea').first();
+    await field.fill("typed before my evaluators were read");
+    await page.evaluate(() => window.__releaseIDB());
+    await page.waitForSelector('label[for="pick-my-relevance"]');
+    // Added after the built-ins, marked as the user's; the form was not drawn again.
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('[data-ref^="pick-"]')].map((p) => p.value)), [...builtins, "my-relevance"]);
+    assert.match(await text(page, 'label[for="pick-my-relevance"]'), /My relevance\s*yours/);
+    assert.equal(await field.inputValue(), "typed before my evaluators were read");
+    assert.equal(await page.evaluate(() => document.activeElement === document.querySelector('[data-ref="form"] textarea')), true, "the focus stayed");
+    await page.keyboard.type(", and after");
+    assert.equal(await field.inputValue(), "typed before my evaluators were read, and after");
+    await page.waitForSelector("html[data-ready=true]");
+    await page.click('label[for="pick-my-relevance"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="pick-my-relevance"]').checked);
+    assert.match(await text(page, '[data-ref="form"]'), /Question/);
+    await page.waitForFunction(() => /Decide whether an answer addresses the question/.test(document.querySelector('[data-ref="prompt"]').textContent));
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    // The choice is saved; the next load draws it checked, from the first paint on.
+    page = await browser.ctx.newPage();
+    page.setDefaultTimeout(15000);
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.addInitScript(HOLD_IDB);
+    await page.goto(env.serve.url + "/#evaluate");
+    await page.waitForFunction(() => typeof window.__releaseIDB === "function");
+    await page.evaluate(() => window.__releaseIDB());
+    await page.waitForSelector("html[data-ready=true]");
+    assert.deepEqual(await page.evaluate(() => window.__atShell), { picks: [...builtins, "my-relevance"], checked: "my-relevance" });
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+});
+
+/** openBeforeModules opens the page with app.js's request held: what boot.js shows, before any module has run. */
+async function openBeforeModules(page, hash = "#evaluate") {
+  let release;
+  const gate = new Promise((r) => (release = r));
+  await page.route("**/app.js", async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(env.serve.url + "/" + hash, { waitUntil: "commit" });
+  return () => release();
+}
+
+test("the evaluator buttons are in index.html and shown before any module runs; what is clicked before the page takes over is kept", async () => {
+  const page = await env.browser.ctx.newPage();
+  page.setDefaultTimeout(15000);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem("seeded")) return;
+    sessionStorage.setItem("seeded", "1");
+    localStorage.clear();
+  });
+  let release = () => {};
+  try {
+    const ids = (await (await fetch(env.serve.url + "/evaluators.json")).json()).map((e) => e.id);
+    release = await openBeforeModules(page);
+    for (const id of ids) await page.waitForSelector(`label[for="pick-${id}"]`, { state: "visible" });
+    assert.equal(await page.getAttribute("html", "data-shell"), null, "app.js has not run");
+    assert.equal(await page.isChecked('[data-ref="pick-claim-groundedness"]'), true, "a fresh page's first evaluator is checked");
+    assert.equal(await page.isVisible('[data-ref="loading"]'), false);
+    assert.equal(await page.getAttribute("#tab-evaluate", "aria-selected"), "true");
+
+    // An evaluator and Model settings clicked now; the picker is marked to see it taken over, not redrawn.
+    await page.click('label[for="pick-rag-recall"]');
+    assert.equal(await page.isChecked('[data-ref="pick-rag-recall"]'), true);
+    await page.click('[data-ref="settings-button"]');
+    await page.evaluate(() => (document.querySelector(".picker").__mark = "prerendered"));
+    release();
+    await page.waitForSelector("html[data-shell=ready]");
+    assert.equal(await page.evaluate(() => document.querySelector('#view-evaluate .picker').__mark), "prerendered", "the picker was taken over");
+    assert.equal(await page.locator('#view-evaluate .picker').count(), 1);
+    assert.equal(await page.isChecked('[data-ref="pick-rag-recall"]'), true);
+    const recall = (await (await fetch(env.serve.url + "/evaluators.json")).json()).find((e) => e.id === "rag-recall");
+    assert.equal(await text(page, '[data-ref="description"]'), recall.description, "the evaluator clicked is the one open");
+    assert.equal(await page.isVisible('[data-ref="settings"]'), true, "Model settings opened");
+    await page.keyboard.press("Escape");
+    // The picker taken over works as the page's own: another evaluator, then the state saved.
+    await page.click('label[for="pick-answer-grounding"]');
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem("ragjudge.page.v1") || "{}").evaluator === "answer-grounding");
+    await page.waitForSelector("html[data-ready=true]");
+
+    // The next load shows the evaluator last chosen, checked before any module runs.
+    await page.unroute("**/app.js");
+    release = await openBeforeModules(page);
+    await page.waitForSelector('label[for="pick-answer-grounding"]', { state: "visible" });
+    assert.equal(await page.isChecked('[data-ref="pick-answer-grounding"]'), true);
+    // A tab clicked before the page takes over: that view at once, and opened when it does.
+    await page.click("#tab-calculator");
+    assert.equal(await page.getAttribute("#tab-calculator", "aria-selected"), "true");
+    assert.equal(await page.isVisible("#view-evaluate"), false);
+    assert.equal(await page.evaluate(() => location.hash), "#calculator");
+    release();
+    await page.waitForSelector('[data-ref="calc-seed-1"]');
+    assert.equal(await page.getAttribute("#tab-calculator", "aria-selected"), "true");
+    assert.equal(await page.isVisible("#view-evaluate"), false);
+    await page.waitForSelector("html[data-ready=true]");
+    assert.deepEqual(errors, []);
+  } finally {
+    release();
+    await page.close();
   }
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { publishedFiles, precacheList, preloadGraph, staticGraph, withPreloads, dist } from "../../scripts/webfiles.mjs";
+import { publishedFiles, precacheList, preloadGraph, staticGraph, withPreloads, withShell, shellHTML, dist } from "../../scripts/webfiles.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const sha = (b) => createHash("sha256").update(b).digest("hex");
@@ -58,6 +58,8 @@ test("preloadGraph: the static imports first, then the marked dynamic ones; unma
     const html = withPreloads(PAGE["index.html"], ["app.js", "a.js"]);
     assert.match(html, /begin[^\n]*-->\n  <link rel="modulepreload" href="app.js">\n  <link rel="modulepreload" href="a.js">\n  <!-- modulepreload: end -->/);
     assert.equal(withPreloads(html, ["app.js", "a.js"]), html, "rewriting is idempotent");
+    // What the first paint does not need waits in a template until the page has painted.
+    assert.match(withPreloads(html, ["app.js", "a.js", "engine.js"], ["app.js", "a.js"]), /href="a.js">\n  <template data-ref="later-modules">\n    <link rel="modulepreload" href="engine.js">\n  <\/template>\n  <!-- modulepreload: end -->/);
     assert.throws(() => withPreloads("<head></head>", []), /no .* block/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -108,6 +110,40 @@ test("dist: the published files, the wasm's current precompressed copies, precac
 test("index.html's modulepreload block lists app.js's imports as they are (make build rewrites it)", () => {
   execFileSync("node", [join(ROOT, "scripts", "webfiles.mjs"), "preload", join(ROOT, "web"), "--check"], { stdio: "pipe" });
   const html = readFileSync(join(ROOT, "web", "index.html"), "utf8");
-  for (const f of preloadGraph(join(ROOT, "web"), "app.js")) assert.ok(html.includes(`<link rel="modulepreload" href="${f}">`), f);
+  const first = new Set(staticGraph(join(ROOT, "web"), "app.js"));
+  const later = html.slice(html.indexOf('<template data-ref="later-modules">'), html.indexOf("</template>"));
+  for (const f of preloadGraph(join(ROOT, "web"), "app.js")) {
+    assert.ok(html.includes(`<link rel="modulepreload" href="${f}">`), f);
+    assert.equal(later.includes(`href="${f}"`), !first.has(f), f);
+  }
+  // The first paint's graph is what draws the shell: the verdicts, the calls and the engine's modules come after it.
+  for (const f of ["verdicts.js", "llm.js", "judgecall.js", "ragjudge.js"]) assert.ok(!first.has(f), f);
   assert.ok(!html.includes('href="batch/view.js"'), "the Batch view is loaded when shown, not preloaded");
+});
+
+test("withShell: the built-ins' picker in index.html, in their order, titles as text, none checked; rewriting is idempotent", () => {
+  const page = '<main>\n    <section id="view-evaluate" hidden><!-- prerender: begin (written by scripts/webfiles.mjs from evaluators.json) --><!-- prerender: end --></section>\n</main>';
+  const evaluators = [
+    { id: "second", order: 20, title: 'Quotes "and" <b>tags</b> & more' },
+    { id: "first", order: 10, title: "First" },
+    { id: "bad id", order: 5, title: "Not an id a page could have" },
+  ];
+  const html = withShell(page, evaluators);
+  assert.equal(withShell(html, evaluators), html, "idempotent");
+  const picks = [...html.matchAll(/<input type="radio" name="evaluator" id="pick-([^"]+)" value="([^"]+)" data-ref="pick-([^"]+)"><label for="pick-([^"]+)">([^<]*)<\/label>/g)];
+  assert.deepEqual(picks.map((m) => m[2]), ["first", "second"]);
+  assert.equal(picks[1][5], "Quotes &quot;and&quot; &lt;b&gt;tags&lt;/b&gt; &amp; more");
+  assert.ok(!/checked/.test(html));
+  assert.match(html, /<div class="picker" role="radiogroup" aria-label="Evaluator" data-prerendered>/);
+  // Without evaluators.json the block is empty: the page draws the picker when its modules run.
+  assert.equal(shellHTML(null, ""), "");
+  assert.equal(withShell(html, null), page);
+});
+
+test("index.html's prerendered picker lists evaluators.json's built-ins (make build writes both)", (t) => {
+  if (!existsSync(join(ROOT, "web", "evaluators.json"))) return t.skip("web/evaluators.json is not built: make build");
+  const html = readFileSync(join(ROOT, "web", "index.html"), "utf8");
+  const evaluators = JSON.parse(readFileSync(join(ROOT, "web", "evaluators.json"), "utf8"));
+  assert.equal(withShell(html, evaluators), html);
+  for (const e of evaluators) assert.ok(html.includes(`value="${e.id}"`), e.id);
 });

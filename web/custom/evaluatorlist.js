@@ -20,7 +20,7 @@ export function evaluatorList(ctx) {
   const fileInput = h("input", { type: "file", id: uid("imp"), class: "offscreen", tabIndex: -1, accept: ".json,application/json", dataset: { ref: "custom-import-file" }, attrs: { "aria-label": "Import evaluators from a .json file" }, on: { change: () => fileInput.files && fileInput.files[0] && importFile(fileInput.files[0]) } });
   const importBtn = h("button", { type: "button", class: "btn", text: "⇪ Import .json", dataset: { ref: "custom-import" }, on: { click: () => fileInput.click() } });
   const exportAllBtn = h("button", { type: "button", class: "btn btn-ghost", text: "⤓ Export all", dataset: { ref: "custom-export-all" }, on: { click: () => exportSpecs(registry.customs().map((r) => r.spec), "my-evaluators.json") } });
-  const durableNote = registry.store.durable ? null : h("p", { class: "msg-error", text: "This browser refuses local storage (IndexedDB): your evaluators will not survive a reload. Export them to keep them." });
+  const durableNote = registry.store?.durable ? null : h("p", { class: "msg-error", text: "This browser refuses local storage (IndexedDB): your evaluators will not survive a reload. Export them to keep them." });
   const listCard = h(
     "section",
     { class: "card custom-card" },

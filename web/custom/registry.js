@@ -1,7 +1,8 @@
 // registry.js: every evaluator the page offers, the built-ins and the user's own, in one list the
 // views draw their pickers from. The user's are read from this browser's storage (store.js) as the
-// page starts, so they are drawn with the built-ins before the engine is ready, and defined in the
-// engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes
+// page starts, while the page draws the built-ins (start: the first paint does not wait for
+// IndexedDB), are added to what is drawn when they are in, before the engine is ready, and are
+// defined in the engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes
 // (an evaluator added, removed, renamed, its inputs changed, or it became usable or not); an edit
 // of a prompt alone changes no list, the engine renders the new one at the next call.
 //
@@ -44,13 +45,16 @@ export function errorCheck(e) {
 export class EvaluatorRegistry extends EventTarget {
   /**
    * @param {any[]} builtins the built-ins' descriptions (evaluators.json or rj.evaluators())
-   * @param {import("./store.js").CustomStore|MemoryStore} store
+   * @param {import("./store.js").CustomStore|MemoryStore|null} store null while start reads it
    * @param {Rec[]} records
    */
   constructor(builtins, store, records) {
     super();
     this.builtins = builtins;
+    /** @type {import("./store.js").CustomStore|MemoryStore|null} null until start has opened it */
     this.store = store;
+    /** @type {Promise<void>} resolves once the stored evaluators are in (see start) */
+    this.loaded = Promise.resolve();
     /** @type {Map<string, Rec>} */
     this.records = new Map(records.map((r) => [r.id, r]));
     /** @type {Map<string, any>} id → description, identity kept across edits */
@@ -69,16 +73,48 @@ export class EvaluatorRegistry extends EventTarget {
    * @param {any[]} builtins @param {{idb?: IDBFactory}} [opts]
    */
   static async open(builtins, { idb } = {}) {
-    let store;
-    let records = [];
-    try {
-      store = await openCustomStore(idb);
-      records = await store.list();
-    } catch {
-      store = new MemoryStore();
+    const reg = EvaluatorRegistry.start(builtins, { idb });
+    await reg.loaded;
+    return reg;
+  }
+
+  /**
+   * start is open without the wait: the registry at once, listing the built-ins only, and the
+   * stored evaluators read meanwhile. `loaded` resolves once they are in (all() lists them then);
+   * no "change" is dispatched for them, so that the page decides how to show them (app.js adds
+   * them to the picker it has drawn rather than drawing it again). save and remove wait for it.
+   * @param {any[]} builtins @param {{idb?: IDBFactory}} [opts]
+   */
+  static start(builtins, { idb } = {}) {
+    const reg = new EvaluatorRegistry(builtins, null, []);
+    reg.loaded = (async () => {
+      let store;
+      let records = [];
+      try {
+        store = await openCustomStore(idb);
+        records = await store.list();
+      } catch {
+        store = new MemoryStore();
+      }
+      reg.adopt(store, records);
+    })();
+    opened = reg;
+    return reg;
+  }
+
+  /**
+   * adopt takes the stored evaluators read by start, quietly (see start).
+   * @param {import("./store.js").CustomStore|MemoryStore} store @param {Rec[]} records
+   */
+  adopt(store, records) {
+    this.store = store;
+    for (const r of records) {
+      if (this.records.has(r.id)) continue; // made or saved here meanwhile: the newer
+      this.records.set(r.id, r);
+      this.descs.set(r.id, describe(r.spec, { example: exampleOf(r) }));
+      if (this.rj) this.define(r);
     }
-    opened = new EvaluatorRegistry(builtins, store, records);
-    return opened;
+    this.sig = this.signature();
   }
 
   /**
@@ -195,6 +231,7 @@ export class EvaluatorRegistry extends EventTarget {
    * @param {Rec} rec @param {{oldId?: string}} [opts]
    */
   async save(rec, { oldId } = {}) {
+    if (!this.store) await this.loaded;
     const prev = this.records.get(oldId || rec.id);
     rec.createdAt = (prev && prev.createdAt) || rec.createdAt || Date.now();
     rec.updatedAt = Date.now();
@@ -210,8 +247,9 @@ export class EvaluatorRegistry extends EventTarget {
     } else this.define(rec);
     this.changed();
     const stored = { id: rec.id, spec: rec.spec, sample: rec.sample, answer: rec.answer, ok: rec.ok, createdAt: rec.createdAt, updatedAt: rec.updatedAt };
-    if (oldId && oldId !== rec.id) await this.store.rename(oldId, stored);
-    else await this.store.put(stored);
+    const store = /** @type {import("./store.js").CustomStore|MemoryStore} */ (this.store);
+    if (oldId && oldId !== rec.id) await store.rename(oldId, stored);
+    else await store.put(stored);
   }
 
   /** use asks the page to open evaluator id in Evaluate (app.js listens for "use"). @param {string} id */
@@ -221,11 +259,12 @@ export class EvaluatorRegistry extends EventTarget {
 
   /** remove deletes evaluator id from this browser and from the engine. @param {string} id */
   async remove(id) {
+    if (!this.store) await this.loaded;
     this.records.delete(id);
     this.descs.delete(id);
     if (this.rj) safe(() => this.rj.undefine(id));
     this.changed();
-    await this.store.delete(id);
+    await /** @type {import("./store.js").CustomStore|MemoryStore} */ (this.store).delete(id);
   }
 
   /**

@@ -94,8 +94,9 @@ export class MemoryStore {
   }
 }
 
-// OPEN_WAIT_MS: the page is drawn only once the user's evaluators are read; a database that does
-// not open by then (blocked by another tab's connection) is not waited for.
+// OPEN_WAIT_MS: the Evaluate view is drawn without the user's evaluators, but the other views
+// and the engine's start wait for them; a database that does not open by then (blocked by another
+// tab's connection) is not waited for.
 const OPEN_WAIT_MS = 1500;
 
 /**
