@@ -35,7 +35,10 @@ import (
 )
 
 var (
-	b = bridge.New(inline.Prompts)
+	// b is made by the first call, not at start: loading the evaluators (their prompts, their
+	// examples, the registry) runs code that Go's start would otherwise compile and run before
+	// the exports can be called, and the page marks the engine ready only after that.
+	b *bridge.Bridge
 	// inbox is the buffer of the next call; the strings of its arguments share its bytes.
 	inbox []byte
 	// outbox is the result of the last call, kept alive until ragjudge.js has read it.
@@ -69,6 +72,9 @@ func rjInbox(n int32) int32 {
 //
 //go:wasmexport rj_call
 func rjCall() int32 {
+	if b == nil {
+		b = bridge.New(inline.Prompts)
+	}
 	buf := inbox
 	inbox = nil
 	outbox = b.CallWire(buf)
