@@ -220,6 +220,8 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 		"fraction, no paths":   func(e *Evaluator) { e.Score = Score{Kind: ScoreFraction, Unit: "claims"} },
 		"scale, no maximum":    func(e *Evaluator) { e.Score = Score{Kind: ScoreScale} },
 		"no example":           func(e *Evaluator) { e.Example = Example{} },
+		"example not JSON":     func(e *Evaluator) { e.Example = example(`{"answer": "Paris."`, "short") },
+		"example not object":   func(e *Evaluator) { e.Example = example(`["Paris."]`, "short") },
 		"no reader":            func(e *Evaluator) { e.parse = nil },
 		"declared twice":       func(e *Evaluator) { e.ID = "rag-recall" },
 		"no inputs":            func(e *Evaluator) { e.Inputs = nil },
@@ -238,6 +240,9 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 			assert.Equal(t, "input", d.Kind)
 			if strings.Contains(name, "judged") {
 				assert.Contains(t, d.Msg, "exactly one input marked judged")
+			}
+			if strings.HasPrefix(name, "example not") {
+				assert.Contains(t, d.Msg, "the example's inputs are not a JSON object")
 			}
 		})
 	}

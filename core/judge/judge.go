@@ -84,6 +84,8 @@ type Score struct {
 type Example struct {
 	Inputs *value.Object `json:"inputs"`
 	Answer string        `json:"answer"`
+	// inputsJSON is a declaration's Inputs as JSON text (see example), which Load decodes.
+	inputsJSON string
 }
 
 // Evaluator is one built-in judge, declared whole in its own file.
@@ -158,15 +160,27 @@ var builtins []*Evaluator
 // register declares a built-in evaluator.
 func register(e *Evaluator) { builtins = append(builtins, e) }
 
-// example builds an Example from its inputs as JSON text, which reads closer to what a page
-// sends than Go literals; a bad text is a bug in the declaration and fails every test.
+// example declares an Example by its inputs as JSON text, which reads closer to what a page
+// sends than Go literals. Load decodes the text, not the declaration: in the wasm, decoding at
+// package init ran the JSON decoder (and the compiling of its code) before the engine could
+// start; a bad text is a bug in the declaration, which Load refuses and every test sees.
 func example(inputsJSON, answer string) Example {
-	v, err := value.Decode([]byte(inputsJSON))
+	return Example{Answer: answer, inputsJSON: inputsJSON}
+}
+
+// decodeExample fills e.Example.Inputs from its declared JSON text, if it has one; "" or what is
+// wrong with the text.
+func (e *Evaluator) decodeExample() string {
+	if e.Example.Inputs != nil || e.Example.inputsJSON == "" {
+		return ""
+	}
+	v, err := value.Decode([]byte(e.Example.inputsJSON))
 	o, ok := v.(*value.Object)
 	if err != nil || !ok {
-		panic("judge: an example's inputs are not a JSON object: " + inputsJSON)
+		return "the example's inputs are not a JSON object: " + e.Example.inputsJSON
 	}
-	return Example{Inputs: o, Answer: answer}
+	e.Example.Inputs = o
+	return ""
 }
 
 // PromptFiles is where Load reads the prompts: prompts.FS (an embed.FS) natively and in tests,
@@ -184,7 +198,12 @@ func Load(fsys PromptFiles) (*Registry, error) {
 	list := append([]*Evaluator(nil), builtins...)
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
 	for _, b := range list {
-		if msg := b.incomplete(); msg != "" {
+		e := *b
+		msg := e.decodeExample()
+		if msg == "" {
+			msg = e.incomplete()
+		}
+		if msg != "" {
 			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "evaluator declaration: " + msg}
 		}
 		if r.byID[b.ID] != nil {
@@ -194,7 +213,6 @@ func Load(fsys PromptFiles) (*Registry, error) {
 		if err != nil {
 			return nil, &diag.Error{Kind: "input", Name: b.ID, Msg: "no prompt: " + err.Error()}
 		}
-		e := *b
 		e.Prompt = string(src)
 		r.byID[e.ID] = &e
 		r.order = append(r.order, &e)
