@@ -35,7 +35,7 @@ const url = new URL("ragjudge.wasm", document.baseURI);
  * the page comes from the network; null when it comes from the service worker's cache.
  * @type {Promise<WebAssembly.Module|Response>|null}
  */
-export const compiled = navigator.serviceWorker?.controller ? null : compileEarly(url);
+export const compiled = navigator.serviceWorker?.controller ? null : warm(compileEarly(url));
 compiled?.catch(() => {}); // app.js says why, once the shell is drawn
 
 /**
@@ -48,4 +48,38 @@ compiled?.catch(() => {}); // app.js says why, once the shell is drawn
  */
 export function compile() {
   return compiled ?? compileEarly(url);
+}
+
+/**
+ * warm hands the compiled module, once there is one, to a worker that starts Go on it and ends
+ * (wasmwarm.js): V8 compiles each wasm function on its first call, and the worker has the
+ * functions of Go's start compiled, on another core, while the page paints its shell; the page's
+ * own start, which waits for that paint, then runs them at once. The worker is begun now, so that
+ * it is ready when the module is (begun only then, it was slower than no worker at all on two busy
+ * cores). When the shell is drawn already by then (a slow link: the wasm comes last), the page
+ * starts Go at once and the worker would only compete with it, so it is ended unused. Only for a
+ * page from the network: from the cache, V8 has the compiled code it kept from the last visit, and
+ * Go's start took about 10 ms without a worker. Returns compiling as it is.
+ * @param {Promise<WebAssembly.Module|Response>} compiling
+ * @returns {Promise<WebAssembly.Module|Response>}
+ */
+function warm(compiling) {
+  /** @type {Worker} */
+  let w;
+  try {
+    w = new Worker(new URL("wasmwarm.js", document.baseURI), { name: "ragjudge-wasm-warm" });
+  } catch {
+    return compiling; // no worker: the page starts Go as before
+  }
+  const end = () => w.terminate();
+  w.onerror = end;
+  w.onmessage = (e) => {
+    if (e.data === true) performance.mark("ragjudge-warmed"); // for tests and bench/page.mjs
+    end();
+  };
+  compiling.then((m) => {
+    if (m instanceof WebAssembly.Module && document.documentElement.dataset.shell !== "ready") w.postMessage(m);
+    else end();
+  }, end);
+  return compiling;
 }
