@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"ragjudge/core/diag"
@@ -49,44 +50,50 @@ const (
 // first (a path into an object before the object: promptfoo's response.output before response),
 // and who writes them. Names are compared by matchKey (any case; spaces, hyphens,
 // underscores and camelCase alike). The page has no copy of it: it asks mapColumns.
-var aliases = map[string][]alias{
-	// claim-groundedness
-	"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
-		{"user_query", ""}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix}},
-	"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}},
-	"evidence": {{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-		{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
-		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
-	// answer-grounding
-	"answer": {{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", ragas + ", " + ragChecker + ", " + truLens},
-		{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix},
-		{"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
-	"facts": {{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-		{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
-		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}, {"reference", phoenix}},
-	"mode": {{"mode", ""}, {"grounding_mode", ""}},
-	// pairwise-faithfulness
-	"contexts": {{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-		{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
-		{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
-	"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
-		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
-		{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", ""}},
-	"actual_output": {{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
-		{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens},
-		{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
-	// rag-recall
-	"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
-		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
-		{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}},
-	"passage_llm": {{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
-		{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
-		{"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix}, {"generated_answer", ""}},
-	"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
-}
+//
+// The map is made on first use, not at package init: in the wasm, making it at init was code
+// (and V8's compiling of it) that ran before the engine could start, for a table only a dataset
+// needs.
+var aliases = sync.OnceValue(func() map[string][]alias {
+	return map[string][]alias{
+		// claim-groundedness
+		"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
+			{"user_query", ""}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix}},
+		"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}},
+		"evidence": {{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+		// answer-grounding
+		"answer": {{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", ragas + ", " + ragChecker + ", " + truLens},
+			{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix},
+			{"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+		"facts": {{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}, {"reference", phoenix}},
+		"mode": {{"mode", ""}, {"grounding_mode", ""}},
+		// pairwise-faithfulness
+		"contexts": {{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+		"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
+			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
+			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", ""}},
+		"actual_output": {{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
+			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens},
+			{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+		// rag-recall
+		"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
+			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
+			{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}},
+		"passage_llm": {{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
+			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
+			{"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix}, {"generated_answer", ""}},
+		"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
+	}
+})
 
 // nesting is an object datasets keep their fields in, tried after the top level.
 type nesting struct{ prefix, tool string }
@@ -139,7 +146,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		if _, done := found[in.Name]; done {
 			continue
 		}
-		names := aliases[in.Name]
+		names := aliases()[in.Name]
 		if names == nil {
 			names = []alias{{in.Name, ""}}
 		}
@@ -182,7 +189,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 
 // toolOf returns who writes name when it holds input, from the alias table.
 func toolOf(input, name string) string {
-	for _, a := range aliases[input] {
+	for _, a := range aliases()[input] {
 		if a.name == name {
 			return a.tool
 		}

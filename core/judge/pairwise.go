@@ -479,12 +479,18 @@ func isListMarker(s string) bool {
 	return true
 }
 
-// abbreviations are words that a period follows without ending the sentence.
-var abbreviations = map[string]bool{
-	"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true, "st": true, "sr": true, "jr": true,
-	"vs": true, "cf": true, "al": true, "fig": true, "figs": true, "approx": true, "inc": true, "ltd": true,
-	"co": true, "corp": true, "dept": true, "vol": true, "pp": true, "ca": true, "ed": true, "eds": true,
-	"eq": true, "ref": true, "refs": true, "sec": true, "ch": true, "mt": true, "ft": true,
+// isAbbreviation reports whether a period after word (in lower case) does not end the sentence.
+// A switch rather than a map: a package-level map is built by init code, which in the wasm ran
+// (and had V8 compile it) before the engine could start.
+func isAbbreviation(word string) bool {
+	switch word {
+	case "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr",
+		"vs", "cf", "al", "fig", "figs", "approx", "inc", "ltd",
+		"co", "corp", "dept", "vol", "pp", "ca", "ed", "eds",
+		"eq", "ref", "refs", "sec", "ch", "mt", "ft":
+		return true
+	}
+	return false
 }
 
 // periodEnds reports whether the single '.' at line[i] ends a sentence (see splitSentences).
@@ -504,7 +510,7 @@ func periodEnds(line string, i int) bool {
 		w -= size
 	}
 	word := line[w:i]
-	if utf8.RuneCountInString(word) == 1 || abbreviations[strings.ToLower(word)] {
+	if utf8.RuneCountInString(word) == 1 || isAbbreviation(strings.ToLower(word)) {
 		return false
 	}
 	// The next word, past spaces, quotes and citations.
