@@ -53,11 +53,12 @@ export function compile() {
 /**
  * warm hands the compiled module, once there is one, to a worker that starts Go on it and ends
  * (wasmwarm.js): V8 compiles each wasm function on its first call, and the worker has the
- * functions of Go's start compiled, on another core, while the page paints its shell; the page's
- * own start, which waits for that paint, then runs them at once. The worker is begun now, so that
- * it is ready when the module is (begun only then, it was slower than no worker at all on two busy
- * cores). When the shell is drawn already by then (a slow link: the wasm comes last), the page
- * starts Go at once and the worker would only compete with it, so it is ended unused. Only for a
+ * functions of Go's start compiled, on another core, while the page paints its shell and loads the
+ * engine's modules (after the first paint); the page's own start then runs them at once. The
+ * worker is begun now, so that it is ready when the module is (begun only then, it was slower than
+ * no worker at all on two busy cores). When the page has loaded the engine's modules and Go's
+ * wasm_exec.js by then (a slow link: the wasm comes last), it starts Go at once and the worker
+ * would only compete with it, so it is ended unused. Only for a
  * page from the network: from the cache, V8 has the compiled code it kept from the last visit, and
  * Go's start took about 10 ms without a worker. Returns compiling as it is.
  * @param {Promise<WebAssembly.Module|Response>} compiling
@@ -78,7 +79,9 @@ function warm(compiling) {
     end();
   };
   compiling.then((m) => {
-    if (m instanceof WebAssembly.Module && document.documentElement.dataset.shell !== "ready") w.postMessage(m);
+    // Go's wasm_exec.js, loaded by ragjudge.js's load(): the page is only waiting for the wasm.
+    const pageStartsNow = typeof (/** @type {any} */ (globalThis).Go) === "function";
+    if (m instanceof WebAssembly.Module && !pageStartsNow) w.postMessage(m);
     else end();
   }, end);
   return compiling;

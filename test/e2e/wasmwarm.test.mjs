@@ -1,8 +1,9 @@
 // wasmwarm.test.mjs: the worker that starts Go once on the compiled wasm while the page paints its
 // shell (web/wasmstart.js, web/wasmwarm.js), so that V8 has compiled Go's start-up code when the
 // page starts Go itself. Which of the two comes first is held by routes, not left to timing: the
-// evaluators' descriptions (which the shell waits for) or the wasm. The worker must run only when
-// the shell is not drawn yet, must always end, and must never be needed.
+// evaluators' descriptions (which the shell, and so the engine's modules, wait for) or the wasm.
+// The worker must run only when the page is not ready to start Go itself, must always end, and
+// must never be needed.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { setup, text } from "./harness.mjs";
@@ -77,10 +78,11 @@ test("compiled before the shell is drawn, the wasm is started once in a worker, 
   }
 });
 
-test("compiled after the shell is drawn, the worker ends without starting Go", async () => {
+test("compiled once the page waits only for the wasm, the worker ends without starting Go", async () => {
   const { page, errors, release, warmers, marked } = await open("ragjudge.wasm");
   try {
-    await page.waitForSelector("html[data-shell=ready]");
+    // The engine's modules and Go's wasm_exec.js are in: the page starts Go as soon as it can.
+    await page.waitForFunction(() => typeof window.Go === "function");
     release();
     await page.waitForSelector("html[data-ready=true]");
     await until("the worker has ended", async () => warmers().length === 1 && warmers()[0].ended);
