@@ -371,23 +371,30 @@ func TestHangingUpstreamTimesOut(t *testing.T) {
 	}
 
 	t.Run("stream that goes quiet midway", func(t *testing.T) {
+		// Six events a quarter of the timeout apart: longer in total than the timeout, never idle
+		// that long. The gap leaves the timeout 750 ms for scheduling delays: with 200 ms gaps
+		// and a 300 ms timeout a loaded machine (go test -race beside two busy cores) went
+		// quiet for 300 ms between two events once in twenty runs.
+		const events, gap = 6, 250 * time.Millisecond
 		fake := newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
-			for i := 0; i < 3; i++ { // slower in total than the timeout, never idle that long
+			for i := 0; i < events; i++ {
+				if i > 0 {
+					time.Sleep(gap)
+				}
 				fmt.Fprintf(w, "data: %s\n\n", chunkJSON(fmt.Sprint(i)))
 				w.(http.Flusher).Flush()
-				time.Sleep(200 * time.Millisecond)
 			}
 			hang(w, r)
 		})
 		cfg := testConfig(t, fake.URL+"/v1")
-		cfg.Timeout = 300 * time.Millisecond
+		cfg.Timeout = time.Second
 		proxy, _ := startProxy(t, cfg)
 		resp := postChat(t, proxy.URL, testKey, chatBody("judge-1", true))
-		events := sseEvents(readAll(t, resp.Body))
-		require.Len(t, events, 4)
-		assert.Equal(t, chunkJSON("2"), events[2], "a stream is timed per event, not in total")
-		assert.Contains(t, decodeError(t, events[3]).Message, "sent nothing for 300ms")
+		got := sseEvents(readAll(t, resp.Body))
+		require.Len(t, got, events+1)
+		assert.Equal(t, chunkJSON(fmt.Sprint(events-1)), got[events-1], "a stream is timed per event, not in total")
+		assert.Contains(t, decodeError(t, got[events]).Message, "sent nothing for 1s")
 	})
 }
 
