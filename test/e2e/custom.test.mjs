@@ -40,6 +40,25 @@ async function statusOf(page, state) {
 }
 
 /**
+ * makeEvaluator makes a new evaluator with make (a click on + New evaluator, a pick in the New
+ * from… menu), waits until the editor has it open and returns its id. Until it is stored (and a
+ * starter's file read first) the editor still shows the evaluator open before, status "ok" and
+ * all: a test that waited on the status alone went on with the old one (and its "Use in
+ * Evaluate" then picked the other, so the test timed out waiting for the one it had read).
+ * @param {import("playwright-core").Page} page @param {() => Promise<unknown>} make
+ * @returns {Promise<string>}
+ */
+async function makeEvaluator(page, make) {
+  const had = await page.locator(".custom-item").evaluateAll((els) => els.map((e) => e.getAttribute("data-id")));
+  await make();
+  const made = await page.waitForFunction((had) => {
+    const open = document.querySelector(".custom-item.is-open")?.getAttribute("data-id");
+    return !!open && !had.includes(open) && /** @type {HTMLInputElement|null} */ (document.querySelector('[data-ref="custom-id"]'))?.value === open && open;
+  }, had);
+  return /** @type {string} */ (await made.jsonValue());
+}
+
+/**
  * fitsPhone shows page at a 400 px wide window and returns how far the page is wider than the
  * window (0 when nothing widens it: wide tables scroll inside their card), then restores the size.
  */
@@ -243,8 +262,7 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   await page.waitForSelector('[data-ref="custom-new-from"] option[value^="starter:"]', { state: "attached" }); // the menu reads custom/starters.json
   const options = await page.locator('[data-ref="custom-new-from"] option').evaluateAll((els) => els.map((e) => e.value));
   assert.ok(options.includes("builtin:answer-grounding"), options.join(", "));
-  await page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding");
-  await page.waitForSelector('.custom-item[data-id="answer-grounding-copy"]');
+  assert.equal(await makeEvaluator(page, () => page.selectOption('[data-ref="custom-new-from"]', "builtin:answer-grounding")), "answer-grounding-copy");
   assert.match(await statusOf(page, "ok"), /Ready/);
   assert.equal(await page.inputValue('[data-ref="custom-title"]'), "Answer grounding (copy)", "said once");
   // "Offered in Evaluate and Batch": Batch, first shown now, offers it too.
@@ -266,8 +284,8 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   await page.waitForSelector('.custom-item[data-id="grounding-fr"]');
 
   // Messages: a template error is shown under its line in the message it is in.
-  await page.click('[data-ref="custom-new"]');
-  await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+  await makeEvaluator(page, () => page.click('[data-ref="custom-new"]'));
+  await statusOf(page, "ok");
   await page.selectOption('[data-ref="custom-shape"]', "messages");
   await page.waitForSelector('[data-ref="custom-tpl-1-input"]');
   await page.fill('[data-ref="custom-tpl-0-input"]', "You are a strict judge.\nAnswer {% if %}yes{% endif %} or no.");
@@ -304,10 +322,8 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.equal(starters.length, 3, "three starters: " + options.join(", "));
   // In the menu's order: context relevance (a score), answer relevance (labels), citation faithfulness (JSON).
   const kinds = ["score", "label", "json"];
-  const had = await page.locator(".custom-item").count();
   for (const s of starters) {
-    await page.selectOption('[data-ref="custom-new-from"]', s);
-    await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n, had + 1 + starters.indexOf(s));
+    await makeEvaluator(page, () => page.selectOption('[data-ref="custom-new-from"]', s));
     assert.match(await statusOf(page, "ok"), /Ready/);
     assert.equal(await page.inputValue('[data-ref="custom-output-kind"]'), kinds[starters.indexOf(s)]);
     assert.ok((await page.locator('[data-ref="custom-input-name"]').count()) >= 2, "its inputs are listed");
@@ -338,13 +354,10 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
 test("a new evaluator in Evaluate: an empty form, no placeholders as values, and no example to load", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   await page.waitForSelector('[data-ref="custom-list"]');
-  const had = await page.locator(".custom-item").count();
-  await page.click('[data-ref="custom-new"]');
-  await page.waitForFunction((n) => document.querySelectorAll(".custom-item").length === n + 1, had);
+  const id = await makeEvaluator(page, () => page.click('[data-ref="custom-new"]'));
   await statusOf(page, "ok");
   // The editor's preview starts from made-up values, which are not an example.
   assert.equal(await page.inputValue('[data-ref="custom-sample"] [data-input="question"]'), "(question)");
-  const id = await page.inputValue('[data-ref="custom-id"]');
   await page.click('[data-ref="custom-use"]');
   await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
   const values = () => page.locator('#view-evaluate [data-ref="form"] [data-input]').evaluateAll((els) => els.map((e) => /** @type {HTMLInputElement} */ (e).value));
@@ -371,9 +384,8 @@ test("a starter with a loop in Evaluate: its prompt marks and lists only the inp
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   const k = STARTERS.findIndex((e) => e.file === "citation-faithfulness.json");
   await page.waitForSelector(`[data-ref="custom-new-from"] option[value="starter:${k}"]`, { state: "attached" });
-  await page.selectOption('[data-ref="custom-new-from"]', `starter:${k}`);
+  const id = await makeEvaluator(page, () => page.selectOption('[data-ref="custom-new-from"]', `starter:${k}`));
   await statusOf(page, "ok");
-  const id = await page.inputValue('[data-ref="custom-id"]');
   await page.click('[data-ref="custom-use"]');
   await page.waitForFunction((id) => !document.querySelector("#view-evaluate").hidden && document.querySelector(`[data-ref="pick-${id}"]`)?.checked, id);
   await page.click('#view-evaluate [data-ref="example"]');
