@@ -380,6 +380,30 @@ test("a new evaluator in Evaluate: an empty form, no placeholders as values, and
   assert.deepEqual(page.pageErrors, []);
 });
 
+test("an evaluator clicked in the list while the last edit is being saved opens", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  await page.waitForSelector('[data-ref="custom-list"]');
+  const other = await makeEvaluator(page, () => page.click('[data-ref="custom-new"]'));
+  const edited = await makeEvaluator(page, () => page.click('[data-ref="custom-new"]'));
+  await statusOf(page, "ok");
+  // An edit is checked and saved a moment after the typing stops, and the list drawn again then.
+  // The user has already pressed the mouse on another evaluator; the save lands before the release.
+  await page.fill('[data-ref="custom-tpl-input"]', (await page.inputValue('[data-ref="custom-tpl-input"]')) + "\nEdited.");
+  const item = page.locator(`.custom-item[data-id="${other}"] [data-ref="custom-open"]`);
+  await item.scrollIntoViewIfNeeded();
+  const box = await item.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
+  await page.mouse.up();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="custom-id"]').value === id, other);
+  assert.match(await text(page, `.custom-item[data-id="${other}"]`), /✓ ready/);
+  await page.locator(`.custom-item[data-id="${edited}"] [data-ref="custom-open"]`).click();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="custom-id"]').value === id, edited);
+  assert.match(await page.inputValue('[data-ref="custom-tpl-input"]'), /\nEdited\.$/);
+  assert.deepEqual(page.pageErrors, []);
+});
+
 test("a starter with a loop in Evaluate: its prompt marks and lists only the inputs, not the loop's own variables", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   const k = STARTERS.findIndex((e) => e.file === "citation-faithfulness.json");

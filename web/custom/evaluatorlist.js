@@ -83,35 +83,56 @@ export function evaluatorList(ctx) {
     msg.textContent = text;
   }
 
+  // The list's items, by evaluator id, kept from one drawing to the next: the list is drawn again
+  // whenever an edit is saved (a moment after the typing stops), and an item made anew under a
+  // press of the mouse loses that click (the press and the release land on different elements),
+  // so an evaluator clicked just after an edit would not open.
+  /** @type {Map<string, {li: HTMLElement, open: HTMLElement, title: HTMLElement, idEl: HTMLElement, state: HTMLElement}>} */
+  const items = new Map();
+  const itemsEl = h("ul", { class: "custom-items" });
+
+  /** itemFor is evaluator id's list item, made the first time it is drawn. @param {string} id */
+  function itemFor(id) {
+    let it = items.get(id);
+    if (!it) {
+      const title = h("span", { class: "custom-title" });
+      const idEl = h("span", { class: "custom-id mono", text: id });
+      const open = h("button", { type: "button", class: "custom-open", dataset: { ref: "custom-open" }, on: { click: () => ctx.openEditor(id) } }, title, idEl);
+      const state = h("span", { dataset: { ref: "custom-state" } });
+      it = { li: h("li", { class: "custom-item", dataset: { id } }, open, state), open, title, idEl, state };
+      items.set(id, it);
+    }
+    return it;
+  }
+
   function drawList() {
     const recs = registry.customs();
     exportAllBtn.disabled = !recs.length;
     if (!recs.length) {
+      items.clear();
       replace(listEl, h("p", { class: "hint", dataset: { ref: "custom-empty" }, text: "No evaluators of yours yet. Start one from scratch, from a starter, or by duplicating a built-in." }));
       return;
     }
     const open = ctx.cur && ctx.cur.key;
-    replace(
-      listEl,
-      h(
-        "ul",
-        { class: "custom-items" },
-        recs.map((r) => {
-          const ok = r.ok !== false;
-          return h(
-            "li",
-            { class: "custom-item" + (r.id === open ? " is-open" : ""), dataset: { id: r.id } },
-            h(
-              "button",
-              { type: "button", class: "custom-open", dataset: { ref: "custom-open" }, attrs: { "aria-current": r.id === open ? "true" : null }, on: { click: () => ctx.openEditor(r.id) } },
-              h("span", { class: "custom-title", text: r.spec.title || r.id }),
-              h("span", { class: "custom-id mono", text: r.id }),
-            ),
-            h("span", { class: "custom-state " + (ok ? "is-ok" : "is-bad"), dataset: { ref: "custom-state" }, text: ok ? "✓ ready" : "✗ has errors" }),
-          );
-        }),
-      ),
-    );
+    const ids = new Set(recs.map((r) => r.id));
+    for (const id of items.keys()) if (!ids.has(id)) items.delete(id);
+    const lis = recs.map((r) => {
+      const ok = r.ok !== false;
+      const it = itemFor(r.id);
+      it.li.className = "custom-item" + (r.id === open ? " is-open" : "");
+      if (r.id === open) it.open.setAttribute("aria-current", "true");
+      else it.open.removeAttribute("aria-current");
+      it.title.textContent = r.spec.title || r.id;
+      it.state.className = "custom-state " + (ok ? "is-ok" : "is-bad");
+      it.state.textContent = ok ? "✓ ready" : "✗ has errors";
+      return it.li;
+    });
+    if (itemsEl.parentNode !== listEl) replace(listEl, itemsEl);
+    // Items are put in order by moving only those out of place: the others stay where they are.
+    lis.forEach((li, i) => {
+      if (itemsEl.children[i] !== li) itemsEl.insertBefore(li, itemsEl.children[i] || null);
+    });
+    while (itemsEl.children.length > lis.length) itemsEl.lastElementChild?.remove();
   }
 
   // ---- import, export -------------------------------------------------------------------------
