@@ -104,6 +104,8 @@ test("manual mode: no calls; copy the prompt, paste an answer, the same verdict"
   await page.click('[data-ref="answer"]');
   await page.fill('[data-ref="answer"]', "");
   await page.click('[data-ref="run"]');
+  // Run copies the prompt asynchronously (navigator.clipboard.writeText), and says so when done.
+  await page.waitForFunction(() => /Prompt copied/.test(document.querySelector('[data-ref="run-status"]').textContent));
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(copied, /^You are an answer-groundedness reviewer/);
   assert.match(copied, /Claim c3: A follow-up visit/);
