@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
 import { chat, CallError } from "../../web/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
-import { okBody } from "./fakes.mjs";
+import { okBody, FakeClock } from "./fakes.mjs";
 
 /** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
 class FakeWS {
@@ -243,16 +243,30 @@ test("a call that waited on the server gets its whole timeout from when it start
   const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });
   sock.setLimit(1);
   // 60 ms of timeout: the call waits 45 ms on the server, then runs 45 ms. Counted from the
-  // start it would have timed out; counted from "started" it has 15 ms to spare.
-  const p = chat(request, { fetch: sock.fetch, policy: { timeoutMs: 60, maxAttempts: 1 } });
+  // start it would have timed out; counted from "started" it has 15 ms to spare. The call's
+  // timer runs on a fake clock moved by the test: on the real one, a loaded machine's 45 ms
+  // sleeps ran long enough to time the call out (failed once in three runs beside two busy cores).
+  const clock = new FakeClock();
+  const p = chat(request, { fetch: sock.fetch, clock, policy: { timeoutMs: 60, maxAttempts: 1 } });
+  let settled = false;
+  p.then(() => (settled = true), () => (settled = true));
   while (!FakeWS.all.length || !FakeWS.all[0].sent.some((m) => m.type === "call")) await tick();
   const ws = FakeWS.all[0];
   const id = ws.sent.find((m) => m.type === "call").id;
-  await new Promise((r) => setTimeout(r, 45));
+  clock.advance(45);
   ws.onmessage({ data: JSON.stringify({ type: "started", id }) });
-  await new Promise((r) => setTimeout(r, 45));
+  clock.advance(45);
+  await tick();
+  assert.equal(settled, false, "90 ms after it was sent, 45 ms after it started, the call still waits");
   ws.reply(id, 200, okBody("yes"));
   assert.equal((await p).content, "yes");
+
+  // Without the "started", the same 90 ms time it out.
+  const q = chat(request, { fetch: sock.fetch, clock, policy: { timeoutMs: 60, maxAttempts: 1 } });
+  while (ws.sent.filter((m) => m.type === "call").length < 2) await tick();
+  clock.advance(45);
+  clock.advance(45);
+  await assert.rejects(q, (e) => e instanceof CallError && e.kind === "timeout");
 });
 
 test("fallen back to plain HTTP, the calls are held to the limit in the page", async () => {
