@@ -267,7 +267,7 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.equal(await page.inputValue('[data-ref="custom-title"]'), "Answer grounding (copy)", "said once");
   // "Offered in Evaluate and Batch": Batch, first shown now, offers it too.
   await page.click("#tab-batch");
-  await page.waitForSelector('[data-ref="batch-evaluator"] option[value="answer-grounding-copy"]', { state: "attached", timeout: 5000 });
+  await page.waitForSelector('[data-ref="batch-evaluator"] option[value="answer-grounding-copy"]', { state: "attached" });
   await page.click("#tab-custom");
   await page.waitForSelector('[data-ref="custom-tpl-input"]');
   assert.match(await page.inputValue('[data-ref="custom-tpl-input"]'), /context grounding evaluator/);
