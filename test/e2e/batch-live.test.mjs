@@ -126,6 +126,10 @@ test("a second tab on a run the first tab runs is read-only, follows its progres
     await loadDataset(a, "ragas.jsonl", datasetJSONL(40));
     await a.click('[data-ref="batch-run"]');
     const runId = (await waitFor(async () => ((await progress(a)) || {}).done >= 2 && progress(a), 30_000, "tab A to start")).run;
+    // A's next calls wait at the upstream until the test lets them go: A's run (40 rows, about 4 s)
+    // must still be going when B has loaded and again when B looks at the rows in flight, and on
+    // a loaded machine B's load alone can take longer than the whole run.
+    upstream.hold();
 
     const { page: b, pageErrors } = await newBatchPage(context, serve.url);
     await b.waitForSelector('[data-ref="batch-run-card"][data-readonly="true"]', { timeout: 15_000 });
@@ -136,8 +140,9 @@ test("a second tab on a run the first tab runs is read-only, follows its progres
     for (const ref of ["batch-resume", "batch-pause", "batch-cancel", "batch-retry-failed"]) {
       assert.equal(await b.locator(`[data-ref="${ref}"]`).isHidden(), true, `${ref} is hidden in the watching tab`);
     }
-    // B's counts go up while A runs, without a reload.
+    // B's counts go up while A runs, without a reload: eight more answers, and A waits again.
     const first = (await progress(b)).done;
+    upstream.release(8);
     const later = await waitFor(async () => {
       const p = await progress(b);
       const pa = await progress(a);
@@ -154,6 +159,7 @@ test("a second tab on a run the first tab runs is read-only, follows its progres
     assert.equal(await b.locator('[data-ref="batch-resume"]').isHidden(), true);
 
     // When A finishes, B shows the finished run and lets go of read-only.
+    upstream.release();
     await waitFor(async () => ((await progress(a)) || {}).state === "done", 60_000, "tab A to finish");
     const end = await waitFor(async () => {
       const p = await progress(b);

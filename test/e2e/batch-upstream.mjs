@@ -15,6 +15,8 @@
 // (fakeVerdict): "fake-judge-b" answers the opposite of "fake-judge" on rows N % 7 == 0; the
 // second call for a row N % 5 == 2 flips its verdict; the second and third for a row N % 10 == 9.
 // GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
+// hold() makes the chat calls that come after it wait (in flight) until release(n) lets n of them
+// (all, without n) go on: a test then decides when a run moves, not the machine's speed.
 // With {cors: true} it answers browsers directly (the benchmark's direct mode); with {tls: {key,
 // cert}} it serves HTTP/2 over TLS (so one browser can keep more than six calls in flight).
 //
@@ -79,6 +81,25 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
   // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
   const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {} };
   const hanging = new Set();
+  // The gate of hold() and release(): how many more calls may go on (Infinity while open), and
+  // the calls waiting for it.
+  let passes = Infinity;
+  /** @type {(() => void)[]} */
+  const gated = [];
+  const admit = () => {
+    if (passes > 0) {
+      passes -= 1;
+      return null;
+    }
+    return new Promise((resolve) => gated.push(resolve));
+  };
+  const release = (n = Infinity) => {
+    passes += n;
+    while (passes > 0 && gated.length) {
+      passes -= 1;
+      /** @type {() => void} */ (gated.shift())();
+    }
+  };
   const bodies = []; // the chat requests' bodies, with keepBodies (the benchmark replays them)
 
   async function handle(req, res) {
@@ -150,6 +171,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
         });
         return;
       }
+      await admit();
       if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
       if (fault === "500" || fault === "503") {
         res.writeHead(Number(fault), headers);
@@ -209,7 +231,12 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     url: `${scheme}://127.0.0.1:${addr.port}`,
     stats,
     bodies,
+    hold() {
+      passes = 0;
+    },
+    release,
     async close() {
+      release();
       for (const r of hanging) r();
       if (server.closeAllConnections) server.closeAllConnections();
       for (const sess of sessions) sess.destroy();
