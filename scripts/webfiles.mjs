@@ -115,10 +115,10 @@ const END = "<!-- modulepreload: end -->";
 /**
  * withPreloads returns index.html's text with its modulepreload block listing graph. The modules
  * of graph not in first (the first paint's static graph) are listed in an inert <template
- * data-ref="later-modules">, which app.js puts in the document once the shell is painted: asked
- * for all at once then, rather than one import level per round trip, and not before, when they
- * held up the first paint (measured on a cold load on loopback: its connections to the server and
- * the main thread, which parses each preloaded module as it arrives).
+ * data-ref="later-modules">, which app.js puts in the document as soon as it runs: asked for all
+ * at once then, rather than one import level per round trip, and not in the head, where they held
+ * up the first paint (measured on a cold load on loopback: its connections to the server and the
+ * main thread, which parses each preloaded module as it arrives).
  * @param {string} html @param {string[]} graph @param {string[]} [first] all of graph by default
  */
 export function withPreloads(html, graph, first = graph) {

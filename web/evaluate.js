@@ -18,10 +18,10 @@ import { engineNote } from "./engine.js";
 import { pageRegistry } from "./custom/registry.js";
 import { mountShare } from "./evaluateshare.js";
 
-// What shows a verdict and what makes calls are not needed to draw the view: they are imported
-// after the first paint (loadResultModules, which app.js awaits before it tells the views that the
-// engine is ready, so that a verdict never waits for them), keeping the first paint's module graph
-// small.
+// What shows a verdict and what makes calls are not needed to draw the view: they are outside the
+// first paint's module graph, which they would only make larger, and are imported once app.js runs
+// (loadResultModules, which app.js awaits before it tells the views that the engine is ready, so
+// that a verdict never waits for them).
 /** @type {typeof import("./verdicts.js")|null} */
 let verdicts = null;
 /** @type {typeof import("./judgecall.js")|null} */

@@ -54,7 +54,7 @@ export function compile() {
  * warm hands the compiled module, once there is one, to a worker that starts Go on it and ends
  * (wasmwarm.js): V8 compiles each wasm function on its first call, and the worker has the
  * functions of Go's start compiled, on another core, while the page paints its shell and loads the
- * engine's modules (after the first paint); the page's own start then runs them at once. The
+ * engine's modules; the page's own start then runs them at once. The
  * worker is begun now, so that it is ready when the module is (begun only then, it was slower than
  * no worker at all on two busy cores). When the page has loaded the engine's modules and Go's
  * wasm_exec.js by then (a slow link: the wasm comes last), it starts Go at once and the worker

@@ -58,7 +58,7 @@ test("preloadGraph: the static imports first, then the marked dynamic ones; unma
     const html = withPreloads(PAGE["index.html"], ["app.js", "a.js"]);
     assert.match(html, /begin[^\n]*-->\n  <link rel="modulepreload" href="app.js">\n  <link rel="modulepreload" href="a.js">\n  <!-- modulepreload: end -->/);
     assert.equal(withPreloads(html, ["app.js", "a.js"]), html, "rewriting is idempotent");
-    // What the first paint does not need waits in a template until the page has painted.
+    // What the first paint does not need waits in a template until app.js runs.
     assert.match(withPreloads(html, ["app.js", "a.js", "engine.js"], ["app.js", "a.js"]), /href="a.js">\n  <template data-ref="later-modules">\n    <link rel="modulepreload" href="engine.js">\n  <\/template>\n  <!-- modulepreload: end -->/);
     assert.throws(() => withPreloads("<head></head>", []), /no .* block/);
   } finally {
