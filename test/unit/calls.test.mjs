@@ -38,13 +38,25 @@ test("through the call worker every row ends, calls in flight stay at the limit,
   let inflight = 0;
   let max = 0;
   const seen = new Map();
+  // The first calls are held until the concurrency's worth are in flight at once, so "exactly 4"
+  // does not depend on a timer outlasting the other calls' trip through the channel (on a busy
+  // machine the first call's timer could fire before the fourth call arrived). Fewer than 4 ever in
+  // flight leaves the gate shut: the run then fails by the deadline below instead of hanging.
+  let open;
+  const gate = new Promise((r) => (open = r));
   const fetch = async (url, init) => {
     const q = JSON.parse(init.body).messages[0].content;
     seen.set(q, (seen.get(q) || 0) + 1);
     inflight++;
     max = Math.max(max, inflight);
-    await new Promise((r) => setTimeout(r, 3));
-    inflight--;
+    if (inflight === 4) open();
+    try {
+      // A held call the worker gives up on (its timeout) is no longer in flight.
+      await Promise.race([gate, new Promise((_, reject) => init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))))]);
+      await new Promise((r) => setTimeout(r, 3));
+    } finally {
+      inflight--;
+    }
     if (q === "Q: q7") return answer(400, init);
     if (q === "Q: q3" && seen.get(q) === 1) return answer(503, init);
     return answer("yes", init);
@@ -68,8 +80,17 @@ test("through the call worker every row ends, calls in flight stay at the limit,
     onRetry: (i) => retries.push(i),
     onRow: (l) => l.index === 3 && row3.push([l.state, l.attempt]),
   });
-  assert.equal(await r.start(), "done");
-  calls.close();
+  let shut;
+  const deadline = new Promise((_, reject) => {
+    shut = setTimeout(() => reject(new Error(`never 4 calls in flight at once (at most ${max})`)), 10_000);
+  });
+  try {
+    assert.equal(await Promise.race([r.start(), deadline]), "done");
+  } finally {
+    clearTimeout(shut);
+    r.cancel(); // a run stuck at the gate would keep the process alive
+    calls.close();
+  }
   const results = await store.getResults("w1");
   assert.equal(results.length, 40);
   assert.equal(max, 4, "the worker keeps exactly the concurrency in flight");
