@@ -87,14 +87,22 @@ test("progressLine says when fewer calls are in flight than chosen, and why", ()
 
 test("liveRow reads an engine's row reports: in flight, waiting to retry, or not live", () => {
   assert.deepEqual(liveRow({ state: "calling", attempt: 1 }), { state: LIVE.JUDGING, attempt: 1, retryAt: undefined });
-  const at = Date.now() + 2000;
+  const at = Date.now() + 60_000; // ahead even if the machine stalls between the reads
   assert.deepEqual(liveRow({ state: "waiting-retry", attempt: 2, retryAt: at }), { state: LIVE.RETRYING, attempt: 2, retryAt: at });
   assert.equal(liveRow({ state: "calling", retryAt: at }).state, LIVE.RETRYING, "a retry time ahead is a wait");
   assert.equal(liveRow({ state: "calling", retryAt: Date.now() - 10 }).state, LIVE.JUDGING, "a retry time past is a call again");
   for (const state of ["queued", "done", "cancelled", "idle"]) assert.equal(liveRow({ state }), null, state);
-  // A performance.now() time is read as one.
-  const perf = liveRow({ state: "retry", retryAt: performance.now() + 3000 });
-  assert.ok(Math.abs(perf.retryAt - (Date.now() + 3000)) < 100);
+  // A performance.now() time is read as one: 3 s from when it was read, bracketed by the clocks
+  // read around the call rather than a fixed tolerance (a busy machine can stall between reads).
+  const d0 = Date.now();
+  const retryAt = performance.now() + 3000;
+  const perf = liveRow({ state: "retry", retryAt });
+  const p1 = performance.now();
+  const d1 = Date.now();
+  // Date.now() counts whole milliseconds: 1 ms of slack either side.
+  const low = d0 + (retryAt - p1) - 1;
+  const high = d1 + 3000 + 1;
+  assert.ok(perf.retryAt >= low && perf.retryAt <= high, `${perf.retryAt} not within [${low}, ${high}]`);
 });
 
 test("LiveRows: from an engine's liveRows(), from onRow reports, or from the runner's queue", () => {
