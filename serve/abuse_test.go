@@ -161,20 +161,24 @@ func TestSlowRequestBodyIsCutOff(t *testing.T) {
 	assert.Contains(t, logs.String(), "POST /v1/chat/completions 408")
 
 	t.Run("a steady body and a long answer are not cut", func(t *testing.T) {
+		const bodyTimeout = 2 * time.Second
 		slow := newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
-			time.Sleep(1300 * time.Millisecond) // longer than the body timeout
+			// The body has arrived whole, and the body timeout's clock started before it did:
+			// answering after a body timeout from now is answering after its deadline.
+			time.Sleep(bodyTimeout + 300*time.Millisecond)
 			answerCompletion("yes")(w, r)
 		})
 		cfg := testConfig(t, slow.URL+"/v1")
-		// The body takes about 200 ms to arrive: a fifth of the timeout, so a loaded machine's
-		// scheduling delays do not make a steady body look slow.
-		cfg.BodyTimeout = time.Second
+		// The body comes in pieces, each written as soon as the proxy has read the one before
+		// (an io.Pipe write waits for its read): no sleeps, so its time is only the machine's
+		// scheduling, against 2 s (1 s left a loaded machine's stalls too little room once the
+		// pieces had slept 200 ms).
+		cfg.BodyTimeout = bodyTimeout
 		proxy, _ := startProxy(t, cfg)
 		pr, pw := io.Pipe()
 		go func() {
 			body := chatBody("judge-1", false)
 			for i := 0; i < len(body); i += len(body) / 4 {
-				time.Sleep(50 * time.Millisecond)
 				pw.Write([]byte(body[i:min(i+len(body)/4, len(body))]))
 			}
 			pw.Close()
