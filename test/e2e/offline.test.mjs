@@ -8,7 +8,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { setup, launch, pickEvaluator, proxySettings, text, WEB } from "./harness.mjs";
 import { dist } from "../../scripts/webfiles.mjs";
 import { loadDataset, runEnd } from "./batch-env.mjs";
@@ -129,15 +128,25 @@ test("a new build is taken on the next load, with a note; an open page keeps its
   assert.match(await text(page, '[data-ref="updated"]'), /updated/);
   assert.deepEqual(page.pageErrors, []);
 
-  // The first build's cache goes once no page uses it (a page's pin outlives it by 10 s at most;
-  // the worker looks when a page loads).
-  const gone = Date.now() + 40000;
-  while (await page.evaluate((v) => caches.has("ragjudge-" + v), v1)) {
-    assert.ok(Date.now() < gone, "the first build's cache is still there");
-    await new Promise((r) => setTimeout(r, 2000));
-    await page.reload();
-    await page.waitForFunction(() => document.documentElement.dataset.version);
-  }
+  // The first build's cache goes once no page uses it: a page's pin outlives the page by 10 s
+  // (sw.js PIN_GRACE), and the worker sweeps when a page has loaded. So: wait out the grace of
+  // the first build's newest pin (its time as the worker wrote it), load once, and the sweep that
+  // load starts deletes the cache; how long that takes on a busy machine is only a wait.
+  const pinnedAt = await page.evaluate(async (v) => {
+    const pins = await caches.open("ragjudge-pins");
+    let at = 0;
+    for (const req of await pins.keys()) {
+      if (!req.url.includes("/__pin/")) continue;
+      const [name, t] = (await (await pins.match(req)).text()).split(" ");
+      if (name === "ragjudge-" + v) at = Math.max(at, Number(t));
+    }
+    return at;
+  }, v1);
+  const PIN_GRACE = 10_000;
+  while (Date.now() <= pinnedAt + PIN_GRACE + 500) await new Promise((r) => setTimeout(r, 250));
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.version);
+  await until(page, (v) => caches.has("ragjudge-" + v).then((has) => !has), v1);
 });
 
 test("a batch run made online (its call worker served by the service worker) reopens offline", async () => {
@@ -167,14 +176,24 @@ test("a batch run made online (its call worker served by the service worker) reo
   }
 });
 
-/** freePort is a loopback port nothing listens on. */
-function freePort() {
+/**
+ * staticServer starts Python's http.server on out, on a port it binds itself (0: the kernel's
+ * choice, so no other process can take it between a pick and the bind), and resolves to its url
+ * once it says it serves (it prints the line after it has bound and listens).
+ */
+function staticServer(out) {
+  const server = spawn("/usr/bin/python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", out], { stdio: ["ignore", "pipe", "ignore"] });
+  cleanup.push(() => server.kill());
   return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = /** @type {import("node:net").AddressInfo} */ (srv.address());
-      srv.close(() => resolve(port));
+    let said = "";
+    server.stdout.setEncoding("utf8");
+    server.stdout.on("data", (chunk) => {
+      said += chunk;
+      const m = /port (\d+)/.exec(said);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
     });
-    srv.on("error", reject);
+    server.on("error", reject);
+    server.on("exit", (code) => reject(new Error(`the static server exited (${code}) before serving: ${said}`)));
   });
 }
 
@@ -183,16 +202,8 @@ test("the folder make dist writes works from a plain static file server, and off
   cleanup.push(() => rmSync(join(out, ".."), { recursive: true, force: true }));
   dist(WEB, out);
   // Python's http.server: no dev server API, no compression, no headers of ours.
-  const port = await freePort();
-  const server = spawn("/usr/bin/python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", out], { stdio: "ignore" });
-  cleanup.push(() => server.kill());
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const up = await fetch(url + "/precache.js").then((r) => r.ok, () => false);
-    if (up) break;
-    assert.ok(i < 100, "the static server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const url = await staticServer(out);
+  assert.ok((await fetch(url + "/precache.js")).ok, "the static server serves the folder");
   const browser = await launch({ serviceWorkers: "allow" });
   cleanup.push(() => browser.close());
   const page = await browser.ctx.newPage();
