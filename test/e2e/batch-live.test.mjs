@@ -78,15 +78,24 @@ test("every count agrees at every moment, also right after a reload, and rows in
     const { page, pageErrors } = await newBatchPage(context, serve.url);
     await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 4 });
     await loadDataset(page, "ragas.jsonl", datasetJSONL(100));
+    // Row 2's first call gets a 429 with Retry-After: 1, so for about a second it waits to retry:
+    // too short a while to be sure a poll from here sees it on a busy machine. The page itself
+    // records each row state the table draws, with the row's text as drawn, as it draws it.
+    await page.evaluate(() => {
+      const seen = (/** @type {any} */ (window).__liveSeen = {});
+      const look = () => {
+        for (const el of document.querySelectorAll('[data-ref="batch-table"] .vt-row[data-live]')) {
+          const state = /** @type {HTMLElement} */ (el).dataset.live;
+          if (state && !(state in seen)) seen[state] = el.textContent;
+        }
+      };
+      new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-live"] });
+    });
     await page.click('[data-ref="batch-run"]');
-    // Row 2's first call gets a 429 with Retry-After: 1, so for about a second it waits to retry.
-    const retrying = await waitFor(
-      () => page.locator('[data-ref="batch-table"] .vt-row[data-live="retrying"]').first().textContent({ timeout: 100 }).catch(() => null),
-      15_000,
-      "a row waiting to retry",
-    );
+    const drawn = (state) => () => page.evaluate((st) => /** @type {any} */ (window).__liveSeen[st] ?? null, state);
+    const retrying = await waitFor(drawn("retrying"), 30_000, "a row drawn waiting to retry");
     assert.match(retrying, /Retrying in \d+ s/);
-    const judging = await waitFor(() => page.locator('[data-ref="batch-table"] .vt-row[data-live="judging"]').first().textContent({ timeout: 100 }).catch(() => null), 15_000, "a row in flight");
+    const judging = await waitFor(drawn("judging"), 30_000, "a row drawn in flight");
     assert.match(judging, /Judging…/);
     assert.doesNotMatch(judging, /Not run yet/);
     const s = await screen(page);
