@@ -33,14 +33,12 @@
 
 import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
 import { RunCache } from "./cache.js";
-import { needsRepair } from "./status.js";
-import { repairPrompt, afterRepair } from "./repair.js";
 import { Slots, AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
-import { newRowResult, countAnswer, failRow, renderRow, parseAnswer, storeResult } from "./rowresult.js";
-import { majorityVerdict } from "../stats/majority.js";
+import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
+import { judgeOnce, judgeRepeats } from "./judging.js";
 
 /** MAX_REPEATS: a row is judged at most this many times in one run. */
 export const MAX_REPEATS = 10;
@@ -62,7 +60,7 @@ export { Slots, AdaptiveSlots };
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
- *   repeats: how many times each row is judged (default 1; see judgeRepeats)
+ *   repeats: how many times each row is judged (default 1; see judging.js)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use
  *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
  *   (its worker) bounds the calls in flight, so a slot is free again as soon as a response is read,
@@ -389,14 +387,14 @@ export class Runner {
       if (repeats === 1) {
         const at = { stage: "call" };
         try {
-          const one = await this.judgeOnce(item, rendered, index, 0, result, cacheWrites, at, result.answers);
+          const one = await judgeOnce(this, item, rendered, index, 0, result, cacheWrites, at, result.answers);
           result.verdict = one.verdict;
           result.repaired = one.repaired;
         } finally {
           stage = at.stage;
         }
       } else {
-        const r = await this.judgeRepeats(item, rendered, index, repeats, result, cacheWrites);
+        const r = await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites);
         stage = r.stage;
         if (r.error) throw r.error;
       }
@@ -431,67 +429,6 @@ export class Runner {
         if (o.onResult) o.onResult(result);
       })(),
     );
-  }
-
-  /**
-   * judgeOnce asks the judge once for a row (repeat k of it), with the one repair request an
-   * unreadable answer gets, and counts the calls on result; at.stage says which request failed
-   * when it throws. The answers are pushed onto answers as they come (a row whose repair request
-   * fails keeps its first answer). Resolves to {verdict, answers, repaired}.
-   * @param {any} item
-   * @param {{messages: {role: string, content: string}[]}} rendered
-   * @param {number} index
-   * @param {number} k
-   * @param {import("./rowresult.js").RowResult} result
-   * @param {Promise<unknown>[]} cacheWrites
-   * @param {{stage: string}} at
-   * @param {string[]} [answers]
-   */
-  async judgeOnce(item, rendered, index, k, result, cacheWrites, at, answers = []) {
-    const o = this.o;
-    const first = await this.ask(rendered.messages, index, false, k);
-    countAnswer(result, first, cacheWrites);
-    answers.push(first.content);
-    let verdict = parseAnswer(o.judge, item.inputs, first.content);
-    let repaired = false;
-    if (needsRepair(verdict)) {
-      this.stats.repairs++;
-      at.stage = "repair";
-      const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
-      const second = await this.ask(repairMessages, index, true, k);
-      at.stage = "call";
-      countAnswer(result, second, cacheWrites);
-      answers.push(second.content);
-      repaired = true;
-      verdict = afterRepair(parseAnswer(o.judge, item.inputs, second.content));
-    }
-    return { verdict, answers, repaired };
-  }
-
-  /**
-   * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
-   * other) and stores on result every repeat and their majority verdict (stats/majority.js). A
-   * repeat that fails fails the row, as one call would: the repeats that were answered are in the
-   * cache, so running the row again pays only for the failed one. Of several failures, the one
-   * that puts the row back in the queue (cancel, outage, refused key) wins, else the first.
-   * @returns {Promise<{stage: string, error?: unknown}>}
-   */
-  async judgeRepeats(item, rendered, index, repeats, result, cacheWrites) {
-    const ats = Array.from({ length: repeats }, () => ({ stage: "call" }));
-    const settled = await Promise.allSettled(ats.map((at, k) => this.judgeOnce(item, rendered, index, k, result, cacheWrites, at)));
-    const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
-    if (failed.length) {
-      const requeues = (/** @type {any} */ e) =>
-        e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || this.state === RunState.OUTAGE)) || (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status)));
-      return failed.find((f) => requeues(f.error)) || failed[0];
-    }
-    /** @type {import("../stats/majority.js").Repeat[]} */
-    const reps = settled.map((s) => /** @type {PromiseFulfilledResult<any>} */ (s).value);
-    result.repeats = reps;
-    result.answers = reps.flatMap((r) => r.answers);
-    result.repaired = reps.some((r) => r.repaired);
-    result.verdict = majorityVerdict(reps);
-    return { stage: "call" };
   }
 
   track(p) {

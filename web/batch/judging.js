@@ -1,0 +1,77 @@
+// judging.js: how the batch engine judges one row: one call with the one repair request an
+// unreadable answer gets, or `repeats` such calls and their majority verdict. The calls go through
+// the Runner's ask (its slots, cache and retry policy); this module decides what to ask and how
+// the answers become the row's verdict. Split from engine.js, which schedules the rows.
+
+import { CallError, CallKind, unreachable } from "../llm.js";
+import { needsRepair } from "./status.js";
+import { repairPrompt, afterRepair } from "./repair.js";
+import { RunState, HOLD_STATUSES } from "./runstate.js";
+import { countAnswer, parseAnswer } from "./rowresult.js";
+import { majorityVerdict } from "../stats/majority.js";
+
+/**
+ * judgeOnce asks the judge once for a row (repeat k of it), with the one repair request an
+ * unreadable answer gets, and counts the calls on result; at.stage says which request failed
+ * when it throws. The answers are pushed onto answers as they come (a row whose repair request
+ * fails keeps its first answer). Resolves to {verdict, answers, repaired}.
+ * @param {import("./engine.js").Runner} runner
+ * @param {any} item
+ * @param {{messages: {role: string, content: string}[]}} rendered
+ * @param {number} index
+ * @param {number} k
+ * @param {import("./rowresult.js").RowResult} result
+ * @param {Promise<unknown>[]} cacheWrites
+ * @param {{stage: string}} at
+ * @param {string[]} [answers]
+ */
+export async function judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at, answers = []) {
+  const o = runner.o;
+  const first = await runner.ask(rendered.messages, index, false, k);
+  countAnswer(result, first, cacheWrites);
+  answers.push(first.content);
+  let verdict = parseAnswer(o.judge, item.inputs, first.content);
+  let repaired = false;
+  if (needsRepair(verdict)) {
+    runner.stats.repairs++;
+    at.stage = "repair";
+    const repairMessages = [...rendered.messages, { role: "assistant", content: first.content }, { role: "user", content: repairPrompt(verdict) }];
+    const second = await runner.ask(repairMessages, index, true, k);
+    at.stage = "call";
+    countAnswer(result, second, cacheWrites);
+    answers.push(second.content);
+    repaired = true;
+    verdict = afterRepair(parseAnswer(o.judge, item.inputs, second.content));
+  }
+  return { verdict, answers, repaired };
+}
+
+/**
+ * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
+ * other) and stores on result every repeat and their majority verdict (stats/majority.js). A
+ * repeat that fails fails the row, as one call would: the repeats that were answered are in the
+ * cache, so running the row again pays only for the failed one. Of several failures, the one
+ * that puts the row back in the queue (cancel, outage, refused key) wins, else the first.
+ * @param {import("./engine.js").Runner} runner @param {any} item
+ * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
+ * @param {number} repeats @param {import("./rowresult.js").RowResult} result
+ * @param {Promise<unknown>[]} cacheWrites
+ * @returns {Promise<{stage: string, error?: unknown}>}
+ */
+export async function judgeRepeats(runner, item, rendered, index, repeats, result, cacheWrites) {
+  const ats = Array.from({ length: repeats }, () => ({ stage: "call" }));
+  const settled = await Promise.allSettled(ats.map((at, k) => judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at)));
+  const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
+  if (failed.length) {
+    const requeues = (/** @type {any} */ e) =>
+      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status)));
+    return failed.find((f) => requeues(f.error)) || failed[0];
+  }
+  /** @type {import("../stats/majority.js").Repeat[]} */
+  const reps = settled.map((s) => /** @type {PromiseFulfilledResult<any>} */ (s).value);
+  result.repeats = reps;
+  result.answers = reps.flatMap((r) => r.answers);
+  result.repaired = reps.some((r) => r.repaired);
+  result.verdict = majorityVerdict(reps);
+  return { stage: "call" };
+}
