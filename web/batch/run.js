@@ -9,15 +9,15 @@
 import { RunState, LIVE_STATES } from "./engine.js";
 import { runnerFor } from "./runner.js";
 import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
-import { startCallWorker } from "./calls.js";
-import { callsSocket, requestSettings, warmUp } from "./endpoint.js";
+import { CallRoute } from "./callroute.js";
+import { requestSettings } from "./endpoint.js";
 import { LiveRows } from "./live.js";
 import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
-import { browserLimit, runPace } from "./pace.js";
+import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
 
@@ -68,10 +68,7 @@ export class RunController extends EventTarget {
     this.cur = null;
     /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
     this.going = new Map();
-    this.callsP = null; // the call worker (calls.js); null inside where workers fail
-    /** @type {import("./calls.js").CallClient | null} the call worker's client once it is up */
-    this.callsClient = null;
-    this.warmed = new Set();
+    this.route = new CallRoute(state, () => this.protocolLearned());
     this.channel = new RunChannel((m) => this.onNews(m));
   }
 
@@ -112,43 +109,23 @@ export class RunController extends EventTarget {
     return runCounts({ total: c.run.total, results: c.results, live: c.live.snapshot(c.results), threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, unstoredFailed: c.live.failedCalls() });
   }
 
-  /** callsSocket is the dev server's calls socket URL when the calls go through one that has it. */
-  callsSocket() {
-    return callsSocket(this.st);
-  }
-
   /** callsCapped: calls through the dev server without a calls socket share a browser's 6 connections. */
   callsCapped() {
-    return this.st.endpoint().mode === "proxy" && !this.callsSocket();
+    return this.route.capped();
   }
 
+  /** calls starts the call worker (callroute.js), once. */
   calls() {
-    return (this.callsP ||= startCallWorker().then((client) => {
-      if (client) {
-        this.callsClient = client;
-        // The worker saw which protocol its calls to a direct endpoint used: the limit may change.
-        client.onProtocol = () => this.protocolLearned();
-      }
-      return client;
-    }));
+    return this.route.worker();
   }
 
-  /**
-   * browserLimit: the browser's limit on calls to a direct endpoint over HTTP/1.1 (pace.js), or null.
-   * @returns {{origin: string, limit: number, protocol: string, seen: string} | null}
-   */
+  /** browserLimit: the browser's limit on calls to a direct HTTP/1.1 endpoint, or null (callroute.js). */
   browserLimit() {
-    return browserLimit(this.st.endpoint(), this.callsClient);
-  }
-
-  /** effectiveConcurrency is n held to what the browser allows the endpoint (browserLimit). */
-  effectiveConcurrency(n) {
-    const b = this.browserLimit();
-    return b ? Math.min(n, b.limit) : n;
+    return this.route.browserLimit();
   }
 
   protocolLearned() {
-    for (const c of this.going.values()) if (c.runner && c.chosen) c.runner.setConcurrency(this.effectiveConcurrency(c.chosen));
+    for (const c of this.going.values()) if (c.runner && c.chosen) c.runner.setConcurrency(this.route.effective(c.chosen));
     this.emit("protocol");
     this.changed(false);
   }
@@ -164,13 +141,9 @@ export class RunController extends EventTarget {
     return runPace(c.runner, c.chosen, this.browserLimit());
   }
 
-  /** warmUp gets ready for a run while the user is still looking at the mapping (endpoint.js). */
+  /** warmUp gets ready for a run while the user is still looking at the mapping. */
   warmUp() {
-    warmUp(this.st, this.calls(), this.warmed);
-  }
-
-  requestSettings() {
-    return requestSettings(this.st);
+    this.route.warmUp();
   }
 
   /**
@@ -178,7 +151,7 @@ export class RunController extends EventTarget {
    * @param {{name: string, table: Object, mapping: Object, label?: string, labelYes?: string, items: Object[], ev: Object}} s
    */
   async startNew(s) {
-    const rs = this.requestSettings();
+    const rs = requestSettings(this.st);
     if (rs.error) return rs.error;
     const run = newRun(
       { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
@@ -340,7 +313,7 @@ export class RunController extends EventTarget {
       this.changed(true);
       return;
     }
-    const rs = this.requestSettings();
+    const rs = requestSettings(this.st);
     if (rs.error) {
       lock.release();
       this.say("✗ " + rs.error, c);
@@ -356,9 +329,9 @@ export class RunController extends EventTarget {
       prefs: p,
       todo,
       retryFailed,
-      concurrency: this.effectiveConcurrency(p.concurrency),
+      concurrency: this.route.effective(p.concurrency),
       calls,
-      socket: this.callsSocket(),
+      socket: this.route.socket(),
       onResult: (r) => {
         c.results[r.index] = r;
         c.live.finish(r.index);
@@ -441,7 +414,7 @@ export class RunController extends EventTarget {
     const c = this.cur;
     if (!c || !c.runner) return;
     c.chosen = n;
-    c.runner.setConcurrency(this.effectiveConcurrency(n));
+    c.runner.setConcurrency(this.route.effective(n));
   }
 
   /** remove deletes run id from the store, stopping it first when this tab runs it. */
