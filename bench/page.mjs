@@ -3,6 +3,7 @@
 // each load it times, from navigation start:
 //   - buttons: the evaluator buttons are in the page and visible (a MutationObserver sees them),
 //   - compiled: the wasm is compiled (the page's "ragjudge-compiled" mark, where it makes one),
+//   - started: Go is running on it (the page's "ragjudge-started" mark, where it makes one),
 //   - engine:  the judge engine can be used (the page's "ragjudge-engine" mark, made when
 //              <html data-engine="ready"> is set; older pages make it as the engine resolves),
 //   - ready:   the view shown is whole (<html data-ready="true">, "ragjudge-ready"),
@@ -96,7 +97,7 @@ async function measure(page) {
     // When the first subresource was asked for: the renderer had started and was parsing the page.
     const parsing = Math.min(...res.map((r) => r.startTime));
     const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
-    return { parsing, fcp, buttons: window.__buttonsAt, compiled: mark("ragjudge-compiled"), engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
+    return { parsing, fcp, buttons: window.__buttonsAt, compiled: mark("ragjudge-compiled"), started: mark("ragjudge-started"), engine: mark("ragjudge-engine"), ready: mark("ragjudge-ready"), wasmBytes: wasm ? wasm.transferSize : 0, picks: document.querySelectorAll('[data-ref^="pick-"]').length };
   });
 }
 
@@ -142,7 +143,7 @@ try {
             throw new Error(`${b.name}, ${link}, ${cache}, load ${i + 1}: ${e.message}`);
           });
           if (r.picks < 4) throw new Error(`${b.name}: only ${r.picks} evaluators listed`);
-          for (const k of ["parsing", "fcp", "buttons", "compiled", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
+          for (const k of ["parsing", "fcp", "buttons", "compiled", "started", "engine", "ready"]) (results[`${b.name}|${link}|${cache}|${k}`] ??= []).push(r[k]);
           if (cache === "cold") bytes[`${b.name}|${link}`] = r.wasmBytes;
         }
         await ctx.close();
@@ -172,7 +173,7 @@ for (const link of Object.keys(LINKS)) {
         const xs = results[`${b.name}|${link}|${cache}|${k}`];
         return `${f(q(xs, 0.5))} (${f(q(xs, 0.9))})`;
       };
-      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  first paint ${cell("fcp")}  buttons ${cell("buttons")}  compiled ${cell("compiled")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
+      console.log(`page: ${link.padEnd(9)} ${cache} ${b.name.padEnd(9)}  parsing ${cell("parsing")}  first paint ${cell("fcp")}  buttons ${cell("buttons")}  compiled ${cell("compiled")}  started ${cell("started")}  engine ${cell("engine")}  ready ${cell("ready")}${cache === "cold" ? `  wasm ${bytes[`${b.name}|${link}`]} B on the wire` : ""}`);
     }
   }
 }

@@ -10,7 +10,7 @@
 // on guesses: data-shell="ready" once the views are drawn, data-engine="ready" (or "failed") the
 // moment the engine can be used, data-ready="true" once the view shown is whole.
 
-import { compile } from "./wasmstart.js";
+import { start } from "./wasmstart.js";
 import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
 import { Engine } from "./engine.js";
@@ -57,9 +57,9 @@ async function main() {
   const engine = new Engine();
   const loading = ref(doc, "loading");
 
-  // The wasm downloads and compiles from the start (index.html preloads it, wasmstart.js compiles
-  // it as it arrives; from the service worker's cache, from here). Starting Go, tens of ms on the
-  // main thread, waits until the shell is painted.
+  // The wasm downloads and compiles from the start (index.html preloads it), and wasmstart.js
+  // starts Go on it the moment it has compiled; from the service worker's cache, the wasm is
+  // compiled and Go started from here, once the shell is painted (see start).
   /** @type {(value?: unknown) => void} */
   let shellDrawn = () => {};
   const drawn = new Promise((resolve) => (shellDrawn = resolve));
@@ -80,8 +80,8 @@ async function main() {
   });
   const engineModule = import("./ragjudge.js"); // modulepreload
   let [builtins, config] = await Promise.all([fetchDescriptions(), fetchConfig()]);
-  const compiled = compile();
-  const engineLoad = engineModule.then(({ load }) => load({ wasm: Promise.all([compiled, drawn]).then(([wasm]) => wasm) }));
+  const running = start(drawn);
+  const engineLoad = engineModule.then(({ load }) => load({ wasm: running }));
   engineLoad.catch(() => {}); // its failure is shown below, once the shell is drawn
   // What shows results and makes calls (verdicts, the model's client) is not in the first
   // paint, and before the views hear that the engine is ready.

@@ -1,6 +1,7 @@
 // loadwasm.js loads ragjudge.wasm and Go's wasm_exec.js for ragjudge.js, the same in browsers and
 // in Node >= 20: a URL, a path (Node), bytes, a Response or a compiled module for the wasm; a
-// <script> element, vm.runInThisContext or indirect eval for wasm_exec.js.
+// <script> element, vm.runInThisContext or indirect eval for wasm_exec.js; and starts Go on it
+// (wasmstart.js does the same in the page, earlier, and load() takes that Go over).
 
 import { RagJudgeError } from "./ragjudge.js";
 
@@ -10,6 +11,38 @@ const isNode =
 
 /** @type {Promise<void>|null} */
 let runtimePromise = null;
+
+/**
+ * RunningGo is Go started on the wasm: wasm_exec.js's Go, the instance it runs and go.run's
+ * promise, which is pending while Go's main waits for calls and settles when Go exits.
+ * @typedef {{go: any, instance: WebAssembly.Instance, run: Promise<unknown>}} RunningGo
+ */
+
+/**
+ * isRunningGo tells a RunningGo (from wasmstart.js's start()) from the other forms of load()'s
+ * wasm option.
+ * @param {unknown} x @returns {x is RunningGo}
+ */
+export function isRunningGo(x) {
+  const r = /** @type {any} */ (x);
+  return r != null && typeof r === "object" && r.instance instanceof WebAssembly.Instance && r.go != null && typeof r.run?.then === "function";
+}
+
+/**
+ * startGo compiles the wasm from src (see compile) with Go's wasm_exec.js loaded meanwhile, and
+ * runs Go on it. Go's main blocks at once, waiting for calls, so the exports can be called as
+ * soon as this resolves.
+ * @param {unknown} src @param {string|URL} [wasmExec] @returns {Promise<RunningGo>}
+ */
+export async function startGo(src, wasmExec) {
+  // Fetching and compiling the wasm does not need Go's runtime: do both at once.
+  const [module] = await Promise.all([compile(src), loadRuntime(wasmExec)]);
+  const go = new globalThis.Go();
+  go.argv = ["ragjudge"];
+  go.env = {};
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  return { go, instance, run: go.run(instance) };
+}
 
 /**
  * Makes globalThis.Go (Go's wasm_exec.js) available, loading wasm_exec.js from beside this module

@@ -17,7 +17,7 @@
 
 import { customEvaluators } from "./customevaluators.js";
 import { RagJudgeError, fromWire } from "./errors.js";
-import { compile, loadError, loadRuntime } from "./loadwasm.js";
+import { isRunningGo, loadError, startGo } from "./loadwasm.js";
 import {
   W_HELD, W_LIST, W_NULL, W_STRING, flatten, heldValues, pack, textArg, utf8Decoder, withHeld,
 } from "./wire.js";
@@ -43,32 +43,31 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").Consistency} Consistency */
 /** @typedef {import("./types.js").Description} Description */
 /** @typedef {import("./types.js").RagJudge} RagJudge */
+/** @typedef {import("./loadwasm.js").RunningGo} RunningGo */
 
 /**
  * Loads the wasm and returns the API. All functions of the result are synchronous.
  *
  * @param {Object} [opts]
- * @param {string|URL|ArrayBuffer|ArrayBufferView|Response|Promise<Response>|WebAssembly.Module} [opts.wasm]
- *   where the wasm is: a URL, a path (Node) or the bytes; default: ragjudge.wasm beside this module
+ * @param {string|URL|ArrayBuffer|ArrayBufferView|Response|WebAssembly.Module|RunningGo|Promise<Response|WebAssembly.Module|RunningGo>} [opts.wasm]
+ *   where the wasm is: a URL, a path (Node) or the bytes; or Go already running on it, as
+ *   wasmstart.js's start() gives it (`{go, instance, run}`: the Go of wasm_exec.js, the instance
+ *   it runs, go.run's promise), which load() takes over; default: ragjudge.wasm beside this module
  * @param {string|URL} [opts.wasmExec] where Go's wasm_exec.js is; default: beside this module
  *   (not loaded at all when globalThis.Go is already defined)
  * @returns {Promise<RagJudge>}
  * @throws {RagJudgeError} kind "load" when the wasm or wasm_exec.js cannot be read
  */
 export async function load(opts = {}) {
-  const wasm = opts.wasm ?? new URL("./ragjudge.wasm", import.meta.url);
-  // Fetching and compiling the wasm does not need Go's runtime: do both at once.
-  const [module] = await Promise.all([compile(wasm), loadRuntime(opts.wasmExec)]);
-  const go = new globalThis.Go();
-  go.argv = ["ragjudge"];
-  go.env = {};
-  const instance = await WebAssembly.instantiate(module, go.importObject);
+  let wasm = opts.wasm ?? new URL("./ragjudge.wasm", import.meta.url);
+  if (typeof (/** @type {any} */ (wasm)).then === "function") wasm = await wasm;
+  const { go, instance, run } = isRunningGo(wasm) ? wasm : await startGo(wasm, opts.wasmExec);
 
   // Go's main blocks at once, so run() returns with the exports callable; rj_info() puts the
   // version, the nesting limit and the functions' names in the outbox, one per line (see
   // wasm/main.go). Calls go through the instance's exports too.
   let exited = false;
-  go.run(instance).then(
+  run.then(
     () => (exited = true),
     () => (exited = true),
   );

@@ -1,9 +1,13 @@
-// wasmstart.js starts compiling the judge engine's wasm while it downloads. index.html runs it as
-// an async module script, as soon as it arrives and before the page's other modules, so the
-// compiler (off the main thread) takes the bytes as they come instead of after the modules have
-// run; app.js imports the same instance and starts Go with the result once the shell is drawn.
-// A page answered by the service worker's cache compiles later (see compile). Nothing here
-// imports anything: it must not wait for the rest of the module graph.
+// wasmstart.js starts the judge engine: it compiles the wasm while it downloads and starts Go on it
+// the moment it has compiled. index.html runs it as an async module script, as soon as it arrives
+// and before the page's other modules, so the compiler (off the main thread) takes the bytes as
+// they come, and Go's start (tens of ms on the main thread) waits neither for app.js, nor for the
+// shell's paint, nor for the engine's own modules (ragjudge.js and its imports), which arrive later
+// on two busy cores; ragjudge.js's load() then takes the running Go over (app.js).
+// A page answered by the service worker's cache starts later (see start). Nothing here imports
+// anything: it must not wait for the rest of the module graph.
+
+/** @typedef {{go: any, instance: WebAssembly.Instance, run: Promise<unknown>}} RunningGo as loadwasm.js has it */
 
 /**
  * compileEarly starts compiling the wasm at url as its bytes arrive and resolves to the
@@ -35,54 +39,61 @@ const url = new URL("ragjudge.wasm", document.baseURI);
  * the page comes from the network; null when it comes from the service worker's cache.
  * @type {Promise<WebAssembly.Module|Response>|null}
  */
-export const compiled = navigator.serviceWorker?.controller ? null : warm(compileEarly(url));
-compiled?.catch(() => {}); // app.js says why, once the shell is drawn
+const compiled = navigator.serviceWorker?.controller ? null : compileEarly(url);
 
 /**
- * compile is the engine's wasm, compiled: the compiling begun at once, or, for a page from the
- * cache, begun now. From the network, compiling as the bytes arrive overlaps the download with
- * the first paint's; from the cache the wasm is there at once, and compiling it first took the
- * main thread from the first paint (measured: the buttons later, the engine no sooner), so app.js
- * calls this once the evaluators' descriptions are in.
- * @returns {Promise<WebAssembly.Module|Response>}
+ * goDefined runs Go's wasm_exec.js (index.html preloads it), which defines the Go class, and
+ * resolves true once it has run; false when it cannot be loaded (load() then tries again, and says
+ * why when it cannot). A script element made here rather than one in index.html: its handlers are
+ * on it before it can load or fail.
+ * @returns {Promise<boolean>}
  */
-export function compile() {
-  return compiled ?? compileEarly(url);
+function goDefined() {
+  return new Promise((resolve) => {
+    const defined = () => typeof (/** @type {any} */ (globalThis).Go) === "function";
+    if (defined()) return resolve(true);
+    const script = document.createElement("script");
+    script.src = "wasm_exec.js";
+    script.onload = () => resolve(defined());
+    script.onerror = () => resolve(false);
+    document.head.append(script);
+  });
 }
 
 /**
- * warm hands the compiled module, once there is one, to a worker that starts Go on it and ends
- * (wasmwarm.js): V8 compiles each wasm function on its first call, and the worker has the
- * functions of Go's start compiled, on another core, while the page paints its shell and loads the
- * engine's modules; the page's own start then runs them at once. The
- * worker is begun now, so that it is ready when the module is (begun only then, it was slower than
- * no worker at all on two busy cores). When the page has loaded the engine's modules and Go's
- * wasm_exec.js by then (a slow link: the wasm comes last), it starts Go at once and the worker
- * would only compete with it, so it is ended unused. Only for a
- * page from the network: from the cache, V8 has the compiled code it kept from the last visit, and
- * Go's start took about 10 ms without a worker. Returns compiling as it is.
- * @param {Promise<WebAssembly.Module|Response>} compiling
- * @returns {Promise<WebAssembly.Module|Response>}
+ * startGo instantiates the compiled wasm and runs Go on it. Go's main blocks at once (it waits
+ * for calls), so go.run's promise is pending while the engine lives and resolves when Go exits.
+ * @param {WebAssembly.Module} module @returns {Promise<RunningGo>}
  */
-function warm(compiling) {
-  /** @type {Worker} */
-  let w;
-  try {
-    w = new Worker(new URL("wasmwarm.js", document.baseURI), { name: "ragjudge-wasm-warm" });
-  } catch {
-    return compiling; // no worker: the page starts Go as before
-  }
-  const end = () => w.terminate();
-  w.onerror = end;
-  w.onmessage = (e) => {
-    if (e.data === true) performance.mark("ragjudge-warmed"); // for tests and bench/page.mjs
-    end();
-  };
-  compiling.then((m) => {
-    // Go's wasm_exec.js, loaded by ragjudge.js's load(): the page is only waiting for the wasm.
-    const pageStartsNow = typeof (/** @type {any} */ (globalThis).Go) === "function";
-    if (m instanceof WebAssembly.Module && !pageStartsNow) w.postMessage(m);
-    else end();
-  }, end);
-  return compiling;
+async function startGo(module) {
+  const go = new (/** @type {any} */ (globalThis).Go)();
+  go.argv = ["ragjudge"];
+  go.env = {};
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  const run = go.run(instance);
+  performance.mark("ragjudge-started"); // for tests and bench/page.mjs
+  return { go, instance, run };
 }
+
+/** @type {Promise<RunningGo|WebAssembly.Module|Response>|null} */
+let starting = null;
+
+/**
+ * start is the engine's Go, running (for ragjudge.js's load() to take over), begun once: from the
+ * network, as soon as the wasm has compiled and wasm_exec.js has run; from the service worker's
+ * cache, on the first call, compiling the wasm then and starting Go once `after` has resolved.
+ * There the wasm arrives at once, and compiling it and starting Go first took the main thread from
+ * the first paint (measured: the buttons later, the engine no sooner), so app.js calls this once
+ * the evaluators' descriptions are in, with the shell's paint as `after`. Resolves to the compiled
+ * module instead when Go's wasm_exec.js is not there to start it, or to the Response when the wasm
+ * cannot be compiled from it (see compileEarly): load() goes on from either, as from a URL.
+ * @param {Promise<unknown>} [after] @returns {Promise<RunningGo|WebAssembly.Module|Response>}
+ */
+export function start(after) {
+  starting ??= Promise.all([compiled ?? compileEarly(url), goDefined(), after]).then(([module, ok]) =>
+    // Go failing to start here fails alike in load(), which says why as it always has.
+    module instanceof WebAssembly.Module && ok ? startGo(module).catch(() => module) : module);
+  return starting;
+}
+
+if (compiled) start().catch(() => {}); // app.js says why, once the shell is drawn

@@ -6,6 +6,7 @@ import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { load, RagJudgeError } from "../../web/ragjudge.js";
+import { startGo } from "../../web/loadwasm.js";
 import { wasmPath, throwsRJ } from "./rj.mjs";
 
 async function works(rj) {
@@ -35,6 +36,18 @@ test("load({wasm}) takes bytes: Buffer, Uint8Array, ArrayBuffer, a Response, a c
   await works(await load({ wasm: new Response(u8) })); // no application/wasm: falls back to bytes
   await works(await load({ wasm: Promise.resolve(new Response(u8)) }));
   await works(await load({ wasm: await WebAssembly.compile(u8) }));
+});
+
+test("load({wasm}) takes Go already running on the wasm over (the page's wasmstart.js starts it early)", async () => {
+  const running = await startGo(wasmPath);
+  const rj = await load({ wasm: Promise.resolve(running) });
+  await works(rj);
+  // The Go load() was given is the one it calls: once that Go has exited (as wasm_exec.js marks
+  // it), the engine says so.
+  running.go.exited = true;
+  assert.throws(() => rj.evaluators(), (e) => e instanceof RagJudgeError && /has stopped/.test(e.message));
+  // A look-alike that is not a running Go is read as any other wasm argument and refused.
+  await assert.rejects(load({ wasm: { go: {}, instance: {}, run: Promise.resolve() } }), (e) => e instanceof RagJudgeError && e.kind === "input");
 });
 
 test("load() fails with a RagJudgeError of kind load for a missing file or a bad response", async () => {
