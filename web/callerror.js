@@ -22,6 +22,8 @@ export const CallKind = Object.freeze({
   UPSTREAM: "upstream",
   /** Cancelled by the caller: Stop, Cancel, or a batch run pausing itself for an outage. */
   ABORTED: "aborted",
+  /** The page's call worker failed (batch/calls.js): the call was not made, or its answer lost. */
+  WORKER: "worker",
 });
 
 /** UNREACHABLE_STATUSES: a gateway that could not reach, or did not hear back from, what is behind it. */

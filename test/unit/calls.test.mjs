@@ -132,6 +132,39 @@ test("cancel aborts the worker's calls and leaves their rows pending", async () 
   calls.close();
 });
 
+test("a call worker that fails mid-run: no call waits for it, every row ends, the rows say why", async () => {
+  let started = 0;
+  let failNow;
+  const third = new Promise((r) => (failNow = r));
+  const fetch = (url, init) => {
+    if (++started === 3) failNow();
+    return answer("hang", init); // the worker never answers these: it is about to fail
+  };
+  const calls = worker(fetch);
+  await calls.ready;
+  const store = new MemoryStore();
+  const r = new Runner({ runId: "w-dead", items: items(10), todo: [...Array(10).keys()], judge: fakeJudge, request, policy, store, calls, concurrency: 3 });
+  const done = r.start();
+  await third;
+  calls.fail("The run's call worker failed: boom");
+  let shut;
+  const deadline = new Promise((_, reject) => {
+    shut = setTimeout(() => reject(new Error("the run waited for a failed worker")), 10_000);
+  });
+  try {
+    await Promise.race([done, deadline]);
+  } finally {
+    clearTimeout(shut);
+    r.cancel();
+    calls.close();
+  }
+  const results = await store.getResults("w-dead");
+  assert.equal(results.length, 10, "every row ended");
+  for (const res of results) assert.match(res.error?.message ?? "", /call worker failed: boom/);
+  // A call asked of it later is refused at once, not queued.
+  await assert.rejects(calls.call({ endpoint: "/v1", model: "m", messages: [] }), (e) => e instanceof CallError && /boom/.test(e.message));
+});
+
 test("through the call worker an outage pauses the run, the page probes, and the run finishes by itself", async () => {
   const upAt = Date.now() + 300;
   let during = 0;

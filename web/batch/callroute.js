@@ -34,8 +34,12 @@ export class CallRoute {
     return this.st.endpoint().mode === "proxy" && !this.socket();
   }
 
-  /** worker starts the call worker once; resolves to its client, or null where workers fail. */
+  /**
+   * worker starts the call worker once, and again if it has failed (calls.js's fail: its calls are
+   * refused); resolves to its client, or null where workers fail.
+   */
   worker() {
+    if (this.client?.dead) this.workerP = this.client = null;
     return (this.workerP ||= startCallWorker().then((client) => {
       if (client) {
         this.client = client;

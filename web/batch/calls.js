@@ -157,6 +157,8 @@ export class CallClient {
     this.closeFn = close;
     this.seq = 0;
     this.pending = new Map();
+    /** @type {string} why the worker can no longer make calls (fail), or "" while it can */
+    this.dead = "";
     this.aborts = null;
     /** @type {import("./slots.js").Pace | null} the worker's last word on the calls allowed in flight */
     this.pace = null;
@@ -219,6 +221,7 @@ export class CallClient {
   call(request, { apiKey, policy, signal, onRetry, onAttempt, socket } = {}) {
     return new Promise((resolve, reject) => {
       if (signal && signal.aborted) return reject(new CallError("The call was stopped.", { kind: CallKind.ABORTED }));
+      if (this.dead) return reject(new CallError(this.dead, { kind: CallKind.WORKER, retryable: false }));
       const id = ++this.seq;
       const onAbort = () => this.abort(id);
       this.pending.set(id, { resolve, reject, onRetry, onAttempt, signal, onAbort });
@@ -239,11 +242,17 @@ export class CallClient {
     this.aborts.push(id);
   }
 
-  /** fail rejects every call in flight (the worker died). */
+  /**
+   * fail rejects every call in flight and every later one with message: the worker failed, and
+   * a call posted to it would wait for an answer that never comes. (The run's rows then fail with
+   * why, as a failure of the page, not as an unreachable endpoint: no outage is waited out; the
+   * next run of the tab, or Retry failed, starts a new worker, callroute.js.)
+   */
   fail(message) {
+    this.dead ||= message; // the first failure is why
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      p.reject(new CallError(message, { kind: CallKind.NETWORK, retryable: false }));
+      p.reject(new CallError(message, { kind: CallKind.WORKER, retryable: false }));
     }
   }
 
@@ -272,7 +281,10 @@ export async function startCallWorker(timeoutMs = 5000) {
   let timer;
   const failed = new Promise((resolve) => {
     worker.onerror = (e) => {
+      // An error the worker did not catch: what it was doing is lost, so it is ended and its calls
+      // are failed, rather than left to answer some calls and not others.
       client.fail("The run's call worker failed: " + ((e && e.message) || "error"));
+      worker.terminate();
       resolve(false);
     };
     timer = setTimeout(() => resolve(false), timeoutMs);

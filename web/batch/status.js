@@ -83,6 +83,8 @@ export function causeOf(result, threshold = null) {
         return "malformed endpoint reply";
       case "aborted":
         return "cancelled";
+      case "worker":
+        return "call worker failed";
       case "parse":
         return "verdict could not be computed";
       case "http":
