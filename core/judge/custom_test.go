@@ -177,6 +177,18 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "truncated reasoning", answer: "<think>Score: 4 seems", codes: codes(diag.AnswerTruncated)},
 		{name: "empty", answer: "", codes: codes(diag.AnswerEmpty)},
 	})
+	// Prometheus-style feedback ends with the score after a tag in brackets.
+	r = defineSpec(t, spec("prometheus", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "RESULT", "min": 1, "max": 5, "pass_at": 4}`))
+	runReaderCases(t, r, "prometheus", []readerCase{
+		{name: "tag then the score", answer: "Feedback: The response covers every point of the reference answer. [RESULT] 5", passed: yes(), score: score(5)},
+		{name: "tag on its own line, over max", answer: "Feedback: Two of the dates are wrong.\n[RESULT] 2/5", passed: no(), score: score(2)},
+		{name: "tag then a colon", answer: "[RESULT]: 4", passed: yes(), score: score(4)},
+		{name: "the format echoed, then the score", answer: "I must write [RESULT] (an integer number between 1 and 5).\nFeedback: fine. [RESULT] 4", passed: yes(), score: score(4)},
+		{name: "the scale echoed is no score", answer: "Feedback: fine. [RESULT] 1-5", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a closing bracket without its opening one", answer: "RESULT] 4", codes: codes(diag.AnswerNoVerdict)},
+		{name: "an opening bracket without its closing one", answer: "[RESULT 4", codes: codes(diag.AnswerNoVerdict)},
+		{name: "out of range", answer: "[RESULT] 6", codes: codes(diag.AnswerOutOfRange)},
+	})
 	// Without pass_at, passed is null and the score is read.
 	r = defineSpec(t, spec("rate", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "Note", "min": 0, "max": 10}`))
 	runReaderCases(t, r, "rate", []readerCase{

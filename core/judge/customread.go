@@ -196,7 +196,8 @@ type scoreFound struct {
 
 // findScore reads a labelled number in answer[from:]: label (as a word, any case) then ':' or
 // '=' then a number, with Markdown emphasis, quotes and spaces allowed around each ("Score: 4",
-// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"). The last occurrence wins (an earlier one
+// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets then the
+// number ("[RESULT] 4", as Prometheus-style judges end their feedback). The last occurrence wins (an earlier one
 // that differs is a warning); a number over another maximum than max ("8/10") is an error.
 func findScore(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
 	skip := func(i int) int {
@@ -221,7 +222,16 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		if c := strings.IndexByte(answer[k:], ')'); k < len(answer) && answer[k] == '(' && c > 0 && c <= 24 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
 			k = skip(k + c + 1)
 		}
-		if isWordRune(before) || isWordRune(after) || k >= len(answer) || answer[k] != ':' && answer[k] != '=' {
+		if isWordRune(before) || isWordRune(after) || k >= len(answer) {
+			continue
+		}
+		if before == '[' && answer[k] == ']' {
+			// A tag in brackets is its own separator: Prometheus' "[RESULT] 4" (a ':' or '='
+			// may follow it too).
+			if c := skip(k + 1); c < len(answer) && (answer[c] == ':' || answer[c] == '=') {
+				k = c
+			}
+		} else if answer[k] != ':' && answer[k] != '=' {
 			continue
 		}
 		k = skip(k + 1)
