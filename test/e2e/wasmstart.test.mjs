@@ -58,6 +58,7 @@ async function exampleWorks(page) {
   await page.click('[data-ref="example"]');
   await page.waitForFunction(() => (document.querySelector('[data-ref="prompt"]')?.textContent.length ?? 0) > 100);
   assert.match(await text(page, '[data-ref="prompt"]'), /\w/);
+  assert.match(await text(page, '[data-ref="prompt-meta"]'), /^\d+ lines · \d{1,3}(,\d{3})* characters · about \d{1,3}(,\d{3})* tokens$/);
 }
 
 test("Go starts as soon as the wasm has compiled, before the engine's modules are in, and load() takes it over", async () => {
