@@ -39,8 +39,10 @@ const scoreOf = (r) => ((r * 37) % 10) / 10 + 0.1;
 /** A human score on another scale than the judge's 0–1: 1 to 5 stars. */
 const starsOf = (r) => 1 + ((r * 13) % 5);
 
+/** q quotes a CSV cell. */
+const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
+
 function csv() {
-  const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
   const lines = ["id,user_input,response,retrieved_contexts,human_label,human_score,human_stars"];
   for (let r = 1; r <= N; r++) {
     lines.push([`q${r}`, q(`Question ${r}: where is the Eiffel Tower?`), q(`row-${r}: The Eiffel Tower is in Paris.`), q(JSON.stringify([`The Eiffel Tower stands in Paris (fact ${r}).`])), labelOf(r), scoreOf(r).toFixed(1), starsOf(r)].join(","));
@@ -240,8 +242,7 @@ test("every row in error: the Agreement panel says there is nothing to compare, 
     const { page, pageErrors } = await newBatchPage(context, serve.url);
     await setRunOptions(page, { timeout: 2, attempts: 1, concurrency: 4 });
     // Row 5 of the fake fails every call (HTTP 503); every row here names it.
-    const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
-    const lines = ["user_input,response,retrieved_contexts,human_label"];
+      const lines = ["user_input,response,retrieved_contexts,human_label"];
     for (let r = 1; r <= 6; r++) lines.push([q(`Question ${r}`), q(`row-5: answer ${r}`), q(JSON.stringify(["A fact."])), r % 2 ? "yes" : "no"].join(","));
     await loadDataset(page, "all-errors.csv", lines.join("\n") + "\n", { mimeType: "text/csv" });
     await page.click('[data-ref="batch-run"]');
@@ -270,8 +271,7 @@ test("a hallucination column (HaluEval's yes for a failed answer): read as failu
     await setRunOptions(page, { timeout: 2, attempts: 3, concurrency: 4 });
     // Rows the fake answers 7 to 18 (away from its faults on 5 and 6): the judge passes a row unless
     // r % 3 === 0, and the reviewers' hallucination column says "yes" exactly on the rows it fails.
-    const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
-    const lines = ["user_input,response,retrieved_contexts,hallucination"];
+      const lines = ["user_input,response,retrieved_contexts,hallucination"];
     for (let r = 7; r <= 18; r++) lines.push([q(`Question ${r}`), q(`row-${r}: The tower is in Paris.`), q(JSON.stringify(["The tower is in Paris."])), r % 3 === 0 ? "yes" : "no"].join(","));
     await loadDataset(page, "halueval.csv", lines.join("\n") + "\n", { mimeType: "text/csv" });
     await page.selectOption('[data-ref="batch-map-label"]', "hallucination");
