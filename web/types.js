@@ -90,7 +90,10 @@
  * @property {number} final min(5, combined)
  * @property {{essential: string, bonus: string, combined: string, final: string}} exact
  *   exact fractions, e.g. "7/2"
- * @property {string[]} lines the seed's own format, e.g. "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5"
+ * @property {{essential: number, bonus: number, combined: number, final: number}} stepped the
+ *   seed's chain with each line rounded to 2 decimals before the next uses it (3.67 + 0.17 = 3.84
+ *   where the exact combined value is 23/6, 3.83)
+ * @property {string[]} lines the seed's own format, that chain, e.g. "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5"
  */
 
 /**
