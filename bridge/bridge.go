@@ -56,7 +56,7 @@ var Functions = map[string]Func{
 	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
 	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
 	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
-	"readDataset": {[]Param{{"text", Text}, {"format", Text}}, readDataset},
+	"readDataset": {[]Param{{"text", Text}, {"format", Text}, {"name", Text}}, readDataset},
 	"recall":      {[]Param{{"scores", Data}}, computeRecall},
 	"passages":    {[]Param{{"passage_gt", Text}}, passages},
 	"mapColumns":  {[]Param{{"id", Text}, {"columns", Data}}, mapColumns},

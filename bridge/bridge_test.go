@@ -86,6 +86,8 @@ func TestCallResults(t *testing.T) {
 		{"readDataset", []any{"{\"q\": 1}\n{\"q\": 2, \"r\": {\"s\": 3}}\n", "jsonl"},
 			`{"format":"jsonl","columns":["q","r"],"paths":["q","r","r.s"],"rows":[{"q":1},{"q":2,"r":{"s":3}}],"errors":[],"warnings":[]}`},
 		{"readDataset", []any{"a,b\n1,2\n"}, `"format":"csv"`},
+		{"readDataset", []any{"{\"q\": 1}\n{\"q\": 2}\n", nil, "halueval.json"}, `{"format":"jsonl","named":"json",`},
+		{"readDataset", []any{"{\"q\": 1}\n{\"q\": 2}\n", "jsonl", "halueval.json"}, `{"format":"jsonl","columns"`},
 		{"mapColumns", []any{"answer-grounding", []any{"facts", "response"}}, `{"mapping":{"answer":"response","facts":"facts"},"matches":[`},
 		{"rowInputs", []any{"answer-grounding", obj("a", "x", "f", `["y"]`), obj("answer", "a", "facts", "f")},
 			`{"inputs":{"answer":"x","facts":["y"]},"checks":[],"messages":[]}`},

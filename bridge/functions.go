@@ -191,6 +191,7 @@ func passages(_ *Bridge, a *Args) (any, error) {
 // the dotted paths into object columns ("vars.question") that a mapping may name.
 type table struct {
 	Format    string             `json:"format"`
+	Named     string             `json:"named,omitempty"`
 	Delimiter string             `json:"delimiter,omitempty"`
 	Columns   []string           `json:"columns"`
 	Paths     []string           `json:"paths"`
@@ -208,11 +209,22 @@ func readDataset(_ *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := dataset.Read(text, format)
+	name, err := a.optStr(2, "name", "")
 	if err != nil {
 		return nil, err
 	}
-	return table{Format: t.Format, Delimiter: t.Delimiter, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows),
+	// A format given is the caller's word; without one, the content decides and a file's name is
+	// only a hint (dataset.ReadNamed).
+	var t *dataset.Table
+	if format == "" && name != "" {
+		t, err = dataset.ReadNamed(text, name)
+	} else {
+		t, err = dataset.Read(text, format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return table{Format: t.Format, Named: t.Named, Delimiter: t.Delimiter, Columns: nonNil(t.Columns), Paths: nonNil(t.Paths()), Rows: nonNil(t.Rows),
 		Errors: nonNil(t.Errors), Warnings: nonNil(t.Warnings)}, nil
 }
 

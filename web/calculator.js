@@ -237,6 +237,7 @@ export function mountCalculator(root, { engine, state, evaluators }) {
       bars(essential.map(toNum), bonus.map(toNum), labels),
       h("div", { class: "card-head" }, h("h3", { text: "In the seed's format" }), copyBtn),
       h("pre", { class: "mono lines-out", dataset: { ref: "calc-lines" }, text: linesText }),
+      steppedNote(r),
     );
   }
 
@@ -302,6 +303,23 @@ export function mountCalculator(root, { engine, state, evaluators }) {
     autoGrow(answer);
   });
   return { loadSeed };
+}
+
+/**
+ * steppedNote says, where it matters, why the seed-format chain ends elsewhere than the score:
+ * the seed asks for each line rounded to 2 decimals, so its terms add up as written (3.67 + 0.17
+ * = 3.84) while the score is the exact value (23/6, 3.83). null when the two agree.
+ */
+export function steppedNote(r) {
+  const st = r && r.stepped;
+  if (!st || (st.combined === r.combined && st.final === r.final)) return null;
+  const exact = r.exact || {};
+  return h(
+    "p",
+    { class: "hint stepped-note", dataset: { ref: "calc-stepped" } },
+    `Each line is rounded to 2 decimals before the next one uses it, as the seed asks, so the lines add up as written and end at ${fmt(st.final)}. ` +
+      `The score is the exact recall, ${exact.final || fmt(r.final)} ≈ ${fmt(r.final)}; a judge that writes ${fmt(st.final)} is right, rounded per step.`,
+  );
 }
 
 // toNum reads a score as typed for the bars: "3.5" or "4/5" (a score out of 5 written as a fraction).

@@ -90,12 +90,17 @@
  * @property {number} final min(5, combined)
  * @property {{essential: string, bonus: string, combined: string, final: string}} exact
  *   exact fractions, e.g. "7/2"
- * @property {string[]} lines the seed's own format, e.g. "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5"
+ * @property {{essential: number, bonus: number, combined: number, final: number}} stepped the
+ *   seed's chain with each line rounded to 2 decimals before the next uses it (3.67 + 0.17 = 3.84
+ *   where the exact combined value is 23/6, 3.83)
+ * @property {string[]} lines the seed's own format, that chain, e.g. "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5"
  */
 
 /**
  * @typedef {Object} Dataset
  * @property {"jsonl"|"json"|"csv"|"tsv"} format the format given or detected
+ * @property {"jsonl"|"json"|"csv"|"tsv"} [named] the format the file's name says, when the content
+ *   was read as another (readDataset with a name and no format)
  * @property {string} [delimiter] for csv and tsv: ",", ";" or "\t"
  * @property {string[]} columns the union of the rows' keys, in first-seen order
  * @property {string[]} paths the columns and the dotted paths into object columns
@@ -202,8 +207,9 @@
  *   template reads from its inputs, in the order of their first reads (not the names a loop,
  *   set, with, macro parameter or call block binds, nor Jinja's globals such as range or loop);
  *   throws as template does for a template that does not parse
- * @property {(text: string, format?: "jsonl"|"json"|"csv"|"tsv") => Dataset} readDataset reads a
- *   dataset; `format` omitted detects it
+ * @property {(text: string, format?: "jsonl"|"json"|"csv"|"tsv", name?: string) => Dataset} readDataset reads a
+ *   dataset; `format` omitted detects it from the content, with the file's `name` (its extension)
+ *   only a hint: JSON Lines named .json is read as JSON Lines, and `named` says what the name said
  * @property {(id: string, columns: string[]) => {mapping: Object<string, string>, matches: ColumnMatch[]}} mapColumns
  *   extension: guesses which column feeds each of evaluator `id`'s inputs from the column names
  *   (the core's one alias table: RAGAS, DeepEval, GroUSE, ARES, RAGChecker, promptfoo `vars.*`,

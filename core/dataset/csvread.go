@@ -309,7 +309,11 @@ const sniffRecords = 20
 // (the last record read may be cut short by the sniffing window, and a record may have fewer
 // fields, as a reader fills those); of several, the one giving most fields, comma on a tie. With
 // none consistent, the most frequent in the header outside quotes; comma when there is none.
-func sniffDelimiter(text string) byte {
+func sniffDelimiter(text string) byte { return sniffDelimiterPrefer(text, ',') }
+
+// sniffDelimiterPrefer is sniffDelimiter with prefer (',' or '\t', as a file's name says) taken on
+// a tie, and when no candidate appears in the header.
+func sniffDelimiterPrefer(text string, prefer byte) byte {
 	sample := text[:min(len(text), sniffBytes)]
 	cut := len(sample) < len(text)
 	best, bestFields := byte(0), 1
@@ -332,15 +336,15 @@ func sniffDelimiter(text string) byte {
 				consistent = false
 			}
 		}
-		if consistent && len(head.fields) > bestFields {
+		if consistent && (len(head.fields) > bestFields || len(head.fields) == bestFields && d == prefer) {
 			best, bestFields = d, len(head.fields)
 		}
 	}
 	if best != 0 {
 		return best
 	}
-	best = ','
-	for _, d := range []byte{'\t', ';'} {
+	best = prefer
+	for _, d := range []byte{',', '\t', ';'} {
 		if headerCounts[d] > headerCounts[best] {
 			best = d
 		}

@@ -24,11 +24,11 @@
 //     that is never closed on to the end of the text, that row is an error and reading resumes
 //     at the line after its first.
 //   - "tsv": "csv" with tabs.
-//   - "" detects: the first non-space character (after a UTF-8 byte order mark, which is always
-//     skipped) '[' is json; '{' is jsonl when there is more than one non-blank line and the
-//     first is a JSON value on its own (or, the first being broken without opening a document
-//     as in `{"data": [`, the second is), else json; anything else is csv, or tsv when the
-//     sniffed delimiter is a tab.
+//   - "" detects (ReadNamed too, a file's extension only a hint): the first non-space character
+//     (after a UTF-8 byte order mark, which is always skipped) '[' is json; '{' is jsonl when
+//     there is more than one non-blank line and the first is a JSON value on its own (or, the
+//     first being broken without opening a document as in `{"data": [`, the second is), else
+//     json; anything else is csv, or tsv when the sniffed delimiter is a tab.
 //
 // Columns are the union of the rows' keys in first-seen order (for CSV, the header). A text over MaxBytes is refused; rows past MaxRows are not loaded and
 // one error says where reading stopped.
@@ -70,6 +70,7 @@ type RowError struct {
 // Table is a read dataset.
 type Table struct {
 	Format    string          `json:"format"`              // "jsonl", "json", "csv" or "tsv": the one given or detected
+	Named     string          `json:"named,omitempty"`     // ReadNamed: the format the file's name says, when it is not the one read
 	Delimiter string          `json:"delimiter,omitempty"` // for csv and tsv: ",", ";" or "\t"
 	Columns   []string        `json:"columns"`
 	Rows      []*value.Object `json:"rows"`
@@ -126,6 +127,77 @@ func Read(text, format string) (*Table, error) {
 		return nil, err
 	}
 	return b.t, nil
+}
+
+// ReadNamed reads text from a file called name: the format is detected from the content, as
+// Read detects it, and the name's extension (.csv, .tsv, .tab, .json, .jsonl, .ndjson, any case)
+// is only a hint. JSON Lines named .json (HaluEval ships its files so), a JSON array named .jsonl,
+// CSV or TSV named .txt are read as what they hold. The hint decides only what the content
+// leaves open: a single JSON object on one line named .jsonl is JSON Lines (both read alike); a
+// header that splits as well at tabs as at commas follows .tsv; a text that starts like JSON but
+// has no readable JSON is read as CSV or TSV when the name says so. Table.Named is the format the
+// name says when it is not the one read, so that a page can say so.
+func ReadNamed(text, name string) (*Table, error) {
+	hint := FormatOfName(name)
+	f := Detect(text)
+	switch {
+	case f == "json" && hint == "jsonl" && oneLine(text) && strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(text, "\uFEFF"), " \t\r\n"), "{"):
+		f = "jsonl"
+	case (f == "csv" || f == "tsv") && (hint == "csv" || hint == "tsv") && len(text) <= MaxBytes:
+		if sniffDelimiterPrefer(strings.TrimPrefix(text, "\uFEFF"), hintDelimiter(hint)) == '\t' {
+			f = "tsv"
+		} else {
+			f = "csv"
+		}
+	}
+	t, err := Read(text, f)
+	if (err != nil || len(t.Rows) == 0) && (f == "json" || f == "jsonl") && (hint == "csv" || hint == "tsv") {
+		if alt, altErr := Read(text, hint); altErr == nil && len(alt.Rows) > 0 {
+			t, err = alt, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if hint != "" && hint != t.Format {
+		t.Named = hint
+	}
+	return t, nil
+}
+
+// FormatOfName is the format a file's name says by its extension ("data.JSONL" is "jsonl"), or ""
+// when it names none (.txt, no extension).
+func FormatOfName(name string) string {
+	name = strings.ToLower(strings.TrimSpace(name))
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return ""
+	}
+	switch name[i+1:] {
+	case "csv":
+		return "csv"
+	case "tsv", "tab":
+		return "tsv"
+	case "json":
+		return "json"
+	case "jsonl", "ndjson":
+		return "jsonl"
+	}
+	return ""
+}
+
+// hintDelimiter is the delimiter a format hint prefers on a tie.
+func hintDelimiter(hint string) byte {
+	if hint == "tsv" {
+		return '\t'
+	}
+	return ','
+}
+
+// oneLine reports whether text holds one non-blank line.
+func oneLine(text string) bool {
+	_, rest := nextLine(strings.TrimLeft(strings.TrimPrefix(text, "\uFEFF"), " \t\r\n"))
+	return strings.TrimSpace(rest) == ""
 }
 
 // Detect names the format of text as Read would detect it: "jsonl", "json", "csv", "tsv", or ""

@@ -358,6 +358,56 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+// TestReadNamed: the format comes from the content, the file's name only a hint; Named says
+// what the name said when it was not what the file holds.
+func TestReadNamed(t *testing.T) {
+	// HaluEval's general_data.json is JSON Lines (its first record, shortened).
+	haluEval := `{"ID": "1", "user_query": "Produce a list of common words in the English language.", "chatgpt_response": "the, a, and, to, in", "hallucination": "no", "hallucination_spans": []}
+{"ID": "2", "user_query": "Name three primary colors.", "chatgpt_response": "Red, green and blue.", "hallucination": "yes", "hallucination_spans": ["green"]}
+`
+	for _, tc := range []struct {
+		name, file, text string
+		format, named    string
+		rows             int
+	}{
+		{"JSON Lines named .json (HaluEval)", "general_data.json", haluEval, "jsonl", "json", 2},
+		{"a JSON array named .jsonl", "rows.jsonl", `[{"q": "a"}, {"q": "b"}, {"q": "c"}]`, "json", "jsonl", 3},
+		{"JSON Lines named .JSONL", "ROWS.JSONL", "{\"q\": 1}\n{\"q\": 2}\n", "jsonl", "", 2},
+		{"one JSON object on one line named .jsonl is JSON Lines", "one.jsonl", `{"q": "a", "a": "b"}` + "\n", "jsonl", "", 1},
+		{"one JSON object on one line named .json", "one.json", `{"q": "a", "a": "b"}`, "json", "", 1},
+		{"TSV named .txt", "export.txt", "question\tanswer\nWho?\tAda, in 1843.\n", "tsv", "", 1},
+		{"CSV named .txt", "export.txt", "question,answer\nWho?,Ada\n", "csv", "", 1},
+		{"CSV named .tsv", "mislabelled.tsv", "question,answer\nWho?,Ada\n", "csv", "tsv", 1},
+		{"TSV named .csv", "mislabelled.csv", "question\tanswer\nWho?\tAda\n", "tsv", "csv", 1},
+		{"a tie between tab and comma follows .tsv", "tie.tsv", "q,x\ta\n1,2\t3\n", "tsv", "", 1},
+		{"the same tie follows .csv", "tie.csv", "q,x\ta\n1,2\t3\n", "csv", "", 1},
+		{"JSON named .csv", "data.csv", `[{"q": "a"}]`, "json", "csv", 1},
+		{"a CSV whose header starts with [ named .csv", "odd.csv", "[id],question\n1,Who?\n", "csv", "", 1},
+		{"no extension", "README", "q;a\nx;y\n", "csv", "", 1},
+		{"NDJSON", "x.ndjson", "{\"q\": 1}\n{\"q\": 2}\n", "jsonl", "", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := ReadNamed(tc.text, tc.file)
+			require.NoError(t, err)
+			assert.Equal(t, tc.format, tab.Format)
+			assert.Equal(t, tc.named, tab.Named)
+			assert.Len(t, tab.Rows, tc.rows)
+			assert.Empty(t, tab.Errors)
+		})
+	}
+	_, err := ReadNamed("  \n", "empty.csv")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "empty")
+	// A .jsonl that is broken JSON stays a JSON error: the name does not make it CSV.
+	tab, err := ReadNamed("{\"q\": 1}\n{\"q\": \n", "broken.jsonl")
+	require.NoError(t, err)
+	assert.Equal(t, "jsonl", tab.Format)
+	assert.Len(t, tab.Errors, 1)
+	assert.Equal(t, []string{"csv", "tsv", "tsv", "json", "jsonl", "jsonl", "", "", ""},
+		[]string{FormatOfName("a.CSV"), FormatOfName("a.tsv"), FormatOfName("a.tab"), FormatOfName("a.json"), FormatOfName("a.jsonl"),
+			FormatOfName("a.ndjson"), FormatOfName("a.txt"), FormatOfName("README"), FormatOfName("a.json.gz")})
+}
+
 func TestReadFails(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, format string

@@ -137,6 +137,17 @@ func FuzzRead(f *testing.F) {
 	}
 	inputs := [][]judge.Input{claimInputs, answerInputs, pairwiseInputs, recallInputs}
 	f.Fuzz(func(t *testing.T, text, format string) {
+		// The same text from a file named with format as its extension: read by its content.
+		if named, err := ReadNamed(text, "data."+format); err == nil {
+			require.Contains(t, []string{"jsonl", "json", "csv", "tsv"}, named.Format)
+			if named.Named != "" {
+				require.Equal(t, FormatOfName("data."+format), named.Named)
+				require.NotEqual(t, named.Format, named.Named)
+			}
+		} else {
+			var de *diag.Error
+			require.True(t, errors.As(err, &de), "%T: %v", err, err)
+		}
 		tab, err := Read(text, format)
 		if err != nil {
 			var de *diag.Error

@@ -44,6 +44,12 @@ const (
 	phoenix     = "Phoenix"
 	mlflow      = "MLflow, LangSmith"
 	deepEvalEtc = "DeepEval, GroUSE, Phoenix, TruLens"
+	haluEval    = "HaluEval"
+	haluBench   = "HaluBench"
+	ragTruth    = "RAGTruth"
+	langChain   = "LangChain"
+	llamaIndex  = "LlamaIndex"
+	response    = ragas + ", " + ragChecker + ", " + truLens + ", " + ragTruth // who writes "response"
 )
 
 // aliases is the one alias table: per input name, the column names that commonly hold it, best
@@ -58,42 +64,61 @@ var aliases = sync.OnceValue(func() map[string][]alias {
 	return map[string][]alias{
 		// claim-groundedness
 		"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
-			{"user_query", ""}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix}},
-		"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}},
-		"evidence": {{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-			{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
-			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+			{"user_query", haluEval}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix},
+			{"source_info.question", ragTruth}},
+		"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}, {"response_claims", ragChecker}},
+		"evidence": append(append([]alias{{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
+			alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"sources", ""}, alias{"attributes.retrieval.documents", phoenix},
+			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}),
 		// answer-grounding
-		"answer": {{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", ragas + ", " + ragChecker + ", " + truLens},
-			{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix},
-			{"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
-		"facts": {{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
-			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}, {"reference", phoenix}},
+		"answer": answerAliases(alias{"answer", ragasOld + ", " + ares}, alias{"response.output", promptfoo}, alias{"response", response},
+			alias{"actual_output", deepEval + ", " + groUSE}, alias{"output", phoenix + ", " + truLens}),
+		"facts": append(append([]alias{{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
+			alias{"evidence", ""}, alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"attributes.retrieval.documents", phoenix},
+			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}, alias{"reference", phoenix}),
 		"mode": {{"mode", ""}, {"grounding_mode", ""}},
 		// pairwise-faithfulness
-		"contexts": {{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
-			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
-			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+		"contexts": append(append([]alias{{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
+			alias{"evidence", ""}, alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"attributes.retrieval.documents", phoenix},
+			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}),
 		"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
 			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
-			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", ""}},
-		"actual_output": {{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
-			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens},
-			{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", llamaIndex},
+			{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval}},
+		"actual_output": answerAliases(alias{"actual_output", deepEval + ", " + groUSE}, alias{"response.output", promptfoo},
+			alias{"response", response}, alias{"answer", ragasOld + ", " + ares}, alias{"output", phoenix + ", " + truLens}),
 		// rag-recall
 		"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
 			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
-			{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}},
-		"passage_llm": {{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
-			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
-			{"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix}, {"generated_answer", ""}},
+			{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}, {"reference_answer", llamaIndex},
+			{"right_answer", haluEval}},
+		"passage_llm": answerAliases(alias{"passage_llm", ""}, alias{"llm_returned_passage", ""}, alias{"response.output", promptfoo},
+			alias{"response", response}, alias{"answer", ragasOld + ", " + ares}, alias{"actual_output", deepEval + ", " + groUSE},
+			alias{"output", phoenix + ", " + truLens}),
 		"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
 	}
 })
+
+// moreContexts are the names of retrieved passages that benchmarks and tutorials write, tried
+// after the RAG tools' own names for each input that takes them.
+func moreContexts() []alias {
+	return []alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
+		{"source_documents", langChain}}
+}
+
+// answerAliases are the names of the answer being judged (answer grounding's answer, pairwise's
+// actual output, recall's returned passage) after the ones listed first for each input: the
+// names other tools and tutorials write. HaluEval's QA, dialogue and summary files hold two
+// answers per row (right_answer, hallucinated_answer): neither is guessed as the one to judge,
+// the user picks it; its general file's chatgpt_response is its one answer.
+func answerAliases(first ...alias) []alias {
+	return append(first, alias{"attributes.output.value", phoenix}, alias{"output.value", phoenix}, alias{"generated_answer", ""},
+		alias{"llm_answer", ""}, alias{"chatgpt_response", haluEval}, alias{"prediction", ""}, alias{"predictions", "MLflow"},
+		alias{"completion", ""})
+}
 
 // nesting is an object datasets keep their fields in, tried after the top level.
 type nesting struct{ prefix, tool string }
@@ -553,10 +578,21 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		return nil, []diag.Check{diag.Fail(diag.InputNotAList, "want a list, got "+value.TypeName(v))}
 	}
 	items := make([]any, 0, len(list))
-	objects := 0
+	objects, lists := 0, 0
 	var shape string
 	for i, e := range list {
 		switch x := e.(type) {
+		case []any:
+			title, text, ok := listItemText(x)
+			if !ok {
+				return nil, append(checks, diag.Fail(diag.InputBadItem, diag.Sprintf("item %d is a list that is not texts (a claim triplet [subject, predicate, object], a [title, [sentences]] passage); want %s", i+1, itemWant(kind))))
+			}
+			lists++
+			if kind == "evidence" && title != "" {
+				items = append(items, value.NewObject("title", title, "text", text))
+			} else {
+				items = append(items, text)
+			}
 		case string:
 			items = append(items, x)
 		case int64, float64, bool:
@@ -597,10 +633,46 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		}
 		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are objects like %s; each is read as %s", objects, len(list), shape, what)))
 	}
+	if lists > 0 {
+		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces", lists, len(list))))
+	}
 	if len(items) == 0 && in.Required {
 		return nil, append(checks, diag.Fail(diag.InputEmptyList, "the list is empty"))
 	}
 	return items, checks
+}
+
+// listItemText reads a list item that is itself a list: texts, one text joined by spaces
+// (RAGChecker's claim triplet ["Nile", "is", "longest river in the world"]); or a title and a
+// list of texts (HotpotQA's context entry [title, [sentence, …]]): the title and the sentences
+// joined. ok is false for anything else, or for no text at all.
+func listItemText(x []any) (title, text string, ok bool) {
+	texts := func(xs []any) ([]string, bool) {
+		out := make([]string, 0, len(xs))
+		for _, e := range xs {
+			s, isText := e.(string)
+			if !isText {
+				return nil, false
+			}
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out, len(out) > 0
+	}
+	if parts, ok := texts(x); ok {
+		return "", strings.Join(parts, " "), true
+	}
+	if len(x) == 2 {
+		t, isText := x[0].(string)
+		sentences, isList := x[1].([]any)
+		if isText && isList {
+			if parts, ok := texts(sentences); ok {
+				return strings.TrimSpace(t), strings.Join(parts, " "), true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // textKeys are the keys whose value is an object item's text, best first: {doc_id, text}

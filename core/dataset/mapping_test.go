@@ -351,6 +351,29 @@ func TestRowInputs(t *testing.T) {
 			msgs:   []string{`input "evidence" (column "e"): one object, not a list; taken as a list of one`},
 		},
 		{
+			// RAGChecker's claims are [subject, predicate, object] triplets; HotpotQA's context
+			// entries [title, [sentences]].
+			name: "claims as triplets, evidence as [title, [sentences]]",
+			row: `{"q": "Longest river?", "claims": [["Nile", "is", "longest river in the world"], ["Nile", "flows through", "Egypt"]],
+				"ctx": [["Nile", [" The Nile is a river in Africa.", " It flows north."]], "A plain passage."]}`,
+			m:      Mapping{"question": "q", "claims": "claims", "evidence": "ctx"},
+			inputs: claimInputs,
+			want: `{"question": "Longest river?", "claims": ["Nile is longest river in the world", "Nile flows through Egypt"],
+				"evidence": [{"title": "Nile", "text": "The Nile is a river in Africa. It flows north."}, "A plain passage."]}`,
+			msgs: []string{
+				`input "claims" (column "claims"): 2 of 2 items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces`,
+				`input "evidence" (column "ctx"): 1 of 2 items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces`,
+			},
+		},
+		{
+			name:   "a list item that is not texts",
+			row:    `{"a": "x", "f": [["Nile", 3]]}`,
+			m:      Mapping{"answer": "a", "facts": "f"},
+			inputs: answerInputs,
+			want:   `{"answer": "x"}`,
+			msgs:   []string{`input "facts" (column "f"): item 1 is a list that is not texts (a claim triplet [subject, predicate, object], a [title, [sentences]] passage); want text`},
+		},
+		{
 			name:   "dotted paths and keys with dots",
 			row:    `{"vars":{"q":"Q"},"a.b":{"c":["x"]},"e":["y"]}`,
 			m:      Mapping{"question": "vars.q", "claims": "a.b.c", "evidence": "e"},

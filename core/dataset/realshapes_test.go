@@ -148,6 +148,67 @@ var realShapes = []struct {
 		codes: []diag.Code{diag.InputItemText, diag.InputItemText, diag.InputItemText, diag.InputItemText},
 	},
 	{
+		// The shape of examples/checking_outputs.json in amazon-science/RAGChecker: claims are
+		// [subject, predicate, object] triplets, entailment lists and per-row metrics beside them.
+		name: "RAGChecker checking outputs: {results: [...], metrics}, response_claims as triplets",
+		text: `{
+  "results": [
+    {
+      "query_id": "0",
+      "query": "What's the longest river in the world?",
+      "gt_answer": "The Nile is traditionally the longest river, though the Amazon may be longer.",
+      "response": "The longest river in the world is the Nile, about 6,650 kilometers long.",
+      "retrieved_context": [
+        {"doc_id": "000", "text": "Scientists debate whether the Amazon or the Nile is the longest river in the world."},
+        {"doc_id": "001", "text": "The Nile River was central to the Ancient Egyptians' rise to wealth and power."}
+      ],
+      "response_claims": [["Nile", "is", "longest river in the world"], ["Nile", "stretches", "approximately 6,650 kilometers"]],
+      "gt_answer_claims": [["Nile", "is", "longest river in Africa"]],
+      "answer2response": ["Entailment"],
+      "response2answer": ["Entailment", "Neutral"],
+      "retrieved2response": [["Neutral", "Entailment"], ["Neutral", "Neutral"]],
+      "retrieved2answer": [["Entailment"], ["Neutral"]],
+      "metrics": {"precision": 0.5, "recall": 1.0, "faithfulness": 0.5}
+    }
+  ],
+  "metrics": {"overall_metrics": {"precision": 50.0, "recall": 100.0, "f1": 66.7}}
+}`,
+		want: map[string]Mapping{
+			"claim-groundedness":    {"question": "query", "claims": "response_claims", "evidence": "retrieved_context"},
+			"answer-grounding":      {"answer": "response", "facts": "retrieved_context"},
+			"pairwise-faithfulness": {"contexts": "retrieved_context", "expected_output": "gt_answer", "actual_output": "response"},
+		},
+		// The claims are triplets, the contexts {doc_id, text}: each said once per input.
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText, diag.InputItemText, diag.InputItemText},
+	},
+	{
+		name: "HaluBench (Patronus AI): passage, question, answer, label",
+		text: `[{"id": "halueval-1", "passage": "The Oberoi family is an Indian family famous for its hotels.", "question": "Which family owns the Oberoi hotels?", "answer": "The Oberoi family.", "label": "PASS", "source_ds": "halueval"}]`,
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "answer", "facts": "passage"},
+		},
+		codes: []diag.Code{diag.InputOneItem},
+	},
+	{
+		name: "LlamaIndex LabelledRagDataset rag_dataset.json with its predictions: examples of query, reference_contexts, reference_answer",
+		text: `{"examples": [{"query": "Who wrote the first program?", "query_by": {"model_name": "gpt-4", "type": "ai"},
+  "reference_contexts": ["Ada Lovelace wrote the first program in 1843."], "reference_answer": "Ada Lovelace.",
+  "reference_answer_by": {"model_name": "gpt-4", "type": "ai"}, "predictions": "Ada Lovelace [1]."}]}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "predictions", "facts": "reference_contexts"},
+			"pairwise-faithfulness": {"contexts": "reference_contexts", "expected_output": "reference_answer", "actual_output": "predictions"},
+		},
+	},
+	{
+		name: "LangChain RetrievalQA outputs saved as JSON Lines: query, result, source_documents as {page_content, metadata}",
+		text: `{"query": "What is MLflow?", "result": "An open-source platform [1].", "source_documents": [{"page_content": "MLflow is an open-source platform for the ML lifecycle.", "metadata": {"source": "docs"}}], "llm_answer": "An open-source platform [1]."}
+`,
+		want: map[string]Mapping{
+			"answer-grounding": {"answer": "llm_answer", "facts": "source_documents"},
+		},
+		codes: []diag.Code{diag.InputItemText},
+	},
+	{
 		name: "promptfoo eval output JSON: vars, response.output, testCase",
 		text: `{"evalId": "eval-1", "results": {"version": 3, "results": [
   {"vars": {"query": "Who wrote it?", "context": ["Ada wrote it.", "In 1843."]}, "response": {"output": "Ada [1].", "tokenUsage": {"total": 12}}, "success": true, "score": 1, "testCase": {"vars": {"query": "Who wrote it?"}}},
@@ -268,6 +329,44 @@ func TestRealShapes(t *testing.T) {
 	}
 }
 
+// TestMoreRealNames: the column names of benchmarks and tutorials that hold an evaluator's
+// inputs map without manual work, read from their own files: HaluEval's four files (data/*.json in
+// RUCAIBox/HaluEval: its QA, dialogue and summary files hold a right and a hallucinated answer,
+// neither guessed as the one to judge), RAGTruth's source_info joined to its responses, MLflow's
+// static evaluation frame.
+func TestMoreRealNames(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		columns []string
+		inputs  []judge.Input
+		want    Mapping
+	}{
+		{"HaluEval QA", []string{"knowledge", "question", "right_answer", "hallucinated_answer"}, answerInputs, Mapping{"facts": "knowledge"}},
+		{"HaluEval QA, pairwise", []string{"knowledge", "question", "right_answer", "hallucinated_answer"}, pairwiseInputs,
+			Mapping{"contexts": "knowledge", "expected_output": "right_answer"}},
+		{"HaluEval QA, claims", []string{"knowledge", "question", "right_answer", "hallucinated_answer"}, claimInputs,
+			Mapping{"question": "question", "evidence": "knowledge"}},
+		{"HaluEval dialogue", []string{"knowledge", "dialogue_history", "right_response", "hallucinated_response"}, pairwiseInputs,
+			Mapping{"contexts": "knowledge", "expected_output": "right_response"}},
+		{"HaluEval summarization", []string{"document", "right_summary", "hallucinated_summary"}, pairwiseInputs,
+			Mapping{"contexts": "document", "expected_output": "right_summary"}},
+		{"HaluEval general", []string{"ID", "user_query", "chatgpt_response", "hallucination", "hallucination_spans"}, answerInputs,
+			Mapping{"answer": "chatgpt_response"}},
+		{"HaluEval general, claims", []string{"ID", "user_query", "chatgpt_response", "hallucination"}, claimInputs, Mapping{"question": "user_query"}},
+		{"HaluEval QA, recall", []string{"knowledge", "question", "right_answer", "hallucinated_answer"}, recallInputs, Mapping{"passage_gt": "right_answer"}},
+		{"RAGTruth QA joined", []string{"id", "source_id", "model", "response", "labels", "source_info", "source_info.question", "source_info.passages"}, claimInputs,
+			Mapping{"question": "source_info.question", "evidence": "source_info.passages"}},
+		{"RAGTruth summary joined", []string{"id", "source_id", "response", "source_info", "task_type"}, answerInputs,
+			Mapping{"answer": "response", "facts": "source_info"}},
+		{"MLflow static frame", []string{"inputs", "predictions", "ground_truth", "context"}, answerInputs, Mapping{"answer": "predictions", "facts": "context"}},
+	} {
+		m := DetectMapping(tc.columns, tc.inputs)
+		delete(m, "mode")
+		delete(m, "threshold")
+		assert.Equal(t, tc.want, m, tc.name)
+	}
+}
+
 // TestRealShapesSaySourceNames: the preview can say where each guess came from.
 func TestRealShapesSaySourceNames(t *testing.T) {
 	for _, tc := range []struct {
@@ -278,7 +377,7 @@ func TestRealShapesSaySourceNames(t *testing.T) {
 		{[]string{"user_input", "retrieved_contexts", "response", "reference"}, pairwiseInputs, []Match{
 			{Input: "contexts", Column: "retrieved_contexts", Alias: "retrieved_contexts", Tool: "RAGAS"},
 			{Input: "expected_output", Column: "reference", Alias: "reference", Tool: "RAGAS"},
-			{Input: "actual_output", Column: "response", Alias: "response", Tool: "RAGAS, RAGChecker, TruLens"},
+			{Input: "actual_output", Column: "response", Alias: "response", Tool: "RAGAS, RAGChecker, TruLens, RAGTruth"},
 		}},
 		{[]string{"Query", "Document", "Answer"}, answerInputs, []Match{
 			{Input: "answer", Column: "Answer", Alias: "answer", Tool: "RAGAS (v0.1), ARES"},

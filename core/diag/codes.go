@@ -14,8 +14,11 @@ const (
 	AnswerRepaired        Code = "answer.repaired"
 	AnswerCoerced         Code = "answer.coerced"
 	AnswerProseSkipped    Code = "answer.prose-skipped"
-	AnswerEmpty           Code = "answer.empty"
-	AnswerTooLong         Code = "answer.too-long"
+	// AnswerProseAfterVerdict: the verdict is the first word of a sentence that goes on ("No.
+	// The date is wrong."), read as a person reads it but not a verdict line of its own.
+	AnswerProseAfterVerdict Code = "answer.prose-after-verdict"
+	AnswerEmpty             Code = "answer.empty"
+	AnswerTooLong           Code = "answer.too-long"
 )
 
 // The evaluators' inputs, as render and parse check them (input.missing, input.empty-list and

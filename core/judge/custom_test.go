@@ -91,6 +91,9 @@ func TestCustomYesNoReader(t *testing.T) {
 		{name: "yes inside a sentence is no verdict", answer: "I would say yes, mostly, but it is curt.", codes: codes(diag.AnswerNoVerdict)},
 		{name: "verdicts that disagree", answer: "Yes\nOn reflection:\nNo", codes: codes(diag.AnswerSeveralVerdicts)},
 		{name: "empty", answer: "  ", codes: codes(diag.AnswerEmpty)},
+		{name: "yes then its reason", answer: "Yes, it thanks the user and apologises.", passed: yes(), score: score(1), label: "yes", codes: codes(diag.AnswerProseAfterVerdict)},
+		{name: "No. then its reason", answer: "No. It ends with \"whatever\".", passed: no(), score: score(0), label: "no", codes: codes(diag.AnswerProseAfterVerdict)},
+		{name: "first word against the last line", answer: "No, it is curt.\nOn reflection it is fine.\nYes", codes: codes(diag.AnswerSeveralVerdicts)},
 	})
 	// pass "no": the judge's "no" passes (a question about a fault).
 	r = defineSpec(t, spec("hallucinates", `"Does it invent facts? {{ answer }}"`, `{"kind": "yes-no", "pass": "no"}`))
@@ -113,6 +116,17 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "labels that disagree", answer: "Verdict: correct\nFinal verdict: incorrect", codes: codes(diag.AnswerSeveralVerdicts)},
 		{name: "fenced label", answer: "```\ncorrect\n```", passed: yes(), score: score(1), label: "Correct"},
 		{name: "cut in the reasoning", answer: "<think>Compare the two dates", codes: codes(diag.AnswerTruncated)},
+		// A label at the start of a sentence that goes on reads as that label, as yes and no do.
+		{name: "label then a period and prose", answer: "Correct. The answer matches the reference.", passed: yes(), score: score(1), label: "Correct",
+			codes: codes(diag.AnswerProseAfterVerdict)},
+		{name: "multi-word label then a comma", answer: "Partially correct, the year is right but not the month.", label: "partially correct",
+			codes: codes(diag.AnswerProseAfterVerdict, diag.AnswerNeutralLabel)},
+		{name: "label then a colon", answer: "**Incorrect**: the reference gives 1889.", passed: no(), score: score(0), label: "incorrect", codes: codes(diag.AnswerProseAfterVerdict)},
+		{name: "label followed by a word is prose", answer: "Correct answers name the year; this one does not.", codes: codes(diag.AnswerNoVerdict)},
+		// LangChain's QA grader asks for "GRADE: CORRECT or INCORRECT" (its prompt, langchain
+		// evaluation/qa/eval_prompt.py); judges often go on after it.
+		{name: "GRADE: line", answer: "The student answer gives 1889, as the true answer does.\nGRADE: CORRECT", passed: yes(), score: score(1), label: "Correct"},
+		{name: "GRADE: first, then prose", answer: "GRADE: INCORRECT\n\nThe true answer is 1889.", passed: no(), score: score(0), label: "incorrect"},
 	})
 	// Arize Phoenix's classification templates: a bare label, or with an explanation, an answer
 	// that ends "LABEL: <label>" (the prompt itself ends "EXPLANATION:", so the answer may start
@@ -128,6 +142,15 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "LABEL followed by a word is prose", answer: "EXPLANATION: x\nLABEL: factual claims only", codes: codes(diag.AnswerNoVerdict)},
 		{name: "LABEL against the first line", answer: "factual\nEXPLANATION: on reflection it invents a date.\nLABEL: hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
 		{name: "the format echoed", answer: "EXPLANATION: The reference and the answer agree.\nLABEL: factual/hallucinated", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "label then a dash and the reason", answer: "Hallucinated - the date is not in the reference.", passed: no(), score: score(0), label: "hallucinated",
+			codes: codes(diag.AnswerProseAfterVerdict)},
+		{name: "bold label, period, reason", answer: "**Factual.** Every detail is in the reference.", passed: yes(), score: score(1), label: "factual", codes: codes(diag.AnswerProseAfterVerdict)},
+	})
+	// Phoenix issue #2404 (Arize-ai/phoenix): Claude answered a relevance template with the label
+	// and its explanation on one line, " label: unrelated, explanation: A more relevant …".
+	r = defineSpec(t, spec("relevance", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"relevant": true, "unrelated": false}}`))
+	runReaderCases(t, r, "relevance", []readerCase{
+		{name: "label and explanation on one line", answer: " label: unrelated, explanation: A more relevant recommendation would likely be XYZ.", passed: no(), score: score(0), label: "unrelated"},
 	})
 	// autoevals' first chain-of-thought suffix asked for the choice again as "Answer=X".
 	r = defineSpec(t, spec("factuality", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"A": null, "B": null, "C": true, "D": false, "E": true}}`))
@@ -135,6 +158,9 @@ func TestCustomLabelReader(t *testing.T) {
 		{name: "Answer=X after the reasoning", answer: "1. The expert says Paris.\n2. The submission says Paris, France.\nD is wrong since nothing conflicts.\nC\nAnswer=C", passed: yes(), score: score(1), label: "C"},
 		{name: "Answer = X", answer: "The submission contradicts the expert.\nAnswer = D", passed: no(), score: score(0), label: "D"},
 		{name: "a sentence starting with a choice letter is prose", answer: "A submitted answer may be a subset.\nAnswer: A subset of the expert answer", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a list marker is no choice", answer: "A. The expert says Paris.\nB. The submission says Paris, France.", codes: codes(diag.AnswerNoVerdict)},
+		{name: "E.g. is a word", answer: "E.g. the submission adds a country.", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a choice then a colon", answer: "C: the submission is a superset of the expert answer.", passed: yes(), score: score(1), label: "C", codes: codes(diag.AnswerProseAfterVerdict)},
 	})
 	// The message names the labels, not yes and no.
 	r = defineSpec(t, spec("correctness", `"{{ question }} {{ answer }}"`,

@@ -17,6 +17,7 @@ import (
 func TestGroundingParse(t *testing.T) {
 	const (
 		skipped = diag.AnswerProseSkipped
+		after   = diag.AnswerProseAfterVerdict
 		none    = diag.AnswerNoVerdict
 		several = diag.AnswerSeveralVerdicts
 	)
@@ -77,30 +78,64 @@ func TestGroundingParse(t *testing.T) {
 		{name: "Label line (Phoenix's shape)", answer: "EXPLANATION: fact 2 gives 1889.\nLABEL: yes", word: "yes", code: skipped, at: "yes"},
 		{name: "label with =", answer: "Answer = no", word: "no"},
 
+		// The first word of the first or last line, yes or no followed by a punctuation mark: the
+		// verdict, with a warning that prose follows (answer.prose-after-verdict). Written in the
+		// shapes judges answer a "yes or no" prompt in: a bare word then its reason (NeMo
+		// Guardrails' self_check_facts asks "Answer with yes/no" and reads the start of the
+		// reply), Markdown emphasis around the word as chat models add it, a dash before the reason.
+		{name: "No. then a sentence", answer: "No. The date is wrong.", word: "no", code: after, at: "No"},
+		{name: "Yes, then a sentence", answer: "Yes, every claim is supported.", word: "yes", code: after, at: "Yes"},
+		{name: "NO - then a reason", answer: "NO - the year is not in the facts", word: "no", code: after, at: "NO"},
+		{name: "bold No. then the answer", answer: "**No.** The answer gives 1890; fact 2 says 1889.", word: "no", code: after, at: "No"},
+		{name: "bold No then a period", answer: "**No**. The answer gives 1890.", word: "no", code: after, at: "No"},
+		{name: "quoted No then a dash", answer: "\"No\" - the height is not in the facts.", word: "no", code: after, at: "No"},
+		{name: "sentence starting with No,", answer: "No, the answer adds a date the facts do not give.", word: "no", code: after, at: "No"},
+		{name: "Yes, grounded in a sentence", answer: "Yes, the answer is grounded in fact 1.", word: "yes", code: after, at: "Yes"},
+		{name: "NO with a dash and a reason", answer: "NO - the answer adds a height that no fact mentions.", word: "no", code: after, at: "NO"},
+		{name: "yes with an em dash and a reason", answer: "yes — the answer is supported by fact 1.", word: "yes", code: after, at: "yes"},
+		{name: "em dash without spaces", answer: "No—the facts give 1889.", word: "no", code: after, at: "No"},
+		{name: "en dash", answer: "No – the facts give 1889.", word: "no", code: after, at: "No"},
+		{name: "double hyphen", answer: "No -- the facts give 1889.", word: "no", code: after, at: "No"},
+		{name: "hyphen with no space before", answer: "No- the facts give 1889.", word: "no", code: after, at: "No"},
+		{name: "semicolon", answer: "Yes; both claims appear in fact 1.", word: "yes", code: after, at: "Yes"},
+		{name: "colon", answer: "Yes: both claims appear in fact 1.", word: "yes", code: after, at: "Yes"},
+		{name: "no with a reason", answer: "No. The answer says Paris is the largest city, which the facts do not state.", word: "no", code: after, at: "No"},
+		{name: "yes, no problem", answer: "Yes, no problem: each claim is supported.", word: "yes", code: after, at: "Yes"},
+		{name: "yes, although", answer: "Yes, although there is no source for the second claim.", word: "yes", code: after, at: "Yes"},
+		{name: "exclamation alone", answer: "YES!", word: "yes"},
+		{name: "exclamation then a paragraph", answer: "Yes!\n\nBoth claims appear in fact 1.", word: "yes", code: after, at: "Yes"},
+		{name: "bullet", answer: "- No, the year is wrong.", word: "no", code: after, at: "No"},
+		{name: "quote mark", answer: "> No. The year is wrong.", word: "no", code: after, at: "No"},
+		{name: "last line starts with No,", answer: "Fact 2 gives 1889; the answer gives 1890.\nNo, the answer is not grounded.", word: "no", code: after, at: "No"},
+		{name: "after reasoning", answer: "<think>The answer says 1890.</think>\n\nNo. Fact 2 says 1889.", word: "no", code: after, at: "No"},
+		{name: "a later verdict line agrees", answer: "No, the date is wrong.\nFinal answer: no", word: "no", code: skipped, at: "no"},
+		{name: "the same word again in the line", answer: "No. No.", word: "no"},
+
 		// A yes or no inside a sentence is not a verdict.
+		{name: "No one knows", answer: "No one knows whether the tower is 330 m tall.", code: none},
+		{name: "No-one", answer: "No-one could check the height.", code: none},
+		{name: "Yes and no", answer: "Yes and no: the location is right, the year is not.", code: none},
+		{name: "There is no", answer: "There is no support for the year in the facts.", code: none},
+		{name: "ellipsis hesitates", answer: "No... the year might be right after all.", code: none},
+		{name: "Unicode ellipsis", answer: "Yes… mostly.", code: none},
+		{name: "question mark", answer: "Yes? The facts are unclear.", code: none},
+		{name: "the format echoed on the first line", answer: "Yes/No\nThe answer restates fact 1.", code: none},
+		{name: "No with a decimal", answer: "No.5 is not a verdict.", code: none},
 		{name: "no relevant statement (a real judge's reply)", answer: "There is no relevant statement that can be created from the given answer.", code: none},
 		{name: "sentence with yes", answer: "The answer is yes.", code: none},
-		{name: "sentence starting with No", answer: "No, the answer adds a date the facts do not give.", code: none},
 		{name: "No information", answer: "No information in the facts contradicts the answer, and every claim is covered by fact 2.", code: none},
 		{name: "makes no claim", answer: "The answer makes no claim beyond the facts.", code: none},
-		{name: "Yes, grounded in a sentence", answer: "Yes, the answer is grounded in fact 1.", code: none},
 		{name: "I would say yes", answer: "I would say yes, mostly, but the date is not in the facts.", code: none},
 		{name: "question and answer lines", answer: "Is every claim supported? Yes.\nIs anything contradicted? No.", code: none},
 		{name: "label followed by a sentence starting with No", answer: "Verdict: No unsupported claims were found; the answer restates fact 1.", code: none},
-		{name: "NO with a dash and a reason", answer: "NO - the answer adds a height that no fact mentions.", code: none},
-		{name: "yes with a dash and a reason", answer: "yes — the answer is supported by fact 1.", code: none},
-		{name: "no with a reason", answer: "No. The answer says Paris is the largest city, which the facts do not state.", code: none},
 		{name: "mode note in parentheses", answer: "Yes (lenient mode allows this single-hop inference)", code: none},
 		{name: "llama: therefore bold", answer: "The answer's only claim matches fact 1 exactly. Therefore, the answer is: **yes**", code: none},
 		{name: "final answer in the middle of a line", answer: "The reasoning is complete. Final Answer: **Yes**", code: none},
 		{name: "no answer to check", answer: "There is no answer to check.", code: none},
 		{name: "reasoning said yes, the answer says neither", answer: "<think>Okay, is it grounded? Yes.</think>\n\nThere is no mention of the architect in the facts.", code: none},
 		{name: "cannot answer yes or no", answer: "I cannot answer yes or no: the facts are empty.", code: none},
-		{name: "yes, no problem", answer: "Yes, no problem: each claim is supported.", code: none},
 		{name: "no problem found. Yes", answer: "No problem found. Yes", code: none},
 		{name: "correct, yes", answer: "The answer is correct, yes.", code: none},
-		{name: "both words", answer: "Yes, although there is no source for the second claim.", code: none},
-		{name: "exclamation", answer: "YES!", code: none},
 		{name: "neither", answer: "Grounded.", code: none},
 		{name: "word inside a word", answer: "Yesterday's facts are nonsense", code: none},
 		{name: "I cannot determine", answer: "I cannot determine whether the answer is grounded from the facts given.", code: none},
@@ -111,6 +146,10 @@ func TestGroundingParse(t *testing.T) {
 		{name: "label with N/A", answer: "Answer: N/A", code: none},
 
 		// Verdicts that disagree.
+		{name: "first line No, last line Yes,", answer: "No, the date is wrong.\n\nYes, the rest is fine.", code: several, at: "Yes"},
+		{name: "first word against a verdict line", answer: "No, the date is wrong.\nFinal answer: yes", code: several, at: "yes"},
+		{name: "Yes. No.", answer: "Yes. No.", code: several, at: "No"},
+		{name: "Yes, no.", answer: "Yes, no.", code: several, at: "no"},
 		{name: "final answer: yes. no. yes.", answer: "final answer: yes. no. yes.", code: several, at: "no"},
 		{name: "both on lines", answer: "yes\nno", code: several, at: "no"},
 		{name: "Yes. then No.", answer: "Yes.\nNo.", code: several, at: "No"},
@@ -192,7 +231,7 @@ func TestYesNoMessages(t *testing.T) {
 	r := testRegistry(t)
 	in := object(t, `{"answer": "a", "facts": ["f"]}`)
 	for answer, want := range map[string]string{
-		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line, or after "Answer:", "Final answer:", "Verdict:" or "Label:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
+		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line or starting it before a punctuation mark, or after "Answer:", "Final answer:", "Verdict:" or "Label:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
 		"final answer: yes. no. yes.":               `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
 		"<think>x</think>\nIt is supported.\n\nYes": "W: read the verdict yes from the verdict line at 4:1; the rest of the answer was skipped",
 	} {

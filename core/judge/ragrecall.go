@@ -132,13 +132,18 @@ type ragRecallScore struct {
 // ragRecallLine is one formula line: recomputed in the seed's format, and what the judge stated.
 type ragRecallLine struct {
 	Label      string   `json:"label"`
-	Recomputed *string  `json:"recomputed"`   // the seed-format line; null when the recall is undetermined
+	Recomputed *string  `json:"recomputed"`   // the seed-format line (rounded per step); null when the recall is undetermined
 	Stated     *string  `json:"stated"`       // the judge's text after the label; null when it has no such line
 	Value      *float64 `json:"stated_value"` // the judge's result on that line; null when absent or unreadable
 	Line       int      `json:"line,omitempty"`
 	Col        int      `json:"col,omitempty"`
-	// Match is whether the judge's result equals the recomputed one at 2-decimal display
-	// precision; null when either is missing.
+	// Result is how the judge's line compares (recall.Compare): "same" (the exact value at 2
+	// decimals), "rounded-per-step" (right on the judge's own terms, each step rounded to 2
+	// decimals as the seed asks), "differs" (an arithmetic error, with a recall.arithmetic-differs
+	// warning); null when either side is missing.
+	Result *string `json:"result"`
+	// Match is whether the judge's result is right: same or rounded per step; null when either
+	// side is missing.
 	Match *bool `json:"match"`
 }
 
@@ -226,19 +231,29 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 	d.Recomputed = &sum
 	final := sum.Final
 	v.Score = &final
-	values := [recall.NumLines]*exact.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final, r.Final}
+	var stated [recall.NumLines]*exact.Rat
+	for i, st := range a.Stated {
+		if st != nil {
+			stated[i] = st.Value
+		}
+	}
+	results := r.Compare(stated)
 	for i := range d.Lines {
 		line := &d.Lines[i]
 		line.Recomputed = &r.Lines[i]
-		st := a.Stated[i]
-		if st == nil || st.Value == nil {
+		if results[i] == recall.LineNotStated {
 			continue
 		}
-		same := recall.Round2(st.Value).Cmp(recall.Round2(values[i])) == 0
-		line.Match = &same
-		if !same {
+		res, right := string(results[i]), results[i] != recall.LineDiffers
+		line.Result, line.Match = &res, &right
+		if !right {
+			st := a.Stated[i]
+			want := recall.Format(r.Exact(i))
+			if step := recall.Format(r.Stepped[i]); step != want {
+				want += " (" + step + " rounded per step)"
+			}
 			v.Checks = append(v.Checks, diag.Warn(diag.RecallArithmeticDiffers, diag.Sprintf("the judge's %s is %s (line %d), the recomputed value is %s",
-				st.Label, recall.Format(st.Value), st.Line, recall.Format(values[i]))).At(st.Line, st.Col, 0))
+				st.Label, recall.Format(st.Value), st.Line, want)).At(st.Line, st.Col, 0))
 		}
 	}
 	switch st := a.Stated[recall.LineFinal]; {

@@ -104,6 +104,19 @@ func TestRagRecallParse(t *testing.T) {
 				"the judge's RECALL_Essential_Formula is 3.75 (line 3), the recomputed value is 3.5",
 				"the judge's RECALL_Final_Score is 4.25 (line 11), the recomputed value is 4",
 			}},
+		{name: "right, rounded per step: 3.67 + 0.17 = 3.84 where the exact value is 23/6", gt: gt31, score: 3.83, answer: seedAnswer(
+			"[ESSENTIAL PASSAGE] 1: ... Score: 4 [ESSENTIAL PASSAGE] 2: ... Score: 4 [ESSENTIAL PASSAGE] 3: ... Score: 3 [BONUS PASSAGE] 1: ... Score: 1",
+			"RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67", "RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17",
+			"RECALL_Combined_Formula: 3.67 + 0.17 = 3.84", "RECALL_Final_Score_Calculation: min(5, 3.84) = 3.84", "RECALL_Final_Score: 3.84")},
+		{name: "a real error beside step rounding", gt: gt31, score: 3.83, answer: seedAnswer(
+			"[ESSENTIAL PASSAGE] 1: ... Score: 4 [ESSENTIAL PASSAGE] 2: ... Score: 4 [ESSENTIAL PASSAGE] 3: ... Score: 3 [BONUS PASSAGE] 1: ... Score: 1",
+			"RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67", "RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17",
+			"RECALL_Combined_Formula: 3.67 + 0.17 = 3.94", "RECALL_Final_Score_Calculation: min(5, 3.94) = 3.94", "RECALL_Final_Score: 3.94"),
+			warnings: []string{
+				"the judge's RECALL_Combined_Formula is 3.94 (line 7), the recomputed value is 3.83 (3.84 rounded per step)",
+				"the judge's RECALL_Final_Score_Calculation is 3.94 (line 9), the recomputed value is 3.83 (3.84 rounded per step)",
+				"the judge's RECALL_Final_Score is 3.94 (line 11), the recomputed value is 3.83 (3.84 rounded per step)",
+			}},
 		{name: "judge truncates 3.666 instead of rounding", gt: gt31, score: 3.67, answer: "[ESSENTIAL PASSAGE] 1 Score: 4\n" +
 			"[ESSENTIAL PASSAGE] 2 Score: 4\n[ESSENTIAL PASSAGE] 3 Score: 3\n[BONUS PASSAGE] 1 Score: 0\nRECALL_Final_Score: 3.66",
 			warnings: []string{"RECALL_Final_Score is 3.66 (line 5), the recomputed value is 3.67"}},
@@ -253,6 +266,30 @@ func assertContainsEach(t *testing.T, what string, want, got []string) {
 	}
 }
 
+// TestRagRecallLineResults: each formula line says how the judge's value compares.
+func TestRagRecallLineResults(t *testing.T) {
+	r := testRegistry(t)
+	answer := seedAnswer("[ESSENTIAL PASSAGE] 1: Score: 4 [ESSENTIAL PASSAGE] 2: Score: 4 [ESSENTIAL PASSAGE] 3: Score: 3 [BONUS PASSAGE] 1: Score: 1",
+		"RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67", "RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.2",
+		"RECALL_Combined_Formula: 3.67 + 0.17 = 3.84", "RECALL_Final_Score: 3.84")
+	v, err := r.Parse(ragRecallID, value.NewObject("passage_gt", gt31, "passage_llm", "x"), answer)
+	require.NoError(t, err)
+	d := v.Verdict.(*ragRecallDetail)
+	var results []any
+	for _, l := range d.Lines {
+		if l.Result == nil {
+			results = append(results, nil)
+			continue
+		}
+		results = append(results, *l.Result+" "+map[bool]string{true: "right", false: "wrong"}[*l.Match])
+	}
+	assert.Equal(t, []any{"same right", "differs wrong", "rounded-per-step right", nil, "rounded-per-step right"}, results)
+	assert.Equal(t, "RECALL_Combined_Formula: 3.67 + 0.17 = 3.84", *d.Lines[2].Recomputed, "the recomputed line is the seed's chain, rounded per step")
+	require.Len(t, v.Checks, 1)
+	assert.Equal(t, diag.RecallArithmeticDiffers, v.Checks[0].Code)
+	assert.InDelta(t, 3.83, *v.Score, 1e-9, "the score is the exact value")
+}
+
 func TestRagRecallDetail(t *testing.T) {
 	r := testRegistry(t)
 	in := value.NewObject("passage_gt", gt22, "passage_llm", "x")
@@ -271,19 +308,20 @@ func TestRagRecallDetail(t *testing.T) {
 			{"number": 2, "value": 0, "exact": "0", "text": "0", "line": 1, "col": 263}],
 		"recomputed": {"essential": 3.5, "bonus": 0.5, "combined": 4, "final": 4,
 			"exact": {"essential": "7/2", "bonus": "1/2", "combined": "4", "final": "4"},
+			"stepped": {"essential": 3.5, "bonus": 0.5, "combined": 4, "final": 4},
 			"lines": ["RECALL_Essential_Formula: (4 + 3) / 2 = 3.5", "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5",
 				"RECALL_Combined_Formula: 3.5 + 0.5 = 4", "RECALL_Final_Score_Calculation: min(5, 4) = 4", "RECALL_Final_Score: 4"]},
 		"lines": [
 			{"label": "RECALL_Essential_Formula", "recomputed": "RECALL_Essential_Formula: (4 + 3) / 2 = 3.5",
-				"stated": "(4 + 3) / 2 = 3.5", "stated_value": 3.5, "line": 3, "col": 3, "match": true},
+				"stated": "(4 + 3) / 2 = 3.5", "stated_value": 3.5, "line": 3, "col": 3, "result": "same", "match": true},
 			{"label": "RECALL_Bonus_Formula", "recomputed": "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5",
-				"stated": "(4 + 0) / (2 * 2 * 2) = 0.5", "stated_value": 0.5, "line": 5, "col": 3, "match": true},
+				"stated": "(4 + 0) / (2 * 2 * 2) = 0.5", "stated_value": 0.5, "line": 5, "col": 3, "result": "same", "match": true},
 			{"label": "RECALL_Combined_Formula", "recomputed": "RECALL_Combined_Formula: 3.5 + 0.5 = 4",
-				"stated": "3.5 + 0.5 = 4", "stated_value": 4, "line": 7, "col": 3, "match": true},
+				"stated": "3.5 + 0.5 = 4", "stated_value": 4, "line": 7, "col": 3, "result": "same", "match": true},
 			{"label": "RECALL_Final_Score_Calculation", "recomputed": "RECALL_Final_Score_Calculation: min(5, 4) = 4",
-				"stated": "min(5, 4) = 4", "stated_value": 4, "line": 9, "col": 3, "match": true},
+				"stated": "min(5, 4) = 4", "stated_value": 4, "line": 9, "col": 3, "result": "same", "match": true},
 			{"label": "RECALL_Final_Score", "recomputed": "RECALL_Final_Score: 4",
-				"stated": "4.25", "stated_value": 4.25, "line": 11, "col": 3, "match": false}],
+				"stated": "4.25", "stated_value": 4.25, "line": 11, "col": 3, "result": "differs", "match": false}],
 		"stated": {"essential": 3.5, "bonus": 0.5, "combined": 4, "final_calculation": 4, "final": 4.25},
 		"threshold": null
 	}`, string(b))

@@ -15,7 +15,10 @@ import (
 //   - The whole answer, stripped of white space, quotes, Markdown emphasis (* _ `) and a final
 //     period, is "yes" or "no" in any case: that is the verdict.
 //   - Otherwise the verdicts are its verdict lines: the first and the last non-empty line when,
-//     stripped the same way (and of a leading # or >), it is exactly yes or no; and every line
+//     stripped the same way (and of a leading # or >), it is exactly yes or no, or when its first
+//     word is yes or no followed by a punctuation mark and prose ("No. The date is wrong.", "Yes,
+//     every claim is supported.", "NO - the year is not in the facts", "**No.** The answer …";
+//     see leadVerdict for the marks); and every line
 //     that starts with the label "Answer:", "Final answer:", "Verdict:", "Final verdict:" or
 //     "Label:" (Phoenix's templates end with "LABEL: <label>"; any case, any emphasis around the
 //     label or the word; "=" for ":", as in "Answer=C") followed by yes or no, alone or followed by
@@ -24,7 +27,9 @@ import (
 //     . ! ? ; and ,) that is exactly yes or no is one more verdict ("Final answer: yes. no. yes."
 //     gives three).
 //   - One or more verdicts that agree are the verdict; the prose around them is skipped, with a
-//     warning (answer.prose-skipped) pointing at the verdict. Verdicts that disagree are
+//     warning pointing at the verdict: answer.prose-after-verdict when the verdict is only the
+//     first word of a sentence (a reading a person makes, but from prose), else
+//     answer.prose-skipped. Verdicts that disagree are
 //     answer.several-verdicts, and no verdict line at all is answer.no-verdict: undetermined,
 //     never a guess from the words of the prose.
 
@@ -120,14 +125,17 @@ type yesNo struct {
 	off, n int
 }
 
-// verdictAt is one verdict found in the answer: the word and its bytes.
+// verdictAt is one verdict found in the answer: the word and its bytes; lead when it is only the
+// first word of a sentence that goes on ("No. The date is wrong.").
 type verdictAt struct {
 	word   string
 	off, n int
+	lead   bool
 }
 
-// verdictLabels are the labels a verdict line may start with, longest first.
-var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict", "label"}
+// verdictLabels are the labels a verdict line may start with, longest first ("Grade:" as
+// LangChain's QA grader asks for "GRADE: CORRECT or INCORRECT").
+var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict", "label", "grade"}
 
 // readYesNo reads answer[from:] (from is where the text after any reasoning starts) by the
 // yes/no rule above. Offsets and positions are in the whole answer.
@@ -168,7 +176,12 @@ func (w *wordRule) read(answer string, from int) yesNo {
 		if k == 0 || k == len(lines)-1 {
 			s, e := stripVerdict(answer, l.start, l.end, true)
 			if word := w.whole(answer[s:e]); word != "" {
-				found = append(found, verdictAt{word, s, e - s})
+				found = append(found, verdictAt{word: word, off: s, n: e - s})
+				continue
+			}
+			if v, more := w.leadVerdict(answer, l.start, l.end); len(v) > 0 {
+				found = append(found, v...)
+				prose = prose || more
 				continue
 			}
 		}
@@ -177,7 +190,7 @@ func (w *wordRule) read(answer string, from int) yesNo {
 	quoted := quoteExcerpt(strings.TrimSpace(answer[from:]))
 	if len(found) == 0 {
 		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just " + w.any + ", and no line of it is a verdict " +
-			"(" + w.any + " alone on the first or last line, or after \"Answer:\", \"Final answer:\", \"Verdict:\" or \"Label:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
+			"(" + w.any + " alone on the first or last line or starting it before a punctuation mark, or after \"Answer:\", \"Final answer:\", \"Verdict:\" or \"Label:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
 	}
 	for _, f := range found[1:] {
 		if f.word != found[0].word {
@@ -186,12 +199,127 @@ func (w *wordRule) read(answer string, from int) yesNo {
 					" at " + posIn(answer, f.off) + "), so it cannot be read: " + quoted}
 		}
 	}
+	// A verdict line of its own says more than the first word of a sentence: point at it.
 	v := found[0]
-	if !prose {
-		return yesNo{word: v.word, off: v.off, n: v.n} // "Answer: no", or "Yes" twice: nothing was skipped
+	for _, f := range found {
+		if !f.lead {
+			v = f
+			break
+		}
+	}
+	switch {
+	case !prose:
+		return yesNo{word: v.word, off: v.off, n: v.n} // "Answer: no", "Yes" twice, "YES!": nothing was skipped
+	case v.lead:
+		return yesNo{word: v.word, code: diag.AnswerProseAfterVerdict, off: v.off, n: v.n,
+			msg: "read the verdict " + v.word + " from the first word at " + posIn(answer, v.off) + ", which the prose after it explains; " +
+				"the prose was skipped: " + quoted}
 	}
 	return yesNo{word: v.word, code: diag.AnswerProseSkipped, off: v.off, n: v.n,
 		msg: "read the verdict " + v.word + " from the verdict line at " + posIn(answer, v.off) + "; the rest of the answer was skipped: " + quoted}
+}
+
+// leadVerdict reads a line answer[start:end] that starts with a verdict word and goes on ("No.
+// The date is wrong."): the verdict, and whether prose follows it. The word is the line's first
+// (after white space, quotes, emphasis, a Markdown heading, quote or bullet mark), whole,
+// followed (after closing quotes or emphasis) by
+//
+//	mark = ("," | "." | "!" | ";" | ":") not followed by a letter or digit
+//	     | sp* ("-" | "--") (sp | end of line) | sp* ("–" | "—")
+//
+// ("E.g." is a word, not the label "E"; "No.5" a number; a hyphen joins words, "No-one", unless
+// white space follows it). Not a verdict: the word followed by a word ("No relevant statement", "Yes and
+// no"), an ellipsis ("No... maybe": it hesitates), "?", "(" or "/" ("Yes/No" echoes the
+// format); a one-character word followed by "." (a list marker, "A. First …"). Each later
+// sentence or clause of the line (split at . ! ? ; ,) that is exactly a verdict word is one
+// more verdict ("Yes. No." gives two).
+func (w *wordRule) leadVerdict(answer string, start, end int) (found []verdictAt, prose bool) {
+	i := start
+	for i < end {
+		r, size := utf8.DecodeRuneInString(answer[i:end])
+		if !isVerdictTrim(r) && !strings.ContainsRune("#>-•", r) {
+			break
+		}
+		i += size
+	}
+	word, n := w.leading(answer[i:end])
+	if word == "" {
+		return nil, false
+	}
+	at := i
+	j := at + n
+	for j < end {
+		r, size := utf8.DecodeRuneInString(answer[j:end])
+		if unicode.IsSpace(r) || !isVerdictTrim(r) {
+			break
+		}
+		j += size // closing emphasis or quotes
+	}
+	mark := markLen(answer, j, end)
+	if mark == 0 || (mark == 1 && answer[j] == '.' && utf8.RuneCountInString(word) == 1) {
+		return nil, false
+	}
+	j += mark
+	for j < end && strings.ContainsRune("*_`\"'", rune(answer[j])) {
+		j++ // "**No.** The …": the emphasis closes after the mark
+	}
+	found = []verdictAt{{word: word, off: at, n: n, lead: true}}
+	// The rest of the line, clause by clause.
+	for k := j; k < end; {
+		e := k
+		for e < end && !strings.ContainsRune(".!?;,", rune(answer[e])) {
+			e++
+		}
+		s, t := stripVerdict(answer, k, e, false)
+		if other := w.whole(answer[s:t]); other != "" {
+			found = append(found, verdictAt{word: other, off: s, n: t - s, lead: true})
+		} else if strings.IndexFunc(answer[s:t], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			prose = true
+		}
+		k = e + 1
+	}
+	return found, prose
+}
+
+// markLen returns the length of the punctuation mark at answer[j:end] that ends a verdict word
+// (see leadVerdict), or 0.
+func markLen(answer string, j, end int) int {
+	wordAfter := func(k int) bool {
+		r, _ := utf8.DecodeRuneInString(answer[k:end])
+		return k < end && (unicode.IsLetter(r) || unicode.IsDigit(r))
+	}
+	spaceOrEnd := func(k int) bool {
+		r, _ := utf8.DecodeRuneInString(answer[k:end])
+		return k >= end || unicode.IsSpace(r)
+	}
+	if j >= end {
+		return 0
+	}
+	switch c := answer[j]; c {
+	case ',', '!', ';', ':':
+		if wordAfter(j + 1) {
+			return 0
+		}
+		return 1
+	case '.':
+		if j+1 < end && answer[j+1] == '.' || wordAfter(j+1) {
+			return 0 // "No..." hesitates; "E.g." is a word
+		}
+		return 1
+	}
+	k := j
+	for k < end && (answer[k] == ' ' || answer[k] == '\t') {
+		k++
+	}
+	switch {
+	case strings.HasPrefix(answer[k:end], "--") && spaceOrEnd(k+2):
+		return k + 2 - j
+	case strings.HasPrefix(answer[k:end], "-") && spaceOrEnd(k+1):
+		return k + 1 - j
+	case strings.HasPrefix(answer[k:end], "—"), strings.HasPrefix(answer[k:end], "–"):
+		return k + len("—") - j
+	}
+	return 0
 }
 
 // a is "a " + what, or "one of …" as it is.
@@ -294,18 +422,18 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 					return nil // "Answer: No unsupported claim": a sentence, not a verdict
 				}
 			}
-			out = append(out, verdictAt{verdict, s, n})
+			out = append(out, verdictAt{word: verdict, off: s, n: n})
 			// "Answer: Yes/No" echoes the prompt's format, choosing nothing: the word after the
 			// slash or bar is one more verdict, and two that differ are no verdict.
 			if rest != "" && (rest[0] == '/' || rest[0] == '|') {
 				at := e - len(strings.TrimLeftFunc(rest[1:], isVerdictTrim))
 				if other, m := w.leading(answer[at:e]); other != "" {
-					out = append(out, verdictAt{other, at, m})
+					out = append(out, verdictAt{word: other, off: at, n: m})
 				}
 			}
 			first = false
 		} else if word := w.whole(answer[s:e]); word != "" {
-			out = append(out, verdictAt{word, s, e - s})
+			out = append(out, verdictAt{word: word, off: s, n: e - s})
 		}
 		i = j + 1
 	}

@@ -35,8 +35,24 @@ func FuzzCompute(f *testing.F) {
 				t.Fatalf("Float(%s) = %v", v.RatString(), f)
 			}
 		}
-		if want := "RECALL_Final_Score: " + Format(r.Final); r.Lines[LineFinal] != want {
+		if want := "RECALL_Final_Score: " + Format(r.Stepped[LineFinal]); r.Lines[LineFinal] != want {
 			t.Fatalf("last line %q, want %q", r.Lines[LineFinal], want)
+		}
+		// Rounding per step moves the chain by at most a hundredth, and the chain, like the
+		// exact values, is right by Compare's rule.
+		if d := new(exact.Rat).Sub(r.Stepped[LineFinal], r.Final); new(exact.Rat).Abs(d).Cmp(exact.NewRat(1, 100)) > 0 {
+			t.Fatalf("stepped final %s is more than 0.01 from %s", Format(r.Stepped[LineFinal]), r.Final.RatString())
+		}
+		var exactLines [NumLines]*exact.Rat
+		for i := range exactLines {
+			exactLines[i] = r.Exact(i)
+		}
+		for _, stated := range [][NumLines]*exact.Rat{r.Stepped, exactLines} {
+			for i, c := range r.Compare(stated) {
+				if c != LineSame && c != LineRoundedPerStep {
+					t.Fatalf("line %d of %v is %q", i, stated, c)
+				}
+			}
 		}
 	})
 }

@@ -3,8 +3,12 @@
 // judge's answer (ReadAnswer), and the recall itself (Compute), shown in the seed prompt's own
 // line format.
 //
-// The arithmetic is done with math/big rationals so that 11/3 stays 11/3 until it is shown; only
-// the display rounds (Format), half up to at most 2 decimals, as the seed asks its judge to do.
+// The arithmetic is done with exact rationals so that 11/3 stays 11/3 until it is shown; only the
+// display rounds (Format), half up to at most 2 decimals. The seed asks its judge to "only express
+// decimals to a maximum of 2 decimal places (round up from 3)", so a judge rounds each line before
+// it goes into the next: the seed-format lines (Result.Lines) are that chain, whose terms add up
+// as written, and Compare tells a judge that rounded per step from one that erred. The score is
+// the exact value.
 package recall
 
 import (
@@ -48,9 +52,20 @@ type Result struct {
 	Combined      *exact.Rat // EssentialPart + BonusPart
 	Final         *exact.Rat // min(5, Combined)
 
+	// Stepped is the seed's chain with each line rounded half up to 2 decimals before it is used
+	// in the next, as the seed asks its judge to write it, indexed by LineEssential … LineFinal:
+	// for 11/3 and 1/6, 3.67 + 0.17 = 3.84 where the exact combined value is 23/6 (3.83).
+	Stepped [NumLines]*exact.Rat
+
 	// Lines are the five formula lines in the seed's format, indexed by LineEssential … LineFinal,
-	// e.g. "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5".
+	// e.g. "RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5": the Stepped chain, whose terms add
+	// up as written.
 	Lines [NumLines]string
+}
+
+// Exact returns the exact value of formula line i (LineEssential … LineFinal).
+func (r *Result) Exact(i int) *exact.Rat {
+	return [NumLines]*exact.Rat{r.EssentialPart, r.BonusPart, r.Combined, r.Final, r.Final}[i]
 }
 
 var (
@@ -95,19 +110,136 @@ func Compute(essential, bonus []*exact.Rat) (*Result, error) {
 		r.Final.Set(ratFive)
 	}
 
+	st := &r.Stepped
+	st[LineEssential] = Round2(r.EssentialPart)
+	st[LineBonus] = Round2(r.BonusPart)
+	st[LineCombined] = new(exact.Rat).Add(st[LineEssential], st[LineBonus]) // two 2-decimal terms: exact
+	st[LineFinalCalc] = minFive(st[LineCombined])
+	st[LineFinal] = st[LineFinalCalc]
+
 	num := "0" // the seed writes an empty bonus sum as (0)
 	if r.B > 0 {
 		num = joinTerms(bonus)
 	}
 	r.Lines[LineEssential] = Labels[LineEssential] + ": (" + joinTerms(essential) + ") / " +
-		strconv.Itoa(r.E) + " = " + Format(r.EssentialPart)
+		strconv.Itoa(r.E) + " = " + Format(st[LineEssential])
 	r.Lines[LineBonus] = Labels[LineBonus] + ": (" + num + ") / (" + strconv.Itoa(r.E) + " * " +
-		strconv.Itoa(r.B) + " * 2) = " + Format(r.BonusPart)
-	r.Lines[LineCombined] = Labels[LineCombined] + ": " + Format(r.EssentialPart) + " + " +
-		Format(r.BonusPart) + " = " + Format(r.Combined)
-	r.Lines[LineFinalCalc] = Labels[LineFinalCalc] + ": min(5, " + Format(r.Combined) + ") = " + Format(r.Final)
-	r.Lines[LineFinal] = Labels[LineFinal] + ": " + Format(r.Final)
+		strconv.Itoa(r.B) + " * 2) = " + Format(st[LineBonus])
+	r.Lines[LineCombined] = Labels[LineCombined] + ": " + Format(st[LineEssential]) + " + " +
+		Format(st[LineBonus]) + " = " + Format(st[LineCombined])
+	r.Lines[LineFinalCalc] = Labels[LineFinalCalc] + ": min(5, " + Format(st[LineCombined]) + ") = " + Format(st[LineFinalCalc])
+	r.Lines[LineFinal] = Labels[LineFinal] + ": " + Format(st[LineFinal])
 	return r, nil
+}
+
+// minFive returns min(5, x), a new value.
+func minFive(x *exact.Rat) *exact.Rat {
+	if x.Cmp(ratFive) > 0 {
+		return new(exact.Rat).Set(ratFive)
+	}
+	return new(exact.Rat).Set(x)
+}
+
+// LineCheck is how a judge's formula line compares with the recall (Compare).
+type LineCheck string
+
+// The results of Compare, one per formula line.
+const (
+	LineNotStated      LineCheck = ""                 // the judge wrote no readable value on that line
+	LineSame           LineCheck = "same"             // equal to the exact value rounded to 2 decimals
+	LineRoundedPerStep LineCheck = "rounded-per-step" // not the exact value, but right on the judge's own rounded terms
+	LineDiffers        LineCheck = "differs"          // an arithmetic error
+)
+
+// Compare checks the judge's result on each formula line (stated, indexed by LineEssential …
+// LineFinal; nil where the judge wrote none or it could not be read) against r.
+//
+// A line is LineSame when it equals the exact value at 2 decimals. Otherwise it is
+// LineRoundedPerStep when it is what the seed's chain gives with each step rounded to 2
+// decimals, on the judge's own terms: a division rounded (ΣE/E, ΣB/(E·B·2)); the sum of the
+// judge's essential and bonus results (or, where the judge wrote none or a wrong one, of their
+// rounded values); min(5, …) of the judge's combined result; the final score of its calculation
+// line. "Rounded" is half up or up (the seed says "round up from 3", which reads either way):
+// 1/3 may be written 0.33 or 0.34, never 0.3. Anything else is LineDiffers, and a line built on a
+// wrong one differs too unless it happens to equal the exact value.
+func (r *Result) Compare(stated [NumLines]*exact.Rat) [NumLines]LineCheck {
+	var out [NumLines]LineCheck
+	// carry[i] are the values a judge right so far carries from line i into the next: what it
+	// wrote when that was right, else every value a right judge may have written there.
+	var carry [NumLines][]*exact.Rat
+	for i := range out {
+		var want []*exact.Rat
+		switch i {
+		case LineEssential, LineBonus:
+			want = rounded(r.Exact(i))
+		case LineCombined:
+			for _, e := range carry[LineEssential] {
+				for _, b := range carry[LineBonus] {
+					want = addRats(want, rounded(new(exact.Rat).Add(e, b))...)
+				}
+			}
+		case LineFinalCalc:
+			for _, c := range carry[LineCombined] {
+				want = addRats(want, rounded(minFive(c))...)
+			}
+		case LineFinal:
+			want = carry[LineFinalCalc]
+		}
+		st := stated[i]
+		switch {
+		case st == nil:
+			out[i] = LineNotStated
+		case Round2(st).Cmp(Round2(r.Exact(i))) == 0:
+			out[i] = LineSame
+		case containsRat(want, st) || containsRat(want, Round2(st)):
+			out[i] = LineRoundedPerStep
+		default:
+			out[i] = LineDiffers
+		}
+		if out[i] == LineSame || out[i] == LineRoundedPerStep {
+			carry[i] = []*exact.Rat{st}
+		} else {
+			carry[i] = addRats(want, Round2(r.Exact(i)))
+		}
+	}
+	return out
+}
+
+// addRats adds to xs each of ys it does not hold yet.
+func addRats(xs []*exact.Rat, ys ...*exact.Rat) []*exact.Rat {
+	for _, y := range ys {
+		if !containsRat(xs, y) {
+			xs = append(xs, y)
+		}
+	}
+	return xs
+}
+
+// rounded returns x rounded to 2 decimals half up and up (one value when they agree).
+func rounded(x *exact.Rat) []*exact.Rat {
+	h, u := Round2(x), roundUp2(x)
+	if h.Cmp(u) == 0 {
+		return []*exact.Rat{h}
+	}
+	return []*exact.Rat{h, u}
+}
+
+func containsRat(xs []*exact.Rat, x *exact.Rat) bool {
+	for _, y := range xs {
+		if y.Cmp(x) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// roundUp2 returns x rounded up (toward +∞) to 2 decimals.
+func roundUp2(x *exact.Rat) *exact.Rat {
+	h := Round2(x)
+	if h.Cmp(x) >= 0 {
+		return h
+	}
+	return new(exact.Rat).Add(h, exact.NewRat(1, 100))
 }
 
 // CheckScore reports whether score number n (1-based) of the given kind ("essential" or "bonus")
@@ -233,14 +365,26 @@ func trimZeros(s string) string {
 }
 
 // Summary is a Result as the JS API's recall() returns it: the four values rounded for display
-// and as exact fractions ("7/2", "4"), and the seed-format lines.
+// and as exact fractions ("7/2", "4"), the seed's chain rounded per step, and the seed-format
+// lines (that chain).
 type Summary struct {
-	Essential float64      `json:"essential"`
-	Bonus     float64      `json:"bonus"`
-	Combined  float64      `json:"combined"`
-	Final     float64      `json:"final"`
-	Exact     ExactSummary `json:"exact"`
-	Lines     []string     `json:"lines"`
+	Essential float64        `json:"essential"`
+	Bonus     float64        `json:"bonus"`
+	Combined  float64        `json:"combined"`
+	Final     float64        `json:"final"`
+	Exact     ExactSummary   `json:"exact"`
+	Stepped   SteppedSummary `json:"stepped"`
+	Lines     []string       `json:"lines"`
+}
+
+// SteppedSummary is Result.Stepped: each line rounded before the next uses it. It differs from
+// the rounded exact values only where rounding a step moved the next one (3.67 + 0.17 = 3.84
+// against 23/6, 3.83).
+type SteppedSummary struct {
+	Essential float64 `json:"essential"`
+	Bonus     float64 `json:"bonus"`
+	Combined  float64 `json:"combined"`
+	Final     float64 `json:"final"`
 }
 
 // ExactSummary holds the four values of a Result as exact fractions in lowest terms.
@@ -263,6 +407,12 @@ func (r *Result) Summary() Summary {
 			Bonus:     r.BonusPart.RatString(),
 			Combined:  r.Combined.RatString(),
 			Final:     r.Final.RatString(),
+		},
+		Stepped: SteppedSummary{
+			Essential: Float(r.Stepped[LineEssential]),
+			Bonus:     Float(r.Stepped[LineBonus]),
+			Combined:  Float(r.Stepped[LineCombined]),
+			Final:     Float(r.Stepped[LineFinal]),
 		},
 		Lines: append([]string(nil), r.Lines[:]...),
 	}

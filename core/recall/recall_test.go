@@ -126,6 +126,13 @@ func TestCompute(t *testing.T) {
 			"RECALL_Final_Score_Calculation: min(5, 6.25) = 5",
 			"RECALL_Final_Score: 5",
 		}},
+		{"thirds and a sixth, rounded per step: the terms add up as written", []string{"4", "4", "3"}, []string{"1"}, [4]string{"11/3", "1/6", "23/6", "23/6"}, []string{
+			"RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67",
+			"RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17",
+			"RECALL_Combined_Formula: 3.67 + 0.17 = 3.84",
+			"RECALL_Final_Score_Calculation: min(5, 3.84) = 3.84",
+			"RECALL_Final_Score: 3.84",
+		}},
 		{"thirds", []string{"4", "4", "3"}, []string{"0"}, [4]string{"11/3", "0", "11/3", "11/3"}, []string{
 			"RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67",
 			"RECALL_Bonus_Formula: (0) / (3 * 1 * 2) = 0",
@@ -177,8 +184,76 @@ func TestComputeJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"essential":3.5,"bonus":0.5,"combined":4,"final":4,
 		"exact":{"essential":"7/2","bonus":"1/2","combined":"4","final":"4"},
+		"stepped":{"essential":3.5,"bonus":0.5,"combined":4,"final":4},
 		"lines":["RECALL_Essential_Formula: (4 + 3) / 2 = 3.5","RECALL_Bonus_Formula: (4 + 0) / (2 * 2 * 2) = 0.5",
 		"RECALL_Combined_Formula: 3.5 + 0.5 = 4","RECALL_Final_Score_Calculation: min(5, 4) = 4","RECALL_Final_Score: 4"]}`, string(b))
+	// Rounded per step, the chain ends one hundredth above the exact value: both are said.
+	r, err = Compute(rats(t, "4", "4", "3"), rats(t, "1"))
+	require.NoError(t, err)
+	b, err = r.MarshalJSON()
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"essential":3.67,"bonus":0.17,"combined":3.83,"final":3.83,
+		"exact":{"essential":"11/3","bonus":"1/6","combined":"23/6","final":"23/6"},
+		"stepped":{"essential":3.67,"bonus":0.17,"combined":3.84,"final":3.84},
+		"lines":["RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67","RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17",
+		"RECALL_Combined_Formula: 3.67 + 0.17 = 3.84","RECALL_Final_Score_Calculation: min(5, 3.84) = 3.84","RECALL_Final_Score: 3.84"]}`, string(b))
+}
+
+// TestCompare: a judge's line is the same as the exact value, right on its own terms rounded per
+// step (the seed asks for 2 decimals, "round up from 3": half up or up), or an error.
+func TestCompare(t *testing.T) {
+	const (
+		same    = LineSame
+		step    = LineRoundedPerStep
+		differs = LineDiffers
+		none    = LineNotStated
+	)
+	tests := []struct {
+		name             string
+		essential, bonus []string
+		stated           [NumLines]string // "" for a line not stated
+		want             [NumLines]LineCheck
+	}{
+		{"the seed's example 1", []string{"4", "3"}, []string{"4", "0"},
+			[NumLines]string{"3.5", "0.5", "4", "4", "4"}, [NumLines]LineCheck{same, same, same, same, same}},
+		{"rounded per step: 3.67 + 0.17 = 3.84 (exactly 23/6, 3.83)", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"3.67", "0.17", "3.84", "3.84", "3.84"}, [NumLines]LineCheck{same, same, step, step, step}},
+		{"the exact value on every line", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"3.67", "0.17", "3.83", "3.83", "3.83"}, [NumLines]LineCheck{same, same, same, same, same}},
+		{"more decimals are the exact value", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"3.6667", "0.1667", "3.8334", "3.8334", "3.8334"}, [NumLines]LineCheck{same, same, same, same, same}},
+		{"rounded up, as 'round up from 3' also reads: 3.34 for 10/3, 0.34 for 1/3", []string{"3", "4", "3"}, []string{"2"},
+			[NumLines]string{"3.34", "0.34", "3.68", "3.68", "3.68"}, [NumLines]LineCheck{step, step, step, step, step}},
+		{"rounded half up on the same scores", []string{"3", "4", "3"}, []string{"2"},
+			[NumLines]string{"3.33", "0.33", "3.66", "3.66", "3.66"}, [NumLines]LineCheck{same, same, step, step, step}},
+		{"truncated is not rounded: 3.66 for 11/3", []string{"4", "4", "3"}, []string{"0"},
+			[NumLines]string{"3.66", "0", "3.66", "3.66", "3.66"}, [NumLines]LineCheck{differs, same, differs, differs, differs}},
+		{"only the lines after a skipped one", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"", "", "3.84", "", "3.84"}, [NumLines]LineCheck{none, none, step, none, step}},
+		{"an addition error", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"3.67", "0.17", "3.94", "3.94", "3.94"}, [NumLines]LineCheck{same, same, differs, differs, differs}},
+		{"an error carried on is still wrong", []string{"4", "3"}, []string{"4", "0"},
+			[NumLines]string{"3.5", "1", "4.5", "4.5", "4.5"}, [NumLines]LineCheck{same, differs, differs, differs, differs}},
+		{"capped at 5", []string{"5", "5", "4"}, []string{"5", "5", "5"},
+			[NumLines]string{"4.67", "0.83", "5.5", "5", "5"}, [NumLines]LineCheck{same, same, same, same, same}},
+		{"the cap written wrong", []string{"5", "5", "4"}, []string{"5", "5", "5"},
+			[NumLines]string{"4.67", "0.83", "5.5", "5.5", "5.5"}, [NumLines]LineCheck{same, same, same, differs, differs}},
+		{"a final score that does not follow its own calculation", []string{"4", "4", "3"}, []string{"1"},
+			[NumLines]string{"3.67", "0.17", "3.84", "3.84", "3.9"}, [NumLines]LineCheck{same, same, step, step, differs}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Compute(rats(t, tt.essential...), rats(t, tt.bonus...))
+			require.NoError(t, err)
+			var stated [NumLines]*exact.Rat
+			for i, s := range tt.stated {
+				if s != "" {
+					stated[i] = rats(t, s)[0]
+				}
+			}
+			assert.Equal(t, tt.want, r.Compare(stated))
+		})
+	}
 }
 
 func TestComputeErrors(t *testing.T) {

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { useBatchEnv, openBatch, loadDataset, runEnd } from "./batch-env.mjs";
+import { useBatchEnv, openBatch, newBatchPage, loadDataset, runEnd } from "./batch-env.mjs";
 
 const env = useBatchEnv({ latencyMs: 5, faults: false });
 
@@ -92,6 +92,44 @@ test("a RAGAS-style rag-recall CSV without passage markers is refused in the pre
     await page.locator('[data-ref="batch-setup"]').press("Control+Enter");
     assert.equal(await page.locator('[data-ref="batch-run-card"]').isHidden(), true);
     assert.equal(upstream.stats.calls - callsBefore, 0, "no call was made");
+  } finally {
+    await context.close();
+  }
+});
+
+// HaluEval ships JSON Lines named .json (data/general_data.json); RAGChecker writes {"results":
+// [...]} with claims as [subject, predicate, object] triplets. The content decides the format,
+// the file line says what it was read as, and the columns map without manual work.
+test("a file is read by its content, the extension only a hint: the file line says what was detected", async () => {
+  const halu = [1, 2, 3].map((i) => JSON.stringify({ ID: String(i), user_query: `Name a color (${i}).`, chatgpt_response: `row-${i}: Red.`, hallucination: i === 2 ? "yes" : "no", hallucination_spans: [] })).join("\n") + "\n";
+  const ragChecker = JSON.stringify({
+    results: [1, 2].map((i) => ({
+      query_id: String(i), query: `What's the longest river? (${i})`, gt_answer: "The Nile.", response: `row-${i}: The Nile [1].`,
+      retrieved_context: [{ doc_id: "000", text: "Scientists debate whether the Amazon or the Nile is the longest river." }],
+      response_claims: [["Nile", "is", "longest river in the world"]],
+      metrics: { precision: 1 },
+    })),
+    metrics: { overall_metrics: { precision: 100 } },
+  });
+  const { browser, serve } = env;
+  const context = await browser.newContext();
+  try {
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await load1(page, "general_data.json", halu, "answer-grounding");
+    const msg = page.locator('[data-ref="batch-file-msg"]');
+    assert.match(await msg.textContent(), /^✓ general_data\.json: 3 rows \(JSON Lines by its content, though named \.json\), columns ID, user_query, chatgpt_response/);
+    assert.equal(await msg.getAttribute("data-format"), "jsonl");
+    assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "chatgpt_response");
+    if (process.env.SHOT) await msg.screenshot({ path: process.env.SHOT });
+    await load1(page, "checking_outputs.json", ragChecker, "claim-groundedness");
+    assert.match(await msg.textContent(), /^✓ checking_outputs\.json: 2 rows \(JSON\), columns query_id, query/);
+    assert.equal(await page.inputValue('[data-ref="batch-map-claims"]'), "response_claims");
+    assert.equal(await page.inputValue('[data-ref="batch-map-evidence"]'), "retrieved_context");
+    assert.match(await page.textContent('[data-ref="batch-estimate"]'), /^About 2 calls/);
+    await load1(page, "export.txt", "question\tanswer\tcontexts\nWho?\tAda, in 1843.\tAda wrote it in 1843.\n", "answer-grounding");
+    assert.match(await msg.textContent(), /^✓ export\.txt: 1 rows \(TSV\), columns question, answer, contexts/);
+    assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();
   }

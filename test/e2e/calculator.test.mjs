@@ -1,7 +1,7 @@
 // calculator.test.mjs: the recall calculator in real chromium with the network off: the rag-recall
 // seed's four examples reproduced line for line (the lines are read from the verbatim prompt),
-// counts from a pasted ground truth, errors for E = 0 and out-of-range scores, and a judge's
-// recall answer with wrong arithmetic flagged.
+// counts from a pasted ground truth, errors for E = 0 and out-of-range scores, a judge's recall
+// answer with wrong arithmetic flagged, and one rounded per step as the seed asks told apart.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -85,6 +85,32 @@ test("a judge's recall answer with wrong arithmetic is checked line by line", as
   assert.deepEqual(states, ["same", "differs", "differs", "differs", "differs"]);
   assert.match(await text(page, '[data-ref="calc-check"] [data-ref="score"]'), /^4 \/ 5/, "the recomputed score, not the judge's 4.5");
   assert.match(await text(page, '[data-ref="calc-check"] [data-ref="checks"]'), /4\.5/, "a warning names the judge's stated score");
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("rounded per step: the seed's lines add up as written, the exact score beside them, and a judge that wrote them is right", async () => {
+  await page.fill('[data-ref="calc-gt"]', "");
+  await page.click('[data-ref="calc-seed-2"]'); // E = 3, B = 1: scores 4, 4, 3 and 0
+  await page.fill('[data-ref="calc-bonus-1"]', "1");
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "3.83 / 5");
+  assert.equal(await text(page, '[data-ref="calc-exact"]'), "exactly 23/6");
+  const lines = (await text(page, '[data-ref="calc-lines"]')).split("\n");
+  assert.equal(lines[2], "RECALL_Combined_Formula: 3.67 + 0.17 = 3.84");
+  assert.equal(lines[4], "RECALL_Final_Score: 3.84");
+  assert.match(await text(page, '[data-ref="calc-stepped"]'), /end at 3\.84.*23\/6 ≈ 3\.83/);
+  const answer = [
+    "[ESSENTIAL PASSAGE] 1: Score: 4 [ESSENTIAL PASSAGE] 2: Score: 4 [ESSENTIAL PASSAGE] 3: Score: 3 [BONUS PASSAGE] 1: Score: 1",
+    ...lines,
+  ].join("\n");
+  await page.fill('[data-ref="calc-answer"]', answer);
+  // The check follows the typing (debounced): wait for this answer's combined line.
+  await page.waitForFunction(() => document.querySelectorAll('[data-ref="calc-check"] [data-ref="formula"] tbody tr')[2]?.dataset.state === "rounded-per-step");
+  const rows = await page.locator('[data-ref="calc-check"] [data-ref="formula"] tbody tr').evaluateAll((trs) => trs.map((t) => [t.dataset.state, t.querySelector(".line-state").textContent]));
+  assert.deepEqual(rows.map((r) => r[0]), ["same", "same", "rounded-per-step", "rounded-per-step", "rounded-per-step"]);
+  assert.equal(rows[2][1], "✓ right, rounded per step");
+  assert.match(await text(page, '[data-ref="calc-check"] [data-ref="line-exact"]'), /exactly 23\/6 ≈ 3\.83/);
+  assert.match(await text(page, '[data-ref="calc-check"] [data-ref="checks"]'), /No problems reading the judge's answer/, "no arithmetic warning");
+  if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT, fullPage: true });
   assert.deepEqual(page.pageErrors, []);
 });
 

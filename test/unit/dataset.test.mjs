@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { api, throwsRJ } from "./rj.mjs";
+import { formatWords } from "../../web/batch/format.js";
 
 const rj = await api();
 
@@ -72,6 +73,25 @@ test("readDataset lists the paths inside object columns, for promptfoo-style var
   assert.deepEqual(t.columns, ["vars", "output"]);
   assert.ok(t.paths.includes("vars.question"), t.paths.join());
   assert.ok(t.paths.includes("vars.context"), t.paths.join());
+});
+
+test("readDataset with a file's name: the content decides, the extension is a hint, and named says when they differ", () => {
+  // HaluEval ships JSON Lines named .json.
+  const halu = '{"ID": "1", "user_query": "Name three primary colors.", "chatgpt_response": "Red, green, blue.", "hallucination": "yes"}\n{"ID": "2", "user_query": "Q?", "chatgpt_response": "A.", "hallucination": "no"}\n';
+  const t = rj.readDataset(halu, undefined, "general_data.json");
+  assert.equal(t.format, "jsonl");
+  assert.equal(t.named, "json");
+  assert.equal(t.rows.length, 2);
+  assert.equal(formatWords(t, "general_data.json"), "JSON Lines by its content, though named .json");
+  const arr = rj.readDataset('[{"q": 1}, {"q": 2}]', undefined, "rows.jsonl");
+  assert.deepEqual([arr.format, arr.named, arr.rows.length], ["json", "jsonl", 2]);
+  const txt = rj.readDataset("question\tanswer\nWho?\tAda, in 1843.\n", undefined, "export.txt");
+  assert.deepEqual([txt.format, txt.named, formatWords(txt, "export.txt")], ["tsv", undefined, "TSV"]);
+  const semi = rj.readDataset("q;a\nx;y\n", undefined, "data.csv");
+  assert.equal(formatWords(semi, "data.csv"), "CSV with semicolons");
+  // A format given is the caller's word, whatever the name.
+  assert.equal(rj.readDataset(halu, "jsonl", "general_data.json").named, undefined);
+  throwsRJ(() => rj.readDataset("a\n", undefined, 3), { kind: "input", subject: "readDataset", message: /name must be a string/ });
 });
 
 test("readDataset errors: unknown format, empty text, wrong argument types", () => {

@@ -35,7 +35,8 @@ seedExamples().forEach(({ scores, lines }, k) => {
   test(`recall reproduces the seed's example ${k + 1} line for line`, () => {
     assert.equal(lines.length, 5);
     const r = rj.recall(scores);
-    assert.deepEqual(r, { ...wantNumbers[k], lines });
+    const { essential, bonus, combined, final } = wantNumbers[k];
+    assert.deepEqual(r, { ...wantNumbers[k], stepped: { essential, bonus, combined, final }, lines });
     // The same scores as strings give the same result.
     const asStrings = rj.recall({ essential: scores.essential.map(String), bonus: scores.bonus.map(String) });
     assert.deepEqual(asStrings, r);
@@ -51,6 +52,36 @@ test("recall takes decimal scores, as numbers or strings, exactly", () => {
   assert.equal(r.final, 4.38);
   assert.equal(r.lines.length, 5);
   assert.equal(r.lines[4], "RECALL_Final_Score: 4.38");
+});
+
+test("recall writes the seed's lines rounded per step, so they add up as written; the score stays exact", () => {
+  const r = rj.recall({ essential: [4, 4, 3], bonus: [1] });
+  assert.deepEqual(r.exact, { essential: "11/3", bonus: "1/6", combined: "23/6", final: "23/6" });
+  assert.equal(r.final, 3.83, "the exact 23/6, rounded once");
+  assert.deepEqual(r.stepped, { essential: 3.67, bonus: 0.17, combined: 3.84, final: 3.84 });
+  assert.deepEqual(r.lines.slice(2), [
+    "RECALL_Combined_Formula: 3.67 + 0.17 = 3.84",
+    "RECALL_Final_Score_Calculation: min(5, 3.84) = 3.84",
+    "RECALL_Final_Score: 3.84",
+  ]);
+});
+
+test("a judge right on its own rounded terms is 'rounded-per-step', not an arithmetic error", () => {
+  const rag = rj.evaluators().find((e) => e.view === "recall");
+  const inputs = { passage_gt: "[ESSENTIAL PASSAGE] a\n[ESSENTIAL PASSAGE] b\n[ESSENTIAL PASSAGE] c\n[BONUS PASSAGE] d", passage_llm: "x" };
+  const answer = (combined) =>
+    "[ESSENTIAL PASSAGE] 1: Score: 4 [ESSENTIAL PASSAGE] 2: Score: 4 [ESSENTIAL PASSAGE] 3: Score: 3 [BONUS PASSAGE] 1: Score: 1\n" +
+    `RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67\nRECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17\nRECALL_Combined_Formula: 3.67 + 0.17 = ${combined}\n` +
+    `RECALL_Final_Score_Calculation: min(5, ${combined}) = ${combined}\nRECALL_Final_Score: ${combined}`;
+  const right = rj.parse(rag.id, inputs, answer("3.84"));
+  assert.deepEqual(right.verdict.lines.map((l) => l.result), ["same", "same", "rounded-per-step", "rounded-per-step", "rounded-per-step"]);
+  assert.ok(right.verdict.lines.every((l) => l.match === true));
+  assert.deepEqual(right.checks, []);
+  assert.equal(right.score, 3.83, "the score is the exact recall");
+  const wrong = rj.parse(rag.id, inputs, answer("3.94"));
+  assert.deepEqual(wrong.verdict.lines.map((l) => l.result), ["same", "same", "differs", "differs", "differs"]);
+  assert.deepEqual([...new Set(wrong.checks.map((c) => c.code))], ["recall.arithmetic-differs"]);
+  assert.match(wrong.checks[0].message, /3\.83 \(3\.84 rounded per step\)/);
 });
 
 test("recall without bonus scores: bonus omitted, null or empty", () => {

@@ -7,7 +7,7 @@ import { yieldToLoop, MAX_REPEATS } from "./engine.js";
 import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
-import { fmtInt } from "./format.js";
+import { fmtInt, formatWords } from "./format.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
@@ -202,6 +202,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   }
 
   function fail(msg) {
+    delete fileMsg.dataset.format;
     fileMsg.textContent = "✗ " + msg;
     fileMsg.className = "batch-msg msg-error";
     setup = null;
@@ -233,11 +234,10 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       return;
     }
     delete fileMsg.dataset.engine;
-    const lower = name.toLowerCase();
-    const format = lower.endsWith(".csv") ? "csv" : lower.endsWith(".tsv") ? "tsv" : lower.endsWith(".jsonl") || lower.endsWith(".ndjson") ? "jsonl" : lower.endsWith(".json") ? "json" : undefined;
     let table;
     try {
-      table = rj.readDataset(text, format);
+      // The content decides the format; the name's extension is only a hint (JSON Lines named .json).
+      table = rj.readDataset(text, undefined, name);
     } catch (e) {
       const err = /** @type {any} */ (e);
       return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
@@ -245,9 +245,9 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
     setup = { name, table, mapping: {}, matches: [], checked: null, label: "", labelYes: "" };
     setup.label = suggestLabelColumn(mappable()) || "";
-    const fmt = table.format ? table.format.toUpperCase() : format ? format.toUpperCase() : "";
     fileMsg.className = "batch-msg";
-    fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows${fmt ? " (" + fmt + ")" : ""}, columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
+    fileMsg.dataset.format = table.format;
+    fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows (${formatWords(table, name)}), columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
     mapFor(prefs().evaluator);
     hooks.onWarm();
   }

@@ -71,25 +71,49 @@ function afterLabel(s, label) {
 
 const LINE_COLUMNS = ["Recomputed", "Judge wrote", "Agreement"];
 
-// lineTable shows the core's line-by-line comparison: the recomputed seed-format line beside
-// what the judge stated, with match true/false/null.
-function lineTable(lines) {
-  const rows = lines.map((l) => {
+// The words of each line's result (the core's recall.Compare): "rounded-per-step" is a judge
+// that did what the seed asks (each step rounded to 2 decimals), not an error.
+const LINE_STATES = { same: "✓ agrees", "rounded-per-step": "✓ right, rounded per step", differs: "✗ differs", none: "–" };
+
+// The summary key of each formula line's value, in the core's line order.
+const LINE_KEYS = ["essential", "bonus", "combined", "final", "final"];
+
+/** lineState is a line's result: the core's `result`, or from `match` for a verdict stored before it. */
+function lineState(l) {
+  if (typeof l.result === "string" && l.result in LINE_STATES) return l.result;
+  return l.match === true ? "same" : l.match === false ? "differs" : "none";
+}
+
+// exactNote says the exact value where the seed's chain, rounded per step, ends elsewhere
+// (3.67 + 0.17 = 3.84, exactly 23/6 ≈ 3.83); "" where they agree.
+function exactNote(rec, i) {
+  const key = LINE_KEYS[i];
+  if (!rec || !rec.stepped || !rec.exact || rec.stepped[key] === rec[key]) return "";
+  return `exactly ${rec.exact[key]} ≈ ${fmt(rec[key])}`;
+}
+
+// lineTable shows the core's line-by-line comparison: the recomputed seed-format line (the chain
+// rounded per step, with the exact value where it differs) beside what the judge stated, and how
+// they compare.
+function lineTable(lines, rec) {
+  const rows = lines.map((l, i) => {
     const label = String(l.label || "");
-    const state = l.match === true ? "same" : l.match === false ? "differs" : "none";
+    const state = lineState(l);
+    const recomputed = l.recomputed === null || l.recomputed === undefined ? "(undetermined)" : afterLabel(l.recomputed, label);
+    const note = l.recomputed ? exactNote(rec, i) : "";
     return h(
       "tr",
       { class: "line-" + state, dataset: { label, state } },
       h("th", { scope: "row", class: "mono", text: label.replace(/^RECALL_/, "") || "—" }),
-      h("td", { class: "mono", dataset: { label: LINE_COLUMNS[0] }, text: l.recomputed === null || l.recomputed === undefined ? "(undetermined)" : afterLabel(l.recomputed, label) }),
+      h("td", { class: "mono", dataset: { label: LINE_COLUMNS[0] } }, recomputed, note ? h("span", { class: "exact line-exact", dataset: { ref: "line-exact" }, text: note }) : null),
       h("td", { class: "mono", dataset: { label: LINE_COLUMNS[1] }, text: l.stated === null || l.stated === undefined ? "(not stated)" : afterLabel(l.stated, label) }),
-      h("td", { class: "line-state", text: state === "same" ? "✓ agrees" : state === "differs" ? "✗ differs" : "–" }),
+      h("td", { class: "line-state", text: LINE_STATES[state] }),
     );
   });
   return h(
     "section",
     { class: "formula", dataset: { ref: "formula" } },
-    h("h3", { text: "The arithmetic: recomputed exactly, against the judge's" }),
+    h("h3", { text: "The arithmetic, rounded per step as the seed asks, against the judge's" }),
     h(
       "div",
       { class: "table-wrap" },
@@ -126,7 +150,7 @@ export function recallView({ head, score, d, v, ev, inputs, rj, labels }) {
   if (essential && (essential.length || bonus.length)) {
     parts.push(bars(essential, bonus, labels ? passageLabels(rj, inputs.passage_gt) : undefined, problemsOf(d), max));
   }
-  if (Array.isArray(d.lines) && d.lines.length) parts.push(lineTable(d.lines));
+  if (Array.isArray(d.lines) && d.lines.length) parts.push(lineTable(d.lines, rec));
   const other = rest(d, ["essential", "bonus", "lines", "recomputed", "expected", "stated", "threshold"]);
   if (Object.keys(other).length) parts.push(generic(other));
   return h("div", {}, parts);
