@@ -69,6 +69,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
   const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
   const saveSoon = debounce(() => state.save(), 400);
+  // A page left (a reload, a closed tab) within the wait keeps the last keystrokes too.
+  const saveNow = () => saveSoon.settle();
+  window.addEventListener("pagehide", saveNow);
 
   let ev = byID.get(state.get("evaluator"));
   /** @type {any} the last successful rj.render result */
@@ -79,6 +82,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   let running = null;
   /** @type {import("./judgecall.js").JudgeCall | null} */
   let lastCall = null;
+  /** @type {import("./verdict/failed.js").RunOutcome | null} how the last Run ended without a whole answer, told in the verdict panel */
+  let outcome = null;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
@@ -87,7 +92,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
   // ---- sharing: a link, a report (evaluateshare.js) --------------------------------------------
@@ -95,7 +100,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
     ev: () => ev,
     running: () => !!running,
-    rendered: () => rendered,
+    rendered: () => currentRender(),
     model: () => (lastCall ? lastCall.model : ""),
     inputs: () => inputs(),
     rawForm: () => rawForm(),
@@ -173,6 +178,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     answerTA.value = answersOf()[ev.id] || "";
     requestAnimationFrame(() => autoGrow(answerTA));
     lastCall = null;
+    outcome = null;
     runError.textContent = "";
     runStatus.textContent = "";
     drawUsage();
@@ -262,6 +268,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
   const updateSoon = debounce(update, 120);
 
+  // currentRender is the render of the form as it is now. The prompt is drawn a moment after the
+  // last keystroke (updateSoon); an action (Run, Ctrl+Enter, a report) taken within that moment
+  // renders the form first, so that it never acts on the inputs before the last edit.
+  function currentRender() {
+    updateSoon.settle();
+    return rendered;
+  }
+
   // fieldOf finds which input a check or an error is about, so it can be shown next to that
   // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
@@ -277,7 +291,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
       return;
     }
+    // How the last Run ended, when it brought no whole answer, stays where the verdict goes.
+    const ended = outcome && verdicts ? verdicts.outcomeView(outcome, { partial: !!answer.trim(), onRunAgain: () => run() }) : null;
     if (!answer.trim()) {
+      if (ended) {
+        replace(verdictEl, ended);
+        return;
+      }
       const manual = state.endpoint().mode === "manual";
       replace(
         verdictEl,
@@ -307,12 +327,25 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       v = rj.parse(ev.id, inp, answer);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
+      replace(verdictEl, ended, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
       return;
     }
-    replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
+    replace(verdictEl, ended, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
   }
   const judgeSoon = debounce(judge, 250);
+
+  // revealVerdict brings the verdict card into view when its top is not on screen, below the
+  // sticky top bar (a phone's one column has it under the form and the prompt; a long form
+  // scrolls it off on a laptop): what a Run or a share link brings is shown where it lands.
+  function revealVerdict() {
+    const card = /** @type {HTMLElement|null} */ (verdictEl.closest(".verdict-card"));
+    if (!card) return;
+    const bar = document.querySelector(".topbar");
+    const top = bar ? bar.getBoundingClientRect().bottom : 0;
+    const r = card.getBoundingClientRect();
+    if (r.top >= top && r.top + Math.min(r.height, 160) <= window.innerHeight) return;
+    card.scrollIntoView({ block: "start" });
+  }
 
   // locate shows, in the judge's answer, the span a check points at.
   /** @param {{line: number, col?: number, len?: number}} c */
@@ -352,10 +385,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
       ev: () => ev,
       epoch: () => epoch,
-      rendered: () => rendered,
+      rendered: () => currentRender(),
       running: () => !!running,
       setRunning: (r) => { running = r; },
       setLastCall: (c) => { lastCall = c; },
+      setOutcome: (o) => { outcome = o; },
+      revealVerdict,
       answersOf, drawUsage, syncMode, judge,
     });
   };
@@ -389,6 +424,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   function dispose() {
     stop();
+    saveSoon.settle();
+    window.removeEventListener("pagehide", saveNow);
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
     registry?.removeEventListener("updated", onUpdated);

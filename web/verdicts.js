@@ -14,6 +14,7 @@ import { pairwiseView } from "./verdict/pairwise.js";
 import { recallView, bars, passageLabels } from "./verdict/recall.js";
 
 export { fmt, generic, bars, passageLabels };
+export { outcomeView } from "./verdict/failed.js";
 
 /** VIEWS maps an evaluator's declared view to the function that draws it. */
 const VIEWS = { claims: claimsView, "yes-no": yesNoView, pairwise: pairwiseView, recall: recallView };
