@@ -84,6 +84,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   let lastCall = null;
   /** @type {import("./verdict/failed.js").RunOutcome | null} how the last Run ended without a whole answer, told in the verdict panel */
   let outcome = null;
+  // A share link's verdict is brought into view again once it is drawn (the engine may still be
+  // loading when the link is read, and the cards above it grow as it does).
+  let revealPending = false;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
@@ -92,7 +95,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
   // ---- sharing: a link, a report (evaluateshare.js) --------------------------------------------
@@ -105,6 +108,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     inputs: () => inputs(),
     rawForm: () => rawForm(),
     formsOf, answersOf, addPick, select, stop, clearForm, drawForm,
+    revealVerdict: (verdictToCome) => {
+      revealVerdict();
+      revealPending = verdictToCome && !verdictEl.querySelector('[data-ref="verdict-view"]');
+    },
   });
 
   // ---- evaluator picker --------------------------------------------------------------------
@@ -154,6 +161,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   let form = null;
   function select(id) {
     stop();
+    revealPending = false;
     ev = byID.get(id);
     if (!ev.fromLink) state.set({ evaluator: id });
     picker.querySelector(`input[value="${id}"]`).checked = true;
@@ -187,6 +195,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   function onFormChange() {
+    revealPending = false; // the user is at work on the form: nothing pulls the page away from it
     saveSoon();
     updateSoon();
   }
@@ -331,6 +340,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     replace(verdictEl, ended, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
+    if (revealPending) {
+      revealPending = false;
+      requestAnimationFrame(revealVerdict);
+    }
   }
   const judgeSoon = debounce(judge, 250);
 
