@@ -11,7 +11,8 @@
 // link shows it: evaluateshare.js.
 
 import { h, replace, debounce, badge, selectSpan } from "./dom.js";
-import { drawSkeleton } from "./evaluatelayout.js";
+import { drawSkeleton, revealCard } from "./evaluatelayout.js";
+import { adoptablePicker, fillPicker } from "./evaluatepicker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { engineNote } from "./engine.js";
@@ -57,13 +58,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   const boot = /** @type {any} */ (window).ragjudgeBoot;
   if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
   if (boot) boot.picked = "";
-  let adopted = /** @type {HTMLElement|null} */ (root.querySelector(".picker[data-prerendered]"));
-  if (adopted) {
-    delete adopted.dataset.prerendered;
-    const shown = [...adopted.querySelectorAll("input")].map((i) => i.value);
-    const builtins = evaluators.filter((e) => !e.custom).map((e) => e.id);
-    if (shown.join("\n") !== builtins.join("\n") || evaluators.slice(0, shown.length).some((e) => e.custom)) adopted = null;
-  }
+  const adopted = adoptablePicker(root, evaluators);
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
@@ -107,7 +102,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     model: () => (lastCall ? lastCall.model : ""),
     inputs: () => inputs(),
     rawForm: () => rawForm(),
-    formsOf, answersOf, addPick, select, stop, clearForm, drawForm,
+    formsOf, answersOf, select, stop, clearForm, drawForm,
+    addPick: (e) => addPick(e),
     revealVerdict: (verdictToCome) => {
       revealVerdict();
       revealPending = verdictToCome && !verdictEl.querySelector('[data-ref="verdict-view"]');
@@ -115,47 +111,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   });
 
   // ---- evaluator picker --------------------------------------------------------------------
-  for (const e of evaluators) addPick(e);
-  /** addPick adds evaluator e to the picker. @param {any} e */
-  function addPick(e) {
-    const id = "pick-" + e.id;
-    const drawn = /** @type {HTMLInputElement|null} */ (picker.querySelector(`input[value="${CSS.escape(e.id)}"]`));
-    if (drawn) {
-      // index.html's button (a built-in's), taken over.
-      drawn.checked = e.id === ev.id;
-      drawn.addEventListener("change", () => select(e.id));
-      return;
-    }
-    const input = h("input", {
-      type: "radio",
-      name: "evaluator",
-      id,
-      value: e.id,
-      checked: e.id === ev.id,
-      dataset: { ref: "pick-" + e.id },
-      on: { change: () => select(e.id) },
-    });
-    // The user's own evaluators (My evaluators) are marked as theirs, a share link's as the link's.
-    const mark = e.fromLink ? h("span", { class: "yours from-link", text: "from link" }) : e.custom ? h("span", { class: "yours", text: "yours" }) : null;
-    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, mark)));
-  }
-
-  /**
-   * addEvaluators adds to the picker the evaluators of list it does not show yet (the user's own,
-   * read from storage after the view was drawn with the built-ins), each in its place by order,
-   * without drawing anything else again: the form, its focus and what is typed stay.
-   * @param {any[]} list
-   */
-  function addEvaluators(list) {
-    for (const e of list) {
-      if (byID.has(e.id)) continue;
-      byID.set(e.id, e);
-      addPick(e);
-      const added = /** @type {HTMLElement} */ (picker.lastElementChild);
-      const next = [...picker.children].find((p) => (byID.get(/** @type {HTMLInputElement} */ (p.querySelector("input")).value)?.order ?? 0) > (e.order ?? 0));
-      if (next && next !== added) picker.insertBefore(added, next);
-    }
-  }
+  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => ev.id, onSelect: (id) => select(id) });
 
   /** @type {any} the form buildForm made */
   let form = null;
@@ -347,18 +303,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
   const judgeSoon = debounce(judge, 250);
 
-  // revealVerdict brings the verdict card into view when its top is not on screen, below the
-  // sticky top bar (a phone's one column has it under the form and the prompt; a long form
-  // scrolls it off on a laptop): what a Run or a share link brings is shown where it lands.
-  function revealVerdict() {
-    const card = /** @type {HTMLElement|null} */ (verdictEl.closest(".verdict-card"));
-    if (!card) return;
-    const bar = document.querySelector(".topbar");
-    const top = bar ? bar.getBoundingClientRect().bottom : 0;
-    const r = card.getBoundingClientRect();
-    if (r.top >= top && r.top + Math.min(r.height, 160) <= window.innerHeight) return;
-    card.scrollIntoView({ block: "start" });
-  }
+  // revealVerdict brings the verdict card into view: what a Run or a share link brings is shown
+  // where it lands (a phone's one column has it under the form and the prompt).
+  const revealVerdict = () => revealCard(/** @type {HTMLElement} */ (verdictEl.closest(".verdict-card")));
 
   // locate shows, in the judge's answer, the span a check points at.
   /** @param {{line: number, col?: number, len?: number}} c */

@@ -102,7 +102,7 @@ export function mountShare(ctx) {
     try {
       const { singleReport, save } = await import("./report/download.js");
       const rendered = ctx.rendered();
-      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, model: ctx.model() }));
+      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, messages: rendered ? rendered.messages : null, model: ctx.model() }));
       say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
     } catch (e) {
       say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
