@@ -246,7 +246,8 @@ export function promptCard() {
     toggleBtn.setAttribute("aria-expanded", String(!collapsed));
     // The size of all the judge gets, its other messages included.
     const chars = promptText(r).length;
-    meta.textContent = `${info.lines} lines · ${groupDigits(chars)} characters · about ${groupDigits(Math.ceil(chars / 4))} tokens`;
+    const n = (r.messages || []).length;
+    meta.textContent = `${n > 1 ? n + " messages" : info.lines + " lines"} · ${groupDigits(chars)} characters · about ${groupDigits(Math.ceil(chars / 4))} tokens`;
   }
 
   async function copy() {
