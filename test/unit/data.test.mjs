@@ -5,7 +5,7 @@ import { cacheKey, canonicalJSON } from "../../web/batch/cache.js";
 import { statusOf, causeOf, needsRepair } from "../../web/batch/status.js";
 import { aggregate, histogram, estimateTokens } from "../../web/batch/aggregate.js";
 import { toJSONL, toJSON, toCSV, csvField, formatNumber, idColumn } from "../../web/batch/export.js";
-import { createRun, loadRun, todoIndices } from "../../web/batch/runs.js";
+import { createRun, loadRun, todoIndices, Retry } from "../../web/batch/runs.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { prepareItems, prepareItemsAsync, detectMapping, detectMatches, matchLabel } from "../../web/batch/mapping.js";
 
@@ -225,7 +225,9 @@ test("a run is stored with its items and resumes only what is unfinished (or fai
   assert.equal(loaded.items.length, 7);
   // Resume runs again a row whose call timed out (not the judge's doing), not one the endpoint rejected.
   assert.deepEqual(todoIndices(7, loaded.results), [1, 2, 4, 5]);
-  assert.deepEqual(todoIndices(7, loaded.results, { retryFailed: true }), [1, 2, 3, 4, 5, 6]);
+  // Retry failed rows adds the errors the summary counts; asking again, the undetermined rows.
+  assert.deepEqual(todoIndices(7, loaded.results, { retry: Retry.ERRORS }), [1, 2, 4, 5, 6]);
+  assert.deepEqual(todoIndices(7, loaded.results, { retry: Retry.UNDETERMINED }), [1, 2, 3, 4, 5]);
   await assert.rejects(createRun(store, { settings: { apiKey: "sk" } }, items));
   await store.deleteRun(run.id);
   assert.equal(await loadRun(store, run.id), null);

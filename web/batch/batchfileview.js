@@ -6,7 +6,8 @@
 
 import { h, replace, uid } from "../dom.js";
 import { modelParams } from "../llm.js";
-import { exportBatch, importBatch, storeRun } from "./batchfileio.js";
+import { exportBatch, importBatch, storeRun, cacheAnswers } from "./batchfileio.js";
+import { requestSettings } from "./endpoint.js";
 import { judgeOf } from "./runner.js";
 import { newRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
@@ -21,7 +22,7 @@ const OPENAI_MAX_BYTES = 200 * 1024 * 1024;
 /** REPORT_KEEP: the problems of each kind kept on the run's record and listed (the counts are all). */
 const REPORT_KEEP = 100;
 
-const PHASES = { render: "Rendering the requests", write: "Writing the file", read: "Reading the output", store: "Storing the run" };
+const PHASES = { render: "Rendering the requests", write: "Writing the file", read: "Reading the output", cache: "Keeping the answers in the local cache", store: "Storing the run" };
 
 /**
  * mountBatchFile builds the batch file controls. setup is setup.js's (current() is what is set
@@ -174,8 +175,13 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const im = await importBatch({ ...sp, runId: run.id, files: ordered });
     if (im.refusal) return say("✗ " + im.refusal, "error");
     run.batch = { hash: im.hash, files: ordered.map((f) => f.name), importedAt: Date.now(), report: keptReport(im.report) };
+    // The answers bought go in the request cache, under the keys a live call here would use: a
+    // Resume or a retry of this run then pays only for what the file did not answer.
+    const live = requestSettings(state);
+    const cacheNote = !im.answered.length ? "" : !prefsOf(state).useCache ? " The answers were not put in the local cache (it is turned off in Run options)." : live.error ? " The answers were not put in the local cache: no endpoint is set in Model settings, so Resume would ask for them again." : "";
+    if (im.answered.length && !cacheNote) await cacheAnswers({ store, judge: sp.judge, items: s.items, request: { endpoint: /** @type {{endpoint: string}} */ (live.request).endpoint, model: sp.request.model, params: sp.request.params }, answered: im.answered, onProgress, yieldFn });
     const stored = await storeRun({ store, run, items: s.items, results: im.results, onProgress, yieldFn: yieldToLoop });
-    say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}`, problems(stored.batch.report) ? "warning" : "");
+    say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}` + cacheNote, problems(stored.batch.report) || cacheNote ? "warning" : "");
     controller.emit("runs");
     // Opened from memory: reading 100,000 rows back from the store would only cost time.
     await controller.open(stored.id, { loaded: { run: stored, items: s.items, results: im.results } });
