@@ -302,3 +302,18 @@ test("numbers print as people write them", () => {
   assert.equal(rec.verdict.recall, 0.8);
   assert.match(toCSV(items, results).split("\r\n")[1], /,0\.3,/);
 });
+
+test("a run no Runner of this tab runs is never idle: done or cancelled as it ended, else paused while rows are left", async () => {
+  const { restingState, runningText } = await import("../../web/batch/run.js");
+  const ok = { verdict: { passed: true, checks: [] } };
+  assert.equal(restingState({ state: "done", total: 2 }, [ok, ok]), "done");
+  assert.equal(restingState({ state: "cancelled", total: 2 }, [ok]), "cancelled");
+  // An imported run whose every row has a result, stored before "done" was written; a run left while running.
+  assert.equal(restingState({ state: "paused", total: 2 }, [ok, ok]), "done");
+  assert.equal(restingState({ state: "running", total: 2 }, [ok]), "paused");
+  assert.equal(restingState({ state: "idle", total: 3 }, [ok, undefined, ok]), "paused");
+  assert.equal(restingState({ total: 1 }, [ok]), "done");
+  assert.equal(runningText(Retry.ERRORS, 3), "Retrying 3 failed rows.");
+  assert.equal(runningText(Retry.UNDETERMINED, 1), "Asking the judge again for 1 undetermined row.");
+  assert.equal(runningText(Retry.NONE, 12), "Running 12 rows.");
+});

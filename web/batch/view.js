@@ -55,6 +55,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       callsCapped: () => controller.callsCapped(),
       browserLimit: () => controller.browserLimit(),
       onReady: (ready) => batchFile.setReady(ready),
+      onPlan: (plan) => batchFile.drawPlan(plan),
     },
   );
   const batchFile = mountBatchFile({ rj, state, store, controller, setup });
