@@ -399,6 +399,12 @@ test("an import's answers fill the request cache under a live call's keys: Resum
   const progress = [];
   assert.equal(await cacheAnswers({ store, judge: fakeJudge, items: its, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, answered: im.answered, yieldFn: noYield, onProgress: (p) => progress.push(p) }), 3);
   assert.deepEqual(progress.at(-1), { phase: "cache", done: 3, total: 3 });
+  // Read from the kept request bodies instead of rendered again: the same keys.
+  const kept = await importBatch({ ...spec, runId: "run-i", keepBodies: true, files: [new File([out.join("\n")], "results.jsonl")] });
+  assert.equal(kept.bodies.filter(Boolean).length, 6);
+  const fromBodies = new MemoryStore();
+  await cacheAnswers({ store: fromBodies, judge: { render: () => assert.fail("not rendered again") }, items: its, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, answered: kept.answered, bodies: kept.bodies, yieldFn: noYield });
+  assert.deepEqual([...(await fromBodies.cacheKeys())].sort(), [...(await store.cacheKeys())].sort());
   const resumed = await resumeRun({ store, its, results: im.results });
   assert.deepEqual(resumed.todo, [3, 4, 5], "Resume runs the expired row and the rows no line answered");
   assert.deepEqual(resumed.fetch.calls.map((b) => b.messages[0].content), ["Q: q3", "Q: q4", "Q: q5"]);

@@ -180,14 +180,15 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     );
     // The output file may be chosen before or after the error file: the output file is read first.
     const ordered = [...files].sort((a, b) => Number(/error/i.test(a.name)) - Number(/error/i.test(b.name)));
-    const im = await importBatch({ ...sp, runId: run.id, files: ordered });
-    if (im.refusal) return say("✗ " + im.refusal, "error");
-    run.batch = { hash: im.hash, files: ordered.map((f) => f.name), importedAt: Date.now(), report: keptReport(im.report) };
     // The answers bought go in the request cache, under the keys a live call here would use: a
     // Resume or a retry of this run then pays only for what the file did not answer.
     const live = requestSettings(state);
-    const cacheNote = !im.answered.length ? "" : !prefsOf(state).useCache ? " The answers were not put in the local cache (it is turned off in Run options)." : live.error ? " The answers were not put in the local cache: no endpoint is set in Model settings, so Resume would ask for them again." : "";
-    if (im.answered.length && !cacheNote) await cacheAnswers({ store, judge: sp.judge, items: s.items, request: { endpoint: /** @type {{endpoint: string}} */ (live.request).endpoint, model: sp.request.model, params: sp.request.params }, answered: im.answered, onProgress, yieldFn });
+    const noCache = !prefsOf(state).useCache ? " The answers were not put in the local cache (it is turned off in Run options)." : live.error ? " The answers were not put in the local cache: no endpoint is set in Model settings, so Resume would ask for them again." : "";
+    const im = await importBatch({ ...sp, runId: run.id, files: ordered, keepBodies: !noCache });
+    if (im.refusal) return say("✗ " + im.refusal, "error");
+    run.batch = { hash: im.hash, files: ordered.map((f) => f.name), importedAt: Date.now(), report: keptReport(im.report) };
+    const cacheNote = im.answered.length ? noCache : "";
+    if (im.answered.length && !noCache) await cacheAnswers({ store, judge: sp.judge, items: s.items, request: { endpoint: /** @type {{endpoint: string}} */ (live.request).endpoint, model: sp.request.model, params: sp.request.params }, answered: im.answered, bodies: im.bodies, onProgress, yieldFn });
     const stored = await storeRun({ store, run, items: s.items, results: im.results, onProgress, yieldFn: yieldToLoop });
     say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}` + cacheNote, problems(stored.batch.report) || cacheNote ? "warning" : "");
     controller.emit("runs");
