@@ -1,10 +1,9 @@
 // Tests of what a run's setup says before anything is spent: the setup line (web/batch/setupline.js)
-// with the request a run set up now would make (repeatopts.js plannedRequest), and the model the
+// with the request a run set up now would make (plannedRequest), and the model the
 // settings fall back to when the endpoint does not list the default (web/modelpick.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setupLine } from "../../web/batch/setupline.js";
-import { plannedRequest } from "../../web/batch/repeatopts.js";
+import { setupLine, plannedRequest } from "../../web/batch/setupline.js";
 import { pickModel, modelChosen, modelsText } from "../../web/modelpick.js";
 
 const settings = { model: "gpt-4o-mini", temperature: 0, maxTokens: 2048 };

@@ -11,8 +11,8 @@ import { judgeOf } from "./runner.js";
 import { newRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "./format.js";
-import { runSettings, plannedRequest } from "./repeatopts.js";
-import { setupLine } from "./setupline.js";
+import { runSettings } from "./repeatopts.js";
+import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
 import { runLabel } from "../stats/labels.js";
 

@@ -3,7 +3,6 @@
 // run's record, so that a resumed run asks exactly what it asked before (and hits the cache alike).
 
 import { MAX_REPEATS } from "./engine.js";
-import { modelParams } from "../modelparams.js";
 
 /**
  * repeatsOf is the number of repeats prefs ask for, held to 1..MAX_REPEATS (1 when unset or not a number).
@@ -40,19 +39,4 @@ export function runSettings(rs, prefs) {
   const t = temperatureOf(prefs);
   if (t !== null && "temperature" in params) params.temperature = t;
   return { ...rs.request, params, where: rs.where, repeats: repeatsOf(prefs) };
-}
-
-/**
- * plannedRequest is what the calls of a run (or the lines of a batch file) set up now would ask:
- * the model settings' model and parameters, with the run options' temperature and repeats, as
- * runSettings records them in a new run; null when no model is set.
- * @param {{model?: string, temperature?: number | string, maxTokens?: number | string}} settings the model settings
- * @param {{repeats?: number|string, temperature?: number|string}} prefs the run options
- * @returns {{model: string, params: Object, repeats: number} | null}
- */
-export function plannedRequest(settings, prefs) {
-  const model = String((settings && settings.model) || "").trim();
-  if (!model) return null;
-  const s = runSettings({ request: { endpoint: "", model, params: modelParams({ ...settings, model }) }, where: "" }, prefs);
-  return { model: s.model, params: s.params, repeats: s.repeats };
 }

@@ -8,11 +8,11 @@ import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
 import { fmtInt } from "./format.js";
-import { repeatsOf, temperatureOf, plannedRequest } from "./repeatopts.js";
-import { setupLine } from "./setupline.js";
-import { requestSettings } from "./endpoint.js";
+import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
+import { setupLine, plannedRequest } from "./setupline.js";
+import { requestSettings } from "./endpoint.js";
 
 /**
  * @typedef {Object} Setup what is being set up

@@ -4,10 +4,12 @@
 // off. Nothing a run is about to spend is carried over from the last run without being said here.
 
 import { fmtInt } from "./format.js";
+import { runSettings } from "./repeatopts.js";
+import { modelParams } from "../modelparams.js";
 
 /**
  * @typedef {{model: string, params: Record<string, any>, repeats: number}} Plan what the calls of
- *   a run set up now would ask (repeatopts.js plannedRequest)
+ *   a run set up now would ask (plannedRequest)
  */
 
 /**
@@ -29,4 +31,19 @@ export function setupLine({ rows, plan, unit = "call", cache = true }) {
   parts.push(typeof cap === "number" && cap > 0 ? `max tokens ${fmtInt(cap)}` : "no cap on answer tokens");
   if (!cache) parts.push("cache off");
   return parts.join(" · ");
+}
+
+/**
+ * plannedRequest is what the calls of a run (or the lines of a batch file) set up now would ask:
+ * the model settings' model and parameters, with the run options' temperature and repeats, as
+ * runSettings records them in a new run; null when no model is set.
+ * @param {{model?: string, temperature?: number | string, maxTokens?: number | string}} settings the model settings
+ * @param {{repeats?: number|string, temperature?: number|string}} prefs the run options
+ * @returns {{model: string, params: Object, repeats: number} | null}
+ */
+export function plannedRequest(settings, prefs) {
+  const model = String((settings && settings.model) || "").trim();
+  if (!model) return null;
+  const s = runSettings({ request: { endpoint: "", model, params: modelParams({ ...settings, model }) }, where: "" }, prefs);
+  return { model: s.model, params: s.params, repeats: s.repeats };
 }
