@@ -58,7 +58,8 @@ export { Slots, AdaptiveSlots };
  *   items: [{inputs} | {error}]   judge: {render(inputs) -> {messages}, parse(inputs, text) -> verdict}
  *   request: {endpoint, model, params}   apiKey (a string, or a function read at each call)   concurrency (default 8)
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
- *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
+ *   false re-asks the judge but still refreshes the cache)   fresh: a Set of rows that are asked
+ *   again rather than answered from the cache (runs.js askedAfresh: a retry of undetermined rows)
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
  *   repeats: how many times each row is judged (default 1; see judging.js)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use
@@ -298,7 +299,7 @@ export class Runner {
     const o = this.o;
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
     const key = await this.cache.key({ ...req, repeat });
-    const hit = await this.cache.lookup(key);
+    const hit = o.fresh && o.fresh.has(index) ? null : await this.cache.lookup(key);
     if (hit) {
       this.stats.cacheHits++;
       return { ...hit, attempts: 0, cached: true };

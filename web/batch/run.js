@@ -8,7 +8,7 @@
 
 import { RunState, LIVE_STATES } from "./engine.js";
 import { runnerFor } from "./runner.js";
-import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
+import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runs.js";
 import { CallRoute } from "./callroute.js";
 import { requestSettings } from "./endpoint.js";
 import { LiveRows } from "./live.js";
@@ -26,6 +26,32 @@ const STORING_NOTE_ROWS = 5000;
 
 /** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
 export const RUN_STATE = RunState;
+
+/**
+ * runningText says what a run that starts now does: "Running 12 rows.", "Retrying 3 failed rows."
+ * or "Asking the judge again for 2 undetermined rows."
+ * @param {string} retry a Retry
+ * @param {number} n the rows it runs
+ */
+export function runningText(retry, n) {
+  const rows = `${fmtInt(n)} ${retry === Retry.UNDETERMINED ? "undetermined " : retry === Retry.ERRORS ? "failed " : ""}row${n === 1 ? "" : "s"}`;
+  if (retry === Retry.ERRORS) return `Retrying ${rows}.`;
+  if (retry === Retry.UNDETERMINED) return `Asking the judge again for ${rows}.`;
+  return `Running ${rows}.`;
+}
+
+/**
+ * restingState is the state of a run no Runner of this tab runs: done or cancelled as its record
+ * says it ended, else paused while some row has no result and done when every row has one.
+ * @param {{state?: string, total: number}} run
+ * @param {Array<any>} results by row index
+ * @returns {string}
+ */
+export function restingState(run, results) {
+  if (run.state === RUN_STATE.DONE || run.state === RUN_STATE.CANCELLED) return run.state;
+  for (let i = 0; i < run.total; i++) if (!results[i]) return RUN_STATE.PAUSED;
+  return RUN_STATE.DONE;
+}
 
 /** going: a Runner in one of these states holds its run's claim and may still produce results. */
 function going(runner) {
@@ -93,12 +119,23 @@ export class RunController extends EventTarget {
     if (going(c.runner)) tellState(this.channel, c);
   }
 
-  /** state is the open run's state as this tab shows it (the running tab's, when watching). */
+  /**
+   * state is the open run's state as this tab shows it (the running tab's, when watching). A run
+   * this tab is not running (reopened, imported from a batch file) is never "idle": it is as its
+   * record says it ended, done or cancelled, else paused (Resume goes on with it) while rows are
+   * left and done when none is.
+   */
   state() {
     const c = this.cur;
     if (!c) return RUN_STATE.IDLE;
     if (c.readOnly) return c.run.state || RUN_STATE.RUNNING;
-    return c.runner ? c.runner.state : RUN_STATE.IDLE;
+    if (c.runner && c.runner.state !== RUN_STATE.IDLE) return c.runner.state;
+    return restingState(c.run, c.results);
+  }
+
+  /** running: this tab has a Runner for the open run (Pause and Cancel act on it). */
+  running() {
+    return !!(this.cur && this.cur.runner && !this.cur.readOnly);
   }
 
   /** counts derives every count of the open run from this moment (counts.js). */
@@ -229,7 +266,7 @@ export class RunController extends EventTarget {
     if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
     this.emit("open");
     this.changed(true);
-    if (start && !c.readOnly) await this.resume(false);
+    if (start && !c.readOnly) await this.resume();
   }
 
   /** watch makes c read-only: another tab runs it. This tab follows it, and takes over when that tab lets go. */
@@ -242,7 +279,7 @@ export class RunController extends EventTarget {
         this.changed(true);
         this.emit("runs");
         // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
-        if (run.state === RUN_STATE.RUNNING) this.resume(false);
+        if (run.state === RUN_STATE.RUNNING) this.resume();
       },
     });
   }
@@ -281,11 +318,15 @@ export class RunController extends EventTarget {
       );
   }
 
-  /** resume runs the open run's unfinished rows (with retryFailed also its failed ones). */
-  async resume(retryFailed) {
+  /**
+   * resume runs the open run's unfinished rows; retry (runs.js Retry) also its failed rows, or
+   * its undetermined ones.
+   * @param {string} [retry]
+   */
+  async resume(retry = Retry.NONE) {
     const c = this.cur;
     if (!c || c.readOnly) return;
-    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retryFailed) {
+    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retry) {
       c.runner.resume();
       this.persist(RUN_STATE.RUNNING, c);
       return;
@@ -306,7 +347,7 @@ export class RunController extends EventTarget {
       return;
     }
     const p = prefsOf(this.st);
-    const todo = todoIndices(c.run.total, c.results, { retryFailed, threshold: thresholdOf(p) });
+    const todo = todoIndices(c.run.total, c.results, { retry, threshold: thresholdOf(p) });
     if (!todo.length) {
       lock.release();
       this.persist(RUN_STATE.DONE, c);
@@ -328,7 +369,7 @@ export class RunController extends EventTarget {
       request: /** @type {{endpoint: string}} */ (rs.request),
       prefs: p,
       todo,
-      retryFailed,
+      fresh: askedAfresh(c.results, todo, retry),
       concurrency: this.route.effective(p.concurrency),
       calls,
       socket: this.route.socket(),
@@ -369,7 +410,7 @@ export class RunController extends EventTarget {
     c.startedAt = performance.now();
     c.doneTimes = [];
     this.persist(RUN_STATE.RUNNING, c);
-    this.say(retryFailed ? `Retrying ${fmtInt(todo.length)} failed rows, asking the judge again.` : `Running ${fmtInt(todo.length)} rows.`, c);
+    this.say(runningText(retry, todo.length), c);
     this.changed(true);
     this.go(c, lock); // resume returns once the run is under way, not when it ends
   }

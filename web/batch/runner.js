@@ -19,12 +19,12 @@ export function judgeOf(rj, ev) {
 /**
  * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
  * @param {import("./run.js").OpenRun} c
- * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], retryFailed: boolean,
+ * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], fresh: Set<number>,
  *   concurrency: number, calls: any, socket: string | null | undefined,
  *   onResult: (r: any) => void, say: (text: string) => void, onPace: () => void, onHold: (e: any) => void, onState: (s: string, reason: any) => void}} ctx
  * @returns {Runner}
  */
-export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFailed, concurrency, calls, socket, onResult, say, onPace, onHold, onState }) {
+export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, concurrency, calls, socket, onResult, say, onPace, onHold, onState }) {
   const ev = c.ev;
   return new Runner({
     runId: c.run.id,
@@ -44,7 +44,8 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFail
     socket,
     cache: store,
     useCache: p.useCache,
-    readCache: !retryFailed,
+    // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runs.js askedAfresh).
+    fresh,
     store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
     policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
     onResult,

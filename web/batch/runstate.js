@@ -55,6 +55,14 @@ export const RowErrorKind = Object.freeze({
   INTERNAL: "internal",
 });
 
+/**
+ * BatchErrorKind: the kind of a batch output line's failure that has no HTTP status: the batch
+ * service did not run the request (batch_expired, batch_cancelled) or its call to the model timed
+ * out (request_timeout); the row's error keeps the line's code. Not the judge's nor the row's
+ * doing, so Resume runs such a row again.
+ */
+export const BatchErrorKind = Object.freeze({ NOT_RUN: "batch" });
+
 /** RepairCode: the codes of the checks the engine adds to a verdict after a repair request. */
 export const RepairCode = Object.freeze({
   /** warning: the first answer could not be read; the verdict is from the judge's corrected answer */

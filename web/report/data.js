@@ -230,6 +230,7 @@ function firstText(ev, inputs) {
  * @param {number|null} threshold
  */
 function repeatLabel(ev, rep, k, n, threshold) {
+  if (rep.error) return `Repeat ${k + 1} of ${n}: no answer: ${rep.error.message || "failed"}`;
   const st = statusOf({ verdict: rep.verdict, error: null }, threshold);
   const words = { passed: "✓ " + ((ev.words && ev.words.passed) || "Passed"), failed: "✗ " + ((ev.words && ev.words.failed) || "Failed"), scored: "◆ Scored", undetermined: "? Undetermined" };
   const v = rep.verdict || {};
