@@ -101,7 +101,7 @@ func (m *maker) changedSentence(rg *rng, texts []string) (changedNumber, int, bo
 // which expects that claim grounded or not. The added claim takes the id its place gives it
 // when every claim is a plain text (c1, c2, … by position), else an id no claim has.
 func (m *maker) addClaim(transform, name string, claims []any, text string, grounded bool, note string) {
-	at := m.rng(transform+"/place").intn(len(claims) + 1)
+	at := m.rng(transform + "/place").intn(len(claims) + 1)
 	plainTexts := true
 	for _, c := range claims {
 		if _, ok := c.(string); !ok {

@@ -71,10 +71,10 @@ func Grade(c, verdict, refs *value.Object) (Grading, error) {
 
 // grader collects what each condition of an expectation found.
 type grader struct {
-	v              *value.Object
-	missed, undet  []string
-	caught         []string
-	code           diag.Code
+	v             *value.Object
+	missed, undet []string
+	caught        []string
+	code          diag.Code
 }
 
 func (g *grader) hit(s string)  { g.caught = append(g.caught, s) }

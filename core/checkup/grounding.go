@@ -32,7 +32,7 @@ func (m *maker) grounding() {
 	found, row := m.foreign(rg, m.stems, 1)
 	if len(found) > 0 {
 		m.add(Case{Name: foreignName, Transform: Foreign, Inputs: m.with("answer", found[0]),
-			Note: "the answer is a sentence of row " + strconv.Itoa(row+1) + " of the pool, which shares no content word with this row" + in,
+			Note:   "the answer is a sentence of row " + strconv.Itoa(row+1) + " of the pool, which shares no content word with this row" + in,
 			Expect: expectPassed(w.Failed, w, false)})
 	} else {
 		m.skip(Foreign, foreignName, m.noForeign())
@@ -42,7 +42,7 @@ func (m *maker) grounding() {
 	rg = m.rng(NumberChanged)
 	if ch, k, ok := m.changedSentence(rg, texts); ok {
 		m.add(Case{Name: numberName, Transform: NumberChanged, Inputs: m.with("answer", ch.text),
-			Note: "the answer is a sentence of fact " + strconv.Itoa(k+1) + " with " + ch.from + " changed to " + ch.to + ", which no fact holds" + in,
+			Note:   "the answer is a sentence of fact " + strconv.Itoa(k+1) + " with " + ch.from + " changed to " + ch.to + ", which no fact holds" + in,
 			Expect: expectPassed(w.Failed, w, false)})
 	} else {
 		m.skip(NumberChanged, numberName, "no fact states a number that can change without doubt (a value written once, not a bound, a range, a date's part or a label such as \"Figure 3\")")

@@ -83,7 +83,7 @@ func (m *maker) pairwise() {
 		m.skip(ForeignAppended, appendedName, m.noForeign())
 	} else if out, ok := appendSentence(actual, found[0]); ok {
 		m.add(Case{Name: appendedName, Transform: ForeignAppended, Inputs: m.with("actual_output", out),
-			Note: "the actual output, then a sentence of row " + strconv.Itoa(row+1) + " of the pool that shares no content word with this row, without a citation",
+			Note:   "the actual output, then a sentence of row " + strconv.Itoa(row+1) + " of the pool that shares no content word with this row, without a citation",
 			Expect: expectPassed(w.Failed, w, false)})
 	} else {
 		m.skip(ForeignAppended, appendedName, "the appended sentence would not stand as a sentence of its own after the actual output")
@@ -101,7 +101,7 @@ func (m *maker) pairwise() {
 		m.skip(CitedContext, citedName, "the reference's sentence does not split as one sentence with its citation")
 	} else {
 		m.add(Case{Name: citedName, Transform: CitedContext, Inputs: m.with("actual_output", out),
-			Note: "the actual output is a sentence of reference " + strconv.Itoa(k+1) + ", copied as it is, citing [" + strconv.Itoa(k+1) + "]",
+			Note:   "the actual output is a sentence of reference " + strconv.Itoa(k+1) + ", copied as it is, citing [" + strconv.Itoa(k+1) + "]",
 			Expect: expectPassed(w.Passed, w, true)})
 	}
 

@@ -68,7 +68,7 @@ func (m *maker) recall() {
 			text += ", and a recall below the complete answer's"
 		}
 		m.add(Case{Name: removedName, Transform: PassageRemoved, Inputs: m.with("passage_llm", strings.Join(rest, "\n\n")),
-			Note: "the returned passage is every passage of the ground truth but essential passage " + strconv.Itoa(k+1) + ", verbatim; " + why,
+			Note:   "the returned passage is every passage of the ground truth but essential passage " + strconv.Itoa(k+1) + ", verbatim; " + why,
 			Expect: value.NewObject("text", text, "scores", exp)})
 	}
 
@@ -78,7 +78,7 @@ func (m *maker) recall() {
 		m.skip(ForeignAnswer, foreignName, m.noForeign())
 	} else {
 		m.add(Case{Name: foreignName, Transform: ForeignAnswer, Inputs: m.with("passage_llm", strings.Join(found, " ")),
-			Note: "the returned passage is " + plural(len(found), "sentence") + " of row " + strconv.Itoa(row+1) + " of the pool, sharing no content word with this row",
+			Note:   "the returned passage is " + plural(len(found), "sentence") + " of row " + strconv.Itoa(row+1) + " of the pool, sharing no content word with this row",
 			Expect: value.NewObject("text", "every essential passage scored 2 or less", "scores", value.NewObject("essential_max", int64(2)))})
 	}
 }
