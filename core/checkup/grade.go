@@ -118,23 +118,27 @@ func (g *grader) passed(exp *value.Object) {
 	}
 	got, _ := g.v.Get("passed")
 	gb, decided := got.(bool)
+	// The judge declined when the verdict is undetermined by its own choice alone: a grade of
+	// null (not measurable), a label mapped to null. That is an answer, right or wrong.
+	declined := !decided
+	for _, c := range errorChecks(g.v) {
+		declined = declined && c.code == diag.PairwiseNotMeasurable
+	}
 	switch wb, ok := want.(bool); {
 	case ok && decided && gb == wb:
 		g.hit("expected " + say(wb) + " and the judge said so")
 	case ok && decided:
 		g.miss("expected " + say(wb) + "; the judge said " + say(gb))
+	case ok && declined:
+		g.miss("expected " + say(wb) + "; the judge declined (not measurable)")
 	case ok:
 		g.unsure("expected " + say(wb) + "; the verdict is undetermined")
 	case decided:
 		g.miss("expected the judge to decline (not measurable); it said " + say(gb))
-	default:
-		for _, c := range errorChecks(g.v) {
-			if c.code != diag.PairwiseNotMeasurable {
-				g.unsure("expected the judge to decline; the verdict is undetermined for another reason")
-				return
-			}
-		}
+	case declined:
 		g.hit("expected the judge to decline (not measurable) and it did")
+	default:
+		g.unsure("expected the judge to decline; the verdict is undetermined for another reason")
 	}
 }
 

@@ -173,8 +173,8 @@ func abbreviated(before string) bool {
 	if k := strings.LastIndexAny(before, " \t(\"'"); k >= 0 {
 		w = before[k+1:]
 	}
-	if utf8.RuneCountInString(w) == 1 {
-		return true
+	if r, size := utf8.DecodeRuneInString(w); size == len(w) && unicode.IsLetter(r) {
+		return true // an initial
 	}
 	switch strings.ToLower(w) {
 	case "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "cf", "al", "fig", "figs",
