@@ -1,6 +1,7 @@
 package checkup
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -329,3 +330,15 @@ func indexOf(list []string, s string) int {
 
 var _ = judge.Words{}
 var _ = strconv.Itoa
+
+// TestListsSorted: inList searches by halves, so a word out of order would never be found.
+func TestListsSorted(t *testing.T) {
+	for name, list := range map[string][]string{"stopWords": stopWords, "abbreviations": abbreviations, "boundsAndLabels": boundsAndLabels, "months": months} {
+		assert.True(t, sort.StringsAreSorted(list), name)
+		for _, w := range list {
+			assert.True(t, inList(list, w), "%s: %s", name, w)
+		}
+		assert.False(t, inList(list, "zzzz-not-a-word"))
+		assert.False(t, inList(list, ""))
+	}
+}

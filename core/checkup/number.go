@@ -157,29 +157,26 @@ func changeable(s string, n number, all []number) bool {
 
 // isBoundOrLabel reports whether a number after word w (lower case) is a bound, a range's
 // start, an approximation or a thing's label rather than a value stated.
-func isBoundOrLabel(w string) bool {
-	switch w {
-	case "than", "over", "under", "least", "most", "up", "nearly", "almost", "about",
-		"approximately", "approx", "around", "roughly", "some", "circa", "ca", "below", "above",
-		"exceeding", "exceeds", "beyond", "within", "between", "from", "to", "and", "or", "upto",
-		"estimated", "est", "maximum", "max", "minimum", "min", "average", "avg", "mean", "median",
-		"section", "sections", "chapter", "chapters", "figure", "figures", "fig", "table", "tables",
-		"page", "pages", "p", "pp", "no", "nos", "number", "id", "article", "art", "rule", "step",
-		"steps", "room", "route", "highway", "version", "v", "level", "grade", "class", "type",
-		"model", "phase", "stage", "appendix", "item", "line", "lines", "paragraph", "verse",
-		"volume", "vol", "issue", "episode", "season", "part", "box", "gate", "platform", "exit",
-		"floor", "unit", "lot", "case", "patient", "subject", "participant", "question", "q",
-		"tier", "category", "code", "ref", "reference", "references", "source", "chunk",
-		"passage", "claim", "fact", "document", "doc", "option", "answer", "group", "arm",
-		"cohort", "batch", "ward", "bed", "suite", "apartment", "flat", "building", "block",
-		"street", "avenue", "road", "lane", "channel", "track", "row", "column", "slide", "act",
-		"scene", "book", "bill", "amendment", "clause", "schedule", "annex", "exhibit", "form",
-		"formula", "equation", "eq", "theorem", "lemma", "example", "exercise", "problem",
-		"task", "test", "trial", "study", "iso", "rfc", "iphone",
-		"windows", "python", "java", "gpt", "llama", "covid", "sars":
-		return true
-	}
-	return false
+func isBoundOrLabel(w string) bool { return inList(boundsAndLabels, w) }
+
+// boundsAndLabels are the words isBoundOrLabel looks for, sorted.
+var boundsAndLabels = []string{
+	"about", "above", "act", "almost", "amendment", "and", "annex", "answer", "apartment", "appendix",
+	"approx", "approximately", "arm", "around", "art", "article", "avenue", "average", "avg", "batch",
+	"bed", "below", "between", "beyond", "bill", "block", "book", "box", "building", "ca", "case",
+	"category", "channel", "chapter", "chapters", "chunk", "circa", "claim", "class", "clause",
+	"code", "cohort", "column", "covid", "doc", "document", "episode", "eq", "equation", "est",
+	"estimated", "example", "exceeding", "exceeds", "exercise", "exhibit", "exit", "fact", "fig",
+	"figure", "figures", "flat", "floor", "form", "formula", "from", "gate", "gpt", "grade", "group",
+	"highway", "id", "iphone", "iso", "issue", "item", "java", "lane", "least", "lemma", "level",
+	"line", "lines", "llama", "lot", "max", "maximum", "mean", "median", "min", "minimum", "model",
+	"most", "nearly", "no", "nos", "number", "option", "or", "over", "p", "page", "pages",
+	"paragraph", "part", "participant", "passage", "patient", "phase", "platform", "pp", "problem",
+	"python", "q", "question", "ref", "reference", "references", "rfc", "road", "room", "roughly",
+	"route", "row", "rule", "sars", "scene", "schedule", "season", "section", "sections", "slide",
+	"some", "source", "stage", "step", "steps", "street", "study", "subject", "suite", "table",
+	"tables", "task", "test", "than", "theorem", "tier", "to", "track", "trial", "type", "under",
+	"unit", "up", "upto", "v", "verse", "version", "vol", "volume", "ward", "windows", "within",
 }
 
 // wordBefore is the word right before byte i of s (past spaces and currency signs), in lower
@@ -254,12 +251,11 @@ func replacements(s string, n number) []string {
 }
 
 // isMonth reports whether w (lower case) names a month.
-func isMonth(w string) bool {
-	switch w {
-	case "january", "february", "march", "april", "may", "june", "july", "august", "september",
-		"october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-		"sept", "oct", "nov", "dec":
-		return true
-	}
-	return false
+func isMonth(w string) bool { return inList(months, w) }
+
+// months are the months' names and abbreviations, sorted.
+var months = []string{
+	"apr", "april", "aug", "august", "dec", "december", "feb", "february", "jan", "january", "jul",
+	"july", "jun", "june", "mar", "march", "may", "nov", "november", "oct", "october", "sep", "sept",
+	"september",
 }

@@ -1,6 +1,8 @@
 package checkup
 
 import (
+	"strings"
+
 	"ragjudge/core/diag"
 	"ragjudge/core/judge"
 	"ragjudge/core/stats"
@@ -97,77 +99,66 @@ func CombineOrders(first, second *value.Object) (*value.Object, error) {
 	if !has(d1, "answer_2") || !has(d2, "answer_2") {
 		return nil, errorf("combineOrders", "both verdicts must be pairwise-faithfulness verdicts (with answer_1 and answer_2)")
 	}
-	expected1, actual1 := gradeOf(d1, "answer_1"), gradeOf(d1, "answer_2")
-	actual2, expected2 := gradeOf(d2, "answer_1"), gradeOf(d2, "answer_2")
+	// Each answer's grade in the first order and in the exchanged one, and its slot in each.
+	grades := [2][2]slotGrade{{gradeOf(d1, "answer_2"), gradeOf(d2, "answer_1")}, {gradeOf(d1, "answer_1"), gradeOf(d2, "answer_2")}}
+	names := [2]string{"actual_output", "expected_output"}
+	slots := [2][2]string{{"2", "1"}, {"1", "2"}}
 
-	out := &value.Object{}
-	for _, k := range first.Keys() {
-		v, _ := first.Get(k)
-		out.Set(k, v)
-	}
-	detail := &value.Object{}
-	for _, k := range d1.Keys() {
-		v, _ := d1.Get(k)
-		detail.Set(k, v)
-	}
-	var checks []any
-	list, _ := get(first, "checks").([]any)
-	checks = append(checks, list...)
-	list, _ = get(second, "checks").([]any)
-	for _, x := range list {
-		c := asObject(x)
-		code, _ := getS(c, "code")
-		if c == nil || len(code) >= 9 && code[:9] == "citation." {
-			continue
+	out, detail := clone(first), clone(d1)
+	checks := append([]any{}, list(first, "checks")...)
+	for _, x := range list(second, "checks") {
+		code, _ := getS(asObject(x), "code")
+		if msg, ok := getS(asObject(x), "message"); ok && !strings.HasPrefix(code, "citation.") {
+			checks = append(checks, checkObj(diag.SevWarning, code, "in the exchanged order: "+msg))
 		}
-		msg, _ := getS(c, "message")
-		checks = append(checks, value.NewObject("severity", diag.SevWarning, "code", code, "message", "in the exchanged order: "+msg))
 	}
-
-	var changed []any
-	if actual1.graded && actual2.graded && actual1.value != actual2.value {
-		changed = append(changed, "actual_output")
-	}
-	if expected1.graded && expected2.graded && expected1.value != expected2.value {
-		changed = append(changed, "expected_output")
+	changed := []any{}
+	var why []string
+	for k, g := range grades {
+		if g[0].graded && g[1].graded && g[0].value != g[1].value {
+			changed = append(changed, names[k])
+			why = append(why, "the "+strings.ReplaceAll(names[k], "_", " ")+" got "+g[0].word()+" as answer "+slots[k][0]+" and "+g[1].word()+" as answer "+slots[k][1])
+		}
 	}
 	var agree any
-	switch {
-	case len(changed) > 0:
+	switch actual := grades[0]; {
+	case len(why) > 0:
 		agree = false
-		msg := "the grades changed with the answers' places: "
-		if actual1.graded && actual2.graded && actual1.value != actual2.value {
-			msg += "the actual output got " + actual1.word() + " as answer 2 and " + actual2.word() + " as answer 1"
-			if len(changed) > 1 {
-				msg += "; "
-			}
-		}
-		if expected1.graded && expected2.graded && expected1.value != expected2.value {
-			msg += "the expected output got " + expected1.word() + " as answer 1 and " + expected2.word() + " as answer 2"
-		}
-		checks = append(checks, value.NewObject("severity", diag.SevError, "code", string(diag.PositionFlip), "message", msg))
-		out.Set("passed", nil)
-		out.Set("score", nil)
-	case actual1.graded && actual2.graded:
+		checks = append(checks, checkObj(diag.SevError, string(diag.PositionFlip), "the grades changed with the answers' places: "+strings.Join(why, "; ")))
+	case actual[0].graded && actual[1].graded:
 		agree = true
-	case actual1.graded:
-		checks = append(checks, value.NewObject("severity", diag.SevError, "code", string(diag.PositionUngraded),
-			"message", "in the exchanged order the judge gave the actual output (then answer 1) no grade: the two orders cannot be compared"))
+	case actual[0].graded:
+		checks = append(checks, checkObj(diag.SevError, string(diag.PositionUngraded),
+			"in the exchanged order the judge gave the actual output (then answer 1) no grade: the two orders cannot be compared"))
+	}
+	if agree != true {
 		out.Set("passed", nil)
 		out.Set("score", nil)
 	}
-	if changed == nil {
-		changed = []any{}
-	}
-	exchanged := value.NewObject("answer_1", get(d2, "answer_1"), "answer_2", get(d2, "answer_2"))
-	detail.Set("orders", value.NewObject("agree", agree, "changed", changed, "exchanged", exchanged,
-		"first_slot", []any{winner(expected1, actual1), winner(actual2, expected2)}))
+	detail.Set("orders", value.NewObject("agree", agree, "changed", changed,
+		"exchanged", value.NewObject("answer_1", get(d2, "answer_1"), "answer_2", get(d2, "answer_2")),
+		"first_slot", []any{winner(grades[1][0], grades[0][0]), winner(grades[0][1], grades[1][1])}))
 	out.Set("verdict", detail)
-	if checks == nil {
-		checks = []any{}
-	}
 	out.Set("checks", checks)
 	return out, nil
+}
+
+// clone is a shallow copy of o.
+func clone(o *value.Object) *value.Object {
+	out := &value.Object{}
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
+		out.Set(k, v)
+	}
+	return out
+}
+
+// list is o's field k as a list.
+func list(o *value.Object, k string) []any { l, _ := get(o, k).([]any); return l }
+
+// checkObj is a verdict's check as JSON has it.
+func checkObj(severity, code, msg string) *value.Object {
+	return value.NewObject("severity", severity, "code", code, "message", msg)
 }
 
 // Positions is what a run judged in both orders reports: of its rows, how many the two orders

@@ -100,27 +100,26 @@ func contentCount(s string) int {
 }
 
 // isStop reports whether w (lower case) is an English function word: it says nothing about what
-// a text is about. A switch, not a map: a package-level map is init code the wasm runs at start.
-func isStop(w string) bool {
-	switch w {
-	case "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
-		"one", "our", "out", "has", "him", "his", "how", "its", "may", "new", "now", "old", "see",
-		"two", "who", "did", "get", "let", "say", "she", "too", "use", "via", "per", "yet", "nor",
-		"own", "off", "why", "also", "been", "both", "each", "from", "have", "here", "into", "just",
-		"like", "more", "most", "much", "must", "only", "over", "same", "some", "such", "than",
-		"that", "them", "then", "there", "these", "they", "this", "those", "very", "were", "what",
-		"when", "where", "which", "while", "whom", "will", "with", "would", "your", "about",
-		"above", "after", "again", "against", "among", "because", "before", "being", "below",
-		"between", "could", "does", "doing", "down", "during", "either", "every", "few", "further",
-		"however", "itself", "made", "make", "many", "might", "other", "others", "should", "since",
-		"still", "their", "theirs", "through", "under", "until", "upon", "well", "whether",
-		"within", "without", "whose", "yours", "ours", "hers", "thus", "therefore", "although",
-		"though", "across", "along", "around", "beyond", "onto", "toward", "towards", "whereas",
-		"is", "it", "in", "on", "of", "to", "a", "an", "as", "at", "be", "by", "if", "or", "so",
-		"no", "we", "he", "do", "up", "us", "me", "my", "am":
-		return true
-	}
-	return false
+// a text is about.
+func isStop(w string) bool { return inList(stopWords, w) }
+
+// stopWords is sorted (inList). A sorted list of strings is data the linker lays out; a switch
+// over the same words compiled to 19 KB of wasm code, and a map is init code run at start.
+var stopWords = []string{
+	"a", "about", "above", "across", "after", "again", "against", "all", "along", "also", "although",
+	"am", "among", "an", "and", "any", "are", "around", "as", "at", "be", "because", "been", "before",
+	"being", "below", "between", "beyond", "both", "but", "by", "can", "could", "did", "do", "does",
+	"doing", "down", "during", "each", "either", "every", "few", "for", "from", "further", "get",
+	"had", "has", "have", "he", "her", "here", "hers", "him", "his", "how", "however", "if", "in",
+	"into", "is", "it", "its", "itself", "just", "let", "like", "made", "make", "many", "may", "me",
+	"might", "more", "most", "much", "must", "my", "new", "no", "nor", "not", "now", "of", "off",
+	"old", "on", "one", "only", "onto", "or", "other", "others", "our", "ours", "out", "over", "own",
+	"per", "same", "say", "see", "she", "should", "since", "so", "some", "still", "such", "than",
+	"that", "the", "their", "theirs", "them", "then", "there", "therefore", "these", "they", "this",
+	"those", "though", "through", "thus", "to", "too", "toward", "towards", "two", "under", "until",
+	"up", "upon", "us", "use", "very", "via", "was", "we", "well", "were", "what", "when", "where",
+	"whereas", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within",
+	"without", "would", "yet", "you", "your", "yours",
 }
 
 // sentences splits text into sentences: a line break ends one; so do '.', '!' and '?' followed
@@ -176,14 +175,15 @@ func abbreviated(before string) bool {
 	if r, size := utf8.DecodeRuneInString(w); size == len(w) && unicode.IsLetter(r) {
 		return true // an initial
 	}
-	switch strings.ToLower(w) {
-	case "mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "vs", "cf", "al", "fig", "figs",
-		"approx", "inc", "ltd", "co", "corp", "dept", "vol", "pp", "ca", "ed", "eds", "eq", "ref",
-		"refs", "sec", "ch", "mt", "ft", "no", "nos", "e.g", "i.e", "etc", "gen", "gov", "jan", "feb",
-		"mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "u.s", "u.k":
-		return true
-	}
-	return false
+	return inList(abbreviations, strings.ToLower(w))
+}
+
+// abbreviations are the words after which a period does not end a sentence, sorted.
+var abbreviations = []string{
+	"al", "approx", "apr", "aug", "ca", "cf", "ch", "co", "corp", "dec", "dept", "dr", "e.g", "ed",
+	"eds", "eq", "etc", "feb", "fig", "figs", "ft", "gen", "gov", "i.e", "inc", "jan", "jr", "jul",
+	"jun", "ltd", "mar", "mr", "mrs", "ms", "mt", "no", "nos", "nov", "oct", "pp", "prof", "ref",
+	"refs", "sec", "sep", "sept", "sr", "st", "u.k", "u.s", "vol", "vs",
 }
 
 // isAssertion reports whether s reads as one declarative sentence a judge can check: it ends
@@ -264,3 +264,20 @@ func getS(o *value.Object, k string) (string, bool) {
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// inList reports whether w is in list, which is sorted: a binary search.
+func inList(list []string, w string) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		switch {
+		case list[mid] == w:
+			return true
+		case list[mid] < w:
+			lo = mid + 1
+		default:
+			hi = mid
+		}
+	}
+	return false
+}
