@@ -253,3 +253,8 @@ func fnv(h uint64, b []byte) uint64 {
 func errorf(name, format string, a ...any) error {
 	return &diag.Error{Kind: "input", Name: name, Msg: diag.Sprintf(format, a...)}
 }
+
+// offer is add of the case that sets input key of the row to v: what most transformations make.
+func (m *maker) offer(transform, name, key string, v any, note string, expect *value.Object) {
+	m.add(Case{Name: name, Transform: transform, Inputs: m.with(key, v), Note: note, Expect: expect})
+}

@@ -122,8 +122,7 @@ func (m *maker) addClaim(transform, name string, claims []any, text string, grou
 	if grounded {
 		word = "grounded"
 	}
-	m.add(Case{Name: name, Transform: transform, Inputs: m.with("claims", out), Note: note + "; it is claim " + id,
-		Expect: value.NewObject("text", "claim "+id+" "+word, "claim", value.NewObject("id", id, "grounded", grounded))})
+	m.offer(transform, name, "claims", out, note+"; it is claim "+id, value.NewObject("text", "claim "+id+" "+word, "claim", value.NewObject("id", id, "grounded", grounded)))
 }
 
 // freeID is an id no claim of the list has, by claim-groundedness's rules (a text, or an object

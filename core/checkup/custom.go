@@ -131,8 +131,7 @@ func (m *maker) replaced(name, input string, cur any, exp *value.Object) {
 		if contentCount(joined) == 0 || !sameShape(v, cur) || avoid.shares(joined) {
 			continue
 		}
-		m.add(Case{Name: name, Transform: Replaced, Inputs: m.with(input, v), Expect: exp,
-			Note: input + " is row " + strconv.Itoa(at+1) + " of the pool's, which shares no content word with " + against})
+		m.offer(Replaced, name, input, v, input+" is row "+strconv.Itoa(at+1)+" of the pool's, which shares no content word with "+against, exp)
 		return
 	}
 	m.skip(Replaced, name, "no other row's "+input+" shares no content word with "+against+" ("+strconv.Itoa(min(len(m.pool), maxPool))+
@@ -159,7 +158,7 @@ func (m *maker) emptied(name string, in *judge.Input, cur any, exp *value.Object
 	if _, isList := cur.([]any); isList || in.Kind == "list" {
 		empty = []any{}
 	}
-	m.add(Case{Name: name, Transform: Emptied, Inputs: m.with(in.Name, empty), Expect: exp, Note: in.Name + " is empty"})
+	m.offer(Emptied, name, in.Name, empty, in.Name+" is empty", exp)
 }
 
 // halved: the judged input's first half: half its items (a list of two or more), or its words up
@@ -172,8 +171,7 @@ func (m *maker) halved(name, input string, cur any, exp *value.Object) {
 			return
 		}
 		half := len(x) / 2
-		m.add(Case{Name: name, Transform: Halved, Inputs: m.with(input, append([]any{}, x[:half]...)), Expect: exp,
-			Note: input + " keeps its first " + strconv.Itoa(half) + " of " + strconv.Itoa(len(x)) + " items"})
+		m.offer(Halved, name, input, append([]any{}, x[:half]...), input+" keeps its first "+strconv.Itoa(half)+" of "+strconv.Itoa(len(x))+" items", exp)
 	case string:
 		if len(words(x)) < 4 {
 			m.skip(Halved, name, input+" has fewer than four words")
@@ -181,8 +179,7 @@ func (m *maker) halved(name, input string, cur any, exp *value.Object) {
 		}
 		cutAt := wordEndNear(x, len(x)/2)
 		out := strings.TrimRight(x[:cutAt], " \t\n")
-		m.add(Case{Name: name, Transform: Halved, Inputs: m.with(input, out), Expect: exp,
-			Note: input + " is cut after " + strconv.Itoa(len(words(out))) + " of its " + strconv.Itoa(len(words(x))) + " words"})
+		m.offer(Halved, name, input, out, input+" is cut after "+strconv.Itoa(len(words(out)))+" of its "+strconv.Itoa(len(words(x)))+" words", exp)
 	default:
 		m.skip(Halved, name, input+" is neither a text nor a list")
 	}

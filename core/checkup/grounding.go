@@ -21,8 +21,7 @@ func (m *maker) grounding() {
 	rg := m.rng(Verbatim)
 	fact, k, haveFact := pickSentence(rg, texts, nil)
 	if haveFact {
-		m.add(Case{Name: verbatimName, Transform: Verbatim, Inputs: m.with("answer", fact),
-			Note: "the answer is a sentence of fact " + strconv.Itoa(k+1) + ", copied as it is" + in, Expect: expectPassed(w.Passed, w, true)})
+		m.offer(Verbatim, verbatimName, "answer", fact, "the answer is a sentence of fact "+strconv.Itoa(k+1)+", copied as it is"+in, expectPassed(w.Passed, w, true))
 	} else {
 		m.skip(Verbatim, verbatimName, "no fact has a sentence that reads as one checkable claim (a sentence ending in a period, with three content words or more)")
 	}
@@ -31,9 +30,7 @@ func (m *maker) grounding() {
 	rg = m.rng(Foreign)
 	found, row := m.foreign(rg, m.stems, 1)
 	if len(found) > 0 {
-		m.add(Case{Name: foreignName, Transform: Foreign, Inputs: m.with("answer", found[0]),
-			Note:   "the answer is a sentence of row " + strconv.Itoa(row+1) + " of the pool, which shares no content word with this row" + in,
-			Expect: expectPassed(w.Failed, w, false)})
+		m.offer(Foreign, foreignName, "answer", found[0], "the answer is a sentence of row "+strconv.Itoa(row+1)+" of the pool, which shares no content word with this row"+in, expectPassed(w.Failed, w, false))
 	} else {
 		m.skip(Foreign, foreignName, m.noForeign())
 	}
@@ -41,9 +38,7 @@ func (m *maker) grounding() {
 	const numberName = "A fact with a number changed"
 	rg = m.rng(NumberChanged)
 	if ch, k, ok := m.changedSentence(rg, texts); ok {
-		m.add(Case{Name: numberName, Transform: NumberChanged, Inputs: m.with("answer", ch.text),
-			Note:   "the answer is a sentence of fact " + strconv.Itoa(k+1) + " with " + ch.from + " changed to " + ch.to + ", which no fact holds" + in,
-			Expect: expectPassed(w.Failed, w, false)})
+		m.offer(NumberChanged, numberName, "answer", ch.text, "the answer is a sentence of fact "+strconv.Itoa(k+1)+" with "+ch.from+" changed to "+ch.to+", which no fact holds"+in, expectPassed(w.Failed, w, false))
 	} else {
 		m.skip(NumberChanged, numberName, "no fact states a number that can change without doubt (a value written once, not a bound, a range, a date's part or a label such as \"Figure 3\")")
 	}
@@ -55,9 +50,7 @@ func (m *maker) grounding() {
 	case len(found) == 0:
 		m.skip(VerbatimForeign, plusName, m.noForeign())
 	default:
-		m.add(Case{Name: plusName, Transform: VerbatimForeign, Inputs: m.with("answer", fact+" "+found[0]),
-			Note: "the answer is a sentence of fact " + strconv.Itoa(k+1) + ", copied as it is, then a sentence of row " + strconv.Itoa(row+1) +
-				" of the pool that shares no content word with this row" + in,
-			Expect: expectPassed(w.Failed, w, false)})
+		m.offer(VerbatimForeign, plusName, "answer", fact+" "+found[0], "the answer is a sentence of fact "+strconv.Itoa(k+1)+", copied as it is, then a sentence of row "+strconv.Itoa(row+1)+
+			" of the pool that shares no content word with this row"+in, expectPassed(w.Failed, w, false))
 	}
 }

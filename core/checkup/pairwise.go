@@ -44,8 +44,7 @@ func (m *maker) pairwise() {
 	if cites == 0 {
 		m.skip(CitationsRemoved, removedName, "the actual output cites no reference: there is no citation to remove")
 	} else if out, ok := removeCitations(actual, cut); ok {
-		m.add(Case{Name: removedName, Transform: CitationsRemoved, Inputs: m.with("actual_output", out),
-			Note: "the actual output with its " + plural(cites, "citation") + " removed: no sentence cites a source", Expect: expectPassed(w.Failed, w, false)})
+		m.offer(CitationsRemoved, removedName, "actual_output", out, "the actual output with its "+plural(cites, "citation")+" removed: no sentence cites a source", expectPassed(w.Failed, w, false))
 	} else {
 		m.skip(CitationsRemoved, removedName, "without its citations the actual output has no sentence left that needs a source")
 	}
@@ -64,9 +63,8 @@ func (m *maker) pairwise() {
 		for k := 0; k < n-1 && !moved; k++ {
 			shift := 1 + (from+k)%(n-1)
 			if out, wrong, ok := moveCitations(actual, cut, contexts, shift); ok {
-				m.add(Case{Name: movedName, Transform: CitationsMoved, Inputs: m.with("actual_output", out),
-					Note: "every citation [i] of the actual output now cites [i+" + strconv.Itoa(shift) + "] (round the " + strconv.Itoa(n) +
-						" references); " + wrong + " now cites only references that share no content word with it", Expect: expectPassed(w.Failed, w, false)})
+				m.offer(CitationsMoved, movedName, "actual_output", out, "every citation [i] of the actual output now cites [i+"+strconv.Itoa(shift)+"] (round the "+strconv.Itoa(n)+
+					" references); "+wrong+" now cites only references that share no content word with it", expectPassed(w.Failed, w, false))
 				moved = true
 			}
 		}
@@ -82,16 +80,12 @@ func (m *maker) pairwise() {
 	} else if found, row := m.foreign(rg, m.stems, 1); len(found) == 0 {
 		m.skip(ForeignAppended, appendedName, m.noForeign())
 	} else if out, ok := appendSentence(actual, found[0]); ok {
-		m.add(Case{Name: appendedName, Transform: ForeignAppended, Inputs: m.with("actual_output", out),
-			Note:   "the actual output, then a sentence of row " + strconv.Itoa(row+1) + " of the pool that shares no content word with this row, without a citation",
-			Expect: expectPassed(w.Failed, w, false)})
+		m.offer(ForeignAppended, appendedName, "actual_output", out, "the actual output, then a sentence of row "+strconv.Itoa(row+1)+" of the pool that shares no content word with this row, without a citation", expectPassed(w.Failed, w, false))
 	} else {
 		m.skip(ForeignAppended, appendedName, "the appended sentence would not stand as a sentence of its own after the actual output")
 	}
 
-	m.add(Case{Name: "Only \"No document seems to precisely answer your question\"", Transform: NoDocument,
-		Inputs: m.with("actual_output", noDocumentAnswer), Note: "the actual output is only the prompt's own sentence for an answer without sources",
-		Expect: expectPassed("not measurable (null)", w, nil)})
+	m.offer(NoDocument, "Only \"No document seems to precisely answer your question\"", "actual_output", noDocumentAnswer, "the actual output is only the prompt's own sentence for an answer without sources", expectPassed("not measurable (null)", w, nil))
 
 	const citedName = "A reference's sentence followed by its right citation"
 	rg = m.rng(CitedContext)
@@ -100,9 +94,7 @@ func (m *maker) pairwise() {
 	} else if out := strings.TrimSuffix(s, ".") + " [" + strconv.Itoa(k+1) + "]."; !oneCited(out, k+1) {
 		m.skip(CitedContext, citedName, "the reference's sentence does not split as one sentence with its citation")
 	} else {
-		m.add(Case{Name: citedName, Transform: CitedContext, Inputs: m.with("actual_output", out),
-			Note:   "the actual output is a sentence of reference " + strconv.Itoa(k+1) + ", copied as it is, citing [" + strconv.Itoa(k+1) + "]",
-			Expect: expectPassed(w.Passed, w, true)})
+		m.offer(CitedContext, citedName, "actual_output", out, "the actual output is a sentence of reference "+strconv.Itoa(k+1)+", copied as it is, citing ["+strconv.Itoa(k+1)+"]", expectPassed(w.Passed, w, true))
 	}
 
 	m.add(Case{Name: "Answers 1 and 2 exchanged", Transform: PositionSwap, Inputs: m.in, BothOrders: true,

@@ -38,10 +38,8 @@ func (m *maker) recall() {
 		m.skip(Complete, completeName, "essential passage "+strconv.Itoa(k)+" has no text: no answer can hold it")
 	} else {
 		complete = true
-		m.add(Case{Name: completeName, Transform: Complete, Inputs: m.with("passage_llm", strings.Join(nonEmpty, "\n\n")),
-			Note: "the returned passage is the ground truth's " + plural(len(nonEmpty), "passage") + ", verbatim, one after another",
-			Expect: value.NewObject("text", "every essential passage scored 4 or more, and a recall of 4 or more",
-				"scores", value.NewObject("essential_min", int64(4), "final_min", int64(4)))})
+		m.offer(Complete, completeName, "passage_llm", strings.Join(nonEmpty, "\n\n"), "the returned passage is the ground truth's "+plural(len(nonEmpty), "passage")+", verbatim, one after another", value.NewObject("text", "every essential passage scored 4 or more, and a recall of 4 or more",
+			"scores", value.NewObject("essential_min", int64(4), "final_min", int64(4))))
 	}
 
 	const removedName = "One essential passage removed"
@@ -67,9 +65,7 @@ func (m *maker) recall() {
 			exp.Set("final_below", Complete)
 			text += ", and a recall below the complete answer's"
 		}
-		m.add(Case{Name: removedName, Transform: PassageRemoved, Inputs: m.with("passage_llm", strings.Join(rest, "\n\n")),
-			Note:   "the returned passage is every passage of the ground truth but essential passage " + strconv.Itoa(k+1) + ", verbatim; " + why,
-			Expect: value.NewObject("text", text, "scores", exp)})
+		m.offer(PassageRemoved, removedName, "passage_llm", strings.Join(rest, "\n\n"), "the returned passage is every passage of the ground truth but essential passage "+strconv.Itoa(k+1)+", verbatim; "+why, value.NewObject("text", text, "scores", exp))
 	}
 
 	const foreignName = "Sentences from another row"
@@ -77,9 +73,7 @@ func (m *maker) recall() {
 	if found, row := m.foreign(rg, m.stems, 3); len(found) == 0 {
 		m.skip(ForeignAnswer, foreignName, m.noForeign())
 	} else {
-		m.add(Case{Name: foreignName, Transform: ForeignAnswer, Inputs: m.with("passage_llm", strings.Join(found, " ")),
-			Note:   "the returned passage is " + plural(len(found), "sentence") + " of row " + strconv.Itoa(row+1) + " of the pool, sharing no content word with this row",
-			Expect: value.NewObject("text", "every essential passage scored 2 or less", "scores", value.NewObject("essential_max", int64(2)))})
+		m.offer(ForeignAnswer, foreignName, "passage_llm", strings.Join(found, " "), "the returned passage is "+plural(len(found), "sentence")+" of row "+strconv.Itoa(row+1)+" of the pool, sharing no content word with this row", value.NewObject("text", "every essential passage scored 2 or less", "scores", value.NewObject("essential_max", int64(2))))
 	}
 }
 
