@@ -31,6 +31,9 @@ func (m *maker) generic() {
 	}
 	choices := object(m.e.Spec, "checkup")
 	never := neverDecides(object(m.e.Spec, "output"))
+	if t, _ := m.in.Get("threshold"); builtinOf(m.e) == "rag-recall" && (t == nil || t == "") {
+		never = "rag-recall's verdict passes or fails only by a threshold, and this row has none: there is no verdict to expect"
+	}
 	w := m.e.Words
 	for _, t := range Generic {
 		name := genericName(t, judged)

@@ -147,3 +147,23 @@ func TestCustomBuiltinReader(t *testing.T) {
 	assert.Equal(t, "verbatim foreign number-changed halved", transforms(res))
 	assert.Equal(t, []any{"The tower was finished in 1889."}, get(byTransform(res, Halved).Inputs, "claims"))
 }
+
+// TestCustomRecallReader: with rag-recall's reader a verdict passes or fails only by a threshold;
+// a row without one has no verdict to expect (its null is no judge declining).
+func TestCustomRecallReader(t *testing.T) {
+	r := customRegistry(t, `{"id": "my-recall", "dialect": "format", "prompt": "{passage_gt} {passage_llm}",
+		"inputs": [{"name": "passage_gt", "kind": "text", "required": true}, {"name": "passage_llm", "kind": "text", "required": true, "judged": true},
+			{"name": "threshold", "kind": "number", "required": false}],
+		"output": {"kind": "builtin", "evaluator": "rag-recall"}, "checkup": {"halved": false}}`)
+	row := obj(t, recallRow)
+	row.Set("passage_llm", "The tower opened in 1889 for the fair in Paris.")
+	res, err := Cases(r, "my-recall", row, Options{})
+	require.NoError(t, err)
+	assert.NotNil(t, byTransform(res, Halved), "the row has a threshold")
+	row.Set("threshold", nil)
+	res, err = Cases(r, "my-recall", row, Options{})
+	require.NoError(t, err)
+	assert.Nil(t, byTransform(res, Halved))
+	assert.Contains(t, skipped(res, Halved), "only by a threshold")
+	assert.NotNil(t, byTransform(res, Complete), "its own transformations stay")
+}
