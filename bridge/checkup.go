@@ -11,12 +11,18 @@ import (
 // The check-up (package checkup): known-answer cases from a row, their grading, the matrix,
 // and a pairwise row judged in both orders.
 
-func checkupCases(b *Bridge, a *Args) (any, error) {
+// rowOf reads arguments 0 and 1 as an evaluator id and a row's inputs.
+func (b *Bridge) rowOf(a *Args) (string, *value.Object, error) {
 	e, err := b.evaluator(a, 0)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	inputs, err := a.obj(1, "inputs", false)
+	return e.ID, inputs, err
+}
+
+func checkupCases(b *Bridge, a *Args) (any, error) {
+	id, inputs, err := b.rowOf(a)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +53,7 @@ func checkupCases(b *Bridge, a *Args) (any, error) {
 			opt.Pool[k] = o
 		}
 	}
-	return checkup.Cases(b.registry, e.ID, inputs, opt)
+	return checkup.Cases(b.registry, id, inputs, opt)
 }
 
 func checkupGrade(_ *Bridge, a *Args) (any, error) {
@@ -94,15 +100,11 @@ func checkupMatrix(_ *Bridge, a *Args) (any, error) {
 }
 
 func swapOrders(b *Bridge, a *Args) (any, error) {
-	e, err := b.evaluator(a, 0)
+	id, inputs, err := b.rowOf(a)
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := a.obj(1, "inputs", false)
-	if err != nil {
-		return nil, err
-	}
-	return checkup.SwapInputs(b.registry, e.ID, inputs)
+	return checkup.SwapInputs(b.registry, id, inputs)
 }
 
 func combineOrders(_ *Bridge, a *Args) (any, error) {

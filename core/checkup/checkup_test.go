@@ -2,7 +2,6 @@ package checkup
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"ragjudge/core/diag"
-	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
 
@@ -61,32 +59,24 @@ func TestClaimCases(t *testing.T) {
 	assert.Equal(t, "verbatim foreign number-changed", transforms(res))
 	assert.Empty(t, res.Skipped)
 
-	verbatim := byTransform(res, Verbatim)
-	id, _ := getS(object(verbatim.Expect, "claim"), "id")
-	ids, texts := claimIDs(t, verbatim.Inputs)
-	require.Len(t, ids, 3)
-	k := indexOf(ids, id)
-	require.GreaterOrEqual(t, k, 0, "the expected claim %s is among the case's claims %v", id, ids)
+	// added is the text of the claim a case expects a grade of, which is among its claims once.
+	added := func(c *Case) string {
+		id, _ := getS(object(c.Expect, "claim"), "id")
+		ids, texts := claimIDs(t, c.Inputs)
+		require.Len(t, ids, 3)
+		k := indexOf(ids, id)
+		require.GreaterOrEqual(t, k, 0, "the expected claim %s is among the case's claims %v", id, ids)
+		return texts[k]
+	}
 	assert.Contains(t, []string{"The Eiffel Tower was completed in 1889 for the World's Fair.", "It is 330 metres tall.",
-		"Gustave Eiffel's company designed and built the tower."}, texts[k])
-	assert.Equal(t, true, get(object(verbatim.Expect, "claim"), "grounded"))
-
-	foreign := byTransform(res, Foreign)
-	id, _ = getS(object(foreign.Expect, "claim"), "id")
-	ids, texts = claimIDs(t, foreign.Inputs)
-	k = indexOf(ids, id)
-	require.GreaterOrEqual(t, k, 0)
+		"Gustave Eiffel's company designed and built the tower."}, added(byTransform(res, Verbatim)))
+	assert.Equal(t, true, get(object(byTransform(res, Verbatim).Expect, "claim"), "grounded"))
+	foreign := added(byTransform(res, Foreign))
 	assert.Contains(t, []string{"Volcanic eruptions release sulfur dioxide into the stratosphere.", "The Krakatoa eruption of 1883 cooled global temperatures.",
-		"Honeybees communicate flower locations using a waggle dance.", "Honeybees communicate using a waggle dance."}, texts[k])
-	assert.False(t, stemsOf(textsOf(row, nil)).shares(texts[k]))
-
-	changed := byTransform(res, NumberChanged)
-	id, _ = getS(object(changed.Expect, "claim"), "id")
-	ids, texts = claimIDs(t, changed.Inputs)
-	k = indexOf(ids, id)
-	require.GreaterOrEqual(t, k, 0)
+		"Honeybees communicate flower locations using a waggle dance.", "Honeybees communicate using a waggle dance."}, foreign)
+	assert.False(t, stemsOf(textsOf(row, nil)).shares(foreign))
 	assert.Contains(t, []string{"The Eiffel Tower was completed in 1885 for the World's Fair.", "The Eiffel Tower was completed in 1893 for the World's Fair.",
-		"It is 530 metres tall.", "It is 130 metres tall."}, texts[k])
+		"It is 530 metres tall.", "It is 130 metres tall."}, added(byTransform(res, NumberChanged)))
 
 	// The row itself is never changed: the bridge may hold it for later calls.
 	assert.True(t, jsonEqual(t, obj(t, claimRow), row))
@@ -327,9 +317,6 @@ func indexOf(list []string, s string) int {
 	}
 	return -1
 }
-
-var _ = judge.Words{}
-var _ = strconv.Itoa
 
 // TestListsSorted: inList searches by halves, so a word out of order would never be found.
 func TestListsSorted(t *testing.T) {

@@ -48,21 +48,30 @@ func (m *maker) claims() {
 	}
 }
 
-// pickSentence picks an assertion of texts from a seeded start, one that is not already a
-// claim, and says which text it came from.
-func pickSentence(rg *rng, texts []string, claims []any) (string, int, bool) {
-	type found struct {
-		s    string
-		text int
-	}
-	var all []found
+// sourced is an assertion and the index of the text it is from.
+type sourced struct {
+	s    string
+	text int
+}
+
+// assertionsFrom lists the assertions of each of texts (isAssertion), with where each is from,
+// leaving out those in skip.
+func assertionsFrom(texts []string, skip []string) []sourced {
+	var all []sourced
 	for k, t := range texts {
 		for _, s := range assertions([]string{t}) {
-			if !contains(itemTexts(claims), s) {
-				all = append(all, found{s, k})
+			if !contains(skip, s) {
+				all = append(all, sourced{s, k})
 			}
 		}
 	}
+	return all
+}
+
+// pickSentence picks an assertion of texts from a seeded start, one that is not already a
+// claim, and says which text it came from.
+func pickSentence(rg *rng, texts []string, claims []any) (string, int, bool) {
+	all := assertionsFrom(texts, itemTexts(claims))
 	if len(all) == 0 {
 		return "", 0, false
 	}
@@ -73,16 +82,7 @@ func pickSentence(rg *rng, texts []string, claims []any) (string, int, bool) {
 // changedSentence changes a number of an assertion of texts (changeNumber), trying the texts'
 // assertions from a seeded start; the new number is one no text of the row holds.
 func (m *maker) changedSentence(rg *rng, texts []string) (changedNumber, int, bool) {
-	type found struct {
-		s    string
-		text int
-	}
-	var all []found
-	for k, t := range texts {
-		for _, s := range assertions([]string{t}) {
-			all = append(all, found{s, k})
-		}
-	}
+	all := assertionsFrom(texts, nil)
 	if len(all) == 0 {
 		return changedNumber{}, 0, false
 	}

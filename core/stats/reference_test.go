@@ -117,16 +117,20 @@ func close(t *testing.T, want, got *float64, what string) {
 	}
 }
 
-// TestAgainstReference compares every statistic with the reference's, case by case.
-func TestAgainstReference(t *testing.T) {
-	var cases refCases
-	var want refExpected
+// reference reads testdata/cases.json and what the reference computed for them.
+func reference(t *testing.T) (cases refCases, want refExpected) {
 	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &cases))
 	b, err = os.ReadFile(filepath.Join("testdata", "expected.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &want))
+	return cases, want
+}
+
+// TestAgainstReference compares every statistic with the reference's, case by case.
+func TestAgainstReference(t *testing.T) {
+	cases, want := reference(t)
 	const regen = "run: /usr/bin/python3 scripts/stats_goldens.py"
 	require.Len(t, want.Agreement, len(cases.Agreement), regen)
 	require.Len(t, want.Correlation, len(cases.Correlation), regen)
@@ -196,14 +200,7 @@ func TestAgainstReference(t *testing.T) {
 // TestProportionAgainstReference compares Share's rate and Wilson interval with the reference's
 // (computed in another algebraic form, in 50-digit decimals).
 func TestProportionAgainstReference(t *testing.T) {
-	var cases refCases
-	var want refExpected
-	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &cases))
-	b, err = os.ReadFile(filepath.Join("testdata", "expected.json"))
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &want))
+	cases, want := reference(t)
 	require.Len(t, want.Proportion, len(cases.Proportion), "run: /usr/bin/python3 scripts/stats_goldens.py")
 	for i, tc := range cases.Proportion {
 		w := want.Proportion[i]
