@@ -68,10 +68,15 @@ func assertionsFrom(texts []string, skip []string) []sourced {
 	return all
 }
 
-// pickSentence picks an assertion of texts from a seeded start, one that is not already a
-// claim, and says which text it came from.
+// pickSentence picks an assertion of texts from a seeded start, one that stands alone and is not
+// already a claim, and says which text it came from.
 func pickSentence(rg *rng, texts []string, claims []any) (string, int, bool) {
-	all := assertionsFrom(texts, itemTexts(claims))
+	var all []sourced
+	for _, f := range assertionsFrom(texts, itemTexts(claims)) {
+		if standsAlone(f.s) {
+			all = append(all, f)
+		}
+	}
 	if len(all) == 0 {
 		return "", 0, false
 	}

@@ -148,7 +148,7 @@ func wrongByConstruction(id string, row *value.Object, pool []*value.Object, c C
 		chunks := itemTexts(get(row, "evidence"))
 		switch c.Transform {
 		case Verbatim:
-			if !inAny(text, chunks) || get(object(c.Expect, "claim"), "grounded") != true {
+			if !inAny(text, chunks) || !standsAlone(text) || get(object(c.Expect, "claim"), "grounded") != true {
 				return "the copied claim is not verbatim in the evidence, or not expected grounded"
 			}
 		case Foreign:
@@ -157,7 +157,7 @@ func wrongByConstruction(id string, row *value.Object, pool []*value.Object, c C
 			return numberOK(text, chunks)
 		}
 	case "answer-grounding/verbatim":
-		if !inAny(judged("answer"), itemTexts(get(row, "facts"))) || get(c.Expect, "passed") != true {
+		if !inAny(judged("answer"), itemTexts(get(row, "facts"))) || !standsAlone(judged("answer")) || get(c.Expect, "passed") != true {
 			return "the answer is not a verbatim fact expected grounded"
 		}
 	case "answer-grounding/foreign":
@@ -205,7 +205,7 @@ func wrongByConstruction(id string, row *value.Object, pool []*value.Object, c C
 		}
 		k := cut[0].Refs[0]
 		body := strings.TrimSuffix(a, " ["+strconv.Itoa(k)+"].") + "."
-		if k < 1 || k > len(contexts) || !strings.Contains(contexts[k-1], body) {
+		if k < 1 || k > len(contexts) || !strings.Contains(contexts[k-1], body) || !standsAlone(body) {
 			return "the sentence is not in the reference it cites"
 		}
 	case "pairwise-faithfulness/position-swap":
@@ -468,7 +468,7 @@ func (g *gen) byte() byte {
 func (g *gen) n(k int) int { return int(g.byte()) % k }
 
 var vocab = []string{
-	"tower", "iron", "paris", "built", "completed", "fair", "honey", "bees", "dance", "river", "amazon", "water",
+	"It", "They", "tower", "iron", "paris", "built", "completed", "fair", "honey", "bees", "dance", "river", "amazon", "water",
 	"volcano", "eruption", "sulfur", "patient", "dose", "surgery", "discharged", "reef", "coral", "bleaching",
 	"the", "was", "in", "of", "and", "a", "is", "for", "it", "more", "than", "to", "up", "about", "figure",
 	"march", "day", "section", "GPT-4", "3rd", "H2O", "10:30", "10-20", "[1]", "[2, 3]", "No", "document",

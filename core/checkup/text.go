@@ -201,6 +201,18 @@ func isAssertion(s string) bool {
 	return len(words(s)) >= 4 && contentCount(s) >= 3
 }
 
+// standsAlone reports whether sentence s does not open on a word that points back at another
+// sentence ("It", "They", "This", "Such"): copied verbatim among other claims, "It is 330 metres
+// tall" could be read as about the claim before it, which the evidence does not say.
+func standsAlone(s string) bool {
+	w := words(s)
+	return len(w) > 0 && !inList(anaphors, w[0])
+}
+
+// anaphors are words that, opening a sentence, point back at another one; sorted.
+var anaphors = []string{"both", "former", "he", "her", "hers", "him", "his", "it", "its", "latter", "she", "such", "that",
+	"their", "theirs", "them", "these", "they", "this", "those"}
+
 // assertions returns the sentences of texts that are assertions (isAssertion), in order.
 func assertions(texts []string) []string {
 	var out []string
