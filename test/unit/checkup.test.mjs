@@ -6,6 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, throwsRJ } from "./rj.mjs";
 import { checkupReferences } from "../../web/checkupreferences.js";
+import { encodeShare, decodeShare } from "../../web/share.js";
+import { exportFile, readImport } from "../../web/custom/spec.js";
 
 const rj = await api();
 
@@ -200,4 +202,28 @@ test("checkupReferences: the published figures, each with its source", () => {
   assert.ok(Object.isFrozen(checkupReferences));
   assert.equal(checkupReferences[0].value, 0.8);
   assert.equal(checkupReferences[1].value, 0.55);
+});
+
+test("a definition's checkup field goes through an export file and a share link unchanged", async () => {
+  const spec = {
+    id: "kept-checkup",
+    title: "Kept",
+    prompt: "Q: {{ question }} A: {{ answer }}",
+    inputs: [{ name: "question" }, { name: "answer", judged: true }],
+    output: { kind: "yes-no" },
+    checkup: { replaced: false, halved: true },
+  };
+  const normalised = rj.define(spec) && rj.spec("kept-checkup");
+  assert.deepEqual(normalised.checkup, { replaced: false, halved: true });
+
+  const { specs, errors } = readImport(exportFile([normalised]));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(specs[0].checkup, { replaced: false, halved: true });
+  assert.equal(rj.checkEvaluator(specs[0]).ok, true);
+
+  const link = await encodeShare({ evaluator: "kept-checkup", spec: normalised, inputs: { question: "Q?", answer: "A." }, answer: "yes" });
+  const back = await decodeShare(link, (id, s) => (rj.checkEvaluator(s).ok ? { inputs: s.inputs } : null));
+  assert.equal(back.ok, true, JSON.stringify(back));
+  assert.deepEqual(back.value.spec.checkup, { replaced: false, halved: true });
+  rj.undefine("kept-checkup");
 });
