@@ -291,6 +291,8 @@ func TestSentences(t *testing.T) {
 	assert.Equal(t, []string{"Dr. Smith found 3.5% growth in the U.S. market.", "It rose again.", "Line two"},
 		sentences("Dr. Smith found 3.5% growth in the U.S. market. It rose again.\nLine two"))
 	assert.Equal(t, []string{`He said "stop."`, "Then he left."}, sentences(`He said "stop." Then he left.`))
+	assert.Equal(t, []string{"The count fell to 0.", "Then it rose."}, sentences("The count fell to 0. Then it rose."), "a digit is no initial")
+	assert.Equal(t, []string{"J. K. Rowling wrote it."}, sentences("J. K. Rowling wrote it."), "a letter is")
 	assert.True(t, isAssertion("The Eiffel Tower was completed in 1889."))
 	for _, s := range []string{"Was it completed in 1889?", "Too short here.", "the tower was completed in 1889.", "It is described in [2] above.", "See https://example.com for the details.", "No period at the end of this"} {
 		assert.False(t, isAssertion(s), s)
