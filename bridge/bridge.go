@@ -66,6 +66,13 @@ var Functions = map[string]Func{
 	"consistency": {[]Param{{"rows", Data}}, consistency},
 	"describe":    {[]Param{{"xs", Data}}, describe},
 
+	"checkupCases":  {[]Param{{"id", Text}, {"inputs", Data}, {"seed", Data}, {"pool", Data}}, checkupCases},
+	"checkupGrade":  {[]Param{{"case", Data}, {"verdict", Data}, {"refs", Data}}, checkupGrade},
+	"checkupMatrix": {[]Param{{"graded", Data}}, checkupMatrix},
+	"swapOrders":    {[]Param{{"id", Text}, {"inputs", Data}}, swapOrders},
+	"combineOrders": {[]Param{{"first", Data}, {"second", Data}}, combineOrders},
+	"positionStats": {[]Param{{"verdicts", Data}}, positionStats},
+
 	"define":   {[]Param{{"spec", Data}}, define},
 	"undefine": {[]Param{{"id", Text}}, undefine},
 	"spec":     {[]Param{{"id", Text}}, spec},

@@ -11,7 +11,10 @@ Reads core/stats/testdata/cases.json and writes core/stats/testdata/expected.jso
   statistics.fmean of the absolute differences for the mean absolute error; None wherever
   statistics raises StatisticsError (fewer than two pairs, a constant side);
 - consistency (Fleiss' kappa, three categories: passed, failed, undetermined; over the rows with
-  the most common number of verdicts): exact fractions, in Fleiss' (1971) own notation.
+  the most common number of verdicts): exact fractions, in Fleiss' (1971) own notation;
+- proportion (a share k/n and its 95% Wilson score interval): in the centre-and-half-width form
+  (p + z^2/2n +- z*sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), with decimal.Decimal at 50 digits, so
+  that the Go code's other algebraic form is checked against an independent computation.
 
 Undefined statistics are null. The Go test compares numbers to within 1e-12.
 
@@ -23,6 +26,7 @@ import math
 import os
 import statistics
 import sys
+from decimal import Decimal, getcontext
 from fractions import Fraction
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -158,6 +162,19 @@ def consistency(rows):
     return out
 
 
+def proportion(k, n):
+    if n == 0:
+        return {"k": k, "n": n, "rate": None, "ci": None}
+    getcontext().prec = 50
+    z = Decimal(repr(Z975))
+    dk, dn = Decimal(k), Decimal(n)
+    p = dk / dn
+    centre = p + z * z / (2 * dn)
+    half = z * (p * (1 - p) / dn + z * z / (4 * dn * dn)).sqrt()
+    scale = 1 + z * z / dn
+    return {"k": k, "n": n, "rate": float(p), "ci": [float((centre - half) / scale), float((centre + half) / scale)]}
+
+
 def main():
     assert abs(statistics.NormalDist().inv_cdf(0.975) - Z975) < 1e-15
     with open(os.path.join(DIR, "cases.json"), encoding="utf-8") as f:
@@ -166,6 +183,7 @@ def main():
         "agreement": [{"name": c["name"], **agreement(c["judge"], c["human"])} for c in cases["agreement"]],
         "correlation": [{"name": c["name"], **correlation(c["x"], c["y"])} for c in cases["correlation"]],
         "consistency": [{"name": c["name"], **consistency(c["rows"])} for c in cases["consistency"]],
+        "proportion": [{"name": c["name"], **proportion(c["k"], c["n"])} for c in cases["proportion"]],
     }
     text = json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
     path = os.path.join(DIR, "expected.json")

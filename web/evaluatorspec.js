@@ -77,6 +77,13 @@ const SCHEMA = field("o", {
     }),
     words: field("o", { f: { passed: field("s", { r: 1 }), failed: field("s", { r: 1 }) } }),
     example: field("o", { f: { inputs: field("m", { mx: MAX_ITEMS, of: field("x") }), answer: field("s", { d: "" }) } }),
+    // The check-up's generic transformations of the judged input, each with the verdict that is
+    // right for this rubric: true (passes), false (fails) or null (the judge declines: a label
+    // mapped to null); a transformation left out is not offered (core/checkup/custom.go).
+    checkup: field("o", {
+      h: '{"replaced": false, "emptied": false, "halved": true}',
+      f: { replaced: field("b", { z: 1 }), emptied: field("b", { z: 1 }), halved: field("b", { z: 1 }) },
+    }),
   },
 });
 
@@ -235,6 +242,7 @@ export function checkSpec(v, builtins) {
       if (bi.required && !seen.has(bi.name)) fail("inputs", "evaluator.builtin-input", `${b.id}'s reader needs the input ${q(bi.name)} (${bi.kind}): declare it`);
     }
   }
+  const judgedInput = () => inputs.find((x) => x.judged);
   if (!judged && inputs.length) {
     // The input the verdict is about: the built-in reader's own, else one named like the answer
     // under judgement, else the first text input.
@@ -242,7 +250,34 @@ export function checkSpec(v, builtins) {
     const guess = names.map((n) => inputs.find((x) => x.name === n)).find(Boolean) ?? inputs.find((x) => x.kind === "text") ?? inputs[0];
     guess.judged = true;
   }
+  if (isObject(spec.checkup)) checkupRules(spec, out, judgedInput(), warn);
   return { spec, errors, warnings, builtin: b };
+}
+
+/**
+ * checkupRules warns about a check-up field no case can come of: a reader whose verdicts never
+ * pass or fail, an emptied input that is required (ragjudge refuses it before any call), or a
+ * judge asked to decline (null) by a reader that cannot.
+ * @param {any} spec @param {any} out @param {any} judged
+ * @param {(path: string, code: string, message: string) => void} warn
+ */
+function checkupRules(spec, out, judged, warn) {
+  const chosen = Object.keys(spec.checkup);
+  if (!chosen.length || !out) return;
+  const never = (out.kind === "score" && out.pass_at === undefined) || (out.kind === "json" && out.pass === undefined && out.pass_at === undefined);
+  if (never) {
+    warn("checkup", "evaluator.bad-value", "the check-up offers no case: this reader's verdicts never pass or fail (give pass_at" + (out.kind === "json" ? " or pass" : "") + ")");
+    return;
+  }
+  if (spec.checkup.emptied !== undefined && judged?.required) {
+    warn("checkup.emptied", "evaluator.bad-value", `emptied is never offered: the judged input ${q(judged.name)} is required, and an empty one is refused before any call`);
+  }
+  const declines = (out.kind === "label" && isObject(out.labels) && Object.values(out.labels).includes(null)) || (out.kind === "builtin" && out.evaluator === "pairwise-faithfulness");
+  for (const k of chosen) {
+    if (spec.checkup[k] === null && !declines) {
+      warn("checkup." + k, "evaluator.bad-value", `${k} is null (the judge must decline), but this reader cannot decline: give a label mapped to null, or true or false`);
+    }
+  }
 }
 
 /**

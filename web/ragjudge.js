@@ -42,6 +42,11 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").RowConsistency} RowConsistency */
 /** @typedef {import("./types.js").Consistency} Consistency */
 /** @typedef {import("./types.js").Description} Description */
+/** @typedef {import("./types.js").CheckupCase} CheckupCase */
+/** @typedef {import("./types.js").CheckupCases} CheckupCases */
+/** @typedef {import("./types.js").CheckupGrade} CheckupGrade */
+/** @typedef {import("./types.js").CheckupReference} CheckupReference */
+/** @typedef {import("./types.js").PositionStats} PositionStats */
 /** @typedef {import("./types.js").RagJudge} RagJudge */
 /** @typedef {import("./loadwasm.js").RunningGo} RunningGo */
 
@@ -187,6 +192,14 @@ export async function load(opts = {}) {
     correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
     consistency: (rows) => call("consistency", ["rows"], [rows]),
     describe: (xs) => call("describe", ["xs"], [xs]),
+    // The pool is held like inputs: a check-up sends the same pool with each of its rows.
+    checkupCases: (id, inputs, options = {}) =>
+      call("checkupCases", ["$id", "@inputs", "seed", "@pool"], [id, inputs, options?.seed, options?.pool]),
+    checkupGrade: (c, verdict, refs) => call("checkupGrade", ["case", "verdict", "refs"], [c, verdict, refs]),
+    checkupMatrix: (graded) => call("checkupMatrix", ["graded"], [graded]),
+    swapOrders: (id, inputs) => call("swapOrders", ["$id", "inputs"], [id, inputs]),
+    combineOrders: (first, second) => call("combineOrders", ["first", "second"], [first, second]),
+    positionStats: (verdicts) => call("positionStats", ["verdicts"], [verdicts]),
     ...customEvaluators(call),
   };
 

@@ -38,6 +38,10 @@
  * @property {Object} output the reader: {kind: "yes-no"|"score"|"label"|"json"|"builtin", ...}
  * @property {{passed: string, failed: string}} [words]
  * @property {{inputs: Object, answer: string}} [example]
+ * @property {{replaced?: boolean|null, emptied?: boolean|null, halved?: boolean|null}} [checkup]
+ *   the check-up's generic transformations of the judged input and the verdict right for each
+ *   under this rubric: true passes, false fails, null the judge declines (a label mapped to
+ *   null); one left out is not offered
  */
 
 /**
@@ -190,6 +194,86 @@
  */
 
 /**
+ * @typedef {Object} CheckupExpect what a known-answer case's verdict must say: `text` in words,
+ *   and exactly one of `passed` (true, false, or null: the judge declines, not measurable),
+ *   `claim` (one claim's grade, from the claim cards), `scores` (rag-recall's passage and final
+ *   scores; `final_below` names the transform of the row's case whose recall this one's must be
+ *   below, given to checkupGrade in `refs`) or `orders` ("same": judged in both orders, the grades
+ *   follow the answers)
+ * @property {string} text
+ * @property {boolean|null} [passed]
+ * @property {{passed: string, failed: string}} [words] the evaluator's words, with `passed`
+ * @property {{id: string, grounded: boolean}} [claim]
+ * @property {{essential_min?: number, essential_max?: number, passage?: number, passage_max?: number, final_min?: number, final_below?: string}} [scores]
+ * @property {"same"} [orders]
+ */
+
+/**
+ * @typedef {Object} CheckupCase one known-answer case of a row (rj.checkupCases): plain inputs
+ *   for the evaluator, run like any row; its verdict is graded with rj.checkupGrade
+ * @property {string} name the transformation, in words ("A claim from another row")
+ * @property {string} transform its stable id ("foreign", "citations-removed", …; README "The check-up")
+ * @property {Object} inputs the evaluator's inputs
+ * @property {CheckupExpect} expect
+ * @property {string} note what was done to this row ("the added claim is a sentence of row 4 of the pool …")
+ * @property {boolean} [both_orders] a pairwise case to judge in both orders (rj.swapOrders), the
+ *   two verdicts combined with rj.combineOrders before grading
+ */
+
+/**
+ * @typedef {Object} CheckupCases what rj.checkupCases gives for one row
+ * @property {CheckupCase[]} cases
+ * @property {{transform: string, name: string, reason: string}[]} skipped the transformations the
+ *   row does not allow, and why
+ */
+
+/**
+ * @typedef {Object} CheckupGrade rj.checkupGrade's reading of a case's verdict
+ * @property {"caught"|"missed"|"undetermined"} outcome
+ * @property {string} detail why, in words ("expected claim c4 ungrounded; the judge graded it grounded")
+ * @property {string} [code] for undetermined: the verdict's check code that left it so
+ */
+
+/**
+ * @typedef {Object} Proportion k of n, its share and the share's 95% Wilson score interval;
+ *   `rate` and `ci` are null for n = 0, with `reason`
+ * @property {number} k @property {number} n
+ * @property {number|null} rate
+ * @property {[number, number]|null} ci exactly 0 and 1 at the ends
+ * @property {string} [reason]
+ */
+
+/**
+ * @typedef {Object} CheckupRow one transformation's line of the matrix (rj.checkupMatrix)
+ * @property {string} transform "" for the overall row
+ * @property {number} caught @property {number} missed @property {number} undetermined
+ * @property {number} total
+ * @property {Proportion} catch caught of caught + missed (undetermined cases are not counted in it)
+ */
+
+/**
+ * @typedef {Object} PositionStats a pairwise run judged in both orders (rj.positionStats)
+ * @property {number} rows the verdicts given
+ * @property {number} compared rows whose two orders could be compared
+ * @property {number} flips compared rows where an answer's grade changed with its place
+ * @property {Proportion} flip flips of compared
+ * @property {number} decided orders in which one slot's answer got 1 and the other 0
+ * @property {number} first_won of those, the orders the first slot's answer won
+ * @property {Proportion} first first_won of decided: near 0.5 without position bias
+ * @property {number} not_both verdicts given that were not combined (null, or one order's)
+ */
+
+/**
+ * @typedef {Object} CheckupReference a published figure to read a check-up by (checkupReferences)
+ * @property {string} id
+ * @property {string} figure the figure, in words ("over 80%")
+ * @property {number|null} value the figure as a share, when it is one
+ * @property {string} measures what was measured, in words
+ * @property {string} compare what of a check-up it may be set beside, and how far
+ * @property {{authors: string, title: string, venue: string, year: number, url: string}} source
+ */
+
+/**
  * @typedef {Object} RagJudge
  * @property {string} version
  * @property {() => Evaluator[]} evaluators the built-in evaluators, in display order
@@ -242,6 +326,22 @@
  * @property {(id: string) => EvaluatorSpec} spec evaluator `id` as an editable definition: a
  *   built-in's prompt, inputs and reader (output kind "builtin") under the id "<id>-copy", or a
  *   custom evaluator's own definition
+ * @property {(id: string, inputs: Object, options?: {seed?: number, pool?: Object[]}) => CheckupCases} checkupCases
+ *   the known-answer cases one row of evaluator `id` yields (README "The check-up"), the same for
+ *   the same row, seed and pool; `pool` is other rows' inputs, where foreign sentences come from.
+ *   Throws as render does for a row the evaluator cannot judge
+ * @property {(c: CheckupCase, verdict: Verdict, refs?: Object<string, Verdict>) => CheckupGrade} checkupGrade
+ *   grades a case by the verdict its inputs got (for a `both_orders` case, combineOrders' verdict);
+ *   `refs` are the row's other cases' verdicts by transform, for an expectation relative to one
+ * @property {(graded: {transform: string, outcome: string}[]) => {rows: CheckupRow[], overall: CheckupRow}} checkupMatrix
+ *   counts graded cases by transformation, with catch rates and their Wilson intervals
+ * @property {(id: string, inputs: Object) => Object} swapOrders a pairwise row's inputs with its
+ *   two answers exchanged (expected_output and actual_output)
+ * @property {(first: Verdict, second: Verdict) => Verdict} combineOrders one verdict of a pairwise
+ *   row judged as it is (first) and exchanged (second): the actual output's grade when the orders
+ *   agree, else undetermined with `position.flip`; its detail gains `orders`
+ * @property {(verdicts: (Verdict|null)[]) => PositionStats} positionStats the flip rate and how
+ *   often the first slot won, over combined verdicts
  */
 
 export {};

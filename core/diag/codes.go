@@ -125,6 +125,13 @@ const (
 	RepeatSplit Code = "repeat.split"
 )
 
+// A pairwise row judged in both orders, its answers exchanged the second time (the check-up's
+// CombineOrders).
+const (
+	PositionFlip     Code = "position.flip"
+	PositionUngraded Code = "position.ungraded"
+)
+
 // A custom evaluator's definition, as rj.checkEvaluator and rj.define check it: each check has
 // the path of the field it is about, and the line, column and length inside a template.
 const (

@@ -49,6 +49,17 @@ func FuzzStats(f *testing.F) {
 			t.Fatalf("κ's SE %v", *a.KappaSE)
 		}
 
+		// Share of any count out of any total: never NaN, bounds inside [0, 1] holding the rate.
+		for _, k := range []int{int(split), len(data) - int(split), -int(split)} {
+			p := Share(k, len(data))
+			if (p.Rate == nil) != (p.N == 0) || (p.CI == nil) != (p.Rate == nil) || (p.Rate == nil) != (p.Reason != "") {
+				t.Fatalf("share %d of %d: %+v", k, len(data), p)
+			}
+			if p.CI != nil && !(0 <= p.CI[0] && p.CI[0] <= *p.Rate && *p.Rate <= p.CI[1] && p.CI[1] <= 1) {
+				t.Fatalf("share %d of %d: %v outside [0, 1] or around %v", k, len(data), *p.CI, *p.Rate)
+			}
+		}
+
 		c, err := Correlate(xs, ys)
 		if err != nil {
 			t.Fatal(err)

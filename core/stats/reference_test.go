@@ -29,6 +29,11 @@ type refCases struct {
 		Name string    `json:"name"`
 		Rows [][]*bool `json:"rows"`
 	} `json:"consistency"`
+	Proportion []struct {
+		Name string `json:"name"`
+		K    int    `json:"k"`
+		N    int    `json:"n"`
+	} `json:"proportion"`
 }
 
 type refExpected struct {
@@ -69,6 +74,11 @@ type refExpected struct {
 			N         int   `json:"n"`
 		} `json:"per_row"`
 	} `json:"consistency"`
+	Proportion []struct {
+		Name string      `json:"name"`
+		Rate *float64    `json:"rate"`
+		CI   *[2]float64 `json:"ci"`
+	} `json:"proportion"`
 }
 
 func verdicts(v []*bool) []Verdict {
@@ -107,20 +117,25 @@ func close(t *testing.T, want, got *float64, what string) {
 	}
 }
 
-// TestAgainstReference compares every statistic with the reference's, case by case.
-func TestAgainstReference(t *testing.T) {
-	var cases refCases
-	var want refExpected
+// reference reads testdata/cases.json and what the reference computed for them.
+func reference(t *testing.T) (cases refCases, want refExpected) {
 	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &cases))
 	b, err = os.ReadFile(filepath.Join("testdata", "expected.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &want))
+	return cases, want
+}
+
+// TestAgainstReference compares every statistic with the reference's, case by case.
+func TestAgainstReference(t *testing.T) {
+	cases, want := reference(t)
 	const regen = "run: /usr/bin/python3 scripts/stats_goldens.py"
 	require.Len(t, want.Agreement, len(cases.Agreement), regen)
 	require.Len(t, want.Correlation, len(cases.Correlation), regen)
 	require.Len(t, want.Consistency, len(cases.Consistency), regen)
+	require.Len(t, want.Proportion, len(cases.Proportion), regen)
 
 	for i, tc := range cases.Agreement {
 		w := want.Agreement[i]
@@ -178,6 +193,28 @@ func TestAgainstReference(t *testing.T) {
 				assert.Equal(t, r.Unanimous, c.PerRow[k].Unanimous, "row %d unanimous", k)
 				assert.Equal(t, r.N, c.PerRow[k].N, "row %d's count", k)
 			}
+		})
+	}
+}
+
+// TestProportionAgainstReference compares Share's rate and Wilson interval with the reference's
+// (computed in another algebraic form, in 50-digit decimals).
+func TestProportionAgainstReference(t *testing.T) {
+	cases, want := reference(t)
+	require.Len(t, want.Proportion, len(cases.Proportion), "run: /usr/bin/python3 scripts/stats_goldens.py")
+	for i, tc := range cases.Proportion {
+		w := want.Proportion[i]
+		t.Run(tc.Name, func(t *testing.T) {
+			p := Share(tc.K, tc.N)
+			close(t, w.Rate, p.Rate, "rate")
+			if w.CI == nil {
+				assert.Nil(t, p.CI)
+				assert.NotEmpty(t, p.Reason)
+				return
+			}
+			require.NotNil(t, p.CI)
+			assert.InDelta(t, w.CI[0], p.CI[0], 1e-12, "lower bound")
+			assert.InDelta(t, w.CI[1], p.CI[1], 1e-12, "upper bound")
 		})
 	}
 }
