@@ -66,7 +66,7 @@ var Functions = map[string]Func{
 	"consistency": {[]Param{{"rows", Data}}, consistency},
 	"describe":    {[]Param{{"xs", Data}}, describe},
 
-	"define":   {[]Param{{"spec", Data}}, define},
+	"define":   {[]Param{{"spec", Data}, {"unread", Data}}, define},
 	"undefine": {[]Param{{"id", Text}}, undefine},
 	"spec":     {[]Param{{"id", Text}}, spec},
 }
