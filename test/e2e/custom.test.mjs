@@ -252,7 +252,7 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
     const both = JSON.stringify({ format: "ragjudge.evaluators", version: 1, evaluators: [spec, broken] });
     await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "mine.json", mimeType: "application/json", buffer: Buffer.from(both) });
     await p2.waitForFunction(() => /Imported tone-check\./.test(document.querySelector('[data-ref="custom-msg"]').textContent));
-    assert.match(await text(p2, '[data-ref="custom-msg"]'), /Imported with errors, to fix \(tone-broken is open\): Evaluator 2 \(tone-broken\): prompt line 3: /);
+    assert.match(await text(p2, '[data-ref="custom-msg"]'), /Imported with errors, to fix: Evaluator 2 \(tone-broken\): 1 error, open below\./);
     await p2.waitForFunction(() => document.querySelector('[data-ref="custom-id"]')?.value === "tone-broken");
     await p2.waitForSelector('[data-ref="custom-status"][data-state="error"]');
     await p2.waitForSelector('[data-ref="custom-tpl"] [data-ref="tpl-pin"][data-line="3"]');

@@ -163,7 +163,7 @@ export function evaluatorList(ctx) {
     }
     const rj = /** @type {any} */ (engine.rj);
     const added = [];
-    /** @type {{id: string, text: string}[]} */
+    /** @type {{id: string, name: string, errors: any[]}[]} */
     const toFix = [];
     for (const [k, spec] of specs.entries()) {
       const given = typeof spec.id === "string" ? spec.id : "";
@@ -178,14 +178,16 @@ export function evaluatorList(ctx) {
       await registry.save({ id, spec: s, sample, answer, ok: !!res.ok, updatedAt: Date.now() });
       const named = why ? `${given ? given + " as " : ""}${id} (${why})` : id;
       if (res.ok) added.push(named);
-      else toFix.push({ id, text: importProblem(`${names[k]}${why ? ` as ${id}` : ""}`, res.errors) });
+      else toFix.push({ id, name: `${names[k]}${why ? ` as ${id}` : ""}`, errors: res.errors });
     }
     drawList();
     if (toFix.length) ctx.openEditor(toFix[0].id);
     else if (added.length) ctx.openEditor(added[0].split(" ")[0]);
     const parts = [];
     if (added.length) parts.push(`✓ Imported ${added.join(", ")}.`);
-    if (toFix.length) parts.push(`✗ Imported with errors, to fix (${toFix[0].id} is open): ${toFix.map((x) => x.text).join(" ")}`);
+    // The one opened lists its problems in the editor; the others' are said here.
+    const count = (/** @type {any[]} */ e) => `${e.length} error${e.length === 1 ? "" : "s"}`;
+    if (toFix.length) parts.push(`✗ Imported with errors, to fix: ${toFix.map((x, k) => (k ? importProblem(x.name, x.errors) : `${x.name}: ${count(x.errors)}, open below.`)).join(" ")}`);
     if (!added.length && !toFix.length) parts.push("✗ Nothing was imported.");
     if (errors.length) parts.push("Not imported: " + errors.join(" "));
     say(parts.join(" "), !added.length && !toFix.length ? true : toFix.length || errors.length ? "warning" : false);

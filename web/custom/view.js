@@ -91,7 +91,11 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const spec = structuredClone(r.spec);
     // An imported definition with errors may hold anything: the editor takes the inputs it can
     // show (objects), and the check says what is wrong with the rest.
-    const inputs = (Array.isArray(spec.inputs) ? spec.inputs : []).filter((/** @type {any} */ i) => i && typeof i === "object" && !Array.isArray(i)).map((/** @type {any} */ i) => ({ ...i }));
+    // What a definition leaves out takes the schema's default (README "Custom evaluators"): an
+    // imported input without `required` is required, as the engine reads it.
+    const inputs = (Array.isArray(spec.inputs) ? spec.inputs : [])
+      .filter((/** @type {any} */ i) => i && typeof i === "object" && !Array.isArray(i))
+      .map((/** @type {any} */ i) => ({ ...i, kind: i.kind ?? "text", required: i.required ?? true }));
     const d = describe({ ...spec, inputs: cleanInputs(inputs) });
     ctx.cur = { key: id, spec, inputs, kinds: {}, raw: fromInputs(d, (r.sample && r.sample.inputs) || {}), answer: r.answer || "", checks: [], ok: r.ok, editors: new Map(), fieldErrors: new Map(), outErrors: new Map() };
     ctx.drawEditor();
