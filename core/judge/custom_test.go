@@ -683,3 +683,34 @@ func TestUnreadInputsAreOptional(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, e.Inputs[1].Required, "facts: the reader needs it")
 }
+
+// TestBuiltinReaderInputsAreVariables: a custom prompt over a built-in's reader may read that
+// built-in's inputs its reader makes no variable of (claims, threshold), as given.
+func TestBuiltinReaderInputsAreVariables(t *testing.T) {
+	r := testRegistry(t)
+	b, err := r.Get("claim-groundedness")
+	require.NoError(t, err)
+	c := builtinCopy(t, b, "claims-loop", nil)
+	c.Set("prompt", "{% for c in claims %}- {{ c.text if c is mapping else c }}\n{% endfor %}{{ reports }}")
+	_, err = r.Define(c)
+	require.NoError(t, err)
+	got, err := r.Render("claims-loop", value.NewObject("question", "Q?", "claims", []any{"A.", value.NewObject("id", "x", "text", "B.")}, "evidence", []any{"E."}))
+	require.NoError(t, err)
+	assert.Equal(t, "- A.\n- B.\nClaim c1: A.\nClaim x: B.", got.Prompt)
+
+	rr, err := r.Get("rag-recall")
+	require.NoError(t, err)
+	c = builtinCopy(t, rr, "recall-threshold", nil)
+	c.Set("dialect", "jinja")
+	c.Set("prompt", "{{ passage_llm }} at least {{ threshold }}")
+	_, err = r.Define(c)
+	require.NoError(t, err)
+	in := value.NewObject("passage_gt", "[ESSENTIAL PASSAGE]\nA.", "passage_llm", "A.")
+	got, err = r.Render("recall-threshold", in)
+	require.NoError(t, err)
+	assert.Equal(t, "A. at least None", got.Prompt, "an optional input not given is None, as Jinja prints null")
+	in.Set("threshold", 3.5)
+	got, err = r.Render("recall-threshold", in)
+	require.NoError(t, err)
+	assert.Equal(t, "A. at least 3.5", got.Prompt)
+}

@@ -184,7 +184,8 @@ func inStrings(list []string, s string) bool {
 // a string, a list input a list of strings (a text given for it is a list of that one text).
 // A required input missing is an error, a required list empty an error check (Render refuses
 // it, as the built-ins refuse theirs); an optional input not given is "" or an empty list. With
-// a built-in's reader, the built-in reads its own inputs into its own variables first.
+// a built-in's reader, the built-in reads its own inputs into its own variables first, and those
+// of its inputs it makes no variable of are variables as given.
 func customVars(inputs []Input, b *Evaluator) func(in *value.Object) (*value.Object, []diag.Check, error) {
 	return func(in *value.Object) (*value.Object, []diag.Check, error) {
 		vars := &value.Object{}
@@ -195,6 +196,15 @@ func customVars(inputs []Input, b *Evaluator) func(in *value.Object) (*value.Obj
 				return nil, nil, err
 			}
 			vars, checks = bv, bc
+			// The built-in's inputs its reader does not make a variable of (claims, of which it
+			// makes reports; rag-recall's threshold) are variables too, as given (null when an
+			// optional one is not): a template the check passed never fails on one at render.
+			for _, decl := range inputs {
+				if _, made := vars.Get(decl.Name); !made && hasInput(b.Inputs, decl.Name) {
+					v, _ := in.Get(decl.Name)
+					vars.Set(decl.Name, v)
+				}
+			}
 		}
 		for _, decl := range inputs {
 			if b != nil && hasInput(b.Inputs, decl.Name) {
