@@ -13,7 +13,7 @@ import { builtinKinds } from "../evaluatorspec.js";
 const ROLES = ["system", "user", "assistant"];
 
 /** KIND_WORDS name an input's kinds in the inputs table. */
-const KIND_WORDS = { text: "text", list: "list of texts", claims: "claims (id + text)", evidence: "evidence (title + text)" };
+const KIND_WORDS = { text: "text", list: "list of texts", claims: "claims", evidence: "evidence" };
 
 /**
  * editorForm makes the editor form's drawing functions, working on the view's shared context.
@@ -228,10 +228,12 @@ export function editorForm(ctx) {
       const kind = h("select", { class: "input", dataset: { ref: "custom-input-kind" }, attrs: { "aria-label": `Kind of input ${i + 1}` }, on: { change: () => ((inp.kind = kind.value), touch(), ctx.drawSample()) } }, kinds.map(([v, t]) => h("option", { value: v, text: t })));
       kind.value = inp.kind || "text";
       const req = h("input", { type: "checkbox", checked: !!inp.required, dataset: { ref: "custom-input-required" }, attrs: { "aria-label": `Input ${i + 1} is required` }, on: { change: () => ((inp.required = req.checked), touch()) } });
+      // On a phone the table stacks and its header is hidden: the checkbox says what it is.
+      const reqCell = h("label", { class: "input-req" }, req, h("span", { class: "narrow-only", text: " required", attrs: { "aria-hidden": "true" } }));
       const err = h("div", { class: "field-error", dataset: { errorFor: `inputs[${i}]` } });
       const rm = h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove", dataset: { ref: "custom-input-remove" }, attrs: { "aria-label": `Remove input ${i + 1}` }, on: { click: () => removeInput(inp, err) } });
       return [
-        h("tr", { dataset: { input: inp.name } }, h("td", {}, name), h("td", {}, label), h("td", {}, kind), h("td", { class: "center" }, req), h("td", { class: "input-note" }, inp.unused ? h("span", { class: "chip", text: "not read" }) : null, rm)),
+        h("tr", { dataset: { input: inp.name } }, h("td", {}, name), h("td", {}, label), h("td", {}, kind), h("td", { class: "center" }, reqCell), h("td", { class: "input-note" }, inp.unused ? h("span", { class: "chip", text: "not read" }) : null, rm)),
         h("tr", { class: "input-err" }, h("td", { attrs: { colspan: "5" } }, err)),
       ];
     });

@@ -175,7 +175,7 @@ export function evaluatorList(ctx) {
       const s = { ...spec, id };
       const res = rj.checkEvaluator(s);
       const { sample, answer } = sampleOf(s);
-      await registry.save({ id, spec: s, sample, answer, ok: !!res.ok, updatedAt: Date.now() });
+      await registry.save({ id, spec: s, sample, answer, ok: !!res.ok, problems: res.errors, updatedAt: Date.now() });
       const named = why ? `${given ? given + " as " : ""}${id} (${why})` : id;
       if (res.ok) added.push(named);
       else toFix.push({ id, name: `${names[k]}${why ? ` as ${id}` : ""}`, errors: res.errors });

@@ -198,7 +198,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     if (!c) return;
     const spec = specNow();
     const d = ctx.sampleDesc();
-    const rec = { id: spec.id, spec, sample: { inputs: toInputs(d, c.raw) }, answer: c.answer, ok: c.ok, updatedAt: Date.now() };
+    // problems: the errors the list counts (kept in memory, not stored).
+    const problems = c.checks.filter((x) => x.severity === "error");
+    const rec = { id: spec.id, spec, sample: { inputs: toInputs(d, c.raw) }, answer: c.answer, ok: c.ok, problems, updatedAt: Date.now() };
     // An id that is not valid, or another's, is not saved under: the evaluator stays where it is.
     if (typeof spec.id !== "string" || !ID_RE.test(spec.id) || registry.builtinIds().has(spec.id) || (spec.id !== c.key && registry.records.has(spec.id))) {
       const old = registry.records.get(c.key);
