@@ -73,7 +73,7 @@ var Functions = map[string]Func{
 	"combineOrders": {[]Param{{"first", Data}, {"second", Data}}, combineOrders},
 	"positionStats": {[]Param{{"verdicts", Data}}, positionStats},
 
-	"define":   {[]Param{{"spec", Data}}, define},
+	"define":   {[]Param{{"spec", Data}, {"unread", Data}}, define},
 	"undefine": {[]Param{{"id", Text}}, undefine},
 	"spec":     {[]Param{{"id", Text}}, spec},
 }

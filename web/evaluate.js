@@ -160,7 +160,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // its editor's sample, which can change while this view is open (registry "updated").
   function syncExample() {
     exampleBtn.disabled = !hasExample(ev);
-    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: give its sample inputs in My evaluators" : "";
+    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
   }
 
   function loadExample() {

@@ -111,7 +111,7 @@ const at = (path, key) => (path ? path + "." + key : key);
  * (rj.evaluators() without the custom ones): their ids are taken, and an output of kind
  * "builtin" names one of them.
  * @param {unknown} v
- * @param {{id: string, dialect?: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
+ * @param {{id: string, dialect?: string, variables?: string[], inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
  * @returns {{spec: any, errors: SpecCheck[], warnings: SpecCheck[], builtin: any}}
  */
 export function checkSpec(v, builtins) {
@@ -223,8 +223,10 @@ export function checkSpec(v, builtins) {
       fail(path + ".name", "evaluator.bad-value", `input name ${q(name)} must be letters, digits and '_', not starting with a digit: a name a template can read`);
     } else if (seen.has(name)) {
       fail(path + ".name", "evaluator.duplicate-input", `input ${q(name)} is declared twice`);
-    } else if (own && own.kind !== input.kind) {
-      fail(path + ".kind", "evaluator.builtin-input", `input ${q(name)} is of kind ${q(own.kind)} for ${b?.id}'s reader`);
+    } else if (own && !builtinKinds(own).includes(input.kind)) {
+      fail(path + ".kind", "evaluator.builtin-input", `input ${q(name)} is of kind ${oneOf(builtinKinds(own))} for ${b?.id}'s reader`);
+    } else if (!own && b?.variables?.includes(name)) {
+      fail(path + ".name", "evaluator.builtin-input", `${q(name)} is made by ${b.id}'s reader from its inputs, and the templates read it as it is: it is no input of its own; remove this input`);
     } else if (!own && input.kind !== "text" && input.kind !== "list") {
       fail(path + ".kind", "evaluator.bad-value", `kind ${q(input.kind)} is neither "text" nor "list"`);
     }
@@ -407,6 +409,16 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
     });
   }
   return variables;
+}
+
+/**
+ * builtinKinds are the kinds a built-in reader takes for its input `own`: the built-in's own
+ * kind, and "list" (of texts) for its lists of claims or evidence, which its reader reads as
+ * texts (claims numbered c1, c2, …; evidence without titles).
+ * @param {{kind: string}} own @returns {string[]}
+ */
+export function builtinKinds(own) {
+  return own.kind === "claims" || own.kind === "evidence" ? [own.kind, "list"] : [own.kind];
 }
 
 /**

@@ -30,6 +30,7 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").Evaluator} Evaluator */
 /** @typedef {import("./types.js").EvaluatorSpec} EvaluatorSpec */
 /** @typedef {import("./types.js").SpecCheck} SpecCheck */
+/** @typedef {import("./types.js").EvaluatorCheck} EvaluatorCheck */
 /** @typedef {import("./types.js").Span} Span */
 /** @typedef {import("./types.js").Rendered} Rendered */
 /** @typedef {import("./types.js").Check} Check */

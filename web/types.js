@@ -24,6 +24,9 @@
  * @property {string} output what the judge writes, in words
  * @property {boolean} custom true for an evaluator defined with define()
  * @property {EvaluatorSpec} [spec] a custom evaluator's definition, normalised (defaults filled in)
+ * @property {string[]} [variables] a built-in's: the names its prompt reads, which its reader
+ *   makes of its inputs (claim-groundedness: question, reports, evidence); a custom evaluator
+ *   with its reader (output kind "builtin") gets them all, undeclared
  */
 
 /**
@@ -47,6 +50,17 @@
 /**
  * @typedef {Check & {path: string}} SpecCheck a check of a definition: `path` is the field it is
  *   about ("inputs[2]", "messages[1].content"); `line`, `col`, `len` are inside that template
+ */
+
+/**
+ * @typedef {Object} EvaluatorCheck what rj.checkEvaluator says of a definition
+ * @property {boolean} ok no error: define() takes it
+ * @property {SpecCheck[]} errors every error, each with its path (and line, col, len in a template)
+ * @property {SpecCheck[]} warnings e.g. `evaluator.unused-input`: never in the way of define()
+ * @property {string[]} variables the names its templates read, in the order of first reads
+ * @property {string[]} provided the names a built-in reader makes of its inputs, which the
+ *   templates read without declaring them (claim-groundedness's question, reports, evidence);
+ *   [] for another reader. An editor never offers one of them as a new input
  */
 
 /**
@@ -317,10 +331,12 @@
  *   deviation of scores, nulls skipped (a row's scores over a run's repeats)
  * @property {(spec: EvaluatorSpec|string) => {id: string, inputs: Input[], warnings: SpecCheck[]}} define
  *   defines (or defines again) a custom evaluator from its definition (an object or its JSON
- *   text); render, parse, mapColumns and rowInputs then take its id. Throws a RagJudgeError of
- *   kind "evaluator" with the first problem's `code`, `path` and, inside a template, `line`/`col`
+ *   text); render, parse, mapColumns and rowInputs then take its id. An input no template reads
+ *   is optional, whatever `required` says. Throws a RagJudgeError of kind "evaluator" whose
+ *   `problems` are every problem (checkEvaluator's errors), its `code`, `path`, `line` and `col`
+ *   the first one's, its message all of them
  * @property {(id: string) => boolean} undefine removes custom evaluator `id`; false if there is none
- * @property {(spec: EvaluatorSpec|string) => {ok: boolean, errors: SpecCheck[], warnings: SpecCheck[], variables: string[]}} checkEvaluator
+ * @property {(spec: EvaluatorSpec|string) => EvaluatorCheck} checkEvaluator
  *   checks a definition without defining it and never throws for a bad one: every problem at once
  *   (for an editor's re-check on each keystroke); `variables` are the names its templates read
  * @property {(id: string) => EvaluatorSpec} spec evaluator `id` as an editable definition: a

@@ -73,8 +73,9 @@ func init() {
     {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
   ]
 }`),
-		vars:  claimVars,
-		parse: claimParse,
+		Variables: []string{"question", "reports", "evidence"},
+		vars:      claimVars,
+		parse:     claimParse,
 	})
 }
 

@@ -49,8 +49,9 @@ func init() {
 			"mode": "lenient"
 		}`,
 			`yes`),
-		vars:  groundingVars,
-		parse: groundingParse,
+		Variables: []string{"mode", "answer", "facts"},
+		vars:      groundingVars,
+		parse:     groundingParse,
 	})
 }
 

@@ -101,7 +101,12 @@ type Evaluator struct {
 	View        string           `json:"view"` // one of the View constants
 	Score       Score            `json:"score"`
 	Example     Example          `json:"example"`
-	Prompt      string           `json:"-"` // the seed prompt, from prompts/<id>.md
+	// Variables are the names the prompt's template reads, which vars makes of the inputs: some
+	// are inputs as given (question), some are made (claim-groundedness's reports, one line per
+	// claim). A custom evaluator with this one's reader (output kind "builtin") gets them all,
+	// and the page never offers the made ones as inputs of its own.
+	Variables []string `json:"variables,omitempty"`
+	Prompt    string   `json:"-"` // the seed prompt, from prompts/<id>.md
 	// Custom marks an evaluator defined at run time (Registry.Define); Spec is then its
 	// definition, normalised (README "Custom evaluators").
 	Custom bool          `json:"custom"`
@@ -245,6 +250,8 @@ func (e *Evaluator) incomplete() string {
 		return "no worked example"
 	case e.vars == nil || e.parse == nil:
 		return "no reader"
+	case !e.Custom && len(e.Variables) == 0:
+		return "no template variables declared"
 	}
 	return ""
 }

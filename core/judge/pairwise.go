@@ -69,8 +69,9 @@ func init() {
     "faithfulness": false
   }
 }`),
-		vars:  pairwiseVars,
-		parse: pairwiseParse,
+		Variables: []string{"contexts", "expected_output", "actual_output"},
+		vars:      pairwiseVars,
+		parse:     pairwiseParse,
 	})
 }
 

@@ -57,8 +57,9 @@ func init() {
 • RECALL_Final_Score_Calculation: min(5, 4) = 4
 
 • RECALL_Final_Score: 4`),
-		vars:  ragRecallVars,
-		parse: ragRecallParse,
+		Variables: []string{"passage_gt", "passage_llm"},
+		vars:      ragRecallVars,
+		parse:     ragRecallParse,
 	})
 }
 
