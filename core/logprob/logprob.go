@@ -115,8 +115,15 @@ func Read(v any) ([]Token, *Problem) {
 			}
 			sum += math.Exp(t.Top[j].Logprob)
 		}
+		listed := false
+		for _, a := range t.Top {
+			listed = listed || a.Text == t.Text
+		}
+		if !listed && len(t.Top) > 0 {
+			sum += math.Exp(t.Logprob) // the chosen token, which the weighing adds
+		}
 		if sum > 1+sumSlack {
-			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs add up to a probability of %s, more than 1: they are not the log probabilities of one position", at, strconv.FormatFloat(sum, 'g', 4, 64))
+			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs (and the token itself, when they leave it out) add up to a probability of %s, more than 1: they are not the log probabilities of one position", at, strconv.FormatFloat(sum, 'g', 4, 64))
 		}
 	}
 	return tokens, nil
