@@ -42,6 +42,15 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").RowConsistency} RowConsistency */
 /** @typedef {import("./types.js").Consistency} Consistency */
 /** @typedef {import("./types.js").Description} Description */
+/** @typedef {import("./types.js").Logprob} Logprob */
+/** @typedef {import("./types.js").ParseOptions} ParseOptions */
+/** @typedef {import("./types.js").Confidence} Confidence */
+/** @typedef {import("./types.js").WeighedVerdict} WeighedVerdict */
+/** @typedef {import("./types.js").Calibration} Calibration */
+/** @typedef {import("./types.js").CalibrationBin} CalibrationBin */
+/** @typedef {import("./types.js").JuryMember} JuryMember */
+/** @typedef {import("./types.js").JuryOptions} JuryOptions */
+/** @typedef {import("./types.js").JuryVerdict} JuryVerdict */
 /** @typedef {import("./types.js").RagJudge} RagJudge */
 /** @typedef {import("./loadwasm.js").RunningGo} RunningGo */
 
@@ -175,7 +184,7 @@ export async function load(opts = {}) {
       for (const m of r.messages) m.content ??= r.prompt;
       return r;
     },
-    parse: (id, inputs, output) => call("parse", ["$id", "@inputs", "$output"], [id, inputs, output]),
+    parse: (id, inputs, output, /** @type {ParseOptions} */ opts = {}) => call("parse", ["$id", "@inputs", "$output", "opts"], [id, inputs, output, opts]),
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
     template: (source, dialect, vars) => call("template", ["$source", "$dialect", "@vars"], [source, dialect, vars]),
@@ -187,6 +196,8 @@ export async function load(opts = {}) {
     correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
     consistency: (rows) => call("consistency", ["rows"], [rows]),
     describe: (xs) => call("describe", ["xs"], [xs]),
+    calibration: (p, human) => call("calibration", ["p", "human"], [p, human]),
+    jury: (verdicts, opts) => call("jury", ["verdicts", "opts"], [verdicts, opts]),
     ...customEvaluators(call),
   };
 

@@ -34,9 +34,10 @@ type Confidence struct {
 // ConfidenceToken is the token a confidence was read at: its index in the logprobs, its text and
 // its own log probability.
 type ConfidenceToken struct {
-	Index   int     `json:"index"`
-	Text    string  `json:"text"`
-	Logprob float64 `json:"logprob"`
+	Index   int       `json:"index"`
+	Text    string    `json:"text"`
+	Logprob float64   `json:"logprob"`
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // The kinds of Confidence.
@@ -55,6 +56,7 @@ type verdictSite struct {
 	scale  *logprob.Scale
 	// unsupported says why this verdict cannot be weighed (a JSON field read through a list).
 	unsupported string
+	_           [0]func() // not comparable: no equality function in the wasm
 }
 
 // yesNoWords are the words of a yes or no verdict.

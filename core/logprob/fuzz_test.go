@@ -30,7 +30,7 @@ func FuzzRead(f *testing.F) {
 		}
 		for _, tk := range tokens {
 			sum := 0.0
-			for _, a := range append([]Alt{{tk.Text, tk.Logprob}}, tk.Top...) {
+			for _, a := range append([]Alt{{Text: tk.Text, Logprob: tk.Logprob}}, tk.Top...) {
 				if !(a.Logprob <= 0) || math.IsInf(a.Logprob, 0) {
 					t.Fatalf("logprob %v read", a.Logprob)
 				}

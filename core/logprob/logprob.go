@@ -32,12 +32,14 @@ type Token struct {
 type Alt struct {
 	Text    string
 	Logprob float64
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // Problem is why there is no confidence: a check code and the reason in words.
 type Problem struct {
 	Code diag.Code
 	Msg  string
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 func problem(code diag.Code, format string, args ...any) *Problem {

@@ -38,7 +38,7 @@ func TestRead(t *testing.T) {
 	assert.Equal(t, "Yes", tokens[0].Text)
 	assert.Equal(t, -0.00055, tokens[0].Logprob)
 	require.Len(t, tokens[0].Top, 5)
-	assert.Equal(t, Alt{"No", -7.625}, tokens[0].Top[1])
+	assert.Equal(t, Alt{Text: "No", Logprob: -7.625}, tokens[0].Top[1])
 
 	for _, none := range []string{`null`, `[]`, `{"content": null, "refusal": null}`} {
 		tokens, p := Read(decode(t, none))

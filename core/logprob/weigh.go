@@ -39,6 +39,7 @@ const (
 type WordWeight struct {
 	PPass, PFail, Mass float64
 	At                 *Located
+	_                  [0]func() // not comparable: no equality function in the wasm
 }
 
 // WeighWords weighs the verdict that begins at the answer's byte off, a word of w.Pass when pass
@@ -88,12 +89,14 @@ type Scale struct {
 	Lo, Hi int
 	PassAt float64
 	HasAt  bool
+	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 // ScoreP is one score and its probability.
 type ScoreP struct {
-	Score int     `json:"score"`
-	P     float64 `json:"p"`
+	Score int       `json:"score"`
+	P     float64   `json:"p"`
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // ScoreWeight is a score weighed, as G-Eval weighs it: the probabilities of the scale's numbers

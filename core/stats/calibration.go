@@ -28,11 +28,12 @@ type Calibration struct {
 // Bin is one bin of a reliability diagram: the pairs whose p is in [Lo, Hi) ([0.9, 1] for the
 // last), their mean p and the share of them the humans passed (both null for an empty bin).
 type Bin struct {
-	Lo    float64  `json:"lo"`
-	Hi    float64  `json:"hi"`
-	N     int      `json:"n"`
-	MeanP *float64 `json:"mean_p"`
-	Rate  *float64 `json:"rate"`
+	Lo    float64   `json:"lo"`
+	Hi    float64   `json:"hi"`
+	N     int       `json:"n"`
+	MeanP *float64  `json:"mean_p"`
+	Rate  *float64  `json:"rate"`
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // Prob is a probability, or none (a null: the pair is skipped).

@@ -33,13 +33,15 @@ const (
 type Member struct {
 	Verdict Verdict
 	Score   Score
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // Votes counts the members' verdicts.
 type Votes struct {
-	Passed       int `json:"passed"`
-	Failed       int `json:"failed"`
-	Undetermined int `json:"undetermined"`
+	Passed       int       `json:"passed"`
+	Failed       int       `json:"failed"`
+	Undetermined int       `json:"undetermined"`
+	_            [0]func() // not comparable: no equality function in the wasm
 }
 
 // JuryVerdict is the jury's verdict on a row, shaped as a verdict is (passed, score, checks), so
