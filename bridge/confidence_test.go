@@ -12,13 +12,13 @@ import (
 // TestParseWeighed: parse asked for a confidence adds it (or null with its reason); not asked, the
 // verdict has no such keys.
 func TestParseWeighed(t *testing.T) {
-	lp, err := value.Decode([]byte(`[{"token": "Yes", "logprob": -0.5, "bytes": [89, 101, 115],
-		"top_logprobs": [{"token": "Yes", "logprob": -0.5}, {"token": "No", "logprob": -1.5}]}]`))
+	lp, err := value.Decode([]byte(`[{"token": "Yes", "logprob": -0.3, "bytes": [89, 101, 115],
+		"top_logprobs": [{"token": "Yes", "logprob": -0.3}, {"token": "No", "logprob": -1.4}]}]`))
 	require.NoError(t, err)
 	w := decodeWire(t, b.Call("parse", []any{"answer-grounding", groundingInputs, "Yes", obj("logprobs", lp)}))
 	require.Nil(t, w.Error)
 	assert.Contains(t, string(w.OK), `"passed":true,"score":1,`)
-	assert.Contains(t, string(w.OK), `"checks":[],"confidence":{"kind":"verdict","p_pass":0.7310585786300049,"p_fail":0.2689414213699951,"mass":0.8296608198610632,"token":{"index":0,"text":"Yes","logprob":-0.5}}}`)
+	assert.Contains(t, string(w.OK), `"checks":[],"confidence":{"kind":"verdict","p_pass":0.7502601055951176,"p_fail":0.24973989440488242,"mass":0.9874151846233243,"token":{"index":0,"text":"Yes","logprob":-0.3}}}`)
 
 	w = decodeWire(t, b.Call("parse", []any{"answer-grounding", groundingInputs, "Yes", obj("logprobs", nil)}))
 	require.Nil(t, w.Error)

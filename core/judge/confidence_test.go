@@ -248,7 +248,7 @@ func TestConfidenceNone(t *testing.T) {
 			diag.ConfidenceNoVerdict, "the verdict is undetermined", 0},
 		{"another answer's tokens", groundingID, grounding, "No", decodeObject(t, openAIGrounding), diag.ConfidenceMismatch, "do not write this answer", 1},
 		{"the verdict words hold little", groundingID, grounding, "yes",
-			chatLogprobs(t, lt{"yes", []string{"yes=-1.9", "The=-0.4", "no=-2.5"}}), diag.ConfidenceLowMass, "hold only 0.232", 1},
+			chatLogprobs(t, lt{"yes", []string{"yes=-1.9", "The=-0.4", "no=-2.5", "**=-3", "A=-3.5"}}), diag.ConfidenceLowMass, "hold only 0.232", 1},
 		{"claim-groundedness", claimID, claims.Example.Inputs, claims.Example.Answer, chatLogprobs(t, words(claims.Example.Answer)...),
 			diag.ConfidenceUnsupported, "one grade per claim", 0},
 		{"rag-recall", ragRecallID, recall.Example.Inputs, recall.Example.Answer, chatLogprobs(t, words(recall.Example.Answer)...),
@@ -377,4 +377,78 @@ func TestConfidenceCheckPoints(t *testing.T) {
 	c := v.Checks[len(v.Checks)-1]
 	assert.Equal(t, diag.ConfidenceNoAlternatives, c.Code)
 	assert.Equal(t, []int{2, 17, 3}, []int{c.Line, c.Col, c.Len})
+}
+
+// FuzzConfidence weighs arbitrary answers to the built-ins and to custom label and score readers
+// by logprobs cut from the answer itself (words), each token given alternatives from a small
+// vocabulary of verdict words, numbers and markup: the verdict is always Parse's; a confidence
+// has shares in [0, 1] that add up to 1, a mass from 0.5 to 1, an expected score on the scale, and
+// names a token of the logprobs; no confidence has a reason and, last among the checks, a
+// confidence.* warning that points inside the answer.
+func FuzzConfidence(f *testing.F) {
+	for i, s := range []string{"Yes", "<think>no</think>\nAnswer: **No**", "Verdict: partially relevant", "Score: 4", "Score: 10\nScore: 7",
+		`{"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness": "false"}}`, "LABEL: irrelevant.", "yes\nno"} {
+		f.Add(uint8(i), s, uint8(i*37))
+	}
+	r := testRegistry(f)
+	for _, s := range []string{
+		spec("label", `"{{ question }} {{ answer }}"`, `{"kind": "label", "labels": {"relevant": true, "partially relevant": null, "irrelevant": false, "partially irrelevant": false}}`),
+		spec("score", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "Score", "min": 1, "max": 10, "pass_at": 6}`),
+	} {
+		_, err := r.Define(decodeObject(f, s))
+		if err != nil {
+			f.Fatal(err)
+		}
+	}
+	ids := []string{groundingID, pairwiseID, claimID, "label", "score"}
+	grounding := value.NewObject("answer", "a", "facts", "f")
+	pairwise := value.NewObject("contexts", []any{"one"}, "expected_output", "x [1].", "actual_output", "y [1].")
+	claims := object(f, claimInputs)
+	vocab := []string{"Yes", " yes", "no", " No", "N", "true", " false", "null", "relevant", " irrelevant", "partially", "4", " 7", " 10", "1", "**", "\n", "The"}
+	f.Fuzz(func(t *testing.T, evaluator uint8, answer string, seed uint8) {
+		id := ids[int(evaluator)%len(ids)]
+		in := map[string]*value.Object{groundingID: grounding, pairwiseID: pairwise, claimID: claims}[id]
+		if in == nil {
+			in = inputsQA
+		}
+		tokens := words(answer)
+		for k := range tokens {
+			x := int(seed) + 7*k
+			n := x % 5
+			share := 0.6
+			tokens[k].top = append(tokens[k].top, tokens[k].text+"="+strconv.FormatFloat(math.Log(share), 'g', -1, 64))
+			for j := 0; j < n; j++ {
+				share /= 3
+				tokens[k].top = append(tokens[k].top, vocab[(x+j)%len(vocab)]+"="+strconv.FormatFloat(math.Log(share), 'g', -1, 64))
+			}
+		}
+		p, err := r.Prepare(id, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := p.Parse(answer)
+		v := p.ParseWeighed(answer, chatLogprobs(t, tokens...))
+		if (plain.Passed == nil) != (v.Passed == nil) || plain.Passed != nil && *plain.Passed != *v.Passed || len(v.Checks) < len(plain.Checks) {
+			t.Fatalf("the verdict changed: %+v / %+v", plain, v)
+		}
+		if c := v.Confidence; c != nil {
+			if v.ConfidenceReason != "" || len(v.Checks) != len(plain.Checks) || !(c.Mass >= 0.5 && c.Mass <= 1) || c.Token.Index < 0 || c.Token.Index >= len(tokens) {
+				t.Fatalf("confidence %+v with reason %q", c, v.ConfidenceReason)
+			}
+			if c.PPass != nil && (!(*c.PPass >= 0 && *c.PPass <= 1) || math.Abs(*c.PPass+*c.PFail-1) > 1e-9) {
+				t.Fatalf("shares %v %v", *c.PPass, *c.PFail)
+			}
+			if c.ExpectedScore != nil && !(*c.ExpectedScore >= 1 && *c.ExpectedScore <= 10) {
+				t.Fatalf("expected score %v", *c.ExpectedScore)
+			}
+			return
+		}
+		last := v.Checks[len(v.Checks)-1]
+		if v.ConfidenceReason == "" || len(v.Checks) != len(plain.Checks)+1 || last.Severity != diag.SevWarning || !strings.HasPrefix(string(last.Code), "confidence.") {
+			t.Fatalf("no confidence, reason %q, checks %+v", v.ConfidenceReason, v.Checks)
+		}
+		if last.Len > 0 && len([]rune(spanText(answer, last))) != last.Len {
+			t.Fatalf("check %+v points outside the answer", last)
+		}
+	})
 }

@@ -17,6 +17,15 @@ import (
 // ratio of two small numbers, not how sure it was (docs/ARCHITECTURE.md, "Confidence").
 const Floor = 0.5
 
+// unlistedVariants is how many tokens of the verdict words an endpoint may have left out of a
+// top-N list: the case, spacing and prefix variants of a word ("no", " no", "No", " No", "NO",
+// " NO", "N", " N"). Each has at most the probability of the least likely token listed.
+const unlistedVariants = 8
+
+// maxUnlisted is how far the shares may be moved by what the list leaves out before they are no
+// confidence: a tenth.
+const maxUnlisted = 0.1
+
 // Words are the words a verdict may be, in lower case with single spaces: those that pass, those
 // that fail, and those that say neither (a neutral label, a null grade). A first token that
 // begins words of two of the three says nothing about which, and counts for none.
@@ -78,6 +87,9 @@ func (a *Aligned) WeighWords(off int, w Words, pass bool) (*WordWeight, *Problem
 		}
 	}
 	mass := pp + pf
+	if p := unlisted(loc, alts, mass); p != nil {
+		return nil, p
+	}
 	if p := lowMass(mass, "the passing and failing words", loc); p != nil {
 		return nil, p
 	}
@@ -159,6 +171,9 @@ func (a *Aligned) WeighScore(off int, number string, sc Scale) (*ScoreWeight, *P
 		mass += pr
 		byScore = addScore(byScore, s, pr)
 	}
+	if p := unlisted(loc, alts, mass); p != nil {
+		return nil, p
+	}
 	if p := lowMass(mass, "the scale's numbers", loc); p != nil {
 		return nil, p
 	}
@@ -206,6 +221,27 @@ func candidates(loc *Located) ([]Alt, *Problem) {
 		}
 	}
 	return append(t.Top[:len(t.Top):len(t.Top)], Alt{Text: t.Text, Logprob: t.Logprob}), nil
+}
+
+// unlisted is the problem of a list of alternatives too short to weigh mass against, or nil. What
+// the list leaves out, 1 − Σ listed, may hold more verdict words, each no likelier than the least
+// likely token listed (the list is the most likely N): at most b = min(1 − Σ, unlistedVariants ×
+// that token's probability). Were all of b on one side, the shares would move by up to
+// b / (mass + b); more than maxUnlisted is no confidence. A list of 20 leaves a few thousandths
+// out; a list of one token at 0.6 leaves 0.4, which could all be the other word.
+func unlisted(loc *Located, alts []Alt, mass float64) *Problem {
+	sum, least := 0.0, 1.0
+	for _, a := range alts {
+		p := math.Exp(a.Logprob)
+		sum += p
+		least = min(least, p)
+	}
+	b := min(max(0, 1-sum), unlistedVariants*least)
+	if b <= maxUnlisted*(mass+b) {
+		return nil
+	}
+	return problem(diag.ConfidenceNoAlternatives, "the endpoint listed too few alternatives at the verdict's token %s (logprobs[%d]): %s of its probability is on tokens not listed, which could be verdict words and move the shares by up to %s; ask with top_logprobs (20)",
+		quoteToken(loc.Token.Text), loc.Index, strconv.FormatFloat(1-min(sum, 1), 'g', 2, 64), strconv.FormatFloat(b/(mass+b), 'g', 2, 64))
 }
 
 // lowMass is the problem of a mass below Floor, or nil.
