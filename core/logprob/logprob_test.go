@@ -208,11 +208,17 @@ func TestWeighWordsRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, prob := Align(tt.answer, tt.tokens).WeighWords(tt.off, tt.words, tt.pass)
 			assert.Nil(t, w)
-			require.NotNil(t, prob)
-			assert.Equal(t, tt.code, prob.Code)
-			assert.Contains(t, prob.Msg, tt.msg)
+			refused(t, prob, tt.code, tt.msg)
 		})
 	}
+}
+
+// refused asserts that prob is a problem of code whose message holds msg.
+func refused(t *testing.T, prob *Problem, code diag.Code, msg string) {
+	t.Helper()
+	require.NotNil(t, prob)
+	assert.Equal(t, code, prob.Code)
+	assert.Contains(t, prob.Msg, msg)
 }
 
 func TestAlignEnds(t *testing.T) {
@@ -257,7 +263,7 @@ func TestWeighScore(t *testing.T) {
 	assert.Equal(t, 10, w.Dist[len(w.Dist)-1].Score)
 	assert.Zero(t, w.PPass, "no passing score: p_pass stays 0 (the judge package writes null)")
 
-	refused := []struct {
+	rejected := []struct {
 		name, answer string
 		tokens       []Token
 		off          int
@@ -277,13 +283,11 @@ func TestWeighScore(t *testing.T) {
 		{"a scale below 0", "Score: 1", []Token{tok("Score: ", 0), tok("1", 0, "1=0")}, 7, "1", Scale{Lo: -2, Hi: 2},
 			diag.ConfidenceUnsupported, "goes below 0"},
 	}
-	for _, tt := range refused {
+	for _, tt := range rejected {
 		t.Run(tt.name, func(t *testing.T) {
 			w, prob := Align(tt.answer, tt.tokens).WeighScore(tt.off, tt.number, tt.sc)
 			assert.Nil(t, w)
-			require.NotNil(t, prob)
-			assert.Equal(t, tt.code, prob.Code)
-			assert.Contains(t, prob.Msg, tt.msg)
+			refused(t, prob, tt.code, tt.msg)
 		})
 	}
 }
