@@ -55,6 +55,7 @@ test("no confidence: null with the reason and a confidence.* warning, the verdic
     [{ logprobs: [tok("Yes", -0.5)] }, "Yes", "confidence.no-alternatives", /0\.39 of its probability is on tokens not listed/],
     [{ logprobs: [{ token: "Yes", logprob: 0.2 }] }, "Yes", "confidence.bad-logprobs", /logprobs\[0\]\.logprob is 0\.2: a log probability is at most 0/],
     [{ logprobs: "Yes" }, "Yes", "confidence.bad-logprobs", /a list of tokens, got a string/],
+    [{ logprobs: [{ token: "Yes", logprob: -0.1, bytes: [89, 101, 300], top_logprobs: [] }] }, "Yes", "confidence.bad-logprobs", /logprobs\[0\]\.bytes\[2\] must be a byte value, 0 to 255, got 300/],
     [{ logprobs: [tok("Maybe", -0.1)] }, "Maybe", "confidence.no-verdict", /undetermined/],
   ];
   for (const [opts, answer, code, reason] of cases) {
