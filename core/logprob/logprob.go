@@ -86,14 +86,13 @@ func Read(v any) ([]Token, *Problem) {
 	}
 	tokens := make([]Token, len(list))
 	for k, item := range list {
-		at := "logprobs[" + strconv.Itoa(k) + "]"
 		o, ok := item.(*value.Object)
 		if !ok {
-			return nil, problem(diag.ConfidenceBadLogprobs, "%s must be a token, {token, logprob, bytes, top_logprobs}, got %s", at, value.TypeName(item))
+			return nil, problem(diag.ConfidenceBadLogprobs, "%s must be a token, {token, logprob, bytes, top_logprobs}, got %s", path(k, -1), value.TypeName(item))
 		}
 		t := &tokens[k]
 		var p *Problem
-		if t.Text, t.Logprob, p = entry(o, at); p != nil {
+		if t.Text, t.Logprob, p = entry(o, k, -1); p != nil {
 			return nil, p
 		}
 		top, _ := o.Get("top_logprobs")
@@ -102,17 +101,16 @@ func Read(v any) ([]Token, *Problem) {
 		}
 		alts, ok := top.([]any)
 		if !ok {
-			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs must be a list, got %s", at, value.TypeName(top))
+			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs must be a list, got %s", path(k, -1), value.TypeName(top))
 		}
 		t.Top = make([]Alt, len(alts))
 		sum := 0.0
 		for j, a := range alts {
-			aat := at + ".top_logprobs[" + strconv.Itoa(j) + "]"
 			ao, ok := a.(*value.Object)
 			if !ok {
-				return nil, problem(diag.ConfidenceBadLogprobs, "%s must be {token, logprob, bytes}, got %s", aat, value.TypeName(a))
+				return nil, problem(diag.ConfidenceBadLogprobs, "%s must be {token, logprob, bytes}, got %s", path(k, j), value.TypeName(a))
 			}
-			if t.Top[j].Text, t.Top[j].Logprob, p = entry(ao, aat); p != nil {
+			if t.Top[j].Text, t.Top[j].Logprob, p = entry(ao, k, j); p != nil {
 				return nil, p
 			}
 			sum += math.Exp(t.Top[j].Logprob)
@@ -125,18 +123,27 @@ func Read(v any) ([]Token, *Problem) {
 			sum += math.Exp(t.Logprob) // the chosen token, which the weighing adds
 		}
 		if sum > 1+sumSlack {
-			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs (and the token itself, when they leave it out) add up to a probability of %s, more than 1: they are not the log probabilities of one position", at, strconv.FormatFloat(sum, 'g', 4, 64))
+			return nil, problem(diag.ConfidenceBadLogprobs, "%s.top_logprobs (and the token itself, when they leave it out) add up to a probability of %s, more than 1: they are not the log probabilities of one position", path(k, -1), strconv.FormatFloat(sum, 'g', 4, 64))
 		}
 	}
 	return tokens, nil
 }
 
-// entry reads the token text and log probability of a token or alternative at path at.
-func entry(o *value.Object, at string) (string, float64, *Problem) {
+// path is where a token (j < 0) or its alternative j is, for a message; made only for one.
+func path(k, j int) string {
+	at := "logprobs[" + strconv.Itoa(k) + "]"
+	if j >= 0 {
+		at += ".top_logprobs[" + strconv.Itoa(j) + "]"
+	}
+	return at
+}
+
+// entry reads the token text and log probability of token k, or of its alternative j (j ≥ 0).
+func entry(o *value.Object, k, j int) (string, float64, *Problem) {
 	tv, _ := o.Get("token")
 	text, ok := tv.(string)
 	if !ok {
-		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.token must be a text, got %s", at, value.TypeName(tv))
+		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.token must be a text, got %s", path(k, j), value.TypeName(tv))
 	}
 	lv, _ := o.Get("logprob")
 	var lp float64
@@ -146,13 +153,13 @@ func entry(o *value.Object, at string) (string, float64, *Problem) {
 	case float64:
 		lp = x
 	default:
-		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob must be a number, got %s", at, value.TypeName(lv))
+		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob must be a number, got %s", path(k, j), value.TypeName(lv))
 	}
 	switch {
 	case math.IsNaN(lp) || math.IsInf(lp, 0):
-		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob is %s, not a finite number", at, strconv.FormatFloat(lp, 'g', -1, 64))
+		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob is %s, not a finite number", path(k, j), strconv.FormatFloat(lp, 'g', -1, 64))
 	case lp > 0:
-		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob is %s: a log probability is at most 0", at, strconv.FormatFloat(lp, 'g', -1, 64))
+		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.logprob is %s: a log probability is at most 0", path(k, j), strconv.FormatFloat(lp, 'g', -1, 64))
 	}
 	bv, _ := o.Get("bytes")
 	if bv == nil {
@@ -160,13 +167,13 @@ func entry(o *value.Object, at string) (string, float64, *Problem) {
 	}
 	list, ok := bv.([]any)
 	if !ok {
-		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.bytes must be a list of byte values (0 to 255) or null, got %s", at, value.TypeName(bv))
+		return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.bytes must be a list of byte values (0 to 255) or null, got %s", path(k, j), value.TypeName(bv))
 	}
 	b := make([]byte, len(list))
 	for i, x := range list {
 		n, ok := x.(int64)
 		if !ok || n < 0 || n > 255 {
-			return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.bytes[%d] must be a byte value, 0 to 255, got %s", at, i, show(x))
+			return "", 0, problem(diag.ConfidenceBadLogprobs, "%s.bytes[%d] must be a byte value, 0 to 255, got %s", path(k, j), i, show(x))
 		}
 		b[i] = byte(n)
 	}
