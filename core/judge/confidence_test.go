@@ -452,3 +452,33 @@ func FuzzConfidence(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParseWeighed: pairwise's worked example (375 tokens) with 20 alternatives at every
+// token, as top_logprobs 20 gives them: Parse, and ParseWeighed with the logprobs as the value
+// package holds them (what the wasm decodes from the argument wire is not in it).
+func BenchmarkParseWeighed(b *testing.B) {
+	r := testRegistry(b)
+	e, _ := r.Get(pairwiseID)
+	tokens := words(e.Example.Answer)
+	for k := range tokens {
+		tokens[k].top = []string{tokens[k].text + "=-0.05"}
+		for j := 1; j < 20; j++ {
+			tokens[k].top = append(tokens[k].top, " alt"+strconv.Itoa(j)+"="+strconv.Itoa(-3-j))
+		}
+	}
+	lp := chatLogprobs(b, tokens...)
+	p, err := r.Prepare(pairwiseID, e.Example.Inputs)
+	require.NoError(b, err)
+	b.Run("parse", func(b *testing.B) {
+		for range b.N {
+			p.Parse(e.Example.Answer)
+		}
+	})
+	b.Run("weighed", func(b *testing.B) {
+		for range b.N {
+			if v := p.ParseWeighed(e.Example.Answer, lp); v.Confidence == nil {
+				b.Fatal(v.ConfidenceReason)
+			}
+		}
+	})
+}
