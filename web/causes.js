@@ -46,6 +46,8 @@ export const CAUSES = Object.freeze({
   "repeat.split": "the repeats split evenly",
   "position.flip": "the grade changed when the answers swapped places",
   "position.ungraded": "not graded with the answers swapped",
+  "jury.tie": "the jury split evenly",
+  "jury.undetermined": "too few of the jury decided",
 });
 
 /**

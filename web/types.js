@@ -288,13 +288,100 @@
  */
 
 /**
+ * @typedef {Object} Logprob one token of a chat completion's choices[0].logprobs.content, as
+ *   OpenAI, vLLM, llama.cpp and Ollama write it (other keys, such as llama.cpp's `id`, are ignored)
+ * @property {string} token
+ * @property {number} logprob finite and at most 0 (−9999 is read as a probability of 0)
+ * @property {number[]|null} [bytes] its UTF-8 bytes, which win over `token` when given
+ * @property {{token: string, logprob: number, bytes?: number[]|null}[]|null} [top_logprobs] the
+ *   most likely tokens at its position (asked with top_logprobs: N)
+ */
+
+/**
+ * @typedef {Object} ParseOptions
+ * @property {Logprob[]|{content: Logprob[]|null}|null} [logprobs] the chat completion's
+ *   choices[0].logprobs.content (or choices[0].logprobs) that wrote the answer; the key given,
+ *   even as null, asks for a confidence
+ */
+
+/**
+ * @typedef {Object} Confidence how sure the judge was of its verdict, from the logprobs at the
+ *   token where the reader found it (README "Confidence from logprobs")
+ * @property {"verdict"|"score"} kind "verdict": a pass or fail word (yes/no, a label, a JSON
+ *   grade); "score": a number on a scale
+ * @property {number|null} p_pass the share of the passing words' (or passing scores') first
+ *   tokens, renormalised with the failing ones: p_pass + p_fail = 1; null for a score reader
+ *   without a passing score
+ * @property {number|null} p_fail
+ * @property {number} mass the probability the verdict words (or the scale's numbers) held at that
+ *   token before renormalising, at least 0.5
+ * @property {number} [expected_score] kind "score": Σ p·s over the scale's numbers
+ * @property {{score: number, p: number}[]} [distribution] kind "score": each score seen among the
+ *   alternatives with its share, by ascending score
+ * @property {{index: number, text: string, logprob: number}} token the token read: its index in
+ *   the logprobs, its text and its own log probability
+ */
+
+/**
+ * @typedef {Verdict & {confidence: Confidence|null, confidence_reason?: string}} WeighedVerdict
+ *   a verdict parsed with {logprobs}: `confidence` null when it cannot be had, with
+ *   `confidence_reason` and a `confidence.*` warning among the checks
+ */
+
+/**
+ * @typedef {Object} CalibrationBin one bin of a reliability diagram
+ * @property {number} lo @property {number} hi the bin is [lo, hi) ([0.9, 1] for the last)
+ * @property {number} n the pairs in it
+ * @property {number|null} mean_p their mean probability; null for an empty bin
+ * @property {number|null} rate the share of them the humans passed; null for an empty bin
+ */
+
+/**
+ * @typedef {Object} Calibration how the judge's confidence holds against human labels
+ *   (rj.calibration)
+ * @property {number} n pairs with both a probability and a label
+ * @property {number} skipped pairs with a null on either side
+ * @property {number|null} brier the mean of (p − y)², y 1 for a human pass; null when n = 0
+ * @property {string} [brier_reason]
+ * @property {number|null} ece the expected calibration error, Σ (n_b/n)·|mean_p − rate| over the
+ *   bins; null when n = 0
+ * @property {string} [ece_reason]
+ * @property {CalibrationBin[]} bins ten equal-width bins of p, empty ones kept
+ */
+
+/**
+ * @typedef {boolean|null|number|{passed?: boolean|null, score?: number|null}} JuryMember one judge's
+ *   verdict on the row: true, false, null (undetermined), a score (rule "mean"), or an object
+ *   with `passed` and `score` (rj.parse's result will do)
+ */
+
+/**
+ * @typedef {Object} JuryOptions
+ * @property {"majority"|"mean"|"all"|"any"} [rule] default "majority"
+ * @property {number} [pass_at] rule "mean": the mean passes at this score
+ */
+
+/**
+ * @typedef {Object} JuryVerdict the jury's verdict on a row (rj.jury), shaped as a verdict
+ * @property {boolean|null} passed null when undetermined (then `checks` holds jury.tie or
+ *   jury.undetermined), or for rule "mean" without pass_at
+ * @property {number|null} score 1 or 0 by the verdict; the mean for rule "mean"
+ * @property {"majority"|"mean"|"all"|"any"} rule
+ * @property {number} members
+ * @property {{passed: number, failed: number, undetermined: number}} votes the members' verdicts
+ * @property {number} scored the members with a score
+ * @property {Check[]} checks
+ */
+
+/**
  * @typedef {Object} RagJudge
  * @property {string} version
  * @property {() => Evaluator[]} evaluators the built-in evaluators, in display order
  * @property {(id: string, inputs: Object) => Rendered} render renders evaluator `id`'s prompt
- * @property {(id: string, inputs: Object, output: string) => Verdict} parse reads the judge's
- *   answer `output`; never throws for a bad answer (that is `passed: null` with an error check),
- *   only for a bad id or inputs
+ * @property {{(id: string, inputs: Object, output: string): Verdict; (id: string, inputs: Object, output: string, opts: ParseOptions): WeighedVerdict}} parse
+ *   reads the judge's answer `output`; never throws for a bad answer (that is `passed: null` with
+ *   an error check), only for a bad id, inputs or options. With `{logprobs}` the verdict also
+ *   has `confidence` (null with `confidence_reason` when it cannot be had; bad logprobs included)
  * @property {(scores: {essential: (number|string)[], bonus?: (number|string)[]}) => Recall} recall
  *   the recall formula, computed exactly; scores may be numbers or numeric strings ("3.5")
  * @property {(passageGT: string) => {essential: string[], bonus: string[]}} passages splits a
@@ -329,6 +416,11 @@
  * @property {(rows: (boolean|null)[][]) => Consistency} consistency each row's repeated verdicts
  * @property {(xs: (number|null)[]) => Description} describe the mean and sample standard
  *   deviation of scores, nulls skipped (a row's scores over a run's repeats)
+ * @property {(p: (number|null)[], human: (boolean|null)[]) => Calibration} calibration the judge's
+ *   probabilities of a pass (confidence.p_pass) against human labels, pair by pair, nulls skipped
+ * @property {(verdicts: JuryMember[], opts?: JuryOptions) => JuryVerdict} jury one row's verdict
+ *   from several judges' by a rule: "majority" (undetermined members vote "cannot say"; a tie is
+ *   undetermined), "mean" of scores, "all" must pass, "any" passes
  * @property {(spec: EvaluatorSpec|string) => {id: string, inputs: Input[], warnings: SpecCheck[]}} define
  *   defines (or defines again) a custom evaluator from its definition (an object or its JSON
  *   text); render, parse, mapColumns and rowInputs then take its id. An input no template reads

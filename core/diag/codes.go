@@ -162,3 +162,24 @@ const (
 	AnswerMissingField  Code = "answer.missing-field"
 	AnswerBadField      Code = "answer.bad-field"
 )
+
+// Confidence from logprobs (rj.parse with {logprobs}): why a verdict has no confidence. Each is a
+// warning beside a verdict that stands as it was read; confidence is then null with
+// confidence_reason.
+const (
+	ConfidenceNone           Code = "confidence.none"
+	ConfidenceBadLogprobs    Code = "confidence.bad-logprobs"
+	ConfidenceUnsupported    Code = "confidence.unsupported"
+	ConfidenceNoVerdict      Code = "confidence.no-verdict"
+	ConfidenceMismatch       Code = "confidence.mismatch"
+	ConfidenceNoToken        Code = "confidence.no-token"
+	ConfidenceNoAlternatives Code = "confidence.no-alternatives"
+	ConfidenceAmbiguous      Code = "confidence.ambiguous"
+	ConfidenceLowMass        Code = "confidence.low-mass"
+)
+
+// A jury of judges (rj.jury): why the jury's verdict is undetermined.
+const (
+	JuryTie          Code = "jury.tie"
+	JuryUndetermined Code = "jury.undetermined"
+)

@@ -76,6 +76,8 @@ func init() {
 		Variables: []string{"question", "reports", "evidence"},
 		vars:      claimVars,
 		parse:     claimParse,
+		noConfidence: "claim-groundedness's verdict comes from one grade per claim, not from one token of the answer: " +
+			"its logprobs say nothing about the verdict as a whole",
 	})
 }
 

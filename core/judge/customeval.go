@@ -135,6 +135,7 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 	case ReaderYesNo:
 		yes := getS(out, "pass") == "yes"
 		rd.words, rd.labels = yesNoRule, value.NewObject("yes", yes, "no", !yes)
+		rd.classes = labelWords(rd.labels)
 		e.Output = `"yes" or "no"`
 	case ReaderScore:
 		if rd.label == "" {
@@ -143,12 +144,16 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 		e.Output = rd.label + ": <n>"
 	case ReaderLabel:
 		rd.words = newWordRule(rd.labels.Keys())
+		rd.classes = labelWords(rd.labels)
 		e.Output = rd.words.any
 	case ReaderJSON:
 		for _, f := range []*Field{rd.pass, rd.score, rd.why} {
 			if f != nil && !inStrings(rd.keys, topKey(f.Path)) {
 				rd.keys = append(rd.keys, topKey(f.Path))
 			}
+		}
+		if rd.pass != nil {
+			rd.classes, rd.classless = jsonWords(rd.passValues, rd.failValues)
 		}
 		e.Output = "a JSON object"
 		e.Score = Score{Kind: ScoreNumber, Decimals: 2}
@@ -160,7 +165,7 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 	*heap = rd
 	e.parse = heap.parse
 	if b != nil {
-		e.Output, e.View, e.Score, e.Words, e.parse = b.Output, b.View, b.Score, b.Words, b.parse
+		e.Output, e.View, e.Score, e.Words, e.parse, e.noConfidence = b.Output, b.View, b.Score, b.Words, b.parse, b.noConfidence
 	}
 	if w := getO(s, "words"); w != nil {
 		e.Words = Words{Passed: getS(w, "passed"), Failed: getS(w, "failed")}

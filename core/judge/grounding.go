@@ -167,6 +167,7 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	word := read.word
 	d.Answer = &word
 	yes := word == "yes"
+	v.site = wordSite(read.off, read.n, yesNoWords, yes)
 	v.Passed = verdictPassed(yes)
 	if yes {
 		v.Score = verdictScore(1)

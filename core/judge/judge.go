@@ -122,6 +122,9 @@ type Evaluator struct {
 	vars func(in *value.Object) (*value.Object, []diag.Check, error)
 	// parse reads the judge's answer.
 	parse func(in *value.Object, answer string) *Verdict
+	// noConfidence says why this evaluator's verdicts cannot be weighed by their logprobs (they
+	// come from several grades, not one token); "" when its reader records the verdict's site.
+	noConfidence string
 }
 
 // Message is one chat message.
@@ -146,6 +149,13 @@ type Verdict struct {
 	Score   *float64     `json:"score"`
 	Verdict any          `json:"verdict"` // evaluator-specific detail, JSON-marshalable
 	Checks  []diag.Check `json:"checks"`
+	// Confidence is how sure the judge was, from the answer's logprobs (ParseWeighed); nil when
+	// not asked, and when it cannot be had, with ConfidenceReason saying why (and a confidence.*
+	// check). The JS API writes both only when asked (bridge's parse).
+	Confidence       *Confidence `json:"-"`
+	ConfidenceReason string      `json:"-"`
+	// site is where the reader found the verdict, for ParseWeighed.
+	site *verdictSite
 }
 
 // Registry holds the built-in evaluators with their prompts.

@@ -181,6 +181,14 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	if !graded || p.Cut {
 		return v
 	}
+	if o, ok := a2.(*value.Object); ok {
+		if key, _, ok := output.FieldKey(o, "faithfulness"); ok {
+			if off, ok := p.ValueAt(o, key); ok {
+				at, n := valueSite(answer, off)
+				v.site = wordSite(at, n, gradeWords, d.Answer2.Faithfulness != nil && *d.Answer2.Faithfulness)
+			}
+		}
+	}
 	switch f := d.Answer2.Faithfulness; {
 	case f == nil:
 		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
