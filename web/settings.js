@@ -125,9 +125,11 @@ export function mountSettings(root, state) {
     for (const m of ["proxy", "direct", "manual"]) pop.querySelector(`[data-ref="endpoint-${m}"]`).checked = ep.mode === m;
     const proxyRadio = pop.querySelector('[data-ref="endpoint-proxy"]');
     proxyRadio.disabled = !state.config;
-    proxyLabel.textContent = state.config
-      ? `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`
-      : "This dev server (/v1): not running here (start it with make run)";
+    proxyLabel.textContent = !state.config
+      ? "This dev server (/v1): not running here (start it with make run)"
+      : state.config.token === "required"
+        ? "This dev server (/v1): shared, it needs its access token: open the address it printed (…/?token=…)"
+        : `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`;
     baseURL.disabled = ep.mode !== "direct";
     if (document.activeElement !== baseURL) baseURL.value = st.baseURL;
     if (document.activeElement !== model) model.value = st.model;
@@ -154,9 +156,17 @@ export function mountSettings(root, state) {
     }
     const sig = ep.baseURL + "|" + (state.key ? "k" : "");
     if (sig === modelsFor) return;
+    // Not needed to draw the page.
+    const [{ listModels }, { keyMissing }] = await Promise.all([import("./llm.js"), import("./keyguard.js")]);
+    if (keyMissing(state)) {
+      // The endpoint needs a key to list its models: none is asked for without it.
+      modelsFor = "";
+      modelHint.textContent = "Enter your API key to see the endpoint's models.";
+      return;
+    }
+    if (sig === modelsFor) return;
     modelsFor = sig;
     modelHint.textContent = "Asking the endpoint for its models…";
-    const { listModels } = await import("./llm.js"); // not needed to draw the page
     models = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     replace(modelList, models.map((m) => h("option", { value: m })));
     modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";

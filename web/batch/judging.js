@@ -6,7 +6,7 @@
 import { CallError, CallKind, unreachable } from "../llm.js";
 import { needsRepair } from "./status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { RunState, HOLD_STATUSES } from "./runstate.js";
+import { RunState, holds } from "./runstate.js";
 import { countAnswer, parseAnswer } from "./rowresult.js";
 import { majorityVerdict } from "../stats/majority.js";
 
@@ -64,7 +64,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
   const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
   if (failed.length) {
     const requeues = (/** @type {any} */ e) =>
-      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status)));
+      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || holds(e));
     return failed.find((f) => requeues(f.error)) || failed[0];
   }
   /** @type {import("../stats/majority.js").Repeat[]} */

@@ -29,7 +29,7 @@ import { suggestLabelColumn } from "../stats/labels.js";
  * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
  * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
  * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change.
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), onReady?: (ready: boolean) => void}} hooks
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), maxConcurrency?: () => number, onReady?: (ready: boolean) => void}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   let byID = new Map(evaluators.map((e) => [e.id, e]));
@@ -98,7 +98,9 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     return el;
   };
   const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
-  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: 64, step: 1 }, clampInt(1, 64, 8));
+  // The most the control offers is what the dev server takes (run.js maxConcurrency), else 64.
+  const maxCalls = () => (hooks.maxConcurrency ? hooks.maxConcurrency() : 64);
+  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: maxCalls(), step: 1 }, (v) => clampInt(1, maxCalls(), 8)(v));
   concurrencyIn.addEventListener("change", () => {
     hooks.onConcurrency(prefs().concurrency);
     drawConcurrencyHint();
@@ -176,6 +178,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   );
 
   function drawConcurrencyHint() {
+    concurrencyIn.max = String(maxCalls());
     const n = prefs().concurrency;
     const direct = hooks.browserLimit ? hooks.browserLimit() : null;
     // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
@@ -184,6 +187,11 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
     if (direct && direct.limit < n) {
       concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
+      return;
+    }
+    if (n > maxCalls()) {
+      concurrencyIn.dataset.effective = String(maxCalls());
+      concurrencyHint.textContent = `${maxCalls()} at once in effect: the most this dev server takes (-max-inflight).`;
       return;
     }
     concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
