@@ -88,6 +88,7 @@ export function causeOf(result, threshold = null) {
       case "parse":
         return "verdict could not be computed";
       case "http":
+        if (e.status === 429 && e.code === "too_many_calls_in_flight") return "dev server busy (429)"; // its own cap, not the provider's
         if (e.status === 429) return "rate limited (429)";
         if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
         if (e.status >= 500) return "server error (" + e.status + ")";
