@@ -86,9 +86,10 @@ export class CallError extends Error {
   /** toJSON is a batch row's stored error: its message carries the server's words too, so it reads whole. */
   toJSON() {
     const message = this.detail ? `${this.message} The server said: ${this.detail}` : this.message;
-    /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, code?: string}} */
+    /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, code?: string, key?: string}} */
     const j = { kind: this.kind, status: this.status, message, attempts: this.attempts, detail: this.detail };
     if (this.code) j.code = this.code;
+    if (this.key) j.key = this.key;
     return j;
   }
 }

@@ -20,19 +20,22 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
-import { CallKind } from "../llm.js";
+import { CallKind, KeySource } from "../llm.js";
 import { keyMissing } from "../keyguard.js";
 
 /** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
 const KEY_SETTLE_MS = 600;
 
 /**
- * waitingForKey tells whether run c's Runner holds for want of a key (engine.js keyMissing).
+ * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
+ * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
+ * server started with a key of its own).
  * @param {OpenRun | null | undefined} c
  */
 export function waitingForKey(c) {
   const r = c && c.runner;
-  return !!r && r.state === RunState.HELD && !!r.reason && !!r.reason.error && r.reason.error.kind === CallKind.NO_KEY;
+  const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
+  return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
 }
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
@@ -100,6 +103,8 @@ export class RunController extends EventTarget {
     if (keyMissing(this.st)) return;
     for (const c of this.going.values()) {
       if (!waitingForKey(c) || !c.runner) continue;
+      // One held by a 401 to a call without a key goes on only once there is one to send.
+      if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
       c.runner.resume();
       this.persist(RUN_STATE.RUNNING, c);
       this.say("Key entered: the run goes on.", c);
