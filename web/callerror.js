@@ -169,6 +169,50 @@ export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterM
 }
 
 /**
+ * retryableStatus: the statuses worth repeating. 501 and 505 say the server never will.
+ * @param {number} status
+ */
+export function retryableStatus(status) {
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+}
+
+/**
+ * httpError is the CallError of a call answered with HTTP status (text: the response body), as a
+ * live call and a batch output line with that status_code both report it. key is which key the
+ * call went with (KeySource), when known.
+ * @param {number} status
+ * @param {string} text
+ * @param {{model?: string, direct?: boolean, retryAfterMs?: number | null, key?: string}} [o]
+ * @returns {CallError}
+ */
+export function httpError(status, text, { model = "", direct = false, retryAfterMs = null, key = "" } = {}) {
+  const code = errorCode(text);
+  return new CallError(httpErrorMessage(status, { model, direct, retryAfterMs, code, key }), {
+    kind: CallKind.HTTP,
+    status,
+    retryable: retryableStatus(status),
+    retryAfterMs,
+    detail: upstreamMessage(text),
+    code,
+    key,
+  });
+}
+
+/**
+ * keySource is which key a call went upstream with: the dev server says it (Ragjudge-Key); a
+ * direct call went with the page's key when it sent one, else with none.
+ * @param {{get(name: string): string | null}} headers the response's
+ * @param {Record<string, string>} sent the request's headers
+ * @param {boolean} direct
+ */
+export function keySource(headers, sent, direct) {
+  const said = (headers && typeof headers.get === "function" && headers.get("ragjudge-key")) || "";
+  if ((/** @type {string[]} */ (Object.values(KeySource))).includes(said)) return said;
+  if (direct) return sent.Authorization ? KeySource.PAGE : KeySource.NONE;
+  return ""; // a dev server that does not say: its OPENAI_API_KEY may have gone
+}
+
+/**
  * errorCode is the code of an OpenAI-shaped error body ({"error": {"code": "…"}}), or "".
  * @param {string} text
  * @returns {string}

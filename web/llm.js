@@ -7,10 +7,10 @@
 // callerror.js; a streamed answer is read in sse.js; the connection limit and the sampling parameters
 // are in connections.js and modelparams.js. All are re-exported here: callers import llm.js only.
 
-import { CallKind, CallError, UNREACHABLE_STATUSES, KeySource, abortedError, failure, secs, httpErrorMessage, upstreamMessage, errorCode, serverBusy } from "./callerror.js";
+import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage, serverBusy, httpError, keySource } from "./callerror.js";
 import { readStream, usageOf } from "./sse.js";
 
-export { CallKind, CallError, UNREACHABLE_STATUSES, ServerCode, KeySource, unreachable, serverBusy, httpErrorMessage } from "./callerror.js";
+export { CallKind, CallError, UNREACHABLE_STATUSES, ServerCode, KeySource, unreachable, serverBusy, httpErrorMessage, httpError, retryableStatus } from "./callerror.js";
 export { HTTP1_CONNECTIONS, observedProtocol, connectionLimit } from "./connections.js";
 export { isReasoningModel, modelParams } from "./modelparams.js";
 
@@ -76,14 +76,6 @@ export function backoffDelay(retry, policy = DEFAULT_POLICY, random = Math.rando
   if (retryAfterMs !== null && retryAfterMs !== undefined) return Math.max(retryAfterMs + random() * retryAfterMs * 0.1, 0);
   const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
   return Math.round(exp / 2 + random() * (exp / 2));
-}
-
-/**
- * retryableStatus: the statuses worth repeating. 501 and 505 say the server never will.
- * @param {number} status
- */
-export function retryableStatus(status) {
-  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
 }
 
 /**
@@ -170,42 +162,6 @@ export function chatBody(request, stream = false) {
   const body = { ...request.params, model: request.model, messages: request.messages, stream };
   if (stream) body.stream_options = { include_usage: true };
   return body;
-}
-
-/**
- * httpError is the CallError of a call answered with HTTP status (text: the response body), as a
- * live call and a batch output line with that status_code both report it. key is which key the
- * call went with (KeySource), when known.
- * @param {number} status
- * @param {string} text
- * @param {{model?: string, direct?: boolean, retryAfterMs?: number | null, key?: string}} [o]
- * @returns {CallError}
- */
-export function httpError(status, text, { model = "", direct = false, retryAfterMs = null, key = "" } = {}) {
-  const code = errorCode(text);
-  return new CallError(httpErrorMessage(status, { model, direct, retryAfterMs, code, key }), {
-    kind: CallKind.HTTP,
-    status,
-    retryable: retryableStatus(status),
-    retryAfterMs,
-    detail: upstreamMessage(text),
-    code,
-    key,
-  });
-}
-
-/**
- * keySource is which key a call went upstream with: the dev server says it (Ragjudge-Key); a
- * direct call went with the page's key when it sent one, else with none.
- * @param {{get(name: string): string | null}} headers the response's
- * @param {Record<string, string>} sent the request's headers
- * @param {boolean} direct
- */
-function keySource(headers, sent, direct) {
-  const said = (headers && typeof headers.get === "function" && headers.get("ragjudge-key")) || "";
-  if ((/** @type {string[]} */ (Object.values(KeySource))).includes(said)) return said;
-  if (direct) return sent.Authorization ? KeySource.PAGE : KeySource.NONE;
-  return ""; // a dev server that does not say: its OPENAI_API_KEY may have gone
 }
 
 /**
@@ -395,13 +351,14 @@ export async function chat(request, opts = {}) {
         throw e;
       }
       // The dev server's own 429 (its cap on calls in flight, shared with other pages) is not
-      // the provider's: it does not halve the run's calls in flight, and it uses up no attempt
-      // (the call never left the dev server); it waits its Retry-After, up to maxThrottledAttempts.
+      // the provider's: it does not halve the run's calls in flight, and in a run it uses up no
+      // attempt (the call never left the dev server): it waits its Retry-After, up to
+      // maxThrottledAttempts. A single call (no slots) fails at once, saying so.
       const busy = serverBusy(e);
       const throttled = e.kind === CallKind.HTTP && e.status === 429 && !busy;
       // THROTTLED_FREE: a 429 while the endpoint answers other calls of the run is a storm the run
       // rides out at a lower concurrency, not this row's trouble: it does not use up an attempt.
-      const free = (busy || (throttled && !!slots && slots.answered > answeredMark)) && n < policy.maxThrottledAttempts;
+      const free = !!slots && (busy || (throttled && slots.answered > answeredMark)) && n < policy.maxThrottledAttempts;
       if (!free) counted++;
       // The backoff grows with the attempts that counted: free 429s before a 500 do not lengthen its wait.
       let delay = backoffDelay(Math.max(1, counted), policy, random, e.retryAfterMs);

@@ -146,6 +146,8 @@ export function mountSettings(root, state) {
       : "Kept in memory only: gone when you close the tab.";
     where.textContent = ep.label;
     where.dataset.mode = ep.mode;
+    // A shared dev server whose access token this page lacks: its calls are refused.
+    where.dataset.locked = String(ep.mode === "proxy" && !!state.config && state.config.token === "required");
   }
 
   async function refreshModels() {

@@ -209,3 +209,11 @@ test("liveRow and runCounts: a row waiting to retry is retrying until its call g
   assert.equal(c.remaining, 6);
 });
 
+
+test("a single call (no run's slots) is not retried on the dev server's 429: it says so at once", async () => {
+  let n = 0;
+  const fetch = async (u, init) => (n++, answer(BUSY, init));
+  const e = await chat({ ...request, messages: [{ role: "user", content: "q" }] }, { fetch, policy: { maxAttempts: 1, batch: false } }).catch((x) => x);
+  assert.equal(n, 1);
+  assert.match(e.message, /^The dev server is at its own limit of calls in flight/);
+});

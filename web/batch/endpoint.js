@@ -13,6 +13,9 @@ import { modelParams } from "../llm.js";
 export function callsSocket(state) {
   const cfg = state.config;
   if (state.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
+  // Without a shared server's token its socket refuses to open (and a browser's WebSocket says not
+  // why): the calls go over HTTP, whose 401 says what is missing.
+  if (cfg.token === "required") return undefined;
   return socketURL(cfg.calls, location.href);
 }
 
