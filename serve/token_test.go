@@ -54,6 +54,19 @@ func do(t *testing.T, srv *httptest.Server, method, path string, header map[stri
 	return resp, readAll(t, resp.Body)
 }
 
+// postWith sends a chat completion to the server at base with client (its cookie jar) and
+// returns the status.
+func postWith(t *testing.T, client *http.Client, base string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"/v1/chat/completions", strings.NewReader(chatBody("judge-1", false)))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 func TestParseConfigToken(t *testing.T) {
 	web := t.TempDir()
 	parse := func(env map[string]string, args ...string) (config, error) {
@@ -222,13 +235,7 @@ func TestTheTokenedAddressIsTradedForACookie(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "/", resp.Request.URL.Path)
 	assert.Empty(t, resp.Request.URL.RawQuery, "the page is at the address without the token")
-	req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/chat/completions", strings.NewReader(chatBody("judge-1", false)))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err = browser.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, http.StatusOK, postWith(t, browser, srv.URL), "the cookie carries the token")
 
 	require.Eventually(t, func() bool { return strings.Contains(logs.String(), "POST /v1/chat/completions 200") }, 5*time.Second, 10*time.Millisecond)
 	assert.NotContains(t, logs.String(), testToken)
@@ -280,13 +287,7 @@ func TestRunBeyondLoopbackWithAServerKeyNeedsTheToken(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	req, err := http.NewRequest(http.MethodPost, base+"/v1/chat/completions", strings.NewReader(chatBody("judge-1", false)))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err = browser.Do(req)
-	require.NoError(t, err)
-	resp.Body.Close()
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, http.StatusOK, postWith(t, browser, base))
 	require.Len(t, fake.requests(), 1)
 	assert.Equal(t, "Bearer sk-server-key-0123456789abcdef", fake.requests()[0].Authorization)
 

@@ -12,6 +12,13 @@ import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));
 
+/** until settles once cond() holds, looked at between the tasks of a FakeClock.run. */
+const until = (cond) =>
+  new Promise((resolve) => {
+    const look = () => (cond() ? resolve(null) : setImmediate(look));
+    look();
+  });
+
 test("localHost: this machine and the local network, nothing else", () => {
   const local = ["127.0.0.1:11434", "localhost:8000", "LOCALHOST", "app.localhost", "[::1]:8080", "::1", "10.0.0.5", "172.16.0.1:8000", "172.31.255.255", "192.168.1.20:1234",
     "169.254.1.1", "100.64.0.1", "0.0.0.0", "[fd12:3456::1]:8000", "fe80::1", "[::ffff:192.168.0.2]", "ollama:11434", "gpu-box", "printer.local", "host.docker.internal:11434", "localhost."];
@@ -67,10 +74,7 @@ test("a run without the key it needs makes no call: it holds, says so, and goes 
     onHold: (e) => holds.push(e),
   });
   const done = r.start();
-  await clock.run(new Promise((resolve) => {
-    const look = () => (r.state === RunState.HELD && r.active === 0 ? resolve(null) : setImmediate(look));
-    look();
-  }));
+  await clock.run(until(() => r.state === RunState.HELD && r.active === 0));
   assert.deepEqual(sent, [], "not one call without the key");
   assert.equal(r.stats.calls, 0);
   assert.equal(r.stats.failedUnstored, 0, "a call not made is not a failed call");
@@ -83,10 +87,7 @@ test("a run without the key it needs makes no call: it holds, says so, and goes 
   // Resume without a key: still nothing sent.
   r.resume();
   await clock.run(new Promise((resolve) => setImmediate(resolve)));
-  await clock.run(new Promise((resolve) => {
-    const look = () => (r.state === RunState.HELD && r.active === 0 ? resolve(null) : setImmediate(look));
-    look();
-  }));
+  await clock.run(until(() => r.state === RunState.HELD && r.active === 0));
   assert.deepEqual(sent, []);
 
   key = "sk-test-1";
@@ -124,10 +125,7 @@ test("an outage's probes are not sent without the key either", async () => {
     onState: (s) => s === RunState.OUTAGE && (key = ""),
   });
   r.start();
-  await clock.run(new Promise((resolve) => {
-    const look = () => (r.state === RunState.HELD ? resolve(null) : setImmediate(look));
-    look();
-  }));
+  await clock.run(until(() => r.state === RunState.HELD));
   assert.equal(r.stats.outages, 1, "the endpoint went down: an outage");
   assert.equal(log.gets, 0, "no keyless GET models as a probe");
   assert.equal(r.reason.error.kind, CallKind.NO_KEY, "the run waits for the key instead");

@@ -217,3 +217,51 @@ test("a single call (no run's slots) is not retried on the dev server's 429: it 
   assert.equal(n, 1);
   assert.match(e.message, /^The dev server is at its own limit of calls in flight/);
 });
+
+test("judged several times, the rows said to be calling never exceed the calls at once", async () => {
+  const clock = new FakeClock();
+  let out = 0;
+  let most = 0;
+  const fetch = (u, init) => {
+    most = Math.max(most, ++out);
+    return new Promise((resolve) => clock.setTimeout(() => (out--, resolve(answer("yes", init))), 100));
+  };
+  let peak = 0;
+  const over = [];
+  const r = new Runner({
+    runId: "j2",
+    items: items(12),
+    todo: [...Array(12).keys()],
+    judge: fakeJudge,
+    request,
+    fetch,
+    clock,
+    concurrency: 3,
+    repeats: 3,
+    onRow: () => {
+      const calling = [...r.liveRows().values()].filter((x) => x.state === RowState.CALLING).length;
+      peak = Math.max(peak, calling);
+      if (calling > 3) over.push(`${calling} rows said calling, 3 calls at most`);
+    },
+  });
+  assert.equal(await clock.run(r.start()), RunState.DONE);
+  assert.deepEqual(over, []);
+  assert.equal(most, 3);
+  assert.ok(peak >= 1, `${peak}`);
+});
+
+test("fallen back from the socket to plain HTTP, a call is said to go out when it is sent", async () => {
+  class Refused {
+    constructor() {
+      setTimeout(() => this.onclose && this.onclose({ code: 1006, reason: "" }), 0);
+    }
+    send() {}
+    close() {}
+  }
+  const sock = new CallSocket("ws://x/c", { WebSocketImpl: /** @type {any} */ (Refused), fallback: async (u, i) => answer("yes", i), maxFailedOpens: 1 });
+  await sock.fetch("/v1/chat/completions", { headers: {}, body: "{}" }).catch(() => {}); // the socket that never opened
+  const attempts = [];
+  const res = await chat({ ...request, messages: [{ role: "user", content: "q" }] }, { fetch: sock.fetch, onAttempt: (n) => attempts.push(n) });
+  assert.equal(res.content, "yes");
+  assert.deepEqual(attempts, [1]);
+});
