@@ -132,9 +132,11 @@ export function mountSettings(root, state) {
     for (const m of ["proxy", "direct", "manual"]) pop.querySelector(`[data-ref="endpoint-${m}"]`).checked = ep.mode === m;
     const proxyRadio = pop.querySelector('[data-ref="endpoint-proxy"]');
     proxyRadio.disabled = !state.config;
-    proxyLabel.textContent = state.config
-      ? `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`
-      : "This dev server (/v1): not running here (start it with make run)";
+    proxyLabel.textContent = !state.config
+      ? "This dev server (/v1): not running here (start it with make run)"
+      : state.config.token === "required"
+        ? "This dev server (/v1): shared, it needs its access token: open the address it printed (…/?token=…)"
+        : `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`;
     baseURL.disabled = ep.mode !== "direct";
     if (document.activeElement !== baseURL) baseURL.value = st.baseURL;
     if (document.activeElement !== model) model.value = st.model;
@@ -151,6 +153,8 @@ export function mountSettings(root, state) {
       : "Kept in memory only: gone when you close the tab.";
     where.textContent = ep.label;
     where.dataset.mode = ep.mode;
+    // A shared dev server whose access token this page lacks: its calls are refused.
+    where.dataset.locked = String(ep.mode === "proxy" && !!state.config && state.config.token === "required");
   }
 
   /**
@@ -172,10 +176,18 @@ export function mountSettings(root, state) {
     if (!open && !keyToSend()) return;
     const sig = ep.baseURL + "|" + state.key; // in memory only, as the key is
     if (sig === modelsFor) return;
+    // Not needed to draw the page.
+    const [{ listModels }, { keyMissing }] = await Promise.all([import("./llm.js"), import("./keyguard.js")]);
+    if (keyMissing(state)) {
+      // The endpoint needs a key to list its models: none is asked for without it.
+      modelsFor = "";
+      modelHint.textContent = "Enter your API key to see the endpoint's models.";
+      return;
+    }
+    if (sig === modelsFor) return;
     modelsFor = sig;
     where.dataset.models = "asking";
     modelHint.textContent = "Asking the endpoint for its models…";
-    const { listModels } = await import("./llm.js"); // not needed to draw the page
     const listed = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     if (sig !== modelsFor) return; // asked again meanwhile: that answer is the one to show
     models = listed;

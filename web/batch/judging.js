@@ -6,7 +6,7 @@
 import { CallError, CallKind, unreachable } from "../llm.js";
 import { needsRepair } from "./status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { RunState, HOLD_STATUSES } from "./runstate.js";
+import { RunState, holds } from "./runstate.js";
 import { countAnswer, parseAnswer, newRowResult, failRow } from "./rowresult.js";
 import { majorityVerdict } from "../stats/majority.js";
 
@@ -74,7 +74,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
     // The row is an error, but what the judge answered stays with it (exports keep it, and a
     // retry reads those answers from the cache).
     const requeues = (/** @type {any} */ e) =>
-      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status)));
+      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || holds(e));
     return failed.find((f) => requeues(f.error)) || failed[0];
   }
   result.verdict = majorityVerdict(reps);

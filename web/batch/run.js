@@ -20,6 +20,23 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
+import { CallKind, KeySource } from "../llm.js";
+import { keyMissing } from "../keyguard.js";
+
+/** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
+const KEY_SETTLE_MS = 600;
+
+/**
+ * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
+ * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
+ * server started with a key of its own).
+ * @param {OpenRun | null | undefined} c
+ */
+export function waitingForKey(c) {
+  const r = c && c.runner;
+  const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
+  return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
+}
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
@@ -96,6 +113,28 @@ export class RunController extends EventTarget {
     this.going = new Map();
     this.route = new CallRoute(state, () => this.protocolLearned());
     this.channel = new RunChannel((m) => this.onNews(m));
+    /** @type {any} */
+    this.keyTimer = 0;
+    // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
+    state.addEventListener("change", (/** @type {any} */ e) => {
+      const keys = e.detail && e.detail.keys;
+      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
+      clearTimeout(this.keyTimer);
+      this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
+    });
+  }
+
+  /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */
+  keyEntered() {
+    if (keyMissing(this.st)) return;
+    for (const c of this.going.values()) {
+      if (!waitingForKey(c) || !c.runner) continue;
+      // One held by a 401 to a call without a key goes on only once there is one to send.
+      if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
+      c.runner.resume();
+      this.persist(RUN_STATE.RUNNING, c);
+      this.say("Key entered: the run goes on.", c);
+    }
   }
 
   /** @returns {OpenRun|null} */
@@ -373,6 +412,7 @@ export class RunController extends EventTarget {
       concurrency: this.route.effective(p.concurrency),
       calls,
       socket: this.route.socket(),
+      socketCalls: this.route.socketCalls(),
       onResult: (r) => {
         c.results[r.index] = r;
         c.live.finish(r.index);
@@ -385,6 +425,9 @@ export class RunController extends EventTarget {
         if (this.cur === c) this.changed(false);
       },
       onHold: (e) => {
+        // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
+        // if the key is still missing); the run goes on by itself once the key is entered.
+        if (e.kind === CallKind.NO_KEY) return this.say(e.message, c);
         this.say("Paused: " + e.message + " Then press Resume.", c);
         this.persist(RUN_STATE.PAUSED, c);
       },
@@ -448,6 +491,16 @@ export class RunController extends EventTarget {
     if (!c || !c.runner || c.readOnly) return;
     c.runner.cancel();
     this.persist(RUN_STATE.CANCELLED, c);
+  }
+
+  /** waitingForKey tells whether the open run waits for a key (this tab runs it). */
+  waitingForKey() {
+    return waitingForKey(this.cur);
+  }
+
+  /** maxConcurrency is the most calls at once the page offers where calls go now (callroute.js). */
+  maxConcurrency() {
+    return this.route.maxConcurrency();
   }
 
   /** setConcurrency changes the open run's bound on calls in flight at once. */

@@ -32,7 +32,7 @@ import { requestSettings } from "./endpoint.js";
  * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
  * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change;
  * onPlan(plan) each time what a run of it would ask is drawn again (the batch file's line shows it too).
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), onReady?: (ready: boolean) => void,
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), maxConcurrency?: () => number, onReady?: (ready: boolean) => void,
  *   onPlan?: (plan: {rows: number, plan: import("./setupline.js").Plan | null}) => void}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
@@ -102,7 +102,9 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     return el;
   };
   const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
-  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: 64, step: 1 }, clampInt(1, 64, 8));
+  // The most the control offers is what the dev server takes (run.js maxConcurrency), else 64.
+  const maxCalls = () => (hooks.maxConcurrency ? hooks.maxConcurrency() : 64);
+  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: maxCalls(), step: 1 }, (v) => clampInt(1, maxCalls(), 8)(v));
   concurrencyIn.addEventListener("change", () => {
     hooks.onConcurrency(prefs().concurrency);
     drawConcurrencyHint();
@@ -189,6 +191,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   );
 
   function drawConcurrencyHint() {
+    concurrencyIn.max = String(maxCalls());
     const n = prefs().concurrency;
     const direct = hooks.browserLimit ? hooks.browserLimit() : null;
     // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
@@ -197,6 +200,11 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
     if (direct && direct.limit < n) {
       concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
+      return;
+    }
+    if (n > maxCalls()) {
+      concurrencyIn.dataset.effective = String(maxCalls());
+      concurrencyHint.textContent = `${maxCalls()} at once in effect: the most this dev server takes (-max-inflight).`;
       return;
     }
     concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";

@@ -106,6 +106,7 @@ export function causeOf(result, threshold = null) {
       case "batch": // runstate.js BatchErrorKind.NOT_RUN, written as the other kinds here are
         return BATCH_CAUSES[e.code] || "not run by the batch service" + (e.code ? " (" + e.code + ")" : "");
       case "http":
+        if (e.status === 429 && e.code === "too_many_calls_in_flight") return "dev server busy (429)"; // its own cap, not the provider's
         if (e.status === 429) return "rate limited (429)";
         if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
         if (e.status >= 500) return "server error (" + e.status + ")";

@@ -54,6 +54,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       onConcurrency: (n) => controller.setConcurrency(n),
       callsCapped: () => controller.callsCapped(),
       browserLimit: () => controller.browserLimit(),
+      maxConcurrency: () => controller.maxConcurrency(),
       onReady: (ready) => batchFile.setReady(ready),
       onPlan: (plan) => batchFile.drawPlan(plan),
     },
@@ -88,6 +89,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const button = (ref, cls, text, onClick) => h("button", { type: "button", class: "btn " + cls, text, dataset: { ref }, on: { click: onClick } });
   const pauseBtn = button("batch-pause", "", "❚❚ Pause", () => controller.pause());
   const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume());
+  // A run waiting for a key (run.js waitingForKey) goes on by itself once one is entered in Model settings.
+  const keyBtn = button("batch-enter-key", "btn-primary", "Enter your key", () => /** @type {HTMLElement | null} */ (document.querySelector('[data-ref="settings-button"]'))?.click());
   const cancelBtn = button("batch-cancel", "btn-stop", "■ Cancel", () => controller.cancel());
   // The errors the summary counts are retried (their answered calls come from the cache); the
   // undetermined rows are a choice of their own: asking again pays for answers the judge gave.
@@ -116,7 +119,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     summary.progText,
     liveLine,
     batchFile.reportEl,
-    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, askAgainBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
+    h("div", { class: "run-row" }, keyBtn, pauseBtn, resumeBtn, cancelBtn, retryBtn, askAgainBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
     reportMsg,
     summary.summaryEl,
     agreement.el,
@@ -179,7 +182,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     const failed = counts.counts.error;
     const undetermined = counts.counts.undetermined;
     pauseBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE);
-    resumeBtn.hidden = readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
+    const forKey = !readOnly && controller.waitingForKey();
+    keyBtn.hidden = !forKey;
+    resumeBtn.hidden = forKey || readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
     cancelBtn.hidden = readOnly || !running || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
     retryBtn.textContent = `↻ Retry ${fmtInt(failed)} failed row${failed === 1 ? "" : "s"}`;
