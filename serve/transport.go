@@ -7,8 +7,8 @@ import (
 	"net/http"
 )
 
-// proxy forwards chat completions and the model list to an upstream, one call at a time per
-// slot. Its parts, one file each: this transport (the guard that sends only to the call's
+// proxy forwards the page's model calls, chat completions and the model list, to an upstream.
+// Its parts, one file each: this transport (the guard that sends only to the call's
 // upstream, the slots, the answer's size cap), the upstream and its request (upstream.go, with
 // go-openai's part in openairequest.go), the chat relay (chat.go), the event stream relay (sse.go),
 // the model list (models.go), upstream errors translated (upstreamerror.go) and the key
