@@ -196,7 +196,7 @@ func TestCallsSocketKeyIsSentAsHTTPWouldSendIt(t *testing.T) {
 	t.Run("the server's key when the call has none", func(t *testing.T) {
 		const serverKey = "sk-server-0123456789abcdef0123456789"
 		cfg := testConfig(t, fake.URL+"/v1")
-		cfg.ServerKey = serverKey
+		cfg.Upstreams[0].ServerKey = serverKey
 		proxy, _ := startProxy(t, cfg)
 		conn := dialCalls(t, proxy.URL)
 		sendText(t, conn, callMessage(1, "", chatBody("judge-1", false)))
@@ -572,9 +572,7 @@ func TestShutdownClosesCallsSocketsAsGoingAway(t *testing.T) {
 func TestCallsSocketReachesAzureAsHTTPDoes(t *testing.T) {
 	fake := newFakeUpstream(t, answerCompletion("yes"))
 	cfg := testConfig(t, fake.URL)
-	cfg.Azure = true
-	cfg.AzureAPIVersion = "2024-10-21"
-	cfg.AzureDeployments = map[string]string{"gpt-4o": "prod-4o"}
+	cfg.Upstreams[0].Azure = &azureSettings{apiVersion: "2024-10-21", deployments: map[string]string{"gpt-4o": "prod-4o"}}
 	proxy, _ := startProxy(t, cfg)
 	conn := dialCalls(t, proxy.URL)
 	sendText(t, conn, callMessage(1, testKey, chatBody("gpt-4o", false)))

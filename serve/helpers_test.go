@@ -79,11 +79,11 @@ func (b *syncBuffer) String() string {
 // testConfig is the config parseConfig would build, pointed at base (an upstream base URL).
 func testConfig(t *testing.T, base string) config {
 	return config{
-		Addr:     defaultAddr,
-		Upstream: base,
-		WebDir:   t.TempDir(),
-		MaxBody:  defaultMaxBody,
-		Timeout:  10 * time.Second,
+		Addr:      defaultAddr,
+		Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: base}},
+		WebDir:    t.TempDir(),
+		MaxBody:   defaultMaxBody,
+		Timeout:   10 * time.Second,
 	}
 }
 

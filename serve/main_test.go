@@ -20,25 +20,23 @@ func TestDefaultsBindLoopback(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", cfg.Addr)
 	assert.True(t, isLoopback(cfg.Addr))
-	assert.Equal(t, "https://api.openai.com/v1", cfg.Upstream)
+	assert.Equal(t, []upstreamSpec{{Name: "default", URL: "https://api.openai.com/v1"}}, cfg.Upstreams)
 	assert.Equal(t, int64(8<<20), cfg.MaxBody)
 	assert.Equal(t, 120*time.Second, cfg.Timeout)
-	assert.False(t, cfg.Azure)
-	assert.Empty(t, cfg.ServerKey)
+
 }
 
 func TestParseConfig(t *testing.T) {
 	web := t.TempDir()
 	cfg, err := parseConfig([]string{"-web", web, "-upstream", "http://127.0.0.1:11434/v1/", "-timeout", "2s", "-max-body", "1000"}, noEnv, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, "http://127.0.0.1:11434/v1", cfg.Upstream, "trailing slash dropped for go-openai")
+	assert.Equal(t, []upstreamSpec{{Name: "default", URL: "http://127.0.0.1:11434/v1"}}, cfg.Upstreams, "trailing slash dropped for go-openai")
 	assert.Equal(t, 2*time.Second, cfg.Timeout)
 	assert.Equal(t, int64(1000), cfg.MaxBody)
 
 	cfg, err = parseConfig([]string{"-web", web, "-azure", "-upstream", "https://my.openai.azure.com", "-azure-api-version", "2024-10-21", "-azure-deployments", "gpt-4o=prod-4o, gpt-4o-mini=mini"}, noEnv, io.Discard)
 	require.NoError(t, err)
-	assert.True(t, cfg.Azure)
-	assert.Equal(t, map[string]string{"gpt-4o": "prod-4o", "gpt-4o-mini": "mini"}, cfg.AzureDeployments)
+	assert.Equal(t, &azureSettings{apiVersion: "2024-10-21", deployments: map[string]string{"gpt-4o": "prod-4o", "gpt-4o-mini": "mini"}}, cfg.Upstreams[0].Azure)
 
 	bad := []struct {
 		args []string

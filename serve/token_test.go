@@ -29,7 +29,7 @@ func startTokened(t *testing.T, fake *fakeUpstream) (*httptest.Server, *syncBuff
 	cfg := testConfig(t, fake.URL+"/v1")
 	cfg.WebDir = web
 	cfg.Token = testToken
-	cfg.ServerKey = "sk-server-key-0123456789abcdef"
+	cfg.Upstreams[0].ServerKey = "sk-server-key-0123456789abcdef"
 	return startProxy(t, cfg)
 }
 

@@ -16,7 +16,7 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 	const serverKey = "sk-server-0123456789abcdef0123456789"
 	fake := newFakeUpstream(t, answerCompletion("yes"))
 	cfg := testConfig(t, fake.URL+"/v1")
-	cfg.ServerKey = serverKey
+	cfg.Upstreams[0].ServerKey = serverKey
 	proxy, logs := startProxy(t, cfg)
 
 	resp := postChat(t, proxy.URL, "", chatBody("judge-1", false))
@@ -35,9 +35,11 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 	require.NoError(t, err)
 	defer cfgResp.Body.Close()
 	cfgBody := readAll(t, cfgResp.Body)
-	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true,"calls":"/ragjudge/calls",
-		"max_inflight":%d,"socket_calls":%d,"socket_limit":%d,"token":"none"}`,
-		fake.URL+"/v1", strings.TrimPrefix(fake.URL, "http://"), defaultMaxInflight, maxCallsInFlight, maxCallLimit), cfgBody)
+	host := strings.TrimPrefix(fake.URL, "http://")
+	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true,
+		"upstreams":[{"name":"default","host":%q,"azure":false,"server_key":true}],"default_upstream":"default",
+		"calls":"/ragjudge/calls","max_inflight":%d,"socket_calls":%d,"socket_limit":%d,"token":"none"}`,
+		fake.URL+"/v1", host, host, defaultMaxInflight, maxCallsInFlight, maxCallLimit), cfgBody)
 	assert.NotContains(t, cfgBody, serverKey)
 	assert.NotContains(t, logs.String(), serverKey)
 
@@ -49,7 +51,7 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 		return ""
 	}, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, serverKey, parsed.ServerKey)
+	assert.Equal(t, serverKey, parsed.Upstreams[0].ServerKey)
 }
 
 func TestNoKeyAtAllSendsNoAuthorization(t *testing.T) {
@@ -63,9 +65,7 @@ func TestNoKeyAtAllSendsNoAuthorization(t *testing.T) {
 func TestAzureDeploymentCannotLeaveTheUpstreamPath(t *testing.T) {
 	fake := newFakeUpstream(t, answerCompletion("yes"))
 	cfg := testConfig(t, fake.URL)
-	cfg.Azure = true
-	cfg.AzureAPIVersion = "2024-10-21"
-	cfg.AzureDeployments = map[string]string{"gpt-4o": "prod-4o"}
+	cfg.Upstreams[0].Azure = &azureSettings{apiVersion: "2024-10-21", deployments: map[string]string{"gpt-4o": "prod-4o"}}
 	proxy, _ := startProxy(t, cfg)
 
 	for _, model := range []string{"gpt-4o", "gpt-35-turbo", "gpt-3.5-turbo", "llama3:8b"} {
