@@ -325,20 +325,28 @@ func assignServerKeys(specs []upstreamSpec, keyEnvs []string, getenv func(string
 }
 
 // describeUpstreams is the start-up line's account of where calls go: today's "upstream URL" for
-// a lone bare -upstream; otherwise each by name, the default first, with the variable of its
-// server key if it has one (never the key).
+// a lone bare -upstream; otherwise each by name, the default first, saying which is reached as
+// Azure (-azure is the first's, which this makes plain) and the variable of each server key
+// (never the key).
 func describeUpstreams(specs []upstreamSpec) string {
 	if len(specs) == 1 && specs[0].Name == defaultUpstreamName {
 		return "upstream " + specs[0].URL
 	}
 	parts := make([]string, len(specs))
 	for i, s := range specs {
-		parts[i] = s.Name + "=" + s.URL
+		var notes []string
 		if i == 0 {
-			parts[i] += " (default)"
+			notes = append(notes, "default")
+		}
+		if s.Azure != nil {
+			notes = append(notes, "Azure OpenAI")
 		}
 		if s.KeyEnv != "" {
-			parts[i] += " (key from " + s.KeyEnv + ")"
+			notes = append(notes, "key from "+s.KeyEnv)
+		}
+		parts[i] = s.Name + "=" + s.URL
+		if len(notes) > 0 {
+			parts[i] += " (" + strings.Join(notes, ", ") + ")"
 		}
 	}
 	return "upstreams " + strings.Join(parts, ", ")
