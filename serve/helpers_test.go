@@ -106,11 +106,20 @@ func chatBody(model string, stream bool) string {
 
 func postChat(t *testing.T, proxyURL, key, body string) *http.Response {
 	t.Helper()
+	return postChatTo(t, proxyURL, "", key, body)
+}
+
+// postChatTo sends a chat completion naming upstream (none when "") with key (none when "").
+func postChatTo(t *testing.T, proxyURL, upstream, key, body string) *http.Response {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, proxyURL+"/v1/chat/completions", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if upstream != "" {
+		req.Header.Set(upstreamHeader, upstream)
 	}
 	resp, err := noGzipClient.Do(req)
 	require.NoError(t, err)
@@ -221,21 +230,10 @@ func twoUpstreams(t *testing.T) (cfg config, local, hosted *fakeUpstream) {
 	return cfg, local, hosted
 }
 
-// callUpstream sends a chat completion naming upstream (none when "") with key (none when "").
+// callUpstream is postChatTo with the answer read.
 func callUpstream(t *testing.T, proxyURL, upstream, key, body string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, proxyURL+"/v1/chat/completions", strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	if upstream != "" {
-		req.Header.Set(upstreamHeader, upstream)
-	}
-	resp, err := noGzipClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
+	resp := postChatTo(t, proxyURL, upstream, key, body)
 	return resp, readAll(t, resp.Body)
 }
 
