@@ -11,7 +11,10 @@ EVALUATORS := web/evaluators.json
 WASM_DIR   := $(firstword $(wildcard $(GOROOT)/lib/wasm) $(wildcard $(GOROOT)/misc/wasm))
 FUZZTIME   ?= 3s
 ADDR       ?= 127.0.0.1:8080
+# UPSTREAM may name several, space-separated, the first the default:
+#   make run UPSTREAM="local=http://127.0.0.1:11434/v1 openai=https://api.openai.com/v1" UPSTREAM_KEY_ENV=openai=OPENAI_API_KEY
 UPSTREAM   ?= https://api.openai.com/v1
+UPSTREAM_KEY_ENV ?=
 # The JS unit tests of the code in web/, under Node (browser.test.mjs alone loads the JS API in
 # Chromium too). They live in test/unit/, outside web/, which is served and published as it is.
 JS_UNIT    := $(wildcard test/unit/*.test.mjs)
@@ -75,7 +78,7 @@ check-deps:
 	@$(GO) test -count=1 -run '^(TestNoUnwantedDeps|TestCoreDeps|TestGuardWorks)$$' ./wasm/
 
 run: build
-	$(GO) run ./serve -addr $(ADDR) -upstream $(UPSTREAM)
+	$(GO) run ./serve -addr $(ADDR) $(foreach u,$(UPSTREAM),-upstream $(u)) $(foreach k,$(UPSTREAM_KEY_ENV),-upstream-key-env $(k))
 
 # prereqs stops at once, naming the command to run, when the machine lacks what the tests need
 # (python3-jinja2, chromium, Node ≥ 20, node_modules); it installs nothing: .ci/run does.

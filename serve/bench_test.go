@@ -63,7 +63,7 @@ func benchServers(b *testing.B) (upstream, proxy *httptest.Server) {
 	}))
 	b.Cleanup(upstream.Close)
 	proxy = httptest.NewServer(newServer(config{
-		Addr: defaultAddr, Upstream: upstream.URL + "/v1", WebDir: b.TempDir(),
+		Addr: defaultAddr, Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: upstream.URL + "/v1"}}, WebDir: b.TempDir(),
 		MaxBody: defaultMaxBody, Timeout: 30 * time.Second, Log: io.Discard,
 	}))
 	b.Cleanup(proxy.Close)

@@ -6,20 +6,27 @@ package main
 //
 // Protocol ragjudge-calls-1, JSON text messages:
 //
-//	client -> server  {"type":"call","id":<1..2^53-1>,"key":"<key or empty>","body":{<chat completion request>}}
+//	client -> server  {"type":"call","id":<1..2^53-1>,"key":"<key or empty>","upstream":"<name>","body":{<chat completion request>}}
 //	                  {"type":"cancel","id":<id>}
 //	                  {"type":"limit","n":<1..64>}
 //	server -> client  {"type":"result","id":<id>,"status":<int>,"headers":{<lowercase name>:<value>},"body":"<text>"}
 //	                  {"type":"started","id":<id>}
 //
 // Every call runs through the same handler as POST /v1/chat/completions, so a result's status,
-// headers and body are what that request would have been answered. A cancelled call gets no
-// result. The server closes the socket with 1008 on an envelope it cannot read (not JSON, an
-// unknown type, a bad or duplicate id, a call without an object body, a limit whose n is not an
-// integer in 1..64), 1009 on a message over -max-body plus 64 KiB, and 1003 on a binary message.
+// headers and body are what that request would have been answered. A call's "upstream" is that
+// request's Ragjudge-Upstream header: absent or empty, the default upstream; a name the server
+// does not know, a result 400 unknown_upstream (nothing is sent upstream). The field is optional,
+// so pages that predate it speak the same protocol (ragjudge-calls-1) unchanged. An older server
+// would ignore it, so a page sends it only to a server whose /ragjudge/config lists "upstreams";
+// each result's ragjudge-upstream header names the upstream that answered. A cancelled call gets
+// no result. The server closes the socket with 1008 on an envelope it cannot read (not JSON, an
+// unknown type, a bad or duplicate id, a call without an object body or whose upstream is not a
+// string, a limit whose n is not an integer in 1..64), 1009 on a message over -max-body plus
+// 64 KiB, and 1003 on a binary message.
 //
-// A limit message caps the socket's calls that run (reach the upstream) at once, from then on;
-// before the first one only maxCallsInFlight does. The page keeps a few calls more than its
+// A limit message caps the socket's calls that run (reach an upstream) at once, whatever their
+// upstream, from then on; before the first one only maxCallsInFlight does (a page that wants a
+// limit per upstream opens a socket per upstream). The page keeps a few calls more than its
 // concurrency on the socket, so the next call is already here when one ends, instead of a round
 // trip through the browser later. Calls over the limit wait in arrival order and start as
 // running ones end; a new limit applies at once (raised, waiting calls start; lowered, running
@@ -74,19 +81,22 @@ type callEnvelope struct {
 	Type string
 	ID   int64
 	Key  string
-	Body json.RawMessage
-	N    int
+	// Upstream names the call's upstream, "" for the default.
+	Upstream string
+	Body     json.RawMessage
+	N        int
 }
 
 // decodeEnvelope reads one client message. Its error says what is wrong in a few words, short
 // enough for a close frame's reason.
 func decodeEnvelope(msg []byte) (callEnvelope, error) {
 	var raw struct {
-		Type *string         `json:"type"`
-		ID   json.RawMessage `json:"id"`
-		Key  *string         `json:"key"`
-		Body json.RawMessage `json:"body"`
-		N    json.RawMessage `json:"n"`
+		Type     *string         `json:"type"`
+		ID       json.RawMessage `json:"id"`
+		Key      *string         `json:"key"`
+		Upstream *string         `json:"upstream"`
+		Body     json.RawMessage `json:"body"`
+		N        json.RawMessage `json:"n"`
 	}
 	if err := json.Unmarshal(msg, &raw); err != nil {
 		var typeErr *json.UnmarshalTypeError
@@ -132,6 +142,9 @@ func decodeEnvelope(msg []byte) (callEnvelope, error) {
 	}
 	if raw.Key != nil {
 		env.Key = *raw.Key
+	}
+	if raw.Upstream != nil {
+		env.Upstream = *raw.Upstream
 	}
 	if body := bytes.TrimLeft(raw.Body, " \t\r\n"); len(body) == 0 || body[0] != '{' {
 		return callEnvelope{}, fmt.Errorf("call %d has no JSON object as its body", id)
@@ -524,6 +537,9 @@ func (s *server) runCall(ctx context.Context, env callEnvelope) *memoryResponse 
 	req.Header.Set("Content-Type", "application/json")
 	if env.Key != "" {
 		req.Header.Set("Authorization", "Bearer "+env.Key)
+	}
+	if env.Upstream != "" {
+		req.Header.Set(upstreamHeader, env.Upstream)
 	}
 	s.proxy.chatCompletions(mem, req)
 	if mem.status == 0 {

@@ -196,7 +196,7 @@ func TestCallsSocketKeyIsSentAsHTTPWouldSendIt(t *testing.T) {
 	t.Run("the server's key when the call has none", func(t *testing.T) {
 		const serverKey = "sk-server-0123456789abcdef0123456789"
 		cfg := testConfig(t, fake.URL+"/v1")
-		cfg.ServerKey = serverKey
+		cfg.Upstreams[0].ServerKey = serverKey
 		proxy, _ := startProxy(t, cfg)
 		conn := dialCalls(t, proxy.URL)
 		sendText(t, conn, callMessage(1, "", chatBody("judge-1", false)))
@@ -428,6 +428,7 @@ func TestCallsSocketClosesOnABadEnvelope(t *testing.T) {
 		{"no body", `{"type":"call","id":1,"key":""}`, "call 1 has no JSON object as its body"},
 		{"body not an object", `{"type":"call","id":1,"body":"{}"}`, "call 1 has no JSON object as its body"},
 		{"key not a string", `{"type":"call","id":1,"key":5,"body":{}}`, `envelope field "key" is not a string`},
+		{"upstream not a string", `{"type":"call","id":1,"upstream":1,"body":{}}`, `envelope field "upstream" is not a string`},
 		{"limit 0", `{"type":"limit","n":0}`, "limit n 0 is not an integer in 1..64"},
 		{"limit 65", `{"type":"limit","n":65}`, "limit n 65 is not an integer in 1..64"},
 		{"limit 1.0", `{"type":"limit","n":1.0}`, "limit n 1.0 is not an integer in 1..64"},
@@ -527,6 +528,9 @@ func TestDecodeEnvelope(t *testing.T) {
 	env, err := decodeEnvelope([]byte(`{"type":"call","id":9007199254740991,"key":"k","body":{"model":"m"},"extra":1}`))
 	require.NoError(t, err)
 	assert.Equal(t, callEnvelope{Type: "call", ID: maxCallID, Key: "k", Body: json.RawMessage(`{"model":"m"}`)}, env)
+	env, err = decodeEnvelope([]byte(`{"type":"call","id":2,"upstream":"hosted","body":{"model":"m"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, callEnvelope{Type: "call", ID: 2, Upstream: "hosted", Body: json.RawMessage(`{"model":"m"}`)}, env)
 	env, err = decodeEnvelope([]byte(` {"id":3,"type":"cancel"} `))
 	require.NoError(t, err)
 	assert.Equal(t, callEnvelope{Type: "cancel", ID: 3}, env)
@@ -572,9 +576,7 @@ func TestShutdownClosesCallsSocketsAsGoingAway(t *testing.T) {
 func TestCallsSocketReachesAzureAsHTTPDoes(t *testing.T) {
 	fake := newFakeUpstream(t, answerCompletion("yes"))
 	cfg := testConfig(t, fake.URL)
-	cfg.Azure = true
-	cfg.AzureAPIVersion = "2024-10-21"
-	cfg.AzureDeployments = map[string]string{"gpt-4o": "prod-4o"}
+	cfg.Upstreams[0].Azure = &azureSettings{apiVersion: "2024-10-21", deployments: map[string]string{"gpt-4o": "prod-4o"}}
 	proxy, _ := startProxy(t, cfg)
 	conn := dialCalls(t, proxy.URL)
 	sendText(t, conn, callMessage(1, testKey, chatBody("gpt-4o", false)))
@@ -974,6 +976,7 @@ func TestCallsSocketTakesThePagesHighestLimitAndItsCallsAhead(t *testing.T) {
 // an error short enough to be a close frame's reason, never a panic.
 func FuzzDecodeEnvelope(f *testing.F) {
 	f.Add([]byte(`{"type":"call","id":1,"key":"sk-x","body":{"model":"judge-1","messages":[{"role":"user","content":"hi"}]}}`))
+	f.Add([]byte(`{"type":"call","id":2,"upstream":"local","body":{"model":"m"}}`))
 	f.Add([]byte(`{"type":"cancel","id":9007199254740991}`))
 	f.Add([]byte(`{"type":"call","id":1.0,"body":{}}`))
 	f.Add([]byte(`{"type":"call","id":1,"body":"{}"}`))
@@ -1008,4 +1011,48 @@ func FuzzDecodeEnvelope(f *testing.F) {
 			t.Fatalf("decodeEnvelope(%q) accepted a body that is not JSON: %q", msg, env.Body)
 		}
 	})
+}
+
+func TestCallsSocketRoutesEachCallByItsUpstream(t *testing.T) {
+	cfg, local, hosted := twoUpstreams(t)
+	proxy, _ := startProxy(t, cfg)
+	conn := dialCalls(t, proxy.URL)
+	call := func(id int64, upstream string) string {
+		u, _ := json.Marshal(upstream)
+		return fmt.Sprintf(`{"type":"call","id":%d,"key":%q,"upstream":%s,"body":%s}`, id, testKey, u, chatBody("judge-1", false))
+	}
+	for i, tc := range []struct{ msg, want string }{
+		{call(1, "hosted"), "hosted"},
+		{callMessage(2, testKey, chatBody("judge-1", false)), "local"}, // no field: the default
+		{call(3, ""), "local"},
+		{call(4, "local"), "local"},
+		{call(5, "hosted"), "hosted"},
+	} {
+		sendText(t, conn, tc.msg)
+		res := readResult(t, conn)
+		require.Equal(t, http.StatusOK, res.Status, res.Body)
+		assert.Equal(t, int64(i+1), res.ID)
+		assert.Equal(t, "from "+tc.want, contentOf(t, res.Body))
+		assert.Equal(t, tc.want, res.Headers["ragjudge-upstream"], "the result names the upstream that answered")
+	}
+	assert.Len(t, local.requests(), 3)
+	assert.Len(t, hosted.requests(), 2)
+
+	sendText(t, conn, call(6, "nope"))
+	res := readResult(t, conn)
+	assert.Equal(t, http.StatusBadRequest, res.Status, "an unknown name is that call's 400, as over HTTP")
+	e := decodeError(t, res.Body)
+	assert.Equal(t, "unknown_upstream", e.Code)
+	assert.Contains(t, e.Message, `no upstream named "nope"`)
+	assert.Empty(t, res.Headers["ragjudge-upstream"])
+	assert.Len(t, local.requests(), 3, "nothing sent to the default instead")
+	assert.Len(t, hosted.requests(), 2)
+
+	sendText(t, conn, call(7, "hosted"))
+	assert.Equal(t, http.StatusOK, readResult(t, conn).Status, "the socket goes on after a refused call")
+
+	sendText(t, conn, `{"type":"call","id":8,"upstream":["hosted"],"body":{}}`)
+	code, reason := readClose(t, conn)
+	assert.Equal(t, websocket.StatusPolicyViolation, code)
+	assert.Equal(t, `envelope field "upstream" is not a string`, reason)
 }

@@ -16,7 +16,8 @@ import (
 	"unicode"
 )
 
-// chatCompletions forwards POST /v1/chat/completions, plain or streaming.
+// chatCompletions forwards POST /v1/chat/completions, plain or streaming, to the upstream the
+// request names (pick).
 func (p *proxy) chatCompletions(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w, r, "POST")
@@ -29,6 +30,10 @@ func (p *proxy) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			"the request body must be JSON with Content-Type: application/json")
 		return
 	}
+	u, ok := p.pick(w, r)
+	if !ok {
+		return
+	}
 	body, ok := p.readBody(w, r)
 	if !ok {
 		return
@@ -38,7 +43,6 @@ func (p *proxy) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}
-	u := &p.upstream
 	key, ok := u.callKey(w, r)
 	if !ok {
 		return

@@ -79,11 +79,11 @@ func (b *syncBuffer) String() string {
 // testConfig is the config parseConfig would build, pointed at base (an upstream base URL).
 func testConfig(t *testing.T, base string) config {
 	return config{
-		Addr:     defaultAddr,
-		Upstream: base,
-		WebDir:   t.TempDir(),
-		MaxBody:  defaultMaxBody,
-		Timeout:  10 * time.Second,
+		Addr:      defaultAddr,
+		Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: base}},
+		WebDir:    t.TempDir(),
+		MaxBody:   defaultMaxBody,
+		Timeout:   10 * time.Second,
 	}
 }
 
@@ -106,11 +106,20 @@ func chatBody(model string, stream bool) string {
 
 func postChat(t *testing.T, proxyURL, key, body string) *http.Response {
 	t.Helper()
+	return postChatTo(t, proxyURL, "", key, body)
+}
+
+// postChatTo sends a chat completion naming upstream (none when "") with key (none when "").
+func postChatTo(t *testing.T, proxyURL, upstream, key, body string) *http.Response {
+	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, proxyURL+"/v1/chat/completions", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if upstream != "" {
+		req.Header.Set(upstreamHeader, upstream)
 	}
 	resp, err := noGzipClient.Do(req)
 	require.NoError(t, err)
@@ -186,4 +195,55 @@ func sseEvents(body string) []string {
 		}
 	}
 	return out
+}
+
+// namedUpstream is a fake upstream that says its name in every answer: a completion "from
+// NAME", a stream of it, and a model list of one model "NAME-model".
+func namedUpstream(t *testing.T, name string) *fakeUpstream {
+	return newFakeUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/models") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","created":0,"owned_by":"test"}]}`, name+"-model")
+			return
+		}
+		var req struct{ Stream bool }
+		_ = json.Unmarshal(mustRead(r.Body), &req)
+		if req.Stream {
+			answerStream("from ", name)(w, r)
+			return
+		}
+		answerCompletion("from "+name)(w, r)
+	})
+}
+
+func mustRead(r io.Reader) []byte {
+	b, _ := io.ReadAll(r)
+	return b
+}
+
+// twoUpstreams is a config with two fake upstreams: "local" (the default, at /v1) and "hosted"
+// (at /hosted/v1, a path the page is never told).
+func twoUpstreams(t *testing.T) (cfg config, local, hosted *fakeUpstream) {
+	local, hosted = namedUpstream(t, "local"), namedUpstream(t, "hosted")
+	cfg = testConfig(t, "")
+	cfg.Upstreams = []upstreamSpec{{Name: "local", URL: local.URL + "/v1"}, {Name: "hosted", URL: hosted.URL + "/hosted/v1"}}
+	return cfg, local, hosted
+}
+
+// callUpstream is postChatTo with the answer read.
+func callUpstream(t *testing.T, proxyURL, upstream, key, body string) (*http.Response, string) {
+	t.Helper()
+	resp := postChatTo(t, proxyURL, upstream, key, body)
+	return resp, readAll(t, resp.Body)
+}
+
+// contentOf is a chat completion's first answer.
+func contentOf(t *testing.T, body string) string {
+	t.Helper()
+	var c struct {
+		Choices []struct{ Message struct{ Content string } }
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &c), body)
+	require.NotEmpty(t, c.Choices, body)
+	return c.Choices[0].Message.Content
 }

@@ -12,14 +12,17 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// models forwards GET /v1/models so the page can offer the upstream's models. This one is
+// models forwards GET /v1/models so the page can offer the models of the upstream it names. This one is
 // go-openai's from end to end: the page reads only each model's id from the list.
 func (p *proxy) models(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		methodNotAllowed(w, r, "GET")
 		return
 	}
-	u := &p.upstream
+	u, ok := p.pick(w, r)
+	if !ok {
+		return
+	}
 	if u.azure != nil && len(u.azure.deployments) > 0 {
 		// Azure lists its base models, not the deployments this server can reach; the
 		// configured mapping is the list the page should offer.

@@ -12,9 +12,9 @@ import (
 // TestUpstreamRequestIsBuiltWithoutBeingSent pins what go-openai builds for each kind of
 // upstream, so that an upgrade that changes a URL or a header shows here first.
 func TestUpstreamRequestIsBuiltWithoutBeingSent(t *testing.T) {
-	openAI := newUpstream(config{Upstream: "https://api.example.com/v1/"})
-	azure := newUpstream(config{Upstream: "https://my.openai.azure.com", Azure: true})
-	azurePinned := newUpstream(config{Upstream: "https://my.openai.azure.com", Azure: true, AzureAPIVersion: "2024-10-21"})
+	openAI := newUpstream(upstreamSpec{URL: "https://api.example.com/v1/"})
+	azure := newUpstream(upstreamSpec{URL: "https://my.openai.azure.com", Azure: &azureSettings{}})
+	azurePinned := newUpstream(upstreamSpec{URL: "https://my.openai.azure.com", Azure: &azureSettings{apiVersion: "2024-10-21"}})
 	plain := http.Header{"Accept": {"application/json"}, "Content-Type": {"application/json"}}
 	stream := http.Header{"Accept": {"text/event-stream"}, "Content-Type": {"application/json"},
 		"Cache-Control": {"no-cache"}, "Connection": {"keep-alive"}}

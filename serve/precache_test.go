@@ -34,7 +34,7 @@ func TestPrecacheListsThePublishedFilesWithTheirSums(t *testing.T) {
 	for name, data := range map[string]string{"ragjudge.wasm.br": "br", "ragjudge.wasm.gz": "gz", "sw.js": "//", "precache.js": "stale", "notes.gz": "a file of its own"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644))
 	}
-	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstream: "http://127.0.0.1:1"}))
+	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: "http://127.0.0.1:1"}}}))
 	defer srv.Close()
 
 	resp, body := get(t, srv.URL+"/precache.js", nil)
@@ -74,7 +74,7 @@ func TestPrecacheIsTheSameAsTheBuildScripts(t *testing.T) {
 	dir, _ := webFixture(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "ragjudge.wasm.br"), []byte("br"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "sw.js"), []byte("//"), 0o644))
-	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstream: "http://127.0.0.1:1"}))
+	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: "http://127.0.0.1:1"}}}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/precache.js", nil)
 
@@ -91,7 +91,7 @@ func TestManifestAndServiceWorkerTypes(t *testing.T) {
 	dir, _ := webFixture(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.webmanifest"), []byte(`{"name":"ragjudge"}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "sw.js"), []byte("self.importScripts('precache.js');"), 0o644))
-	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstream: "http://127.0.0.1:1"}))
+	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstreams: []upstreamSpec{{Name: defaultUpstreamName, URL: "http://127.0.0.1:1"}}}))
 	defer srv.Close()
 	for path, ctype := range map[string]string{
 		"/manifest.webmanifest": "application/manifest+json",

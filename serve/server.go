@@ -29,7 +29,8 @@ type server struct {
 }
 
 // newServer builds the whole dev server for cfg: the static page, the proxy and the access log.
-// cfg comes from parseConfig (or a test), so its Upstream is a valid absolute URL.
+// cfg comes from parseConfig (or a test), so its upstreams have valid absolute URLs and unique
+// names; a config without any gets the default one.
 func newServer(cfg config) http.Handler {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = defaultTimeout
@@ -46,11 +47,18 @@ func newServer(cfg config) http.Handler {
 	if cfg.MaxResponse <= 0 {
 		cfg.MaxResponse = defaultMaxResponse
 	}
+	if len(cfg.Upstreams) == 0 {
+		cfg.Upstreams = []upstreamSpec{{Name: defaultUpstreamName, URL: defaultUpstream}}
+	}
+	upstreams := make([]upstream, len(cfg.Upstreams))
+	for i, spec := range cfg.Upstreams {
+		upstreams[i] = newUpstream(spec)
+	}
 	logger := log.New(discardIfNil(cfg.Log), "", log.LstdFlags|log.Lmicroseconds)
 	s := &server{
 		cfg:          cfg,
 		loopbackOnly: isLoopback(cfg.Addr),
-		proxy:        newProxy(cfg, newUpstream(cfg)),
+		proxy:        newProxy(cfg, upstreams),
 		static:       newStatic(cfg.WebDir),
 		log:          logger,
 		access:       newAccess(cfg.Token, cfg.Addr),
@@ -128,17 +136,24 @@ func (s *server) warm() {
 // serverConfig is GET /ragjudge/config: what the page needs to know of this server to call
 // through it and to stay within its limits.
 type serverConfig struct {
-	// Upstream and UpstreamHost say where calls go ("via dev server → host"); empty for a page
-	// without the token.
+	// Upstream and UpstreamHost say where calls go by default ("via dev server → host"); empty
+	// for a page without the token. Azure and ServerKey are the default upstream's too: what
+	// the page read before there were several upstreams.
 	Upstream     string `json:"upstream"`
 	UpstreamHost string `json:"upstream_host"`
 	Azure        bool   `json:"azure"`
-	// ServerKey says the server has OPENAI_API_KEY: the page's calls need no key of their own.
+	// ServerKey says the default upstream has a server key: the page's calls need no key of
+	// their own.
 	ServerKey bool `json:"server_key"`
+	// Upstreams are every upstream a call may name, the default first; DefaultUpstream is the
+	// name of the one a call that names none goes to. Empty for a page without the token.
+	Upstreams       []upstreamInfo `json:"upstreams"`
+	DefaultUpstream string         `json:"default_upstream"`
 	// Calls is where the calls socket listens; the page uses it only when this is present.
 	Calls string `json:"calls"`
 	// MaxInflight is -max-inflight, the upstream calls in flight at once the server takes from
-	// all its pages and sockets together; one more is answered 429 too_many_calls_in_flight.
+	// all its pages and sockets together, to all upstreams together; one more is answered 429
+	// too_many_calls_in_flight.
 	MaxInflight int `json:"max_inflight"`
 	// SocketCalls is the most calls one calls socket may hold, waiting and running; SocketLimit
 	// the largest limit it accepts.
@@ -148,8 +163,20 @@ type serverConfig struct {
 	Token string `json:"token"`
 }
 
-// config tells the page where its calls go, so it can show "via dev server → host", and the
-// limits it must stay within.
+// upstreamInfo is one upstream as the page is told of it: its name and host, never its URL's
+// path or a key.
+type upstreamInfo struct {
+	// Name is what a call names it by (upstreamHeader, a calls socket call's "upstream").
+	Name string `json:"name"`
+	// Host is its host and port, for "via dev server → host".
+	Host  string `json:"host"`
+	Azure bool   `json:"azure"`
+	// ServerKey says calls to it need no key of the page's own.
+	ServerKey bool `json:"server_key"`
+}
+
+// config tells the page where its calls go, so it can show "via dev server → host" and offer
+// each upstream by name, and the limits it must stay within.
 func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		methodNotAllowed(w, r, "GET")
@@ -157,13 +184,19 @@ func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	def := &s.proxy.upstreams[0]
 	c := serverConfig{
-		Upstream: s.cfg.Upstream, UpstreamHost: s.proxy.upstream.url.Host, Azure: s.cfg.Azure, ServerKey: s.cfg.ServerKey != "",
+		Upstream: def.baseURL, UpstreamHost: def.url.Host, Azure: def.azure != nil, ServerKey: def.serverKey != "",
+		Upstreams: []upstreamInfo{}, DefaultUpstream: def.name,
 		Calls: callsPath, MaxInflight: s.cfg.MaxInflight, SocketCalls: maxCallsInFlight, SocketLimit: maxCallLimit,
 		Token: s.access.state(r),
 	}
+	for _, u := range s.proxy.upstreams {
+		c.Upstreams = append(c.Upstreams, upstreamInfo{Name: u.name, Host: u.url.Host, Azure: u.azure != nil, ServerKey: u.serverKey != ""})
+	}
 	if c.Token == "required" {
-		c.Upstream, c.UpstreamHost = "", "" // not told to whoever reaches a shared server
+		// Not told to whoever reaches a shared server.
+		c.Upstream, c.UpstreamHost, c.Upstreams, c.DefaultUpstream = "", "", []upstreamInfo{}, ""
 	}
 	_ = json.NewEncoder(w).Encode(c)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -134,4 +136,39 @@ func TestEveryResponseIsNosniff(t *testing.T) {
 		require.Equal(t, http.StatusSwitchingProtocols, resp.StatusCode)
 		assert.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"))
 	})
+}
+
+func TestConfigListsUpstreamsByNameAndHostOnly(t *testing.T) {
+	const hostedKey = "sk-hosted-0123456789abcdef0123456789"
+	cfg, local, hosted := twoUpstreams(t)
+	cfg.Upstreams[1].ServerKey = hostedKey
+	proxy, _ := startProxy(t, cfg)
+	resp, err := http.Get(proxy.URL + "/ragjudge/config")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body := readAll(t, resp.Body)
+	localHost, hostedHost := strings.TrimPrefix(local.URL, "http://"), strings.TrimPrefix(hosted.URL, "http://")
+	assert.JSONEq(t, fmt.Sprintf(`{
+		"upstream":%q,"upstream_host":%q,"azure":false,"server_key":false,
+		"upstreams":[
+			{"name":"local","host":%q,"azure":false,"server_key":false},
+			{"name":"hosted","host":%q,"azure":false,"server_key":true}
+		],
+		"default_upstream":"local",
+		"calls":"/ragjudge/calls","max_inflight":%d,"socket_calls":%d,"socket_limit":%d,"token":"none"}`,
+		local.URL+"/v1", localHost, localHost, hostedHost, defaultMaxInflight, maxCallsInFlight, maxCallLimit), body,
+		"the default's fields as before, and every upstream by name and host")
+	assert.NotContains(t, body, "/hosted/v1", "no upstream's URL beyond the default's, which the page had before")
+	assert.NotContains(t, body, hostedKey)
+
+	// Azure is the first upstream's.
+	cfg.Upstreams[0].Azure = &azureSettings{}
+	proxy, _ = startProxy(t, cfg)
+	resp, err = http.Get(proxy.URL + "/ragjudge/config")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var c serverConfig
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&c))
+	assert.True(t, c.Azure)
+	assert.Equal(t, []upstreamInfo{{Name: "local", Host: localHost, Azure: true}, {Name: "hosted", Host: hostedHost, ServerKey: true}}, c.Upstreams)
 }

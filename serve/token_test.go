@@ -29,7 +29,7 @@ func startTokened(t *testing.T, fake *fakeUpstream) (*httptest.Server, *syncBuff
 	cfg := testConfig(t, fake.URL+"/v1")
 	cfg.WebDir = web
 	cfg.Token = testToken
-	cfg.ServerKey = "sk-server-key-0123456789abcdef"
+	cfg.Upstreams[0].ServerKey = "sk-server-key-0123456789abcdef"
 	return startProxy(t, cfg)
 }
 
@@ -295,4 +295,39 @@ func TestRunBeyondLoopbackWithAServerKeyNeedsTheToken(t *testing.T) {
 	require.NoError(t, <-done)
 	assert.Contains(t, stderr.String(), "reachable from other machines: model calls need the access token")
 	assert.NotContains(t, stderr.String(), token, "the access log never has it")
+}
+
+func TestEveryUpstreamNeedsTheToken(t *testing.T) {
+	cfg, local, hosted := twoUpstreams(t)
+	cfg.Token = testToken
+	srv, _ := startProxy(t, cfg)
+	for _, name := range []string{"", "local", "hosted", "nope"} {
+		for _, path := range []string{"/v1/chat/completions", "/v1/models"} {
+			method := http.MethodGet
+			if path == "/v1/chat/completions" {
+				method = http.MethodPost
+			}
+			resp, body := do(t, srv, method, path, map[string]string{"Ragjudge-Upstream": name, "Authorization": "Bearer " + testKey})
+			assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%q %s: %s", name, path, body)
+			assert.Equal(t, "token_required", decodeError(t, body).Code, "%q %s: the token before the name", name, path)
+		}
+	}
+	assert.Empty(t, local.requests())
+	assert.Empty(t, hosted.requests())
+
+	for _, name := range []string{"local", "hosted"} {
+		resp, body := do(t, srv, http.MethodPost, "/v1/chat/completions", map[string]string{"Ragjudge-Upstream": name, "Ragjudge-Token": testToken})
+		require.Equal(t, http.StatusOK, resp.StatusCode, body)
+		assert.Equal(t, "from "+name, contentOf(t, body))
+	}
+	assert.Len(t, local.requests(), 1)
+	assert.Len(t, hosted.requests(), 1)
+
+	// A page without the token is told no upstream, neither name nor host.
+	resp, body := do(t, srv, http.MethodGet, "/ragjudge/config", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, body, `"upstreams":[],"default_upstream":""`)
+	for _, told := range []string{"local", "hosted", strings.TrimPrefix(local.URL, "http://"), strings.TrimPrefix(hosted.URL, "http://")} {
+		assert.NotContains(t, body, told)
+	}
 }

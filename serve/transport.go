@@ -7,7 +7,8 @@ import (
 	"net/http"
 )
 
-// proxy forwards the page's model calls, chat completions and the model list, to an upstream.
+// proxy forwards the page's model calls, chat completions and the model list, each to the
+// upstream it names (upstream.go's pick).
 // Its parts, one file each: this transport (the guard that sends only to the call's
 // upstream, the slots, the answer's size cap), the upstream and its request (upstream.go, with
 // go-openai's part in openairequest.go), the chat relay (chat.go), the event stream relay (sse.go),
@@ -23,13 +24,15 @@ import (
 // reading of upstream errors, and GET /v1/models.
 type proxy struct {
 	cfg config
-	// upstream is where calls go; every handler passes it on to what it calls, so that nothing
-	// below the handlers assumes there is only one.
-	upstream upstream
+	// upstreams are where calls go, one per -upstream, the default first. Each handler picks
+	// one per call and passes it on to what it calls.
+	upstreams []upstream
 	// http is shared by all requests so that connections to the upstream are reused.
 	http *http.Client
-	// slots holds one token per upstream call in flight, HTTP and calls socket alike; a call
-	// that finds it full is answered 429 rather than queued.
+	// slots holds one token per upstream call in flight, HTTP and calls socket alike, whatever
+	// the upstream: -max-inflight bounds this process's work (connections, goroutines, answers
+	// held in memory), not an upstream's rate, which the page adapts to per run. A call that
+	// finds it full is answered 429 rather than queued.
 	slots chan struct{}
 }
 
@@ -43,14 +46,14 @@ func (e errNotUpstream) Error() string {
 	return fmt.Sprintf("refused to send a request to %s: the dev server talks only to its -upstream", e.host)
 }
 
-func newProxy(cfg config, u upstream) *proxy {
+func newProxy(cfg config, upstreams []upstream) *proxy {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = 128
 	transport.MaxIdleConns = 256
 	return &proxy{
-		cfg:      cfg,
-		upstream: u,
-		slots:    make(chan struct{}, cfg.MaxInflight),
+		cfg:       cfg,
+		upstreams: upstreams,
+		slots:     make(chan struct{}, cfg.MaxInflight),
 		http: &http.Client{
 			Transport: transport,
 			// A redirect is followed only within the first request's scheme and host, which do

@@ -6,15 +6,19 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 )
 
 // upstream is one OpenAI-compatible endpoint that model calls are forwarded to, as a value that
-// each handler hands to what it calls: where it is, whether it is reached as OpenAI or as Azure
-// OpenAI, and the key it gets when the page sends none. The server has one today (-upstream).
+// each handler hands to what it calls: its name, where it is, whether it is reached as OpenAI or
+// as Azure OpenAI, and the key it gets when the page sends none. The server holds one per
+// -upstream; a call picks one by name (pick).
 type upstream struct {
+	// name is what the page calls it by (upstreamHeader, a calls socket call's "upstream").
+	name string
 	// baseURL is the base URL as given, e.g. https://api.openai.com/v1, which go-openai extends
 	// with each endpoint's path.
 	baseURL string
@@ -27,6 +31,23 @@ type upstream struct {
 	serverKey string
 }
 
+// upstreamSpec is one -upstream as parseConfig reads it, with the server key it gets.
+type upstreamSpec struct {
+	// Name is the name given (name=URL), or defaultUpstreamName for a bare URL.
+	Name string
+	// URL is the OpenAI-compatible base URL, e.g. https://api.openai.com/v1, without a trailing
+	// slash. Its scheme and host are the only ones this upstream's calls are sent to.
+	URL string
+	// ServerKey is sent when the page sends no key: OPENAI_API_KEY for the default upstream, or
+	// the variable -upstream-key-env names; "" sends none.
+	ServerKey string
+	// KeyEnv names the environment variable ServerKey came from, for the start-up message.
+	KeyEnv string
+	// Azure is Azure OpenAI's settings (-azure and its flags, which describe the first
+	// upstream), nil for an upstream reached as OpenAI.
+	Azure *azureSettings
+}
+
 // azureSettings are what an Azure OpenAI upstream needs beyond its URL.
 type azureSettings struct {
 	// apiVersion overrides go-openai's default api-version when non-empty.
@@ -36,21 +57,55 @@ type azureSettings struct {
 	deployments map[string]string
 }
 
-// newUpstream is the upstream cfg describes: -upstream, -azure and its settings, and
-// OPENAI_API_KEY.
-func newUpstream(cfg config) upstream {
-	u := upstream{baseURL: cfg.Upstream, serverKey: cfg.ServerKey}
-	parsed, err := url.Parse(cfg.Upstream)
+// newUpstream is the upstream spec describes.
+func newUpstream(spec upstreamSpec) upstream {
+	u := upstream{name: spec.Name, baseURL: spec.URL, serverKey: spec.ServerKey, azure: spec.Azure}
+	parsed, err := url.Parse(spec.URL)
 	if err != nil || parsed.Host == "" {
 		// parseConfig rejects such a URL; a hand-built config gets a proxy that refuses every
 		// call rather than one that guesses where to send keys.
 		parsed = &url.URL{Scheme: "invalid", Host: "invalid.invalid"}
 	}
 	u.url = parsed
-	if cfg.Azure {
-		u.azure = &azureSettings{apiVersion: cfg.AzureAPIVersion, deployments: cfg.AzureDeployments}
-	}
 	return u
+}
+
+// upstreamHeader names the upstream of a model call: the page sends it on POST
+// /v1/chat/completions and GET /v1/models (absent or empty: the default, the first -upstream),
+// and every answer to a call that reached an upstream's handling names the upstream it went to,
+// so that a page can tell a server that picked from one that ignored the header (an older one).
+const upstreamHeader = "Ragjudge-Upstream"
+
+// pick is the upstream a model call names in upstreamHeader, or the default when it names none;
+// a name the server does not know is answered 400 unknown_upstream (and ok is false), never sent
+// to the default instead: a jury's judge must not silently become another.
+func (p *proxy) pick(w http.ResponseWriter, r *http.Request) (u *upstream, ok bool) {
+	names := r.Header.Values(upstreamHeader)
+	name := ""
+	for i, n := range names {
+		n = strings.TrimSpace(n)
+		if i > 0 && n != name {
+			writeError(w, http.StatusBadRequest, "invalid_request_error", "unknown_upstream",
+				fmt.Sprintf("the request names more than one upstream in %s; name one", upstreamHeader))
+			return nil, false
+		}
+		name = n
+	}
+	if name == "" {
+		u = &p.upstreams[0]
+	} else if i := slices.IndexFunc(p.upstreams, func(u upstream) bool { return u.name == name }); i >= 0 {
+		u = &p.upstreams[i]
+	} else {
+		known := make([]string, len(p.upstreams))
+		for i := range p.upstreams {
+			known[i] = p.upstreams[i].name
+		}
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "unknown_upstream",
+			fmt.Sprintf("the dev server has no upstream named %q; it has %s (-upstream name=URL)", clip(name, 64), strings.Join(known, ", ")))
+		return nil, false
+	}
+	w.Header().Set(upstreamHeader, u.name)
+	return u, true
 }
 
 // defaultDeployment is go-openai's default model→deployment mapping, for models that
@@ -107,7 +162,8 @@ const (
 )
 
 // requestKey is the browser's key (Authorization: Bearer, or Azure's api-key header), else the
-// upstream's server key (OPENAI_API_KEY), else "" (local servers such as Ollama need none); and
+// upstream's server key (OPENAI_API_KEY or -upstream-key-env), else "" (local servers such as
+// Ollama need none); and
 // which of the three it is (keyHeader's values).
 func (u *upstream) requestKey(r *http.Request) (key, from string, err error) {
 	if auth := strings.TrimSpace(r.Header.Get("Authorization")); auth != "" {

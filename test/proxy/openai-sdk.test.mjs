@@ -2,7 +2,7 @@
 // (built from ./serve), in front of a fake OpenAI-compatible upstream written here, the only
 // stand-in. What the SDK sends must reach the upstream as sent, and what the upstream answers
 // must reach the SDK as answered: plain, streaming with usage, tools, JSON schema response
-// formats, and the SDK's error classes on 401 and 429.
+// formats, the SDK's error classes on 401 and 429, and a second upstream picked by name.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -49,6 +49,7 @@ function completion(model, message, finish_reason = "stop") {
 }
 
 let upstream; // { url, requests: [{ path, headers, raw }], close }
+let second; // another upstream, the dev server's "second" (-upstream second=URL)
 let serve; // { url, child, log, stop }
 let binDir;
 
@@ -63,6 +64,9 @@ function startUpstream() {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
+    if (req.method === "GET" && req.url === "/v1/models") {
+      return send(200, { object: "list", data: [{ id: "judge-plain", object: "model", created: 0, owned_by: "test" }] });
+    }
     const body = JSON.parse(raw);
     switch (body.model) {
       case "judge-plain":
@@ -120,12 +124,15 @@ before(async () => {
   binDir = mkdtempSync(join(tmpdir(), "ragjudge-sdk-bin-"));
   const bin = buildServe(binDir);
   upstream = await startUpstream();
-  serve = await startServe(bin, upstream.url);
+  second = await startUpstream();
+  // The first -upstream, a bare URL as before, is the default, named "default".
+  serve = await startServe(bin, upstream.url, { args: ["-upstream", `second=${second.url}`] });
 });
 
 after(async () => {
   await serve?.stop();
   await upstream?.close();
+  await second?.close();
   if (binDir) rmSync(binDir, { recursive: true, force: true });
 });
 
@@ -290,4 +297,58 @@ test("the dev server's own cap on calls in flight is a RateLimitError too", asyn
   upstream.release();
   const late = await hanging;
   assert.equal(late.choices[0].message.content, "late");
+});
+
+test("a call picks its upstream by name in the Ragjudge-Upstream header", async () => {
+  const params = { model: "judge-plain", messages: [{ role: "user", content: "Is the claim grounded?" }], temperature: 0 };
+  const [toDefault, toSecond] = [upstream.requests.length, second.requests.length];
+  const sdk = client({ defaultHeaders: { "Ragjudge-Upstream": "second" } });
+  const { data, response } = await sdk.chat.completions.create(params).withResponse();
+  assert.equal(data.choices[0].message.content, "Yes");
+  assert.equal(response.headers.get("ragjudge-upstream"), "second", "the answer names the upstream that gave it");
+  assert.equal(second.requests.length, toSecond + 1);
+  assert.equal(upstream.requests.length, toDefault, "not the default");
+  const sent = second.requests.at(-1);
+  assert.equal(sent.raw, JSON.stringify(params));
+  assert.equal(sent.headers["ragjudge-upstream"], undefined, "the name stays in the dev server");
+
+  const models = await sdk.models.list().withResponse();
+  assert.deepEqual(models.data.data.map((m) => m.id), ["judge-plain"]);
+  assert.equal(models.response.headers.get("ragjudge-upstream"), "second");
+  assert.equal(second.requests.at(-1).path, "/v1/models");
+
+  // Without a name, the default, as before.
+  const plain = await client().chat.completions.create(params).withResponse();
+  assert.equal(plain.response.headers.get("ragjudge-upstream"), "default");
+  assert.equal(upstream.requests.length, toDefault + 1);
+});
+
+test("an unknown upstream is the SDK's BadRequestError, and nothing is sent", async () => {
+  const before = [upstream.requests.length, second.requests.length];
+  await assert.rejects(
+    client({ defaultHeaders: { "Ragjudge-Upstream": "third" } }).chat.completions.create({ model: "judge-plain", messages: [{ role: "user", content: "hi" }] }),
+    (err) => {
+      assert.ok(err instanceof OpenAI.BadRequestError, `got ${err?.constructor?.name}: ${err}`);
+      assert.equal(err.code, "unknown_upstream");
+      assert.match(err.message, /no upstream named "third"; it has default, second/);
+      return true;
+    },
+  );
+  assert.deepEqual([upstream.requests.length, second.requests.length], before, "never the default instead");
+});
+
+test("/ragjudge/config lists the upstreams by name and host, as the page reads them", async () => {
+  const res = await fetch(`${serve.url}/ragjudge/config`);
+  const cfg = await res.json();
+  const host = (u) => new URL(u).host;
+  assert.equal(cfg.default_upstream, "default");
+  assert.deepEqual(cfg.upstreams, [
+    { name: "default", host: host(upstream.url), azure: false, server_key: false },
+    { name: "second", host: host(second.url), azure: false, server_key: false },
+  ]);
+  // What the page read before there were several is the default's, unchanged.
+  assert.equal(cfg.upstream, upstream.url);
+  assert.equal(cfg.upstream_host, host(upstream.url));
+  assert.equal(cfg.server_key, false);
+  assert.ok(!JSON.stringify(cfg).includes(second.url), "no other upstream's URL");
 });
