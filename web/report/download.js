@@ -19,7 +19,7 @@ import { wordFor } from "../batch/format.js";
  * @param {string} id
  * @param {any[]} items
  */
-function firstPrompt(rj, id, items) {
+export function firstPrompt(rj, id, items) {
   for (const it of items.slice(0, 50)) {
     if (!it || !it.inputs) continue;
     try {
@@ -55,7 +55,7 @@ async function stylesReady() {
  * @param {number|null} threshold
  * @returns {{panels: Object<string, any>, labels: import("./data.js").RowLabels|null}} labels: per row, for the rows' lines and filters
  */
-function trustPanels(rj, cur, counts, threshold) {
+export function trustPanels(rj, cur, counts, threshold) {
   /** @type {Object<string, any>} */
   const panels = {};
   /** @type {import("./data.js").RowLabels|null} */
