@@ -22,7 +22,8 @@ import { agreementData, kappaSentence, pct, num, fmtInt } from "./page.mjs";
  * @property {string} option  the option that sets its minimum
  * @property {{min: number, max: number, percent?: boolean}} range what the option takes
  * @property {(x: number) => string} show  a minimum or a figure in words
- * @property {(g: GateInput) => {value: number|null, says: string}} figure  the figure, and what it is of
+ * @property {(g: GateInput) => {value: number|null, says: string, means?: string}} figure  the figure, what it is
+ *   of, and what it means
  * @property {(g: GateInput) => string} [needs]  why the gate cannot be asked for this run ("" when it can): a UsageError
  */
 
@@ -56,7 +57,8 @@ export const GATES = [
       const k = a.kappa;
       const ci = a.kappa_ci ? ` (95% interval ${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])})` : "";
       const over = `over ${fmtInt(a.compared)} rows compared with ${labels.column}`;
-      return { value: k, says: k === null ? `Cohen's κ is ${kappaSentence(k, a.kappa_reason, a)} ${over}` : `Cohen's κ is ${num(k)}${ci} ${over}` };
+      const means = kappaSentence(k, a.kappa_reason, a, ev.words || null);
+      return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${num(k)}${ci} ${over}`, means: `κ ${num(k)}: ${means}` };
     },
   },
 ];
@@ -88,10 +90,11 @@ export function checkGates(asked, input) {
   const lines = [];
   let ok = true;
   for (const { gate, min } of asked) {
-    const { value, says } = gate.figure(input);
+    const { value, says, means } = gate.figure(input);
     const holds = value !== null && value >= min;
     if (!holds) ok = false;
-    lines.push(`${holds ? "✓" : "✗"} --${gate.option} ${gate.show(min)}: ${says}${holds ? "." : value === null ? ": the gate fails." : `, below ${gate.show(min)}: the gate fails.`}`);
+    const verdict = holds ? "." : value === null ? ": the gate fails." : `, below ${gate.show(min)}: the gate fails.`;
+    lines.push(`${holds ? "✓" : "✗"} --${gate.option} ${gate.show(min)}: ${says}${verdict}` + (means ? ` (${means}.)` : ""));
   }
   return { ok, lines };
 }
