@@ -84,23 +84,35 @@ export async function readText(path) {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    // Where: the first byte that does not decode.
-    let good = 0;
-    for (let lo = 0, hi = bytes.length; lo < hi; ) {
-      const mid = (lo + hi + 1) >> 1;
+    const at = firstBadByte(bytes);
+    const lineStart = at > 0 ? bytes.lastIndexOf(10, at - 1) + 1 : 0;
+    let line = 1;
+    for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
+    const col = new TextDecoder().decode(bytes.subarray(lineStart, at)).length + 1;
+    throw new UsageError(`${path}:${line}:${col}: the file is not UTF-8 (byte ${at + 1} is 0x${bytes[at].toString(16).toUpperCase().padStart(2, "0")}); save it as UTF-8.`);
+  }
+}
+
+/**
+ * firstBadByte is the offset of the first byte that does not begin a well-formed UTF-8 sequence.
+ * @param {Uint8Array} bytes
+ */
+function firstBadByte(bytes) {
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (!len || i + len > bytes.length) return i;
+    if (len > 1) {
       try {
-        new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
-        good = mid;
-        lo = mid;
+        fatal.decode(bytes.subarray(i, i + len)); // continuation bytes, overlong forms, surrogates
       } catch {
-        hi = mid - 1;
+        return i;
       }
     }
-    const before = new TextDecoder().decode(bytes.subarray(0, good));
-    const line = before.split("\n").length;
-    const col = before.length - before.lastIndexOf("\n");
-    throw new UsageError(`${path}:${line}:${col}: the file is not UTF-8 (byte ${good + 1}); save it as UTF-8.`);
+    i += len;
   }
+  return bytes.length;
 }
 
 /**

@@ -14,6 +14,12 @@ import { main } from "../../cli/main.mjs";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const BIN = join(ROOT, "cli", "ragjudge.mjs");
 
+/** running are the processes started and not yet ended: a test that fails midway leaves none behind. */
+const running = new Set();
+after(() => {
+  for (const c of running) c.kill("SIGKILL");
+});
+
 /** KEY is a key the tests send; it must never be written anywhere. */
 export const KEY = "sk-ragjudge-test-" + Math.random().toString(36).slice(2, 12) + "-SECRET";
 
@@ -30,6 +36,8 @@ export function tmp(prefix = "ragjudge-cli-") {
  */
 export function start(args, { cwd = ROOT, env = {}, bin = BIN } = {}) {
   const child = spawn(process.execPath, [bin, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.on("exit", () => running.delete(child));
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));
