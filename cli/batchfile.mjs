@@ -15,7 +15,7 @@ import { setup, requestOptions } from "./setup.mjs";
 import { Record } from "./record.mjs";
 import { gatesAsked } from "./gates.mjs";
 import { finishRun, rowExtra } from "./finish.mjs";
-import { exportBatch, importBatch, judgeOf, redoOnResume, fmtInt } from "./page.mjs";
+import { exportBatch, importBatch, judgeOf, redoOnResume, fmtInt, plural } from "./page.mjs";
 
 /** BATCH_MAX_LINES, BATCH_MAX_BYTES: what OpenAI's Batch API takes in one file. */
 const BATCH_MAX_LINES = 50_000;
@@ -53,7 +53,7 @@ export async function exportBatchCommand(argv, io) {
   await pipeline(Readable.fromWeb(/** @type {any} */ (blob.stream())), createWriteStream(tmp));
   const { renameSync } = await import("node:fs");
   renameSync(tmp, o.out);
-  io.out(`${o.out}: ${fmtInt(lines)} requests (rj:${hash})` + (errors.size ? `; ${fmtInt(errors.size)} rows left out (their problems above): they are input errors in the imported run` : "") + ".\n");
+  io.out(`${o.out}: ${fmtInt(lines)} requests (rj:${hash})` + (errors.size ? `; ${plural(errors.size, "row")} left out (their problems above): they are input errors in the imported run` : "") + ".\n");
   if (lines > BATCH_MAX_LINES || blob.size > BATCH_MAX_BYTES) {
     io.err(`⚠ OpenAI's Batch API takes at most ${fmtInt(BATCH_MAX_LINES)} requests and 200 MB in one file: split it at line ends (split -l ${BATCH_MAX_LINES} -d --additional-suffix=.jsonl ${o.out} part-) and import all the output files together.\n`);
   }
@@ -108,7 +108,7 @@ export async function importCommand(argv, io) {
   ];
   if (lines.length) io.err(lines.join("\n") + "\n");
   if (imported.refusal) throw new UsageError(imported.refusal);
-  io.err(`${fmtInt(rep.lines)} lines read, ${fmtInt(rep.answered)} rows answered (rj:${imported.hash})` + (rep.missing.length ? `; ${fmtInt(rep.missing.length)} rows no line answered stay to judge (ragjudge run with the same --out judges them)` : "") + ".\n");
+  io.err(`${plural(rep.lines, "line")} read, ${plural(rep.answered, "row")} answered (rj:${imported.hash})` + (rep.missing.length ? `; ${plural(rep.missing.length, "row")} that no line answered ${rep.missing.length === 1 ? "stays" : "stay"} to judge (ragjudge run with the same --out judges ${rep.missing.length === 1 ? "it" : "them"})` : "") + ".\n");
 
   const record = o.out ? new Record(o.out, { run: s.run, items: s.items, columns: s.table.columns, rj: s.rj, ev: s.ev, threshold, redact: io.redact }) : null;
   const results = record ? await record.open() : new Array(s.items.length);
@@ -123,10 +123,11 @@ export async function importCommand(argv, io) {
     if (record) record.append(results[i], rowExtra(s.labels, results[i], threshold));
   }
   if (record && record.resumed) io.err(`${o.out}: kept the ${fmtInt(record.resumed)} rows it held; ${fmtInt(taken)} taken from the import.\n`);
-  const done = results.every(Boolean);
+  const left = results.length - results.filter(Boolean).length;
+  const done = left === 0;
   const ok = await finishRun({ s, results, state: done ? "done" : "paused", threshold, record, report: o.report, gates, io });
   if (!done && gates.length) {
-    io.out(`The gates were not checked: ${fmtInt(results.filter((r) => !r).length)} rows have no verdict yet (judge them with ragjudge run and the same --out).\n`);
+    io.out(`The gates were not checked: ${plural(left, "row")} ${left === 1 ? "has" : "have"} no verdict yet (ragjudge run with the same --out judges ${left === 1 ? "it" : "them"}).\n`);
     return 1;
   }
   return ok ? 0 : 1;

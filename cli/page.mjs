@@ -19,7 +19,7 @@ export { repeatCount } from "../web/stats/repeatexport.js";
 export { runCounts } from "../web/batch/counts.js";
 export { statusOf, causeOf } from "../web/batch/status.js";
 export { progressLine, rate, summaryCards } from "../web/batch/summary.js";
-export { fmtInt, fmtNum, formatWords } from "../web/batch/format.js";
+export { fmtInt, fmtNum, formatWords, plural } from "../web/batch/format.js";
 export { repeatsOf } from "../web/batch/repeatopts.js";
 export { DEFAULT_POLICY, CallKind, modelParams, httpErrorMessage } from "../web/llm.js";
 export { failure } from "../web/callerror.js";
