@@ -103,7 +103,7 @@ check: prereqs-check vet staticcheck typecheck test-go build test-js
 	@echo "make check: all passed"
 
 test: prereqs check-deps vet staticcheck typecheck test-go test-wasm build test-js test-proxy \
-      test-size test-fuzz test-e2e
+      test-size test-fuzz test-e2e test-cli
 	@echo "make test: all passed"
 
 vet:
@@ -144,6 +144,12 @@ test-fuzz:
 
 test-e2e: build
 	@if [ -d test/e2e ]; then node --test --test-concurrency=1 test/e2e/; fi
+
+# The ragjudge command (cli/) as CI runs it, a process against the fake upstream: runs, gates,
+# resume after SIGKILL and Ctrl+C, refusals, the batch file, the page's verdicts and report against
+# the command's in Chromium, and `make pack`'s tarball installed offline in an empty folder.
+test-cli: build
+	node --test --test-concurrency=1 test/cli/
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
