@@ -45,7 +45,7 @@ export function endpointFetch(base) {
         if (rest.signal && rest.signal.aborted) throw e;
         const err = /** @type {any} */ (e);
         const cause = err && err.cause ? [err.cause.code, err.cause.message].filter(Boolean).join(": ") : String((err && err.message) || err);
-        throw failure(CallKind.NETWORK, `Could not reach ${host}`, "check --base-url, and that the endpoint is up", { retryable: true, detail: cause });
+        throw failure(CallKind.NETWORK, `Could not reach ${host} (${cause})`, "check --base-url, and that the endpoint is up", { retryable: true });
       }
     }
   );

@@ -6,14 +6,20 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { tmp, inProcess, dataset } from "./cli.mjs";
 
 const dir = tmp();
 const data = join(dir, "data.csv");
 writeFileSync(data, dataset(3));
-// Nothing listens here: a test that got as far as a call would fail on it, not pass.
-const base = ["--evaluator", "answer-grounding", "--data", data, "--model", "judge-mini", "--base-url", "http://127.0.0.1:9/v1", "--attempts", "1", "--outage-wait", "0"];
+// Nothing listens here (a port that was free a moment ago): a test that got as far as a call would
+// fail on it, not pass.
+const srv = createServer();
+await new Promise((r) => srv.listen(0, "127.0.0.1", r));
+const port = /** @type {any} */ (srv.address()).port;
+await new Promise((r) => srv.close(r));
+const base = ["--evaluator", "answer-grounding", "--data", data, "--model", "judge-mini", "--base-url", `http://127.0.0.1:${port}/v1`, "--attempts", "1", "--outage-wait", "0"];
 
 /** refused runs args and expects exit 2 with a message matching re on stderr. */
 async function refused(args, re, env = {}) {
@@ -74,4 +80,9 @@ test("the dataset: missing, not UTF-8, not a dataset, nothing to judge", async (
   const headerOnly = join(dir, "header.csv");
   writeFileSync(headerOnly, "response,retrieved_contexts\n");
   await refused(["run", ...base.slice(0, 2), "--data", headerOnly, "--model", "m"], /header\.csv: the file holds no rows\./);
+});
+
+test("an endpoint that cannot be reached: waited for --outage-wait, then exit 2 saying so; the rows go on from --out later", async () => {
+  const r = await refused(["run", ...base, "--out", join(dir, "o.jsonl")], new RegExp(`http://127\\.0\\.0\\.1:${port}/v1 could not be reached for 0 s, so the run stopped: Could not reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED.*\\): check --base-url, and that the endpoint is up\\. The same command goes on from .*o\\.jsonl\\.`));
+  assert.match(r.out, /× endpoint unreachable/);
 });
