@@ -26,9 +26,8 @@ export { failure } from "../web/callerror.js";
 export { readLabels, suggestLabelColumn, runLabel, labelSummary, yesNote } from "../web/stats/labels.js";
 export { agreementData, rowAgreement, labelExportFields, kappaSentence } from "../web/stats/agreement.js";
 export { pct, num } from "../web/stats/make.js";
-export { batchReportData } from "../web/report/data.js";
 export { buildReport } from "../web/report/build.js";
-export { trustPanels, firstPrompt } from "../web/report/download.js";
+export { runReportData } from "../web/report/download.js";
 export { readImport, importProblem } from "../web/custom/spec.js";
 export { exportBatch, importBatch } from "../web/batch/batchfileio.js";
 

@@ -1,11 +1,11 @@
-// report.mjs: the page's HTML report of a run, made in Node: the same data (report/data.js
-// batchReportData, with the trust panels and the first prompt as report/download.js gathers them
-// for the page), drawn by the same sections into dom.mjs's document, with the page's own
-// stylesheets read from their files where the page reads them from its CSSOM.
+// report.mjs: the page's HTML report of a run, made in Node: the same data (report/download.js
+// runReportData, the Batch view's), drawn by the same sections (report/build.js) into dom.mjs's
+// document, with the page's own stylesheets read from their files where the page reads them from
+// its CSSOM.
 
 import { readFile } from "node:fs/promises";
 import { Document } from "./dom.mjs";
-import { batchReportData, buildReport, trustPanels, firstPrompt, STYLESHEETS } from "./page.mjs";
+import { runReportData, buildReport, STYLESHEETS } from "./page.mjs";
 
 /**
  * pageStyles is the text of the page's stylesheets.
@@ -22,20 +22,6 @@ export async function pageStyles() {
  * @param {{rj: any, cur: {run: any, ev: any, items: any[], results: any[]}, counts: any, state: string, threshold: number|null}} o
  * @returns {Promise<string>} the file's text
  */
-export async function runReport({ rj, cur, counts, state, threshold }) {
-  const trust = trustPanels(rj, /** @type {any} */ (cur), counts, threshold);
-  const data = batchReportData({
-    run: cur.run,
-    ev: cur.ev,
-    items: cur.items,
-    results: cur.results,
-    counts,
-    state,
-    threshold,
-    version: rj.version,
-    prompt: firstPrompt(rj, cur.ev.id, cur.items),
-    panels: trust.panels,
-    labels: trust.labels,
-  });
-  return buildReport(data, { css: await pageStyles(), doc: /** @type {any} */ (new Document()) });
+export async function runReport(o) {
+  return buildReport(runReportData(o), { css: await pageStyles(), doc: /** @type {any} */ (new Document()) });
 }

@@ -75,17 +75,6 @@ export function jsonl(path) {
     .map((l) => JSON.parse(l));
 }
 
-/** waitFor polls cond every 20 ms until it returns something truthy; a failure says what it waited for. */
-export async function waitFor(cond, what, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await cond();
-    if (v) return v;
-    if (Date.now() > end) throw new Error("timed out waiting for " + what);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** fileLines counts the complete lines of a file (0 when it does not exist). */
 export function fileLines(path) {
   if (!existsSync(path)) return 0;

@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFake } from "../e2e/fake-upstream.mjs";
-import { KEY, tmp, start, ragjudge, jsonl, dataset, verdictFor, rowOf, chatCalls, waitFor, fileLines } from "./cli.mjs";
+import { waitFor } from "../e2e/batch-env.mjs";
+import { KEY, tmp, start, ragjudge, jsonl, dataset, verdictFor, rowOf, chatCalls, fileLines } from "./cli.mjs";
 
 /** @type {any} */
 let fake;
@@ -69,7 +70,7 @@ test("killed with SIGKILL while calls are in flight: the same command asks only 
   fake.requests.length = 0;
   const p = start(args, { cwd: dir, env: { OPENAI_API_KEY: KEY } });
   const out = join(dir, "results.jsonl");
-  const done = await waitFor(() => settled(h, 3, out), "every slot holding a call, the answered rows written");
+  const done = await waitFor(async () => settled(h, 3, out), 60_000, "every slot holding a call, the answered rows written");
   p.child.kill("SIGKILL");
   const killed = await p.result();
   assert.equal(killed.signal, "SIGKILL");
@@ -107,7 +108,7 @@ test("Ctrl+C: the calls in flight are cancelled, the file is written in row orde
   fake.requests.length = 0;
   const p = start(args, { cwd: dir, env: { OPENAI_API_KEY: KEY } });
   const out = join(dir, "results.jsonl");
-  const done = await waitFor(() => settled(h, 2, out), "every slot holding a call, the answered rows written");
+  const done = await waitFor(async () => settled(h, 2, out), 60_000, "every slot holding a call, the answered rows written");
   p.child.kill("SIGINT");
   const stopped = await p.result();
   assert.equal(stopped.code, 130, stopped.out + stopped.err);

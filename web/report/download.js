@@ -19,7 +19,7 @@ import { wordFor } from "../batch/format.js";
  * @param {string} id
  * @param {any[]} items
  */
-export function firstPrompt(rj, id, items) {
+function firstPrompt(rj, id, items) {
   for (const it of items.slice(0, 50)) {
     if (!it || !it.inputs) continue;
     try {
@@ -55,7 +55,7 @@ async function stylesReady() {
  * @param {number|null} threshold
  * @returns {{panels: Object<string, any>, labels: import("./data.js").RowLabels|null}} labels: per row, for the rows' lines and filters
  */
-export function trustPanels(rj, cur, counts, threshold) {
+function trustPanels(rj, cur, counts, threshold) {
   /** @type {Object<string, any>} */
   const panels = {};
   /** @type {import("./data.js").RowLabels|null} */
@@ -77,6 +77,30 @@ export function trustPanels(rj, cur, counts, threshold) {
 }
 
 /**
+ * runReportData is the report's data of an open run (the Batch view's, or the command line's,
+ * cli/report.mjs): its rows and counts, the trust panels the Batch view draws for it, and its
+ * first row's prompt.
+ * @param {{rj: any, cur: {run: any, ev: any, items: any[], results: any[]}, counts: import("../batch/counts.js").RunCounts, state: string, threshold: number|null, panels?: Object<string, any>}} o
+ * @returns {import("./data.js").ReportData}
+ */
+export function runReportData({ rj, cur, counts, state, threshold, panels = {} }) {
+  const trust = trustPanels(rj, /** @type {any} */ (cur), counts, threshold);
+  return batchReportData({
+    run: cur.run,
+    ev: cur.ev,
+    items: cur.items,
+    results: cur.results,
+    counts,
+    state,
+    threshold,
+    version: rj.version,
+    prompt: firstPrompt(rj, cur.ev.id, cur.items),
+    panels: { ...trust.panels, ...panels },
+    labels: trust.labels,
+  });
+}
+
+/**
  * batchReport builds the report of the Batch view's open run and returns {name, html}.
  * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
  */
@@ -84,21 +108,7 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
   const cur = controller.current;
   if (!cur) throw new Error("no run is open");
   const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
-  const threshold = thresholdOf(prefsOf(state));
-  const trust = trustPanels(rj, cur, counts, threshold);
-  const data = batchReportData({
-    run: cur.run,
-    ev: cur.ev,
-    items: cur.items,
-    results: cur.results,
-    counts,
-    state: controller.state(),
-    threshold,
-    version: rj.version,
-    prompt: firstPrompt(rj, cur.ev.id, cur.items),
-    panels: { ...trust.panels, ...panels },
-    labels: trust.labels,
-  });
+  const data = runReportData({ rj, cur, counts, state: controller.state(), threshold: thresholdOf(prefsOf(state)), panels });
   await stylesReady();
   return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };
 }
