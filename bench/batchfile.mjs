@@ -76,6 +76,12 @@ function byPhase(tasks, phases, from, to) {
   return [...m].map(([k, v]) => `${k}: ${v.toFixed(0)} ms`).join(", ") || "none over 50 ms";
 }
 
+/** phaseTimes: how long each phase between from and to lasted, as "phase 1.2 s, …". */
+function phaseTimes(phases, from, to) {
+  const ps = phases.filter((p) => p.t >= from && p.t <= to);
+  return ps.map((p, i) => `${p.phase.slice(0, 24)} ${(((i + 1 < ps.length ? ps[i + 1].t : to) - p.t) / 1000).toFixed(1)} s`).join(", ");
+}
+
 const longest = (tasks, from, to) => tasks.filter((t) => t.start >= from && t.start <= to).reduce((m, t) => Math.max(m, t.duration), 0);
 
 const serve = await startServe("http://127.0.0.1:9/v1"); // no model is called
@@ -120,6 +126,7 @@ try {
   const im = await page.evaluate(() => ({ ...window.__marks, tasks: window.__longtasks, phases: window.__phases }));
   const importMs = im.importDone - im.importPick;
   console.log(`import: ${(output.length / 2 ** 20).toFixed(1)} MB output, ${ROWS.toLocaleString("en")} rows read, judged and stored in ${(importMs / 1000).toFixed(2)} s; longest main-thread task ${longest(im.tasks, im.importPick, im.importDone).toFixed(0)} ms (${byPhase(im.tasks, im.phases, im.importPick, im.importDone)})${importGC}`);
+  console.log(`import phases: ${phaseTimes(im.phases, im.importPick, im.importDone)}`);
   const summary = await page.textContent('[data-ref="batchfile-report"] summary');
   console.log("report:", summary);
 

@@ -53,7 +53,7 @@ type Func struct {
 var Functions = map[string]Func{
 	"evaluators":  {nil, evaluators},
 	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
-	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
+	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}, {"opts", Data}}, parse},
 	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
 	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
 	"readDataset": {[]Param{{"text", Text}, {"format", Text}, {"name", Text}}, readDataset},
@@ -65,8 +65,17 @@ var Functions = map[string]Func{
 	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
 	"consistency": {[]Param{{"rows", Data}}, consistency},
 	"describe":    {[]Param{{"xs", Data}}, describe},
+	"calibration": {[]Param{{"p", Data}, {"human", Data}}, calibration},
+	"jury":        {[]Param{{"verdicts", Data}, {"opts", Data}}, jury},
 
-	"define":   {[]Param{{"spec", Data}}, define},
+	"checkupCases":  {[]Param{{"id", Text}, {"inputs", Data}, {"seed", Data}, {"pool", Data}}, checkupCases},
+	"checkupGrade":  {[]Param{{"case", Data}, {"verdict", Data}, {"refs", Data}}, checkupGrade},
+	"checkupMatrix": {[]Param{{"graded", Data}}, checkupMatrix},
+	"swapOrders":    {[]Param{{"id", Text}, {"inputs", Data}}, swapOrders},
+	"combineOrders": {[]Param{{"first", Data}, {"second", Data}}, combineOrders},
+	"positionStats": {[]Param{{"verdicts", Data}}, positionStats},
+
+	"define":   {[]Param{{"spec", Data}, {"unread", Data}}, define},
 	"undefine": {[]Param{{"id", Text}}, undefine},
 	"spec":     {[]Param{{"id", Text}}, spec},
 }

@@ -221,7 +221,7 @@ func TestLoadError(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	assert.Equal(t, []string{"agreement", "consistency", "correlation", "define", "describe", "evaluators", "mapColumns", "parse", "passages", "readDataset", "recall", "render", "rowInputs", "spec", "template", "undefine", "variables"}, Names())
+	assert.Equal(t, []string{"agreement", "calibration", "checkupCases", "checkupGrade", "checkupMatrix", "combineOrders", "consistency", "correlation", "define", "describe", "evaluators", "jury", "mapColumns", "parse", "passages", "positionStats", "readDataset", "recall", "render", "rowInputs", "spec", "swapOrders", "template", "undefine", "variables"}, Names())
 	for name, f := range Functions {
 		for _, p := range f.Params {
 			assert.NotEmpty(t, p.Name, name)

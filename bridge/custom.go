@@ -8,11 +8,21 @@ import (
 // and normalises it (web/evaluatorspec.js) before it crosses: these check and keep what needs
 // the core.
 
+// define is rj.define's call: the checked definition, and the inputs its templates do not read
+// (made optional, judge.Registry.Define).
 func define(b *Bridge, a *Args) (any, error) {
 	if b.loadErr != nil {
 		return nil, b.loadErr
 	}
-	e, err := b.registry.Define(a.at(0))
+	var unread []string
+	if a.at(1) != nil {
+		list, err := a.strList(1, "unread")
+		if err != nil {
+			return nil, err
+		}
+		unread = list
+	}
+	e, err := b.registry.Define(a.at(0), unread...)
 	if err != nil {
 		return nil, err
 	}

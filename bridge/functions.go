@@ -99,11 +99,51 @@ func parse(b *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	logprobs, weighed, err := a.parseOpts(3)
+	if err != nil {
+		return nil, err
+	}
 	p, err := b.prepare(id, inputs)
 	if err != nil {
 		return nil, err
 	}
-	return p.Parse(output), nil
+	if !weighed {
+		return p.Parse(output), nil
+	}
+	v := p.ParseWeighed(output, logprobs)
+	return weighedVerdict{v.Passed, v.Score, v.Verdict, v.Checks, v.Confidence, v.ConfidenceReason}, nil
+}
+
+// weighedVerdict is a verdict with its confidence, as parse returns it when asked for one: the
+// confidence, or null with the reason.
+type weighedVerdict struct {
+	Passed           *bool             `json:"passed"`
+	Score            *float64          `json:"score"`
+	Verdict          any               `json:"verdict"`
+	Checks           []diag.Check      `json:"checks"`
+	Confidence       *judge.Confidence `json:"confidence"`
+	ConfidenceReason string            `json:"confidence_reason,omitempty"`
+}
+
+// parseOpts reads parse's options at argument i: {logprobs}, where logprobs is a chat
+// completion's choices[0].logprobs.content (or choices[0].logprobs), given even as null to ask for
+// a confidence. weighed is false when no options, or none asking for it, are given.
+func (a *Args) parseOpts(i int) (logprobs any, weighed bool, err error) {
+	v := a.at(i)
+	if v == nil {
+		return nil, false, nil
+	}
+	o, ok := v.(*value.Object)
+	if !ok {
+		return nil, false, a.errorf("opts must be an object, {logprobs}, got %s", value.TypeName(v))
+	}
+	for _, k := range o.Keys() {
+		if k != "logprobs" {
+			return nil, false, a.errorf("opts has an unknown key %q: want \"logprobs\"", k)
+		}
+	}
+	logprobs, weighed = o.Get("logprobs")
+	return logprobs, weighed, nil
 }
 
 func renderTemplate(_ *Bridge, a *Args) (any, error) {

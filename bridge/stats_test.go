@@ -30,6 +30,16 @@ func TestStatsCalls(t *testing.T) {
 		{"consistency", []any{[]any{[]any{true, true, false}, []any{false, false, false}}},
 			`{"rows":2,"unanimous":1,"split":1,"fleiss_kappa":0.25,"fleiss_rows":2,"fleiss_repeats":3,"per_row":[{"majority":true,"unanimous":false,"n":3,"passed":2,"failed":1,"undetermined":0},`},
 		{"consistency", []any{[]any{}}, `{"rows":0,"unanimous":0,"split":0,"fleiss_kappa":null,"fleiss_reason":"no row has two verdicts or more to compare","fleiss_rows":0,"fleiss_repeats":0,"per_row":[]}`},
+		{"calibration", []any{[]any{0.75, int64(0), nil, 0.25}, []any{true, false, true, nil}},
+			`{"n":2,"skipped":2,"brier":0.03125,"ece":0.125,"bins":[{"lo":0,"hi":0.1,"n":1,"mean_p":0,"rate":0},{"lo":0.1,"hi":0.2,"n":0,"mean_p":null,"rate":null},`},
+		{"calibration", []any{[]any{}, []any{}},
+			`{"n":0,"skipped":0,"brier":null,"brier_reason":"no pair has both a probability and a label","ece":null,"ece_reason":"no pair has both a probability and a label","bins":[`},
+		{"jury", []any{[]any{true, obj("passed", true, "score", 1.0, "checks", []any{}), false}},
+			`{"passed":true,"score":1,"rule":"majority","members":3,"votes":{"passed":2,"failed":1,"undetermined":0},"scored":1,"checks":[]}`},
+		{"jury", []any{[]any{true, false}, obj("rule", "majority")},
+			`{"passed":null,"score":null,"rule":"majority","members":2,"votes":{"passed":1,"failed":1,"undetermined":0},"scored":0,"checks":[{"severity":"error","code":"jury.tie","message":"the jury is split evenly (1 passed, 1 failed, 0 undetermined): no majority"}]}`},
+		{"jury", []any{[]any{int64(4), obj("passed", nil, "score", int64(5)), nil}, obj("rule", "mean", "pass_at", 4.5)},
+			`{"passed":true,"score":4.5,"rule":"mean","members":3,"votes":{"passed":0,"failed":0,"undetermined":3},"scored":2,"checks":[]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
@@ -53,6 +63,20 @@ func TestStatsErrors(t *testing.T) {
 		{"correlation", []any{[]any{int64(1)}, []any{}}, "there are 1 judge scores and 0 human scores"},
 		{"consistency", []any{[]any{true}}, "rows[0] must be a list of true, false or null, got a boolean"},
 		{"consistency", nil, "rows must be a list of lists of verdicts, got null"},
+		{"calibration", []any{[]any{0.5, 1.5}, []any{true, false}}, "probability 2 is 1.5, not a number from 0 to 1"},
+		{"calibration", []any{[]any{"0.5"}, []any{true}}, "p[0] must be a number or null, got a string"},
+		{"calibration", []any{[]any{0.5}, []any{}}, "there are 1 probabilities and 0 labels"},
+		{"jury", []any{obj()}, "verdicts must be a list of verdicts (true, false, null, a score, or {passed, score}), got an object"},
+		{"jury", []any{[]any{}}, "a jury needs at least one member's verdict"},
+		{"jury", []any{[]any{true}, obj("rule", "vote")}, `unknown rule "vote"`},
+		{"jury", []any{[]any{true}, obj("rules", "all")}, `opts has an unknown key "rules"`},
+		{"jury", []any{[]any{true}, obj("rule", "all", "pass_at", int64(3))}, `pass_at is for the rule "mean"`},
+		{"jury", []any{[]any{int64(3)}}, `verdicts[0] is a score without a verdict: the rule "majority" takes verdicts`},
+		{"jury", []any{[]any{true}, obj("rule", "mean")}, `verdicts[0] is a verdict without a score: the rule "mean" takes scores`},
+		{"jury", []any{[]any{obj("passed", "yes")}}, "verdicts[0].passed must be true, false or null, got a string"},
+		{"jury", []any{[]any{obj("score", "4")}, obj("rule", "mean")}, "verdicts[0].score must be a number or null, got a string"},
+		{"jury", []any{[]any{"pass"}}, "verdicts[0] must be true, false, null, a score or {passed, score}, got a string"},
+		{"jury", []any{[]any{true}, obj("pass_at", "3")}, "opts.pass_at must be a number, got a string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.msg, func(t *testing.T) {

@@ -57,6 +57,7 @@ export function endpointFetch(base) {
  * @param {any} e the CallError @param {{keyEnv: string, key: string, model: string, base: string}} o
  */
 function heldMessage(e, { keyEnv, key, model, base }) {
+  if (e.kind === CallKind.NO_KEY) return `${base} needs an API key, and ${keyEnv} is not set: put the key in it (in CI, from a secret), or name the variable that holds it with --key-env. No call was made.`;
   const said = e.detail ? ` The endpoint said: ${e.detail}` : "";
   if (e.status === 401) return `${base} refused the key (401 Unauthorized): ${key ? `check ${keyEnv}` : `no key was sent: put it in ${keyEnv}, or name its variable with --key-env`}.${said}`;
   if (e.status === 403) return `${base} does not allow this key to do this (403 Forbidden): check the key's permissions and --model.${said}`;
@@ -140,7 +141,9 @@ export async function run(argv, io) {
     runner = runnerFor(/** @type {any} */ ({ ev: s.ev, run: s.run, items: s.items, live }), {
       rj: s.rj,
       store,
-      st: { key },
+      // What the page's key guard reads (keyguard.js): a direct endpoint; a call to a hosted one
+      // without a key is not made, and the run is held (exit 2, saying which variable to set).
+      st: /** @type {any} */ ({ key, config: null, endpoint: () => ({ mode: "direct", baseURL: base }) }),
       request: { endpoint: base },
       prefs: { useCache: true, timeoutS, attempts },
       todo,

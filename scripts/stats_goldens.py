@@ -11,7 +11,16 @@ Reads core/stats/testdata/cases.json and writes core/stats/testdata/expected.jso
   statistics.fmean of the absolute differences for the mean absolute error; None wherever
   statistics raises StatisticsError (fewer than two pairs, a constant side);
 - consistency (Fleiss' kappa, three categories: passed, failed, undetermined; over the rows with
-  the most common number of verdicts): exact fractions, in Fleiss' (1971) own notation.
+  the most common number of verdicts): exact fractions, in Fleiss' (1971) own notation;
+- proportion (a share k/n and its 95% Wilson score interval): in the centre-and-half-width form
+  (p + z^2/2n +- z*sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), with decimal.Decimal at 50 digits, so
+  that the Go code's other algebraic form is checked against an independent computation.
+- calibration (Brier score, expected calibration error over ten equal-width bins, each bin's mean
+  probability and rate of human passes): exact fractions of the probabilities as given, the bin of
+  p the last k with float(k)/10 <= p, as a caller writing 0.7 means bin [0.7, 0.8);
+- jury (one row's verdict from several judges' by a rule): majority by collections.Counter over
+  passed, failed and undetermined; "all" and "any" by Kleene's three-valued logic; "mean" with
+  statistics.fmean over the scores given.
 
 Undefined statistics are null. The Go test compares numbers to within 1e-12.
 
@@ -23,6 +32,8 @@ import math
 import os
 import statistics
 import sys
+from decimal import Decimal, getcontext
+from collections import Counter
 from fractions import Fraction
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -158,6 +169,74 @@ def consistency(rows):
     return out
 
 
+def proportion(k, n):
+    if n == 0:
+        return {"k": k, "n": n, "rate": None, "ci": None}
+    getcontext().prec = 50
+    z = Decimal(repr(Z975))
+    dk, dn = Decimal(k), Decimal(n)
+    p = dk / dn
+    centre = p + z * z / (2 * dn)
+    half = z * (p * (1 - p) / dn + z * z / (4 * dn * dn)).sqrt()
+    scale = 1 + z * z / dn
+    return {"k": k, "n": n, "rate": float(p), "ci": [float((centre - half) / scale), float((centre + half) / scale)]}
+def calibration(ps, human):
+    pairs = [(Fraction(p), Fraction(1 if h else 0)) for p, h in zip(ps, human) if p is not None and h is not None]
+    edges = [float(k) / 10 for k in range(10)]
+    bins = [[] for _ in range(10)]
+    for p, y in pairs:
+        k = max(i for i, e in enumerate(edges) if p >= Fraction(e))
+        bins[k].append((p, y))
+    out = {"n": len(pairs), "skipped": len(ps) - len(pairs), "brier": None, "ece": None, "bins": []}
+    for k, b in enumerate(bins):
+        out["bins"].append({
+            "lo": k / 10, "hi": (k + 1) / 10, "n": len(b),
+            "mean_p": float(sum(p for p, _ in b) / len(b)) if b else None,
+            "rate": float(sum(y for _, y in b) / len(b)) if b else None,
+        })
+    if pairs:
+        out["brier"] = float(sum((p - y) ** 2 for p, y in pairs) / len(pairs))
+        out["ece"] = float(sum(Fraction(len(b), len(pairs)) * abs(sum(p for p, _ in b) / len(b) - sum(y for _, y in b) / len(b))
+                               for b in bins if b))
+    return out
+
+
+def jury(rule, verdicts, pass_at=None):
+    passed = [v["passed"] for v in verdicts]
+    scores = [v["score"] for v in verdicts if v["score"] is not None]
+    votes = Counter(passed)
+    out = {"members": len(verdicts), "votes": {"passed": votes[True], "failed": votes[False], "undetermined": votes[None]},
+           "scored": len(scores), "passed": None, "score": None, "code": None}
+
+    def decided(p):
+        out["passed"], out["score"] = p, 1.0 if p else 0.0
+
+    if rule == "majority":
+        top = max(votes.values())
+        leaders = [v for v in (True, False, None) if votes[v] == top]
+        if leaders in ([True], [False]):
+            decided(leaders[0])
+        else:
+            out["code"] = "jury.tie" if leaders == [True, False] else "jury.undetermined"
+    elif rule in ("all", "any"):
+        # Kleene: all is the three-valued and of the verdicts, any their or; None is unknown.
+        absorbing, neutral = (False, True) if rule == "all" else (True, False)
+        if absorbing in passed:
+            decided(absorbing)
+        elif None in passed:
+            out["code"] = "jury.undetermined"
+        else:
+            decided(neutral)
+    else:
+        if scores:
+            out["score"] = statistics.fmean(scores)
+            if pass_at is not None:
+                out["passed"] = out["score"] >= pass_at
+        else:
+            out["code"] = "jury.undetermined"
+    return out
+
+
 def main():
     assert abs(statistics.NormalDist().inv_cdf(0.975) - Z975) < 1e-15
     with open(os.path.join(DIR, "cases.json"), encoding="utf-8") as f:
@@ -166,6 +245,9 @@ def main():
         "agreement": [{"name": c["name"], **agreement(c["judge"], c["human"])} for c in cases["agreement"]],
         "correlation": [{"name": c["name"], **correlation(c["x"], c["y"])} for c in cases["correlation"]],
         "consistency": [{"name": c["name"], **consistency(c["rows"])} for c in cases["consistency"]],
+        "proportion": [{"name": c["name"], **proportion(c["k"], c["n"])} for c in cases["proportion"]],
+        "calibration": [{"name": c["name"], **calibration(c["p"], c["human"])} for c in cases["calibration"]],
+        "jury": [{"name": c["name"], "rule": c["rule"], **jury(c["rule"], c["verdicts"], c.get("pass_at"))} for c in cases["jury"]],
     }
     text = json.dumps(expected, indent=1, ensure_ascii=False) + "\n"
     path = os.path.join(DIR, "expected.json")

@@ -19,15 +19,16 @@ package main
 // integer in 1..64), 1009 on a message over -max-body plus 64 KiB, and 1003 on a binary message.
 //
 // A limit message caps the socket's calls that run (reach the upstream) at once, from then on;
-// before the first one only maxCallsInFlight does. The page keeps a couple of calls more than
-// its concurrency on the socket, so the next call is already here when one ends, instead of a
-// round trip through the browser later. Calls over the limit wait in arrival order and start as
+// before the first one only maxCallsInFlight does. The page keeps a few calls more than its
+// concurrency on the socket, so the next call is already here when one ends, instead of a round
+// trip through the browser later. Calls over the limit wait in arrival order and start as
 // running ones end; a new limit applies at once (raised, waiting calls start; lowered, running
-// calls finish and none starts until the socket is under it). A call that had to wait gets
-// {"type":"started"} when it starts, before its result, so the page can start its timeout
-// then; a call that starts at once gets none. Waiting calls count toward maxCallsInFlight and
-// the duplicate-id check; a cancel (or the socket's close) drops a waiting call, which never
-// reaches the upstream and gets no result.
+// calls finish and none starts until the socket is under it). Every call gets {"type":"started"}
+// when it starts (at once, or when its turn comes), before its result: the page starts its
+// timeout then, and counts it as in flight only from then. A call's result is written before its
+// slot goes to the next call, so the page never hears of more calls started than the limit.
+// Waiting calls count toward maxCallsInFlight and the duplicate-id check; a cancel (or the
+// socket's close) drops a waiting call, which never reaches the upstream and gets no result.
 
 import (
 	"bytes"
@@ -49,9 +50,11 @@ import (
 const (
 	callsPath        = "/ragjudge/calls"
 	callsSubprotocol = "ragjudge-calls-1"
-	// maxCallsInFlight bounds the upstream calls one socket can hold open, as the browser's
-	// connection cap did for HTTP, but high enough for any concurrency the page offers.
-	maxCallsInFlight = 64
+	// maxCallsInFlight bounds the calls one socket may hold, running and waiting, as the
+	// browser's connection cap did for HTTP: room for maxCallLimit running and the page's calls
+	// sent ahead (calls.js socketAhead: a quarter of the limit, at least 2), with some to spare.
+	// /ragjudge/config says it as socket_calls, and the page keeps under it.
+	maxCallsInFlight = maxCallLimit + maxCallLimit/2
 	// envelopeAllowance is what a call message may hold beyond its body: the key, the id and
 	// the JSON around them.
 	envelopeAllowance = 64 << 10
@@ -59,8 +62,9 @@ const (
 	maxCallID = 1<<53 - 1
 	// maxCloseReason is the most a WebSocket close frame's reason can hold.
 	maxCloseReason = 123
-	// maxCallLimit is the largest limit a client may set: more could never run anyway.
-	maxCallLimit = maxCallsInFlight
+	// maxCallLimit is the largest limit a client may set, the page's highest concurrency
+	// (/ragjudge/config's socket_limit).
+	maxCallLimit = 64
 )
 
 // callEnvelope is one client message, checked: Type is "call", "cancel" or "limit"; a call's
@@ -162,7 +166,7 @@ type callResult struct {
 	Body    string            `json:"body"`
 }
 
-// callStarted tells the client that a call which had to wait for the socket's limit runs now.
+// callStarted tells the client that a call runs now (reaches the upstream handler).
 type callStarted struct {
 	Type string `json:"type"`
 	ID   int64  `json:"id"`
@@ -353,12 +357,13 @@ func (c *callsSession) start(env callEnvelope) error {
 				c.s.log.Printf("%s %s %d %s", "WS", "/v1/chat/completions", 499, time.Since(arrived).Round(10*time.Microsecond))
 				return
 			}
-			c.sendStarted(env.ID)
 		}
+		c.sendStarted(env.ID)
 		start := time.Now()
 		mem := c.s.runCall(ctx, env)
 		c.mu.Lock()
-		c.releaseSlot(call)
+		// The id is free at once (the page may send its next call as soon as it has the
+		// result); the slot is held until the result is written.
 		c.forget(env.ID, call)
 		cancelled := ctx.Err() != nil
 		c.mu.Unlock()
@@ -371,6 +376,9 @@ func (c *callsSession) start(env callEnvelope) error {
 		if !cancelled {
 			c.send(env.ID, mem)
 		}
+		c.mu.Lock()
+		c.releaseSlot(call)
+		c.mu.Unlock()
 	}()
 	return nil
 }
@@ -465,7 +473,7 @@ func (c *callsSession) cancelAll() {
 	c.waiting = nil
 }
 
-// sendStarted tells the client that a call which waited runs now.
+// sendStarted tells the client that a call runs now.
 func (c *callsSession) sendStarted(id int64) {
 	msg, err := json.Marshal(callStarted{Type: "started", ID: id})
 	if err != nil {

@@ -55,18 +55,24 @@ func sendText(t testing.TB, conn *websocket.Conn, msg string) {
 	require.NoError(t, conn.Write(ctx, websocket.MessageText, []byte(msg)))
 }
 
-// readResult reads the next message, which must be a result.
+// readResult reads the next result, past the "started" messages before it (every call gets
+// one; the tests of the limit read them with messageLog).
 func readResult(t testing.TB, conn *websocket.Conn) callResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	typ, msg, err := conn.Read(ctx)
-	require.NoError(t, err)
-	require.Equal(t, websocket.MessageText, typ)
-	var res callResult
-	require.NoError(t, json.Unmarshal(msg, &res), "%s", msg)
-	require.Equal(t, "result", res.Type, "%s", msg)
-	return res
+	for {
+		typ, msg, err := conn.Read(ctx)
+		require.NoError(t, err)
+		require.Equal(t, websocket.MessageText, typ)
+		var res callResult
+		require.NoError(t, json.Unmarshal(msg, &res), "%s", msg)
+		if res.Type == "started" {
+			continue
+		}
+		require.Equal(t, "result", res.Type, "%s", msg)
+		return res
+	}
 }
 
 // readClose reads until the server closes the socket and returns the close status and reason.
@@ -364,7 +370,7 @@ func TestCallsSocketCarriesManyCallsAtOnce(t *testing.T) {
 	assert.Equal(t, int64(n), most.Load(), "all calls in flight at the upstream at the same time")
 }
 
-func TestCallsSocketRefusesThe65thCallInFlight(t *testing.T) {
+func TestCallsSocketRefusesACallBeyondItsCap(t *testing.T) {
 	h := newHangOrAnswer()
 	fake := newFakeUpstream(t, h.serve)
 	proxy, _ := startProxy(t, testConfig(t, fake.URL+"/v1"))
@@ -377,7 +383,9 @@ func TestCallsSocketRefusesThe65thCallInFlight(t *testing.T) {
 	res := readResult(t, conn)
 	assert.Equal(t, int64(maxCallsInFlight+1), res.ID)
 	assert.Equal(t, http.StatusTooManyRequests, res.Status)
-	assert.Contains(t, decodeError(t, res.Body).Message, "64 calls in flight")
+	e := decodeError(t, res.Body)
+	assert.Contains(t, e.Message, fmt.Sprintf("%d calls in flight", maxCallsInFlight))
+	assert.Equal(t, "too_many_calls_in_flight", e.Code, "the dev server's own limit, not the upstream's")
 	assert.NotContains(t, res.Headers, "retry-after")
 
 	sendText(t, conn, `{"type":"cancel","id":5}`)
@@ -768,13 +776,17 @@ func TestCallsSocketLimitQueuesCallsInArrivalOrder(t *testing.T) {
 	assert.ElementsMatch(t, []string{"c1", "c2"}, g.awaitArrivals(t, 2))
 	g.assertNoArrival(t, "the limit is 2 and 2 run")
 
-	// Each release lets exactly the next waiting call in, and tells the page it started.
+	log.readUntil("started", 1)
+	log.readUntil("started", 2)
+	// Each release lets exactly the next waiting call in, and tells the page it started, after
+	// the result of the call whose slot it took: the page never hears of more calls started than
+	// the limit.
 	for i, next := range []int64{3, 4, 5} {
 		ended := int64(i + 1)
 		g.release(fmt.Sprint("c", ended))
 		assert.Equal(t, []string{fmt.Sprint("c", next)}, g.awaitArrivals(t, 1))
-		log.readUntil("result", ended)
 		log.readUntil("started", next)
+		assert.Less(t, log.index("result", ended), log.index("started", next), "call %d's result before call %d's start", ended, next)
 		g.assertNoArrival(t, "one call ended, one started")
 	}
 	for id := int64(4); id <= 5; id++ {
@@ -784,12 +796,14 @@ func TestCallsSocketLimitQueuesCallsInArrivalOrder(t *testing.T) {
 		log.readUntil("result", id)
 		assert.Equal(t, http.StatusOK, log.seen[log.index("result", id)].Status)
 	}
-	assert.Equal(t, []int64{3, 4, 5}, log.started(), "started for the calls that waited, in their order; none for 1 and 2")
-	for id := int64(3); id <= 5; id++ {
+	started := log.started()
+	assert.ElementsMatch(t, []int64{1, 2}, started[:2], "the calls that started at once are told so too")
+	assert.Equal(t, []int64{3, 4, 5}, started[2:], "the calls that waited, in their order")
+	for id := int64(1); id <= 5; id++ {
 		assert.Less(t, log.index("started", id), log.index("result", id), "call %d: started before its result", id)
 	}
 	assert.Equal(t, 2, g.mostAtOnce(), "never more than the limit at the upstream")
-	assert.Len(t, log.seen, 8)
+	assert.Len(t, log.seen, 10)
 }
 
 func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
@@ -822,8 +836,8 @@ func TestCallsSocketCancelOfAWaitingCallDropsIt(t *testing.T) {
 	}
 	sendText(t, conn, callMessage(5, testKey, chatBody("fast", false)))
 	log.readUntil("result", 5)
-	assert.Equal(t, []int64{4, 3}, log.started())
-	assert.Len(t, log.seen, 7, "one result for id 3: the second call's")
+	assert.Equal(t, []int64{4, 3, 5}, log.started()[2:], "after 1 and 2, the calls in the order they started")
+	assert.Len(t, log.seen, 10, "a started and a result for each call that ran; for id 3, the second call's only")
 	for _, req := range fake.requests() {
 		assert.NotContains(t, string(req.Body), `"c3"`, "the cancelled call never reached the upstream")
 	}
@@ -846,12 +860,15 @@ func TestCallsSocketRaisingTheLimitStartsWaitingCalls(t *testing.T) {
 		log.readUntil("started", id)
 	}
 	assert.Equal(t, 5, g.mostAtOnce())
-	assert.Len(t, log.seen, 3, "no result before any call is released")
+	for id := int64(1); id <= 5; id++ {
+		log.readUntil("started", id)
+	}
+	assert.Len(t, log.seen, 5, "no result before any call is released")
 	for id := int64(1); id <= 5; id++ {
 		g.release(fmt.Sprint("c", id))
 		log.readUntil("result", id)
 	}
-	assert.ElementsMatch(t, []int64{3, 4, 5}, log.started())
+	assert.ElementsMatch(t, []int64{1, 2, 3, 4, 5}, log.started())
 }
 
 func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
@@ -871,7 +888,7 @@ func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
 		log.readUntil("result", id)
 		g.assertNoArrival(t, fmt.Sprintf("%d of the 4 running calls ended, the limit is 1", id))
 	}
-	assert.Empty(t, log.started())
+	assert.ElementsMatch(t, []int64{1, 2, 3, 4}, log.started(), "only the 4 that run have started")
 	g.release("c4")
 	assert.Equal(t, []string{"c5"}, g.awaitArrivals(t, 1))
 	g.assertNoArrival(t, "the limit is 1 and call 5 runs")
@@ -879,7 +896,7 @@ func TestCallsSocketLoweringTheLimitLetsRunningCallsFinish(t *testing.T) {
 	assert.Equal(t, []string{"c6"}, g.awaitArrivals(t, 1))
 	g.release("c6")
 	log.readUntil("result", 6)
-	assert.Equal(t, []int64{5, 6}, log.started())
+	assert.Equal(t, []int64{5, 6}, log.started()[4:])
 	assert.Equal(t, 4, g.mostAtOnce())
 }
 
@@ -913,11 +930,41 @@ func TestCallsSocketWaitingCallsCountAsInFlight(t *testing.T) {
 	g.awaitArrivals(t, 1)
 	sendText(t, conn, callMessage(maxCallsInFlight+1, testKey, chatBody("fast", false)))
 	log.readUntil("result", maxCallsInFlight+1)
-	assert.Equal(t, http.StatusTooManyRequests, log.seen[0].Status, "63 waiting and 1 running fill the socket")
+	assert.Equal(t, http.StatusTooManyRequests, log.seen[log.index("result", maxCallsInFlight+1)].Status, "1 running and the rest waiting fill the socket")
 
 	sendText(t, conn, callMessage(2, testKey, chatBody("c2", false)))
 	code, reason := readClose(t, conn)
 	assert.Equal(t, websocket.StatusPolicyViolation, code)
 	assert.Equal(t, "call id 2 is already in flight", reason, "a waiting call's id is taken")
 	assert.Len(t, fake.requests(), 1)
+}
+
+func TestCallsSocketTakesThePagesHighestLimitAndItsCallsAhead(t *testing.T) {
+	// The page's highest concurrency is maxCallLimit, and over the socket it sends a quarter of
+	// its limit more (calls.js socketAhead): none of those may be refused.
+	ahead := max(2, (maxCallLimit+3)/4)
+	require.GreaterOrEqual(t, maxCallsInFlight, maxCallLimit+ahead)
+	h := newHangOrAnswer()
+	fake := newFakeUpstream(t, h.serve)
+	cfg := testConfig(t, fake.URL+"/v1")
+	s := newServer(cfg).(*server)
+	proxy := httptest.NewServer(s)
+	t.Cleanup(proxy.Close)
+	conn := dialCalls(t, proxy.URL)
+	log := &messageLog{t: t, conn: conn}
+	sendText(t, conn, fmt.Sprintf(`{"type":"limit","n":%d}`, maxCallLimit))
+	for id := int64(1); id <= int64(maxCallLimit+ahead); id++ {
+		sendText(t, conn, callMessage(id, testKey, chatBody("slow", false)))
+	}
+	h.await(t, h.started, maxCallLimit, "the upstream never saw the calls")
+	require.Eventually(t, func() bool { return waitingCalls(s) == ahead }, 10*time.Second, time.Millisecond, "the calls ahead wait")
+	for id := int64(1); id <= int64(maxCallLimit); id++ {
+		log.readUntil("started", id)
+	}
+	assert.Len(t, log.seen, maxCallLimit, "a started for each running call, no result: nothing refused")
+
+	sendText(t, conn, `{"type":"cancel","id":1}`)
+	h.await(t, h.ended, 1, "the cancelled call was not cancelled")
+	log.readUntil("started", int64(maxCallLimit+1))
+	assert.Equal(t, -1, slices.IndexFunc(log.seen, func(m socketMessage) bool { return m.Type == "result" }), "%v", log.seen)
 }

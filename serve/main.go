@@ -59,6 +59,11 @@ type config struct {
 	Timeout time.Duration
 	// ServerKey is OPENAI_API_KEY from the environment, used when the browser sends no key.
 	ServerKey string
+	// Token, when set, is needed by model calls and the calls socket (token.go): given with
+	// -token or RAGJUDGE_TOKEN, or made at start for a server reachable beyond loopback.
+	Token string
+	// TokenMade says Token was made at start rather than given.
+	TokenMade bool
 	// Log receives the access log: method, path, status, duration, nothing else.
 	Log io.Writer
 }
@@ -96,6 +101,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	// The real address (port 0 picks one): the token's cookie is named after the port.
+	cfg.Addr = ln.Addr().String()
 	handler := newServer(cfg)
 	if w, ok := handler.(interface{ warm() }); ok {
 		go w.warm()
@@ -114,12 +121,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		srv.RegisterOnShutdown(c.closeSockets)
 	}
 	if !isLoopback(ln.Addr().String()) {
-		fmt.Fprintf(stderr, "ragjudge: warning: %s is reachable from other machines; anyone who can reach it can use OPENAI_API_KEY if it is set\n", ln.Addr())
+		fmt.Fprintf(stderr, "ragjudge: %s is reachable from other machines: model calls need the access token, in the address below\n", ln.Addr())
 	}
 	if _, err := os.Stat(filepath.Join(cfg.WebDir, "ragjudge.wasm")); err != nil {
 		fmt.Fprintf(stderr, "ragjudge: warning: %s has no ragjudge.wasm yet; run `make build` (or `make run`)\n", cfg.WebDir)
 	}
-	fmt.Fprintf(stdout, "ragjudge: serving http://%s (upstream %s)\n", ln.Addr(), cfg.Upstream)
+	// The one place the token is written: the address to open, as Jupyter prints it. The access
+	// log never has it (it logs no query), nor does any error.
+	fmt.Fprintf(stdout, "ragjudge: serving %s (upstream %s)\n", pageURL(ln.Addr(), "", cfg.Token), cfg.Upstream)
+	if other := otherMachinesURL(ln.Addr(), cfg.Token); other != "" {
+		fmt.Fprintf(stdout, "ragjudge: from other machines: %s\n", other)
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -156,6 +168,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.DurationVar(&cfg.BodyTimeout, "body-timeout", defaultBodyTimeout, "time to receive a request body; slower ones get 408 and their connection is closed")
 	fs.IntVar(&cfg.MaxInflight, "max-inflight", defaultMaxInflight, "most upstream `calls` in flight at once (HTTP and calls sockets together); more get 429 with Retry-After")
 	fs.Int64Var(&cfg.MaxResponse, "max-response", defaultMaxResponse, "largest upstream answer in `bytes`; larger ones end in a 502 (an error event for a stream)")
+	fs.StringVar(&cfg.Token, "token", "", "access `token` model calls need (default: RAGJUDGE_TOKEN, else a random one when -addr is beyond loopback, else none); printed in the page's address")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -195,6 +208,21 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		return cfg, err
 	}
 	cfg.ServerKey = strings.TrimSpace(getenv("OPENAI_API_KEY"))
+	if cfg.Token == "" {
+		cfg.Token = strings.TrimSpace(getenv("RAGJUDGE_TOKEN"))
+	}
+	switch {
+	case cfg.Token != "":
+		if err := checkToken(cfg.Token); err != nil {
+			return cfg, err
+		}
+	case !isLoopback(cfg.Addr):
+		// Reachable from other machines: never without a token.
+		if cfg.Token, err = newToken(); err != nil {
+			return cfg, err
+		}
+		cfg.TokenMade = true
+	}
 	return cfg, nil
 }
 
@@ -271,4 +299,41 @@ func isLoopback(hostport string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// pageURL is the page's address on addr (host, when not "", instead of addr's own), with the
+// token when there is one. An unspecified address (0.0.0.0, [::]) is written as 127.0.0.1: the
+// address works on this machine.
+func pageURL(addr net.Addr, host, token string) string {
+	h, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		h, port = addr.String(), ""
+	}
+	if host != "" {
+		h = host
+	} else if ip := net.ParseIP(h); ip != nil && ip.IsUnspecified() {
+		h = "127.0.0.1" // Go listens on both IPv4 and IPv6 for 0.0.0.0 and [::] alike
+	}
+	u := url.URL{Scheme: "http", Host: h, Path: "/"}
+	if port != "" {
+		u.Host = net.JoinHostPort(h, port)
+	}
+	if token != "" {
+		u.RawQuery = tokenParam + "=" + url.QueryEscape(token)
+	}
+	return strings.TrimSuffix(u.String(), "/")
+}
+
+// otherMachinesURL is the page's address for other machines when the server listens on every
+// interface: this machine's name in place of 0.0.0.0; "" otherwise, or when the name is unknown.
+func otherMachinesURL(addr net.Addr, token string) string {
+	h, _, err := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(h); err != nil || ip == nil || !ip.IsUnspecified() {
+		return ""
+	}
+	name, err := os.Hostname()
+	if err != nil || name == "" {
+		return ""
+	}
+	return pageURL(addr, name, token)
 }

@@ -241,22 +241,49 @@ func (p *proxy) buildRequest(ctx context.Context, key, deployment string, stream
 	return capture.req, nil
 }
 
+// keyHeader names, on every answer to a model call, the key the call was sent upstream with:
+// keyFromPage, keyFromServer or keyNone. A 401 then tells "no key was sent" from "the key was
+// refused", and whose key it was (the page decides from this, not from the upstream's words).
+const keyHeader = "Ragjudge-Key"
+
+const (
+	keyFromPage   = "page"
+	keyFromServer = "server"
+	keyNone       = "none"
+)
+
 // requestKey is the browser's key (Authorization: Bearer, or Azure's api-key header), else the
-// server's OPENAI_API_KEY, else "" (local servers such as Ollama need none).
-func (p *proxy) requestKey(r *http.Request) (string, error) {
+// server's OPENAI_API_KEY, else "" (local servers such as Ollama need none); and which of the
+// three it is (keyHeader's values).
+func (p *proxy) requestKey(r *http.Request) (key, from string, err error) {
 	if auth := strings.TrimSpace(r.Header.Get("Authorization")); auth != "" {
 		scheme, key, _ := strings.Cut(auth, " ")
 		if !strings.EqualFold(scheme, "Bearer") {
-			return "", errors.New("the Authorization header must be \"Bearer <key>\"")
+			return "", "", errors.New("the Authorization header must be \"Bearer <key>\"")
 		}
 		if key = strings.TrimSpace(key); key != "" {
-			return key, nil
+			return key, keyFromPage, nil
 		}
 	}
 	if key := strings.TrimSpace(r.Header.Get("api-key")); key != "" {
-		return key, nil
+		return key, keyFromPage, nil
 	}
-	return p.cfg.ServerKey, nil
+	if p.cfg.ServerKey != "" {
+		return p.cfg.ServerKey, keyFromServer, nil
+	}
+	return "", keyNone, nil
+}
+
+// callKey is requestKey for a model call: a bad Authorization header is answered 401 (and ok is
+// false); otherwise the answer names the key's source in keyHeader, whatever comes of the call.
+func (p *proxy) callKey(w http.ResponseWriter, r *http.Request) (key string, ok bool) {
+	key, from, err := p.requestKey(r)
+	if err != nil {
+		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_authorization", err.Error())
+		return "", false
+	}
+	w.Header().Set(keyHeader, from)
+	return key, true
 }
 
 // chatCompletions forwards POST /v1/chat/completions, plain or streaming.
@@ -281,9 +308,8 @@ func (p *proxy) chatCompletions(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "invalid_request", err.Error())
 		return
 	}
-	key, err := p.requestKey(r)
-	if err != nil {
-		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_authorization", err.Error())
+	key, ok := p.callKey(w, r)
+	if !ok {
 		return
 	}
 	var deployment string
@@ -488,9 +514,8 @@ func (p *proxy) models(w http.ResponseWriter, r *http.Request) {
 		// No body to wait for: the upstream may take longer than -body-timeout.
 		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	}
-	key, err := p.requestKey(r)
-	if err != nil {
-		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_authorization", err.Error())
+	key, ok := p.callKey(w, r)
+	if !ok {
 		return
 	}
 	release, ok := p.acquire(w)

@@ -140,8 +140,10 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 
 	resp := postChat(t, proxy.URL, "", chatBody("judge-1", false))
 	require.Equal(t, http.StatusOK, resp.StatusCode, readAll(t, resp.Body))
+	assert.Equal(t, "server", resp.Header.Get("Ragjudge-Key"), "the page learns whose key went upstream")
 	resp = postChat(t, proxy.URL, testKey, chatBody("judge-1", false))
 	require.Equal(t, http.StatusOK, resp.StatusCode, readAll(t, resp.Body))
+	assert.Equal(t, "page", resp.Header.Get("Ragjudge-Key"))
 
 	seen := fake.requests()
 	require.Len(t, seen, 2)
@@ -152,8 +154,9 @@ func TestServerKeyIsUsedWhenTheBrowserSendsNone(t *testing.T) {
 	require.NoError(t, err)
 	defer cfgResp.Body.Close()
 	cfgBody := readAll(t, cfgResp.Body)
-	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true,"calls":"/ragjudge/calls"}`,
-		fake.URL+"/v1", strings.TrimPrefix(fake.URL, "http://")), cfgBody)
+	assert.JSONEq(t, fmt.Sprintf(`{"upstream":%q,"upstream_host":%q,"azure":false,"server_key":true,"calls":"/ragjudge/calls",
+		"max_inflight":%d,"socket_calls":%d,"socket_limit":%d,"token":"none"}`,
+		fake.URL+"/v1", strings.TrimPrefix(fake.URL, "http://"), defaultMaxInflight, maxCallsInFlight, maxCallLimit), cfgBody)
 	assert.NotContains(t, cfgBody, serverKey)
 	assert.NotContains(t, logs.String(), serverKey)
 

@@ -24,6 +24,8 @@ type server struct {
 	log          *log.Logger
 	// sockets are the open calls sockets, which http.Server.Shutdown cannot see (hijacked).
 	sockets callsSockets
+	// access is the token check of model calls and the calls socket (token.go).
+	access access
 }
 
 // newServer builds the whole dev server for cfg: the static page, the proxy and the access log.
@@ -58,6 +60,7 @@ func newServer(cfg config) http.Handler {
 		proxy:        newProxy(cfg, upstream),
 		static:       newStatic(cfg.WebDir),
 		log:          logger,
+		access:       newAccess(cfg.Token, cfg.Addr),
 	}
 	return s
 }
@@ -96,6 +99,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(rec, http.StatusForbidden, "forbidden", "cross_origin", msg)
 			return
 		}
+		if (p == "/v1/chat/completions" || p == "/v1/models" || p == callsPath) && !s.access.allows(r) {
+			// Before anything is read or sent upstream, and before a socket is upgraded.
+			s.access.refuse(rec, r)
+			return
+		}
 		switch p {
 		case "/v1/chat/completions":
 			s.proxy.chatCompletions(rec, r)
@@ -110,6 +118,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("the dev server forwards only POST /v1/chat/completions and GET /v1/models, not %s %s", r.Method, p))
 		}
 	default:
+		if s.access.exchange(rec, r) {
+			return
+		}
 		s.static.ServeHTTP(rec, r)
 	}
 }
@@ -121,7 +132,31 @@ func (s *server) warm() {
 	}
 }
 
-// config tells the page where its calls go, so it can show "via dev server → host".
+// serverConfig is GET /ragjudge/config: what the page needs to know of this server to call
+// through it and to stay within its limits.
+type serverConfig struct {
+	// Upstream and UpstreamHost say where calls go ("via dev server → host"); empty for a page
+	// without the token.
+	Upstream     string `json:"upstream"`
+	UpstreamHost string `json:"upstream_host"`
+	Azure        bool   `json:"azure"`
+	// ServerKey says the server has OPENAI_API_KEY: the page's calls need no key of their own.
+	ServerKey bool `json:"server_key"`
+	// Calls is where the calls socket listens; the page uses it only when this is present.
+	Calls string `json:"calls"`
+	// MaxInflight is -max-inflight, the upstream calls in flight at once the server takes from
+	// all its pages and sockets together; one more is answered 429 too_many_calls_in_flight.
+	MaxInflight int `json:"max_inflight"`
+	// SocketCalls is the most calls one calls socket may hold, waiting and running; SocketLimit
+	// the largest limit it accepts.
+	SocketCalls int `json:"socket_calls"`
+	SocketLimit int `json:"socket_limit"`
+	// Token is "none" (no token needed), "ok" (this request carried it) or "required".
+	Token string `json:"token"`
+}
+
+// config tells the page where its calls go, so it can show "via dev server → host", and the
+// limits it must stay within.
 func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		methodNotAllowed(w, r, "GET")
@@ -129,14 +164,15 @@ func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(struct {
-		Upstream     string `json:"upstream"`
-		UpstreamHost string `json:"upstream_host"`
-		Azure        bool   `json:"azure"`
-		ServerKey    bool   `json:"server_key"`
-		// Calls is where the calls socket listens; the page uses it only when this is present.
-		Calls string `json:"calls"`
-	}{s.cfg.Upstream, s.upstream.Host, s.cfg.Azure, s.cfg.ServerKey != "", callsPath})
+	c := serverConfig{
+		Upstream: s.cfg.Upstream, UpstreamHost: s.upstream.Host, Azure: s.cfg.Azure, ServerKey: s.cfg.ServerKey != "",
+		Calls: callsPath, MaxInflight: s.cfg.MaxInflight, SocketCalls: maxCallsInFlight, SocketLimit: maxCallLimit,
+		Token: s.access.state(r),
+	}
+	if c.Token == "required" {
+		c.Upstream, c.UpstreamHost = "", "" // not told to whoever reaches a shared server
+	}
+	_ = json.NewEncoder(w).Encode(c)
 }
 
 // hostAllowed reports whether a request's Host can reach a loopback-bound server honestly: an

@@ -15,6 +15,7 @@ import { State } from "./state.js";
 import { h, ref, replace } from "./dom.js";
 import { Engine } from "./engine.js";
 import { mountSettings } from "./settings.js";
+import { mountViewsMenu } from "./viewsmenu.js";
 import { mountEvaluate, loadResultModules } from "./evaluate.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
@@ -106,6 +107,7 @@ async function main() {
   let evaluators = registry.all();
 
   mountSettings(doc, state);
+  const viewsMenu = mountViewsMenu(doc);
   let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry });
   /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
@@ -149,6 +151,7 @@ async function main() {
       t.tabIndex = on ? 0 : -1;
       if (on && focus) t.focus();
     }
+    viewsMenu.sync(view);
     for (const v of VIEWS) ref(doc, "view-" + v).hidden = v !== view;
     if (state.get("view") !== view) state.set({ view });
     if (location.hash.slice(1) !== view) history.replaceState(null, "", "#" + view);
@@ -171,8 +174,11 @@ async function main() {
     t.addEventListener("click", () => show(t.dataset.view));
     t.addEventListener("keydown", (e) => {
       const i = tabs.indexOf(t);
-      const j = e.key === "ArrowRight" ? i + 1 : e.key === "ArrowLeft" ? i - 1 : e.key === "Home" ? 0 : e.key === "End" ? tabs.length - 1 : -1;
-      if (j === -1 && !["ArrowRight", "ArrowLeft"].includes(e.key)) return;
+      // Up and Down too: on a phone the tabs are a list under the top bar (viewsmenu.js).
+      const next = e.key === "ArrowRight" || e.key === "ArrowDown";
+      const prev = e.key === "ArrowLeft" || e.key === "ArrowUp";
+      const j = next ? i + 1 : prev ? i - 1 : e.key === "Home" ? 0 : e.key === "End" ? tabs.length - 1 : -1;
+      if (j === -1 && !prev) return;
       e.preventDefault();
       show(tabs[(j + tabs.length) % tabs.length].dataset.view, { focus: true });
     });

@@ -41,6 +41,9 @@
       const on = /** @type {HTMLElement} */ (t).dataset.view === view;
       t.setAttribute("aria-selected", String(on));
       /** @type {HTMLElement} */ (t).tabIndex = on ? 0 : -1;
+      // A phone's top bar names the view shown on the button its tabs fold into (viewsmenu.js).
+      const current = on && doc.querySelector('[data-ref="views-current"]');
+      if (current) current.textContent = t.textContent;
     }
     // Only Evaluate has something drawn yet; the others keep the page's "Loading…".
     const evaluate = doc.getElementById("view-evaluate");

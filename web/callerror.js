@@ -24,7 +24,28 @@ export const CallKind = Object.freeze({
   ABORTED: "aborted",
   /** The page's call worker failed (batch/calls.js): the call was not made, or its answer lost. */
   WORKER: "worker",
+  /** Not made: the endpoint needs a key and the page has none (keyguard.js); the run waits for one. */
+  NO_KEY: "no-key",
 });
+
+/**
+ * ServerCode names the errors the dev server (serve/) answers itself, by the OpenAI-shaped
+ * error's code: the page tells them from the upstream's by these, never by their words.
+ */
+export const ServerCode = Object.freeze({
+  /** 429: the dev server's own cap on calls in flight (-max-inflight, or a calls socket's), not the provider's rate limit. */
+  BUSY: "too_many_calls_in_flight",
+  /** 401: a shared dev server needs its access token and the request had none. */
+  TOKEN_REQUIRED: "token_required",
+  /** 401: the request's access token is not the dev server's. */
+  INVALID_TOKEN: "invalid_token",
+});
+
+/**
+ * KeySource says which key a call went upstream with, as the dev server's Ragjudge-Key header
+ * says it (or the page knows it, calling an endpoint directly); "" when nobody said.
+ */
+export const KeySource = Object.freeze({ PAGE: "page", SERVER: "server", NONE: "none" });
 
 /** UNREACHABLE_STATUSES: a gateway that could not reach, or did not hear back from, what is behind it. */
 export const UNREACHABLE_STATUSES = Object.freeze([502, 503, 504]);
@@ -45,9 +66,9 @@ export function unreachable(e) {
 export class CallError extends Error {
   /**
    * @param {string} message  what happened and what to do, one sentence, without the server's words
-   * @param {{kind: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string}} fields
+   * @param {{kind: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string, code?: string, key?: string}} fields
    */
-  constructor(message, { kind, status = 0, retryable = false, retryAfterMs = null, attempts = 1, detail = "" }) {
+  constructor(message, { kind, status = 0, retryable = false, retryAfterMs = null, attempts = 1, detail = "", code = "", key = "" }) {
     super(message);
     this.name = "CallError";
     this.kind = kind;
@@ -56,6 +77,8 @@ export class CallError extends Error {
     this.retryAfterMs = retryAfterMs;
     this.attempts = attempts;
     this.detail = detail; // the server's own words, shown beneath ours
+    this.code = code; // the error body's code ("invalid_api_key", a ServerCode…), "" when it has none
+    this.key = key; // a KeySource: which key the call went with, "" when not known
     this.what = ""; // the message's two parts, for "what after n attempts: advice." (see failure)
     this.advice = "";
     this.outage = false; // set by the batch engine: this failure paused the run for an outage
@@ -63,7 +86,11 @@ export class CallError extends Error {
   /** toJSON is a batch row's stored error: its message carries the server's words too, so it reads whole. */
   toJSON() {
     const message = this.detail ? `${this.message} The server said: ${this.detail}` : this.message;
-    return { kind: this.kind, status: this.status, message, attempts: this.attempts, detail: this.detail };
+    /** @type {{kind: string, status: number, message: string, attempts: number, detail: string, code?: string, key?: string}} */
+    const j = { kind: this.kind, status: this.status, message, attempts: this.attempts, detail: this.detail };
+    if (this.code) j.code = this.code;
+    if (this.key) j.key = this.key;
+    return j;
   }
 }
 
@@ -96,16 +123,36 @@ export function secs(ms) {
 }
 
 /**
- * httpErrorMessage says what a final HTTP failure means and what to do, in one sentence.
+ * serverBusy tells whether an error is the dev server's own 429 (its cap on calls in flight),
+ * which says nothing of the provider's rate limit.
+ * @param {{kind?: string, status?: number, code?: string} | null | undefined} e
+ */
+export function serverBusy(e) {
+  return !!e && e.kind === CallKind.HTTP && e.status === 429 && e.code === ServerCode.BUSY;
+}
+
+/**
+ * httpErrorMessage says what a final HTTP failure means and what to do, in one sentence. code
+ * is the error body's code (the dev server's own errors have theirs, ServerCode) and key which
+ * key the call went with (KeySource): a 401 says whether no key was sent or which was refused.
  * @param {number} status
- * @param {{model?: string, attempts?: number, retryAfterMs?: number | null, direct?: boolean, batch?: boolean}} [o]
+ * @param {{model?: string, attempts?: number, retryAfterMs?: number | null, direct?: boolean, batch?: boolean, code?: string, key?: string}} [o]
  * @returns {string}
  */
-export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterMs = null, direct = false, batch = false } = {}) {
+export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterMs = null, direct = false, batch = false, code = "", key = "" } = {}) {
   const who = direct ? "The endpoint" : "The model server";
   const tried = attempts > 1 ? ` after ${attempts} attempts` : "";
   const later = batch ? "retry failed rows later" : "try again in a moment";
+  if (status === 401 && code === ServerCode.TOKEN_REQUIRED)
+    return "This dev server is shared and needs its access token (401): open the address it printed at its start (…/?token=…).";
+  if (status === 401 && code === ServerCode.INVALID_TOKEN)
+    return "The dev server refused this page's access token (401; it makes a new one when it restarts): open the address it printed at its start (…/?token=…).";
+  if (status === 401 && key === KeySource.NONE) return "No key was sent (401 Unauthorized): the endpoint needs one; enter your API key in Model settings.";
+  if (status === 401 && key === KeySource.SERVER)
+    return "The dev server's key (its OPENAI_API_KEY) was refused (401 Unauthorized): enter your own key in Model settings, or fix the server's.";
   if (status === 401) return "The key was refused (401 Unauthorized): check the API key in Model settings.";
+  if (status === 429 && code === ServerCode.BUSY)
+    return `The dev server is at its own limit of calls in flight (429, not the provider's rate limit)${tried}: other pages or runs share it; lower the concurrency, or start it with a higher -max-inflight.`;
   if (status === 403) return "The key is not allowed to do this (403 Forbidden): check the key's permissions or the model.";
   if (status === 404)
     return model
@@ -119,6 +166,66 @@ export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterM
   if (status === 504 || status === 408) return `The model did not answer in time (${status} timeout)${tried}: ${batch ? later : "try again"}, or lower max tokens.`;
   if (status >= 500) return `${who} failed (${status})${tried}: ${later}; if it persists, check the server.`;
   return `The call failed with HTTP ${status}: see the server's message, and check the model settings.`;
+}
+
+/**
+ * retryableStatus: the statuses worth repeating. 501 and 505 say the server never will.
+ * @param {number} status
+ */
+export function retryableStatus(status) {
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
+}
+
+/**
+ * httpError is the CallError of a call answered with HTTP status (text: the response body), as a
+ * live call and a batch output line with that status_code both report it. key is which key the
+ * call went with (KeySource), when known.
+ * @param {number} status
+ * @param {string} text
+ * @param {{model?: string, direct?: boolean, retryAfterMs?: number | null, key?: string}} [o]
+ * @returns {CallError}
+ */
+export function httpError(status, text, { model = "", direct = false, retryAfterMs = null, key = "" } = {}) {
+  const code = errorCode(text);
+  return new CallError(httpErrorMessage(status, { model, direct, retryAfterMs, code, key }), {
+    kind: CallKind.HTTP,
+    status,
+    retryable: retryableStatus(status),
+    retryAfterMs,
+    detail: upstreamMessage(text),
+    code,
+    key,
+  });
+}
+
+/**
+ * keySource is which key a call went upstream with: the dev server says it (Ragjudge-Key); a
+ * direct call went with the page's key when it sent one, else with none.
+ * @param {{get(name: string): string | null}} headers the response's
+ * @param {Record<string, string>} sent the request's headers
+ * @param {boolean} direct
+ */
+export function keySource(headers, sent, direct) {
+  const said = (headers && typeof headers.get === "function" && headers.get("ragjudge-key")) || "";
+  if ((/** @type {string[]} */ (Object.values(KeySource))).includes(said)) return said;
+  if (direct) return sent.Authorization ? KeySource.PAGE : KeySource.NONE;
+  return ""; // a dev server that does not say: its OPENAI_API_KEY may have gone
+}
+
+/**
+ * errorCode is the code of an OpenAI-shaped error body ({"error": {"code": "…"}}), or "".
+ * @param {string} text
+ * @returns {string}
+ */
+export function errorCode(text) {
+  if (!text) return "";
+  try {
+    const j = JSON.parse(text);
+    const code = j && j.error && typeof j.error === "object" ? j.error.code : null;
+    return typeof code === "string" ? code : "";
+  } catch {
+    return "";
+  }
 }
 
 /** upstreamMessage pulls a short human message out of an error body (OpenAI style or plain text). */

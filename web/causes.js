@@ -44,6 +44,10 @@ export const CAUSES = Object.freeze({
   "recall.bad-scores": "a passage score is missing or out of range",
   "recall.invalid": "the scores make no recall",
   "repeat.split": "the repeats split evenly",
+  "position.flip": "the grade changed when the answers swapped places",
+  "position.ungraded": "not graded with the answers swapped",
+  "jury.tie": "the jury split evenly",
+  "jury.undetermined": "too few of the jury decided",
 });
 
 /**

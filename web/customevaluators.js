@@ -7,17 +7,22 @@ import { RagJudgeError, fromWire } from "./errors.js";
 
 /** @typedef {import("./types.js").RagJudge} RagJudge */
 
+/** @typedef {import("./types.js").SpecCheck} SpecCheck */
+
 /**
- * specError is define()'s error for a definition with errors: the first one's code, path and
- * position, its message saying how many more there are.
- * @param {{spec: any, errors: {code: string, message: string, path: string, line?: number, col?: number}[]}} c
+ * specError is define()'s error for a definition with errors: every problem in `problems` (each
+ * with its path and position) and in the message, one after the other; its code, path and
+ * position are the first one's.
+ * @param {any} spec the definition (its id names the error) @param {SpecCheck[]} problems
  */
-function specError(c) {
-  const [first] = c.errors;
-  const more = c.errors.length - 1;
-  const id = c.spec && typeof c.spec.id === "string" ? c.spec.id : "";
-  return fromWire({ kind: "evaluator", code: first.code, name: id, path: first.path, line: first.line, col: first.col,
-    message: first.message + (more ? ` (and ${more} more)` : "") });
+export function specError(spec, problems) {
+  const [first] = problems;
+  const id = spec && typeof spec.id === "string" ? spec.id : "";
+  const where = (/** @type {SpecCheck} */ p) => (p.path || "") + (p.line ? (p.path ? ":" : "") + p.line + (p.col ? ":" + p.col : "") : "");
+  const message = problems.map((p, k) => (k && where(p) ? where(p) + ": " : "") + p.message).join("; ");
+  const e = fromWire({ kind: "evaluator", code: first.code, name: id, path: first.path, line: first.line, col: first.col, message });
+  e.problems = problems;
+  return e;
 }
 
 /**
@@ -32,8 +37,6 @@ export function customEvaluators(call) {
   let builtinList = null;
   const builtins = () => (builtinList ??= call("evaluators", [], []).filter((/** @type {any} */ e) => !e.custom));
 
-  /** @type {Map<string, string[]>} the variables of each built-in's prompt, for a builtin reader */
-  const builtinVarsOf = new Map();
   /** @type {Map<string, any>} the last templates' reads: an editor re-checks on every keystroke, and most change one field */
   const readsMemo = new Map();
   /**
@@ -85,7 +88,7 @@ export function customEvaluators(call) {
       try {
         spec = JSON.parse(spec);
       } catch (err) {
-        return { ok: false, spec: null, errors: [jsonError(/** @type {string} */ (spec), err)], warnings: [], variables: [] };
+        return { ok: false, spec: null, errors: [jsonError(/** @type {string} */ (spec), err)], warnings: [], variables: [], provided: [] };
       }
     }
     let c;
@@ -94,36 +97,41 @@ export function customEvaluators(call) {
     } catch (err) {
       // A getter or proxy in the definition that throws: the definition cannot be read.
       const message = "the definition cannot be read: " + String(/** @type {any} */ (err)?.message ?? err);
-      return { ok: false, spec: null, errors: [{ severity: /** @type {const} */ ("error"), code: "evaluator.bad-spec", message, path: "" }], warnings: [], variables: [] };
+      return { ok: false, spec: null, errors: [{ severity: /** @type {const} */ ("error"), code: "evaluator.bad-spec", message, path: "" }], warnings: [], variables: [], provided: [] };
     }
-    /** @type {string[]|null} */
-    let builtinVars = null;
-    if (c.builtin) {
-      // The variables a built-in makes of its inputs are what its own prompt reads.
-      const id = c.builtin.id;
-      if (!builtinVarsOf.has(id)) {
-        const own = call("spec", ["$id"], [id]);
-        builtinVarsOf.set(id, reads(own.prompt, c.builtin.dialect).map((r) => r.name));
-      }
-      builtinVars = builtinVarsOf.get(id) ?? null;
-    }
+    // The variables a built-in reader makes of its inputs (the core's declaration: what the
+    // built-in's own prompt reads), which the templates may read undeclared.
+    /** @type {string[]} */
+    const provided = c.builtin ? [...(c.builtin.variables ?? [])] : [];
     const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
-    const variables = checkTemplates(c.spec, reads, render, builtinVars, c.builtin, c.errors, c.warnings);
-    return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
+    const variables = checkTemplates(c.spec, reads, render, provided, c.builtin, c.errors, c.warnings);
+    return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables, provided };
   }
 
   return {
     define: (spec) => {
       const c = checkDefinition(spec);
-      if (c.errors.length) throw specError(c);
-      const r = call("define", ["spec"], [c.spec]);
+      if (c.errors.length) throw specError(c.spec ?? spec, c.errors);
+      // The inputs no template reads are optional in the core (they never hold up a render).
+      const read = new Set(c.variables);
+      const unread = c.spec.inputs.map((/** @type {any} */ x) => x.name).filter((/** @type {string} */ n) => !read.has(n));
+      let r;
+      try {
+        r = call("define", ["spec", "unread"], [c.spec, unread]);
+      } catch (err) {
+        // What the core refuses is one problem: said as the checks are.
+        if (err instanceof RagJudgeError && err.kind === "evaluator" && !err.problems) {
+          err.problems = [{ severity: "error", code: err.code, message: err.detail, path: err.path ?? "", ...(err.line ? { line: err.line, col: err.col ?? 1, len: 1 } : {}) }];
+        }
+        throw err;
+      }
       r.warnings = c.warnings;
       return r;
     },
     undefine: (id) => call("undefine", ["$id"], [id]),
     checkEvaluator: (spec) => {
-      const { ok, errors, warnings, variables } = checkDefinition(spec);
-      return { ok, errors, warnings, variables };
+      const { ok, errors, warnings, variables, provided } = checkDefinition(spec);
+      return { ok, errors, warnings, variables, provided };
     },
     spec: (id) => {
       const s = call("spec", ["$id"], [id]);

@@ -56,16 +56,30 @@ export function uid(prefix = "rj") {
   return `${prefix}-${idSeq}`;
 }
 
-/** debounce returns fn delayed until ms have passed without another call. */
+/**
+ * debounce returns fn delayed until ms have passed without another call. flush(...args) calls it
+ * now; settle() calls it now only when a call is still waiting (with that call's arguments), so
+ * that what reads fn's result acts on the latest edit rather than on the one before the wait.
+ */
 export function debounce(fn, ms) {
   let t = 0;
+  /** @type {any[]|null} the waiting call's arguments, or null when none waits */
+  let waiting = null;
   const d = (...args) => {
     clearTimeout(t);
-    t = setTimeout(() => fn(...args), ms);
+    waiting = args;
+    t = setTimeout(() => {
+      waiting = null;
+      fn(...args);
+    }, ms);
   };
   d.flush = (...args) => {
     clearTimeout(t);
+    waiting = null;
     fn(...args);
+  };
+  d.settle = () => {
+    if (waiting) d.flush(...waiting);
   };
   return d;
 }

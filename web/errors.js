@@ -10,7 +10,8 @@
 export class RagJudgeError extends Error {
   /**
    * @param {string} message the full message, e.g. `template: <template>:1:4: unexpected "}}"`
-   * @param {{kind?: string, code?: string, name?: string, path?: string, line?: number, col?: number, detail?: string}} [fields]
+   * @param {{kind?: string, code?: string, name?: string, path?: string, line?: number, col?: number, detail?: string,
+   *   problems?: import("./types.js").SpecCheck[]}} [fields]
    */
   constructor(message, fields = {}) {
     super(message);
@@ -39,6 +40,15 @@ export class RagJudgeError extends Error {
       this.line = fields.line;
       /** 1-based column in characters, when a position applies. */
       this.col = fields.col || undefined;
+    }
+    if (fields.problems) {
+      /**
+       * Every problem of a custom evaluator's definition (kind "evaluator"), each a check with its
+       * `code`, `path` and, inside a template, `line`, `col`, `len`; the fields above are the
+       * first one's, and the message says them all.
+       * @type {import("./types.js").SpecCheck[]}
+       */
+      this.problems = fields.problems;
     }
   }
 }

@@ -11,7 +11,8 @@
 // link shows it: evaluateshare.js.
 
 import { h, replace, debounce, badge, selectSpan } from "./dom.js";
-import { drawSkeleton } from "./evaluatelayout.js";
+import { drawSkeleton, revealCard } from "./evaluatelayout.js";
+import { adoptablePicker, fillPicker } from "./evaluatepicker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
 import { promptCard } from "./prompt.js";
 import { engineNote } from "./engine.js";
@@ -57,18 +58,15 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   const boot = /** @type {any} */ (window).ragjudgeBoot;
   if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
   if (boot) boot.picked = "";
-  let adopted = /** @type {HTMLElement|null} */ (root.querySelector(".picker[data-prerendered]"));
-  if (adopted) {
-    delete adopted.dataset.prerendered;
-    const shown = [...adopted.querySelectorAll("input")].map((i) => i.value);
-    const builtins = evaluators.filter((e) => !e.custom).map((e) => e.id);
-    if (shown.join("\n") !== builtins.join("\n") || evaluators.slice(0, shown.length).some((e) => e.custom)) adopted = null;
-  }
+  const adopted = adoptablePicker(root, evaluators);
   if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
   // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
   const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
   const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
   const saveSoon = debounce(() => state.save(), 400);
+  // A page left (a reload, a closed tab) within the wait keeps the last keystrokes too.
+  const saveNow = () => saveSoon.settle();
+  window.addEventListener("pagehide", saveNow);
 
   let ev = byID.get(state.get("evaluator"));
   /** @type {any} the last successful rj.render result */
@@ -79,6 +77,11 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   let running = null;
   /** @type {import("./judgecall.js").JudgeCall | null} */
   let lastCall = null;
+  /** @type {import("./verdict/failed.js").RunOutcome | null} how the last Run ended without a whole answer, told in the verdict panel */
+  let outcome = null;
+  // A share link's verdict is brought into view again once it is drawn (the engine may still be
+  // loading when the link is read, and the cards above it grow as it does).
+  let revealPending = false;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
@@ -87,7 +90,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
   // ---- sharing: a link, a report (evaluateshare.js) --------------------------------------------
@@ -95,60 +98,26 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
     ev: () => ev,
     running: () => !!running,
-    rendered: () => rendered,
+    rendered: () => currentRender(),
     model: () => (lastCall ? lastCall.model : ""),
     inputs: () => inputs(),
     rawForm: () => rawForm(),
-    formsOf, answersOf, addPick, select, stop, clearForm, drawForm,
+    formsOf, answersOf, select, stop, clearForm, drawForm,
+    addPick: (e) => addPick(e),
+    revealVerdict: (verdictToCome) => {
+      revealVerdict();
+      revealPending = verdictToCome && !verdictEl.querySelector('[data-ref="verdict-view"]');
+    },
   });
 
   // ---- evaluator picker --------------------------------------------------------------------
-  for (const e of evaluators) addPick(e);
-  /** addPick adds evaluator e to the picker. @param {any} e */
-  function addPick(e) {
-    const id = "pick-" + e.id;
-    const drawn = /** @type {HTMLInputElement|null} */ (picker.querySelector(`input[value="${CSS.escape(e.id)}"]`));
-    if (drawn) {
-      // index.html's button (a built-in's), taken over.
-      drawn.checked = e.id === ev.id;
-      drawn.addEventListener("change", () => select(e.id));
-      return;
-    }
-    const input = h("input", {
-      type: "radio",
-      name: "evaluator",
-      id,
-      value: e.id,
-      checked: e.id === ev.id,
-      dataset: { ref: "pick-" + e.id },
-      on: { change: () => select(e.id) },
-    });
-    // The user's own evaluators (My evaluators) are marked as theirs, a share link's as the link's.
-    const mark = e.fromLink ? h("span", { class: "yours from-link", text: "from link" }) : e.custom ? h("span", { class: "yours", text: "yours" }) : null;
-    picker.append(h("div", { class: "pick" }, input, h("label", { htmlFor: id }, e.title || e.id, mark)));
-  }
-
-  /**
-   * addEvaluators adds to the picker the evaluators of list it does not show yet (the user's own,
-   * read from storage after the view was drawn with the built-ins), each in its place by order,
-   * without drawing anything else again: the form, its focus and what is typed stay.
-   * @param {any[]} list
-   */
-  function addEvaluators(list) {
-    for (const e of list) {
-      if (byID.has(e.id)) continue;
-      byID.set(e.id, e);
-      addPick(e);
-      const added = /** @type {HTMLElement} */ (picker.lastElementChild);
-      const next = [...picker.children].find((p) => (byID.get(/** @type {HTMLInputElement} */ (p.querySelector("input")).value)?.order ?? 0) > (e.order ?? 0));
-      if (next && next !== added) picker.insertBefore(added, next);
-    }
-  }
+  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => ev.id, onSelect: (id) => select(id) });
 
   /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
     stop();
+    revealPending = false;
     ev = byID.get(id);
     if (!ev.fromLink) state.set({ evaluator: id });
     picker.querySelector(`input[value="${id}"]`).checked = true;
@@ -173,6 +142,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     answerTA.value = answersOf()[ev.id] || "";
     requestAnimationFrame(() => autoGrow(answerTA));
     lastCall = null;
+    outcome = null;
     runError.textContent = "";
     runStatus.textContent = "";
     drawUsage();
@@ -181,6 +151,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   function onFormChange() {
+    revealPending = false; // the user is at work on the form: nothing pulls the page away from it
     saveSoon();
     updateSoon();
   }
@@ -189,7 +160,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // its editor's sample, which can change while this view is open (registry "updated").
   function syncExample() {
     exampleBtn.disabled = !hasExample(ev);
-    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: give its sample inputs in My evaluators" : "";
+    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
   }
 
   function loadExample() {
@@ -262,6 +233,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
   const updateSoon = debounce(update, 120);
 
+  // currentRender is the render of the form as it is now. The prompt is drawn a moment after the
+  // last keystroke (updateSoon); an action (Run, Ctrl+Enter, a report) taken within that moment
+  // renders the form first, so that it never acts on the inputs before the last edit.
+  function currentRender() {
+    updateSoon.settle();
+    return rendered;
+  }
+
   // fieldOf finds which input a check or an error is about, so it can be shown next to that
   // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
@@ -277,7 +256,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
       return;
     }
+    // How the last Run ended, when it brought no whole answer, stays where the verdict goes.
+    const ended = outcome && verdicts ? verdicts.outcomeView(outcome, { partial: !!answer.trim(), onRunAgain: () => run() }) : null;
     if (!answer.trim()) {
+      if (ended) {
+        replace(verdictEl, ended);
+        return;
+      }
       const manual = state.endpoint().mode === "manual";
       replace(
         verdictEl,
@@ -307,12 +292,20 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       v = rj.parse(ev.id, inp, answer);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      replace(verdictEl, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
+      replace(verdictEl, ended, badge(null, { cause: "the inputs are not valid", size: "badge-big" }), checksView([{ severity: "error", message }]));
       return;
     }
-    replace(verdictEl, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
+    replace(verdictEl, ended, renderVerdict({ rj, ev, inputs: inp, v, answer, onLocate: locate }));
+    if (revealPending) {
+      revealPending = false;
+      requestAnimationFrame(revealVerdict);
+    }
   }
   const judgeSoon = debounce(judge, 250);
+
+  // revealVerdict brings the verdict card into view: what a Run or a share link brings is shown
+  // where it lands (a phone's one column has it under the form and the prompt).
+  const revealVerdict = () => revealCard(/** @type {HTMLElement} */ (verdictEl.closest(".verdict-card")));
 
   // locate shows, in the judge's answer, the span a check points at.
   /** @param {{line: number, col?: number, len?: number}} c */
@@ -352,10 +345,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
       ev: () => ev,
       epoch: () => epoch,
-      rendered: () => rendered,
+      rendered: () => currentRender(),
       running: () => !!running,
       setRunning: (r) => { running = r; },
       setLastCall: (c) => { lastCall = c; },
+      setOutcome: (o) => { outcome = o; },
+      revealVerdict,
       answersOf, drawUsage, syncMode, judge,
     });
   };
@@ -389,6 +384,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   function dispose() {
     stop();
+    saveSoon.settle();
+    window.removeEventListener("pagehide", saveNow);
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
     registry?.removeEventListener("updated", onUpdated);

@@ -87,3 +87,17 @@ export function drawSkeleton(root, promptView, adopt, on) {
   focused?.focus(); // moved into the view drawn now, which blurred it
   return { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
 }
+
+/**
+ * revealCard scrolls the page to card when its top is not on screen below the sticky top bar (a
+ * long form on a laptop scrolls the verdict off; a phone has it under the form and the prompt).
+ * @param {HTMLElement|null} card
+ */
+export function revealCard(card) {
+  if (!card) return;
+  const bar = document.querySelector(".topbar");
+  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  const r = card.getBoundingClientRect();
+  if (r.top >= top && r.top + Math.min(r.height, 160) <= window.innerHeight) return;
+  card.scrollIntoView({ block: "start" }); // below the top bar: the card's scroll-margin-top
+}

@@ -25,6 +25,8 @@ import { askJudge } from "./judgecall.js";
  * @property {() => boolean} running whether a call is in flight
  * @property {(r: {ctl: AbortController} | null) => void} setRunning
  * @property {(c: import("./judgecall.js").JudgeCall | null) => void} setLastCall
+ * @property {(o: import("./verdict/failed.js").RunOutcome | null) => void} setOutcome how the run ended without a whole answer, for the verdict panel
+ * @property {() => void} revealVerdict brings the verdict panel into view
  * @property {() => any} answersOf the answers of the evaluator shown (a link's draft or the state's)
  * @property {() => void} drawUsage
  * @property {() => void} syncMode
@@ -52,7 +54,7 @@ export async function runJudge(ctx) {
   const ep = state.endpoint();
   if (ep.mode === "manual") {
     const ok = await promptView.copy();
-    runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer on the right." : "Select the prompt and copy it by hand.";
+    runStatus.textContent = ok ? "Prompt copied. Paste it into any chat tool, then paste its answer into the judge's answer box." : "Select the prompt and copy it by hand.";
     answerTA.focus();
     return;
   }
@@ -70,6 +72,7 @@ export async function runJudge(ctx) {
   const mine = () => ctx.epoch() === runEpoch;
   let got = "";
   ctx.setLastCall(null);
+  ctx.setOutcome(null);
   ctx.drawUsage();
   answerTA.value = "";
   answerTA.readOnly = true;
@@ -77,9 +80,11 @@ export async function runJudge(ctx) {
   stopBtn.hidden = false;
   ctx.syncMode();
   ctx.judge();
+  ctx.revealVerdict();
   root.querySelector(".col-right")?.classList.add("streaming");
   runStatus.textContent = "Waiting for the model…";
   let raf = 0;
+  let failed = false;
   const flush = () => {
     raf = 0;
     if (!mine()) return;
@@ -104,10 +109,16 @@ export async function runJudge(ctx) {
       const err = res.error;
       if (!mine()) {
         // The user moved on to another evaluator; nothing to report here.
-      } else if (err.kind === CallKind.ABORTED) runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
-      else {
+      } else if (err.kind === CallKind.ABORTED) {
+        runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
+        if (!got) ctx.setOutcome({ kind: "stopped" });
+      } else {
+        // Said next to Run, and in the verdict panel (the finally's judge()), where the verdict
+        // was awaited.
         runStatus.textContent = "";
         replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
+        ctx.setOutcome({ kind: "failed", error: err });
+        failed = true;
       }
     } else {
       got = res.content;
@@ -129,5 +140,6 @@ export async function runJudge(ctx) {
     } else ctx.setLastCall(null);
     ctx.drawUsage();
     ctx.judge();
+    if (failed) ctx.revealVerdict();
   }
 }

@@ -41,6 +41,7 @@ const SHARE_HASH = /^#rj\d+\./;
  * @property {() => void} stop
  * @property {() => void} clearForm
  * @property {() => void} drawForm
+ * @property {(verdictToCome: boolean) => void} revealVerdict brings the verdict card into view (a phone's is under the form), and again once its verdict is drawn when one is to come
  */
 
 /**
@@ -101,7 +102,7 @@ export function mountShare(ctx) {
     try {
       const { singleReport, save } = await import("./report/download.js");
       const rendered = ctx.rendered();
-      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, model: ctx.model() }));
+      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, messages: rendered ? rendered.messages : null, model: ctx.model() }));
       say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
     } catch (e) {
       say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
@@ -128,6 +129,7 @@ export function mountShare(ctx) {
         shareStatus,
         h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), res.message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
       );
+      ctx.revealVerdict(false);
       return;
     }
     const { shared, ev: found, own } = res.value;
@@ -147,6 +149,8 @@ export function mountShare(ctx) {
       shareStatus,
       h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
     );
+    // What the link was sent for is its verdict: on the first screen, a phone's too.
+    ctx.revealVerdict(true);
   }
 
   // drawLinkNote says, over the form of a link's evaluator, that it came with a link and is not

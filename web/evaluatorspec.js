@@ -77,6 +77,13 @@ const SCHEMA = field("o", {
     }),
     words: field("o", { f: { passed: field("s", { r: 1 }), failed: field("s", { r: 1 }) } }),
     example: field("o", { f: { inputs: field("m", { mx: MAX_ITEMS, of: field("x") }), answer: field("s", { d: "" }) } }),
+    // The check-up's generic transformations of the judged input, each with the verdict that is
+    // right for this rubric: true (passes), false (fails) or null (the judge declines: a label
+    // mapped to null); a transformation left out is not offered (core/checkup/custom.go).
+    checkup: field("o", {
+      h: '{"replaced": false, "emptied": false, "halved": true}',
+      f: { replaced: field("b", { z: 1 }), emptied: field("b", { z: 1 }), halved: field("b", { z: 1 }) },
+    }),
   },
 });
 
@@ -104,7 +111,7 @@ const at = (path, key) => (path ? path + "." + key : key);
  * (rj.evaluators() without the custom ones): their ids are taken, and an output of kind
  * "builtin" names one of them.
  * @param {unknown} v
- * @param {{id: string, dialect?: string, inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
+ * @param {{id: string, dialect?: string, variables?: string[], inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
  * @returns {{spec: any, errors: SpecCheck[], warnings: SpecCheck[], builtin: any}}
  */
 export function checkSpec(v, builtins) {
@@ -216,8 +223,10 @@ export function checkSpec(v, builtins) {
       fail(path + ".name", "evaluator.bad-value", `input name ${q(name)} must be letters, digits and '_', not starting with a digit: a name a template can read`);
     } else if (seen.has(name)) {
       fail(path + ".name", "evaluator.duplicate-input", `input ${q(name)} is declared twice`);
-    } else if (own && own.kind !== input.kind) {
-      fail(path + ".kind", "evaluator.builtin-input", `input ${q(name)} is of kind ${q(own.kind)} for ${b?.id}'s reader`);
+    } else if (own && !builtinKinds(own).includes(input.kind)) {
+      fail(path + ".kind", "evaluator.builtin-input", `input ${q(name)} is of kind ${oneOf(builtinKinds(own))} for ${b?.id}'s reader`);
+    } else if (!own && b?.variables?.includes(name)) {
+      fail(path + ".name", "evaluator.builtin-input", `${q(name)} is made by ${b.id}'s reader from its inputs, and the templates read it as it is: it is no input of its own; remove this input`);
     } else if (!own && input.kind !== "text" && input.kind !== "list") {
       fail(path + ".kind", "evaluator.bad-value", `kind ${q(input.kind)} is neither "text" nor "list"`);
     }
@@ -235,6 +244,7 @@ export function checkSpec(v, builtins) {
       if (bi.required && !seen.has(bi.name)) fail("inputs", "evaluator.builtin-input", `${b.id}'s reader needs the input ${q(bi.name)} (${bi.kind}): declare it`);
     }
   }
+  const judgedInput = () => inputs.find((x) => x.judged);
   if (!judged && inputs.length) {
     // The input the verdict is about: the built-in reader's own, else one named like the answer
     // under judgement, else the first text input.
@@ -242,7 +252,34 @@ export function checkSpec(v, builtins) {
     const guess = names.map((n) => inputs.find((x) => x.name === n)).find(Boolean) ?? inputs.find((x) => x.kind === "text") ?? inputs[0];
     guess.judged = true;
   }
+  if (isObject(spec.checkup)) checkupRules(spec, out, judgedInput(), warn);
   return { spec, errors, warnings, builtin: b };
+}
+
+/**
+ * checkupRules warns about a check-up field no case can come of: a reader whose verdicts never
+ * pass or fail, an emptied input that is required (ragjudge refuses it before any call), or a
+ * judge asked to decline (null) by a reader that cannot.
+ * @param {any} spec @param {any} out @param {any} judged
+ * @param {(path: string, code: string, message: string) => void} warn
+ */
+function checkupRules(spec, out, judged, warn) {
+  const chosen = Object.keys(spec.checkup);
+  if (!chosen.length || !out) return;
+  const never = (out.kind === "score" && out.pass_at === undefined) || (out.kind === "json" && out.pass === undefined && out.pass_at === undefined);
+  if (never) {
+    warn("checkup", "evaluator.bad-value", "the check-up offers no case: this reader's verdicts never pass or fail (give pass_at" + (out.kind === "json" ? " or pass" : "") + ")");
+    return;
+  }
+  if (spec.checkup.emptied !== undefined && judged?.required) {
+    warn("checkup.emptied", "evaluator.bad-value", `emptied is never offered: the judged input ${q(judged.name)} is required, and an empty one is refused before any call`);
+  }
+  const declines = (out.kind === "label" && isObject(out.labels) && Object.values(out.labels).includes(null)) || (out.kind === "builtin" && out.evaluator === "pairwise-faithfulness");
+  for (const k of chosen) {
+    if (spec.checkup[k] === null && !declines) {
+      warn("checkup." + k, "evaluator.bad-value", `${k} is null (the judge must decline), but this reader cannot decline: give a label mapped to null, or true or false`);
+    }
+  }
 }
 
 /**
@@ -372,6 +409,16 @@ export function checkTemplates(spec, reads, render, builtinVars, builtin, errors
     });
   }
   return variables;
+}
+
+/**
+ * builtinKinds are the kinds a built-in reader takes for its input `own`: the built-in's own
+ * kind, and "list" (of texts) for its lists of claims or evidence, which its reader reads as
+ * texts (claims numbered c1, c2, …; evidence without titles).
+ * @param {{kind: string}} own @returns {string[]}
+ */
+export function builtinKinds(own) {
+  return own.kind === "claims" || own.kind === "evidence" ? [own.kind, "list"] : [own.kind];
 }
 
 /**

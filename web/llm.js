@@ -7,10 +7,10 @@
 // callerror.js; a streamed answer is read in sse.js; the connection limit and the sampling parameters
 // are in connections.js and modelparams.js. All are re-exported here: callers import llm.js only.
 
-import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage } from "./callerror.js";
+import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage, serverBusy, httpError, keySource } from "./callerror.js";
 import { readStream, usageOf } from "./sse.js";
 
-export { CallKind, CallError, UNREACHABLE_STATUSES, unreachable, httpErrorMessage } from "./callerror.js";
+export { CallKind, CallError, UNREACHABLE_STATUSES, ServerCode, KeySource, unreachable, serverBusy, httpErrorMessage, httpError, retryableStatus } from "./callerror.js";
 export { HTTP1_CONNECTIONS, observedProtocol, connectionLimit } from "./connections.js";
 export { isReasoningModel, modelParams } from "./modelparams.js";
 
@@ -79,14 +79,6 @@ export function backoffDelay(retry, policy = DEFAULT_POLICY, random = Math.rando
 }
 
 /**
- * retryableStatus: the statuses worth repeating. 501 and 505 say the server never will.
- * @param {number} status
- */
-export function retryableStatus(status) {
-  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599 && status !== 501 && status !== 505);
-}
-
-/**
  * sleep waits ms on clock, rejecting with an "aborted" CallError if signal aborts first.
  * @param {number} ms
  * @param {typeof realClock} [clock]
@@ -141,7 +133,8 @@ export function hostOf(url) {
 
 /**
  * requestInit builds every request the page sends an endpoint: the key only in Authorization,
- * and credentials "omit" so that no cookie of the page's origin goes with it.
+ * and credentials "same-origin": a cookie goes only to the page's own origin, where the dev
+ * server keeps its access token in one (serve/token.go); an endpoint on another origin gets none.
  * @param {string | undefined} apiKey
  * @param {object | null} [body]  a JSON body: a POST; none: a GET
  * @param {boolean} [stream]
@@ -152,7 +145,7 @@ export function requestInit(apiKey, body = null, stream = false) {
   const headers = { Accept: stream ? "text/event-stream" : "application/json" };
   if (body) headers["Content-Type"] = "application/json";
   if (apiKey) headers.Authorization = "Bearer " + apiKey;
-  const init = { method: body ? "POST" : "GET", headers, credentials: /** @type {RequestCredentials} */ ("omit") };
+  const init = { method: body ? "POST" : "GET", headers, credentials: /** @type {RequestCredentials} */ ("same-origin") };
   return body ? { ...init, body: JSON.stringify(body) } : init;
 }
 
@@ -169,24 +162,6 @@ export function chatBody(request, stream = false) {
   const body = { ...request.params, model: request.model, messages: request.messages, stream };
   if (stream) body.stream_options = { include_usage: true };
   return body;
-}
-
-/**
- * httpError is the CallError of a call answered with HTTP status (text: the response body), as a
- * live call and a batch output line with that status_code both report it.
- * @param {number} status
- * @param {string} text
- * @param {{model?: string, direct?: boolean, retryAfterMs?: number | null}} [o]
- * @returns {CallError}
- */
-export function httpError(status, text, { model = "", direct = false, retryAfterMs = null } = {}) {
-  return new CallError(httpErrorMessage(status, { model, direct, retryAfterMs }), {
-    kind: CallKind.HTTP,
-    status,
-    retryable: retryableStatus(status),
-    retryAfterMs,
-    detail: upstreamMessage(text),
-  });
 }
 
 /**
@@ -214,10 +189,11 @@ export function readAnswer(body, text, model) {
  * attempt makes one HTTP call with its own timeout and returns {content, usage, model,
  * finishReason}, or throws a CallError saying whether it is worth retrying. A transport that holds
  * a call before sending it on (the dev server's calls socket queues some) calls init.onStarted when
- * the call really starts: the timeout counts from then. Streaming, every byte restarts the timeout.
+ * the call really starts: the timeout counts from then, and c.onStarted is told (once). Streaming,
+ * every byte restarts the timeout.
  */
 async function attempt(fetchFn, url, init, c) {
-  const { timeoutMs, clock, signal, stream, onDelta, direct, model, batch } = c;
+  const { timeoutMs, clock, signal, stream, onDelta, direct, model, batch, onStarted } = c;
   const ctrl = new AbortController();
   let timedOut = false;
   const onTimeout = () => {
@@ -229,6 +205,13 @@ async function attempt(fetchFn, url, init, c) {
     if (timedOut || ctrl.signal.aborted) return;
     clock.clearTimeout(timer);
     timer = clock.setTimeout(onTimeout, timeoutMs);
+  };
+  let startedOnce = false;
+  const started = () => {
+    poke();
+    if (startedOnce || timedOut || ctrl.signal.aborted) return;
+    startedOnce = true;
+    if (onStarted) onStarted();
   };
   const onAbort = () => ctrl.abort();
   if (signal) signal.addEventListener("abort", onAbort, { once: true });
@@ -253,7 +236,7 @@ async function attempt(fetchFn, url, init, c) {
   try {
     let res;
     try {
-      res = await fetchFn(url, { ...init, signal: ctrl.signal, onStarted: poke });
+      res = await fetchFn(url, { ...init, signal: ctrl.signal, onStarted: started });
     } catch (e) {
       throw fail(e);
     }
@@ -264,7 +247,7 @@ async function attempt(fetchFn, url, init, c) {
       } catch (e) {
         throw fail(e);
       }
-      if (!res.ok) throw httpError(res.status, text, { model, direct, retryAfterMs: parseRetryAfter(res.headers, clock.now()) });
+      if (!res.ok) throw httpError(res.status, text, { model, direct, retryAfterMs: parseRetryAfter(res.headers, clock.now()), key: keySource(res.headers, init.headers, direct) });
       let body;
       try {
         body = JSON.parse(text);
@@ -301,7 +284,9 @@ async function attempt(fetchFn, url, init, c) {
  * @property {import("./batch/slots.js").AdaptiveSlots | null} [slots]  a run's calls in flight: each attempt takes a
  *           slot and gives it back with its outcome (AIMD on 429s); a call waiting to retry holds none
  * @property {(info: {attempt: number, delayMs: number, error: CallError}) => void} [onRetry]  attempt `attempt` failed; the next goes out in delayMs
- * @property {(attempt: number) => void} [onAttempt]  attempt number `attempt` (1 for the first) goes out now
+ * @property {(attempt: number) => void} [onAttempt]  attempt number `attempt` (1 for the first) goes out now: over a
+ *           transport that holds calls before sending them on (a fetch with `reportsStart`, the dev server's calls
+ *           socket), when the server starts it, so that the calls said to be out are the calls in flight upstream
  * @property {boolean} [stream]  ask for server-sent events (stream_options.include_usage too)
  * @property {(piece: string, full: string) => void} [onDelta]  each piece of the answer as it arrives
  * @property {boolean} [direct]  the page calls a remote endpoint itself (not through the dev server)
@@ -331,7 +316,8 @@ export async function chat(request, opts = {}) {
   const stream = !!opts.stream;
   const init = requestInit(opts.apiKey, chatBody(request, stream), stream);
   const url = chatURL(request.endpoint);
-  const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch };
+  const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch, onStarted: /** @type {(() => void) | null} */ (null) };
+  const reportsStart = !!(/** @type {any} */ (fetchFn).reportsStart);
   let waitedMs = 0;
   let counted = 0; // the attempts that count against policy.maxAttempts (see THROTTLED_FREE)
   /** @type {number | null} */
@@ -348,7 +334,9 @@ export async function chat(request, opts = {}) {
     }
     const answeredMark = slots ? (previousSent ?? slots.answered) : 0;
     if (slots) previousSent = slots.answered;
-    if (opts.onAttempt) opts.onAttempt(n);
+    const onAttempt = opts.onAttempt;
+    if (onAttempt && !reportsStart) onAttempt(n);
+    c.onStarted = onAttempt && reportsStart ? () => onAttempt(n) : null;
     let r;
     try {
       r = await attempt(fetchFn, url, init, c);
@@ -362,15 +350,20 @@ export async function chat(request, opts = {}) {
         if (slots) slots.release(token, "aborted");
         throw e;
       }
-      const throttled = e.kind === CallKind.HTTP && e.status === 429;
+      // The dev server's own 429 (its cap on calls in flight, shared with other pages) is not
+      // the provider's: it does not halve the run's calls in flight, and in a run it uses up no
+      // attempt (the call never left the dev server): it waits its Retry-After, up to
+      // maxThrottledAttempts. A single call (no slots) fails at once, saying so.
+      const busy = serverBusy(e);
+      const throttled = e.kind === CallKind.HTTP && e.status === 429 && !busy;
       // THROTTLED_FREE: a 429 while the endpoint answers other calls of the run is a storm the run
       // rides out at a lower concurrency, not this row's trouble: it does not use up an attempt.
-      const free = throttled && !!slots && slots.answered > answeredMark && n < policy.maxThrottledAttempts;
+      const free = !!slots && (busy || (throttled && slots.answered > answeredMark)) && n < policy.maxThrottledAttempts;
       if (!free) counted++;
       // The backoff grows with the attempts that counted: free 429s before a 500 do not lengthen its wait.
       let delay = backoffDelay(Math.max(1, counted), policy, random, e.retryAfterMs);
       if (slots) slots.release(token, throttled ? "throttled" : "other", delay);
-      const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch };
+      const tail = { model: request.model, attempts: n, retryAfterMs: e.retryAfterMs, direct: c.direct, batch: policy.batch, code: e.code, key: e.key };
       if (!e.retryable || counted >= policy.maxAttempts || n >= policy.maxThrottledAttempts) {
         if (e.kind === CallKind.HTTP) e.message = httpErrorMessage(e.status, tail);
         else if (n > 1 && e.what) e.message = failure(e.kind, `${e.what} after ${n} attempts`, e.advice).message;

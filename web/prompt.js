@@ -147,13 +147,47 @@ export function groupDigits(n) {
 }
 
 /**
- * promptCard is the Evaluate view's prompt card: the rendered prompt (folded by default), a
+ * @typedef {{role: string, content: string}} Message
+ */
+
+/**
+ * splitMessages places the prompt (the last user message, whose spans rj.render gives) among a
+ * render's messages: those before it (a system message, a few-shot exchange) and after it (an
+ * assistant's opening words). A render of one message has none either side.
+ * @param {{prompt: string, messages?: Message[]}} r
+ * @returns {{before: Message[], after: Message[]}}
+ */
+export function splitMessages(r) {
+  const msgs = Array.isArray(r.messages) ? r.messages : [];
+  let i = -1;
+  for (let k = msgs.length - 1; k >= 0 && i < 0; k--) if (msgs[k].role === "user" && msgs[k].content === r.prompt) i = k;
+  if (i < 0) return { before: [], after: [] };
+  return { before: msgs.slice(0, i), after: msgs.slice(i + 1) };
+}
+
+/**
+ * promptText is what the judge is sent, as one text: the prompt when it is the one message, else
+ * every message under its role ("[system]\n…\n\n[user]\n…"): what Copy prompt copies for a chat
+ * tool (a system message left out would leave the judge without its instructions) and what a
+ * report quotes.
+ * @param {{prompt: string, messages?: Message[]}} r
+ * @returns {string}
+ */
+export function promptText(r) {
+  const msgs = Array.isArray(r.messages) ? r.messages : [];
+  if (msgs.length <= 1) return r.prompt;
+  return msgs.map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
+}
+
+/**
+ * promptCard is the Evaluate view's prompt card: the rendered prompt (folded by default), with
+ * the other messages the judge gets (a system message) above or below it under their roles, a
  * legend of the inputs' colours, its size, and the buttons to unfold and copy it. draw(rendered,
  * names) shows an rj.render result (null for none); copy() copies the prompt and says so.
  */
 export function promptCard() {
   let collapsed = true;
-  /** @type {{prompt: string, spans?: {expr: string, input: string, start: number, end: number}[]} | null} */
+  /** @type {{prompt: string, messages?: Message[], spans?: {expr: string, input: string, start: number, end: number}[]} | null} */
   let rendered = null;
   /** @type {string[]} */
   let names = [];
@@ -167,10 +201,19 @@ export function promptCard() {
     on: { click: () => { collapsed = !collapsed; redraw(); } },
   });
   const copyBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-prompt" }, text: "Copy prompt", on: { click: () => copy() } });
+  // The other messages, and the prompt's own role when there are others.
+  const before = h("div", { class: "prompt-others", dataset: { ref: "prompt-before" } });
+  const after = h("div", { class: "prompt-others", dataset: { ref: "prompt-after" } });
+  const role = h("div", { class: "prompt-role", text: "user", hidden: true });
+  /** @param {Message} m */
+  const other = (m) => h("div", { class: "prompt-other", dataset: { role: m.role } }, h("div", { class: "prompt-role", text: m.role }), h("pre", { class: "prompt mono", tabIndex: 0, text: m.content, attrs: { "aria-label": `Rendered ${m.role} message` } }));
 
   function redraw() {
     if (!rendered) {
       replace(pre, h("span", { class: "placeholder", text: "The prompt appears here as you fill in the form." }));
+      replace(before);
+      replace(after);
+      role.hidden = true;
       replace(legend);
       meta.textContent = "";
       toggleBtn.hidden = true;
@@ -179,6 +222,10 @@ export function promptCard() {
     }
     copyBtn.disabled = false;
     const r = rendered;
+    const { before: first, after: then } = splitMessages(r);
+    replace(before, first.map(other));
+    replace(after, then.map(other));
+    role.hidden = !first.length && !then.length;
     const info = renderPrompt(pre, r.prompt, r.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
     // The inputs whose text the prompt shows: {{ passage }} in a loop over contexts is contexts.
     const inputs = [...new Set((r.spans || []).map((s) => s.input).filter(Boolean))];
@@ -197,13 +244,15 @@ export function promptCard() {
     toggleBtn.hidden = info.lines <= 12;
     toggleBtn.textContent = collapsed ? `Show all ${info.lines} lines` : "Fold the seed text";
     toggleBtn.setAttribute("aria-expanded", String(!collapsed));
-    const chars = r.prompt.length;
-    meta.textContent = `${info.lines} lines · ${groupDigits(chars)} characters · about ${groupDigits(Math.ceil(chars / 4))} tokens`;
+    // The size of all the judge gets, its other messages included.
+    const chars = promptText(r).length;
+    const n = (r.messages || []).length;
+    meta.textContent = `${n > 1 ? n + " messages" : info.lines + " lines"} · ${groupDigits(chars)} characters · about ${groupDigits(Math.ceil(chars / 4))} tokens`;
   }
 
   async function copy() {
     if (!rendered) return false;
-    const ok = await copyText(rendered.prompt);
+    const ok = await copyText(promptText(rendered));
     copyBtn.textContent = ok ? "✓ Copied" : "Copy failed: select the prompt and copy it";
     setTimeout(() => (copyBtn.textContent = "Copy prompt"), 2000);
     return ok;
@@ -211,7 +260,7 @@ export function promptCard() {
 
   return {
     buttons: h("div", { class: "btn-row" }, toggleBtn, copyBtn),
-    body: [legend, pre, meta],
+    body: [legend, before, role, pre, after, meta],
     /** @param {any} r an rj.render result or null @param {string[]} inputNames */
     draw(r, inputNames) {
       rendered = r;

@@ -13,11 +13,13 @@
 // (see call). Every result comes back as one text: JSON, {"ok": result} or {"error": {kind, code,
 // name, line, col, message}}, with a long text (a prompt) after it unescaped (bridge/bridge.go).
 // Loading the wasm and Go's wasm_exec.js is loadwasm.js's; the custom evaluators' functions are
-// customevaluators.js's, the error class errors.js's and the API's types types.js's.
+// customevaluators.js's, the error class errors.js's and the API's types types.js's; parse's
+// logprobs are made lighter to send by logprobwire.js.
 
 import { customEvaluators } from "./customevaluators.js";
 import { RagJudgeError, fromWire } from "./errors.js";
 import { isRunningGo, loadError, startGo } from "./loadwasm.js";
+import { slimParseOptions } from "./logprobwire.js";
 import {
   W_HELD, W_LIST, W_NULL, W_STRING, flatten, heldValues, pack, textArg, utf8Decoder, withHeld,
 } from "./wire.js";
@@ -30,6 +32,7 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").Evaluator} Evaluator */
 /** @typedef {import("./types.js").EvaluatorSpec} EvaluatorSpec */
 /** @typedef {import("./types.js").SpecCheck} SpecCheck */
+/** @typedef {import("./types.js").EvaluatorCheck} EvaluatorCheck */
 /** @typedef {import("./types.js").Span} Span */
 /** @typedef {import("./types.js").Rendered} Rendered */
 /** @typedef {import("./types.js").Check} Check */
@@ -42,6 +45,20 @@ export { RagJudgeError };
 /** @typedef {import("./types.js").RowConsistency} RowConsistency */
 /** @typedef {import("./types.js").Consistency} Consistency */
 /** @typedef {import("./types.js").Description} Description */
+/** @typedef {import("./types.js").CheckupCase} CheckupCase */
+/** @typedef {import("./types.js").CheckupCases} CheckupCases */
+/** @typedef {import("./types.js").CheckupGrade} CheckupGrade */
+/** @typedef {import("./types.js").CheckupReference} CheckupReference */
+/** @typedef {import("./types.js").PositionStats} PositionStats */
+/** @typedef {import("./types.js").Logprob} Logprob */
+/** @typedef {import("./types.js").ParseOptions} ParseOptions */
+/** @typedef {import("./types.js").Confidence} Confidence */
+/** @typedef {import("./types.js").WeighedVerdict} WeighedVerdict */
+/** @typedef {import("./types.js").Calibration} Calibration */
+/** @typedef {import("./types.js").CalibrationBin} CalibrationBin */
+/** @typedef {import("./types.js").JuryMember} JuryMember */
+/** @typedef {import("./types.js").JuryOptions} JuryOptions */
+/** @typedef {import("./types.js").JuryVerdict} JuryVerdict */
 /** @typedef {import("./types.js").RagJudge} RagJudge */
 /** @typedef {import("./loadwasm.js").RunningGo} RunningGo */
 
@@ -175,7 +192,8 @@ export async function load(opts = {}) {
       for (const m of r.messages) m.content ??= r.prompt;
       return r;
     },
-    parse: (id, inputs, output) => call("parse", ["$id", "@inputs", "$output"], [id, inputs, output]),
+    parse: (id, inputs, output, /** @type {ParseOptions} */ opts = {}) =>
+      call("parse", ["$id", "@inputs", "$output", "opts"], [id, inputs, output, slimParseOptions(opts)]),
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
     template: (source, dialect, vars) => call("template", ["$source", "$dialect", "@vars"], [source, dialect, vars]),
@@ -187,6 +205,16 @@ export async function load(opts = {}) {
     correlation: (xs, ys) => call("correlation", ["xs", "ys"], [xs, ys]),
     consistency: (rows) => call("consistency", ["rows"], [rows]),
     describe: (xs) => call("describe", ["xs"], [xs]),
+    // The pool is held like inputs: a check-up sends the same pool with each of its rows.
+    checkupCases: (id, inputs, options = {}) =>
+      call("checkupCases", ["$id", "@inputs", "seed", "@pool"], [id, inputs, options?.seed, options?.pool]),
+    checkupGrade: (c, verdict, refs) => call("checkupGrade", ["case", "verdict", "refs"], [c, verdict, refs]),
+    checkupMatrix: (graded) => call("checkupMatrix", ["graded"], [graded]),
+    swapOrders: (id, inputs) => call("swapOrders", ["$id", "inputs"], [id, inputs]),
+    combineOrders: (first, second) => call("combineOrders", ["first", "second"], [first, second]),
+    positionStats: (verdicts) => call("positionStats", ["verdicts"], [verdicts]),
+    calibration: (p, human) => call("calibration", ["p", "human"], [p, human]),
+    jury: (verdicts, opts) => call("jury", ["verdicts", "opts"], [verdicts, opts]),
     ...customEvaluators(call),
   };
 

@@ -2,6 +2,10 @@
 // tokens) and the badge that says where judge calls go.
 
 import { h, ref, replace, uid } from "./dom.js";
+import { modelChosen, modelsText, pickModel } from "./modelpick.js";
+
+/** KEY_SETTLE_MS: how long the key field stays unchanged before the models are asked for with it. */
+const KEY_SETTLE_MS = 400;
 
 /** mountSettings wires the settings button, popover and badge to state. */
 export function mountSettings(root, state) {
@@ -11,6 +15,8 @@ export function mountSettings(root, state) {
   const s = () => state.get("settings");
   let models = [];
   let modelsFor = "";
+  let replacedNote = ""; // what the default model became, said until the user picks another
+  let keyTimer = 0;
 
   const field = (label, control, hint) => {
     const id = control.id || (control.id = uid("set"));
@@ -50,7 +56,8 @@ export function mountSettings(root, state) {
     class: "input",
     dataset: { ref: "model" },
     attrs: { list: modelList.id, spellcheck: "false", autocomplete: "off" },
-    on: { change: () => state.setSettings({ model: model.value.trim() }) },
+    // A model typed here is the user's: never replaced by the endpoint's list (modelpick.js).
+    on: { change: () => state.setSettings({ model: model.value.trim(), modelChosen: model.value.trim() !== "" }) },
   });
   const modelHint = h("div", { class: "hint", attrs: { "aria-live": "polite" } });
   const key = h("input", {
@@ -125,9 +132,11 @@ export function mountSettings(root, state) {
     for (const m of ["proxy", "direct", "manual"]) pop.querySelector(`[data-ref="endpoint-${m}"]`).checked = ep.mode === m;
     const proxyRadio = pop.querySelector('[data-ref="endpoint-proxy"]');
     proxyRadio.disabled = !state.config;
-    proxyLabel.textContent = state.config
-      ? `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`
-      : "This dev server (/v1): not running here (start it with make run)";
+    proxyLabel.textContent = !state.config
+      ? "This dev server (/v1): not running here (start it with make run)"
+      : state.config.token === "required"
+        ? "This dev server (/v1): shared, it needs its access token: open the address it printed (…/?token=…)"
+        : `This dev server (/v1) → ${state.config.upstream_host || state.config.upstream}`;
     baseURL.disabled = ep.mode !== "direct";
     if (document.activeElement !== baseURL) baseURL.value = st.baseURL;
     if (document.activeElement !== model) model.value = st.model;
@@ -144,22 +153,60 @@ export function mountSettings(root, state) {
       : "Kept in memory only: gone when you close the tab.";
     where.textContent = ep.label;
     where.dataset.mode = ep.mode;
+    // A shared dev server whose access token this page lacks: its calls are refused.
+    where.dataset.locked = String(ep.mode === "proxy" && !!state.config && state.config.token === "required");
   }
 
-  async function refreshModels() {
+  /**
+   * refreshModels asks the endpoint for its models (a GET, never paid) when where calls go or the
+   * key changed, offers them in the model field, and makes the default model one the endpoint
+   * lists when the user has not chosen one (modelpick.js). Unless opened (open: the popover is
+   * shown), it asks only with a key to send, the user's or the dev server's: nothing goes upstream
+   * without one that the user did not ask for. where.dataset.models says how far it is: "asking",
+   * then the number of models listed.
+   * @param {boolean} [open]
+   */
+  async function refreshModels(open = false) {
     const ep = state.endpoint();
     if (ep.mode === "manual") {
       modelHint.textContent = "";
+      delete where.dataset.models;
       return;
     }
-    const sig = ep.baseURL + "|" + (state.key ? "k" : "");
+    if (!open && !keyToSend()) return;
+    const sig = ep.baseURL + "|" + state.key; // in memory only, as the key is
+    if (sig === modelsFor) return;
+    // Not needed to draw the page.
+    const [{ listModels }, { keyMissing }] = await Promise.all([import("./llm.js"), import("./keyguard.js")]);
+    if (keyMissing(state)) {
+      // The endpoint needs a key to list its models: none is asked for without it.
+      modelsFor = "";
+      modelHint.textContent = "Enter your API key to see the endpoint's models.";
+      return;
+    }
     if (sig === modelsFor) return;
     modelsFor = sig;
+    where.dataset.models = "asking";
     modelHint.textContent = "Asking the endpoint for its models…";
-    const { listModels } = await import("./llm.js"); // not needed to draw the page
-    models = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
+    const listed = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
+    if (sig !== modelsFor) return; // asked again meanwhile: that answer is the one to show
+    models = listed;
     replace(modelList, models.map((m) => h("option", { value: m })));
-    modelHint.textContent = models.length ? `${models.length} models offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.";
+    const st = s();
+    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st) });
+    replacedNote = pick.replaced ? pick.note : "";
+    where.dataset.models = String(models.length);
+    if (pick.replaced) state.setSettings({ model: pick.model, modelChosen: false });
+    drawModelHint();
+  }
+
+  /** drawModelHint says how many models the endpoint lists, and what became of the model (modelpick.js). */
+  function drawModelHint() {
+    if (state.endpoint().mode === "manual" || where.dataset.models === "asking" || !where.dataset.models) return;
+    const st = s();
+    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st) });
+    const note = pick.note || (st.modelChosen === false ? replacedNote : "");
+    modelHint.textContent = (models.length ? `${modelsText(models.length)} offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.") + (note ? " " + note : "");
   }
 
   // fit keeps the whole popover reachable in any window: it scrolls within the height left
@@ -176,7 +223,7 @@ export function mountSettings(root, state) {
     button.setAttribute("aria-expanded", "true");
     fit();
     sync();
-    refreshModels();
+    refreshModels(true);
     (pop.querySelector("input:checked") || pop.querySelector("input")).focus();
   }
   function hide(focusButton) {
@@ -198,11 +245,27 @@ export function mountSettings(root, state) {
   state.addEventListener("change", (e) => {
     if (e.detail.keys.includes("settings") || e.detail.keys.includes("key")) {
       sync();
-      if (!pop.hidden) refreshModels();
+      drawModelHint();
+      // A key is typed a character at a time: the list is asked for once it stops changing.
+      clearTimeout(keyTimer);
+      if (e.detail.keys.includes("key")) keyTimer = setTimeout(() => refreshModels(!pop.hidden), KEY_SETTLE_MS);
+      else refreshModels(!pop.hidden);
     }
   });
   sync();
+  // The list is asked for at once when there is a key (not only when the popover opens): a run
+  // started without opening it must not go out with a default model the endpoint does not have.
+  // It waits for the first paint; where says "asking" meanwhile.
+  if (state.endpoint().mode !== "manual" && keyToSend()) {
+    where.dataset.models = "asking";
+    setTimeout(refreshModels, 0);
+  }
   return { show, hide };
+
+  /** keyToSend: a key goes with calls, the user's or (through the dev server) the server's own. */
+  function keyToSend() {
+    return !!state.key || (state.endpoint().mode === "proxy" && !!(state.config && state.config.server_key));
+  }
 }
 
 function clampNum(v, lo, hi, dflt) {

@@ -13,12 +13,40 @@ export function usageOf(u) {
 }
 
 /**
+ * DRAIN_MS: how long a body may stay open after its [DONE] before it is cancelled (drain).
+ */
+export const DRAIN_MS = 10_000;
+
+/**
+ * drain reads what a body still holds after its [DONE] to its end, in the background, and cancels
+ * it only if it is still open after ms. Servers end the body a moment after [DONE] (the dev server
+ * once its upstream has, providers with a last empty chunk); a body cancelled before that is a
+ * request the browser logs as failed (net::ERR_ABORTED), though its answer came whole.
+ * @param {ReadableStreamDefaultReader<Uint8Array>} reader
+ * @param {number} ms
+ */
+function drain(reader, ms) {
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), ms);
+  /** @type {any} */ (timer).unref?.(); // Node (the unit tests): a body left open does not hold the process
+  (async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      // the connection broke after the answer was whole: nothing is lost
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+}
+
+/**
  * readStream reads a server-sent events answer; state.delivered is set once a piece has been shown.
+ * It returns at [DONE]; the rest of the body is read to its end in the background (drain).
  * @param {{body: ReadableStream<Uint8Array>}} res  a response whose body is the event stream
- * @param {{poke: () => void, onDelta?: (piece: string, full: string) => void, model: string, state: {delivered: boolean}}} o
+ * @param {{poke: () => void, onDelta?: (piece: string, full: string) => void, model: string, state: {delivered: boolean}, drainMs?: number}} o
  * @returns {Promise<{content: string, usage: {prompt_tokens: number, completion_tokens: number} | null, model: string, finishReason: string | null}>}
  */
-export async function readStream(res, { poke, onDelta, model, state }) {
+export async function readStream(res, { poke, onDelta, model, state, drainMs = DRAIN_MS }) {
   const reader = res.body.getReader();
   const dec = new TextDecoder();
   let buf = "";
@@ -27,6 +55,7 @@ export async function readStream(res, { poke, onDelta, model, state }) {
   let usage = null;
   let finishReason = null;
   let done = false;
+  let ended = false;
   const handle = (/** @type {string} */ data) => {
     if (data === "[DONE]") return void (done = true);
     let j;
@@ -56,7 +85,10 @@ export async function readStream(res, { poke, onDelta, model, state }) {
   try {
     while (!done) {
       const { value, done: end } = await reader.read();
-      if (end) break;
+      if (end) {
+        ended = true;
+        break;
+      }
       poke();
       buf += dec.decode(value, { stream: true });
       let i;
@@ -72,7 +104,7 @@ export async function readStream(res, { poke, onDelta, model, state }) {
       }
     }
   } finally {
-    if (done) reader.cancel().catch(() => {});
+    if (done && !ended) drain(reader, drainMs);
   }
   if (!done && !finishReason)
     throw failure(CallKind.NETWORK, "The answer stream ended before the model finished", "the answer may be incomplete; run again", { retryable: !state.delivered });

@@ -171,6 +171,9 @@ sw.addEventListener("fetch", (event) => {
   if (req.method !== "GET") return;
   const url = new URL(req.url);
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname) || isAPI(url.pathname)) return;
+  // A shared dev server's address with its access token (serve/token.go) goes to the server,
+  // which trades it for a cookie and redirects: never answered from the cache, never cached.
+  if (url.searchParams.has("token")) return;
   if (req.mode === "navigate") {
     event.respondWith(navigate(event, url));
   } else {

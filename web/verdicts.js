@@ -7,20 +7,39 @@
 
 import { h, badge, stateOf } from "./dom.js";
 import { causeOfChecks, hasCode } from "./causes.js";
-import { fmt, generic, scoreView } from "./verdict/common.js";
+import { fmt, generic, scoreView, rest } from "./verdict/common.js";
+import { judgeReasons } from "./verdict/words.js";
 import { claimsView } from "./verdict/claims.js";
 import { yesNoView } from "./verdict/yesno.js";
 import { pairwiseView } from "./verdict/pairwise.js";
 import { recallView, bars, passageLabels } from "./verdict/recall.js";
 
 export { fmt, generic, bars, passageLabels };
+export { outcomeView } from "./verdict/failed.js";
 
 /** VIEWS maps an evaluator's declared view to the function that draws it. */
 const VIEWS = { claims: claimsView, "yes-no": yesNoView, pairwise: pairwiseView, recall: recallView };
 
 function genericView({ head, score, d }) {
   if (score) head.append(score);
-  return Object.keys(d).length ? generic(d) : null;
+  // A custom reader's reason is shown as the judge's reason (reasonsView), not again here.
+  const other = rest(d, ["reason"]);
+  return Object.keys(other).length ? generic(other) : null;
+}
+
+/**
+ * reasonsView shows the reasoning the judge wrote in its JSON (words.js judgeReasons: a custom
+ * reader's reason, fields named reasoning, explanation, …) as prose under the verdict; a report
+ * holds the same.
+ * @param {{label: string, text: string}[]} list
+ */
+function reasonsView(list) {
+  if (!list.length) return null;
+  return h(
+    "div",
+    { class: "judge-reasons", dataset: { ref: "judge-reasons" } },
+    list.map((r) => h("div", { class: "judge-reason" }, h("div", { class: "judge-reason-label", text: r.label }), h("p", { class: "judge-reason-text", text: r.text }))),
+  );
 }
 
 /** causeOf says in words why a verdict is undetermined. */
@@ -51,8 +70,8 @@ export function renderVerdict({ rj, ev, inputs, v, answer = "", scoreOnly = fals
     big.dataset.ref = "verdict-badge";
     head.append(big);
   }
-  // An answer cut short is undetermined whatever it said: no score is shown for it.
-  const score = hasCode(checks, "answer.truncated") ? null : scoreView(ev, v);
+  // An answer cut short is undetermined whatever it said: no score is shown for it (scoreWords).
+  const score = scoreView(ev, v);
   const view = VIEWS[ev.view] || genericView;
   let body = null;
   try {
@@ -66,6 +85,7 @@ export function renderVerdict({ rj, ev, inputs, v, answer = "", scoreOnly = fals
     { class: "verdict " + "v-" + stateOf(v.passed), dataset: { ref: "verdict-view", state: stateOf(v.passed), view: ev.view || "generic" } },
     head,
     checksView(checks, { onLocate }),
+    reasonsView(judgeReasons(d)),
     body,
     h("details", { class: "raw-data" }, h("summary", { text: "Verdict as data (JSON)" }), h("pre", { class: "mono", text: JSON.stringify(v, null, 2) })),
   );

@@ -125,6 +125,13 @@ const (
 	RepeatSplit Code = "repeat.split"
 )
 
+// A pairwise row judged in both orders, its answers exchanged the second time (the check-up's
+// CombineOrders).
+const (
+	PositionFlip     Code = "position.flip"
+	PositionUngraded Code = "position.ungraded"
+)
+
 // A custom evaluator's definition, as rj.checkEvaluator and rj.define check it: each check has
 // the path of the field it is about, and the line, column and length inside a template.
 const (
@@ -154,4 +161,25 @@ const (
 	AnswerNeutralLabel  Code = "answer.neutral-label"
 	AnswerMissingField  Code = "answer.missing-field"
 	AnswerBadField      Code = "answer.bad-field"
+)
+
+// Confidence from logprobs (rj.parse with {logprobs}): why a verdict has no confidence. Each is a
+// warning beside a verdict that stands as it was read; confidence is then null with
+// confidence_reason.
+const (
+	ConfidenceNone           Code = "confidence.none"
+	ConfidenceBadLogprobs    Code = "confidence.bad-logprobs"
+	ConfidenceUnsupported    Code = "confidence.unsupported"
+	ConfidenceNoVerdict      Code = "confidence.no-verdict"
+	ConfidenceMismatch       Code = "confidence.mismatch"
+	ConfidenceNoToken        Code = "confidence.no-token"
+	ConfidenceNoAlternatives Code = "confidence.no-alternatives"
+	ConfidenceAmbiguous      Code = "confidence.ambiguous"
+	ConfidenceLowMass        Code = "confidence.low-mass"
+)
+
+// A jury of judges (rj.jury): why the jury's verdict is undetermined.
+const (
+	JuryTie          Code = "jury.tie"
+	JuryUndetermined Code = "jury.undetermined"
 )

@@ -73,8 +73,11 @@ func init() {
     {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
   ]
 }`),
-		vars:  claimVars,
-		parse: claimParse,
+		Variables: []string{"question", "reports", "evidence"},
+		vars:      claimVars,
+		parse:     claimParse,
+		noConfidence: "claim-groundedness's verdict comes from one grade per claim, not from one token of the answer: " +
+			"its logprobs say nothing about the verdict as a whole",
 	})
 }
 

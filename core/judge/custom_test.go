@@ -617,3 +617,126 @@ func TestNeutralLabelPointsAtTheLabel(t *testing.T) {
 	assert.Equal(t, []int{2, 10, 17}, []int{c.Line, c.Col, c.Len})
 	assert.Contains(t, c.Message, `"partially correct"`)
 }
+
+// builtinCopy is built-in b as rj.spec makes it a definition to edit (its prompt, its inputs,
+// its reader), under id, with the given inputs' kinds changed.
+func builtinCopy(t *testing.T, b *Evaluator, id string, kinds map[string]string) *value.Object {
+	t.Helper()
+	inputs := append([]Input(nil), b.Inputs...)
+	for k := range inputs {
+		if kind, ok := kinds[inputs[k].Name]; ok {
+			inputs[k].Kind = kind
+		}
+	}
+	enc, err := value.Marshal(value.NewObject("id", id, "title", "T", "description", "", "dialect", b.Dialect, "prompt", b.Prompt,
+		"inputs", inputs, "output", value.NewObject("kind", "builtin", "evaluator", b.ID)))
+	require.NoError(t, err)
+	return decodeObject(t, string(enc))
+}
+
+// TestBuiltinCopiesAreTheBuiltins: each built-in duplicated renders its example into the
+// built-in's prompt and reads its answer into the built-in's verdict; its list inputs may be
+// plain lists of texts, which render as the built-in renders the same texts.
+func TestBuiltinCopiesAreTheBuiltins(t *testing.T) {
+	r := testRegistry(t)
+	for _, b := range r.Evaluators() {
+		t.Run(b.ID, func(t *testing.T) {
+			e, err := r.Define(builtinCopy(t, b, b.ID+"-copy", nil))
+			require.NoError(t, err)
+			assert.Equal(t, b.Inputs, e.Inputs, "the form")
+			assert.Equal(t, []any{b.View, b.Score, b.Words}, []any{e.View, e.Score, e.Words})
+			want, err := r.Render(b.ID, b.Example.Inputs)
+			require.NoError(t, err)
+			got, err := r.Render(e.ID, b.Example.Inputs)
+			require.NoError(t, err)
+			assert.Equal(t, want.Prompt, got.Prompt)
+			assert.Equal(t, want.Checks, got.Checks)
+			wv, err := r.Parse(b.ID, b.Example.Inputs, b.Example.Answer)
+			require.NoError(t, err)
+			gv, err := r.Parse(e.ID, b.Example.Inputs, b.Example.Answer)
+			require.NoError(t, err)
+			assert.Equal(t, wv, gv)
+		})
+	}
+
+	// Claims and evidence declared as plain lists: the texts are the built-in's strings.
+	b, err := r.Get("claim-groundedness")
+	require.NoError(t, err)
+	e, err := r.Define(builtinCopy(t, b, "claims-as-lists", map[string]string{"claims": "list", "evidence": "list"}))
+	require.NoError(t, err)
+	assert.Equal(t, "list", e.Inputs[1].Kind)
+	in := value.NewObject("question", "Q?", "claims", []any{"The sky is blue.", "Grass is red."}, "evidence", []any{"The sky is blue on clear days."})
+	want, err := r.Render(b.ID, in)
+	require.NoError(t, err)
+	got, err := r.Render(e.ID, in)
+	require.NoError(t, err)
+	assert.Equal(t, want.Prompt, got.Prompt)
+	assert.Contains(t, got.Prompt, "Claim c2: Grass is red.")
+}
+
+// TestUnreadInputsAreOptional: an input no template reads (Define's unread) never holds up a
+// render or a form, whatever its definition says; a built-in reader's own inputs stay required.
+func TestUnreadInputsAreOptional(t *testing.T) {
+	r := testRegistry(t)
+	o := decodeObject(t, `{"id": "kept", "title": "K", "description": "", "dialect": "jinja", "prompt": "{{ answer }}",
+		"inputs": [{"name": "answer", "label": "A", "kind": "text", "required": true, "judged": true},
+		           {"name": "notes", "label": "N", "kind": "text", "required": true},
+		           {"name": "sources", "label": "S", "kind": "list", "required": true}],
+		"output": {"kind": "yes-no", "pass": "yes"}}`)
+	e, err := r.Define(o, "notes", "sources")
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true, false, false}, []bool{e.Inputs[0].Required, e.Inputs[1].Required, e.Inputs[2].Required})
+	rendered, err := r.Render("kept", value.NewObject("answer", "A."))
+	require.NoError(t, err)
+	assert.Equal(t, "A.", rendered.Prompt)
+	v, err := r.Parse("kept", value.NewObject("answer", "A.", "sources", []any{}), "yes")
+	require.NoError(t, err)
+	assert.Equal(t, yes(), v.Passed, "an empty unread list is no error: %v", v.Checks)
+	// Defined again without unread: required as declared.
+	_, err = r.Define(o)
+	require.NoError(t, err)
+	_, err = r.Render("kept", value.NewObject("answer", "A."))
+	require.Error(t, err)
+	assert.Equal(t, diag.InputMissing, err.(*diag.Error).Code)
+
+	// A built-in reader reads its inputs whatever the prompt does.
+	b, err := r.Get("answer-grounding")
+	require.NoError(t, err)
+	c := builtinCopy(t, b, "grounding-short", nil)
+	c.Set("dialect", "jinja")
+	c.Set("prompt", "Is this grounded? {{ answer }}")
+	e, err = r.Define(c, "facts")
+	require.NoError(t, err)
+	assert.True(t, e.Inputs[1].Required, "facts: the reader needs it")
+}
+
+// TestBuiltinReaderInputsAreVariables: a custom prompt over a built-in's reader may read that
+// built-in's inputs its reader makes no variable of (claims, threshold), as given.
+func TestBuiltinReaderInputsAreVariables(t *testing.T) {
+	r := testRegistry(t)
+	b, err := r.Get("claim-groundedness")
+	require.NoError(t, err)
+	c := builtinCopy(t, b, "claims-loop", nil)
+	c.Set("prompt", "{% for c in claims %}- {{ c.text if c is mapping else c }}\n{% endfor %}{{ reports }}")
+	_, err = r.Define(c)
+	require.NoError(t, err)
+	got, err := r.Render("claims-loop", value.NewObject("question", "Q?", "claims", []any{"A.", value.NewObject("id", "x", "text", "B.")}, "evidence", []any{"E."}))
+	require.NoError(t, err)
+	assert.Equal(t, "- A.\n- B.\nClaim c1: A.\nClaim x: B.", got.Prompt)
+
+	rr, err := r.Get("rag-recall")
+	require.NoError(t, err)
+	c = builtinCopy(t, rr, "recall-threshold", nil)
+	c.Set("dialect", "jinja")
+	c.Set("prompt", "{{ passage_llm }} at least {{ threshold }}")
+	_, err = r.Define(c)
+	require.NoError(t, err)
+	in := value.NewObject("passage_gt", "[ESSENTIAL PASSAGE]\nA.", "passage_llm", "A.")
+	got, err = r.Render("recall-threshold", in)
+	require.NoError(t, err)
+	assert.Equal(t, "A. at least None", got.Prompt, "an optional input not given is None, as Jinja prints null")
+	in.Set("threshold", 3.5)
+	got, err = r.Render("recall-threshold", in)
+	require.NoError(t, err)
+	assert.Equal(t, "A. at least 3.5", got.Prompt)
+}

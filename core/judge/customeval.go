@@ -19,7 +19,12 @@ var readerKinds = []string{ReaderYesNo, ReaderScore, ReaderLabel, ReaderJSON, Re
 // not a built-in's, a known reader (and a built-in one's evaluator); it never panics on any
 // value. The error is a *diag.Error of Kind "evaluator" with a code and the path of the field.
 // A template that does not parse fails at render, as any template does.
-func (r *Registry) Define(v any) (*Evaluator, error) {
+//
+// unread names the inputs no template reads (the JS API's check finds them): each is taken as
+// optional whatever the definition says, so that an input kept for a later edit of the prompt
+// never holds up a render, a form or a dataset's mapping with a value nothing uses. A built-in
+// reader's own inputs stay as declared: its reader reads them.
+func (r *Registry) Define(v any, unread ...string) (*Evaluator, error) {
 	s, _ := v.(*value.Object)
 	id, out, d := getS(s, "id"), getO(s, "output"), getS(s, "dialect")
 	kind := getS(out, "kind")
@@ -43,7 +48,7 @@ func (r *Registry) Define(v any) (*Evaluator, error) {
 	if kind != ReaderBuiltin {
 		b = nil
 	}
-	e := build(s, b)
+	e := build(s, b, unread)
 	r.byID[id] = e
 	for k, x := range r.custom {
 		if x == old {
@@ -83,11 +88,11 @@ func (r *Registry) SpecOf(id string) (*value.Object, error) {
 }
 
 // build makes the evaluator of a definition Define accepted; b is the built-in whose reader
-// it uses, or nil.
+// it uses, or nil; unread are the inputs no template reads, made optional (Define).
 //
 // e and rd are filled on the stack and copied to the heap whole: in the wasm, each pointer field
 // set on the heap costs a write barrier's code, and this function sets many.
-func build(s *value.Object, b *Evaluator) *Evaluator {
+func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 	var e Evaluator
 	e.ID, e.Title, e.Description = getS(s, "id"), getS(s, "title"), getS(s, "description")
 	e.Dialect, e.Prompt, e.Custom, e.Spec = template.Dialect(getS(s, "dialect")), getS(s, "prompt"), true, s
@@ -95,6 +100,9 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 	for _, in := range inputsOf(s) {
 		x := Input{Name: getS(in, "name"), Label: getS(in, "label"), Kind: getS(in, "kind"), Required: getB(in, "required"),
 			Help: getS(in, "help"), Judged: getB(in, "judged")}
+		if inStrings(unread, x.Name) && (b == nil || !hasInput(b.Inputs, x.Name)) {
+			x.Required = false
+		}
 		list, _ := get(in, "choices").([]any)
 		for _, ch := range list {
 			cs, _ := ch.(string)
@@ -127,6 +135,7 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 	case ReaderYesNo:
 		yes := getS(out, "pass") == "yes"
 		rd.words, rd.labels = yesNoRule, value.NewObject("yes", yes, "no", !yes)
+		rd.classes = labelWords(rd.labels)
 		e.Output = `"yes" or "no"`
 	case ReaderScore:
 		if rd.label == "" {
@@ -135,12 +144,16 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 		e.Output = rd.label + ": <n>"
 	case ReaderLabel:
 		rd.words = newWordRule(rd.labels.Keys())
+		rd.classes = labelWords(rd.labels)
 		e.Output = rd.words.any
 	case ReaderJSON:
 		for _, f := range []*Field{rd.pass, rd.score, rd.why} {
 			if f != nil && !inStrings(rd.keys, topKey(f.Path)) {
 				rd.keys = append(rd.keys, topKey(f.Path))
 			}
+		}
+		if rd.pass != nil {
+			rd.classes, rd.classless = jsonWords(rd.passValues, rd.failValues)
 		}
 		e.Output = "a JSON object"
 		e.Score = Score{Kind: ScoreNumber, Decimals: 2}
@@ -152,7 +165,7 @@ func build(s *value.Object, b *Evaluator) *Evaluator {
 	*heap = rd
 	e.parse = heap.parse
 	if b != nil {
-		e.Output, e.View, e.Score, e.Words, e.parse = b.Output, b.View, b.Score, b.Words, b.parse
+		e.Output, e.View, e.Score, e.Words, e.parse, e.noConfidence = b.Output, b.View, b.Score, b.Words, b.parse, b.noConfidence
 	}
 	if w := getO(s, "words"); w != nil {
 		e.Words = Words{Passed: getS(w, "passed"), Failed: getS(w, "failed")}
@@ -176,7 +189,8 @@ func inStrings(list []string, s string) bool {
 // a string, a list input a list of strings (a text given for it is a list of that one text).
 // A required input missing is an error, a required list empty an error check (Render refuses
 // it, as the built-ins refuse theirs); an optional input not given is "" or an empty list. With
-// a built-in's reader, the built-in reads its own inputs into its own variables first.
+// a built-in's reader, the built-in reads its own inputs into its own variables first, and those
+// of its inputs it makes no variable of are variables as given.
 func customVars(inputs []Input, b *Evaluator) func(in *value.Object) (*value.Object, []diag.Check, error) {
 	return func(in *value.Object) (*value.Object, []diag.Check, error) {
 		vars := &value.Object{}
@@ -187,6 +201,15 @@ func customVars(inputs []Input, b *Evaluator) func(in *value.Object) (*value.Obj
 				return nil, nil, err
 			}
 			vars, checks = bv, bc
+			// The built-in's inputs its reader does not make a variable of (claims, of which it
+			// makes reports; rag-recall's threshold) are variables too, as given (null when an
+			// optional one is not): a template the check passed never fails on one at render.
+			for _, decl := range inputs {
+				if _, made := vars.Get(decl.Name); !made && hasInput(b.Inputs, decl.Name) {
+					v, _ := in.Get(decl.Name)
+					vars.Set(decl.Name, v)
+				}
+			}
 		}
 		for _, decl := range inputs {
 			if b != nil && hasInput(b.Inputs, decl.Name) {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/logprob"
 	"ragjudge/core/output"
 	"ragjudge/core/value"
 )
@@ -39,6 +40,10 @@ type reader struct {
 	passValues       []any
 	failValues       []any    // json: when given, a pass value that is neither a pass nor a fail value is no verdict
 	keys             []string // json: the top-level keys of the paths, one of which the payload has
+	// classes are the words of a yes-no, label or json pass reader by what they say of passed,
+	// for weighing a verdict by its logprobs; classless says why a json reader has none.
+	classes   *logprob.Words
+	classless string
 }
 
 // newWordRule sets up a label reader's words: each label in lower case with single spaces,
@@ -96,6 +101,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 		}
 		if passed, ok := get(rd.labels, d.Label).(bool); ok {
 			setPassed(v, passed)
+			v.site = wordSite(read.off, read.n, rd.classes, passed)
 		} else {
 			c := diag.Warn(diag.AnswerNeutralLabel, "the judge answered \""+d.Label+"\", which this evaluator counts as neither passed nor failed")
 			if read.n > 0 {
@@ -111,6 +117,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 		}
 		v.Checks = append(v.Checks, s.checks...)
 		score, where, at, n = s.value, "at "+posIn(answer, s.off), s.off, s.end-s.off
+		v.site = rd.scoreSite(s.numOff, s.number)
 	case ReaderJSON:
 		p, err := output.FindJSON(rd.id, answer, rd.keys...)
 		if p != nil {
@@ -162,6 +169,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			}
 			score, where = sum/float64(len(vals)), "at "+f.Path
 		}
+		v.site = rd.jsonSite(answer, p, v)
 		if rd.score == nil {
 			return v
 		}
@@ -174,6 +182,40 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 		v.Passed = verdictPassed(score >= rd.passAt)
 	}
 	return v
+}
+
+// scoreSite is the site of a score reader's number.
+func (rd *reader) scoreSite(off int, number string) *verdictSite {
+	if !rd.hasRange {
+		return &verdictSite{off: off, n: len(number), unsupported: "the reader has no min and max: there is no scale to weigh the score on"}
+	}
+	return scoreSite(off, number, rd.lo, rd.hi, rd.passAt, rd.hasAt)
+}
+
+// jsonSite is the site of a json reader's verdict: its pass field's value when it has one, else
+// its score's.
+func (rd *reader) jsonSite(answer string, p *output.Payload, v *Verdict) *verdictSite {
+	f := rd.pass
+	if f == nil {
+		f = rd.score
+	}
+	s, why := fieldSite(answer, p, f.Path)
+	switch {
+	case s == nil:
+		return &verdictSite{unsupported: why}
+	case rd.pass == nil:
+		number := answer[s.off:numberEnd(answer, s.off)]
+		site := rd.scoreSite(s.off, number)
+		if number == "" && site.unsupported == "" {
+			site.unsupported = "the score at " + f.Path + " is not written as a number"
+		}
+		return site
+	case rd.classes == nil:
+		s.unsupported = rd.classless
+	default:
+		s.words, s.pass = rd.classes, v.Passed != nil && *v.Passed
+	}
+	return s
 }
 
 // setPassed sets v's verdict to passed, with the score 1 or 0.
@@ -190,6 +232,8 @@ type scoreFound struct {
 	value      float64
 	text       string // as written: "4", "4/5"
 	off, end   int    // from the label to the end of the number
+	number     string // the number alone, as written: "4" of "4/5"
+	numOff     int    // where it starts
 	otherScale bool   // written over another maximum than the reader's ("8/10" for 1-5)
 	checks     []diag.Check
 }
@@ -245,7 +289,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 			ranged, i = start, e
 			continue
 		}
-		s := &scoreFound{text: answer[k:e], off: start, end: e}
+		s := &scoreFound{text: answer[k:e], off: start, end: e, number: answer[k:e], numOff: k}
 		s.value, _ = strconv.ParseFloat(s.text, 64)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {

@@ -30,7 +30,7 @@ func declaredJSON(t *testing.T, e *Evaluator) *value.Object {
 func checkDeclaration(t *testing.T, r *Registry, e *Evaluator) {
 	t.Helper()
 	o := declaredJSON(t, e)
-	assert.Equal(t, []string{"id", "order", "title", "description", "dialect", "inputs", "output", "words", "view", "score", "example", "custom"}, o.Keys(), e.ID)
+	assert.Equal(t, []string{"id", "order", "title", "description", "dialect", "inputs", "output", "words", "view", "score", "example", "variables", "custom"}, o.Keys(), e.ID)
 	words, _ := o.Get("words")
 	assert.Equal(t, []string{"passed", "failed"}, words.(*value.Object).Keys(), e.ID)
 	score, _ := o.Get("score")
@@ -65,6 +65,15 @@ func checkDeclaration(t *testing.T, r *Registry, e *Evaluator) {
 	rendered, err := r.Render(e.ID, e.Example.Inputs)
 	require.NoError(t, err, e.ID)
 	assert.NotEmpty(t, rendered.Prompt)
+
+	// Its variables are what its prompt reads, in the order it first reads them, and exactly
+	// what its reader makes of its inputs: a custom evaluator with this reader gets them all.
+	reads, err := template.Variables(e.ID, e.Prompt, e.Dialect)
+	require.NoError(t, err, e.ID)
+	assert.Equal(t, reads, e.Variables, "%s: Variables are its prompt's reads", e.ID)
+	vars, _, err := e.vars(e.Example.Inputs)
+	require.NoError(t, err, e.ID)
+	assert.ElementsMatch(t, e.Variables, vars.Keys(), "%s: Variables are what its reader makes", e.ID)
 	v, err := r.Parse(e.ID, e.Example.Inputs, e.Example.Answer)
 	require.NoError(t, err, e.ID)
 	require.NotNil(t, v.Passed, "%s: the worked example has a verdict: %v", e.ID, v.Checks)
@@ -161,11 +170,12 @@ func toyEvaluator() *Evaluator {
 			{Name: "answer", Label: "Answer", Kind: "text", Required: true, Judged: true},
 			{Name: "words", Label: "Most words", Kind: "number"},
 		},
-		Output:  `"short" or "long"`,
-		Words:   Words{Passed: "Short", Failed: "Too long"},
-		View:    "toy-gauge",
-		Score:   Score{Kind: ScoreBinary},
-		Example: example(`{"answer": "Paris.", "words": 5}`, "short"),
+		Output:    `"short" or "long"`,
+		Words:     Words{Passed: "Short", Failed: "Too long"},
+		View:      "toy-gauge",
+		Score:     Score{Kind: ScoreBinary},
+		Example:   example(`{"answer": "Paris.", "words": 5}`, "short"),
+		Variables: []string{"answer"},
 		vars: func(in *value.Object) (*value.Object, []diag.Check, error) {
 			answer, err := argText(in, "answer")
 			if err != nil {
@@ -223,6 +233,7 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 		"example not JSON":     func(e *Evaluator) { e.Example = example(`{"answer": "Paris."`, "short") },
 		"example not object":   func(e *Evaluator) { e.Example = example(`["Paris."]`, "short") },
 		"no reader":            func(e *Evaluator) { e.parse = nil },
+		"no variables":         func(e *Evaluator) { e.Variables = nil },
 		"declared twice":       func(e *Evaluator) { e.ID = "rag-recall" },
 		"no inputs":            func(e *Evaluator) { e.Inputs = nil },
 		"no judged input":      func(e *Evaluator) { e.Inputs[0].Judged = false },

@@ -49,8 +49,9 @@ func init() {
 			"mode": "lenient"
 		}`,
 			`yes`),
-		vars:  groundingVars,
-		parse: groundingParse,
+		Variables: []string{"mode", "answer", "facts"},
+		vars:      groundingVars,
+		parse:     groundingParse,
 	})
 }
 
@@ -166,6 +167,7 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	word := read.word
 	d.Answer = &word
 	yes := word == "yes"
+	v.site = wordSite(read.off, read.n, yesNoWords, yes)
 	v.Passed = verdictPassed(yes)
 	if yes {
 		v.Score = verdictScore(1)

@@ -101,7 +101,12 @@ type Evaluator struct {
 	View        string           `json:"view"` // one of the View constants
 	Score       Score            `json:"score"`
 	Example     Example          `json:"example"`
-	Prompt      string           `json:"-"` // the seed prompt, from prompts/<id>.md
+	// Variables are the names the prompt's template reads, which vars makes of the inputs: some
+	// are inputs as given (question), some are made (claim-groundedness's reports, one line per
+	// claim). A custom evaluator with this one's reader (output kind "builtin") gets them all,
+	// and the page never offers the made ones as inputs of its own.
+	Variables []string `json:"variables,omitempty"`
+	Prompt    string   `json:"-"` // the seed prompt, from prompts/<id>.md
 	// Custom marks an evaluator defined at run time (Registry.Define); Spec is then its
 	// definition, normalised (README "Custom evaluators").
 	Custom bool          `json:"custom"`
@@ -117,6 +122,9 @@ type Evaluator struct {
 	vars func(in *value.Object) (*value.Object, []diag.Check, error)
 	// parse reads the judge's answer.
 	parse func(in *value.Object, answer string) *Verdict
+	// noConfidence says why this evaluator's verdicts cannot be weighed by their logprobs (they
+	// come from several grades, not one token); "" when its reader records the verdict's site.
+	noConfidence string
 }
 
 // Message is one chat message.
@@ -141,6 +149,13 @@ type Verdict struct {
 	Score   *float64     `json:"score"`
 	Verdict any          `json:"verdict"` // evaluator-specific detail, JSON-marshalable
 	Checks  []diag.Check `json:"checks"`
+	// Confidence is how sure the judge was, from the answer's logprobs (ParseWeighed); nil when
+	// not asked, and when it cannot be had, with ConfidenceReason saying why (and a confidence.*
+	// check). The JS API writes both only when asked (bridge's parse).
+	Confidence       *Confidence `json:"-"`
+	ConfidenceReason string      `json:"-"`
+	// site is where the reader found the verdict, for ParseWeighed.
+	site *verdictSite
 }
 
 // Registry holds the built-in evaluators with their prompts.
@@ -245,6 +260,8 @@ func (e *Evaluator) incomplete() string {
 		return "no worked example"
 	case e.vars == nil || e.parse == nil:
 		return "no reader"
+	case !e.Custom && len(e.Variables) == 0:
+		return "no template variables declared"
 	}
 	return ""
 }

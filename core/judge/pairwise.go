@@ -69,8 +69,9 @@ func init() {
     "faithfulness": false
   }
 }`),
-		vars:  pairwiseVars,
-		parse: pairwiseParse,
+		Variables: []string{"contexts", "expected_output", "actual_output"},
+		vars:      pairwiseVars,
+		parse:     pairwiseParse,
 	})
 }
 
@@ -106,6 +107,9 @@ type pairwiseAnswer struct {
 	Justification  string             `json:"faithfulness_justification"`
 	// Faithfulness is true, false, or null: not measurable, or not graded (then Checks says so).
 	Faithfulness *bool `json:"faithfulness"`
+	// Graded tells the two nulls apart: true when the judge gave a faithfulness grade, null
+	// (not measurable) included; false when it gave none that could be read.
+	Graded bool `json:"graded"`
 }
 
 type sentenceAnalysis struct {
@@ -176,6 +180,14 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	d.Answer2, graded = readPairwiseAnswer(a2, "answer_2", true, report)
 	if !graded || p.Cut {
 		return v
+	}
+	if o, ok := a2.(*value.Object); ok {
+		if key, _, ok := output.FieldKey(o, "faithfulness"); ok {
+			if off, ok := p.ValueAt(o, key); ok {
+				at, n := valueSite(answer, off)
+				v.site = wordSite(at, n, gradeWords, d.Answer2.Faithfulness != nil && *d.Answer2.Faithfulness)
+			}
+		}
 	}
 	switch f := d.Answer2.Faithfulness; {
 	case f == nil:
@@ -265,6 +277,7 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 			a.Faithfulness = &b
 		}
 	}
+	a.Graded = true
 	switch only := a.OnlyNoDocument; {
 	case only == nil:
 	case a.Faithfulness == nil && !*only:
@@ -347,7 +360,7 @@ func checkCitations(text string, n int) citationCheck {
 	sentences := splitSentences(text)
 	c.Sentences = len(sentences)
 	for i, s := range sentences {
-		if len(s.refs) == 0 && !strings.HasPrefix(strings.ToLower(strings.TrimLeft(s.text, "*_\"'“ ")), "no document seems to") {
+		if len(s.refs) == 0 && !NoDocument(s.text) {
 			u := uncitedRef{SentenceIndex: i + 1, Sentence: s.text, off: s.start}
 			u.Line, u.Col = diag.Position(text, s.start)
 			u.Len = utf8.RuneCountInString(s.text)
@@ -367,6 +380,42 @@ func checkCitations(text string, n int) citationCheck {
 		}
 	}
 	return c
+}
+
+// NoDocument reports whether sentence begins "No document seems to", the prompt's own opening
+// for an answer without sources, which needs no citation.
+func NoDocument(sentence string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimLeft(sentence, "*_\"'“ ")), "no document seems to")
+}
+
+// Sentence is one sentence of an answer as the citation check splits it (see splitSentences):
+// its text, where it starts (a byte offset), the references it cites in order, and its
+// citations with their bytes.
+type Sentence struct {
+	Text  string
+	Start int
+	Refs  []int
+	Cites []Citation
+}
+
+// Citation is one citation, "[2]" or "[1, 3-4]": its bytes in the whole text and what it cites.
+type Citation struct {
+	Start, End int
+	Refs       []int
+}
+
+// Sentences splits text into sentences as the citation check does, so that a caller that
+// rewrites an answer's citations (the check-up's) sees the sentences the judge's check sees.
+func Sentences(text string) []Sentence {
+	split := splitSentences(text)
+	out := make([]Sentence, len(split))
+	for i, s := range split {
+		out[i] = Sentence{Text: s.text, Start: s.start, Refs: s.refs, Cites: make([]Citation, len(s.cites))}
+		for k, c := range s.cites {
+			out[i].Cites[k] = Citation{Start: c.off, End: c.off + c.n, Refs: c.refs}
+		}
+	}
+	return out
 }
 
 type citedSentence struct {

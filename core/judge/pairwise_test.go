@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,10 +173,10 @@ func TestPairwiseDetail(t *testing.T) {
 	assert.JSONEq(t, `{
 	  "answer_1": {"answer_only_asserts_no_document_answers": false,
 	    "content_analysis_sentence_by_sentence": [{"sentence": "The war ended in 1648 [1].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "yes"}],
-	    "faithfulness_justification": "Every sentence cites a correct reference.", "faithfulness": true},
+	    "faithfulness_justification": "Every sentence cites a correct reference.", "faithfulness": true, "graded": true},
 	  "answer_2": {"answer_only_asserts_no_document_answers": false,
 	    "content_analysis_sentence_by_sentence": [{"sentence": "It was negotiated in Münster [2].", "criterion_1": "yes", "criterion_2": "yes", "criterion_3": "partly"}],
-	    "faithfulness_justification": "Cites its sources.", "faithfulness": false},
+	    "faithfulness_justification": "Cites its sources.", "faithfulness": false, "graded": true},
 	  "citations": {"sentences": 3,
 	    "uncited": [{"sentence_index": 2, "sentence": "B is false.", "line": 1, "col": 16, "len": 11}],
 	    "out_of_range": [{"ref": 3, "sentence_index": 3, "sentence": "C holds [3].", "line": 1, "col": 36, "len": 3}]}
@@ -185,6 +186,30 @@ func TestPairwiseDetail(t *testing.T) {
 	v, err = r.Parse(pairwiseID, in, "no idea")
 	require.NoError(t, err)
 	assertVerdict(t, v, "null", "null", []string{"E: the answer has no JSON", "W: citation check: sentence 2"})
+}
+
+// TestPairwiseGraded: graded tells a null grade (not measurable) from no grade, for either answer.
+func TestPairwiseGraded(t *testing.T) {
+	r := testRegistry(t)
+	in := object(t, `{"contexts": ["A."], "expected_output": "A [1].", "actual_output": "A [1]."}`)
+	for _, tc := range []struct{ answer, a1, a2 string }{
+		{`{"answer_1": {"faithfulness": null}, "answer_2": {"faithfulness": true}}`, "null true", "true true"},
+		{`{"answer_1": {"justification": "?"}, "answer_2": {"faithfulness": null}}`, "null false", "null true"},
+		{`{"answer_1": {"faithfulness": "maybe"}, "answer_2": {"faithfulness": 0}}`, "null false", "false true"},
+	} {
+		v, err := r.Parse(pairwiseID, in, tc.answer)
+		require.NoError(t, err)
+		d := v.Verdict.(*pairwiseDetail)
+		show := func(a *pairwiseAnswer) string {
+			f := "null"
+			if a.Faithfulness != nil {
+				f = strconv.FormatBool(*a.Faithfulness)
+			}
+			return f + " " + strconv.FormatBool(a.Graded)
+		}
+		assert.Equal(t, tc.a1, show(d.Answer1), tc.answer)
+		assert.Equal(t, tc.a2, show(d.Answer2), tc.answer)
+	}
 }
 
 func TestSplitSentences(t *testing.T) {

@@ -57,8 +57,10 @@ func init() {
 • RECALL_Final_Score_Calculation: min(5, 4) = 4
 
 • RECALL_Final_Score: 4`),
-		vars:  ragRecallVars,
-		parse: ragRecallParse,
+		Variables:    []string{"passage_gt", "passage_llm"},
+		vars:         ragRecallVars,
+		parse:        ragRecallParse,
+		noConfidence: "rag-recall's score is computed from one score per passage, not read from one token of the answer",
 	})
 }
 

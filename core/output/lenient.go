@@ -91,6 +91,9 @@ type parser struct {
 	// spans holds where each object read starts and ends (byte offsets), so a reader can point
 	// at the judge's entry a check is about.
 	spans map[*value.Object][2]int
+	// members holds where each member's value starts, so that a reader can find the token a
+	// judge wrote a grade with (a list, not a map: one allocation for the whole answer).
+	members []memberAt
 	// partial keeps, when the text ends inside the value (a cut answer), what arrived before the
 	// cut: see keep. cut holds the objects that were still open there.
 	partial bool
@@ -307,6 +310,8 @@ func (p *parser) object() (any, bool) {
 			return nil, p.fail(p.pos, `expected ":" after the key `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
 		}
 		p.pos++
+		p.skipSpace()
+		valueAt := p.pos
 		v, ok := p.value(ctxObject)
 		if !ok {
 			if v != nil {
@@ -325,6 +330,7 @@ func (p *parser) object() (any, bool) {
 			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
 		}
 		obj.Set(key, v)
+		p.members = append(p.members, memberAt{obj, key, valueAt})
 		switch p.src[p.pos] {
 		case '}':
 			p.pos++
@@ -348,6 +354,13 @@ func (p *parser) object() (any, bool) {
 			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
+}
+
+// memberAt is where the value of obj's member key starts in the source.
+type memberAt struct {
+	obj *value.Object
+	key string
+	off int
 }
 
 // span records that obj spans the bytes start..end of the source.

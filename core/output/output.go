@@ -38,8 +38,9 @@ type Payload struct {
 	// holds only what arrived before the cut, and Closed tells its objects that arrived whole.
 	Cut bool
 
-	spans map[*value.Object][2]int
-	cut   map[*value.Object]bool
+	spans   map[*value.Object][2]int
+	members []memberAt
+	cut     map[*value.Object]bool
 }
 
 // Span returns the byte offsets in the original answer where o, an object of the payload,
@@ -48,6 +49,18 @@ type Payload struct {
 func (p *Payload) Span(o *value.Object) (start, end int, ok bool) {
 	s, ok := p.spans[o]
 	return s[0], s[1], ok
+}
+
+// ValueAt returns the byte offset in the original answer where the value of o's member key (the
+// key as o holds it: see FieldKey) starts; ok is false for a member that was not read whole from
+// the answer. A later member of the same key, which the parser keeps, wins.
+func (p *Payload) ValueAt(o *value.Object, key string) (off int, ok bool) {
+	for k := len(p.members) - 1; k >= 0; k-- {
+		if m := p.members[k]; m.obj == o && m.key == key {
+			return m.off, true
+		}
+	}
+	return 0, false
 }
 
 // Closed reports whether o, an object of the payload, arrived whole: it was read to its closing
@@ -351,7 +364,7 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans}, nil
+	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans, members: last.fixes.members}, nil
 }
 
 // notes are the repairs made reading c, the payload's object, and the text ignored around it:
@@ -390,7 +403,7 @@ func (s *scanner) arrived(c *candidate) *Payload {
 		return nil
 	}
 	read := &candidate{start: c.start, end: len(s.answer), fixes: p, fence: c.fence}
-	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, cut: p.cut}
+	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, members: p.members, cut: p.cut}
 }
 
 // outside returns the offsets of the first non-space byte before and after c that is not the

@@ -519,3 +519,26 @@ func TestTooLongSaysSizesWithSeparators(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "the text is 16,777,217 bytes, more than the 16,777,216 this reads")
 }
+
+// TestValueAt: where each member's value starts, in the original answer, whatever was repaired
+// around it, and the later of two members of one key.
+func TestValueAt(t *testing.T) {
+	answer := "Reasoning first.\n```json\n{'answer_2': {faithfulness: /* sure */ False,\n \"why\": \"x\",}, \"n\": -4, \"n\": 5}\n```"
+	p, err := FindJSON("t", answer, "answer_2")
+	require.NoError(t, err)
+	inner, _ := p.Object.Get("answer_2")
+	o := inner.(*value.Object)
+	for _, tt := range []struct {
+		obj  *value.Object
+		key  string
+		want string
+	}{{p.Object, "answer_2", "{faithfulness"}, {o, "faithfulness", "False,"}, {o, "why", `"x"`}, {p.Object, "n", "5}"}} {
+		off, ok := p.ValueAt(tt.obj, tt.key)
+		require.True(t, ok, tt.key)
+		assert.True(t, strings.HasPrefix(answer[off:], tt.want), "%s: %q", tt.key, answer[off:])
+	}
+	_, ok := p.ValueAt(o, "Faithfulness")
+	assert.False(t, ok, "the key as the object holds it")
+	k, v, ok := FieldKey(o, "Faithfulness")
+	assert.Equal(t, []any{"faithfulness", false, true}, []any{k, v, ok})
+}

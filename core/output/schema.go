@@ -14,16 +14,23 @@ import (
 // ignoring the separators ' ', '_' and '-' ("claimId" and "Claim ID" for "claim_id"), as
 // FindJSON matches the payload's top-level keys.
 func Field(o *value.Object, key string) (any, bool) {
-	if v, _, ok := o.GetFold(key); ok {
-		return v, true
+	_, v, ok := FieldKey(o, key)
+	return v, ok
+}
+
+// FieldKey is Field that also returns the key as o holds it.
+func FieldKey(o *value.Object, key string) (string, any, bool) {
+	if v, k, ok := o.GetFold(key); ok {
+		return k, v, true
 	}
 	want := looseKey(key)
 	for _, k := range o.Keys() {
 		if looseKey(k) == want {
-			return o.Get(k)
+			v, _ := o.Get(k)
+			return k, v, true
 		}
 	}
-	return nil, false
+	return "", nil, false
 }
 
 // Bool reads v as a boolean the way judges write one: true/false; the numbers 1 and 0; the

@@ -29,6 +29,25 @@ type refCases struct {
 		Name string    `json:"name"`
 		Rows [][]*bool `json:"rows"`
 	} `json:"consistency"`
+	Proportion []struct {
+		Name string `json:"name"`
+		K    int    `json:"k"`
+		N    int    `json:"n"`
+	} `json:"proportion"`
+	Calibration []struct {
+		Name  string     `json:"name"`
+		P     []*float64 `json:"p"`
+		Human []*bool    `json:"human"`
+	} `json:"calibration"`
+	Jury []struct {
+		Name     string   `json:"name"`
+		Rule     string   `json:"rule"`
+		PassAt   *float64 `json:"pass_at"`
+		Verdicts []struct {
+			Passed *bool    `json:"passed"`
+			Score  *float64 `json:"score"`
+		} `json:"verdicts"`
+	} `json:"jury"`
 }
 
 type refExpected struct {
@@ -69,6 +88,34 @@ type refExpected struct {
 			N         int   `json:"n"`
 		} `json:"per_row"`
 	} `json:"consistency"`
+	Proportion []struct {
+		Name string      `json:"name"`
+		Rate *float64    `json:"rate"`
+		CI   *[2]float64 `json:"ci"`
+	} `json:"proportion"`
+	Calibration []struct {
+		Name    string   `json:"name"`
+		N       int      `json:"n"`
+		Skipped int      `json:"skipped"`
+		Brier   *float64 `json:"brier"`
+		ECE     *float64 `json:"ece"`
+		Bins    []struct {
+			Lo    float64  `json:"lo"`
+			Hi    float64  `json:"hi"`
+			N     int      `json:"n"`
+			MeanP *float64 `json:"mean_p"`
+			Rate  *float64 `json:"rate"`
+		} `json:"bins"`
+	} `json:"calibration"`
+	Jury []struct {
+		Name    string   `json:"name"`
+		Members int      `json:"members"`
+		Votes   Votes    `json:"votes"`
+		Scored  int      `json:"scored"`
+		Passed  *bool    `json:"passed"`
+		Score   *float64 `json:"score"`
+		Code    *string  `json:"code"`
+	} `json:"jury"`
 }
 
 func verdicts(v []*bool) []Verdict {
@@ -107,20 +154,27 @@ func close(t *testing.T, want, got *float64, what string) {
 	}
 }
 
-// TestAgainstReference compares every statistic with the reference's, case by case.
-func TestAgainstReference(t *testing.T) {
-	var cases refCases
-	var want refExpected
+// reference reads testdata/cases.json and what the reference computed for them.
+func reference(t *testing.T) (cases refCases, want refExpected) {
 	b, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &cases))
 	b, err = os.ReadFile(filepath.Join("testdata", "expected.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &want))
+	return cases, want
+}
+
+// TestAgainstReference compares every statistic with the reference's, case by case.
+func TestAgainstReference(t *testing.T) {
+	cases, want := reference(t)
 	const regen = "run: /usr/bin/python3 scripts/stats_goldens.py"
 	require.Len(t, want.Agreement, len(cases.Agreement), regen)
 	require.Len(t, want.Correlation, len(cases.Correlation), regen)
 	require.Len(t, want.Consistency, len(cases.Consistency), regen)
+	require.Len(t, want.Proportion, len(cases.Proportion), regen)
+	require.Len(t, want.Calibration, len(cases.Calibration), regen)
+	require.Len(t, want.Jury, len(cases.Jury), regen)
 
 	for i, tc := range cases.Agreement {
 		w := want.Agreement[i]
@@ -178,6 +232,77 @@ func TestAgainstReference(t *testing.T) {
 				assert.Equal(t, r.Unanimous, c.PerRow[k].Unanimous, "row %d unanimous", k)
 				assert.Equal(t, r.N, c.PerRow[k].N, "row %d's count", k)
 			}
+		})
+	}
+	for i, tc := range cases.Calibration {
+		w := want.Calibration[i]
+		require.Equal(t, tc.Name, w.Name, regen)
+		t.Run("calibration/"+tc.Name, func(t *testing.T) {
+			c, err := Calibrate(scoreList(tc.P), verdicts(tc.Human))
+			require.NoError(t, err)
+			assert.Equal(t, []int{w.N, w.Skipped}, []int{c.N, c.Skipped})
+			close(t, w.Brier, c.Brier, "Brier")
+			close(t, w.ECE, c.ECE, "ECE")
+			assert.Equal(t, w.Brier == nil, c.BrierReason != "", "a reason exactly when undefined")
+			assert.Equal(t, w.ECE == nil, c.ECEReason != "", "a reason exactly when undefined")
+			require.Len(t, c.Bins, len(w.Bins))
+			for k, b := range w.Bins {
+				assert.Equal(t, []float64{b.Lo, b.Hi}, []float64{c.Bins[k].Lo, c.Bins[k].Hi}, "bin %d", k)
+				assert.Equal(t, b.N, c.Bins[k].N, "bin %d's count", k)
+				close(t, b.MeanP, c.Bins[k].MeanP, "bin's mean p")
+				close(t, b.Rate, c.Bins[k].Rate, "bin's rate")
+			}
+		})
+	}
+	for i, tc := range cases.Jury {
+		w := want.Jury[i]
+		require.Equal(t, tc.Name, w.Name, regen)
+		t.Run("jury/"+tc.Name, func(t *testing.T) {
+			members := make([]Member, len(tc.Verdicts))
+			for k, v := range tc.Verdicts {
+				members[k].Verdict = verdicts([]*bool{v.Passed})[0]
+				if v.Score != nil {
+					members[k].Score = Score{*v.Score, true}
+				}
+			}
+			var at float64
+			if tc.PassAt != nil {
+				at = *tc.PassAt
+			}
+			j, err := Jury(members, tc.Rule, at, tc.PassAt != nil)
+			require.NoError(t, err)
+			assert.Equal(t, []int{w.Members, w.Scored}, []int{j.Members, j.Scored})
+			assert.Equal(t, w.Votes, j.Votes)
+			assert.Equal(t, w.Passed, j.Passed)
+			close(t, w.Score, j.Score, "score")
+			if w.Code == nil {
+				assert.Empty(t, j.Checks)
+			} else if assert.Len(t, j.Checks, 1) {
+				assert.Equal(t, *w.Code, string(j.Checks[0].Code))
+				assert.Equal(t, "error", j.Checks[0].Severity)
+			}
+		})
+	}
+}
+
+// TestProportionAgainstReference compares Share's rate and Wilson interval with the reference's
+// (computed in another algebraic form, in 50-digit decimals).
+func TestProportionAgainstReference(t *testing.T) {
+	cases, want := reference(t)
+	require.Len(t, want.Proportion, len(cases.Proportion), "run: /usr/bin/python3 scripts/stats_goldens.py")
+	for i, tc := range cases.Proportion {
+		w := want.Proportion[i]
+		t.Run(tc.Name, func(t *testing.T) {
+			p := Share(tc.K, tc.N)
+			close(t, w.Rate, p.Rate, "rate")
+			if w.CI == nil {
+				assert.Nil(t, p.CI)
+				assert.NotEmpty(t, p.Reason)
+				return
+			}
+			require.NotNil(t, p.CI)
+			assert.InDelta(t, w.CI[0], p.CI[0], 1e-12, "lower bound")
+			assert.InDelta(t, w.CI[1], p.CI[1], 1e-12, "upper bound")
 		})
 	}
 }

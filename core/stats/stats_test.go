@@ -234,3 +234,42 @@ func TestConsistentByHand(t *testing.T) {
 		})
 	}
 }
+
+// TestShareBounds: the interval's bounds are exactly 0 and 1 at the ends, hold the rate, and are
+// never NaN, whatever the counts (a negative or too large k is clamped, n ≤ 0 has no rate).
+func TestShareBounds(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 20, 99, 1000, 1 << 20} {
+		for _, k := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+			if k < 0 || k > n {
+				continue
+			}
+			p := Share(k, n)
+			require.NotNil(t, p.Rate)
+			require.NotNil(t, p.CI)
+			lo, hi := p.CI[0], p.CI[1]
+			assert.False(t, math.IsNaN(lo) || math.IsNaN(hi), "%d/%d", k, n)
+			assert.True(t, 0 <= lo && lo <= *p.Rate && *p.Rate <= hi && hi <= 1, "%d/%d: %v %v", k, n, lo, hi)
+			if k == 0 {
+				assert.Equal(t, 0.0, lo, "%d/%d", k, n)
+				assert.Equal(t, 0.0, *p.Rate)
+			}
+			if k == n {
+				assert.Equal(t, 1.0, hi, "%d/%d", k, n)
+				assert.Equal(t, 1.0, *p.Rate)
+			}
+		}
+	}
+	for _, n := range []int{0, -3} {
+		p := Share(1, n)
+		assert.Nil(t, p.Rate)
+		assert.Nil(t, p.CI)
+		assert.Equal(t, "no cases", p.Reason)
+		assert.Equal(t, 0, p.N)
+	}
+	p := Share(9, 4)
+	assert.Equal(t, 4, p.K)
+	assert.Equal(t, 1.0, p.CI[1])
+	p = Share(-2, 4)
+	assert.Equal(t, 0, p.K)
+	assert.Equal(t, 0.0, p.CI[0])
+}

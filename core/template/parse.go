@@ -7,14 +7,19 @@ package template
 
 import (
 	"strings"
+
+	"ragjudge/core/diag"
 )
 
 type parseError struct {
 	pos  int
 	line int
 	msg  string
-	name string    // the unknown filter or test a compile error is about
-	_    [0]func() // not comparable: no equality function in the wasm
+	name string // the unknown filter or test a compile error is about
+	// inTag is set for an error that may be a "{{" or "{%" left open: the template ended, or
+	// its end of tag was expected (parse then says where the tag was opened).
+	inTag bool
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 type parser struct {
@@ -24,7 +29,7 @@ type parser struct {
 	ahead      []item
 	depth      int
 	endStack   [][]string // the end tags each open block is waiting for
-	tagStack   []string   // the open block tags
+	tagStack   []item     // the open block tags (their names, where they are)
 	compileErr *parseError
 	// soft is set while parsing an if statement (its tests and bodies, not a for loop's body
 	// inside it): there Jinja compiles an unknown filter or test and raises only if it runs
@@ -41,6 +46,9 @@ func parse(src string) (body []node, perr *parseError) {
 			e, ok := r.(*parseError)
 			if !ok {
 				panic(r)
+			}
+			if e.inTag {
+				e.msg += openTagNote(src, e.pos)
 			}
 			body, perr = nil, e
 		}
@@ -90,7 +98,7 @@ func lineAt(src string, pos int) int {
 }
 
 func (p *parser) failAt(it item, msg string) {
-	panic(&parseError{pos: it.pos, line: it.line, msg: msg})
+	panic(&parseError{pos: it.pos, line: it.line, msg: msg, inTag: it.typ == itemEOF})
 }
 
 func (p *parser) fail(msg string) {
@@ -169,7 +177,57 @@ func (p *parser) unexpected(want string) {
 	if p.cur.typ == itemEOF {
 		p.fail("unexpected end of template, expected " + want)
 	}
-	p.fail("expected " + want + ", got " + quote(describe(p.cur)))
+	msg := "expected " + want + ", got " + quote(describe(p.cur))
+	endOfTag := want == `"end of print statement"` || want == `"end of statement block"`
+	if endOfTag && p.cur.typ != itemVarEnd && p.cur.typ != itemBlockEnd {
+		// The tag runs on where it should have ended: it may be a "{{" or "{%" never closed.
+		panic(&parseError{pos: p.cur.pos, line: p.cur.line, msg: msg, inTag: true})
+	}
+	p.fail(msg)
+}
+
+// openTagNote says where the "{{" or "{%" still open at byte offset pos of src was opened
+// (`; the "{{" opened at line 2, column 3 is not closed`), or "" when no tag is open there. It
+// lexes src again: it runs only for an error, and keeps the parser's hot path free of it.
+func openTagNote(src string, pos int) string {
+	l := newLexer(src)
+	var open item
+	for {
+		it := l.next()
+		if it.typ == itemEOF || it.pos > pos {
+			break
+		}
+		switch it.typ {
+		case itemVarBegin, itemBlockBegin:
+			open = it
+		case itemVarEnd, itemBlockEnd:
+			open = item{}
+		}
+	}
+	if open.typ == itemEOF {
+		return ""
+	}
+	tag := "{{"
+	if open.typ == itemBlockBegin {
+		tag = "{%"
+	}
+	return "; the " + quote(tag) + " opened at " + at(src, open) + " is not closed"
+}
+
+// at is where it is in src, as a person reads it: "line 2, column 3".
+func at(src string, it item) string {
+	line, col := diag.Position(src, it.pos)
+	return "line " + itoa(line) + ", column " + itoa(col)
+}
+
+// closeNote is what an error about the innermost open block adds: ` to close "if" (opened at
+// line 1, column 4)`, or "" outside any block.
+func (p *parser) closeNote() string {
+	if len(p.tagStack) == 0 || p.tagStack[len(p.tagStack)-1].val == "" {
+		return ""
+	}
+	top := p.tagStack[len(p.tagStack)-1]
+	return " to close " + quote(top.val) + " (opened at " + at(p.src, top) + ")"
 }
 
 // subparse parses template data and tags until one of endTags opens a tag, or the end.
@@ -221,7 +279,7 @@ func (p *parser) parseStatement() []node {
 	if tok.typ != itemName {
 		p.fail("tag name expected")
 	}
-	p.tagStack = append(p.tagStack, tok.val)
+	p.tagStack = append(p.tagStack, tok)
 	defer func() { p.tagStack = p.tagStack[:len(p.tagStack)-1] }()
 	switch tok.val {
 	case "for":
@@ -260,7 +318,7 @@ func (p *parser) parseStatement() []node {
 		p.fail("not supported: the {% autoescape %} tag (ragjudge renders prompts, not HTML: autoescape is off)")
 	}
 	p.tagStack = p.tagStack[:len(p.tagStack)-1]
-	defer func() { p.tagStack = append(p.tagStack, "") }()
+	defer func() { p.tagStack = append(p.tagStack, item{}) }()
 	p.failUnknownTag(tok)
 	return nil
 }
@@ -270,10 +328,7 @@ func (p *parser) failUnknownTag(tok item) {
 	msg := "unknown tag " + quote(tok.val)
 	if len(p.endStack) > 0 {
 		want := p.endStack[len(p.endStack)-1]
-		msg += "; expected " + joinQuoted(want)
-		if len(p.tagStack) > 0 {
-			msg += " to close " + quote(p.tagStack[len(p.tagStack)-1])
-		}
+		msg += "; expected " + joinQuoted(want) + p.closeNote()
 	}
 	p.failAt(tok, msg)
 }
@@ -294,11 +349,7 @@ func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
 	p.expectType(itemBlockEnd, quote("end of statement block"))
 	body := p.subparse(endTags)
 	if p.cur.typ == itemEOF {
-		msg := "unexpected end of template; expected " + joinQuoted(endTags)
-		if len(p.tagStack) > 0 {
-			msg += " to close " + quote(p.tagStack[len(p.tagStack)-1])
-		}
-		p.fail(msg)
+		p.fail("unexpected end of template; expected " + joinQuoted(endTags) + p.closeNote())
 	}
 	if dropNeedle {
 		p.advance()

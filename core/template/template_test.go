@@ -58,6 +58,40 @@ func TestLexerItems(t *testing.T) {
 	}
 }
 
+// TestUnclosedSaysWhereItWasOpened: an error at a "{{" or "{%" left open, or at a block never
+// ended, keeps Jinja's line and column (where Jinja stopped) and says where the tag or block was
+// opened; errors in a closed tag say nothing of the kind.
+func TestUnclosedSaysWhereItWasOpened(t *testing.T) {
+	tests := []struct {
+		name, src string
+		line, col int
+		msg       string
+	}{
+		{"print at the end", "Hello {{ name", 1, 10, `unexpected end of template, expected "end of print statement"; the "{{" opened at line 1, column 7 is not closed`},
+		{"print runs on", "Question: {{ name\n\nAnswer: {{ n }}", 3, 1, `expected "end of print statement", got "Answer"; the "{{" opened at line 1, column 11 is not closed`},
+		{"print, an expression cut", "a\n  é {{ foo(", 2, 11, `unexpected "end of template"; the "{{" opened at line 2, column 5 is not closed`},
+		{"print on its own line", "{{ name }}\n{{ xs|join(', ')\n", 2, 16, `unexpected end of template, expected "end of print statement"; the "{{" opened at line 2, column 1 is not closed`},
+		{"statement runs on", "a\n{% if n\nb", 3, 1, `expected "end of statement block", got "b"; the "{%" opened at line 2, column 1 is not closed`},
+		{"statement at the end", "{{ name }}\n{% if", 2, 4, `unexpected "end of template"; the "{%" opened at line 2, column 1 is not closed`},
+		{"block never ended", "x\n  {% if n %}\nyes", 2, 13, `unexpected end of template; expected "elif" or "else" or "endif" to close "if" (opened at line 2, column 6)`},
+		{"inner block never ended", "{% for x in xs %}\n{% if x %}\n{{ x }}\n{% endfor %}", 4, 4, `unknown tag "endfor"; expected "elif" or "else" or "endif" to close "if" (opened at line 2, column 4)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Render("tpl", tt.src, Jinja, testVars())
+			var de *diag.Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, [2]int{tt.line, tt.col}, [2]int{de.Line, de.Col}, "%v", err)
+			assert.Equal(t, tt.msg, de.Msg)
+		})
+	}
+	for _, src := range []string{"{{ name + }}", "{% if %}x{% endif %}", "{{ (1 }}", "{% for %}", "{{ name|frob }}"} {
+		_, err := Render("tpl", src, Jinja, testVars())
+		require.Error(t, err, src)
+		assert.NotContains(t, err.Error(), "opened at", src)
+	}
+}
+
 func TestErrorsHaveLineAndColumn(t *testing.T) {
 	tests := []struct {
 		name, src string

@@ -86,3 +86,9 @@ test("an endpoint that cannot be reached: waited for --outage-wait, then exit 2 
   const r = await refused(["run", ...base, "--out", join(dir, "o.jsonl")], new RegExp(`http://127\\.0\\.0\\.1:${port}/v1 could not be reached for 0 s, so the run stopped: Could not reach 127\\.0\\.0\\.1:${port} \\(ECONNREFUSED.*\\): check --base-url, and that the endpoint is up\\. The same command goes on from .*o\\.jsonl\\.`));
   assert.match(r.out, /× endpoint unreachable/);
 });
+
+test("no key for a hosted endpoint: no call is made, exit 2 naming the variable to set", async () => {
+  // api.example.com is never reached: the page's key guard holds the run before any call.
+  const hosted = base.map((a) => (a.startsWith("http://127.0.0.1:") ? "https://api.example.com/v1" : a));
+  await refused(["run", ...hosted], /https:\/\/api\.example\.com\/v1 needs an API key, and OPENAI_API_KEY is not set: put the key in it \(in CI, from a secret\), or name the variable that holds it with --key-env\. No call was made\./);
+});

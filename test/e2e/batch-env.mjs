@@ -37,13 +37,16 @@ export function buildServe() {
   return bin;
 }
 
-/** startServe starts the dev server against upstream and resolves to {url, close}. */
-export async function startServe(upstream, extraArgs = []) {
+/**
+ * startServe starts the dev server against upstream and resolves to {url, close}; env adds to
+ * its environment (OPENAI_API_KEY is empty unless given).
+ */
+export async function startServe(upstream, extraArgs = [], env = {}) {
   const bin = buildServe();
   const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", process.env.RAGJUDGE_WEB || join(ROOT, "web"), ...extraArgs], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, OPENAI_API_KEY: "" },
+    env: { ...process.env, OPENAI_API_KEY: "", ...env },
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));

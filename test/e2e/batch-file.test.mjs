@@ -102,7 +102,8 @@ test("export a batch file, answer it with the fake upstream, import the output: 
   for (const r of rows) {
     if (r.row === 10) {
       assert.equal(r.status, "error");
-      assert.match(r.error.message, /did not run this request \(batch_expired\)/);
+      assert.match(r.error.message, /The batch expired before it ran this request \(batch_expired\)/);
+      assert.equal(r.cause, "batch expired before it ran");
     } else if (r.row === 11) {
       assert.equal(r.status, "error");
       assert.equal(r.error.status, 500);

@@ -15,6 +15,8 @@
 // (fakeVerdict): "fake-judge-b" answers the opposite of "fake-judge" on rows N % 7 == 0; the
 // second call for a row N % 5 == 2 flips its verdict; the second and third for a row N % 10 == 9.
 // GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
+// Every request's Authorization is counted: stats.keyless lists the paths of those without one;
+// with {requireKey: true} they are answered 401 as OpenAI answers them.
 // hold() makes the chat calls that come after it wait (in flight) until release(n) lets n of them
 // (all, without n) go on: a test then decides when a run moves, not the machine's speed.
 // With {cors: true} it answers browsers directly (the benchmark's direct mode); with {tls: {key,
@@ -70,7 +72,7 @@ function mulberry32(seed) {
   };
 }
 
-export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false, random = null, flips = false } = {}) {
+export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0, cors = false, tls = null, keepBodies = false, random = null, flips = false, requireKey = false } = {}) {
   /** @type {Map<string, number>} calls per model and row, for flips */
   const asked = new Map();
   const draw = random ? mulberry32(random.seed || 1) : null;
@@ -79,7 +81,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     return x < (random.p429 || 0) ? "429" : x < (random.p429 || 0) + (random.p500 || 0) ? "500" : null;
   };
   // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
-  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {} };
+  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {}, keyless: [], keys: {} };
   const hanging = new Set();
   // The gate of hold() and release(): how many more calls may go on (Infinity while open), and
   // the calls waiting for it.
@@ -127,6 +129,15 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
       stats.hung = 0;
       res.writeHead(200, headers);
       return res.end("{}");
+    }
+    if (url.pathname.startsWith("/v1/")) {
+      const auth = req.headers.authorization || "";
+      if (!auth) stats.keyless.push(req.method + " " + url.pathname);
+      else stats.keys[auth] = (stats.keys[auth] || 0) + 1;
+      if (!auth && requireKey) {
+        res.writeHead(401, headers);
+        return res.end(JSON.stringify({ error: { message: "You didn't provide an API key.", type: "invalid_request_error", code: null } }));
+      }
     }
     if (url.pathname.endsWith("/models")) {
       res.writeHead(200, headers);

@@ -174,13 +174,18 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   assert.equal(exported.rows.length, N);
   assert.equal(exported.run.evaluatorSpec.prompt, FIXED, "the export records the definition the run used");
 
-  // ---- exported as a .json file
+  // ---- the sample made its example, exported as a .json file with it
   await openCustom(page);
+  assert.equal(await page.getAttribute('[data-ref="custom-example-state"]', "data-state"), "none", "what was tried is no example by itself");
+  await page.click('[data-ref="custom-example-save"]');
+  await page.waitForSelector('[data-ref="custom-example-state"][data-state="same"]');
+  await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
   const file = await exportEvaluator(page);
   const spec = JSON.parse(file);
   assert.equal(spec.id, "tone-check");
   assert.equal(spec.prompt, FIXED);
   assert.deepEqual(spec.output, { kind: "yes-no", pass: "yes" });
+  assert.deepEqual(spec.example, { inputs: { answer: "rude reply" }, answer: "Yes" }, "the placeholder (question) is no part of it");
 
   // ---- reloaded: the evaluator and the run are still there
   await page.reload();
@@ -233,7 +238,8 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   assert.equal((await progress(page)).done, N);
   assert.deepEqual(page.pageErrors, []);
 
-  // ---- a fresh browser profile: the exported file imported; a broken one refused, saying why
+  // ---- a fresh browser profile: a file of the exported evaluator and a broken one: the good one
+  // is imported ready, with its example; the broken one is imported too, and opened to be fixed
   const fresh = await launch();
   try {
     const p2 = await fresh.ctx.newPage();
@@ -242,15 +248,26 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
     await p2.goto(`${env.serve.url}/#custom`);
     await p2.waitForFunction(() => document.documentElement.dataset.ready === "true");
     await p2.waitForSelector('[data-ref="custom-empty"]');
-    await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(file.replace("{{ answer }}", "{{ answer + }}")) });
-    await p2.waitForFunction(() => /Nothing was imported/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
-    assert.match(await text(p2, '[data-ref="custom-msg"]'), /The evaluator \(tone-check\): prompt line 3: /);
-    await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "tone-check.json", mimeType: "application/json", buffer: Buffer.from(file) });
-    await p2.waitForFunction(() => /Imported tone-check/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
-    assert.equal(await p2.inputValue('[data-ref="custom-tpl-input"]'), FIXED);
+    const broken = { ...spec, id: "tone-broken", prompt: BROKEN };
+    const both = JSON.stringify({ format: "ragjudge.evaluators", version: 1, evaluators: [spec, broken] });
+    await p2.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "mine.json", mimeType: "application/json", buffer: Buffer.from(both) });
+    await p2.waitForFunction(() => /Imported tone-check\./.test(document.querySelector('[data-ref="custom-msg"]').textContent));
+    assert.match(await text(p2, '[data-ref="custom-msg"]'), /Imported with errors, to fix: Evaluator 2 \(tone-broken\): 1 error, open below\./);
+    await p2.waitForFunction(() => document.querySelector('[data-ref="custom-id"]')?.value === "tone-broken");
+    await p2.waitForSelector('[data-ref="custom-status"][data-state="error"]');
+    await p2.waitForSelector('[data-ref="custom-tpl"] [data-ref="tpl-pin"][data-line="3"]');
+    assert.match(await text(p2, '.custom-item[data-id="tone-broken"] [data-ref="custom-state"]'), /has errors/);
+    assert.match(await text(p2, '.custom-item[data-id="tone-check"] [data-ref="custom-state"]'), /ready/);
+    // Fixed where it was opened: ready, and offered.
+    await p2.fill('[data-ref="custom-tpl-input"]', FIXED);
     await p2.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
     await p2.click("#tab-evaluate");
-    await p2.waitForSelector('[data-ref="pick-tone-check"]', { state: "attached" });
+    await p2.waitForSelector('[data-ref="pick-tone-broken"]', { state: "attached" });
+    // The imported example is the one exported: Evaluate loads it.
+    await pickEvaluator(p2, "tone-check");
+    await p2.click('#view-evaluate [data-ref="example"]');
+    await p2.waitForFunction(() => document.querySelector('#view-evaluate [data-ref="form"] [data-input="answer"]')?.value === "rude reply");
+    assert.equal(await p2.inputValue('#view-evaluate [data-ref="form"] [data-input="question"]'), "");
     assert.deepEqual(errors, []);
   } finally {
     await fresh.close();
@@ -351,7 +368,7 @@ test("a duplicated built-in, an id taken or invalid, messages, each reader's set
   assert.deepEqual(page.pageErrors, []);
 });
 
-test("a new evaluator in Evaluate: an empty form, no placeholders as values, and no example to load", async () => {
+test("a new evaluator in Evaluate: an empty form, no placeholders as values, no example to load until one is saved as the example", async () => {
   const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
   await page.waitForSelector('[data-ref="custom-list"]');
   const id = await makeEvaluator(page, () => page.click('[data-ref="custom-new"]'));
@@ -366,14 +383,33 @@ test("a new evaluator in Evaluate: an empty form, no placeholders as values, and
   assert.equal(await example.isDisabled(), true);
   assert.match(await example.getAttribute("title"), /no example/);
   assert.deepEqual(await values(), ["", ""]);
-  // A sample value given in the editor is an example from then on.
+  // What is typed and pasted in the editor to try the prompt is no example by itself...
   await page.click("#tab-custom");
   await page.locator('[data-ref="custom-sample"] [data-input="question"]').fill("Where is my parcel?");
+  await page.fill('[data-ref="custom-answer"]', "Verdict: yes");
+  await page.waitForSelector('[data-ref="custom-verdict"] [data-ref="verdict-view"][data-state="pass"]');
+  await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
+  assert.equal(await page.getAttribute('[data-ref="custom-example-state"]', "data-state"), "none");
+  assert.equal(await page.isDisabled('[data-ref="custom-example-load"]'), true);
+  await page.click("#tab-evaluate");
+  assert.equal(await example.isDisabled(), true, "the last answer pasted is not the example");
+  // ...until it is saved as the example: then Evaluate loads it.
+  await page.click("#tab-custom");
+  await page.click('[data-ref="custom-example-save"]');
+  await page.waitForSelector('[data-ref="custom-example-state"][data-state="same"]');
   await page.click("#tab-evaluate");
   await page.waitForFunction(() => !document.querySelector('#view-evaluate [data-ref="example"]').disabled);
   await example.click();
   await page.waitForFunction(() => document.querySelector('#view-evaluate [data-ref="form"] [data-input="question"]').value === "Where is my parcel?");
   assert.deepEqual(await values(), ["Where is my parcel?", ""]);
+  // Trying something else in the editor leaves the example as it was saved, and it comes back.
+  await page.click("#tab-custom");
+  await page.fill('[data-ref="custom-answer"]', "Verdict: no");
+  await page.waitForSelector('[data-ref="custom-example-state"][data-state="differs"]');
+  await page.click('[data-ref="custom-example-load"]');
+  await page.waitForSelector('[data-ref="custom-example-state"][data-state="same"]');
+  assert.equal(await page.inputValue('[data-ref="custom-answer"]'), "Verdict: yes");
+  await page.click("#tab-evaluate");
   // A built-in still has its example.
   await pickEvaluator(page, "answer-grounding");
   assert.equal(await example.isDisabled(), false);

@@ -11,9 +11,16 @@
 // A test can also set fake.answer = (prompt, evaluatorId, request) => string (or a promise of one,
 // to hold the call in flight) to script the answer's text; request is the recorded {path, method,
 // auth, body}.
+//
+// Logprobs, as OpenAI gives them: a request with `logprobs: true` (and `top_logprobs: N`, 0 to 20)
+// gets choices[0].logprobs = {content: [tokens], refusal: null} (fake-logprobs.mjs; a test may set
+// fake.logprobs = (text, top) => content to script them), in a stream each chunk's share of them;
+// any other answer has `logprobs: null`. A model named like one of OpenAI's reasoning models (o1,
+// o3-mini, o4-mini, gpt-5, gpt-5-nano...) refuses `logprobs` with OpenAI's own 400 error.
 
 import http from "node:http";
 import { load } from "../../web/ragjudge.js";
+import { REASONING, fakeLogprobs, logprobsRefusal } from "./fake-logprobs.mjs";
 
 /** EXAMPLES are the worked examples the evaluators declare (rj.evaluators()), by evaluator id. */
 export const EXAMPLES = Object.fromEntries((await load()).evaluators().map((e) => [e.id, e.example]));
@@ -45,6 +52,7 @@ export async function startFake() {
     requests: [], // {path, method, auth, body}
     disconnects: 0, // streams the client abandoned before the end
     answer: null,
+    logprobs: null,
     url: "",
     close: null,
   };
@@ -76,6 +84,10 @@ export async function startFake() {
     if (model === "judge-404") return apiError(404, `The model \`${model}\` does not exist`, "invalid_request_error", "model_not_found");
     if (model === "judge-429") return apiError(429, "Rate limit reached for requests", "requests", "rate_limit_exceeded", { "retry-after": "7" });
     if (model === "judge-500") return apiError(500, "The server had an error while processing your request.", "server_error", "server_error");
+    if (REASONING.test(model)) {
+      if (body.logprobs !== undefined && body.logprobs !== null && body.logprobs !== false) return json(400, logprobsRefusal("logprobs"));
+      if (body.top_logprobs !== undefined && body.top_logprobs !== null) return json(400, logprobsRefusal("top_logprobs"));
+    }
 
     const prompt = body.messages.map((m) => m.content).join("\n");
     const id = evaluatorOf(prompt);
@@ -85,9 +97,12 @@ export async function startFake() {
     else text = EXAMPLES[id] ? EXAMPLES[id].answer : "I cannot tell which evaluator this is.";
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: Math.ceil(prompt.length / 4) + Math.ceil(text.length / 4) };
     const base = { id: "chatcmpl-fake", created: 1700000000, model, system_fingerprint: "fake" };
+    const top = Number.isInteger(body.top_logprobs) ? body.top_logprobs : 0;
+    const logprobs = body.logprobs === true ? (fake.logprobs ?? fakeLogprobs)(text, top) : null;
 
     if (!body.stream) {
-      return json(200, { ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage });
+      const choice = { index: 0, message: { role: "assistant", content: text, refusal: null }, logprobs: logprobs && { content: logprobs, refusal: null }, finish_reason: "stop" };
+      return json(200, { ...base, object: "chat.completion", choices: [choice], usage });
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     let gone = false;
@@ -98,12 +113,26 @@ export async function startFake() {
       }
     });
     const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
-    const chunk = (delta, finish = null) => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta, finish = null, lp = null) => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, logprobs: lp, finish_reason: finish }] });
     const slow = model === "judge-slow";
     const size = slow ? 4 : 24;
-    send(chunk({ role: "assistant", content: "" }));
-    for (let i = 0; i < text.length && !gone; i += size) {
-      send(chunk({ content: text.slice(i, i + size) }));
+    send(chunk({ role: "assistant", content: "", refusal: null }));
+    // The text in pieces of about `size` characters; with logprobs, pieces of whole tokens, each
+    // chunk carrying its tokens' logprobs.
+    const pieces = [];
+    if (logprobs) {
+      for (let k = 0; k < logprobs.length;) {
+        const tokens = [];
+        let n = 0;
+        while (k < logprobs.length && (n === 0 || n + logprobs[k].token.length <= size)) n += logprobs[k].token.length, tokens.push(logprobs[k++]);
+        pieces.push([tokens.map((t) => t.token).join(""), { content: tokens, refusal: null }]);
+      }
+    } else {
+      for (let i = 0; i < text.length; i += size) pieces.push([text.slice(i, i + size), null]);
+    }
+    for (const [content, lp] of pieces) {
+      if (gone) break;
+      send(chunk({ content }, null, lp));
       await new Promise((r) => setTimeout(r, slow ? 150 : 2));
     }
     if (gone) return;

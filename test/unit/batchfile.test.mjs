@@ -4,11 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, Matcher, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
-import { exportBatch, importBatch, lineSplitter, readLines, storeRun } from "../../web/batch/batchfileio.js";
+import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
 import { chatBody, chat } from "../../web/llm.js";
 import { Runner, RepairCode } from "../../web/batch/engine.js";
 import { MemoryStore } from "../../web/batch/store.js";
-import { loadRun, newRun } from "../../web/batch/runs.js";
+import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runs.js";
+import { repeatFields } from "../../web/stats/repeatexport.js";
 import { statusOf, causeOf } from "../../web/batch/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
 
@@ -224,9 +225,9 @@ test("a line becomes the row's result as a live call's answer does, but an unrea
   assert.equal(noMsg.error.kind, "bad-response");
   assert.match(noMsg.error.detail, /chat.completion/);
   const expired = lineResult({ runId: "run-1", index: 1, item: its[1], judge: fakeJudge, model: "judge-1", line: parseOutputLine(JSON.stringify({ custom_id: "c", response: null, error: { code: "batch_expired", message: "too late" } })) });
-  assert.equal(expired.error.kind, "upstream");
-  assert.match(expired.error.message, /did not run this request \(batch_expired\)/);
-  assert.equal(batchLineError({ customId: "c", status: 0, requestId: "", body: null, error: null }, "m").kind, "upstream");
+  assert.equal(expired.error.kind, "batch");
+  assert.match(expired.error.message, /The batch expired before it ran this request \(batch_expired\): judge it again with Resume/);
+  assert.equal(batchLineError({ customId: "c", status: 0, requestId: "", body: null, error: null }, "m").kind, "batch");
   const input = lineResult({ runId: "run-1", index: 1, item: { error: "Row 2: question is empty" }, judge: fakeJudge, model: "judge-1", line: line("yes") });
   assert.equal(input.error.kind, "input");
 });
@@ -358,4 +359,112 @@ test("the exported requests file imported by mistake as the output: refused, say
   other.take('{"custom_id": "x"}', "f.jsonl:1");
   other.finish();
   assert.match(/** @type {string} */ (other.refusal()), /^None of this file's lines/);
+});
+
+/** liveFetch answers every chat call "yes" (a repair request "no") and records it. */
+function liveFetch() {
+  const calls = [];
+  const f = async (url, init) => {
+    const body = JSON.parse(init.body);
+    calls.push(body);
+    return new Response(JSON.stringify({ choices: [{ message: { content: body.messages.length > 1 ? "no" : "yes" }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 2 } }), { status: 200 });
+  };
+  f.calls = calls;
+  return f;
+}
+
+/** resumeRun runs what Resume (retry NONE) or a retry would of an imported run, over store's cache. */
+async function resumeRun({ store, its, results, repeats = 1, retry = Retry.NONE }) {
+  const todo = todoIndices(its.length, results, { retry });
+  const fetch = liveFetch();
+  const clock = new FakeClock();
+  const runner = new Runner({ runId: "run-live", judge: fakeJudge, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, repeats, items: its, todo, fresh: askedAfresh(results, todo, retry), fetch, store: new MemoryStore(), cache: store, clock, random: () => 0.5, policy: { timeoutMs: 1000, maxAttempts: 1 } });
+  await clock.run(runner.start());
+  return { todo, fetch, runner, results: await runner.o.store.getResults("run-live") };
+}
+
+test("an import's answers fill the request cache under a live call's keys: Resume pays only for what the file did not answer", async () => {
+  const its = items(6);
+  const spec = { judge: fakeJudge, evaluatorId: "fake", items: its, request, yieldFn: noYield };
+  const ex = await exportBatch(spec);
+  const lines = (await ex.blob.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+  // Rows 1-3 answered, row 4 expired in the batch, rows 5 and 6 not in the output.
+  const out = lines.slice(0, 3).map((l, i) => okLine(l.custom_id, i % 2 ? "no" : "yes"));
+  out.push(JSON.stringify({ id: "b", custom_id: lines[3].custom_id, response: null, error: { code: "batch_expired", message: "This request could not be executed before the completion window expired." } }));
+  const im = await importBatch({ ...spec, runId: "run-i", files: [new File([out.join("\n")], "results.jsonl")] });
+  assert.deepEqual(im.answered.map((a) => [a.index, a.repeat, a.content, a.finishReason]), [[0, 0, "yes", "stop"], [1, 0, "no", "stop"], [2, 0, "yes", "stop"]]);
+  assert.equal(causeOf(im.results[3]), "batch expired before it ran");
+
+  const store = new MemoryStore();
+  const progress = [];
+  assert.equal(await cacheAnswers({ store, judge: fakeJudge, items: its, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, answered: im.answered, yieldFn: noYield, onProgress: (p) => progress.push(p) }), 3);
+  assert.deepEqual(progress.at(-1), { phase: "cache", done: 3, total: 3 });
+  // Read from the kept request bodies instead of rendered again: the same keys.
+  const kept = await importBatch({ ...spec, runId: "run-i", keepBodies: true, files: [new File([out.join("\n")], "results.jsonl")] });
+  assert.equal(kept.bodies.filter(Boolean).length, 6);
+  const fromBodies = new MemoryStore();
+  await cacheAnswers({ store: fromBodies, judge: { render: () => assert.fail("not rendered again") }, items: its, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, answered: kept.answered, bodies: kept.bodies, yieldFn: noYield });
+  assert.deepEqual([...(await fromBodies.cacheKeys())].sort(), [...(await store.cacheKeys())].sort());
+  const resumed = await resumeRun({ store, its, results: im.results });
+  assert.deepEqual(resumed.todo, [3, 4, 5], "Resume runs the expired row and the rows no line answered");
+  assert.deepEqual(resumed.fetch.calls.map((b) => b.messages[0].content), ["Q: q3", "Q: q4", "Q: q5"]);
+  // Rerunning every row: the three the file answered come from the cache (a live call's keys).
+  const all = new Runner({ runId: "run-all", judge: fakeJudge, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, items: its, todo: [0, 1, 2], fetch: liveFetch(), store: new MemoryStore(), cache: store, clock: new FakeClock(), random: () => 0.5 });
+  await all.o.clock.run(all.start());
+  assert.equal(all.stats.cacheHits, 3);
+  assert.equal(all.stats.calls, 0);
+});
+
+test("repeats from a batch file: a failed repeat keeps the others (cached, exported); Retry pays for the failed repeat, Ask again makes only the missing repair requests", async () => {
+  const its = items(3);
+  const spec = { judge: fakeJudge, evaluatorId: "fake", items: its, request, repeats: 3, yieldFn: noYield };
+  const ex = await exportBatch(spec);
+  const lines = (await ex.blob.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+  // Row 1: yes ×3. Row 2: yes, HTTP 500, yes. Row 3: three answers no judge could read.
+  const out = lines.map((l, k) => {
+    const [row, rep] = [Math.floor(k / 3), k % 3];
+    if (row === 1 && rep === 1) return JSON.stringify({ id: "b", custom_id: l.custom_id, response: { status_code: 500, request_id: "r", body: { error: { message: "The server had an error", type: "server_error", code: "server_error" } } }, error: null });
+    return okLine(l.custom_id, row === 2 ? "hmm" : "yes");
+  });
+  const im = await importBatch({ ...spec, runId: "run-r", files: [new File([out.join("\n")], "results.jsonl")] });
+  assert.deepEqual(im.results.map((r) => statusOf(r)), ["passed", "error", "undetermined"]);
+  const failed = im.results[1];
+  assert.equal(failed.error.status, 500);
+  assert.deepEqual(failed.repeats.map((x) => (x.error ? "error" : x.verdict.passed)), [true, "error", true], "the answered repeats stay with the row");
+  const f = repeatFields(failed, null);
+  assert.deepEqual(f.repeats.map((x) => [x.passed, x.answers, x.error && x.error.slice(0, 20)]), [[true, ["yes"], null], [null, [], "The model server fai"], [true, ["yes"], null]]);
+  assert.equal(f.majority, null);
+
+  const store = new MemoryStore();
+  await cacheAnswers({ store, judge: fakeJudge, items: its, request: { endpoint: "http://127.0.0.1:8080/v1", ...request }, answered: im.answered, yieldFn: noYield });
+  // Resume: nothing (the 500 is retried by Resume, as a live run's would be: one call, for its repeat).
+  const resumed = await resumeRun({ store, its, results: im.results, repeats: 3 });
+  assert.deepEqual(resumed.todo, [1]);
+  assert.equal(resumed.fetch.calls.length, 1, "only the failed repeat is paid for");
+  assert.equal(statusOf(resumed.results[0]), "passed");
+  assert.equal(resumed.results[0].cachedCalls, 2);
+
+  // Ask again for the undetermined row: the answers come from the cache, each gets the repair request the file could not make.
+  const again = await resumeRun({ store, its, results: im.results, repeats: 3, retry: Retry.UNDETERMINED });
+  assert.deepEqual(again.todo, [1, 2]);
+  const repairs = again.fetch.calls.filter((b) => b.messages.length > 1);
+  assert.equal(repairs.length, 3, "three repair requests");
+  assert.equal(again.fetch.calls.length, 3, "nothing else: row 2's failed repeat was bought by the Resume above, and is cached");
+  assert.equal(statusOf(again.results.find((x) => x.index === 2)), "failed", "the repaired answers: no, no, no");
+});
+
+test("a batch file's failures have their own cause: expired, cancelled, timed out there, a status with its code", () => {
+  const r = (line) => lineResult({ runId: "run-1", index: 0, item: { inputs: { question: "q" } }, judge: fakeJudge, model: "m", line: parseOutputLine(JSON.stringify({ custom_id: "c", ...line })) });
+  const notRun = (code) => r({ response: null, error: { code, message: "…" } });
+  assert.equal(causeOf(notRun("batch_expired")), "batch expired before it ran");
+  assert.equal(causeOf(notRun("batch_cancelled")), "batch cancelled before it ran");
+  assert.equal(causeOf(notRun("request_timeout")), "timed out in the batch");
+  assert.equal(causeOf(notRun("quota_gone")), "not run by the batch service (quota_gone)");
+  assert.match(notRun("batch_cancelled").error.message, /^The batch was cancelled before it ran this request \(batch_cancelled\)/);
+  assert.equal(causeOf(r({ response: { status_code: 400, request_id: "r", body: { error: { message: "too long", type: "invalid_request_error", code: "context_length_exceeded" } } } })), "HTTP 400 (context_length_exceeded)");
+  // vLLM writes the HTTP status as its code: no code of words, the status says it.
+  assert.equal(causeOf(r({ response: { status_code: 400, request_id: "r", body: null }, error: { object: "error", message: "bad", type: "BadRequestError", code: 400 } })), "HTTP 400");
+  assert.equal(causeOf(r({ response: { status_code: 500, request_id: "r", body: { error: { message: "x", code: "server_error" } } } })), "server error (500)");
+  // Resume runs a request the batch did not run again, not one the endpoint refused.
+  assert.deepEqual(todoIndices(2, [notRun("batch_expired"), r({ response: { status_code: 400, request_id: "r", body: { error: { message: "x" } } } })]), [0]);
 });

@@ -109,6 +109,7 @@ test("through the call worker every row ends, calls in flight stay at the limit,
     [RowState.CALLING, 1],
     [RowState.RETRY_WAIT, 2],
     [RowState.CALLING, 2],
+    [RowState.ANSWERED, 2],
     [RowState.IDLE, 0],
   ]);
 });

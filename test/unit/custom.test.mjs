@@ -197,9 +197,16 @@ test("define throws a RagJudgeError with code, path and, inside a template, line
     { kind: "evaluator", code: "evaluator.template", subject: "broken", line: 2, col: true });
   assert.equal(err.path, "prompt");
   assert.match(err.message, /^evaluator: broken: prompt:2:\d+: /);
+  assert.deepEqual(err.problems.map((p) => [p.code, p.path, p.line]), [["evaluator.template", "prompt", 2]]);
+  // Every problem, each with its path and position: on the error as a list, and in its message.
   const e2 = throwsRJ(() => rj.define({ id: "broken", prompt: "x", inputs: [], output: { kind: "yes-no" }, z: 1 }), { kind: "evaluator", code: "evaluator.unknown-field" });
   assert.equal(e2.path, "z");
-  assert.match(e2.message, /\(and 1 more\)$/);
+  assert.deepEqual(e2.problems.map((p) => [p.severity, p.code, p.path]), [["error", "evaluator.unknown-field", "z"], ["error", "evaluator.missing-field", "inputs"]]);
+  assert.doesNotMatch(e2.message, /and \d+ more/);
+  assert.match(e2.message, /^evaluator: broken: z: unknown field "z".*; inputs: inputs is empty/);
+  const e3 = throwsRJ(() => rj.define({ id: "Bad", prompt: "{{ a }}\n{{ b", inputs: [{ name: "a" }], output: { kind: "score", min: 5, max: 1 } }), { kind: "evaluator" });
+  assert.deepEqual(e3.problems.map((p) => [p.code, p.path, p.line ?? 0]), [["evaluator.bad-id", "id", 0], ["evaluator.bad-value", "output.max", 0], ["evaluator.template", "prompt", 2]]);
+  assert.match(e3.message, /; prompt:2:\d+: unexpected end of template, expected "end of print statement"; the "\{\{" opened at line 2, column 1 is not closed$/);
   assert.ok(!rj.evaluators().some((e) => e.id === "broken"), "nothing defined");
 
   rj.define({ ...tone, id: "again" });
@@ -236,6 +243,56 @@ test("spec(id) gives a built-in as an editable definition whose reader is the bu
   assert.deepEqual(rj.parse(mine.id, b.example.inputs, b.example.answer), rj.parse(b.id, b.example.inputs, b.example.answer));
   assert.deepEqual(rj.spec(mine.id).prompt, "En français : " + s.prompt);
   throwsRJ(() => rj.spec("nope"), { kind: "input", code: "input.unknown-evaluator", subject: "nope" });
+});
+
+test("a built-in duplicated is the built-in: its reader's variables are provided, never inputs; its example renders and reads as the built-in's", () => {
+  for (const b of rj.evaluators().filter((e) => !e.custom)) {
+    const s = rj.spec(b.id);
+    const c = rj.checkEvaluator(s);
+    assert.deepEqual([c.ok, c.errors, c.warnings], [true, [], []], b.id);
+    assert.deepEqual(c.provided, b.variables, `${b.id}: what its reader makes, from the core's declaration`);
+    assert.ok(c.variables.every((v) => c.provided.includes(v)), `${b.id}: its prompt reads only what its reader makes`);
+    assert.deepEqual(s.inputs.map((i) => [i.name, i.kind]), b.inputs.map((i) => [i.name, i.kind]), b.id);
+    rj.define({ ...s, id: b.id + "-same" });
+    const mine = rj.evaluators().find((e) => e.id === b.id + "-same");
+    assert.deepEqual([mine.inputs, mine.view, mine.score, mine.words], [b.inputs, b.view, b.score, b.words], b.id);
+    assert.equal(rj.render(mine.id, b.example.inputs).prompt, rj.render(b.id, b.example.inputs).prompt, b.id);
+    assert.deepEqual(rj.parse(mine.id, b.example.inputs, b.example.answer), rj.parse(b.id, b.example.inputs, b.example.answer), b.id);
+  }
+  const cg = rj.evaluators().find((e) => e.id === "claim-groundedness");
+  assert.deepEqual(cg.variables, ["question", "reports", "evidence"]);
+  assert.deepEqual(rj.checkEvaluator(tone).provided, [], "another reader provides nothing");
+
+  // What the reader makes is no input: declaring it is an error that says so.
+  const s = rj.spec("claim-groundedness");
+  const withReports = { ...s, inputs: [...s.inputs, { name: "reports", label: "Reports", kind: "text", required: true }] };
+  const c = rj.checkEvaluator(withReports);
+  assert.deepEqual(c.errors.map((e) => [e.code, e.path]), [["evaluator.builtin-input", "inputs[3].name"]]);
+  assert.match(c.errors[0].message, /"reports" is made by claim-groundedness's reader .*remove this input/);
+
+  // Its lists of claims and evidence may be plain lists of texts.
+  const asLists = { ...s, id: "claims-as-lists", inputs: s.inputs.map((i) => (i.kind === "claims" || i.kind === "evidence" ? { ...i, kind: "list" } : i)) };
+  assert.deepEqual(rj.checkEvaluator(asLists).errors, []);
+  rj.define(asLists);
+  const texts = { question: "Q?", claims: ["The sky is blue.", "Grass is red."], evidence: ["The sky is blue on clear days."] };
+  assert.equal(rj.render("claims-as-lists", texts).prompt, rj.render("claim-groundedness", texts).prompt);
+  assert.match(rj.render("claims-as-lists", texts).prompt, /Claim c2: Grass is red\./);
+  const asText = rj.checkEvaluator({ ...s, inputs: s.inputs.map((i) => (i.name === "claims" ? { ...i, kind: "text" } : i)) });
+  assert.deepEqual(asText.errors.map((e) => [e.code, e.path]), [["evaluator.builtin-input", "inputs[1].kind"]]);
+  assert.match(asText.errors[0].message, /of kind "claims" or "list"/);
+});
+
+test("an input declared but unread warns and is optional: it never holds up a render", () => {
+  const spec = { id: "kept-input", prompt: "Polite? {{ answer }}", inputs: [{ name: "answer" }, { name: "notes" }, { name: "sources", kind: "list" }], output: { kind: "yes-no" } };
+  const c = rj.checkEvaluator(spec);
+  assert.equal(c.ok, true);
+  assert.deepEqual(c.warnings.map((w) => [w.code, w.path]), [["evaluator.unused-input", "inputs[1]"], ["evaluator.unused-input", "inputs[2]"]]);
+  const r = rj.define(spec);
+  assert.deepEqual(r.inputs.map((i) => [i.name, i.required]), [["answer", true], ["notes", false], ["sources", false]]);
+  assert.deepEqual(r.warnings.map((w) => w.code), ["evaluator.unused-input", "evaluator.unused-input"]);
+  assert.equal(rj.render("kept-input", { answer: "Thanks!" }).prompt, "Polite? Thanks!");
+  assert.equal(rj.parse("kept-input", { answer: "Thanks!", sources: [] }, "yes").passed, true);
+  assert.deepEqual(rj.rowInputs("kept-input", { answer: "Thanks!" }, { answer: "answer" }).checks, []);
 });
 
 test("a definition as a JSON text is read as the object", () => {

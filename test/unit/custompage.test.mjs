@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT } from "../../web/custom/spec.js";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT, fitsKind, exampleOfSample, hasExampleIn, removeField } from "../../web/custom/spec.js";
 import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
 
@@ -91,17 +91,69 @@ test("readImport says what is wrong with a file and with each evaluator in it", 
   );
 });
 
-test("exampleOf: a new evaluator's made-up sample values are no example; what the user gave is", () => {
+test("the example is the definition's own: the editor's sample and last pasted answer never become it by themselves", () => {
   const spec = { ...blankSpec(), inputs: [{ name: "question", label: "Question", kind: "text" }, { name: "contexts", label: "Passages", kind: "list" }] };
   const made = { question: sampleValue(spec.inputs[0]), contexts: sampleValue(spec.inputs[1]) };
   assert.deepEqual(made, { question: "(question)", contexts: ["Passages 1", "Passages 2"] });
-  assert.equal(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "" }), undefined, "nothing but placeholders: no example");
+  // The sample and answer kept with the record are no example.
+  assert.equal(exampleOf({ id: spec.id, spec, sample: { inputs: { ...made, question: "Where is my parcel?" } }, answer: "Verdict: yes" }), undefined);
+  // Saved as the example (the editor's button): its made-up values and empty ones are left out.
+  const ex = exampleOfSample(spec.inputs, { ...made, question: "Where is my parcel?", other: "x" }, "Verdict: yes");
+  assert.deepEqual(ex, { inputs: { question: "Where is my parcel?" }, answer: "Verdict: yes" });
+  assert.deepEqual(exampleOfSample(spec.inputs, { question: "", contexts: [] }, ""), { inputs: {}, answer: "" });
   // A label renamed since the sample was made: its old placeholder (of the name) is still one.
-  const renamed = { ...spec, inputs: [{ ...spec.inputs[0], label: "Query" }, spec.inputs[1]] };
-  assert.equal(exampleOf({ id: spec.id, spec: renamed, sample: { inputs: made }, answer: "" }), undefined);
-  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: { ...made, question: "Where is my parcel?" } }, answer: "" }), { inputs: { question: "Where is my parcel?" }, answer: "" });
-  assert.deepEqual(exampleOf({ id: spec.id, spec, sample: { inputs: made }, answer: "Verdict: yes" }), { inputs: {}, answer: "Verdict: yes" });
-  assert.equal(exampleOf({ id: spec.id, spec, answer: "" }), undefined);
+  const renamed = [{ ...spec.inputs[0], label: "Query" }, spec.inputs[1]];
+  assert.deepEqual(exampleOfSample(renamed, made, "").inputs, {});
+  const withEx = { ...spec, example: ex };
+  assert.equal(hasExampleIn(withEx), true);
+  assert.deepEqual(exampleOf({ id: spec.id, spec: withEx, sample: { inputs: made }, answer: "Verdict: no" }), ex, "the example, whatever the sample is now");
+  assert.equal(hasExampleIn({ ...spec, example: { inputs: {}, answer: "" } }), false);
+  assert.equal(hasExampleIn({ ...spec, example: "x" }), false);
+  // An export carries it, and an import starts the editor's sample from it.
+  const back = readImport(exportFile([withEx])).specs[0];
+  assert.deepEqual(back.example, ex);
+  assert.deepEqual(sampleOf(back), { sample: { inputs: { question: "Where is my parcel?", contexts: sampleValue(spec.inputs[1]) } }, answer: "Verdict: yes" });
+});
+
+test("syncInputs with a built-in's reader: what it makes is never an input, what it needs is declared as it declares it", () => {
+  const own = [
+    { name: "question", label: "Question", kind: "text", required: true, help: "The question." },
+    { name: "claims", label: "Claims", kind: "claims", required: true, judged: true },
+    { name: "evidence", label: "Evidence", kind: "evidence", required: true },
+  ];
+  const reader = { provided: ["question", "reports", "evidence"], own };
+  const inputs = syncInputs([], ["question", "reports", "evidence"], reader);
+  assert.deepEqual(inputs, [own[0], own[2], own[1]], "reports is no input; claims, which no template reads, is declared");
+  assert.deepEqual(syncInputs(inputs, ["question", "reports", "evidence"], reader), inputs, "stable");
+  // An input added by the editor before the reader was chosen, named like what it makes, goes.
+  assert.deepEqual(syncInputs([{ name: "reports", label: "Reports", kind: "text", required: true, auto: true }], ["reports"], reader).map((i) => i.name), ["question", "claims", "evidence"]);
+  // One the user declared stays, for the check to say what is wrong with it.
+  assert.ok(syncInputs([{ name: "reports", label: "Reports", kind: "text", required: true }], ["reports"], reader).some((i) => i.name === "reports"));
+  // A template that reads an input of its own that is optional: declared as the built-in does.
+  const mode = { name: "mode", label: "Mode", kind: "choice", required: false, choices: ["strict", "lenient"] };
+  assert.deepEqual(syncInputs([], ["mode"], { provided: [], own: [mode] }), [mode]);
+});
+
+test("fitsKind: an example's value is taken as it is only when it fits its input's kind", () => {
+  assert.ok(fitsKind("text", "a") && fitsKind("choice", "strict") && fitsKind(undefined, "a"));
+  assert.ok(fitsKind("number", 3) && fitsKind("number", "3.5") && !fitsKind("number", "x") && !fitsKind("number", ""));
+  assert.ok(fitsKind("list", ["a"]) && !fitsKind("list", "a") && !fitsKind("list", [{ text: "a" }]));
+  assert.ok(fitsKind("claims", ["a", { id: "c2", text: "b" }]) && !fitsKind("claims", [{ id: 1, text: "b" }]) && !fitsKind("claims", [{ title: "t" }]));
+  assert.ok(fitsKind("evidence", [{ title: "t", text: "b" }, "c"]) && !fitsKind("evidence", "c"));
+  const inputs = [{ name: "claims", kind: "claims" }, { name: "evidence", kind: "evidence" }, { name: "threshold", kind: "number" }, { name: "mode", kind: "choice" }];
+  const example = { claims: [{ id: "c1", text: "x" }], evidence: [{ title: "T", text: "y" }], threshold: 3, mode: "lenient" };
+  assert.deepEqual(sampleOf({ inputs, example: { inputs: example, answer: "a" } }), { sample: { inputs: example }, answer: "a" }, "a duplicated built-in's example, whole");
+});
+
+test("removeField removes an unknown field at a check's path, in place", () => {
+  const spec = { id: "x", extra: 1, output: { kind: "score", "pass-at": 3 }, inputs: [{ name: "a" }, { name: "b", colour: "red" }] };
+  assert.equal(removeField(spec, "extra"), true);
+  assert.equal(removeField(spec, "output.pass-at"), true);
+  assert.equal(removeField(spec, "inputs[1].colour"), true);
+  assert.deepEqual(spec, { id: "x", output: { kind: "score" }, inputs: [{ name: "a" }, { name: "b" }] });
+  assert.equal(removeField(spec, "nope.deeper"), false);
+  assert.equal(removeField(spec, "inputs[7].x"), false);
+  assert.equal(removeField(spec, ""), false);
 });
 
 test("lineStarts is where each line starts", () => {

@@ -5,7 +5,7 @@ import { cacheKey, canonicalJSON } from "../../web/batch/cache.js";
 import { statusOf, causeOf, needsRepair } from "../../web/batch/status.js";
 import { aggregate, histogram, estimateTokens } from "../../web/batch/aggregate.js";
 import { toJSONL, toJSON, toCSV, csvField, formatNumber, idColumn } from "../../web/batch/export.js";
-import { createRun, loadRun, todoIndices } from "../../web/batch/runs.js";
+import { createRun, loadRun, todoIndices, Retry } from "../../web/batch/runs.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { prepareItems, prepareItemsAsync, detectMapping, detectMatches, matchLabel } from "../../web/batch/mapping.js";
 
@@ -225,7 +225,9 @@ test("a run is stored with its items and resumes only what is unfinished (or fai
   assert.equal(loaded.items.length, 7);
   // Resume runs again a row whose call timed out (not the judge's doing), not one the endpoint rejected.
   assert.deepEqual(todoIndices(7, loaded.results), [1, 2, 4, 5]);
-  assert.deepEqual(todoIndices(7, loaded.results, { retryFailed: true }), [1, 2, 3, 4, 5, 6]);
+  // Retry failed rows adds the errors the summary counts; asking again, the undetermined rows.
+  assert.deepEqual(todoIndices(7, loaded.results, { retry: Retry.ERRORS }), [1, 2, 4, 5, 6]);
+  assert.deepEqual(todoIndices(7, loaded.results, { retry: Retry.UNDETERMINED }), [1, 2, 3, 4, 5]);
   await assert.rejects(createRun(store, { settings: { apiKey: "sk" } }, items));
   await store.deleteRun(run.id);
   assert.equal(await loadRun(store, run.id), null);
@@ -299,4 +301,19 @@ test("numbers print as people write them", () => {
   assert.equal(rec.score, 0.3);
   assert.equal(rec.verdict.recall, 0.8);
   assert.match(toCSV(items, results).split("\r\n")[1], /,0\.3,/);
+});
+
+test("a run no Runner of this tab runs is never idle: done or cancelled as it ended, else paused while rows are left", async () => {
+  const { restingState, runningText } = await import("../../web/batch/run.js");
+  const ok = { verdict: { passed: true, checks: [] } };
+  assert.equal(restingState({ state: "done", total: 2 }, [ok, ok]), "done");
+  assert.equal(restingState({ state: "cancelled", total: 2 }, [ok]), "cancelled");
+  // An imported run whose every row has a result, stored before "done" was written; a run left while running.
+  assert.equal(restingState({ state: "paused", total: 2 }, [ok, ok]), "done");
+  assert.equal(restingState({ state: "running", total: 2 }, [ok]), "paused");
+  assert.equal(restingState({ state: "idle", total: 3 }, [ok, undefined, ok]), "paused");
+  assert.equal(restingState({ total: 1 }, [ok]), "done");
+  assert.equal(runningText(Retry.ERRORS, 3), "Retrying 3 failed rows.");
+  assert.equal(runningText(Retry.UNDETERMINED, 1), "Asking the judge again for 1 undetermined row.");
+  assert.equal(runningText(Retry.NONE, 12), "Running 12 rows.");
 });

@@ -304,7 +304,7 @@ test("the first call goes out before the look-ahead rows are rendered: rows take
   assert.ok(rendersAtFirstCall <= 3, `${rendersAtFirstCall} rows were rendered before the first call went out`);
 });
 
-test("onRow says what a row is doing: rendering, waiting for a slot, calling, waiting to retry, calling again, repairing, then idle", async () => {
+test("onRow says what a row is doing: rendering, waiting for a slot, calling, waiting to retry, calling again, answered, repairing, then idle", async () => {
   const fetch = scriptedFetch([500, "cut", "yes"]);
   const seen = [];
   let during = null;
@@ -329,8 +329,11 @@ test("onRow says what a row is doing: rendering, waiting for a slot, calling, wa
     [RowState.CALLING, 1, null, false],
     [RowState.RETRY_WAIT, 2, 375, false],
     [RowState.CALLING, 2, null, false],
+    // Its call is over: the answer is read (unreadable) and the repair request waits for a slot.
+    [RowState.ANSWERED, 2, null, false],
     [RowState.WAITING, 0, null, true],
     [RowState.REPAIRING, 1, null, true],
+    [RowState.ANSWERED, 1, null, true],
     [RowState.IDLE, 0, null, false],
   ]);
   assert.deepEqual([...during.keys()], [0]);

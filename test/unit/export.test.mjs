@@ -109,3 +109,21 @@ test("without an id column, rows join back by index; a column named id is the id
   assert.equal(o.columns.filter((c) => c === "id" || c === "ragjudge_id").length, 1, "one id column");
   joinCheck(own.t, o.rows, "id", { csv: true });
 });
+
+test("a source column ID (any case) is the id: never beside an `id` of ours; our fields step aside for any case of their name", () => {
+  const upper = setup("ID,answer,facts\n7,a,x\n8,b,z\n");
+  for (const text of [toCSV(upper.items, upper.results), toJSONL(upper.items, upper.results)]) {
+    const t = rj.readDataset(text, text.includes("\r\n") ? "csv" : "jsonl");
+    const ids = t.columns.filter((c) => c.toLowerCase().replace(/^(ragjudge_)+/, "") === "id");
+    assert.deepEqual(ids, ["ID"], "the source's ID is the one id column: " + t.columns.join(","));
+    joinCheck(upper.t, t.rows, "ID", { csv: text.includes("\r\n") });
+  }
+
+  // An id of ours taken from sample_id, beside a source column Id that identifies nothing (repeats):
+  // ours is ragjudge_id, so a reader knows which is the source's.
+  const both = setup("sample_id,Id,Status,answer,facts\ns1,1,draft,a,x\ns2,1,final,b,z\n");
+  const csv = rj.readDataset(toCSV(both.items, both.results), "csv");
+  assert.deepEqual(csv.columns.slice(0, 6), ["row", "index", "ragjudge_id", "sample_id", "Id", "Status"]);
+  assert.ok(csv.columns.includes("ragjudge_status") && !csv.columns.includes("status"), "the source's Status keeps its name, ours steps aside");
+  assert.deepEqual(csv.rows.map((r) => [r.ragjudge_id, r.Id, r.Status]), [["s1", "1", "draft"], ["s2", "1", "final"]]);
+});

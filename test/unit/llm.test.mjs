@@ -237,15 +237,15 @@ test("unreachable: network, timeout, CORS and 502/503/504, nothing that was answ
   for (const e of no) assert.ok(!unreachable(e), JSON.stringify(e));
 });
 
-test("requestInit: the key only in Authorization, credentials omit, a GET without a body", () => {
+test("requestInit: the key only in Authorization, cookies only to the page's own origin (a shared dev server's token), a GET without a body", () => {
   const post = requestInit("sk-1", { a: 1 }, true);
   assert.deepEqual(post, {
     method: "POST",
     headers: { Accept: "text/event-stream", "Content-Type": "application/json", Authorization: "Bearer sk-1" },
-    credentials: "omit",
+    credentials: "same-origin",
     body: '{"a":1}',
   });
-  assert.deepEqual(requestInit(""), { method: "GET", headers: { Accept: "application/json" }, credentials: "omit" });
+  assert.deepEqual(requestInit(""), { method: "GET", headers: { Accept: "application/json" }, credentials: "same-origin" });
 });
 
 test("probe: any answer but 502/503/504 means reachable; a network error or no answer in time does not", async () => {
@@ -267,7 +267,7 @@ test("probe: any answer but 502/503/504 means reachable; a network error or no a
     assert.equal(await clock.run(probe({ endpoint: "/v1/", apiKey: "sk-2", fetch, clock, timeoutMs: 500 })), want, JSON.stringify(step));
     assert.equal(seen.url, "/v1/models");
     assert.equal(seen.init.method, "GET");
-    assert.equal(seen.init.credentials, "omit");
+    assert.equal(seen.init.credentials, "same-origin");
     assert.equal(seen.init.headers.Authorization, "Bearer sk-2");
   }
 });
@@ -326,7 +326,7 @@ test("streaming: pieces arrive through onDelta, events split anywhere and CRLF a
     assert.equal(sent.stream, true);
     assert.deepEqual(sent.stream_options, { include_usage: true });
     assert.equal(sse.last.init.headers.Accept, "text/event-stream");
-    assert.equal(sse.last.init.credentials, "omit");
+    assert.equal(sse.last.init.credentials, "same-origin");
   }
 });
 

@@ -25,7 +25,7 @@ function endpoint(clock, { upAt, fault = "network", faultFor = () => fault }) {
     if (init.method === "GET") {
       log.gets.push(t);
       assert.match(url, /\/v1\/models$/);
-      assert.equal(init.credentials, "omit");
+      assert.equal(init.credentials, "same-origin");
       if (t < upAt) return answer(fault === "hang" ? "network" : fault, init);
       return new Response('{"object":"list","data":[{"id":"judge-1"}]}', { status: 200, headers: { "content-type": "application/json" } });
     }

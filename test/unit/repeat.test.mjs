@@ -8,7 +8,7 @@ import { Runner } from "../../web/batch/engine.js";
 import { cacheKey } from "../../web/batch/cache.js";
 import { MemoryStore } from "../../web/batch/store.js";
 import { statusOf } from "../../web/batch/status.js";
-import { todoIndices } from "../../web/batch/runs.js";
+import { todoIndices, askedAfresh, Retry } from "../../web/batch/runs.js";
 import { majority, unanimous, spread, majorityVerdict, SPLIT_CODE } from "../../web/stats/majority.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
@@ -151,7 +151,10 @@ test("a repeat that fails fails the row; resuming it pays only for the failed re
   const [row] = await store.getResults("r1");
   assert.equal(statusOf(row), "error");
   assert.equal(row.error.status, 400);
-  assert.equal(row.repeats, undefined, "no partial repeats stored as a verdict");
+  assert.equal(row.verdict, null, "no verdict from the repeats that were answered");
+  // The answered repeats stay with the row (exports keep them); the failed one says why.
+  assert.deepEqual(row.repeats.map((x) => (x.error ? x.error.status : x.verdict.passed)), [true, 400, true]);
+  assert.deepEqual(row.answers, ["yes", "yes"]);
   // Retrying the row: two repeats are cached, one is asked again.
   const b = runner({ items: items(1), todo: [0], fetch, store, cache: store, repeats: 3, runId: "r2" });
   await b.clock.run(b.r.start());
@@ -160,6 +163,39 @@ test("a repeat that fails fails the row; resuming it pays only for the failed re
   assert.equal(statusOf(ok), "passed");
   assert.equal(ok.cachedCalls, 2);
   assert.equal(ok.calls, 1);
+});
+
+test("Retry failed rows pays only for the failed repeat; Ask again for undetermined rows asks the judge afresh", async () => {
+  const store = new MemoryStore();
+  // q0: its second call gets a 400 (an error row). q1: unreadable on its first three calls and their
+  // repairs (an undetermined row), readable afterwards. q2: yes.
+  const fetch = perPrompt((q, k, body) => (q === "q0" && k === 2 ? 400 : q === "q1" && (k <= 3 || body.messages.length > 1) ? "hmm" : "yes"));
+  const a = runner({ items: items(3), todo: [0, 1, 2], fetch, store, cache: store, repeats: 3, concurrency: 1 });
+  await a.clock.run(a.r.start());
+  const first = [];
+  for (const r of await store.getResults("r1")) first[r.index] = r;
+  assert.deepEqual(first.map((r) => statusOf(r)), ["error", "undetermined", "passed"]);
+  const calls = fetch.calls.length;
+
+  // The button says the summary's count: 1 error; its retry reads the two answered repeats from the cache.
+  const todo = todoIndices(3, first, { retry: Retry.ERRORS });
+  assert.deepEqual(todo, [0]);
+  const b = runner({ items: items(3), todo, fresh: askedAfresh(first, todo, Retry.ERRORS), fetch, store, cache: store, repeats: 3, runId: "r2" });
+  await b.clock.run(b.r.start());
+  assert.equal(fetch.calls.length - calls, 1, "one call: the repeat that failed");
+  const [retried] = await store.getResults("r2");
+  assert.equal(statusOf(retried), "passed");
+  assert.equal(retried.cachedCalls, 2);
+
+  // Asking again for the undetermined row: its cached answers are the unreadable ones, so each repeat is asked anew.
+  const again = todoIndices(3, first, { retry: Retry.UNDETERMINED });
+  assert.deepEqual(again, [1]);
+  const c = runner({ items: items(3), todo: again, fresh: askedAfresh(first, again, Retry.UNDETERMINED), fetch, store, cache: store, repeats: 3, runId: "r3" });
+  await c.clock.run(c.r.start());
+  assert.equal(fetch.calls.length - calls, 1 + 3, "three new first calls, readable this time");
+  const [asked] = await store.getResults("r3");
+  assert.equal(statusOf(asked), "passed");
+  assert.equal(asked.cachedCalls, 0);
 });
 
 test("a repeat cancelled mid-run leaves the row pending, to resume", async () => {

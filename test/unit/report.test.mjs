@@ -9,6 +9,8 @@ import { api } from "./rj.mjs";
 import { reportName } from "../../web/report/build.js";
 import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, labelText, REPORT_FORMAT } from "../../web/report/data.js";
 import { runCounts } from "../../web/batch/counts.js";
+import { scoreWords, judgeReasons } from "../../web/verdict/words.js";
+import { promptText } from "../../web/prompt.js";
 
 const rj = await api();
 const byID = new Map(rj.evaluators().map((e) => [e.id, e]));
@@ -166,4 +168,82 @@ test("a run with human labels and repeats: each row carries its label in words, 
   assert.equal(plain.rows[0].split, undefined);
   assert.equal(labelText(ev, "number", 4), "4");
   assert.equal(labelText(ev, "number", null), "no label");
+});
+
+// promptfoo's llm-rubric as a custom evaluator: a system message that asks for JSON with a reason,
+// the answer a reasoning model gives (its <think> block first, then the JSON).
+const RUBRIC = {
+  id: "rubric-report",
+  title: "Rubric",
+  messages: [
+    { role: "system", content: "You are grading output according to a user-specified rubric. Respond with a JSON object {reason: string, pass: boolean, score: number}." },
+    { role: "user", content: "<Output>{{ output }}</Output>\n<Rubric>{{ rubric }}</Rubric>" },
+  ],
+  inputs: [{ name: "output" }, { name: "rubric" }],
+  output: { kind: "json", pass: "$.pass", score: "$.score", reason: "$.reason", min: 0, max: 1 },
+};
+const RUBRIC_ANSWER = '<think>The output thanks the customer; the rubric asks for politeness.</think>\n{"reason": "The answer thanks the customer and stays courteous.", "pass": true, "score": 0.9, "explanation": "Courtesy words: thanks, please."}';
+
+test("one evaluation's report holds the system message, the judge's JSON reasoning and its <think> block, as the page shows them", () => {
+  rj.define(RUBRIC);
+  const ev = rj.evaluators().find((e) => e.id === RUBRIC.id);
+  const inputs = { output: "Thanks for waiting, please tell me if it helps.", rubric: "Is it polite?" };
+  const r = rj.render(ev.id, inputs);
+  const v = rj.parse(ev.id, inputs, RUBRIC_ANSWER);
+  const data = singleReportData({ ev, inputs, answer: RUBRIC_ANSWER, verdict: v, prompt: r.prompt, messages: r.messages, version: rj.version });
+  // Every message the judge got, the system message first, each under its role.
+  assert.deepEqual(data.messages, [
+    { role: "system", content: RUBRIC.messages[0].content },
+    { role: "user", content: r.prompt },
+  ]);
+  assert.equal(data.prompt, r.prompt);
+  // The reasoning the verdict view shows (words.js judgeReasons), made by the same function.
+  const row = data.rows[0];
+  assert.deepEqual(
+    row.reasons.map((x) => [x.label, x.text]),
+    judgeReasons(v.verdict).map((x) => [x.label, x.text]),
+  );
+  assert.deepEqual(row.reasons.map((x) => [x.label, x.text]), [
+    ["The judge's reason", "The answer thanks the customer and stays courteous."],
+    ["Explanation", "Courtesy words: thanks, please."],
+  ]);
+  // The raw answer, its <think> block included, is there whole.
+  assert.deepEqual(row.answers, [RUBRIC_ANSWER]);
+  assert.match(row.answers[0], /<think>The output thanks the customer/);
+  // The score as the page writes it: "0.9 / 1".
+  assert.deepEqual(row.scoreText, { value: "0.9 / 1", words: "", exact: "" });
+  // A render of one message has no message list: its prompt says it all.
+  const one = byID.get("answer-grounding");
+  const r1 = rj.render(one.id, one.example.inputs);
+  assert.equal(singleReportData({ ev: one, inputs: one.example.inputs, answer: "yes", verdict: rj.parse(one.id, one.example.inputs, "yes"), prompt: r1.prompt, messages: r1.messages }).messages, null);
+  // What Copy prompt copies and the report quotes: the system message too.
+  assert.equal(promptText(r), `[system]\n${RUBRIC.messages[0].content}\n\n[user]\n${r.prompt}`);
+  assert.equal(promptText(r1), r1.prompt);
+});
+
+test("scores in a report as the page writes them: '2 of 3 claims grounded', '4 / 5' with its exact value, none for a yes/no", () => {
+  const row = (id, answer) => {
+    const ev = byID.get(id);
+    const v = rj.parse(id, ev.example.inputs, answer ?? ev.example.answer);
+    const data = singleReportData({ ev, inputs: ev.example.inputs, answer: answer ?? ev.example.answer, verdict: v });
+    assert.deepEqual(data.rows[0].scoreText, scoreWords(ev, v), id + ": the page's own words");
+    return data.rows[0].scoreText;
+  };
+  assert.deepEqual(row("claim-groundedness"), { value: "2 of 3", words: "claims grounded", exact: "" });
+  const recall = row("rag-recall");
+  assert.equal(recall.value, "4 / 5");
+  assert.match(recall.exact, /^exactly \S+/);
+  assert.equal(row("answer-grounding"), null, "a yes/no's badge says it all");
+  assert.equal(row("pairwise-faithfulness"), null);
+  // An answer cut short has no score on the page, nor in the report.
+  assert.equal(row("claim-groundedness", '{"claims": [{"claim_id": "c1", "grounded": tru'), null);
+});
+
+test("a batch report's prompt carries its messages", () => {
+  rj.define(RUBRIC);
+  const ev = rj.evaluators().find((e) => e.id === RUBRIC.id);
+  const r = rj.render(ev.id, { output: "o", rubric: "r" });
+  const run = { id: "run-m", name: "m.jsonl", evaluator: ev.id, total: 0, createdAt: Date.UTC(2026, 0, 1), settings: {} };
+  const data = batchReportData({ run, ev, items: [], results: [], counts: runCounts({ total: 0, results: [] }), state: "done", prompt: r.prompt, messages: r.messages });
+  assert.deepEqual(data.messages.map((m) => m.role), ["system", "user"]);
 });

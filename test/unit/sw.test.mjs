@@ -58,6 +58,10 @@ for (const scope of ["https://app.test/", "https://app.test/tools/ragjudge/"]) {
     assert.equal(answers(sw, { url: at("v1/models") }), false);
     assert.equal(answers(sw, { url: at("v1") }), false);
     assert.equal(answers(sw, { url: at("v1/chat/completions"), method: "POST" }), false);
+    // A shared dev server's address with its access token: the server trades it for a cookie.
+    assert.equal(answers(sw, { url: at("?token=0123456789abcdef0123"), mode: "navigate" }), false);
+    assert.equal(answers(sw, { url: at("index.html?a=1&token=x"), mode: "navigate" }), false);
+    assert.equal(answers(sw, { url: at("style.css?token=x") }), false);
     // Another origin: the model endpoint.
     assert.equal(answers(sw, { url: "https://api.openai.com/v1/models" }), false);
     assert.equal(answers(sw, { url: "https://app.test:8443/style.css" }), false);

@@ -15,8 +15,8 @@
 // is the row's number as the page shows it (1 for the first row); <repeat> (1 for the first) is
 // written only when each row is judged more than once.
 
-import { CallError, CallKind, chatBody, httpError, readAnswer } from "../llm.js";
-import { RowErrorKind, RepairCode } from "./runstate.js";
+import { CallError, chatBody, httpError, readAnswer } from "../llm.js";
+import { RowErrorKind, RepairCode, BatchErrorKind } from "./runstate.js";
 import { needsRepair } from "./status.js";
 import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
 import { majorityVerdict } from "../stats/majority.js";
@@ -187,8 +187,8 @@ function lineError(e) {
 
 /**
  * batchLineError is the CallError of a line the batch service did not answer with a chat
- * completion: an HTTP status (as a live call's, llm.js httpError) or no response at all
- * (batch_expired, batch_cancelled, …: the request was never run).
+ * completion: an HTTP status (as a live call's, llm.js httpError) or no response at all (kind
+ * BatchErrorKind.NOT_RUN: batch_expired, batch_cancelled, request_timeout; Resume runs it).
  * @param {OutputLine} line
  * @param {string} model
  * @returns {CallError}
@@ -200,10 +200,32 @@ export function batchLineError(line, model) {
     return httpError(line.status, line.body ? JSON.stringify(line.body) : why ? JSON.stringify({ error: { message: why } }) : "", { model });
   }
   const e = line.error || { code: "", message: "" };
-  return new CallError(`The batch service did not run this request${e.code ? " (" + e.code + ")" : ""}: judge it again with Resume, or in another batch.`, {
-    kind: CallKind.UPSTREAM,
-    detail: e.message,
-  });
+  const what = NOT_RUN[e.code] || `The batch service did not run this request${e.code ? " (" + e.code + ")" : ""}`;
+  return new CallError(`${what}: judge it again with Resume, or in another batch.`, { kind: BatchErrorKind.NOT_RUN, detail: e.message });
+}
+
+/**
+ * NOT_RUN says, by OpenAI's codes for a request of a batch that has no response (its error file),
+ * what happened to it: the batch ended before the request ran (completion window over, or
+ * cancelled), or the batch's own call to the model timed out.
+ */
+const NOT_RUN = Object.freeze({
+  batch_expired: "The batch expired before it ran this request (batch_expired)",
+  batch_cancelled: "The batch was cancelled before it ran this request (batch_cancelled)",
+  request_timeout: "The batch service's call to the model timed out (request_timeout)",
+});
+
+/**
+ * lineErrorCode is the code a failed line gives for its failure (batch_expired, a body's
+ * error.code such as context_length_exceeded), or "" when it gives none or only a number (vLLM
+ * writes the HTTP status there), kept on the row's error for its cause (status.js causeOf).
+ * @param {OutputLine} line
+ * @returns {string}
+ */
+export function lineErrorCode(line) {
+  const b = line.body;
+  const code = (b && b.error && typeof b.error.code === "string" && b.error.code) || (line.error && line.error.code) || "";
+  return /^[A-Za-z][\w.-]{0,63}$/.test(code) ? code : "";
 }
 
 /**
@@ -242,6 +264,8 @@ export function lineResult({ runId, index, item, judge, model, line, now = Date.
   } catch (e) {
     failRow(result, e, "call");
     if (result.attempts === 0) result.attempts = 1;
+    const code = line.status === 200 ? "" : lineErrorCode(line);
+    if (code && result.error) result.error.code = code;
   }
   result.finishedAt = now;
   if (line.requestId) result.batch = { requestId: line.requestId };
@@ -250,9 +274,10 @@ export function lineResult({ runId, index, item, judge, model, line, now = Date.
 
 /**
  * combineRepeats is the result of row index judged parts.length times, from each repeat's
- * lineResult, as the engine's judgeRepeats makes it: one repeat failing fails the row (its error,
- * no answers kept), else the row keeps every repeat and their majority verdict. The calls and
- * tokens of every repeat count. null while a repeat has no line (the row is still to judge).
+ * lineResult, as the engine's judgeRepeats makes it: one repeat failing fails the row (its error;
+ * the repeats that were answered are kept, a failed or missing one has its error), else the row
+ * keeps every repeat and their majority verdict. The calls and tokens of every repeat count. null
+ * while a repeat has no line and none failed (the row is still to judge).
  * @param {string} runId
  * @param {number} index
  * @param {(import("./rowresult.js").RowResult | undefined)[]} parts
@@ -271,16 +296,20 @@ export function combineRepeats(runId, index, parts, now = Date.now()) {
     result.usage.completion_tokens += p.usage.completion_tokens;
   }
   result.finishedAt = now;
+  /** @type {import("../stats/majority.js").Repeat[]} */
+  const reps = parts.map((p) => (!p ? { verdict: null, answers: [], repaired: false, error: NO_LINE } : p.error ? { verdict: null, answers: p.answers, repaired: false, error: p.error } : { verdict: p.verdict, answers: p.answers, repaired: false }));
+  result.repeats = reps;
+  result.answers = reps.flatMap((r) => r.answers);
   if (failed) {
     result.error = failed.error;
     return result;
   }
-  const reps = got.map((p) => ({ verdict: p.verdict, answers: p.answers, repaired: false }));
-  result.repeats = reps;
-  result.answers = reps.flatMap((r) => r.answers);
   result.verdict = majorityVerdict(reps);
   return result;
 }
+
+/** NO_LINE is the error of a repeat no output line answered, in a row another repeat of which failed. */
+const NO_LINE = Object.freeze({ kind: BatchErrorKind.NOT_RUN, status: 0, code: "", message: "No line of the output files answered this repeat.", attempts: 0, detail: "" });
 
 /**
  * @typedef {{where: string, customId?: string, message: string, request?: boolean}} Problem

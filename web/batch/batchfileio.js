@@ -6,7 +6,8 @@
 // stored a few thousand per transaction. Runs under Node as in the browser (tests use both).
 
 import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
-import { newRowResult, failRow } from "./rowresult.js";
+import { newRowResult, failRow, renderRow } from "./rowresult.js";
+import { cacheKey } from "./cache.js";
 import { saveRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
 
@@ -19,7 +20,8 @@ const STORE_ROWS = 500;
 
 /**
  * @typedef {{phase: string, done: number, total: number}} Progress
- *   phase: "render" (the requests), "write" (the file), "read" (an output file: done/total in characters), "store"
+ *   phase: "render" (the requests), "write" (the file), "read" (an output file: done/total in characters),
+ *   "cache" (the answers put in the request cache), "store"
  * @typedef {{judge: import("./batchfile.js").Judge, evaluatorId: string, items: {inputs?: any, error?: string}[],
  *   request: {model: string, params?: Record<string, any>}, repeats?: number,
  *   onProgress?: (p: Progress) => void, yieldFn?: () => Promise<unknown>}} BatchSpec
@@ -177,19 +179,25 @@ export async function readLines(file, onLine, { yieldFn, onChars } = {}) {
  * spec's rows and turns each line into its row's result (batchfile.js lineResult). Rows that were
  * not exported get the error a live run would give them. A file from another export is refused
  * (refusal says why) before any result is made of it.
- * @param {BatchSpec & {runId: string, files: (Blob & {name: string})[], now?: () => number}} spec
- * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchfile.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[]}>}
+ * @param {BatchSpec & {runId: string, files: (Blob & {name: string})[], now?: () => number, keepBodies?: boolean}} spec
+ * answered lists the answers the lines gave, by row and repeat, for cacheAnswers; bodies (with
+ * spec.keepBodies) are the requests' bodies as UTF-8 bytes, by row, for the same.
+ * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchfile.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[], answered: Answered[], bodies: (Uint8Array | null)[] | null}>}
  */
 export async function importBatch(spec) {
   const { judge, items, request, runId, files, onProgress } = spec;
   const now = spec.now || Date.now;
-  const plan = await planBatch({ ...spec, keep: false });
+  // With keepBodies, the requests' bodies are kept (as bytes, as the export keeps them): the
+  // answered rows' messages are read back from them for cacheAnswers, not rendered again.
+  const plan = await planBatch({ ...spec, keep: !!spec.keepBodies });
   const repeats = spec.repeats || 1;
   const matcher = new Matcher({ hash: plan.hash, exported: plan.exported, repeats });
   /** @type {(import("./rowresult.js").RowResult | undefined)[]} */
   const results = new Array(items.length);
   /** @type {Map<number, (import("./rowresult.js").RowResult | undefined)[]>} each repeat's result, by row, when rows are judged several times */
   const parts = new Map();
+  /** @type {Map<number, Answered>} the answer of each row and repeat a line answered, by index * repeats + repeat (an answer replaces a failure) */
+  const answered = new Map();
   const total = files.reduce((s, f) => s + f.size, 0);
   let before = 0;
   for (const file of files) {
@@ -200,6 +208,7 @@ export async function importBatch(spec) {
         const m = matcher.take(text, `${file.name}:${n}`);
         if (m) {
           const r = lineResult({ runId, index: m.index, item: items[m.index], judge, model: request.model, line: m.line, now: now() });
+          if (m.line.status === 200 && r.answers.length === 1) answered.set(m.index * repeats + m.repeat, { index: m.index, repeat: m.repeat, content: r.answers[0], usage: r.usage, finishReason: finishReasonOf(m.line.body) });
           if (repeats === 1) results[m.index] = r;
           else {
             if (!parts.has(m.index)) parts.set(m.index, new Array(repeats));
@@ -217,7 +226,7 @@ export async function importBatch(spec) {
   }
   const report = matcher.finish();
   const refusal = matcher.refusal();
-  if (refusal) return { hash: plan.hash, refusal, report, results: new Array(items.length) };
+  if (refusal) return { hash: plan.hash, refusal, report, results: new Array(items.length), answered: [], bodies: null };
   for (const [i, p] of parts) results[i] = combineRepeats(runId, i, p, now()) || undefined;
   for (const [i, e] of plan.errors) {
     const r = newRowResult(runId, i);
@@ -225,7 +234,62 @@ export async function importBatch(spec) {
     r.finishedAt = now();
     results[i] = r;
   }
-  return { hash: plan.hash, refusal: null, report, results };
+  const list = [...answered.keys()].sort((x, y) => x - y).map((k) => /** @type {Answered} */ (answered.get(k)));
+  return { hash: plan.hash, refusal: null, report, results, answered: list, bodies: plan.bodies };
+}
+
+/**
+ * @typedef {{index: number, repeat: number, content: string, usage: {prompt_tokens: number, completion_tokens: number}, finishReason: string | null}} Answered
+ *   an answer an output line gave row index (repeat: 0-based), as the request cache keeps answers
+ */
+
+/** finishReasonOf is a chat completion body's finish_reason, or null. @param {any} body */
+function finishReasonOf(body) {
+  const c = body && Array.isArray(body.choices) ? body.choices[0] : null;
+  return (c && typeof c.finish_reason === "string" && c.finish_reason) || null;
+}
+
+/**
+ * cacheAnswers puts each answer an output file gave into the request cache, under the key a live
+ * call of the same request makes (cache.js cacheKey: the endpoint set up now, the export's model
+ * and parameters, the row's rendered messages, the repeat): Resume, or a retry, after the import
+ * then pays only for what the file did not answer. A row's messages are read from its request's
+ * body (importBatch's bodies: a JSON.parse, some 40 times cheaper than a render), else rendered
+ * again; the writes go STORE_ROWS to a transaction, in slices.
+ * @param {{store: {cachePut(key: string, v: any): Promise<unknown>, flush?: () => Promise<unknown>}, judge: import("./batchfile.js").Judge,
+ *   items: {inputs?: any}[], request: {endpoint: string, model: string, params?: Record<string, any>}, answered: Answered[],
+ *   bodies?: (Uint8Array | null)[] | null, onProgress?: (p: Progress) => void, yieldFn?: () => Promise<unknown>, now?: () => number}} o
+ * @returns {Promise<number>} the answers cached
+ */
+export async function cacheAnswers({ store, judge, items, request, answered, bodies = null, onProgress, yieldFn = yieldToLoop, now = Date.now }) {
+  const tick = slicer(yieldFn);
+  const utf8 = new TextDecoder();
+  let rendered = -1;
+  /** @type {{role: string, content: string}[]} */
+  let messages = [];
+  let done = 0;
+  for (let k = 0; k < answered.length; k += STORE_ROWS) {
+    const slice = answered.slice(k, k + STORE_ROWS);
+    /** @type {Promise<string>[]} */
+    const keys = [];
+    for (const a of slice) {
+      if (a.index !== rendered) {
+        const body = bodies && bodies[a.index];
+        messages = body ? JSON.parse(utf8.decode(body)).messages : renderRow(judge, items[a.index].inputs).messages;
+        rendered = a.index;
+      }
+      keys.push(cacheKey({ endpoint: request.endpoint, model: request.model, messages, params: request.params || {}, repeat: a.repeat }));
+      await tick();
+    }
+    const at = now();
+    const writes = (await Promise.all(keys)).map((key, j) => store.cachePut(key, { content: slice[j].content, usage: slice[j].usage, finishReason: slice[j].finishReason, at }));
+    if (typeof store.flush === "function") await store.flush();
+    await Promise.all(writes);
+    done += slice.length;
+    if (onProgress) onProgress({ phase: "cache", done, total: answered.length });
+    await yieldFn();
+  }
+  return done;
 }
 
 /**

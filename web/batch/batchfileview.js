@@ -5,13 +5,14 @@
 // table, exports, reopened after a reload). The work is batchfileio.js's; this draws it.
 
 import { h, replace, uid } from "../dom.js";
-import { modelParams } from "../llm.js";
-import { exportBatch, importBatch, storeRun } from "./batchfileio.js";
+import { exportBatch, importBatch, storeRun, cacheAnswers } from "./batchfileio.js";
+import { requestSettings } from "./endpoint.js";
 import { judgeOf } from "./runner.js";
 import { newRun } from "./runs.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
+import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
 import { runLabel } from "../stats/labels.js";
 
@@ -21,14 +22,14 @@ const OPENAI_MAX_BYTES = 200 * 1024 * 1024;
 /** REPORT_KEEP: the problems of each kind kept on the run's record and listed (the counts are all). */
 const REPORT_KEEP = 100;
 
-const PHASES = { render: "Rendering the requests", write: "Writing the file", read: "Reading the output", store: "Storing the run" };
+const PHASES = { render: "Rendering the requests", write: "Writing the file", read: "Reading the output", cache: "Keeping the answers in the local cache", store: "Storing the run" };
 
 /**
  * mountBatchFile builds the batch file controls. setup is setup.js's (current() is what is set
  * up); controller is run.js's (the imported run is opened in it).
  * @param {{rj: Object, state: import("../state.js").State, store: any, controller: import("./run.js").RunController,
  *   setup: {current: () => any}}} ctx
- * @returns {{el: HTMLElement, reportEl: HTMLElement, setReady: (ready: boolean) => void}}
+ * @returns {{el: HTMLElement, reportEl: HTMLElement, setReady: (ready: boolean) => void, drawPlan: (p: {rows: number, plan: import("./setupline.js").Plan | null}) => void}}
  */
 export function mountBatchFile({ rj, state, store, controller, setup }) {
   let busy = false;
@@ -62,6 +63,8 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
   const stopBtn = h("button", { type: "button", class: "btn btn-small btn-stop", text: "■ Stop", dataset: { ref: "batchfile-stop" }, hidden: true, on: { click: () => (stopped = true) } });
   const bar = h("progress", { class: "batchfile-progress", max: 1, value: 0, dataset: { ref: "batchfile-progress" }, hidden: true, attrs: { "aria-label": "Batch file progress" } });
   const msg = h("div", { class: "batch-msg", dataset: { ref: "batchfile-msg" }, attrs: { role: "status", "aria-live": "polite" } });
+  // What the exported file asks, as the live run's setup line says it (the same settings go in every line's body).
+  const planEl = h("p", { class: "setup-line", dataset: { ref: "batchfile-setup-line" } });
   const el = h(
     "div",
     { class: "batchfile", dataset: { ref: "batchfile" } },
@@ -70,10 +73,16 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
       class: "hint",
       text: "For a dataset too large for a tab, or to pay half price: export the requests as one file, run it with your provider's batch service, then import its output file (choose its error file too, if there is one). Import with the same dataset, evaluator, mapping, model and run options (repeats, temperature) as the export.",
     }),
+    planEl,
     h("div", { class: "run-row" }, exportBtn, importBtn, fileInput, stopBtn, bar),
     msg,
   );
   const reportEl = h("details", { class: "batchfile-report", dataset: { ref: "batchfile-report" }, hidden: true });
+
+  /** drawPlan says what the file of what is set up would hold (setup.js onPlan). */
+  function drawPlan({ rows, plan }) {
+    planEl.textContent = plan && rows ? "The file: " + setupLine({ rows, plan, unit: "request" }) : "";
+  }
 
   function setReady(r) {
     ready = r;
@@ -124,10 +133,10 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
   function spec() {
     const s = setup.current();
     if (!s) return "Load a dataset and map its columns first.";
-    const st = state.get("settings") || {};
-    if (!st.model) return "Set a model in Model settings first: it goes in every request (for Azure OpenAI, the deployment name).";
     // The run options' repeats and temperature, as a live run of what is set up would take them.
-    const settings = runSettings({ request: { endpoint: "", model: String(st.model), params: modelParams(st) }, where: "batch file" }, prefsOf(state));
+    const plan = plannedRequest(state.get("settings") || {}, prefsOf(state));
+    if (!plan) return "Set a model in Model settings first: it goes in every request (for Azure OpenAI, the deployment name).";
+    const settings = runSettings({ request: { endpoint: "", model: plan.model, params: plan.params }, where: "batch file" }, prefsOf(state));
     const request = { model: settings.model, params: settings.params };
     return { s, settings, request, repeats: settings.repeats, judge: judgeOf(rj, s.ev), evaluatorId: s.ev.id, items: s.items, onProgress, yieldFn };
   }
@@ -171,11 +180,17 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     );
     // The output file may be chosen before or after the error file: the output file is read first.
     const ordered = [...files].sort((a, b) => Number(/error/i.test(a.name)) - Number(/error/i.test(b.name)));
-    const im = await importBatch({ ...sp, runId: run.id, files: ordered });
+    // The answers bought go in the request cache, under the keys a live call here would use: a
+    // Resume or a retry of this run then pays only for what the file did not answer.
+    const live = requestSettings(state);
+    const noCache = !prefsOf(state).useCache ? " The answers were not put in the local cache (it is turned off in Run options)." : live.error ? " The answers were not put in the local cache: no endpoint is set in Model settings, so Resume would ask for them again." : "";
+    const im = await importBatch({ ...sp, runId: run.id, files: ordered, keepBodies: !noCache });
     if (im.refusal) return say("✗ " + im.refusal, "error");
     run.batch = { hash: im.hash, files: ordered.map((f) => f.name), importedAt: Date.now(), report: keptReport(im.report) };
+    const cacheNote = im.answered.length ? noCache : "";
+    if (im.answered.length && !noCache) await cacheAnswers({ store, judge: sp.judge, items: s.items, request: { endpoint: /** @type {{endpoint: string}} */ (live.request).endpoint, model: sp.request.model, params: sp.request.params }, answered: im.answered, bodies: im.bodies, onProgress, yieldFn });
     const stored = await storeRun({ store, run, items: s.items, results: im.results, onProgress, yieldFn: yieldToLoop });
-    say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}`, problems(stored.batch.report) ? "warning" : "");
+    say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}` + cacheNote, problems(stored.batch.report) || cacheNote ? "warning" : "");
     controller.emit("runs");
     // Opened from memory: reading 100,000 rows back from the store would only cost time.
     await controller.open(stored.id, { loaded: { run: stored, items: s.items, results: im.results } });
@@ -189,7 +204,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     if (rep) drawReport(reportEl, rep, c.run.batch.files || []);
   });
 
-  return { el, reportEl, setReady };
+  return { el, reportEl, setReady, drawPlan };
 }
 
 /**

@@ -4,7 +4,7 @@
 // holds the concurrency a run may use (pace.js).
 
 import { startCallWorker } from "./calls.js";
-import { callsSocket, warmUp } from "./endpoint.js";
+import { callsSocket, warmUp, maxConcurrency, socketCalls } from "./endpoint.js";
 import { browserLimit } from "./pace.js";
 
 /** CallRoute is one tab's route for its runs' calls. */
@@ -27,6 +27,16 @@ export class CallRoute {
   /** socket is the dev server's calls socket URL when the calls go through one that has it. */
   socket() {
     return callsSocket(this.st);
+  }
+
+  /** socketCalls is the most calls the dev server's calls socket takes, when it says (endpoint.js). */
+  socketCalls() {
+    return socketCalls(this.st);
+  }
+
+  /** maxConcurrency is the most calls at once the page offers for where calls go now (endpoint.js). */
+  maxConcurrency() {
+    return maxConcurrency(this.st);
   }
 
   /** capped: calls through the dev server without a calls socket share a browser's 6 connections. */
@@ -57,10 +67,11 @@ export class CallRoute {
     return browserLimit(this.st.endpoint(), this.client);
   }
 
-  /** effective is n held to what the browser allows the endpoint (browserLimit). */
+  /** effective is n held to what the browser allows the endpoint (browserLimit) and the dev server takes (maxConcurrency). */
   effective(n) {
     const b = this.browserLimit();
-    return b ? Math.min(n, b.limit) : n;
+    const m = Math.min(n, this.maxConcurrency());
+    return b ? Math.min(m, b.limit) : m;
   }
 
   /** warmUp gets ready for a run while the user is still looking at the mapping (endpoint.js). */

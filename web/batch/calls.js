@@ -14,22 +14,26 @@ import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
 /**
- * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the server.
+ * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the
+ * server: a quarter of the limit, at least 2, and never so many that the socket would hold more
+ * calls than the server takes on one (room: /ragjudge/config's socket_calls; the server answers
+ * the call beyond it with its own 429).
  * @param {number} limit
+ * @param {number} [room]
  * @returns {number}
  */
-export function socketAhead(limit) {
-  return Math.max(2, Math.ceil(limit / 4));
+export function socketAhead(limit, room = Infinity) {
+  return Math.max(0, Math.min(Math.max(2, Math.ceil(limit / 4)), room - limit));
 }
 
 /**
  * errorJSON carries a CallError (or any throw) across postMessage with everything chat's callers read.
  * @param {unknown} e
- * @returns {{call: boolean, message: string, kind?: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string}}
+ * @returns {{call: boolean, message: string, kind?: string, status?: number, retryable?: boolean, retryAfterMs?: number | null, attempts?: number, detail?: string, code?: string, key?: string}}
  */
 export function errorJSON(e) {
   if (e instanceof CallError) {
-    return { call: true, message: e.message, kind: e.kind, status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs, attempts: e.attempts, detail: e.detail };
+    return { call: true, message: e.message, kind: e.kind, status: e.status, retryable: e.retryable, retryAfterMs: e.retryAfterMs, attempts: e.attempts, detail: e.detail, code: e.code, key: e.key };
   }
   return { call: false, message: String((e && /** @type {any} */ (e).message) || e) };
 }
@@ -41,13 +45,13 @@ export function errorJSON(e) {
  */
 export function errorFromJSON(j) {
   if (!j.call) return new Error(j.message);
-  return new CallError(j.message, { kind: j.kind || CallKind.NETWORK, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail });
+  return new CallError(j.message, { kind: j.kind || CallKind.NETWORK, status: j.status, retryable: j.retryable, retryAfterMs: j.retryAfterMs, attempts: j.attempts, detail: j.detail, code: j.code, key: j.key });
 }
 
 /**
  * serveCalls answers the messages of a CallClient on port: {type:"limit", n} sets the chosen
  * number of calls in flight (the worker's AdaptiveSlots lowers it on 429s and grows it back, and
- * the dev server's calls socket is told each limit, so the limit is of the calls upstream), {type:"call", id, request, apiKey, policy, socket} makes one call under the retry
+ * the dev server's calls socket is told each limit, so the limit is of the calls upstream), {type:"call", id, request, apiKey, policy, socket, socketCalls} makes one call under the retry
  * policy when a slot is free (over the dev server's calls socket at URL socket when given, see
  * socket.js), {type:"warm", socket} opens that socket ahead of the calls, {type:"abort", ids} cancels those.
  * It replies {type:"attempt"|"retry"|"ok"|"err", id, ...}: "attempt" when an attempt goes out
@@ -63,10 +67,11 @@ export function serveCalls(port, deps = {}) {
   // Over a calls socket the server holds to the limit itself (socket.js), so a few more calls are
   // sent than may run: the next one starts there the moment one ends.
   let overSocket = false;
+  let socketRoom = Infinity; // the calls one socket of the dev server takes (its socket_calls)
   const clock = deps.clock || realClock;
   const slots = new AdaptiveSlots(8, {
     clock,
-    ahead: (limit) => (overSocket ? socketAhead(limit) : 0),
+    ahead: (limit) => (overSocket ? socketAhead(limit, socketRoom) : 0),
     onChange: (pace) => {
       for (const s of sockets.values()) s.setLimit(pace.limit);
       port.postMessage({ type: "pace", pace });
@@ -107,8 +112,10 @@ export function serveCalls(port, deps = {}) {
   const onCall = async (m) => {
     const ctrl = new AbortController();
     ctrls.set(m.id, ctrl);
-    if (!!m.socket !== overSocket) {
+    const room = m.socket && m.socketCalls > 0 ? m.socketCalls : Infinity;
+    if (!!m.socket !== overSocket || room !== socketRoom) {
       overSocket = !!m.socket; // a run's calls all go one way; the next run may go the other
+      socketRoom = room;
       slots.wake();
     }
     try {
@@ -213,12 +220,12 @@ export class CallClient {
 
   /**
    * call queues one request; opts: apiKey, policy, signal, onRetry, onAttempt (as chat's), socket
-   * (the dev server's calls socket URL).
+   * (the dev server's calls socket URL) and socketCalls (the most calls that socket takes).
    * @param {import("../llm.js").ChatRequest} request
-   * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string}} [opts]
+   * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string, socketCalls?: number}} [opts]
    * @returns {Promise<import("../llm.js").ChatResult>}
    */
-  call(request, { apiKey, policy, signal, onRetry, onAttempt, socket } = {}) {
+  call(request, { apiKey, policy, signal, onRetry, onAttempt, socket, socketCalls } = {}) {
     return new Promise((resolve, reject) => {
       if (signal && signal.aborted) return reject(new CallError("The call was stopped.", { kind: CallKind.ABORTED }));
       if (this.dead) return reject(new CallError(this.dead, { kind: CallKind.WORKER, retryable: false }));
@@ -226,7 +233,7 @@ export class CallClient {
       const onAbort = () => this.abort(id);
       this.pending.set(id, { resolve, reject, onRetry, onAttempt, signal, onAbort });
       if (signal) signal.addEventListener("abort", onAbort, { once: true });
-      this.port.postMessage({ type: "call", id, request, apiKey, policy, socket });
+      this.port.postMessage({ type: "call", id, request, apiKey, policy, socket, socketCalls });
     });
   }
 

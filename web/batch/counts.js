@@ -8,11 +8,11 @@ import { statusOf, repeatVerdicts } from "./status.js";
 import { unanimous } from "../stats/majority.js";
 
 /** LIVE: the states of a row that has no result yet but is being worked on. */
-export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
+export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying", SAVING: "saving" });
 
 /**
  * @typedef {Object} LiveRow a row in flight
- * @property {string} state LIVE.JUDGING or LIVE.RETRYING
+ * @property {string} state LIVE.JUDGING (a call is out), LIVE.RETRYING or LIVE.SAVING (its calls are over, its result is being stored)
  * @property {number} [attempt] the call attempt under way or next (1-based)
  * @property {number} [retryAt] when the next attempt goes out (Date.now() milliseconds)
  */
@@ -21,10 +21,11 @@ export const LIVE = Object.freeze({ JUDGING: "judging", RETRYING: "retrying" });
  * @typedef {Object} RunCounts
  * @property {number} total rows in the run
  * @property {number} done rows with a result (a verdict or an error)
- * @property {number} remaining rows without one: notRun + inFlight + retrying
+ * @property {number} remaining rows without one: notRun + inFlight + retrying + saving
  * @property {number} notRun rows nothing has happened to yet
  * @property {number} inFlight rows whose call is out
  * @property {number} retrying rows waiting to retry
+ * @property {number} saving rows whose calls are over and whose result is being stored
  * @property {{passed: number, failed: number, scored: number, undetermined: number, error: number, pending: number}} counts
  *   rows by status; pending is remaining
  * @property {number} withoutVerdict undetermined + error
@@ -73,10 +74,12 @@ export function runCounts({ total, results, live = null, threshold = null, price
   const inLive = new Map();
   let inFlight = 0;
   let retrying = 0;
+  let saving = 0;
   for (const [index, row] of live || []) {
     if (index < 0 || index >= total || results[index]) continue; // finished meanwhile: its result counts
     inLive.set(index, row);
     if (row.state === LIVE.RETRYING) retrying++;
+    else if (row.state === LIVE.SAVING) saving++;
     else inFlight++;
   }
   const remaining = a.counts.pending;
@@ -84,9 +87,10 @@ export function runCounts({ total, results, live = null, threshold = null, price
     total,
     done: a.finished,
     remaining,
-    notRun: remaining - inFlight - retrying,
+    notRun: remaining - inFlight - retrying - saving,
     inFlight,
     retrying,
+    saving,
     counts: a.counts,
     withoutVerdict: a.counts.undetermined + a.counts.error,
     status,

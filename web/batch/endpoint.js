@@ -13,7 +13,45 @@ import { modelParams } from "../llm.js";
 export function callsSocket(state) {
   const cfg = state.config;
   if (state.endpoint().mode !== "proxy" || !cfg || typeof cfg.calls !== "string" || typeof WebSocket !== "function") return undefined;
+  // Without a shared server's token its socket refuses to open (and a browser's WebSocket says not
+  // why): the calls go over HTTP, whose 401 says what is missing.
+  if (cfg.token === "required") return undefined;
   return socketURL(cfg.calls, location.href);
+}
+
+/** MAX_CONCURRENCY is the most calls at once a run may have (engine.js setConcurrency holds to it too). */
+export const MAX_CONCURRENCY = 64;
+
+/** positive is n when it is a whole number above 0, else Infinity (a limit the config does not state). */
+function positive(n) {
+  return Number.isInteger(n) && n > 0 ? n : Infinity;
+}
+
+/**
+ * maxConcurrency is the most calls at once the page offers for where calls go now: through the
+ * dev server, no more than it takes (/ragjudge/config: max_inflight, the calls in flight upstream
+ * it allows from all its pages; and over its calls socket, socket_limit and socket_calls), so
+ * that a run at the highest setting is never refused by its own server.
+ * @param {import("../state.js").State} state
+ * @returns {number}
+ */
+export function maxConcurrency(state) {
+  const cfg = state.config;
+  if (state.endpoint().mode !== "proxy" || !cfg) return MAX_CONCURRENCY;
+  let n = Math.min(MAX_CONCURRENCY, positive(cfg.max_inflight));
+  if (callsSocket(state)) n = Math.min(n, positive(cfg.socket_limit), positive(cfg.socket_calls));
+  return n;
+}
+
+/**
+ * socketCalls is the most calls the dev server's calls socket takes, waiting and running
+ * (/ragjudge/config's socket_calls), or undefined when it does not say.
+ * @param {import("../state.js").State} state
+ * @returns {number | undefined}
+ */
+export function socketCalls(state) {
+  const n = state.config && state.config.socket_calls;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /**

@@ -18,6 +18,8 @@
 //   + RunState.HELD         a refused key (401, 403) or an unknown model or path (404) would fail every
 //                           row alike: the row goes back to the queue and the run waits (it was
 //                           "paused" with onHold before; onHold still fires). resume() goes on.
+//                           So does a call that opts.keyMissing() says would go without the key the
+//                           endpoint needs (CallKind.NO_KEY): it is not made.
 //   + RunState.OUTAGE       the endpoint is unreachable: the run paused itself, probes, and goes on by
 //                           itself when the endpoint answers (resume() tries at once, pause() stops probing)
 //   + a failed repair request is an error row (result.error.stage "repair"), not a warning on an
@@ -36,7 +38,7 @@ import { RunCache } from "./cache.js";
 import { Slots, AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
-import { RunState, RowState, RowErrorKind, HOLD_STATUSES } from "./runstate.js";
+import { RunState, RowState, RowErrorKind, holds, noKeyError } from "./runstate.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
 import { judgeOnce, judgeRepeats } from "./judging.js";
 
@@ -57,11 +59,14 @@ export { Slots, AdaptiveSlots };
  * out, and a call that ends is followed by the next one at once. Options:
  *   items: [{inputs} | {error}]   judge: {render(inputs) -> {messages}, parse(inputs, text) -> verdict}
  *   request: {endpoint, model, params}   apiKey (a string, or a function read at each call)   concurrency (default 8)
+ *   keyMissing: () => boolean, read before each call: true holds the run instead of calling without a key
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
- *   false re-asks the judge but still refreshes the cache, for "retry failed rows")
+ *   false re-asks the judge but still refreshes the cache)   fresh: a Set of rows that are asked
+ *   again rather than answered from the cache (runs.js askedAfresh: a retry of undetermined rows)
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
  *   repeats: how many times each row is judged (default 1; see judging.js)
- *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use
+ *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use;
+ *   socketCalls: the most calls that socket takes (/ragjudge/config's socket_calls)
  *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
  *   (its worker) bounds the calls in flight, so a slot is free again as soon as a response is read,
  *   not when this thread next gets to it; the look-ahead is then a whole concurrency's worth of rows.
@@ -104,6 +109,11 @@ export class Runner {
     this.persisting = new Set();
     /** @type {Map<number, RowLive>} */
     this.live = new Map();
+    // Each row's calls not yet answered: asking (looked up, not answered from the cache) and out
+    // (started upstream, not over). A row is CALLING only while one of its calls is out, so the
+    // rows said to be judging are never more than the calls in flight.
+    /** @type {Map<number, {asking: number, out: number}>} */
+    this.rowCalls = new Map();
     this.watch = new OutageWatch(this.o.outage, this.o.clock);
     /** @type {(state: string) => void} */
     this.resolveDone = () => {};
@@ -273,6 +283,8 @@ export class Runner {
       probe: () => {
         this.stats.probes++;
         if (o.probe) return o.probe();
+        // Without the key the endpoint needs, no probe goes either: the run goes on and waits for the key.
+        if (o.keyMissing && o.keyMissing()) return Promise.resolve(true);
         const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
         return probeEndpoint({ endpoint: o.request.endpoint, apiKey, fetch: o.fetch, clock: o.clock, timeoutMs: this.watch.cfg.probeTimeoutMs });
       },
@@ -298,13 +310,25 @@ export class Runner {
     const o = this.o;
     const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
     const key = await this.cache.key({ ...req, repeat });
-    const hit = await this.cache.lookup(key);
+    const hit = o.fresh && o.fresh.has(index) ? null : await this.cache.lookup(key);
     if (hit) {
       this.stats.cacheHits++;
       return { ...hit, attempts: 0, cached: true };
     }
+    // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
+    if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
+    // Nor does it call without the key the endpoint needs: the run waits for one (../keyguard.js).
+    if (o.keyMissing && o.keyMissing()) throw noKeyError();
     const calling = repair ? RowState.REPAIRING : RowState.CALLING;
+    const tally = this.rowCalls.get(index) || { asking: 0, out: 0 };
+    this.rowCalls.set(index, tally);
+    let out = false; // this call's attempt is out
+    const setOut = (on) => {
+      if (on !== out) tally.out += on ? 1 : -1;
+      out = on;
+    };
     const onRetry = (info) => {
+      setOut(false);
       this.stats.retries++;
       this.failedAttempt(index);
       if (unreachable(info.error)) this.unreachableFailure(index, info.error, false);
@@ -315,15 +339,15 @@ export class Runner {
       this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair, throttled: info.error.status === 429 });
     };
     const onAttempt = (n) => {
+      setOut(true);
       if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });
     };
     const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
-    // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
-    if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
     const signal = this.ctrl.signal;
-    this.setRow(index, RowState.WAITING, { repair });
+    tally.asking++;
+    if (!tally.out) this.setRow(index, RowState.WAITING, { repair });
     const p = o.calls
-      ? o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket })
+      ? o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket, socketCalls: o.socketCalls })
       : chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, slots: this.slots, onRetry, onAttempt });
     if (key) this.cache.inflight.set(key, p);
     try {
@@ -353,6 +377,14 @@ export class Runner {
       return { ...r, usage, cached: false, written };
     } finally {
       if (key) this.cache.inflight.delete(key);
+      setOut(false);
+      tally.asking--;
+      if (!tally.asking) this.rowCalls.delete(index);
+      const live = this.live.get(index);
+      // Its last call out is over: the row waits for its other calls, or is read and stored.
+      if (!tally.out && live && (live.state === RowState.CALLING || live.state === RowState.REPAIRING) && this.state !== RunState.CANCELLED) {
+        this.setRow(index, tally.asking ? RowState.WAITING : RowState.ANSWERED, { attempt: live.attempt, repair });
+      }
     }
   }
 
@@ -407,7 +439,7 @@ export class Runner {
         return;
       }
       if (call && unreachable(e) && (e.outage || this.state === RunState.OUTAGE)) return this.requeueFailed(index);
-      if (call && e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status) && this.state !== RunState.CANCELLED) {
+      if (call && holds(e) && this.state !== RunState.CANCELLED) {
         this.requeueFailed(index);
         if (this.state === RunState.RUNNING) this.setState(RunState.HELD, { by: "runner", message: e.message, error: e.toJSON() });
         if (o.onHold) o.onHold(e);

@@ -138,8 +138,8 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
     cached_calls: result ? result.cachedCalls || 0 : 0,
     attempts: result ? result.attempts || 0 : 0,
   };
-  // A source column named id is the id itself: no second copy of it.
-  if (!id || id === "id") delete own.id;
+  // A source column named id (ID, Id: any case) is the id itself: no second copy of it.
+  if (!id || id.toLowerCase() === "id") delete own.id;
   // The identifiers first, then the source row, then the results.
   /** @type {Object<string, any>} */
   const rec = {};
@@ -157,15 +157,28 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
  */
 
 /**
- * ownName is the name this tool's field k takes beside the source columns.
+ * ownName is the name this tool's field k takes beside the source columns: `ragjudge_<k>` where
+ * the source has a column of that name in any case (a spreadsheet, SQL or pandas' case-blind
+ * lookups would take "ID" and "id" for one column, and no reader could tell which is the source's).
  * @param {string} k
  * @param {string[]} columns
  * @returns {string}
  */
 export function ownName(k, columns) {
+  const taken = lowered(columns);
   let name = k;
-  while (columns.includes(name)) name = "ragjudge_" + name;
+  while (taken.has(name.toLowerCase())) name = "ragjudge_" + name;
   return name;
+}
+
+/** @type {WeakMap<string[], Set<string>>} each columns list's names in lower case, made once per list */
+const LOWERED = new WeakMap();
+
+/** lowered is columns' names in lower case (kept for the list: ownName is asked for every field of every row). @param {string[]} columns */
+function lowered(columns) {
+  let set = LOWERED.get(columns);
+  if (!set) LOWERED.set(columns, (set = new Set(columns.map((c) => c.toLowerCase()))));
+  return set;
 }
 
 /**

@@ -13,6 +13,7 @@ export const STATE_WORDS = {
   pending: { icon: "…", word: "Not run yet", cls: "state-pending" },
   judging: { icon: "•", word: "Judging…", cls: "state-pending" },
   retrying: { icon: "↻", word: "Retrying", cls: "state-pending" },
+  saving: { icon: "•", word: "Saving…", cls: "state-pending" },
 };
 
 /**

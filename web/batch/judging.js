@@ -6,8 +6,8 @@
 import { CallError, CallKind, unreachable } from "../llm.js";
 import { needsRepair } from "./status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { RunState, HOLD_STATUSES } from "./runstate.js";
-import { countAnswer, parseAnswer } from "./rowresult.js";
+import { RunState, holds } from "./runstate.js";
+import { countAnswer, parseAnswer, newRowResult, failRow } from "./rowresult.js";
 import { majorityVerdict } from "../stats/majority.js";
 
 /**
@@ -49,8 +49,9 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
 /**
  * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
  * other) and stores on result every repeat and their majority verdict (stats/majority.js). A
- * repeat that fails fails the row, as one call would: the repeats that were answered are in the
- * cache, so running the row again pays only for the failed one. Of several failures, the one
+ * repeat that fails fails the row, as one call would, and the row keeps the repeats that were
+ * answered (failedRepeat marks the others); they are in the cache, so running the row again pays
+ * only for the failed one. Of several failures, the one
  * that puts the row back in the queue (cancel, outage, refused key) wins, else the first.
  * @param {import("./engine.js").Runner} runner @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
@@ -60,18 +61,36 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
  */
 export async function judgeRepeats(runner, item, rendered, index, repeats, result, cacheWrites) {
   const ats = Array.from({ length: repeats }, () => ({ stage: "call" }));
-  const settled = await Promise.allSettled(ats.map((at, k) => judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at)));
+  /** @type {string[][]} each repeat's answers as they come, kept when the repeat fails later (its repair request) */
+  const answers = ats.map(() => []);
+  const settled = await Promise.allSettled(ats.map((at, k) => judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at, answers[k])));
   const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
-  if (failed.length) {
-    const requeues = (/** @type {any} */ e) =>
-      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status)));
-    return failed.find((f) => requeues(f.error)) || failed[0];
-  }
   /** @type {import("../stats/majority.js").Repeat[]} */
-  const reps = settled.map((s) => /** @type {PromiseFulfilledResult<any>} */ (s).value);
+  const reps = settled.map((s, k) => (s.status === "fulfilled" ? s.value : failedRepeat(s.reason, ats[k].stage, answers[k])));
   result.repeats = reps;
   result.answers = reps.flatMap((r) => r.answers);
   result.repaired = reps.some((r) => r.repaired);
+  if (failed.length) {
+    // The row is an error, but what the judge answered stays with it (exports keep it, and a
+    // retry reads those answers from the cache).
+    const requeues = (/** @type {any} */ e) =>
+      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || holds(e));
+    return failed.find((f) => requeues(f.error)) || failed[0];
+  }
   result.verdict = majorityVerdict(reps);
   return { stage: "call" };
+}
+
+/**
+ * failedRepeat is the entry a repeat whose call (or repair request) failed leaves in a row's
+ * repeats: no verdict, the answers it got before failing, and its error as a row's error is stored.
+ * @param {unknown} e
+ * @param {string} stage
+ * @param {string[]} answers
+ * @returns {import("../stats/majority.js").Repeat & {error: import("./rowresult.js").RowError}}
+ */
+export function failedRepeat(e, stage, answers) {
+  const scratch = newRowResult(null, 0);
+  failRow(scratch, e, stage);
+  return { verdict: null, answers, repaired: false, error: /** @type {import("./rowresult.js").RowError} */ (scratch.error) };
 }

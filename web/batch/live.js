@@ -10,6 +10,9 @@ import { LIVE_STATES } from "./runstate.js";
 /** The engine states of a row that is not in flight (not started, or over). */
 const NOT_LIVE = new Set(["rendering", "queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
 
+/** The engine states of a row whose calls are over and whose result is being stored. */
+const SAVING = new Set(["answered", "saving"]);
+
 /** toEpoch reads a time as Date.now() milliseconds: a performance.now() one is converted. */
 function toEpoch(t) {
   if (typeof t !== "number" || !Number.isFinite(t) || t <= 0) return undefined;
@@ -25,10 +28,14 @@ function toEpoch(t) {
 export function liveRow(info) {
   const state = String((info && info.state) || "");
   if (NOT_LIVE.has(state)) return null;
+  if (SAVING.has(state)) return { state: LIVE.SAVING, attempt: info.attempt, retryAt: undefined };
   const retryAt = toEpoch(info.retryAt);
-  // A retry whose time has come is going out (the engine says so a moment later): judging.
-  const waiting = retryAt !== undefined ? retryAt > Date.now() : state.includes("retry");
-  return { state: waiting ? LIVE.RETRYING : LIVE.JUDGING, attempt: info.attempt, retryAt: waiting ? retryAt : undefined };
+  const ahead = retryAt !== undefined && retryAt > Date.now();
+  // A row waiting to retry stays so until the engine says its call is out again, also once its
+  // time has come (its retry may wait for a free slot): only calls out are judging. A call state
+  // with a retry time ahead is a wait too.
+  const waiting = state.includes("retry") || ahead;
+  return { state: waiting ? LIVE.RETRYING : LIVE.JUDGING, attempt: info.attempt, retryAt: ahead ? retryAt : undefined };
 }
 
 /** LiveRows follows one Runner's rows in flight. */

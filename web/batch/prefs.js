@@ -18,6 +18,8 @@ export const PREFS = Object.freeze({
   repeats: 1,
   /** the run's temperature, "" for the model settings' one (repeatopts.js) */
   temperature: "",
+  /** the dataset (file name) the repeats were chosen for; "" when chosen before any was loaded, null when not known (setup.js keepRepeats) */
+  repeatsFor: /** @type {string | null} */ (null),
 });
 
 /**

@@ -6,7 +6,7 @@ import { CallError } from "../llm.js";
 import { RowErrorKind } from "./runstate.js";
 
 /**
- * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string}} RowError
+ * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string, code?: string}} RowError  code: a batch output line's code for its failure (batchfile.js lineErrorCode)
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
  *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,

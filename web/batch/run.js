@@ -8,7 +8,7 @@
 
 import { RunState, LIVE_STATES } from "./engine.js";
 import { runnerFor } from "./runner.js";
-import { newRun, saveRun, loadRun, todoIndices } from "./runs.js";
+import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runs.js";
 import { CallRoute } from "./callroute.js";
 import { requestSettings } from "./endpoint.js";
 import { LiveRows } from "./live.js";
@@ -20,12 +20,55 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
+import { CallKind, KeySource } from "../llm.js";
+import { keyMissing } from "../keyguard.js";
+
+/** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
+const KEY_SETTLE_MS = 600;
+
+/**
+ * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
+ * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
+ * server started with a key of its own).
+ * @param {OpenRun | null | undefined} c
+ */
+export function waitingForKey(c) {
+  const r = c && c.runner;
+  const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
+  return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
+}
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
 
 /** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
 export const RUN_STATE = RunState;
+
+/**
+ * runningText says what a run that starts now does: "Running 12 rows.", "Retrying 3 failed rows."
+ * or "Asking the judge again for 2 undetermined rows."
+ * @param {string} retry a Retry
+ * @param {number} n the rows it runs
+ */
+export function runningText(retry, n) {
+  const rows = `${fmtInt(n)} ${retry === Retry.UNDETERMINED ? "undetermined " : retry === Retry.ERRORS ? "failed " : ""}row${n === 1 ? "" : "s"}`;
+  if (retry === Retry.ERRORS) return `Retrying ${rows}.`;
+  if (retry === Retry.UNDETERMINED) return `Asking the judge again for ${rows}.`;
+  return `Running ${rows}.`;
+}
+
+/**
+ * restingState is the state of a run no Runner of this tab runs: done or cancelled as its record
+ * says it ended, else paused while some row has no result and done when every row has one.
+ * @param {{state?: string, total: number}} run
+ * @param {Array<any>} results by row index
+ * @returns {string}
+ */
+export function restingState(run, results) {
+  if (run.state === RUN_STATE.DONE || run.state === RUN_STATE.CANCELLED) return run.state;
+  for (let i = 0; i < run.total; i++) if (!results[i]) return RUN_STATE.PAUSED;
+  return RUN_STATE.DONE;
+}
 
 /** going: a Runner in one of these states holds its run's claim and may still produce results. */
 function going(runner) {
@@ -70,6 +113,28 @@ export class RunController extends EventTarget {
     this.going = new Map();
     this.route = new CallRoute(state, () => this.protocolLearned());
     this.channel = new RunChannel((m) => this.onNews(m));
+    /** @type {any} */
+    this.keyTimer = 0;
+    // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
+    state.addEventListener("change", (/** @type {any} */ e) => {
+      const keys = e.detail && e.detail.keys;
+      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
+      clearTimeout(this.keyTimer);
+      this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
+    });
+  }
+
+  /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */
+  keyEntered() {
+    if (keyMissing(this.st)) return;
+    for (const c of this.going.values()) {
+      if (!waitingForKey(c) || !c.runner) continue;
+      // One held by a 401 to a call without a key goes on only once there is one to send.
+      if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
+      c.runner.resume();
+      this.persist(RUN_STATE.RUNNING, c);
+      this.say("Key entered: the run goes on.", c);
+    }
   }
 
   /** @returns {OpenRun|null} */
@@ -93,12 +158,23 @@ export class RunController extends EventTarget {
     if (going(c.runner)) tellState(this.channel, c);
   }
 
-  /** state is the open run's state as this tab shows it (the running tab's, when watching). */
+  /**
+   * state is the open run's state as this tab shows it (the running tab's, when watching). A run
+   * this tab is not running (reopened, imported from a batch file) is never "idle": it is as its
+   * record says it ended, done or cancelled, else paused (Resume goes on with it) while rows are
+   * left and done when none is.
+   */
   state() {
     const c = this.cur;
     if (!c) return RUN_STATE.IDLE;
     if (c.readOnly) return c.run.state || RUN_STATE.RUNNING;
-    return c.runner ? c.runner.state : RUN_STATE.IDLE;
+    if (c.runner && c.runner.state !== RUN_STATE.IDLE) return c.runner.state;
+    return restingState(c.run, c.results);
+  }
+
+  /** running: this tab has a Runner for the open run (Pause and Cancel act on it). */
+  running() {
+    return !!(this.cur && this.cur.runner && !this.cur.readOnly);
   }
 
   /** counts derives every count of the open run from this moment (counts.js). */
@@ -229,7 +305,7 @@ export class RunController extends EventTarget {
     if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
     this.emit("open");
     this.changed(true);
-    if (start && !c.readOnly) await this.resume(false);
+    if (start && !c.readOnly) await this.resume();
   }
 
   /** watch makes c read-only: another tab runs it. This tab follows it, and takes over when that tab lets go. */
@@ -242,7 +318,7 @@ export class RunController extends EventTarget {
         this.changed(true);
         this.emit("runs");
         // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
-        if (run.state === RUN_STATE.RUNNING) this.resume(false);
+        if (run.state === RUN_STATE.RUNNING) this.resume();
       },
     });
   }
@@ -281,11 +357,15 @@ export class RunController extends EventTarget {
       );
   }
 
-  /** resume runs the open run's unfinished rows (with retryFailed also its failed ones). */
-  async resume(retryFailed) {
+  /**
+   * resume runs the open run's unfinished rows; retry (runs.js Retry) also its failed rows, or
+   * its undetermined ones.
+   * @param {string} [retry]
+   */
+  async resume(retry = Retry.NONE) {
     const c = this.cur;
     if (!c || c.readOnly) return;
-    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retryFailed) {
+    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retry) {
       c.runner.resume();
       this.persist(RUN_STATE.RUNNING, c);
       return;
@@ -306,7 +386,7 @@ export class RunController extends EventTarget {
       return;
     }
     const p = prefsOf(this.st);
-    const todo = todoIndices(c.run.total, c.results, { retryFailed, threshold: thresholdOf(p) });
+    const todo = todoIndices(c.run.total, c.results, { retry, threshold: thresholdOf(p) });
     if (!todo.length) {
       lock.release();
       this.persist(RUN_STATE.DONE, c);
@@ -328,10 +408,11 @@ export class RunController extends EventTarget {
       request: /** @type {{endpoint: string}} */ (rs.request),
       prefs: p,
       todo,
-      retryFailed,
+      fresh: askedAfresh(c.results, todo, retry),
       concurrency: this.route.effective(p.concurrency),
       calls,
       socket: this.route.socket(),
+      socketCalls: this.route.socketCalls(),
       onResult: (r) => {
         c.results[r.index] = r;
         c.live.finish(r.index);
@@ -344,6 +425,9 @@ export class RunController extends EventTarget {
         if (this.cur === c) this.changed(false);
       },
       onHold: (e) => {
+        // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
+        // if the key is still missing); the run goes on by itself once the key is entered.
+        if (e.kind === CallKind.NO_KEY) return this.say(e.message, c);
         this.say("Paused: " + e.message + " Then press Resume.", c);
         this.persist(RUN_STATE.PAUSED, c);
       },
@@ -369,7 +453,7 @@ export class RunController extends EventTarget {
     c.startedAt = performance.now();
     c.doneTimes = [];
     this.persist(RUN_STATE.RUNNING, c);
-    this.say(retryFailed ? `Retrying ${fmtInt(todo.length)} failed rows, asking the judge again.` : `Running ${fmtInt(todo.length)} rows.`, c);
+    this.say(runningText(retry, todo.length), c);
     this.changed(true);
     this.go(c, lock); // resume returns once the run is under way, not when it ends
   }
@@ -407,6 +491,16 @@ export class RunController extends EventTarget {
     if (!c || !c.runner || c.readOnly) return;
     c.runner.cancel();
     this.persist(RUN_STATE.CANCELLED, c);
+  }
+
+  /** waitingForKey tells whether the open run waits for a key (this tab runs it). */
+  waitingForKey() {
+    return waitingForKey(this.cur);
+  }
+
+  /** maxConcurrency is the most calls at once the page offers where calls go now (callroute.js). */
+  maxConcurrency() {
+    return this.route.maxConcurrency();
   }
 
   /** setConcurrency changes the open run's bound on calls in flight at once. */

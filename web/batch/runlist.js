@@ -36,7 +36,7 @@ export function mountRunsList({ store, controller }) {
     const row = list.querySelector(`tr[data-run="${CSS.escape(c.run.id)}"]`);
     if (!row) return;
     row.querySelector("[data-col=rows]").textContent = `${fmtInt(counts.done)} / ${fmtInt(counts.total)}`;
-    row.querySelector("[data-col=state]").textContent = c.runner ? c.runner.state : c.run.state;
+    row.querySelector("[data-col=state]").textContent = controller.state();
   }
 
   async function drawOnce() {

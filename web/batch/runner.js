@@ -3,6 +3,7 @@
 
 import { Runner } from "./engine.js";
 import { fmtNum } from "./format.js";
+import { keyMissing } from "../keyguard.js";
 
 /**
  * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a
@@ -19,13 +20,13 @@ export function judgeOf(rj, ev) {
 /**
  * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
  * @param {import("./run.js").OpenRun} c
- * @param {{rj: Object, store: Object, st: {key: string}, request: {endpoint: string}, prefs: any, todo: number[], retryFailed: boolean,
- *   concurrency: number, calls: any, socket: string | null | undefined, fetch?: typeof globalThis.fetch,
+ * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], fresh: Set<number>,
+ *   concurrency: number, calls: any, socket: string | null | undefined, socketCalls?: number, fetch?: typeof globalThis.fetch,
  *   onResult: (r: any) => void, say: (text: string) => void, onPace: () => void, onHold: (e: any) => void, onState: (s: string, reason: any) => void}} ctx
  *   fetch: how calls made on this thread reach the endpoint (the command line's; the page's is the browser's)
  * @returns {Runner}
  */
-export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFailed, concurrency, calls, socket, fetch, onResult, say, onPace, onHold, onState }) {
+export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, concurrency, calls, socket, socketCalls, fetch, onResult, say, onPace, onHold, onState }) {
   const ev = c.ev;
   return new Runner({
     runId: c.run.id,
@@ -36,6 +37,8 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFail
     request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
     repeats: c.run.settings.repeats || 1,
     apiKey: () => st.key || undefined, // read at each call: a key entered while paused is used on resume
+    // No call goes without the key the endpoint needs: the run waits for it (keyguard.js).
+    keyMissing: () => keyMissing(st),
     // A direct endpoint over HTTP/1.1 gets at most the browser's 6 at once: more would only
     // wait in the browser, their timeouts running.
     concurrency,
@@ -44,9 +47,11 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, retryFail
     // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
     // browser keeps at most 6 connections to a host, whatever the concurrency.
     socket,
+    socketCalls,
     cache: store,
     useCache: p.useCache,
-    readCache: !retryFailed,
+    // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runs.js askedAfresh).
+    fresh,
     store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
     policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
     onResult,

@@ -3,7 +3,7 @@
 // checks the engine adds (RepairCode), and which stored error rows Resume runs again. engine.js
 // re-exports all of them.
 
-import { CallKind, retryableStatus } from "../llm.js";
+import { CallKind, CallError, retryableStatus } from "../llm.js";
 
 /** RunState: a Runner's states. onState(state, reason) fires on each change (and on each failed probe). */
 export const RunState = Object.freeze({
@@ -37,6 +37,8 @@ export const RowState = Object.freeze({
   RETRY_WAIT: "retry-wait",
   /** the repair request (one per unreadable answer) is out */
   REPAIRING: "repairing",
+  /** its calls are over (answered, or failed for good): its verdict is being read and its result stored */
+  ANSWERED: "answered",
   /** put back in the queue by a hold or an outage: it runs again when the run goes on */
   QUEUED: "queued",
   /** no longer live: its result is about to be reported, or the run was cancelled (onRow only) */
@@ -55,6 +57,14 @@ export const RowErrorKind = Object.freeze({
   INTERNAL: "internal",
 });
 
+/**
+ * BatchErrorKind: the kind of a batch output line's failure that has no HTTP status: the batch
+ * service did not run the request (batch_expired, batch_cancelled) or its call to the model timed
+ * out (request_timeout); the row's error keeps the line's code. Not the judge's nor the row's
+ * doing, so Resume runs such a row again.
+ */
+export const BatchErrorKind = Object.freeze({ NOT_RUN: "batch" });
+
 /** RepairCode: the codes of the checks the engine adds to a verdict after a repair request. */
 export const RepairCode = Object.freeze({
   /** warning: the first answer could not be read; the verdict is from the judge's corrected answer */
@@ -67,6 +77,20 @@ export const RepairCode = Object.freeze({
 
 /** HOLD_STATUSES would fail every row alike: a refused key (401, 403), an unknown model or path (404). */
 export const HOLD_STATUSES = Object.freeze([401, 403, 404]);
+
+/**
+ * holds tells whether an error would fail every row alike, so the run waits instead (RunState.HELD):
+ * a HOLD_STATUSES answer, or a call not made for want of the key the endpoint needs.
+ * @param {{kind?: string, status?: number} | null | undefined} e
+ */
+export function holds(e) {
+  return !!e && ((e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status ?? 0)) || e.kind === CallKind.NO_KEY);
+}
+
+/** noKeyError is the failure of a call not made: the endpoint needs a key and the page has none. */
+export function noKeyError() {
+  return new CallError("Enter your key to resume: the endpoint needs an API key, and none is in Model settings (no call was made without it).", { kind: CallKind.NO_KEY });
+}
 
 /**
  * redoOnResume tells whether a stored row should be run again by Resume (not only by "Retry

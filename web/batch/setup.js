@@ -11,6 +11,8 @@ import { fmtInt, formatWords } from "./format.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
+import { setupLine, plannedRequest } from "./setupline.js";
+import { requestSettings } from "./endpoint.js";
 
 /**
  * @typedef {Object} Setup what is being set up
@@ -28,8 +30,10 @@ import { suggestLabelColumn } from "../stats/labels.js";
  * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
  * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
  * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
- * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change.
- * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), onReady?: (ready: boolean) => void}} hooks
+ * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change;
+ * onPlan(plan) each time what a run of it would ask is drawn again (the batch file's line shows it too).
+ * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), maxConcurrency?: () => number, onReady?: (ready: boolean) => void,
+ *   onPlan?: (plan: {rows: number, plan: import("./setupline.js").Plan | null}) => void}} hooks
  */
 export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   let byID = new Map(evaluators.map((e) => [e.id, e]));
@@ -98,7 +102,9 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     return el;
   };
   const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
-  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: 64, step: 1 }, clampInt(1, 64, 8));
+  // The most the control offers is what the dev server takes (run.js maxConcurrency), else 64.
+  const maxCalls = () => (hooks.maxConcurrency ? hooks.maxConcurrency() : 64);
+  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: maxCalls(), step: 1 }, (v) => clampInt(1, maxCalls(), 8)(v));
   concurrencyIn.addEventListener("change", () => {
     hooks.onConcurrency(prefs().concurrency);
     drawConcurrencyHint();
@@ -108,6 +114,12 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const timeoutIn = num("batch-timeout", "timeoutS", { min: 1, max: 600, step: 1 }, (v) => Math.max(1, Math.min(600, Number(v) || 60)));
   const attemptsIn = num("batch-attempts", "attempts", { min: 1, max: 10, step: 1 }, clampInt(1, 10, 5));
   const repeatsIn = num("batch-repeats", "repeats", { min: 1, max: MAX_REPEATS, step: 1 }, clampInt(1, MAX_REPEATS, 1));
+  // The repeats belong to the dataset they were chosen for (repeatsFor): see keepRepeats.
+  repeatsIn.addEventListener("change", () => {
+    setPrefs(state, { repeatsFor: setup ? setup.name : "" });
+    repeatsNote.textContent = "";
+  });
+  const repeatsNote = h("div", { class: "hint repeats-note", dataset: { ref: "batch-repeats-note" }, attrs: { role: "status" } });
   const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "default" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
   const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
   const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
@@ -132,6 +144,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     },
   });
   const estimateEl = h("p", { class: "estimate", dataset: { ref: "batch-estimate" }, attrs: { "aria-live": "polite" } });
+  // What Run would spend and ask, on one line, where the eye is before pressing it.
+  const planEl = h("p", { class: "setup-line", dataset: { ref: "batch-setup-line" } });
   const runBtn = h("button", { type: "button", class: "btn btn-primary", text: "▶ Run batch", dataset: { ref: "batch-run" }, disabled: true, on: { click: () => hooks.onRun() } });
   const runMsg = h("div", { class: "batch-msg", dataset: { ref: "batch-run-msg" }, attrs: { role: "alert" } });
 
@@ -164,18 +178,20 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
         h("div", { class: "field" }, h("label", { htmlFor: (concurrencyIn.id = uid("bf")), text: "Concurrent calls" }), concurrencyIn, concurrencyHint),
         field("Timeout per call (s)", timeoutIn),
         field("Attempts per call", attemptsIn, "retries on 429, 5xx, network errors and timeouts, with backoff"),
-        field("Judge each row N times", repeatsIn, "more than once shows which rows the judge is unsure of; the verdict is the majority"),
+        h("div", { class: "field" }, h("label", { htmlFor: (repeatsIn.id = uid("bf")), text: "Judge each row N times" }), repeatsIn, h("div", { class: "hint", text: "more than once shows which rows the judge is unsure of; the verdict is the majority" }), repeatsNote),
         field("Temperature", temperatureIn, "for this run's calls; empty uses the model settings' (repeats at 0 mostly agree)"),
         field("Price per 1M input tokens", priceInIn),
         field("Price per 1M output tokens", priceOutIn),
       ),
       h("div", { class: "check" }, cacheBox, h("label", { htmlFor: cacheBox.id, text: "Answer identical requests from the local cache (untick to bypass it)" }), " ", cacheInfo, clearCacheBtn),
     ),
+    planEl,
     estimateEl,
     h("div", { class: "run-row" }, runBtn, runMsg),
   );
 
   function drawConcurrencyHint() {
+    concurrencyIn.max = String(maxCalls());
     const n = prefs().concurrency;
     const direct = hooks.browserLimit ? hooks.browserLimit() : null;
     // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
@@ -184,6 +200,11 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
     if (direct && direct.limit < n) {
       concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
+      return;
+    }
+    if (n > maxCalls()) {
+      concurrencyIn.dataset.effective = String(maxCalls());
+      concurrencyHint.textContent = `${maxCalls()} at once in effect: the most this dev server takes (-max-inflight).`;
       return;
     }
     concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
@@ -212,6 +233,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     replace(previewEl);
     replace(problemsEl);
     estimateEl.textContent = "";
+    planEl.textContent = "";
+    if (hooks.onPlan) hooks.onPlan({ rows: 0, plan: null });
   }
 
   /** @type {{name: string, text: string} | null} a dataset chosen before the engine was ready */
@@ -243,6 +266,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       return fail(name + " could not be read as a dataset: " + (err.detail || err.message));
     }
     if (!table.rows.length) return fail(name + " has no rows that could be read" + (table.errors.length ? ": " + table.errors[0].message + " (line " + table.errors[0].line + ")" : "."));
+    keepRepeats(name);
     setup = { name, table, mapping: {}, matches: [], checked: null, label: "", labelYes: "" };
     setup.label = suggestLabelColumn(mappable()) || "";
     fileMsg.className = "batch-msg";
@@ -340,8 +364,40 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     drawEstimate();
   }
 
+  /**
+   * keepRepeats applies the rule for a dataset loaded as name: the number of repeats (each one a
+   * call of its own) belongs to the dataset it was chosen for. Another dataset starts at 1 again,
+   * and says so; the same dataset (by its file name) keeps it; a number chosen before any dataset
+   * was loaded is the next dataset's.
+   * @param {string} name
+   */
+  function keepRepeats(name) {
+    const p = prefs();
+    const n = repeatsOf(p);
+    repeatsNote.textContent = "";
+    if (n > 1 && p.repeatsFor !== "" && p.repeatsFor !== name) {
+      repeatsNote.textContent = `Back to 1 for ${name}: ${n} was chosen ${p.repeatsFor ? "for " + p.repeatsFor : "in an earlier session"}.`;
+      setPrefs(state, { repeats: 1, repeatsFor: name });
+      repeatsIn.value = "1";
+    } else if (p.repeatsFor !== name) setPrefs(state, { repeatsFor: name });
+  }
+
+  /** drawPlan draws the setup line: what a run of what is set up would spend and ask, or why it cannot run. */
+  function drawPlan() {
+    if (!setup || !setup.checked) return;
+    const p = prefs();
+    const plan = plannedRequest(state.get("settings") || {}, p);
+    const rows = setup.checked.judged;
+    const live = requestSettings(state);
+    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : setupLine({ rows, plan, cache: p.useCache });
+    planEl.classList.toggle("msg-error", !plan);
+    if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
+    if (hooks.onPlan) hooks.onPlan({ rows, plan });
+  }
+
   function drawEstimate() {
     if (!setup || !setup.checked) return;
+    drawPlan();
     const p = prefs();
     const st = state.get("settings") || {};
     estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p) });

@@ -9,11 +9,12 @@
 //                   {"type":"cancel","id":n}
 //                   {"type":"limit","n":16}   at most n calls run upstream at once; more wait, in order
 //   server -> page  {"type":"result","id":n,"status":200,"headers":{…},"body":"…"}
-//                   {"type":"started","id":n} a call that had to wait has started
+//                   {"type":"started","id":n} the call runs upstream now
 //
 // With a limit set, the call worker sends a few calls more than the limit (calls.js): the server
-// starts the next one the moment one ends, instead of a round trip through the browser later. A
-// waiting call's timeout counts from its "started" (init.onStarted, see llm.js attempt).
+// starts the next one the moment one ends, instead of a round trip through the browser later.
+// Every call gets "started" when it runs upstream (init.onStarted, see llm.js attempt): its
+// timeout counts from then, and only from then is it said to be in flight (fetch.reportsStart).
 
 import { Slots } from "./slots.js";
 
@@ -74,7 +75,9 @@ export class CallSocket {
     this.seq = 0;
     this.limit = 0; // the server's limit on calls running at once; 0: none asked for
     this.fallbackSlots = null; // over plain HTTP the limit is kept here (see setLimit)
-    this.fetch = this.fetch.bind(this);
+    const bound = this.fetch.bind(this);
+    // chat (llm.js) hears of each attempt when this says it started, not when it is handed over.
+    this.fetch = Object.assign(bound, { reportsStart: true });
   }
 
   /**
@@ -87,11 +90,16 @@ export class CallSocket {
     if (this.open) this.ws.send(`{"type":"limit","n":${n}}`);
   }
 
-  /** viaHTTP makes the call over plain HTTP, at most `limit` at once when one is set. */
+  /** viaHTTP makes the call over plain HTTP, at most `limit` at once when one is set; it starts when sent. */
   async viaHTTP(url, init) {
-    if (!this.limit) return this.fallback(url, init);
+    const started = () => typeof init.onStarted === "function" && init.onStarted();
+    if (!this.limit) {
+      started();
+      return this.fallback(url, init);
+    }
     this.fallbackSlots ||= new Slots(this.limit);
     await this.fallbackSlots.acquire();
+    started();
     try {
       // The body is read before the slot is given back, as the socket's result is.
       const res = await this.fallback(url, init);

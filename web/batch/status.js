@@ -41,10 +41,19 @@ export function statusOf(result, threshold = null) {
  */
 export function repeatVerdicts(result, threshold = null) {
   if (!result || result.error || !Array.isArray(result.repeats) || result.repeats.length < 2) return null;
-  return result.repeats.map((r) => {
-    const st = statusOf(r, threshold);
-    return st === "passed" ? true : st === "failed" ? false : null;
-  });
+  return result.repeats.map((r) => repeatVote(r, threshold));
+}
+
+/**
+ * repeatVote is one repeat's verdict as true (passed), false (failed) or null (anything else,
+ * a repeat that failed too), with the threshold applied to its score.
+ * @param {{verdict: any, error?: any}} rep
+ * @param {number|null} [threshold]
+ * @returns {boolean|null}
+ */
+export function repeatVote(rep, threshold = null) {
+  const st = statusOf({ verdict: rep.verdict, error: rep.error || null }, threshold);
+  return st === "passed" ? true : st === "failed" ? false : null;
 }
 
 /**
@@ -59,6 +68,13 @@ function majorityStatus(repeats, threshold) {
   if (m !== null) return m ? "passed" : "failed";
   return each.every((st) => st === "scored") ? "scored" : "undetermined";
 }
+
+/** BATCH_CAUSES: the causes of a batch file's requests that did not run, by OpenAI's codes. */
+const BATCH_CAUSES = Object.freeze({
+  batch_expired: "batch expired before it ran",
+  batch_cancelled: "batch cancelled before it ran",
+  request_timeout: "timed out in the batch",
+});
 
 /**
  * causeOf names, in a few words, why a row is undetermined or an error (null otherwise).
@@ -87,11 +103,15 @@ export function causeOf(result, threshold = null) {
         return "call worker failed";
       case "parse":
         return "verdict could not be computed";
+      case "batch": // runstate.js BatchErrorKind.NOT_RUN, written as the other kinds here are
+        return BATCH_CAUSES[e.code] || "not run by the batch service" + (e.code ? " (" + e.code + ")" : "");
       case "http":
+        if (e.status === 429 && e.code === "too_many_calls_in_flight") return "dev server busy (429)"; // its own cap, not the provider's
         if (e.status === 429) return "rate limited (429)";
         if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
         if (e.status >= 500) return "server error (" + e.status + ")";
-        return "HTTP " + e.status;
+        // A batch output line's failure says its code (context_length_exceeded, content_filter…).
+        return "HTTP " + e.status + (e.code ? " (" + e.code + ")" : "");
       default:
         return "call failed";
     }

@@ -31,7 +31,7 @@ function liveWords(row) {
     const s = row.retryAt ? Math.max(0, Math.ceil((row.retryAt - Date.now()) / 1000)) : 0;
     return s > 0 ? `Retrying in ${s} s` : "Retrying…";
   }
-  return "Judging…";
+  return row.state === LIVE.SAVING ? "Saving…" : "Judging…";
 }
 
 /**

@@ -13,6 +13,7 @@ import { openStore } from "./store.js";
 import { aggregate } from "./aggregate.js";
 import { toJSONL, toJSON, toCSV } from "./export.js";
 import { RunController, RUN_STATE } from "./run.js";
+import { Retry } from "./runs.js";
 import { mountSetup } from "./setup.js";
 import { mountSummary, rate } from "./summary.js";
 import { mountTable } from "./table.js";
@@ -53,7 +54,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       onConcurrency: (n) => controller.setConcurrency(n),
       callsCapped: () => controller.callsCapped(),
       browserLimit: () => controller.browserLimit(),
+      maxConcurrency: () => controller.maxConcurrency(),
       onReady: (ready) => batchFile.setReady(ready),
+      onPlan: (plan) => batchFile.drawPlan(plan),
     },
   );
   const batchFile = mountBatchFile({ rj, state, store, controller, setup });
@@ -85,9 +88,14 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const liveLine = h("div", { class: "hint live-line", dataset: { ref: "batch-live" }, attrs: { role: "status" } });
   const button = (ref, cls, text, onClick) => h("button", { type: "button", class: "btn " + cls, text, dataset: { ref }, on: { click: onClick } });
   const pauseBtn = button("batch-pause", "", "❚❚ Pause", () => controller.pause());
-  const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume(false));
+  const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume());
+  // A run waiting for a key (run.js waitingForKey) goes on by itself once one is entered in Model settings.
+  const keyBtn = button("batch-enter-key", "btn-primary", "Enter your key", () => /** @type {HTMLElement | null} */ (document.querySelector('[data-ref="settings-button"]'))?.click());
   const cancelBtn = button("batch-cancel", "btn-stop", "■ Cancel", () => controller.cancel());
-  const retryBtn = button("batch-retry-failed", "", "↻ Retry failed rows", () => controller.resume(true));
+  // The errors the summary counts are retried (their answered calls come from the cache); the
+  // undetermined rows are a choice of their own: asking again pays for answers the judge gave.
+  const retryBtn = button("batch-retry-failed", "", "↻ Retry failed rows", () => controller.resume(Retry.ERRORS));
+  const askAgainBtn = button("batch-retry-undetermined", "", "↻ Ask again for undetermined rows", () => controller.resume(Retry.UNDETERMINED));
   const newBtn = button("batch-new-run", "btn-ghost", "+ New run", () => {
     setup.card.open = true;
     setup.card.scrollIntoView({ block: "start" });
@@ -111,7 +119,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     summary.progText,
     liveLine,
     batchFile.reportEl,
-    h("div", { class: "run-row" }, pauseBtn, resumeBtn, cancelBtn, retryBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
+    h("div", { class: "run-row" }, keyBtn, pauseBtn, resumeBtn, cancelBtn, retryBtn, askAgainBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
     reportMsg,
     summary.summaryEl,
     agreement.el,
@@ -167,13 +175,21 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
 
   /** drawButtons shows what can be done with the run now; nothing, in a tab that only watches it. */
   function drawButtons(counts, s, readOnly) {
-    const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED;
-    const failed = counts.withoutVerdict;
+    const running = controller.running();
+    // A paused run with no Runner in this tab (reopened, imported) has nothing to cancel.
+    const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED || (s === RUN_STATE.PAUSED && !running);
+    // The same counts as the summary's card: "3 errors" and "undetermined 2".
+    const failed = counts.counts.error;
+    const undetermined = counts.counts.undetermined;
     pauseBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE);
-    resumeBtn.hidden = readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
-    cancelBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
+    const forKey = !readOnly && controller.waitingForKey();
+    keyBtn.hidden = !forKey;
+    resumeBtn.hidden = forKey || readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
+    cancelBtn.hidden = readOnly || !running || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
-    retryBtn.textContent = `↻ Retry ${failed} failed row${failed === 1 ? "" : "s"}`;
+    retryBtn.textContent = `↻ Retry ${fmtInt(failed)} failed row${failed === 1 ? "" : "s"}`;
+    askAgainBtn.hidden = readOnly || !(stopped && undetermined > 0);
+    askAgainBtn.textContent = `↻ Ask again for ${fmtInt(undetermined)} undetermined row${undetermined === 1 ? "" : "s"}`;
     readOnlyNote.hidden = !readOnly;
     // A report is of a run that stands still: finished, paused or stopped.
     reportBtn.hidden = s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE;

@@ -7,9 +7,13 @@ import { h, replace, uid, confirmButton } from "../dom.js";
 import { autoGrow } from "../form.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
-import { copyOf, templatesOf } from "./spec.js";
+import { copyOf, templatesOf, removeField } from "./spec.js";
+import { builtinKinds } from "../evaluatorspec.js";
 
 const ROLES = ["system", "user", "assistant"];
+
+/** KIND_WORDS name an input's kinds in the inputs table. */
+const KIND_WORDS = { text: "text", list: "list of texts", claims: "claims", evidence: "evidence" };
 
 /**
  * editorForm makes the editor form's drawing functions, working on the view's shared context.
@@ -33,7 +37,8 @@ export function editorForm(ctx) {
       h("input", { type: "text", class: "input", value: s[key] ?? "", dataset: { ref }, attrs: { autocomplete: "off", ...attrs }, on: { input: (e) => ((s[key] = /** @type {HTMLInputElement} */ (e.target).value), ctx.edited()) } });
 
     const status = h("div", { class: "custom-status", dataset: { ref: "custom-status" }, attrs: { role: "status", "aria-live": "polite" } });
-    const idIn = textIn("id", "custom-id", { spellcheck: "false", pattern: "[a-z0-9-]+" });
+    // The pattern is compiled with the v flag, where a "-" in a class must be escaped.
+    const idIn = textIn("id", "custom-id", { spellcheck: "false", pattern: "[a-z0-9\\-]+" });
     const titleIn = textIn("title", "custom-title");
     // The words a verdict is shown with ("Polite" / "Not polite"); both or neither.
     const wordIn = (which, ref) =>
@@ -125,6 +130,15 @@ export function editorForm(ctx) {
     const previewEl = h("div", { class: "custom-preview", dataset: { ref: "custom-preview" }, attrs: { "aria-live": "polite" } });
     const answerTA = h("textarea", { class: "input mono answer", id: uid("cans"), rows: 6, value: c.answer, dataset: { ref: "custom-answer" }, attrs: { spellcheck: "false", placeholder: "Paste a judge's answer here: the verdict updates as you paste." }, on: { input: () => { c.answer = answerTA.value; ctx.pending = true; ctx.editorEl.dataset.saving = "true"; ctx.saveSoon(); ctx.verdictSoon(); } } });
     const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "custom-verdict" }, attrs: { "aria-live": "polite" } });
+    // The example (spec.example) is set only here, on purpose: the sample inputs and the pasted
+    // answer are for trying the prompt, and become the example Evaluate loads and an export
+    // carries when the user says so.
+    const exampleState = h("p", { class: "example-state", dataset: { ref: "custom-example-state" }, attrs: { "aria-live": "polite" } });
+    const exampleBtn = (text, ref, click) => h("button", { type: "button", class: "btn btn-small", text, dataset: { ref }, on: { click } });
+    const exSave = exampleBtn("Save as the example", "custom-example-save", () => ctx.saveExample());
+    const exLoad = exampleBtn("Load the example", "custom-example-load", () => ctx.loadExample());
+    const exDrop = exampleBtn("Remove the example", "custom-example-remove", () => ctx.dropExample());
+    exDrop.classList.add("btn-ghost");
 
     const exportBtn = h("button", { type: "button", class: "btn btn-small", text: "⤓ Export .json", dataset: { ref: "custom-export" }, on: { click: () => ctx.exportSpecs([ctx.specNow()], `${s.id}.json`) } });
     const dupBtn = h("button", { type: "button", class: "btn btn-small", text: "Duplicate", dataset: { ref: "custom-duplicate" }, on: { click: () => ctx.create(copyOf(ctx.specNow(), ctx.takenIds())) } });
@@ -174,12 +188,19 @@ export function editorForm(ctx) {
         h(
           "div",
           { class: "col" },
-          h("section", { class: "card" }, h("h2", { class: "card-title", text: "Preview with sample inputs" }), sampleEl, previewEl),
+          h(
+            "section",
+            { class: "card" },
+            h("h2", { class: "card-title", text: "Preview with sample inputs" }),
+            h("div", { class: "example-bar", dataset: { ref: "custom-example" } }, exampleState, h("div", { class: "btn-row" }, exSave, exLoad, exDrop)),
+            sampleEl,
+            previewEl,
+          ),
           h("section", { class: "card verdict-card" }, h("h2", { class: "card-title" }, h("label", { htmlFor: answerTA.id, text: "Paste a judge answer" })), answerTA, h("h3", { text: "Verdict" }), verdictEl),
         ),
       ),
     );
-    Object.assign(ctx.parts, { useBtn, status, inputsEl, sampleEl, previewEl, verdictEl, answerTA, idIn, dialectSel });
+    Object.assign(ctx.parts, { useBtn, status, inputsEl, sampleEl, previewEl, verdictEl, answerTA, idIn, dialectSel, exampleState, exSave, exLoad, exDrop });
     drawTemplates();
     drawInputs();
     ctx.drawSample();
@@ -199,16 +220,20 @@ export function editorForm(ctx) {
       };
       const name = h("input", { type: "text", class: "input mono", value: inp.name, dataset: { ref: "custom-input-name" }, attrs: { "aria-label": `Name of input ${i + 1}`, autocomplete: "off", spellcheck: "false" }, on: { input: () => ((inp.name = name.value), touch()) } });
       const label = h("input", { type: "text", class: "input", value: inp.label ?? "", dataset: { ref: "custom-input-label" }, attrs: { "aria-label": `Label of input ${i + 1}`, autocomplete: "off" }, on: { input: () => ((inp.label = label.value), touch()) } });
-      const kinds = [["text", "text"], ["list", "list of texts"]];
-      // A duplicated built-in's own kinds (claims, evidence, choice, number) stay on offer.
+      // A built-in reader's own input takes the kinds its reader reads (claims, or a list of
+      // texts); any other input is a text or a list of texts.
+      const own = ctx.readerInputs().find((/** @type {any} */ x) => x.name === inp.name);
+      const kinds = own ? builtinKinds(own).map((k) => [k, KIND_WORDS[k] || k]) : [["text", "text"], ["list", "list of texts"]];
       if (inp.kind && !kinds.some(([k]) => k === inp.kind)) kinds.push([inp.kind, inp.kind]);
       const kind = h("select", { class: "input", dataset: { ref: "custom-input-kind" }, attrs: { "aria-label": `Kind of input ${i + 1}` }, on: { change: () => ((inp.kind = kind.value), touch(), ctx.drawSample()) } }, kinds.map(([v, t]) => h("option", { value: v, text: t })));
       kind.value = inp.kind || "text";
       const req = h("input", { type: "checkbox", checked: !!inp.required, dataset: { ref: "custom-input-required" }, attrs: { "aria-label": `Input ${i + 1} is required` }, on: { change: () => ((inp.required = req.checked), touch()) } });
-      const rm = h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove", attrs: { "aria-label": `Remove input ${i + 1}` }, on: { click: () => { c.inputs.splice(i, 1); drawInputs(); ctx.edited({ inputs: true }); ctx.drawSample(); } } });
+      // On a phone the table stacks and its header is hidden: the checkbox says what it is.
+      const reqCell = h("label", { class: "input-req" }, req, h("span", { class: "narrow-only", text: " required", attrs: { "aria-hidden": "true" } }));
       const err = h("div", { class: "field-error", dataset: { errorFor: `inputs[${i}]` } });
+      const rm = h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove", dataset: { ref: "custom-input-remove" }, attrs: { "aria-label": `Remove input ${i + 1}` }, on: { click: () => removeInput(inp, err) } });
       return [
-        h("tr", { dataset: { input: inp.name } }, h("td", {}, name), h("td", {}, label), h("td", {}, kind), h("td", { class: "center" }, req), h("td", { class: "input-note" }, inp.unused ? h("span", { class: "chip", text: "not read" }) : null, rm)),
+        h("tr", { dataset: { input: inp.name } }, h("td", {}, name), h("td", {}, label), h("td", {}, kind), h("td", { class: "center" }, reqCell), h("td", { class: "input-note" }, inp.unused ? h("span", { class: "chip", text: "not read" }) : null, rm)),
         h("tr", { class: "input-err" }, h("td", { attrs: { colspan: "5" } }, err)),
       ];
     });
@@ -220,6 +245,42 @@ export function editorForm(ctx) {
     if (ctx.cur) showChecks();
   }
 
+  /**
+   * removeInput removes inp from the inputs table, unless it would come straight back: a name a
+   * template reads (the editor makes such names inputs), or an input a built-in reader needs.
+   * Then err, under its row, says why and what to do.
+   * @param {any} inp @param {HTMLElement} err
+   */
+  function removeInput(inp, err) {
+    const c = /** @type {NonNullable<typeof ctx.cur>} */ (ctx.cur);
+    const own = ctx.readerInputs().find((/** @type {any} */ x) => x.name === inp.name);
+    // What the reader makes (reports) never comes back as an input: it may always go.
+    const provided = !own && (c.provided || []).includes(inp.name);
+    let why = "";
+    if (own && own.required) why = `${c.spec.output.evaluator}'s reader needs ${inp.name}: it stays while this evaluator uses that reader.`;
+    else if (!provided && (c.read || []).includes(inp.name)) why = `A template reads ${inp.name}: take it out of the template first, or it comes back as an input.`;
+    if (why) {
+      err.dataset.local = "1";
+      err.dataset.severity = "warning";
+      err.textContent = "⚠ " + why;
+      return;
+    }
+    c.inputs.splice(c.inputs.indexOf(inp), 1);
+    drawInputs();
+    ctx.edited({ inputs: true });
+    ctx.drawSample();
+  }
+
+  /**
+   * removeFieldOf removes the unknown field a check is about (its path), from the inputs the
+   * editor holds or from the spec, in place (the form's controls hold the spec's objects).
+   * @param {string} path
+   */
+  function removeFieldOf(path) {
+    const c = /** @type {NonNullable<typeof ctx.cur>} */ (ctx.cur);
+    if (path.startsWith("inputs[") ? removeField({ inputs: c.inputs }, path) : removeField(c.spec, path)) ctx.edited({ inputs: path.startsWith("inputs[") });
+  }
+
   /** showChecks puts each check where it points: its template's line, its field, or the status. */
   function showChecks() {
     const c = ctx.cur;
@@ -229,6 +290,11 @@ export function editorForm(ctx) {
     const fieldMsgs = new Map();
     for (const ch of c.checks) {
       const p = ch.path || "";
+      // An unknown field has no control of its own: it is listed with a button that removes it.
+      if (ch.code === "evaluator.unknown-field" && p) {
+        rest.push(ch);
+        continue;
+      }
       if (c.editors.has(p)) {
         if (!byTemplate.has(p)) byTemplate.set(p, []);
         byTemplate.get(p).push(ch);
@@ -261,7 +327,22 @@ export function editorForm(ctx) {
       ctx.parts.status,
       h("strong", { text: errors ? `✗ ${errors} error${errors === 1 ? "" : "s"}: fix ${errors === 1 ? "it" : "them"} to use this evaluator in Evaluate and Batch.` : "✓ Ready: offered in Evaluate and Batch." }),
       warnings ? ` ${warnings} warning${warnings === 1 ? "" : "s"}.` : null,
-      rest.length ? h("ul", { class: "status-checks" }, rest.map((x) => h("li", { text: `${x.severity === "error" ? "✗" : "⚠"} ${x.path ? x.path + ": " : ""}${x.message}` }))) : null,
+      rest.length
+        ? h(
+            "ul",
+            { class: "status-checks", dataset: { ref: "custom-problems" } },
+            rest.map((x) =>
+              h(
+                "li",
+                { dataset: { code: x.code || "", path: x.path || "" } },
+                `${x.severity === "error" ? "✗" : "⚠"} ${x.path ? x.path + ": " : ""}${x.message}`,
+                x.code === "evaluator.unknown-field" && x.path
+                  ? [" ", h("button", { type: "button", class: "btn btn-small btn-ghost", text: "Remove it", dataset: { ref: "custom-remove-field" }, attrs: { "aria-label": `Remove the field ${x.path}` }, on: { click: () => removeFieldOf(x.path) } })]
+                  : null,
+              ),
+            ),
+          )
+        : null,
     );
   }
 

@@ -4,7 +4,7 @@
 
 import { h, replace, uid } from "../dom.js";
 import { download } from "../batch/format.js";
-import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf } from "./spec.js";
+import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf, ID_RE } from "./spec.js";
 
 /**
  * evaluatorList makes the list card (listCard, to be placed by the view) and its functions,
@@ -78,8 +78,9 @@ export function evaluatorList(ctx) {
     }
   }
 
+  /** say shows text under the list's buttons: a note, or (error true, or "warning") a problem. @param {string} text @param {boolean|"warning"} [error] */
   function say(text, error = false) {
-    msg.className = "custom-msg" + (text ? (error ? " msg-error" : " msg-note") : "");
+    msg.className = "custom-msg" + (text ? (error === "warning" ? " msg-warning" : error ? " msg-error" : " msg-note") : "");
     msg.textContent = text;
   }
 
@@ -124,7 +125,9 @@ export function evaluatorList(ctx) {
       else it.open.removeAttribute("aria-current");
       it.title.textContent = r.spec.title || r.id;
       it.state.className = "custom-state " + (ok ? "is-ok" : "is-bad");
-      it.state.textContent = ok ? "✓ ready" : "✗ has errors";
+      // The engine's count of problems (rj.define's), when it refused a stored definition.
+      const n = !ok && r.problems ? r.problems.length : 0;
+      it.state.textContent = ok ? "✓ ready" : n ? `✗ has errors (${n})` : "✗ has errors";
       return it.li;
     });
     if (itemsEl.parentNode !== listEl) replace(listEl, itemsEl);
@@ -142,38 +145,52 @@ export function evaluatorList(ctx) {
     download(name, exportFile(specs), "application/json");
   }
 
-  /** importFile reads a .json file of one or more evaluators, checks each and keeps those without errors. @param {File} file */
+  /**
+   * importFile reads a .json file of one or more evaluators and keeps every one of them, with its
+   * example: those whose check passes are ready; one with errors is kept as one being edited is,
+   * errors and all, and the first of them is opened so that it can be fixed. Only what is no
+   * evaluator at all (not a JSON object, a file that is not JSON) is left out. An id that is taken
+   * (a built-in's, one of yours) or not valid is replaced by a free one, which the message says.
+   * @param {File} file
+   */
   async function importFile(file) {
     fileInput.value = "";
     say(`Reading ${file.name}…`);
     const { specs, names, errors } = readImport(await file.text());
-    const problems = [...errors];
     if (specs.length && !(await engine.whenReady())) {
       say("✗ The judge engine did not load, so the evaluators cannot be checked: nothing was imported.", true);
       return;
     }
     const rj = /** @type {any} */ (engine.rj);
     const added = [];
+    /** @type {{id: string, name: string, errors: any[]}[]} */
+    const toFix = [];
     for (const [k, spec] of specs.entries()) {
-      if (registry.builtinIds().has(spec.id)) {
-        problems.push(`${names[k]}: that id is a built-in's; rename it in the file.`);
-        continue;
-      }
-      const res = rj.checkEvaluator(spec);
-      if (!res.ok) {
-        problems.push(importProblem(names[k], res.errors));
-        continue;
-      }
-      const id = registry.records.has(spec.id) ? freeId(spec.id + "-imported", takenIds()) : spec.id;
+      const given = typeof spec.id === "string" ? spec.id : "";
+      let id = given;
+      let why = "";
+      if (registry.builtinIds().has(given)) (id = freeId(given + "-imported", takenIds())), (why = "a built-in's id");
+      else if (!ID_RE.test(given)) (id = freeId(given || "imported-evaluator", takenIds())), (why = given ? "not a valid id" : "no id");
+      else if (registry.records.has(given)) (id = freeId(given + "-imported", takenIds())), (why = "you have one by that id");
       const s = { ...spec, id };
+      const res = rj.checkEvaluator(s);
       const { sample, answer } = sampleOf(s);
-      await registry.save({ id, spec: s, sample, answer, ok: true, updatedAt: Date.now() });
-      added.push(id === spec.id ? id : `${spec.id} as ${id} (you have one by that id)`);
+      await registry.save({ id, spec: s, sample, answer, ok: !!res.ok, problems: res.errors, updatedAt: Date.now() });
+      const named = why ? `${given ? given + " as " : ""}${id} (${why})` : id;
+      if (res.ok) added.push(named);
+      else toFix.push({ id, name: `${names[k]}${why ? ` as ${id}` : ""}`, errors: res.errors });
     }
     drawList();
-    if (added.length) ctx.openEditor(added[0].split(" ")[0]);
-    const text = (added.length ? `✓ Imported ${added.join(", ")}.` : "✗ Nothing was imported.") + (problems.length ? " Not imported: " + problems.join(" ") : "");
-    say(text, !added.length);
+    if (toFix.length) ctx.openEditor(toFix[0].id);
+    else if (added.length) ctx.openEditor(added[0].split(" ")[0]);
+    const parts = [];
+    if (added.length) parts.push(`✓ Imported ${added.join(", ")}.`);
+    // The one opened lists its problems in the editor; the others' are said here.
+    const count = (/** @type {any[]} */ e) => `${e.length} error${e.length === 1 ? "" : "s"}`;
+    if (toFix.length) parts.push(`✗ Imported with errors, to fix: ${toFix.map((x, k) => (k ? importProblem(x.name, x.errors) : `${x.name}: ${count(x.errors)}, open below.`)).join(" ")}`);
+    if (!added.length && !toFix.length) parts.push("✗ Nothing was imported.");
+    if (errors.length) parts.push("Not imported: " + errors.join(" "));
+    say(parts.join(" "), !added.length && !toFix.length ? true : toFix.length || errors.length ? "warning" : false);
   }
 
   return { listCard, drawFrom, drawList, say, takenIds, exportSpecs };

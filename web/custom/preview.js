@@ -1,11 +1,12 @@
 // preview.js: the preview pane of the My evaluators view (view.js): the sample inputs form, the
-// prompt rendered with them, and the verdict of a pasted judge answer, drawn as Evaluate draws it.
+// prompt rendered with them, the verdict of a pasted judge answer, drawn as Evaluate draws it, and
+// the evaluator's example: the sample and answer saved as it when the user says so, loaded back.
 
 import { h, replace, badge, selectSpan } from "../dom.js";
 import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../form.js";
 import { checksView } from "../verdicts.js";
 import { engineNote } from "../engine.js";
-import { describe, cleanInputs, sampleValue } from "./spec.js";
+import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./spec.js";
 
 /**
  * previewPane makes the preview pane's drawing functions, working on the view's shared context.
@@ -33,6 +34,69 @@ export function previewPane(ctx) {
       ctx.saveSoon();
       ctx.previewSoon();
     });
+    drawExample();
+  }
+
+  // ---- the example ------------------------------------------------------------------------------
+
+  /** sampleNow is the editor's sample inputs and answer as an example would hold them. */
+  function sampleNow() {
+    const c = /** @type {NonNullable<typeof ctx.cur>} */ (ctx.cur);
+    const d = sampleDesc();
+    return exampleOfSample(d.inputs, toInputs(d, c.raw), c.answer);
+  }
+
+  /** drawExample says how the sample stands to the evaluator's example, and which buttons apply. */
+  function drawExample() {
+    const c = ctx.cur;
+    const { exampleState } = ctx.parts;
+    const [exSave, exLoad, exDrop] = /** @type {HTMLButtonElement[]} */ ([ctx.parts.exSave, ctx.parts.exLoad, ctx.parts.exDrop]);
+    if (!c || !exampleState) return;
+    const has = hasExampleIn(c.spec);
+    const now = sampleNow();
+    const empty = !Object.keys(now.inputs).length && !now.answer;
+    const same = has && canonical(now) === canonical({ inputs: c.spec.example.inputs || {}, answer: c.spec.example.answer || "" });
+    exampleState.dataset.state = same ? "same" : has ? "differs" : "none";
+    exampleState.textContent = same
+      ? "✓ The sample inputs and the judge answer here are this evaluator's example: Evaluate's Load example loads them, and an export carries them."
+      : has
+        ? "The sample here is not the example: Save as the example to make it so, or Load the example to bring the example back."
+        : "No example yet: Evaluate's Load example is off until you save one. What you try here stays here until you save it as the example.";
+    exSave.disabled = same || empty;
+    exLoad.disabled = !has || same;
+    exDrop.disabled = !has;
+  }
+
+  /** saveExample makes the sample inputs and the pasted answer the evaluator's example. */
+  function saveExample() {
+    const c = ctx.cur;
+    if (!c) return;
+    c.spec.example = sampleNow();
+    ctx.edited();
+    drawExample();
+  }
+
+  /** loadExample puts the evaluator's example in the sample inputs and the answer pane. */
+  function loadExample() {
+    const c = ctx.cur;
+    if (!c || !hasExampleIn(c.spec)) return;
+    c.raw = fromInputs(sampleDesc(), c.spec.example.inputs || {});
+    c.answer = c.spec.example.answer || "";
+    /** @type {HTMLTextAreaElement} */ (ctx.parts.answerTA).value = c.answer;
+    drawSample();
+    ctx.pending = true;
+    ctx.editorEl.dataset.saving = "true";
+    ctx.saveSoon();
+    preview();
+  }
+
+  /** dropExample removes the evaluator's example (the sample here stays). */
+  function dropExample() {
+    const c = ctx.cur;
+    if (!c) return;
+    delete c.spec.example;
+    ctx.edited();
+    drawExample();
   }
 
   function sampleDesc() {
@@ -78,6 +142,7 @@ export function previewPane(ctx) {
   function verdict() {
     const c = ctx.cur;
     if (!c) return;
+    drawExample();
     const el = ctx.parts.verdictEl;
     const rj = /** @type {any} */ (engine.rj);
     if (!c.answer.trim()) {
@@ -105,5 +170,10 @@ export function previewPane(ctx) {
     replace(el, renderVerdict({ rj, ev, inputs, v, answer: c.answer, onLocate: (/** @type {any} */ x) => selectSpan(/** @type {HTMLTextAreaElement} */ (ctx.parts.answerTA), x) }));
   }
 
-  return { drawSample, sampleDesc, preview, verdict };
+  return { drawSample, sampleDesc, preview, verdict, saveExample, loadExample, dropExample };
+}
+
+/** canonical is v as JSON with its objects' keys sorted: two examples compared whatever their key order. @param {unknown} v @returns {string} */
+function canonical(v) {
+  return JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }

@@ -10,9 +10,9 @@
 // in place), so a view holding it sees the new title, inputs and words without being redrawn.
 
 import { openCustomStore, MemoryStore } from "./store.js";
-import { describe, isSampleValue } from "./spec.js";
+import { describe, hasExampleIn } from "./spec.js";
 
-/** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any}} Rec */
+/** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any, problems?: any[]}} Rec */
 
 /** @type {EvaluatorRegistry|null} the registry open() made last: the page's (app.js opens one) */
 let opened = null;
@@ -195,9 +195,12 @@ export class EvaluatorRegistry extends EventTarget {
       this.rj.define(r.spec);
       r.ok = true;
       r.error = null;
+      r.problems = [];
     } catch (e) {
       r.ok = false;
       r.error = errorCheck(e);
+      // Every problem the engine found (rj.define's RagJudgeError), for the list to count.
+      r.problems = Array.isArray(/** @type {any} */ (e)?.problems) ? /** @type {any} */ (e).problems : [r.error];
       try {
         this.rj.undefine(r.spec.id);
       } catch {
@@ -337,23 +340,15 @@ export class EvaluatorRegistry extends EventTarget {
 }
 
 /**
- * exampleOf is the example Evaluate offers for a record: the editor's sample inputs and answer,
- * without the made-up starting values a new evaluator's sample holds ("(question)"): those are
- * no example, and an evaluator with nothing else has none (Load example is then off).
+ * exampleOf is the example Evaluate offers for a record: its definition's own `example`, which
+ * the user sets in the editor (Save as the example), a starter, a duplicated built-in or an
+ * imported file brings, and an export carries. The editor's sample inputs and pasted answer are
+ * its scratch pad, never the example by themselves: an evaluator without an example has none
+ * (Load example is then off).
  * @param {Rec} r
  */
 export function exampleOf(r) {
-  if (!r.sample || !r.sample.inputs) return undefined;
-  const declared = Array.isArray(r.spec?.inputs) ? r.spec.inputs : [];
-  /** @type {Record<string, any>} */
-  const inputs = {};
-  for (const [name, v] of Object.entries(r.sample.inputs)) {
-    const input = declared.find((/** @type {any} */ i) => i && i.name === name);
-    const empty = v === "" || (Array.isArray(v) && !v.some((x) => x !== ""));
-    if (!empty && !(input && isSampleValue(input, v))) inputs[name] = v;
-  }
-  const answer = r.answer || "";
-  return Object.keys(inputs).length || answer ? { inputs, answer } : undefined;
+  return hasExampleIn(r.spec) ? r.spec.example : undefined;
 }
 
 /** @template T @param {() => T} fn @returns {T|undefined} */

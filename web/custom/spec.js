@@ -113,23 +113,42 @@ export function labelOf(name) {
 const LIST_NAMES = /^(contexts?|retrieved_contexts|retrieval_context|context_list|documents|docs|passages|chunks|facts|references|sources|evidence|citations|claims|items)$/i;
 
 /**
+ * @typedef {SpecInput & {auto?: boolean, unused?: boolean}} EditInput an input as the editor
+ *   holds it: auto when the editor added it (not the user), unused while no template reads it
+ */
+
+/**
  * syncInputs keeps the inputs table in step with the names the templates read, as they are typed:
  * a name read and not declared is added (marked auto: added by the editor, not the user); an input
  * the editor added that is no longer read goes, so a name typed letter by letter leaves no trail;
  * an input the user touched (auto cleared) stays, marked unused while no template reads it.
- * @param {(SpecInput & {auto?: boolean, unused?: boolean})[]} current
+ *
+ * With a built-in's reader, `reader` says what it brings (rj.checkEvaluator's provided, and the
+ * built-in's own inputs): a name it provides is never made an input (claim-groundedness's reports,
+ * which its reader makes of claims); an input of its own is declared as the built-in declares it,
+ * and the ones it requires are declared even when no template reads them (claims): its reader
+ * reads them. Neither goes when no template reads it.
+ * @param {EditInput[]} current
  * @param {string[]} names
- * @returns {(SpecInput & {auto?: boolean, unused?: boolean})[]}
+ * @param {{provided?: string[], own?: SpecInput[]}} [reader]
+ * @returns {EditInput[]}
  */
-export function syncInputs(current, names) {
+export function syncInputs(current, names, { provided = [], own = [] } = {}) {
   const read = new Set(names);
-  const kept = current.filter((i) => !(i.auto && !read.has(i.name)));
+  const mine = (/** @type {string} */ n) => own.find((i) => i.name === n);
+  const kept = current.filter((i) => !(i.auto && !read.has(i.name) && !mine(i.name)) && !(i.auto && provided.includes(i.name) && !mine(i.name)));
   const out = kept.map((i) => {
     const { unused, ...rest } = i;
-    return read.has(i.name) ? rest : { ...rest, unused: true };
+    return read.has(i.name) || mine(i.name) ? rest : { ...rest, unused: true };
   });
   const have = new Set(kept.map((i) => i.name));
-  for (const n of names) if (!have.has(n)) out.push({ name: n, label: labelOf(n), kind: LIST_NAMES.test(n) ? "list" : "text", required: true, auto: true }), have.add(n);
+  for (const n of names) {
+    if (have.has(n) || (provided.includes(n) && !mine(n))) continue;
+    const decl = mine(n);
+    out.push(decl ? { ...structuredClone(decl) } : { name: n, label: labelOf(n), kind: LIST_NAMES.test(n) ? "list" : "text", required: true, auto: true });
+    have.add(n);
+  }
+  for (const decl of own) if (decl.required && !have.has(decl.name)) out.push({ ...structuredClone(decl) }), have.add(decl.name);
   return out;
 }
 
@@ -252,24 +271,91 @@ export function isSampleValue(input, v) {
 }
 
 /**
+ * fitsKind says whether v is a value an input of kind takes as it is: a text (text, choice), a
+ * number or a text of one (number), a list of texts (list), a list of texts or {id?, text}
+ * (claims) or {title?, text} (evidence) objects.
+ * @param {string|undefined} kind @param {unknown} v @returns {boolean}
+ */
+export function fitsKind(kind, v) {
+  const str = (/** @type {unknown} */ x) => typeof x === "string";
+  const item = (/** @type {any} */ x, /** @type {string} */ key) => str(x) || (!!x && typeof x === "object" && !Array.isArray(x) && str(x.text) && (x[key] === undefined || str(x[key])));
+  switch (kind) {
+    case "list":
+      return Array.isArray(v) && v.every(str);
+    case "claims":
+    case "evidence":
+      return Array.isArray(v) && v.every((x) => item(x, kind === "claims" ? "id" : "title"));
+    case "number":
+      return (typeof v === "number" && Number.isFinite(v)) || (str(v) && /** @type {string} */ (v).trim() !== "" && Number.isFinite(Number(v)));
+    default:
+      return str(v);
+  }
+}
+
+/**
  * sampleOf is the editor's starting sample for a spec: its example's inputs and judge answer when
- * it has one (a starter's, a duplicated built-in's, an imported file's), so that the preview,
- * the verdict pane and Evaluate's "Load example" start from a realistic case; else each input's
- * sampleValue and no answer. Example values of the wrong shape for their input are not taken.
- * @param {any} spec @returns {{sample: {inputs: Record<string, string|string[]>}, answer: string}}
+ * it has one (a starter's, a duplicated built-in's, an imported file's), so that the preview and
+ * the verdict pane start from a realistic case; else each input's sampleValue and no answer.
+ * Example values of the wrong shape for their input (fitsKind) are not taken.
+ * @param {any} spec @returns {{sample: {inputs: Record<string, any>}, answer: string}}
  */
 export function sampleOf(spec) {
   const ex = spec && spec.example && typeof spec.example === "object" ? spec.example : null;
   const given = ex && ex.inputs && typeof ex.inputs === "object" && !Array.isArray(ex.inputs) ? ex.inputs : {};
-  /** @type {Record<string, string|string[]>} */
+  /** @type {Record<string, any>} */
   const inputs = {};
   for (const i of (spec && Array.isArray(spec.inputs) ? spec.inputs : [])) {
     if (!i || typeof i.name !== "string") continue;
     const v = Object.prototype.hasOwnProperty.call(given, i.name) ? given[i.name] : undefined;
-    const fits = i.kind === "list" ? Array.isArray(v) && v.every((x) => typeof x === "string") : typeof v === "string";
-    inputs[i.name] = fits ? v : sampleValue(i);
+    inputs[i.name] = fitsKind(i.kind, v) ? structuredClone(v) : sampleValue(i);
   }
   return { sample: { inputs }, answer: ex && typeof ex.answer === "string" ? ex.answer : "" };
+}
+
+/**
+ * exampleOfSample is the editor's sample made the evaluator's example (the editor's "Save as the
+ * example"): the inputs the user gave, without the made-up starting values (isSampleValue) and
+ * the empty ones, and the judge answer pasted beside them.
+ * @param {SpecInput[]} declared @param {Record<string, any>} inputs @param {string} answer
+ * @returns {{inputs: Record<string, any>, answer: string}}
+ */
+export function exampleOfSample(declared, inputs, answer) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [name, v] of Object.entries(inputs)) {
+    const input = declared.find((i) => i && i.name === name);
+    const empty = v === undefined || v === "" || (Array.isArray(v) && !v.length);
+    if (input && !empty && !isSampleValue(input, v)) out[name] = structuredClone(v);
+  }
+  return { inputs: out, answer };
+}
+
+/**
+ * hasExampleIn says whether spec has an example to load: some input's value or a judge answer.
+ * @param {any} spec @returns {boolean}
+ */
+export function hasExampleIn(spec) {
+  const ex = spec && spec.example;
+  return !!ex && typeof ex === "object" && ((!!ex.inputs && typeof ex.inputs === "object" && Object.keys(ex.inputs).length > 0) || (typeof ex.answer === "string" && ex.answer !== ""));
+}
+
+/**
+ * removeField deletes the field at path from obj, in place (a check's path: "extra",
+ * "output.pass-at", "inputs[2].colour"), for the editor's "Remove" of an unknown field, and says
+ * whether there was one (a path that names nothing changes nothing).
+ * @param {any} obj @param {string} path @returns {boolean}
+ */
+export function removeField(obj, path) {
+  const steps = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]));
+  let at = obj;
+  for (const step of steps.slice(0, -1)) {
+    at = at?.[step];
+    if (!at || typeof at !== "object") return false;
+  }
+  const last = steps[steps.length - 1];
+  if (last === undefined || !at || typeof at !== "object" || Array.isArray(at) || !Object.hasOwn(at, last)) return false;
+  delete at[last];
+  return true;
 }
 
 /**

@@ -26,7 +26,7 @@ const CHECK_MS = 150; // re-check this long after the last keystroke
 /**
  * @typedef {import("./registry.js").EvaluatorRegistry} Registry
  * @typedef {{name: string, label?: string, kind?: string, required?: boolean, auto?: boolean, unused?: boolean}} EditInput
- * @typedef {{key: string, spec: any, inputs: EditInput[], kinds: Record<string, string>, raw: any, answer: string, checks: any[], ok: boolean|undefined,
+ * @typedef {{key: string, spec: any, inputs: EditInput[], kinds: Record<string, string>, raw: any, answer: string, checks: any[], ok: boolean|undefined, read?: string[], provided?: string[],
  *   editors: Map<string, ReturnType<typeof import("./editor.js").templateEditor>>, fieldErrors: Map<string, HTMLElement>, outErrors: Map<string, HTMLElement>}} Open
  */
 
@@ -48,7 +48,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   const prefs = () => state.get("custom") || {};
   const editorEl = h("div", { class: "custom-editor", dataset: { ref: "custom-editor" } });
   /** @type {Ctx} */
-  const ctx = { engine, registry, state, renderVerdict, prefs, editorEl, cur: null, parts: {}, pending: false, create, openEditor, specNow, edited, errText };
+  const ctx = { engine, registry, state, renderVerdict, prefs, editorEl, cur: null, parts: {}, pending: false, create, openEditor, specNow, edited, errText, readerInputs };
   const list = evaluatorList(ctx);
   Object.assign(ctx, list, editorForm(ctx), previewPane(ctx));
   replace(root, h("div", { class: "custom" }, list.listCard, editorEl));
@@ -89,12 +89,25 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     }
     if (prefs().open !== id) state.set({ custom: { ...prefs(), open: id } });
     const spec = structuredClone(r.spec);
-    const inputs = (spec.inputs || []).map((/** @type {any} */ i) => ({ ...i }));
+    // An imported definition with errors may hold anything: the editor takes the inputs it can
+    // show (objects), and the check says what is wrong with the rest.
+    // What a definition leaves out takes the schema's default (README "Custom evaluators"): an
+    // imported input without `required` is required, as the engine reads it.
+    const inputs = (Array.isArray(spec.inputs) ? spec.inputs : [])
+      .filter((/** @type {any} */ i) => i && typeof i === "object" && !Array.isArray(i))
+      .map((/** @type {any} */ i) => ({ ...i, kind: i.kind ?? "text", required: i.required ?? true }));
     const d = describe({ ...spec, inputs: cleanInputs(inputs) });
     ctx.cur = { key: id, spec, inputs, kinds: {}, raw: fromInputs(d, (r.sample && r.sample.inputs) || {}), answer: r.answer || "", checks: [], ok: r.ok, editors: new Map(), fieldErrors: new Map(), outErrors: new Map() };
     ctx.drawEditor();
     ctx.drawList();
     check();
+  }
+
+  /** readerInputs are the inputs of the built-in whose reader the open evaluator uses, or []. */
+  function readerInputs() {
+    const out = ctx.cur?.spec?.output;
+    const b = out && out.kind === "builtin" ? registry.builtins.find((x) => x.id === out.evaluator) : null;
+    return b ? b.inputs : [];
   }
 
   /** specNow is the spec as the editor holds it, ready to check or save. */
@@ -147,11 +160,13 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     const t1 = performance.now();
     // The names the templates read: new ones become inputs, inputs added that way and no longer
     // read go (a name typed letter by letter leaves no trail); inputs the user touched stay.
+    // What a built-in reader makes of its inputs is never an input (rj.checkEvaluator's
+    // provided), and the inputs it needs are declared as it declares them.
     // A template that does not parse reads no names yet: the table waits for it to parse again.
     const templateBroken = res.errors.some((/** @type {any} */ e) => e.code === "evaluator.template" || e.code === "evaluator.bad-spec");
     if (!templateBroken && Array.isArray(res.variables)) {
       const before = JSON.stringify(c.inputs);
-      const next = syncInputs(c.inputs, res.variables);
+      const next = syncInputs(c.inputs, res.variables, { provided: res.provided || [], own: readerInputs() });
       if (JSON.stringify(next) !== before) {
         c.inputs = next;
         ctx.drawInputs();
@@ -159,6 +174,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
         res = rj.checkEvaluator(specNow());
       }
     }
+    // What the templates read now, for the inputs table's Remove (a name still read comes back).
+    if (!templateBroken) c.read = Array.isArray(res.variables) ? res.variables : [];
+    c.provided = res.provided || [];
     // Page-side checks: the id must be free among the user's own (the core knows the built-ins').
     const local = [];
     const id = c.spec.id;
@@ -180,7 +198,9 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     if (!c) return;
     const spec = specNow();
     const d = ctx.sampleDesc();
-    const rec = { id: spec.id, spec, sample: { inputs: toInputs(d, c.raw) }, answer: c.answer, ok: c.ok, updatedAt: Date.now() };
+    // problems: the errors the list counts (kept in memory, not stored).
+    const problems = c.checks.filter((x) => x.severity === "error");
+    const rec = { id: spec.id, spec, sample: { inputs: toInputs(d, c.raw) }, answer: c.answer, ok: c.ok, problems, updatedAt: Date.now() };
     // An id that is not valid, or another's, is not saved under: the evaluator stays where it is.
     if (typeof spec.id !== "string" || !ID_RE.test(spec.id) || registry.builtinIds().has(spec.id) || (spec.id !== c.key && registry.records.has(spec.id))) {
       const old = registry.records.get(c.key);

@@ -22,6 +22,8 @@ body.rp { display: block; min-height: 0; }
 .rp-facts dd { margin: 0; overflow-wrap: anywhere; }
 .rp-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--surface-2); border: 1px solid var(--border); border-radius: 7px; padding: 0.6rem 0.75rem; margin: 0.4rem 0 0.6rem; }
 .rp-scroll { max-height: 32rem; overflow: auto; }
+.rp-msg { margin-top: 0.5rem; }
+.rp-reason-text { white-space: pre-wrap; overflow-wrap: anywhere; }
 .rp-tools { display: flex; flex-wrap: wrap; gap: 0.5rem 0.9rem; align-items: center; margin-bottom: 0.8rem; }
 .rp-tools .filters { display: flex; flex-wrap: wrap; gap: 0.35rem; }
 .filter-chip[aria-pressed="true"] { background: var(--accent); border-color: var(--accent); color: var(--accent-text); }

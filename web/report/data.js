@@ -7,6 +7,7 @@
 import { summaryCards } from "../batch/summary.js";
 import { causeOf, reasonOf, judgedInput, statusOf } from "../batch/status.js";
 import { repeatNote } from "../stats/consistency.js";
+import { scoreWords, judgeReasons } from "../verdict/words.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -17,6 +18,7 @@ export const REPORT_FORMAT = 1;
  * @property {string} status statusOf's: passed, failed, scored, undetermined, error, pending
  * @property {string|null} cause why it is undetermined or an error, in a few words
  * @property {number|null} score
+ * @property {import("../verdict/words.js").ScoreWords|null} scoreText the score as the page writes it ("2 of 3" "claims grounded", "4 / 5"; words.js scoreWords), null where the page shows none
  * @property {string} note the sentence behind the cause, or what else is worth saying
  * @property {string} text the input the verdict is about (its judged input), for the row's line
  * @property {{name: string, label: string, value: any}[]} inputs every input, in the evaluator's order
@@ -58,7 +60,8 @@ export const REPORT_FORMAT = 1;
  * @property {{name: string, rows: number} | null} dataset
  * @property {{id: string, title: string, description: string, dialect: string, custom: boolean, words: {passed: string, failed: string}, template: string|null}} evaluator
  *   template: a custom evaluator's own prompt template(s); null for a built-in, whose prompt is the version's
- * @property {string|null} prompt the prompt as the judge received it (the evaluation's, or a batch's first row's)
+ * @property {string|null} prompt the prompt as the judge received it (the evaluation's, or a batch's first row's): the last user message
+ * @property {{role: string, content: string}[]|null} [messages] every message the judge received with it (a system message), in order, when there is more than the prompt
  * @property {string} model
  * @property {string} where where the calls went, as the page says it, host only
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
@@ -138,14 +141,25 @@ const STATE_OF = (/** @type {any} */ b) => (b === true ? "pass" : b === false ? 
 
 /**
  * reasonsOf is what the judge said about each part of its verdict, for the views that have parts
- * (claims, the two answers of a pairwise verdict, the recall's formula lines); [] otherwise, where
- * the raw answer says it all.
+ * (claims, the two answers of a pairwise verdict, the recall's formula lines), then the reasoning
+ * it wrote in its JSON as the verdict view shows it (words.js judgeReasons: a custom reader's
+ * reason, fields named reasoning, explanation, …); [] where the raw answer says it all.
  * @param {string} view the evaluator's declared view
  * @param {any} d the verdict's detail (rj.parse's `verdict`)
  * @returns {Reason[]}
  */
 export function reasonsOf(view, d) {
   if (!d || typeof d !== "object") return [];
+  return [...partReasons(view, d), ...judgeReasons(d).map((r) => ({ label: r.label, state: /** @type {""} */ (""), text: r.text, notes: [] }))];
+}
+
+/**
+ * partReasons is reasonsOf's part for the views that have parts.
+ * @param {string} view
+ * @param {any} d
+ * @returns {Reason[]}
+ */
+function partReasons(view, d) {
   const str = (/** @type {any} */ x) => (typeof x === "string" ? x : x === undefined || x === null ? "" : JSON.stringify(x));
   if (Array.isArray(d.claims)) {
     return d.claims.map((/** @type {any} */ c) => ({
@@ -216,6 +230,7 @@ function firstText(ev, inputs) {
  * @param {number|null} threshold
  */
 function repeatLabel(ev, rep, k, n, threshold) {
+  if (rep.error) return `Repeat ${k + 1} of ${n}: no answer: ${rep.error.message || "failed"}`;
   const st = statusOf({ verdict: rep.verdict, error: null }, threshold);
   const words = { passed: "✓ " + ((ev.words && ev.words.passed) || "Passed"), failed: "✗ " + ((ev.words && ev.words.failed) || "Failed"), scored: "◆ Scored", undetermined: "? Undetermined" };
   const v = rep.verdict || {};
@@ -246,6 +261,7 @@ export function rowOf(ev, item, r, status, threshold, index) {
     status,
     cause: r ? causeOf(r, threshold) : null,
     score: v && typeof v.score === "number" && Number.isFinite(v.score) ? v.score : null,
+    scoreText: v ? scoreWords(ev, v) : null,
     note,
     text: item ? firstText(ev, item.inputs) : "",
     inputs: item ? inputList(ev, item.inputs) : [],
@@ -271,12 +287,13 @@ export function rowOf(ev, item, r, status, threshold, index) {
  * @param {number|null} [a.threshold]
  * @param {string} [a.version]
  * @param {string|null} [a.prompt] the first row's prompt as rendered
+ * @param {{role: string, content: string}[]|null} [a.messages] and its messages
  * @param {Object<string, any>} [a.panels]
  * @param {RowLabels|null} [a.labels] the run's human labels, when it has a label column
  * @param {Date} [a.now]
  * @returns {ReportData}
  */
-export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, panels = {}, labels = null, now = new Date() }) {
+export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, messages = null, panels = {}, labels = null, now = new Date() }) {
   const settings = run.settings || {};
   const repeats = Number(settings.repeats) > 1 ? Number(settings.repeats) : 1;
   const rows = [];
@@ -298,6 +315,7 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     dataset: { name: String(run.name), rows: run.total },
     evaluator: evaluatorInfo(run.evaluatorSpec ? { ...ev, spec: run.evaluatorSpec } : ev),
     prompt,
+    messages: messageList(messages),
     model: String(settings.model || ""),
     where: scrubWhere(settings.where),
     params: safeParams(settings.params),
@@ -330,7 +348,8 @@ export function labelText(ev, kind, v) {
  * @param {any} a.inputs the JS API's inputs
  * @param {string} a.answer
  * @param {any} a.verdict rj.parse's result
- * @param {string|null} [a.prompt]
+ * @param {string|null} [a.prompt] the prompt (the last user message)
+ * @param {{role: string, content: string}[]|null} [a.messages] every message the judge got (rj.render's messages)
  * @param {string} [a.model]
  * @param {string} [a.where]
  * @param {any} [a.params]
@@ -338,7 +357,7 @@ export function labelText(ev, kind, v) {
  * @param {Date} [a.now]
  * @returns {ReportData}
  */
-export function singleReportData({ ev, inputs, answer, verdict, prompt = null, model = "", where = "", params = null, version = "", now = new Date() }) {
+export function singleReportData({ ev, inputs, answer, verdict, prompt = null, messages = null, model = "", where = "", params = null, version = "", now = new Date() }) {
   const status = verdict.passed === true ? "passed" : verdict.passed === false ? "failed" : typeof verdict.score === "number" && !(verdict.checks || []).some((/** @type {any} */ c) => c.severity === "error") ? "scored" : "undetermined";
   const r = { verdict, answers: [answer], error: null };
   return {
@@ -350,6 +369,7 @@ export function singleReportData({ ev, inputs, answer, verdict, prompt = null, m
     dataset: null,
     evaluator: evaluatorInfo(ev),
     prompt,
+    messages: messageList(messages),
     model: String(model || ""),
     where: scrubWhere(where),
     params: safeParams(params),
@@ -358,4 +378,15 @@ export function singleReportData({ ev, inputs, answer, verdict, prompt = null, m
     panels: {},
     rows: [rowOf(ev, { inputs }, r, status, null, 0)],
   };
+}
+
+/**
+ * messageList keeps of a render's messages their roles and texts, when there is more than the one
+ * prompt (a system message, an exchange before it); null otherwise, where the prompt says it all.
+ * @param {any} messages
+ * @returns {{role: string, content: string}[]|null}
+ */
+export function messageList(messages) {
+  if (!Array.isArray(messages) || messages.length < 2) return null;
+  return messages.filter((m) => m && typeof m === "object").map((m) => ({ role: String(m.role || ""), content: String(m.content ?? "") }));
 }

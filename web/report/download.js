@@ -14,21 +14,24 @@ import { consistencyData } from "../stats/consistency.js";
 import { wordFor } from "../batch/format.js";
 
 /**
- * firstPrompt is the prompt the judge got for the run's first row that renders, or null.
+ * firstPrompt is what the judge got for the run's first row that renders (its prompt and every
+ * message, a system message too), or nulls.
  * @param {any} rj
  * @param {string} id
  * @param {any[]} items
+ * @returns {{prompt: string|null, messages: {role: string, content: string}[]|null}}
  */
 function firstPrompt(rj, id, items) {
   for (const it of items.slice(0, 50)) {
     if (!it || !it.inputs) continue;
     try {
-      return rj.render(id, it.inputs).prompt;
+      const r = rj.render(id, it.inputs);
+      return { prompt: r.prompt, messages: r.messages || null };
     } catch {
       // a row that does not render: the next one
     }
   }
-  return null;
+  return { prompt: null, messages: null };
 }
 
 /**
@@ -94,7 +97,7 @@ export function runReportData({ rj, cur, counts, state, threshold, panels = {} }
     state,
     threshold,
     version: rj.version,
-    prompt: firstPrompt(rj, cur.ev.id, cur.items),
+    ...firstPrompt(rj, cur.ev.id, cur.items),
     panels: { ...trust.panels, ...panels },
     labels: trust.labels,
   });
@@ -114,11 +117,12 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
 }
 
 /**
- * singleReport builds the report of one evaluation and returns {name, html}. model is the model
+ * singleReport builds the report of one evaluation and returns {name, html}. prompt and messages
+ * are the render's (rj.render: the last user message, and every message); model is the model
  * that answered (a call's), or "" for an answer pasted by hand.
- * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../state.js").State, prompt: string|null, model?: string}} ctx
+ * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../state.js").State, prompt: string|null, messages?: {role: string, content: string}[]|null, model?: string}} ctx
  */
-export async function singleReport({ rj, ev, inputs, answer, state, prompt, model = "" }) {
+export async function singleReport({ rj, ev, inputs, answer, state, prompt, messages = null, model = "" }) {
   const ep = state.endpoint();
   const st = state.get("settings");
   const data = singleReportData({
@@ -127,6 +131,7 @@ export async function singleReport({ rj, ev, inputs, answer, state, prompt, mode
     answer,
     verdict: rj.parse(ev.id, inputs, answer),
     prompt,
+    messages,
     model: model || (ep.mode === "manual" ? "" : st.model),
     where: model ? ep.label : ep.mode === "manual" ? "the judge's answer was pasted by hand" : ep.label,
     params: model ? modelParams(st) : null,

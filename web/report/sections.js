@@ -123,7 +123,16 @@ function promptCard(doc, data) {
       ? el(doc, "details", { attrs: { open: true } }, el(doc, "summary", { text: `Template (${ev.dialect || "template"}), as this custom evaluator defines it` }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: ev.template, attrs: { tabindex: 0 } }))
       : el(doc, "p", { class: "hint", text: `The built-in prompt "${ev.id}" of ragjudge ${data.version}, in ${ev.dialect === "format" ? "Python str.format" : "Jinja"}.` }),
     data.prompt
-      ? el(doc, "details", { attrs: { open: data.kind === "single" } }, el(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: data.prompt, attrs: { tabindex: 0 } }))
+      ? el(
+          doc,
+          "details",
+          { attrs: { open: data.kind === "single" } },
+          el(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }),
+          // Every message the judge got, each under its role, where there is more than the prompt.
+          data.messages && data.messages.length > 1
+            ? data.messages.map((m) => el(doc, "div", { class: "rp-msg", dataset: { ref: "report-message", role: m.role } }, el(doc, "div", { class: "prompt-role", text: m.role }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: m.content, attrs: { tabindex: 0 } })))
+            : el(doc, "pre", { class: "mono rp-pre rp-scroll", text: data.prompt, attrs: { tabindex: 0 } }),
+        )
       : null,
   );
 }
@@ -227,7 +236,7 @@ export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
             "li",
             { class: "rp-reason" + (x.state ? " v-" + x.state : "") },
             el(doc, "strong", { text: (x.state === "pass" ? "✓ " : x.state === "fail" ? "✗ " : x.state ? "? " : "") + x.label }),
-            x.text ? [" ", x.text] : null,
+            x.text ? [" ", el(doc, "span", { class: "rp-reason-text", text: x.text })] : null,
             x.notes.length ? el(doc, "ul", {}, x.notes.map((n) => el(doc, "li", { text: n }))) : null,
           ),
         ),
@@ -267,6 +276,17 @@ export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   );
 }
 
+/**
+ * scoreEl is a score as the page writes it (ReportRow.scoreText, words.js scoreWords): the value
+ * large, the words after it, the exact value beneath; null for none.
+ * @param {Document} doc
+ * @param {import("../verdict/words.js").ScoreWords|null|undefined} w
+ */
+function scoreEl(doc, w) {
+  if (!w) return null;
+  return el(doc, "div", { class: "big-number", dataset: { ref: "report-score" } }, el(doc, "strong", { text: w.value }), w.words ? " " + w.words : null, w.exact ? el(doc, "span", { class: "exact", text: w.exact }) : null);
+}
+
 /** @type {Section} */
 export function rowsSection(doc, data) {
   const single = data.kind === "single";
@@ -302,7 +322,7 @@ export function rowsSection(doc, data) {
     "section",
     { class: "card rp-rows", dataset: { ref: "report-rows" } },
     el(doc, "h2", { class: "card-title", text: single ? "Verdict" : "Rows" }),
-    single ? el(doc, "div", { class: "verdict-head" }, badgeEl(doc, data.rows[0].status, data.rows[0].cause, data.evaluator, "badge-big"), data.rows[0].score !== null ? el(doc, "span", { class: "big-number" }, el(doc, "strong", { text: fmtNum(data.rows[0].score) }), "score") : null) : null,
+    single ? el(doc, "div", { class: "verdict-head" }, badgeEl(doc, data.rows[0].status, data.rows[0].cause, data.evaluator, "badge-big"), scoreEl(doc, data.rows[0].scoreText)) : null,
     tools,
     el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single, data.labelColumn || null))),
   );

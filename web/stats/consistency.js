@@ -4,7 +4,7 @@
 // draw them as pure functions (doc, data) => Element, so that the Batch view and a report draw the
 // same panel: consistencyPanel (the cards, the bar and the rows that flipped) and splitBarSVG.
 
-import { repeatVerdicts } from "../batch/status.js";
+import { repeatVerdicts, repeatVote } from "../batch/status.js";
 import { el, svg, stat, pct, num, kappaWords, mark, verdictWord } from "./make.js";
 import { spread } from "./majority.js";
 
@@ -128,10 +128,12 @@ export function shownAnswer(result) {
  * @returns {HTMLElement[]}
  */
 export function repeatAnswers(doc, result, threshold, words = null) {
-  const v = repeatVerdicts(result, threshold) || [];
+  // A row that ended in an error has no majority: each repeat says its own verdict, or its error.
+  const v = repeatVerdicts(result, threshold) || (result.repeats || []).map((/** @type {any} */ r) => repeatVote(r, threshold));
   return (result.repeats || []).map((/** @type {any} */ r, /** @type {number} */ k) => {
     const score = r.verdict && typeof r.verdict.score === "number" ? ` · score ${num(r.verdict.score)}` : "";
-    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${verdictWord(v[k], words)}${score}` + (r.repaired ? " (after one repair request)" : "");
+    const said = r.error ? "no answer: " + (r.error.message || "failed") : verdictWord(v[k], words) + score;
+    const title = `Repeat ${k + 1} of ${result.repeats.length}: ${said}` + (r.repaired ? " (after one repair request)" : "");
     return el(doc, "details", { class: "raw", dataset: { repeat: String(k + 1) }, attrs: { open: k === 0 } }, el(doc, "summary", { text: title }), (r.answers || []).map((/** @type {string} */ a) => el(doc, "pre", { class: "mono", text: a })));
   });
 }

@@ -67,8 +67,9 @@ export function spread(xs) {
 }
 
 /**
- * @typedef {{verdict: any, answers: string[], repaired: boolean}} Repeat one repeat of a row: its
- *   verdict as parsed (passed, score, verdict, checks), its answers, whether a repair request was made
+ * @typedef {{verdict: any, answers: string[], repaired: boolean, error?: any}} Repeat one repeat of a row: its
+ *   verdict as parsed (passed, score, verdict, checks), its answers, whether a repair request was made;
+ *   in a row that ended in an error, a repeat that failed has no verdict and its error (a RowError)
  */
 
 /**

@@ -1,9 +1,10 @@
 // repeatexport.js: what an export says of a run whose rows were judged several times. Every
 // format keeps one record per dataset row; a repeat run adds the majority verdict, whether the
 // repeats were unanimous, the spread of their scores and each repeat's verdict (and, in JSON and
-// JSONL, its score and answers; in CSV a column per repeat for each).
+// JSONL, its score, answers and error; in CSV a column per repeat for each). A row that ended in an
+// error keeps the repeats that were answered.
 
-import { repeatVerdicts } from "../batch/status.js";
+import { repeatVerdicts, repeatVote } from "../batch/status.js";
 import { majority, unanimous, spread } from "./majority.js";
 
 /**
@@ -19,20 +20,29 @@ export function repeatCount(results) {
 
 /**
  * repeatFields are a record's repeat fields: majority (true, false or null), unanimous, score_sd
- * (the sample standard deviation of the repeats' scores) and repeats [{passed, score, answers}],
- * each null for a row without repeats (not run, or failed).
+ * (the sample standard deviation of the repeats' scores) and repeats [{passed, score, answers,
+ * error}], each null for a row without repeats (not run). A row that ended in an error keeps the
+ * repeats that were answered (its majority, unanimous and score_sd are null: it has no verdict),
+ * and a repeat that failed has its error's message.
  * @param {any} result
  * @param {number|null} threshold as in statusOf
  */
 export function repeatFields(result, threshold) {
   const votes = repeatVerdicts(result, threshold);
-  if (!votes) return { majority: null, unanimous: null, score_sd: null, repeats: null };
+  const failedRow = !votes && result && result.error && Array.isArray(result.repeats) && result.repeats.length > 1;
+  if (!votes && !failedRow) return { majority: null, unanimous: null, score_sd: null, repeats: null };
   const reps = result.repeats;
+  const passed = votes || reps.map((/** @type {any} */ r) => repeatVote(r, threshold));
   return {
-    majority: majority(votes),
-    unanimous: unanimous(votes),
-    score_sd: spread(reps.map((/** @type {any} */ r) => (r.verdict ? r.verdict.score : null))).sd,
-    repeats: reps.map((/** @type {any} */ r, /** @type {number} */ k) => ({ passed: votes[k], score: r.verdict && typeof r.verdict.score === "number" ? r.verdict.score : null, answers: r.answers || [] })),
+    majority: votes ? majority(votes) : null,
+    unanimous: votes ? unanimous(votes) : null,
+    score_sd: votes ? spread(reps.map((/** @type {any} */ r) => (r.verdict ? r.verdict.score : null))).sd : null,
+    repeats: reps.map((/** @type {any} */ r, /** @type {number} */ k) => ({
+      passed: passed[k],
+      score: r.verdict && typeof r.verdict.score === "number" ? r.verdict.score : null,
+      answers: r.answers || [],
+      error: r.error ? r.error.message || "failed" : null,
+    })),
   };
 }
 

@@ -1,51 +1,23 @@
 // common.js: what every verdict view shares: numbers as people read them, a verdict's score
-// printed from its evaluator's score descriptor, and any JSON shown generically.
+// printed from its evaluator's score descriptor (in words.js's words), and any JSON shown generically.
 
 import { h } from "../dom.js";
+import { fmt, at, scoreWords } from "./words.js";
 
-/** fmt prints a number as people read it: at most `decimals` decimals (2), no trailing zeros. */
-export function fmt(n, decimals = 2) {
-  if (typeof n !== "number" || !Number.isFinite(n)) return String(n);
-  const k = 10 ** Math.max(0, Math.min(6, decimals));
-  return String(Math.round(n * k) / k);
-}
-
-/** at reads a dotted path ("counts.grounded") in a verdict's detail; undefined when absent. */
-export function at(obj, path) {
-  let x = obj;
-  for (const k of String(path || "").split(".")) {
-    if (!k) continue;
-    if (!x || typeof x !== "object") return undefined;
-    x = x[k];
-  }
-  return x;
-}
+export { fmt, at };
 
 /**
- * scoreView prints verdict v's score as its evaluator declares (ev.score, see core/judge's
- * package doc): a fraction as "3 of 4 claims grounded", a scale as "4.38 / 5"; a binary score
- * says no more than the badge, so null. Null too when there is nothing to print.
- * @param {{score?: {kind: string, unit?: string, passed?: string, total?: string, max?: number, decimals?: number}, words?: {passed: string}}} ev
- * @param {{score?: number|null, verdict?: any}} v
+ * scoreView prints verdict v's score as its evaluator declares it, in words.js's words (scoreWords):
+ * the value large, the words after it, the exact value under it; null where the page shows no
+ * score (a binary score, none, an answer cut short).
+ * @param {any} ev
+ * @param {{score?: number|null, verdict?: any, checks?: any[]}} v
  * @returns {HTMLElement|null}
  */
 export function scoreView(ev, v) {
-  const sc = ev.score || { kind: "" };
-  const d = v.verdict && typeof v.verdict === "object" ? v.verdict : {};
-  if (sc.kind === "fraction") {
-    const passed = at(d, sc.passed);
-    const total = at(d, sc.total);
-    if (typeof passed !== "number" || typeof total !== "number") return null;
-    const unit = total === 1 && String(sc.unit).endsWith("s") ? String(sc.unit).slice(0, -1) : sc.unit;
-    const word = String((ev.words && ev.words.passed) || "passed").toLowerCase();
-    return h("div", { class: "big-number", dataset: { ref: "score" } }, h("strong", { text: `${passed} of ${total}` }), ` ${unit} ${word}`);
-  }
-  if (typeof v.score !== "number" || !Number.isFinite(v.score)) return null;
-  if (sc.kind === "binary") return null;
-  if (sc.kind === "scale") {
-    return h("div", { class: "big-number", dataset: { ref: "score" } }, h("strong", { text: `${fmt(v.score, sc.decimals ?? 2)} / ${fmt(sc.max)}` }));
-  }
-  return h("div", { class: "big-number", dataset: { ref: "score" } }, h("strong", { text: fmt(v.score) }));
+  const w = scoreWords(ev, v);
+  if (!w) return null;
+  return h("div", { class: "big-number", dataset: { ref: "score" } }, h("strong", { text: w.value }), w.words ? " " + w.words : null, w.exact ? h("span", { class: "exact", text: w.exact }) : null);
 }
 
 /** generic shows any JSON value as nested lists, all text via textContent. */

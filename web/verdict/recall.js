@@ -137,10 +137,7 @@ export function recallView({ head, score, d, v, ev, inputs, rj, labels }) {
   const essential = scoresOf(d.essential);
   const bonus = scoresOf(d.bonus) || [];
   const rec = d.recomputed && typeof d.recomputed === "object" ? d.recomputed : null;
-  if (score) {
-    if (rec && rec.exact && rec.exact.final) score.append(h("span", { class: "exact", text: `exactly ${rec.exact.final}` }));
-    head.append(score);
-  }
+  if (score) head.append(score); // with its exact value beneath (scoreView)
   const threshold = d.threshold ?? inputs.threshold;
   if (threshold !== undefined && threshold !== null && threshold !== "") head.append(h("div", { class: "hint", text: `pass threshold ≥ ${threshold}` }));
   const parts = [];

@@ -1,0 +1,50 @@
+// Tests of what a run's setup says before anything is spent: the setup line (web/batch/setupline.js)
+// with the request a run set up now would make (plannedRequest), and the model the
+// settings fall back to when the endpoint does not list the default (web/modelpick.js).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { setupLine, plannedRequest } from "../../web/batch/setupline.js";
+import { pickModel, modelChosen, modelsText } from "../../web/modelpick.js";
+
+const settings = { model: "gpt-4o-mini", temperature: 0, maxTokens: 2048 };
+
+test("the setup line says rows × repeats = calls, the model, the temperature and the token cap the run will send", () => {
+  const plan = plannedRequest(settings, { repeats: 3, temperature: "0.7" });
+  assert.deepEqual(plan, { model: "gpt-4o-mini", params: { temperature: 0.7, max_tokens: 2048 }, repeats: 3 });
+  assert.equal(setupLine({ rows: 100, plan }), "100 rows × 3 repeats = 300 calls · gpt-4o-mini · temperature 0.7 · max tokens 2,048");
+  // One call a row, the model settings' temperature, the cache bypassed: each said.
+  const one = plannedRequest({ ...settings, temperature: 0.2 }, { repeats: 1, temperature: "" });
+  assert.equal(setupLine({ rows: 1, plan: one, cache: false }), "1 call, one per row · gpt-4o-mini · temperature 0.2 · max tokens 2,048 · cache off");
+  // A batch file counts requests; a reasoning model gets no temperature and its own token field.
+  const o3 = plannedRequest({ model: "o3-mini", temperature: 0.5, maxTokens: 4000 }, { repeats: 2, temperature: "1" });
+  assert.deepEqual(o3.params, { max_completion_tokens: 4000 });
+  assert.equal(setupLine({ rows: 1500, plan: o3, unit: "request" }), "1,500 rows × 2 repeats = 3,000 requests · o3-mini · the model's own temperature · max tokens 4,000");
+  assert.equal(setupLine({ rows: 2, plan: plannedRequest({ model: "m", maxTokens: "" }, {}) }), "2 calls, one per row · m · temperature 0 · no cap on answer tokens");
+  assert.equal(plannedRequest({ model: "  " }, {}), null, "no model, no plan");
+});
+
+test("the default model is one the endpoint lists; a model the user typed is kept and flagged; 1 model reads as English", () => {
+  assert.equal(modelsText(1), "1 model");
+  assert.equal(modelsText(0), "0 models");
+  assert.equal(modelsText(12), "12 models");
+  // Ollama's list: the default is not there; the first model that answers chat takes its place.
+  const ollama = pickModel({ listed: ["nomic-embed-text:latest", "qwen2.5:7b"], model: "gpt-4o-mini", chosen: false });
+  assert.equal(ollama.model, "qwen2.5:7b");
+  assert.equal(ollama.replaced, true);
+  assert.match(ollama.note, /gpt-4o-mini is not offered here, so the model is qwen2.5:7b/);
+  // vLLM serves one model.
+  assert.equal(pickModel({ listed: ["Qwen/Qwen2.5-7B-Instruct"], model: "gpt-4o-mini", chosen: false }).model, "Qwen/Qwen2.5-7B-Instruct");
+  // OpenAI lists the default: nothing changes, nothing is said.
+  assert.deepEqual(pickModel({ listed: ["dall-e-3", "gpt-4o", "gpt-4o-mini"], model: "gpt-4o-mini", chosen: false }), { model: "gpt-4o-mini", note: "", replaced: false });
+  // A model the user typed stays, with a warning; a list that failed (empty) changes nothing.
+  const typed = pickModel({ listed: ["qwen2.5:7b"], model: "my-deployment", chosen: true });
+  assert.equal(typed.model, "my-deployment");
+  assert.equal(typed.replaced, false);
+  assert.match(typed.note, /does not list my-deployment \(it lists 1 model\)/);
+  assert.deepEqual(pickModel({ listed: [], model: "gpt-4o-mini", chosen: false }), { model: "gpt-4o-mini", note: "", replaced: false });
+  // Chosen: marked when typed; settings saved before the mark count as chosen unless they hold the default.
+  assert.equal(modelChosen({ model: "gpt-4o-mini" }), false);
+  assert.equal(modelChosen({ model: "judge-mini" }), true);
+  assert.equal(modelChosen({ model: "qwen2.5:7b", modelChosen: false }), false);
+  assert.equal(modelChosen({ model: "gpt-4o-mini", modelChosen: true }), true);
+});

@@ -1,0 +1,49 @@
+// setupline.js: the one line a run's setup shows before Run and before a batch file is exported,
+// holding every setting that changes what the run costs or what it asks: how many calls (rows ×
+// repeats), the model, the temperature, the cap on each answer's tokens, and the cache when it is
+// off. Nothing a run is about to spend is carried over from the last run without being said here.
+
+import { fmtInt } from "./format.js";
+import { runSettings } from "./repeatopts.js";
+import { modelParams } from "../modelparams.js";
+
+/**
+ * @typedef {{model: string, params: Record<string, any>, repeats: number}} Plan what the calls of
+ *   a run set up now would ask (plannedRequest)
+ */
+
+/**
+ * setupLine is the line: "100 rows × 3 repeats = 300 calls · gpt-4o-mini · temperature 0.7 ·
+ * max tokens 2,048" ("100 calls, one per row · …" without repeats). unit names what each one is:
+ * "call" for a live run, "request" for a batch file. cache false (a live run that bypasses the
+ * request cache) adds "cache off".
+ * @param {{rows: number, plan: Plan, unit?: string, cache?: boolean}} o
+ * @returns {string}
+ */
+export function setupLine({ rows, plan, unit = "call", cache = true }) {
+  const n = rows * plan.repeats;
+  const units = `${fmtInt(n)} ${unit}${n === 1 ? "" : "s"}`;
+  const parts = [plan.repeats > 1 ? `${fmtInt(rows)} row${rows === 1 ? "" : "s"} × ${fmtInt(plan.repeats)} repeats = ${units}` : `${units}, one per row`, plan.model];
+  const p = plan.params || {};
+  // Reasoning models take no temperature (modelparams.js): the request carries none.
+  parts.push(typeof p.temperature === "number" ? `temperature ${p.temperature}` : "the model's own temperature");
+  const cap = p.max_completion_tokens ?? p.max_tokens;
+  parts.push(typeof cap === "number" && cap > 0 ? `max tokens ${fmtInt(cap)}` : "no cap on answer tokens");
+  if (!cache) parts.push("cache off");
+  return parts.join(" · ");
+}
+
+/**
+ * plannedRequest is what the calls of a run (or the lines of a batch file) set up now would ask:
+ * the model settings' model and parameters, with the run options' temperature and repeats, as
+ * runSettings records them in a new run; null when no model is set.
+ * @param {{model?: string, temperature?: number | string, maxTokens?: number | string}} settings the model settings
+ * @param {{repeats?: number|string, temperature?: number|string}} prefs the run options
+ * @returns {{model: string, params: Object, repeats: number} | null}
+ */
+export function plannedRequest(settings, prefs) {
+  const model = String((settings && settings.model) || "").trim();
+  if (!model) return null;
+  const s = runSettings({ request: { endpoint: "", model, params: modelParams({ ...settings, model }) }, where: "" }, prefs);
+  return { model: s.model, params: s.params, repeats: s.repeats };
+}
