@@ -54,8 +54,8 @@ export const OPTIONS = {
   "export-batch": { ...JUDGE, out: { type: "string" } },
 };
 
-const JUDGE_HELP = `  --evaluator ID          a built-in evaluator (claim-groundedness, answer-grounding,
-                          pairwise-faithfulness, rag-recall), or the one to take from --evaluator-file
+const JUDGE_HELP = `  --evaluator ID          a built-in evaluator's id (answer-grounding, …; a wrong one lists them all),
+                          or the one to take from --evaluator-file
   --evaluator-file FILE   a custom evaluator's definition (.json, as "My evaluators" exports it)
   --data FILE             the dataset: CSV, TSV, JSON or JSON Lines (read by content, as the page reads it)
   --model M               the judge model, sent as it is written
