@@ -131,10 +131,12 @@ export class Record {
     const b = identity(this.run);
     const diff = Object.keys(a).filter((k) => /** @type {any} */ (a)[k] !== /** @type {any} */ (b)[k]);
     if (diff.length) {
-      const k = diff[0];
-      const show = (/** @type {any} */ x) => (k === "definition" || k === "mapping" || k === "params" ? x : JSON.stringify(x));
+      // The first difference with both values (a definition is too long to quote: it is named).
+      const k = diff.find((d) => d !== "definition") || diff[0];
+      const show = (/** @type {any} */ x) => (k === "mapping" || k === "params" ? x : JSON.stringify(x));
+      const both = k === "definition" ? "" : ` (${WORDS[/** @type {keyof typeof WORDS} */ (k)]} ${show(/** @type {any} */ (a)[k])}; this run: ${show(/** @type {any} */ (b)[k])})`;
       throw new UsageError(
-        `--out ${this.path} holds rows judged with another ${diff.map((d) => /** @type {any} */ (WORDS)[d]).join(", ")} (${WORDS[/** @type {keyof typeof WORDS} */ (k)]} ${show(/** @type {any} */ (a)[k])}; this run: ${show(/** @type {any} */ (b)[k])}). ` +
+        `--out ${this.path} holds rows judged with another ${diff.map((d) => /** @type {any} */ (WORDS)[d]).join(", ")}${both}. ` +
           `Choose another --out, or delete ${this.path} and ${side} to judge every row again.`,
       );
     }

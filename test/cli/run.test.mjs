@@ -126,3 +126,27 @@ test("the key is never written: not in the results, the record, the report or th
   assert.match(refused.err, /refused the key \(401 Unauthorized\): check MY_JUDGE_KEY\. The endpoint said: Incorrect API key provided/);
   for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), "utf8").includes(KEY), f + " holds the key");
 });
+
+test("a custom evaluator from a file (a starter, as My evaluators exports one): judged, recorded, and an edited definition is another run", async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, "data.csv"), dataset(4));
+  const spec = JSON.parse(readFileSync(new URL("../../web/starters/answer-relevance.json", import.meta.url), "utf8"));
+  writeFileSync(join(dir, "relevance.json"), JSON.stringify(spec));
+  fake.requests.length = 0;
+  fake.answer = (prompt) => ["", "Verdict: relevant", "The answer drifts.\nVerdict: partially relevant", "Verdict: irrelevant", "Verdict: relevant"][rowOf(prompt)];
+  const args = ["run", "--evaluator-file", "relevance.json", "--data", "data.csv", "--model", "judge-mini", "--base-url", fake.url, "--out", "r.jsonl"];
+  const res = await ragjudge(args, { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+  assert.equal(res.code, 0, res.out + res.err);
+  assert.match(res.err, /question ← user_input \(RAGAS\)/);
+  assert.ok(chatCalls(fake)[0].body.messages.at(-1).content.startsWith("Decide whether an answer addresses the question"));
+  const rows = jsonl(join(dir, "r.jsonl"));
+  assert.deepEqual(rows.map((r) => r.status), ["passed", "undetermined", "failed", "passed"]);
+  assert.equal(rows[1].checks[0].code, "answer.neutral-label");
+  const side = JSON.parse(readFileSync(join(dir, "r.jsonl.run.json"), "utf8"));
+  assert.equal(side.run.evaluator, "answer-relevance");
+  assert.equal(side.run.evaluatorSpec.prompt, spec.prompt);
+  writeFileSync(join(dir, "relevance.json"), JSON.stringify({ ...spec, prompt: spec.prompt.replace("Do not judge", "Never judge") }));
+  const edited = await ragjudge(args, { cwd: dir, env: { OPENAI_API_KEY: KEY } });
+  assert.equal(edited.code, 2, edited.out + edited.err);
+  assert.match(edited.err, /--out r\.jsonl holds rows judged with another evaluator definition/);
+});
