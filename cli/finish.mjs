@@ -6,6 +6,7 @@ import { runCounts, rowAgreement, labelExportFields, summaryCards, fmtInt, statu
 import { runReport } from "./report.mjs";
 import { writeAtomic } from "./record.mjs";
 import { checkGates } from "./gates.mjs";
+import { UsageError } from "./args.mjs";
 
 /**
  * labelExtra is the label and agrees fields of the exported rows (the page's exportFields), or
@@ -48,7 +49,11 @@ export async function finishRun({ s, results, state, threshold, record, report, 
   if (record) record.finish(results, { threshold, extra });
   if (report) {
     const html = await runReport({ rj: s.rj, cur: { run: s.run, ev: s.ev, items: s.items, results }, counts, state, threshold });
-    writeAtomic(report, io.redact(html));
+    try {
+      writeAtomic(report, io.redact(html));
+    } catch (e) {
+      throw new UsageError(`--report ${report}: cannot write it (${/** @type {Error} */ (e).message}); the results are in ${record ? record.path : "no file (no --out)"}.`);
+    }
   }
   const c = counts.counts;
   const words = s.ev.words || {};

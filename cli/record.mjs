@@ -100,8 +100,12 @@ export class Record {
       if (!existsSync(side)) throw new UsageError(`--out ${this.path}: the file exists but no ragjudge run wrote it (${side} is missing). Choose another --out, or delete it to judge again.`);
       await this.resume(side, results);
     } else {
-      writeAtomic(side, this.redact(JSON.stringify({ format: FORMAT, version: 1, run: this.sidecarRun() }, null, 2) + "\n"));
-      writeFileSync(this.path, "");
+      try {
+        writeAtomic(side, this.redact(JSON.stringify({ format: FORMAT, version: 1, run: this.sidecarRun() }, null, 2) + "\n"));
+        writeFileSync(this.path, "");
+      } catch (e) {
+        throw new UsageError(`--out ${this.path}: cannot write it (${/** @type {Error} */ (e).message}).`);
+      }
     }
     this.fd = openSync(this.path, "a");
     return results;

@@ -56,6 +56,7 @@ test("the evaluator and the mapping: named wrong, said with what there is", asyn
   await refused(["run", ...base, "--map", "answer=reply"], /--map answer=reply: the dataset has no column "reply"; it has id, user_input, response, retrieved_contexts, human_label\./);
   await refused(["run", ...base, "--map", "answer"], /--map answer: write INPUT=COLUMN/);
   await refused(["run", ...base, "--labels", "gold"], /--labels gold: the dataset has no such column/);
+  await refused(["run", ...base, "--out", join(dir, "no", "such", "dir", "r.jsonl")], /--out .*r\.jsonl: cannot write it \(ENOENT/);
   await refused(["run", ...base, "--no-labels", "--min-kappa", "0.5"], /--min-kappa compares the judge with human labels: name their column with --labels COLUMN/);
   await refused(["run", ...base, "--map", "facts="], /no row of .*data\.csv can be judged with answer-grounding: Row 1: .*facts.*Check the mapping above/);
   // A custom evaluator whose definition has errors: each, by its path.
