@@ -41,12 +41,11 @@ dist: build
 
 # pack: the npm package ragjudge (the JS API, the wasm, its types and the ragjudge command) as
 # pkg/ragjudge-<version>.tgz, which `npm install ./pkg/ragjudge-<version>.tgz` installs anywhere.
-# package.json's "files" must list exactly what the API and the command import
-# (scripts/packfiles.mjs; --write updates it); the declarations are TypeScript's, from the
-# API's JSDoc types.
+# package.json's "files" must list exactly what the API and the command import: npm pack's
+# prepack (scripts/packfiles.mjs --check; --write updates the list) stops it otherwise, and when
+# something is not built. The declarations are TypeScript's, from the API's JSDoc types.
 PKG := pkg
 pack: build
-	node scripts/packfiles.mjs --check
 	rm -rf $(PKG)/types
 	node_modules/.bin/tsc --ignoreConfig web/ragjudge.js types/node.d.ts --allowJs --declaration --emitDeclarationOnly \
 	  --outDir $(PKG)/types --target ES2022 --module ES2022 --moduleResolution bundler --lib ES2022,DOM --skipLibCheck

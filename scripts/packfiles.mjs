@@ -64,13 +64,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const want = new Set(files);
     const missing = files.filter((f) => !have.has(f));
     const extra = [...have].filter((f) => !want.has(f));
-    const absent = files.filter((f) => f !== TYPES && !existsSync(join(ROOT, f)));
+    const absent = files.filter((f) => !existsSync(join(ROOT, f === TYPES ? TYPES + "ragjudge.d.ts" : f)));
     if (missing.length || extra.length) {
       console.error(`package.json "files" is out of date (node scripts/packfiles.mjs --write):` + (missing.length ? `\n  missing: ${missing.join(", ")}` : "") + (extra.length ? `\n  not shipped any more: ${extra.join(", ")}` : ""));
       process.exit(1);
     }
     if (absent.length) {
-      console.error(`not built yet (make build): ${absent.join(", ")}`);
+      console.error(`not built yet (make pack builds them): ${absent.join(", ")}`);
       process.exit(1);
     }
   } else console.log(files.join("\n"));
