@@ -186,17 +186,6 @@ export function rowAgreement(labels, status) {
 }
 
 /**
- * labelExportFields are the fields an export adds to each row of a run compared with human
- * labels (export.js Extra): the row's label and whether the judge agrees with it.
- * @param {import("./labels.js").Labels} labels
- * @param {(boolean|null)[]} agrees rowAgreement's
- * @returns {import("../batch/export.js").Extra}
- */
-export function labelExportFields(labels, agrees) {
-  return { keys: ["label", "agrees"], of: (i) => ({ label: labels.values[i] === undefined ? null : labels.values[i], agrees: agrees[i] === undefined ? null : agrees[i] }) };
-}
-
-/**
  * kappaSentence says what a κ means, in words: "the judge agrees with your reviewers beyond
  * chance: substantial". Given the agreement it comes from, it also says when κ cannot tell
  * anything (one side gave a single class to every compared row, so κ is 0 whatever the other

@@ -6,8 +6,8 @@
 // its dataset); the choice is kept in the run's record.
 
 import { el } from "./make.js";
-import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary } from "./labels.js";
-import { agreementData, agreementPanel, rowAgreement, judgeOf, labelExportFields } from "./agreement.js";
+import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary, labelExportFields } from "./labels.js";
+import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
 
 const REDRAW_MS = 1000;
 
