@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
@@ -967,4 +968,44 @@ func TestCallsSocketTakesThePagesHighestLimitAndItsCallsAhead(t *testing.T) {
 	h.await(t, h.ended, 1, "the cancelled call was not cancelled")
 	log.readUntil("started", int64(maxCallLimit+1))
 	assert.Equal(t, -1, slices.IndexFunc(log.seen, func(m socketMessage) bool { return m.Type == "result" }), "%v", log.seen)
+}
+
+// FuzzDecodeEnvelope checks that any calls socket message is either a well-formed envelope or
+// an error short enough to be a close frame's reason, never a panic.
+func FuzzDecodeEnvelope(f *testing.F) {
+	f.Add([]byte(`{"type":"call","id":1,"key":"sk-x","body":{"model":"judge-1","messages":[{"role":"user","content":"hi"}]}}`))
+	f.Add([]byte(`{"type":"cancel","id":9007199254740991}`))
+	f.Add([]byte(`{"type":"call","id":1.0,"body":{}}`))
+	f.Add([]byte(`{"type":"call","id":1,"body":"{}"}`))
+	f.Add([]byte(`{"type":"ping","id":-1}`))
+	f.Add([]byte(`[1,2`))
+	f.Add([]byte(`{"type":"limit","n":16}`))
+	f.Add([]byte(`{"type":"limit","n":1.0}`))
+	f.Add([]byte(`{"type":"limit","n":"2"}`))
+	f.Add([]byte(`{"type":"limit","n":65}`))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		env, err := decodeEnvelope(msg)
+		if err != nil {
+			if len(err.Error()) > maxCloseReason || !utf8.ValidString(err.Error()) {
+				t.Fatalf("decodeEnvelope(%q): reason %q does not fit a close frame", msg, err)
+			}
+			return
+		}
+		switch env.Type {
+		case "limit":
+			if env.N < 1 || env.N > maxCallLimit || env.ID != 0 || env.Body != nil {
+				t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+			}
+			return
+		case "call", "cancel":
+			if env.ID < 1 || env.ID > maxCallID || env.N != 0 {
+				t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+			}
+		default:
+			t.Fatalf("decodeEnvelope(%q) accepted %+v", msg, env)
+		}
+		if env.Type == "call" && !json.Valid(env.Body) {
+			t.Fatalf("decodeEnvelope(%q) accepted a body that is not JSON: %q", msg, env.Body)
+		}
+	})
 }

@@ -8,14 +8,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // server routes the dev server's few endpoints; it holds no per-request state.
 type server struct {
-	cfg      config
-	upstream *url.URL
+	cfg config
 	// loopbackOnly is set when the listen address is loopback: then a request whose Host is
 	// not a loopback name is a DNS-rebinding attempt and is refused.
 	loopbackOnly bool
@@ -31,12 +31,6 @@ type server struct {
 // newServer builds the whole dev server for cfg: the static page, the proxy and the access log.
 // cfg comes from parseConfig (or a test), so its Upstream is a valid absolute URL.
 func newServer(cfg config) http.Handler {
-	upstream, err := url.Parse(cfg.Upstream)
-	if err != nil || upstream.Host == "" {
-		// parseConfig rejects such a URL; a hand-built config gets a proxy that refuses every
-		// call rather than one that guesses where to send keys.
-		upstream = &url.URL{Scheme: "invalid", Host: "invalid.invalid"}
-	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = defaultTimeout
 	}
@@ -55,9 +49,8 @@ func newServer(cfg config) http.Handler {
 	logger := log.New(discardIfNil(cfg.Log), "", log.LstdFlags|log.Lmicroseconds)
 	s := &server{
 		cfg:          cfg,
-		upstream:     upstream,
 		loopbackOnly: isLoopback(cfg.Addr),
-		proxy:        newProxy(cfg, upstream),
+		proxy:        newProxy(cfg, newUpstream(cfg)),
 		static:       newStatic(cfg.WebDir),
 		log:          logger,
 		access:       newAccess(cfg.Token, cfg.Addr),
@@ -165,7 +158,7 @@ func (s *server) config(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	c := serverConfig{
-		Upstream: s.cfg.Upstream, UpstreamHost: s.upstream.Host, Azure: s.cfg.Azure, ServerKey: s.cfg.ServerKey != "",
+		Upstream: s.cfg.Upstream, UpstreamHost: s.proxy.upstream.url.Host, Azure: s.cfg.Azure, ServerKey: s.cfg.ServerKey != "",
 		Calls: callsPath, MaxInflight: s.cfg.MaxInflight, SocketCalls: maxCallsInFlight, SocketLimit: maxCallLimit,
 		Token: s.access.state(r),
 	}
@@ -270,4 +263,12 @@ func discardIfNil(w io.Writer) io.Writer {
 		return io.Discard
 	}
 	return w
+}
+
+// formatDuration prints 120s rather than time.Duration's 2m0s.
+func formatDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }

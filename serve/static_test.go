@@ -349,3 +349,33 @@ func TestStaticRevalidatesEachFormByItsOwnETag(t *testing.T) {
 	assert.True(t, bytes.Equal(newBr, body))
 	assert.NotEqual(t, brTag, resp.Header.Get("ETag"))
 }
+
+// FuzzNegotiate checks the Accept-Encoding reader on any header: it sends only a coding the header
+// names (or allows with *), and refuses only when the file as it is was refused.
+func FuzzNegotiate(f *testing.F) {
+	for _, h := range []string{"gzip, deflate, br", "gzip;q=0", "*;q=0.5", "identity", "GZIP ; Q=0.000", "", "br;q=1.0, gzip;q=0.999, identity;q=0", "*;q=0"} {
+		f.Add(h)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		lower := strings.ToLower(header)
+		for _, have := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+			c, ok := negotiate(header, have[0], have[1])
+			switch {
+			case !ok:
+				if c != "" || !strings.Contains(lower, "identity") && !strings.Contains(header, "*") {
+					t.Fatalf("negotiate(%q, %v) refused (%q) without refusing identity", header, have, c)
+				}
+			case c == "br":
+				if !have[0] || !strings.Contains(lower, "br") && !strings.Contains(header, "*") {
+					t.Fatalf("negotiate(%q, %v) = br", header, have)
+				}
+			case c == "gzip":
+				if !have[1] || !strings.Contains(lower, "gzip") && !strings.Contains(header, "*") {
+					t.Fatalf("negotiate(%q, %v) = gzip", header, have)
+				}
+			case c != "identity":
+				t.Fatalf("negotiate(%q, %v) = %q", header, have, c)
+			}
+		}
+	})
+}
