@@ -24,8 +24,8 @@ JS_UNIT    := $(wildcard test/unit/*.test.mjs)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 STATICCHECK_ENV := GOPROXY=file://$(shell $(GO) env GOMODCACHE)/cache/download,$(shell $(GO) env GOPROXY)
 
-.PHONY: all build preload dist run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
-        test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e bench size size-report fuzz clean
+.PHONY: all build preload dist pack run check test prereqs prereqs-check check-deps vet staticcheck typecheck \
+        test-go test-wasm test-js test-proxy test-size test-fuzz test-e2e test-cli bench size size-report fuzz clean
 
 all: build
 
@@ -41,6 +41,18 @@ preload:
 DIST ?= dist
 dist: build
 	node scripts/webfiles.mjs dist web $(DIST)
+
+# pack: the npm package ragjudge (the JS API, the wasm, its types and the ragjudge command) as
+# pkg/ragjudge-<version>.tgz, which `npm install ./pkg/ragjudge-<version>.tgz` installs anywhere.
+# package.json's "files" must list exactly what the API and the command import: npm pack's
+# prepack (scripts/packfiles.mjs --check; --write updates the list) stops it otherwise, and when
+# something is not built. The declarations are TypeScript's, from the API's JSDoc types.
+PKG := pkg
+pack: build
+	rm -rf $(PKG)/types
+	node_modules/.bin/tsc --ignoreConfig web/ragjudge.js types/node.d.ts --allowJs --declaration --emitDeclarationOnly \
+	  --outDir $(PKG)/types --target ES2022 --module ES2022 --moduleResolution bundler --lib ES2022,DOM --skipLibCheck
+	npm pack --pack-destination $(PKG)
 
 # The evaluators' descriptions, what rj.evaluators() returns, as a file the page reads at once to
 # draw the picker and the forms while the wasm still loads (cmd/describe asks the same bridge).
@@ -93,7 +105,7 @@ check: prereqs-check vet staticcheck typecheck test-go build test-js
 	@echo "make check: all passed"
 
 test: prereqs check-deps vet staticcheck typecheck test-go test-wasm build test-js test-proxy \
-      test-size test-fuzz test-e2e
+      test-size test-fuzz test-e2e test-cli
 	@echo "make test: all passed"
 
 vet:
@@ -134,6 +146,12 @@ test-fuzz:
 
 test-e2e: build
 	@if [ -d test/e2e ]; then node --test --test-concurrency=1 test/e2e/; fi
+
+# The ragjudge command (cli/) as CI runs it, a process against the fake upstream: runs, gates,
+# resume after SIGKILL and Ctrl+C, refusals, the batch file, the page's verdicts and report against
+# the command's in Chromium, and `make pack`'s tarball installed offline in an empty folder.
+test-cli: build
+	node --test --test-concurrency=1 test/cli/
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...

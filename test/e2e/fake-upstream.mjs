@@ -8,7 +8,9 @@
 //   judge-401    401 with OpenAI's error body          judge-404  404 model not found
 //   judge-429    429 with Retry-After: 7               judge-500  500 server error
 //   judge-xss    an answer full of markup and script that must stay text
-// A test can also set fake.answer = (prompt) => string to script the answer's text.
+// A test can also set fake.answer = (prompt, evaluatorId, request) => string (or a promise of one,
+// to hold the call in flight) to script the answer's text; request is the recorded {path, method,
+// auth, body}.
 //
 // Logprobs, as OpenAI gives them: a request with `logprobs: true` (and `top_logprobs: N`, 0 to 20)
 // gets choices[0].logprobs = {content: [tokens], refusal: null} (fake-logprobs.mjs; a test may set
@@ -91,7 +93,7 @@ export async function startFake() {
     const id = evaluatorOf(prompt);
     let text;
     if (model === "judge-xss") text = XSS_ANSWER;
-    else if (fake.answer) text = fake.answer(prompt, id);
+    else if (fake.answer) text = await fake.answer(prompt, id, rec);
     else text = EXAMPLES[id] ? EXAMPLES[id].answer : "I cannot tell which evaluator this is.";
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: Math.ceil(prompt.length / 4) + Math.ceil(text.length / 4) };
     const base = { id: "chatcmpl-fake", created: 1700000000, model, system_fingerprint: "fake" };

@@ -21,11 +21,12 @@ export function judgeOf(rj, ev) {
  * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
  * @param {import("./run.js").OpenRun} c
  * @param {{rj: Object, store: Object, st: import("../state.js").State, request: {endpoint: string}, prefs: any, todo: number[], fresh: Set<number>,
- *   concurrency: number, calls: any, socket: string | null | undefined, socketCalls?: number,
+ *   concurrency: number, calls: any, socket: string | null | undefined, socketCalls?: number, fetch?: typeof globalThis.fetch,
  *   onResult: (r: any) => void, say: (text: string) => void, onPace: () => void, onHold: (e: any) => void, onState: (s: string, reason: any) => void}} ctx
+ *   fetch: how calls made on this thread reach the endpoint (the command line's; the page's is the browser's)
  * @returns {Runner}
  */
-export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, concurrency, calls, socket, socketCalls, onResult, say, onPace, onHold, onState }) {
+export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, concurrency, calls, socket, socketCalls, fetch, onResult, say, onPace, onHold, onState }) {
   const ev = c.ev;
   return new Runner({
     runId: c.run.id,
@@ -42,6 +43,7 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     // wait in the browser, their timeouts running.
     concurrency,
     calls,
+    fetch,
     // Through the dev server the calls share one WebSocket when it has one: over HTTP/1.1 a
     // browser keeps at most 6 connections to a host, whatever the concurrency.
     socket,

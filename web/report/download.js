@@ -80,6 +80,30 @@ function trustPanels(rj, cur, counts, threshold) {
 }
 
 /**
+ * runReportData is the report's data of an open run (the Batch view's, or the command line's,
+ * cli/report.mjs): its rows and counts, the trust panels the Batch view draws for it, and its
+ * first row's prompt.
+ * @param {{rj: any, cur: {run: any, ev: any, items: any[], results: any[]}, counts: import("../batch/counts.js").RunCounts, state: string, threshold: number|null, panels?: Object<string, any>}} o
+ * @returns {import("./data.js").ReportData}
+ */
+export function runReportData({ rj, cur, counts, state, threshold, panels = {} }) {
+  const trust = trustPanels(rj, /** @type {any} */ (cur), counts, threshold);
+  return batchReportData({
+    run: cur.run,
+    ev: cur.ev,
+    items: cur.items,
+    results: cur.results,
+    counts,
+    state,
+    threshold,
+    version: rj.version,
+    ...firstPrompt(rj, cur.ev.id, cur.items),
+    panels: { ...trust.panels, ...panels },
+    labels: trust.labels,
+  });
+}
+
+/**
  * batchReport builds the report of the Batch view's open run and returns {name, html}.
  * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
  */
@@ -87,21 +111,7 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
   const cur = controller.current;
   if (!cur) throw new Error("no run is open");
   const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
-  const threshold = thresholdOf(prefsOf(state));
-  const trust = trustPanels(rj, cur, counts, threshold);
-  const data = batchReportData({
-    run: cur.run,
-    ev: cur.ev,
-    items: cur.items,
-    results: cur.results,
-    counts,
-    state: controller.state(),
-    threshold,
-    version: rj.version,
-    ...firstPrompt(rj, cur.ev.id, cur.items),
-    panels: { ...trust.panels, ...panels },
-    labels: trust.labels,
-  });
+  const data = runReportData({ rj, cur, counts, state: controller.state(), threshold: thresholdOf(prefsOf(state)), panels });
   await stylesReady();
   return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };
 }

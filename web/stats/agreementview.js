@@ -6,7 +6,7 @@
 // its dataset); the choice is kept in the run's record.
 
 import { el } from "./make.js";
-import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary } from "./labels.js";
+import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary, labelExportFields } from "./labels.js";
 import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
 
 const REDRAW_MS = 1000;
@@ -172,9 +172,7 @@ export function mountAgreement({ rj, controller, words }) {
     exportFields: () => {
       const c = controller.current;
       if (!labels || !c || c.run.id !== runId) return null;
-      const l = labels;
-      const ag = agrees;
-      return { keys: ["label", "agrees"], of: (/** @type {number} */ i) => ({ label: l.values[i] === undefined ? null : l.values[i], agrees: ag[i] === undefined ? null : ag[i] }) };
+      return labelExportFields(labels, agrees);
     },
   };
 }

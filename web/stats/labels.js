@@ -231,3 +231,14 @@ export function yesNote(l) {
   if (l.yes === "pass") return `Yes, true and 1 are read as pass${l.yesChosen ? " (your choice)" : ""}.`;
   return `Yes, true and 1 are read as FAIL${l.yesChosen ? " (your choice)" : `: the column's name (${l.column}) asks about a fault`}.`;
 }
+
+/**
+ * labelExportFields are the fields an export adds to each row of a run compared with human
+ * labels (export.js Extra): the row's label and whether the judge agrees with it.
+ * @param {Labels} labels
+ * @param {(boolean|null)[]} agrees stats/agreement.js rowAgreement's
+ * @returns {import("../batch/export.js").Extra}
+ */
+export function labelExportFields(labels, agrees) {
+  return { keys: ["label", "agrees"], of: (i) => ({ label: labels.values[i] === undefined ? null : labels.values[i], agrees: agrees[i] === undefined ? null : agrees[i] }) };
+}

@@ -1,0 +1,97 @@
+// sameverdicts.test.mjs: the page and the command line give the same verdicts. One dataset (ids,
+// human labels, a source column named like one of the export's own fields, a row without an
+// answer, a row whose first answer cannot be read and gets the engine's repair request), one
+// evaluator, one model, the same answers from the fake upstream: the page's run in real headless
+// Chromium through the dev server (the e2e harness), its JSONL export downloaded, and `ragjudge run`
+// straight at the fake upstream with the page's defaults. The two files must be equal, line for
+// line, byte for byte. The two reports too, but for what differs by nature: the styles (the
+// page's CSSOM against its stylesheet files), the dates, and where the calls went.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { writeFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setup } from "../e2e/harness.mjs";
+import { loadDataset, runEnd } from "../e2e/batch-env.mjs";
+import { KEY, tmp, ragjudge, verdictFor, q } from "./cli.mjs";
+
+const N = 10;
+
+/** data is the dataset: RAGAS names, an id, a human label, and a column called status. */
+function data() {
+  const lines = ["id,user_input,response,retrieved_contexts,human_label,status"];
+  for (let r = 1; r <= N; r++) {
+    const label = r === 2 ? "fail" : r % 3 === 0 ? "no" : "yes";
+    lines.push([`q${r}`, q(`Question ${r}: where is the Eiffel Tower? <b>&amp;</b>`), r === 7 ? "" : q(`row-${r}: The Eiffel Tower is in Paris & "nowhere" else.`), q(JSON.stringify([`The Eiffel Tower stands in Paris (fact ${r}).`, "Lyon\u00a0is elsewhere."])), label, r % 2 ? "reviewed" : ""].join(","));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** normalized is a report's text without what differs by nature between the page's and the CLI's. */
+function normalized(html) {
+  return html
+    .replace(/<style>[\s\S]*?<\/style>/, "<style></style>")
+    .replace(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/g, "DATE")
+    .replace(/\((via dev server|direct) → [^)]*\)/g, "(WHERE)");
+}
+
+/** @type {any} */
+let env;
+before(async () => {
+  env = await setup();
+});
+after(() => env && env.close());
+
+test("the page's JSONL export and the CLI's results file are equal line for line; so are the reports", async () => {
+  env.fake.answer = (prompt) => verdictFor(prompt);
+  const page = await env.page({ settings: { endpoint: "proxy", model: "judge-mini", remember: true }, key: KEY, view: "batch" });
+  await page.waitForSelector('[data-ref="batch-setup"]');
+  await loadDataset(page, "eiffel.csv", data(), { mimeType: "text/csv" });
+  assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "human_label");
+  await page.click('[data-ref="batch-run"]');
+  const end = await runEnd(page, 60_000);
+  assert.equal(end.done, N, end.text);
+  const [jsonlDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-export-jsonl"]')]);
+  const pageJSONL = await readFile(await jsonlDownload.path(), "utf8");
+  await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
+  const [reportDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);
+  const pageReport = await readFile(await reportDownload.path(), "utf8");
+  assert.deepEqual(page.pageErrors, []);
+  const bodies = () => env.fake.requests.filter((r) => r.path === "/chat/completions").map((r) => r.body).sort((x, y) => (JSON.stringify(x.messages) < JSON.stringify(y.messages) ? -1 : 1));
+  const pageBodies = bodies();
+
+  const dir = tmp();
+  writeFileSync(join(dir, "eiffel.csv"), data());
+  env.fake.requests.length = 0;
+  const cli = await ragjudge(["run", "--evaluator", "answer-grounding", "--data", "eiffel.csv", "--model", "judge-mini", "--base-url", env.fake.url, "--out", "results.jsonl", "--report", "report.html"], {
+    cwd: dir,
+    env: { OPENAI_API_KEY: KEY },
+  });
+  assert.equal(cli.code, 0, cli.out + cli.err);
+  // The same requests, body for body: model, messages, parameters (the page's defaults).
+  const cliBodies = bodies();
+  assert.equal(cliBodies.length, N - 1 + 1, "nine rows and one repair request");
+  assert.deepEqual(cliBodies, pageBodies);
+  assert.deepEqual([cliBodies[0].temperature, cliBodies[0].max_tokens, cliBodies[0].stream], [0, 2048, false]);
+  const cliJSONL = readFileSync(join(dir, "results.jsonl"), "utf8");
+
+  const a = pageJSONL.split("\n");
+  const b = cliJSONL.split("\n");
+  assert.equal(b.length, a.length);
+  for (let i = 0; i < a.length; i++) assert.equal(b[i], a[i], `line ${i + 1}`);
+  const rows = a.filter(Boolean).map((l) => JSON.parse(l));
+  // What the file holds: every kind of row, the source's own status column beside the verdict's.
+  assert.deepEqual(rows.map((r) => r.ragjudge_status), ["passed", "passed", "failed", "passed", "passed", "failed", "error", "passed", "failed", "passed"]);
+  assert.equal(rows[0].status, "reviewed");
+  assert.equal(rows[4].checks.at(-1).code, "repair.used");
+  assert.deepEqual([rows[1].label, rows[1].agrees], [false, false]);
+
+  const pr = normalized(pageReport);
+  const cr = normalized(readFileSync(join(dir, "report.html"), "utf8"));
+  if (cr !== pr) {
+    let i = 0;
+    while (i < pr.length && pr[i] === cr[i]) i++;
+    assert.fail(`the reports differ at ${i}:\n page: …${pr.slice(Math.max(0, i - 120), i + 200)}\n cli:  …${cr.slice(Math.max(0, i - 120), i + 200)}`);
+  }
+});
