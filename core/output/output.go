@@ -115,7 +115,16 @@ var reasoningTags = []string{"thinking>", "thought>", "think>"}
 // A tag after the answer has started is text, not reasoning: the answer may quote one, and a
 // judge's verdict does not come before its reasoning. Offsets are into answer itself, so positions
 // found after end stay positions in the original answer.
+//
+// gpt-oss writes OpenAI's Harmony channels instead of tags, and servers that do not parse them
+// (llama.cpp with reasoning_format none, mlx-lm, LM Studio's and Ollama's early builds) send them
+// in the content: "<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final
+// <|message|>Yes", or with the special tokens dropped, "analysisWe need…assistantfinalYes". Both
+// are read as reasoning then answer (see findHarmony).
 func FindReasoning(answer string) (end, open int) {
+	if end, open, ok := findHarmony(answer); ok {
+		return end, open
+	}
 	first, firstEnd, closing := findReasoningTag(answer, 0)
 	if first < 0 {
 		return 0, -1
@@ -139,6 +148,70 @@ func FindReasoning(answer string) (end, open int) {
 		end = cEnd
 	}
 }
+
+// Harmony's markers, as servers leak them into the content.
+const (
+	harmonyChannel = "<|channel|>"
+	harmonyMessage = "<|message|>"
+	harmonyStart   = "<|start|>assistant"
+	harmonyFinal   = "assistantfinal" // <|start|>assistant<|channel|>final<|message|> with the special tokens dropped
+)
+
+// findHarmony reads gpt-oss's Harmony channels at the start of answer (after white space). ok is
+// false when the answer does not start with them. The answer proper is the final channel's
+// message: end is where it starts. A reply still in its analysis (or commentary) channel when it
+// ends was cut off while the model was reasoning: open is where that channel opens; one whose
+// analysis ended (<|end|>) with no final channel after it has no answer: end is len(answer).
+//
+//	tagged   = ["<|start|>assistant"] "<|channel|>" name ["<|constrain|>" …] "<|message|>" body …
+//	dropped  = "analysis" letter … "assistantfinal" answer
+//
+// The channel name is "final" (or "final json", as gpt-oss names a JSON answer) for the answer.
+// With the special tokens dropped only the markers' words remain, so that form is recognised
+// only when "analysis" runs straight into the next word, which English never does.
+func findHarmony(answer string) (end, open int, ok bool) {
+	i := 0
+	for i < len(answer) && (answer[i] == ' ' || answer[i] == '\t' || answer[i] == '\r' || answer[i] == '\n') {
+		i++
+	}
+	start := i
+	rest := answer[i:]
+	if strings.HasPrefix(rest, harmonyStart) {
+		rest = rest[len(harmonyStart):]
+	}
+	if !strings.HasPrefix(rest, harmonyChannel) {
+		if !strings.HasPrefix(rest, "analysis") || len(rest) == len("analysis") || !isLetterByte(rest[len("analysis")]) {
+			return 0, -1, false
+		}
+		if f := strings.Index(rest, harmonyFinal); f >= 0 {
+			return len(answer) - len(rest) + f + len(harmonyFinal), -1, true
+		}
+		return len(answer), start, true
+	}
+	for at := len(answer) - len(rest); ; {
+		nameAt := at + len(harmonyChannel)
+		m := strings.Index(answer[nameAt:], harmonyMessage)
+		if m < 0 {
+			return len(answer), start, true // cut off before the channel's message began
+		}
+		name := strings.TrimSpace(answer[nameAt : nameAt+m])
+		body := nameAt + m + len(harmonyMessage)
+		if name == "final" || strings.HasPrefix(name, "final ") || strings.HasPrefix(name, "final<") {
+			return body, -1, true
+		}
+		next := strings.Index(answer[body:], harmonyChannel)
+		if next < 0 {
+			if strings.Contains(answer[body:], "<|end|>") {
+				return len(answer), -1, true // the reasoning ended, and no answer followed it
+			}
+			return len(answer), at, true
+		}
+		at = body + next
+	}
+}
+
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // findReasoningTag finds the next opening or closing reasoning tag from answer[from], and returns
 // its start and end offsets and whether it closes, or -1 when there is none.

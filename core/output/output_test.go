@@ -45,6 +45,22 @@ func TestFindReasoning(t *testing.T) {
 		{"block after the answer is kept", "<think>a</think>yes <think>b</think>", "yes <think>b</think>", -1},
 		{"not a reasoning tag", "<thinker>x</thinker>yes", "<thinker>x</thinker>yes", -1},
 		{"mismatched close ends the block", "<thinking>x</think>yes", "yes", -1},
+		// gpt-oss's Harmony channels as servers that do not parse them send them (llama.cpp
+		// #15181 with reasoning_format none; mlx-lm #1867; oobabooga textgen #7374 and llamafarm
+		// #753 with the special tokens dropped).
+		{"harmony channels", "<|channel|>analysis<|message|>The facts give 1889.<|end|><|start|>assistant<|channel|>final<|message|>Yes", "Yes", -1},
+		{"harmony, start marker first", "<|start|>assistant<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>final<|message|>{\"a\":1}", "{\"a\":1}", -1},
+		{"harmony, commentary between", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>commentary<|message|>b<|end|><|start|>assistant<|channel|>final<|message|>No", "No", -1},
+		{"harmony, final json channel", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>final json<|message|>{}", "{}", -1},
+		{"harmony, constrained final", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>final <|constrain|>json<|message|>{}", "{}", -1},
+		{"harmony, final only", "<|channel|>final<|message|>Yes", "Yes", -1},
+		{"harmony cut in the analysis", "<|channel|>analysis<|message|>The facts give", "", 0},
+		{"harmony cut before a message", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>fin", "", 0},
+		{"harmony analysis ended, no final", "<|channel|>analysis<|message|>a<|end|>", "", -1},
+		{"harmony tokens dropped", "analysisWe need to check the date. It matches.assistantfinalYes", "Yes", -1},
+		{"harmony tokens dropped, cut in the analysis", "analysisWe need to check", "", 0},
+		{"the word analysis is no channel", "analysis: the answer is right.\nYes", "analysis: the answer is right.\nYes", -1},
+		{"a channel marker later is text", "Yes <|channel|>final<|message|>No", "Yes <|channel|>final<|message|>No", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
