@@ -202,6 +202,45 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "number then a letter", answer: "Score: 4th", codes: codes(diag.AnswerNoVerdict)},
 		{name: "truncated reasoning", answer: "<think>Score: 4 seems", codes: codes(diag.AnswerTruncated)},
 		{name: "empty", answer: "", codes: codes(diag.AnswerEmpty)},
+		// Scores of aspects beside the score: the label after another word is another score
+		// while the label also stands on its own (multi-criteria rubrics, G-Eval-style steps).
+		{name: "overall first, then an aspect", answer: "Overall Score: 4\nClarity Score: 2", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "aspects, then the score", answer: "- Accuracy Score: 2\n- Clarity Score: 5\n\n**Score:** 3", passed: no(), score: score(3), codes: codes(diag.AnswerSeveralScores)},
+		{name: "a score in a sentence after the score", answer: "Score: 4\n\nNote: a Score: 5 would need the launch date too.", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "only aspect scores: read as they come", answer: "Relevance Score: 2\nCompleteness Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "an aspect alone", answer: "Relevance Score: 4", passed: yes(), score: score(4)},
+		{name: "final and total only say which", answer: "Score: 2 for the first part.\nTotal Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "snake-case aspect keys", answer: `{"clarity_score": 2, "overall_score": 4}`, passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		// A comma in the number: a decimal comma (4,5) or a thousands separator (1,000), not 4 or 1.
+		{name: "decimal comma", answer: "Score: 4,5", codes: codes(diag.AnswerNoVerdict)},
+		{name: "thousands separator", answer: "Score: 1,000", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a comma then a reason", answer: "Score: 2, the dates are wrong", passed: no(), score: score(2)},
+		{name: "a vulgar fraction is no whole number", answer: "Score: 4½", codes: codes(diag.AnswerNoVerdict)},
+		// "Score: [your score]" in the prompt, filled in.
+		{name: "number in brackets", answer: "Feedback: complete.\nScore: [4]", passed: yes(), score: score(4)},
+		{name: "range in brackets is the format echoed", answer: "Score: [1-5]", codes: codes(diag.AnswerNoVerdict)},
+		{name: "brackets around more than a number", answer: "Score: [4 of 5]", codes: codes(diag.AnswerNoVerdict)},
+		// A bold label or a heading above its number.
+		{name: "number on the next line", answer: "The answer is complete.\n\n**Score:**\n4", passed: yes(), score: score(4)},
+		{name: "number after a blank line", answer: "### Score:\n\n3/5", passed: no(), score: score(3)},
+		{name: "a list on the next line is no score", answer: "Score:\n- relevance 4\n- clarity 3", codes: codes(diag.AnswerNoVerdict)},
+	})
+	// Microsoft.Extensions.AI.Evaluation's and Azure AI Evaluation's evaluators ask for "<S0>your
+	// chain of thoughts</S0>, <S1>your explanation</S1>, <S2>your Score</S2>" (their prompts;
+	// dotnet/extensions #6569 quotes a judge's "Let's think step by step" answer); other prompts
+	// ask for the score in <score> tags.
+	r = defineSpec(t, spec("groundedness", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "S2", "min": 1, "max": 5, "pass_at": 4}`))
+	runReaderCases(t, r, "groundedness", []readerCase{
+		{name: "S0 S1 S2", answer: "<S0>Let's think step by step: the context gives the order id and the tracking code; the response repeats both.</S0>\n<S1>Fully grounded.</S1>\n<S2>5</S2>",
+			passed: yes(), score: score(5)},
+		{name: "score tag with spaces", answer: "<S0>The response adds a delivery date.</S0><S1>Partly grounded.</S1><S2> 3 </S2>", passed: no(), score: score(3)},
+		{name: "the format echoed in the thoughts, then the score", answer: "<S0>I must give <S2>your Score</S2> as 1 to 5.</S0><S2>4</S2>", passed: yes(), score: score(4)},
+		{name: "a closing tag is no label", answer: "<S0>x</S0><S1>y</S1></S2>", codes: codes(diag.AnswerNoVerdict)},
+		{name: "S2 tag left empty", answer: "<S0>x</S0><S1>y</S1><S2></S2>", codes: codes(diag.AnswerNoVerdict)},
+	})
+	r = defineSpec(t, spec("tagged", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "score", "min": 0, "max": 10, "pass_at": 7}`))
+	runReaderCases(t, r, "tagged", []readerCase{
+		{name: "score tags", answer: "<reasoning>All claims hold.</reasoning>\n<score>9</score>", passed: yes(), score: score(9)},
 	})
 	// Prometheus-style feedback ends with the score after a tag in brackets.
 	r = defineSpec(t, spec("prometheus", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "RESULT", "min": 1, "max": 5, "pass_at": 4}`))

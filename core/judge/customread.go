@@ -3,6 +3,7 @@ package judge
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
@@ -240,18 +241,90 @@ type scoreFound struct {
 
 // findScore reads a labelled number in answer[from:]: label (as a word, any case) then ':' or
 // '=' then a number, with Markdown emphasis, quotes and spaces allowed around each ("Score: 4",
-// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets then the
-// number ("[RESULT] 4", as Prometheus-style judges end their feedback). The last occurrence wins (an earlier one
-// that differs is a warning); a number over another maximum than max ("8/10") is an error.
+// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets or angle
+// brackets then the number ("[RESULT] 4", as Prometheus-style judges end their feedback;
+// "<S2>4</S2>", as Microsoft's and Azure AI's evaluators ask for the score; "<score>4</score>").
+// The last occurrence wins (an earlier one that differs is a warning); a number over another
+// maximum than max ("8/10") is an error.
+//
+// An occurrence right after another word is the score of something else when the answer also
+// has the label on its own: "Overall Score: 4" then "Clarity Score: 2" scores the answer 4, and
+// "Score: 4" then "a Score: 5 would need more detail" 4. "Final", "Overall" and "Total" only
+// say which score it is. When every occurrence follows a word, they are read as they come.
 func findScore(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
+	if plain := findScoreOf(answer, from, label, max, false); plain.found != nil || plain.anyPlain {
+		found, c := plain.result(answer, from, label, max)
+		for _, o := range plain.others {
+			if v, _ := strconv.ParseFloat(o.number, 64); found != nil && v != found.value {
+				found.checks = append(found.checks, diag.Warn(diag.AnswerSeveralScores, "the answer gives other scores ("+quote(answer[o.off:o.end])+
+					" at "+posIn(answer, o.off)+"), after another word: read as the score of something else; read "+found.text+" at "+posIn(answer, found.off)).
+					AtOffset(answer, o.off, o.end-o.off))
+				break
+			}
+		}
+		return found, c
+	}
+	return findScoreOf(answer, from, label, max, true).result(answer, from, label, max)
+}
+
+// scoreScan is what one pass of findScoreOf saw: the score found, and where the label was
+// followed by no number, by a range or by a number it cannot read.
+type scoreScan struct {
+	found                 *scoreFound
+	bare, ranged, unclear int
+	unclearText           string
+	anyPlain              bool // the label occurs on its own at least once (not after another word)
+	others                []otherScore
+}
+
+// otherScore is a number after the label where the label follows another word ("Clarity Score:
+// 2"), skipped while the label also occurs on its own.
+type otherScore struct {
+	off, end int // from the word before the label to the end of the number
+	number   string
+}
+
+// qualifierWords only say which score a label is, not that it is another one.
+var qualifierWords = []string{"final", "overall", "total"}
+
+// qualified reports whether the label at answer[start:] follows another word on its line (after
+// white space and emphasis), other than one of qualifierWords: "Clarity Score", "a Score". It
+// returns where that word starts, or -1.
+func qualified(answer string, start int) int {
+	i := start
+	for i > 0 && strings.IndexByte(" \t*_", answer[i-1]) >= 0 {
+		i--
+	}
+	j := i
+	for j > 0 {
+		r, size := utf8.DecodeLastRuneInString(answer[:j])
+		if !isWordRune(r) {
+			break
+		}
+		j -= size
+	}
+	if j == i {
+		return -1
+	}
+	for _, w := range qualifierWords {
+		if strings.EqualFold(answer[j:i], w) {
+			return -1
+		}
+	}
+	return j
+}
+
+// findScoreOf is one pass of findScore: over the occurrences of label that follow no other word
+// (all of them with qualifiedToo).
+func findScoreOf(answer string, from int, label string, max float64, qualifiedToo bool) (sc scoreScan) {
 	skip := func(i int) int {
 		for i < len(answer) && strings.IndexByte(" \t*_\"'`", answer[i]) >= 0 {
 			i++
 		}
 		return i
 	}
+	sc.bare, sc.ranged, sc.unclear = -1, -1, -1
 	var found *scoreFound
-	bare, ranged := -1, -1
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -269,27 +342,55 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		if isWordRune(before) || isWordRune(after) || k >= len(answer) {
 			continue
 		}
-		if before == '[' && answer[k] == ']' {
+		if before == '[' && answer[k] == ']' || before == '<' && answer[k] == '>' {
 			// A tag in brackets is its own separator: Prometheus' "[RESULT] 4" (a ':' or '='
-			// may follow it too).
+			// may follow it too), Microsoft's "<S2>4</S2>".
 			if c := skip(k + 1); c < len(answer) && (answer[c] == ':' || answer[c] == '=') {
 				k = c
 			}
 		} else if answer[k] != ':' && answer[k] != '=' {
 			continue
 		}
-		k = skip(k + 1)
+		if word := qualified(answer, start); word >= 0 {
+			if !qualifiedToo {
+				if n := skip(k + 1); numberEnd(answer, n) > n {
+					sc.others = append(sc.others, otherScore{off: word, end: numberEnd(answer, n), number: answer[n:numberEnd(answer, n)]})
+				}
+				continue
+			}
+		} else {
+			sc.anyPlain = true
+		}
+		k = numberStart(answer, skip(k+1))
 		e := numberEnd(answer, k)
 		if e == k {
-			bare = start
+			sc.bare = start
 			continue
+		}
+		num := e // the number's end; e goes on past a closing bracket
+		if k > 0 && answer[k-1] == '[' {
+			if e >= len(answer) || answer[e] != ']' {
+				sc.bare = start // "Score: [4 out of 5]": not a number in brackets
+				continue
+			}
+			e++ // "Score: [4]": the prompt's "[your score]" filled in
 		}
 		if isRange(answer, skip(e)) {
 			// "Score: 1-5" echoes the scale, "Score: 3-4" hesitates: neither is one score.
-			ranged, i = start, e
+			sc.ranged, i = start, e
 			continue
 		}
-		s := &scoreFound{text: answer[k:e], off: start, end: e, number: answer[k:e], numOff: k}
+		if e+1 < len(answer) && answer[e] == ',' && answer[e+1] >= '0' && answer[e+1] <= '9' {
+			// "Score: 4,5" is 4.5 where the comma is the decimal mark, "Score: 1,000" a
+			// thousand: either way not the 4 or the 1 before the comma.
+			c := e + 1
+			for c < len(answer) && (answer[c] >= '0' && answer[c] <= '9' || answer[c] == ',') {
+				c++
+			}
+			sc.unclear, sc.unclearText, i = start, answer[k:c], c
+			continue
+		}
+		s := &scoreFound{text: answer[k:num], off: start, end: e, number: answer[k:num], numOff: k}
 		s.value, _ = strconv.ParseFloat(s.text, 64)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
@@ -305,6 +406,13 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		}
 		found, i = s, e
 	}
+	sc.found = found
+	return sc
+}
+
+// result is the score findScore read in this scan, or the check that says why there is none.
+func (sc scoreScan) result(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
+	found, bare, ranged := sc.found, sc.bare, sc.ranged
 	switch {
 	case found != nil && found.otherScale:
 		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+posIn(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
@@ -317,12 +425,37 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	case ranged >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
 		return nil, &c
+	case sc.unclear >= 0:
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, sc.unclear)+" is followed by "+quote(sc.unclearText)+
+			", whose comma may be a decimal mark or a thousands separator: no score read").AtOffset(answer, sc.unclear, len(label))
+		return nil, &c
 	case bare >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
 	return nil, &c
+}
+
+// numberStart returns where the number after a label's separator starts, from k (after the
+// separator's spaces): k, or past one opening bracket ("Score: [4]", a prompt's "[score]"
+// filled in), or on the next line (a Markdown heading or bold label above its number,
+// "**Score:**\n4"), at most two line breaks down.
+func numberStart(answer string, k int) int {
+	if k < len(answer) && answer[k] == '[' {
+		return k + 1
+	}
+	j, breaks := k, 0
+	for j < len(answer) && strings.IndexByte(" \t\r\n*_", answer[j]) >= 0 {
+		if answer[j] == '\n' {
+			breaks++
+		}
+		j++
+	}
+	if breaks > 0 && breaks <= 2 && numberEnd(answer, j) > j {
+		return j
+	}
+	return k
 }
 
 // isRange reports whether answer[i:] goes on from a number to another one, as a range does:
@@ -355,8 +488,8 @@ func numberEnd(answer string, i int) int {
 	for ; j < len(answer) && (answer[j] >= '0' && answer[j] <= '9' || answer[j] == '.' && !dot && j > d && j+1 < len(answer) && answer[j+1] >= '0' && answer[j+1] <= '9'); j++ {
 		dot = dot || answer[j] == '.'
 	}
-	if r, _ := utf8.DecodeRuneInString(answer[j:]); j == d || isWordRune(r) {
-		return i
+	if r, _ := utf8.DecodeRuneInString(answer[j:]); j == d || isWordRune(r) || unicode.IsNumber(r) {
+		return i // "4th"; "4½", "4²" are not 4
 	}
 	return j
 }
