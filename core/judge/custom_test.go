@@ -338,7 +338,33 @@ func TestCustomJSONReaderPeers(t *testing.T) {
 	r = defineSpec(t, spec("rubric2", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "fail_values": [false]}`))
 	runReaderCases(t, r, "rubric2", []readerCase{
 		{name: "the text false", answer: `{"pass": "False"}`, passed: no(), score: score(0)},
-		{name: "yes is neither true nor false", answer: `{"pass": "yes"}`, codes: codes(diag.AnswerBadField)},
+		// A boolean field reads "yes" and "no" as the built-ins read one (output.Bool).
+		{name: "yes is true", answer: `{"pass": "yes"}`, passed: yes(), score: score(1)},
+		{name: "unsure is neither true nor false", answer: `{"pass": "unsure"}`, codes: codes(diag.AnswerBadField)},
+	})
+	// Without fail_values, pass values that are one boolean fail only on the other: a judge
+	// asked for true or false that writes null, "unsure" or 0.5 has not failed the answer. Each
+	// of these was a confident failure (judges write null when they cannot tell; promptfoo-style
+	// rubrics ask for "pass": true or false; RAGAS-style verdicts are 1 or 0).
+	r = defineSpec(t, spec("rubric3", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "reason": "$.reason"}`))
+	runReaderCases(t, r, "rubric3", []readerCase{
+		{name: "null is no failure", answer: `{"reason": "I cannot tell from the output alone.", "pass": null}`, codes: codes(diag.AnswerBadField)},
+		{name: "a word that is no boolean", answer: `{"reason": "mostly", "pass": "partially"}`, codes: codes(diag.AnswerBadField)},
+		{name: "a number that is no boolean", answer: `{"reason": "half", "pass": 0.5}`, codes: codes(diag.AnswerBadField)},
+		{name: "false fails", answer: `{"reason": "no greeting", "pass": false}`, passed: no(), score: score(0)},
+		{name: "the text No fails", answer: `{"reason": "no greeting", "pass": "No"}`, passed: no(), score: score(0)},
+		{name: "the text Yes passes", answer: `{"reason": "greets", "pass": "Yes"}`, passed: yes(), score: score(1)},
+	})
+	r = defineSpec(t, spec("ragas-verdict", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.statements[*].verdict", "pass_values": [1]}`))
+	runReaderCases(t, r, "ragas-verdict", []readerCase{
+		{name: "ones and zeros", answer: `{"statements": [{"statement": "a", "verdict": 1}, {"statement": "b", "verdict": 0}]}`, passed: no(), score: score(0)},
+		{name: "a verdict that is neither", answer: `{"statements": [{"statement": "a", "verdict": 1}, {"statement": "b", "verdict": "idk"}]}`, codes: codes(diag.AnswerBadField)},
+	})
+	// Pass values that are texts keep the rule: any other value fails.
+	r = defineSpec(t, spec("texts", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.verdict", "pass_values": ["yes", "idk"]}`))
+	runReaderCases(t, r, "texts", []readerCase{
+		{name: "another text fails", answer: `{"verdict": "unsure"}`, passed: no(), score: score(0)},
+		{name: "true is yes", answer: `{"verdict": true}`, passed: yes(), score: score(1)},
 	})
 	r = defineSpec(t, spec("precision", `"{{ question }} {{ answer }}"`,
 		`{"kind": "json", "pass": "$.verdict", "pass_values": [1], "reason": "$.reason"}`))

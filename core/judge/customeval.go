@@ -154,6 +154,9 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 		}
 		if rd.pass != nil {
 			rd.classes, rd.classless = jsonWords(rd.passValues, rd.failValues)
+			if rd.failValues == nil {
+				rd.failValues = otherBoolean(rd.passValues)
+			}
 		}
 		e.Output = "a JSON object"
 		e.Score = Score{Kind: ScoreNumber, Decimals: 2}

@@ -152,7 +152,8 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			for _, x := range vals {
 				ok := k == 0 && containsValue(rd.passValues, x.v)
 				if k == 0 && !ok && rd.failValues != nil && !containsValue(rd.failValues, x.v) {
-					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value nor a fail value"))
+					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value ("+describeValues(rd.passValues)+
+						") nor a fail value ("+describeValues(rd.failValues)+")"))
 				}
 				all, some = all && ok, some || ok
 				n, isNum := scoreValue(x.v)
@@ -518,6 +519,15 @@ func describeValue(v any) string {
 		return string(b[:60]) + "…"
 	}
 	return string(b)
+}
+
+// describeValues lists vals as a message shows them: `true`, `"yes" or "idk"`.
+func describeValues(vals []any) string {
+	shown := make([]string, len(vals))
+	for k, x := range vals {
+		shown[k] = describeValue(x)
+	}
+	return strings.Join(shown, " or ")
 }
 
 // indexFold is strings.Index ignoring case (a first byte that differs in ASCII case too is
