@@ -190,6 +190,10 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 		}
 	}
 	switch f := d.Answer2.Faithfulness; {
+	case f == nil && d.Answer2.OnlyNoDocument != nil && !*d.Answer2.OnlyNoDocument:
+		// The judge said the answer does more than assert that no document answers, so null is
+		// not the prompt's "not measurable": say what the judge did, not what it did not find.
+		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, though it says the actual output does more than assert that no document answers the question"))
 	case f == nil:
 		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
 	case *f:
