@@ -805,3 +805,23 @@ func TestBuiltinReaderInputsAreVariables(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "A. at least 3.5", got.Prompt)
 }
+
+// TestScoreReaderWorkIsLinear: an answer of thousands of labels costs one pass. Each score that
+// differed from the one before was worded as a warning at once (a position is a pass over the
+// answer: quadratic), and each label looked for a ")" to the end of the answer. Counted in
+// allocations, not time: the warnings allocated about five each, 45,000 for this answer.
+func TestScoreReaderWorkIsLinear(t *testing.T) {
+	answer := strings.Repeat("Score: 1\nScore: 2\n", 1<<12)
+	allocs := testing.AllocsPerRun(3, func() {
+		s, c := findScore(answer, 0, "Score", 5)
+		require.Nil(t, c)
+		require.Equal(t, 2.0, s.value)
+		require.Len(t, s.checks, 1)
+	})
+	assert.Less(t, allocs, 100.0)
+	for _, hostile := range []string{strings.Repeat("Score: ", 1<<16), strings.Repeat("Score (", 1<<16), strings.Repeat("<score>", 1<<16)} {
+		_, c := findScore(hostile, 0, "Score", 5)
+		require.NotNil(t, c)
+		assert.Equal(t, diag.AnswerNoVerdict, c.Code)
+	}
+}

@@ -325,7 +325,9 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 		return i
 	}
 	sc.bare, sc.ranged, sc.unclear = -1, -1, -1
-	var found *scoreFound
+	var found scoreFound // the last score read, when has
+	has := false
+	var changed severalScores
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -337,7 +339,7 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 		after, _ := utf8.DecodeRuneInString(answer[i:])
 		k := skip(i)
 		// An aside in parentheses may stand before the colon: "Score (1-5): 4", "Relevance (out of 5): 4".
-		if c := strings.IndexByte(answer[k:], ')'); k < len(answer) && answer[k] == '(' && c > 0 && c <= 24 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
+		if c := strings.IndexByte(answer[k:min(len(answer), k+25)], ')'); k < len(answer) && answer[k] == '(' && c > 0 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
 			k = skip(k + c + 1)
 		}
 		if isWordRune(before) || isWordRune(after) || k >= len(answer) {
@@ -391,7 +393,7 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 			sc.unclear, sc.unclearText, i = start, answer[k:c], c
 			continue
 		}
-		s := &scoreFound{text: answer[k:num], off: start, end: e, number: answer[k:num], numOff: k}
+		s := scoreFound{text: answer[k:num], off: start, end: e, number: answer[k:num], numOff: k}
 		s.value, _ = strconv.ParseFloat(s.text, 64)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
@@ -399,16 +401,28 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 				s.text, s.otherScale, e, s.end = answer[k:de], den != max, de, de
 			}
 		}
-		if found != nil && found.value != s.value {
-			s.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+found.text+" at "+posIn(answer, found.off)+
-				", "+s.text+" at "+posIn(answer, start)+"): read the last").AtOffset(answer, start, e-start)}
-		} else if found != nil {
-			s.checks = found.checks
+		if has && found.value != s.value {
+			// Worded once the scan is over: a position costs a pass over the answer, and an
+			// answer may give thousands of scores.
+			changed = severalScores{earlier: found.text, earlierOff: found.off, later: s.text, off: start, n: e - start}
 		}
-		found, i = s, e
+		found, has, i = s, true, e
 	}
-	sc.found = found
+	if !has {
+		return sc
+	}
+	if changed.later != "" {
+		found.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+changed.earlier+" at "+posIn(answer, changed.earlierOff)+
+			", "+changed.later+" at "+posIn(answer, changed.off)+"): read the last").AtOffset(answer, changed.off, changed.n)}
+	}
+	sc.found = &found
 	return sc
+}
+
+// severalScores is where the score read last first differed from the one before it.
+type severalScores struct {
+	earlier, later     string
+	earlierOff, off, n int
 }
 
 // result is the score findScore read in this scan, or the check that says why there is none.

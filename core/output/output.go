@@ -360,6 +360,13 @@ func scan(answer string, off int, keys []string) *scanner {
 			break
 		}
 		i += j
+		if cannotStartObject(answer, i+1) {
+			// "{{" and "{[" fail at the second byte whatever follows ("expected a key"), mention
+			// no key and are not cut off: skip them without a parser, so that a megabyte of
+			// braces costs a pass over the bytes, not an attempt (and an error message) each.
+			i++
+			continue
+		}
 		c := &candidate{start: i}
 		end := len(answer)
 		if f := s.fenceAt(i); f != nil {
@@ -412,6 +419,16 @@ func scan(answer string, off int, keys []string) *scanner {
 		}
 	}
 	return s
+}
+
+// cannotStartObject reports whether the '{' before answer[i] cannot start an object: the next
+// byte past white space opens another object or list, or closes or separates, where an object
+// needs a key or '}'.
+func cannotStartObject(answer string, i int) bool {
+	for i < len(answer) && (answer[i] == ' ' || answer[i] == '\t' || answer[i] == '\r' || answer[i] == '\n') {
+		i++
+	}
+	return i < len(answer) && strings.IndexByte("{[],:)", answer[i]) >= 0
 }
 
 // result chooses the payload among the attempts, or the error that best says why there is none.

@@ -341,6 +341,28 @@ func repairMessages(rs []Repair) []string {
 	return out
 }
 
+// TestBracesCostNoAttempts: a '{' that another '{' or '[' follows cannot start an object, so a
+// megabyte of braces (a hostile answer, or a template echoed with doubled braces) costs one pass
+// and no parser attempt each. Counted in allocations, not time: each attempt allocated a parser
+// and worded an error (about six allocations a brace: 400,000 for these 64 KiB).
+func TestBracesCostNoAttempts(t *testing.T) {
+	for _, answer := range []string{strings.Repeat("{", 1<<16), strings.Repeat("{[", 1<<15), strings.Repeat("{ {", 1<<14)} {
+		allocs := testing.AllocsPerRun(3, func() {
+			_, err := FindJSON("t", answer, "claims")
+			require.Error(t, err)
+		})
+		assert.Less(t, allocs, 100.0, "%.10q…", answer)
+	}
+	// What can be read is still read: doubled braces around an object, and a '{' that ends
+	// the answer is a cut.
+	p, err := FindJSON("t", `{{"claims": [1]}}`, "claims")
+	require.NoError(t, err)
+	assert.Equal(t, `{"claims":[1]}`, js(t, p.Object))
+	_, err = FindJSON("t", "{{", "claims")
+	require.Error(t, err)
+	assert.Equal(t, diag.AnswerTruncated, err.(*diag.Error).Code)
+}
+
 // TestRepairPositions checks that each repair says where it was made: the span of its first
 // occurrence in the original answer, and a warning check pointing there.
 func TestRepairPositions(t *testing.T) {
