@@ -295,6 +295,21 @@ func TestCustomJSONReader(t *testing.T) {
 		{name: "an empty list is no verdict", answer: `{"items": []}`, codes: codes(diag.AnswerMissingField)},
 		{name: "not a list", answer: `{"items": {"ok": true}}`, codes: codes(diag.AnswerMissingField)},
 	})
+	// A mean of the largest numbers is the largest number: summed first it overflowed to
+	// infinity, which could not be sent to the page at all ("internal: cannot encode").
+	r = defineSpec(t, spec("huge", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": {"path": "$.s[*]", "combine": "mean"}}`))
+	runReaderCases(t, r, "huge", []readerCase{
+		{name: "mean of the largest floats", answer: `{"s": [1.7976931348623157e308, 1.7976931348623157e308]}`, score: score(1.7976931348623157e308)},
+		{name: "mean of huge opposites", answer: `{"s": [1e308, -1e308, 1e308, -1e308]}`, score: score(0)},
+	})
+	r = defineSpec(t, spec("range", `"{{ question }} {{ answer }}"`, `{"kind": "score", "min": 1, "max": 5}`))
+	v, err := r.Parse("range", inputsQA, "Score: "+strings.Repeat("9", 400))
+	require.NoError(t, err)
+	require.Len(t, v.Checks, 1)
+	assert.Equal(t, "the score infinity (at 1:1) is outside 1..5", v.Checks[0].Message)
+	v, err = r.Parse("range", inputsQA, "Score: 1e400")
+	require.NoError(t, err)
+	assert.Equal(t, diag.AnswerNoVerdict, v.Checks[0].Code)
 	// A json reader with a score and pass_at passes by the score; an index picks one item.
 	r = defineSpec(t, spec("first", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": "$.scores[1]", "min": 1, "max": 5, "pass_at": 3}`))
 	runReaderCases(t, r, "first", []readerCase{

@@ -160,7 +160,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 				if k == 1 && !isNum {
 					return fail(diag.Fail(diag.AnswerBadField, "the score at "+x.path+" is "+describeValue(x.v)+", not a number"))
 				}
-				sum += n
+				sum += n / float64(len(vals)) // each a share of the mean: a sum of 1e308s would overflow
 			}
 			if k == 0 {
 				setPassed(v, all || f.Combine == "any" && some)
@@ -169,7 +169,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 				}
 				continue
 			}
-			score, where = sum/float64(len(vals)), "at "+f.Path
+			score, where = sum, "at "+f.Path
 		}
 		v.site = rd.jsonSite(answer, p, v)
 		if rd.score == nil {
