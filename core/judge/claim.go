@@ -377,6 +377,12 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		}
 		r := &d.Claims[i]
 		status, assertions := gradeClaim(obj, r.ID, warn)
+		if _, _, twice := p.Conflict(obj, "grounded"); twice && status == statusGrounded {
+			// {"grounded": false, …, "grounded": true}: the last value was kept, but the entry
+			// grades its claim both ways, which counts as ungrounded, as a claim graded twice does.
+			warn(diag.ClaimsDuplicate, "the judge wrote grounded twice in claim %s's entry, with different values; counted as ungrounded", r.ID)
+			status = statusUngrounded
+		}
 		if judged[i] {
 			switch prev := r.Status; {
 			case prev == status:

@@ -113,6 +113,12 @@ func TestClaimParse(t *testing.T) {
 				`W: claim c2: an ungrounded assertion is "N/A", which lists none; ignored`,
 				"W: claim c3: an ungrounded assertion has neither an assertion nor a reason; ignored",
 				`W: claim c3: an ungrounded assertion is "", which lists none; ignored`}},
+		// grounded written twice in one entry grades the claim both ways: ungrounded, as a claim
+		// graded twice is, whichever comes last (the last value, true, made it grounded).
+		{name: "grounded twice in one entry", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [], "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{
+				`W: judge answer: the key "grounded" appears twice, the last value is used at 1:118`,
+				"W: the judge wrote grounded twice in claim c2's entry, with different values; counted as ungrounded"}},
 		{name: "an assertion that starts with None is one", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": false, "ungrounded_assertions": ["None of the evidence gives the dose"]}]}`,
 			passed: "false", score: "0.6667", statuses: "grounded grounded ungrounded"},
 		{name: "self-contradiction", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true, "ungrounded_assertions": [{"assertion": "no adverse reactions", "reason": "not in the evidence"}]}, {"claim_id": "c3", "grounded": true}]}`,

@@ -295,6 +295,18 @@ func TestCustomJSONReader(t *testing.T) {
 		{name: "an empty list is no verdict", answer: `{"items": []}`, codes: codes(diag.AnswerMissingField)},
 		{name: "not a list", answer: `{"items": {"ok": true}}`, codes: codes(diag.AnswerMissingField)},
 	})
+	// A key written twice with different values says two things: the lenient reading keeps the
+	// last, as Python's json does (and so RAGAS and DeepEval), but either could be the verdict.
+	// Each of these was a confident verdict from the last value.
+	r = defineSpec(t, spec("twice", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.pass", "pass_values": [true], "score": {"path": "$.items[*].s", "combine": "mean"}, "reason": "$.reason"}`))
+	runReaderCases(t, r, "twice", []readerCase{
+		{name: "pass twice, differently", answer: `{"pass": true, "items": [{"s": 1}], "reason": "ok", "pass": false}`, codes: codes(diag.AnswerRepaired, diag.AnswerSeveralVerdicts)},
+		{name: "pass in two cases", answer: `{"pass": true, "Pass": false, "items": [{"s": 1}], "reason": "ok"}`, codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "a score twice in an item", answer: `{"pass": true, "items": [{"s": 1}, {"s": 0, "s": 1}], "reason": "ok"}`, codes: codes(diag.AnswerRepaired, diag.AnswerSeveralVerdicts)},
+		{name: "pass twice, alike", answer: `{"pass": true, "items": [{"s": 1}], "reason": "ok", "pass": true}`, passed: yes(), score: score(1), codes: codes(diag.AnswerRepaired)},
+		{name: "the reason twice is no verdict", answer: `{"reason": "first", "pass": true, "items": [{"s": 0.5}], "reason": "second"}`, passed: yes(), score: score(0.5), codes: codes(diag.AnswerRepaired)},
+	})
 	// A mean of the largest numbers is the largest number: summed first it overflowed to
 	// infinity, which could not be sent to the page at all ("internal: cannot encode").
 	r = defineSpec(t, spec("huge", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": {"path": "$.s[*]", "combine": "mean"}}`))

@@ -133,6 +133,10 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 				continue
 			}
 			vals, missing := pickPath(p.Object, f.Path)
+			if first, last, twice := pathConflict(p, p.Object, f.Path); twice && k < 2 {
+				return fail(diag.Fail(diag.AnswerSeveralVerdicts, "the answer's JSON gives "+f.Path+" twice with different values (at "+posIn(answer, first)+
+					" and at "+posIn(answer, last)+"), so it cannot be read").AtOffset(answer, last, 0))
+			}
 			switch {
 			case k == 2 && len(vals) == 1:
 				d.Reason, _ = vals[0].v.(string)

@@ -89,3 +89,45 @@ func topKey(path string) string {
 	}
 	return path
 }
+
+// pathConflict reports whether a key on path in root was written twice with values that differ
+// (output.Payload.Conflict), in any object the path goes through: where the two values are.
+func pathConflict(p *output.Payload, root *value.Object, path string) (first, last int, ok bool) {
+	cur := []any{root}
+	for i := 1; i < len(path) && path[0] == '$'; {
+		j := i + 1
+		for j < len(path) && path[j] != '.' && path[j] != '[' {
+			j++
+		}
+		if path[i] == '[' {
+			j = strings.IndexByte(path[i:], ']') + i + 1
+			if j == i {
+				return 0, 0, false
+			}
+		}
+		step := path[i:j]
+		var next []any
+		for _, c := range cur {
+			switch x := c.(type) {
+			case *value.Object:
+				if step[0] != '.' {
+					continue
+				}
+				if f, l, twice := p.Conflict(x, step[1:]); twice {
+					return f, l, true
+				}
+				if v, has := output.Field(x, step[1:]); has {
+					next = append(next, v)
+				}
+			case []any:
+				if step == "[*]" {
+					next = append(next, x...)
+				} else if n, err := strconv.Atoi(strings.Trim(step, "[]")); err == nil && n >= 0 && n < len(x) {
+					next = append(next, x[n])
+				}
+			}
+		}
+		cur, i = next, j
+	}
+	return 0, 0, false
+}

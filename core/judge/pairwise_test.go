@@ -57,6 +57,11 @@ func TestPairwiseParse(t *testing.T) {
 		{name: "null without reason", answer: pairJSON("false", "true", "false", "null"), passed: "null", score: "null", f1: "true", f2: "null",
 			checks: []string{"W: answer_2: the judge graded faithfulness null (not measurable) but also says the answer does not only assert that no document answers",
 				"E: undetermined: the judge graded answer_2's faithfulness null, though it says the actual output does more than assert that no document answers the question"}},
+		// answer_2's grade given twice, differently: undetermined, not the last one.
+		{name: "faithfulness twice, differently", answer: `{"answer_1": {"faithfulness": true}, "answer_2": {"faithfulness": true, "faithfulness_justification": "x", "faithfulness": false}}`,
+			passed: "null", score: "null", f1: "true", f2: "false",
+			checks: []string{`W: judge answer: the key "faithfulness" appears twice, the last value is used at 1:108`,
+				"E: the judge graded answer_2 twice, differently (at 1:67 and at 1:124), so it cannot be read"}},
 		{name: "graded although no document", answer: pairJSON("false", "true", "true", "false"), passed: "false", score: "0", f1: "true", f2: "false",
 			checks: []string{"W: answer_2: the judge says the answer only asserts that no document answers, which the prompt grades null, but graded it false"}},
 		{name: "one and zero", answer: pairJSON("false", "1", "false", "0"), passed: "false", score: "0", f1: "true", f2: "false",

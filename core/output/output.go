@@ -38,9 +38,42 @@ type Payload struct {
 	// holds only what arrived before the cut, and Closed tells its objects that arrived whole.
 	Cut bool
 
-	spans   map[*value.Object][2]int
-	members []memberAt
-	cut     map[*value.Object]bool
+	spans     map[*value.Object][2]int
+	members   []memberAt
+	conflicts []conflictAt
+	cut       map[*value.Object]bool
+}
+
+// Conflict reports whether the judge wrote o's member key (matched as Field matches it) more
+// than once with values that differ: the same key twice ({"pass": true, …, "pass": false}), or
+// two keys Field takes for one ("pass" and "Pass"). The lenient reading keeps the last, as
+// Python's json does, but a verdict read from either would be a guess. first and last are the
+// byte offsets in the answer of two of the values.
+func (p *Payload) Conflict(o *value.Object, key string) (first, last int, ok bool) {
+	want := looseKey(key)
+	for _, c := range p.conflicts {
+		if c.obj == o && looseKey(c.key) == want {
+			return c.first, c.last, true
+		}
+	}
+	var seen string
+	var seenV any
+	for _, k := range o.Keys() {
+		if looseKey(k) != want {
+			continue
+		}
+		v, _ := o.Get(k)
+		if seen == "" {
+			seen, seenV = k, v
+			continue
+		}
+		if !sameValue(seenV, v) {
+			a, _ := p.ValueAt(o, seen)
+			b, _ := p.ValueAt(o, k)
+			return a, b, true
+		}
+	}
+	return 0, 0, false
 }
 
 // Span returns the byte offsets in the original answer where o, an object of the payload,
@@ -454,7 +487,7 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans, members: last.fixes.members}, nil
+	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans, members: last.fixes.members, conflicts: last.fixes.conflicts}, nil
 }
 
 // notes are the repairs made reading c, the payload's object, and the text ignored around it:
@@ -493,7 +526,7 @@ func (s *scanner) arrived(c *candidate) *Payload {
 		return nil
 	}
 	read := &candidate{start: c.start, end: len(s.answer), fixes: p, fence: c.fence}
-	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, members: p.members, cut: p.cut}
+	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, members: p.members, conflicts: p.conflicts, cut: p.cut}
 }
 
 // outside returns the offsets of the first non-space byte before and after c that is not the

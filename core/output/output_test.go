@@ -363,6 +363,33 @@ func TestBracesCostNoAttempts(t *testing.T) {
 	assert.Equal(t, diag.AnswerTruncated, err.(*diag.Error).Code)
 }
 
+// TestConflict: a key written twice with values that differ, or in two spellings Field takes for
+// one, is a conflict with where both values are; the same value twice is not.
+func TestConflict(t *testing.T) {
+	for _, tc := range []struct {
+		answer, key string
+		first, last int // byte offsets of the values; -1 for no conflict
+	}{
+		{`{"pass": true, "pass": false}`, "pass", 9, 23},
+		{`{"pass": true, "Pass": false}`, "pass", 9, 23},
+		{`{"pass": true, "PASS": true}`, "pass", -1, -1},
+		{`{"pass": [1, 2], "pass": [1, 2]}`, "pass", -1, -1},
+		{`{"pass": 1, "pass": 1.0}`, "pass", -1, -1},
+		{`{"pass": {"a": 1}, "pass": {"a": 2}}`, "pass", 9, 27},
+		{`{"reason": "a", "reason": "b", "pass": true}`, "pass", -1, -1},
+	} {
+		p, err := FindJSON("t", tc.answer, tc.key)
+		require.NoError(t, err, tc.answer)
+		first, last, ok := p.Conflict(p.Object, tc.key)
+		if tc.first < 0 {
+			assert.False(t, ok, tc.answer)
+			continue
+		}
+		require.True(t, ok, tc.answer)
+		assert.Equal(t, [2]int{tc.first, tc.last}, [2]int{first, last}, tc.answer)
+	}
+}
+
 // TestRepairPositions checks that each repair says where it was made: the span of its first
 // occurrence in the original answer, and a warning check pointing there.
 func TestRepairPositions(t *testing.T) {
