@@ -397,10 +397,11 @@ export class Runner {
         /** @type {{stage: string, orders?: any[]}} */
         const at = { stage: "call" };
         try {
+          /** @type {{verdict: any, repaired: boolean, orders?: any[]}} */
           const one = await once(this, item, rendered, index, 0, result, cacheWrites, at, result.answers);
           result.verdict = one.verdict;
           result.repaired = one.repaired;
-          if ("orders" in one) result.orders = one.orders;
+          if (one.orders) result.orders = one.orders;
         } finally {
           stage = at.stage;
           if (at.orders) result.orders = at.orders;
