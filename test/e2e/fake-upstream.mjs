@@ -8,7 +8,10 @@
 //   judge-401    401 with OpenAI's error body          judge-404  404 model not found
 //   judge-429    429 with Retry-After: 7               judge-500  500 server error
 //   judge-xss    an answer full of markup and script that must stay text
-// A test can also set fake.answer = (prompt) => string to script the answer's text.
+// A test can also set fake.answer = (prompt, evaluatorId, body) => string to script the answer's
+// text (body is the request: body.model tells the models a test invents apart); a promise of a
+// string holds the call until it resolves (a call whose client went away meanwhile gets nothing).
+// fake.answered lists {model, prompt} of every chat answer delivered.
 
 import http from "node:http";
 import { load } from "../../web/ragjudge.js";
@@ -43,6 +46,7 @@ export async function startFake() {
     requests: [], // {path, method, auth, body}
     disconnects: 0, // streams the client abandoned before the end
     answer: null,
+    answered: [], // {model, prompt} of each chat answer delivered
     url: "",
     close: null,
   };
@@ -79,8 +83,10 @@ export async function startFake() {
     const id = evaluatorOf(prompt);
     let text;
     if (model === "judge-xss") text = XSS_ANSWER;
-    else if (fake.answer) text = fake.answer(prompt, id);
+    else if (fake.answer) text = await fake.answer(prompt, id, body);
     else text = EXAMPLES[id] ? EXAMPLES[id].answer : "I cannot tell which evaluator this is.";
+    if (res.destroyed || req.socket.destroyed) return; // the client went away while the answer was held
+    fake.answered.push({ model, prompt });
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: Math.ceil(prompt.length / 4) + Math.ceil(text.length / 4) };
     const base = { id: "chatcmpl-fake", created: 1700000000, model, system_fingerprint: "fake" };
 

@@ -7,6 +7,7 @@
 
 import { caseOf } from "./cases.js";
 import { majority, votes } from "../stats/majority.js";
+import { expectedWords } from "./words.js";
 
 /** OUTCOMES are a graded case's outcomes, in the chart's order. */
 export const OUTCOMES = Object.freeze(["caught", "missed", "undetermined"]);
@@ -90,7 +91,7 @@ export function gradeCheckup(rj, items, results, order = []) {
     const c = caseOf(it);
     if (!c) return;
     const r = results[i];
-    const base = { index: i, row: it.checkup.row, transform: c.transform, name: c.name, expected: String((c.expect && c.expect.text) || ""), note: String(c.note || "") };
+    const base = { index: i, row: it.checkup.row, transform: c.transform, name: c.name, expected: expectedWords(c.expect), note: String(c.note || "") };
     if (!r) {
       pending++;
       cases.push({ ...base, outcome: "pending", detail: "not judged yet" });

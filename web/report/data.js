@@ -67,7 +67,7 @@ export const REPORT_FORMAT = 1;
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
  * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
  * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
- * @property {Object<string, any>} panels trust panels' data by name ("agreement", "consistency"), where the run has it
+ * @property {Object<string, any>} panels trust panels' data by name ("checkup", "agreement", "consistency", "position"), where the run has it
  * @property {string|null} [labelColumn] the run's human label column, when it has one (rows carry label and agrees)
  * @property {ReportRow[]} rows
  */
@@ -320,7 +320,8 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     where: scrubWhere(settings.where),
     params: safeParams(settings.params),
     run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold, repeats },
-    summary: { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
+    // A check-up's pass rate mixes cases built to pass with cases built to fail: its chart (panels.checkup) says what matters.
+    summary: run.checkup ? null : { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
     panels: panels || {},
     labelColumn: labels && labels.kind ? String(labels.column) : null,
     rows,

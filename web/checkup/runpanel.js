@@ -1,0 +1,94 @@
+// runpanel.js: the check-up chart in the Batch view's run card, for a check-up run (run.checkup):
+// graded from the open run's results (data.js) when they change, at most once a second while
+// cases stream in; a missed case opens in the case dialog (casedialog.js). It also gives the
+// exports their check-up fields (each case's row, failure mode, right verdict and outcome).
+
+import { checkupPanel } from "./chart.js";
+import { checkupView, isCheckup } from "./data.js";
+import { mountCaseDialog } from "./casedialog.js";
+import { checkupReferences } from "../checkupreferences.js";
+import { addStylesheet } from "../dom.js";
+
+const REDRAW_MS = 1000;
+
+/** ensureStylesheet adds checkup.css to the page once. */
+export function ensureStylesheet() {
+  addStylesheet(new URL("./checkup.css", import.meta.url).href, "checkup-css");
+}
+
+/**
+ * exportFields are the fields a check-up case adds to its exported row, after its score: the
+ * dataset row it was made from (1-based), its failure mode, the right verdict, the outcome and why.
+ * @param {import("./grade.js").CheckupGrades} grades
+ * @returns {import("../batch/export.js").Extra}
+ */
+export function checkupExportFields(grades) {
+  const byIndex = new Map(grades.cases.map((g) => [g.index, g]));
+  return {
+    keys: ["checkup_row", "failure_mode", "right_verdict", "outcome", "outcome_detail"],
+    of: (i) => {
+      const g = byIndex.get(i);
+      if (!g) return { checkup_row: null, failure_mode: null, right_verdict: null, outcome: null, outcome_detail: null };
+      return { checkup_row: g.row >= 0 ? g.row + 1 : null, failure_mode: g.transform, right_verdict: g.expected, outcome: g.outcome, outcome_detail: g.detail };
+    },
+  };
+}
+
+/**
+ * mountCheckupRun builds the chart's place in the run card and its case dialog; draw(counts)
+ * redraws it for the controller's open run (hidden for a run that is no check-up).
+ * @param {{rj: any, controller: import("../batch/run.js").RunController, renderVerdict: Function}} ctx
+ */
+export function mountCheckupRun({ rj, controller, renderVerdict }) {
+  ensureStylesheet();
+  const el = document.createElement("div");
+  el.className = "trust";
+  el.dataset.ref = "batch-checkup";
+  el.hidden = true;
+  const cases = mountCaseDialog({ rj, renderVerdict });
+  let key = "";
+  let at = 0;
+  /** @type {ReturnType<typeof checkupView> | null} */
+  let view = null;
+
+  /** @param {import("../batch/counts.js").RunCounts} counts */
+  function draw(counts) {
+    const c = controller.current;
+    if (!c || !isCheckup(c.run)) {
+      el.hidden = true;
+      el.replaceChildren();
+      key = "";
+      view = null;
+      return;
+    }
+    const k = `${c.run.id}|${counts.done}|${counts.remaining}`;
+    const now = performance.now();
+    if (k === key || (key.startsWith(c.run.id + "|") && counts.remaining > 0 && now - at < REDRAW_MS)) return;
+    key = k;
+    at = now;
+    view = checkupView(rj, c, { references: checkupReferences });
+    const v = view;
+    const list = v.missed.map((m) => m.index);
+    el.hidden = false;
+    el.replaceChildren(checkupPanel(document, v, { onOpen: (i) => cases.open(c, v.grades, i, list) }));
+  }
+
+  function grades() {
+    const c = controller.current;
+    if (!c || !isCheckup(c.run)) return null;
+    return checkupView(rj, c, { references: checkupReferences }).grades;
+  }
+
+  return {
+    el,
+    dialog: cases.dialog,
+    draw,
+    /** grades: the open check-up's cases graded now, or null for another run. */
+    grades,
+    /** exportFields: the open check-up's fields for each exported case, or null for another run. */
+    exportFields() {
+      const g = grades();
+      return g ? checkupExportFields(g) : null;
+    },
+  };
+}
