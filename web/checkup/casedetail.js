@@ -18,7 +18,7 @@ export function caseDetail(doc, m) {
     doc,
     "details",
     { class: "cu-case", dataset: { index: String(m.index) } },
-    el(doc, "summary", { text: `✗ ${where} · ${m.name}: ${m.detail}` }),
+    el(doc, "summary", { text: `✗ ${where}: ${m.detail}` }),
     el(
       doc,
       "div",

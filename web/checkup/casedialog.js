@@ -42,6 +42,8 @@ export function mountCaseDialog({ rj, renderVerdict }) {
     } catch (e) {
       prompt = "The prompt could not be rendered: " + String((e && /** @type {any} */ (e).message) || e);
     }
+    // The prompt opens on its end, where the case's inputs are (its start is the evaluator's instructions).
+    const promptEl = h("pre", { class: "mono cu-prompt", dataset: { ref: "checkup-case-prompt" }, text: prompt });
     let verdictEl = null;
     if (r && !r.error && r.verdict) {
       try {
@@ -52,26 +54,47 @@ export function mountCaseDialog({ rj, renderVerdict }) {
     }
     replace(
       dialog,
-      h("div", { class: "dialog-head" }, h("h2", { class: "card-title", text: list.length > 1 && at >= 0 ? `Case ${at + 1} of ${list.length}` : `Case ${index + 1}` }), prev, next, close),
+      h("div", { class: "dialog-head" }, h("h2", { class: "card-title", text: at >= 0 ? `${g.outcome === "missed" ? "Missed case" : "Case"} ${at + 1} of ${list.length}` : `Case ${index + 1}` }), prev, next, close),
       h("p", { class: `cu-outcome cu-is-${g.outcome}`, dataset: { ref: "checkup-case-outcome", outcome: g.outcome } }, h("strong", { text: mark }), ` · ${g.name} · ${where}`),
       h(
         "div",
         { class: "cu-versus" },
         h("div", { class: "cu-expect" }, h("div", { class: "stat-label", text: "Right verdict" }), h("div", { class: "cu-verdict-word", dataset: { ref: "checkup-case-expected" }, text: g.expected })),
-        h("div", { class: "cu-read" }, h("div", { class: "stat-label", text: "The judge's verdict, as read" }), h("div", { class: "cu-verdict-word", dataset: { ref: "checkup-case-read" }, text: r ? saidWords(c.ev, r) : "not judged yet" })),
+        h("div", { class: "cu-read cu-read-" + g.outcome }, h("div", { class: "stat-label", text: "The judge's verdict, as read" }), h("div", { class: "cu-verdict-word", dataset: { ref: "checkup-case-read" }, text: r ? saidWords(c.ev, r) : "not judged yet" })),
       ),
       h("p", { dataset: { ref: "checkup-case-detail" }, text: g.detail }),
       h("p", { class: "hint", text: "What was done to the row: " + g.note }),
-      h("details", { class: "raw", open: true }, h("summary", { text: "The prompt the judge got" }), h("pre", { class: "mono cu-prompt", dataset: { ref: "checkup-case-prompt" }, text: prompt })),
+      h("details", { class: "raw", open: true }, h("summary", { text: "The case's inputs" }), inputsOf(c.ev, item.inputs)),
       answersOf(r),
+      h("details", { class: "raw", open: true }, h("summary", { text: "The prompt the judge got" }), promptEl),
       verdictEl ? h("div", { class: "cu-verdict-view" }, h("h3", { class: "sub-title", text: "The verdict, as Evaluate shows it" }), verdictEl) : null,
     );
     dialog.dataset.index = String(index);
     if (!dialog.open) dialog.showModal();
+    promptEl.scrollTop = promptEl.scrollHeight;
     close.focus();
   }
 
   return { dialog, open };
+}
+
+/**
+ * inputsOf is a case's inputs in the evaluator's order, each under its label (the one the
+ * verdict is about marked), a list numbered.
+ * @param {any} ev
+ * @param {any} inputs
+ */
+function inputsOf(ev, inputs) {
+  const text = (/** @type {any} */ v) => (typeof v === "string" ? v : v && typeof v === "object" && typeof v.text === "string" ? (v.title ? v.title + ": " : "") + v.text : JSON.stringify(v));
+  const declared = ((ev && ev.inputs) || []).filter((/** @type {any} */ i) => inputs && i.name in inputs);
+  return h(
+    "dl",
+    { class: "cu-inputs" },
+    declared.map((/** @type {any} */ i) => [
+      h("dt", { text: (i.label || i.name) + (i.judged ? " (judged)" : "") }),
+      h("dd", {}, Array.isArray(inputs[i.name]) ? h("ol", {}, inputs[i.name].map((/** @type {any} */ x) => h("li", { text: text(x) }))) : h("div", { class: "cu-input-text", text: text(inputs[i.name]) })),
+    ]),
+  );
 }
 
 /**

@@ -7,13 +7,10 @@
 // missed case in place (casedetail.js).
 
 import { el, svg } from "../stats/make.js";
-import { pctText, intervalText, meaning, modeRate } from "./words.js";
+import { pctText, intervalText, meaning, modeRate, standing } from "./words.js";
 
 /** MISSED_SHOWN: how many missed cases the chart lists (the run's table shows them all). */
 export const MISSED_SHOWN = 50;
-
-/** SHORT names the published figures on the gauge, by their id (checkupreferences.js). */
-const SHORT = Object.freeze({ "mt-bench": "MT-Bench", contextualjudgebench: "ContextualJudgeBench", grouse: "GroUSE" });
 
 /**
  * @typedef {Object} MissedCase a case the judge missed, as the chart lists it
@@ -60,7 +57,7 @@ export function gauge(doc, c, { marks = [], big = false, label }) {
     const above = k % 2 === 1;
     root.append(svg(doc, "line", { x1: p(v), x2: p(v), y1: above ? y - 8 : y - 3, y2: above ? y + h + 3 : y + h + 8, class: "cu-mark" }));
     const anchor = v > 0.75 ? "end" : v < 0.25 ? "start" : "middle";
-    root.append(svg(doc, "text", { x: p(v), y: above ? y - 10 : y + h + 20, "text-anchor": anchor, class: "cu-mark-label", "data-mark": m.id }, `${SHORT[/** @type {keyof typeof SHORT} */ (m.id)] || m.id} ${pctText(v)}`));
+    root.append(svg(doc, "text", { x: p(v), y: above ? y - 10 : y + h + 20, "text-anchor": anchor, class: "cu-mark-label", "data-mark": m.id }, `${m.name || m.id} ${pctText(v)}`));
   });
   if (c.ci) root.append(svg(doc, "rect", { x: p(c.ci[0]), y, width: p(c.ci[1] - c.ci[0]), height: h, rx: h / 2, class: "cu-band" }));
   if (c.rate !== null) root.append(svg(doc, "circle", { cx: p(c.rate), cy: y + h / 2, r: big ? 9 : 5.5, class: "cu-dot" }));
@@ -112,8 +109,9 @@ export function legend(r) {
 }
 
 /**
- * references lists the published figures beside the catch rate, in small type, each with its
- * source (a link to it) and, folded, how far it compares with a check-up.
+ * references lists the published figures beside the catch rate, in small type, each in a line
+ * with its source (a link to it) and, folded, what it measured in full and how far it compares
+ * with a check-up.
  * @param {Document} doc
  * @param {readonly import("../types.js").CheckupReference[]} refs
  */
@@ -134,10 +132,11 @@ function references(doc, refs) {
           doc,
           "li",
           { dataset: { reference: r.id } },
-          el(doc, "strong", { text: `${r.figure} · ${SHORT[/** @type {keyof typeof SHORT} */ (r.id)] || s.title}` }),
-          el(doc, "span", { text: " " + r.measures + ". " }),
+          el(doc, "strong", { text: `${r.figure} · ${r.name || s.title}` }),
+          el(doc, "span", { text: " " + (r.short || r.measures) + " (" }),
           el(doc, "a", { text: `${who}, ${s.year}`, attrs: { href: s.url, target: "_blank", rel: "noopener noreferrer", title: `${s.title} (${s.venue})` } }),
-          el(doc, "details", {}, el(doc, "summary", { text: "How far it compares" }), el(doc, "span", { text: r.compare + "." })),
+          ")",
+          el(doc, "details", {}, el(doc, "summary", { text: "What it measured, and how far it compares" }), el(doc, "p", { text: `It measured ${r.measures}.` }), el(doc, "p", { text: `Beside a check-up: ${r.compare}.` })),
         );
       }),
     ),
@@ -175,6 +174,58 @@ function modeRow(doc, row, mode) {
 }
 
 /**
+ * standingChip flags the overall catch rate as a chart flags a result, icon and word with its
+ * colour (words.js standing): "✓ reliable", "! catches most", "✗ misses many".
+ * @param {Document} doc
+ * @param {import("../types.js").CheckupRow} overall
+ */
+function standingChip(doc, overall) {
+  const st = standing(overall);
+  return st ? el(doc, "span", { class: "cu-standing cu-standing-" + st.kind, dataset: { ref: "checkup-standing", standing: st.kind }, text: st.text }) : null;
+}
+
+/**
+ * missedCases lists the missed cases by failure mode: in the page each case is a button naming
+ * its row, opening it; in a report, each is drawn in place (caseDetail).
+ * @param {Document} doc
+ * @param {CheckupView} d
+ * @param {{onOpen?: (index: number) => void, caseDetail?: (doc: Document, m: MissedCase) => Element}} o
+ */
+function missedCases(doc, d, { onOpen, caseDetail }) {
+  /** @type {Map<string, MissedCase[]>} */
+  const groups = new Map();
+  for (const m of d.missed) {
+    if (!groups.has(m.transform)) groups.set(m.transform, []);
+    /** @type {MissedCase[]} */ (groups.get(m.transform)).push(m);
+  }
+  return el(
+    doc,
+    "div",
+    { class: "cu-missed", dataset: { ref: "checkup-missed" } },
+    [...groups].map(([transform, list]) =>
+      el(
+        doc,
+        "div",
+        { class: "cu-missed-mode", dataset: { transform } },
+        el(doc, "div", { class: "cu-missed-head" }, el(doc, "strong", { text: `${list[0].name} ` }), el(doc, "span", { class: "hint", text: `${list.length} missed · right verdict: ${list[0].expected}` })),
+        el(
+          doc,
+          "ul",
+          { class: onOpen ? "cu-missed-rows" : "cu-missed-cases" },
+          list.map((m) => {
+            const where = m.row >= 0 ? `Row ${m.row + 1}` : "The example";
+            if (!onOpen) return el(doc, "li", { dataset: { index: String(m.index) } }, caseDetail ? caseDetail(doc, m) : el(doc, "span", { text: `✗ ${where}: ${m.detail}` }));
+            const b = el(doc, "button", { class: "cu-open", text: "✗ " + where, attrs: { type: "button", title: m.detail, "aria-label": `${where}, ${m.name}: ${m.detail}` }, dataset: { ref: "checkup-open-case", index: String(m.index) } });
+            b.addEventListener("click", () => onOpen(m.index));
+            return el(doc, "li", { dataset: { index: String(m.index) } }, b);
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
  * checkupPanel draws a check-up. onOpen(index), when given, makes each missed case a button that
  * opens it (the page); without it, caseDetail(doc, missedCase) draws each in place (a report).
  * @param {Document} doc
@@ -191,30 +242,12 @@ export function checkupPanel(doc, d, { onOpen, caseDetail } = {}) {
     doc,
     "div",
     { class: "cu-score" },
-    el(doc, "div", { class: "cu-big", dataset: { ref: "checkup-rate" }, text: pctText(o.catch.rate) }),
-    el(doc, "div", { class: "stat-label", text: "of the failures it decided, caught" }),
+    el(doc, "div", { class: "cu-big-line" }, el(doc, "div", { class: "cu-big", dataset: { ref: "checkup-rate" }, text: pctText(o.catch.rate) }), standingChip(doc, o)),
+    el(doc, "div", { class: "stat-label", text: "catch rate: cases judged right, of those decided" }),
     el(doc, "div", { class: "cu-big-sub", dataset: { ref: "checkup-counts" }, text: o.catch.n ? `${o.catch.k} of ${o.catch.n} · 95% interval ${intervalText(o.catch.ci)}` : "no case decided yet" }),
     gauge(doc, o.catch, { marks: d.references, big: true, label: `Overall catch rate ${pctText(o.catch.rate)}` + (o.catch.ci ? `, 95% interval ${intervalText(o.catch.ci)}` : "") + "; published reference points marked" }),
   );
-  const missedList = d.missed.length
-    ? el(
-        doc,
-        "ol",
-        { class: "cu-missed", dataset: { ref: "checkup-missed" } },
-        d.missed.map((m) => {
-          const where = m.row >= 0 ? `Row ${m.row + 1}` : "The example";
-          const text = `${where} · ${m.name}: ${m.detail}`;
-          /** @type {HTMLElement | null} */
-          let open = null;
-          if (onOpen) {
-            const b = el(doc, "button", { class: "cu-open", text: "✗ " + text, attrs: { type: "button" }, dataset: { ref: "checkup-open-case", index: String(m.index) } });
-            b.addEventListener("click", () => onOpen(m.index));
-            open = b;
-          }
-          return el(doc, "li", { dataset: { index: String(m.index), transform: m.transform } }, open || (caseDetail ? caseDetail(doc, m) : el(doc, "span", { text: "✗ " + text })));
-        }),
-      )
-    : null;
+  const missedList = d.missed.length ? missedCases(doc, d, { onOpen, caseDetail }) : null;
   const panel = el(
     doc,
     "section",

@@ -57,6 +57,21 @@ export function reading(overall) {
 }
 
 /**
+ * standing flags the overall catch rate in two words, by the same bands reading uses: reliable
+ * (the interval's low end at 90% or more), catches most (80% or more), misses many; null before
+ * a case is decided.
+ * @param {import("../types.js").CheckupRow} overall
+ * @returns {{kind: "good"|"fair"|"poor", text: string} | null}
+ */
+export function standing(overall) {
+  const c = overall.catch;
+  if (!c.n || !c.ci || c.rate === null) return null;
+  if (c.ci[0] >= 0.9) return { kind: "good", text: "✓ reliable" };
+  if (c.rate >= 0.8) return { kind: "fair", text: "! catches most" };
+  return { kind: "poor", text: "✗ misses many" };
+}
+
+/**
  * leftOut says what the catch rate does not count: undetermined cases, failed calls, cases not
  * judged yet; "" when nothing is left out.
  * @param {import("../types.js").CheckupRow} overall
