@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { setup, proxySettings } from "./harness.mjs";
 import { loadDataset, setNumber, waitFor } from "./batch-env.mjs";
+import { axeViolations } from "./axe.mjs";
 import { judgeAnswer, groundingJSONL, GROUNDING_ROWS, PAIRWISE_ROWS, groundingParts } from "./checkup-judges.mjs";
 
 let env;
@@ -92,6 +93,7 @@ test("a check-up: a judge that catches every case and one that always says yes, 
   // Before paying: the cases and the calls, the model, the temperature.
   assert.equal(await page.textContent('[data-ref="checkup-setup-line"]'), `${cases} cases from 6 rows: ${cases} calls, one per case · judge-right · temperature 0 · max tokens 1,024`);
   assert.equal(chats().length, 0, "nothing is paid for before Run");
+  assert.deepEqual(await axeViolations(page), [], "the check-up card: axe violations");
 
   // ---- the judge that catches everything ---------------------------------------------------
   const right = await started(page, "checkup-run");
@@ -117,6 +119,11 @@ test("a check-up: a judge that catches every case and one that always says yes, 
   assert.equal(await page.getAttribute('[data-ref="checkup-standing"]', "data-standing"), "poor");
   assert.match(await page.textContent('[data-ref="checkup-meaning"]'), /It misses most of: a sentence from another row/);
 
+  for (const scheme of ["dark", "light"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    assert.deepEqual(await axeViolations(page), [], `the check-up chart, ${scheme}: axe violations`);
+  }
+
   // A missed case, one click away: the right verdict, the one read, the judge's answer, the prompt.
   assert.equal(await page.locator('[data-ref="checkup-open-case"]').count(), cases - verbatim);
   await page.locator('[data-ref="checkup-open-case"]').first().click();
@@ -130,6 +137,7 @@ test("a check-up: a judge that catches every case and one that always says yes, 
   const { answer, facts } = groundingParts(prompt);
   assert.ok(answer && facts.length, "the prompt the judge got, with the case's answer and facts");
   assert.ok(!facts.some((f) => f.includes(answer)), "the missed case's answer is in no fact");
+  assert.deepEqual(await axeViolations(page), [], "the case dialog: axe violations");
   await page.click('[data-ref="checkup-dialog"] .dialog-close');
 
   // ---- exports and report ------------------------------------------------------------------
@@ -159,6 +167,7 @@ test("a check-up: a judge that catches every case and one that always says yes, 
   assert.equal(await cmp.getAttribute("data-changed"), String(cases - verbatim), "every failure the second judge missed");
   assert.equal(await cmp.getAttribute("data-paired"), String(cases), "the same cases: same rows, seed and evaluator");
   assert.match(await cmp.locator('[data-ref="checkup-compare-verdict"]').textContent(), /A catches clearly more/);
+  assert.deepEqual(await axeViolations(page), [], "two check-ups side by side: axe violations");
   assert.deepEqual(page.pageErrors, []);
 });
 
@@ -183,6 +192,7 @@ test("judge both orders: a judge that prefers the first slot flips every row, an
   assert.equal(await page.textContent('[data-ref="position-flip"] .stat-value'), "100%");
   assert.equal(await page.textContent('[data-ref="position-first"] .stat-value'), "100%");
   assert.match(await page.textContent('[data-ref="position-first"]'), /favours the answer it reads first/);
+  assert.deepEqual(await axeViolations(page), [], "the position panel: axe violations");
   assert.match(await page.textContent('[data-ref="batch-run-sub"]'), /in both orders/);
   assert.match(await page.textContent('[data-ref="batch-summary"]'), /the grade changed when the answers swapped places/);
   const csv = (await exported(page, "batch-export-csv")).split("\r\n");

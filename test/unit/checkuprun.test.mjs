@@ -154,3 +154,103 @@ test("gradeCheckup: a recall case is graded against its row's complete case; rep
   assert.ok(gr.cases.every((c) => c.outcome === "caught"), "two of three repeats caught each case");
   assert.match(gr.cases[0].detail, /^3 repeats: 2 caught, 1 missed\./);
 });
+
+test("the chart's data and words: the view of a stored check-up, what its numbers mean, its export fields", async () => {
+  const { checkupView, modesOf, checkupExportFields, answersOf } = await import("../../web/checkup/data.js");
+  const { meaning, standing, reading, intervalText, pctText, expectedWords } = await import("../../web/checkup/words.js");
+  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const id = "answer-grounding";
+  const ev = rj.evaluators().find((e) => e.id === id);
+  const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });
+  const run = { id: "run-1", evaluator: id, settings: { model: "judge-yes", repeats: 1 }, checkup: { seed: 3, source: "dataset", dataset: "facts.jsonl", rows: 6, of: 6, transforms: plan.transforms, skipped: [], skips: 0, refused: [] } };
+  const results = plan.items.map((it) => resultOf(id, it.inputs, "Yes"));
+  const v = checkupView(rj, { run, ev, items: plan.items, results }, { references: checkupReferences, details: true });
+  assert.equal(v.about, `${plan.items.length} cases made from 6 of 6 rows of facts.jsonl (seed 3) · judged by judge-yes · Answer grounding`);
+  assert.deepEqual(v.modes.map((m) => [m.transform, m.expected]), [["verbatim", "Grounded"], ["foreign", "Not grounded"], ["number-changed", "Not grounded"], ["verbatim-plus-foreign", "Not grounded"]]);
+  assert.equal(v.missedTotal, plan.items.length - 6);
+  const m = v.missed[0];
+  assert.equal(m.said, "✓ Grounded");
+  assert.deepEqual(m.answers, ["Yes"]);
+  assert.ok(m.prompt.includes("Answer: "));
+  const names = new Map(v.modes.map((x) => [x.transform, x]));
+  const said = meaning(v.matrix.overall, v.matrix.rows, names, v);
+  assert.match(said[0], /^The judge caught 6 of the \d+ cases it decided \(\d+%; with 95% confidence between \d+% and \d+%\)\.$/);
+  assert.match(said.join(" "), /It misses most of: a sentence from another row \(0 of \d+\)/);
+  assert.equal(standing(v.matrix.overall).kind, "poor");
+  // The bands: a perfect record over few cases is not called reliable; over many it is.
+  const row = (k, n, ci, missed = n - k) => ({ transform: "", caught: k, missed, undetermined: 0, total: n, catch: { k, n, rate: k / n, ci } });
+  assert.match(reading(row(12, 12, [0.76, 1])), /missed none; over 12 decided cases the true rate could still be as low as 76%/);
+  assert.equal(standing(row(12, 12, [0.76, 1])).kind, "fair");
+  assert.equal(standing(row(60, 60, [0.94, 1])).kind, "good");
+  assert.match(reading(row(20, 40, [0.35, 0.65])), /misses many plain failures/);
+  assert.match(reading(row(8, 31, [0.14, 0.43])), /no better than the best judge on a benchmark/);
+  assert.equal(intervalText([0.1234, 0.9]), "12–90%");
+  assert.equal(pctText(null), "–");
+  assert.equal(expectedWords({ text: "claim checkup-1 ungrounded", claim: { id: "checkup-1", grounded: false } }), "the added claim ungrounded");
+  // Export fields: each case's dataset row (1-based), failure mode, right verdict and outcome.
+  const f = checkupExportFields(v.grades);
+  const missedAt = v.grades.cases.find((g) => g.outcome === "missed").index;
+  assert.deepEqual(Object.keys(f.of(missedAt)), f.keys);
+  assert.equal(f.of(missedAt).outcome, "missed");
+  assert.equal(f.of(missedAt).checkup_row, plan.items[missedAt].checkup.row + 1);
+  assert.equal(f.of(9999).outcome, null);
+  // Every answer of a case: each order's, each repeat's.
+  assert.deepEqual(answersOf({ answers: ["a"], orders: [{ answers: ["a"] }, { answers: ["b", "c"] }] }), ["a", "b", "c"]);
+  assert.deepEqual(answersOf({ repeats: [{ answers: ["x"] }, { answers: ["y"] }] }), ["x", "y"]);
+  // A transformation no drawn row allowed is still listed, with why.
+  const modes = modesOf({ transforms: [{ transform: "foreign", name: "A sentence from another row", cases: 0, skipped: 1, reason: "no other rows" }] }, []);
+  assert.deepEqual(modes, [{ transform: "foreign", name: "A sentence from another row", cases: 0, reason: "no other rows", expected: "" }]);
+});
+
+test("two check-ups side by side: paired case by case, a difference called clear only when the intervals do not overlap", async () => {
+  const { compareCheckups, clearly, verdictLine } = await import("../../web/checkup/compare.js");
+  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const id = "answer-grounding";
+  const ev = rj.evaluators().find((e) => e.id === id);
+  const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });
+  const record = { seed: 3, source: "dataset", dataset: "facts.jsonl", rows: 6, of: 6, transforms: plan.transforms, skipped: [], skips: 0, refused: [] };
+  const loaded = (model, answer) => ({ run: { id: model, evaluator: id, settings: { model }, checkup: record }, items: plan.items, results: plan.items.map((it) => resultOf(id, it.inputs, answer(it))) });
+  const a = loaded("right", (it) => (it.checkup.expect.passed ? "Yes" : "No"));
+  const b = loaded("yes", () => "Yes");
+  const d = compareCheckups(rj, a, b, { evA: ev, evB: ev, references: checkupReferences });
+  assert.equal(d.same, true);
+  assert.equal(d.paired, plan.items.length);
+  assert.equal(d.changed.length, plan.items.length - 6);
+  assert.ok(d.changed.every((c) => c.a === "caught" && c.b === "missed"));
+  assert.match(verdictLine(d), /A catches clearly more/);
+  const foreign = d.modes.find((m) => m.transform === "foreign");
+  assert.equal(clearly(foreign.a.catch, foreign.b.catch), "higher");
+  assert.equal(clearly({ ci: [0.2, 0.6] }, { ci: [0.5, 0.9] }), "", "overlapping intervals: maybe chance");
+  // Check-ups of other cases compare by failure mode only.
+  const other = await planCheckup(rj, id, dataset(groundingRows), { n: 3, seed: 99 });
+  const c = { run: { id: "c", evaluator: id, settings: { model: "yes" }, checkup: { ...record, rows: 3 } }, items: other.items, results: other.items.map((it) => resultOf(id, it.inputs, "Yes")) };
+  const d2 = compareCheckups(rj, a, c, { evA: ev, evB: ev, references: checkupReferences });
+  assert.equal(d2.same, false);
+  assert.ok(d2.paired < other.items.length || d2.paired < plan.items.length);
+});
+
+test("position statistics of a run judged in both orders, and its export fields", async () => {
+  const { positionData, slotWords, ordersExportFields } = await import("../../web/checkup/position.js");
+  const id = "pairwise-faithfulness";
+  const inputs = rj.evaluators().find((e) => e.id === id).example.inputs;
+  const swapped = rj.swapOrders(id, inputs);
+  const grade = (a, b) => JSON.stringify({ answer_1: { faithfulness_justification: "-", faithfulness: a }, answer_2: { faithfulness_justification: "-", faithfulness: b } });
+  const both = (first, second) => {
+    const v1 = rj.parse(id, inputs, first);
+    const v2 = rj.parse(id, swapped, second);
+    return { verdict: rj.combineOrders(v1, v2), answers: [first], orders: [{ verdict: v1, answers: [first] }, { verdict: v2, answers: [second] }], error: null };
+  };
+  const results = [both(grade(1, 0), grade(1, 0)), both(grade(1, 0), grade(0, 1)), undefined, { error: { message: "x" } }];
+  const d = positionData(rj, results, 1);
+  assert.equal(d.judged, 2);
+  assert.equal(d.flips, 1);
+  assert.equal(d.compared, 2);
+  assert.equal(positionData(rj, [undefined, { verdict: { passed: true }, answers: [] }]), null, "no row judged in both orders");
+  assert.match(slotWords({ rate: 1, ci: [0.6, 1] }), /reads first/);
+  assert.match(slotWords({ rate: 0.5, ci: [0.3, 0.7] }), /no clear preference/);
+  const f = ordersExportFields({ settings: { orders: 2 } }, results);
+  assert.deepEqual(f.of(0), { position_flip: true, exchanged_answer: grade(1, 0) });
+  assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1) });
+  assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null });
+  assert.equal(ordersExportFields({ settings: {} }, results), null);
+});

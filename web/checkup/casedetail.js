@@ -27,7 +27,7 @@ export function caseDetail(doc, m) {
       el(doc, "div", { class: "cu-read" }, el(doc, "div", { class: "stat-label", text: "The judge's verdict, as read" }), el(doc, "div", { class: "cu-verdict-word", text: m.said || "" })),
     ),
     el(doc, "p", { class: "hint", text: "What was done to the row: " + m.note }),
-    m.prompt ? el(doc, "details", {}, el(doc, "summary", { text: "The prompt the judge got" }), el(doc, "pre", { class: "mono", text: m.prompt })) : null,
-    (m.answers || []).map((a, k) => el(doc, "details", { attrs: { open: k === 0 } }, el(doc, "summary", { text: k ? `The judge's answer (${k + 1})` : "The judge's answer" }), el(doc, "pre", { class: "mono", text: a }))),
+    m.prompt ? el(doc, "details", {}, el(doc, "summary", { text: "The prompt the judge got" }), el(doc, "pre", { class: "mono", attrs: { tabindex: 0, "aria-label": "The prompt the judge got" }, text: m.prompt })) : null,
+    (m.answers || []).map((a, k) => el(doc, "details", { attrs: { open: k === 0 } }, el(doc, "summary", { text: k ? `The judge's answer (${k + 1})` : "The judge's answer" }), el(doc, "pre", { class: "mono", attrs: { tabindex: 0, "aria-label": "The judge's answer" }, text: a }))),
   );
 }

@@ -43,7 +43,8 @@ export function mountCaseDialog({ rj, renderVerdict }) {
       prompt = "The prompt could not be rendered: " + String((e && /** @type {any} */ (e).message) || e);
     }
     // The prompt opens on its end, where the case's inputs are (its start is the evaluator's instructions).
-    const promptEl = h("pre", { class: "mono cu-prompt", dataset: { ref: "checkup-case-prompt" }, text: prompt });
+    // Scrolled boxes take the focus, so that a keyboard scrolls them too.
+    const promptEl = h("pre", { class: "mono cu-prompt", tabIndex: 0, dataset: { ref: "checkup-case-prompt" }, attrs: { "aria-label": "The prompt the judge got" }, text: prompt });
     let verdictEl = null;
     if (r && !r.error && r.verdict) {
       try {
@@ -108,7 +109,7 @@ function answersOf(r) {
   /** @type {HTMLElement[]} */
   const out = [];
   const block = (/** @type {string} */ title, /** @type {string[]} */ answers, /** @type {boolean} */ open) =>
-    answers.forEach((a, k) => out.push(h("details", { class: "raw", open: open && k === answers.length - 1 }, h("summary", { text: title + (k ? " (corrected, after one repair request)" : "") }), h("pre", { class: "mono", dataset: { ref: "checkup-case-answer" }, text: a }))));
+    answers.forEach((a, k) => out.push(h("details", { class: "raw", open: open && k === answers.length - 1 }, h("summary", { text: title + (k ? " (corrected, after one repair request)" : "") }), h("pre", { class: "mono", tabIndex: 0, dataset: { ref: "checkup-case-answer" }, attrs: { "aria-label": title }, text: a }))));
   const one = (/** @type {any} */ x, /** @type {string} */ prefix, /** @type {boolean} */ open) => {
     if (Array.isArray(x.orders) && x.orders.length === 2) {
       block(prefix + "The judge's answer, the answers as they are", x.orders[0].answers || [], open);

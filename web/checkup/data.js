@@ -120,3 +120,21 @@ export function answersOf(r) {
   const one = (/** @type {any} */ x) => [...(x.answers || []), ...(Array.isArray(x.orders) && x.orders[1] ? x.orders[1].answers || [] : [])];
   return Array.isArray(r.repeats) && r.repeats.length > 1 ? r.repeats.flatMap(one) : one(r);
 }
+
+/**
+ * checkupExportFields are the fields a check-up case adds to its exported row, after its score: the
+ * dataset row it was made from (1-based), its failure mode, the right verdict, the outcome and why.
+ * @param {import("./grade.js").CheckupGrades} grades
+ * @returns {import("../batch/export.js").Extra}
+ */
+export function checkupExportFields(grades) {
+  const byIndex = new Map(grades.cases.map((g) => [g.index, g]));
+  return {
+    keys: ["checkup_row", "failure_mode", "right_verdict", "outcome", "outcome_detail"],
+    of: (i) => {
+      const g = byIndex.get(i);
+      if (!g) return { checkup_row: null, failure_mode: null, right_verdict: null, outcome: null, outcome_detail: null };
+      return { checkup_row: g.row >= 0 ? g.row + 1 : null, failure_mode: g.transform, right_verdict: g.expected, outcome: g.outcome, outcome_detail: g.detail };
+    },
+  };
+}

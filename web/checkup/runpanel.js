@@ -4,7 +4,7 @@
 // exports their check-up fields (each case's row, failure mode, right verdict and outcome).
 
 import { checkupPanel } from "./chart.js";
-import { checkupView, isCheckup } from "./data.js";
+import { checkupView, isCheckup, checkupExportFields } from "./data.js";
 import { mountCaseDialog } from "./casedialog.js";
 import { checkupReferences } from "../checkupreferences.js";
 import { addStylesheet } from "../dom.js";
@@ -14,24 +14,6 @@ const REDRAW_MS = 1000;
 /** ensureStylesheet adds checkup.css to the page once. */
 export function ensureStylesheet() {
   addStylesheet(new URL("./checkup.css", import.meta.url).href, "checkup-css");
-}
-
-/**
- * exportFields are the fields a check-up case adds to its exported row, after its score: the
- * dataset row it was made from (1-based), its failure mode, the right verdict, the outcome and why.
- * @param {import("./grade.js").CheckupGrades} grades
- * @returns {import("../batch/export.js").Extra}
- */
-export function checkupExportFields(grades) {
-  const byIndex = new Map(grades.cases.map((g) => [g.index, g]));
-  return {
-    keys: ["checkup_row", "failure_mode", "right_verdict", "outcome", "outcome_detail"],
-    of: (i) => {
-      const g = byIndex.get(i);
-      if (!g) return { checkup_row: null, failure_mode: null, right_verdict: null, outcome: null, outcome_detail: null };
-      return { checkup_row: g.row >= 0 ? g.row + 1 : null, failure_mode: g.transform, right_verdict: g.expected, outcome: g.outcome, outcome_detail: g.detail };
-    },
-  };
 }
 
 /**
