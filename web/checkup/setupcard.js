@@ -172,7 +172,10 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const cases = made.plan.items.length;
     const live = requestSettings(state);
     planEl.classList.toggle("msg-error", !plan);
-    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : `${fmtInt(cases)} case${cases === 1 ? "" : "s"} from ${fmtInt(made.plan.drawn.length)} row${made.plan.drawn.length === 1 ? "" : "s"}: ` + setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
+    const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
+    const drawn = `${fmtInt(made.plan.drawn.length)} row${made.plan.drawn.length === 1 ? "" : "s"}`;
+    // The line names the cases itself when it multiplies them (repeats, both orders); else they are said first.
+    planEl.textContent = !line ? "No model is set: choose one in Model settings." : line.startsWith(fmtInt(cases) + " case") ? `From ${drawn}: ${line}` : `${fmtInt(cases)} case${cases === 1 ? "" : "s"} from ${drawn}: ${line}`;
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     runBtn.disabled = !cases || !plan;
   }
