@@ -139,6 +139,8 @@ export async function planCheckup(rj, id, rows, { n, seed, yieldFn, isStale = ()
     if (!l) lines.set(transform, (l = { transform, name, cases: 0, skipped: 0, reason: "" }));
     return l;
   };
+  /** @type {string[][]} each row's transformations with cases, in the core's order */
+  const seqs = [];
   for (const row of drawn) {
     if (yieldFn) await yieldFn();
     if (isStale()) return null;
@@ -149,6 +151,7 @@ export async function planCheckup(rj, id, rows, { n, seed, yieldFn, isStale = ()
       plan.refused.push({ row: row.index, reason: String((e && /** @type {any} */ (e).detail) || (e && /** @type {any} */ (e).message) || e) });
       continue;
     }
+    seqs.push(made.cases.map((/** @type {any} */ c) => c.transform));
     for (const c of made.cases) {
       line(c.transform, c.name).cases++;
       /** @type {CaseInfo} */
@@ -165,8 +168,38 @@ export async function planCheckup(rj, id, rows, { n, seed, yieldFn, isStale = ()
       if (plan.skipped.length < SKIPS_KEPT) plan.skipped.push({ row: row.index, transform: s.transform, name: s.name, reason: s.reason });
     }
   }
-  plan.transforms = [...lines.values()];
+  // Those with cases in the core's order, then those no drawn row allowed.
+  plan.transforms = [...coreOrder(seqs).map((t) => /** @type {TransformLine} */ (lines.get(t))), ...[...lines.values()].filter((l) => !l.cases)];
   return plan;
+}
+
+/**
+ * coreOrder merges sequences that each list some transformations in the core's order into one
+ * order of them all: each sequence's order is kept (a topological sort of "listed before"), and
+ * of those that could come next, the one seen first comes first.
+ * @param {string[][]} seqs
+ * @returns {string[]}
+ */
+export function coreOrder(seqs) {
+  /** @type {string[]} */
+  const seen = [];
+  /** @type {Map<string, Set<string>>} */
+  const before = new Map(); // t -> the transformations listed before it somewhere
+  for (const seq of seqs) {
+    seq.forEach((t, k) => {
+      if (!before.has(t)) before.set(t, new Set()), seen.push(t);
+      if (k > 0) /** @type {Set<string>} */ (before.get(t)).add(seq[k - 1]);
+    });
+  }
+  /** @type {string[]} */
+  const out = [];
+  const placed = new Set();
+  while (out.length < seen.length) {
+    const next = seen.find((t) => !placed.has(t) && [.../** @type {Set<string>} */ (before.get(t))].every((b) => placed.has(b))) ?? seen.find((t) => !placed.has(t));
+    out.push(/** @type {string} */ (next));
+    placed.add(next);
+  }
+  return out;
 }
 
 /**
