@@ -60,7 +60,8 @@ export function judgeAnswer(prompt, id, body) {
     const [a, b] = pairwiseSlots(prompt);
     return grades(/GOOD/.test(a) ? 1 : 0, /GOOD/.test(b) ? 1 : 0);
   }
-  return "I only judge answer grounding and pairwise faithfulness.";
+  if (ADDRESSES.prompt && prompt.includes("Does the answer address the question?")) return "yes";
+  return "I only judge answer grounding, pairwise faithfulness and addresses-question.";
 }
 
 /** PAIRWISE_ROWS: pairwise rows whose actual output is GOOD on odd rows. */
@@ -70,3 +71,16 @@ export const PAIRWISE_ROWS = Array.from({ length: 6 }, (_, i) => ({
   expected_output: `An expected GOOD answer ${i + 1} [1].`,
   actual_output: `An actual ${i % 2 ? "BAD" : "GOOD"} answer ${i + 1} [1].`,
 }));
+
+/** ADDRESSES: a custom evaluator (yes/no) whose check-up right verdicts a test sets in My evaluators. */
+export const ADDRESSES = {
+  id: "addresses-question",
+  title: "Addresses the question",
+  prompt: "Question: {{ question }}\nAnswer: {{ answer }}\n\nDoes the answer address the question? Reply yes or no.",
+  inputs: [
+    { name: "question", label: "Question", kind: "text", required: true },
+    { name: "answer", label: "Answer", kind: "text", required: true, judged: true },
+  ],
+  output: { kind: "yes-no" },
+  words: { passed: "Addresses it", failed: "Off the question" },
+};

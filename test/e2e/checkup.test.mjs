@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import { setup, proxySettings } from "./harness.mjs";
 import { loadDataset, setNumber, waitFor } from "./batch-env.mjs";
 import { axeViolations } from "./axe.mjs";
-import { judgeAnswer, groundingJSONL, GROUNDING_ROWS, PAIRWISE_ROWS, groundingParts } from "./checkup-judges.mjs";
+import { judgeAnswer, groundingJSONL, GROUNDING_ROWS, PAIRWISE_ROWS, groundingParts, ADDRESSES } from "./checkup-judges.mjs";
 
 let env;
 before(async () => {
@@ -261,5 +261,57 @@ test("a reload in the middle of a check-up resumes it, and no answer is paid for
   const prompts = env.fake.answered.map((a) => a.prompt);
   assert.equal(prompts.length, cases, "each case's answer delivered once");
   assert.equal(new Set(prompts).size, cases, "no answer paid for twice");
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("a custom evaluator: its check-up's right verdicts set in My evaluators, warnings where they point, kept; its check-up run in Batch", async () => {
+  env.fake.answer = judgeAnswer;
+  const page = await env.page({ settings: proxySettings("judge-yes"), view: "custom" });
+  await page.waitForSelector('[data-ref="custom-list"]');
+  await page.locator('[data-ref="custom-import-file"]').setInputFiles({ name: "addresses.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(ADDRESSES)) });
+  await page.waitForFunction(() => /Imported addresses-question/.test(document.querySelector('[data-ref="custom-msg"]').textContent));
+  await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+  const pick = async (key, value) => {
+    await page.selectOption(`[data-ref="custom-checkup-${key}"]`, value);
+  };
+  const warning = (key) => page.locator(`[data-error-for="checkup.${key}"]`);
+  assert.deepEqual(await page.locator('[data-ref="custom-checkup-replaced"] option').allTextContents(), ["not offered", "passes (Addresses it)", "fails (Off the question)", "the judge declines (a label mapped to null)"]);
+  await pick("replaced", "fail");
+  await pick("emptied", "pass");
+  await pick("halved", "decline");
+  // What no case can come of is said under its own control: the judged input is required; a yes/no reader cannot decline.
+  await page.waitForFunction(() => /required/.test(document.querySelector('[data-error-for="checkup.emptied"]').textContent));
+  await page.waitForFunction(() => /cannot decline/.test(document.querySelector('[data-error-for="checkup.halved"]').textContent));
+  assert.equal(await warning("replaced").textContent(), "");
+  assert.match(await page.textContent('[data-ref="custom-status"]'), /Ready[\s\S]*2 warnings/);
+  await pick("emptied", "");
+  await pick("halved", "fail");
+  await page.waitForFunction(() => document.querySelector('[data-error-for="checkup.halved"]').textContent === "" && document.querySelector('[data-error-for="checkup.emptied"]').textContent === "");
+  await page.waitForFunction(() => document.querySelector('[data-ref="custom-editor"]')?.dataset.saving !== "true");
+  const file = JSON.parse(await exported(page, "custom-export"));
+  assert.deepEqual(file.checkup, { replaced: false, halved: false });
+
+  // Kept: after a reload the controls say what was chosen.
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  await page.waitForSelector('[data-ref="custom-checkup-halved"]');
+  assert.equal(await page.inputValue('[data-ref="custom-checkup-replaced"]'), "fail");
+  assert.equal(await page.inputValue('[data-ref="custom-checkup-emptied"]'), "");
+
+  // Its check-up in Batch: the judge that always says yes misses both.
+  await page.click("#tab-batch");
+  await page.waitForSelector('[data-ref="batch-setup"]');
+  if (!(await page.locator('[data-ref="batch-setup"]').evaluate((d) => d.open))) await page.click('[data-ref="batch-new-run"]');
+  await loadDataset(page, "facts.jsonl", groundingJSONL(), { evaluator: ADDRESSES.id });
+  await openCheckup(page);
+  const lines = await page.$$eval('[data-ref="checkup-cases"] tbody tr', (trs) => trs.map((tr) => [tr.dataset.transform, Number(tr.dataset.cases)]));
+  assert.deepEqual(lines.map(([t]) => t), ["replaced", "halved", "emptied"]);
+  assert.equal(lines[2][1], 0, "emptied is not offered");
+  const id = await started(page, "checkup-run");
+  await finished(page, id);
+  const got = await chart(page);
+  assert.equal(got.caught, 0);
+  assert.equal(got.missed, lines[0][1] + lines[1][1]);
+  assert.match(await page.textContent('[data-ref="checkup-chart"] [data-transform="emptied"]'), /not offered/);
   assert.deepEqual(page.pageErrors, []);
 });

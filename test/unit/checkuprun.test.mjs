@@ -45,6 +45,18 @@ test("drawRows: seeded, without putting back, in the dataset's order; seeds and 
   for (const bad of ["0", "201", "2.5", "", "x"]) assert.equal(rowsOf(bad), null, bad);
 });
 
+test("planCheckup: failure modes in the core's order, whichever row shows them first", async () => {
+  const fake = {
+    checkupCases: (id, inputs) => ({
+      cases: inputs.t.map((t) => ({ name: t, transform: t, inputs, expect: { passed: false, text: "no" }, note: "" })),
+      skipped: ["a", "b", "c", "d"].filter((t) => !inputs.t.includes(t)).map((t) => ({ transform: t, name: t, reason: "not here" })),
+    }),
+  };
+  const rows = [["a", "c"], ["b", "c"], ["a", "b", "d"]].map((t, index) => ({ index, inputs: { t } }));
+  const plan = await planCheckup(fake, "x", rows, { n: 3, seed: 1 });
+  assert.deepEqual(plan.transforms.map((t) => t.transform), ["a", "b", "c", "d"]);
+});
+
 test("planCheckup: the drawn rows' cases as run items, the same for the same seed, with what was skipped and why", async () => {
   const rows = dataset(groundingRows);
   const plan = await planCheckup(rj, "answer-grounding", rows, { n: 4, seed: 7 });
@@ -253,4 +265,32 @@ test("position statistics of a run judged in both orders, and its export fields"
   assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1) });
   assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null });
   assert.equal(ordersExportFields({ settings: {} }, results), null);
+});
+
+test("a custom evaluator's check-up controls write its checkup field: pass, fail, declines, or left out", async () => {
+  const { choiceOf, withChoice, TRANSFORMS } = await import("../../web/checkup/specform.js");
+  assert.deepEqual(TRANSFORMS.map((t) => t.key), ["replaced", "emptied", "halved"]);
+  assert.equal(choiceOf(undefined, "replaced"), "");
+  assert.equal(choiceOf({ replaced: false, halved: null }, "replaced"), "fail");
+  assert.equal(choiceOf({ replaced: false, halved: null }, "halved"), "decline");
+  assert.equal(choiceOf({ replaced: true }, "replaced"), "pass");
+  assert.deepEqual(withChoice(undefined, "replaced", "fail"), { replaced: false });
+  assert.deepEqual(withChoice({ replaced: false }, "halved", "decline"), { replaced: false, halved: null });
+  assert.deepEqual(withChoice({ halved: null, replaced: false }, "emptied", "pass"), { replaced: false, emptied: true, halved: null }, "in the core's order");
+  assert.equal(withChoice({ replaced: false }, "replaced", ""), undefined, "none left: the field goes");
+  // What the controls write is a field the core takes, and makes cases of.
+  const spec = {
+    id: "addresses-question",
+    prompt: "Question: {{ question }}\nAnswer: {{ answer }}\nDoes the answer address the question? Reply yes or no.",
+    inputs: [{ name: "question" }, { name: "answer", judged: true }],
+    output: { kind: "yes-no" },
+    checkup: withChoice(withChoice(undefined, "replaced", "fail"), "halved", "fail"),
+  };
+  assert.deepEqual(rj.checkEvaluator(spec).warnings, []);
+  rj.define(spec);
+  const rows = groundingRows.map((r, index) => ({ index, inputs: { question: "Q" + index + "?", answer: r.answer } }));
+  const plan = await planCheckup(rj, spec.id, rows, { n: 3, seed: 2 });
+  assert.deepEqual(plan.transforms.map((t) => [t.transform, t.cases > 0]), [["replaced", true], ["halved", true], ["emptied", false]], "those with cases first, then what is not offered, with why");
+  assert.ok(plan.transforms[2].reason);
+  rj.undefine(spec.id);
 });
