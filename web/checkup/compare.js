@@ -6,7 +6,7 @@
 // others compare by failure mode only, and the panel says so. A pure builder for the page's runs
 // card (stats/compareview.js).
 
-import { el } from "../stats/make.js";
+import { el, scrollTable } from "../stats/make.js";
 import { checkupView } from "./data.js";
 import { gauge } from "./chart.js";
 import { pctText, intervalText } from "./words.js";
@@ -191,32 +191,14 @@ export function checkupComparePanel(doc, d) {
     ),
     el(doc, "h4", { class: "sub-title", text: d.changed.length ? `Cases the two judged differently (${d.changed.length})` : d.paired ? "Every case in both got the same outcome" : "No case is in both" }),
     d.changed.length
-      ? el(
-          doc,
-          "div",
-          { class: "table-scroll" },
-          el(
-            doc,
-            "table",
-            { class: "ptable compare-table", dataset: { ref: "checkup-compare-changed" } },
-            el(doc, "thead", {}, el(doc, "tr", {}, ["Case", "Run A", "Run B"].map((t) => el(doc, "th", { text: t })))),
-            el(
-              doc,
-              "tbody",
-              {},
-              shown.map((c) =>
-                el(
-                  doc,
-                  "tr",
-                  { dataset: { transform: c.transform } },
-                  el(doc, "td", { text: `${c.row >= 0 ? "Row " + (c.row + 1) : "The example"} · ${c.name}` }),
-                  outcomeCell(doc, c.a, c.detailA),
-                  outcomeCell(doc, c.b, c.detailB),
-                ),
-              ),
-            ),
+      ? scrollTable(doc, {
+          ref: "checkup-compare-changed",
+          class: "ptable compare-table",
+          heads: ["Case", "Run A", "Run B"],
+          rows: shown.map((c) =>
+            el(doc, "tr", { dataset: { transform: c.transform } }, el(doc, "td", { text: `${c.row >= 0 ? "Row " + (c.row + 1) : "The example"} · ${c.name}` }), outcomeCell(doc, c.a, c.detailA), outcomeCell(doc, c.b, c.detailB)),
           ),
-        )
+        })
       : null,
     d.changed.length > shown.length ? el(doc, "p", { class: "hint", text: `… and ${d.changed.length - shown.length} more.` }) : null,
   );

@@ -6,8 +6,7 @@
 
 import { el, stat } from "../stats/make.js";
 import { pctText, intervalText } from "./words.js";
-
-const REDRAW_MS = 1000;
+import { redrawGate } from "./redraw.js";
 
 /**
  * @typedef {import("../types.js").PositionStats & {judged: number, repeats: number}} PositionData
@@ -88,22 +87,17 @@ export function positionPanel(doc, d) {
 export function mountPosition({ rj, controller }) {
   const host = el(document, "div", { class: "trust", dataset: { ref: "batch-position" } });
   host.hidden = true;
-  let key = "";
-  let at = 0;
+  const gate = redrawGate();
   /** @param {import("../batch/counts.js").RunCounts} counts */
   function draw(counts) {
     const c = controller.current;
     if (!c || c.run.settings.orders !== 2) {
       host.hidden = true;
       host.replaceChildren();
-      key = "";
+      gate.reset();
       return;
     }
-    const k = `${c.run.id}|${counts.done}|${counts.remaining}`;
-    const now = performance.now();
-    if (k === key || (key.startsWith(c.run.id + "|") && counts.remaining > 0 && now - at < REDRAW_MS)) return;
-    key = k;
-    at = now;
+    if (!gate.due(c.run.id, counts)) return;
     const data = positionData(rj, c.results, c.run.settings.repeats || 1);
     host.hidden = !data;
     host.replaceChildren(...(data ? [positionPanel(document, data)] : []));

@@ -8,8 +8,7 @@ import { checkupView, isCheckup, checkupExportFields } from "./data.js";
 import { mountCaseDialog } from "./casedialog.js";
 import { checkupReferences } from "../checkupreferences.js";
 import { addStylesheet } from "../dom.js";
-
-const REDRAW_MS = 1000;
+import { redrawGate } from "./redraw.js";
 
 /** ensureStylesheet adds checkup.css to the page once. */
 export function ensureStylesheet() {
@@ -28,10 +27,7 @@ export function mountCheckupRun({ rj, controller, renderVerdict }) {
   el.dataset.ref = "batch-checkup";
   el.hidden = true;
   const cases = mountCaseDialog({ rj, renderVerdict });
-  let key = "";
-  let at = 0;
-  /** @type {ReturnType<typeof checkupView> | null} */
-  let view = null;
+  const gate = redrawGate();
 
   /** @param {import("../batch/counts.js").RunCounts} counts */
   function draw(counts) {
@@ -39,17 +35,11 @@ export function mountCheckupRun({ rj, controller, renderVerdict }) {
     if (!c || !isCheckup(c.run)) {
       el.hidden = true;
       el.replaceChildren();
-      key = "";
-      view = null;
+      gate.reset();
       return;
     }
-    const k = `${c.run.id}|${counts.done}|${counts.remaining}`;
-    const now = performance.now();
-    if (k === key || (key.startsWith(c.run.id + "|") && counts.remaining > 0 && now - at < REDRAW_MS)) return;
-    key = k;
-    at = now;
-    view = checkupView(rj, c, { references: checkupReferences });
-    const v = view;
+    if (!gate.due(c.run.id, counts)) return;
+    const v = checkupView(rj, c, { references: checkupReferences });
     const list = v.missed.map((m) => m.index);
     el.hidden = false;
     el.replaceChildren(checkupPanel(document, v, { onOpen: (i) => cases.open(c, v.grades, i, list) }));
