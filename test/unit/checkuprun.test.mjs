@@ -294,3 +294,17 @@ test("a custom evaluator's check-up controls write its checkup field: pass, fail
   assert.ok(plan.transforms[2].reason);
   rj.undefine(spec.id);
 });
+
+test("a report row judged in both orders shows each order's answers", async () => {
+  const { rowOf } = await import("../../web/report/data.js");
+  const ev = rj.evaluators().find((e) => e.id === "pairwise-faithfulness");
+  const inputs = ev.example.inputs;
+  const v1 = rj.parse(ev.id, inputs, ev.example.answer);
+  const v2 = rj.parse(ev.id, rj.swapOrders(ev.id, inputs), ev.example.answer);
+  const r = { verdict: rj.combineOrders(v1, v2), answers: ["first"], orders: [{ verdict: v1, answers: ["first"] }, { verdict: v2, answers: ["second"] }], error: null };
+  const row = rowOf(ev, { inputs }, r, "undetermined", null, 0);
+  assert.deepEqual(row.answers, []);
+  assert.deepEqual(row.repeats.map((x) => x.answers), [["first"], ["second"]]);
+  assert.match(row.repeats[1].label, /answers exchanged/);
+  assert.equal(row.cause, "the grade changed when the answers swapped places");
+});

@@ -128,3 +128,23 @@ export function ordersExportFields(run, results) {
     },
   };
 }
+
+/** ORDER_WORDS name a row's two orders where its answers are shown. */
+export const ORDER_WORDS = Object.freeze(["the answers as they are", "the answers exchanged (the actual output is answer 1)"]);
+
+/**
+ * ordersAnswers is one block per order of a row judged in both, each with its answers (the last
+ * one, after any repair request, open), for the row dialog.
+ * @param {Document} doc
+ * @param {{orders: {answers?: string[], error?: {message?: string}}[]}} r
+ * @returns {HTMLElement[]}
+ */
+export function ordersAnswers(doc, r) {
+  return r.orders.flatMap((o, k) => {
+    const answers = o.answers || [];
+    const blocks = answers.map((a, j) =>
+      el(doc, "details", { class: "raw", dataset: { order: String(k + 1) }, attrs: { open: j === answers.length - 1 } }, el(doc, "summary", { text: `The judge's answer, ${ORDER_WORDS[k]}` + (j ? " (corrected, after one repair request)" : "") }), el(doc, "pre", { class: "mono", text: a })),
+    );
+    return o.error ? [...blocks, el(doc, "p", { class: "msg-error", text: `${ORDER_WORDS[k]}: no answer: ${o.error.message || "the call failed"}` })] : blocks;
+  });
+}
