@@ -195,6 +195,11 @@ test("judge both orders: a judge that prefers the first slot flips every row, an
   assert.deepEqual(await axeViolations(page), [], "the position panel: axe violations");
   assert.match(await page.textContent('[data-ref="batch-run-sub"]'), /in both orders/);
   assert.match(await page.textContent('[data-ref="batch-summary"]'), /the grade changed when the answers swapped places/);
+  // A row opens with each order's answer.
+  await page.locator('[data-ref="batch-table"] .vt-row').first().click();
+  await page.waitForSelector('[data-ref="batch-dialog"][open] [data-order="2"]');
+  assert.match(await page.textContent('[data-ref="batch-dialog"] [data-order="2"] summary'), /answers exchanged/);
+  await page.click('[data-ref="batch-dialog"] .dialog-close');
   const csv = (await exported(page, "batch-export-csv")).split("\r\n");
   const head = csv[0].split(",");
   const flip = head.indexOf("position_flip");
