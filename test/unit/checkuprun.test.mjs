@@ -192,7 +192,8 @@ test("the chart's data and words: the view of a stored check-up, what its number
   // The bands: a perfect record over few cases is not called reliable; over many it is.
   const row = (k, n, ci, missed = n - k) => ({ transform: "", caught: k, missed, undetermined: 0, total: n, catch: { k, n, rate: k / n, ci } });
   assert.match(reading(row(12, 12, [0.76, 1])), /missed none; over 12 decided cases the true rate could still be as low as 76%/);
-  assert.equal(standing(row(12, 12, [0.76, 1])).kind, "fair");
+  assert.deepEqual(standing(row(12, 12, [0.76, 1])), { kind: "good", text: "✓ none missed" });
+  assert.equal(standing(row(11, 12, [0.65, 0.99])).kind, "fair");
   assert.equal(standing(row(60, 60, [0.94, 1])).kind, "good");
   assert.match(reading(row(20, 40, [0.35, 0.65])), /misses many plain failures/);
   assert.match(reading(row(8, 31, [0.14, 0.43])), /no better than the best judge on a benchmark/);

@@ -179,7 +179,7 @@ function modeRow(doc, row, mode) {
  * @param {Document} doc
  * @param {import("../types.js").CheckupRow} overall
  */
-function standingChip(doc, overall) {
+export function standingChip(doc, overall) {
   const st = standing(overall);
   return st ? el(doc, "span", { class: "cu-standing cu-standing-" + st.kind, dataset: { ref: "checkup-standing", standing: st.kind }, text: st.text }) : null;
 }

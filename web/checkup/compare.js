@@ -8,7 +8,7 @@
 
 import { el, scrollTable } from "../stats/make.js";
 import { checkupView } from "./data.js";
-import { gauge } from "./chart.js";
+import { gauge, standingChip } from "./chart.js";
 import { pctText, intervalText } from "./words.js";
 
 /** CHANGED_SHOWN: how many cases judged differently the panel lists. */
@@ -106,7 +106,7 @@ function sideCard(doc, s, label) {
     "div",
     { class: "cu-vs-card", dataset: { ref: "checkup-compare-" + label.toLowerCase(), run: s.id, rate: c.rate === null ? "" : String(c.rate) } },
     el(doc, "h4", { text: `Run ${label}: ${s.model} · ${s.evaluator}` }),
-    el(doc, "div", { class: "cu-big", text: pctText(c.rate) }),
+    el(doc, "div", { class: "cu-big-line" }, el(doc, "div", { class: "cu-big", text: pctText(c.rate) }), standingChip(doc, s.overall)),
     el(doc, "div", { class: "cu-big-sub", text: c.n ? `${c.k} of ${c.n} caught · 95% interval ${intervalText(c.ci)}` : "no case decided yet" }),
     el(doc, "p", { class: "hint", text: s.about }),
   );

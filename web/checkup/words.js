@@ -58,8 +58,8 @@ export function reading(overall) {
 
 /**
  * standing flags the overall catch rate in two words, by the same bands reading uses: reliable
- * (the interval's low end at 90% or more), catches most (80% or more), misses many; null before
- * a case is decided.
+ * (the interval's low end at 90% or more), none missed (fewer cases, all caught), catches most
+ * (80% or more), misses many; null before a case is decided.
  * @param {import("../types.js").CheckupRow} overall
  * @returns {{kind: "good"|"fair"|"poor", text: string} | null}
  */
@@ -67,6 +67,7 @@ export function standing(overall) {
   const c = overall.catch;
   if (!c.n || !c.ci || c.rate === null) return null;
   if (c.ci[0] >= 0.9) return { kind: "good", text: "✓ reliable" };
+  if (!overall.missed) return { kind: "good", text: "✓ none missed" };
   if (c.rate >= 0.8) return { kind: "fair", text: "! catches most" };
   return { kind: "poor", text: "✗ misses many" };
 }
