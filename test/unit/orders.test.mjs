@@ -108,23 +108,25 @@ test("both orders: a judge whose grades follow the answers agrees with itself; t
 
 test("both orders with repeats: N repeats × 2 orders, the majority of the combined verdicts", async () => {
   const store = new MemoryStore();
-  // The first slot is preferred on the first call of each prompt only: repeat 1 flips, repeats 2 and 3 follow the answers.
-  const seen = new Map();
-  const fetch = judgeFetch((pair) => {
-    const k = (seen.get(pair.join("|")) || 0) + 1;
-    seen.set(pair.join("|"), k);
-    return k === 1 ? firstSlot() : fair(pair);
-  });
+  // Row 0's judge prefers the first slot on every call; row 1's follows the answers. (Which repeat a
+  // call belongs to is not in the request, and repeats go out at once: a judge that changed its mind
+  // between calls of one prompt would make the test depend on their arrival.)
+  const fetch = judgeFetch((pair) => (pair.some((a) => a.includes("answer 0 ")) ? firstSlot() : fair(pair)));
   const { r, clock } = runner({ items: rows(2), todo: [0, 1], fetch, store, cache: store, bothOrders: true, repeats: 3 });
   await clock.run(r.start());
   assert.equal(fetch.calls.length, 12, "2 rows × 3 repeats × 2 orders");
   const res = await results(store);
   for (const x of res) {
     assert.equal(x.repeats.length, 3);
-    assert.ok(x.repeats.every((rep) => rep.orders.length === 2));
-    assert.equal(x.repeats[0].verdict.passed, null, "the first repeat flipped");
+    assert.ok(x.repeats.every((rep) => rep.orders.length === 2 && rep.orders.every((o) => o.answers.length === 1)));
   }
-  assert.deepEqual(res.map((x) => statusOf(x)), ["passed", "failed"], "the majority of the three combined verdicts");
+  assert.deepEqual(res[0].repeats.map((rep) => rep.verdict.passed), [null, null, null], "each repeat of row 0 flipped");
+  assert.deepEqual(res.map((x) => statusOf(x)), ["undetermined", "failed"], "the majority of the combined verdicts");
+  assert.equal(causeOf(res[0]), "the grade changed when the answers swapped places");
+  // Each repeat's two orders are calls of their own: the same run again is answered from the cache.
+  const b = runner({ items: rows(2), todo: [0, 1], fetch, store, cache: store, bothOrders: true, repeats: 3, runId: "r2" });
+  await b.clock.run(b.r.start());
+  assert.equal(fetch.calls.length, 12);
 });
 
 test("both orders: an order that fails fails the row, and the retry pays only for that order", async () => {
