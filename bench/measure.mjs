@@ -32,12 +32,16 @@ export function table(head, rows) {
  * interleaved times each case's fn in rounds: each round runs every case once, in turn, as a
  * batch of n calls (n: the case's own, or enough calls for a batch of about batchMs, found in
  * the warm-up). Interleaving spreads the shared machine's other work over all cases alike. It
- * returns each case's median over rounds of the mean time per call, in ms, by name.
+ * returns each case's median over rounds of the mean time per call, in ms, by name: the cost of
+ * a call with its share of what comes only now and then (a garbage collection). With perCall,
+ * it also fills that map with each case's median of single calls over all rounds: on a loaded
+ * machine a batch's mean often holds a wait for the CPU of many calls' length, which a single
+ * call's median leaves out.
  * @param {{name: string, fn: () => unknown, n?: number}[]} cases
- * @param {{rounds?: number, batchMs?: number}} [opts]
+ * @param {{rounds?: number, batchMs?: number, perCall?: Map<string, number>}} [opts]
  * @returns {Map<string, number>}
  */
-export function interleaved(cases, { rounds = 15, batchMs = 10 } = {}) {
+export function interleaved(cases, { rounds = 15, batchMs = 10, perCall } = {}) {
   const ns = cases.map((c) => {
     if (c.n) {
       for (let k = 0; k < Math.min(c.n, 50); k++) c.fn();
@@ -50,12 +54,22 @@ export function interleaved(cases, { rounds = 15, batchMs = 10 } = {}) {
     return Math.max(1, Math.round((calls * batchMs) / (performance.now() - t0)));
   });
   const times = cases.map(() => /** @type {number[]} */ ([]));
+  const singles = cases.map(() => /** @type {number[]} */ ([]));
   for (let r = 0; r < rounds; r++) {
     cases.forEach((c, i) => {
       const t0 = performance.now();
-      for (let k = 0; k < ns[i]; k++) c.fn();
+      let t = t0;
+      for (let k = 0; k < ns[i]; k++) {
+        c.fn();
+        if (perCall) {
+          const now = performance.now();
+          singles[i].push(now - t);
+          t = now;
+        }
+      }
       times[i].push((performance.now() - t0) / ns[i]);
     });
   }
+  if (perCall) cases.forEach((c, i) => perCall.set(c.name, median(singles[i])));
   return new Map(cases.map((c, i) => [c.name, median(times[i])]));
 }

@@ -130,11 +130,14 @@ func (b *Bridge) CallWire(buf []byte) (out string) {
 
 // Tail is a result whose long text crosses unescaped after the JSON of the rest: Raw is the
 // text; Field is the key it goes under in Head (an object without it), or "" when the text is
-// the whole result (Head is then nil).
+// the whole result (Head is then nil). When Append is set, the text is what it appends instead
+// of Raw: written where it goes, once (rj.template's output), and an error it returns is the
+// call's.
 type Tail struct {
-	Head  any
-	Field string
-	Raw   string
+	Head   any
+	Field  string
+	Raw    string
+	Append func(dst []byte) ([]byte, error)
 }
 
 // recover turns a panic into an internal error in *out. A panic would otherwise end the Go
@@ -178,6 +181,11 @@ func (b *Bridge) call(name string, args []any) string {
 		// escapes newlines in strings.
 		enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
 		enc = append(append(enc, "}\n"...), t.Raw...)
+		if t.Append != nil {
+			if enc, err = t.Append(enc); err != nil {
+				return wireError(err)
+			}
+		}
 	} else {
 		enc = append(enc, '}')
 	}

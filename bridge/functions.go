@@ -122,11 +122,9 @@ func renderTemplate(_ *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := template.Render("<template>", src, template.Dialect(dialect), vars)
-	if err != nil {
-		return nil, err
-	}
-	return Tail{Raw: out}, nil
+	return Tail{Append: func(dst []byte) ([]byte, error) {
+		return template.AppendRender(dst, "<template>", src, template.Dialect(dialect), vars)
+	}}, nil
 }
 
 // templateVariables is the names a template reads from its inputs; with where true, each with

@@ -200,24 +200,22 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 
 // callFilter evaluates a filter's arguments and applies it to v.
 func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	def, ok := filterOf(f.name)
-	if !ok {
+	if f.def == nil {
 		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
 	}
-	return ev.callBuiltin(def, f.pos, v, f.args, f.kwargs)
+	return ev.callBuiltin(f.def, f.pos, v, f.args, f.kwargs)
 }
 
 // callTest evaluates a test's arguments and applies it to v.
 func (ev *evaluator) callTest(t *testExpr, v any) (any, error) {
-	def, ok := testOf(t.name)
-	if !ok {
+	if t.def == nil {
 		// Only in an if statement, where Jinja defers the check to when the test runs.
 		return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
 	}
-	return ev.callBuiltin(def, t.pos, v, t.args, t.kwargs)
+	return ev.callBuiltin(t.def, t.pos, v, t.args, t.kwargs)
 }
 
-func (ev *evaluator) callBuiltin(def filterDef, pos int, v any, args []expr, kwargs []kwArg) (any, error) {
+func (ev *evaluator) callBuiltin(def *filterDef, pos int, v any, args []expr, kwargs []kwArg) (any, error) {
 	pv, kv, err := ev.evalArgs(args, kwargs)
 	if err != nil {
 		return nil, err

@@ -51,12 +51,14 @@ type evaluator struct {
 	src        string
 	vars       *value.Object
 	scopes     []map[string]any // innermost last; scopes[0] is the template's own
-	out        *strings.Builder
+	out        []byte           // the output; a capture appends to it after outBase, then takes its part out
+	outBase    int              // where the output of the capture being rendered starts (outside one, of the render)
 	spans      []Span
+	wantSpans  bool // collect spans (RenderSpans)
 	iterations int
 	steps      int   // work done so far: see step
 	stmtLine   int   // Jinja's line of the statement or {{ }} child being executed
-	capturing  int   // > 0 while a macro, call, set or filter block renders into a buffer
+	capturing  int   // > 0 while a macro, call, set or filter block renders into a capture
 	joinErr    error // a value that is not a string was output: an error once the output is joined
 	callDepth  int   // macro and recursive loop calls in progress
 	nesting    int   // bodies being rendered, nested
@@ -146,11 +148,30 @@ func deepSize(v any) int {
 
 // write appends s to the output, failing at pos (the construct that wrote it) past maxOutput.
 func (ev *evaluator) write(pos int, s string) error {
-	if ev.out.Len()+len(s) > maxOutput {
+	if len(ev.out)-ev.outBase+len(s) > maxOutput {
 		return &evalError{pos: pos, msg: "output is over the limit of " + diag.Thousands(maxOutput) + " bytes"}
 	}
-	ev.out.WriteString(s)
+	ev.out = append(ev.out, s...)
 	return nil
+}
+
+// beginCapture starts capturing what is written next (a macro's body, a set or filter block, a
+// recursive loop call) at the end of the output; endCapture takes it out as a string, with
+// beginCapture's result. Captures nest, each on the output after the one that holds it, so
+// that none needs a buffer of its own.
+func (ev *evaluator) beginCapture() (savedBase int) {
+	savedBase = ev.outBase
+	ev.outBase = len(ev.out)
+	ev.capturing++
+	return savedBase
+}
+
+func (ev *evaluator) endCapture(savedBase int) string {
+	s := string(ev.out[ev.outBase:])
+	ev.out = ev.out[:ev.outBase]
+	ev.outBase = savedBase
+	ev.capturing--
+	return s
 }
 
 func (ev *evaluator) render(body []node) error {
@@ -191,12 +212,13 @@ func (ev *evaluator) exec(n node) error {
 		if err := ev.work(t.x.base().pos, s); err != nil {
 			return err
 		}
-		start := ev.out.Len()
+		start := len(ev.out)
 		if err := ev.write(t.x.base().pos, s); err != nil {
 			return err
 		}
-		if ev.capturing == 0 {
-			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start, End: ev.out.Len()})
+		if ev.capturing == 0 && ev.wantSpans {
+			// Outside captures, outBase is where the output starts (after AppendRender's dst).
+			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start - ev.outBase, End: len(ev.out) - ev.outBase})
 		}
 		return nil
 	case *ifNode:
@@ -362,21 +384,20 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 	if ev.callDepth >= maxCallDepth {
 		return nil, notSupported("recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
-	saved, savedOut, savedLine := ev.scopes, ev.out, ev.stmtLine
-	var b strings.Builder
-	ev.scopes, ev.out = copyScopes(l.state.outer), &b
+	saved, savedLine := ev.scopes, ev.stmtLine
+	ev.scopes = copyScopes(l.state.outer)
 	ev.callDepth++
-	ev.capturing++
+	base := ev.beginCapture()
 	ev.stmtLine = l.state.node.line
 	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
-	ev.scopes, ev.out = saved, savedOut
+	out := ev.endCapture(base)
+	ev.scopes = saved
 	ev.callDepth--
-	ev.capturing--
 	if err != nil {
 		return nil, err
 	}
 	ev.stmtLine = savedLine
-	return b.String(), nil
+	return out, nil
 }
 
 func (ev *evaluator) lookup(name string, pos int) (any, error) {

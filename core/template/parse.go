@@ -944,14 +944,15 @@ func (p *parser) parseFilterChain(x expr, startInline bool) expr {
 		if p.isOp("(") {
 			args, kwargs = p.parseCallArgs()
 		}
-		if _, ok := filterOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
+		def, ok := filterOf(name)
+		if !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
 			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
 			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg, name: name}
 		}
-		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs}
+		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs, def}
 	}
 	return x
 }
@@ -979,14 +980,15 @@ func (p *parser) parseTest(x expr) expr {
 		}
 		args = []expr{p.parsePostfix(p.parsePrimary())}
 	}
-	if _, ok := testOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
+	def, ok := testOf(name)
+	if !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
 		msg := "unknown test " + quote(name)
 		if inList(jinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test"
 		}
 		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg, name: name}
 	}
-	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs}
+	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs, def}
 	if negated {
 		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
 	}

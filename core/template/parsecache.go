@@ -1,6 +1,9 @@
 package template
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // parsedJinja is a Jinja source parsed and its scopes analysed: everything renderJinja needs
 // from the source alone. The tree is not written after analyzeScopes, so renders share it.
@@ -8,6 +11,7 @@ type parsedJinja struct {
 	body    []node
 	missing []string // the template frame's names that start missing (see scope.go)
 	err     *parseError
+	outSize atomic.Int64 // the size of the last output (and an eighth): the next one's buffer
 }
 
 // parsed memoizes parseJinja for the last sources rendered: an evaluator's prompt rendered for

@@ -225,6 +225,8 @@ func pyStr(v any) (string, error) {
 		return t, nil
 	case markup:
 		return string(t), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil // loop.index: below 100, no allocation
 	case *undefined:
 		if t.lenient {
 			return "", nil

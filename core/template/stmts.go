@@ -66,10 +66,7 @@ func copyScopes(s []map[string]any) []map[string]any {
 
 // capture renders body with the output going to a buffer of its own, and returns what it wrote.
 func (ev *evaluator) capture(body []node) (string, error) {
-	saved := ev.out
-	var b strings.Builder
-	ev.out = &b
-	ev.capturing++
+	base := ev.beginCapture()
 	savedJoin := ev.joinErr
 	ev.joinErr = nil
 	err := ev.render(body)
@@ -77,12 +74,11 @@ func (ev *evaluator) capture(body []node) (string, error) {
 		err = ev.joinErr
 	}
 	ev.joinErr = savedJoin
-	ev.capturing--
-	ev.out = saved
+	s := ev.endCapture(base)
 	if err != nil {
 		return "", err
 	}
-	return b.String(), nil
+	return s, nil
 }
 
 // captureFrame is capture in a new scope that starts with missing names.
