@@ -43,6 +43,10 @@ type bound struct {
 	args []any
 	rest []any
 	kw   []kwVal
+	// ctx is the call's callCtx and buf holds args when they are few: one allocation for a
+	// call of a filter or test, not four.
+	ctx callCtx
+	buf [4]any
 }
 
 // callCtx is what a built-in may need besides its arguments: the evaluator (to call another
@@ -63,10 +67,18 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 	if s.builtin && (len(kw) > 0 || given > n || given < firstDefault) {
 		return nil, typeErr(who+"takes %s positional arguments and no keyword arguments (%s given)", n, given+len(kw))
 	}
-	b := &bound{args: make([]any, n-s.lead)}
-	set := make([]bool, n)
-	for i := range set {
-		set[i] = i < given || i < s.lead
+	b := &bound{}
+	if k := n - s.lead; k <= len(b.buf) {
+		b.args = b.buf[:k]
+	} else {
+		b.args = make([]any, k)
+	}
+	// set has bit i for each parameter i given a value (no signature has 64 parameters).
+	var set uint64
+	for i := 0; i < n; i++ {
+		if i < given || i < s.lead {
+			set |= 1 << i
+		}
 		if i >= s.lead && i < given {
 			b.args[i-s.lead] = pos[i-s.lead]
 		}
@@ -83,11 +95,11 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 			continue
 		case i < 0:
 			msg = "got an unexpected keyword argument '"
-		case set[i]:
+		case set&(1<<i) != 0:
 			msg = "got multiple values for argument '"
 		default:
 			b.args[i-s.lead] = k.val
-			set[i] = true
+			set |= 1 << i
 			continue
 		}
 		return nil, typeErr(who + msg + k.name + "'")
@@ -102,7 +114,7 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 	var missing []string
 	for i := s.lead; i < n; i++ {
 		switch {
-		case set[i]:
+		case set&(1<<i) != 0:
 		case i < firstDefault:
 			missing = append(missing, "'"+s.params[i]+"'")
 		default:
@@ -224,7 +236,8 @@ func (ev *evaluator) callBuiltin(def *filterDef, pos int, v any, args []expr, kw
 	if err != nil {
 		return nil, ev.fail(pos, err)
 	}
-	out, err := def.fn(&callCtx{ev: ev, pos: pos}, v, b)
+	b.ctx = callCtx{ev: ev, pos: pos}
+	out, err := def.fn(&b.ctx, v, b)
 	if err != nil {
 		return nil, ev.fail(pos, err)
 	}

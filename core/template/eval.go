@@ -12,7 +12,9 @@ import (
 	"ragjudge/core/value"
 )
 
-// loopCtx is the `loop` variable of a for loop, one per iteration; state is the loop's.
+// loopCtx is the `loop` variable of a run of a for loop: one object that each iteration moves
+// on, as Jinja's LoopContext (a loop kept in a namespace and read later says where the loop is
+// then, not where it was); state is what a recursive call of the loop needs.
 type loopCtx struct {
 	index0 int
 	items  []any
@@ -23,7 +25,7 @@ type loopCtx struct {
 type loopState struct {
 	node        *forNode
 	depth0      int
-	outer       []map[string]any // the scopes the loop runs in, for loop(…) of a recursive loop
+	outer       []*scope // the scopes the loop runs in, for loop(…) of a recursive loop
 	lastChanged any
 	changedSet  bool
 }
@@ -31,13 +33,84 @@ type loopState struct {
 // missingVar marks a name a frame assigns later and must not read before (see scope.go).
 type missingVar struct{}
 
+// scope is the names one frame binds. A frame binds few (a loop's variable and loop, a macro's
+// parameters), so they are kept in order and found by comparing: a map hashes the name on each
+// lookup, which in the wasm (no hardware hashing) cost more than comparing a handful, and a map
+// for each loop iteration was most of a loop's allocations. A frame that binds many (a template
+// setting hundreds of names) gets an index as well.
+type scope struct {
+	names []string
+	vals  []any
+	index map[string]int // name -> position in names, once there are more than smallScope
+	// shared is set once a macro or a recursive loop keeps the scope (see keepScopes): a loop
+	// reuses its scope for the next iteration only when nothing can read it later.
+	shared  bool
+	nameBuf [4]string
+	valBuf  [4]any
+	_       [0]func() // not comparable: no equality function in the wasm
+}
+
+const smallScope = 16
+
 // frame returns a new scope with the names that start missing.
-func frame(missing []string) map[string]any {
-	m := make(map[string]any, len(missing)+2)
-	for _, n := range missing {
-		m[n] = missingVar{}
+func frame(missing []string) *scope {
+	s := &scope{}
+	s.reset(missing)
+	return s
+}
+
+// reset empties s down to the names that start missing.
+func (s *scope) reset(missing []string) {
+	if s.names == nil {
+		s.names, s.vals = s.nameBuf[:0], s.valBuf[:0]
 	}
-	return m
+	clear(s.vals) // what the last iteration bound can be collected
+	s.names, s.vals, s.index = s.names[:0], s.vals[:0], nil
+	for _, n := range missing {
+		s.set(n, missingVar{})
+	}
+}
+
+func (s *scope) find(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, n := range s.names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the value name is bound to.
+func (s *scope) get(name string) (any, bool) {
+	if i := s.find(name); i >= 0 {
+		return s.vals[i], true
+	}
+	return nil, false
+}
+
+// set binds name to v.
+func (s *scope) set(name string, v any) {
+	if i := s.find(name); i >= 0 {
+		s.vals[i] = v
+		return
+	}
+	s.names = append(s.names, name)
+	s.vals = append(s.vals, v)
+	switch {
+	case s.index != nil:
+		s.index[name] = len(s.names) - 1
+	case len(s.names) > smallScope:
+		s.index = make(map[string]int, 2*len(s.names))
+		for i, n := range s.names {
+			s.index[n] = i
+		}
+	}
 }
 
 // evalError is a failure while rendering, at a byte offset of the source.
@@ -50,9 +123,9 @@ type evalError struct {
 type evaluator struct {
 	src        string
 	vars       *value.Object
-	scopes     []map[string]any // innermost last; scopes[0] is the template's own
-	out        []byte           // the output; a capture appends to it after outBase, then takes its part out
-	outBase    int              // where the output of the capture being rendered starts (outside one, of the render)
+	scopes     []*scope // innermost last; scopes[0] is the template's own
+	out        []byte   // the output; a capture appends to it after outBase, then takes its part out
+	outBase    int      // where the output of the capture being rendered starts (outside one, of the render)
 	spans      []Span
 	wantSpans  bool // collect spans (RenderSpans)
 	iterations int
@@ -268,9 +341,9 @@ func (ev *evaluator) assign(t target, v any, pos int) error {
 	return ev.bind(scope, t, v, pos)
 }
 
-func (ev *evaluator) bind(scope map[string]any, t target, v any, pos int) error {
+func (ev *evaluator) bind(scope *scope, t target, v any, pos int) error {
 	if t.items == nil {
-		scope[t.name] = v
+		scope.set(t.name, v)
 		return nil
 	}
 	items, err := iterate(v)
@@ -321,10 +394,15 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 	}
 	if t.test != nil {
 		kept := make([]any, 0, len(items))
+		sc := frame(nil)
 		for _, it := range items {
-			scope := frame(nil)
-			ev.scopes = append(ev.scopes, scope)
-			err := ev.bind(scope, t.target, normalize(it), t.pos)
+			if sc.shared {
+				sc = frame(nil)
+			} else {
+				sc.reset(nil)
+			}
+			ev.scopes = append(ev.scopes, sc)
+			err := ev.bind(sc, t.target, normalize(it), t.pos)
 			var v any
 			if err == nil {
 				ev.stmtLine = t.test.base().line
@@ -352,8 +430,10 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 	}
 	state := &loopState{node: t, depth0: depth0}
 	if t.recursive {
-		state.outer = copyScopes(ev.scopes)
+		state.outer = keepScopes(ev.scopes)
 	}
+	loop := &loopCtx{items: items, state: state}
+	var sc *scope
 	for i, it := range items {
 		ev.iterations++
 		if err := ev.step(t.pos, stepsPerIteration); err != nil {
@@ -362,11 +442,16 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 		if ev.iterations > maxIterations {
 			return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 		}
-		scope := frame(t.bodyMissing)
-		ev.scopes = append(ev.scopes, scope)
+		if sc == nil || sc.shared {
+			sc = frame(t.bodyMissing)
+		} else {
+			sc.reset(t.bodyMissing)
+		}
+		ev.scopes = append(ev.scopes, sc)
 		ev.stmtLine = t.line
-		scope["loop"] = &loopCtx{index0: i, items: items, state: state}
-		err := ev.bind(scope, t.target, normalize(it), t.pos)
+		loop.index0 = i
+		sc.set("loop", loop)
+		err := ev.bind(sc, t.target, normalize(it), t.pos)
 		if err == nil {
 			err = ev.render(t.body)
 		}
@@ -385,7 +470,7 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 		return nil, notSupported("recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
 	saved, savedLine := ev.scopes, ev.stmtLine
-	ev.scopes = copyScopes(l.state.outer)
+	ev.scopes = append([]*scope(nil), l.state.outer...)
 	ev.callDepth++
 	base := ev.beginCapture()
 	ev.stmtLine = l.state.node.line
@@ -402,7 +487,7 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 
 func (ev *evaluator) lookup(name string, pos int) (any, error) {
 	for i := len(ev.scopes) - 1; i >= 0; i-- {
-		if v, ok := ev.scopes[i][name]; ok {
+		if v, ok := ev.scopes[i].get(name); ok {
 			if _, miss := v.(missingVar); miss {
 				return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 			}
@@ -620,6 +705,16 @@ const (
 	intAttrs     = " as_integer_ratio bit_count bit_length conjugate denominator from_bytes imag numerator real to_bytes fromhex hex is_integer "
 )
 
+// isDictMethod is inList(dictMethods, name), as a switch: it runs on every attribute of a dict
+// read (p.title), where searching the list's text cost a sixth of rendering a template.
+func isDictMethod(name string) bool {
+	switch name {
+	case "clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values":
+		return true
+	}
+	return false
+}
+
 // inList reports whether name is one of the space-separated names of list.
 func inList(list, name string) bool {
 	return name != "" && !strings.Contains(name, " ") && strings.Contains(list, " "+name+" ")
@@ -641,7 +736,7 @@ func getattr(obj any, name string, pos int) (any, error) {
 	switch t := obj.(type) {
 	case *value.Object:
 		methods = dictMethods
-		if inList(methods, name) {
+		if isDictMethod(name) {
 			break
 		}
 		if v, ok := t.Get(name); ok {

@@ -20,7 +20,7 @@ const maxNesting = 400
 // (Python closures bind late).
 type macro struct {
 	def    *macroNode
-	scopes []map[string]any
+	scopes []*scope
 }
 
 // missingArg marks a macro parameter the call did not pass.
@@ -60,8 +60,14 @@ func (r rangeVal) items() []any {
 	return out
 }
 
-func copyScopes(s []map[string]any) []map[string]any {
-	return append([]map[string]any(nil), s...)
+// keepScopes returns a copy of the scope chain for a macro or a recursive loop to run in later,
+// marking each scope shared: it may be read after the frame that made it is done, so a loop
+// does not reuse it for its next iteration.
+func keepScopes(s []*scope) []*scope {
+	for _, sc := range s {
+		sc.shared = true
+	}
+	return append([]*scope(nil), s...)
 }
 
 // capture renders body with the output going to a buffer of its own, and returns what it wrote.
@@ -93,10 +99,10 @@ func (ev *evaluator) captureFrame(missing []string, body []node) (string, error)
 func (ev *evaluator) execMore(n node) error {
 	switch t := n.(type) {
 	case *macroNode:
-		ev.scopes[len(ev.scopes)-1][t.name] = &macro{def: t, scopes: copyScopes(ev.scopes)}
+		ev.scopes[len(ev.scopes)-1].set(t.name, &macro{def: t, scopes: keepScopes(ev.scopes)})
 	case *callBlockNode:
 		ev.stmtLine = t.line
-		caller := &macro{def: t.caller, scopes: copyScopes(ev.scopes)}
+		caller := &macro{def: t.caller, scopes: keepScopes(ev.scopes)}
 		v, err := ev.callWith(t.call, &kwVal{"caller", caller})
 		if err != nil {
 			return err
@@ -428,12 +434,12 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	if err := ev.step(pos, stepsPerCall); err != nil {
 		return nil, err
 	}
-	scope := frame(d.missing)
+	sc := frame(d.missing)
 	foundCaller := d.explicitCall && len(args) >= n
 	missing := make([]bool, n)
 	for i, name := range d.params {
 		if i < len(args) {
-			scope[name] = args[i]
+			sc.set(name, args[i])
 			continue
 		}
 		var v any
@@ -442,7 +448,8 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		if !ok {
 			v = missingArg{}
 		}
-		scope[name], missing[i] = v, !ok
+		sc.set(name, v)
+		missing[i] = !ok
 		foundCaller = foundCaller || name == "caller"
 	}
 	if d.usesCaller && !foundCaller {
@@ -451,14 +458,14 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		if v == nil {
 			v = &undefined{msg: "No caller defined", pos: pos}
 		}
-		scope["caller"] = v
+		sc.set("caller", v)
 	}
 	if d.catchKwargs {
 		kwargs := &value.Object{}
 		for _, k := range kw {
 			kwargs.Set(k.name, k.val)
 		}
-		scope["kwargs"] = kwargs
+		sc.set("kwargs", kwargs)
 	} else if len(kw) > 0 {
 		if _, _, ok := takeKw(kw, "caller"); ok {
 			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.name)
@@ -466,17 +473,17 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.name, kw[0].name)
 	}
 	if d.catchVarargs {
-		scope["varargs"] = tuple{}
+		sc.set("varargs", tuple{})
 		if len(args) > n {
-			scope["varargs"] = append(tuple{}, args[n:]...)
+			sc.set("varargs", append(tuple{}, args[n:]...))
 		}
 	} else if len(args) > n {
 		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
 	}
 	saved, savedLine := ev.scopes, ev.stmtLine
-	ev.scopes = append(copyScopes(m.scopes), scope)
+	ev.scopes = append(append(make([]*scope, 0, len(m.scopes)+1), m.scopes...), sc)
 	ev.callDepth++
-	out, err := ev.macroBody(d, scope, missing, pos)
+	out, err := ev.macroBody(d, sc, missing, pos)
 	ev.scopes = saved
 	ev.callDepth--
 	if err != nil {
@@ -487,15 +494,15 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 }
 
 // macroBody sets the parameters a call did not pass (to their defaults, evaluated in the
-// macro's scope in order, else to an undefined) and renders the body.
-func (ev *evaluator) macroBody(d *macroNode, scope map[string]any, missing []bool, pos int) (string, error) {
+// macro's sc in order, else to an undefined) and renders the body.
+func (ev *evaluator) macroBody(d *macroNode, sc *scope, missing []bool, pos int) (string, error) {
 	firstDefault := len(d.params) - len(d.defaults)
 	for i, name := range d.params {
 		if !missing[i] {
 			continue
 		}
 		if i < firstDefault {
-			scope[name] = &undefined{msg: "parameter '" + name + "' was not provided", pos: pos}
+			sc.set(name, &undefined{msg: "parameter '" + name + "' was not provided", pos: pos})
 			continue
 		}
 		ev.stmtLine = d.line
@@ -503,7 +510,7 @@ func (ev *evaluator) macroBody(d *macroNode, scope map[string]any, missing []boo
 		if err != nil {
 			return "", err
 		}
-		scope[name] = v
+		sc.set(name, v)
 	}
 	return ev.capture(d.body)
 }

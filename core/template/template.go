@@ -147,7 +147,7 @@ func renderJinja(dst []byte, name, src string, vars *value.Object, spans bool) (
 	}
 	// stmtLine starts at 1: where Jinja marks no line (a with statement's assignments first
 	// thing in the template), it reports line 1.
-	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)},
+	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []*scope{frame(pj.missing)},
 		out: dst, outBase: len(dst), wantSpans: spans}
 	err := ev.render(pj.body)
 	if err == nil {

@@ -246,3 +246,26 @@ func TestUnknownDialect(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown dialect")
 }
+
+// TestIsDictMethod: the switch names exactly the methods dictMethods lists.
+func TestIsDictMethod(t *testing.T) {
+	names := strings.Fields(dictMethods)
+	for _, n := range names {
+		assert.True(t, isDictMethod(n), n)
+	}
+	for _, n := range []string{"", "title", "item", "key", "value", "getx", " get "} {
+		assert.False(t, isDictMethod(n), n)
+	}
+	assert.Len(t, names, 11)
+}
+
+// TestSignaturesFitBind: bind keeps the parameters it has set in a 64-bit mask.
+func TestSignaturesFitBind(t *testing.T) {
+	for table := range specTables {
+		for _, sp := range specTables[table] {
+			d, ok := lookupBuiltin(table, strings.Fields(sp.names)[0])
+			require.True(t, ok, sp.names)
+			assert.Less(t, len(d.sig.params), 64, sp.names)
+		}
+	}
+}
