@@ -102,7 +102,7 @@ func New(fsys judge.PromptFiles) *Bridge {
 // becomes an "internal" error, so that later calls still work.
 func (b *Bridge) Call(name string, args []any) (out string) {
 	defer b.recover(&name, &out)
-	return b.call(name, args)
+	return bytesString(b.call(nil, name, args))
 }
 
 // MissWire is what CallWire returns when the arguments name a held value that is no longer held:
@@ -111,21 +111,39 @@ const MissWire = `{"miss":true}`
 
 // CallWire runs the call in buf (see DecodeArgs: the function's name, then its arguments), which
 // the caller must not write again, and returns the wire text, or MissWire.
-func (b *Bridge) CallWire(buf []byte) (out string) {
+func (b *Bridge) CallWire(buf []byte) string {
+	return bytesString(b.AppendCallWire(nil, buf))
+}
+
+// AppendCallWire is CallWire appending the wire text to dst: the wasm keeps one buffer for
+// its results, so that a call's result (a prompt of kilobytes) is not a new allocation each
+// time, in a runtime whose allocator and collector are what a call's time went to.
+func (b *Bridge) AppendCallWire(dst, buf []byte) (out []byte) {
 	name := ""
-	defer b.recover(&name, &out)
+	var failed string
+	defer func() {
+		if failed != "" {
+			out = append(dst, failed...)
+		}
+	}()
+	defer b.recover(&name, &failed)
 	args, miss, err := b.DecodeArgs(buf)
 	if miss {
-		return MissWire
+		return append(dst, MissWire...)
 	}
 	if err == nil && (len(args) == 0 || args[0] == nil) {
 		err = errWire("no function name")
 	}
 	if err != nil {
-		return wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
+		return append(dst, wireError(&diag.Error{Kind: "internal", Msg: err.Error()})...)
 	}
 	name, _ = args[0].(string)
-	return b.call(name, args[1:])
+	return b.call(dst, name, args[1:])
+}
+
+// bytesString is b as a string that shares its bytes: b is a result, not written again.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // Tail is a result whose long text crosses unescaped after the JSON of the rest: Raw is the
@@ -155,26 +173,30 @@ func (b *Bridge) recover(fn *string, out *string) {
 	}
 }
 
-func (b *Bridge) call(name string, args []any) string {
+// call runs function name and appends its wire text to dst.
+func (b *Bridge) call(dst []byte, name string, args []any) []byte {
 	f, ok := Functions[name]
 	if !ok {
-		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "no such function"})
+		return append(dst, wireError(&diag.Error{Kind: "internal", Name: name, Msg: "no such function"})...)
 	}
 	res, err := f.Fn(b, &Args{fn: name, params: f.Params, vals: args})
 	if err != nil {
-		return wireError(err)
+		return append(dst, wireError(err)...)
 	}
 	t, isTail := res.(Tail)
-	var enc []byte
+	enc := dst
 	if isTail {
 		res = t.Head
-		enc = append(make([]byte, 0, 256+len(t.Raw)), `R{"ok":`...)
+		if cap(enc)-len(enc) < 256+len(t.Raw) {
+			enc = append(make([]byte, 0, len(enc)+256+len(t.Raw)), enc...)
+		}
+		enc = append(enc, `R{"ok":`...)
 	} else {
-		enc = []byte(`{"ok":`)
+		enc = append(enc, `{"ok":`...)
 	}
 	enc, err = value.AppendMarshal(enc, res)
 	if err != nil {
-		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
+		return append(dst, wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})...)
 	}
 	if isTail {
 		// The JSON before the newline has none of its own: Marshal writes no whitespace and
@@ -183,14 +205,13 @@ func (b *Bridge) call(name string, args []any) string {
 		enc = append(append(enc, "}\n"...), t.Raw...)
 		if t.Append != nil {
 			if enc, err = t.Append(enc); err != nil {
-				return wireError(err)
+				return append(dst, wireError(err)...)
 			}
 		}
 	} else {
 		enc = append(enc, '}')
 	}
-	// enc is not written again: the string can share its bytes (a result can be megabytes).
-	return unsafe.String(unsafe.SliceData(enc), len(enc))
+	return enc
 }
 
 // Fail is the wire text of err, for an error found before Call (in converting the arguments).

@@ -98,7 +98,9 @@ func (l *lexer) next() item {
 		l.state = l.state(l)
 	}
 	it := l.queue[0]
-	l.queue = l.queue[1:]
+	// Moved down rather than resliced, so that the queue's array is reused: reslicing made
+	// emit allocate a new one every few items (most of a parse's allocations).
+	l.queue = l.queue[:copy(l.queue, l.queue[1:])]
 	l.last = it
 	return it
 }
@@ -394,13 +396,17 @@ func runeRepr(r rune) string {
 	return s
 }
 
-var operators = []string{"//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[", "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";"}
-
+// matchOperator returns the operator s starts with, the longest: // ** == != >= <= or one of
+// + - / * % ~ [ ] ( ) { } > < = . : | , ;
 func matchOperator(s string) string {
-	for _, op := range operators {
-		if strings.HasPrefix(s, op) {
-			return op
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "//", "**", "==", "!=", ">=", "<=":
+			return s[:2]
 		}
+	}
+	if len(s) >= 1 && strings.IndexByte("+-/*%~[](){}><=.:|,;", s[0]) >= 0 {
+		return s[:1]
 	}
 	return ""
 }
@@ -512,6 +518,9 @@ func matchInt(s string, p int) int {
 
 // isNameChar approximates the characters of Jinja's name pattern (\w plus combining marks).
 func isNameChar(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '_' || r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9'
+	}
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Nl, unicode.Pc) || r == 0xb7
 }
 

@@ -58,7 +58,7 @@ func (p *parser) advance() item {
 	prev := p.cur
 	if len(p.ahead) > 0 {
 		p.cur = p.ahead[0]
-		p.ahead = p.ahead[1:]
+		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
 	} else {
 		p.cur = p.lex.next()
 	}
@@ -479,11 +479,16 @@ func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
 		if p.isTupleEnd() {
 			break
 		}
+		var x expr
 		if simplified {
-			args = append(args, p.parsePrimary())
+			x = p.parsePrimary()
 		} else {
-			args = append(args, p.parseExpression(condexpr))
+			x = p.parseExpression(condexpr)
 		}
+		if !isTuple && !p.isOp(",") {
+			return x // one expression, no tuple: no list made for it
+		}
+		args = append(args, x)
 		if !p.isOp(",") {
 			break
 		}
@@ -620,13 +625,14 @@ func (p *parser) parseMath1() expr {
 func (p *parser) parseConcat() expr {
 	line := p.cur.line
 	pos := p.cur.pos
-	args := []expr{p.parseMath2()}
+	x := p.parseMath2()
+	if !p.isOp("~") {
+		return x
+	}
+	args := []expr{x}
 	for p.isOp("~") {
 		p.advance()
 		args = append(args, p.parseMath2())
-	}
-	if len(args) == 1 {
-		return args[0]
 	}
 	return &concatExpr{exprBase{pos: pos, line: line}, args}
 }

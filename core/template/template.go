@@ -100,9 +100,6 @@ func render(dst []byte, name, src string, dialect Dialect, vars *value.Object, s
 		return nil, nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
 			Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
 	}
-	if !utf8.ValidString(src) {
-		src = strings.ToValidUTF8(src, "\uFFFD")
-	}
 	if vars == nil {
 		vars = &value.Object{}
 	}
@@ -110,7 +107,7 @@ func render(dst []byte, name, src string, dialect Dialect, vars *value.Object, s
 	case Jinja:
 		return renderJinja(dst, name, src, vars, spans)
 	case Format:
-		out, sp, err := renderFormat(name, src, vars)
+		out, sp, err := renderFormat(name, validUTF8(src), vars)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -122,9 +119,18 @@ func render(dst []byte, name, src string, dialect Dialect, vars *value.Object, s
 	return nil, nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 }
 
-// jinjaSource applies Jinja's source rules: "\r\n" and "\r" become "\n", and one final newline
-// is dropped (keep_trailing_newline=False).
+// validUTF8 is src with each invalid byte sequence replaced by U+FFFD.
+func validUTF8(src string) string {
+	if utf8.ValidString(src) {
+		return src
+	}
+	return strings.ToValidUTF8(src, "\uFFFD")
+}
+
+// jinjaSource is src as Jinja reads it: valid UTF-8, "\r\n" and "\r" made "\n", and one final
+// newline dropped (keep_trailing_newline=False).
 func jinjaSource(src string) string {
+	src = validUTF8(src)
 	if strings.IndexByte(src, '\r') >= 0 {
 		src = strings.ReplaceAll(src, "\r\n", "\n")
 		src = strings.ReplaceAll(src, "\r", "\n")
@@ -135,8 +141,8 @@ func jinjaSource(src string) string {
 // renderJinja renders src after dst. Spans (when spans is set) count from the start of the output,
 // not of dst.
 func renderJinja(dst []byte, name, src string, vars *value.Object, spans bool) ([]byte, []Span, error) {
-	src = jinjaSource(src)
 	pj := parseJinja(src)
+	src = pj.src
 	if perr := pj.err; perr != nil {
 		return nil, nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}

@@ -42,7 +42,7 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	var found []nameAt
 	switch dialect {
 	case Jinja:
-		src = jinjaSource(strings.ToValidUTF8(src, "\uFFFD"))
+		src = jinjaSource(src)
 		body, perr := parse(src)
 		if perr != nil {
 			return nil, posError(name, src, perr.pos, perr.line, perr.msg)
