@@ -47,14 +47,17 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 		if perr != nil {
 			return nil, posError(name, src, perr.pos, perr.line, perr.msg)
 		}
-		reads := map[string]int{}
-		readsOf(body, reads)
+		var reads map[string]int
 		for _, r := range *analyzeScopes(body).reads {
 			if inList(jinjaGlobals+"loop ", r.name) {
 				continue
 			}
 			if r.pos < 0 {
 				// Assigned in some branches of an if only: an input where it is read.
+				if reads == nil {
+					reads = map[string]int{}
+					readsOf(body, reads)
+				}
 				p, ok := reads[r.name]
 				if !ok {
 					continue
@@ -90,7 +93,13 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	default:
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 	}
-	sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+	// found is mostly in order already; sorting (through reflect's swapper) is only for what is not.
+	for i := 1; i < len(found); i++ {
+		if found[i].pos < found[i-1].pos {
+			sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+			break
+		}
+	}
 	out := []Read{}
 	seen := map[string]bool{}
 	// Positions are counted on from the previous one (found is in order): from the start each
