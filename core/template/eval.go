@@ -14,14 +14,14 @@ import (
 
 // loopCtx is the `loop` variable of a run of a for loop: one object that each iteration moves
 // on, as Jinja's LoopContext (a loop kept in a namespace and read later says where the loop is
-// then, not where it was); state is what a recursive call of the loop needs.
+// then, not where it was).
 type loopCtx struct {
 	index0 int
 	items  []any
-	state  *loopState
+	state  loopState
 }
 
-// loopState is what the iterations of one run of a loop share.
+// loopState is what a loop's iterations share besides where they are.
 type loopState struct {
 	node        *forNode
 	depth0      int
@@ -124,6 +124,7 @@ type evaluator struct {
 	src        string
 	vars       *value.Object
 	scopes     []*scope // innermost last; scopes[0] is the template's own
+	chains     []*scope // the scope chains of the macro calls in progress, one on the other
 	out        []byte   // the output; a capture appends to it after outBase, then takes its part out
 	outBase    int      // where the output of the capture being rendered starts (outside one, of the render)
 	spans      []Span
@@ -428,11 +429,10 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	}
-	state := &loopState{node: t, depth0: depth0}
+	loop := &loopCtx{items: items, state: loopState{node: t, depth0: depth0}}
 	if t.recursive {
-		state.outer = keepScopes(ev.scopes)
+		loop.state.outer = keepScopes(ev.scopes)
 	}
-	loop := &loopCtx{items: items, state: state}
 	var sc *scope
 	for i, it := range items {
 		ev.iterations++

@@ -436,7 +436,6 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	}
 	sc := frame(d.missing)
 	foundCaller := d.explicitCall && len(args) >= n
-	missing := make([]bool, n)
 	for i, name := range d.params {
 		if i < len(args) {
 			sc.set(name, args[i])
@@ -449,7 +448,6 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 			v = missingArg{}
 		}
 		sc.set(name, v)
-		missing[i] = !ok
 		foundCaller = foundCaller || name == "caller"
 	}
 	if d.usesCaller && !foundCaller {
@@ -480,11 +478,14 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	} else if len(args) > n {
 		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
 	}
-	saved, savedLine := ev.scopes, ev.stmtLine
-	ev.scopes = append(append(make([]*scope, 0, len(m.scopes)+1), m.scopes...), sc)
+	// The macro runs in the scopes it was defined in and its own, put on top of ev.chains (a
+	// stack that calls reuse) rather than in a slice of their own.
+	saved, savedLine, base := ev.scopes, ev.stmtLine, len(ev.chains)
+	ev.chains = append(append(ev.chains, m.scopes...), sc)
+	ev.scopes = ev.chains[base:len(ev.chains):len(ev.chains)]
 	ev.callDepth++
-	out, err := ev.macroBody(d, sc, missing, pos)
-	ev.scopes = saved
+	out, err := ev.macroBody(d, sc, pos)
+	ev.scopes, ev.chains = saved, ev.chains[:base]
 	ev.callDepth--
 	if err != nil {
 		return nil, err
@@ -495,11 +496,11 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 
 // macroBody sets the parameters a call did not pass (to their defaults, evaluated in the
 // macro's sc in order, else to an undefined) and renders the body.
-func (ev *evaluator) macroBody(d *macroNode, sc *scope, missing []bool, pos int) (string, error) {
+func (ev *evaluator) macroBody(d *macroNode, sc *scope, pos int) (string, error) {
 	firstDefault := len(d.params) - len(d.defaults)
 	for i, name := range d.params {
-		if !missing[i] {
-			continue
+		if v, _ := sc.get(name); v != (missingArg{}) {
+			continue // given
 		}
 		if i < firstDefault {
 			sc.set(name, &undefined{msg: "parameter '" + name + "' was not provided", pos: pos})
