@@ -22,8 +22,10 @@
 // StrictUndefined); an engine whose output differs, or that fails, is marked WRONG beside its
 // time, and the ratios are to the fastest peer that is right. Runs are interleaved (each round
 // times every case once, in turn) and repeated; the figure is the median over rounds of the mean
-// time per call, and the median of single calls (which leaves out the waits for the CPU that a
-// loaded machine puts into some batches), with the load average, since the machine is shared.
+// time per call (batches), the median of single calls (which leaves out the waits for the CPU
+// that a loaded machine puts into some batches) and the median of the process's CPU time per
+// call (CPU: a call's cost with its share of garbage collection, without those waits), with the
+// load average, since the machine is shared.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -131,30 +133,31 @@ for (const [w, { title, src, vars }] of workloads.entries()) {
   const renders = (prefix) => cases.some((c) => c.kind === "render" && c.name.startsWith(prefix) && right.get(c.name));
   for (const c of cases.filter((c) => c.kind === "parse")) right.set(c.name, renders(c.rj ? "rj.template" : c.name.split(":")[0]));
 
-  const single = new Map();
-  const t = interleaved(cases.filter((c) => !failed.has(c.name)), { rounds, perCall: single });
-  const fastest = (kind, m = t) => {
+  const single = new Map(), cpu = new Map();
+  const t = interleaved(cases.filter((c) => !failed.has(c.name)), { rounds, perCall: single, cpu });
+  const measures = [["batches", t], ["single calls", single], ["CPU", cpu]];
+  const fastest = (kind, m) => {
     const peers = cases.filter((c) => c.kind === kind && !c.rj && right.get(c.name) && m.has(c.name));
     return peers.length ? Math.min(...peers.map((c) => m.get(c.name))) : null;
   };
   const ratio = (x, y) => (x != null && y ? `${(x / y).toFixed(2)}×` : "-");
-  console.log(`\n${title}: source ${src.length} characters, output ${expected[w].length} characters; medians of batches' mean per call, and of single calls:`);
+  console.log(`\n${title}: source ${src.length} characters, output ${expected[w].length} characters; medians (see the top of bench/engines.mjs), and each to the fastest right peer's:`);
   for (const kind of ["render", "parse"]) {
-    table([kind, "output", "batches", "vs fastest right peer", "single calls", "vs fastest right peer"], cases.filter((c) => c.kind === kind).map((c) => [
+    table([kind, "output", ...measures.flatMap(([m]) => [m, "ratio"])], cases.filter((c) => c.kind === kind).map((c) => [
       c.name, right.get(c.name) ? "= Jinja2" : failed.has(c.name) ? "WRONG (fails)" : "WRONG",
-      fmt(t.get(c.name)), ratio(t.get(c.name), fastest(kind)), fmt(single.get(c.name)), ratio(single.get(c.name), fastest(kind, single)),
+      ...measures.flatMap(([, m]) => [fmt(m.get(c.name)), ratio(m.get(c.name), fastest(kind, m))]),
     ]));
   }
   const hfParse = `${hf}: new Template(src)`;
   for (const [tag] of builds) {
     const rjT = tagged("rj.template", tag), rjP = tagged("rj.variables, new source each call", tag);
     summary.push([`${title}${tag ? ` (${tag})` : ""}`,
-      fmt(t.get(rjT)), fmt(fastest("render")), ratio(t.get(rjT), fastest("render")), ratio(single.get(rjT), fastest("render", single)),
-      fmt(t.get(rjP)), fmt(t.get(hfParse)), ratio(t.get(rjP), t.get(hfParse)), ratio(single.get(rjP), single.get(hfParse))]);
+      ...measures.map(([, m]) => `${fmt(m.get(rjT))} / ${fmt(fastest("render", m))} = ${ratio(m.get(rjT), fastest("render", m))}`),
+      ...measures.map(([, m]) => `${fmt(m.get(rjP))} / ${fmt(m.get(hfParse))} = ${ratio(m.get(rjP), m.get(hfParse))}`)]);
   }
 }
 
-console.log("the goals: rj.template at most 1.0× the fastest right peer's render (moonshot 0.5×); a parse at most 1.0× @huggingface/jinja's");
-table(["template", "rj.template", "fastest right peer", "ratio", "(single calls)", "rj parse", "hf parse", "ratio", "(single calls)"], summary);
+console.log("the goals: rj.template at most 1.0× the fastest right peer's render (moonshot 0.5×); rj's parse at most 1.0× @huggingface/jinja's");
+table(["template", "render: batches", "render: single calls", "render: CPU", "parse: batches", "parse: single calls", "parse: CPU"], summary);
 console.log(`load average at end ${loadAverage()}`);
 process.exit(0); // the wasm instances keep Node's event loop alive

@@ -36,12 +36,14 @@ export function table(head, rows) {
  * a call with its share of what comes only now and then (a garbage collection). With perCall,
  * it also fills that map with each case's median of single calls over all rounds: on a loaded
  * machine a batch's mean often holds a wait for the CPU of many calls' length, which a single
- * call's median leaves out.
+ * call's median leaves out. With cpu, it fills that map with each case's median over rounds of
+ * the process's CPU time per call (process.cpuUsage, Node only): what a call costs, its share of
+ * collections included, without the time spent waiting for a CPU the machine's other work holds.
  * @param {{name: string, fn: () => unknown, n?: number}[]} cases
- * @param {{rounds?: number, batchMs?: number, perCall?: Map<string, number>}} [opts]
+ * @param {{rounds?: number, batchMs?: number, perCall?: Map<string, number>, cpu?: Map<string, number>}} [opts]
  * @returns {Map<string, number>}
  */
-export function interleaved(cases, { rounds = 15, batchMs = 10, perCall } = {}) {
+export function interleaved(cases, { rounds = 15, batchMs = 10, perCall, cpu } = {}) {
   const ns = cases.map((c) => {
     if (c.n) {
       for (let k = 0; k < Math.min(c.n, 50); k++) c.fn();
@@ -55,8 +57,10 @@ export function interleaved(cases, { rounds = 15, batchMs = 10, perCall } = {}) 
   });
   const times = cases.map(() => /** @type {number[]} */ ([]));
   const singles = cases.map(() => /** @type {number[]} */ ([]));
+  const cpus = cases.map(() => /** @type {number[]} */ ([]));
   for (let r = 0; r < rounds; r++) {
     cases.forEach((c, i) => {
+      const u0 = cpu ? process.cpuUsage() : null;
       const t0 = performance.now();
       let t = t0;
       for (let k = 0; k < ns[i]; k++) {
@@ -68,8 +72,13 @@ export function interleaved(cases, { rounds = 15, batchMs = 10, perCall } = {}) 
         }
       }
       times[i].push((performance.now() - t0) / ns[i]);
+      if (u0) {
+        const u = process.cpuUsage(u0);
+        cpus[i].push((u.user + u.system) / 1000 / ns[i]);
+      }
     });
   }
   if (perCall) cases.forEach((c, i) => perCall.set(c.name, median(singles[i])));
+  if (cpu) cases.forEach((c, i) => cpu.set(c.name, median(cpus[i])));
   return new Map(cases.map((c, i) => [c.name, median(times[i])]));
 }
