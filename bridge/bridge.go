@@ -40,6 +40,7 @@ const (
 type Param struct {
 	Name string
 	Kind Kind
+	_    [0]func() // not comparable: no equality function in the wasm (one for each length of list)
 }
 
 // Func is one exported function: its parameters, in order, and its body, which reads them
@@ -52,23 +53,23 @@ type Func struct {
 // Functions are the exported functions, by JS name.
 var Functions = map[string]Func{
 	"evaluators":  {nil, evaluators},
-	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
-	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
-	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
-	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
-	"readDataset": {[]Param{{"text", Text}, {"format", Text}}, readDataset},
-	"recall":      {[]Param{{"scores", Data}}, computeRecall},
-	"passages":    {[]Param{{"passage_gt", Text}}, passages},
-	"mapColumns":  {[]Param{{"id", Text}, {"columns", Data}}, mapColumns},
-	"rowInputs":   {[]Param{{"id", Text}, {"row", Data}, {"mapping", Data}}, rowInputs},
-	"agreement":   {[]Param{{"judge", Data}, {"human", Data}}, agreement},
-	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
-	"consistency": {[]Param{{"rows", Data}}, consistency},
-	"describe":    {[]Param{{"xs", Data}}, describe},
+	"render":      {[]Param{{Name: "id", Kind: Text}, {Name: "inputs", Kind: Data}}, render},
+	"parse":       {[]Param{{Name: "id", Kind: Text}, {Name: "inputs", Kind: Data}, {Name: "output", Kind: Text}}, parse},
+	"template":    {[]Param{{Name: "source", Kind: Text}, {Name: "dialect", Kind: Text}, {Name: "vars", Kind: Data}}, renderTemplate},
+	"variables":   {[]Param{{Name: "source", Kind: Text}, {Name: "dialect", Kind: Text}, {Name: "where", Kind: Data}}, templateVariables},
+	"readDataset": {[]Param{{Name: "text", Kind: Text}, {Name: "format", Kind: Text}}, readDataset},
+	"recall":      {[]Param{{Name: "scores", Kind: Data}}, computeRecall},
+	"passages":    {[]Param{{Name: "passage_gt", Kind: Text}}, passages},
+	"mapColumns":  {[]Param{{Name: "id", Kind: Text}, {Name: "columns", Kind: Data}}, mapColumns},
+	"rowInputs":   {[]Param{{Name: "id", Kind: Text}, {Name: "row", Kind: Data}, {Name: "mapping", Kind: Data}}, rowInputs},
+	"agreement":   {[]Param{{Name: "judge", Kind: Data}, {Name: "human", Kind: Data}}, agreement},
+	"correlation": {[]Param{{Name: "xs", Kind: Data}, {Name: "ys", Kind: Data}}, correlation},
+	"consistency": {[]Param{{Name: "rows", Kind: Data}}, consistency},
+	"describe":    {[]Param{{Name: "xs", Kind: Data}}, describe},
 
-	"define":   {[]Param{{"spec", Data}}, define},
-	"undefine": {[]Param{{"id", Text}}, undefine},
-	"spec":     {[]Param{{"id", Text}}, spec},
+	"define":   {[]Param{{Name: "spec", Kind: Data}}, define},
+	"undefine": {[]Param{{Name: "id", Kind: Text}}, undefine},
+	"spec":     {[]Param{{Name: "id", Kind: Text}}, spec},
 }
 
 // Names returns the names of Functions, sorted.
@@ -102,7 +103,11 @@ func New(fsys judge.PromptFiles) *Bridge {
 // becomes an "internal" error, so that later calls still work.
 func (b *Bridge) Call(name string, args []any) (out string) {
 	defer b.recover(&name, &out)
-	return bytesString(b.call(nil, name, args))
+	enc, err := b.call(nil, name, args)
+	if err != nil {
+		return wireError(err)
+	}
+	return bytesString(enc)
 }
 
 // MissWire is what CallWire returns when the arguments name a held value that is no longer held:
@@ -118,27 +123,34 @@ func (b *Bridge) CallWire(buf []byte) string {
 // AppendCallWire is CallWire appending the wire text to dst: the wasm keeps one buffer for
 // its results, so that a call's result (a prompt of kilobytes) is not a new allocation each
 // time, in a runtime whose allocator and collector are what a call's time went to.
-func (b *Bridge) AppendCallWire(dst, buf []byte) (out []byte) {
+func (b *Bridge) AppendCallWire(dst, buf []byte) []byte {
+	enc, text := b.callWire(dst, buf)
+	if text != "" {
+		return append(dst, text...)
+	}
+	return enc
+}
+
+// callWire is AppendCallWire's call: its result appended to dst, or a text that is the result
+// instead (an error, MissWire).
+func (b *Bridge) callWire(dst, buf []byte) (enc []byte, text string) {
 	name := ""
-	var failed string
-	defer func() {
-		if failed != "" {
-			out = append(dst, failed...)
-		}
-	}()
-	defer b.recover(&name, &failed)
+	defer b.recover(&name, &text)
 	args, miss, err := b.DecodeArgs(buf)
 	if miss {
-		return append(dst, MissWire...)
+		return nil, MissWire
 	}
 	if err == nil && (len(args) == 0 || args[0] == nil) {
 		err = errWire("no function name")
 	}
 	if err != nil {
-		return append(dst, wireError(&diag.Error{Kind: "internal", Msg: err.Error()})...)
+		return nil, wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
 	}
 	name, _ = args[0].(string)
-	return b.call(dst, name, args[1:])
+	if enc, err = b.call(dst, name, args[1:]); err != nil {
+		return nil, wireError(err)
+	}
+	return enc, ""
 }
 
 // bytesString is b as a string that shares its bytes: b is a result, not written again.
@@ -173,15 +185,15 @@ func (b *Bridge) recover(fn *string, out *string) {
 	}
 }
 
-// call runs function name and appends its wire text to dst.
-func (b *Bridge) call(dst []byte, name string, args []any) []byte {
+// call runs function name and appends its wire text to dst, or returns the error to send.
+func (b *Bridge) call(dst []byte, name string, args []any) ([]byte, error) {
 	f, ok := Functions[name]
 	if !ok {
-		return append(dst, wireError(&diag.Error{Kind: "internal", Name: name, Msg: "no such function"})...)
+		return nil, &diag.Error{Kind: "internal", Name: name, Msg: "no such function"}
 	}
 	res, err := f.Fn(b, &Args{fn: name, params: f.Params, vals: args})
 	if err != nil {
-		return append(dst, wireError(err)...)
+		return nil, err
 	}
 	t, isTail := res.(Tail)
 	enc := dst
@@ -190,28 +202,23 @@ func (b *Bridge) call(dst []byte, name string, args []any) []byte {
 		if cap(enc)-len(enc) < 256+len(t.Raw) {
 			enc = append(make([]byte, 0, len(enc)+256+len(t.Raw)), enc...)
 		}
-		enc = append(enc, `R{"ok":`...)
-	} else {
-		enc = append(enc, `{"ok":`...)
+		enc = append(enc, 'R')
 	}
-	enc, err = value.AppendMarshal(enc, res)
+	enc, err = value.AppendMarshal(append(enc, `{"ok":`...), res)
 	if err != nil {
-		return append(dst, wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})...)
+		return nil, &diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()}
 	}
-	if isTail {
-		// The JSON before the newline has none of its own: Marshal writes no whitespace and
-		// escapes newlines in strings.
-		enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
-		enc = append(append(enc, "}\n"...), t.Raw...)
-		if t.Append != nil {
-			if enc, err = t.Append(enc); err != nil {
-				return append(dst, wireError(err)...)
-			}
-		}
-	} else {
-		enc = append(enc, '}')
+	if !isTail {
+		return append(enc, '}'), nil
 	}
-	return enc
+	// The JSON before the newline has none of its own: Marshal writes no whitespace and
+	// escapes newlines in strings.
+	enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
+	enc = append(append(enc, "}\n"...), t.Raw...)
+	if t.Append != nil {
+		return t.Append(enc)
+	}
+	return enc, nil
 }
 
 // Fail is the wire text of err, for an error found before Call (in converting the arguments).

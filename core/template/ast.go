@@ -44,6 +44,7 @@ type kwArg struct {
 	name  string
 	value expr
 	pos   int
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // callExpr is fn(args, kwargs): a method, a global function or a macro.

@@ -14,6 +14,7 @@ import (
 type kwVal struct {
 	name string
 	val  any
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // signature is the Python signature of a built-in as Jinja calls it.
@@ -201,10 +202,10 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 						return nil, nil, ev.fail(k.pos, typeErr("got multiple values for keyword argument '%s'", name))
 					}
 				}
-				kw = append(kw, kwVal{name, normalize(x)})
+				kw = append(kw, kwVal{name: name, val: normalize(x)})
 			}
 		default:
-			kw = append(kw, kwVal{k.name, v})
+			kw = append(kw, kwVal{name: k.name, val: v})
 		}
 	}
 	return pos, kw, nil

@@ -32,6 +32,7 @@ var parsed struct {
 type parsedEntry struct {
 	src string
 	p   *parsedJinja
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 const (

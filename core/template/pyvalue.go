@@ -26,6 +26,7 @@ type markup string
 type dictView struct {
 	obj  *value.Object
 	kind string
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.

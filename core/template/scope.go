@@ -25,6 +25,7 @@ type symbol struct {
 	name  string
 	load  int
 	store bool
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 type symbols struct {
@@ -47,6 +48,7 @@ type symbols struct {
 type nameAt struct {
 	name string
 	pos  int
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 func newSymbols(parent *symbols) *symbols {
@@ -125,7 +127,7 @@ func (s *symbols) findRef(name string) bool {
 func (s *symbols) load(name string, pos int) {
 	if !s.findRef(name) {
 		s.entry(name).load = loadResolve
-		*s.reads = append(*s.reads, nameAt{name, pos})
+		*s.reads = append(*s.reads, nameAt{name: name, pos: pos})
 	}
 }
 
@@ -155,6 +157,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 	type count struct {
 		name string
 		n    int
+		_    [0]func()
 	}
 	var counts []count
 	for _, b := range branches {
@@ -170,7 +173,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 				k++
 			}
 			if k == len(counts) {
-				counts = append(counts, count{e.name, 0})
+				counts = append(counts, count{name: e.name})
 			}
 			counts[k].n++
 		}
@@ -202,7 +205,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 			continue
 		}
 		s.entry(c.name).load = loadResolve
-		*s.reads = append(*s.reads, nameAt{c.name, -1})
+		*s.reads = append(*s.reads, nameAt{name: c.name, pos: -1})
 	}
 }
 

@@ -103,7 +103,7 @@ func (ev *evaluator) execMore(n node) error {
 	case *callBlockNode:
 		ev.stmtLine = t.line
 		caller := &macro{def: t.caller, scopes: keepScopes(ev.scopes)}
-		v, err := ev.callWith(t.call, &kwVal{"caller", caller})
+		v, err := ev.callWith(t.call, &kwVal{name: "caller", val: caller})
 		if err != nil {
 			return err
 		}

@@ -38,6 +38,7 @@ type Span struct {
 	Expr       string `json:"expr"`
 	Input      string `json:"input,omitempty"`
 	Start, End int
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // The caps. Each keeps a hostile template or input from taking unbounded time or memory; hitting

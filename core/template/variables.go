@@ -27,9 +27,10 @@ func Variables(name, src string, dialect Dialect) ([]string, error) {
 // Read is a name a template reads from its inputs, at its first read: Line and Col (1-based,
 // columns in code points) of where the name is written, in src as given.
 type Read struct {
-	Name string `json:"name"`
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
+	Name string    `json:"name"`
+	Line int       `json:"line"`
+	Col  int       `json:"col"`
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // Reads is Variables with where each name is first read. For str.format it reads the fields
@@ -86,7 +87,7 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 				n = n[:j]
 			}
 			if n != "" && !isDecimal(n) {
-				found = append(found, nameAt{n, i + 1})
+				found = append(found, nameAt{name: n, pos: i + 1})
 			}
 			i = next - 1
 		}
