@@ -10,7 +10,7 @@ import (
 	"ragjudge/prompts"
 )
 
-func promptSource(b *testing.B, id string) string {
+func promptSource(b testing.TB, id string) string {
 	src, err := fs.ReadFile(prompts.FS, id+".md")
 	if err != nil {
 		b.Fatal(err)
@@ -111,7 +111,7 @@ func pairwiseVars() *value.Object {
 		"actual_output", "Aspirin was given [1]. The dose was 100 mg [2]. The patient recovered [3].")
 }
 
-func rubric(b *testing.B) (string, *value.Object) {
+func rubric(b testing.TB) (string, *value.Object) {
 	src, err := os.ReadFile("testdata/bench/rubric.jinja")
 	if err != nil {
 		b.Fatal(err)
