@@ -31,7 +31,7 @@ export function table(head, rows) {
 /**
  * interleaved times each case's fn in rounds: each round runs every case once, in turn, as a
  * batch of n calls (n: the case's own, or enough calls for a batch of about batchMs, found in
- * the warm-up). Interleaving spreads the shared machine's other work over all cases alike. It
+ * the warm-up, which runs each case for warmMs first). Interleaving spreads the shared machine's other work over all cases alike. It
  * returns each case's median over rounds of the mean time per call, in ms, by name: the cost of
  * a call with its share of what comes only now and then (a garbage collection). With perCall,
  * it also fills that map with each case's median of single calls over all rounds: on a loaded
@@ -40,16 +40,19 @@ export function table(head, rows) {
  * the process's CPU time per call (process.cpuUsage, Node only): what a call costs, its share of
  * collections included, without the time spent waiting for a CPU the machine's other work holds.
  * @param {{name: string, fn: () => unknown, n?: number}[]} cases
- * @param {{rounds?: number, batchMs?: number, perCall?: Map<string, number>, cpu?: Map<string, number>}} [opts]
+ * @param {{rounds?: number, batchMs?: number, warmMs?: number, perCall?: Map<string, number>, cpu?: Map<string, number>}} [opts]
  * @returns {Map<string, number>}
  */
-export function interleaved(cases, { rounds = 15, batchMs = 10, perCall, cpu } = {}) {
+export function interleaved(cases, { rounds = 15, batchMs = 10, warmMs = 0, perCall, cpu } = {}) {
   const ns = cases.map((c) => {
+    // Warm up first for warmMs: V8 runs a wasm function (and JS) with its baseline compiler
+    // until it has run for a while, then with its optimizing one, on other threads.
+    for (const t0 = performance.now(); performance.now() - t0 < warmMs;) c.fn();
     if (c.n) {
       for (let k = 0; k < Math.min(c.n, 50); k++) c.fn();
       return c.n;
     }
-    // Warm up (the JIT, the engine's caches) for about batchMs, then size the batch from it.
+    // Size the batch from about batchMs of calls.
     let calls = 0;
     const t0 = performance.now();
     while (calls < 5 || performance.now() - t0 < batchMs) c.fn(), calls++;

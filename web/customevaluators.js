@@ -47,7 +47,7 @@ export function customEvaluators(call) {
     let r = readsMemo.get(key);
     if (r === undefined) {
       try {
-        r = call("variables", ["$source", "$dialect", "where"], [source, dialect, true]);
+        r = call("variables", ["%source", "$dialect", "where"], [source, dialect, true]);
       } catch (err) {
         r = { err };
       }
@@ -107,7 +107,7 @@ export function customEvaluators(call) {
       }
       builtinVars = builtinVarsOf.get(id) ?? null;
     }
-    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
+    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["%source", "$dialect", "@vars"], [source, "format", vars]);
     const variables = checkTemplates(c.spec, reads, render, builtinVars, c.builtin, c.errors, c.warnings);
     return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
   }
