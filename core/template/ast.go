@@ -6,10 +6,9 @@ package template
 // parser's own rules, so matching its line numbers means recording them the same way.
 
 type exprBase struct {
-	// First, not last: a zero-size last field is padded to a word, in every node.
-	_    [0]func() // not comparable: the compiler then makes no equality function per node type
 	pos  int
 	line int
+	_    [0]func() // not comparable: the compiler then makes no equality function per node type
 }
 
 func (e *exprBase) base() *exprBase { return e }
