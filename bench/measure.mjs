@@ -36,14 +36,15 @@ export function table(head, rows) {
  * a call with its share of what comes only now and then (a garbage collection). With perCall,
  * it also fills that map with each case's median of single calls over all rounds: on a loaded
  * machine a batch's mean often holds a wait for the CPU of many calls' length, which a single
- * call's median leaves out. With cpu, it fills that map with each case's median over rounds of
+ * call's median leaves out; with fastest, the fastest single call (what the code costs when
+ * nothing else gets in its way). With cpu, it fills that map with each case's median over rounds of
  * the process's CPU time per call (process.cpuUsage, Node only): what a call costs, its share of
  * collections included, without the time spent waiting for a CPU the machine's other work holds.
  * @param {{name: string, fn: () => unknown, n?: number}[]} cases
- * @param {{rounds?: number, batchMs?: number, warmMs?: number, perCall?: Map<string, number>, cpu?: Map<string, number>}} [opts]
+ * @param {{rounds?: number, batchMs?: number, warmMs?: number, perCall?: Map<string, number>, fastest?: Map<string, number>, cpu?: Map<string, number>}} [opts]
  * @returns {Map<string, number>}
  */
-export function interleaved(cases, { rounds = 15, batchMs = 10, warmMs = 0, perCall, cpu } = {}) {
+export function interleaved(cases, { rounds = 15, batchMs = 10, warmMs = 0, perCall, fastest, cpu } = {}) {
   const ns = cases.map((c) => {
     // Warm up first for warmMs: V8 runs a wasm function (and JS) with its baseline compiler
     // until it has run for a while, then with its optimizing one, on other threads.
@@ -68,7 +69,7 @@ export function interleaved(cases, { rounds = 15, batchMs = 10, warmMs = 0, perC
       let t = t0;
       for (let k = 0; k < ns[i]; k++) {
         c.fn();
-        if (perCall) {
+        if (perCall || fastest) {
           const now = performance.now();
           singles[i].push(now - t);
           t = now;
@@ -82,6 +83,7 @@ export function interleaved(cases, { rounds = 15, batchMs = 10, warmMs = 0, perC
     });
   }
   if (perCall) cases.forEach((c, i) => perCall.set(c.name, median(singles[i])));
+  if (fastest) cases.forEach((c, i) => fastest.set(c.name, Math.min(...singles[i])));
   if (cpu) cases.forEach((c, i) => cpu.set(c.name, median(cpus[i])));
   return new Map(cases.map((c, i) => [c.name, median(times[i])]));
 }
