@@ -40,7 +40,6 @@ const (
 type Param struct {
 	Name string
 	Kind Kind
-	_    [0]func() // not comparable: no equality function in the wasm (one for each length of list)
 }
 
 // Func is one exported function: its parameters, in order, and its body, which reads them
@@ -53,23 +52,23 @@ type Func struct {
 // Functions are the exported functions, by JS name.
 var Functions = map[string]Func{
 	"evaluators":  {nil, evaluators},
-	"render":      {[]Param{{Name: "id", Kind: Text}, {Name: "inputs", Kind: Data}}, render},
-	"parse":       {[]Param{{Name: "id", Kind: Text}, {Name: "inputs", Kind: Data}, {Name: "output", Kind: Text}}, parse},
-	"template":    {[]Param{{Name: "source", Kind: Text}, {Name: "dialect", Kind: Text}, {Name: "vars", Kind: Data}}, renderTemplate},
-	"variables":   {[]Param{{Name: "source", Kind: Text}, {Name: "dialect", Kind: Text}, {Name: "where", Kind: Data}}, templateVariables},
-	"readDataset": {[]Param{{Name: "text", Kind: Text}, {Name: "format", Kind: Text}}, readDataset},
-	"recall":      {[]Param{{Name: "scores", Kind: Data}}, computeRecall},
-	"passages":    {[]Param{{Name: "passage_gt", Kind: Text}}, passages},
-	"mapColumns":  {[]Param{{Name: "id", Kind: Text}, {Name: "columns", Kind: Data}}, mapColumns},
-	"rowInputs":   {[]Param{{Name: "id", Kind: Text}, {Name: "row", Kind: Data}, {Name: "mapping", Kind: Data}}, rowInputs},
-	"agreement":   {[]Param{{Name: "judge", Kind: Data}, {Name: "human", Kind: Data}}, agreement},
-	"correlation": {[]Param{{Name: "xs", Kind: Data}, {Name: "ys", Kind: Data}}, correlation},
-	"consistency": {[]Param{{Name: "rows", Kind: Data}}, consistency},
-	"describe":    {[]Param{{Name: "xs", Kind: Data}}, describe},
+	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
+	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}}, parse},
+	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
+	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
+	"readDataset": {[]Param{{"text", Text}, {"format", Text}}, readDataset},
+	"recall":      {[]Param{{"scores", Data}}, computeRecall},
+	"passages":    {[]Param{{"passage_gt", Text}}, passages},
+	"mapColumns":  {[]Param{{"id", Text}, {"columns", Data}}, mapColumns},
+	"rowInputs":   {[]Param{{"id", Text}, {"row", Data}, {"mapping", Data}}, rowInputs},
+	"agreement":   {[]Param{{"judge", Data}, {"human", Data}}, agreement},
+	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
+	"consistency": {[]Param{{"rows", Data}}, consistency},
+	"describe":    {[]Param{{"xs", Data}}, describe},
 
-	"define":   {[]Param{{Name: "spec", Kind: Data}}, define},
-	"undefine": {[]Param{{Name: "id", Kind: Text}}, undefine},
-	"spec":     {[]Param{{Name: "id", Kind: Text}}, spec},
+	"define":   {[]Param{{"spec", Data}}, define},
+	"undefine": {[]Param{{"id", Text}}, undefine},
+	"spec":     {[]Param{{"id", Text}}, spec},
 }
 
 // Names returns the names of Functions, sorted.

@@ -107,7 +107,7 @@ export function customEvaluators(call) {
       }
       builtinVars = builtinVarsOf.get(id) ?? null;
     }
-    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["%source", "$dialect", "@vars"], [source, "format", vars]);
+    const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
     const variables = checkTemplates(c.spec, reads, render, builtinVars, c.builtin, c.errors, c.warnings);
     return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables };
   }

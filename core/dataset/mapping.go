@@ -20,20 +20,16 @@ type Mapping map[string]string
 // Match says why DetectMatches chose a column for an input, so that a page can say
 // "question ← user_input (RAGAS)".
 type Match struct {
-	Input  string    `json:"input"`
-	Column string    `json:"column"`           // the column (or dotted path) as the dataset spells it
-	Alias  string    `json:"alias"`            // the name in the alias table that matched it: the input's own name, or a synonym
-	Tool   string    `json:"tool,omitempty"`   // the tools that write that name ("RAGAS", "DeepEval, GroUSE"); empty for this tool's own names
-	Nested string    `json:"nested,omitempty"` // the object the column was found in ("vars"), when not at the top level
-	Guess  bool      `json:"guess,omitempty"`  // the column was not listed: the input's own name inside an object column
-	_      [0]func() // not comparable: no equality function in the wasm
+	Input  string `json:"input"`
+	Column string `json:"column"`           // the column (or dotted path) as the dataset spells it
+	Alias  string `json:"alias"`            // the name in the alias table that matched it: the input's own name, or a synonym
+	Tool   string `json:"tool,omitempty"`   // the tools that write that name ("RAGAS", "DeepEval, GroUSE"); empty for this tool's own names
+	Nested string `json:"nested,omitempty"` // the object the column was found in ("vars"), when not at the top level
+	Guess  bool   `json:"guess,omitempty"`  // the column was not listed: the input's own name inside an object column
 }
 
 // alias is a column name that commonly holds an input, and the tools that write it.
-type alias struct {
-	name, tool string
-	_          [0]func() // not comparable: no equality function in the wasm (one for each length of list)
-}
+type alias struct{ name, tool string }
 
 // Tools that write dataset columns, as the mapping names them.
 const (
@@ -61,41 +57,41 @@ const (
 var aliases = sync.OnceValue(func() map[string][]alias {
 	return map[string][]alias{
 		// claim-groundedness
-		"question": {{name: "question", tool: ragasOld}, {name: "user_input", tool: ragas}, {name: "input", tool: deepEvalEtc}, {name: "query", tool: ragChecker + ", " + ares + ", " + truLens},
-			{name: "user_query", tool: ""}, {name: "user_question", tool: ""}, {name: "attributes.input.value", tool: phoenix}, {name: "input.value", tool: phoenix}},
-		"claims": {{name: "claims", tool: ""}, {name: "claim", tool: ""}, {name: "statements", tool: ""}, {name: "reports", tool: ""}},
-		"evidence": {{name: "evidence", tool: ""}, {name: "retrieved_contexts", tool: ragas}, {name: "contexts", tool: ragasOld + ", " + truLens}, {name: "retrieval_context", tool: deepEval},
-			{name: "retrieved_context", tool: ragChecker}, {name: "references", tool: groUSE}, {name: "context", tool: deepEval + ", " + truLens}, {name: "document", tool: ares},
-			{name: "documents", tool: ""}, {name: "passages", tool: ""}, {name: "chunks", tool: ""}, {name: "sources", tool: ""}, {name: "attributes.retrieval.documents", tool: phoenix},
-			{name: "retrieval.documents", tool: phoenix}, {name: "reference_contexts", tool: ragas}},
+		"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
+			{"user_query", ""}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix}},
+		"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}},
+		"evidence": {{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
 		// answer-grounding
-		"answer": {{name: "answer", tool: ragasOld + ", " + ares}, {name: "response.output", tool: promptfoo}, {name: "response", tool: ragas + ", " + ragChecker + ", " + truLens},
-			{name: "actual_output", tool: deepEval + ", " + groUSE}, {name: "output", tool: phoenix + ", " + truLens}, {name: "attributes.output.value", tool: phoenix},
-			{name: "output.value", tool: phoenix}, {name: "generated_answer", tool: ""}, {name: "prediction", tool: ""}, {name: "completion", tool: ""}},
-		"facts": {{name: "facts", tool: ""}, {name: "retrieved_contexts", tool: ragas}, {name: "contexts", tool: ragasOld + ", " + truLens}, {name: "retrieval_context", tool: deepEval},
-			{name: "retrieved_context", tool: ragChecker}, {name: "references", tool: groUSE}, {name: "context", tool: deepEval + ", " + truLens}, {name: "document", tool: ares},
-			{name: "evidence", tool: ""}, {name: "documents", tool: ""}, {name: "passages", tool: ""}, {name: "chunks", tool: ""}, {name: "attributes.retrieval.documents", tool: phoenix},
-			{name: "retrieval.documents", tool: phoenix}, {name: "reference_contexts", tool: ragas}, {name: "reference", tool: phoenix}},
-		"mode": {{name: "mode", tool: ""}, {name: "grounding_mode", tool: ""}},
+		"answer": {{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", ragas + ", " + ragChecker + ", " + truLens},
+			{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix},
+			{"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
+		"facts": {{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}, {"reference", phoenix}},
+		"mode": {{"mode", ""}, {"grounding_mode", ""}},
 		// pairwise-faithfulness
-		"contexts": {{name: "contexts", tool: ragasOld + ", " + truLens}, {name: "retrieved_contexts", tool: ragas}, {name: "retrieval_context", tool: deepEval},
-			{name: "retrieved_context", tool: ragChecker}, {name: "references", tool: groUSE}, {name: "context", tool: deepEval + ", " + truLens}, {name: "document", tool: ares},
-			{name: "evidence", tool: ""}, {name: "documents", tool: ""}, {name: "passages", tool: ""}, {name: "chunks", tool: ""}, {name: "attributes.retrieval.documents", tool: phoenix},
-			{name: "retrieval.documents", tool: phoenix}, {name: "reference_contexts", tool: ragas}},
-		"expected_output": {{name: "expected_output", tool: deepEval + ", " + groUSE}, {name: "reference", tool: ragas}, {name: "ground_truth", tool: ragasOld},
-			{name: "ground_truths", tool: ragasOld}, {name: "gt_answer", tool: ragChecker}, {name: "expected_response", tool: truLens}, {name: "expected_answer", tool: ""},
-			{name: "expected", tool: ""}, {name: "golden_answer", tool: ""}, {name: "ideal_answer", tool: ""}, {name: "reference_answer", tool: ""}},
-		"actual_output": {{name: "actual_output", tool: deepEval + ", " + groUSE}, {name: "response.output", tool: promptfoo},
-			{name: "response", tool: ragas + ", " + ragChecker + ", " + truLens}, {name: "answer", tool: ragasOld + ", " + ares}, {name: "output", tool: phoenix + ", " + truLens},
-			{name: "attributes.output.value", tool: phoenix}, {name: "output.value", tool: phoenix}, {name: "generated_answer", tool: ""}, {name: "prediction", tool: ""}, {name: "completion", tool: ""}},
+		"contexts": {{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
+			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares},
+			{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas}},
+		"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
+			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
+			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", ""}},
+		"actual_output": {{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
+			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens},
+			{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""}, {"prediction", ""}, {"completion", ""}},
 		// rag-recall
-		"passage_gt": {{name: "passage_gt", tool: ""}, {name: "ground_truth_passage", tool: ""}, {name: "reference", tool: ragas}, {name: "ground_truth", tool: ragasOld},
-			{name: "ground_truths", tool: ragasOld}, {name: "gt_answer", tool: ragChecker}, {name: "expected_output", tool: deepEval + ", " + groUSE},
-			{name: "expected_response", tool: truLens}, {name: "expected_answer", tool: ""}, {name: "golden_answer", tool: ""}},
-		"passage_llm": {{name: "passage_llm", tool: ""}, {name: "llm_returned_passage", tool: ""}, {name: "response.output", tool: promptfoo},
-			{name: "response", tool: ragas + ", " + ragChecker + ", " + truLens}, {name: "answer", tool: ragasOld + ", " + ares}, {name: "actual_output", tool: deepEval + ", " + groUSE},
-			{name: "output", tool: phoenix + ", " + truLens}, {name: "attributes.output.value", tool: phoenix}, {name: "generated_answer", tool: ""}},
-		"threshold": {{name: "threshold", tool: ""}, {name: "pass_threshold", tool: ""}},
+		"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
+			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
+			{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}},
+		"passage_llm": {{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
+			{"response", ragas + ", " + ragChecker + ", " + truLens}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
+			{"output", phoenix + ", " + truLens}, {"attributes.output.value", phoenix}, {"generated_answer", ""}},
+		"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
 	}
 })
 
@@ -152,7 +148,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		}
 		names := aliases()[in.Name]
 		if names == nil {
-			names = []alias{{name: in.Name}}
+			names = []alias{{in.Name, ""}}
 		}
 	search:
 		for _, nest := range nestings {

@@ -120,14 +120,13 @@ func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 
 // ragRecallScore is one passage score in the verdict.
 type ragRecallScore struct {
-	Number  int       `json:"number"`
-	Value   *float64  `json:"value"` // rounded to 2 decimals; null when unreadable
-	Exact   string    `json:"exact"` // "7/2"; "" when unreadable
-	Text    string    `json:"text"`  // as the judge wrote it, e.g. "4/5"
-	Line    int       `json:"line"`
-	Col     int       `json:"col"`
-	Problem string    `json:"problem,omitempty"`
-	_       [0]func() // not comparable: no equality function in the wasm
+	Number  int      `json:"number"`
+	Value   *float64 `json:"value"` // rounded to 2 decimals; null when unreadable
+	Exact   string   `json:"exact"` // "7/2"; "" when unreadable
+	Text    string   `json:"text"`  // as the judge wrote it, e.g. "4/5"
+	Line    int      `json:"line"`
+	Col     int      `json:"col"`
+	Problem string   `json:"problem,omitempty"`
 }
 
 // ragRecallLine is one formula line: recomputed in the seed's format, and what the judge stated.
@@ -140,8 +139,7 @@ type ragRecallLine struct {
 	Col        int      `json:"col,omitempty"`
 	// Match is whether the judge's result equals the recomputed one at 2-decimal display
 	// precision; null when either is missing.
-	Match *bool     `json:"match"`
-	_     [0]func() // not comparable: no equality function in the wasm
+	Match *bool `json:"match"`
 }
 
 // ragRecallStated is the judge's result on each formula line, null when absent or unreadable.

@@ -124,7 +124,6 @@ type yesNo struct {
 type verdictAt struct {
 	word   string
 	off, n int
-	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 // verdictLabels are the labels a verdict line may start with, longest first.
@@ -169,7 +168,7 @@ func (w *wordRule) read(answer string, from int) yesNo {
 		if k == 0 || k == len(lines)-1 {
 			s, e := stripVerdict(answer, l.start, l.end, true)
 			if word := w.whole(answer[s:e]); word != "" {
-				found = append(found, verdictAt{word: word, off: s, n: e - s})
+				found = append(found, verdictAt{word, s, e - s})
 				continue
 			}
 		}
@@ -295,18 +294,18 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 					return nil // "Answer: No unsupported claim": a sentence, not a verdict
 				}
 			}
-			out = append(out, verdictAt{word: verdict, off: s, n: n})
+			out = append(out, verdictAt{verdict, s, n})
 			// "Answer: Yes/No" echoes the prompt's format, choosing nothing: the word after the
 			// slash or bar is one more verdict, and two that differ are no verdict.
 			if rest != "" && (rest[0] == '/' || rest[0] == '|') {
 				at := e - len(strings.TrimLeftFunc(rest[1:], isVerdictTrim))
 				if other, m := w.leading(answer[at:e]); other != "" {
-					out = append(out, verdictAt{word: other, off: at, n: m})
+					out = append(out, verdictAt{other, at, m})
 				}
 			}
 			first = false
 		} else if word := w.whole(answer[s:e]); word != "" {
-			out = append(out, verdictAt{word: word, off: s, n: e - s})
+			out = append(out, verdictAt{word, s, e - s})
 		}
 		i = j + 1
 	}
