@@ -47,7 +47,7 @@ export function customEvaluators(call) {
     let r = readsMemo.get(key);
     if (r === undefined) {
       try {
-        r = call("variables", ["%source", "$dialect", "where"], [source, dialect, true]);
+        r = call("variables", ["$source", "$dialect", "where"], [source, dialect, true]);
       } catch (err) {
         r = { err };
       }

@@ -88,15 +88,15 @@ export async function load(opts = {}) {
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
   const maxDepth = Number.isInteger(api.maxDepth) ? api.maxDepth : 1000;
 
-  // Held inputs: an object argument sent before goes by id, and a long "%" text sent before
-  // (wire.js's heldValues).
+  // Held inputs: an object argument sent before goes by id, and a long template source sent
+  // before (wire.js's heldValues).
   const { hold, holdText } = heldValues();
 
   /**
    * Calls Go function fn. params names its arguments: "$name" is a text argument, type-checked
-   * here, and "%name" one Go may hold for later calls (a template's source); "@name" is data Go
-   * may hold; the others are data. All are flattened into one buffer (flatten, pack) that Go
-   * copies in one go.
+   * here ("$source", a template's source, Go may hold for later calls); "@name" is data Go may
+   * hold; the others are data. All are flattened into one buffer (flatten, pack) that Go copies
+   * in one go.
    * @param {string} fn @param {string[]} params @param {unknown[]} values
    */
   function call(fn, params, values) {
@@ -111,9 +111,9 @@ export async function load(opts = {}) {
     for (let k = 0; k < params.length; k++) {
       const p = params[k];
       const v = values[k];
-      if (p[0] === "$" || p[0] === "%") {
+      if (p[0] === "$") {
         const s = textArg(fn, p.slice(1), v);
-        const h = p[0] === "%" && s !== undefined ? holdText(s) : null;
+        const h = p === "$source" && s !== undefined ? holdText(s) : null;
         if (h) {
           helds.push({ at: tape.length, sAt: strs.length, held: h });
           tape.push(W_HELD, h.id); // a placeholder, as for "@"
@@ -184,8 +184,8 @@ export async function load(opts = {}) {
     parse: (id, inputs, output) => call("parse", ["$id", "@inputs", "$output"], [id, inputs, output]),
     recall: (scores) => call("recall", ["scores"], [scores]),
     passages: (passageGT) => call("passages", ["$passage_gt"], [passageGT]),
-    template: (source, dialect, vars) => call("template", ["%source", "$dialect", "@vars"], [source, dialect, vars]),
-    variables: (source, dialect) => call("variables", ["%source", "$dialect"], [source, dialect]),
+    template: (source, dialect, vars) => call("template", ["$source", "$dialect", "@vars"], [source, dialect, vars]),
+    variables: (source, dialect) => call("variables", ["$source", "$dialect"], [source, dialect]),
     readDataset: (text, format) => call("readDataset", ["$text", "$format"], [text, format]),
     mapColumns: (id, columns) => call("mapColumns", ["$id", "columns"], [id, columns]),
     rowInputs: (id, row, mapping) => call("rowInputs", ["$id", "row", "mapping"], [id, row, mapping]),
