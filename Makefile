@@ -156,8 +156,10 @@ test-cli: build
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem ./core/judge/
+	PATH="$(WASM_DIR):$$PATH" GOOS=js GOARCH=wasm GOEXPERIMENT=nogreenteagc $(GO) test -gcflags=all=-l -run '^$$' -bench 'Pairwise10|Rubric' -benchmem ./core/template/
 	node bench/api.mjs
 	node bench/boundary.mjs
+	node bench/engines.mjs
 	node bench/batch.mjs
 	@for f in bench/*.sh; do [ -e "$$f" ] && bash "$$f"; done; true
 

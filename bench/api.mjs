@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 import { load } from "../web/ragjudge.js";
+import { fmt, table } from "./measure.mjs";
 import { workloads } from "./workloads.mjs";
 
 const wasmPath = fileURLToPath(new URL("../web/ragjudge.wasm", import.meta.url));
@@ -33,17 +34,6 @@ async function timeAsync(fn, runs) {
   }
   ts.sort((a, b) => a - b);
   return ts[ts.length >> 1];
-}
-
-const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
-
-function table(head, rows) {
-  const w = head.map((h, k) => Math.max(h.length, ...rows.map((r) => String(r[k]).length)));
-  const line = (r) => r.map((c, k) => (k === 0 ? String(c).padEnd(w[k]) : String(c).padStart(w[k]))).join("  ");
-  console.log(line(head));
-  console.log(w.map((n) => "-".repeat(n)).join("  "));
-  for (const r of rows) console.log(line(r));
-  console.log();
 }
 
 // --- load ---

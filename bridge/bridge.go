@@ -111,7 +111,11 @@ func New(fsys judge.PromptFiles) *Bridge {
 // becomes an "internal" error, so that later calls still work.
 func (b *Bridge) Call(name string, args []any) (out string) {
 	defer b.recover(&name, &out)
-	return b.call(name, args)
+	enc, err := b.call(nil, name, args)
+	if err != nil {
+		return wireError(err)
+	}
+	return bytesString(enc)
 }
 
 // MissWire is what CallWire returns when the arguments name a held value that is no longer held:
@@ -120,30 +124,58 @@ const MissWire = `{"miss":true}`
 
 // CallWire runs the call in buf (see DecodeArgs: the function's name, then its arguments), which
 // the caller must not write again, and returns the wire text, or MissWire.
-func (b *Bridge) CallWire(buf []byte) (out string) {
+func (b *Bridge) CallWire(buf []byte) string {
+	return bytesString(b.AppendCallWire(nil, buf))
+}
+
+// AppendCallWire is CallWire appending the wire text to dst: the wasm keeps one buffer for
+// its results, so that a call's result (a prompt of kilobytes) is not a new allocation each
+// time, in a runtime whose allocator and collector are what a call's time went to.
+func (b *Bridge) AppendCallWire(dst, buf []byte) []byte {
+	enc, text := b.callWire(dst, buf)
+	if text != "" {
+		return append(dst, text...)
+	}
+	return enc
+}
+
+// callWire is AppendCallWire's call: its result appended to dst, or a text that is the result
+// instead (an error, MissWire).
+func (b *Bridge) callWire(dst, buf []byte) (enc []byte, text string) {
 	name := ""
-	defer b.recover(&name, &out)
+	defer b.recover(&name, &text)
 	args, miss, err := b.DecodeArgs(buf)
 	if miss {
-		return MissWire
+		return nil, MissWire
 	}
 	if err == nil && (len(args) == 0 || args[0] == nil) {
 		err = errWire("no function name")
 	}
 	if err != nil {
-		return wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
+		return nil, wireError(&diag.Error{Kind: "internal", Msg: err.Error()})
 	}
 	name, _ = args[0].(string)
-	return b.call(name, args[1:])
+	if enc, err = b.call(dst, name, args[1:]); err != nil {
+		return nil, wireError(err)
+	}
+	return enc, ""
+}
+
+// bytesString is b as a string that shares its bytes: b is a result, not written again.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // Tail is a result whose long text crosses unescaped after the JSON of the rest: Raw is the
 // text; Field is the key it goes under in Head (an object without it), or "" when the text is
-// the whole result (Head is then nil).
+// the whole result (Head is then nil). When Append is set, the text is what it appends instead
+// of Raw: written where it goes, once (rj.template's output), and an error it returns is the
+// call's.
 type Tail struct {
-	Head  any
-	Field string
-	Raw   string
+	Head   any
+	Field  string
+	Raw    string
+	Append func(dst []byte) ([]byte, error)
 }
 
 // recover turns a panic into an internal error in *out. A panic would otherwise end the Go
@@ -161,37 +193,40 @@ func (b *Bridge) recover(fn *string, out *string) {
 	}
 }
 
-func (b *Bridge) call(name string, args []any) string {
+// call runs function name and appends its wire text to dst, or returns the error to send.
+func (b *Bridge) call(dst []byte, name string, args []any) ([]byte, error) {
 	f, ok := Functions[name]
 	if !ok {
-		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "no such function"})
+		return nil, &diag.Error{Kind: "internal", Name: name, Msg: "no such function"}
 	}
 	res, err := f.Fn(b, &Args{fn: name, params: f.Params, vals: args})
 	if err != nil {
-		return wireError(err)
+		return nil, err
 	}
 	t, isTail := res.(Tail)
-	var enc []byte
+	enc := dst
 	if isTail {
 		res = t.Head
-		enc = append(make([]byte, 0, 256+len(t.Raw)), `R{"ok":`...)
-	} else {
-		enc = []byte(`{"ok":`)
+		if cap(enc)-len(enc) < 256+len(t.Raw) {
+			enc = append(make([]byte, 0, len(enc)+256+len(t.Raw)), enc...)
+		}
+		enc = append(enc, 'R')
 	}
-	enc, err = value.AppendMarshal(enc, res)
+	enc, err = value.AppendMarshal(append(enc, `{"ok":`...), res)
 	if err != nil {
-		return wireError(&diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()})
+		return nil, &diag.Error{Kind: "internal", Name: name, Msg: "cannot encode the result: " + err.Error()}
 	}
-	if isTail {
-		// The JSON before the newline has none of its own: Marshal writes no whitespace and
-		// escapes newlines in strings.
-		enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
-		enc = append(append(enc, "}\n"...), t.Raw...)
-	} else {
-		enc = append(enc, '}')
+	if !isTail {
+		return append(enc, '}'), nil
 	}
-	// enc is not written again: the string can share its bytes (a result can be megabytes).
-	return unsafe.String(unsafe.SliceData(enc), len(enc))
+	// The JSON before the newline has none of its own: Marshal writes no whitespace and
+	// escapes newlines in strings.
+	enc = value.AppendString(append(enc, `,"raw":`...), t.Field)
+	enc = append(append(enc, "}\n"...), t.Raw...)
+	if t.Append != nil {
+		return t.Append(enc)
+	}
+	return enc, nil
 }
 
 // Fail is the wire text of err, for an error found before Call (in converting the arguments).

@@ -32,15 +32,17 @@ type rendered struct {
 
 // message is a judge.Message whose content, when it is the prompt, is left out (nil).
 type message struct {
-	Role    string  `json:"role"`
-	Content *string `json:"content,omitempty"`
+	Role    string    `json:"role"`
+	Content *string   `json:"content,omitempty"`
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 type span struct {
-	Expr  string `json:"expr"`
-	Input string `json:"input"` // the input the text comes from, "" for none (loop.index)
-	Start int    `json:"start"`
-	End   int    `json:"end"`
+	Expr  string    `json:"expr"`
+	Input string    `json:"input"` // the input the text comes from, "" for none (loop.index)
+	Start int       `json:"start"`
+	End   int       `json:"end"`
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 func render(b *Bridge, a *Args) (any, error) {
@@ -162,11 +164,9 @@ func renderTemplate(_ *Bridge, a *Args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := template.Render("<template>", src, template.Dialect(dialect), vars)
-	if err != nil {
-		return nil, err
-	}
-	return Tail{Raw: out}, nil
+	return Tail{Append: func(dst []byte) ([]byte, error) {
+		return template.AppendRender(dst, "<template>", src, template.Dialect(dialect), vars)
+	}}, nil
 }
 
 // templateVariables is the names a template reads from its inputs; with where true, each with

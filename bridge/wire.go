@@ -250,6 +250,7 @@ type heldEntry struct {
 type prepared struct {
 	p   *judge.Prepared
 	err error
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 const (
@@ -326,7 +327,7 @@ func (b *Bridge) prepare(id string, inputs *value.Object) (*judge.Prepared, erro
 	if e.prepared == nil {
 		e.prepared = make(map[string]prepared)
 	}
-	e.prepared[id] = prepared{p, err}
+	e.prepared[id] = prepared{p: p, err: err}
 	return p, err
 }
 

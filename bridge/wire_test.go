@@ -131,3 +131,28 @@ func TestPrepareHeld(t *testing.T) {
 	require.NotNil(t, w.Error)
 	assert.Len(t, e.prepared, 2)
 }
+
+// TestAppendCallWire: a call's result, its error and MissWire go after dst's bytes, into dst's
+// array when it has room (the wasm keeps one buffer for its results), and the template's output
+// is written there once.
+func TestAppendCallWire(t *testing.T) {
+	br := New(promptsFS)
+	call := func(src string) []byte {
+		return packWire([]float64{WireList, 4, WireString, WireString, WireString, WireHold, 1, WireObject, 1, WireString}, "template", src, "jinja", "x", "X")
+	}
+	dst := make([]byte, 0, 4096)
+	out := br.AppendCallWire(dst, call("a{{ x }}b"))
+	assert.Equal(t, "R{\"ok\":null,\"raw\":\"\"}\naXb", string(out))
+	assert.Same(t, &dst[:1][0], &out[0], "written into dst's array")
+	out = br.AppendCallWire(append(dst, "kept:"...), call("{{ nope }}"))
+	assert.Contains(t, string(out), `kept:{"error":{"kind":"template"`)
+	out = br.AppendCallWire(append(dst, "kept:"...), packWire([]float64{WireList, 4, WireString, WireString, WireString, WireHeld, 9}, "template", "x", "jinja"))
+	assert.Equal(t, "kept:"+MissWire, string(out))
+
+	// In a warm buffer, rendering a template already parsed allocates what it reads from the
+	// call (the function's name and its arguments), not its output.
+	wire := call("{% for i in range(100) %}{{ x }}{{ i }} {% endfor %}")
+	dst = br.AppendCallWire(dst, wire)
+	allocs := testing.AllocsPerRun(20, func() { dst = br.AppendCallWire(dst[:0], wire) })
+	assert.LessOrEqual(t, allocs, 30.0)
+}

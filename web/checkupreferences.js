@@ -12,7 +12,9 @@ export const checkupReferences = Object.freeze(
   [
     {
       id: "mt-bench",
+      name: "MT-Bench",
       figure: "over 80%",
+      short: "GPT-4's agreement with people's preferences between two chat answers, as high as people agree with each other",
       value: 0.8,
       measures:
         "how often a strong judge (GPT-4) agreed with human preferences between two chat answers, on MT-Bench's expert votes " +
@@ -31,7 +33,9 @@ export const checkupReferences = Object.freeze(
     },
     {
       id: "contextualjudgebench",
+      name: "ContextualJudgeBench",
       figure: "about 55%",
+      short: "the best judge's consistent accuracy on 2,000 deliberately hard pairs of RAG and summary answers",
       value: 0.55,
       measures:
         "the consistent accuracy of the best judge studied (OpenAI's o1) on ContextualJudgeBench's 2,000 response pairs " +
@@ -50,7 +54,9 @@ export const checkupReferences = Object.freeze(
     },
     {
       id: "grouse",
+      name: "GroUSE",
       figure: "7 failure modes, 144 unit tests",
+      short: "failure modes of grounded answers that automated RAG evaluation frameworks missed, even with GPT-4 as their judge",
       value: null,
       measures:
         "GroUSE's unit tests of judges of grounded answers, built on seven failure modes of the answers' generator: " +

@@ -105,13 +105,15 @@ export async function load(opts = {}) {
   // How deep data arguments may nest: the engine's limit (value.MaxDepth).
   const maxDepth = Number.isInteger(api.maxDepth) ? api.maxDepth : 1000;
 
-  // Held inputs: an object argument sent before goes by id (wire.js's heldValues).
-  const hold = heldValues();
+  // Held inputs: an object argument sent before goes by id, and a long template source sent
+  // before (wire.js's heldValues).
+  const { hold, holdText } = heldValues();
 
   /**
    * Calls Go function fn. params names its arguments: "$name" is a text argument, type-checked
-   * here; "@name" is data Go may hold for later calls; the others are data. All are flattened
-   * into one buffer (flatten, pack) that Go copies in one go.
+   * here ("$source", a template's source, Go may hold for later calls); "@name" is data Go may
+   * hold; the others are data. All are flattened into one buffer (flatten, pack) that Go copies
+   * in one go.
    * @param {string} fn @param {string[]} params @param {unknown[]} values
    */
   function call(fn, params, values) {
@@ -128,7 +130,11 @@ export async function load(opts = {}) {
       const v = values[k];
       if (p[0] === "$") {
         const s = textArg(fn, p.slice(1), v);
-        if (s === undefined) tape.push(W_NULL);
+        const h = p === "$source" && s !== undefined ? holdText(s) : null;
+        if (h) {
+          helds.push({ at: tape.length, sAt: strs.length, held: h });
+          tape.push(W_HELD, h.id); // a placeholder, as for "@"
+        } else if (s === undefined) tape.push(W_NULL);
         else tape.push(W_STRING), strs.push(s);
       } else if (p[0] === "@" && typeof v === "object" && v !== null) {
         const t = /** @type {number[]} */ ([]), ss = /** @type {string[]} */ ([]);

@@ -280,7 +280,9 @@
 /**
  * @typedef {Object} CheckupReference a published figure to read a check-up by (checkupReferences)
  * @property {string} id
+ * @property {string} name the benchmark's name ("MT-Bench")
  * @property {string} figure the figure, in words ("over 80%")
+ * @property {string} short what was measured, in a line (shown beside a catch rate; `measures` says it in full)
  * @property {number|null} value the figure as a share, when it is one
  * @property {string} measures what was measured, in words
  * @property {string} compare what of a check-up it may be set beside, and how far

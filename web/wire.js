@@ -167,16 +167,23 @@ export function pack(tape, strs) {
 
 /** @typedef {{id: number, tape: number[], strs: string[], sent: boolean}} Held */
 
+/** The length from which a text argument that may be held (a template's source) is held. */
+const heldTextLength = 1024;
+
 /**
  * heldValues returns one load's hold function, which finds the id an object argument's flattening
- * goes by. Held inputs (see bridge/wire.go's held): render then parse of the same inputs, or a
+ * goes by, and its holdText function, which does the same for a long text seen before: a
+ * template's source sent again (rj.template on each row, an editor's preview) is named by id,
+ * not encoded, copied into Go and compared with the parsed one's again. A text is held the
+ * second time it is sent, so that a text sent once (each keystroke's new source) takes no place
+ * among what Go keeps. Held inputs (see bridge/wire.go's held): render then parse of the same inputs, or a
  * render on each keystroke with the same variables, send them once. An argument is flattened on
  * every call anyway (that is what checks it and runs its getters and toJSON); when the flattening
  * is equal, string for string, to one sent before, the call names it by id instead of sending it.
  * Equal flattenings make equal values in Go, so a mutated input is never answered from a stale
  * copy; a held value Go has let go of (it keeps a bounded number) makes it ask for the call again
  * with the values (MissWire).
- * @returns {(v: object, tape: number[], strs: string[]) => Held}
+ * @returns {{hold: (v: object, tape: number[], strs: string[]) => Held, holdText: (s: string) => Held|null}}
  */
 export function heldValues() {
   /** @type {WeakMap<object, Held>} the last flattening sent for each inputs object */
@@ -190,6 +197,22 @@ export function heldValues() {
     for (let k = 0; k < tape.length; k++) if (h.tape[k] !== tape[k]) return false;
     for (let k = 0; k < strs.length; k++) if (h.strs[k] !== strs[k]) return false;
     return true;
+  };
+  /** @type {Map<string, Held|null>} the last texts sent (null: sent once, not held), oldest first */
+  const texts = new Map();
+  /**
+   * holdText returns the Held of text s, or null when s is to be sent as it is.
+   * @param {string} s @returns {Held|null}
+   */
+  const holdText = (s) => {
+    if (s.length < heldTextLength) return null;
+    let h = texts.get(s);
+    texts.delete(s);
+    if (h === undefined) h = null;
+    else h ??= { id: nextHeld++, tape: [W_STRING], strs: [s], sent: false };
+    texts.set(s, h);
+    if (texts.size > 16) texts.delete(texts.keys().next().value ?? "");
+    return h;
   };
   /** @param {object} v @param {number[]} tape @param {string[]} strs @returns {Held} */
   const hold = (v, tape, strs) => {
@@ -206,7 +229,7 @@ export function heldValues() {
     if (recent.length > 8) recent.shift();
     return h;
   };
-  return hold;
+  return { hold, holdText };
 }
 
 /**

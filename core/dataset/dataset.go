@@ -71,6 +71,7 @@ type RowError struct {
 	Row     int       `json:"row,omitempty"` // for a warning: the 1-based row in Rows it is about
 	Code    diag.Code `json:"code"`
 	Message string    `json:"message"`
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // Table is a read dataset.

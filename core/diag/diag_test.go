@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,4 +28,35 @@ func TestPosition(t *testing.T) {
 	assert.Equal(t, 3, c)
 	l, c = Position(src, 0)
 	assert.Equal(t, [2]int{1, 1}, [2]int{l, c})
+}
+
+// TestPositionCountsAsRunes: Position counts with the byte functions what a walk over the
+// runes counts, invalid UTF-8, an offset inside a character and past the end included.
+func TestPositionCountsAsRunes(t *testing.T) {
+	byRunes := func(src string, off int) (int, int) {
+		line, col := 1, 1
+		for _, r := range src[:min(off, len(src))] {
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return line, col
+	}
+	for _, src := range []string{"", "\n", "a\nb\n\nc", "ç\n😀x\n", "\xff\xfe\na\xc3", "ab\r\ncd", "日本\n語"} {
+		for off := 0; off <= len(src)+1; off++ {
+			l, c := Position(src, off)
+			wl, wc := byRunes(src, off)
+			assert.Equal(t, [2]int{wl, wc}, [2]int{l, c}, "%q at %d", src, off)
+		}
+	}
+}
+
+func TestNewlines(t *testing.T) {
+	for _, s := range []string{"", "\n", "abc", "a\nb\n\nc", strings.Repeat("\n", 17), strings.Repeat("x\n\x8a\x0b\xff\t", 13), "\n\n\n\n\n\n\n\nz"} {
+		for i := 0; i <= len(s); i++ {
+			assert.Equal(t, strings.Count(s[i:], "\n"), Newlines(s[i:]), "%q", s[i:])
+		}
+	}
 }

@@ -82,10 +82,16 @@ func init() {
 }
 
 // claimInput is one claim to judge.
-type claimInput struct{ id, text string }
+type claimInput struct {
+	id, text string
+	_        [0]func() // not comparable: no equality function in the wasm
+}
 
 // evidenceInput is one evidence chunk; its ID is its 1-based position.
-type evidenceInput struct{ title, text string }
+type evidenceInput struct {
+	title, text string
+	_           [0]func() // not comparable: no equality function in the wasm
+}
 
 func claimVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	question, err := argText(in, "question")
@@ -238,8 +244,9 @@ type claimResult struct {
 }
 
 type assertion struct {
-	Assertion string `json:"assertion"`
-	Reason    string `json:"reason"`
+	Assertion string    `json:"assertion"`
+	Reason    string    `json:"reason"`
+	_         [0]func() // not comparable: no equality function in the wasm
 }
 
 type claimCounts struct {

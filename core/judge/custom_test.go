@@ -525,7 +525,7 @@ func TestCustomMessages(t *testing.T) {
 		"output": {"kind": "yes-no", "pass": "yes"}}`)
 	rendered, err := r.Render("chat", inputsQA)
 	require.NoError(t, err)
-	assert.Equal(t, []Message{{"system", "You grade Q?."}, {"user", "Answer: A."}, {"assistant", "Noted."}}, rendered.Messages)
+	assert.Equal(t, []Message{{Role: "system", Content: "You grade Q?."}, {Role: "user", Content: "Answer: A."}, {Role: "assistant", Content: "Noted."}}, rendered.Messages)
 	assert.Equal(t, "Answer: A.", rendered.Prompt, "the prompt is the last user message")
 	require.Len(t, rendered.Spans, 1)
 	assert.Equal(t, "A.", rendered.Prompt[rendered.Spans[0].Start:rendered.Spans[0].End])

@@ -137,8 +137,9 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 
 // groundingDetail is answer-grounding's Verdict.Verdict.
 type groundingDetail struct {
-	Answer *string `json:"answer"` // "yes", "no" or null
-	Mode   string  `json:"mode"`
+	Answer *string   `json:"answer"` // "yes", "no" or null
+	Mode   string    `json:"mode"`
+	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 func groundingParse(in *value.Object, answer string) *Verdict {

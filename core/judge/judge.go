@@ -50,8 +50,9 @@ type Input struct {
 
 // Words are what a page calls a passed and a failed verdict, e.g. "Grounded" / "Not grounded".
 type Words struct {
-	Passed string `json:"passed"`
-	Failed string `json:"failed"`
+	Passed string    `json:"passed"`
+	Failed string    `json:"failed"`
+	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 // The views a page draws verdicts with, one per kind of reader; a page that does not know a
@@ -72,12 +73,13 @@ const (
 
 // Score says how a page prints a verdict's score without knowing the evaluator (package doc).
 type Score struct {
-	Kind     string  `json:"kind"`               // ScoreFraction, ScoreBinary or ScoreScale
-	Unit     string  `json:"unit,omitempty"`     // fraction: what is counted, plural ("claims")
-	Passed   string  `json:"passed,omitempty"`   // fraction: path of the count that passed in Verdict.Verdict
-	Total    string  `json:"total,omitempty"`    // fraction: path of the count of all units in Verdict.Verdict
-	Max      float64 `json:"max,omitempty"`      // scale: the highest score
-	Decimals int     `json:"decimals,omitempty"` // scale: at most this many decimals
+	Kind     string    `json:"kind"`               // ScoreFraction, ScoreBinary or ScoreScale
+	Unit     string    `json:"unit,omitempty"`     // fraction: what is counted, plural ("claims")
+	Passed   string    `json:"passed,omitempty"`   // fraction: path of the count that passed in Verdict.Verdict
+	Total    string    `json:"total,omitempty"`    // fraction: path of the count of all units in Verdict.Verdict
+	Max      float64   `json:"max,omitempty"`      // scale: the highest score
+	Decimals int       `json:"decimals,omitempty"` // scale: at most this many decimals
+	_        [0]func() // not comparable: no equality function in the wasm
 }
 
 // Example is a worked example: inputs in the JS API's shape and an answer of the kind real
@@ -87,6 +89,7 @@ type Example struct {
 	Answer string        `json:"answer"`
 	// inputsJSON is a declaration's Inputs as JSON text (see example), which Load decodes.
 	inputsJSON string
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // Evaluator is one built-in judge, declared whole in its own file.
@@ -130,8 +133,9 @@ type Evaluator struct {
 
 // Message is one chat message.
 type Message struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+	Role    string    `json:"role"`
+	Content string    `json:"content"`
+	_       [0]func() // not comparable: no equality function in the wasm
 }
 
 // Rendered is a rendered prompt.

@@ -113,10 +113,11 @@ type pairwiseAnswer struct {
 }
 
 type sentenceAnalysis struct {
-	Sentence   string `json:"sentence"`
-	Criterion1 string `json:"criterion_1"`
-	Criterion2 string `json:"criterion_2"`
-	Criterion3 string `json:"criterion_3"`
+	Sentence   string    `json:"sentence"`
+	Criterion1 string    `json:"criterion_1"`
+	Criterion2 string    `json:"criterion_2"`
+	Criterion3 string    `json:"criterion_3"`
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // pairwiseDetail is pairwise-faithfulness's Verdict.Verdict. Answer1 and Answer2 are null when
@@ -268,7 +269,7 @@ func readPairwiseAnswer(v any, key string, decides bool, report func(diag.Check)
 				}
 				return output.Show(x)
 			}
-			a.Sentences = append(a.Sentences, sentenceAnalysis{text("sentence"), text("criterion_1"), text("criterion_2"), text("criterion_3")})
+			a.Sentences = append(a.Sentences, sentenceAnalysis{Sentence: text("sentence"), Criterion1: text("criterion_1"), Criterion2: text("criterion_2"), Criterion3: text("criterion_3")})
 		}
 	}
 
@@ -323,24 +324,26 @@ type citationCheck struct {
 // uncitedRef is a sentence without a citation. Line, Col and Len (code points) place the
 // sentence in actual_output.
 type uncitedRef struct {
-	SentenceIndex int    `json:"sentence_index"` // 1-based
-	Sentence      string `json:"sentence"`
-	Line          int    `json:"line"`
-	Col           int    `json:"col"`
-	Len           int    `json:"len"`
-	off           int    // byte offset in actual_output
+	SentenceIndex int       `json:"sentence_index"` // 1-based
+	Sentence      string    `json:"sentence"`
+	Line          int       `json:"line"`
+	Col           int       `json:"col"`
+	Len           int       `json:"len"`
+	off           int       // byte offset in actual_output
+	_             [0]func() // not comparable: no equality function in the wasm
 }
 
 // outOfBounds is a citation of a reference that does not exist. Line, Col and Len (code points)
 // place the citation ("[3]", or "[1, 3]" when it cites several) in actual_output.
 type outOfBounds struct {
-	Ref           int    `json:"ref"`
-	SentenceIndex int    `json:"sentence_index"`
-	Sentence      string `json:"sentence"`
-	Line          int    `json:"line"`
-	Col           int    `json:"col"`
-	Len           int    `json:"len"`
-	off, n        int    // bytes in actual_output
+	Ref           int       `json:"ref"`
+	SentenceIndex int       `json:"sentence_index"`
+	Sentence      string    `json:"sentence"`
+	Line          int       `json:"line"`
+	Col           int       `json:"col"`
+	Len           int       `json:"len"`
+	off, n        int       // bytes in actual_output
+	_             [0]func() // not comparable: no equality function in the wasm
 }
 
 // checks words the citation check's findings as warnings about actual_output, each pointing at

@@ -50,8 +50,9 @@ const (
 type syntaxError struct {
 	pos       int // byte offset in the source where reading stopped
 	msg       string
-	truncated bool // the source ended where more was needed
-	deep      bool // nested deeper than MaxDepth
+	truncated bool      // the source ended where more was needed
+	deep      bool      // nested deeper than MaxDepth
+	_         [0]func() // not comparable: no equality function in the wasm
 }
 
 // message words the error for a person: a truncation says so, anything else quotes the text
@@ -79,6 +80,7 @@ type fix struct {
 	what   string
 	pos, n int // byte offset and length of the first occurrence
 	count  int
+	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 type parser struct {

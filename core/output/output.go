@@ -116,6 +116,7 @@ type Repair struct {
 	Offset, Len int
 	// Count is how many times the same repair was made.
 	Count int
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // Check returns r as a warning pointing at its first occurrence in answer.
@@ -362,7 +363,8 @@ type candidate struct {
 	fixes      *parser       // the parser that read obj, for its repair notes (worded only if chosen)
 	fence      *fence
 	err        *syntaxError
-	keyed      bool // obj holds a key, or (for a failed attempt) its text mentions one
+	keyed      bool      // obj holds a key, or (for a failed attempt) its text mentions one
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 type scanner struct {

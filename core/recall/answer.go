@@ -21,6 +21,7 @@ type Score struct {
 	Problem  string     `json:"problem,omitempty"`
 	Line     int        `json:"line"` // of the score's value (of its label when it has no value)
 	Col      int        `json:"col"`
+	_        [0]func()  // not comparable: no equality function in the wasm
 }
 
 // Section is the part of an answer from one passage marker to the next marker or formula line.
@@ -40,6 +41,7 @@ type Stated struct {
 	Value *exact.Rat // the line's result (after its last '='; the number itself for the final score), nil when unreadable
 	Line  int        // of the label
 	Col   int
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // Answer is what ReadAnswer found in a judge's answer.
@@ -67,6 +69,7 @@ type token struct {
 	sc   *Score
 	line int // formula: LineEssential … LineFinal
 	text string
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // maxScan caps how many labels and markers ReadAnswer collects, so a hostile answer made of

@@ -17,7 +17,8 @@ type marker struct {
 	kind       string // Essential or Bonus
 	num        int
 	numbered   bool
-	start, end int // byte offsets of the marker with its decorations
+	start, end int       // byte offsets of the marker with its decorations
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // Passages splits a ground truth at its passage markers and returns the text of each essential

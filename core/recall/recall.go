@@ -389,10 +389,11 @@ type SteppedSummary struct {
 
 // ExactSummary holds the four values of a Result as exact fractions in lowest terms.
 type ExactSummary struct {
-	Essential string `json:"essential"`
-	Bonus     string `json:"bonus"`
-	Combined  string `json:"combined"`
-	Final     string `json:"final"`
+	Essential string    `json:"essential"`
+	Bonus     string    `json:"bonus"`
+	Combined  string    `json:"combined"`
+	Final     string    `json:"final"`
+	_         [0]func() // not comparable: no equality function in the wasm
 }
 
 // Summary returns r as the JS API shows it.

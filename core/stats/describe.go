@@ -10,9 +10,10 @@ type Description struct {
 	Mean *float64 `json:"mean"`
 	// SD is the sample standard deviation (divided by n − 1: the repeats are a sample of what the
 	// judge could answer); nil for fewer than two scores, with SDReason.
-	SD         *float64 `json:"sd"`
-	MeanReason string   `json:"mean_reason,omitempty"`
-	SDReason   string   `json:"sd_reason,omitempty"`
+	SD         *float64  `json:"sd"`
+	MeanReason string    `json:"mean_reason,omitempty"`
+	SDReason   string    `json:"sd_reason,omitempty"`
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // Describe gives the mean and the sample standard deviation of the scores given in xs. The mean

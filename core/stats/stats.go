@@ -69,10 +69,11 @@ type Agreement struct {
 	// JudgeFailPrecision is, of the compared pairs the judge failed, the share the human failed
 	// too; JudgeFailRecall is, of the compared pairs the human failed, the share the judge failed.
 	// A failure is what a judge is there to find, so these are about the "failed" class.
-	JudgeFailPrecision       *float64 `json:"judge_fail_precision"`
-	JudgeFailPrecisionReason string   `json:"judge_fail_precision_reason,omitempty"`
-	JudgeFailRecall          *float64 `json:"judge_fail_recall"`
-	JudgeFailRecallReason    string   `json:"judge_fail_recall_reason,omitempty"`
+	JudgeFailPrecision       *float64  `json:"judge_fail_precision"`
+	JudgeFailPrecisionReason string    `json:"judge_fail_precision_reason,omitempty"`
+	JudgeFailRecall          *float64  `json:"judge_fail_recall"`
+	JudgeFailRecallReason    string    `json:"judge_fail_recall_reason,omitempty"`
+	_                        [0]func() // not comparable: no equality function in the wasm
 }
 
 // Agree compares the judge's verdicts with the human labels, pair by pair. It fails only when the
@@ -211,8 +212,9 @@ type Correlation struct {
 	Spearman       *float64 `json:"spearman"`
 	SpearmanReason string   `json:"spearman_reason,omitempty"`
 	// MAE is the mean absolute error |x − y|, in the scores' own unit.
-	MAE       *float64 `json:"mae"`
-	MAEReason string   `json:"mae_reason,omitempty"`
+	MAE       *float64  `json:"mae"`
+	MAEReason string    `json:"mae_reason,omitempty"`
+	_         [0]func() // not comparable: no equality function in the wasm
 }
 
 // Score is one score, or none (a null: the pair is skipped).
@@ -364,12 +366,13 @@ func clamp(x float64) float64 {
 type RowConsistency struct {
 	// Majority is the most frequent of passed, failed and undetermined; undetermined (nil) on a
 	// tie for the most frequent, and for a row without verdicts.
-	Majority     *bool `json:"majority"`
-	Unanimous    bool  `json:"unanimous"`
-	N            int   `json:"n"`
-	Passed       int   `json:"passed"`
-	Failed       int   `json:"failed"`
-	Undetermined int   `json:"undetermined"`
+	Majority     *bool     `json:"majority"`
+	Unanimous    bool      `json:"unanimous"`
+	N            int       `json:"n"`
+	Passed       int       `json:"passed"`
+	Failed       int       `json:"failed"`
+	Undetermined int       `json:"undetermined"`
+	_            [0]func() // not comparable: no equality function in the wasm
 }
 
 // Consistency is how the judge's verdicts agree with themselves over repeats of the same rows.

@@ -27,3 +27,30 @@ func assertAllocatedUnder(t *testing.T, allocated uint64, limitMB uint64) {
 	t.Helper()
 	assert.Less(t, allocated, limitMB<<20, "the render did more work than its budget allows: %.1f MB allocated", float64(allocated)/(1<<20))
 }
+
+// TestHotPathAllocations bounds what rendering and parsing allocate (counted, not timed: in the
+// wasm, allocating and collecting was most of a render's and a parse's time). The bounds hold
+// with some room; the counts before this was measured were 57 (the pairwise prompt), 2,454 (the
+// rubric) and 3,618 (parsing the rubric).
+func TestHotPathAllocations(t *testing.T) {
+	pairwise, pvars := promptSource(t, "pairwise-faithfulness"), pairwiseVars()
+	src, vars := rubric(t)
+	cases := []struct {
+		name string
+		max  float64
+		run  func()
+	}{
+		{"pairwise prompt, 10 contexts (parsed before)", 15, func() { _, _ = Render("t", pairwise, Jinja, pvars) }},
+		{"rubric (parsed before)", 1000, func() { _, _ = Render("t", src, Jinja, vars) }},
+		{"parse of the rubric", 1400, func() {
+			body, _ := parse(jinjaSource(src))
+			analyzeScopes(body)
+		}},
+	}
+	for _, c := range cases {
+		c.run() // into the parse cache
+		allocs := testing.AllocsPerRun(20, c.run)
+		t.Logf("%s: %.0f allocations", c.name, allocs)
+		assert.LessOrEqual(t, allocs, c.max, c.name)
+	}
+}

@@ -44,6 +44,7 @@ type kwArg struct {
 	name  string
 	value expr
 	pos   int
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // callExpr is fn(args, kwargs): a method, a global function or a macro.
@@ -54,20 +55,25 @@ type callExpr struct {
 	kwargs []kwArg
 }
 
+// filterExpr is obj|name(args, kwargs); def is the filter, nil when it is unknown (an error
+// when it runs: see parseFilterChain).
 type filterExpr struct {
 	exprBase
 	obj    expr
 	name   string
 	args   []expr
 	kwargs []kwArg
+	def    *filterDef
 }
 
+// testExpr is obj is name(args, kwargs); def as in filterExpr.
 type testExpr struct {
 	exprBase
 	obj    expr
 	name   string
 	args   []expr
 	kwargs []kwArg
+	def    *filterDef
 }
 
 type binExpr struct {

@@ -2,6 +2,7 @@ package template
 
 import (
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 	"ragjudge/prompts"
 )
 
-func promptSource(b *testing.B, id string) string {
+func promptSource(b testing.TB, id string) string {
 	src, err := fs.ReadFile(prompts.FS, id+".md")
 	if err != nil {
 		b.Fatal(err)
@@ -94,4 +95,74 @@ func BenchmarkRenderFormat1MBFacts(b *testing.B) {
 func BenchmarkRenderJinjaFilters1MB(b *testing.B) {
 	vars := value.NewObject("s", evidenceOf(1<<20))
 	benchRender(b, "{{ s|upper|replace('ID', 'id')|trim|length }} {{ s|tojson|length }}", Jinja, vars)
+}
+
+// The benchmarks of bench/engines.mjs, natively (and in the wasm with GOOS=js GOARCH=wasm): the
+// pairwise prompt with 10 contexts of 600 characters, and the 10 KB custom template of
+// testdata/bench with its variables.
+
+func pairwiseVars() *value.Object {
+	contexts := make([]any, 10)
+	for i := range contexts {
+		contexts[i] = evidenceOf(600)
+	}
+	return value.NewObject("contexts", contexts,
+		"expected_output", "Aspirin 100 mg was given on day 1 [1]. It was continued [2].",
+		"actual_output", "Aspirin was given [1]. The dose was 100 mg [2]. The patient recovered [3].")
+}
+
+func rubric(b testing.TB) (string, *value.Object) {
+	src, err := os.ReadFile("testdata/bench/rubric.jinja")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/bench/rubric.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	vars, err := value.Decode(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src), vars.(*value.Object)
+}
+
+// BenchmarkRenderPairwise10 is rj.template's core on the pairwise prompt: the parse is cached.
+func BenchmarkRenderPairwise10(b *testing.B) {
+	benchRender(b, promptSource(b, "pairwise-faithfulness"), Jinja, pairwiseVars())
+}
+
+// BenchmarkRenderRubric is rj.template's core on the 10 KB custom template.
+func BenchmarkRenderRubric(b *testing.B) {
+	src, vars := rubric(b)
+	benchRender(b, src, Jinja, vars)
+}
+
+// BenchmarkParseRubric is parsing the 10 KB template and analysing its scopes: what a render
+// of a new source adds to a cached one.
+func BenchmarkParseRubric(b *testing.B) {
+	src, _ := rubric(b)
+	src = jinjaSource(src)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		body, perr := parse(src)
+		if perr != nil {
+			b.Fatal(perr.msg)
+		}
+		analyzeScopes(body)
+	}
+}
+
+// BenchmarkReadsRubric is rj.variables on the 10 KB template: what the evaluator editor does
+// on each keystroke (parse, scopes, the names read with their positions).
+func BenchmarkReadsRubric(b *testing.B) {
+	src, _ := rubric(b)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Reads("t", src, Jinja); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 type kwVal struct {
 	name string
 	val  any
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // signature is the Python signature of a built-in as Jinja calls it.
@@ -43,6 +44,10 @@ type bound struct {
 	args []any
 	rest []any
 	kw   []kwVal
+	// ctx is the call's callCtx and buf holds args when they are few: one allocation for a
+	// call of a filter or test, not four.
+	ctx callCtx
+	buf [4]any
 }
 
 // callCtx is what a built-in may need besides its arguments: the evaluator (to call another
@@ -63,10 +68,18 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 	if s.builtin && (len(kw) > 0 || given > n || given < firstDefault) {
 		return nil, typeErr(who+"takes %s positional arguments and no keyword arguments (%s given)", n, given+len(kw))
 	}
-	b := &bound{args: make([]any, n-s.lead)}
-	set := make([]bool, n)
-	for i := range set {
-		set[i] = i < given || i < s.lead
+	b := &bound{}
+	if k := n - s.lead; k <= len(b.buf) {
+		b.args = b.buf[:k]
+	} else {
+		b.args = make([]any, k)
+	}
+	// set has bit i for each parameter i given a value (no signature has 64 parameters).
+	var set uint64
+	for i := 0; i < n; i++ {
+		if i < given || i < s.lead {
+			set |= 1 << i
+		}
 		if i >= s.lead && i < given {
 			b.args[i-s.lead] = pos[i-s.lead]
 		}
@@ -83,11 +96,11 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 			continue
 		case i < 0:
 			msg = "got an unexpected keyword argument '"
-		case set[i]:
+		case set&(1<<i) != 0:
 			msg = "got multiple values for argument '"
 		default:
 			b.args[i-s.lead] = k.val
-			set[i] = true
+			set |= 1 << i
 			continue
 		}
 		return nil, typeErr(who + msg + k.name + "'")
@@ -102,7 +115,7 @@ func (s *signature) bind(pos []any, kw []kwVal) (*bound, error) {
 	var missing []string
 	for i := s.lead; i < n; i++ {
 		switch {
-		case set[i]:
+		case set&(1<<i) != 0:
 		case i < firstDefault:
 			missing = append(missing, "'"+s.params[i]+"'")
 		default:
@@ -189,10 +202,10 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 						return nil, nil, ev.fail(k.pos, typeErr("got multiple values for keyword argument '%s'", name))
 					}
 				}
-				kw = append(kw, kwVal{name, normalize(x)})
+				kw = append(kw, kwVal{name: name, val: normalize(x)})
 			}
 		default:
-			kw = append(kw, kwVal{k.name, v})
+			kw = append(kw, kwVal{name: k.name, val: v})
 		}
 	}
 	return pos, kw, nil
@@ -200,24 +213,22 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 
 // callFilter evaluates a filter's arguments and applies it to v.
 func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	def, ok := filterOf(f.name)
-	if !ok {
+	if f.def == nil {
 		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
 	}
-	return ev.callBuiltin(def, f.pos, v, f.args, f.kwargs)
+	return ev.callBuiltin(f.def, f.pos, v, f.args, f.kwargs)
 }
 
 // callTest evaluates a test's arguments and applies it to v.
 func (ev *evaluator) callTest(t *testExpr, v any) (any, error) {
-	def, ok := testOf(t.name)
-	if !ok {
+	if t.def == nil {
 		// Only in an if statement, where Jinja defers the check to when the test runs.
 		return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
 	}
-	return ev.callBuiltin(def, t.pos, v, t.args, t.kwargs)
+	return ev.callBuiltin(t.def, t.pos, v, t.args, t.kwargs)
 }
 
-func (ev *evaluator) callBuiltin(def filterDef, pos int, v any, args []expr, kwargs []kwArg) (any, error) {
+func (ev *evaluator) callBuiltin(def *filterDef, pos int, v any, args []expr, kwargs []kwArg) (any, error) {
 	pv, kv, err := ev.evalArgs(args, kwargs)
 	if err != nil {
 		return nil, err
@@ -226,7 +237,8 @@ func (ev *evaluator) callBuiltin(def filterDef, pos int, v any, args []expr, kwa
 	if err != nil {
 		return nil, ev.fail(pos, err)
 	}
-	out, err := def.fn(&callCtx{ev: ev, pos: pos}, v, b)
+	b.ctx = callCtx{ev: ev, pos: pos}
+	out, err := def.fn(&b.ctx, v, b)
 	if err != nil {
 		return nil, ev.fail(pos, err)
 	}

@@ -7,6 +7,7 @@ package template
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // builtinSpec is one built-in filter or test.
@@ -106,16 +107,41 @@ var filterSpecs = [...]builtinSpec{
 	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr, 0},
 }
 
-// lookupBuiltin returns the definition of the built-in called name in table.
-func lookupBuiltin(table []builtinSpec, name string) (filterDef, bool) {
-	for i := range table {
-		sp := &table[i]
-		if !inList(" "+sp.names+" ", name) {
-			continue
+// builtins indexes the two tables by name and holds each row's definition, made from the row
+// on its first use (the signature is text until then): a filter is looked up once when its
+// template is parsed (the parse cache keeps the result), never on each call.
+var builtins struct {
+	sync.Mutex
+	byName [2]map[string]int
+	defs   [2][]*filterDef
+}
+
+// lookupBuiltin returns the definition of the built-in called name in table 0 (filters) or 1
+// (tests).
+func lookupBuiltin(table int, name string) (*filterDef, bool) {
+	builtins.Lock()
+	defer builtins.Unlock()
+	if builtins.byName[table] == nil {
+		m := map[string]int{}
+		for i := range specTables[table] {
+			for _, n := range strings.Fields(specTables[table][i].names) {
+				m[n] = i
+			}
 		}
-		return sp.def(), true
+		builtins.byName[table] = m
+		builtins.defs[table] = make([]*filterDef, len(specTables[table]))
 	}
-	return filterDef{}, false
+	i, ok := builtins.byName[table][name]
+	if !ok {
+		return nil, false
+	}
+	d := builtins.defs[table][i]
+	if d == nil {
+		def := specTables[table][i].def()
+		d = &def
+		builtins.defs[table][i] = d
+	}
+	return d, true
 }
 
 func (sp *builtinSpec) def() filterDef {

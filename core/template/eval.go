@@ -12,18 +12,20 @@ import (
 	"ragjudge/core/value"
 )
 
-// loopCtx is the `loop` variable of a for loop, one per iteration; state is the loop's.
+// loopCtx is the `loop` variable of a run of a for loop: one object that each iteration moves
+// on, as Jinja's LoopContext (a loop kept in a namespace and read later says where the loop is
+// then, not where it was).
 type loopCtx struct {
 	index0 int
 	items  []any
-	state  *loopState
+	state  loopState
 }
 
-// loopState is what the iterations of one run of a loop share.
+// loopState is what a loop's iterations share besides where they are.
 type loopState struct {
 	node        *forNode
 	depth0      int
-	outer       []map[string]any // the scopes the loop runs in, for loop(…) of a recursive loop
+	outer       []*scope // the scopes the loop runs in, for loop(…) of a recursive loop
 	lastChanged any
 	changedSet  bool
 }
@@ -31,13 +33,84 @@ type loopState struct {
 // missingVar marks a name a frame assigns later and must not read before (see scope.go).
 type missingVar struct{}
 
+// scope is the names one frame binds. A frame binds few (a loop's variable and loop, a macro's
+// parameters), so they are kept in order and found by comparing: a map hashes the name on each
+// lookup, which in the wasm (no hardware hashing) cost more than comparing a handful, and a map
+// for each loop iteration was most of a loop's allocations. A frame that binds many (a template
+// setting hundreds of names) gets an index as well.
+type scope struct {
+	names []string
+	vals  []any
+	index map[string]int // name -> position in names, once there are more than smallScope
+	// shared is set once a macro or a recursive loop keeps the scope (see keepScopes): a loop
+	// reuses its scope for the next iteration only when nothing can read it later.
+	shared  bool
+	nameBuf [4]string
+	valBuf  [4]any
+	_       [0]func() // not comparable: no equality function in the wasm
+}
+
+const smallScope = 16
+
 // frame returns a new scope with the names that start missing.
-func frame(missing []string) map[string]any {
-	m := make(map[string]any, len(missing)+2)
-	for _, n := range missing {
-		m[n] = missingVar{}
+func frame(missing []string) *scope {
+	s := &scope{}
+	s.reset(missing)
+	return s
+}
+
+// reset empties s down to the names that start missing.
+func (s *scope) reset(missing []string) {
+	if s.names == nil {
+		s.names, s.vals = s.nameBuf[:0], s.valBuf[:0]
 	}
-	return m
+	clear(s.vals) // what the last iteration bound can be collected
+	s.names, s.vals, s.index = s.names[:0], s.vals[:0], nil
+	for _, n := range missing {
+		s.set(n, missingVar{})
+	}
+}
+
+func (s *scope) find(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, n := range s.names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// get returns the value name is bound to.
+func (s *scope) get(name string) (any, bool) {
+	if i := s.find(name); i >= 0 {
+		return s.vals[i], true
+	}
+	return nil, false
+}
+
+// set binds name to v.
+func (s *scope) set(name string, v any) {
+	if i := s.find(name); i >= 0 {
+		s.vals[i] = v
+		return
+	}
+	s.names = append(s.names, name)
+	s.vals = append(s.vals, v)
+	switch {
+	case s.index != nil:
+		s.index[name] = len(s.names) - 1
+	case len(s.names) > smallScope:
+		s.index = make(map[string]int, 2*len(s.names))
+		for i, n := range s.names {
+			s.index[n] = i
+		}
+	}
 }
 
 // evalError is a failure while rendering, at a byte offset of the source.
@@ -50,13 +123,16 @@ type evalError struct {
 type evaluator struct {
 	src        string
 	vars       *value.Object
-	scopes     []map[string]any // innermost last; scopes[0] is the template's own
-	out        *strings.Builder
+	scopes     []*scope // innermost last; scopes[0] is the template's own
+	chains     []*scope // the scope chains of the macro calls in progress, one on the other
+	out        []byte   // the output; a capture appends to it after outBase, then takes its part out
+	outBase    int      // where the output of the capture being rendered starts (outside one, of the render)
 	spans      []Span
+	wantSpans  bool // collect spans (RenderSpans)
 	iterations int
 	steps      int   // work done so far: see step
 	stmtLine   int   // Jinja's line of the statement or {{ }} child being executed
-	capturing  int   // > 0 while a macro, call, set or filter block renders into a buffer
+	capturing  int   // > 0 while a macro, call, set or filter block renders into a capture
 	joinErr    error // a value that is not a string was output: an error once the output is joined
 	callDepth  int   // macro and recursive loop calls in progress
 	nesting    int   // bodies being rendered, nested
@@ -146,11 +222,30 @@ func deepSize(v any) int {
 
 // write appends s to the output, failing at pos (the construct that wrote it) past maxOutput.
 func (ev *evaluator) write(pos int, s string) error {
-	if ev.out.Len()+len(s) > maxOutput {
+	if len(ev.out)-ev.outBase+len(s) > maxOutput {
 		return &evalError{pos: pos, msg: "output is over the limit of " + diag.Thousands(maxOutput) + " bytes"}
 	}
-	ev.out.WriteString(s)
+	ev.out = append(ev.out, s...)
 	return nil
+}
+
+// beginCapture starts capturing what is written next (a macro's body, a set or filter block, a
+// recursive loop call) at the end of the output; endCapture takes it out as a string, with
+// beginCapture's result. Captures nest, each on the output after the one that holds it, so
+// that none needs a buffer of its own.
+func (ev *evaluator) beginCapture() (savedBase int) {
+	savedBase = ev.outBase
+	ev.outBase = len(ev.out)
+	ev.capturing++
+	return savedBase
+}
+
+func (ev *evaluator) endCapture(savedBase int) string {
+	s := string(ev.out[ev.outBase:])
+	ev.out = ev.out[:ev.outBase]
+	ev.outBase = savedBase
+	ev.capturing--
+	return s
 }
 
 func (ev *evaluator) render(body []node) error {
@@ -191,12 +286,13 @@ func (ev *evaluator) exec(n node) error {
 		if err := ev.work(t.x.base().pos, s); err != nil {
 			return err
 		}
-		start := ev.out.Len()
+		start := len(ev.out)
 		if err := ev.write(t.x.base().pos, s); err != nil {
 			return err
 		}
-		if ev.capturing == 0 {
-			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start, End: ev.out.Len()})
+		if ev.capturing == 0 && ev.wantSpans {
+			// Outside captures, outBase is where the output starts (after AppendRender's dst).
+			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start - ev.outBase, End: len(ev.out) - ev.outBase})
 		}
 		return nil
 	case *ifNode:
@@ -246,9 +342,9 @@ func (ev *evaluator) assign(t target, v any, pos int) error {
 	return ev.bind(scope, t, v, pos)
 }
 
-func (ev *evaluator) bind(scope map[string]any, t target, v any, pos int) error {
+func (ev *evaluator) bind(scope *scope, t target, v any, pos int) error {
 	if t.items == nil {
-		scope[t.name] = v
+		scope.set(t.name, v)
 		return nil
 	}
 	items, err := iterate(v)
@@ -299,10 +395,15 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 	}
 	if t.test != nil {
 		kept := make([]any, 0, len(items))
+		sc := frame(nil)
 		for _, it := range items {
-			scope := frame(nil)
-			ev.scopes = append(ev.scopes, scope)
-			err := ev.bind(scope, t.target, normalize(it), t.pos)
+			if sc.shared {
+				sc = frame(nil)
+			} else {
+				sc.reset(nil)
+			}
+			ev.scopes = append(ev.scopes, sc)
+			err := ev.bind(sc, t.target, normalize(it), t.pos)
 			var v any
 			if err == nil {
 				ev.stmtLine = t.test.base().line
@@ -328,10 +429,11 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	}
-	state := &loopState{node: t, depth0: depth0}
+	loop := &loopCtx{items: items, state: loopState{node: t, depth0: depth0}}
 	if t.recursive {
-		state.outer = copyScopes(ev.scopes)
+		loop.state.outer = keepScopes(ev.scopes)
 	}
+	var sc *scope
 	for i, it := range items {
 		ev.iterations++
 		if err := ev.step(t.pos, stepsPerIteration); err != nil {
@@ -340,11 +442,16 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 		if ev.iterations > maxIterations {
 			return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 		}
-		scope := frame(t.bodyMissing)
-		ev.scopes = append(ev.scopes, scope)
+		if sc == nil || sc.shared {
+			sc = frame(t.bodyMissing)
+		} else {
+			sc.reset(t.bodyMissing)
+		}
+		ev.scopes = append(ev.scopes, sc)
 		ev.stmtLine = t.line
-		scope["loop"] = &loopCtx{index0: i, items: items, state: state}
-		err := ev.bind(scope, t.target, normalize(it), t.pos)
+		loop.index0 = i
+		sc.set("loop", loop)
+		err := ev.bind(sc, t.target, normalize(it), t.pos)
 		if err == nil {
 			err = ev.render(t.body)
 		}
@@ -362,26 +469,25 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 	if ev.callDepth >= maxCallDepth {
 		return nil, notSupported("recursive loop calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
-	saved, savedOut, savedLine := ev.scopes, ev.out, ev.stmtLine
-	var b strings.Builder
-	ev.scopes, ev.out = copyScopes(l.state.outer), &b
+	saved, savedLine := ev.scopes, ev.stmtLine
+	ev.scopes = append([]*scope(nil), l.state.outer...)
 	ev.callDepth++
-	ev.capturing++
+	base := ev.beginCapture()
 	ev.stmtLine = l.state.node.line
 	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
-	ev.scopes, ev.out = saved, savedOut
+	out := ev.endCapture(base)
+	ev.scopes = saved
 	ev.callDepth--
-	ev.capturing--
 	if err != nil {
 		return nil, err
 	}
 	ev.stmtLine = savedLine
-	return b.String(), nil
+	return out, nil
 }
 
 func (ev *evaluator) lookup(name string, pos int) (any, error) {
 	for i := len(ev.scopes) - 1; i >= 0; i-- {
-		if v, ok := ev.scopes[i][name]; ok {
+		if v, ok := ev.scopes[i].get(name); ok {
 			if _, miss := v.(missingVar); miss {
 				return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 			}
@@ -599,6 +705,16 @@ const (
 	intAttrs     = " as_integer_ratio bit_count bit_length conjugate denominator from_bytes imag numerator real to_bytes fromhex hex is_integer "
 )
 
+// isDictMethod is inList(dictMethods, name), as a switch: it runs on every attribute of a dict
+// read (p.title), where searching the list's text cost a sixth of rendering a template.
+func isDictMethod(name string) bool {
+	switch name {
+	case "clear", "copy", "fromkeys", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values":
+		return true
+	}
+	return false
+}
+
 // inList reports whether name is one of the space-separated names of list.
 func inList(list, name string) bool {
 	return name != "" && !strings.Contains(name, " ") && strings.Contains(list, " "+name+" ")
@@ -620,7 +736,7 @@ func getattr(obj any, name string, pos int) (any, error) {
 	switch t := obj.(type) {
 	case *value.Object:
 		methods = dictMethods
-		if inList(methods, name) {
+		if isDictMethod(name) {
 			break
 		}
 		if v, ok := t.Get(name); ok {

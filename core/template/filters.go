@@ -22,8 +22,8 @@ type filterDef struct {
 }
 
 // filterOf returns the definition of a supported filter.
-func filterOf(name string) (filterDef, bool) {
-	return lookupBuiltin(specTables[0], name)
+func filterOf(name string) (*filterDef, bool) {
+	return lookupBuiltin(0, name)
 }
 
 // jinjaFilters and jinjaTests are Jinja's other built-ins: using one is "not supported" rather

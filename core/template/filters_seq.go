@@ -21,14 +21,14 @@ func (c *callCtx) callNamed(test bool, name any, v any, pos []any, kw []kwVal) (
 	if m, ok := name.(markup); ok {
 		s, isStr = string(m), true
 	}
-	var def filterDef
+	var def *filterDef
 	ok := false
 	if isStr {
 		t := 0
 		if test {
 			t = 1
 		}
-		def, ok = lookupBuiltin(specTables[t], s)
+		def, ok = lookupBuiltin(t, s)
 	}
 	if !ok {
 		if u, isU := name.(*undefined); isU {

@@ -18,9 +18,14 @@ func fuzzVars() *value.Object {
 }
 
 // checkRender renders src and checks the invariants every input must keep: no panic, either
-// output or a positioned template error, spans inside the output.
+// output or a positioned template error, spans inside the output; rendering again (the parse
+// cached, the output's buffer sized from the last) and after other bytes gives the same.
 func checkRender(t *testing.T, src string, d Dialect) {
 	out, spans, err := RenderSpans("fuzz", src, d, fuzzVars())
+	again, err2 := AppendRender([]byte("head"), "fuzz", src, d, fuzzVars())
+	if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() || err == nil && string(again) != "head"+out {
+		t.Fatalf("%q: a second render gives %q, %v; the first %q, %v", src, again, err2, out, err)
+	}
 	if err != nil {
 		var de *diag.Error
 		if !errors.As(err, &de) || de.Kind != "template" || de.Msg == "" {

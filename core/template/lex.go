@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"ragjudge/core/diag"
 )
 
 type itemType int
@@ -51,6 +53,7 @@ type lexer struct {
 	lineAt int // the byte offset line was counted up to
 	state  stateFn
 	queue  []item
+	head   int // the next item of queue to hand out
 	err    *lexError
 	inTag  itemType // itemVarBegin or itemBlockBegin while inside a tag
 	stack  []byte   // open brackets inside a tag
@@ -74,9 +77,9 @@ func newLexer(src string) *lexer {
 // for positions of items already queued, which the lexer computes before advancing).
 func (l *lexer) lineOf(p int) int {
 	if p < l.lineAt {
-		return 1 + strings.Count(l.src[:p], "\n")
+		return 1 + diag.Newlines(l.src[:p])
 	}
-	l.line += strings.Count(l.src[l.lineAt:p], "\n")
+	l.line += diag.Newlines(l.src[l.lineAt:p])
 	l.lineAt = p
 	return l.line
 }
@@ -87,7 +90,7 @@ func (l *lexer) emit(t itemType, pos int, val string) {
 
 // next returns the next item; after an error it keeps returning EOF and l.err is set.
 func (l *lexer) next() item {
-	for len(l.queue) == 0 {
+	for len(l.queue) == l.head {
 		if l.state == nil || l.err != nil {
 			eof := item{typ: itemEOF, pos: l.last.pos, line: l.last.line}
 			if l.last.line == 0 {
@@ -97,8 +100,14 @@ func (l *lexer) next() item {
 		}
 		l.state = l.state(l)
 	}
-	it := l.queue[0]
-	l.queue = l.queue[1:]
+	// The queue is read from head and emptied, never resliced forward: reslicing made emit
+	// allocate a new array every few items (most of a parse's allocations), and moving the
+	// items down copied them with the collector's write barriers.
+	it := l.queue[l.head]
+	l.head++
+	if l.head == len(l.queue) {
+		l.queue, l.head = l.queue[:0], 0
+	}
 	l.last = it
 	return it
 }
@@ -272,7 +281,16 @@ func lexComment(begin int) stateFn {
 func lexInsideTag(l *lexer) stateFn {
 	s := l.src
 	for {
-		if len(l.stack) == 0 {
+		// ASCII spaces first, and the ends of the tag only where one can start: most of a
+		// tag is names, operators and spaces.
+		c := byte(0)
+		if l.pos < len(s) {
+			if c = s[l.pos]; c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+				l.pos++
+				continue
+			}
+		}
+		if len(l.stack) == 0 && (c == '-' || c == '+' || c == '}' || c == '%') {
 			if l.inTag == itemVarBegin {
 				if strings.HasPrefix(s[l.pos:], "-}}") {
 					l.emit(itemVarEnd, l.pos, "}}")
@@ -310,18 +328,23 @@ func lexInsideTag(l *lexer) stateFn {
 			l.pos = skipSpace(s, l.pos)
 			continue
 		}
-		if n := matchFloat(s, l.pos); n > 0 {
-			l.emit(itemFloat, l.pos, strings.ReplaceAll(s[l.pos:l.pos+n], "_", ""))
-			l.pos += n
-			return lexInsideTag
-		}
-		if n := matchInt(s, l.pos); n > 0 {
-			l.emit(itemInt, l.pos, strings.ReplaceAll(s[l.pos:l.pos+n], "_", ""))
-			l.pos += n
-			return lexInsideTag
+		if isDigit(s[l.pos]) { // both literals start with a digit
+			if n := matchFloat(s, l.pos); n > 0 {
+				l.emit(itemFloat, l.pos, strings.ReplaceAll(s[l.pos:l.pos+n], "_", ""))
+				l.pos += n
+				return lexInsideTag
+			}
+			if n := matchInt(s, l.pos); n > 0 {
+				l.emit(itemInt, l.pos, strings.ReplaceAll(s[l.pos:l.pos+n], "_", ""))
+				l.pos += n
+				return lexInsideTag
+			}
 		}
 		if isNameChar(r) {
 			end := l.pos
+			for end < len(s) && isASCIINameChar(s[end]) {
+				end++
+			}
 			for end < len(s) {
 				r2, w2 := utf8.DecodeRuneInString(s[end:])
 				if !isNameChar(r2) {
@@ -394,13 +417,17 @@ func runeRepr(r rune) string {
 	return s
 }
 
-var operators = []string{"//", "**", "==", "!=", ">=", "<=", "+", "-", "/", "*", "%", "~", "[", "]", "(", ")", "{", "}", ">", "<", "=", ".", ":", "|", ",", ";"}
-
+// matchOperator returns the operator s starts with, the longest: // ** == != >= <= or one of
+// + - / * % ~ [ ] ( ) { } > < = . : | , ;
 func matchOperator(s string) string {
-	for _, op := range operators {
-		if strings.HasPrefix(s, op) {
-			return op
+	if len(s) >= 2 {
+		switch s[:2] {
+		case "//", "**", "==", "!=", ">=", "<=":
+			return s[:2]
 		}
+	}
+	if len(s) >= 1 && strings.IndexByte("+-/*%~[](){}><=.:|,;", s[0]) >= 0 {
+		return s[:1]
 	}
 	return ""
 }
@@ -512,7 +539,15 @@ func matchInt(s string, p int) int {
 
 // isNameChar approximates the characters of Jinja's name pattern (\w plus combining marks).
 func isNameChar(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isASCIINameChar(byte(r))
+	}
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Nl, unicode.Pc) || r == 0xb7
+}
+
+// isASCIINameChar is isNameChar for a byte below utf8.RuneSelf.
+func isASCIINameChar(c byte) bool {
+	return c == '_' || c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9'
 }
 
 // isIdentifier is str.isidentifier() for the runs isNameChar accepts.

@@ -66,7 +66,7 @@ func (p *parser) advance() item {
 	prev := p.cur
 	if len(p.ahead) > 0 {
 		p.cur = p.ahead[0]
-		p.ahead = p.ahead[1:]
+		p.ahead = p.ahead[:copy(p.ahead, p.ahead[1:])]
 	} else {
 		p.cur = p.lex.next()
 	}
@@ -530,11 +530,16 @@ func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
 		if p.isTupleEnd() {
 			break
 		}
+		var x expr
 		if simplified {
-			args = append(args, p.parsePrimary())
+			x = p.parsePrimary()
 		} else {
-			args = append(args, p.parseExpression(condexpr))
+			x = p.parseExpression(condexpr)
 		}
+		if !isTuple && !p.isOp(",") {
+			return x // one expression, no tuple: no list made for it
+		}
+		args = append(args, x)
 		if !p.isOp(",") {
 			break
 		}
@@ -671,13 +676,14 @@ func (p *parser) parseMath1() expr {
 func (p *parser) parseConcat() expr {
 	line := p.cur.line
 	pos := p.cur.pos
-	args := []expr{p.parseMath2()}
+	x := p.parseMath2()
+	if !p.isOp("~") {
+		return x
+	}
+	args := []expr{x}
 	for p.isOp("~") {
 		p.advance()
 		args = append(args, p.parseMath2())
-	}
-	if len(args) == 1 {
-		return args[0]
 	}
 	return &concatExpr{exprBase{pos: pos, line: line}, args}
 }
@@ -995,14 +1001,15 @@ func (p *parser) parseFilterChain(x expr, startInline bool) expr {
 		if p.isOp("(") {
 			args, kwargs = p.parseCallArgs()
 		}
-		if _, ok := filterOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
+		def, ok := filterOf(name)
+		if !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
 			if inList(jinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
 			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg, name: name}
 		}
-		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs}
+		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs, def}
 	}
 	return x
 }
@@ -1030,14 +1037,15 @@ func (p *parser) parseTest(x expr) expr {
 		}
 		args = []expr{p.parsePostfix(p.parsePrimary())}
 	}
-	if _, ok := testOf(name); !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
+	def, ok := testOf(name)
+	if !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
 		msg := "unknown test " + quote(name)
 		if inList(jinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test"
 		}
 		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg, name: name}
 	}
-	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs}
+	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs, def}
 	if negated {
 		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
 	}

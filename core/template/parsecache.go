@@ -1,13 +1,18 @@
 package template
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // parsedJinja is a Jinja source parsed and its scopes analysed: everything renderJinja needs
 // from the source alone. The tree is not written after analyzeScopes, so renders share it.
 type parsedJinja struct {
+	src     string // the source as Jinja reads it (jinjaSource), which positions count in
 	body    []node
 	missing []string // the template frame's names that start missing (see scope.go)
 	err     *parseError
+	outSize atomic.Int64 // the size of the last output (and an eighth): the next one's buffer
 }
 
 // parsed memoizes parseJinja for the last sources rendered: an evaluator's prompt rendered for
@@ -27,6 +32,7 @@ var parsed struct {
 type parsedEntry struct {
 	src string
 	p   *parsedJinja
+	_   [0]func() // not comparable: no equality function in the wasm
 }
 
 const (
@@ -34,8 +40,9 @@ const (
 	parsedBytes   = 4 << 20
 )
 
-// parseJinja parses src (already through jinjaSource) and analyses its scopes, once per source
-// while it stays in the cache.
+// parseJinja reads src (see jinjaSource), parses it and analyses its scopes, once per source
+// while it stays in the cache: the cache is keyed by src as given, so that a render of a
+// source parsed before does not read it through again (its UTF-8 checked, its newlines).
 func parseJinja(src string) *parsedJinja {
 	parsed.Lock()
 	for k := len(parsed.order) - 1; k >= 0; k-- {
@@ -48,8 +55,8 @@ func parseJinja(src string) *parsedJinja {
 	}
 	parsed.Unlock()
 
-	p := &parsedJinja{}
-	p.body, p.err = parse(src)
+	p := &parsedJinja{src: jinjaSource(src)}
+	p.body, p.err = parse(p.src)
 	if p.err == nil {
 		p.missing = analyzeScopes(p.body).missingNames()
 		spanInputs(p.body, map[string]string{})

@@ -250,6 +250,18 @@ func intOp(op string, a, b any) (any, error) {
 			if p := x * y; p/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
 				return p, nil
 			}
+		case "//", "%":
+			// Python floors the quotient, and the remainder takes the divisor's sign.
+			if y != 0 && !(x == math.MinInt64 && y == -1) {
+				q, r := x/y, x%y
+				if r != 0 && (r < 0) != (y < 0) {
+					q, r = q-1, r+y
+				}
+				if op == "//" {
+					return q, nil
+				}
+				return r, nil
+			}
 		}
 	}
 	bx, by := toBig(a), toBig(b)
@@ -544,6 +556,11 @@ func seqEqual(x, y []any) (bool, error) {
 
 // numCompare compares two numbers exactly; ok is false when either is NaN.
 func numCompare(a, b any) (int, bool) {
+	if x, ok := small(a); ok {
+		if y, ok := small(b); ok {
+			return cmpInt(x, y), true
+		}
+	}
 	if numKind(a) == 1 && numKind(b) == 1 {
 		return toBig(a).Cmp(toBig(b)), true
 	}
@@ -565,6 +582,16 @@ func numCompare(a, b any) (int, bool) {
 		return exact.CmpFloat(toBig(a), fy), true
 	}
 	return toBig(a).Cmp(toBig(b)), true
+}
+
+func cmpInt(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
 }
 
 func cmpFloat(x, y float64) int {

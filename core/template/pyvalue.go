@@ -26,6 +26,7 @@ type markup string
 type dictView struct {
 	obj  *value.Object
 	kind string
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // undefined is Jinja's StrictUndefined: any use other than `is defined` and `default` fails with msg.
@@ -225,6 +226,8 @@ func pyStr(v any) (string, error) {
 		return t, nil
 	case markup:
 		return string(t), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil // loop.index: below 100, no allocation
 	case *undefined:
 		if t.lenient {
 			return "", nil

@@ -19,20 +19,36 @@ const (
 	loadParam
 )
 
+// symbol is what a frame knows of one name: how it loads (loadResolve…loadParam; a name the
+// frame knows has one, which is idtracking's "refs") and whether the frame stores it.
+type symbol struct {
+	name  string
+	load  int
+	store bool
+	_     [0]func() // not comparable: no equality function in the wasm
+}
+
 type symbols struct {
 	// reads records the names read from the context (the template's inputs), with the offset
 	// of the read, or -1 for a name only some branches of an if assign; all frames share it.
 	reads  *[]nameAt
 	parent *symbols
-	refs   map[string]bool
-	loads  map[string]int
-	stores map[string]bool
+	// base is set on a branch of an if (see visitIf): the branch sees base's symbols as its own
+	// and keeps only what it changes, where Jinja copies the frame's tables for each branch
+	// (three copies of every name for each if: most of analysing a template).
+	base *symbols
+	syms []symbol
+	// index finds a name in syms once there are more than smallScope (a template that sets
+	// thousands of names is not analysed in quadratic time).
+	index map[string]int
+	_     [0]func() // not comparable: no equality function in the wasm
 }
 
 // nameAt is a name read at a byte offset.
 type nameAt struct {
 	name string
 	pos  int
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 func newSymbols(parent *symbols) *symbols {
@@ -40,27 +56,68 @@ func newSymbols(parent *symbols) *symbols {
 	if parent != nil {
 		reads = parent.reads
 	}
-	return &symbols{reads: reads, parent: parent, refs: map[string]bool{}, loads: map[string]int{}, stores: map[string]bool{}}
+	return &symbols{reads: reads, parent: parent}
 }
 
-func (s *symbols) copy() *symbols {
-	c := newSymbols(s.parent)
-	c.reads = s.reads
-	for k, v := range s.refs {
-		c.refs[k] = v
+// branch returns a branch of s for one of an if's bodies (idtracking's Symbols.copy).
+func (s *symbols) branch() *symbols {
+	return &symbols{reads: s.reads, parent: s.parent, base: s}
+}
+
+// own returns the index of name's symbol among s's own, or -1.
+func (s *symbols) own(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
+		}
+		return -1
 	}
-	for k, v := range s.loads {
-		c.loads[k] = v
+	for i := range s.syms {
+		if s.syms[i].name == name {
+			return i
+		}
 	}
-	for k, v := range s.stores {
-		c.stores[k] = v
+	return -1
+}
+
+// lookup returns name's symbol as s sees it (its own, else its base's), or nil.
+func (s *symbols) lookup(name string) *symbol {
+	for f := s; f != nil; f = f.base {
+		if i := f.own(name); i >= 0 {
+			return &f.syms[i]
+		}
 	}
-	return c
+	return nil
+}
+
+// entry returns s's own symbol for name, made from what its base knows of it (or empty) when
+// s has none yet; it is valid until the next entry.
+func (s *symbols) entry(name string) *symbol {
+	if i := s.own(name); i >= 0 {
+		return &s.syms[i]
+	}
+	e := symbol{name: name}
+	if b := s.base; b != nil {
+		if be := b.lookup(name); be != nil {
+			e = *be
+		}
+	}
+	s.syms = append(s.syms, e)
+	switch {
+	case s.index != nil:
+		s.index[name] = len(s.syms) - 1
+	case len(s.syms) > smallScope:
+		s.index = make(map[string]int, 2*len(s.syms))
+		for i := range s.syms {
+			s.index[s.syms[i].name] = i
+		}
+	}
+	return &s.syms[len(s.syms)-1]
 }
 
 func (s *symbols) findRef(name string) bool {
 	for f := s; f != nil; f = f.parent {
-		if f.refs[name] {
+		if f.lookup(name) != nil {
 			return true
 		}
 	}
@@ -69,77 +126,95 @@ func (s *symbols) findRef(name string) bool {
 
 func (s *symbols) load(name string, pos int) {
 	if !s.findRef(name) {
-		s.refs[name] = true
-		s.loads[name] = loadResolve
-		*s.reads = append(*s.reads, nameAt{name, pos})
+		s.entry(name).load = loadResolve
+		*s.reads = append(*s.reads, nameAt{name: name, pos: pos})
 	}
 }
 
 func (s *symbols) store(name string) {
-	s.stores[name] = true
-	if s.refs[name] {
-		return
+	aliased := s.lookup(name) == nil && s.parent != nil && s.parent.findRef(name)
+	e := s.entry(name)
+	e.store = true
+	switch {
+	case e.load != 0:
+	case aliased:
+		e.load = loadAlias
+	default:
+		e.load = loadUndefined
 	}
-	s.refs[name] = true
-	if s.parent != nil && s.parent.findRef(name) {
-		s.loads[name] = loadAlias
-		return
-	}
-	s.loads[name] = loadUndefined
 }
 
 func (s *symbols) declareParameter(name string) {
-	s.stores[name] = true
-	s.refs[name] = true
-	s.loads[name] = loadParam
+	e := s.entry(name)
+	e.store, e.load = true, loadParam
 }
 
-// branchUpdate merges the symbols of an if's three branches (body, elifs, else): a name
-// assigned in only some of them is read from outside at the frame's start.
+// branchUpdate merges the branches of an if (body, elifs, else: branches of s) into s: a name
+// assigned in only some of them is read from outside at the frame's start. It is idtracking's
+// branch_update over copies of s: a name s knew before ends as the last branch sees it, a
+// new name as the last branch that knows it has it.
 func (s *symbols) branchUpdate(branches []*symbols) {
-	counts := map[string]int{}
-	var order []string
+	type count struct {
+		name string
+		n    int
+		_    [0]func()
+	}
+	var counts []count
 	for _, b := range branches {
-		for name := range b.stores {
-			if s.stores[name] {
+		for _, e := range b.syms {
+			if !e.store {
 				continue
 			}
-			if counts[name] == 0 {
-				order = append(order, name)
+			if se := s.lookup(e.name); se != nil && se.store {
+				continue
 			}
-			counts[name]++
+			k := 0
+			for k < len(counts) && counts[k].name != e.name {
+				k++
+			}
+			if k == len(counts) {
+				counts = append(counts, count{name: e.name})
+			}
+			counts[k].n++
 		}
 	}
+	knewBefore := func(name string, n0 int) bool {
+		if i := s.own(name); i >= 0 {
+			return i < n0
+		}
+		return s.base != nil && s.base.lookup(name) != nil
+	}
+	n0 := len(s.syms)
+	last := branches[len(branches)-1]
 	for _, b := range branches {
-		for k, v := range b.refs {
-			s.refs[k] = v
-		}
-		for k, v := range b.loads {
-			s.loads[k] = v
-		}
-		for k, v := range b.stores {
-			s.stores[k] = v
+		for _, e := range b.syms {
+			knew := knewBefore(e.name, n0)
+			se := s.entry(e.name)
+			se.store = se.store || e.store
+			if !knew || b == last {
+				se.load = e.load
+			}
 		}
 	}
-	for _, name := range order {
-		if counts[name] == len(branches) {
+	for _, c := range counts {
+		if c.n == len(branches) {
 			continue
 		}
-		if s.parent != nil && s.parent.findRef(name) {
-			s.loads[name] = loadAlias
+		if s.parent != nil && s.parent.findRef(c.name) {
+			s.entry(c.name).load = loadAlias
 			continue
 		}
-		s.loads[name] = loadResolve
-		*s.reads = append(*s.reads, nameAt{name, -1})
+		s.entry(c.name).load = loadResolve
+		*s.reads = append(*s.reads, nameAt{name: c.name, pos: -1})
 	}
 }
 
 // missingNames returns the names a frame starts as missing.
 func (s *symbols) missingNames() []string {
 	var out []string
-	for name, kind := range s.loads {
-		if kind == loadUndefined {
-			out = append(out, name)
+	for _, e := range s.syms {
+		if e.load == loadUndefined {
+			out = append(out, e.name)
 		}
 	}
 	return out
@@ -186,7 +261,7 @@ func visitFrame(s *symbols, body []node) {
 func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
 	visitLoads(s, first.cond)
 	inner := func(visit func(*symbols)) *symbols {
-		c := s.copy()
+		c := s.branch()
 		visit(c)
 		return c
 	}

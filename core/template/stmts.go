@@ -20,7 +20,7 @@ const maxNesting = 400
 // (Python closures bind late).
 type macro struct {
 	def    *macroNode
-	scopes []map[string]any
+	scopes []*scope
 }
 
 // missingArg marks a macro parameter the call did not pass.
@@ -60,16 +60,19 @@ func (r rangeVal) items() []any {
 	return out
 }
 
-func copyScopes(s []map[string]any) []map[string]any {
-	return append([]map[string]any(nil), s...)
+// keepScopes returns a copy of the scope chain for a macro or a recursive loop to run in later,
+// marking each scope shared: it may be read after the frame that made it is done, so a loop
+// does not reuse it for its next iteration.
+func keepScopes(s []*scope) []*scope {
+	for _, sc := range s {
+		sc.shared = true
+	}
+	return append([]*scope(nil), s...)
 }
 
 // capture renders body with the output going to a buffer of its own, and returns what it wrote.
 func (ev *evaluator) capture(body []node) (string, error) {
-	saved := ev.out
-	var b strings.Builder
-	ev.out = &b
-	ev.capturing++
+	base := ev.beginCapture()
 	savedJoin := ev.joinErr
 	ev.joinErr = nil
 	err := ev.render(body)
@@ -77,12 +80,11 @@ func (ev *evaluator) capture(body []node) (string, error) {
 		err = ev.joinErr
 	}
 	ev.joinErr = savedJoin
-	ev.capturing--
-	ev.out = saved
+	s := ev.endCapture(base)
 	if err != nil {
 		return "", err
 	}
-	return b.String(), nil
+	return s, nil
 }
 
 // captureFrame is capture in a new scope that starts with missing names.
@@ -97,11 +99,11 @@ func (ev *evaluator) captureFrame(missing []string, body []node) (string, error)
 func (ev *evaluator) execMore(n node) error {
 	switch t := n.(type) {
 	case *macroNode:
-		ev.scopes[len(ev.scopes)-1][t.name] = &macro{def: t, scopes: copyScopes(ev.scopes)}
+		ev.scopes[len(ev.scopes)-1].set(t.name, &macro{def: t, scopes: keepScopes(ev.scopes)})
 	case *callBlockNode:
 		ev.stmtLine = t.line
-		caller := &macro{def: t.caller, scopes: copyScopes(ev.scopes)}
-		v, err := ev.callWith(t.call, &kwVal{"caller", caller})
+		caller := &macro{def: t.caller, scopes: keepScopes(ev.scopes)}
+		v, err := ev.callWith(t.call, &kwVal{name: "caller", val: caller})
 		if err != nil {
 			return err
 		}
@@ -432,12 +434,11 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 	if err := ev.step(pos, stepsPerCall); err != nil {
 		return nil, err
 	}
-	scope := frame(d.missing)
+	sc := frame(d.missing)
 	foundCaller := d.explicitCall && len(args) >= n
-	missing := make([]bool, n)
 	for i, name := range d.params {
 		if i < len(args) {
-			scope[name] = args[i]
+			sc.set(name, args[i])
 			continue
 		}
 		var v any
@@ -446,7 +447,7 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		if !ok {
 			v = missingArg{}
 		}
-		scope[name], missing[i] = v, !ok
+		sc.set(name, v)
 		foundCaller = foundCaller || name == "caller"
 	}
 	if d.usesCaller && !foundCaller {
@@ -455,14 +456,14 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		if v == nil {
 			v = &undefined{msg: "No caller defined", pos: pos}
 		}
-		scope["caller"] = v
+		sc.set("caller", v)
 	}
 	if d.catchKwargs {
 		kwargs := &value.Object{}
 		for _, k := range kw {
 			kwargs.Set(k.name, k.val)
 		}
-		scope["kwargs"] = kwargs
+		sc.set("kwargs", kwargs)
 	} else if len(kw) > 0 {
 		if _, _, ok := takeKw(kw, "caller"); ok {
 			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.name)
@@ -470,18 +471,21 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.name, kw[0].name)
 	}
 	if d.catchVarargs {
-		scope["varargs"] = tuple{}
+		sc.set("varargs", tuple{})
 		if len(args) > n {
-			scope["varargs"] = append(tuple{}, args[n:]...)
+			sc.set("varargs", append(tuple{}, args[n:]...))
 		}
 	} else if len(args) > n {
 		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
 	}
-	saved, savedLine := ev.scopes, ev.stmtLine
-	ev.scopes = append(copyScopes(m.scopes), scope)
+	// The macro runs in the scopes it was defined in and its own, put on top of ev.chains (a
+	// stack that calls reuse) rather than in a slice of their own.
+	saved, savedLine, base := ev.scopes, ev.stmtLine, len(ev.chains)
+	ev.chains = append(append(ev.chains, m.scopes...), sc)
+	ev.scopes = ev.chains[base:len(ev.chains):len(ev.chains)]
 	ev.callDepth++
-	out, err := ev.macroBody(d, scope, missing, pos)
-	ev.scopes = saved
+	out, err := ev.macroBody(d, sc, pos)
+	ev.scopes, ev.chains = saved, ev.chains[:base]
 	ev.callDepth--
 	if err != nil {
 		return nil, err
@@ -491,15 +495,15 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 }
 
 // macroBody sets the parameters a call did not pass (to their defaults, evaluated in the
-// macro's scope in order, else to an undefined) and renders the body.
-func (ev *evaluator) macroBody(d *macroNode, scope map[string]any, missing []bool, pos int) (string, error) {
+// macro's sc in order, else to an undefined) and renders the body.
+func (ev *evaluator) macroBody(d *macroNode, sc *scope, pos int) (string, error) {
 	firstDefault := len(d.params) - len(d.defaults)
 	for i, name := range d.params {
-		if !missing[i] {
-			continue
+		if v, _ := sc.get(name); v != (missingArg{}) {
+			continue // given
 		}
 		if i < firstDefault {
-			scope[name] = &undefined{msg: "parameter '" + name + "' was not provided", pos: pos}
+			sc.set(name, &undefined{msg: "parameter '" + name + "' was not provided", pos: pos})
 			continue
 		}
 		ev.stmtLine = d.line
@@ -507,7 +511,7 @@ func (ev *evaluator) macroBody(d *macroNode, scope map[string]any, missing []boo
 		if err != nil {
 			return "", err
 		}
-		scope[name] = v
+		sc.set(name, v)
 	}
 	return ev.capture(d.body)
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
@@ -37,6 +38,7 @@ type Span struct {
 	Expr       string `json:"expr"`
 	Input      string `json:"input,omitempty"`
 	Start, End int
+	_          [0]func() // not comparable: no equality function in the wasm
 }
 
 // The caps. Each keeps a hostile template or input from taking unbounded time or memory; hitting
@@ -66,35 +68,70 @@ const (
 
 // Render renders src, named name in errors, with vars. Errors are *diag.Error with Kind "template".
 func Render(name, src string, dialect Dialect, vars *value.Object) (string, error) {
-	out, _, err := RenderSpans(name, src, dialect, vars)
-	return out, err
+	out, _, err := render(nil, name, src, dialect, vars, false)
+	return bytesString(out), err
 }
 
 // RenderSpans is Render that also reports where each substitution landed.
 func RenderSpans(name, src string, dialect Dialect, vars *value.Object) (string, []Span, error) {
+	out, spans, err := render(nil, name, src, dialect, vars, true)
+	return bytesString(out), spans, err
+}
+
+// AppendRender is Render appending the output to dst, for a caller that sends it on after
+// bytes of its own (package bridge): the output is written once, where it goes. On an error dst
+// is returned as it was.
+func AppendRender(dst []byte, name, src string, dialect Dialect, vars *value.Object) ([]byte, error) {
+	out, _, err := render(dst, name, src, dialect, vars, false)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// bytesString is b as a string that shares its bytes: b is the output of a render, not written
+// again.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+func render(dst []byte, name, src string, dialect Dialect, vars *value.Object, spans bool) ([]byte, []Span, error) {
 	if len(src) > maxSource {
 		line, col := diag.Position(src, maxSource)
-		return "", nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
+		return nil, nil, &diag.Error{Kind: "template", Name: name, Line: line, Col: col,
 			Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
-	}
-	if !utf8.ValidString(src) {
-		src = strings.ToValidUTF8(src, "\uFFFD")
 	}
 	if vars == nil {
 		vars = &value.Object{}
 	}
 	switch dialect {
 	case Jinja:
-		return renderJinja(name, src, vars)
+		return renderJinja(dst, name, src, vars, spans)
 	case Format:
-		return renderFormat(name, src, vars)
+		out, sp, err := renderFormat(name, validUTF8(src), vars)
+		if err != nil {
+			return nil, nil, err
+		}
+		if dst == nil {
+			return []byte(out), sp, nil
+		}
+		return append(dst, out...), sp, nil
 	}
-	return "", nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
+	return nil, nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 }
 
-// jinjaSource applies Jinja's source rules: "\r\n" and "\r" become "\n", and one final newline
-// is dropped (keep_trailing_newline=False).
+// validUTF8 is src with each invalid byte sequence replaced by U+FFFD.
+func validUTF8(src string) string {
+	if utf8.ValidString(src) {
+		return src
+	}
+	return strings.ToValidUTF8(src, "\uFFFD")
+}
+
+// jinjaSource is src as Jinja reads it: valid UTF-8, "\r\n" and "\r" made "\n", and one final
+// newline dropped (keep_trailing_newline=False).
 func jinjaSource(src string) string {
+	src = validUTF8(src)
 	if strings.IndexByte(src, '\r') >= 0 {
 		src = strings.ReplaceAll(src, "\r\n", "\n")
 		src = strings.ReplaceAll(src, "\r", "\n")
@@ -102,16 +139,23 @@ func jinjaSource(src string) string {
 	return strings.TrimSuffix(src, "\n")
 }
 
-func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
-	src = jinjaSource(src)
+// renderJinja renders src after dst. Spans (when spans is set) count from the start of the output,
+// not of dst.
+func renderJinja(dst []byte, name, src string, vars *value.Object, spans bool) ([]byte, []Span, error) {
 	pj := parseJinja(src)
+	src = pj.src
 	if perr := pj.err; perr != nil {
-		return "", nil, posError(name, src, perr.pos, perr.line, perr.msg)
+		return nil, nil, posError(name, src, perr.pos, perr.line, perr.msg)
 	}
-	var out strings.Builder
+	// The output is made as large as this template's last one at once, rather than grown by
+	// doubling to it (a copy of everything so far each time, and the garbage of every step).
+	if hint := int(pj.outSize.Load()); cap(dst)-len(dst) < hint {
+		dst = append(make([]byte, 0, len(dst)+hint), dst...)
+	}
 	// stmtLine starts at 1: where Jinja marks no line (a with statement's assignments first
 	// thing in the template), it reports line 1.
-	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []map[string]any{frame(pj.missing)}, out: &out}
+	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []*scope{frame(pj.missing)},
+		out: dst, outBase: len(dst), wantSpans: spans}
 	err := ev.render(pj.body)
 	if err == nil {
 		err = ev.joinErr
@@ -121,14 +165,16 @@ func renderJinja(name, src string, vars *value.Object) (string, []Span, error) {
 		if !ok {
 			ee = &evalError{pos: -1, msg: err.Error()}
 		}
-		return "", nil, posError(name, src, ee.pos, ev.stmtLine, ee.msg)
+		return nil, nil, posError(name, src, ee.pos, ev.stmtLine, ee.msg)
 	}
 	for k := range ev.spans {
 		if in := ev.spans[k].Input; in != "" && !given(vars, in) {
 			ev.spans[k].Input = "" // a global (range, namespace) or a name not given
 		}
 	}
-	return out.String(), ev.spans, nil
+	n := len(ev.out) - len(dst)
+	pj.outSize.Store(int64(n + n/8))
+	return ev.out, ev.spans, nil
 }
 
 // given says whether vars holds name.

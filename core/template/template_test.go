@@ -167,6 +167,35 @@ func TestSpans(t *testing.T) {
 	assert.Equal(t, []Span{{Expr: "name", Input: "name", Start: 4, End: 7}, {Expr: "name:", Input: "name", Start: 10, End: 13}}, spans)
 }
 
+// TestAppendRender: the output goes after dst's bytes, which stay; spans count from the
+// output's start; on an error dst comes back as it was.
+func TestAppendRender(t *testing.T) {
+	head := []byte("head:")
+	out, err := AppendRender(head, "t", "{% macro m(x) %}<{{ x }}>{% endmacro %}{{ name }} {{ m(name) }}{% for x in xs %}{{ x }}{% endfor %}", Jinja, testVars())
+	require.NoError(t, err)
+	assert.Equal(t, "head:Ada <Ada>12", string(out))
+	out, err = AppendRender(head, "t", "{name}!", Format, testVars())
+	require.NoError(t, err)
+	assert.Equal(t, "head:Ada!", string(out))
+	out, err = AppendRender(head, "t", "{{ name }}{{ nope }}", Jinja, testVars())
+	require.Error(t, err)
+	assert.Equal(t, "head:", string(out))
+}
+
+// TestCaptureHasItsOwnCap: what a block captures (set, filter, macro) shares the output's
+// buffer but is capped on its own, as a string computed on the way, and the output as a whole.
+func TestCaptureHasItsOwnCap(t *testing.T) {
+	big := strings.Repeat("x", 9<<20)
+	vars := value.NewObject("big", big)
+	out, err := Render("t", "{{ big }}{% set c %}{{ big }}{% endset %}{{ c|length }}", Jinja, vars)
+	require.NoError(t, err)
+	assert.Equal(t, big+"9437184", out)
+	_, err = Render("t", "{% set c %}{{ big }}{{ big }}{% endset %}", Jinja, vars)
+	assert.ErrorContains(t, err, "over the limit")
+	_, err = Render("t", "{{ big }}{% set c %}{{ big }}{% endset %}{{ c }}", Jinja, vars)
+	assert.ErrorContains(t, err, "over the limit")
+}
+
 // TestSpanInputs: a span's input is the variable its text comes from, through the names the
 // template binds; loop.index, literals and names bound to no input are no input's text, so a page
 // neither lists them among the inputs nor marks them as one.
@@ -250,4 +279,27 @@ func TestUnknownDialect(t *testing.T) {
 	_, err := Render("t", "x", Dialect("mustache"), nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unknown dialect")
+}
+
+// TestIsDictMethod: the switch names exactly the methods dictMethods lists.
+func TestIsDictMethod(t *testing.T) {
+	names := strings.Fields(dictMethods)
+	for _, n := range names {
+		assert.True(t, isDictMethod(n), n)
+	}
+	for _, n := range []string{"", "title", "item", "key", "value", "getx", " get "} {
+		assert.False(t, isDictMethod(n), n)
+	}
+	assert.Len(t, names, 11)
+}
+
+// TestSignaturesFitBind: bind keeps the parameters it has set in a 64-bit mask.
+func TestSignaturesFitBind(t *testing.T) {
+	for table := range specTables {
+		for _, sp := range specTables[table] {
+			d, ok := lookupBuiltin(table, strings.Fields(sp.names)[0])
+			require.True(t, ok, sp.names)
+			assert.Less(t, len(d.sig.params), 64, sp.names)
+		}
+	}
 }

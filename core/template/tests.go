@@ -10,8 +10,8 @@ import (
 )
 
 // testOf returns the definition of a supported test; its function returns a bool.
-func testOf(name string) (filterDef, bool) {
-	return lookupBuiltin(specTables[1], name)
+func testOf(name string) (*filterDef, bool) {
+	return lookupBuiltin(1, name)
 }
 
 var testSpecs = [...]builtinSpec{
@@ -126,7 +126,7 @@ func isBuiltinName(table int, v any) (any, error) {
 	switch t := v.(type) {
 	case string, markup:
 		s := strOf(t)
-		_, ok := lookupBuiltin(specTables[table], s)
+		_, ok := lookupBuiltin(table, s)
 		return ok || inList([2]string{jinjaFilters, jinjaTests}[table], s), nil
 	case *undefined:
 		return nil, undefErr(t)

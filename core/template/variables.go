@@ -27,9 +27,10 @@ func Variables(name, src string, dialect Dialect) ([]string, error) {
 // Read is a name a template reads from its inputs, at its first read: Line and Col (1-based,
 // columns in code points) of where the name is written, in src as given.
 type Read struct {
-	Name string `json:"name"`
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
+	Name string    `json:"name"`
+	Line int       `json:"line"`
+	Col  int       `json:"col"`
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // Reads is Variables with where each name is first read. For str.format it reads the fields
@@ -42,19 +43,22 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	var found []nameAt
 	switch dialect {
 	case Jinja:
-		src = jinjaSource(strings.ToValidUTF8(src, "\uFFFD"))
+		src = jinjaSource(src)
 		body, perr := parse(src)
 		if perr != nil {
 			return nil, posError(name, src, perr.pos, perr.line, perr.msg)
 		}
-		reads := map[string]int{}
-		readsOf(body, reads)
+		var reads map[string]int
 		for _, r := range *analyzeScopes(body).reads {
 			if inList(jinjaGlobals+"loop ", r.name) {
 				continue
 			}
 			if r.pos < 0 {
 				// Assigned in some branches of an if only: an input where it is read.
+				if reads == nil {
+					reads = map[string]int{}
+					readsOf(body, reads)
+				}
 				p, ok := reads[r.name]
 				if !ok {
 					continue
@@ -83,14 +87,20 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 				n = n[:j]
 			}
 			if n != "" && !isDecimal(n) {
-				found = append(found, nameAt{n, i + 1})
+				found = append(found, nameAt{name: n, pos: i + 1})
 			}
 			i = next - 1
 		}
 	default:
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 	}
-	sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+	// found is mostly in order already; sorting (through reflect's swapper) is only for what is not.
+	for i := 1; i < len(found); i++ {
+		if found[i].pos < found[i-1].pos {
+			sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+			break
+		}
+	}
 	out := []Read{}
 	seen := map[string]bool{}
 	// Positions are counted on from the previous one (found is in order): from the start each

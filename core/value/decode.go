@@ -38,6 +38,7 @@ func (e *DepthError) Is(target error) bool { return target == ErrTooDeep }
 type SyntaxError struct {
 	Offset int64
 	Msg    string
+	_      [0]func() // not comparable: no equality function in the wasm
 }
 
 func (e *SyntaxError) Error() string { return e.Msg }

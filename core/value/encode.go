@@ -220,6 +220,7 @@ type jsonField struct {
 	index     int
 	key       string // the key as JSON, and its colon: `"name":`
 	omitEmpty bool
+	_         [0]func() // not comparable: no equality function in the wasm
 }
 
 type structInfo struct {

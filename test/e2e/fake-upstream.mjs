@@ -8,9 +8,11 @@
 //   judge-401    401 with OpenAI's error body          judge-404  404 model not found
 //   judge-429    429 with Retry-After: 7               judge-500  500 server error
 //   judge-xss    an answer full of markup and script that must stay text
-// A test can also set fake.answer = (prompt, evaluatorId, request) => string (or a promise of one,
-// to hold the call in flight) to script the answer's text; request is the recorded {path, method,
-// auth, body}.
+// A test can also set fake.answer = (prompt, evaluatorId, request) => string to script the answer's
+// text (request is the recorded {path, method, auth, body}: request.body.model tells the models a
+// test invents apart); a promise of a
+// string holds the call until it resolves (a call whose client went away meanwhile gets nothing).
+// fake.answered lists {model, prompt} of every chat answer delivered.
 //
 // Logprobs, as OpenAI gives them: a request with `logprobs: true` (and `top_logprobs: N`, 0 to 20)
 // gets choices[0].logprobs = {content: [tokens], refusal: null} (fake-logprobs.mjs; a test may set
@@ -53,6 +55,7 @@ export async function startFake() {
     disconnects: 0, // streams the client abandoned before the end
     answer: null,
     logprobs: null,
+    answered: [], // {model, prompt} of each chat answer delivered
     url: "",
     close: null,
   };
@@ -95,6 +98,8 @@ export async function startFake() {
     if (model === "judge-xss") text = XSS_ANSWER;
     else if (fake.answer) text = await fake.answer(prompt, id, rec);
     else text = EXAMPLES[id] ? EXAMPLES[id].answer : "I cannot tell which evaluator this is.";
+    if (res.destroyed || req.socket.destroyed) return; // the client went away while the answer was held
+    fake.answered.push({ model, prompt });
     const usage = { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: Math.ceil(prompt.length / 4) + Math.ceil(text.length / 4) };
     const base = { id: "chatcmpl-fake", created: 1700000000, model, system_fingerprint: "fake" };
     const top = Number.isInteger(body.top_logprobs) ? body.top_logprobs : 0;

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { load } from "../../web/ragjudge.js";
+import { heldValues } from "../../web/wire.js";
 import { api, prompt, throwsRJ } from "./rj.mjs";
 
 const rj = await api();
@@ -159,4 +160,39 @@ test("many inputs in turn: Go lets old ones go, and a call naming one it let go 
   for (let k = 0; k < 80; k++) rj.render("answer-grounding", { answer: `A${k}.`, facts: [k < 40 ? big : "f"] });
   assert.deepEqual(rj.render("answer-grounding", first), r);
   assert.equal(rj.parse("answer-grounding", first, "yes").passed, true);
+});
+
+test("a long template source sent again is held: same outputs and errors, and sent again once Go lets it go", async () => {
+  const src = prompt("pairwise-faithfulness");
+  assert.ok(src.length >= 1024);
+  const vars = { contexts: ["One.", "Two."], expected_output: "A [1].", actual_output: "B [2]." };
+  const other = await fresh();
+  const want = other.template(src, "jinja", vars);
+  // Sent plain, then held, then named by id; a copy of the string is the same text.
+  for (let k = 0; k < 3; k++) assert.equal(rj.template(src, "jinja", vars), want);
+  assert.equal(rj.template(src.slice(0, 10) + src.slice(10), "jinja", vars), want);
+  assert.deepEqual(rj.variables(src, "jinja"), other.variables(src, "jinja"));
+  assert.deepEqual(rj.variables(src, "jinja"), other.variables(src, "jinja"));
+  // A broken long source fails alike every time.
+  const broken = src + "{% if %}";
+  const err = throwsRJ(() => other.template(broken, "jinja", vars), { kind: "template", line: true, col: true });
+  for (let k = 0; k < 3; k++) assert.equal(throwsRJ(() => rj.template(broken, "jinja", vars), { kind: "template", line: true, col: true }).message, err.message);
+  // Past what Go keeps (64 values, 32 MB), the held source is let go: the call is sent again.
+  const big = "y".repeat(1 << 20);
+  for (let k = 0; k < 80; k++) rj.render("answer-grounding", { answer: `A${k}.`, facts: [k < 40 ? big : "f"] });
+  assert.equal(rj.template(src, "jinja", vars), want);
+});
+
+test("holdText: a long text is held from its second sending, a short one never; the last 16 are remembered", () => {
+  const { holdText } = heldValues();
+  const long = (k) => `${k}:` + "t".repeat(1024);
+  assert.equal(holdText("short"), null);
+  assert.equal(holdText("short"), null);
+  assert.equal(holdText(long(0)), null, "sent once: not held");
+  const h = holdText(long(0));
+  assert.ok(h && h.id > 0 && h.strs[0] === long(0) && !h.sent);
+  assert.equal(holdText(long(0)), h);
+  for (let k = 1; k <= 16; k++) holdText(long(k));
+  assert.equal(holdText(long(0)), null, "forgotten after 16 others: sent plain again");
+  assert.notEqual(holdText(long(16)), null);
 });

@@ -193,7 +193,7 @@ test("checkupCases refuses what is not a row, a seed or a pool, saying which", (
 test("checkupReferences: the published figures, each with its source", () => {
   assert.deepEqual(checkupReferences.map((r) => r.id), ["mt-bench", "contextualjudgebench", "grouse"]);
   for (const r of checkupReferences) {
-    assert.ok(r.figure && r.measures && r.compare, r.id);
+    assert.ok(r.figure && r.measures && r.compare && r.name && r.short, r.id);
     assert.ok(r.value === null || (r.value > 0 && r.value < 1), r.id);
     assert.match(r.source.url, /^https:\/\/(arxiv\.org|aclanthology\.org)\//);
     assert.ok(r.source.authors && r.source.title && r.source.venue && r.source.year >= 2023, r.id);

@@ -48,3 +48,23 @@ test("the default model is one the endpoint lists; a model the user typed is kep
   assert.equal(modelChosen({ model: "qwen2.5:7b", modelChosen: false }), false);
   assert.equal(modelChosen({ model: "gpt-4o-mini", modelChosen: true }), true);
 });
+
+test("judge both orders: the setup line counts each row twice; a check-up counts its cases and those judged twice", async () => {
+  const { ordersOf, runSettings } = await import("../../web/batch/repeatopts.js");
+  const pairwise = { view: "pairwise" };
+  assert.equal(ordersOf({ bothOrders: true }, pairwise), 2);
+  assert.equal(ordersOf({ bothOrders: true }, { view: "yes-no" }), 1, "only an evaluator that compares two answers");
+  assert.equal(ordersOf({ bothOrders: false }, pairwise), 1);
+  const rs = { request: { endpoint: "/v1", model: "m", params: { temperature: 0 } }, where: "" };
+  assert.equal(runSettings(rs, { bothOrders: true }, pairwise).orders, 2, "the run's record keeps it");
+  assert.equal("orders" in runSettings(rs, { bothOrders: true }, { view: "claims" }), false);
+
+  const plan = plannedRequest(settings, { repeats: 1, temperature: "" });
+  assert.equal(setupLine({ rows: 20, plan: { ...plan, orders: 2 } }), "20 rows × 2 orders = 40 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+  const three = plannedRequest(settings, { repeats: 3, temperature: "" });
+  assert.equal(setupLine({ rows: 20, plan: { ...three, orders: 2 } }), "20 rows × 3 repeats × 2 orders = 120 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+  assert.equal(setupLine({ rows: 60, plan, noun: "case", doubled: 6 }), "60 cases (6 in both orders) = 66 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+  assert.equal(setupLine({ rows: 60, plan: three, noun: "case", doubled: 6 }), "60 cases (6 in both orders) × 3 repeats = 198 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+  assert.equal(setupLine({ rows: 60, plan, noun: "case" }), "60 calls, one per case · gpt-4o-mini · temperature 0 · max tokens 2,048");
+  assert.equal(setupLine({ rows: 1, plan: { ...plan, orders: 2 }, noun: "case", doubled: 1 }), "1 case × 2 orders = 2 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+});

@@ -32,6 +32,10 @@
 //   + opts.repeats (1 to MAX_REPEATS): each row is judged that many times; its result then holds
 //     repeats: [{verdict, answers, repaired}] and verdict is their majority (stats/majority.js),
 //     answers all the repeats' answers in order. One repeat failing fails the row.
+//   + opts.bothOrders, or item.bothOrders for one row: a pairwise row is judged as it is and with its
+//     answers exchanged (judge.swap), and the two verdicts combined (judge.combine) into the row's
+//     (orders.js); its result (each repeat, with repeats) then holds orders: [first, exchanged], and
+//     its answers are the first order's. Each order is a call of its own, cached as any.
 
 import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../llm.js";
 import { RunCache } from "./cache.js";
@@ -41,6 +45,7 @@ import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, holds, noKeyError } from "./runstate.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
 import { judgeOnce, judgeRepeats } from "./judging.js";
+import { judgeOrders } from "./orders.js";
 
 /** MAX_REPEATS: a row is judged at most this many times in one run. */
 export const MAX_REPEATS = 10;
@@ -65,6 +70,7 @@ export { Slots, AdaptiveSlots };
  *   again rather than answered from the cache (runs.js askedAfresh: a retry of undetermined rows)
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
  *   repeats: how many times each row is judged (default 1; see judging.js)
+ *   bothOrders: judge every row in both orders (orders.js); judge then has swap(inputs) and combine(first, second)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use;
  *   socketCalls: the most calls that socket takes (/ragjudge/config's socket_calls)
  *   calls: a calls.js CallClient, or null: the calls are then made on this thread. With one, the client
@@ -416,17 +422,23 @@ export class Runner {
       await this.turns.take();
       const rendered = renderRow(o.judge, item.inputs);
       const repeats = Math.max(1, Math.min(MAX_REPEATS, Math.floor(o.repeats || 1)));
+      // A pairwise row judged in both orders (orders.js): each judgement is two.
+      const once = o.bothOrders || item.bothOrders ? judgeOrders : judgeOnce;
       if (repeats === 1) {
+        /** @type {{stage: string, orders?: any[]}} */
         const at = { stage: "call" };
         try {
-          const one = await judgeOnce(this, item, rendered, index, 0, result, cacheWrites, at, result.answers);
+          /** @type {{verdict: any, repaired: boolean, orders?: any[]}} */
+          const one = await once(this, item, rendered, index, 0, result, cacheWrites, at, result.answers);
           result.verdict = one.verdict;
           result.repaired = one.repaired;
+          if (one.orders) result.orders = one.orders;
         } finally {
           stage = at.stage;
+          if (at.orders) result.orders = at.orders;
         }
       } else {
-        const r = await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites);
+        const r = await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites, once);
         stage = r.stage;
         if (r.error) throw r.error;
       }

@@ -157,6 +157,19 @@ export function exportRecord(index, item, result, threshold = null, { columns = 
  */
 
 /**
+ * mergeExtra is several Extras as one (their keys in order), or null when none is given: the
+ * human label, a check-up case's fields, a row judged in both orders.
+ * @param {(Extra | null | undefined)[]} list
+ * @returns {Extra | null}
+ */
+export function mergeExtra(...list) {
+  const given = /** @type {Extra[]} */ (list.filter(Boolean));
+  if (!given.length) return null;
+  if (given.length === 1) return given[0];
+  return { keys: given.flatMap((e) => e.keys), of: (i) => Object.assign({}, ...given.map((e) => e.of(i))) };
+}
+
+/**
  * ownName is the name this tool's field k takes beside the source columns: `ragjudge_<k>` where
  * the source has a column of that name in any case (a spreadsheet, SQL or pandas' case-blind
  * lookups would take "ID" and "id" for one column, and no reader could tell which is the source's).

@@ -57,28 +57,40 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
  * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
  * @param {number} repeats @param {import("./rowresult.js").RowResult} result
  * @param {Promise<unknown>[]} cacheWrites
+ * @param {typeof judgeOnce} [once] how one repeat is judged: judgeOnce, or orders.js judgeOrders (both orders)
  * @returns {Promise<{stage: string, error?: unknown}>}
  */
-export async function judgeRepeats(runner, item, rendered, index, repeats, result, cacheWrites) {
+export async function judgeRepeats(runner, item, rendered, index, repeats, result, cacheWrites, once = judgeOnce) {
   const ats = Array.from({ length: repeats }, () => ({ stage: "call" }));
   /** @type {string[][]} each repeat's answers as they come, kept when the repeat fails later (its repair request) */
   const answers = ats.map(() => []);
-  const settled = await Promise.allSettled(ats.map((at, k) => judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at, answers[k])));
+  const settled = await Promise.allSettled(ats.map((at, k) => once(runner, item, rendered, index, k, result, cacheWrites, at, answers[k])));
   const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
   /** @type {import("../stats/majority.js").Repeat[]} */
-  const reps = settled.map((s, k) => (s.status === "fulfilled" ? s.value : failedRepeat(s.reason, ats[k].stage, answers[k])));
+  const reps = settled.map((s, k) => (s.status === "fulfilled" ? s.value : { ...failedRepeat(s.reason, ats[k].stage, answers[k]), ...(/** @type {any} */ (ats[k]).orders ? { orders: /** @type {any} */ (ats[k]).orders } : {}) }));
   result.repeats = reps;
   result.answers = reps.flatMap((r) => r.answers);
   result.repaired = reps.some((r) => r.repaired);
-  if (failed.length) {
-    // The row is an error, but what the judge answered stays with it (exports keep it, and a
-    // retry reads those answers from the cache).
-    const requeues = (/** @type {any} */ e) =>
-      e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || holds(e));
-    return failed.find((f) => requeues(f.error)) || failed[0];
-  }
+  // The row is an error, but what the judge answered stays with it (exports keep it, and a
+  // retry reads those answers from the cache).
+  if (failed.length) return firstFailure(runner, failed);
   result.verdict = majorityVerdict(reps);
   return { stage: "call" };
+}
+
+/**
+ * firstFailure is the failure of several (a row's repeats, or its two orders) that decides what
+ * happens to the row: the one that puts it back in the queue (a cancel, an outage, a refused
+ * key), else the first.
+ * @template {{error: unknown, stage: string}} F
+ * @param {import("./engine.js").Runner} runner
+ * @param {F[]} failed
+ * @returns {F}
+ */
+export function firstFailure(runner, failed) {
+  const requeues = (/** @type {any} */ e) =>
+    e instanceof CallError && (e.kind === CallKind.ABORTED || (unreachable(e) && (e.outage || runner.state === RunState.OUTAGE)) || holds(e));
+  return failed.find((f) => requeues(f.error)) || failed[0];
 }
 
 /**

@@ -18,6 +18,8 @@ export const PREFS = Object.freeze({
   repeats: 1,
   /** the run's temperature, "" for the model settings' one (repeatopts.js) */
   temperature: "",
+  /** judge a pairwise evaluator's rows in both orders, their answers exchanged (repeatopts.js ordersOf) */
+  bothOrders: /** @type {boolean} */ (false),
   /** the dataset (file name) the repeats were chosen for; "" when chosen before any was loaded, null when not known (setup.js keepRepeats) */
   repeatsFor: /** @type {string | null} */ (null),
 });

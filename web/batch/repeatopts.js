@@ -27,16 +27,30 @@ export function temperatureOf(prefs) {
 }
 
 /**
+ * ordersOf is in how many orders a run of evaluator ev judges each row: 2 when the run options
+ * ask to "judge both orders" and ev compares two answers (its verdicts are drawn as a pairwise
+ * verdict: the core can exchange them, rj.swapOrders), else 1.
+ * @param {{bothOrders?: boolean}} prefs
+ * @param {{view?: string} | null | undefined} ev
+ * @returns {1 | 2}
+ */
+export function ordersOf(prefs, ev) {
+  return prefs.bothOrders === true && !!ev && ev.view === "pairwise" ? 2 : 1;
+}
+
+/**
  * runSettings is what a new run's record keeps of its request: the endpoint settings (request,
  * where), the run's temperature in place of the model settings' one (only where the model takes a
- * temperature at all: modelparams.js leaves it out for reasoning models), and repeats.
+ * temperature at all: modelparams.js leaves it out for reasoning models), and repeats; with the
+ * run's evaluator ev, `orders: 2` when each row is judged in both orders (ordersOf).
  * @param {{request: {endpoint: string, model: string, params: Object}, where: string}} rs
- * @param {{repeats?: number|string, temperature?: number|string}} prefs
- * @returns {{endpoint: string, model: string, params: Object, where: string, repeats: number}}
+ * @param {{repeats?: number|string, temperature?: number|string, bothOrders?: boolean}} prefs
+ * @param {{view?: string}} [ev]
+ * @returns {{endpoint: string, model: string, params: Object, where: string, repeats: number, orders?: number}}
  */
-export function runSettings(rs, prefs) {
+export function runSettings(rs, prefs, ev) {
   const params = { ...rs.request.params };
   const t = temperatureOf(prefs);
   if (t !== null && "temperature" in params) params.temperature = t;
-  return { ...rs.request, params, where: rs.where, repeats: repeatsOf(prefs) };
+  return { ...rs.request, params, where: rs.where, repeats: repeatsOf(prefs), ...(ordersOf(prefs, ev) === 2 ? { orders: 2 } : {}) };
 }

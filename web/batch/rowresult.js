@@ -10,7 +10,8 @@ import { RowErrorKind } from "./runstate.js";
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
  *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
- *   repeats?: import("../stats/majority.js").Repeat[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times
+ *   repeats?: import("../stats/majority.js").Repeat[], orders?: import("./orders.js").Order[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
+ *   orders: a row judged in both orders, as it is and with its answers exchanged (orders.js)
  */
 
 /**

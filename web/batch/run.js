@@ -224,13 +224,14 @@ export class RunController extends EventTarget {
 
   /**
    * startNew creates a run of what setup holds and runs it; resolves to an error message, or "".
-   * @param {{name: string, table: Object, mapping: Object, label?: string, labelYes?: string, items: Object[], ev: Object}} s
+   * checkup: a check-up's record (web/checkup/: its items are its cases), kept on the run.
+   * @param {{name: string, table: Object, mapping: Object, label?: string, labelYes?: string, items: Object[], ev: Object, checkup?: Object}} s
    */
   async startNew(s) {
     const rs = requestSettings(this.st);
     if (rs.error) return rs.error;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
+      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st), s.ev), checkup: s.checkup },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.

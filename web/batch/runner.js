@@ -10,11 +10,18 @@ import { keyMissing } from "../keyguard.js";
  * batch file's (batchfile.js) alike.
  * @param {Object} rj the judge engine
  * @param {{id: string}} ev
- * @returns {{render: (inputs: any) => {messages: {role: string, content: string}[]}, parse: (inputs: any, text: string) => any}}
+ * swap and combine judge a pairwise row in both orders (orders.js): its answers exchanged, and the
+ * two orders' verdicts made one, by the core.
+ * @returns {{render: (inputs: any) => {messages: {role: string, content: string}[]}, parse: (inputs: any, text: string) => any, swap: (inputs: any) => any, combine: (first: any, second: any) => any}}
  */
 export function judgeOf(rj, ev) {
   const j = /** @type {any} */ (rj);
-  return { render: (inputs) => j.render(ev.id, inputs), parse: (inputs, text) => j.parse(ev.id, inputs, text) };
+  return {
+    render: (inputs) => j.render(ev.id, inputs),
+    parse: (inputs, text) => j.parse(ev.id, inputs, text),
+    swap: (inputs) => j.swapOrders(ev.id, inputs),
+    combine: (first, second) => j.combineOrders(first, second),
+  };
 }
 
 /**
@@ -36,6 +43,8 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
     request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
     repeats: c.run.settings.repeats || 1,
+    // "Judge both orders" (a pairwise evaluator): every row twice, its answers exchanged (orders.js).
+    bothOrders: c.run.settings.orders === 2,
     apiKey: () => st.key || undefined, // read at each call: a key entered while paused is used on resume
     // No call goes without the key the endpoint needs: the run waits for it (keyguard.js).
     keyMissing: () => keyMissing(st),

@@ -8,7 +8,8 @@ import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
 import { fmtInt, formatWords } from "./format.js";
-import { repeatsOf, temperatureOf } from "./repeatopts.js";
+import { repeatsOf, temperatureOf, ordersOf } from "./repeatopts.js";
+import { ordersOption } from "./ordersoption.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
 import { setupLine, plannedRequest } from "./setupline.js";
@@ -121,6 +122,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   });
   const repeatsNote = h("div", { class: "hint repeats-note", dataset: { ref: "batch-repeats-note" }, attrs: { role: "status" } });
   const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "default" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
+  const orders = ordersOption(state);
+  orders.show(evaluator());
   const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
   const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
   const cacheBox = h("input", {
@@ -183,6 +186,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
         field("Price per 1M input tokens", priceInIn),
         field("Price per 1M output tokens", priceOutIn),
       ),
+      orders.field,
       h("div", { class: "check" }, cacheBox, h("label", { htmlFor: cacheBox.id, text: "Answer identical requests from the local cache (untick to bypass it)" }), " ", cacheInfo, clearCacheBtn),
     ),
     planEl,
@@ -280,6 +284,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (!byID.has(id)) return;
     if (prefs().evaluator !== id) setPrefs(state, { evaluator: id });
     evSelect.value = id;
+    orders.show(byID.get(id));
     if (setup) mapFor(id);
   }
 
@@ -389,7 +394,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     const plan = plannedRequest(state.get("settings") || {}, p);
     const rows = setup.checked.judged;
     const live = requestSettings(state);
-    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : setupLine({ rows, plan, cache: p.useCache });
+    // The batch file holds one order (onPlan gets the plan without it); a live run may judge both.
+    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : setupLine({ rows, plan: { ...plan, orders: ordersOf(p, evaluator()) }, cache: p.useCache });
     planEl.classList.toggle("msg-error", !plan);
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     if (hooks.onPlan) hooks.onPlan({ rows, plan });
@@ -400,7 +406,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     drawPlan();
     const p = prefs();
     const st = state.get("settings") || {};
-    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p) });
+    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p), orders: ordersOf(p, evaluator()) });
     // A run in which no row can be judged would only produce errors.
     runBtn.disabled = setup.checked.judged === 0;
     if (hooks.onReady) hooks.onReady(!runBtn.disabled);
@@ -441,6 +447,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       replace(evSelect, list.map((e) => h("option", { value: e.id, text: e.title || e.id })));
       if (!byID.has(prefs().evaluator)) setPrefs(state, { evaluator: list[0].id });
       evSelect.value = prefs().evaluator;
+      orders.show(evaluator());
       // The rows are checked again only when the chosen evaluator's inputs changed.
       if (setup && mappedFor !== prefs().evaluator + JSON.stringify(evaluator()?.inputs)) mapFor(prefs().evaluator);
     },

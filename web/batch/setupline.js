@@ -8,22 +8,32 @@ import { runSettings } from "./repeatopts.js";
 import { modelParams } from "../modelparams.js";
 
 /**
- * @typedef {{model: string, params: Record<string, any>, repeats: number}} Plan what the calls of
- *   a run set up now would ask (plannedRequest)
+ * @typedef {{model: string, params: Record<string, any>, repeats: number, orders?: number}} Plan what the calls of
+ *   a run set up now would ask (plannedRequest); orders 2: each row judged in both orders (a live run's
+ *   "judge both orders", repeatopts.js ordersOf)
  */
 
 /**
  * setupLine is the line: "100 rows × 3 repeats = 300 calls · gpt-4o-mini · temperature 0.7 ·
- * max tokens 2,048" ("100 calls, one per row · …" without repeats). unit names what each one is:
- * "call" for a live run, "request" for a batch file. cache false (a live run that bypasses the
- * request cache) adds "cache off".
- * @param {{rows: number, plan: Plan, unit?: string, cache?: boolean}} o
+ * max tokens 2,048" ("100 calls, one per row · …" without repeats; "100 rows × 2 orders = 200
+ * calls" when each row is judged in both orders). unit names what each one is: "call" for a live
+ * run, "request" for a batch file. cache false (a live run that bypasses the request cache) adds
+ * "cache off". A check-up counts cases (noun "case"), `doubled` of which are judged in both orders
+ * whatever the plan says: "60 cases (6 in both orders) = 66 calls".
+ * @param {{rows: number, plan: Plan, unit?: string, cache?: boolean, noun?: string, doubled?: number}} o
  * @returns {string}
  */
-export function setupLine({ rows, plan, unit = "call", cache = true }) {
-  const n = rows * plan.repeats;
-  const units = `${fmtInt(n)} ${unit}${n === 1 ? "" : "s"}`;
-  const parts = [plan.repeats > 1 ? `${fmtInt(rows)} row${rows === 1 ? "" : "s"} × ${fmtInt(plan.repeats)} repeats = ${units}` : `${units}, one per row`, plan.model];
+export function setupLine({ rows, plan, unit = "call", cache = true, noun = "row", doubled = 0 }) {
+  const twice = plan.orders === 2 ? rows : Math.min(rows, doubled);
+  const n = (rows + twice) * plan.repeats;
+  const many = (/** @type {number} */ k, /** @type {string} */ word) => `${fmtInt(k)} ${word}${k === 1 ? "" : "s"}`;
+  const units = many(n, unit);
+  const times = plan.repeats > 1 ? ` × ${fmtInt(plan.repeats)} repeats` : "";
+  let lead = `${units}, one per ${noun}`;
+  if (twice && twice === rows) lead = `${many(rows, noun)}${times} × 2 orders = ${units}`;
+  else if (twice) lead = `${many(rows, noun)} (${fmtInt(twice)} in both orders)${times} = ${units}`;
+  else if (times) lead = `${many(rows, noun)}${times} = ${units}`;
+  const parts = [lead, plan.model];
   const p = plan.params || {};
   // Reasoning models take no temperature (modelparams.js): the request carries none.
   parts.push(typeof p.temperature === "number" ? `temperature ${p.temperature}` : "the model's own temperature");

@@ -9,6 +9,7 @@ import { causeOf, reasonOf, judgedInput } from "./status.js";
 import { LIVE } from "./counts.js";
 import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./format.js";
 import { repeatNote, repeatAnswers, shownAnswer } from "../stats/consistency.js";
+import { ordersAnswers } from "../checkup/position.js";
 
 const ROW_H = 40;
 
@@ -172,6 +173,8 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     const answers =
       r && Array.isArray(r.repeats)
         ? repeatAnswers(document, r, th, c.ev ? c.ev.words || null : null)
+        : r && Array.isArray(r.orders)
+        ? ordersAnswers(document, r)
         : r && r.answers.length
         ? r.answers.map((a, k) => h("details", { class: "raw", open: k === r.answers.length - 1 }, h("summary", { text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), h("pre", { class: "mono", text: a })))
         : [];

@@ -11,7 +11,7 @@
 import { h, replace } from "../dom.js";
 import { openStore } from "./store.js";
 import { aggregate } from "./aggregate.js";
-import { toJSONL, toJSON, toCSV } from "./export.js";
+import { toJSONL, toJSON, toCSV, mergeExtra } from "./export.js";
 import { RunController, RUN_STATE } from "./run.js";
 import { Retry } from "./runs.js";
 import { mountSetup } from "./setup.js";
@@ -25,6 +25,10 @@ import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
 import { mountCompare } from "../stats/compareview.js";
 import { usedEvaluator } from "../custom/runnote.js";
+import { mountCheckupSetup } from "../checkup/setupcard.js";
+import { mountCheckupRun } from "../checkup/runpanel.js";
+import { isCheckup } from "../checkup/data.js";
+import { mountPosition, ordersExportFields } from "../checkup/position.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -45,6 +49,8 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const store = await openStore();
   const controller = new RunController({ rj, state, store, byID, evaluatorFor: registry && ((run) => registry.forRun(run)) });
   const threshold = () => thresholdOf(prefsOf(state));
+  /** @type {ReturnType<typeof mountCheckupSetup> | null} the check-up card, told when the setup changes */
+  let checkupSetup = null;
 
   const setup = mountSetup(
     { rj, engine, state, store, evaluators },
@@ -55,7 +61,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       callsCapped: () => controller.callsCapped(),
       browserLimit: () => controller.browserLimit(),
       maxConcurrency: () => controller.maxConcurrency(),
-      onReady: (ready) => batchFile.setReady(ready),
+      onReady: (ready) => {
+        batchFile.setReady(ready);
+        checkupSetup?.refresh();
+      },
       onPlan: (plan) => batchFile.drawPlan(plan),
     },
   );
@@ -67,12 +76,16 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const runsList = mountRunsList({ store, controller });
   const consistency = mountConsistency({ rj, controller, threshold });
   const comparison = mountCompare({ rj, store, state, byID });
+  checkupSetup = mountCheckupSetup({ rj, state, controller, setup, evaluator: () => byID.get(prefsOf(state).evaluator) });
+  const checkupRun = mountCheckupRun({ rj, controller, renderVerdict });
+  const position = mountPosition({ rj, controller });
   runsList.card.append(comparison.el);
   registry?.addEventListener("change", () => {
     const list = registry.all();
     byID.clear();
     for (const e of list) byID.set(e.id, e);
     setup.setEvaluators(list);
+    checkupSetup?.refresh();
   });
 
   // ---- the run card ------------------------------------------------------------------------
@@ -121,7 +134,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     batchFile.reportEl,
     h("div", { class: "run-row" }, keyBtn, pauseBtn, resumeBtn, cancelBtn, retryBtn, askAgainBtn, newBtn, h("span", { class: "spacer" }), h("span", { class: "hint", text: "Export every row:" }), exportBtns, reportBtn),
     reportMsg,
+    checkupRun.el,
     summary.summaryEl,
+    position.el,
     agreement.el,
     consistency.el,
     summary.thresholdField,
@@ -131,7 +146,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const durableNote = store.durable
     ? null
     : h("p", { class: "batch-msg msg-error", text: "This browser refuses local storage (IndexedDB): results will not survive a reload. Export them when the run ends." });
-  replace(root, h("div", { class: "batch" }, durableNote, runCard, setup.card, runsList.card, table.dialog));
+  replace(root, h("div", { class: "batch" }, durableNote, runCard, setup.card, checkupSetup.card, runsList.card, table.dialog, checkupRun.dialog));
 
   // ---- drawing: one RunCounts, everything drawn from it in the same frame --------------------
   let scheduled = false;
@@ -160,6 +175,13 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts, cur.run.settings.repeats || 1);
     agreement.draw(counts);
+    // A check-up's pass rate mixes cases built to pass with cases built to fail: its chart says what matters.
+    // Nor are human labels or a score threshold of a check-up's: its cases carry their right verdicts.
+    const checkup = isCheckup(cur.run);
+    summary.summaryEl.hidden = agreement.el.hidden = checkup;
+    if (checkup) summary.thresholdField.hidden = true;
+    checkupRun.draw(counts);
+    position.draw(counts);
     consistency.draw(counts);
     table.draw(counts);
     drawButtons(counts, s, cur.readOnly);
@@ -215,8 +237,10 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     delete runCard.dataset.state; // until the first draw of this run says otherwise
     setup.card.open = false;
     runTitle.textContent = `${run.name} · ${cur.ev.title || cur.ev.id}`;
-    const judged = run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "";
-    runSub.textContent = `${fmtInt(run.total)} rows · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
+    const judged =
+      (run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "") +
+      (run.settings.orders === 2 ? " · in both orders" : "");
+    runSub.textContent = `${fmtInt(run.total)} ${isCheckup(run) ? "cases" : "rows"} · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
     liveLine.textContent = cur.message;
     replace(usedEl, usedEvaluator(run, cur.ev));
     table.reset();
@@ -256,16 +280,23 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     else runCard.scrollIntoView({ block: "start" });
   }
 
+  /** checkupOf is what a JSON export says of a check-up: its record and its matrix now. */
+  function checkupOf(run) {
+    const g = checkupRun.grades();
+    return g ? { ...run.checkup, matrix: g.matrix, pending: g.pending, errors: g.errors } : undefined;
+  }
+
   function exportRun(fmt) {
     const cur = controller.current;
     if (!cur) return;
     const p = prefsOf(state);
     const th = thresholdOf(p);
     const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
-    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, evaluatorSpec: cur.run.evaluatorSpec, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, createdAt: new Date(cur.run.createdAt).toISOString() };
+    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, evaluatorSpec: cur.run.evaluatorSpec, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, orders: cur.run.settings.orders || 1, checkup: checkupOf(cur.run), createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
-    const extra = agreement.exportFields(); // the human label and whether the judge agrees with it
+    // The human label and whether the judge agrees with it; a check-up case's failure mode and outcome; a row's exchanged order.
+    const extra = mergeExtra(agreement.exportFields(), checkupRun.exportFields(), ordersExportFields(cur.run, cur.results));
     if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns, extra }), "application/x-ndjson");
     else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns, extra }), "text/csv");
     else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run: { ...run, label: cur.run.label || null }, columns, extra, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");

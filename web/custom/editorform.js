@@ -9,6 +9,7 @@ import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
 import { copyOf, templatesOf, removeField } from "./spec.js";
 import { builtinKinds } from "../evaluatorspec.js";
+import { checkupForm } from "../checkup/specform.js";
 
 const ROLES = ["system", "user", "assistant"];
 
@@ -124,6 +125,9 @@ export function editorForm(ctx) {
     const inputsEl = h("div", { class: "inputs-table", dataset: { ref: "custom-inputs" } });
     const outEl = h("div", { class: "output-form", dataset: { ref: "custom-output" } });
     c.outErrors = outputForm(outEl, s, registry.builtins, () => ctx.edited()).errors;
+    // The check-up's right verdicts (checkup/specform.js); its checks show under its controls.
+    const checkupEl = h("div", { class: "checkup-form", dataset: { ref: "custom-checkup" } });
+    for (const [p, el] of checkupForm(checkupEl, s, () => ctx.edited()).errors) fieldErrors.set(p, el);
 
     // preview and verdict
     const sampleEl = h("div", { class: "form", dataset: { ref: "custom-sample" } });
@@ -184,6 +188,7 @@ export function editorForm(ctx) {
           ),
           h("section", { class: "card" }, h("h2", { class: "card-title", text: "Inputs" }), h("p", { class: "hint", text: "The names your templates read are added as you write them; give each a label, and say whether it is one text or a list." }), inputsEl),
           h("section", { class: "card" }, h("h2", { class: "card-title", text: "Reading the judge's answer" }), outEl),
+          h("section", { class: "card" }, h("h2", { class: "card-title", text: "Check-up" }), checkupEl),
         ),
         h(
           "div",

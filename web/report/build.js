@@ -185,7 +185,7 @@ export function reportCSP(scriptHash) {
 export function pageCSS(doc) {
   const out = [];
   for (const sheet of Array.from(doc.styleSheets)) {
-    if (!sheet.href || !/\/(style|batch)\.css(\?|$)/.test(sheet.href)) continue;
+    if (!sheet.href || !/\/(style|batch|checkup)\.css(\?|$)/.test(sheet.href)) continue;
     try {
       for (const rule of Array.from(sheet.cssRules)) out.push(rule.cssText);
     } catch {

@@ -8,6 +8,7 @@ import { summaryCards } from "../batch/summary.js";
 import { causeOf, reasonOf, judgedInput, statusOf } from "../batch/status.js";
 import { repeatNote } from "../stats/consistency.js";
 import { scoreWords, judgeReasons } from "../verdict/words.js";
+import { ORDER_WORDS } from "../checkup/position.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -67,7 +68,7 @@ export const REPORT_FORMAT = 1;
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
  * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
  * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
- * @property {Object<string, any>} panels trust panels' data by name ("agreement", "consistency"), where the run has it
+ * @property {Object<string, any>} panels trust panels' data by name ("checkup", "agreement", "consistency", "position"), where the run has it
  * @property {string|null} [labelColumn] the run's human label column, when it has one (rows carry label and agrees)
  * @property {ReportRow[]} rows
  */
@@ -255,6 +256,8 @@ export function rowOf(ev, item, r, status, threshold, index) {
   else if (item && item.error) note = String(item.error);
   else note = "not judged yet";
   const reps = r && Array.isArray(r.repeats) && r.repeats.length > 1 ? r.repeats : null;
+  // A row judged in both orders shows each order's answers, as a repeat's are shown.
+  const orders = r && !reps && Array.isArray(r.orders) && r.orders.length === 2 ? r.orders : null;
   if (reps && !note) note = repeatNote(r, threshold);
   return {
     n: index + 1,
@@ -265,8 +268,12 @@ export function rowOf(ev, item, r, status, threshold, index) {
     note,
     text: item ? firstText(ev, item.inputs) : "",
     inputs: item ? inputList(ev, item.inputs) : [],
-    answers: r && Array.isArray(r.answers) && !reps ? r.answers.map(String) : [],
-    repeats: reps ? reps.map((/** @type {any} */ x, /** @type {number} */ k) => ({ label: repeatLabel(ev, x, k, reps.length, threshold), answers: (x.answers || []).map(String) })) : [],
+    answers: r && Array.isArray(r.answers) && !reps && !orders ? r.answers.map(String) : [],
+    repeats: reps
+      ? reps.map((/** @type {any} */ x, /** @type {number} */ k) => ({ label: repeatLabel(ev, x, k, reps.length, threshold), answers: (x.answers || []).map(String) }))
+      : orders
+      ? orders.map((/** @type {any} */ o, /** @type {number} */ k) => ({ label: `The judge's answer, ${ORDER_WORDS[k]}` + (o.error ? `: no answer: ${o.error.message || "failed"}` : ""), answers: (o.answers || []).map(String) }))
+      : [],
     checks: v && Array.isArray(v.checks) ? v.checks.map((/** @type {any} */ c) => ({ severity: String(c.severity), code: String(c.code || ""), message: String(c.message) })) : [],
     reasons: v ? reasonsOf(ev.view, v.verdict) : [],
     usage: usageText(r),
@@ -320,7 +327,8 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     where: scrubWhere(settings.where),
     params: safeParams(settings.params),
     run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold, repeats },
-    summary: { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
+    // A check-up's pass rate mixes cases built to pass with cases built to fail: its chart (panels.checkup) says what matters.
+    summary: run.checkup ? null : { cards: summaryCards(counts, repeats), histogram: counts.scored ? counts.histogram : null, causes: counts.causes },
     panels: panels || {},
     labelColumn: labels && labels.kind ? String(labels.column) : null,
     rows,

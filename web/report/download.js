@@ -12,6 +12,10 @@ import { readLabels } from "../stats/labels.js";
 import { agreementData, rowAgreement } from "../stats/agreement.js";
 import { consistencyData } from "../stats/consistency.js";
 import { wordFor } from "../batch/format.js";
+import { isCheckup, checkupView } from "../checkup/data.js";
+import { positionData } from "../checkup/position.js";
+import { ensureStylesheet as ensureCheckupStylesheet } from "../checkup/runpanel.js";
+import { checkupReferences } from "../checkupreferences.js";
 
 /**
  * firstPrompt is what the judge got for the run's first row that renders (its prompt and every
@@ -40,18 +44,22 @@ function firstPrompt(rj, id, items) {
  */
 async function stylesReady() {
   ensureStylesheet();
-  const link = /** @type {HTMLLinkElement|null} */ (document.querySelector('link[data-ref="batch-css"]'));
-  if (!link || link.sheet) return;
-  await new Promise((resolve) => {
-    link.addEventListener("load", resolve, { once: true });
-    link.addEventListener("error", resolve, { once: true });
-    setTimeout(resolve, 3000);
-  });
+  ensureCheckupStylesheet();
+  for (const ref of ["batch-css", "checkup-css"]) {
+    const link = /** @type {HTMLLinkElement|null} */ (document.querySelector(`link[data-ref="${ref}"]`));
+    if (!link || link.sheet) continue;
+    await new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true });
+      setTimeout(resolve, 3000);
+    });
+  }
 }
 
 /**
  * trustPanels is the data of the open run's trust panels, as the Batch view draws them: agreement
- * when the run has a human label column, consistency when it judged each row several times.
+ * when the run has a human label column, consistency when it judged each row several times, the
+ * check-up's chart for a check-up, position bias for a run judged in both orders.
  * @param {any} rj
  * @param {import("../batch/run.js").OpenRun} cur
  * @param {import("../batch/counts.js").RunCounts} counts
@@ -75,6 +83,15 @@ function trustPanels(rj, cur, counts, threshold) {
   if (run.settings && run.settings.repeats > 1) {
     const data = consistencyData(rj, cur.results, threshold, run.total, cur.ev ? cur.ev.words || null : null);
     if (data) panels.consistency = data;
+  }
+  // A check-up's chart, its missed cases drawn in place; a run judged in both orders, its position bias.
+  if (isCheckup(run)) {
+    const { grades, ...view } = checkupView(rj, cur, { references: checkupReferences, details: true });
+    panels.checkup = view;
+  }
+  if (run.settings && run.settings.orders === 2) {
+    const data = positionData(rj, cur.results, run.settings.repeats || 1);
+    if (data) panels.position = data;
   }
   return { panels, labels: rowLabels };
 }

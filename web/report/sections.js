@@ -3,8 +3,8 @@
 // built (build.js). Text, all of it untrusted (dataset names, inputs, judge answers), is only ever
 // set with textContent or setAttribute, never parsed as markup; serializing the document escapes it.
 //
-// SECTIONS is the report, in order. The trust panels (agreement with human labels, repeat
-// consistency) are drawn by the builders in PANELS, by the key of data.panels they draw: a run that
+// SECTIONS is the report, in order. The trust panels (a check-up's chart, agreement with human
+// labels, repeat consistency, position bias in both orders) are drawn by the builders in PANELS, by the key of data.panels they draw: a run that
 // has that data gets the panel, any other gets none.
 
 import { histogramSVG } from "../batch/chart.js";
@@ -12,6 +12,9 @@ import { causesList } from "../batch/summary.js";
 import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/format.js";
 import { agreementPanel } from "../stats/agreement.js";
 import { consistencyPanel } from "../stats/consistency.js";
+import { checkupPanel } from "../checkup/chart.js";
+import { caseDetail } from "../checkup/casedetail.js";
+import { positionPanel } from "../checkup/position.js";
 
 /** @typedef {import("./data.js").ReportData} ReportData */
 /** @typedef {(doc: Document, data: ReportData) => Element | null} Section */
@@ -166,8 +169,10 @@ export function summarySection(doc, data) {
  */
 export const PANELS = new Map(
   /** @type {[string, (doc: Document, panel: any) => Element | null][]} */ ([
+    ["checkup", (doc, d) => checkupPanel(doc, d, { caseDetail })],
     ["agreement", agreementPanel],
     ["consistency", consistencyPanel],
+    ["position", positionPanel],
   ]),
 );
 

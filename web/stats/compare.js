@@ -8,7 +8,7 @@
 import { runCounts } from "../batch/counts.js";
 import { statusOf } from "../batch/status.js";
 import { idColumn, sourceColumns } from "../batch/export.js";
-import { el, stat, pct, num, kappaWords, verdictWord } from "./make.js";
+import { el, stat, pct, num, kappaWords, verdictWord, scrollTable } from "./make.js";
 import { shownAnswer } from "./consistency.js";
 
 /** CHANGED_SHOWN: how many changed rows the panel's table lists. */
@@ -305,35 +305,24 @@ export function comparePanel(doc, d) {
   );
   const shown = changed.slice(0, CHANGED_SHOWN);
   const table = changed.length
-    ? el(
-        doc,
-        "div",
-        { class: "table-scroll" },
-        el(
-          doc,
-          "table",
-          { class: "ptable compare-table", dataset: { ref: "compare-changed-table" } },
-          el(doc, "thead", {}, el(doc, "tr", {}, ["Row", "Run A", "Run B", "Input", "Answer A", "Answer B"].map((t) => el(doc, "th", { text: t })))),
+    ? scrollTable(doc, {
+        ref: "compare-changed-table",
+        class: "ptable compare-table",
+        heads: ["Row", "Run A", "Run B", "Input", "Answer A", "Answer B"],
+        rows: shown.map((r) =>
           el(
             doc,
-            "tbody",
-            {},
-            shown.map((r) =>
-              el(
-                doc,
-                "tr",
-                { dataset: { a: String(r.a), b: String(r.b) } },
-                el(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
-                el(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
-                el(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
-                el(doc, "td", {}, el(doc, "div", { class: "compare-input", text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
-                el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerA })),
-                el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerB })),
-              ),
-            ),
+            "tr",
+            { dataset: { a: String(r.a), b: String(r.b) } },
+            el(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
+            el(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
+            el(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
+            el(doc, "td", {}, el(doc, "div", { class: "compare-input", text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
+            el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerA })),
+            el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerB })),
           ),
         ),
-      )
+      })
     : null;
   return el(
     doc,

@@ -5,6 +5,9 @@ import { h, replace, uid } from "../dom.js";
 import { loadRun } from "../batch/runs.js";
 import { prefsOf, thresholdOf } from "../batch/prefs.js";
 import { compareData, comparePanel } from "./compare.js";
+import { isCheckup } from "../checkup/data.js";
+import { compareCheckups, checkupComparePanel } from "../checkup/compare.js";
+import { checkupReferences } from "../checkupreferences.js";
 
 /**
  * mountCompare builds the comparison's controls and place; refresh() re-reads the stored runs.
@@ -21,14 +24,14 @@ export function mountCompare({ rj, store, state, byID }) {
     "div",
     { class: "compare", dataset: { ref: "batch-compare" }, hidden: true },
     h("h3", { class: "sub-title", text: "Compare two runs" }),
-    h("p", { class: "hint", text: "Two runs over the same dataset, for example one evaluator with two judge models: their numbers side by side, Cohen's κ between them, and the rows whose verdict changed." }),
+    h("p", { class: "hint", text: "Two runs over the same dataset, for example one evaluator with two judge models: their numbers side by side, Cohen's κ between them, and the rows whose verdict changed. Two check-ups compare by failure mode." }),
     h("div", { class: "compare-pick" }, field("Run A", selA), field("Run B", selB), go),
     out,
   );
 
   /** label names a run in the pickers. */
   const label = (/** @type {any} */ r) =>
-    `${r.name} · ${r.evaluator} · ${(r.settings && r.settings.model) || "?"}` + (r.settings && r.settings.repeats > 1 ? ` ×${r.settings.repeats}` : "") + ` · ${r.total} rows · ${new Date(r.createdAt).toLocaleString()}`;
+    `${r.name} · ${r.evaluator} · ${(r.settings && r.settings.model) || "?"}` + (r.settings && r.settings.repeats > 1 ? ` ×${r.settings.repeats}` : "") + ` · ${r.total} ${isCheckup(r) ? "cases" : "rows"} · ${new Date(r.createdAt).toLocaleString()}`;
 
   async function refresh() {
     const runs = await store.listRuns();
@@ -58,6 +61,12 @@ export function mountCompare({ rj, store, state, byID }) {
     const p = prefsOf(state);
     const ev = byID.get(a.run.evaluator);
     const evB = byID.get(b.run.evaluator);
+    // Two check-ups compare by failure mode and case (checkup/compare.js); a check-up and a run do not compare.
+    if (isCheckup(a.run) || isCheckup(b.run)) {
+      if (isCheckup(a.run) && isCheckup(b.run)) replace(out, checkupComparePanel(document, compareCheckups(rj, a, b, { evA: ev, evB, references: checkupReferences })));
+      else replace(out, h("p", { class: "compare-mismatch", attrs: { role: "alert" }, text: `✗ Run ${isCheckup(a.run) ? "A" : "B"} is a check-up and the other a run over a dataset: compare a check-up with another check-up.` }));
+      return;
+    }
     const words = { a: ev ? ev.words || null : null, b: evB ? evB.words || null : null };
     const data = compareData(rj, a, b, { threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, inputNames: ev ? ev.inputs.map((/** @type {any} */ i) => i.name) : [], words });
     replace(out, comparePanel(document, data));

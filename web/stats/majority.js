@@ -67,9 +67,10 @@ export function spread(xs) {
 }
 
 /**
- * @typedef {{verdict: any, answers: string[], repaired: boolean, error?: any}} Repeat one repeat of a row: its
+ * @typedef {{verdict: any, answers: string[], repaired: boolean, error?: any, orders?: any[]}} Repeat one repeat of a row: its
  *   verdict as parsed (passed, score, verdict, checks), its answers, whether a repair request was made;
- *   in a row that ended in an error, a repeat that failed has no verdict and its error (a RowError)
+ *   in a row that ended in an error, a repeat that failed has no verdict and its error (a RowError); a repeat
+ *   judged in both orders has orders (batch/orders.js) and the two orders' combined verdict
  */
 
 /**

@@ -111,3 +111,13 @@ export function verdictWord(v, words) {
   const w = words || {};
   return v === true ? "✓ " + (w.passed || "passed") : v === false ? "✗ " + (w.failed || "failed") : "? undetermined";
 }
+
+/**
+ * scrollTable is a table that scrolls inside its box on a narrow screen: its header cells, then
+ * its rows (each a <tr> the caller made).
+ * @param {Document} doc
+ * @param {{ref: string, heads: string[], rows: Element[], class?: string}} t
+ */
+export function scrollTable(doc, { ref, heads, rows, class: cls = "ptable" }) {
+  return el(doc, "div", { class: "table-scroll" }, el(doc, "table", { class: cls, dataset: { ref } }, el(doc, "thead", {}, el(doc, "tr", {}, heads.map((t) => el(doc, "th", { text: t })))), el(doc, "tbody", {}, rows)));
+}
