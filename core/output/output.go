@@ -209,10 +209,7 @@ func findHarmony(answer string) (end, open int, ok bool) {
 		i++
 	}
 	start := i
-	rest := answer[i:]
-	if strings.HasPrefix(rest, harmonyStart) {
-		rest = rest[len(harmonyStart):]
-	}
+	rest := strings.TrimPrefix(answer[i:], harmonyStart)
 	if !strings.HasPrefix(rest, harmonyChannel) {
 		if !strings.HasPrefix(rest, "analysis") || len(rest) == len("analysis") || !isLetterByte(rest[len("analysis")]) {
 			return 0, -1, false
