@@ -36,17 +36,7 @@ type picked struct {
 func pickPath(root *value.Object, path string) (vals []picked, missing string) {
 	cur := []picked{{v: root, path: "$"}}
 	for i := 1; i < len(path) && len(path) > 1 && path[0] == '$'; {
-		j := i + 1
-		for j < len(path) && path[j] != '.' && path[j] != '[' {
-			j++
-		}
-		if path[i] == '[' {
-			j = strings.IndexByte(path[i:], ']') + i + 1
-			if j == i {
-				return nil, path
-			}
-		}
-		step := path[i:j]
+		step, j := pathStep(path, i)
 		if len(step) < 2 {
 			return nil, path
 		}
@@ -95,17 +85,10 @@ func topKey(path string) string {
 func pathConflict(p *output.Payload, root *value.Object, path string) (first, last int, ok bool) {
 	cur := []any{root}
 	for i := 1; i < len(path) && path[0] == '$'; {
-		j := i + 1
-		for j < len(path) && path[j] != '.' && path[j] != '[' {
-			j++
+		step, j := pathStep(path, i)
+		if step == "" {
+			return 0, 0, false
 		}
-		if path[i] == '[' {
-			j = strings.IndexByte(path[i:], ']') + i + 1
-			if j == i {
-				return 0, 0, false
-			}
-		}
-		step := path[i:j]
 		var next []any
 		for _, c := range cur {
 			switch x := c.(type) {
@@ -130,4 +113,20 @@ func pathConflict(p *output.Payload, root *value.Object, path string) (first, la
 		cur, i = next, j
 	}
 	return 0, 0, false
+}
+
+// pathStep returns the step of path that starts at path[i] (".key", "[n]" or "[*]") and where
+// the next one starts; "" for a "[" never closed.
+func pathStep(path string, i int) (step string, next int) {
+	j := i + 1
+	for j < len(path) && path[j] != '.' && path[j] != '[' {
+		j++
+	}
+	if path[i] == '[' {
+		j = strings.IndexByte(path[i:], ']') + i + 1
+		if j == i {
+			return "", len(path)
+		}
+	}
+	return path[i:j], j
 }
