@@ -229,6 +229,11 @@ func readCSV(text string, delim byte, b *builder) error {
 			continue
 		}
 		if header == nil {
+			if len(rec.fields) > MaxColumns {
+				return &diag.Error{Kind: "dataset", Code: diag.DatasetTooManyColumns, Line: rec.line,
+					Msg: diag.Sprintf("the header has %s columns, more than the %s this reads (as many as a spreadsheet holds): is this a CSV file with one row per line?",
+						diag.Thousands(len(rec.fields)), diag.Thousands(MaxColumns))}
+			}
 			header = headerNames(rec.fields)
 			b.t.Columns = append(b.t.Columns, header...)
 			for _, h := range header {
@@ -283,14 +288,19 @@ func quoteNames(names []string) string {
 func headerNames(rec []string) []string {
 	names := make([]string, len(rec))
 	used := map[string]bool{}
+	next := map[string]int{} // the suffix to try next for a repeated name: 10,000 copies of one name cost one try each
 	for i, h := range rec {
 		h = strings.TrimSpace(h)
 		if h == "" {
 			h = "column_" + strconv.Itoa(i+1)
 		}
 		name := h
-		for n := 2; used[name]; n++ {
-			name = h + "_" + strconv.Itoa(n)
+		if used[name] {
+			n := max(2, next[h])
+			for name = h + "_" + strconv.Itoa(n); used[name]; name = h + "_" + strconv.Itoa(n) {
+				n++
+			}
+			next[h] = n + 1
 		}
 		used[name] = true
 		names[i] = name

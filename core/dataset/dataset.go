@@ -31,7 +31,8 @@
 //     json; anything else is csv, or tsv when the sniffed delimiter is a tab.
 //
 // Columns are the union of the rows' keys in first-seen order (for CSV, the header). A text over MaxBytes is refused; rows past MaxRows are not loaded and
-// one error says where reading stopped.
+// one error says where reading stopped; so are rows past MaxColumns columns (a CSV header with
+// more is refused).
 //
 // Mapping: DetectMapping (or Table.DetectMapping, which also looks inside object columns
 // through Table.Paths) guesses which column feeds each input of an evaluator from the usual
@@ -56,6 +57,11 @@ const MaxRows = 100_000
 
 // rowLimit is MaxRows, lowered by tests.
 var rowLimit = MaxRows
+
+// MaxColumns is how many columns a dataset may have: as many as a spreadsheet holds (16,384).
+// A text with more is not a table of rows (a megabyte of commas made a million columns, which
+// took the page most of a minute to map).
+const MaxColumns = 16_384
 
 // RowError is a row that could not be read (the other rows still load), or, among a Table's
 // Warnings, a row that loaded with a doubt.
@@ -300,9 +306,21 @@ func (b *builder) take(line int) bool {
 	return true
 }
 
-// row adds a row; it returns false when the row cap stops reading.
+// row adds a row; it returns false when the row or column cap stops reading.
 func (b *builder) row(line int, o *value.Object) bool {
 	if !b.take(line) {
+		return false
+	}
+	added := 0
+	for _, k := range o.Keys() {
+		if !b.seen[k] {
+			added++
+		}
+	}
+	if len(b.t.Columns)+added > MaxColumns {
+		b.full = true
+		b.t.Errors = append(b.t.Errors, RowError{Line: line, Code: diag.DatasetTooManyColumns, Message: diag.Sprintf(
+			"this row would bring the columns to %s, more than the %s this reads: this row and the rest are not loaded", diag.Thousands(len(b.t.Columns)+added), diag.Thousands(MaxColumns))})
 		return false
 	}
 	for _, k := range o.Keys() {

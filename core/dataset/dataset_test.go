@@ -437,6 +437,48 @@ func TestReadFails(t *testing.T) {
 	}
 }
 
+// TestReadColumns: a header of 10,000 columns loads (10,000 copies of one name too: renaming
+// each tried every suffix before its own, 36 s in the wasm); past MaxColumns a CSV header is
+// refused and a JSON row that would pass it stops reading, each saying so.
+func TestReadColumns(t *testing.T) {
+	header := strings.TrimSuffix(strings.Repeat("question,", 10000), ",")
+	tab, err := Read(header+"\n"+strings.Repeat("x,", 9999)+"y\n", "csv")
+	require.NoError(t, err)
+	require.Len(t, tab.Columns, 10000)
+	assert.Equal(t, []string{"question", "question_2", "question_3"}, tab.Columns[:3])
+	assert.Equal(t, "question_10000", tab.Columns[9999])
+	last, _ := tab.Rows[0].Get("question_10000")
+	assert.Equal(t, "y", last)
+	// Counted in allocations, not time: each repeated name costs one try, not one per copy
+	// before it (2,000 copies made about 2 million names).
+	same := strings.Split(strings.Repeat("q,", 1999)+"q", ",")
+	allocs := testing.AllocsPerRun(2, func() { headerNames(same) })
+	assert.Less(t, allocs, 10.0*float64(len(same)))
+	// A name that is already a suffix of another is skipped, not repeated.
+	assert.Equal(t, []string{"a", "a_2", "a_2_2", "a_3", "column_5"}, headerNames([]string{"a", "a_2", "a_2", "a", " "}))
+
+	_, err = Read(strings.Repeat(",", MaxColumns), "csv")
+	var de *diag.Error
+	require.True(t, errors.As(err, &de), "%v", err)
+	assert.Equal(t, diag.DatasetTooManyColumns, de.Code)
+	assert.Equal(t, 1, de.Line)
+	assert.Contains(t, de.Msg, "the header has 16,385 columns, more than the 16,384 this reads")
+
+	wide := map[string]int{}
+	for k := 0; k < MaxColumns-1; k++ {
+		wide[fmt.Sprint("k", k)] = k
+	}
+	row, err := json.Marshal(wide)
+	require.NoError(t, err)
+	tab, err = Read(string(row)+"\n{\"k0\": 1, \"new1\": 2, \"new2\": 3}\n{\"k1\": 4}\n", "jsonl")
+	require.NoError(t, err)
+	assert.Len(t, tab.Rows, 1)
+	require.Len(t, tab.Errors, 1)
+	assert.Equal(t, diag.DatasetTooManyColumns, tab.Errors[0].Code)
+	assert.Equal(t, 2, tab.Errors[0].Line)
+	assert.Contains(t, tab.Errors[0].Message, "this row would bring the columns to 16,385, more than the 16,384 this reads")
+}
+
 func TestReadCaps(t *testing.T) {
 	require.Equal(t, MaxRows, rowLimit)
 	defer func(n int) { rowLimit = n }(rowLimit)

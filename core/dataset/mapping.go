@@ -47,6 +47,13 @@ const (
 	haluEval    = "HaluEval"
 	haluBench   = "HaluBench"
 	ragTruth    = "RAGTruth"
+	crag        = "CRAG"
+	multiHopRAG = "MultiHop-RAG"
+	msMarco     = "MS MARCO"
+	squad       = "SQuAD"
+	dpr         = "DPR, FiD, Self-RAG"
+	alce        = "ALCE"
+	qaBenchmark = "NQ, TriviaQA, MS MARCO, Self-RAG"
 	langChain   = "LangChain"
 	llamaIndex  = "LlamaIndex"
 	response    = ragas + ", " + ragChecker + ", " + truLens + ", " + ragTruth // who writes "response"
@@ -87,7 +94,8 @@ var aliases = sync.OnceValue(func() map[string][]alias {
 		"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
 			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
 			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", llamaIndex},
-			{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval}},
+			{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval},
+			{"answers.text", squad}, {"answers", qaBenchmark}, {"gold_answer", ""}, {"gold_answers", ""}},
 		"actual_output": answerAliases(alias{"actual_output", deepEval + ", " + groUSE}, alias{"response.output", promptfoo},
 			alias{"response", response}, alias{"answer", ragasOld + ", " + ares}, alias{"output", phoenix + ", " + truLens}),
 		// rag-recall
@@ -106,7 +114,8 @@ var aliases = sync.OnceValue(func() map[string][]alias {
 // after the RAG tools' own names for each input that takes them.
 func moreContexts() []alias {
 	return []alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
-		{"source_documents", langChain}}
+		{"source_documents", langChain}, {"search_results", crag}, {"evidence_list", multiHopRAG}, {"ctxs", dpr}, {"docs", alce},
+		{"passages.passage_text", msMarco}, {"retrieved_documents", ""}, {"retrieved_docs", ""}}
 }
 
 // answerAliases are the names of the answer being judged (answer grounding's answer, pairwise's
@@ -117,7 +126,7 @@ func moreContexts() []alias {
 func answerAliases(first ...alias) []alias {
 	return append(first, alias{"attributes.output.value", phoenix}, alias{"output.value", phoenix}, alias{"generated_answer", ""},
 		alias{"llm_answer", ""}, alias{"chatgpt_response", haluEval}, alias{"prediction", ""}, alias{"predictions", "MLflow"},
-		alias{"completion", ""})
+		alias{"completion", ""}, alias{"model_answer", ""}, alias{"model_output", ""}, alias{"generation", ""})
 }
 
 // nesting is an object datasets keep their fields in, tried after the top level.
@@ -161,9 +170,18 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		found[mt.Input] = mt
 		used[mt.Column] = true
 	}
+	// "answer" is a model's answer in RAGAS' first datasets and ARES', but the reference in QA
+	// benchmarks (CRAG, HotpotQA, RGB, MultiHop-RAG), to which a run adds the model's answers as
+	// "prediction", "response", …: beside such a column, "answer" is the reference, never the
+	// answer judged.
+	_, hasAnswer := index[matchKey("answer")]
+	answerIsReference := hasAnswer && hasModelOutput(index)
+	skip := func(input, name string) bool {
+		return answerIsReference && matchKey(name) == "answer" && judgedAnswer[input]
+	}
 	// Own names first, so that an alias of one input cannot take another input's own column.
 	for _, in := range inputs {
-		if c, ok := index[matchKey(in.Name)]; ok && !used[c] {
+		if c, ok := index[matchKey(in.Name)]; ok && !used[c] && !skip(in.Name, in.Name) {
 			take(Match{Input: in.Name, Column: c, Alias: in.Name, Tool: toolOf(in.Name, in.Name)})
 		}
 	}
@@ -175,9 +193,15 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		if names == nil {
 			names = []alias{{in.Name, ""}}
 		}
+		if answerIsReference && referenceAnswer[in.Name] {
+			names = append(names[:len(names):len(names)], alias{"answer", benchmarks})
+		}
 	search:
 		for _, nest := range nestings {
 			for _, a := range names {
+				if skip(in.Name, a.name) {
+					continue
+				}
 				if c, ok := index[matchKey(nest.prefix+a.name)]; ok && !used[c] {
 					mt := Match{Input: in.Name, Column: c, Alias: a.name, Tool: a.tool}
 					if nest.prefix != "" {
@@ -210,6 +234,30 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		}
 	}
 	return out
+}
+
+// benchmarks are the QA benchmarks whose "answer" is the reference answer.
+const benchmarks = "CRAG, HotpotQA, RGB, MultiHop-RAG"
+
+// judgedAnswer are the inputs that take the answer being judged; referenceAnswer those that take
+// the reference answer.
+var (
+	judgedAnswer    = map[string]bool{"answer": true, "actual_output": true, "passage_llm": true}
+	referenceAnswer = map[string]bool{"expected_output": true, "passage_gt": true}
+)
+
+// modelOutputs are column names that can only hold a model's answer (not the reference one).
+var modelOutputs = []string{"response", "response.output", "actual_output", "prediction", "predictions", "generated_answer", "llm_answer",
+	"model_answer", "model_output", "chatgpt_response", "completion", "generation", "output", "attributes.output.value", "output.value"}
+
+// hasModelOutput reports whether the columns (by matchKey) have one named as a model's answer.
+func hasModelOutput(index map[string]string) bool {
+	for _, n := range modelOutputs {
+		if _, ok := index[matchKey(n)]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // toolOf returns who writes name when it holds input, from the alias table.
@@ -578,7 +626,7 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		return nil, []diag.Check{diag.Fail(diag.InputNotAList, "want a list, got "+value.TypeName(v))}
 	}
 	items := make([]any, 0, len(list))
-	objects, lists := 0, 0
+	objects, lists, titled := 0, 0, 0
 	var shape string
 	for i, e := range list {
 		switch x := e.(type) {
@@ -588,6 +636,9 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 				return nil, append(checks, diag.Fail(diag.InputBadItem, diag.Sprintf("item %d is a list that is not texts (a claim triplet [subject, predicate, object], a [title, [sentences]] passage); want %s", i+1, itemWant(kind))))
 			}
 			lists++
+			if title != "" {
+				titled++
+			}
 			if kind == "evidence" && title != "" {
 				items = append(items, value.NewObject("title", title, "text", text))
 			} else {
@@ -633,13 +684,26 @@ func convertList(in judge.Input, v any) (any, []diag.Check) {
 		}
 		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are objects like %s; each is read as %s", objects, len(list), shape, what)))
 	}
-	if lists > 0 {
+	switch {
+	case titled > 0 && titled == lists:
+		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are [title, [sentences]] (as HotpotQA writes a passage); each is read as its sentences joined by spaces%s", lists, len(list), titleNote(kind))))
+	case titled > 0:
+		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are lists of texts (as RAGChecker writes a claim [subject, predicate, object], HotpotQA a passage [title, [sentences]]); each is read as its texts joined by spaces", lists, len(list))))
+	case lists > 0:
 		checks = append(checks, diag.Warn(diag.InputItemText, diag.Sprintf("%d of %d items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces", lists, len(list))))
 	}
 	if len(items) == 0 && in.Required {
 		return nil, append(checks, diag.Fail(diag.InputEmptyList, "the list is empty"))
 	}
 	return items, checks
+}
+
+// titleNote says where an item's title goes: evidence keeps it, other inputs drop it.
+func titleNote(kind string) string {
+	if kind == "evidence" {
+		return ", under its title"
+	}
+	return ", its title left out"
 }
 
 // listItemText reads a list item that is itself a list: texts, one text joined by spaces
@@ -676,8 +740,12 @@ func listItemText(x []any) (title, text string, ok bool) {
 }
 
 // textKeys are the keys whose value is an object item's text, best first: {doc_id, text}
-// (RAGChecker), {title, content}, {page_content, metadata} (LangChain), Phoenix's documents.
-var textKeys = []string{"text", "content", "page_content", "document.content", "passage", "chunk", "context", "document", "body", "snippet"}
+// (RAGChecker, DPR's ctxs, ALCE's docs), {title, content}, {page_content, metadata} (LangChain),
+// Phoenix's documents, {contents} (Pyserini and BEIR corpora), {passage_text} (MS MARCO), CRAG's
+// search results {page_name, page_snippet, page_result} (page_result is the page's HTML), and
+// MultiHop-RAG's evidence {title, fact, url, …}.
+var textKeys = []string{"text", "content", "page_content", "document.content", "contents", "passage", "passage_text", "chunk", "context",
+	"document", "body", "snippet", "page_snippet", "fact"}
 
 // itemText returns the text of an object item.
 func itemText(o *value.Object) (string, bool) {
@@ -693,7 +761,7 @@ func itemText(o *value.Object) (string, bool) {
 
 // itemTitle returns the title of an object item ({title}, {metadata: {title}}), or "".
 func itemTitle(o *value.Object) string {
-	for _, k := range []string{"title", "metadata.title", "document.metadata.title"} {
+	for _, k := range []string{"title", "metadata.title", "document.metadata.title", "page_name"} {
 		if v, ok := Lookup(o, k); ok {
 			if s, isText := v.(string); isText {
 				return s

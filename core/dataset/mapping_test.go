@@ -362,7 +362,7 @@ func TestRowInputs(t *testing.T) {
 				"evidence": [{"title": "Nile", "text": "The Nile is a river in Africa. It flows north."}, "A plain passage."]}`,
 			msgs: []string{
 				`input "claims" (column "claims"): 2 of 2 items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces`,
-				`input "evidence" (column "ctx"): 1 of 2 items are lists of texts (as RAGChecker writes a claim [subject, predicate, object]); each is read as its texts joined by spaces`,
+				`input "evidence" (column "ctx"): 1 of 2 items are [title, [sentences]] (as HotpotQA writes a passage); each is read as its sentences joined by spaces, under its title`,
 			},
 		},
 		{

@@ -182,6 +182,80 @@ var realShapes = []struct {
 		codes: []diag.Code{diag.InputItemText, diag.InputItemText, diag.InputItemText, diag.InputItemText},
 	},
 	{
+		// CRAG (facebookresearch/CRAG, docs/dataset.md): search_results of {page_name, page_url,
+		// page_snippet, page_result (the page's HTML), page_last_modified}; "answer" is the
+		// reference, beside the system's "prediction" its local evaluation adds.
+		name: "CRAG task 1 JSON Lines with predictions: query, answer, search_results",
+		text: `{"interaction_id": "7bb29eb4", "query_time": "03/19/2024, 23:49:30 PT", "domain": "movie", "question_type": "simple", "static_or_dynamic": "static", "query": "which animated film won the best animated feature oscar in 2004?", "answer": "finding nemo", "alt_ans": [], "split": 0, "search_results": [{"page_name": "Academy Award for Best Animated Feature", "page_url": "https://en.wikipedia.org/wiki/x", "page_snippet": "Finding Nemo won the award at the 76th Academy Awards.", "page_result": "<html><body>…</body></html>", "page_last_modified": ""}], "prediction": "Finding Nemo [1]."}
+`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "prediction", "facts": "search_results"},
+			"pairwise-faithfulness": {"contexts": "search_results", "expected_output": "answer", "actual_output": "prediction"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText},
+	},
+	{
+		// MultiHop-RAG (yixuantt/MultiHop-RAG, dataset/MultiHopRAG.json): a JSON array whose
+		// evidence_list items are news facts {title, author, url, source, category, published_at, fact}.
+		name: "MultiHop-RAG: query, answer, evidence_list of facts, with a model's response",
+		text: `[{"query": "Which company did both The Verge and TechCrunch report on?", "answer": "Apple", "question_type": "inference_query", "evidence_list": [{"title": "Apple's event", "author": "A", "url": "https://x", "source": "The Verge", "category": "technology", "published_at": "2023-10-03T12:00:00+00:00", "fact": "Apple announced new Macs."}, {"title": "Macs", "author": "B", "url": "https://y", "source": "TechCrunch", "category": "technology", "published_at": "2023-10-04T12:00:00+00:00", "fact": "TechCrunch covered Apple's Macs."}], "response": "Apple [1][2]."}]`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "response", "facts": "evidence_list"},
+			"pairwise-faithfulness": {"contexts": "evidence_list", "expected_output": "answer", "actual_output": "response"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText},
+	},
+	{
+		// Self-RAG's and DPR's retrieval files (and FiD's, Atlas'): question, answers, ctxs of
+		// {id, title, text, score}; ALCE's docs are {title, text, summary, extraction}.
+		name: "DPR/Self-RAG retrieval file with outputs: question, answers, ctxs",
+		text: `[{"question": "who wrote the first computer program", "answers": ["Ada Lovelace"], "ctxs": [{"id": "12", "title": "Ada Lovelace", "text": "Ada Lovelace published the first algorithm in 1843.", "score": "81.2", "has_answer": true}], "output": "Ada Lovelace [1]."}]`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "output", "facts": "ctxs"},
+			"pairwise-faithfulness": {"contexts": "ctxs", "expected_output": "answers", "actual_output": "output"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText, diag.InputJoined},
+	},
+	{
+		name: "ALCE result file: question, answer, docs, output",
+		text: `{"question": "Who played X?", "answer": "Y", "docs": [{"title": "Y", "text": "Y played X in 1990.", "summary": "", "extraction": ""}], "output": "Y played X [1]."}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "output", "facts": "docs"},
+			"pairwise-faithfulness": {"contexts": "docs", "expected_output": "answer", "actual_output": "output"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText},
+	},
+	{
+		// MS MARCO and SQuAD as Hugging Face datasets write them (to_json): a sequence feature is
+		// an object of parallel lists, so the texts are passages.passage_text and answers.text.
+		name: "MS MARCO through Hugging Face datasets: passages of parallel lists, with an answer added",
+		text: `{"answers": ["Results-Based Accountability is a disciplined way of thinking."], "passages": {"is_selected": [0, 1], "passage_text": ["RBA is used by organizations.", "Results-Based Accountability is a disciplined way of thinking and taking action."], "url": ["https://a", "https://b"]}, "query": "what is rba", "query_id": 19699, "query_type": "description", "wellFormedAnswers": [], "generated_answer": "A disciplined way of thinking [2]."}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "generated_answer", "facts": "passages.passage_text"},
+			"pairwise-faithfulness": {"contexts": "passages.passage_text", "expected_output": "answers", "actual_output": "generated_answer"},
+		},
+		codes: []diag.Code{diag.InputJoined},
+	},
+	{
+		name: "SQuAD through Hugging Face datasets: answers of parallel lists, with a model's answer",
+		text: `{"id": "5733be28", "title": "University_of_Notre_Dame", "context": "It is a replica of the grotto at Lourdes, where the Virgin Mary reputedly appeared to Saint Bernadette Soubirous in 1858.", "question": "To whom did the Virgin Mary allegedly appear in 1858?", "answers": {"text": ["Saint Bernadette Soubirous"], "answer_start": [515]}, "model_answer": "Saint Bernadette Soubirous [1]."}`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "model_answer", "facts": "context"},
+			"pairwise-faithfulness": {"contexts": "context", "expected_output": "answers.text", "actual_output": "model_answer"},
+		},
+		codes: []diag.Code{diag.InputOneItem, diag.InputOneItem, diag.InputJoined},
+	},
+	{
+		// HotpotQA's dev file: context is [[title, [sentences]]]; answer is the reference.
+		name: "HotpotQA dev with predictions: context as [title, [sentences]]",
+		text: `[{"_id": "5a8b57f2", "answer": "yes", "question": "Were Scott Derrickson and Ed Wood of the same nationality?", "supporting_facts": [["Scott Derrickson", 0], ["Ed Wood", 0]], "context": [["Ed Wood", ["Edward Davis Wood Jr. was an American filmmaker."]], ["Scott Derrickson", ["Scott Derrickson is an American director.", " He lives in Los Angeles."]]], "type": "comparison", "level": "hard", "pred": "x", "prediction": "Yes, both are American [1][2]."}]`,
+		want: map[string]Mapping{
+			"answer-grounding":      {"answer": "prediction", "facts": "context"},
+			"pairwise-faithfulness": {"contexts": "context", "expected_output": "answer", "actual_output": "prediction"},
+		},
+		codes: []diag.Code{diag.InputItemText, diag.InputItemText},
+	},
+	{
 		name: "HaluBench (Patronus AI): passage, question, answer, label",
 		text: `[{"id": "halueval-1", "passage": "The Oberoi family is an Indian family famous for its hotels.", "question": "Which family owns the Oberoi hotels?", "answer": "The Oberoi family.", "label": "PASS", "source_ds": "halueval"}]`,
 		want: map[string]Mapping{

@@ -77,18 +77,19 @@ const (
 // Reading a dataset: the errors of readDataset (a text it cannot read at all) and the checks on
 // its rows (a row not loaded is an error; a row loaded with a doubt is a warning).
 const (
-	DatasetTooLarge      Code = "dataset.too-large"
-	DatasetEmpty         Code = "dataset.empty"
-	DatasetUnknownFormat Code = "dataset.unknown-format"
-	DatasetNotUTF8       Code = "dataset.not-utf8"
-	DatasetInvalidJSON   Code = "dataset.invalid-json"
-	DatasetBadRow        Code = "dataset.bad-row"
-	DatasetStopped       Code = "dataset.stopped"
-	DatasetTextAfterRows Code = "dataset.text-after-rows"
-	DatasetTooManyRows   Code = "dataset.too-many-rows"
-	DatasetUnclosedQuote Code = "dataset.unclosed-quote"
-	DatasetQuoteInField  Code = "dataset.quote-in-field"
-	DatasetMissingFields Code = "dataset.missing-fields"
+	DatasetTooLarge       Code = "dataset.too-large"
+	DatasetEmpty          Code = "dataset.empty"
+	DatasetUnknownFormat  Code = "dataset.unknown-format"
+	DatasetNotUTF8        Code = "dataset.not-utf8"
+	DatasetInvalidJSON    Code = "dataset.invalid-json"
+	DatasetBadRow         Code = "dataset.bad-row"
+	DatasetStopped        Code = "dataset.stopped"
+	DatasetTextAfterRows  Code = "dataset.text-after-rows"
+	DatasetTooManyRows    Code = "dataset.too-many-rows"
+	DatasetTooManyColumns Code = "dataset.too-many-columns"
+	DatasetUnclosedQuote  Code = "dataset.unclosed-quote"
+	DatasetQuoteInField   Code = "dataset.quote-in-field"
+	DatasetMissingFields  Code = "dataset.missing-fields"
 )
 
 // A dataset row's inputs, as rowInputs builds them through a column mapping; input.missing,

@@ -384,6 +384,12 @@ func claimParse(in *value.Object, answer string) *Verdict {
 		}
 		r := &d.Claims[i]
 		status, assertions := gradeClaim(obj, r.ID, warn)
+		if _, _, twice := p.Conflict(obj, "grounded"); twice && status == statusGrounded {
+			// {"grounded": false, …, "grounded": true}: the last value was kept, but the entry
+			// grades its claim both ways, which counts as ungrounded, as a claim graded twice does.
+			warn(diag.ClaimsDuplicate, "the judge wrote grounded twice in claim %s's entry, with different values; counted as ungrounded", r.ID)
+			status = statusUngrounded
+		}
 		if judged[i] {
 			switch prev := r.Status; {
 			case prev == status:
@@ -475,12 +481,20 @@ func gradeClaim(obj *value.Object, id string, warn func(diag.Code, string, ...an
 		for _, a := range list {
 			switch t := a.(type) {
 			case string:
+				if noAssertion(t) {
+					warn(diag.ClaimsBadAssertion, "claim %s: an ungrounded assertion is %s, which lists none; ignored", id, output.Show(t))
+					continue
+				}
 				assertions = append(assertions, assertion{Assertion: t})
 			case *value.Object:
 				as, _ := output.Field(t, "assertion")
 				rs, _ := output.Field(t, "reason")
 				at, _ := output.Text(as)
 				rt, _ := output.Text(rs)
+				if noAssertion(at) && noAssertion(rt) {
+					warn(diag.ClaimsBadAssertion, "claim %s: an ungrounded assertion has neither an assertion nor a reason; ignored", id)
+					continue
+				}
 				assertions = append(assertions, assertion{Assertion: at, Reason: rt})
 			default:
 				warn(diag.ClaimsBadAssertion, "claim %s: an ungrounded assertion is %s; ignored", id, value.TypeName(a))
@@ -508,6 +522,19 @@ func gradeClaim(obj *value.Object, id string, warn func(diag.Code, string, ...an
 		warn(diag.ClaimsNoGrade, "claim %s: the judge gave no grounded value; no grade", id)
 	}
 	return statusMissing, assertions
+}
+
+// noAssertion reports whether an ungrounded assertion as the judge wrote it says there is none:
+// empty, or a placeholder ("None", "N/A", "-"). Small models fill the list the prompt shows
+// empty for a grounded claim with such an entry; counting it would fail a claim the judge
+// graded grounded.
+func noAssertion(s string) bool {
+	t := strings.ToLower(strings.TrimRight(strings.TrimSpace(s), "."))
+	switch t {
+	case "", "none", "n/a", "na", "null", "nil", "nothing", "-", "—", "[]":
+		return true
+	}
+	return false
 }
 
 // matchClaim finds the input claim the judge's id names: exactly, else ignoring case and

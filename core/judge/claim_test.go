@@ -105,6 +105,22 @@ func TestClaimParse(t *testing.T) {
 			passed: "false", score: "0", statuses: "ungrounded missing missing", checks: []string{"W: the judge skipped claim c2", "W: the judge skipped claim c3"}},
 		{name: "unknown claim id", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c9", "grounded": false}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
 			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{`W: the judge graded claim "c9", which the inputs do not have; ignored`}},
+		// Small models fill the list the prompt shows empty with a placeholder: "None" is no
+		// assertion, and the claim graded grounded stays grounded (it was a confident failure).
+		{name: "placeholder assertions", answer: `{"claims": [{"claim_id": "c1", "grounded": true, "ungrounded_assertions": ["None"]}, {"claim_id": "c2", "grounded": true, "ungrounded_assertions": "N/A"}, {"claim_id": "c3", "grounded": true, "ungrounded_assertions": [{"assertion": "", "reason": ""}, ""]}]}`,
+			passed: "true", score: "1", statuses: "grounded grounded grounded", checks: []string{
+				`W: claim c1: an ungrounded assertion is "None", which lists none; ignored`,
+				`W: claim c2: an ungrounded assertion is "N/A", which lists none; ignored`,
+				"W: claim c3: an ungrounded assertion has neither an assertion nor a reason; ignored",
+				`W: claim c3: an ungrounded assertion is "", which lists none; ignored`}},
+		// grounded written twice in one entry grades the claim both ways: ungrounded, as a claim
+		// graded twice is, whichever comes last (the last value, true, made it grounded).
+		{name: "grounded twice in one entry", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [], "grounded": true}, {"claim_id": "c3", "grounded": true}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{
+				`W: judge answer: the key "grounded" appears twice, the last value is used at 1:118`,
+				"W: the judge wrote grounded twice in claim c2's entry, with different values; counted as ungrounded"}},
+		{name: "an assertion that starts with None is one", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true}, {"claim_id": "c3", "grounded": false, "ungrounded_assertions": ["None of the evidence gives the dose"]}]}`,
+			passed: "false", score: "0.6667", statuses: "grounded grounded ungrounded"},
 		{name: "self-contradiction", answer: `{"claims": [{"claim_id": "c1", "grounded": true}, {"claim_id": "c2", "grounded": true, "ungrounded_assertions": [{"assertion": "no adverse reactions", "reason": "not in the evidence"}]}, {"claim_id": "c3", "grounded": true}]}`,
 			passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded", checks: []string{"W: claim c2: the judge says grounded: true but lists 1 ungrounded assertion(s); counted as ungrounded"}},
 		{name: "yes and no strings", answer: claimJSON(`"yes"`, `"No"`, `"true"`), passed: "false", score: "0.6667", statuses: "grounded ungrounded grounded",

@@ -77,7 +77,10 @@ func FuzzCustomReaders(f *testing.F) {
 		"```json\n{\"v\": \"pass\", \"s\": [1, 0.5], \"r\": \"x\"}\n```", "{\"v\": true, \"s\": [\"1\"", "Score: 99999999999999999999999999999999999999",
 		// Shapes other tools' judges write: Phoenix's LABEL line, an echoed format, a range, an aside, texts for values.
 		"EXPLANATION: x\nLABEL: \"correct\"", "Answer: Yes/No", "LABEL: correct|incorrect", "Score: 1-5", "Score (1-5): 4", "Score (1-5 4", "Answer=C",
-		"{\"v\": \"TRUE\", \"s\": [\"0.5\", true]}", "{\"v\": \"unsure\", \"s\": []}"} {
+		"{\"v\": \"TRUE\", \"s\": [\"0.5\", true]}", "{\"v\": \"unsure\", \"s\": []}",
+		// Score tags, aspects, numbers in brackets and on the next line, commas; keys twice.
+		"<S0>x</S0><S2>4</S2>", "<score>3</score>", "Overall Score: 4\nClarity Score: 2", "Score: [4]", "**Score:**\n4", "Score: 4,5",
+		"Judgement: \\boxed{Yes}", "{\"v\": true, \"s\": [1], \"v\": false}", "{\"v\": true, \"V\": false, \"s\": [1e308, 1e308]}"} {
 		f.Add(s)
 	}
 	r := testRegistry(f)

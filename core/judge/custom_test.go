@@ -202,6 +202,45 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "number then a letter", answer: "Score: 4th", codes: codes(diag.AnswerNoVerdict)},
 		{name: "truncated reasoning", answer: "<think>Score: 4 seems", codes: codes(diag.AnswerTruncated)},
 		{name: "empty", answer: "", codes: codes(diag.AnswerEmpty)},
+		// Scores of aspects beside the score: the label after another word is another score
+		// while the label also stands on its own (multi-criteria rubrics, G-Eval-style steps).
+		{name: "overall first, then an aspect", answer: "Overall Score: 4\nClarity Score: 2", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "aspects, then the score", answer: "- Accuracy Score: 2\n- Clarity Score: 5\n\n**Score:** 3", passed: no(), score: score(3), codes: codes(diag.AnswerSeveralScores)},
+		{name: "a score in a sentence after the score", answer: "Score: 4\n\nNote: a Score: 5 would need the launch date too.", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "only aspect scores: read as they come", answer: "Relevance Score: 2\nCompleteness Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "an aspect alone", answer: "Relevance Score: 4", passed: yes(), score: score(4)},
+		{name: "final and total only say which", answer: "Score: 2 for the first part.\nTotal Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "snake-case aspect keys", answer: `{"clarity_score": 2, "overall_score": 4}`, passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		// A comma in the number: a decimal comma (4,5) or a thousands separator (1,000), not 4 or 1.
+		{name: "decimal comma", answer: "Score: 4,5", codes: codes(diag.AnswerNoVerdict)},
+		{name: "thousands separator", answer: "Score: 1,000", codes: codes(diag.AnswerNoVerdict)},
+		{name: "a comma then a reason", answer: "Score: 2, the dates are wrong", passed: no(), score: score(2)},
+		{name: "a vulgar fraction is no whole number", answer: "Score: 4½", codes: codes(diag.AnswerNoVerdict)},
+		// "Score: [your score]" in the prompt, filled in.
+		{name: "number in brackets", answer: "Feedback: complete.\nScore: [4]", passed: yes(), score: score(4)},
+		{name: "range in brackets is the format echoed", answer: "Score: [1-5]", codes: codes(diag.AnswerNoVerdict)},
+		{name: "brackets around more than a number", answer: "Score: [4 of 5]", codes: codes(diag.AnswerNoVerdict)},
+		// A bold label or a heading above its number.
+		{name: "number on the next line", answer: "The answer is complete.\n\n**Score:**\n4", passed: yes(), score: score(4)},
+		{name: "number after a blank line", answer: "### Score:\n\n3/5", passed: no(), score: score(3)},
+		{name: "a list on the next line is no score", answer: "Score:\n- relevance 4\n- clarity 3", codes: codes(diag.AnswerNoVerdict)},
+	})
+	// Microsoft.Extensions.AI.Evaluation's and Azure AI Evaluation's evaluators ask for "<S0>your
+	// chain of thoughts</S0>, <S1>your explanation</S1>, <S2>your Score</S2>" (their prompts;
+	// dotnet/extensions #6569 quotes a judge's "Let's think step by step" answer); other prompts
+	// ask for the score in <score> tags.
+	r = defineSpec(t, spec("groundedness", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "S2", "min": 1, "max": 5, "pass_at": 4}`))
+	runReaderCases(t, r, "groundedness", []readerCase{
+		{name: "S0 S1 S2", answer: "<S0>Let's think step by step: the context gives the order id and the tracking code; the response repeats both.</S0>\n<S1>Fully grounded.</S1>\n<S2>5</S2>",
+			passed: yes(), score: score(5)},
+		{name: "score tag with spaces", answer: "<S0>The response adds a delivery date.</S0><S1>Partly grounded.</S1><S2> 3 </S2>", passed: no(), score: score(3)},
+		{name: "the format echoed in the thoughts, then the score", answer: "<S0>I must give <S2>your Score</S2> as 1 to 5.</S0><S2>4</S2>", passed: yes(), score: score(4)},
+		{name: "a closing tag is no label", answer: "<S0>x</S0><S1>y</S1></S2>", codes: codes(diag.AnswerNoVerdict)},
+		{name: "S2 tag left empty", answer: "<S0>x</S0><S1>y</S1><S2></S2>", codes: codes(diag.AnswerNoVerdict)},
+	})
+	r = defineSpec(t, spec("tagged", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "score", "min": 0, "max": 10, "pass_at": 7}`))
+	runReaderCases(t, r, "tagged", []readerCase{
+		{name: "score tags", answer: "<reasoning>All claims hold.</reasoning>\n<score>9</score>", passed: yes(), score: score(9)},
 	})
 	// Prometheus-style feedback ends with the score after a tag in brackets.
 	r = defineSpec(t, spec("prometheus", `"{{ question }} {{ answer }}"`, `{"kind": "score", "label": "RESULT", "min": 1, "max": 5, "pass_at": 4}`))
@@ -256,6 +295,33 @@ func TestCustomJSONReader(t *testing.T) {
 		{name: "an empty list is no verdict", answer: `{"items": []}`, codes: codes(diag.AnswerMissingField)},
 		{name: "not a list", answer: `{"items": {"ok": true}}`, codes: codes(diag.AnswerMissingField)},
 	})
+	// A key written twice with different values says two things: the lenient reading keeps the
+	// last, as Python's json does (and so RAGAS and DeepEval), but either could be the verdict.
+	// Each of these was a confident verdict from the last value.
+	r = defineSpec(t, spec("twice", `"{{ question }} {{ answer }}"`,
+		`{"kind": "json", "pass": "$.pass", "pass_values": [true], "score": {"path": "$.items[*].s", "combine": "mean"}, "reason": "$.reason"}`))
+	runReaderCases(t, r, "twice", []readerCase{
+		{name: "pass twice, differently", answer: `{"pass": true, "items": [{"s": 1}], "reason": "ok", "pass": false}`, codes: codes(diag.AnswerRepaired, diag.AnswerSeveralVerdicts)},
+		{name: "pass in two cases", answer: `{"pass": true, "Pass": false, "items": [{"s": 1}], "reason": "ok"}`, codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "a score twice in an item", answer: `{"pass": true, "items": [{"s": 1}, {"s": 0, "s": 1}], "reason": "ok"}`, codes: codes(diag.AnswerRepaired, diag.AnswerSeveralVerdicts)},
+		{name: "pass twice, alike", answer: `{"pass": true, "items": [{"s": 1}], "reason": "ok", "pass": true}`, passed: yes(), score: score(1), codes: codes(diag.AnswerRepaired)},
+		{name: "the reason twice is no verdict", answer: `{"reason": "first", "pass": true, "items": [{"s": 0.5}], "reason": "second"}`, passed: yes(), score: score(0.5), codes: codes(diag.AnswerRepaired)},
+	})
+	// A mean of the largest numbers is the largest number: summed first it overflowed to
+	// infinity, which could not be sent to the page at all ("internal: cannot encode").
+	r = defineSpec(t, spec("huge", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": {"path": "$.s[*]", "combine": "mean"}}`))
+	runReaderCases(t, r, "huge", []readerCase{
+		{name: "mean of the largest floats", answer: `{"s": [1.7976931348623157e308, 1.7976931348623157e308]}`, score: score(1.7976931348623157e308)},
+		{name: "mean of huge opposites", answer: `{"s": [1e308, -1e308, 1e308, -1e308]}`, score: score(0)},
+	})
+	r = defineSpec(t, spec("range", `"{{ question }} {{ answer }}"`, `{"kind": "score", "min": 1, "max": 5}`))
+	v, err := r.Parse("range", inputsQA, "Score: "+strings.Repeat("9", 400))
+	require.NoError(t, err)
+	require.Len(t, v.Checks, 1)
+	assert.Equal(t, "the score infinity (at 1:1) is outside 1..5", v.Checks[0].Message)
+	v, err = r.Parse("range", inputsQA, "Score: 1e400")
+	require.NoError(t, err)
+	assert.Equal(t, diag.AnswerNoVerdict, v.Checks[0].Code)
 	// A json reader with a score and pass_at passes by the score; an index picks one item.
 	r = defineSpec(t, spec("first", `"{{ question }} {{ answer }}"`, `{"kind": "json", "score": "$.scores[1]", "min": 1, "max": 5, "pass_at": 3}`))
 	runReaderCases(t, r, "first", []readerCase{
@@ -299,7 +365,33 @@ func TestCustomJSONReaderPeers(t *testing.T) {
 	r = defineSpec(t, spec("rubric2", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "fail_values": [false]}`))
 	runReaderCases(t, r, "rubric2", []readerCase{
 		{name: "the text false", answer: `{"pass": "False"}`, passed: no(), score: score(0)},
-		{name: "yes is neither true nor false", answer: `{"pass": "yes"}`, codes: codes(diag.AnswerBadField)},
+		// A boolean field reads "yes" and "no" as the built-ins read one (output.Bool).
+		{name: "yes is true", answer: `{"pass": "yes"}`, passed: yes(), score: score(1)},
+		{name: "unsure is neither true nor false", answer: `{"pass": "unsure"}`, codes: codes(diag.AnswerBadField)},
+	})
+	// Without fail_values, pass values that are one boolean fail only on the other: a judge
+	// asked for true or false that writes null, "unsure" or 0.5 has not failed the answer. Each
+	// of these was a confident failure (judges write null when they cannot tell; promptfoo-style
+	// rubrics ask for "pass": true or false; RAGAS-style verdicts are 1 or 0).
+	r = defineSpec(t, spec("rubric3", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.pass", "pass_values": [true], "reason": "$.reason"}`))
+	runReaderCases(t, r, "rubric3", []readerCase{
+		{name: "null is no failure", answer: `{"reason": "I cannot tell from the output alone.", "pass": null}`, codes: codes(diag.AnswerBadField)},
+		{name: "a word that is no boolean", answer: `{"reason": "mostly", "pass": "partially"}`, codes: codes(diag.AnswerBadField)},
+		{name: "a number that is no boolean", answer: `{"reason": "half", "pass": 0.5}`, codes: codes(diag.AnswerBadField)},
+		{name: "false fails", answer: `{"reason": "no greeting", "pass": false}`, passed: no(), score: score(0)},
+		{name: "the text No fails", answer: `{"reason": "no greeting", "pass": "No"}`, passed: no(), score: score(0)},
+		{name: "the text Yes passes", answer: `{"reason": "greets", "pass": "Yes"}`, passed: yes(), score: score(1)},
+	})
+	r = defineSpec(t, spec("ragas-verdict", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.statements[*].verdict", "pass_values": [1]}`))
+	runReaderCases(t, r, "ragas-verdict", []readerCase{
+		{name: "ones and zeros", answer: `{"statements": [{"statement": "a", "verdict": 1}, {"statement": "b", "verdict": 0}]}`, passed: no(), score: score(0)},
+		{name: "a verdict that is neither", answer: `{"statements": [{"statement": "a", "verdict": 1}, {"statement": "b", "verdict": "idk"}]}`, codes: codes(diag.AnswerBadField)},
+	})
+	// Pass values that are texts keep the rule: any other value fails.
+	r = defineSpec(t, spec("texts", `"{{ question }} {{ answer }}"`, `{"kind": "json", "pass": "$.verdict", "pass_values": ["yes", "idk"]}`))
+	runReaderCases(t, r, "texts", []readerCase{
+		{name: "another text fails", answer: `{"verdict": "unsure"}`, passed: no(), score: score(0)},
+		{name: "true is yes", answer: `{"verdict": true}`, passed: yes(), score: score(1)},
 	})
 	r = defineSpec(t, spec("precision", `"{{ question }} {{ answer }}"`,
 		`{"kind": "json", "pass": "$.verdict", "pass_values": [1], "reason": "$.reason"}`))
@@ -739,4 +831,24 @@ func TestBuiltinReaderInputsAreVariables(t *testing.T) {
 	got, err = r.Render("recall-threshold", in)
 	require.NoError(t, err)
 	assert.Equal(t, "A. at least 3.5", got.Prompt)
+}
+
+// TestScoreReaderWorkIsLinear: an answer of thousands of labels costs one pass. Each score that
+// differed from the one before was worded as a warning at once (a position is a pass over the
+// answer: quadratic), and each label looked for a ")" to the end of the answer. Counted in
+// allocations, not time: the warnings allocated about five each, 45,000 for this answer.
+func TestScoreReaderWorkIsLinear(t *testing.T) {
+	answer := strings.Repeat("Score: 1\nScore: 2\n", 1<<12)
+	allocs := testing.AllocsPerRun(3, func() {
+		s, c := findScore(answer, 0, "Score", 5)
+		require.Nil(t, c)
+		require.Equal(t, 2.0, s.value)
+		require.Len(t, s.checks, 1)
+	})
+	assert.Less(t, allocs, 100.0)
+	for _, hostile := range []string{strings.Repeat("Score: ", 1<<16), strings.Repeat("Score (", 1<<16), strings.Repeat("<score>", 1<<16)} {
+		_, c := findScore(hostile, 0, "Score", 5)
+		require.NotNil(t, c)
+		assert.Equal(t, diag.AnswerNoVerdict, c.Code)
+	}
 }

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -154,6 +155,9 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 		}
 		if rd.pass != nil {
 			rd.classes, rd.classless = jsonWords(rd.passValues, rd.failValues)
+			if rd.failValues == nil {
+				rd.failValues = otherBoolean(rd.passValues)
+			}
 		}
 		e.Output = "a JSON object"
 		e.Score = Score{Kind: ScoreNumber, Decimals: 2}
@@ -286,4 +290,12 @@ func (e *Evaluator) renderMessages(vars *value.Object) (*Rendered, error) {
 }
 
 // formatNumber prints f as a person writes it: 5, 4.5.
-func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+func formatNumber(f float64) string {
+	switch {
+	case math.IsInf(f, 0):
+		return "infinity" // a score of more digits than a float holds ("Score: 999…9")
+	case math.Abs(f) >= 1e21:
+		return strconv.FormatFloat(f, 'g', -1, 64) // 1e+308, not 309 digits
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

@@ -3,6 +3,7 @@ package judge
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
@@ -132,6 +133,10 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 				continue
 			}
 			vals, missing := pickPath(p.Object, f.Path)
+			if first, last, twice := pathConflict(p, p.Object, f.Path); twice && k < 2 {
+				return fail(diag.Fail(diag.AnswerSeveralVerdicts, "the answer's JSON gives "+f.Path+" twice with different values (at "+posIn(answer, first)+
+					" and at "+posIn(answer, last)+"), so it cannot be read").AtOffset(answer, last, 0))
+			}
 			switch {
 			case k == 2 && len(vals) == 1:
 				d.Reason, _ = vals[0].v.(string)
@@ -151,14 +156,15 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			for _, x := range vals {
 				ok := k == 0 && containsValue(rd.passValues, x.v)
 				if k == 0 && !ok && rd.failValues != nil && !containsValue(rd.failValues, x.v) {
-					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value nor a fail value"))
+					return fail(diag.Fail(diag.AnswerBadField, "the value at "+x.path+" is "+describeValue(x.v)+": neither a pass value ("+describeValues(rd.passValues)+
+						") nor a fail value ("+describeValues(rd.failValues)+")"))
 				}
 				all, some = all && ok, some || ok
 				n, isNum := scoreValue(x.v)
 				if k == 1 && !isNum {
 					return fail(diag.Fail(diag.AnswerBadField, "the score at "+x.path+" is "+describeValue(x.v)+", not a number"))
 				}
-				sum += n
+				sum += n / float64(len(vals)) // each a share of the mean: a sum of 1e308s would overflow
 			}
 			if k == 0 {
 				setPassed(v, all || f.Combine == "any" && some)
@@ -167,7 +173,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 				}
 				continue
 			}
-			score, where = sum/float64(len(vals)), "at "+f.Path
+			score, where = sum, "at "+f.Path
 		}
 		v.site = rd.jsonSite(answer, p, v)
 		if rd.score == nil {
@@ -240,18 +246,92 @@ type scoreFound struct {
 
 // findScore reads a labelled number in answer[from:]: label (as a word, any case) then ':' or
 // '=' then a number, with Markdown emphasis, quotes and spaces allowed around each ("Score: 4",
-// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets then the
-// number ("[RESULT] 4", as Prometheus-style judges end their feedback). The last occurrence wins (an earlier one
-// that differs is a warning); a number over another maximum than max ("8/10") is an error.
+// "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets or angle
+// brackets then the number ("[RESULT] 4", as Prometheus-style judges end their feedback;
+// "<S2>4</S2>", as Microsoft's and Azure AI's evaluators ask for the score; "<score>4</score>").
+// The last occurrence wins (an earlier one that differs is a warning); a number over another
+// maximum than max ("8/10") is an error.
+//
+// An occurrence right after another word is the score of something else when the answer also
+// has the label on its own: "Overall Score: 4" then "Clarity Score: 2" scores the answer 4, and
+// "Score: 4" then "a Score: 5 would need more detail" 4. "Final", "Overall" and "Total" only
+// say which score it is. When every occurrence follows a word, they are read as they come.
 func findScore(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
+	if plain := findScoreOf(answer, from, label, max, false); plain.found != nil || plain.anyPlain {
+		found, c := plain.result(answer, from, label, max)
+		for _, o := range plain.others {
+			if v, _ := strconv.ParseFloat(o.number, 64); found != nil && v != found.value {
+				found.checks = append(found.checks, diag.Warn(diag.AnswerSeveralScores, "the answer gives other scores ("+quote(answer[o.off:o.end])+
+					" at "+posIn(answer, o.off)+"), after another word: read as the score of something else; read "+found.text+" at "+posIn(answer, found.off)).
+					AtOffset(answer, o.off, o.end-o.off))
+				break
+			}
+		}
+		return found, c
+	}
+	return findScoreOf(answer, from, label, max, true).result(answer, from, label, max)
+}
+
+// scoreScan is what one pass of findScoreOf saw: the score found, and where the label was
+// followed by no number, by a range or by a number it cannot read.
+type scoreScan struct {
+	found                 *scoreFound
+	bare, ranged, unclear int
+	unclearText           string
+	anyPlain              bool // the label occurs on its own at least once (not after another word)
+	others                []otherScore
+}
+
+// otherScore is a number after the label where the label follows another word ("Clarity Score:
+// 2"), skipped while the label also occurs on its own.
+type otherScore struct {
+	off, end int // from the word before the label to the end of the number
+	number   string
+}
+
+// qualifierWords only say which score a label is, not that it is another one.
+var qualifierWords = []string{"final", "overall", "total"}
+
+// qualified reports whether the label at answer[start:] follows another word on its line (after
+// white space and emphasis), other than one of qualifierWords: "Clarity Score", "a Score". It
+// returns where that word starts, or -1.
+func qualified(answer string, start int) int {
+	i := start
+	for i > 0 && strings.IndexByte(" \t*_", answer[i-1]) >= 0 {
+		i--
+	}
+	j := i
+	for j > 0 {
+		r, size := utf8.DecodeLastRuneInString(answer[:j])
+		if !isWordRune(r) {
+			break
+		}
+		j -= size
+	}
+	if j == i {
+		return -1
+	}
+	for _, w := range qualifierWords {
+		if strings.EqualFold(answer[j:i], w) {
+			return -1
+		}
+	}
+	return j
+}
+
+// findScoreOf is one pass of findScore: over the occurrences of label that follow no other word
+// (all of them with qualifiedToo).
+func findScoreOf(answer string, from int, label string, max float64, qualifiedToo bool) (sc scoreScan) {
 	skip := func(i int) int {
 		for i < len(answer) && strings.IndexByte(" \t*_\"'`", answer[i]) >= 0 {
 			i++
 		}
 		return i
 	}
-	var found *scoreFound
-	bare, ranged := -1, -1
+	sc.bare, sc.ranged, sc.unclear = -1, -1, -1
+	var found scoreFound // the last score read, when has
+	has := false
+	var changed severalScores
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -263,33 +343,61 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		after, _ := utf8.DecodeRuneInString(answer[i:])
 		k := skip(i)
 		// An aside in parentheses may stand before the colon: "Score (1-5): 4", "Relevance (out of 5): 4".
-		if c := strings.IndexByte(answer[k:], ')'); k < len(answer) && answer[k] == '(' && c > 0 && c <= 24 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
+		if c := strings.IndexByte(answer[k:min(len(answer), k+25)], ')'); k < len(answer) && answer[k] == '(' && c > 0 && !strings.ContainsAny(answer[k+1:k+c], "\n(") {
 			k = skip(k + c + 1)
 		}
 		if isWordRune(before) || isWordRune(after) || k >= len(answer) {
 			continue
 		}
-		if before == '[' && answer[k] == ']' {
+		if before == '[' && answer[k] == ']' || before == '<' && answer[k] == '>' {
 			// A tag in brackets is its own separator: Prometheus' "[RESULT] 4" (a ':' or '='
-			// may follow it too).
+			// may follow it too), Microsoft's "<S2>4</S2>".
 			if c := skip(k + 1); c < len(answer) && (answer[c] == ':' || answer[c] == '=') {
 				k = c
 			}
 		} else if answer[k] != ':' && answer[k] != '=' {
 			continue
 		}
-		k = skip(k + 1)
+		if word := qualified(answer, start); word >= 0 {
+			if !qualifiedToo {
+				if n := skip(k + 1); numberEnd(answer, n) > n {
+					sc.others = append(sc.others, otherScore{off: word, end: numberEnd(answer, n), number: answer[n:numberEnd(answer, n)]})
+				}
+				continue
+			}
+		} else {
+			sc.anyPlain = true
+		}
+		k = numberStart(answer, skip(k+1))
 		e := numberEnd(answer, k)
 		if e == k {
-			bare = start
+			sc.bare = start
 			continue
+		}
+		num := e // the number's end; e goes on past a closing bracket
+		if k > 0 && answer[k-1] == '[' {
+			if e >= len(answer) || answer[e] != ']' {
+				sc.bare = start // "Score: [4 out of 5]": not a number in brackets
+				continue
+			}
+			e++ // "Score: [4]": the prompt's "[your score]" filled in
 		}
 		if isRange(answer, skip(e)) {
 			// "Score: 1-5" echoes the scale, "Score: 3-4" hesitates: neither is one score.
-			ranged, i = start, e
+			sc.ranged, i = start, e
 			continue
 		}
-		s := &scoreFound{text: answer[k:e], off: start, end: e, number: answer[k:e], numOff: k}
+		if e+1 < len(answer) && answer[e] == ',' && answer[e+1] >= '0' && answer[e+1] <= '9' {
+			// "Score: 4,5" is 4.5 where the comma is the decimal mark, "Score: 1,000" a
+			// thousand: either way not the 4 or the 1 before the comma.
+			c := e + 1
+			for c < len(answer) && (answer[c] >= '0' && answer[c] <= '9' || answer[c] == ',') {
+				c++
+			}
+			sc.unclear, sc.unclearText, i = start, answer[k:c], c
+			continue
+		}
+		s := scoreFound{text: answer[k:num], off: start, end: e, number: answer[k:num], numOff: k}
 		s.value, _ = strconv.ParseFloat(s.text, 64)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
@@ -297,14 +405,33 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 				s.text, s.otherScale, e, s.end = answer[k:de], den != max, de, de
 			}
 		}
-		if found != nil && found.value != s.value {
-			s.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+found.text+" at "+posIn(answer, found.off)+
-				", "+s.text+" at "+posIn(answer, start)+"): read the last").AtOffset(answer, start, e-start)}
-		} else if found != nil {
-			s.checks = found.checks
+		if has && found.value != s.value {
+			// Worded once the scan is over: a position costs a pass over the answer, and an
+			// answer may give thousands of scores.
+			changed = severalScores{earlier: found.text, earlierOff: found.off, later: s.text, off: start, n: e - start}
 		}
-		found, i = s, e
+		found, has, i = s, true, e
 	}
+	if !has {
+		return sc
+	}
+	if changed.later != "" {
+		found.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+changed.earlier+" at "+posIn(answer, changed.earlierOff)+
+			", "+changed.later+" at "+posIn(answer, changed.off)+"): read the last").AtOffset(answer, changed.off, changed.n)}
+	}
+	sc.found = &found
+	return sc
+}
+
+// severalScores is where the score read last first differed from the one before it.
+type severalScores struct {
+	earlier, later     string
+	earlierOff, off, n int
+}
+
+// result is the score findScore read in this scan, or the check that says why there is none.
+func (sc scoreScan) result(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
+	found, bare, ranged := sc.found, sc.bare, sc.ranged
 	switch {
 	case found != nil && found.otherScale:
 		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+posIn(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
@@ -317,12 +444,37 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	case ranged >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
 		return nil, &c
+	case sc.unclear >= 0:
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, sc.unclear)+" is followed by "+quote(sc.unclearText)+
+			", whose comma may be a decimal mark or a thousands separator: no score read").AtOffset(answer, sc.unclear, len(label))
+		return nil, &c
 	case bare >= 0:
 		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
 	return nil, &c
+}
+
+// numberStart returns where the number after a label's separator starts, from k (after the
+// separator's spaces): k, or past one opening bracket ("Score: [4]", a prompt's "[score]"
+// filled in), or on the next line (a Markdown heading or bold label above its number,
+// "**Score:**\n4"), at most two line breaks down.
+func numberStart(answer string, k int) int {
+	if k < len(answer) && answer[k] == '[' {
+		return k + 1
+	}
+	j, breaks := k, 0
+	for j < len(answer) && strings.IndexByte(" \t\r\n*_", answer[j]) >= 0 {
+		if answer[j] == '\n' {
+			breaks++
+		}
+		j++
+	}
+	if breaks > 0 && breaks <= 2 && numberEnd(answer, j) > j {
+		return j
+	}
+	return k
 }
 
 // isRange reports whether answer[i:] goes on from a number to another one, as a range does:
@@ -355,8 +507,8 @@ func numberEnd(answer string, i int) int {
 	for ; j < len(answer) && (answer[j] >= '0' && answer[j] <= '9' || answer[j] == '.' && !dot && j > d && j+1 < len(answer) && answer[j+1] >= '0' && answer[j+1] <= '9'); j++ {
 		dot = dot || answer[j] == '.'
 	}
-	if r, _ := utf8.DecodeRuneInString(answer[j:]); j == d || isWordRune(r) {
-		return i
+	if r, _ := utf8.DecodeRuneInString(answer[j:]); j == d || isWordRune(r) || unicode.IsNumber(r) {
+		return i // "4th"; "4½", "4²" are not 4
 	}
 	return j
 }
@@ -385,6 +537,15 @@ func describeValue(v any) string {
 		return string(b[:60]) + "…"
 	}
 	return string(b)
+}
+
+// describeValues lists vals as a message shows them: `true`, `"yes" or "idk"`.
+func describeValues(vals []any) string {
+	shown := make([]string, len(vals))
+	for k, x := range vals {
+		shown[k] = describeValue(x)
+	}
+	return strings.Join(shown, " or ")
 }
 
 // indexFold is strings.Index ignoring case (a first byte that differs in ASCII case too is

@@ -57,17 +57,49 @@ func sameVerdict(a, b any) bool {
 	return okA && okB && x == y
 }
 
-// verdictNumber is v as a number: a number, a boolean as 1 or 0, or a text spelling either.
+// verdictNumber is v as a number: a number, a boolean as 1 or 0, or a text spelling either
+// ("yes" and "no" too, as the built-ins read a boolean field: output.Bool).
 func verdictNumber(v any) (float64, bool) {
 	if s, ok := v.(string); ok {
 		t := strings.TrimSpace(s)
-		if strings.EqualFold(t, "true") || strings.EqualFold(t, "false") {
-			v = len(t) == 4
-		} else {
+		switch {
+		case strings.EqualFold(t, "true") || strings.EqualFold(t, "yes"):
+			v = true
+		case strings.EqualFold(t, "false") || strings.EqualFold(t, "no"):
+			v = false
+		default:
 			v = t
 		}
 	}
 	return scoreValue(v)
+}
+
+// otherBoolean returns the fail values a json reader without fail_values has when its pass values
+// are one boolean (true, or 1, as RAGAS' verdicts are 1 or 0; or false): the other one. A judge
+// asked for a boolean that writes neither (null, "unsure", 0.5, "PASS") has then not failed the
+// answer: its verdict is undetermined, not a guessed failure. It returns nil (any other value
+// fails) for pass values that are texts, other numbers, or both booleans.
+func otherBoolean(passValues []any) []any {
+	truth, falsity := false, false
+	for _, x := range passValues {
+		switch x.(type) {
+		case bool, float64, int64:
+		default:
+			return nil
+		}
+		switch n, _ := verdictNumber(x); n {
+		case 1:
+			truth = true
+		case 0:
+			falsity = true
+		default:
+			return nil
+		}
+	}
+	if truth == falsity {
+		return nil
+	}
+	return []any{!truth}
 }
 
 // jsonEqual reports whether a and b are the same JSON value: the same JSON text (numbers by

@@ -77,6 +77,19 @@ func TestGroundingParse(t *testing.T) {
 		{name: "label alone on a line, verdict below", answer: "Answer:\nYes", word: "yes", code: skipped, at: "Yes"},
 		{name: "Label line (Phoenix's shape)", answer: "EXPLANATION: fact 2 gives 1889.\nLABEL: yes", word: "yes", code: skipped, at: "yes"},
 		{name: "label with =", answer: "Answer = no", word: "no"},
+		// Labels judges head their verdict with unasked; each only names the verdict.
+		{name: "Judgement label", answer: "The answer restates fact 1.\nJudgement: Yes", word: "yes", code: skipped, at: "Yes"},
+		{name: "Decision label", answer: "Decision: NO", word: "no"},
+		{name: "Conclusion label then a reason", answer: "Fact 2 gives 1889.\n**Conclusion:** No, the year is wrong.", word: "no", code: skipped, at: "No"},
+		{name: "Result label", answer: "Result: yes", word: "yes"},
+		{name: "Final decision label", answer: "Final decision: no", word: "no"},
+		{name: "Conclusion followed by a sentence is prose", answer: "Conclusion: No fact mentions the height.", code: none},
+		{name: "a label that says which way is no verdict label", answer: "Supported: yes", code: none},
+		// Reasoning models trained on mathematics box their final answer (LaTeX's \boxed{}).
+		{name: "boxed after a Final Answer heading", answer: "The answer restates fact 1.\n\n**Final Answer**\n\\boxed{Yes}", word: "yes", code: skipped, at: "Yes"},
+		{name: "boxed after the label", answer: "Final answer: \\boxed{No}", word: "no"},
+		{name: "boxed in math mode, alone", answer: "$\\boxed{no}$", word: "no"},
+		{name: "boxed prose is no verdict", answer: "\\boxed{No fact gives the year}", code: none},
 
 		// The first word of the first or last line, yes or no followed by a punctuation mark: the
 		// verdict, with a warning that prose follows (answer.prose-after-verdict). Written in the
@@ -231,7 +244,7 @@ func TestYesNoMessages(t *testing.T) {
 	r := testRegistry(t)
 	in := object(t, `{"answer": "a", "facts": ["f"]}`)
 	for answer, want := range map[string]string{
-		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line or starting it before a punctuation mark, or after "Answer:", "Final answer:", "Verdict:" or "Label:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
+		"There is no relevant statement that can be created from the given answer.": `E: the answer has no verdict: it is not just yes or no, and no line of it is a verdict (yes or no alone on the first or last line or starting it before a punctuation mark, or after a label such as "Answer:", "Verdict:", "Final answer:" or "Label:"); a yes or no inside a sentence is not one: "There is no relevant statement`,
 		"final answer: yes. no. yes.":               `E: the answer gives verdicts that disagree (yes at 1:15, no at 1:20), so it cannot be read: "final answer: yes. no. yes."`,
 		"<think>x</think>\nIt is supported.\n\nYes": "W: read the verdict yes from the verdict line at 4:1; the rest of the answer was skipped",
 	} {

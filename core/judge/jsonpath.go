@@ -36,17 +36,7 @@ type picked struct {
 func pickPath(root *value.Object, path string) (vals []picked, missing string) {
 	cur := []picked{{v: root, path: "$"}}
 	for i := 1; i < len(path) && len(path) > 1 && path[0] == '$'; {
-		j := i + 1
-		for j < len(path) && path[j] != '.' && path[j] != '[' {
-			j++
-		}
-		if path[i] == '[' {
-			j = strings.IndexByte(path[i:], ']') + i + 1
-			if j == i {
-				return nil, path
-			}
-		}
-		step := path[i:j]
+		step, j := pathStep(path, i)
 		if len(step) < 2 {
 			return nil, path
 		}
@@ -88,4 +78,55 @@ func topKey(path string) string {
 		return path[:i]
 	}
 	return path
+}
+
+// pathConflict reports whether a key on path in root was written twice with values that differ
+// (output.Payload.Conflict), in any object the path goes through: where the two values are.
+func pathConflict(p *output.Payload, root *value.Object, path string) (first, last int, ok bool) {
+	cur := []any{root}
+	for i := 1; i < len(path) && path[0] == '$'; {
+		step, j := pathStep(path, i)
+		if step == "" {
+			return 0, 0, false
+		}
+		var next []any
+		for _, c := range cur {
+			switch x := c.(type) {
+			case *value.Object:
+				if step[0] != '.' {
+					continue
+				}
+				if f, l, twice := p.Conflict(x, step[1:]); twice {
+					return f, l, true
+				}
+				if v, has := output.Field(x, step[1:]); has {
+					next = append(next, v)
+				}
+			case []any:
+				if step == "[*]" {
+					next = append(next, x...)
+				} else if n, err := strconv.Atoi(strings.Trim(step, "[]")); err == nil && n >= 0 && n < len(x) {
+					next = append(next, x[n])
+				}
+			}
+		}
+		cur, i = next, j
+	}
+	return 0, 0, false
+}
+
+// pathStep returns the step of path that starts at path[i] (".key", "[n]" or "[*]") and where
+// the next one starts; "" for a "[" never closed.
+func pathStep(path string, i int) (step string, next int) {
+	j := i + 1
+	for j < len(path) && path[j] != '.' && path[j] != '[' {
+		j++
+	}
+	if path[i] == '[' {
+		j = strings.IndexByte(path[i:], ']') + i + 1
+		if j == i {
+			return "", len(path)
+		}
+	}
+	return path[i:j], j
 }

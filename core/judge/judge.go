@@ -24,6 +24,7 @@
 package judge
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -402,6 +403,12 @@ func (r *Registry) Parse(id string, inputs *value.Object, answer string) (*Verdi
 // Parse is Registry.Parse of the prepared inputs.
 func (p *Prepared) Parse(answer string) *Verdict {
 	v := p.e.parse(p.inputs, answer)
+	if v.Score != nil && (math.IsNaN(*v.Score) || math.IsInf(*v.Score, 0)) {
+		// No reader should get here; if one does, the verdict is undetermined with a check that
+		// says why, rather than a NaN the page would print or a result that cannot be encoded.
+		v.Checks = append(v.Checks, diag.Fail(diag.AnswerBadField, "the score read is not a finite number"))
+		v.Passed, v.Score = nil, nil
+	}
 	v.Checks = append(slices.Clip(p.checks), v.Checks...)
 	for _, c := range p.checks {
 		if c.Severity == diag.SevError {

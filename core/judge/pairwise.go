@@ -182,6 +182,16 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 	if !graded || p.Cut {
 		return v
 	}
+	// The judge gave answer_2, or its faithfulness, twice with different grades: the lenient
+	// reading keeps the last, but either could be the judge's verdict.
+	first, last, twice := p.Conflict(p.Object, "answer_2")
+	if o, ok := a2.(*value.Object); ok && !twice {
+		first, last, twice = p.Conflict(o, "faithfulness")
+	}
+	if twice {
+		report(diag.Fail(diag.AnswerSeveralVerdicts, "the judge graded answer_2 twice, differently (at "+posIn(answer, first)+" and at "+posIn(answer, last)+"), so it cannot be read"))
+		return v
+	}
 	if o, ok := a2.(*value.Object); ok {
 		if key, _, ok := output.FieldKey(o, "faithfulness"); ok {
 			if off, ok := p.ValueAt(o, key); ok {
@@ -191,6 +201,10 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 		}
 	}
 	switch f := d.Answer2.Faithfulness; {
+	case f == nil && d.Answer2.OnlyNoDocument != nil && !*d.Answer2.OnlyNoDocument:
+		// The judge said the answer does more than assert that no document answers, so null is
+		// not the prompt's "not measurable": say what the judge did, not what it did not find.
+		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, though it says the actual output does more than assert that no document answers the question"))
 	case f == nil:
 		report(diag.Fail(diag.PairwiseNotMeasurable, "undetermined: the judge graded answer_2's faithfulness null, not measurable: it found the actual output only asserts that no document answers the question"))
 	case *f:

@@ -203,7 +203,13 @@ func ragRecallParse(in *value.Object, answer string) *Verdict {
 			return v
 		}
 		hint := truncationHint(a)
-		for _, p := range problems {
+		for k, p := range problems {
+			if k == maxRecallProblems {
+				// An answer that scores thousands of passages the ground truth does not have
+				// says so in a few checks, not in one each.
+				v.Checks = append(v.Checks, diag.Fail(diag.RecallBadScores, diag.Sprintf("and %d more problems with the passage scores, like those above", len(problems)-k)))
+				break
+			}
 			if hint != "" && strings.Contains(p.Msg, "no score") {
 				q := *p
 				q.Msg += hint
@@ -312,6 +318,9 @@ func (d *ragRecallDetail) add(sc recall.Score) {
 }
 
 func hasUnassigned(a *recall.Answer) bool { return len(a.Unassigned) > 0 }
+
+// maxRecallProblems is how many problems with the passage scores a verdict lists one by one.
+const maxRecallProblems = 20
 
 // truncationHint says why an answer with missing scores looks cut short, or "" when it does not.
 func truncationHint(a *recall.Answer) string {

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -336,6 +337,27 @@ func TestRagRecallDetail(t *testing.T) {
 	assert.Nil(t, d["recomputed"])
 	assert.Equal(t, []any{map[string]any{"number": 1.0, "value": 9.0, "exact": "9", "text": "9", "line": 1.0, "col": 31.0}}, d["essential"])
 	assert.Len(t, d["lines"], 5)
+}
+
+// TestRagRecallManyProblems: an answer scoring thousands of passages the ground truth does not
+// have (a hostile or looping judge) says so in a bounded number of checks, not one each (a 1 MB
+// answer gave 33,824 checks, most of the time spent sending them to the page).
+func TestRagRecallManyProblems(t *testing.T) {
+	r := testRegistry(t)
+	in := value.NewObject("passage_gt", gt22, "passage_llm", "Paris.")
+	var b strings.Builder
+	for k := 1; k <= 5000; k++ {
+		fmt.Fprintf(&b, "[ESSENTIAL PASSAGE] %d: Score: 4\n", k)
+	}
+	v, err := r.Parse(ragRecallID, in, b.String())
+	require.NoError(t, err)
+	assert.Nil(t, v.Passed)
+	assert.Nil(t, v.Score)
+	require.Len(t, v.Checks, maxRecallProblems+1)
+	last := v.Checks[len(v.Checks)-1]
+	assert.Equal(t, diag.RecallBadScores, last.Code)
+	assert.Equal(t, diag.SevError, last.Severity)
+	assert.Contains(t, last.Message, "and 4980 more problems with the passage scores")
 }
 
 func TestRagRecallInputs(t *testing.T) {

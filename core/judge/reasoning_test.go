@@ -69,6 +69,15 @@ func TestReasoningAllEvaluators(t *testing.T) {
 			wrap: func(r, b string) string { return "\n<think>\n" + r + "\nSo the final answer should" }},
 		{name: "second block unclosed", cutOff: true,
 			wrap: func(r, b string) string { return "<think>a</think>\n<think>\n" + r }},
+		// gpt-oss's Harmony channels, sent as they are by servers that do not parse them.
+		{name: "harmony channels (gpt-oss)",
+			wrap: func(r, b string) string {
+				return "<|channel|>analysis<|message|>" + r + "<|end|><|start|>assistant<|channel|>final<|message|>" + b
+			}},
+		{name: "harmony with its special tokens dropped",
+			wrap: func(r, b string) string { return "analysis" + r + "assistantfinal" + b }},
+		{name: "harmony cut in the analysis", cutOff: true,
+			wrap: func(r, b string) string { return "\n<|channel|>analysis<|message|>" + r }},
 	}
 	r := testRegistry(t)
 	for _, f := range forms {

@@ -134,8 +134,11 @@ type verdictAt struct {
 }
 
 // verdictLabels are the labels a verdict line may start with, longest first ("Grade:" as
-// LangChain's QA grader asks for "GRADE: CORRECT or INCORRECT").
-var verdictLabels = []string{"final answer", "final verdict", "answer", "verdict", "label", "grade"}
+// LangChain's QA grader asks for "GRADE: CORRECT or INCORRECT"; "Judgement:", "Decision:",
+// "Conclusion:" and "Result:" as judges head their verdict unasked). Each only names the verdict
+// that follows it: none says which way it goes, as "Supported:" or "Hallucination:" would.
+var verdictLabels = []string{"final answer", "final verdict", "final judgement", "final judgment", "final decision", "final result",
+	"answer", "verdict", "judgement", "judgment", "decision", "conclusion", "result", "label", "grade"}
 
 // readYesNo reads answer[from:] (from is where the text after any reasoning starts) by the
 // yes/no rule above. Offsets and positions are in the whole answer.
@@ -190,7 +193,7 @@ func (w *wordRule) read(answer string, from int) yesNo {
 	quoted := quoteExcerpt(strings.TrimSpace(answer[from:]))
 	if len(found) == 0 {
 		return yesNo{code: diag.AnswerNoVerdict, msg: "the answer has no verdict: it is not just " + w.any + ", and no line of it is a verdict " +
-			"(" + w.any + " alone on the first or last line or starting it before a punctuation mark, or after \"Answer:\", \"Final answer:\", \"Verdict:\" or \"Label:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
+			"(" + w.any + " alone on the first or last line or starting it before a punctuation mark, or after a label such as \"Answer:\", \"Verdict:\", \"Final answer:\" or \"Label:\"); " + a(w.any) + " inside a sentence is not one: " + quoted}
 	}
 	for _, f := range found[1:] {
 		if f.word != found[0].word {
@@ -341,10 +344,19 @@ func isVerdictTrim(r rune) bool {
 }
 
 // stripVerdict returns the bounds of answer[start:end] stripped of white space, quotes and
-// emphasis on both sides and of a final period (repeatedly: `**Yes**.` and `"No."`), and, for a
-// line, of a leading Markdown heading or quote mark.
+// emphasis on both sides and of a final period (repeatedly: `**Yes**.` and `"No."`), of LaTeX's
+// \boxed{…} and $…$ (reasoning models trained on mathematics box their final answer:
+// "**Final Answer**\n\boxed{Yes}"), and, for a line, of a leading Markdown heading or quote mark.
 func stripVerdict(answer string, start, end int, line bool) (int, int) {
 	for {
+		if strings.HasPrefix(answer[start:end], `\boxed{`) && strings.HasSuffix(answer[start:end], "}") {
+			start, end = start+len(`\boxed{`), end-1
+			continue
+		}
+		if end-start > 2 && answer[start] == '$' && answer[end-1] == '$' {
+			start, end = start+1, end-1
+			continue
+		}
 		s, e := start, end
 		for s < e {
 			r, size := utf8.DecodeRuneInString(answer[s:e])
@@ -443,7 +455,7 @@ func (w *wordRule) labelVerdicts(answer string, start, end int) []verdictAt {
 // onlyVerdicts reports whether the labelled line answer[start:end] holds nothing but its label
 // and verdict words.
 func (w *wordRule) onlyVerdicts(answer string, start, end int) bool {
-	line := answer[start:end]
+	line := strings.ReplaceAll(answer[start:end], `\boxed`, "")
 	colon := strings.IndexAny(line, ":=")
 	notWord := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 	for rest := strings.TrimLeftFunc(line[colon+1:], notWord); rest != ""; rest = strings.TrimLeftFunc(rest, notWord) {

@@ -190,6 +190,9 @@ func FuzzFindReasoning(f *testing.F) {
 	for _, s := range []string{
 		"<think>\n\n</think>\n\nyes", "a</think>\n<think>b</think>{}", "<THINKING>x", "yes <think>", "</thought>",
 		"<think>a</think> <think>b", "<<think>/think>", "\u00e9</think>",
+		// gpt-oss's Harmony channels, whole and with the special tokens dropped.
+		"<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>final<|message|>yes", "<|channel|>analysis<|message|>x",
+		"<|start|>assistant<|channel|>final json<|message|>{}", "analysisWe check.assistantfinalNo", "analysisX", "<|channel|>analysis<|message|>a<|end|> ",
 	} {
 		f.Add(s)
 	}
@@ -198,14 +201,23 @@ func FuzzFindReasoning(f *testing.F) {
 		if end < 0 || end > len(answer) {
 			t.Fatalf("end %d outside 0..%d", end, len(answer))
 		}
+		_, _, harmony := findHarmony(answer)
 		if open >= 0 {
-			if end != len(answer) || open >= len(answer) || answer[open] != '<' {
+			if end != len(answer) || open >= len(answer) || answer[open] != '<' && !(harmony && strings.HasPrefix(answer[open:], "analysis")) {
 				t.Fatalf("unclosed block at %d, end %d of %d", open, end, len(answer))
 			}
 			return
 		}
 		if open != -1 {
 			t.Fatalf("open %d", open)
+		}
+		if harmony {
+			// The final channel's message starts after <|message|>, or after "assistantfinal"
+			// with the special tokens dropped; an analysis that ended with no final leaves nothing.
+			if end < len(answer) && answer[end-1] != '>' && !strings.HasSuffix(answer[:end], harmonyFinal) {
+				t.Fatalf("harmony answer starts at %d, after %q", end, answer[max(0, end-20):end])
+			}
+			return
 		}
 		if end > 0 && answer[end-1] != '>' {
 			t.Fatalf("reasoning ends at %d, not after a closing tag: %q", end, answer[:end])

@@ -96,6 +96,8 @@ type parser struct {
 	// members holds where each member's value starts, so that a reader can find the token a
 	// judge wrote a grade with (a list, not a map: one allocation for the whole answer).
 	members []memberAt
+	// conflicts holds the members written twice with values that differ (see Payload.Conflict).
+	conflicts []conflictAt
 	// partial keeps, when the text ends inside the value (a cut answer), what arrived before the
 	// cut: see keep. cut holds the objects that were still open there.
 	partial bool
@@ -328,8 +330,18 @@ func (p *parser) object() (any, bool) {
 			}
 			return p.stop(obj, `"," or "}" after the value of `+strconv.Quote(key))
 		}
-		if _, dup := obj.Get(key); dup {
+		if old, dup := obj.Get(key); dup {
 			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
+			if !sameValue(old, v) {
+				first := 0
+				for k := len(p.members) - 1; k >= 0; k-- {
+					if m := p.members[k]; m.obj == obj && m.key == key {
+						first = m.off
+						break
+					}
+				}
+				p.conflicts = append(p.conflicts, conflictAt{obj: obj, key: key, first: first, last: valueAt})
+			}
 		}
 		obj.Set(key, v)
 		p.members = append(p.members, memberAt{obj, key, valueAt})
@@ -356,6 +368,20 @@ func (p *parser) object() (any, bool) {
 			p.note("inserted a missing comma", p.pos, 0)
 		}
 	}
+}
+
+// conflictAt is a member of obj written twice with values that differ: where each starts.
+type conflictAt struct {
+	obj         *value.Object
+	key         string
+	first, last int
+}
+
+// sameValue reports whether a and b are the same JSON value (numbers by value).
+func sameValue(a, b any) bool {
+	x, err1 := value.Marshal(a)
+	y, err2 := value.Marshal(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
 }
 
 // memberAt is where the value of obj's member key starts in the source.

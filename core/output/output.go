@@ -38,9 +38,42 @@ type Payload struct {
 	// holds only what arrived before the cut, and Closed tells its objects that arrived whole.
 	Cut bool
 
-	spans   map[*value.Object][2]int
-	members []memberAt
-	cut     map[*value.Object]bool
+	spans     map[*value.Object][2]int
+	members   []memberAt
+	conflicts []conflictAt
+	cut       map[*value.Object]bool
+}
+
+// Conflict reports whether the judge wrote o's member key (matched as Field matches it) more
+// than once with values that differ: the same key twice ({"pass": true, …, "pass": false}), or
+// two keys Field takes for one ("pass" and "Pass"). The lenient reading keeps the last, as
+// Python's json does, but a verdict read from either would be a guess. first and last are the
+// byte offsets in the answer of two of the values.
+func (p *Payload) Conflict(o *value.Object, key string) (first, last int, ok bool) {
+	want := looseKey(key)
+	for _, c := range p.conflicts {
+		if c.obj == o && looseKey(c.key) == want {
+			return c.first, c.last, true
+		}
+	}
+	var seen string
+	var seenV any
+	for _, k := range o.Keys() {
+		if looseKey(k) != want {
+			continue
+		}
+		v, _ := o.Get(k)
+		if seen == "" {
+			seen, seenV = k, v
+			continue
+		}
+		if !sameValue(seenV, v) {
+			a, _ := p.ValueAt(o, seen)
+			b, _ := p.ValueAt(o, k)
+			return a, b, true
+		}
+	}
+	return 0, 0, false
 }
 
 // Span returns the byte offsets in the original answer where o, an object of the payload,
@@ -116,7 +149,16 @@ var reasoningTags = []string{"thinking>", "thought>", "think>"}
 // A tag after the answer has started is text, not reasoning: the answer may quote one, and a
 // judge's verdict does not come before its reasoning. Offsets are into answer itself, so positions
 // found after end stay positions in the original answer.
+//
+// gpt-oss writes OpenAI's Harmony channels instead of tags, and servers that do not parse them
+// (llama.cpp with reasoning_format none, mlx-lm, LM Studio's and Ollama's early builds) send them
+// in the content: "<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final
+// <|message|>Yes", or with the special tokens dropped, "analysisWe need…assistantfinalYes". Both
+// are read as reasoning then answer (see findHarmony).
 func FindReasoning(answer string) (end, open int) {
+	if end, open, ok := findHarmony(answer); ok {
+		return end, open
+	}
 	first, firstEnd, closing := findReasoningTag(answer, 0)
 	if first < 0 {
 		return 0, -1
@@ -140,6 +182,67 @@ func FindReasoning(answer string) (end, open int) {
 		end = cEnd
 	}
 }
+
+// Harmony's markers, as servers leak them into the content.
+const (
+	harmonyChannel = "<|channel|>"
+	harmonyMessage = "<|message|>"
+	harmonyStart   = "<|start|>assistant"
+	harmonyFinal   = "assistantfinal" // <|start|>assistant<|channel|>final<|message|> with the special tokens dropped
+)
+
+// findHarmony reads gpt-oss's Harmony channels at the start of answer (after white space). ok is
+// false when the answer does not start with them. The answer proper is the final channel's
+// message: end is where it starts. A reply still in its analysis (or commentary) channel when it
+// ends was cut off while the model was reasoning: open is where that channel opens; one whose
+// analysis ended (<|end|>) with no final channel after it has no answer: end is len(answer).
+//
+//	tagged   = ["<|start|>assistant"] "<|channel|>" name ["<|constrain|>" …] "<|message|>" body …
+//	dropped  = "analysis" letter … "assistantfinal" answer
+//
+// The channel name is "final" (or "final json", as gpt-oss names a JSON answer) for the answer.
+// With the special tokens dropped only the markers' words remain, so that form is recognised
+// only when "analysis" runs straight into the next word, which English never does.
+func findHarmony(answer string) (end, open int, ok bool) {
+	i := 0
+	for i < len(answer) && (answer[i] == ' ' || answer[i] == '\t' || answer[i] == '\r' || answer[i] == '\n') {
+		i++
+	}
+	start := i
+	rest := strings.TrimPrefix(answer[i:], harmonyStart)
+	if !strings.HasPrefix(rest, harmonyChannel) {
+		if !strings.HasPrefix(rest, "analysis") || len(rest) == len("analysis") || !isLetterByte(rest[len("analysis")]) {
+			return 0, -1, false
+		}
+		if f := strings.Index(rest, harmonyFinal); f >= 0 {
+			return len(answer) - len(rest) + f + len(harmonyFinal), -1, true
+		}
+		return len(answer), start, true
+	}
+	for at := len(answer) - len(rest); ; {
+		nameAt := at + len(harmonyChannel)
+		m := strings.Index(answer[nameAt:], harmonyMessage)
+		if m < 0 {
+			return len(answer), start, true // cut off before the channel's message began
+		}
+		name := strings.TrimSpace(answer[nameAt : nameAt+m])
+		body := nameAt + m + len(harmonyMessage)
+		if name == "final" || strings.HasPrefix(name, "final ") || strings.HasPrefix(name, "final<") {
+			return body, -1, true
+		}
+		next := strings.Index(answer[body:], harmonyChannel)
+		if next < 0 {
+			if strings.Contains(answer[body:], "<|end|>") {
+				return len(answer), -1, true // the reasoning ended, and no answer followed it
+			}
+			return len(answer), at, true
+		}
+		at = body + next
+	}
+}
+
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // findReasoningTag finds the next opening or closing reasoning tag from answer[from], and returns
 // its start and end offsets and whether it closes, or -1 when there is none.
@@ -289,6 +392,13 @@ func scan(answer string, off int, keys []string) *scanner {
 			break
 		}
 		i += j
+		if cannotStartObject(answer, i+1) {
+			// "{{" and "{[" fail at the second byte whatever follows ("expected a key"), mention
+			// no key and are not cut off: skip them without a parser, so that a megabyte of
+			// braces costs a pass over the bytes, not an attempt (and an error message) each.
+			i++
+			continue
+		}
 		c := &candidate{start: i}
 		end := len(answer)
 		if f := s.fenceAt(i); f != nil {
@@ -343,6 +453,16 @@ func scan(answer string, off int, keys []string) *scanner {
 	return s
 }
 
+// cannotStartObject reports whether the '{' before answer[i] cannot start an object: the next
+// byte past white space opens another object or list, or closes or separates, where an object
+// needs a key or '}'.
+func cannotStartObject(answer string, i int) bool {
+	for i < len(answer) && (answer[i] == ' ' || answer[i] == '\t' || answer[i] == '\r' || answer[i] == '\n') {
+		i++
+	}
+	return i < len(answer) && strings.IndexByte("{[],:)", answer[i]) >= 0
+}
+
 // result chooses the payload among the attempts, or the error that best says why there is none.
 func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (*Payload, error) {
 	last := s.last
@@ -366,7 +486,7 @@ func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
-	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans, members: last.fixes.members}, nil
+	return &Payload{Object: last.inner, Repairs: s.notes(last, s.before), Start: last.start, End: last.end, spans: last.fixes.spans, members: last.fixes.members, conflicts: last.fixes.conflicts}, nil
 }
 
 // notes are the repairs made reading c, the payload's object, and the text ignored around it:
@@ -405,7 +525,7 @@ func (s *scanner) arrived(c *candidate) *Payload {
 		return nil
 	}
 	read := &candidate{start: c.start, end: len(s.answer), fixes: p, fence: c.fence}
-	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, members: p.members, cut: p.cut}
+	return &Payload{Object: inner, Repairs: s.notes(read, s.last), Start: c.start, End: len(s.answer), Cut: true, spans: p.spans, members: p.members, conflicts: p.conflicts, cut: p.cut}
 }
 
 // outside returns the offsets of the first non-space byte before and after c that is not the

@@ -45,6 +45,22 @@ func TestFindReasoning(t *testing.T) {
 		{"block after the answer is kept", "<think>a</think>yes <think>b</think>", "yes <think>b</think>", -1},
 		{"not a reasoning tag", "<thinker>x</thinker>yes", "<thinker>x</thinker>yes", -1},
 		{"mismatched close ends the block", "<thinking>x</think>yes", "yes", -1},
+		// gpt-oss's Harmony channels as servers that do not parse them send them (llama.cpp
+		// #15181 with reasoning_format none; mlx-lm #1867; oobabooga textgen #7374 and llamafarm
+		// #753 with the special tokens dropped).
+		{"harmony channels", "<|channel|>analysis<|message|>The facts give 1889.<|end|><|start|>assistant<|channel|>final<|message|>Yes", "Yes", -1},
+		{"harmony, start marker first", "<|start|>assistant<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>final<|message|>{\"a\":1}", "{\"a\":1}", -1},
+		{"harmony, commentary between", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>commentary<|message|>b<|end|><|start|>assistant<|channel|>final<|message|>No", "No", -1},
+		{"harmony, final json channel", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>final json<|message|>{}", "{}", -1},
+		{"harmony, constrained final", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>final <|constrain|>json<|message|>{}", "{}", -1},
+		{"harmony, final only", "<|channel|>final<|message|>Yes", "Yes", -1},
+		{"harmony cut in the analysis", "<|channel|>analysis<|message|>The facts give", "", 0},
+		{"harmony cut before a message", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>fin", "", 0},
+		{"harmony analysis ended, no final", "<|channel|>analysis<|message|>a<|end|>", "", -1},
+		{"harmony tokens dropped", "analysisWe need to check the date. It matches.assistantfinalYes", "Yes", -1},
+		{"harmony tokens dropped, cut in the analysis", "analysisWe need to check", "", 0},
+		{"the word analysis is no channel", "analysis: the answer is right.\nYes", "analysis: the answer is right.\nYes", -1},
+		{"a channel marker later is text", "Yes <|channel|>final<|message|>No", "Yes <|channel|>final<|message|>No", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -323,6 +339,55 @@ func repairMessages(rs []Repair) []string {
 		out[i] = r.Msg
 	}
 	return out
+}
+
+// TestBracesCostNoAttempts: a '{' that another '{' or '[' follows cannot start an object, so a
+// megabyte of braces (a hostile answer, or a template echoed with doubled braces) costs one pass
+// and no parser attempt each. Counted in allocations, not time: each attempt allocated a parser
+// and worded an error (about six allocations a brace: 400,000 for these 64 KiB).
+func TestBracesCostNoAttempts(t *testing.T) {
+	for _, answer := range []string{strings.Repeat("{", 1<<16), strings.Repeat("{[", 1<<15), strings.Repeat("{ {", 1<<14)} {
+		allocs := testing.AllocsPerRun(3, func() {
+			_, err := FindJSON("t", answer, "claims")
+			require.Error(t, err)
+		})
+		assert.Less(t, allocs, 100.0, "%.10q…", answer)
+	}
+	// What can be read is still read: doubled braces around an object, and a '{' that ends
+	// the answer is a cut.
+	p, err := FindJSON("t", `{{"claims": [1]}}`, "claims")
+	require.NoError(t, err)
+	assert.Equal(t, `{"claims":[1]}`, js(t, p.Object))
+	_, err = FindJSON("t", "{{", "claims")
+	require.Error(t, err)
+	assert.Equal(t, diag.AnswerTruncated, err.(*diag.Error).Code)
+}
+
+// TestConflict: a key written twice with values that differ, or in two spellings Field takes for
+// one, is a conflict with where both values are; the same value twice is not.
+func TestConflict(t *testing.T) {
+	for _, tc := range []struct {
+		answer, key string
+		first, last int // byte offsets of the values; -1 for no conflict
+	}{
+		{`{"pass": true, "pass": false}`, "pass", 9, 23},
+		{`{"pass": true, "Pass": false}`, "pass", 9, 23},
+		{`{"pass": true, "PASS": true}`, "pass", -1, -1},
+		{`{"pass": [1, 2], "pass": [1, 2]}`, "pass", -1, -1},
+		{`{"pass": 1, "pass": 1.0}`, "pass", -1, -1},
+		{`{"pass": {"a": 1}, "pass": {"a": 2}}`, "pass", 9, 27},
+		{`{"reason": "a", "reason": "b", "pass": true}`, "pass", -1, -1},
+	} {
+		p, err := FindJSON("t", tc.answer, tc.key)
+		require.NoError(t, err, tc.answer)
+		first, last, ok := p.Conflict(p.Object, tc.key)
+		if tc.first < 0 {
+			assert.False(t, ok, tc.answer)
+			continue
+		}
+		require.True(t, ok, tc.answer)
+		assert.Equal(t, [2]int{tc.first, tc.last}, [2]int{first, last}, tc.answer)
+	}
 }
 
 // TestRepairPositions checks that each repair says where it was made: the span of its first

@@ -32,6 +32,16 @@ func TestReadAnswer(t *testing.T) {
 			essential: []string{"5", "4"}, bonus: []string{"5/2"}, final: "5",
 		},
 		{
+			// A compact list: the number followed by "Score" is the passage's, so the order the
+			// judge lists them in and a passage listed twice are read as written (they were
+			// numbered by order: passage 2's score went to passage 1, and a repeat was a third
+			// passage the ground truth does not have).
+			name:   "number followed by Score, out of order and repeated",
+			answer: "[ESSENTIAL PASSAGE] 2 Score: 1\n[ESSENTIAL PASSAGE] 1 Score: 5\n[BONUS PASSAGE] 1 score: 2\n\nSummary: [ESSENTIAL PASSAGE] 1 Score: 5",
+			e:      2, b: 1,
+			essential: []string{"5", "1"}, bonus: []string{"2"},
+		},
+		{
 			name:      "think block dropped",
 			answer:    "<think>[ESSENTIAL PASSAGE] 1 Score: 1</think>\n[ESSENTIAL PASSAGE] 1: Score: 5\nRECALL_Final_Score: 5",
 			e:         1,

@@ -172,10 +172,14 @@ func scanMarkerTail(s string, i int, m *marker) int {
 	return end
 }
 
-// endsNumber reports whether a passage number may end at s[i]: the end of the line or text, or
-// punctuation that ends a heading.
+// endsNumber reports whether a passage number may end at s[i]: the end of the line or text,
+// punctuation that ends a heading, or the word "Score" ("[ESSENTIAL PASSAGE] 2 Score: 4", as
+// judges list their scores; a passage's own text would not start with it).
 func endsNumber(s string, i int) bool {
 	if i >= len(s) || s[i] == '\n' || s[i] == '\r' || s[i] == '*' || s[i] == '_' || s[i] == ']' {
+		return true
+	}
+	if hasFoldPrefix(s[i:], "score") && (i+5 >= len(s) || !isWordByte(s[i+5])) {
 		return true
 	}
 	return punctLen(s, i) > 0

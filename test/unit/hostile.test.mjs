@@ -156,6 +156,32 @@ test("parse: judge answers nested far past any limit are read as data, not throw
   healthy();
 });
 
+test("a megabyte of braces, labels or score tags as a judge answer: every reader answers with a code", (t) => {
+  rj.define({ id: "hostile-score", prompt: "{{ answer }}", inputs: [{ name: "answer" }], output: { kind: "score", min: 1, max: 5, pass_at: 4 } });
+  const mb = 1 << 20;
+  for (const answer of ["{".repeat(mb), "{[".repeat(mb / 2), "Score: ".repeat(mb / 7), "<score>".repeat(mb / 7), "Score (".repeat(mb / 7)]) {
+    for (const [id, inputs] of [["claim-groundedness", claimInputs], ["answer-grounding", groundingInputs], ["hostile-score", { answer: "a" }]]) {
+      const [v] = timed(t, `${id}, ${JSON.stringify(answer.slice(0, 8))}… (${answer.length} characters)`, () => rj.parse(id, inputs, answer));
+      assert.equal(v.passed, null);
+      assert.ok(v.checks.some((c) => c.severity === "error" && c.code.startsWith("answer.")), JSON.stringify(v.checks.slice(0, 2)));
+    }
+  }
+  rj.undefine("hostile-score");
+  healthy();
+});
+
+test("datasets of many columns: 10,000 load and map, past 16,384 the file is refused with its code", (t) => {
+  const header = Array.from({ length: 10000 }, () => "question").join(",");
+  const [table] = timed(t, "a CSV header of 10,000 copies of one name", () => rj.readDataset(header + "\n" + "x,".repeat(9999) + "y\n", "csv"));
+  assert.equal(table.columns.length, 10000);
+  assert.equal(table.columns[9999], "question_10000");
+  const [m] = timed(t, "mapping 10,000 columns", () => rj.mapColumns("claim-groundedness", table.paths));
+  assert.equal(m.mapping.question, "question");
+  const e = timed(t, "a megabyte of commas", () => throwsRJ(() => rj.readDataset(",".repeat(1 << 20), "csv"), { kind: "dataset", code: "dataset.too-many-columns", line: 1 }))[0];
+  assert.match(e.message, /the header has 1,048,577 columns, more than the 16,384 this reads/);
+  healthy();
+});
+
 test("10 MB inputs: datasets, prompts, answers and template variables", (t) => {
   const row = (k) => JSON.stringify({ question: `Question ${k}?`, answer: "An answer. ".repeat(40), contexts: ["A context. ".repeat(40)] });
   const lines = [];
