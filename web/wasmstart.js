@@ -32,7 +32,9 @@ async function compileEarly(url) {
   }
 }
 
-const url = new URL("ragjudge.wasm", document.baseURI);
+// Beside this module: under v/VERSION/ when the page names the build's files there (index.html as
+// served: its preload of the wasm is then of that URL too), so that they are of one build.
+const url = new URL("ragjudge.wasm", import.meta.url);
 
 /**
  * compiled is the engine's wasm, compiled (or the Response, see compileEarly), begun at once when
@@ -53,7 +55,7 @@ function goDefined() {
     const defined = () => typeof (/** @type {any} */ (globalThis).Go) === "function";
     if (defined()) return resolve(true);
     const script = document.createElement("script");
-    script.src = "wasm_exec.js";
+    script.src = new URL("wasm_exec.js", import.meta.url).href; // as index.html preloads it
     script.onload = () => resolve(defined());
     script.onerror = () => resolve(false);
     document.head.append(script);

@@ -20,6 +20,7 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
+import { busyWhile } from "../offline.js";
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
@@ -419,7 +420,7 @@ export class RunController extends EventTarget {
   async go(c, lock) {
     const stopLivePosts = postLiveEvery(this.channel, c);
     try {
-      const end = await c.runner.start();
+      const end = await busyWhile(c.runner.start()); // the service worker's precache waits (offline.js)
       await this.store.flush();
       this.going.delete(c.run.id);
       this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
