@@ -15,7 +15,8 @@
 //           faults; 10% 500s; 10% 429s (Retry-After: 1) and 10% 500s; 20% 500s (the same calls
 //           with the 429s turned into 500s). Goals: the 429 run within 1.5x of the run without
 //           its 429s, and >= 95% of ideal without faults. --before DIR adds the same runs of the
-//           page in DIR (a web/ directory of an earlier commit, with the wasm built) to compare.
+//           page in DIR (the web/ directory of an earlier commit's checkout, with the wasm built,
+//           served by that checkout's dev server) to compare.
 // direct, bare and proxy drive chromium over a bare DevTools pipe (cdp.mjs), not Playwright, whose
 // network instrumentation of every request costs this benchmark about a tenth of its throughput.
 //
@@ -135,7 +136,7 @@ async function measure(mode, { random = null, web = null, blockSW = false } = {}
   const direct = mode === "direct" || mode === "bare";
   const tls = direct ? selfSigned() : null;
   const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct", random });
-  const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : []);
+  const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : [], web ? serveOf(web) : undefined);
   const browser = await launchRaw(process.env.CHROMIUM || "/usr/bin/chromium", [...CHROMIUM_ARGS, "--window-size=1366,900", ...(direct ? ["--ignore-certificate-errors"] : [])]);
   try {
     const page = await browser.newPage();
@@ -221,6 +222,20 @@ async function measure(mode, { random = null, web = null, blockSW = false } = {}
 }
 
 let lastBodies = null;
+
+const serveBins = new Map();
+/**
+ * serveOf builds, once, the dev server of the checkout whose web/ directory is web (a --before
+ * page is served by its own dev server, as it was delivered), and returns the binary's path.
+ */
+function serveOf(web) {
+  if (!serveBins.has(web)) {
+    const bin = join(mkdtempSync(join(tmpdir(), "ragjudge-bench-serve-")), "serve");
+    execFileSync("go", ["build", "-o", bin, "./serve"], { cwd: join(web, ".."), stdio: ["ignore", "inherit", "inherit"] });
+    serveBins.set(web, bin);
+  }
+  return serveBins.get(web);
+}
 
 /**
  * accessLog reads the dev server's access log (serve/server.go: "2006/01/02 15:04:05.000000 GET

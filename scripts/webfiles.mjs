@@ -84,9 +84,9 @@ const sha256 = (data) => createHash("sha256").update(data).digest("hex");
 export const VERSION_DIR = "v";
 
 // A reference in index.html to a file the build versions: a relative src or href naming a script,
-// a stylesheet, the wasm or JSON; not the manifest or the icons (whose own references are relative
-// to them), nor the dev server's API (no file extension). serve/precache.go pageRef is the same.
-const PAGE_REF = /(\s(?:src|href)=")([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:js|mjs|css|wasm|json))"/g;
+// a stylesheet, the wasm, JSON or an image; not the web app manifest (whose own references are
+// relative to it), nor the dev server's API (no file extension). serve/precache.go pageRef is the same.
+const PAGE_REF = /(\s(?:src|href)=")([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:js|mjs|css|wasm|json|svg|png|ico))"/g;
 
 /**
  * versionPage is index.html's text with each reference to a published file moved under

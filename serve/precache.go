@@ -162,9 +162,9 @@ const pageName = "index.html"
 const versionDir = "v"
 
 // pageRef is a reference in index.html to a file the build versions: a relative src or href
-// naming a script, a stylesheet, the wasm or JSON (not the manifest or the icons, whose own
-// references are relative to them, nor the dev server's API, which has no file extension).
-var pageRef = regexp.MustCompile(`(\s(?:src|href)=")([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:js|mjs|css|wasm|json))"`)
+// naming a script, a stylesheet, the wasm, JSON or an image (not the web app manifest, whose own
+// references are relative to it, nor the dev server's API, which has no file extension).
+var pageRef = regexp.MustCompile(`(\s(?:src|href)=")([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:js|mjs|css|wasm|json|svg|png|ico))"`)
 
 // versionPage is index.html with each of its references to a published file (pageRef) moved under
 // versionDir/version/; scripts/webfiles.mjs versionPage does the same, byte for byte.

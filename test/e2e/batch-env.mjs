@@ -37,9 +37,8 @@ export function buildServe() {
   return bin;
 }
 
-/** startServe starts the dev server against upstream and resolves to {url, close}. */
-export async function startServe(upstream, extraArgs = []) {
-  const bin = buildServe();
+/** startServe starts the dev server (bin, this checkout's by default) against upstream and resolves to {url, close}. */
+export async function startServe(upstream, extraArgs = [], bin = buildServe()) {
   const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", process.env.RAGJUDGE_WEB || join(ROOT, "web"), ...extraArgs], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],

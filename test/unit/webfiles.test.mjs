@@ -80,7 +80,7 @@ test("precacheList: each file with its sum, not the worker or its list; the vers
   }
 });
 
-test("versionPage: the page's references to the build's files go under v/VERSION/, nothing else", () => {
+test("versionPage: the page's references to the build's files go under v/VERSION/; the manifest, the API, anchors, other sites stay", () => {
   const published = new Set(["app.js", "style.css", "ragjudge.wasm", "evaluators.json", "lib/b.js", "icons/icon.svg", "manifest.webmanifest"]);
   const html = [
     '<link rel="stylesheet" href="style.css">',
@@ -98,7 +98,8 @@ test("versionPage: the page's references to the build's files go under v/VERSION
     .replace('href="ragjudge.wasm"', 'href="v/0123456789abcdef/ragjudge.wasm"')
     .replace('href="evaluators.json"', 'href="v/0123456789abcdef/evaluators.json"')
     .replace('href="lib/b.js"', 'href="v/0123456789abcdef/lib/b.js"')
-    .replace('src="app.js"', 'src="v/0123456789abcdef/app.js"');
+    .replace('src="app.js"', 'src="v/0123456789abcdef/app.js"')
+    .replace('href="icons/icon.svg"', 'href="v/0123456789abcdef/icons/icon.svg"');
   assert.equal(versionPage(html, "0123456789abcdef", published), want);
 });
 

@@ -338,7 +338,7 @@ export class RunController extends EventTarget {
     const fresh = c.claim;
     c.claim = null;
     const claim = fresh || claimRun(c.run.id);
-    const calls = await this.calls();
+    const calls = await busyWhile(this.calls()); // busy from here (offline.js): the worker's start can take a while
     const lock = fresh ? { held: true, release: () => claim.then((l) => l.release()) } : await claim;
     if (this.cur !== c || going(c.runner)) return lock.release();
     if (!lock.held) {
