@@ -41,7 +41,8 @@ const url = new URL("ragjudge.wasm", import.meta.url);
  * the page comes from the network; null when it comes from the service worker's cache.
  * @type {Promise<WebAssembly.Module|Response>|null}
  */
-const compiled = navigator.serviceWorker?.controller ? null : compileEarly(url);
+const fromCache = !!navigator.serviceWorker?.controller;
+const compiled = compileEarly(url);
 
 /**
  * goDefined runs Go's wasm_exec.js (index.html preloads it), which defines the Go class, and
@@ -92,10 +93,10 @@ let starting = null;
  * @param {Promise<unknown>} [after] @returns {Promise<RunningGo|WebAssembly.Module|Response>}
  */
 export function start(after) {
-  starting ??= Promise.all([compiled ?? compileEarly(url), goDefined(), after]).then(([module, ok]) =>
+  starting ??= Promise.all([compiled, goDefined(), after]).then(([module, ok]) =>
     // Go failing to start here fails alike in load(), which says why as it always has.
     module instanceof WebAssembly.Module && ok ? startGo(module).catch(() => module) : module);
   return starting;
 }
 
-if (compiled) start().catch(() => {}); // app.js says why, once the shell is drawn
+if (!fromCache) start().catch(() => {}); // app.js says why, once the shell is drawn
