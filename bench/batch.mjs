@@ -21,7 +21,7 @@
 // network instrumentation of every request costs this benchmark about a tenth of its throughput.
 //
 //   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table|faults|firstvisit]
-//                        [--repeat 3] [--before DIR]
+//                        [--repeat 3] [--before DIR] [--delay MS]
 //   (--only direct also runs bare, which replays direct's requests)
 
 import { execFileSync } from "node:child_process";
@@ -41,6 +41,7 @@ const ROWS = Number(opt("--rows", 1000));
 const LATENCY = Number(opt("--latency", 100));
 const CONC = Number(opt("--concurrency", 16));
 const ONLY = opt("--only", "");
+const DELAY = Number(opt("--delay", 0));
 
 function selfSigned() {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-bench-tls-"));
@@ -156,6 +157,7 @@ async function measure(mode, { random = null, web = null, blockSW = false } = {}
     await page.evaluate(setUp, { rows: ROWS, conc: CONC, jsonl: datasetJSONL(ROWS) });
     await page.waitFor(chooseEvaluator, "answer-grounding", { what: "the evaluator list" });
     await page.waitFor(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent), undefined, { timeoutMs: 60_000, what: "the estimate" });
+    if (DELAY) await new Promise((r) => setTimeout(r, DELAY)); // --delay: a user who looks before pressing Run
     await page.evaluate(() => {
       window.__longtasks = [];
       document.querySelector('[data-ref="batch-run"]').click();
