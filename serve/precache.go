@@ -95,8 +95,50 @@ func (s *static) precache() (precacheList, *staticEntry, error) {
 	}
 	s.mu.Lock()
 	s.list, s.page, s.listStamp = list, page, stamp
+	if n := len(s.versions); n == 0 || s.versions[n-1].version != list.Version {
+		sums := make(map[string]string, len(list.Files))
+		for _, f := range list.Files {
+			sums[f[0]] = f[1]
+		}
+		s.versions = append(s.versions, listedVersion{list.Version, sums})
+		if len(s.versions) > keptVersions {
+			s.versions = s.versions[1:]
+		}
+	}
 	s.mu.Unlock()
 	return list, page, nil
+}
+
+// listedVersion is the sum of each file of a version this server listed.
+type listedVersion struct {
+	version string
+	sums    map[string]string // path → hex SHA-256
+}
+
+// keptVersions is how many versions' sums are kept: the pages still open after a few rebuilds.
+const keptVersions = 16
+
+// sumIn is file's SHA-256 in version, when this server listed that version (index.html excepted:
+// its listed sum is of the page as served); ok is false otherwise. A request for
+// v/VERSION/FILE is kept for good only when FILE still has those bytes: one stat and no walk of
+// the directory per request.
+func (s *static) sumIn(version, file string) (sum [32]byte, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.versions {
+		if v.version != version {
+			continue
+		}
+		h, found := v.sums[file]
+		if !found || file == pageName {
+			return sum, false
+		}
+		if b, err := hex.DecodeString(h); err == nil && len(b) == len(sum) {
+			copy(sum[:], b)
+			return sum, true
+		}
+	}
+	return sum, false
 }
 
 // computePrecache sums files. The version is a hash over every file's name and sum, index.html

@@ -176,6 +176,17 @@ func TestPageNamesTheBuildsFilesUnderItsVersionKeptForGood(t *testing.T) {
 	assert.Equal(t, "body { color: red; }", string(got))
 	_, page := get(t, srv.URL+"/", nil)
 	assert.NotContains(t, string(page), v)
+	// A file the rebuild left as it was is still those bytes under the old version: kept for good
+	// (a page of the earlier build still open asks for it there), and under the new one.
+	resp, _ = get(t, srv.URL+"/"+v+"app.mjs", nil)
+	assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+	_, body = get(t, srv.URL+"/precache.js", nil)
+	resp, got = get(t, srv.URL+"/v/"+readPrecache(t, body).Version+"/style.css", nil)
+	assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+	assert.Equal(t, "body { color: red; }", string(got))
+	// index.html itself is never kept without asking, wherever it is asked for.
+	resp, _ = get(t, srv.URL+"/v/"+readPrecache(t, body).Version+"/index.html", nil)
+	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"))
 }
 
 func TestManifestAndServiceWorkerTypes(t *testing.T) {

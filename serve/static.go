@@ -20,10 +20,10 @@ import (
 // static serves the page's files from one directory with explicit MIME types, compressed when
 // the browser accepts it. The page (index.html) names the build's files under
 // v/VERSION/ (versionPage, VERSION the precache version, a hash over every file): those are sent
-// with Cache-Control: immutable, so a warm load asks for nothing that has not changed, and a
-// rebuild is a new VERSION, new URLs. Everything else (index.html, the files at their own names,
-// a VERSION that is no longer the build's) has validators instead of freshness: Cache-Control:
-// no-cache, a 304 when nothing changed.
+// with Cache-Control: immutable while they are the bytes they were in VERSION, so a warm load asks
+// for nothing that has not changed, and a rebuild is a new VERSION, new URLs. Everything else
+// (index.html, the files at their own names, a file changed since its VERSION) has validators
+// instead of freshness: Cache-Control: no-cache, a 304 when nothing changed.
 //
 // A file with precompressed siblings beside it (`make build` writes ragjudge.wasm.br and
 // ragjudge.wasm.gz) is sent as the best of them the request accepts: brotli, then gzip, then the
@@ -40,6 +40,8 @@ type static struct {
 	list      precacheList
 	page      *staticEntry
 	listStamp string
+	// The files' sums in the last versions listed, newest last (sumIn).
+	versions []listedVersion
 }
 
 // staticEntry is one file as last read, with its compressed forms; it is reused while the file
@@ -129,17 +131,17 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.servePrecache(w, r)
 		return
 	}
-	// A file of the build under v/VERSION/: kept for good when VERSION is the build's now; a page
-	// of an earlier build that asks for one gets the file as it is now, revalidated.
-	cacheControl := "no-cache"
+	// A file of the build under v/VERSION/: kept for good when it is the bytes it had in VERSION
+	// (known from the lists computed here, precache.go sumIn); one that has changed since, or of a
+	// VERSION this server never listed, is the file as it is now, revalidated.
+	var want [32]byte
+	versionedFile := false
 	if version, file, ok := versioned(rel); ok {
 		rel = file
-		if list, _, err := s.precache(); err == nil && list.Version == version {
-			cacheControl = "public, max-age=31536000, immutable"
-		}
+		want, versionedFile = s.sumIn(version, file)
 	}
 	if rel == pageName {
-		s.servePage(w, r, cacheControl)
+		s.servePage(w, r)
 		return
 	}
 	info, err := s.root.Stat(rel)
@@ -169,7 +171,7 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Cache-Control", cacheControl)
+	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if ext == ".html" {
 		pageHeaders(h)
@@ -193,8 +195,14 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if compressible[ext] {
 		h.Add("Vary", "Accept-Encoding")
 	}
+	if versionedFile && e.sum == want {
+		h.Set("Cache-Control", immutable)
+	}
 	serveEntry(w, r, e)
 }
+
+// immutable is the cache life of a file of the build under v/VERSION/: its bytes never change.
+const immutable = "public, max-age=31536000, immutable"
 
 // pageHeaders are the headers of an HTML page: it carries its own CSP in a meta tag; framing can
 // only be refused by header.
@@ -206,7 +214,7 @@ func pageHeaders(h http.Header) {
 
 // servePage answers index.html as the service worker's list has it: with its references to the
 // build's files under v/VERSION/ (precache.go versionPage).
-func (s *static) servePage(w http.ResponseWriter, r *http.Request, cacheControl string) {
+func (s *static) servePage(w http.ResponseWriter, r *http.Request) {
 	_, page, err := s.precache()
 	if err != nil || page == nil {
 		http.NotFound(w, r)
@@ -214,7 +222,7 @@ func (s *static) servePage(w http.ResponseWriter, r *http.Request, cacheControl 
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentTypes[".html"])
-	h.Set("Cache-Control", cacheControl)
+	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Add("Vary", "Accept-Encoding")
 	pageHeaders(h)
