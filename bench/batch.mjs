@@ -137,7 +137,8 @@ async function measure(mode, { random = null, web = null, blockSW = false } = {}
   const direct = mode === "direct" || mode === "bare";
   const tls = direct ? selfSigned() : null;
   const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct", random });
-  const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : [], web ? serveOf(web) : undefined);
+  process.env.RAGJUDGE_SERVE = web ? serveOf(web) : ""; // batch-env.mjs buildServe
+  const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : []);
   const browser = await launchRaw(process.env.CHROMIUM || "/usr/bin/chromium", [...CHROMIUM_ARGS, "--window-size=1366,900", ...(direct ? ["--ignore-certificate-errors"] : [])]);
   try {
     const page = await browser.newPage();

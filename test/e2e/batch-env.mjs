@@ -26,8 +26,12 @@ export const CHROMIUM_ARGS = [
 ];
 
 let built = null;
-/** buildServe compiles ./serve once per process and returns the binary's path. */
+/**
+ * buildServe compiles ./serve once per process and returns the binary's path; RAGJUDGE_SERVE, when
+ * set, names another one (a benchmark's earlier build, bench/batch.mjs --before).
+ */
 export function buildServe() {
+  if (process.env.RAGJUDGE_SERVE) return process.env.RAGJUDGE_SERVE;
   if (built) return built;
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-batch-"));
   const bin = join(dir, "serve");
@@ -37,8 +41,9 @@ export function buildServe() {
   return bin;
 }
 
-/** startServe starts the dev server (bin, this checkout's by default) against upstream and resolves to {url, close}. */
-export async function startServe(upstream, extraArgs = [], bin = buildServe()) {
+/** startServe starts the dev server against upstream and resolves to {url, close}. */
+export async function startServe(upstream, extraArgs = []) {
+  const bin = buildServe();
   const child = spawn(bin, ["-addr", "127.0.0.1:0", "-upstream", upstream, "-web", process.env.RAGJUDGE_WEB || join(ROOT, "web"), ...extraArgs], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],

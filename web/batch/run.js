@@ -12,6 +12,7 @@ import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./run
 import { CallRoute } from "./callroute.js";
 import { requestSettings } from "./endpoint.js";
 import { LiveRows } from "./live.js";
+import { busyWhile } from "../offline.js";
 import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
@@ -20,7 +21,6 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
-import { busyWhile } from "../offline.js";
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
