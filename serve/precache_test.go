@@ -74,7 +74,6 @@ func TestPrecacheIsTheSameAsTheBuildScripts(t *testing.T) {
 	dir, _ := webFixture(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "ragjudge.wasm.br"), []byte("br"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "sw.js"), []byte("//"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(versionedPage), 0o644))
 	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstream: "http://127.0.0.1:1"}))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/precache.js", nil)
@@ -86,15 +85,30 @@ func TestPrecacheIsTheSameAsTheBuildScripts(t *testing.T) {
 	want, err := os.ReadFile(out)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(body))
+}
 
-	// index.html as served is the one make dist writes.
+// The page as the dev server serves it, with its list, is the one `make dist` writes.
+func TestPageIsTheSameAsTheBuildScripts(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir, _ := webFixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(versionedPage), 0o644))
+	srv := httptest.NewServer(newStatic(dir))
+	defer srv.Close()
+	_, body := get(t, srv.URL+"/precache.js", nil)
+	_, page := get(t, srv.URL+"/", nil)
+
 	dist := filepath.Join(t.TempDir(), "dist")
-	msg, err = exec.Command(node, filepath.Join("..", "scripts", "webfiles.mjs"), "dist", dir, dist).CombinedOutput()
+	msg, err := exec.Command(node, filepath.Join("..", "scripts", "webfiles.mjs"), "dist", dir, dist).CombinedOutput()
 	require.NoError(t, err, string(msg))
 	wantPage, err := os.ReadFile(filepath.Join(dist, "index.html"))
 	require.NoError(t, err)
-	_, page := get(t, srv.URL+"/", nil)
 	assert.Equal(t, string(wantPage), string(page))
+	wantList, err := os.ReadFile(filepath.Join(dist, "precache.js"))
+	require.NoError(t, err)
+	assert.Equal(t, string(wantList), string(body))
 	assert.Contains(t, string(page), `src="v/`+readPrecache(t, body).Version+`/app.mjs"`)
 }
 
@@ -114,7 +128,7 @@ const versionedPage = `<!doctype html><html><head>
 func TestPageNamesTheBuildsFilesUnderItsVersionKeptForGood(t *testing.T) {
 	dir, files := webFixture(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(versionedPage), 0o644))
-	srv := httptest.NewServer(newServer(config{WebDir: dir, Upstream: "http://127.0.0.1:1"}))
+	srv := httptest.NewServer(newStatic(dir))
 	defer srv.Close()
 	_, body := get(t, srv.URL+"/precache.js", nil)
 	list := readPrecache(t, body)
