@@ -15,12 +15,13 @@
 //           faults; 10% 500s; 10% 429s (Retry-After: 1) and 10% 500s; 20% 500s (the same calls
 //           with the 429s turned into 500s). Goals: the 429 run within 1.5x of the run without
 //           its 429s, and >= 95% of ideal without faults. --before DIR adds the same runs of the
-//           page in DIR (a web/ directory of an earlier commit, with the wasm built) to compare.
+//           page in DIR (the web/ directory of an earlier commit's checkout, with the wasm built,
+//           served by that checkout's dev server) to compare.
 // direct, bare and proxy drive chromium over a bare DevTools pipe (cdp.mjs), not Playwright, whose
 // network instrumentation of every request costs this benchmark about a tenth of its throughput.
 //
-//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table|faults]
-//                        [--repeat 3] [--before DIR]
+//   node bench/batch.mjs [--rows 1000] [--latency 100] [--concurrency 16] [--only direct|proxy|table|faults|firstvisit]
+//                        [--repeat 3] [--before DIR] [--delay MS]
 //   (--only direct also runs bare, which replays direct's requests)
 
 import { execFileSync } from "node:child_process";
@@ -40,6 +41,7 @@ const ROWS = Number(opt("--rows", 1000));
 const LATENCY = Number(opt("--latency", 100));
 const CONC = Number(opt("--concurrency", 16));
 const ONLY = opt("--only", "");
+const DELAY = Number(opt("--delay", 0));
 
 function selfSigned() {
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-bench-tls-"));
@@ -131,10 +133,11 @@ function bare({ url, bodies, conc }) {
  * measure runs the benchmark once in mode; random: the fake upstream's random faults
  * (batch-upstream.mjs), web: the page's directory to serve instead of this checkout's.
  */
-async function measure(mode, { random = null, web = null } = {}) {
+async function measure(mode, { random = null, web = null, blockSW = false } = {}) {
   const direct = mode === "direct" || mode === "bare";
   const tls = direct ? selfSigned() : null;
   const upstream = await startFakeUpstream({ latencyMs: LATENCY, faults: false, cors: direct, tls, keepBodies: mode === "direct", random });
+  process.env.RAGJUDGE_SERVE = web ? serveOf(web) : ""; // batch-env.mjs buildServe
   const serve = await startServe(upstream.url + "/v1", web ? ["-web", web] : []);
   const browser = await launchRaw(process.env.CHROMIUM || "/usr/bin/chromium", [...CHROMIUM_ARGS, "--window-size=1366,900", ...(direct ? ["--ignore-certificate-errors"] : [])]);
   try {
@@ -147,12 +150,15 @@ async function measure(mode, { random = null, web = null } = {}) {
       return { mode, wall: ms / 1000, ideal: (ROWS * LATENCY) / 1000 / CONC, meanInflight: st.busyMs / (st.last - st.first), meanCallMs: st.busyMs / st.calls, maxInflight: st.maxInflight, calls: st.calls };
     }
     const settings = direct ? { endpoint: "direct", baseURL: upstream.url + "/v1", model: "fake-judge" } : { endpoint: "proxy", model: "fake-judge" };
+    // The page as a browser without service workers sees it (offline.js and wasmstart.js test navigator.serviceWorker).
+    if (blockSW) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "serviceWorker", { get: () => undefined, configurable: true }));
     await page.addInitScript(pageHooks, settings);
     await page.goto(serve.url + "/#batch");
     await page.waitFor(() => document.documentElement.dataset.ready === "true" && !!document.querySelector('[data-ref="batch-setup"]'), undefined, { what: "the Batch view" });
     await page.evaluate(setUp, { rows: ROWS, conc: CONC, jsonl: datasetJSONL(ROWS) });
     await page.waitFor(chooseEvaluator, "answer-grounding", { what: "the evaluator list" });
     await page.waitFor(() => /About [\d,]+ calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent), undefined, { timeoutMs: 60_000, what: "the estimate" });
+    if (DELAY) await new Promise((r) => setTimeout(r, DELAY)); // --delay: a user who looks before pressing Run
     await page.evaluate(() => {
       window.__longtasks = [];
       document.querySelector('[data-ref="batch-run"]').click();
@@ -209,6 +215,7 @@ async function measure(mode, { random = null, web = null } = {}) {
       byFault: { ...st.byFault },
       withoutVerdict: Number((/([\d,]+) without a verdict/.exec(r.text) || ["", "-1"])[1].replace(/,/g, "")),
       text: r.text,
+      ...accessLog(serve.stderr(), r.click.wall, r.done.wall),
     };
   } finally {
     await browser.close();
@@ -218,6 +225,40 @@ async function measure(mode, { random = null, web = null } = {}) {
 }
 
 let lastBodies = null;
+
+const serveBins = new Map();
+/**
+ * serveOf builds, once, the dev server of the checkout whose web/ directory is web (a --before
+ * page is served by its own dev server, as it was delivered), and returns the binary's path.
+ */
+function serveOf(web) {
+  if (!serveBins.has(web)) {
+    const bin = join(mkdtempSync(join(tmpdir(), "ragjudge-bench-serve-")), "serve");
+    execFileSync("go", ["build", "-o", bin, "./serve"], { cwd: join(web, ".."), stdio: ["ignore", "inherit", "inherit"] });
+    serveBins.set(web, bin);
+  }
+  return serveBins.get(web);
+}
+
+/**
+ * accessLog reads the dev server's access log (serve/server.go: "2006/01/02 15:04:05.000000 GET
+ * /path 200 1.2ms", each line written when its answer ends): how many times the wasm was sent,
+ * and how many of the page's own files were answered between from and to (ms since the epoch).
+ */
+function accessLog(log, from, to) {
+  let wasm = 0;
+  let during = 0;
+  let files = 0;
+  for (const line of log.split("\n")) {
+    const m = /^(\d{4})\/(\d\d)\/(\d\d) (\d\d:\d\d:\d\d\.\d+) GET (\S+) (\d+)/.exec(line);
+    if (!m || m[5].startsWith("/ragjudge/") || m[5].startsWith("/v1/")) continue;
+    files++;
+    if (/\/ragjudge\.wasm$/.test(m[5]) && m[6] === "200") wasm++;
+    const at = new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}`).getTime();
+    if (at >= from && at <= to) during++;
+  }
+  return { wasmSent: wasm, filesDuringRun: during, filesAsked: files };
+}
 
 /**
  * table: a finished 10,000-row run (seeded straight into IndexedDB through the page's own store
@@ -335,6 +376,44 @@ async function faultsBench() {
       `  ${v.name.padEnd(6)} 429s+500s / 500s only = ${(faulty / med(contenders[1].name)).toFixed(2)}x; / 429s as 500s = ${(faulty / med(contenders[3].name)).toFixed(2)}x (goal <= 1.5x); no faults ${((ideal / med(contenders[0].name)) * 100).toFixed(1)}% of ideal (goal >= 95%)`,
     );
   }
+}
+
+/**
+ * firstVisitBench: a first visit's run with the page's service worker allowed and blocked, of this
+ * page and, with --before DIR, of DIR's, interleaved (one of each in turn, REPEAT times).
+ */
+async function firstVisitBench() {
+  const repeat = Number(opt("--repeat", 5));
+  const before = opt("--before", "");
+  const versions = [{ name: "this", web: null }];
+  if (before) versions.push({ name: "before", web: before });
+  const contenders = [];
+  for (const v of versions) for (const blockSW of [false, true]) contenders.push({ ...v, blockSW, label: `${v.name} ${blockSW ? "no worker" : "worker"}` });
+  const runs = [];
+  console.log(`firstvisit: ${repeat} rounds, load average ${loadavg()} at the start`);
+  for (let i = 0; i < repeat; i++) {
+    const order = i % 2 ? [...contenders].reverse() : contenders;
+    for (const c of order) {
+      const r = await measure("proxy", { web: c.web, blockSW: c.blockSW });
+      runs.push({ ...r, label: c.label });
+      console.log(`  round ${i + 1} ${c.label.padEnd(17)} wall ${r.wall.toFixed(2)} s, first call ${r.leadMs} ms after Run, longest task ${r.longest.toFixed(0)} ms; wasm sent ${r.wasmSent}x, ${r.filesDuringRun} files answered during the run (${r.filesAsked} in all); load ${loadavg()}`);
+    }
+  }
+  const ideal = (ROWS * LATENCY) / 1000 / CONC;
+  console.log(`firstvisit: medians of ${repeat} (ideal ${ideal.toFixed(2)} s); load average ${loadavg()} at the end`);
+  const med = (label, k) => median(runs.filter((r) => r.label === label).map((r) => r[k]));
+  for (const c of contenders) {
+    console.log(`  ${c.label.padEnd(17)} wall ${med(c.label, "wall").toFixed(2)} s = ${((ideal / med(c.label, "wall")) * 100).toFixed(1)}% of ideal; first call ${med(c.label, "leadMs").toFixed(0)} ms after Run; longest task ${med(c.label, "longest").toFixed(0)} ms; wasm sent ${med(c.label, "wasmSent")}x; ${med(c.label, "filesDuringRun")} files answered during the run`);
+  }
+  for (const v of versions) {
+    console.log(`  ${v.name.padEnd(6)} worker / no worker = ${(med(`${v.name} worker`, "wall") / med(`${v.name} no worker`, "wall")).toFixed(2)}x (goal <= 1.1x)`);
+  }
+}
+
+if (ONLY === "firstvisit") {
+  console.log(`bench/batch: ${ROWS} rows, fake upstream latency ${LATENCY} ms, concurrency ${CONC}; ideal ${((ROWS * LATENCY) / 1000 / CONC).toFixed(2)} s`);
+  await firstVisitBench();
+  process.exit(0);
 }
 
 if (ONLY === "faults") {

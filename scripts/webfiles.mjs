@@ -18,8 +18,15 @@
 // with the SHA-256 of its bytes; its version is a hash over those names and sums, so any change to
 // any file is a new version, and the service worker checks each file it caches against its sum
 // (a file fetched while a deploy is half done cannot slip into a version). serve/ answers
-// /precache.js with the same list computed from its web directory (static.go, precacheList):
-// both follow the rules of publishedFiles.
+// /precache.js with the same list computed from its web directory (precache.go): both follow the
+// rules of publishedFiles.
+//
+// Every file of a build is also published under v/VERSION/ (VERSION the precache version), and
+// index.html, as served, names the build's files there (versionPage): a browser keeps those for
+// good (Cache-Control: immutable), while index.html, sw.js and precache.js are revalidated. The
+// modules import each other by relative path, so what a module under v/VERSION/ imports, or a
+// worker or stylesheet it names relative to itself, is of the same build, with no build step: the
+// dev server answers v/VERSION/PATH from PATH, and make dist copies the files there.
 
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync, readdirSync, statSync, mkdirSync, copyFileSync, rmSync, utimesSync, renameSync, existsSync } from "node:fs";
@@ -57,12 +64,37 @@ export function publishedFiles(web) {
  * @param {string} web @returns {{version: string, files: [string, string][]}}
  */
 export function precacheList(web) {
+  const published = publishedFiles(web);
   /** @type {[string, string][]} */
-  const files = publishedFiles(web)
+  const files = published
     .filter((f) => !NOT_PRECACHED.has(f))
-    .map((f) => [f, createHash("sha256").update(readFileSync(join(web, f))).digest("hex")]);
-  const version = createHash("sha256").update(files.map(([f, sum]) => f + " " + sum + "\n").join("")).digest("hex").slice(0, 16);
+    .map((f) => [f, sha256(readFileSync(join(web, f)))]);
+  const version = sha256(files.map(([f, sum]) => f + " " + sum + "\n").join("")).slice(0, 16);
+  // index.html is listed with the sum of the page as served (versionPage), the version being of
+  // the files as they are in web/.
+  const page = files.find(([f]) => f === "index.html");
+  if (page) page[1] = sha256(versionPage(readFileSync(join(web, "index.html"), "utf8"), version, new Set(published)));
   return { version, files };
+}
+
+/** sha256 is the hex SHA-256 of data. @param {string|Buffer} data */
+const sha256 = (data) => createHash("sha256").update(data).digest("hex");
+
+/** VERSION_DIR is the folder the build's files are also published under, as v/VERSION/PATH. */
+export const VERSION_DIR = "v";
+
+// A reference in index.html to a file the build versions: a relative src or href naming a script,
+// a stylesheet, the wasm, JSON or an image; not the web app manifest (whose own references are
+// relative to it), nor the dev server's API (no file extension). serve/precache.go pageRef is the same.
+const PAGE_REF = /(\s(?:src|href)=")([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:js|mjs|css|wasm|json|svg|png|ico))"/g;
+
+/**
+ * versionPage is index.html's text with each reference to a published file moved under
+ * v/VERSION/, as the dev server serves it (serve/precache.go versionPage, byte for byte).
+ * @param {string} html @param {string} version @param {Set<string>} published
+ */
+export function versionPage(html, version, published) {
+  return html.replace(PAGE_REF, (m, attr, ref) => (published.has(posix.normalize(ref)) && !ref.includes("..") ? `${attr}${VERSION_DIR}/${version}/${ref}"` : m));
 }
 
 /** precacheScript is precache.js's text for list (serve/ writes the same bytes). */
@@ -189,9 +221,9 @@ export function withShell(html, evaluators) {
   return html.slice(0, a) + SHELL_BEGIN + shellHTML(evaluators, indent) + html.slice(b);
 }
 
-// headersFile is _headers (Netlify and Cloudflare Pages read it) for a dist folder. A request
-// takes the headers of every rule its path matches, so each header is set by one rule only.
-function headersFile() {
+// headersFile is _headers (Netlify and Cloudflare Pages read it) for a dist folder of version. A
+// request takes the headers of every rule its path matches, so each header is set by one rule only.
+function headersFile(version) {
   return `# Headers for static hosts that read this file (Netlify, Cloudflare Pages); see the README.
 #
 # Cache life: every file revalidates (Cache-Control: no-cache, answered 304 while unchanged). The
@@ -205,30 +237,38 @@ function headersFile() {
 # Cloudflare Pages compress on their own and do not use them; never serve a .br or .gz copy under
 # the wasm's name without "Content-Encoding: br" or "gzip" and "Vary: Accept-Encoding".
 /*
-  Cache-Control: no-cache
   X-Content-Type-Options: nosniff
+/v/*
+  Cache-Control: public, max-age=31536000, immutable
 /
+  Cache-Control: no-cache
   Content-Security-Policy: frame-ancestors 'none'
   X-Frame-Options: DENY
   Referrer-Policy: no-referrer
 /index.html
+  Cache-Control: no-cache
   Content-Security-Policy: frame-ancestors 'none'
   X-Frame-Options: DENY
   Referrer-Policy: no-referrer
 /ragjudge.wasm
   Content-Type: application/wasm
+/v/${version}/ragjudge.wasm
+  Content-Type: application/wasm
 /manifest.webmanifest
   Content-Type: application/manifest+json
 /sw.js
+  Cache-Control: no-cache
   Content-Type: text/javascript; charset=utf-8
 /precache.js
+  Cache-Control: no-cache
   Content-Type: text/javascript; charset=utf-8
 `;
 }
 
 /**
  * dist writes out: the published files of web (with the wasm's .br and .gz copies, their times
- * kept), precache.js and _headers; a folder to upload as it is.
+ * kept), each also under v/VERSION/, index.html as served (versionPage), precache.js and
+ * _headers; a folder to upload as it is.
  * @param {string} web @param {string} out
  */
 export function dist(web, out) {
@@ -246,18 +286,21 @@ export function dist(web, out) {
       }
     }
   }
-  for (const f of copies) {
-    const to = join(tmp, f);
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(join(web, f), to);
+  const list = precacheList(web);
+  const versioned = copies.filter((f) => f !== "index.html").map((f) => posix.join(VERSION_DIR, list.version, f));
+  for (const [f, to] of [...copies.map((f) => [f, f]), ...copies.filter((f) => f !== "index.html").map((f, i) => [f, versioned[i]])]) {
+    const path = join(tmp, to);
+    mkdirSync(dirname(path), { recursive: true });
+    copyFileSync(join(web, f), path);
     const st = statSync(join(web, f));
-    utimesSync(to, st.atime, st.mtime);
+    utimesSync(path, st.atime, st.mtime);
   }
-  writeFileSync(join(tmp, "precache.js"), precacheScript(precacheList(tmp)));
-  writeFileSync(join(tmp, "_headers"), headersFile());
+  if (existsSync(join(web, "index.html"))) writeFileSync(join(tmp, "index.html"), versionPage(readFileSync(join(web, "index.html"), "utf8"), list.version, new Set(names)));
+  writeFileSync(join(tmp, "precache.js"), precacheScript(list));
+  writeFileSync(join(tmp, "_headers"), headersFile(list.version));
   rmSync(out, { recursive: true, force: true });
   renameSync(tmp, out);
-  return copies.length + 2;
+  return copies.length + versioned.length + 2;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -282,7 +325,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(arg, precacheScript(precacheList(web)));
   } else if (cmd === "dist" && arg) {
     const n = dist(web, arg);
-    console.log(`${arg}: ${n} files, version ${precacheList(arg).version}`);
+    console.log(`${arg}: ${n} files, version ${precacheList(web).version}`);
   } else {
     console.error("usage: node scripts/webfiles.mjs preload WEB [--check] | precache WEB OUT.js | dist WEB DIR");
     process.exit(2);

@@ -87,6 +87,122 @@ func TestPrecacheIsTheSameAsTheBuildScripts(t *testing.T) {
 	assert.Equal(t, string(want), string(body))
 }
 
+// The page as the dev server serves it, with its list, is the one `make dist` writes.
+func TestPageIsTheSameAsTheBuildScripts(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir, _ := webFixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(versionedPage), 0o644))
+	srv := httptest.NewServer(newStatic(dir))
+	defer srv.Close()
+	_, body := get(t, srv.URL+"/precache.js", nil)
+	_, page := get(t, srv.URL+"/", nil)
+
+	dist := filepath.Join(t.TempDir(), "dist")
+	msg, err := exec.Command(node, filepath.Join("..", "scripts", "webfiles.mjs"), "dist", dir, dist).CombinedOutput()
+	require.NoError(t, err, string(msg))
+	wantPage, err := os.ReadFile(filepath.Join(dist, "index.html"))
+	require.NoError(t, err)
+	assert.Equal(t, string(wantPage), string(page))
+	wantList, err := os.ReadFile(filepath.Join(dist, "precache.js"))
+	require.NoError(t, err)
+	assert.Equal(t, string(wantList), string(body))
+	assert.Contains(t, string(page), `src="v/`+readPrecache(t, body).Version+`/app.mjs"`)
+}
+
+// versionedPage is an index.html with references of every kind: to the build's files (versioned),
+// to the manifest, an icon, the API, an anchor and a file there is not (left as they are).
+const versionedPage = `<!doctype html><html><head>
+<link rel="stylesheet" href="style.css">
+<link rel="preload" href="ragjudge.wasm" as="fetch" type="application/wasm" crossorigin>
+<link rel="preload" href="examples/seed.json" as="fetch">
+<link rel="preload" href="ragjudge/config" as="fetch">
+<link rel="modulepreload" href="ragjudge.js">
+<link rel="manifest" href="manifest.webmanifest"><link rel="icon" href="icons/icon.svg">
+<script type="module" src="app.mjs"></script>
+</head><body><a href="#main">skip</a><script src="missing.js"></script><script src="tiny.js"></script></body></html>
+`
+
+func TestPageNamesTheBuildsFilesUnderItsVersionKeptForGood(t *testing.T) {
+	dir, files := webFixture(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte(versionedPage), 0o644))
+	srv := httptest.NewServer(newStatic(dir))
+	defer srv.Close()
+	_, body := get(t, srv.URL+"/precache.js", nil)
+	list := readPrecache(t, body)
+	v := "v/" + list.Version + "/"
+
+	for _, path := range []string{"/", "/index.html"} {
+		resp, page := get(t, srv.URL+path, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), path)
+		assert.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+		assert.Equal(t, "DENY", resp.Header.Get("X-Frame-Options"))
+		for _, ref := range []string{`href="` + v + `style.css"`, `href="` + v + `ragjudge.wasm"`, `href="` + v + `examples/seed.json"`, `href="` + v + `ragjudge.js"`, `src="` + v + `app.mjs"`, `src="` + v + `tiny.js"`,
+			`href="ragjudge/config"`, `href="manifest.webmanifest"`, `href="icons/icon.svg"`, `href="#main"`, `src="missing.js"`} {
+			assert.Contains(t, string(page), ref, path)
+		}
+		// The list's sum of index.html is the page as served: what the service worker checks.
+		for _, f := range list.Files {
+			if f[0] == "index.html" {
+				assert.Equal(t, hashHex(page), f[1])
+			}
+		}
+		// Compressed, and revalidated by its own ETag.
+		resp, gz := get(t, srv.URL+path, map[string]string{"Accept-Encoding": "gzip"})
+		assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"))
+		assert.Equal(t, string(page), string(gunzip(t, gz)))
+		resp2, _ := get(t, srv.URL+path, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": resp.Header.Get("ETag")})
+		assert.Equal(t, http.StatusNotModified, resp2.StatusCode)
+	}
+
+	// The build's files under its version: the same bytes, kept for good.
+	for _, f := range []string{"style.css", "ragjudge.wasm", "app.mjs", "examples/seed.json"} {
+		resp, got := get(t, srv.URL+"/"+v+f, nil)
+		require.Equal(t, http.StatusOK, resp.StatusCode, f)
+		assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"), f)
+		assert.Equal(t, string(files[f]), string(got), f)
+		resp, _ = get(t, srv.URL+"/"+f, nil)
+		assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"), "at its own name: "+f)
+	}
+	resp, _ := get(t, srv.URL+"/"+v+"ragjudge.wasm", nil)
+	assert.Equal(t, "application/wasm", resp.Header.Get("Content-Type"))
+	// Another version (an earlier build's page): the file as it is now, revalidated.
+	resp, got := get(t, srv.URL+"/v/0123456789abcdef/style.css", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"))
+	assert.Equal(t, string(files["style.css"]), string(got))
+	// Not files: a version folder alone, a path outside the web directory, a dotfile.
+	for _, path := range []string{"/v/", "/v/" + list.Version, "/" + v + "../../.git/config", "/" + v + ".git/config", "/" + v + "nothing.js"} {
+		resp, _ := get(t, srv.URL+path, nil)
+		assert.Contains(t, []int{http.StatusNotFound, http.StatusMovedPermanently}, resp.StatusCode, path)
+		assert.NotEqual(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"), path)
+	}
+
+	// A rebuild is a new version: the old one's URLs are no longer kept for good.
+	later := time.Now().Add(time.Second)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "style.css"), []byte("body { color: red; }"), 0o644))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "style.css"), later, later))
+	resp, got = get(t, srv.URL+"/"+v+"style.css", nil)
+	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"))
+	assert.Equal(t, "body { color: red; }", string(got))
+	_, page := get(t, srv.URL+"/", nil)
+	assert.NotContains(t, string(page), v)
+	// A file the rebuild left as it was is still those bytes under the old version: kept for good
+	// (a page of the earlier build still open asks for it there), and under the new one.
+	resp, _ = get(t, srv.URL+"/"+v+"app.mjs", nil)
+	assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+	_, body = get(t, srv.URL+"/precache.js", nil)
+	resp, got = get(t, srv.URL+"/v/"+readPrecache(t, body).Version+"/style.css", nil)
+	assert.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+	assert.Equal(t, "body { color: red; }", string(got))
+	// index.html itself is never kept without asking, wherever it is asked for.
+	resp, _ = get(t, srv.URL+"/v/"+readPrecache(t, body).Version+"/index.html", nil)
+	assert.Equal(t, "no-cache", resp.Header.Get("Cache-Control"))
+}
+
 func TestManifestAndServiceWorkerTypes(t *testing.T) {
 	dir, _ := webFixture(t)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "manifest.webmanifest"), []byte(`{"name":"ragjudge"}`), 0o644))

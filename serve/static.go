@@ -18,9 +18,12 @@ import (
 )
 
 // static serves the page's files from one directory with explicit MIME types, compressed when
-// the browser accepts it, and validators instead of freshness: the file names carry no hash and
-// the wasm changes on every `make build`, so the browser must revalidate (Cache-Control:
-// no-cache) and gets a 304 when nothing changed.
+// the browser accepts it. The page (index.html) names the build's files under
+// v/VERSION/ (versionPage, VERSION the precache version, a hash over every file): those are sent
+// with Cache-Control: immutable while they are the bytes they were in VERSION, so a warm load asks
+// for nothing that has not changed, and a rebuild is a new VERSION, new URLs. Everything else
+// (index.html, the files at their own names, a file changed since its VERSION) has validators
+// instead of freshness: Cache-Control: no-cache, a 304 when nothing changed.
 //
 // A file with precompressed siblings beside it (`make build` writes ragjudge.wasm.br and
 // ragjudge.wasm.gz) is sent as the best of them the request accepts: brotli, then gzip, then the
@@ -32,6 +35,13 @@ type static struct {
 	rootErr error
 	mu      sync.Mutex
 	cache   map[string]*staticEntry
+	// The precache list and the page of the files as they were when listStamp was taken
+	// (precache.go).
+	list      precacheList
+	page      *staticEntry
+	listStamp string
+	// The files' sums in the last versions listed, newest last (sumIn).
+	versions []listedVersion
 }
 
 // staticEntry is one file as last read, with its compressed forms; it is reused while the file
@@ -121,6 +131,19 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.servePrecache(w, r)
 		return
 	}
+	// A file of the build under v/VERSION/: kept for good when it is the bytes it had in VERSION
+	// (known from the lists computed here, precache.go sumIn); one that has changed since, or of a
+	// VERSION this server never listed, is the file as it is now, revalidated.
+	var want [32]byte
+	versionedFile := false
+	if version, file, ok := versioned(rel); ok {
+		rel = file
+		want, versionedFile = s.sumIn(version, file)
+	}
+	if rel == pageName {
+		s.servePage(w, r)
+		return
+	}
 	info, err := s.root.Stat(rel)
 	if err != nil {
 		http.NotFound(w, r)
@@ -151,10 +174,7 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if ext == ".html" {
-		// The page carries its own CSP in a meta tag; framing can only be refused by header.
-		h.Set("Content-Security-Policy", "frame-ancestors 'none'")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "no-referrer")
+		pageHeaders(h)
 	}
 
 	if info.Size() > maxCachedFile {
@@ -175,6 +195,43 @@ func (s *static) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if compressible[ext] {
 		h.Add("Vary", "Accept-Encoding")
 	}
+	if versionedFile && e.sum == want {
+		h.Set("Cache-Control", immutable)
+	}
+	serveEntry(w, r, e)
+}
+
+// immutable is the cache life of a file of the build under v/VERSION/: its bytes never change.
+const immutable = "public, max-age=31536000, immutable"
+
+// pageHeaders are the headers of an HTML page: it carries its own CSP in a meta tag; framing can
+// only be refused by header.
+func pageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+}
+
+// servePage answers index.html as the service worker's list has it: with its references to the
+// build's files under v/VERSION/ (precache.go versionPage).
+func (s *static) servePage(w http.ResponseWriter, r *http.Request) {
+	_, page, err := s.precache()
+	if err != nil || page == nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentTypes[".html"])
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Add("Vary", "Accept-Encoding")
+	pageHeaders(h)
+	serveEntry(w, r, page)
+}
+
+// serveEntry sends e in the best form the request accepts, with its ETag.
+func serveEntry(w http.ResponseWriter, r *http.Request, e *staticEntry) {
+	h := w.Header()
 	coding, ok := negotiate(r.Header.Get("Accept-Encoding"), e.br != nil, e.gz != nil)
 	if !ok {
 		// The request refuses the file as it is (identity;q=0) and every form there is.
@@ -276,17 +333,25 @@ func (s *static) entry(rel string, info fs.FileInfo, compress bool) (*staticEntr
 			e.gzEtag = `"` + hashTag(gz) + `-gz"`
 		}
 	}
-	if compress && e.gz == nil && len(data) >= 512 {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
-		_, _ = zw.Write(data)
-		if zw.Close() == nil && buf.Len() < len(data)*9/10 {
-			e.gz = buf.Bytes()
-			e.gzEtag = `"` + tag + `-gz"`
-		}
+	if compress && e.gz == nil {
+		e.gz, e.gzEtag = gzipped(data, tag)
 	}
 	s.cache[rel] = e
 	return e, nil
+}
+
+// gzipped is data gzipped and its ETag (tag, the file's, with -gz), or nil when that does not pay.
+func gzipped(data []byte, tag string) ([]byte, string) {
+	if len(data) < 512 {
+		return nil, ""
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	_, _ = zw.Write(data)
+	if zw.Close() != nil || buf.Len() >= len(data)*9/10 {
+		return nil, ""
+	}
+	return buf.Bytes(), `"` + tag + `-gz"`
 }
 
 // read reads at most limit bytes of rel.

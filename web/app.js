@@ -41,7 +41,7 @@ async function fetchConfig() {
  */
 async function fetchDescriptions() {
   try {
-    const res = await fetch("evaluators.json"); // index.html preloads it
+    const res = await fetch(new URL("./evaluators.json", import.meta.url)); // index.html preloads it
 
     if (!res.ok) return null;
     const list = await res.json();

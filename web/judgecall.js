@@ -2,6 +2,7 @@
 // streams back piece by piece, Stop aborts it, and what came back is told in one usage line.
 
 import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "./llm.js";
+import { busyWhile } from "./offline.js";
 
 /**
  * @typedef {Object} JudgeCall what a finished call reports
@@ -27,14 +28,14 @@ export async function askJudge({ ep, settings: st, apiKey, messages, signal, onD
     params: modelParams(st),
   };
   try {
-    const res = await chat(request, {
+    const res = await busyWhile(chat(request, {
       apiKey,
       policy: INTERACTIVE_POLICY,
       stream: st.stream !== false,
       signal,
       direct: ep.direct,
       onDelta,
-    });
+    })); // the service worker's precache waits (offline.js)
     return { content: res.content, call: { usage: res.usage, model: res.model, ms: performance.now() - t0, finishReason: res.finishReason } };
   } catch (e) {
     return { error: e instanceof CallError ? e : new CallError(e instanceof Error ? e.message : String(e), { kind: CallKind.NETWORK }) };

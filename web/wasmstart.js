@@ -4,7 +4,7 @@
 // they come, and Go's start (tens of ms on the main thread) waits neither for app.js, nor for the
 // shell's paint, nor for the engine's own modules (ragjudge.js and its imports), which arrive later
 // on two busy cores; ragjudge.js's load() then takes the running Go over (app.js).
-// A page answered by the service worker's cache starts later (see start). Nothing here imports
+// A page answered by the service worker's cache starts Go later (see start). Nothing here imports
 // anything: it must not wait for the rest of the module graph.
 
 /** @typedef {{go: any, instance: WebAssembly.Instance, run: Promise<unknown>}} RunningGo as loadwasm.js has it */
@@ -32,14 +32,19 @@ async function compileEarly(url) {
   }
 }
 
-const url = new URL("ragjudge.wasm", document.baseURI);
+// Beside this module: under v/VERSION/ when the page names the build's files there (index.html as
+// served: its preload of the wasm is then of that URL too), so that they are of one build.
+const url = new URL("ragjudge.wasm", import.meta.url);
+
+/** fromCache: the page comes from the service worker's cache (Go's start then waits, see start). */
+const fromCache = !!navigator.serviceWorker?.controller;
 
 /**
- * compiled is the engine's wasm, compiled (or the Response, see compileEarly), begun at once when
- * the page comes from the network; null when it comes from the service worker's cache.
- * @type {Promise<WebAssembly.Module|Response>|null}
+ * compiled is the engine's wasm, compiled (or the Response, see compileEarly), begun at once: off
+ * the main thread, and from V8's code cache on a later visit.
+ * @type {Promise<WebAssembly.Module|Response>}
  */
-const compiled = navigator.serviceWorker?.controller ? null : compileEarly(url);
+const compiled = compileEarly(url);
 
 /**
  * goDefined runs Go's wasm_exec.js (index.html preloads it), which defines the Go class, and
@@ -53,7 +58,7 @@ function goDefined() {
     const defined = () => typeof (/** @type {any} */ (globalThis).Go) === "function";
     if (defined()) return resolve(true);
     const script = document.createElement("script");
-    script.src = "wasm_exec.js";
+    script.src = new URL("wasm_exec.js", import.meta.url).href; // as index.html preloads it
     script.onload = () => resolve(defined());
     script.onerror = () => resolve(false);
     document.head.append(script);
@@ -81,19 +86,19 @@ let starting = null;
 /**
  * start is the engine's Go, running (for ragjudge.js's load() to take over), begun once: from the
  * network, as soon as the wasm has compiled and wasm_exec.js has run; from the service worker's
- * cache, on the first call, compiling the wasm then and starting Go once `after` has resolved.
- * There the wasm arrives at once, and compiling it and starting Go first took the main thread from
- * the first paint (measured: the buttons later, the engine no sooner), so app.js calls this once
- * the evaluators' descriptions are in, with the shell's paint as `after`. Resolves to the compiled
+ * cache, on the first call, starting Go once `after` has resolved (the wasm compiles meanwhile).
+ * There the wasm arrives at once, and starting Go first took the main thread from the first
+ * paint (measured: the buttons later), so app.js calls this once the evaluators' descriptions
+ * are in, with the shell's paint as `after`. Resolves to the compiled
  * module instead when Go's wasm_exec.js is not there to start it, or to the Response when the wasm
  * cannot be compiled from it (see compileEarly): load() goes on from either, as from a URL.
  * @param {Promise<unknown>} [after] @returns {Promise<RunningGo|WebAssembly.Module|Response>}
  */
 export function start(after) {
-  starting ??= Promise.all([compiled ?? compileEarly(url), goDefined(), after]).then(([module, ok]) =>
+  starting ??= Promise.all([compiled, goDefined(), after]).then(([module, ok]) =>
     // Go failing to start here fails alike in load(), which says why as it always has.
     module instanceof WebAssembly.Module && ok ? startGo(module).catch(() => module) : module);
   return starting;
 }
 
-if (compiled) start().catch(() => {}); // app.js says why, once the shell is drawn
+if (!fromCache) start().catch(() => {}); // app.js says why, once the shell is drawn

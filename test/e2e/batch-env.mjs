@@ -26,8 +26,12 @@ export const CHROMIUM_ARGS = [
 ];
 
 let built = null;
-/** buildServe compiles ./serve once per process and returns the binary's path. */
+/**
+ * buildServe compiles ./serve once per process and returns the binary's path; RAGJUDGE_SERVE, when
+ * set, names another one (a benchmark's earlier build, bench/batch.mjs --before).
+ */
 export function buildServe() {
+  if (process.env.RAGJUDGE_SERVE) return process.env.RAGJUDGE_SERVE;
   if (built) return built;
   const dir = mkdtempSync(join(tmpdir(), "ragjudge-batch-"));
   const bin = join(dir, "serve");

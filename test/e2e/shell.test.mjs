@@ -205,7 +205,8 @@ test("the shell does not wait for the user's evaluators in IndexedDB: they join 
     await seed.goto(env.serve.url + "/#evaluate");
     await seed.waitForSelector("html[data-ready=true]");
     await seed.evaluate(async (spec) => {
-      const { pageRegistry } = await import("./custom/registry.js");
+      // The page's own instance of the module: its files are under v/VERSION/ (index.html as served).
+      const { pageRegistry } = await import(new URL("custom/registry.js", document.querySelector('script[type="module"][src$="app.js"]').src).href);
       await pageRegistry().save({ id: spec.id, spec, sample: { inputs: {} }, answer: "", ok: true, updatedAt: Date.now() });
     }, spec);
     await seed.close();

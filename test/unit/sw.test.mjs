@@ -47,6 +47,7 @@ for (const scope of ["https://app.test/", "https://app.test/tools/ragjudge/"]) {
     const at = (p) => new URL(p, scope).href;
     assert.equal(answers(sw, { url: at("style.css") }), true);
     assert.equal(answers(sw, { url: at("batch/view.js") }), true);
+    assert.equal(answers(sw, { url: at("v/0123456789abcdef/batch/view.js") }), true);
     assert.equal(answers(sw, { url: at(""), mode: "navigate" }), true);
     assert.equal(answers(sw, { url: at("?x=1"), mode: "navigate" }), true);
     // Anything but GET.

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
-import { publishedFiles, precacheList, preloadGraph, staticGraph, withPreloads, withShell, shellHTML, dist } from "../../scripts/webfiles.mjs";
+import { publishedFiles, precacheList, preloadGraph, staticGraph, withPreloads, withShell, shellHTML, dist, versionPage } from "../../scripts/webfiles.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const sha = (b) => createHash("sha256").update(b).digest("hex");
@@ -80,8 +80,43 @@ test("precacheList: each file with its sum, not the worker or its list; the vers
   }
 });
 
-test("dist: the published files, the wasm's current precompressed copies, precache.js and _headers", () => {
-  const dir = fixture(PAGE);
+test("versionPage: the page's references to the build's files go under v/VERSION/; the manifest, the API, anchors, other sites stay", () => {
+  const published = new Set(["app.js", "style.css", "ragjudge.wasm", "evaluators.json", "lib/b.js", "icons/icon.svg", "manifest.webmanifest"]);
+  const html = [
+    '<link rel="stylesheet" href="style.css">',
+    '<link rel="preload" href="ragjudge.wasm" as="fetch" crossorigin>',
+    '<link rel="preload" href="evaluators.json" as="fetch">',
+    '<link rel="preload" href="ragjudge/config" as="fetch">',
+    '<link rel="modulepreload" href="lib/b.js">',
+    '<script type="module" src="app.js"></script>',
+    '<link rel="icon" href="icons/icon.svg"><link rel="manifest" href="manifest.webmanifest">',
+    '<script src="missing.js"></script><a href="#main">skip</a><a href="https://x.test/app.js">x</a><a href="../app.js">up</a>',
+    '<p>the text app.js stays; data-x="app.js" too</p>',
+  ].join("\n");
+  const want = html
+    .replace('href="style.css"', 'href="v/0123456789abcdef/style.css"')
+    .replace('href="ragjudge.wasm"', 'href="v/0123456789abcdef/ragjudge.wasm"')
+    .replace('href="evaluators.json"', 'href="v/0123456789abcdef/evaluators.json"')
+    .replace('href="lib/b.js"', 'href="v/0123456789abcdef/lib/b.js"')
+    .replace('src="app.js"', 'src="v/0123456789abcdef/app.js"')
+    .replace('href="icons/icon.svg"', 'href="v/0123456789abcdef/icons/icon.svg"');
+  assert.equal(versionPage(html, "0123456789abcdef", published), want);
+});
+
+test("precacheList: index.html is listed as served (versioned), the version is of the files as they are", () => {
+  const dir = fixture({ ...PAGE, "index.html": '<script type="module" src="app.js"></script>' });
+  try {
+    const list = precacheList(dir);
+    const raw = list.files.map(([f, sum]) => f + " " + (f === "index.html" ? sha('<script type="module" src="app.js"></script>') : sum) + "\n").join("");
+    assert.equal(list.version, sha(raw).slice(0, 16));
+    assert.deepEqual(list.files.find(([f]) => f === "index.html"), ["index.html", sha(`<script type="module" src="v/${list.version}/app.js"></script>`)]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("dist: the published files, also under v/VERSION/, the wasm's current precompressed copies, precache.js and _headers", () => {
+  const dir = fixture({ ...PAGE, "index.html": PAGE["index.html"] + '\n<script type="module" src="app.js"></script>' });
   const out = join(mkdtempSync(join(tmpdir(), "ragjudge-dist-")), "dist");
   try {
     const t = new Date(Date.now() - 60000);
@@ -94,13 +129,34 @@ test("dist: the published files, the wasm's current precompressed copies, precac
     const js = readFileSync(join(out, "precache.js"), "utf8");
     const list = JSON.parse(js.slice(js.indexOf("=") + 1, js.lastIndexOf(";")));
     assert.deepEqual(list, precacheList(dir));
+    // The build's files again under v/VERSION/, as they are; index.html names them there.
+    for (const f of publishedFiles(dir).filter((f) => f !== "index.html")) assert.equal(readFileSync(join(out, "v", list.version, f), "utf8"), readFileSync(join(dir, f), "utf8"), f);
+    assert.ok(existsSync(join(out, "v", list.version, "ragjudge.wasm.br")));
+    assert.match(readFileSync(join(out, "index.html"), "utf8"), new RegExp(`src="v/${list.version}/app.js"`));
+    assert.equal(sha(readFileSync(join(out, "index.html"))), list.files.find(([f]) => f === "index.html")[1]);
     const headers = readFileSync(join(out, "_headers"), "utf8");
     // Every rule names a file there is; each header is set by one rule of a path only.
-    const rules = headers.split("\n").filter((l) => l.startsWith("/"));
-    for (const r of rules) assert.ok(r === "/*" || r === "/" || existsSync(join(out, r.slice(1))) || r === "/manifest.webmanifest", r);
-    assert.match(headers, /\/ragjudge\.wasm\n  Content-Type: application\/wasm/);
-    assert.match(headers, /\/manifest\.webmanifest\n  Content-Type: application\/manifest\+json/);
-    assert.equal(headers.match(/^  Cache-Control:/gm).length, 1);
+    const rules = [...headers.matchAll(/^(\/\S*)\n((?:  .*\n?)*)/gm)].map((m) => ({ path: m[1], lines: m[2].trim().split("\n").map((l) => l.trim()) }));
+    for (const r of rules) assert.ok(r.path === "/*" || r.path === "/v/*" || r.path === "/" || existsSync(join(out, r.path.slice(1))) || r.path === "/manifest.webmanifest", r.path);
+    const matches = (rule, path) => (rule.endsWith("/*") ? path.startsWith(rule.slice(0, -1)) : rule === path);
+    /** @param {string} path @returns {Record<string, string>} */
+    const headersOf = (path) => {
+      const got = {};
+      for (const r of rules.filter((r) => matches(r.path, path))) {
+        for (const l of r.lines) {
+          const [k, v] = l.split(/: (.*)/);
+          assert.equal(got[k], undefined, `${path}: ${k} set by two rules`);
+          got[k] = v;
+        }
+      }
+      return got;
+    };
+    for (const p of ["/", "/index.html", "/sw.js", "/precache.js"]) assert.equal(headersOf(p)["Cache-Control"], "no-cache", p);
+    assert.equal(headersOf(`/v/${list.version}/app.js`)["Cache-Control"], "public, max-age=31536000, immutable");
+    assert.equal(headersOf(`/v/${list.version}/ragjudge.wasm`)["Content-Type"], "application/wasm");
+    assert.equal(headersOf("/ragjudge.wasm")["Content-Type"], "application/wasm");
+    assert.equal(headersOf("/manifest.webmanifest")["Content-Type"], "application/manifest+json");
+    for (const f of publishedFiles(out)) headersOf("/" + f);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     rmSync(dirname(out), { recursive: true, force: true });

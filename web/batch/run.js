@@ -12,6 +12,7 @@ import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./run
 import { CallRoute } from "./callroute.js";
 import { requestSettings } from "./endpoint.js";
 import { LiveRows } from "./live.js";
+import { busyWhile } from "../offline.js";
 import { runCounts } from "./counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
@@ -377,7 +378,7 @@ export class RunController extends EventTarget {
     const fresh = c.claim;
     c.claim = null;
     const claim = fresh || claimRun(c.run.id);
-    const calls = await this.calls();
+    const calls = await busyWhile(this.calls()); // busy from here (offline.js): the worker's start can take a while
     const lock = fresh ? { held: true, release: () => claim.then((l) => l.release()) } : await claim;
     if (this.cur !== c || going(c.runner)) return lock.release();
     if (!lock.held) {
@@ -463,7 +464,7 @@ export class RunController extends EventTarget {
   async go(c, lock) {
     const stopLivePosts = postLiveEvery(this.channel, c);
     try {
-      const end = await c.runner.start();
+      const end = await busyWhile(c.runner.start()); // the service worker's precache waits (offline.js)
       await this.store.flush();
       this.going.delete(c.run.id);
       this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
