@@ -11,12 +11,12 @@
 // moment the engine can be used, data-ready="true" once the view shown is whole.
 
 import { start } from "./wasmstart.js";
-import { State } from "./state.js";
-import { h, ref, replace } from "./dom.js";
-import { Engine } from "./engine.js";
-import { mountSettings } from "./settings.js";
-import { mountViewsMenu } from "./viewsmenu.js";
-import { mountEvaluate, loadResultModules } from "./evaluate.js";
+import { State } from "./shell/state.js";
+import { h, ref, replace } from "./lib/dom.js";
+import { Engine } from "./shell/enginestatus.js";
+import { mountSettings } from "./shell/settings.js";
+import { mountViewsMenu } from "./shell/viewsmenu.js";
+import { mountEvaluate, loadResultModules } from "./evaluate/view.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
 const VIEWS = ["evaluate", "batch", "calculator", "custom"];
@@ -262,7 +262,7 @@ async function main() {
 async function mountCalculator(root, { engine, state, evaluators }) {
   let mod;
   try {
-    mod = await import("./calculator.js"); // modulepreload
+    mod = await import("./calculator/view.js"); // modulepreload
   } catch (e) {
     viewLoadFailed(root, "calculator-load-error", "Recall calculator", e);
     return;
@@ -275,7 +275,7 @@ async function mountCalculator(root, { engine, state, evaluators }) {
 async function mountBatch(root, { engine, evaluators, state, registry }) {
   let mod, renderVerdict;
   try {
-    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdicts.js")]);
+    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdict/render.js")]);
   } catch (e) {
     viewLoadFailed(root, "batch-load-error", "Batch evaluation", e);
     return;
@@ -288,7 +288,7 @@ async function mountBatch(root, { engine, evaluators, state, registry }) {
 async function mountLazy(path, root, title, ctx) {
   let mod, renderVerdict;
   try {
-    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdicts.js")]);
+    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdict/render.js")]);
   } catch (e) {
     replace(root, h("section", { class: "card msg-error" }, h("h2", { class: "card-title", text: title }), h("p", { text: `✗ The ${title} view did not load: ` + (e instanceof Error ? e.message : String(e)) })));
     return;

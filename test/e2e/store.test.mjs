@@ -1,4 +1,4 @@
-// store.test.mjs: the batch store (web/batch/store.js) on real IndexedDB in headless chromium,
+// store.test.mjs: the batch store (web/batch/runstore.js) on real IndexedDB in headless chromium,
 // served by the real dev server: writes queued together share one transaction, and flush()
 // commits them at once instead of after the coalescing delay; a run's rows go in chunks that come
 // back whole and in order after a reload, all at once or not at all, and go with the run; a run
@@ -30,7 +30,7 @@ after(async () => {
 
 test("queued result writes share one transaction, and flush commits them without waiting out the delay", async () => {
   const r = await page.evaluate(async () => {
-    const { IDBStore } = await import("./batch/store.js");
+    const { IDBStore } = await import("./batch/runstore.js");
     // An hour's coalescing delay: only flush() can have committed the writes when it returns.
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-store", coalesceMs: 3_600_000 });
     const tx = store.db.transaction.bind(store.db);
@@ -62,7 +62,7 @@ const ROWS_SRC = `(n) => Array.from({ length: n }, (_, i) => (i % 97 === 5 ? { e
 test("a run's rows are stored in chunks, come back whole and in order after a reload, and go with the run", async () => {
   const put = await page.evaluate(async (rowsSrc) => {
     const rowsOf = (0, eval)(rowsSrc);
-    const { IDBStore } = await import("./batch/store.js");
+    const { IDBStore } = await import("./batch/runstore.js");
     await new Promise((r) => (indexedDB.deleteDatabase("ragjudge-test-chunks").onsuccess = r));
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-chunks", chunkRows: 500 });
     const progress = [];
@@ -82,7 +82,7 @@ test("a run's rows are stored in chunks, come back whole and in order after a re
   await page.reload();
   const r = await page.evaluate(async (rowsSrc) => {
     const rowsOf = (0, eval)(rowsSrc);
-    const { IDBStore } = await import("./batch/store.js");
+    const { IDBStore } = await import("./batch/runstore.js");
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-chunks", chunkRows: 500, resultBatch: 100 });
     const results = (await store.getResults("big")).map((x) => x.index);
     const count = (id) => new Promise((res) => (store.db.transaction("chunks").objectStore("chunks").count(IDBKeyRange.bound([id, -Infinity], [id, Infinity])).onsuccess = (e) => res(e.target.result)));
@@ -110,7 +110,7 @@ test("a run's rows are stored in chunks, come back whole and in order after a re
 test("a page closed while a run's rows are being written leaves none of them", async () => {
   await page.evaluate(async (rowsSrc) => {
     const rowsOf = (0, eval)(rowsSrc);
-    const { IDBStore } = await import("./batch/store.js");
+    const { IDBStore } = await import("./batch/runstore.js");
     await new Promise((r) => (indexedDB.deleteDatabase("ragjudge-test-torn").onsuccess = r));
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-torn", chunkRows: 50 });
     // 2,000 chunks, each put after the one before: far from done when the page goes.
@@ -118,7 +118,7 @@ test("a page closed while a run's rows are being written leaves none of them", a
   }, ROWS_SRC);
   await page.reload();
   const r = await page.evaluate(async () => {
-    const { IDBStore } = await import("./batch/store.js");
+    const { IDBStore } = await import("./batch/runstore.js");
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-torn", chunkRows: 50 });
     const chunks = await new Promise((res) => (store.db.transaction("chunks").objectStore("chunks").count().onsuccess = (e) => res(e.target.result)));
     return { items: await store.getItems("torn"), chunks };
@@ -151,8 +151,8 @@ test("a run stored in one record (the layout before chunks) opens, and is stored
   await page.reload();
   const r = await page.evaluate(async (rowsSrc) => {
     const rowsOf = (0, eval)(rowsSrc);
-    const { IDBStore } = await import("./batch/store.js");
-    const { loadRun } = await import("./batch/runs.js");
+    const { IDBStore } = await import("./batch/runstore.js");
+    const { loadRun } = await import("./batch/runrecords.js");
     const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-old", chunkRows: 1000 });
     const want = JSON.stringify(rowsOf(2345));
     // The rows are stored again in chunks in the background (migrateItems, not awaited by the
@@ -187,14 +187,14 @@ test("a tab of the version before, holding the database open, makes the upgrade 
       window.__held = await new Promise((res) => (open.onsuccess = () => res(open.result)));
     });
     const err = await newer.evaluate(async () => {
-      const { IDBStore } = await import("./batch/store.js");
+      const { IDBStore } = await import("./batch/runstore.js");
       return IDBStore.open(indexedDB, { name: "ragjudge-test-held" }).then(() => "opened", (e) => String(e.message));
     });
     assert.match(err, /older version holds the batch store/);
     // The new version's connection lets go when a later version asks.
     await older.evaluate(() => window.__held.close());
     const r = await newer.evaluate(async () => {
-      const { IDBStore } = await import("./batch/store.js");
+      const { IDBStore } = await import("./batch/runstore.js");
       const store = await IDBStore.open(indexedDB, { name: "ragjudge-test-held" });
       const next = indexedDB.open("ragjudge-test-held", 3);
       const v = await new Promise((res) => ((next.onsuccess = () => res(next.result.version)), (next.onblocked = () => res("blocked"))));

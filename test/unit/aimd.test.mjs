@@ -1,12 +1,12 @@
 // Tests of a batch run's answer to rate limits (web/batch/slots.js AdaptiveSlots through
-// web/llm.js chat and web/batch/engine.js Runner), on the injected clock: a 429 halves the calls
+// web/model/llm.js chat and web/batch/scheduler.js Runner), on the injected clock: a 429 halves the calls
 // allowed in flight and answers give them back (AIMD); one call's Retry-After holds that call only;
 // a 429 storm the endpoint still gets through fails no row for lack of attempts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, RunState } from "../../web/batch/engine.js";
+import { Runner, RunState } from "../../web/batch/scheduler.js";
 import { AdaptiveSlots, KEY_HOLD_AFTER, PaceWhy } from "../../web/batch/slots.js";
-import { statusOf } from "../../web/batch/status.js";
+import { statusOf } from "../../web/results/status.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };

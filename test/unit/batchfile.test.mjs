@@ -5,12 +5,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, Matcher, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
 import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
-import { chatBody, chat } from "../../web/llm.js";
-import { Runner, RepairCode } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runs.js";
+import { chatBody, chat } from "../../web/model/llm.js";
+import { Runner, RepairCode } from "../../web/batch/scheduler.js";
+import { MemoryStore } from "../../web/batch/runstore.js";
+import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
 import { repeatFields } from "../../web/stats/repeatexport.js";
-import { statusOf, causeOf } from "../../web/batch/status.js";
+import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
 
 const request = { model: "judge-1", params: { temperature: 0, max_tokens: 100 } };

@@ -2,12 +2,12 @@
 // (live.js), the preview's checks (preview.js's checkRows) and the progress line (summary.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runCounts, LIVE } from "../../web/batch/counts.js";
+import { runCounts, LIVE } from "../../web/results/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
 import { progressLine, paceText, rate, summaryCards } from "../../web/batch/summary.js";
-import { Runner } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
+import { Runner } from "../../web/batch/scheduler.js";
+import { MemoryStore } from "../../web/batch/runstore.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });

@@ -1,9 +1,9 @@
-// Tests of the batch engine (web/batch/engine.js): every row ends, repair request, cache, pause/cancel.
+// Tests of the batch engine (web/batch/scheduler.js): every row ends, repair request, cache, pause/cancel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, repairPrompt, redoOnResume, RunState, RowState, RepairCode } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf } from "../../web/batch/status.js";
+import { Runner, repairPrompt, redoOnResume, RunState, RowState, RepairCode } from "../../web/batch/scheduler.js";
+import { MemoryStore } from "../../web/batch/runstore.js";
+import { statusOf } from "../../web/results/status.js";
 import { FakeClock, scriptedFetch, answer, fakeJudge } from "./fakes.mjs";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0, max_tokens: 100 } };

@@ -1,8 +1,8 @@
-// prompt.test.mjs: web/prompt.js's groupDigits writes counts as toLocaleString("en-US") does,
+// prompt.test.mjs: web/evaluate/promptcard.js's groupDigits writes counts as toLocaleString("en-US") does,
 // without Intl (whose first use costs a cold page 12-38 ms).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { groupDigits } from "../../web/prompt.js";
+import { groupDigits } from "../../web/evaluate/promptcard.js";
 
 test("groupDigits groups thousands as English does", () => {
   const cases = [0, 7, 99, 999, 1000, 1001, 12345, 99999, 100000, 123456, 1234567, 10000000, 2 ** 31, Number.MAX_SAFE_INTEGER];

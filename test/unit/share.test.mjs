@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { encodeShare, decodeShare, isShareFragment, toBase64url, fromBase64url, crc32, shareURL, SHARE_PREFIX, SHARE_ERRORS, MAX_INFLATED, MAX_FRAGMENT } from "../../web/share.js";
+import { encodeShare, decodeShare, isShareFragment, toBase64url, fromBase64url, crc32, shareURL, SHARE_PREFIX, SHARE_ERRORS, MAX_INFLATED, MAX_FRAGMENT } from "../../web/share/codec.js";
 
 // The evaluators as rj.evaluators() describes them, reduced to what decodeShare reads.
 const EVALUATORS = {

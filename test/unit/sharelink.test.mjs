@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import { api } from "./rj.mjs";
-import { encodeShare, SHARE_ERRORS } from "../../web/share.js";
-import { readLink, linkEvaluator, linkId, openLink, saveLinked, canonical } from "../../web/report/sharelink.js";
+import { encodeShare, SHARE_ERRORS } from "../../web/share/codec.js";
+import { readLink, linkEvaluator, linkId, openLink, saveLinked, canonical } from "../../web/share/links.js";
 import { EvaluatorRegistry } from "../../web/custom/registry.js";
-import { MemoryStore } from "../../web/custom/store.js";
+import { MemoryStore } from "../../web/custom/evaluatorstore.js";
 
 const rj = await api();
 const starter = JSON.parse(readFileSync(new URL("../../web/starters/answer-relevance.json", import.meta.url), "utf8"));

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
-import { chat, CallError } from "../../web/llm.js";
+import { chat, CallError } from "../../web/model/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { okBody, FakeClock } from "./fakes.mjs";
 

@@ -15,11 +15,11 @@
 // is the row's number as the page shows it (1 for the first row); <repeat> (1 for the first) is
 // written only when each row is judged more than once.
 
-import { CallError, chatBody, httpError, readAnswer } from "../llm.js";
-import { RowErrorKind, RepairCode, BatchErrorKind } from "./runstate.js";
-import { needsRepair } from "./status.js";
+import { CallError, chatBody, httpError, readAnswer } from "../model/llm.js";
+import { RowErrorKind, RepairCode, BatchErrorKind } from "./states.js";
+import { needsRepair } from "../results/status.js";
 import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
-import { majorityVerdict } from "../stats/majority.js";
+import { majorityVerdict } from "../results/majority.js";
 
 /** @typedef {{render(inputs: any): {messages: {role: string, content: string}[]}, parse(inputs: any, text: string): any}} Judge */
 
@@ -296,7 +296,7 @@ export function combineRepeats(runId, index, parts, now = Date.now()) {
     result.usage.completion_tokens += p.usage.completion_tokens;
   }
   result.finishedAt = now;
-  /** @type {import("../stats/majority.js").Repeat[]} */
+  /** @type {import("../results/majority.js").Repeat[]} */
   const reps = parts.map((p) => (!p ? { verdict: null, answers: [], repaired: false, error: NO_LINE } : p.error ? { verdict: null, answers: p.answers, repaired: false, error: p.error } : { verdict: p.verdict, answers: p.answers, repaired: false }));
   result.repeats = reps;
   result.answers = reps.flatMap((r) => r.answers);

@@ -8,7 +8,7 @@
 import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
 import { newRowResult, failRow, renderRow } from "./rowresult.js";
 import { cacheKey } from "./cache.js";
-import { saveRun } from "./runs.js";
+import { saveRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
 
 /** SLICE_MS: synchronous work between two yields to the event loop. */

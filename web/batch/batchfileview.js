@@ -4,13 +4,13 @@
 // reads a batch output file for the same requests into a stored run like any other (summary,
 // table, exports, reopened after a reload). The work is batchfileio.js's; this draws it.
 
-import { h, replace, uid } from "../dom.js";
+import { h, replace, uid } from "../lib/dom.js";
 import { exportBatch, importBatch, storeRun, cacheAnswers } from "./batchfileio.js";
 import { requestSettings } from "./endpoint.js";
-import { judgeOf } from "./runner.js";
-import { newRun } from "./runs.js";
+import { judgeOf } from "./buildrunner.js";
+import { newRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
-import { fmtInt } from "./format.js";
+import { fmtInt } from "./words.js";
 import { runSettings } from "./repeatopts.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
@@ -27,7 +27,7 @@ const PHASES = { render: "Rendering the requests", write: "Writing the file", re
 /**
  * mountBatchFile builds the batch file controls. setup is setup.js's (current() is what is set
  * up); controller is run.js's (the imported run is opened in it).
- * @param {{rj: Object, state: import("../state.js").State, store: any, controller: import("./run.js").RunController,
+ * @param {{rj: Object, state: import("../shell/state.js").State, store: any, controller: import("./runcontroller.js").RunController,
  *   setup: {current: () => any}}} ctx
  * @returns {{el: HTMLElement, reportEl: HTMLElement, setReady: (ready: boolean) => void, drawPlan: (p: {rows: number, plan: import("./setupline.js").Plan | null}) => void}}
  */

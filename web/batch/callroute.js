@@ -10,7 +10,7 @@ import { browserLimit } from "./pace.js";
 /** CallRoute is one tab's route for its runs' calls. */
 export class CallRoute {
   /**
-   * @param {import("../state.js").State} state the page's settings (the endpoint, the config)
+   * @param {import("../shell/state.js").State} state the page's settings (the endpoint, the config)
    * @param {() => void} onProtocol called when the worker has seen which protocol a direct
    *   endpoint's calls used: the browser's limit may have changed
    */

@@ -9,7 +9,7 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../llm.js";
+import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../model/llm.js";
 import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 
@@ -221,9 +221,9 @@ export class CallClient {
   /**
    * call queues one request; opts: apiKey, policy, signal, onRetry, onAttempt (as chat's), socket
    * (the dev server's calls socket URL) and socketCalls (the most calls that socket takes).
-   * @param {import("../llm.js").ChatRequest} request
+   * @param {import("../model/llm.js").ChatRequest} request
    * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string, socketCalls?: number}} [opts]
-   * @returns {Promise<import("../llm.js").ChatResult>}
+   * @returns {Promise<import("../model/llm.js").ChatResult>}
    */
   call(request, { apiKey, policy, signal, onRetry, onAttempt, socket, socketCalls } = {}) {
     return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
 // not), the row's index and id (so the results join back to the dataset), its inputs, verdict,
 // raw judge answers (the first and, after a repair request, the corrected one) and error.
 
-import { statusOf, causeOf, reasonOf } from "./status.js";
+import { statusOf, causeOf, reasonOf } from "../results/status.js";
 import { repeatCount, repeatFields, repeatHeader, repeatCells } from "../stats/repeatexport.js";
 
 /** Column names that hold a row's id, compared without case, spaces, hyphens or underscores. */

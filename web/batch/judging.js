@@ -3,19 +3,19 @@
 // the Runner's ask (its slots, cache and retry policy); this module decides what to ask and how
 // the answers become the row's verdict. Split from engine.js, which schedules the rows.
 
-import { CallError, CallKind, unreachable } from "../llm.js";
-import { needsRepair } from "./status.js";
+import { CallError, CallKind, unreachable } from "../model/llm.js";
+import { needsRepair } from "../results/status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { RunState, holds } from "./runstate.js";
+import { RunState, holds } from "./states.js";
 import { countAnswer, parseAnswer, newRowResult, failRow } from "./rowresult.js";
-import { majorityVerdict } from "../stats/majority.js";
+import { majorityVerdict } from "../results/majority.js";
 
 /**
  * judgeOnce asks the judge once for a row (repeat k of it), with the one repair request an
  * unreadable answer gets, and counts the calls on result; at.stage says which request failed
  * when it throws. The answers are pushed onto answers as they come (a row whose repair request
  * fails keeps its first answer). Resolves to {verdict, answers, repaired}.
- * @param {import("./engine.js").Runner} runner
+ * @param {import("./scheduler.js").Runner} runner
  * @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered
  * @param {number} index
@@ -53,7 +53,7 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
  * answered (failedRepeat marks the others); they are in the cache, so running the row again pays
  * only for the failed one. Of several failures, the one
  * that puts the row back in the queue (cancel, outage, refused key) wins, else the first.
- * @param {import("./engine.js").Runner} runner @param {any} item
+ * @param {import("./scheduler.js").Runner} runner @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
  * @param {number} repeats @param {import("./rowresult.js").RowResult} result
  * @param {Promise<unknown>[]} cacheWrites
@@ -65,7 +65,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
   const answers = ats.map(() => []);
   const settled = await Promise.allSettled(ats.map((at, k) => judgeOnce(runner, item, rendered, index, k, result, cacheWrites, at, answers[k])));
   const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
-  /** @type {import("../stats/majority.js").Repeat[]} */
+  /** @type {import("../results/majority.js").Repeat[]} */
   const reps = settled.map((s, k) => (s.status === "fulfilled" ? s.value : failedRepeat(s.reason, ats[k].stage, answers[k])));
   result.repeats = reps;
   result.answers = reps.flatMap((r) => r.answers);
@@ -87,7 +87,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
  * @param {unknown} e
  * @param {string} stage
  * @param {string[]} answers
- * @returns {import("../stats/majority.js").Repeat & {error: import("./rowresult.js").RowError}}
+ * @returns {import("../results/majority.js").Repeat & {error: import("./rowresult.js").RowError}}
  */
 export function failedRepeat(e, stage, answers) {
   const scratch = newRowResult(null, 0);

@@ -1,7 +1,7 @@
 // pace.js: how many calls a run may have in flight, and why fewer than chosen: the browser's
 // limit on connections to a direct endpoint over HTTP/1.1, and the Runner's own backing off.
 
-import { connectionLimit, observedProtocol } from "../llm.js";
+import { connectionLimit, observedProtocol } from "../model/llm.js";
 
 /**
  * browserLimit: for a direct endpoint the browser calls over HTTP/1.1, where it keeps at most

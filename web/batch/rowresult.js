@@ -2,15 +2,15 @@
 // its accounting of calls and tokens, the error a failure leaves on it, and the judge's render and
 // parse with their throws turned into row errors. The engine (engine.js) decides when; this says what.
 
-import { CallError } from "../llm.js";
-import { RowErrorKind } from "./runstate.js";
+import { CallError } from "../model/llm.js";
+import { RowErrorKind } from "./states.js";
 
 /**
  * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string, code?: string}} RowError  code: a batch output line's code for its failure (batchfile.js lineErrorCode)
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
  *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
- *   repeats?: import("../stats/majority.js").Repeat[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times
+ *   repeats?: import("../results/majority.js").Repeat[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times
  */
 
 /**

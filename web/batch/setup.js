@@ -2,12 +2,12 @@
 // inputs mapping, the preview with every row's problems (preview.js), the run options and the
 // estimate. It owns what is being set up; the run controller asks it for that when Run is pressed.
 
-import { h, replace, uid } from "../dom.js";
-import { yieldToLoop, MAX_REPEATS } from "./engine.js";
+import { h, replace, uid } from "../lib/dom.js";
+import { yieldToLoop, MAX_REPEATS } from "./scheduler.js";
 import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
-import { fmtInt, formatWords } from "./format.js";
+import { fmtInt, formatWords } from "./words.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
@@ -29,7 +29,7 @@ import { requestSettings } from "./endpoint.js";
  * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
  * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
  * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
- * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
+ * @param {{rj: Object, engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, store: Object, evaluators: Object[]}} ctx
  * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change;
  * onPlan(plan) each time what a run of it would ask is drawn again (the batch file's line shows it too).
  * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), maxConcurrency?: () => number, onReady?: (ready: boolean) => void,

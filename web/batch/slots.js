@@ -6,7 +6,7 @@
 // llm.js chat's `slots` option, which takes a slot for each attempt and gives it back when the
 // attempt's answer is read: a call waiting to retry holds no slot, so the others go on.
 
-import { realClock } from "../llm.js";
+import { realClock } from "../model/llm.js";
 
 /**
  * Slots is a counting semaphore whose limit can change while it is held: the number of judge

@@ -2,9 +2,9 @@
 // mean score, undetermined, tokens), the score histogram, the causes of undetermined rows and
 // errors, and the score threshold. Everything it shows is one RunCounts (counts.js), drawn at once.
 
-import { h, replace, uid } from "../dom.js";
+import { h, replace, uid } from "../lib/dom.js";
 import { histogramSVG } from "./chart.js";
-import { fmtInt, fmtNum, fmtDuration, fmtMoney } from "./format.js";
+import { fmtInt, fmtNum, fmtDuration, fmtMoney } from "./words.js";
 import { prefsOf, setPrefs, thresholdOf } from "./prefs.js";
 
 const RATE_WINDOW_MS = 15_000; // the rate is of the rows finished in the last 15 s
@@ -42,7 +42,7 @@ export function paceText(pace) {
 /**
  * callsText is the progress line's calls: the cache hits of the answered calls, and the attempts
  * that failed; a run whose every call failed says that, not "0 of 0 calls".
- * @param {import("./counts.js").RunCounts} c
+ * @param {import("../results/counts.js").RunCounts} c
  */
 export function callsText(c) {
   const failed = c.failedCalls || 0;
@@ -54,7 +54,7 @@ export function callsText(c) {
 
 /**
  * progressLine is the line under the progress bar.
- * @param {import("./counts.js").RunCounts} c
+ * @param {import("../results/counts.js").RunCounts} c
  * @param {number|null} perSecond rows per second while running, null otherwise
  * @param {RunPace | null} [pace] while running (null otherwise): said when fewer calls are in flight than chosen
  */
@@ -77,7 +77,7 @@ export function progressLine(c, perSecond, pace = null) {
 
 /** runCounts0 is a run's counts before anything is known: what the cards are first drawn from. */
 function runCounts0() {
-  return /** @type {import("./counts.js").RunCounts} */ (/** @type {unknown} */ ({ passRate: null, decided: 0, counts: { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 }, meanScore: null, scored: 0, tokens: 0, cost: null, paidCalls: 0, cacheHits: 0, failedCalls: 0 }));
+  return /** @type {import("../results/counts.js").RunCounts} */ (/** @type {unknown} */ ({ passRate: null, decided: 0, counts: { passed: 0, failed: 0, scored: 0, undetermined: 0, error: 0, pending: 0 }, meanScore: null, scored: 0, tokens: 0, cost: null, paidCalls: 0, cacheHits: 0, failedCalls: 0 }));
 }
 
 /**
@@ -87,7 +87,7 @@ function runCounts0() {
 /**
  * tokensCalls is the tokens card's calls: paid and from the cache, and the attempts that failed
  * ("12 calls failed, none answered" for a run whose every call failed).
- * @param {import("./counts.js").RunCounts} c
+ * @param {import("../results/counts.js").RunCounts} c
  */
 function tokensCalls(c) {
   const failed = c.failedCalls || 0;
@@ -99,7 +99,7 @@ function tokensCalls(c) {
 /**
  * summaryCards are the run's summary cards (pass rate, mean score, undetermined, tokens) in words:
  * what the page's cards and a report's show, from one RunCounts.
- * @param {import("./counts.js").RunCounts} c
+ * @param {import("../results/counts.js").RunCounts} c
  * @param {number} [repeats] each row's judging count: above 1, the pass rate says it counts each row's majority
  * @returns {SummaryCard[]}
  */
@@ -150,7 +150,7 @@ export function causesList(doc, causes) {
 
 /**
  * mountSummary builds the progress and summary parts of the run card.
- * @param {{state: import("../state.js").State}} ctx
+ * @param {{state: import("../shell/state.js").State}} ctx
  */
 export function mountSummary({ state }) {
   const bar = h("div", { class: "pbar", attrs: { role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-label": "Rows finished" }, dataset: { ref: "batch-progress" } });
@@ -186,7 +186,7 @@ export function mountSummary({ state }) {
 
   /**
    * drawProgress draws the bar and the line; the line's data-* attributes carry the counts for tests.
-   * @param {import("./counts.js").RunCounts} c
+   * @param {import("../results/counts.js").RunCounts} c
    * @param {number|null} perSecond
    * @param {RunPace | null} [pace]
    */
@@ -206,7 +206,7 @@ export function mountSummary({ state }) {
   /**
    * drawSummary draws the cards, the histogram and the causes; repeats > 1 says the verdicts
    * counted are each row's majority over its repeats.
-   * @param {import("./counts.js").RunCounts} c
+   * @param {import("../results/counts.js").RunCounts} c
    * @param {number} [repeats]
    */
   function drawSummary(c, repeats = 1) {

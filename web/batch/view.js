@@ -8,22 +8,22 @@
 // and so do the stored runs, which are listed and reopened once it is ready. Untrusted text
 // (dataset cells, judge answers) is only ever set as textContent.
 
-import { h, replace } from "../dom.js";
-import { openStore } from "./store.js";
-import { aggregate } from "./aggregate.js";
+import { h, replace } from "../lib/dom.js";
+import { openStore } from "./runstore.js";
+import { aggregate } from "../results/aggregate.js";
 import { toJSONL, toJSON, toCSV } from "./export.js";
-import { RunController, RUN_STATE } from "./run.js";
-import { Retry } from "./runs.js";
+import { RunController, RUN_STATE } from "./runcontroller.js";
+import { Retry } from "./runrecords.js";
 import { mountSetup } from "./setup.js";
 import { mountSummary, rate } from "./summary.js";
 import { mountTable } from "./table.js";
-import { mountRunsList } from "./runlist.js";
+import { mountRunsList } from "./runscard.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
+import { ensureStylesheet, download, fmtInt, wordFor } from "./words.js";
 import { mountBatchFile } from "./batchfileview.js";
 import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
-import { mountCompare } from "../stats/compareview.js";
+import { mountCompare } from "./comparecard.js";
 import { usedEvaluator } from "../custom/runnote.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
@@ -33,7 +33,7 @@ const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
  * @param {HTMLElement} root
  * registry, when given, is the page's evaluators (custom/registry.js): the user's own come and go,
  * and a run of one of them is shown with the definition it recorded.
- * @param {{engine: import("../engine.js").Engine, evaluators: Object[], state: import("../state.js").State, renderVerdict: Function, registry?: import("../custom/registry.js").EvaluatorRegistry}} ctx
+ * @param {{engine: import("../shell/enginestatus.js").Engine, evaluators: Object[], state: import("../shell/state.js").State, renderVerdict: Function, registry?: import("../custom/registry.js").EvaluatorRegistry}} ctx
  */
 export async function mount(root, { engine, evaluators, state, renderVerdict, registry }) {
   ensureStylesheet();
@@ -154,7 +154,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     lastDraw = performance.now();
     const cur = controller.current;
     if (!cur) return;
-    const counts = /** @type {import("./counts.js").RunCounts} */ (controller.counts());
+    const counts = /** @type {import("../results/counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
     const running = s === RUN_STATE.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
@@ -209,7 +209,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   }
 
   controller.addEventListener("open", () => {
-    const cur = /** @type {import("./run.js").OpenRun} */ (controller.current);
+    const cur = /** @type {import("./runcontroller.js").OpenRun} */ (controller.current);
     const run = cur.run;
     runCard.hidden = false;
     delete runCard.dataset.state; // until the first draw of this run says otherwise

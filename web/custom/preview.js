@@ -2,11 +2,11 @@
 // prompt rendered with them, the verdict of a pasted judge answer, drawn as Evaluate draws it, and
 // the evaluator's example: the sample and answer saved as it when the user says so, loaded back.
 
-import { h, replace, badge, selectSpan } from "../dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../form.js";
-import { checksView } from "../verdicts.js";
-import { engineNote } from "../engine.js";
-import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./spec.js";
+import { h, replace, badge, selectSpan } from "../lib/dom.js";
+import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../evaluate/form.js";
+import { checksView } from "../verdict/render.js";
+import { engineNote } from "../shell/enginestatus.js";
+import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./specedit.js";
 
 /**
  * previewPane makes the preview pane's drawing functions, working on the view's shared context.

@@ -5,7 +5,7 @@
 // password or a `?api-key=`) and request headers never reach a report.
 
 import { summaryCards } from "../batch/summary.js";
-import { causeOf, reasonOf, judgedInput, statusOf } from "../batch/status.js";
+import { causeOf, reasonOf, judgedInput, statusOf } from "../results/status.js";
 import { repeatNote } from "../stats/consistency.js";
 import { scoreWords, judgeReasons } from "../verdict/words.js";
 
@@ -282,7 +282,7 @@ export function rowOf(ev, item, r, status, threshold, index) {
  * @param {any} a.ev its evaluator
  * @param {any[]} a.items its rows as mapped
  * @param {Array<any>} a.results by row index
- * @param {import("../batch/counts.js").RunCounts} a.counts
+ * @param {import("../results/counts.js").RunCounts} a.counts
  * @param {string} a.state the run's state (done, paused, cancelled, …)
  * @param {number|null} [a.threshold]
  * @param {string} [a.version]

@@ -5,13 +5,13 @@
 
 import { batchReportData, singleReportData } from "./data.js";
 import { buildReport, pageCSS, reportName } from "./build.js";
-import { download, ensureStylesheet } from "../batch/format.js";
+import { download, ensureStylesheet } from "../batch/words.js";
 import { prefsOf, thresholdOf } from "../batch/prefs.js";
-import { modelParams } from "../modelparams.js";
+import { modelParams } from "../model/modelparams.js";
 import { readLabels } from "../stats/labels.js";
 import { agreementData, rowAgreement } from "../stats/agreement.js";
 import { consistencyData } from "../stats/consistency.js";
-import { wordFor } from "../batch/format.js";
+import { wordFor } from "../batch/words.js";
 
 /**
  * firstPrompt is what the judge got for the run's first row that renders (its prompt and every
@@ -53,8 +53,8 @@ async function stylesReady() {
  * trustPanels is the data of the open run's trust panels, as the Batch view draws them: agreement
  * when the run has a human label column, consistency when it judged each row several times.
  * @param {any} rj
- * @param {import("../batch/run.js").OpenRun} cur
- * @param {import("../batch/counts.js").RunCounts} counts
+ * @param {import("../batch/runcontroller.js").OpenRun} cur
+ * @param {import("../results/counts.js").RunCounts} counts
  * @param {number|null} threshold
  * @returns {{panels: Object<string, any>, labels: import("./data.js").RowLabels|null}} labels: per row, for the rows' lines and filters
  */
@@ -81,12 +81,12 @@ function trustPanels(rj, cur, counts, threshold) {
 
 /**
  * batchReport builds the report of the Batch view's open run and returns {name, html}.
- * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
+ * @param {{controller: import("../batch/runcontroller.js").RunController, state: import("../shell/state.js").State, rj: any, panels?: Object<string, any>}} ctx
  */
 export async function batchReport({ controller, state, rj, panels = {} }) {
   const cur = controller.current;
   if (!cur) throw new Error("no run is open");
-  const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
+  const counts = /** @type {import("../results/counts.js").RunCounts} */ (controller.counts());
   const threshold = thresholdOf(prefsOf(state));
   const trust = trustPanels(rj, cur, counts, threshold);
   const data = batchReportData({
@@ -110,7 +110,7 @@ export async function batchReport({ controller, state, rj, panels = {} }) {
  * singleReport builds the report of one evaluation and returns {name, html}. prompt and messages
  * are the render's (rj.render: the last user message, and every message); model is the model
  * that answered (a call's), or "" for an answer pasted by hand.
- * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../state.js").State, prompt: string|null, messages?: {role: string, content: string}[]|null, model?: string}} ctx
+ * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../shell/state.js").State, prompt: string|null, messages?: {role: string, content: string}[]|null, model?: string}} ctx
  */
 export async function singleReport({ rj, ev, inputs, answer, state, prompt, messages = null, model = "" }) {
   const ep = state.endpoint();

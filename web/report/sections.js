@@ -9,7 +9,7 @@
 
 import { histogramSVG } from "../batch/chart.js";
 import { causesList } from "../batch/summary.js";
-import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/format.js";
+import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/words.js";
 import { agreementPanel } from "../stats/agreement.js";
 import { consistencyPanel } from "../stats/consistency.js";
 

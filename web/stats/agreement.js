@@ -5,7 +5,7 @@
 // all as a pure function (doc, data) => Element, so that the Batch view and a report draw the
 // same panel.
 
-import { el, stat, pct, num, kappaWords } from "./make.js";
+import { el, stat, pct, num, kappaWords } from "./figures.js";
 import { confusionTable, scatterSVG } from "./svg.js";
 
 /** UNREADABLE_SHOWN: how many unreadable label cells the panel names. */
@@ -193,7 +193,7 @@ export function rowAgreement(labels, status) {
  * @param {number|null} k
  * @param {string} [reason] why κ is undefined
  * @param {{kappa_ci?: [number, number]|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} [a]
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
 export function kappaSentence(k, reason, a, words = null) {
   if (k === null) return `undefined: ${reason || "nothing to compare"}`;
@@ -221,7 +221,7 @@ export function kappaValue(a) {
  * singleClass says which side gave one class to every compared row ("" if neither): then
  * chance agreement equals the agreement seen and κ is 0 however well the judge does.
  * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
 function singleClass(m, words = null) {
   const pass = `“${(words && words.passed) || "passed"}”`;

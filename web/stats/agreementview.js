@@ -5,7 +5,7 @@
 // verdict in the row dialog. A run without a label column can be given one here (any column of
 // its dataset); the choice is kept in the run's record.
 
-import { el } from "./make.js";
+import { el } from "./figures.js";
 import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary } from "./labels.js";
 import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
 
@@ -13,7 +13,7 @@ const REDRAW_MS = 1000;
 
 /**
  * mountAgreement builds the panel's place; draw(counts) redraws it for the controller's open run.
- * @param {{rj: any, controller: import("../batch/run.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
  */
 export function mountAgreement({ rj, controller, words }) {
   const root = document.createElement("div");
@@ -32,7 +32,7 @@ export function mountAgreement({ rj, controller, words }) {
   let labels = null;
   /** @type {(boolean|null)[]} */
   let agrees = [];
-  /** @type {import("../batch/counts.js").RunCounts|null} */
+  /** @type {import("../results/counts.js").RunCounts|null} */
   let last = null;
 
   /** labelsOf reads the open run's label column from its rows (once per run and column). */
@@ -100,7 +100,7 @@ export function mountAgreement({ rj, controller, words }) {
 
   /**
    * draw redraws the panel for counts (the open run's RunCounts); force skips the once-a-second limit.
-   * @param {import("../batch/counts.js").RunCounts} counts
+   * @param {import("../results/counts.js").RunCounts} counts
    * @param {boolean} [force]
    */
   function draw(counts, force = false) {

@@ -5,10 +5,10 @@
 // rj.agreement, run A as "judge" and run B as "human") and the rows whose verdict changed;
 // comparePanel draws it as a pure function (doc, data) => Element, for the page and for reports.
 
-import { runCounts } from "../batch/counts.js";
-import { statusOf } from "../batch/status.js";
+import { runCounts } from "../results/counts.js";
+import { statusOf } from "../results/status.js";
 import { idColumn, sourceColumns } from "../batch/export.js";
-import { el, stat, pct, num, kappaWords, verdictWord } from "./make.js";
+import { el, stat, pct, num, kappaWords, verdictWord } from "./figures.js";
 import { shownAnswer } from "./consistency.js";
 
 /** CHANGED_SHOWN: how many changed rows the panel's table lists. */
@@ -118,7 +118,7 @@ export function wallTime(results) {
  * @property {import("../ragjudge.js").Agreement} [agreement] rj.agreement(verdicts of A, verdicts of B)
  * @property {ChangedRow[]} [changed]
  * @property {boolean} [sameEvaluator]
- * @property {{a: import("./make.js").VerdictWords|null, b: import("./make.js").VerdictWords|null}} [words] each run's evaluator's words for its verdicts
+ * @property {{a: import("./figures.js").VerdictWords|null, b: import("./figures.js").VerdictWords|null}} [words] each run's evaluator's words for its verdicts
  */
 
 /**
@@ -177,7 +177,7 @@ function answerOf(r) {
  * @param {{agreement: Function}} rj
  * @param {LoadedRun} a
  * @param {LoadedRun} b
- * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[], words?: {a?: import("./make.js").VerdictWords|null, b?: import("./make.js").VerdictWords|null}}} [o]
+ * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[], words?: {a?: import("./figures.js").VerdictWords|null, b?: import("./figures.js").VerdictWords|null}}} [o]
  *   inputNames: run A's evaluator's inputs (the text shown per row); words: each run's evaluator's words for its verdicts
  * @returns {CompareData}
  */

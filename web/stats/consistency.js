@@ -4,9 +4,9 @@
 // draw them as pure functions (doc, data) => Element, so that the Batch view and a report draw the
 // same panel: consistencyPanel (the cards, the bar and the rows that flipped) and splitBarSVG.
 
-import { repeatVerdicts, repeatVote } from "../batch/status.js";
-import { el, svg, stat, pct, num, kappaWords, mark, verdictWord } from "./make.js";
-import { spread } from "./majority.js";
+import { repeatVerdicts, repeatVote } from "../results/status.js";
+import { el, svg, stat, pct, num, kappaWords, mark, verdictWord } from "./figures.js";
+import { spread } from "../results/majority.js";
 
 /** FLIPPED_SHOWN: how many rows that flipped the panel lists (the table's filter shows them all). */
 export const FLIPPED_SHOWN = 12;
@@ -34,7 +34,7 @@ export const FLIPPED_SHOWN = 12;
  * @property {number} sdRows rows with a standard deviation (two scores or more)
  * @property {ConsistencyRow[]} flipped the rows that were not unanimous, in row order
  * @property {number} decided repeats that gave passed or failed (0: scores only, no threshold set)
- * @property {import("./make.js").VerdictWords|null} words the evaluator's words for the verdicts
+ * @property {import("./figures.js").VerdictWords|null} words the evaluator's words for the verdicts
  */
 
 /**
@@ -44,7 +44,7 @@ export const FLIPPED_SHOWN = 12;
  * @param {Array<any>} results by row index
  * @param {number|null} threshold
  * @param {number} [total] rows in the run (results.length by default)
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {ConsistencyData|null}
  */
 export function consistencyData(rj, results, threshold, total = results.length, words = null) {
@@ -124,7 +124,7 @@ export function shownAnswer(result) {
  * @param {Document} doc
  * @param {any} result
  * @param {number|null} threshold
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {HTMLElement[]}
  */
 export function repeatAnswers(doc, result, threshold, words = null) {

@@ -2,7 +2,7 @@
 // reviewers' label the judge is compared with, a column named like one proposed, and a line
 // saying what the chosen column holds, with its unreadable cells by row.
 
-import { el } from "./make.js";
+import { el } from "./figures.js";
 import { readLabels, labelSummary } from "./labels.js";
 
 /** NONE is the select's value for "no label column". */

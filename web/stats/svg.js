@@ -5,7 +5,7 @@
 // disagree in words, and the scatter has a text alternative. Colours come from the page's
 // palette (style.css custom properties), so light and dark themes both work.
 
-import { el, svg, num } from "./make.js";
+import { el, svg, num } from "./figures.js";
 
 /**
  * @typedef {{tt: number, tf: number, ft: number, ff: number, nt: number, nf: number}} Matrix

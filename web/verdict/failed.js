@@ -4,8 +4,8 @@
 // answer. Drawn where the verdict would have been, so that the eye waiting for the verdict finds
 // why there is none, whatever the page's scroll.
 
-import { h } from "../dom.js";
-import { causeOf } from "../batch/status.js";
+import { h } from "../lib/dom.js";
+import { causeOf } from "../results/status.js";
 
 /**
  * RunOutcome is how the last Run ended without a whole answer: its call failed (error, a

@@ -2,7 +2,7 @@
 // labelled with its passage's first words), the exact fraction of the score, and the core's
 // line-by-line comparison of the recomputed formula with the judge's own lines.
 
-import { h } from "../dom.js";
+import { h } from "../lib/dom.js";
 import { fmt, generic, rest } from "./common.js";
 
 function scoresOf(list) {

@@ -3,7 +3,7 @@
 // (common.js, verdicts.js) draw these, and a report (report/data.js) holds the same words, made by
 // the same functions, so that a report says what the page showed.
 
-import { hasCode } from "../causes.js";
+import { hasCode } from "../results/causes.js";
 
 /** fmt prints a number as people read it: at most `decimals` decimals (2), no trailing zeros. */
 export function fmt(n, decimals = 2) {

@@ -1,0 +1,527 @@
+// run.js: the run controller. It owns the open run (its rows, results and Runner), starts, pauses,
+// resumes, cancels and deletes runs, keeps the run's record in the store up to date, and coordinates
+// with other tabs (tabs.js): a run held by another tab is opened read-only and follows that tab's
+// progress. Views read it (current, counts(), state()) and listen to its events:
+//   "open" a run was opened (or taken over)   "close" the open run was deleted
+//   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
+//   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
+
+import { RunState, LIVE_STATES } from "./scheduler.js";
+import { runnerFor } from "./buildrunner.js";
+import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runrecords.js";
+import { CallRoute } from "./callroute.js";
+import { requestSettings } from "./endpoint.js";
+import { LiveRows } from "./live.js";
+import { runCounts } from "../results/counts.js";
+import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
+import { prefsOf, thresholdOf } from "./prefs.js";
+import { fmtInt } from "./words.js";
+import { runSettings } from "./repeatopts.js";
+import { runPace } from "./pace.js";
+import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
+import { runLabel } from "../stats/labels.js";
+import { CallKind, KeySource } from "../model/llm.js";
+import { keyMissing } from "../model/keyguard.js";
+
+/** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
+const KEY_SETTLE_MS = 600;
+
+/**
+ * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
+ * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
+ * server started with a key of its own).
+ * @param {OpenRun | null | undefined} c
+ */
+export function waitingForKey(c) {
+  const r = c && c.runner;
+  const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
+  return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
+}
+
+/** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
+const STORING_NOTE_ROWS = 5000;
+
+/** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
+export const RUN_STATE = RunState;
+
+/**
+ * runningText says what a run that starts now does: "Running 12 rows.", "Retrying 3 failed rows."
+ * or "Asking the judge again for 2 undetermined rows."
+ * @param {string} retry a Retry
+ * @param {number} n the rows it runs
+ */
+export function runningText(retry, n) {
+  const rows = `${fmtInt(n)} ${retry === Retry.UNDETERMINED ? "undetermined " : retry === Retry.ERRORS ? "failed " : ""}row${n === 1 ? "" : "s"}`;
+  if (retry === Retry.ERRORS) return `Retrying ${rows}.`;
+  if (retry === Retry.UNDETERMINED) return `Asking the judge again for ${rows}.`;
+  return `Running ${rows}.`;
+}
+
+/**
+ * restingState is the state of a run no Runner of this tab runs: done or cancelled as its record
+ * says it ended, else paused while some row has no result and done when every row has one.
+ * @param {{state?: string, total: number}} run
+ * @param {Array<any>} results by row index
+ * @returns {string}
+ */
+export function restingState(run, results) {
+  if (run.state === RUN_STATE.DONE || run.state === RUN_STATE.CANCELLED) return run.state;
+  for (let i = 0; i < run.total; i++) if (!results[i]) return RUN_STATE.PAUSED;
+  return RUN_STATE.DONE;
+}
+
+/** going: a Runner in one of these states holds its run's claim and may still produce results. */
+function going(runner) {
+  return !!runner && LIVE_STATES.has(runner.state);
+}
+
+/**
+ * @typedef {Object} OpenRun the open run (read it; change it through the controller)
+ * @property {Object} run the run's record
+ * @property {Object} ev its evaluator
+ * @property {Object[]} items its rows as mapped
+ * @property {Array<Object|undefined>} results by row index
+ * @property {Object|null} runner this tab's Runner for it
+ * @property {LiveRows} live its rows in flight
+ * @property {number[]} doneTimes when recent rows finished (performance.now()), for the rate
+ * @property {number} startedAt
+ * @property {boolean} readOnly another tab runs it; this one watches
+ * @property {string} message the line under the progress bar
+ * @property {any} [livePost] a pending postLive
+ * @property {Promise<any>} [created] a new run's write to the store
+ * @property {Promise<any>|null} [claim] a new run's claim
+ * @property {() => void} [unwatch] stops waiting to take the run over
+ * @property {number} [chosen] the concurrency chosen for its Runner (which may run fewer: browserLimit)
+ */
+
+export class RunController extends EventTarget {
+  /**
+   * evaluatorFor, when given, is the evaluator a stored run is shown and resumed with (a custom
+   * evaluator's definition as the run recorded it: custom/registry.js forRun).
+   * @param {{rj: Object, state: import("../shell/state.js").State, store: Object, byID: Map<string, Object>, evaluatorFor?: (run: any) => any}} ctx
+   */
+  constructor({ rj, state, store, byID, evaluatorFor }) {
+    super();
+    this.rj = rj;
+    this.st = state;
+    this.store = store;
+    this.byID = byID;
+    this.evaluatorFor = evaluatorFor;
+    /** @type {OpenRun|null} */
+    this.cur = null;
+    /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
+    this.going = new Map();
+    this.route = new CallRoute(state, () => this.protocolLearned());
+    this.channel = new RunChannel((m) => this.onNews(m));
+    /** @type {any} */
+    this.keyTimer = 0;
+    // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
+    state.addEventListener("change", (/** @type {any} */ e) => {
+      const keys = e.detail && e.detail.keys;
+      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
+      clearTimeout(this.keyTimer);
+      this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
+    });
+  }
+
+  /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */
+  keyEntered() {
+    if (keyMissing(this.st)) return;
+    for (const c of this.going.values()) {
+      if (!waitingForKey(c) || !c.runner) continue;
+      // One held by a 401 to a call without a key goes on only once there is one to send.
+      if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
+      c.runner.resume();
+      this.persist(RUN_STATE.RUNNING, c);
+      this.say("Key entered: the run goes on.", c);
+    }
+  }
+
+  /** @returns {OpenRun|null} */
+  get current() {
+    return this.cur;
+  }
+
+  emit(type, detail = {}) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  changed(full) {
+    this.emit("change", { full });
+  }
+
+  /** say sets the open run's message line, and tells watching tabs when this tab runs it. */
+  say(text, c = this.cur) {
+    if (!c) return;
+    c.message = text;
+    if (c === this.cur) this.emit("message", { text });
+    if (going(c.runner)) tellState(this.channel, c);
+  }
+
+  /**
+   * state is the open run's state as this tab shows it (the running tab's, when watching). A run
+   * this tab is not running (reopened, imported from a batch file) is never "idle": it is as its
+   * record says it ended, done or cancelled, else paused (Resume goes on with it) while rows are
+   * left and done when none is.
+   */
+  state() {
+    const c = this.cur;
+    if (!c) return RUN_STATE.IDLE;
+    if (c.readOnly) return c.run.state || RUN_STATE.RUNNING;
+    if (c.runner && c.runner.state !== RUN_STATE.IDLE) return c.runner.state;
+    return restingState(c.run, c.results);
+  }
+
+  /** running: this tab has a Runner for the open run (Pause and Cancel act on it). */
+  running() {
+    return !!(this.cur && this.cur.runner && !this.cur.readOnly);
+  }
+
+  /** counts derives every count of the open run from this moment (counts.js). */
+  counts() {
+    const c = this.cur;
+    if (!c) return null;
+    const p = prefsOf(this.st);
+    return runCounts({ total: c.run.total, results: c.results, live: c.live.snapshot(c.results), threshold: thresholdOf(p), priceIn: p.priceIn, priceOut: p.priceOut, unstoredFailed: c.live.failedCalls() });
+  }
+
+  /** callsCapped: calls through the dev server without a calls socket share a browser's 6 connections. */
+  callsCapped() {
+    return this.route.capped();
+  }
+
+  /** calls starts the call worker (callroute.js), once. */
+  calls() {
+    return this.route.worker();
+  }
+
+  /** browserLimit: the browser's limit on calls to a direct HTTP/1.1 endpoint, or null (callroute.js). */
+  browserLimit() {
+    return this.route.browserLimit();
+  }
+
+  protocolLearned() {
+    for (const c of this.going.values()) if (c.runner && c.chosen) c.runner.setConcurrency(this.route.effective(c.chosen));
+    this.emit("protocol");
+    this.changed(false);
+  }
+
+  /**
+   * pace is how many calls the open run has in flight at most now, of how many chosen, and why
+   * fewer (summary.js RunPace); null when this tab does not run it.
+   * @returns {import("./summary.js").RunPace | null}
+   */
+  pace() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return null;
+    return runPace(c.runner, c.chosen, this.browserLimit());
+  }
+
+  /** warmUp gets ready for a run while the user is still looking at the mapping. */
+  warmUp() {
+    this.route.warmUp();
+  }
+
+  /**
+   * startNew creates a run of what setup holds and runs it; resolves to an error message, or "".
+   * @param {{name: string, table: Object, mapping: Object, label?: string, labelYes?: string, items: Object[], ev: Object}} s
+   */
+  async startNew(s) {
+    const rs = requestSettings(this.st);
+    if (rs.error) return rs.error;
+    const run = newRun(
+      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st)) },
+      s.items,
+    );
+    // The claim is asked for before any other tab can see the run, so the run need not wait for it.
+    const claim = claimRun(run.id);
+    // The run starts from memory while its rows are written, so its first calls go out at once;
+    // no result is stored before the run and its rows are (the store waits on created).
+    const note = this.storingNote(run.id, s.items.length);
+    const created = saveRun(this.store, run, s.items, { onProgress: note.progress });
+    created.then(
+      () => (note.end(), this.emit("runs")),
+      (e) => {
+        const c = this.going.get(run.id);
+        if (c && c.runner) c.runner.cancel();
+        if (c) this.say("✗ The run could not be stored in this browser, so it was stopped: " + ((e && e.message) || e), c);
+      },
+    );
+    await this.open(run.id, { start: true, loaded: { run, items: s.items, results: new Array(s.items.length), created, claim } });
+    return "";
+  }
+
+  /**
+   * storingNote adds to a new run's message line how far the storing of its rows is, when there
+   * are enough of them for it to take a while (the run goes on meanwhile), and takes it away once
+   * they are stored; a message said meanwhile (paused, an error) is left alone.
+   * @param {string} id
+   * @param {number} rows
+   * @returns {{progress: ((p: {done: number, total: number}) => void) | undefined, end: () => void}}
+   */
+  storingNote(id, rows) {
+    if (rows < STORING_NOTE_ROWS) return { progress: undefined, end: () => {} };
+    /** @type {string | null} */
+    let base = null;
+    /** @type {string | null} */
+    let said = null;
+    /** @param {{done: number, total: number}} p */
+    const progress = (p) => {
+      const c = this.going.get(id);
+      if (!c || (said !== null && c.message !== said)) return;
+      if (base === null) base = c.message;
+      said = `${base} Storing its rows in this browser… ${Math.floor((100 * p.done) / Math.max(1, p.total))}%`.trim();
+      this.say(said, c);
+    };
+    const end = () => {
+      const c = this.going.get(id);
+      if (c && said !== null && c.message === said) this.say(base || "", c);
+    };
+    return { progress, end };
+  }
+
+  /**
+   * open shows run id (loaded from the store, or given as loaded) and with start runs it. A run
+   * another tab holds opens read-only.
+   * @param {string} id
+   * @param {{start?: boolean, loaded?: any}} [opts]
+   */
+  async open(id, { start = false, loaded = null } = {}) {
+    if (this.cur && this.cur.run.id === id && (going(this.cur.runner) || this.cur.readOnly)) return;
+    if (this.cur && going(this.cur.runner)) this.pause();
+    this.unwatch();
+    if (this.going.has(id)) {
+      this.cur = /** @type {OpenRun} */ (this.going.get(id));
+      this.emit("open");
+      this.changed(true);
+      return;
+    }
+    loaded ||= await loadRun(this.store, id);
+    if (!loaded) return;
+    const ev = (this.evaluatorFor && this.evaluatorFor(loaded.run)) || this.byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
+    /** @type {OpenRun} */
+    const c = { ...loaded, ev, runner: null, live: new LiveRows(), doneTimes: [], startedAt: 0, readOnly: false, message: "" };
+    this.cur = c;
+    if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
+    this.emit("open");
+    this.changed(true);
+    if (start && !c.readOnly) await this.resume();
+  }
+
+  /** watch makes c read-only: another tab runs it. This tab follows it, and takes over when that tab lets go. */
+  watch(c) {
+    watchRun(c, {
+      store: this.store,
+      stillOpen: () => this.cur === c,
+      takenOver: (run) => {
+        this.emit("open");
+        this.changed(true);
+        this.emit("runs");
+        // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
+        if (run.state === RUN_STATE.RUNNING) this.resume();
+      },
+    });
+  }
+
+  unwatch() {
+    if (this.cur && this.cur.unwatch) this.cur.unwatch();
+  }
+
+  /** onNews takes in what the tab that runs a run tells the others. */
+  onNews(msg) {
+    const c = this.cur;
+    if (msg.type === "state") this.emit("runs");
+    if (!c) return;
+    const news = applyNews(c, msg);
+    if (news === "result" || news === "live") this.changed(false);
+    else if (news === "state") {
+      if (typeof msg.message === "string") this.say(msg.message, c);
+      this.changed(true);
+    }
+  }
+
+  /** persist writes c's state and counts to its record (never before its rows are stored); resolves when written. */
+  persist(s, c = this.cur) {
+    if (!c || c.readOnly) return Promise.resolve();
+    c.run.state = s;
+    c.run.finished = c.results.filter(Boolean).length;
+    const run = { ...c.run };
+    return (c.created || Promise.resolve())
+      .then(() => this.store.putRun(run))
+      .then(
+        () => {
+          this.emit("runs");
+          tellState(this.channel, c);
+        },
+        () => {},
+      );
+  }
+
+  /**
+   * resume runs the open run's unfinished rows; retry (runs.js Retry) also its failed rows, or
+   * its undetermined ones.
+   * @param {string} [retry]
+   */
+  async resume(retry = Retry.NONE) {
+    const c = this.cur;
+    if (!c || c.readOnly) return;
+    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retry) {
+      c.runner.resume();
+      this.persist(RUN_STATE.RUNNING, c);
+      return;
+    }
+    if (going(c.runner)) return;
+    // A new run's claim was asked for before the run was stored; otherwise the claim and the
+    // worker are asked for at once (each takes a while).
+    const fresh = c.claim;
+    c.claim = null;
+    const claim = fresh || claimRun(c.run.id);
+    const calls = await this.calls();
+    const lock = fresh ? { held: true, release: () => claim.then((l) => l.release()) } : await claim;
+    if (this.cur !== c || going(c.runner)) return lock.release();
+    if (!lock.held) {
+      this.watch(c);
+      this.emit("open");
+      this.changed(true);
+      return;
+    }
+    const p = prefsOf(this.st);
+    const todo = todoIndices(c.run.total, c.results, { retry, threshold: thresholdOf(p) });
+    if (!todo.length) {
+      lock.release();
+      this.persist(RUN_STATE.DONE, c);
+      this.changed(true);
+      return;
+    }
+    const rs = requestSettings(this.st);
+    if (rs.error) {
+      lock.release();
+      this.say("✗ " + rs.error, c);
+      this.persist(RUN_STATE.PAUSED, c);
+      this.changed(true);
+      return;
+    }
+    const runner = runnerFor(c, {
+      rj: this.rj,
+      store: this.store,
+      st: this.st,
+      request: /** @type {{endpoint: string}} */ (rs.request),
+      prefs: p,
+      todo,
+      fresh: askedAfresh(c.results, todo, retry),
+      concurrency: this.route.effective(p.concurrency),
+      calls,
+      socket: this.route.socket(),
+      socketCalls: this.route.socketCalls(),
+      onResult: (r) => {
+        c.results[r.index] = r;
+        c.live.finish(r.index);
+        c.doneTimes.push(performance.now());
+        tellResult(this.channel, c, r);
+        if (this.cur === c) this.changed(false);
+      },
+      say: (text) => this.say(text, c),
+      onPace: () => {
+        if (this.cur === c) this.changed(false);
+      },
+      onHold: (e) => {
+        // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
+        // if the key is still missing); the run goes on by itself once the key is entered.
+        if (e.kind === CallKind.NO_KEY) return this.say(e.message, c);
+        this.say("Paused: " + e.message + " Then press Resume.", c);
+        this.persist(RUN_STATE.PAUSED, c);
+      },
+      onState: (s, reason) => {
+        // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
+        // stays "running", so a reload meanwhile resumes it.)
+        if (reason && reason.by === "runner" && (s === RUN_STATE.OUTAGE || s === RUN_STATE.RUNNING)) this.say(reason.message, c);
+        if (this.cur === c) this.changed(true);
+      },
+    });
+    c.runner = runner;
+    c.chosen = p.concurrency;
+    c.live.attach(runner, todo);
+    this.going.set(c.run.id, c);
+    if (fresh) {
+      fresh.then((l) => {
+        if (l.held) return;
+        runner.cancel(); // another tab had it after all: it runs the run, this one watches
+        this.watch(c);
+        this.emit("open");
+      });
+    }
+    c.startedAt = performance.now();
+    c.doneTimes = [];
+    this.persist(RUN_STATE.RUNNING, c);
+    this.say(runningText(retry, todo.length), c);
+    this.changed(true);
+    this.go(c, lock); // resume returns once the run is under way, not when it ends
+  }
+
+  /** go runs c's Runner to its end, then records how it ended and lets go of c's claim. */
+  async go(c, lock) {
+    const stopLivePosts = postLiveEvery(this.channel, c);
+    try {
+      const end = await c.runner.start();
+      await this.store.flush();
+      this.going.delete(c.run.id);
+      this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
+      // The record says how the run ended before another tab may take the run over.
+      await this.persist(end === "done" ? RUN_STATE.DONE : RUN_STATE.CANCELLED, c);
+      this.emit("end", { runId: c.run.id, state: end });
+    } finally {
+      stopLivePosts();
+      this.going.delete(c.run.id);
+      lock.release();
+    }
+  }
+
+  /** pause starts no new row; rows in flight finish. */
+  pause() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return;
+    c.runner.pause();
+    this.persist(RUN_STATE.PAUSED, c);
+    this.say("Paused: calls in flight finish, no new ones start.", c);
+  }
+
+  /** cancel aborts the calls in flight; unfinished rows can be resumed. */
+  cancel() {
+    const c = this.cur;
+    if (!c || !c.runner || c.readOnly) return;
+    c.runner.cancel();
+    this.persist(RUN_STATE.CANCELLED, c);
+  }
+
+  /** waitingForKey tells whether the open run waits for a key (this tab runs it). */
+  waitingForKey() {
+    return waitingForKey(this.cur);
+  }
+
+  /** maxConcurrency is the most calls at once the page offers where calls go now (callroute.js). */
+  maxConcurrency() {
+    return this.route.maxConcurrency();
+  }
+
+  /** setConcurrency changes the open run's bound on calls in flight at once. */
+  setConcurrency(n) {
+    const c = this.cur;
+    if (!c || !c.runner) return;
+    c.chosen = n;
+    c.runner.setConcurrency(this.route.effective(n));
+  }
+
+  /** remove deletes run id from the store, stopping it first when this tab runs it. */
+  async remove(id) {
+    const c = this.going.get(id);
+    if (c && c.runner) c.runner.cancel();
+    if (this.cur && this.cur.run.id === id) {
+      if (this.cur.runner) this.cur.runner.cancel();
+      this.unwatch();
+      this.cur = null;
+      this.emit("close");
+    }
+    await this.store.deleteRun(id);
+    this.emit("runs");
+  }
+}
