@@ -3,7 +3,7 @@
 // <script> element, vm.runInThisContext or indirect eval for wasm_exec.js; and starts Go on it
 // (wasmstart.js does the same in the page, earlier, and load() takes that Go over).
 
-import { RagJudgeError } from "../ragjudge.js";
+import { RagJudgeError } from "./errors.js";
 
 const isNode =
   typeof process !== "undefined" && process.versions != null && process.versions.node != null &&

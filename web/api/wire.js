@@ -3,7 +3,7 @@
 // numbers and a list of strings, names inputs already sent by id instead (heldValues, withHeld),
 // and packs the lot into the one byte buffer Go copies in one go (pack).
 
-import { RagJudgeError } from "../ragjudge.js";
+import { RagJudgeError } from "./errors.js";
 
 /** typeName names v's type in the words the Go side uses ("a number", "a list", ...). */
 function typeName(v) {

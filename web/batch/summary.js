@@ -3,7 +3,7 @@
 // errors, and the score threshold. Everything it shows is one RunCounts (counts.js), drawn at once.
 
 import { h, replace, uid } from "../lib/dom.js";
-import { histogramSVG } from "./chart.js";
+import { histogramSVG } from "../stats/histogram.js";
 import { fmtInt, fmtNum, fmtDuration, fmtMoney } from "./words.js";
 import { prefsOf, setPrefs, thresholdOf } from "./prefs.js";
 

@@ -6,7 +6,7 @@
 
 import { h, replace, debounce, copyText, badge } from "../lib/dom.js";
 import { bars, fmt, renderVerdict, passageLabels } from "../verdict/render.js";
-import { autoGrow } from "../evaluate/form.js";
+import { autoGrow } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
 
 /** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */

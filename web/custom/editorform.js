@@ -4,7 +4,7 @@
 // made here too, so the two columns are laid out in one place; preview.js fills them.
 
 import { h, replace, uid, confirmButton } from "../lib/dom.js";
-import { autoGrow } from "../evaluate/form.js";
+import { autoGrow } from "../lib/form.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
 import { copyOf, templatesOf, removeField } from "./specedit.js";

@@ -3,7 +3,7 @@
 // the evaluator's example: the sample and answer saved as it when the user says so, loaded back.
 
 import { h, replace, badge, selectSpan } from "../lib/dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../evaluate/form.js";
+import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../lib/form.js";
 import { checksView } from "../verdict/render.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./specedit.js";

@@ -14,7 +14,7 @@
 // their parts from one shared context, Ctx, through which they also call each other.
 
 import { h, replace, debounce, addStylesheet } from "../lib/dom.js";
-import { fromInputs, toInputs } from "../evaluate/form.js";
+import { fromInputs, toInputs } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { evaluatorList } from "./evaluatorlist.js";
 import { editorForm } from "./editorform.js";

@@ -3,7 +3,7 @@
 // of evaluate.js, whose state it reads and sets through a small context.
 
 import { h, replace } from "../lib/dom.js";
-import { autoGrow } from "./form.js";
+import { autoGrow } from "../lib/form.js";
 import { CallKind } from "../model/llm.js";
 import { askJudge } from "./judgecall.js";
 

@@ -7,7 +7,7 @@
 // form too) until the user saves it.
 
 import { h, replace, copyText } from "../lib/dom.js";
-import { fromInputs } from "./form.js";
+import { fromInputs } from "../lib/form.js";
 
 /** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
 let savedNote = "";

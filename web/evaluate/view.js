@@ -13,7 +13,7 @@
 import { h, replace, debounce, badge, selectSpan } from "../lib/dom.js";
 import { drawSkeleton, revealCard } from "./layout.js";
 import { adoptablePicker, fillPicker } from "./picker.js";
-import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "./form.js";
+import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "../lib/form.js";
 import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { pageRegistry } from "../custom/registry.js";

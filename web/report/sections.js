@@ -7,7 +7,7 @@
 // consistency) are drawn by the builders in PANELS, by the key of data.panels they draw: a run that
 // has that data gets the panel, any other gets none.
 
-import { histogramSVG } from "../batch/chart.js";
+import { histogramSVG } from "../stats/histogram.js";
 import { causesList } from "../batch/summary.js";
 import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/words.js";
 import { agreementPanel } from "../stats/agreement.js";

@@ -1,4 +1,4 @@
-// chart.js: the score histogram as an inline SVG, built with DOM calls (no markup strings), with
+// histogram.js: the score histogram as an inline SVG, built with DOM calls (no markup strings), with
 // a text alternative for screen readers and grey projectors. It builds in the document it is given,
 // so the same chart goes into the page and into a report's detached document (web/report/).
 

@@ -2,7 +2,7 @@
 // new evaluator needs no page code. Kinds: text, list (rows of strings), claims (rows of id +
 // text), evidence (rows of title + text), choice (a select), number.
 
-import { h, replace, uid } from "../lib/dom.js";
+import { h, replace, uid } from "./dom.js";
 
 /** emptyValue is a fresh form value for an input of kind. */
 export function emptyValue(input) {
