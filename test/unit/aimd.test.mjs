@@ -4,10 +4,11 @@
 // a 429 storm the endpoint still gets through fails no row for lack of attempts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, RunState } from "../../web/batch/scheduler.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { AdaptiveSlots, KEY_HOLD_AFTER, PaceWhy } from "../../web/batch/slots.js";
 import { statusOf } from "../../web/results/status.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { RunState } from "../../web/batch/states.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

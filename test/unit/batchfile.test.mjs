@@ -6,12 +6,13 @@ import assert from "node:assert/strict";
 import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, Matcher, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
 import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
 import { chatBody, chat } from "../../web/model/llm.js";
-import { Runner, RepairCode } from "../../web/batch/scheduler.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { MemoryStore } from "../../web/batch/runstore.js";
 import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
 import { repeatFields } from "../../web/stats/repeatexport.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
+import { RepairCode } from "../../web/batch/states.js";
 
 const request = { model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -8,13 +8,15 @@ import { maxConcurrency, MAX_CONCURRENCY, socketCalls } from "../../web/batch/en
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { CallSocket } from "../../web/batch/socket.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
-import { Runner, RunState, RowState } from "../../web/batch/scheduler.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { MemoryStore } from "../../web/batch/runstore.js";
 import { liveRow } from "../../web/batch/live.js";
 import { runCounts, LIVE } from "../../web/results/counts.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
-import { chat, CallError, serverBusy } from "../../web/model/llm.js";
+import { chat } from "../../web/model/llm.js";
 import { FakeClock, answer, okBody, fakeJudge } from "./fakes.mjs";
+import { RunState, RowState } from "../../web/batch/states.js";
+import { CallError, serverBusy } from "../../web/model/callerror.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

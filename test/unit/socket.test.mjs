@@ -3,9 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
-import { chat, CallError } from "../../web/model/llm.js";
+import { chat } from "../../web/model/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { okBody, FakeClock } from "./fakes.mjs";
+import { CallError } from "../../web/model/callerror.js";
 
 /** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
 class FakeWS {

@@ -10,11 +10,11 @@ import { requestSettings } from "./endpoint.js";
 import { judgeOf } from "./buildrunner.js";
 import { newRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
-import { fmtInt } from "./words.js";
 import { runSettings } from "./repeatopts.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
 import { runLabel } from "../stats/labels.js";
+import { fmtInt } from "../lib/format.js";
 
 /** OPENAI_MAX_REQUESTS and OPENAI_MAX_BYTES: what OpenAI's Batch API takes in one input file. */
 const OPENAI_MAX_REQUESTS = 50_000;

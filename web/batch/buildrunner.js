@@ -2,8 +2,8 @@
 // preferences and the endpoint's request settings. The controller (run.js) owns what it reports.
 
 import { Runner } from "./scheduler.js";
-import { fmtNum } from "./words.js";
 import { keyMissing } from "../model/keyguard.js";
+import { fmtNum } from "../lib/format.js";
 
 /**
  * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a

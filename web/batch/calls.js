@@ -9,9 +9,11 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../model/llm.js";
+import { chat, chatURL, realClock } from "../model/llm.js";
 import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
+import { observedProtocol } from "../model/connections.js";
+import { CallError, CallKind } from "../model/callerror.js";
 
 /**
  * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the

@@ -3,7 +3,7 @@
 // before Run is pressed.
 
 import { socketURL } from "./socket.js";
-import { modelParams } from "../model/llm.js";
+import { modelParams } from "../model/modelparams.js";
 
 /**
  * callsSocket is the dev server's calls socket URL when the calls go through one that has it.

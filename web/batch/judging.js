@@ -3,12 +3,12 @@
 // the Runner's ask (its slots, cache and retry policy); this module decides what to ask and how
 // the answers become the row's verdict. Split from engine.js, which schedules the rows.
 
-import { CallError, CallKind, unreachable } from "../model/llm.js";
 import { needsRepair } from "../results/status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
 import { RunState, holds } from "./states.js";
 import { countAnswer, parseAnswer, newRowResult, failRow } from "./rowresult.js";
 import { majorityVerdict } from "../results/majority.js";
+import { CallError, CallKind, unreachable } from "../model/callerror.js";
 
 /**
  * judgeOnce asks the judge once for a row (repeat k of it), with the one repair request an

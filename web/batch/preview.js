@@ -6,7 +6,7 @@
 
 import { h, replace } from "../lib/dom.js";
 import { estimateTokens, messagesChars } from "../results/aggregate.js";
-import { fmtInt, fmtMoney, clip, cellText, plural } from "./words.js";
+import { fmtInt, fmtMoney, clip, cellText, plural } from "../lib/format.js";
 
 const PREVIEW_ROWS = 8;
 const LISTED = 50; // rows listed under each reason

@@ -2,8 +2,8 @@
 // its accounting of calls and tokens, the error a failure leaves on it, and the judge's render and
 // parse with their throws turned into row errors. The engine (engine.js) decides when; this says what.
 
-import { CallError } from "../model/llm.js";
 import { RowErrorKind } from "./states.js";
+import { CallError } from "../model/callerror.js";
 
 /**
  * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string, code?: string}} RowError  code: a batch output line's code for its failure (batchfile.js lineErrorCode)

@@ -6,7 +6,6 @@
 //   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
 //   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
 
-import { RunState, LIVE_STATES } from "./scheduler.js";
 import { runnerFor } from "./buildrunner.js";
 import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runrecords.js";
 import { CallRoute } from "./callroute.js";
@@ -15,13 +14,14 @@ import { LiveRows } from "./live.js";
 import { runCounts } from "../results/counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { fmtInt } from "./words.js";
 import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
-import { CallKind, KeySource } from "../model/llm.js";
 import { keyMissing } from "../model/keyguard.js";
+import { RunState, LIVE_STATES } from "./states.js";
+import { fmtInt } from "../lib/format.js";
+import { CallKind, KeySource } from "../model/callerror.js";
 
 /** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
 const KEY_SETTLE_MS = 600;
@@ -41,8 +41,6 @@ export function waitingForKey(c) {
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
 const STORING_NOTE_ROWS = 5000;
 
-/** RUN_STATE: a run's states, the Runner's (engine.js RunState); a run's record keeps idle, running, paused, done or cancelled. */
-export const RUN_STATE = RunState;
 
 /**
  * runningText says what a run that starts now does: "Running 12 rows.", "Retrying 3 failed rows."
@@ -65,9 +63,9 @@ export function runningText(retry, n) {
  * @returns {string}
  */
 export function restingState(run, results) {
-  if (run.state === RUN_STATE.DONE || run.state === RUN_STATE.CANCELLED) return run.state;
-  for (let i = 0; i < run.total; i++) if (!results[i]) return RUN_STATE.PAUSED;
-  return RUN_STATE.DONE;
+  if (run.state === RunState.DONE || run.state === RunState.CANCELLED) return run.state;
+  for (let i = 0; i < run.total; i++) if (!results[i]) return RunState.PAUSED;
+  return RunState.DONE;
 }
 
 /** going: a Runner in one of these states holds its run's claim and may still produce results. */
@@ -132,7 +130,7 @@ export class RunController extends EventTarget {
       // One held by a 401 to a call without a key goes on only once there is one to send.
       if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
       c.runner.resume();
-      this.persist(RUN_STATE.RUNNING, c);
+      this.persist(RunState.RUNNING, c);
       this.say("Key entered: the run goes on.", c);
     }
   }
@@ -166,9 +164,9 @@ export class RunController extends EventTarget {
    */
   state() {
     const c = this.cur;
-    if (!c) return RUN_STATE.IDLE;
-    if (c.readOnly) return c.run.state || RUN_STATE.RUNNING;
-    if (c.runner && c.runner.state !== RUN_STATE.IDLE) return c.runner.state;
+    if (!c) return RunState.IDLE;
+    if (c.readOnly) return c.run.state || RunState.RUNNING;
+    if (c.runner && c.runner.state !== RunState.IDLE) return c.runner.state;
     return restingState(c.run, c.results);
   }
 
@@ -209,7 +207,7 @@ export class RunController extends EventTarget {
   /**
    * pace is how many calls the open run has in flight at most now, of how many chosen, and why
    * fewer (summary.js RunPace); null when this tab does not run it.
-   * @returns {import("./summary.js").RunPace | null}
+   * @returns {import("../results/summarywords.js").RunPace | null}
    */
   pace() {
     const c = this.cur;
@@ -318,7 +316,7 @@ export class RunController extends EventTarget {
         this.changed(true);
         this.emit("runs");
         // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
-        if (run.state === RUN_STATE.RUNNING) this.resume();
+        if (run.state === RunState.RUNNING) this.resume();
       },
     });
   }
@@ -365,9 +363,9 @@ export class RunController extends EventTarget {
   async resume(retry = Retry.NONE) {
     const c = this.cur;
     if (!c || c.readOnly) return;
-    if (c.runner && [RUN_STATE.PAUSED, RUN_STATE.HELD, RUN_STATE.OUTAGE].includes(c.runner.state) && !retry) {
+    if (c.runner && [RunState.PAUSED, RunState.HELD, RunState.OUTAGE].includes(c.runner.state) && !retry) {
       c.runner.resume();
-      this.persist(RUN_STATE.RUNNING, c);
+      this.persist(RunState.RUNNING, c);
       return;
     }
     if (going(c.runner)) return;
@@ -389,7 +387,7 @@ export class RunController extends EventTarget {
     const todo = todoIndices(c.run.total, c.results, { retry, threshold: thresholdOf(p) });
     if (!todo.length) {
       lock.release();
-      this.persist(RUN_STATE.DONE, c);
+      this.persist(RunState.DONE, c);
       this.changed(true);
       return;
     }
@@ -397,7 +395,7 @@ export class RunController extends EventTarget {
     if (rs.error) {
       lock.release();
       this.say("✗ " + rs.error, c);
-      this.persist(RUN_STATE.PAUSED, c);
+      this.persist(RunState.PAUSED, c);
       this.changed(true);
       return;
     }
@@ -429,12 +427,12 @@ export class RunController extends EventTarget {
         // if the key is still missing); the run goes on by itself once the key is entered.
         if (e.kind === CallKind.NO_KEY) return this.say(e.message, c);
         this.say("Paused: " + e.message + " Then press Resume.", c);
-        this.persist(RUN_STATE.PAUSED, c);
+        this.persist(RunState.PAUSED, c);
       },
       onState: (s, reason) => {
         // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
         // stays "running", so a reload meanwhile resumes it.)
-        if (reason && reason.by === "runner" && (s === RUN_STATE.OUTAGE || s === RUN_STATE.RUNNING)) this.say(reason.message, c);
+        if (reason && reason.by === "runner" && (s === RunState.OUTAGE || s === RunState.RUNNING)) this.say(reason.message, c);
         if (this.cur === c) this.changed(true);
       },
     });
@@ -452,7 +450,7 @@ export class RunController extends EventTarget {
     }
     c.startedAt = performance.now();
     c.doneTimes = [];
-    this.persist(RUN_STATE.RUNNING, c);
+    this.persist(RunState.RUNNING, c);
     this.say(runningText(retry, todo.length), c);
     this.changed(true);
     this.go(c, lock); // resume returns once the run is under way, not when it ends
@@ -467,7 +465,7 @@ export class RunController extends EventTarget {
       this.going.delete(c.run.id);
       this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
       // The record says how the run ended before another tab may take the run over.
-      await this.persist(end === "done" ? RUN_STATE.DONE : RUN_STATE.CANCELLED, c);
+      await this.persist(end === "done" ? RunState.DONE : RunState.CANCELLED, c);
       this.emit("end", { runId: c.run.id, state: end });
     } finally {
       stopLivePosts();
@@ -481,7 +479,7 @@ export class RunController extends EventTarget {
     const c = this.cur;
     if (!c || !c.runner || c.readOnly) return;
     c.runner.pause();
-    this.persist(RUN_STATE.PAUSED, c);
+    this.persist(RunState.PAUSED, c);
     this.say("Paused: calls in flight finish, no new ones start.", c);
   }
 
@@ -490,7 +488,7 @@ export class RunController extends EventTarget {
     const c = this.cur;
     if (!c || !c.runner || c.readOnly) return;
     c.runner.cancel();
-    this.persist(RUN_STATE.CANCELLED, c);
+    this.persist(RunState.CANCELLED, c);
   }
 
   /** waitingForKey tells whether the open run waits for a key (this tab runs it). */

@@ -2,7 +2,7 @@
 // twice, in place. The open run's row shows the same counts as the run card.
 
 import { h, replace, confirmButton } from "../lib/dom.js";
-import { fmtInt } from "./words.js";
+import { fmtInt } from "../lib/format.js";
 
 /**
  * mountRunsList builds the card.

@@ -33,22 +33,19 @@
 //     repeats: [{verdict, answers, repaired}] and verdict is their majority (stats/majority.js),
 //     answers all the repeats' answers in order. One repeat failing fails the row.
 
-import { chat, CallError, CallKind, realClock, unreachable, probe as probeEndpoint } from "../model/llm.js";
+import { chat, realClock, probe as probeEndpoint } from "../model/llm.js";
 import { RunCache } from "./cache.js";
-import { Slots, AdaptiveSlots } from "./slots.js";
+import { AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, holds, noKeyError } from "./states.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
 import { judgeOnce, judgeRepeats } from "./judging.js";
+import { CallError, CallKind, unreachable } from "../model/callerror.js";
 
 /** MAX_REPEATS: a row is judged at most this many times in one run. */
 export const MAX_REPEATS = 10;
 
-export { RunState, LIVE_STATES, RowState, RowErrorKind, RepairCode, redoOnResume } from "./states.js";
-export { repairPrompt } from "./repair.js";
-export { yieldToLoop, nextTask } from "./turns.js";
-export { Slots, AdaptiveSlots };
 
 /** @typedef {{index: number, state: string, attempt: number, retryAt: number | null, repair: boolean}} RowLive */
 

@@ -3,16 +3,18 @@
 // estimate. It owns what is being set up; the run controller asks it for that when Run is pressed.
 
 import { h, replace, uid } from "../lib/dom.js";
-import { yieldToLoop, MAX_REPEATS } from "./scheduler.js";
+import { MAX_REPEATS } from "./scheduler.js";
 import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
-import { fmtInt, formatWords } from "./words.js";
+import { formatWords } from "./words.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
+import { yieldToLoop } from "./turns.js";
+import { fmtInt } from "../lib/format.js";
 
 /**
  * @typedef {Object} Setup what is being set up

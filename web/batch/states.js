@@ -1,9 +1,9 @@
+import { CallKind, CallError, retryableStatus } from "../model/callerror.js";
 // runstate.js: the names a batch run's views read: the Runner's states (RunState), a row's live
 // state (RowState), the kinds of row errors that are not a call's (RowErrorKind), the codes of the
 // checks the engine adds (RepairCode), and which stored error rows Resume runs again. engine.js
 // re-exports all of them.
 
-import { CallKind, CallError, retryableStatus } from "../model/llm.js";
 
 /** RunState: a Runner's states. onState(state, reason) fires on each change (and on each failed probe). */
 export const RunState = Object.freeze({

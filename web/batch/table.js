@@ -7,8 +7,9 @@ import { h, replace } from "../lib/dom.js";
 import { VTable } from "./vtable.js";
 import { causeOf, reasonOf, judgedInput } from "../results/status.js";
 import { LIVE } from "../results/counts.js";
-import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./words.js";
 import { repeatNote, repeatAnswers, shownAnswer } from "../stats/consistency.js";
+import { wordFor, stateBadge } from "../verdict/statebadge.js";
+import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
 
 const ROW_H = 40;
 
@@ -140,7 +141,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     else delete el.dataset.live;
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, liveWords(live)) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
+      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
       h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(inputText(c.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),

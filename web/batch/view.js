@@ -8,23 +8,27 @@
 // and so do the stored runs, which are listed and reopened once it is ready. Untrusted text
 // (dataset cells, judge answers) is only ever set as textContent.
 
-import { h, replace } from "../lib/dom.js";
+import { h, replace, download } from "../lib/dom.js";
 import { openStore } from "./runstore.js";
 import { aggregate } from "../results/aggregate.js";
 import { toJSONL, toJSON, toCSV } from "./export.js";
-import { RunController, RUN_STATE } from "./runcontroller.js";
+import { RunController } from "./runcontroller.js";
+import { RunState } from "./states.js";
 import { Retry } from "./runrecords.js";
 import { mountSetup } from "./setup.js";
-import { mountSummary, rate } from "./summary.js";
+import { mountSummary } from "./summary.js";
 import { mountTable } from "./table.js";
 import { mountRunsList } from "./runscard.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { ensureStylesheet, download, fmtInt, wordFor } from "./words.js";
+import { ensureStylesheet } from "./words.js";
 import { mountBatchFile } from "./batchfileview.js";
 import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
 import { mountCompare } from "./comparecard.js";
 import { usedEvaluator } from "../custom/runnote.js";
+import { rate } from "../results/summarywords.js";
+import { fmtInt } from "../lib/format.js";
+import { wordFor } from "../verdict/statebadge.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -156,7 +160,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     if (!cur) return;
     const counts = /** @type {import("../results/counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
-    const running = s === RUN_STATE.RUNNING;
+    const running = s === RunState.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts, cur.run.settings.repeats || 1);
     agreement.draw(counts);
@@ -177,22 +181,22 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   function drawButtons(counts, s, readOnly) {
     const running = controller.running();
     // A paused run with no Runner in this tab (reopened, imported) has nothing to cancel.
-    const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED || (s === RUN_STATE.PAUSED && !running);
+    const stopped = s === RunState.IDLE || s === RunState.DONE || s === RunState.CANCELLED || (s === RunState.PAUSED && !running);
     // The same counts as the summary's card: "3 errors" and "undetermined 2".
     const failed = counts.counts.error;
     const undetermined = counts.counts.undetermined;
-    pauseBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE);
+    pauseBtn.hidden = readOnly || !(s === RunState.RUNNING || s === RunState.OUTAGE);
     const forKey = !readOnly && controller.waitingForKey();
     keyBtn.hidden = !forKey;
-    resumeBtn.hidden = forKey || readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
-    cancelBtn.hidden = readOnly || !running || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
+    resumeBtn.hidden = forKey || readOnly || !(s === RunState.PAUSED || s === RunState.HELD || (stopped && counts.remaining > 0));
+    cancelBtn.hidden = readOnly || !running || !(s === RunState.RUNNING || s === RunState.PAUSED || s === RunState.HELD || s === RunState.OUTAGE);
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
     retryBtn.textContent = `↻ Retry ${fmtInt(failed)} failed row${failed === 1 ? "" : "s"}`;
     askAgainBtn.hidden = readOnly || !(stopped && undetermined > 0);
     askAgainBtn.textContent = `↻ Ask again for ${fmtInt(undetermined)} undetermined row${undetermined === 1 ? "" : "s"}`;
     readOnlyNote.hidden = !readOnly;
     // A report is of a run that stands still: finished, paused or stopped.
-    reportBtn.hidden = s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE;
+    reportBtn.hidden = s === RunState.RUNNING || s === RunState.OUTAGE;
   }
 
   /** downloadReport saves the open run as one self-contained HTML file (report/, loaded on the first click). */
@@ -200,7 +204,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     if (!controller.current) return;
     reportMsg.textContent = "Making the report…";
     try {
-      const { batchReport, save } = await import("../report/download.js");
+      const [{ batchReport }, { save }] = await Promise.all([import("./runreport.js"), import("../report/download.js")]);
       const report = save(await batchReport({ controller, state, rj }));
       reportMsg.textContent = `Report saved as ${report.name} (${fmtInt(Math.ceil(report.bytes / 1024))} KB).`;
     } catch (e) {
@@ -288,7 +292,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   await runsList.draw();
   comparison.refresh();
   const runs = await store.listRuns();
-  const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
+  const interrupted = runs.find((r) => r.state === RunState.RUNNING);
   if (interrupted) await controller.open(interrupted.id, { start: true });
   else if (runs.length) await controller.open(runs[0].id);
   setup.drawConcurrencyHint();

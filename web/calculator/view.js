@@ -5,9 +5,11 @@
 // once; the results wait quietly for the engine (engine.js).
 
 import { h, replace, debounce, copyText, badge } from "../lib/dom.js";
-import { bars, fmt, renderVerdict, passageLabels } from "../verdict/render.js";
+import { renderVerdict } from "../verdict/render.js";
 import { autoGrow } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
+import { bars, passageLabels } from "../verdict/recall.js";
+import { fmtNum } from "../lib/format.js";
 
 /** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
 export const RECALL_SEEDS = [
@@ -222,7 +224,7 @@ export function mountCalculator(root, { engine, state, evaluators }) {
       h(
         "div",
         { class: "verdict-head" },
-        h("div", { class: "big-number huge", dataset: { ref: "calc-final" } }, h("strong", { text: `${fmt(r.final)} / 5` }), exact.final ? h("span", { class: "exact", dataset: { ref: "calc-exact" }, text: `exactly ${exact.final}` }) : null),
+        h("div", { class: "big-number huge", dataset: { ref: "calc-final" } }, h("strong", { text: `${fmtNum(r.final)} / 5` }), exact.final ? h("span", { class: "exact", dataset: { ref: "calc-exact" }, text: `exactly ${exact.final}` }) : null),
       ),
       h(
         "dl",
@@ -232,7 +234,7 @@ export function mountCalculator(root, { engine, state, evaluators }) {
           ["Bonus", r.bonus, exact.bonus],
           ["Combined", r.combined, exact.combined],
           ["Final (capped at 5)", r.final, exact.final],
-        ].flatMap(([k, v, x]) => [h("dt", { text: k }), h("dd", {}, h("span", { text: fmt(v) }), x ? h("span", { class: "exact", text: ` = ${x}` }) : null)]),
+        ].flatMap(([k, v, x]) => [h("dt", { text: k }), h("dd", {}, h("span", { text: fmtNum(v) }), x ? h("span", { class: "exact", text: ` = ${x}` }) : null)]),
       ),
       bars(essential.map(toNum), bonus.map(toNum), labels),
       h("div", { class: "card-head" }, h("h3", { text: "In the seed's format" }), copyBtn),
@@ -317,8 +319,8 @@ export function steppedNote(r) {
   return h(
     "p",
     { class: "hint stepped-note", dataset: { ref: "calc-stepped" } },
-    `Each line is rounded to 2 decimals before the next one uses it, as the seed asks, so the lines add up as written and end at ${fmt(st.final)}. ` +
-      `The score is the exact recall, ${exact.final || fmt(r.final)} ≈ ${fmt(r.final)}; a judge that writes ${fmt(st.final)} is right, rounded per step.`,
+    `Each line is rounded to 2 decimals before the next one uses it, as the seed asks, so the lines add up as written and end at ${fmtNum(st.final)}. ` +
+      `The score is the exact recall, ${exact.final || fmtNum(r.final)} ≈ ${fmtNum(r.final)}; a judge that writes ${fmtNum(st.final)} is right, rounded per step.`,
   );
 }
 

@@ -2,8 +2,7 @@
 // new ones from scratch, from a starter or a built-in duplicated, imported from and exported to
 // .json files.
 
-import { h, replace, uid } from "../lib/dom.js";
-import { download } from "../batch/words.js";
+import { h, replace, uid, download } from "../lib/dom.js";
 import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf, ID_RE } from "./specedit.js";
 
 /**

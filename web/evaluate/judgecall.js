@@ -1,7 +1,9 @@
 // judgecall.js: the Evaluate view's one call to the model: the judge prompt goes out, the answer
 // streams back piece by piece, Stop aborts it, and what came back is told in one usage line.
 
-import { chat, CallError, CallKind, INTERACTIVE_POLICY, modelParams } from "../model/llm.js";
+import { chat, INTERACTIVE_POLICY } from "../model/llm.js";
+import { CallError, CallKind } from "../model/callerror.js";
+import { modelParams } from "../model/modelparams.js";
 
 /**
  * @typedef {Object} JudgeCall what a finished call reports

@@ -3,6 +3,7 @@
 // buttons, so people see where their text went without scrolling through the whole seed prompt.
 
 import { h, replace, copyText } from "../lib/dom.js";
+import { groupDigits } from "../lib/format.js";
 
 const HEAD_LINES = 3;
 const SPAN_LINES = 4; // lines shown from the start of each span when collapsed
@@ -134,16 +135,6 @@ export function renderPrompt(pre, text, spans, names, { collapsed, onExpand }) {
     l = e;
   }
   return { lines: nLines, hidden };
-}
-
-/**
- * groupDigits writes a count with thousands separators as English does ("12,345") without Intl:
- * the first toLocaleString of a page sets up ICU's number formatting, 12-38 ms on a cold load
- * (measured in headless Chromium), and the prompt's size is drawn on the way to the first prompt.
- * @param {number} n a count (a non-negative integer)
- */
-export function groupDigits(n) {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /**

@@ -4,8 +4,8 @@
 
 import { h, replace } from "../lib/dom.js";
 import { autoGrow } from "../lib/form.js";
-import { CallKind } from "../model/llm.js";
 import { askJudge } from "./judgecall.js";
+import { CallKind } from "../model/callerror.js";
 
 /**
  * RunContext is what a run needs of the Evaluate view: its elements, and its state read and set

@@ -8,6 +8,7 @@
 
 import { h, replace, copyText } from "../lib/dom.js";
 import { fromInputs } from "../lib/form.js";
+import { fmtInt } from "../lib/format.js";
 
 /** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
 let savedNote = "";
@@ -90,7 +91,7 @@ export function mountShare(ctx) {
     const ok = await copyText(link.url);
     replace(
       shareStatus,
-      h("span", { dataset: { ref: "share-copied" } }, ok ? `Link copied (${link.length.toLocaleString("en-US")} characters). ` : "Copy this link: ", "It holds the inputs and the judge's answer, never your key."),
+      h("span", { dataset: { ref: "share-copied" } }, ok ? `Link copied (${fmtInt(link.length)} characters). ` : "Copy this link: ", "It holds the inputs and the judge's answer, never your key."),
       h("input", { class: "input mono share-url", value: link.url, readOnly: true, dataset: { ref: "share-url" }, attrs: { "aria-label": "Share link" } }),
     );
   }

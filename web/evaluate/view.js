@@ -25,6 +25,8 @@ import { mountShare } from "./sharing.js";
 // that a verdict never waits for them).
 /** @type {typeof import("../verdict/render.js")|null} */
 let verdicts = null;
+/** @type {typeof import("../verdict/failed.js")|null} */
+let failed = null;
 /** @type {typeof import("./judgecall.js")|null} */
 let judgecall = null;
 /** @type {typeof import("./runbutton.js")|null} */
@@ -35,8 +37,9 @@ let evaluaterun = null;
  * @returns {Promise<void>}
  */
 export async function loadResultModules() {
-  [verdicts, judgecall, evaluaterun] = await Promise.all([
+  [verdicts, failed, judgecall, evaluaterun] = await Promise.all([
     import("../verdict/render.js"), // modulepreload
+    import("../verdict/failed.js"), // modulepreload
     import("./judgecall.js"), // modulepreload
     import("./runbutton.js"), // modulepreload
   ]);
@@ -257,7 +260,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     // How the last Run ended, when it brought no whole answer, stays where the verdict goes.
-    const ended = outcome && verdicts ? verdicts.outcomeView(outcome, { partial: !!answer.trim(), onRunAgain: () => run() }) : null;
+    const ended = outcome && failed ? failed.outcomeView(outcome, { partial: !!answer.trim(), onRunAgain: () => run() }) : null;
     if (!answer.trim()) {
       if (ended) {
         replace(verdictEl, ended);

@@ -3,13 +3,23 @@
 // become markup or script.
 
 /**
- * h builds an element. props: "class", "text" (textContent), "dataset" ({k: v}), "on" ({event:
- * fn}), "attrs" ({name: value}, for aria-* and the like), anything else is set as a property
- * (type, value, disabled, htmlFor, …). children: nodes, strings (become text nodes), arrays,
- * null/false (skipped).
+ * h builds an element in the page's document (hIn, in another: a report's). props: "class",
+ * "text" (textContent), "dataset" ({k: v}), "on" ({event: fn}), "attrs" ({name: value}, for
+ * aria-* and the like), anything else is set as a property (type, value, disabled, htmlFor, …).
+ * children: nodes, strings (become text nodes), arrays, null/false (skipped).
  */
 export function h(tag, props = {}, /** @type {any[]} */ ...children) {
-  const el = document.createElement(tag);
+  return hIn(document, tag, props, ...children);
+}
+
+/**
+ * hIn is h building in doc: the trust panels and reports build in the document they are given
+ * (the page's, or a report's detached one), so that each is a pure function (doc, data) => Element.
+ * @param {Document} doc @param {string} tag @param {Object<string, any>|null} [props] @param {...any} children
+ * @returns {any}
+ */
+export function hIn(doc, tag, props = {}, ...children) {
+  const el = doc.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null) continue;
     if (k === "class") el.className = v;
@@ -21,17 +31,17 @@ export function h(tag, props = {}, /** @type {any[]} */ ...children) {
       for (const [a, av] of Object.entries(v)) if (av !== undefined && av !== null && av !== false) el.setAttribute(a, String(av));
     } else if (k === "href" || k === "src" || k === "action" || k === "formaction") {
       throw new Error("dom.h: URL properties are not allowed (" + k + ")");
-    } else el[k] = v;
+    } else /** @type {any} */ (el)[k] = v;
   }
   append(el, children);
   return el;
 }
 
-/** append adds children (nodes, strings, arrays, falsy skipped) to el. */
+/** append adds children (nodes, strings, arrays, falsy skipped) to el, in el's document. */
 export function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    el.append(typeof c === "object" ? c : el.ownerDocument.createTextNode(String(c)));
   }
   return el;
 }
@@ -120,6 +130,22 @@ export function stateOf(passed) {
 }
 
 /**
+ * badgeIn is the page's one badge, built in doc: an icon and a word in a state's colour (cls),
+ * data-state=state; size is "badge-big", "badge-small" or "".
+ * @param {Document} doc
+ * @param {{state: string, icon: string, word: string, cls: string, size?: string, ref?: string}} b
+ */
+export function badgeIn(doc, { state, icon, word, cls, size = "", ref }) {
+  return hIn(
+    doc,
+    "span",
+    { class: ["badge", size, cls].filter(Boolean).join(" "), dataset: ref ? { ref, state } : { state } },
+    hIn(doc, "span", { class: "badge-icon", text: icon, attrs: { "aria-hidden": "true" } }),
+    hIn(doc, "span", { class: "badge-word", text: word }),
+  );
+}
+
+/**
  * badge renders a verdict state with icon, word and colour; words overrides the default word
  * (e.g. "Faithful"), cause is appended to an undetermined state ("Undetermined — <cause>").
  * @param {boolean|null|undefined} passed
@@ -129,12 +155,7 @@ export function badge(passed, { word, cause, size = "" } = {}) {
   const st = STATES[stateOf(passed)];
   let text = word || st.word;
   if (passed !== true && passed !== false && cause) text += " — " + cause;
-  return h(
-    "span",
-    { class: `badge ${st.cls} ${size}`, dataset: { state: stateOf(passed) } },
-    h("span", { class: "badge-icon", text: st.icon, attrs: { "aria-hidden": "true" } }),
-    h("span", { class: "badge-word", text }),
-  );
+  return badgeIn(document, { state: stateOf(passed), icon: st.icon, word: text, cls: st.cls, size });
 }
 
 /**
@@ -200,4 +221,18 @@ export function addStylesheet(href, ref) {
   link.href = href;
   link.dataset.ref = ref;
   document.head.append(link);
+}
+
+/** download saves text as a file named name. */
+export function download(name, text, type) {
+  const blob = new Blob([text], { type });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.rel = "noopener";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -1,3 +1,4 @@
+import { cut } from "../lib/format.js";
 // callerror.js: what a failed model call is and says (llm.js re-exports all of it): the kinds of
 // failure, the CallError that carries one, and the one sentence per failure that says what
 // happened and what to do, worded for one call ("run again") or for a batch ("retry failed rows").
@@ -240,5 +241,5 @@ export function upstreamMessage(/** @type {string} */ text) {
     /* plain text body */
   }
   msg = msg.replace(/\s+/g, " ").trim();
-  return msg.length > 300 ? msg.slice(0, 299) + "…" : msg;
+  return cut(msg, 300);
 }

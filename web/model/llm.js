@@ -5,14 +5,11 @@
 // and what to do. The dev proxy does not retry, so retries are never stacked. Time and randomness
 // are injected so that tests drive the policy with a fake clock. What a failure is and says is in
 // callerror.js; a streamed answer is read in sse.js; the connection limit and the sampling parameters
-// are in connections.js and modelparams.js. All are re-exported here: callers import llm.js only.
+// are in connections.js and modelparams.js.
 
 import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, upstreamMessage, serverBusy, httpError, keySource } from "./callerror.js";
 import { readStream, usageOf } from "./sse.js";
 
-export { CallKind, CallError, UNREACHABLE_STATUSES, ServerCode, KeySource, unreachable, serverBusy, httpErrorMessage, httpError, retryableStatus } from "./callerror.js";
-export { HTTP1_CONNECTIONS, observedProtocol, connectionLimit } from "./connections.js";
-export { isReasoningModel, modelParams } from "./modelparams.js";
 
 /**
  * @typedef {object} Policy

@@ -4,10 +4,10 @@
 // page's settings or the run's record: a key, an endpoint's address (which may carry a user, a
 // password or a `?api-key=`) and request headers never reach a report.
 
-import { summaryCards } from "../batch/summary.js";
 import { causeOf, reasonOf, judgedInput, statusOf } from "../results/status.js";
 import { repeatNote } from "../stats/consistency.js";
 import { scoreWords, judgeReasons } from "../verdict/words.js";
+import { summaryCards } from "../results/summarywords.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -66,7 +66,7 @@ export const REPORT_FORMAT = 1;
  * @property {string} where where the calls went, as the page says it, host only
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
  * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
- * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
+ * @property {{cards: import("../results/summarywords.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
  * @property {Object<string, any>} panels trust panels' data by name ("agreement", "consistency"), where the run has it
  * @property {string|null} [labelColumn] the run's human label column, when it has one (rows carry label and agrees)
  * @property {ReportRow[]} rows

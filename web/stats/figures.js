@@ -1,40 +1,21 @@
-// make.js: the small DOM builders the trust panels share. Every builder takes the document it
-// builds in (the page's, or a report's), so that a panel is a pure function (doc, data) =>
+// figures.js: the small pieces the trust panels, the run summary and reports share. Every builder
+// takes the document it builds in (the page's, or a report's), so that a panel is a pure function (doc, data) =>
 // Element; text is only ever set as textContent.
+
+import { hIn } from "../lib/dom.js";
+import { fmtInt } from "../lib/format.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * el builds an HTML element in doc. props: class, text, dataset, attrs; children: nodes, strings,
- * arrays, null/false (skipped).
- * @param {Document} doc
- * @param {string} tag
- * @param {{class?: string, text?: string, dataset?: Object<string, string>, attrs?: Object<string, string|number|boolean|null|undefined>}} [props]
- * @param {...any} children
- * @returns {HTMLElement}
- */
-export function el(doc, tag, props = {}, ...children) {
-  const e = doc.createElement(tag);
-  if (props.class) e.className = props.class;
-  if (props.text !== undefined) e.textContent = props.text;
-  if (props.dataset) Object.assign(e.dataset, props.dataset);
-  for (const [k, v] of Object.entries(props.attrs || {})) if (v !== undefined && v !== null && v !== false) e.setAttribute(k, String(v));
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  }
-  return e;
-}
-
-/**
- * svg builds an SVG element in doc with attributes attrs and, if given, text.
+ * svgIn builds an SVG element in doc with attributes attrs and, if given, text.
  * @param {Document} doc
  * @param {string} tag
  * @param {Object<string, string|number>} [attrs]
  * @param {string|null} [text]
  * @returns {SVGElement}
  */
-export function svg(doc, tag, attrs = {}, text = null) {
+export function svgIn(doc, tag, attrs = {}, text = null) {
   const e = /** @type {SVGElement} */ (doc.createElementNS(SVG_NS, tag));
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== null) e.textContent = text;
@@ -50,26 +31,7 @@ export function svg(doc, tag, attrs = {}, text = null) {
  * @param {string} sub
  */
 export function stat(doc, ref, value, label, sub) {
-  return el(doc, "div", { class: "stat", dataset: { ref } }, el(doc, "div", { class: "stat-value", text: value }), el(doc, "div", { class: "stat-label", text: label }), el(doc, "div", { class: "hint", text: sub }));
-}
-
-/**
- * pct writes a share as a percentage with at most one decimal ("87.5%"), "–" for null.
- * @param {number|null} x a share in 0..1
- */
-export function pct(x) {
-  return x === null || !Number.isFinite(x) ? "–" : Math.round(x * 1000) / 10 + "%";
-}
-
-/**
- * num writes x with at most digits decimals, "–" for null.
- * @param {number|null|undefined} x
- * @param {number} [digits]
- */
-export function num(x, digits = 2) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return "–";
-  const f = 10 ** digits;
-  return String(Math.round(x * f) / f);
+  return hIn(doc, "div", { class: "stat", dataset: { ref } }, hIn(doc, "div", { class: "stat-value", text: value }), hIn(doc, "div", { class: "stat-label", text: label }), hIn(doc, "div", { class: "hint", text: sub }));
 }
 
 /**
@@ -110,4 +72,20 @@ export function mark(v) {
 export function verdictWord(v, words) {
   const w = words || {};
   return v === true ? "✓ " + (w.passed || "passed") : v === false ? "✗ " + (w.failed || "failed") : "? undetermined";
+}
+
+/**
+ * causesList lists the causes of undetermined rows and errors, most frequent first, in doc.
+ * @param {Document} doc
+ * @param {{cause: string, count: number}[]} causes
+ * @returns {HTMLElement}
+ */
+export function causesList(doc, causes) {
+  if (!causes.length) return hIn(doc, "p", { class: "hint", text: "No undetermined rows and no errors." });
+  return hIn(
+    doc,
+    "ul",
+    { class: "causes", dataset: { ref: "batch-causes" } },
+    causes.map((x) => hIn(doc, "li", {}, hIn(doc, "span", { class: "cause-count", text: fmtInt(x.count) }), " ", hIn(doc, "span", { text: x.cause }))),
+  );
 }

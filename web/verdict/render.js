@@ -7,15 +7,13 @@
 
 import { h, badge, stateOf } from "../lib/dom.js";
 import { causeOfChecks, hasCode } from "../results/causes.js";
-import { fmt, generic, scoreView, rest } from "./common.js";
+import { generic, scoreView, rest } from "./common.js";
 import { judgeReasons } from "./words.js";
 import { claimsView } from "./claims.js";
 import { yesNoView } from "./yesno.js";
 import { pairwiseView } from "./pairwise.js";
-import { recallView, bars, passageLabels } from "./recall.js";
+import { recallView } from "./recall.js";
 
-export { fmt, generic, bars, passageLabels };
-export { outcomeView } from "./failed.js";
 
 /** VIEWS maps an evaluator's declared view to the function that draws it. */
 const VIEWS = { claims: claimsView, "yes-no": yesNoView, pairwise: pairwiseView, recall: recallView };
