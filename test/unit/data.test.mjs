@@ -305,7 +305,7 @@ test("numbers print as people write them", () => {
 });
 
 test("a run no Runner of this tab runs is never idle: done or cancelled as it ended, else paused while rows are left", async () => {
-  const { restingState, runningText } = await import("../../web/batch/runcontroller.js");
+  const { restingState, runningText } = await import("../../web/batch/openrun.js");
   const ok = { verdict: { passed: true, checks: [] } };
   assert.equal(restingState({ state: "done", total: 2 }, [ok, ok]), "done");
   assert.equal(restingState({ state: "cancelled", total: 2 }, [ok]), "cancelled");

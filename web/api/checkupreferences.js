@@ -5,7 +5,7 @@
 // They measure other things on other data than a check-up does (agreement with human labels,
 // accuracy on hard benchmark pairs), so `compare` says how far each may be set beside it.
 
-/** @typedef {import("./types.js").CheckupReference} CheckupReference */
+/** @typedef {import("./trusttypes.js").CheckupReference} CheckupReference */
 
 /** @type {readonly CheckupReference[]} */
 export const checkupReferences = Object.freeze(

@@ -2,7 +2,8 @@
 // spec, over the wasm's calls and evaluatorspec.js's checks. A definition is checked in two halves:
 // its schema in JS (evaluatorspec.js) and its templates by the core (through call).
 
-import { checkSpec, checkTemplates } from "./speccheck.js";
+import { checkSpec } from "./speccheck.js";
+import { checkTemplates } from "./templatecheck.js";
 import { RagJudgeError, fromWire } from "./errors.js";
 
 /** @typedef {import("./types.js").RagJudge} RagJudge */

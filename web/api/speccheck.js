@@ -1,4 +1,4 @@
-// evaluatorspec.js checks a custom evaluator's definition against its schema (README "Custom
+// speccheck.js checks a custom evaluator's definition against its schema (README "Custom
 // evaluators") for ragjudge.js's define() and checkEvaluator(): every field's type, the unknown
 // fields, the required ones, the values each may take, and the rules between fields, each
 // problem with the path of its field; and it normalises the definition (fields in the schema's
@@ -9,6 +9,8 @@
 // Why here and not in Go: this is walking a JSON document, which JS does natively, while the same
 // walk compiled into the wasm measured 10 KB of brotli out of a budget shared by every feature.
 // The readers, the templates and the registry stay in the core.
+
+import { isObject, q, builtinKinds, sameValue, normLabel, badLabel, pathProblem } from "./specrules.js";
 
 /**
  * The schema, as data that one walker (walk) reads. A node: `t` its type ("s" string, "n"
@@ -96,8 +98,6 @@ function typeName(v) {
   return { string: "a string", number: "a number", boolean: "a boolean", object: "an object" }[typeof v] ?? "a " + typeof v;
 }
 
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-const q = (s) => JSON.stringify(String(s));
 const oneOf = (words) => words.map(q).join(", ").replace(/, ([^,]*)$/, " or $1");
 const at = (path, key) => (path ? path + "." + key : key);
 
@@ -344,142 +344,4 @@ function walk(v, n, path, fail) {
     }
   }
   return out;
-}
-
-/**
- * checkTemplates checks a normalised definition's templates with the core: each must parse (an
- * evaluator.template error at its line and column), read only declared inputs (or, with a
- * built-in reader, the variables that built-in makes of its inputs: `builtinVars`), and every
- * input should be read (else a warning). It returns the names the templates read, in order.
- * `reads` is the core's template.Reads (rj.variables with positions) and `render` its str.format
- * renderer (rj.template); both throw a RagJudgeError for a template that does not parse.
- * @param {any} spec
- * @param {(source: string, dialect: string) => {name: string, line: number, col: number}[]} reads
- * @param {(source: string, vars: Object) => unknown} render
- * @param {string[]|null} builtinVars
- * @param {{id: string, inputs: {name: string}[]}|null} builtin
- * @param {SpecCheck[]} errors @param {SpecCheck[]} warnings
- * @returns {string[]}
- */
-export function checkTemplates(spec, reads, render, builtinVars, builtin, errors, warnings) {
-  if (!spec || (spec.dialect !== "jinja" && spec.dialect !== "format")) return [];
-  /** @type {[string, string][]} */
-  const templates = [];
-  if (typeof spec.prompt === "string") templates.push(["prompt", spec.prompt]);
-  else if (Array.isArray(spec.messages)) {
-    spec.messages.forEach((m, k) => {
-      if (isObject(m) && typeof m.content === "string") templates.push([`messages[${k}].content`, m.content]);
-    });
-  }
-  const inputs = Array.isArray(spec.inputs) ? spec.inputs.filter(isObject) : [];
-  const known = new Set([...inputs.map((x) => x.name), ...(builtinVars ?? [])]);
-  /** @type {string[]} */
-  const variables = [];
-  const read = new Set();
-  for (const [path, source] of templates) {
-    let found;
-    try {
-      found = reads(source, spec.dialect);
-      // str.format: the fields alone are read; a render with every name empty finds the rest
-      // of what a render would refuse (a single brace, an unsupported field).
-      if (spec.dialect === "format") render(source, Object.fromEntries(found.map((r) => [r.name, ""])));
-    } catch (err) {
-      const e = /** @type {any} */ (err);
-      /** @type {SpecCheck} */
-      const c = { severity: "error", code: "evaluator.template", message: e.detail ?? String(e), path };
-      if (e.line) Object.assign(c, { line: e.line, col: e.col ?? 1, len: 1 });
-      errors.push(c);
-      continue;
-    }
-    const reported = new Set();
-    for (const r of found) {
-      if (!read.has(r.name)) read.add(r.name), variables.push(r.name);
-      if (!known.has(r.name) && !reported.has(r.name)) {
-        reported.add(r.name);
-        errors.push({ severity: "error", code: "evaluator.undeclared-input", message: `the template reads ${q(r.name)}, which is not a declared input: add it to inputs`,
-          path, line: r.line, col: r.col, len: [...r.name].length });
-      }
-    }
-  }
-  if (templates.length) {
-    inputs.forEach((x, k) => {
-      if (!read.has(x.name) && !builtin?.inputs.some((b) => b.name === x.name)) {
-        warnings.push({ severity: "warning", code: "evaluator.unused-input", message: `input ${q(x.name)} is declared but no template reads it`, path: `inputs[${k}]` });
-      }
-    });
-  }
-  return variables;
-}
-
-/**
- * builtinKinds are the kinds a built-in reader takes for its input `own`: the built-in's own
- * kind, and "list" (of texts) for its lists of claims or evidence, which its reader reads as
- * texts (claims numbered c1, c2, …; evidence without titles).
- * @param {{kind: string}} own @returns {string[]}
- */
-export function builtinKinds(own) {
-  return own.kind === "claims" || own.kind === "evidence" ? [own.kind, "list"] : [own.kind];
-}
-
-/**
- * sameValue says whether two pass or fail values are one verdict as the core's json reader
- * compares them (core/judge/customspec.go sameVerdict): texts in any case once trimmed, and
- * numbers, booleans (1 and 0) and texts spelling either by their number.
- * @param {unknown} a @param {unknown} b @returns {boolean}
- */
-function sameValue(a, b) {
-  if (JSON.stringify(a) === JSON.stringify(b)) return true;
-  if (typeof a === "string" && typeof b === "string" && a.trim().toLowerCase() === b.trim().toLowerCase()) return true;
-  const num = (/** @type {unknown} */ v) => {
-    if (typeof v === "boolean") return v ? 1 : 0;
-    if (typeof v === "number") return v;
-    if (typeof v !== "string") return NaN;
-    const t = v.trim().toLowerCase();
-    return t === "true" ? 1 : t === "false" ? 0 : /^[+-]?(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
-  };
-  const x = num(a);
-  return !Number.isNaN(x) && x === num(b);
-}
-
-/** normLabel is a label as the core's word rule matches it: lower case, single spaces. */
-export function normLabel(s) {
-  return s.trim().split(/\s+/).join(" ").toLowerCase();
-}
-
-/**
- * badLabel says what makes s unusable as a label or a score's label, or "": the yes/no rule splits
- * verdict lines at . ! ? ; , and reads a label after "Verdict:", so a label holds none of those
- * nor a line end, and starts and ends with a letter or a digit.
- */
-function badLabel(s) {
-  if (/[.!?;,:\n\r]/.test(s)) return "holds one of . ! ? ; , : or a line end, which end a verdict";
-  if (!/^[\p{L}\p{N}](.*[\p{L}\p{N}])?$/su.test(s)) return "must start and end with a letter or a digit";
-  return "";
-}
-
-/**
- * pathProblem says what is wrong with a json reader's path, or null (the core's pickPath reads
- * the same grammar): "$" then steps, the first a key: ".key", "[n]", "[*]" (at most one).
- * @param {string} p
- * @returns {{off: number, msg: string}|null}
- */
-export function pathProblem(p) {
-  if (p[0] !== "$") return { off: 0, msg: 'a path starts with "$" then ".key" steps: "$.verdict"' };
-  let i = 1, first = true, wild = false;
-  while (i < p.length) {
-    const m = /^\.([A-Za-z0-9_-]*)|^\[([^\]]*)(\]?)/.exec(p.slice(i));
-    if (!m) return { off: i, msg: `unexpected ${q(p[i])}: steps are .key, [n] or [*]` };
-    if (m[0][0] === ".") {
-      if (!m[1]) return { off: i, msg: "a key after '.' is letters, digits, '_' or '-'" };
-      first = false;
-    } else {
-      if (!m[3]) return { off: i, msg: "'[' is not closed by ']'" };
-      if (first) return { off: i, msg: 'the first step is a key: "$.items[*]", not "$[*]"' };
-      if (m[2] === "*" && wild) return { off: i, msg: "at most one [*] in a path" };
-      if (m[2] !== "*" && !/^\d+$/.test(m[2])) return { off: i + 1, msg: "between [ and ] goes * or an index from 0" };
-      wild ||= m[2] === "*";
-    }
-    i += m[0].length;
-  }
-  return first ? { off: p.length, msg: '"$" alone is the whole object: name a key, "$.verdict"' } : null;
 }

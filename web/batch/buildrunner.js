@@ -1,9 +1,13 @@
-// runner.js: how the open run's Runner (engine.js) is built from the run's record, the
-// preferences and the endpoint's request settings. The controller (run.js) owns what it reports.
+// buildrunner.js: how the open run's Runner (scheduler.js) is built from the run's record, the
+// preferences and the endpoint's request settings, and what it reports to the run controller
+// (runcontroller.js), which owns the run.
 
 import { Runner } from "./scheduler.js";
 import { keyMissing } from "../model/keyguard.js";
 import { fmtNum } from "../lib/format.js";
+import { tellResult } from "./watching.js";
+import { RunState } from "./states.js";
+import { CallKind } from "../model/callerror.js";
 
 /**
  * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a
@@ -19,7 +23,7 @@ export function judgeOf(rj, ev) {
 
 /**
  * runnerFor builds the Runner that judges rows todo of open run c (not yet started).
- * @param {import("./runcontroller.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  * @param {{rj: Object, store: Object, st: import("../shell/state.js").State, request: {endpoint: string}, prefs: any, todo: number[], fresh: Set<number>,
  *   concurrency: number, calls: any, socket: string | null | undefined, socketCalls?: number,
  *   onResult: (r: any) => void, say: (text: string) => void, onPace: () => void, onHold: (e: any) => void, onState: (s: string, reason: any) => void}} ctx
@@ -60,5 +64,53 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     onPace,
     onHold,
     onState,
+  });
+}
+
+/**
+ * openRunner builds the Runner of the controller ctl's open run c for rows todo, reporting to ctl:
+ * each result, the line under the progress bar, the pace, a hold and a change of state.
+ * @param {any} ctl the RunController
+ * @param {import("./openrun.js").OpenRun} c
+ * @param {{request: {endpoint: string}, prefs: any, todo: number[], fresh: Set<number>, calls: any}} o
+ * @returns {Runner}
+ */
+export function openRunner(ctl, c, { request, prefs, todo, fresh, calls }) {
+  return runnerFor(c, {
+    rj: ctl.rj,
+    store: ctl.store,
+    st: ctl.st,
+    request,
+    prefs,
+    todo,
+    fresh,
+    concurrency: ctl.route.effective(prefs.concurrency),
+    calls,
+    socket: ctl.route.socket(),
+    socketCalls: ctl.route.socketCalls(),
+    onResult: (r) => {
+      c.results[r.index] = r;
+      c.live.finish(r.index);
+      c.doneTimes.push(performance.now());
+      tellResult(ctl.channel, c, r);
+      if (ctl.cur === c) ctl.changed(false);
+    },
+    say: (text) => ctl.say(text, c),
+    onPace: () => {
+      if (ctl.cur === c) ctl.changed(false);
+    },
+    onHold: (e) => {
+      // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
+      // if the key is still missing); the run goes on by itself once the key is entered.
+      if (e.kind === CallKind.NO_KEY) return ctl.say(e.message, c);
+      ctl.say("Paused: " + e.message + " Then press Resume.", c);
+      ctl.persist(RunState.PAUSED, c);
+    },
+    onState: (s, reason) => {
+      // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
+      // stays "running", so a reload meanwhile resumes it.)
+      if (reason && reason.by === "runner" && (s === RunState.OUTAGE || s === RunState.RUNNING)) ctl.say(reason.message, c);
+      if (ctl.cur === c) ctl.changed(true);
+    },
   });
 }

@@ -6,7 +6,7 @@
 //   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
 //   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
 
-import { runnerFor } from "./buildrunner.js";
+import { openRunner } from "./buildrunner.js";
 import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runrecords.js";
 import { CallRoute } from "./callroute.js";
 import { requestSettings } from "./endpoint.js";
@@ -16,81 +16,16 @@ import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
-import { watchRun, applyNews, tellState, tellResult, postLiveEvery } from "./watching.js";
+import { watchRun, applyNews, tellState, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
 import { keyMissing } from "../model/keyguard.js";
-import { RunState, LIVE_STATES } from "./states.js";
+import { RunState } from "./states.js";
+import { waitingForKey, runningText, restingState, going, storingNote } from "./openrun.js";
 import { fmtInt } from "../lib/format.js";
-import { CallKind, KeySource } from "../model/callerror.js";
+import { CallKind } from "../model/callerror.js";
 
 /** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
 const KEY_SETTLE_MS = 600;
-
-/**
- * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
- * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
- * server started with a key of its own).
- * @param {OpenRun | null | undefined} c
- */
-export function waitingForKey(c) {
-  const r = c && c.runner;
-  const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
-  return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
-}
-
-/** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */
-const STORING_NOTE_ROWS = 5000;
-
-
-/**
- * runningText says what a run that starts now does: "Running 12 rows.", "Retrying 3 failed rows."
- * or "Asking the judge again for 2 undetermined rows."
- * @param {string} retry a Retry
- * @param {number} n the rows it runs
- */
-export function runningText(retry, n) {
-  const rows = `${fmtInt(n)} ${retry === Retry.UNDETERMINED ? "undetermined " : retry === Retry.ERRORS ? "failed " : ""}row${n === 1 ? "" : "s"}`;
-  if (retry === Retry.ERRORS) return `Retrying ${rows}.`;
-  if (retry === Retry.UNDETERMINED) return `Asking the judge again for ${rows}.`;
-  return `Running ${rows}.`;
-}
-
-/**
- * restingState is the state of a run no Runner of this tab runs: done or cancelled as its record
- * says it ended, else paused while some row has no result and done when every row has one.
- * @param {{state?: string, total: number}} run
- * @param {Array<any>} results by row index
- * @returns {string}
- */
-export function restingState(run, results) {
-  if (run.state === RunState.DONE || run.state === RunState.CANCELLED) return run.state;
-  for (let i = 0; i < run.total; i++) if (!results[i]) return RunState.PAUSED;
-  return RunState.DONE;
-}
-
-/** going: a Runner in one of these states holds its run's claim and may still produce results. */
-function going(runner) {
-  return !!runner && LIVE_STATES.has(runner.state);
-}
-
-/**
- * @typedef {Object} OpenRun the open run (read it; change it through the controller)
- * @property {Object} run the run's record
- * @property {Object} ev its evaluator
- * @property {Object[]} items its rows as mapped
- * @property {Array<Object|undefined>} results by row index
- * @property {Object|null} runner this tab's Runner for it
- * @property {LiveRows} live its rows in flight
- * @property {number[]} doneTimes when recent rows finished (performance.now()), for the rate
- * @property {number} startedAt
- * @property {boolean} readOnly another tab runs it; this one watches
- * @property {string} message the line under the progress bar
- * @property {any} [livePost] a pending postLive
- * @property {Promise<any>} [created] a new run's write to the store
- * @property {Promise<any>|null} [claim] a new run's claim
- * @property {() => void} [unwatch] stops waiting to take the run over
- * @property {number} [chosen] the concurrency chosen for its Runner (which may run fewer: browserLimit)
- */
 
 export class RunController extends EventTarget {
   /**
@@ -105,9 +40,9 @@ export class RunController extends EventTarget {
     this.store = store;
     this.byID = byID;
     this.evaluatorFor = evaluatorFor;
-    /** @type {OpenRun|null} */
+    /** @type {import("./openrun.js").OpenRun|null} */
     this.cur = null;
-    /** @type {Map<string, OpenRun>} runs this tab is running (their Runner is running or paused), by id */
+    /** @type {Map<string, import("./openrun.js").OpenRun>} runs this tab is running (their Runner is running or paused), by id */
     this.going = new Map();
     this.route = new CallRoute(state, () => this.protocolLearned());
     this.channel = new RunChannel((m) => this.onNews(m));
@@ -135,7 +70,7 @@ export class RunController extends EventTarget {
     }
   }
 
-  /** @returns {OpenRun|null} */
+  /** @returns {import("./openrun.js").OpenRun|null} */
   get current() {
     return this.cur;
   }
@@ -235,7 +170,7 @@ export class RunController extends EventTarget {
     const claim = claimRun(run.id);
     // The run starts from memory while its rows are written, so its first calls go out at once;
     // no result is stored before the run and its rows are (the store waits on created).
-    const note = this.storingNote(run.id, s.items.length);
+    const note = storingNote(this, run.id, s.items.length);
     const created = saveRun(this.store, run, s.items, { onProgress: note.progress });
     created.then(
       () => (note.end(), this.emit("runs")),
@@ -250,35 +185,6 @@ export class RunController extends EventTarget {
   }
 
   /**
-   * storingNote adds to a new run's message line how far the storing of its rows is, when there
-   * are enough of them for it to take a while (the run goes on meanwhile), and takes it away once
-   * they are stored; a message said meanwhile (paused, an error) is left alone.
-   * @param {string} id
-   * @param {number} rows
-   * @returns {{progress: ((p: {done: number, total: number}) => void) | undefined, end: () => void}}
-   */
-  storingNote(id, rows) {
-    if (rows < STORING_NOTE_ROWS) return { progress: undefined, end: () => {} };
-    /** @type {string | null} */
-    let base = null;
-    /** @type {string | null} */
-    let said = null;
-    /** @param {{done: number, total: number}} p */
-    const progress = (p) => {
-      const c = this.going.get(id);
-      if (!c || (said !== null && c.message !== said)) return;
-      if (base === null) base = c.message;
-      said = `${base} Storing its rows in this browser… ${Math.floor((100 * p.done) / Math.max(1, p.total))}%`.trim();
-      this.say(said, c);
-    };
-    const end = () => {
-      const c = this.going.get(id);
-      if (c && said !== null && c.message === said) this.say(base || "", c);
-    };
-    return { progress, end };
-  }
-
-  /**
    * open shows run id (loaded from the store, or given as loaded) and with start runs it. A run
    * another tab holds opens read-only.
    * @param {string} id
@@ -289,7 +195,7 @@ export class RunController extends EventTarget {
     if (this.cur && going(this.cur.runner)) this.pause();
     this.unwatch();
     if (this.going.has(id)) {
-      this.cur = /** @type {OpenRun} */ (this.going.get(id));
+      this.cur = /** @type {import("./openrun.js").OpenRun} */ (this.going.get(id));
       this.emit("open");
       this.changed(true);
       return;
@@ -297,7 +203,7 @@ export class RunController extends EventTarget {
     loaded ||= await loadRun(this.store, id);
     if (!loaded) return;
     const ev = (this.evaluatorFor && this.evaluatorFor(loaded.run)) || this.byID.get(loaded.run.evaluator) || { id: loaded.run.evaluator, inputs: [] };
-    /** @type {OpenRun} */
+    /** @type {import("./openrun.js").OpenRun} */
     const c = { ...loaded, ev, runner: null, live: new LiveRows(), doneTimes: [], startedAt: 0, readOnly: false, message: "" };
     this.cur = c;
     if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
@@ -399,43 +305,7 @@ export class RunController extends EventTarget {
       this.changed(true);
       return;
     }
-    const runner = runnerFor(c, {
-      rj: this.rj,
-      store: this.store,
-      st: this.st,
-      request: /** @type {{endpoint: string}} */ (rs.request),
-      prefs: p,
-      todo,
-      fresh: askedAfresh(c.results, todo, retry),
-      concurrency: this.route.effective(p.concurrency),
-      calls,
-      socket: this.route.socket(),
-      socketCalls: this.route.socketCalls(),
-      onResult: (r) => {
-        c.results[r.index] = r;
-        c.live.finish(r.index);
-        c.doneTimes.push(performance.now());
-        tellResult(this.channel, c, r);
-        if (this.cur === c) this.changed(false);
-      },
-      say: (text) => this.say(text, c),
-      onPace: () => {
-        if (this.cur === c) this.changed(false);
-      },
-      onHold: (e) => {
-        // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
-        // if the key is still missing); the run goes on by itself once the key is entered.
-        if (e.kind === CallKind.NO_KEY) return this.say(e.message, c);
-        this.say("Paused: " + e.message + " Then press Resume.", c);
-        this.persist(RunState.PAUSED, c);
-      },
-      onState: (s, reason) => {
-        // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
-        // stays "running", so a reload meanwhile resumes it.)
-        if (reason && reason.by === "runner" && (s === RunState.OUTAGE || s === RunState.RUNNING)) this.say(reason.message, c);
-        if (this.cur === c) this.changed(true);
-      },
-    });
+    const runner = openRunner(this, c, { request: /** @type {{endpoint: string}} */ (rs.request), prefs: p, todo, fresh: askedAfresh(c.results, todo, retry), calls });
     c.runner = runner;
     c.chosen = p.concurrency;
     c.live.attach(runner, todo);

@@ -36,7 +36,7 @@ function firstPrompt(rj, id, items) {
  * trustPanels is the data of the open run's trust panels, as the Batch view draws them: agreement
  * when the run has a human label column, consistency when it judged each row several times.
  * @param {any} rj
- * @param {import("./runcontroller.js").OpenRun} cur
+ * @param {import("./openrun.js").OpenRun} cur
  * @param {import("../results/counts.js").RunCounts} counts
  * @param {number|null} threshold
  * @returns {{panels: Object<string, any>, labels: import("../report/data.js").RowLabels|null}} labels: per row, for the rows' lines and filters

@@ -47,7 +47,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
   let view = []; // row indices shown, in order
   /** @type {import("../results/counts.js").RunCounts|null} */
   let counts = null;
-  const cur = () => /** @type {import("./runcontroller.js").OpenRun} */ (controller.current);
+  const cur = () => /** @type {import("./openrun.js").OpenRun} */ (controller.current);
 
   const filterEl = h("div", { class: "filters", attrs: { role: "radiogroup", "aria-label": "Show rows" }, dataset: { ref: "batch-filters" } });
   const head = h(

@@ -213,7 +213,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   }
 
   controller.addEventListener("open", () => {
-    const cur = /** @type {import("./runcontroller.js").OpenRun} */ (controller.current);
+    const cur = /** @type {import("./openrun.js").OpenRun} */ (controller.current);
     const run = cur.run;
     runCard.hidden = false;
     delete runCard.dataset.state; // until the first draw of this run says otherwise

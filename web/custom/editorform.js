@@ -8,7 +8,7 @@ import { autoGrow } from "../lib/form.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
 import { copyOf, templatesOf, removeField } from "./specedit.js";
-import { builtinKinds } from "../api/speccheck.js";
+import { builtinKinds } from "../api/specrules.js";
 
 const ROLES = ["system", "user", "assistant"];
 
