@@ -3,7 +3,7 @@
 // report, a line turned into a row's result as a live call's answer is, and the whole round trip.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, Matcher, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
+import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
 import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
 import { chatBody, chat } from "../../web/model/llm.js";
 import { Runner } from "../../web/batch/scheduler.js";
@@ -13,6 +13,7 @@ import { repeatFields } from "../../web/stats/repeatexport.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
 import { RepairCode } from "../../web/batch/states.js";
+import { Matcher } from "../../web/batch/batchmatch.js";
 
 const request = { model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -5,11 +5,12 @@
 // read with file.stream() through TextDecoderStream and a line splitter, and the results are
 // stored a few thousand per transaction. Runs under Node as in the browser (tests use both).
 
-import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
+import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, lineResult, combineRepeats } from "./batchfile.js";
 import { newRowResult, failRow, renderRow } from "./rowresult.js";
 import { cacheKey } from "./cache.js";
 import { saveRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
+import { Matcher } from "./batchmatch.js";
 
 /** SLICE_MS: synchronous work between two yields to the event loop. */
 const SLICE_MS = 12;
@@ -182,7 +183,7 @@ export async function readLines(file, onLine, { yieldFn, onChars } = {}) {
  * @param {BatchSpec & {runId: string, files: (Blob & {name: string})[], now?: () => number, keepBodies?: boolean}} spec
  * answered lists the answers the lines gave, by row and repeat, for cacheAnswers; bodies (with
  * spec.keepBodies) are the requests' bodies as UTF-8 bytes, by row, for the same.
- * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchfile.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[], answered: Answered[], bodies: (Uint8Array | null)[] | null}>}
+ * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchmatch.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[], answered: Answered[], bodies: (Uint8Array | null)[] | null}>}
  */
 export async function importBatch(spec) {
   const { judge, items, request, runId, files, onProgress } = spec;

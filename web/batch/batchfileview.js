@@ -209,7 +209,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
 
 /**
  * keptReport is the report as the run's record keeps it: every count, the first REPORT_KEEP problems of each kind.
- * @param {import("./batchfile.js").MatchReport} r
+ * @param {import("./batchmatch.js").MatchReport} r
  */
 export function keptReport(r) {
   const keep = (list) => list.slice(0, REPORT_KEEP);

@@ -1,7 +1,7 @@
 // compareview.js: "Compare two runs" in the Batch view's runs card: pick two stored runs, see
 // them side by side (compare.js). Shown once there are two runs to pick from.
 
-import { h, replace, uid } from "../lib/dom.js";
+import { h, replace, uid, field } from "../lib/dom.js";
 import { loadRun } from "./runrecords.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { compareData, comparePanel } from "../stats/compare.js";
@@ -16,7 +16,6 @@ export function mountCompare({ rj, store, state, byID }) {
   const selB = pick("compare-b");
   const out = h("div", { dataset: { ref: "compare-out" }, attrs: { "aria-live": "polite" } });
   const go = h("button", { type: "button", class: "btn", text: "Compare", dataset: { ref: "compare-run" }, on: { click: () => compare() } });
-  const field = (/** @type {string} */ label, /** @type {HTMLSelectElement} */ sel) => h("div", { class: "field" }, h("label", { htmlFor: sel.id, text: label }), sel);
   const el = h(
     "div",
     { class: "compare", dataset: { ref: "batch-compare" }, hidden: true },

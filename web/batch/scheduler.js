@@ -1,4 +1,4 @@
-// engine.js: runs a batch of rows through a judge with bounded concurrency, the one retry policy
+// scheduler.js: runs a batch of rows through a judge with bounded concurrency, the one retry policy
 // (llm.js), the request cache, and one repair request per unreadable answer. It is pure: the
 // judge (render/parse), fetch, the cache/result store and the clock are injected, so Node tests run
 // it without a browser or a model. Every row it starts ends as a result, a verdict or an error,
@@ -33,14 +33,15 @@
 //     repeats: [{verdict, answers, repaired}] and verdict is their majority (stats/majority.js),
 //     answers all the repeats' answers in order. One repeat failing fails the row.
 
-import { chat, realClock, probe as probeEndpoint } from "../model/llm.js";
+import { realClock, probe as probeEndpoint } from "../model/llm.js";
 import { RunCache } from "./cache.js";
 import { AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
-import { RunState, RowState, RowErrorKind, holds, noKeyError } from "./states.js";
+import { RunState, RowState, RowErrorKind, holds } from "./states.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
 import { judgeOnce, judgeRepeats } from "./judging.js";
+import { askFor } from "./asking.js";
 import { CallError, CallKind, unreachable } from "../model/callerror.js";
 
 /** MAX_REPEATS: a row is judged at most this many times in one run. */
@@ -299,90 +300,11 @@ export class Runner {
   }
 
   /**
-   * ask gets the judge's answer to messages: from the cache, from an identical call in flight, or
-   * from the endpoint. repeat is which of the row's repeats asks (0 for the first): it is part of
-   * the cache key only, the request sent is the same.
+   * ask gets the judge's answer to messages (asking.js askFor). repeat is which of the row's
+   * repeats asks (0 for the first): it is part of the cache key only.
    */
-  async ask(messages, index, repair = false, repeat = 0) {
-    const o = this.o;
-    const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
-    const key = await this.cache.key({ ...req, repeat });
-    const hit = o.fresh && o.fresh.has(index) ? null : await this.cache.lookup(key);
-    if (hit) {
-      this.stats.cacheHits++;
-      return { ...hit, attempts: 0, cached: true };
-    }
-    // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
-    if (this.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
-    // Nor does it call without the key the endpoint needs: the run waits for one (../keyguard.js).
-    if (o.keyMissing && o.keyMissing()) throw noKeyError();
-    const calling = repair ? RowState.REPAIRING : RowState.CALLING;
-    const tally = this.rowCalls.get(index) || { asking: 0, out: 0 };
-    this.rowCalls.set(index, tally);
-    let out = false; // this call's attempt is out
-    const setOut = (on) => {
-      if (on !== out) tally.out += on ? 1 : -1;
-      out = on;
-    };
-    const onRetry = (info) => {
-      setOut(false);
-      this.stats.retries++;
-      this.failedAttempt(index);
-      if (unreachable(info.error)) this.unreachableFailure(index, info.error, false);
-      else this.watch.answered();
-      // A retry that an outage or a cancel will stop is not reported: it is not going to happen.
-      if (this.state === RunState.CANCELLED || this.state === RunState.OUTAGE || info.error.kind === CallKind.ABORTED) return;
-      if (o.onRetry) o.onRetry({ index, ...info });
-      this.setRow(index, RowState.RETRY_WAIT, { attempt: info.attempt + 1, retryAt: o.clock.now() + info.delayMs, repair, throttled: info.error.status === 429 });
-    };
-    const onAttempt = (n) => {
-      setOut(true);
-      if (this.live.has(index) && this.state !== RunState.CANCELLED) this.setRow(index, calling, { attempt: n, repair });
-    };
-    const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
-    const signal = this.ctrl.signal;
-    tally.asking++;
-    if (!tally.out) this.setRow(index, RowState.WAITING, { repair });
-    const p = o.calls
-      ? o.calls.call(req, { apiKey, policy: o.policy, signal, onRetry, onAttempt, socket: o.socket, socketCalls: o.socketCalls })
-      : chat(req, { fetch: o.fetch, apiKey, policy: o.policy, clock: o.clock, random: o.random, signal, slots: this.slots, onRetry, onAttempt });
-    if (key) this.cache.inflight.set(key, p);
-    try {
-      this.stats.calls++;
-      let r;
-      try {
-        r = await p;
-      } catch (e) {
-        if (e instanceof CallError && e.kind !== CallKind.ABORTED) {
-          this.failedAttempt(index);
-          if (unreachable(e)) e.outage = this.unreachableFailure(index, e, true);
-          else this.watch.answered();
-        }
-        throw e;
-      }
-      this.watch.answered();
-      const usage = r.usage || { prompt_tokens: 0, completion_tokens: 0 };
-      this.stats.promptTokens += usage.prompt_tokens;
-      this.stats.completionTokens += usage.completion_tokens;
-      /** @type {Promise<unknown> | null} */
-      let written = null;
-      if (key) {
-        // Written in the background: the row need not wait for the disk to go on (its result does, see runRow).
-        written = this.cache.put(key, { content: r.content, usage, finishReason: r.finishReason, at: o.clock.now() });
-        this.track(written);
-      }
-      return { ...r, usage, cached: false, written };
-    } finally {
-      if (key) this.cache.inflight.delete(key);
-      setOut(false);
-      tally.asking--;
-      if (!tally.asking) this.rowCalls.delete(index);
-      const live = this.live.get(index);
-      // Its last call out is over: the row waits for its other calls, or is read and stored.
-      if (!tally.out && live && (live.state === RowState.CALLING || live.state === RowState.REPAIRING) && this.state !== RunState.CANCELLED) {
-        this.setRow(index, tally.asking ? RowState.WAITING : RowState.ANSWERED, { attempt: live.attempt, repair });
-      }
-    }
+  ask(messages, index, repair = false, repeat = 0) {
+    return askFor(this, messages, index, repair, repeat);
   }
 
   /** failedAttempt counts one attempt of row index that went out and got no answer. */

@@ -236,3 +236,13 @@ export function download(name, text, type) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/**
+ * field is a labelled form control: the label, the control (given an id when it has none) and,
+ * when given, a hint under it.
+ * @param {string} label @param {HTMLElement} control @param {string} [hint]
+ */
+export function field(label, control, hint) {
+  if (!control.id) control.id = uid("bf");
+  return h("div", { class: "field" }, h("label", { htmlFor: control.id, text: label }), control, hint ? h("div", { class: "hint", text: hint }) : null);
+}
