@@ -3,7 +3,7 @@
 // same declarations rj.evaluators() returns) and the dev server's config; the top bar, the model
 // settings and the views are drawn from those at once, and the engine is compiled and started
 // meanwhile. What needs the engine (the prompt, the verdict, Run, the calculator's results,
-// reading a dataset, reopening stored runs) waits quietly for it (engine.js) and is enabled the
+// reading a dataset, reopening stored runs) waits quietly for it (shell/enginestatus.js) and is enabled the
 // moment it is ready.
 //
 // The page marks its progress on <html> for tests and benchmarks, which wait on these rather than
@@ -258,7 +258,7 @@ async function main() {
   }
 }
 
-// mountCalculator loads the Recall calculator (calculator.js) on first visit.
+// mountCalculator loads the Recall calculator (calculator/view.js) on first visit.
 async function mountCalculator(root, { engine, state, evaluators }) {
   let mod;
   try {

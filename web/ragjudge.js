@@ -220,7 +220,7 @@ export async function load(opts = {}) {
 
   // A wasm built from other sources than this module is refused whole, at load, rather than
   // failing later on the first call it lacks.
-  // checkEvaluator is customevaluators.js's (evaluatorspec.js), over the wasm's variables.
+  // checkEvaluator is customevaluators.js's (api/speccheck.js), over the wasm's variables.
   const jsOnly = new Set(["checkEvaluator"]);
   const missing = Object.keys(rj).filter((fn) => typeof rj[fn] === "function" && !functions.includes(fn) && !jsOnly.has(fn));
   if (missing.length) throw loadError(`ragjudge.wasm lacks ${missing.join(", ")}: it is older than ragjudge.js; rebuild it with make build`);

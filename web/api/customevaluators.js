@@ -1,6 +1,6 @@
 // customevaluators.js is ragjudge.js's custom evaluators: define, undefine, checkEvaluator and
-// spec, over the wasm's calls and evaluatorspec.js's checks. A definition is checked in two halves:
-// its schema in JS (evaluatorspec.js) and its templates by the core (through call).
+// spec, over the wasm's calls and speccheck.js's checks. A definition is checked in two halves:
+// its schema in JS (speccheck.js) and its templates by the core (through call).
 
 import { checkSpec } from "./speccheck.js";
 import { checkTemplates } from "./templatecheck.js";
@@ -79,7 +79,7 @@ export function customEvaluators(call) {
   }
 
   /**
-   * Checks a definition whole: its schema here (evaluatorspec.js), then what needs the core (its
+   * Checks a definition whole: its schema here (speccheck.js), then what needs the core (its
    * templates, the names they read) in Go, on the normalised definition. A JSON text is parsed
    * first; one that is not JSON is an evaluator.bad-spec error at its line and column.
    * @param {unknown} spec

@@ -294,7 +294,7 @@ export async function cacheAnswers({ store, judge, items, request, answered, bod
 }
 
 /**
- * storeRun stores run (a runs.js newRun record), its items and results: the record first as
+ * storeRun stores run (a runrecords.js newRun record), its items and results: the record first as
  * "paused" (a reload meanwhile must not start calls), the results STORE_ROWS per transaction, then
  * the record's final state: "done" when every row has a result, "paused" otherwise (Resume judges
  * the rest live).
@@ -304,7 +304,7 @@ export async function cacheAnswers({ store, judge, items, request, answered, bod
 export async function storeRun({ store, run, items, results, onProgress, yieldFn = yieldToLoop }) {
   run.state = "paused";
   const done = results.filter(Boolean);
-  // One progress over the rows (stored in chunks: store.js) and then their results.
+  // One progress over the rows (stored in chunks: runstore.js) and then their results.
   const total = items.length + done.length;
   if (onProgress) onProgress({ phase: "store", done: 0, total });
   await yieldFn();

@@ -26,7 +26,7 @@ const PHASES = { render: "Rendering the requests", write: "Writing the file", re
 
 /**
  * mountBatchFile builds the batch file controls. setup is setup.js's (current() is what is set
- * up); controller is run.js's (the imported run is opened in it).
+ * up); controller is runcontroller.js's (the imported run is opened in it).
  * @param {{rj: Object, state: import("../shell/state.js").State, store: any, controller: import("./runcontroller.js").RunController,
  *   setup: {current: () => any}}} ctx
  * @returns {{el: HTMLElement, reportEl: HTMLElement, setReady: (ready: boolean) => void, drawPlan: (p: {rows: number, plan: import("./setupline.js").Plan | null}) => void}}
@@ -163,7 +163,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const sp = spec();
     if (typeof sp === "string") return say("✗ " + sp, "error");
     const s = sp.s;
-    // The record a live run of what is set up would have (run.js startNew: keep the two in step),
+    // The record a live run of what is set up would have (runcontroller.js startNew: keep the two in step),
     // with the batch file's settings; a custom evaluator's definition is kept as custom/ keeps it.
     const run = newRun(
       {

@@ -52,7 +52,7 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     socketCalls,
     cache: store,
     useCache: p.useCache,
-    // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runs.js askedAfresh).
+    // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runrecords.js askedAfresh).
     fresh,
     store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
     policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },

@@ -3,7 +3,7 @@
 // verdicts (wasm) and storing rows, got round to the response: at concurrency 16 the endpoint saw
 // about 10 calls at once. Here a worker owns the slots and the one retry policy (llm.js chat), so
 // the next queued call goes out the moment a response has been read, whatever the page is doing;
-// the page only has to keep a few rendered requests queued (engine.js Runner's look-ahead).
+// the page only has to keep a few rendered requests queued (scheduler.js Runner's look-ahead).
 //
 //   worker side  serveCalls(port)             (callworker.js runs it in a module worker)
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat

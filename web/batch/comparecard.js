@@ -1,4 +1,4 @@
-// compareview.js: "Compare two runs" in the Batch view's runs card: pick two stored runs, see
+// comparecard.js: "Compare two runs" in the Batch view's runs card: pick two stored runs, see
 // them side by side (compare.js). Shown once there are two runs to pick from.
 
 import { h, replace, uid, field } from "../lib/dom.js";

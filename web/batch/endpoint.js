@@ -19,7 +19,7 @@ export function callsSocket(state) {
   return socketURL(cfg.calls, location.href);
 }
 
-/** MAX_CONCURRENCY is the most calls at once a run may have (engine.js setConcurrency holds to it too). */
+/** MAX_CONCURRENCY is the most calls at once a run may have (scheduler.js setConcurrency holds to it too). */
 export const MAX_CONCURRENCY = 64;
 
 /** positive is n when it is a whole number above 0, else Infinity (a limit the config does not state). */

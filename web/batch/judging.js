@@ -1,7 +1,7 @@
 // judging.js: how the batch engine judges one row: one call with the one repair request an
 // unreadable answer gets, or `repeats` such calls and their majority verdict. The calls go through
 // the Runner's ask (its slots, cache and retry policy); this module decides what to ask and how
-// the answers become the row's verdict. Split from engine.js, which schedules the rows.
+// the answers become the row's verdict. Split from scheduler.js, which schedules the rows.
 
 import { needsRepair } from "../results/status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
@@ -48,7 +48,7 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
 
 /**
  * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
- * other) and stores on result every repeat and their majority verdict (stats/majority.js). A
+ * other) and stores on result every repeat and their majority verdict (results/majority.js). A
  * repeat that fails fails the row, as one call would, and the row keeps the repeats that were
  * answered (failedRepeat marks the others); they are in the cache, so running the row again pays
  * only for the failed one. Of several failures, the one

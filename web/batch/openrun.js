@@ -9,7 +9,7 @@ import { LiveRows } from "./live.js";
 
 /**
  * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
- * (engine.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
+ * (scheduler.js keyMissing), or the endpoint answered 401 to a call sent without one (a local
  * server started with a key of its own).
  * @param {OpenRun | null | undefined} c
  */

@@ -1,6 +1,6 @@
 // rowresult.js: what a batch row leaves behind: the result object the engine fills in and stores,
 // its accounting of calls and tokens, the error a failure leaves on it, and the judge's render and
-// parse with their throws turned into row errors. The engine (engine.js) decides when; this says what.
+// parse with their throws turned into row errors. The engine (scheduler.js) decides when; this says what.
 
 import { RowErrorKind } from "./states.js";
 import { CallError } from "../model/callerror.js";

@@ -1,4 +1,4 @@
-// run.js: the run controller. It owns the open run (its rows, results and Runner), starts, pauses,
+// runcontroller.js: the run controller. It owns the open run (its rows, results and Runner), starts, pauses,
 // resumes, cancels and deletes runs, keeps the run's record in the store up to date, and coordinates
 // with other tabs (tabs.js): a run held by another tab is opened read-only and follows that tab's
 // progress. Views read it (current, counts(), state()) and listen to its events:
@@ -262,7 +262,7 @@ export class RunController extends EventTarget {
   }
 
   /**
-   * resume runs the open run's unfinished rows; retry (runs.js Retry) also its failed rows, or
+   * resume runs the open run's unfinished rows; retry (runrecords.js Retry) also its failed rows, or
    * its undetermined ones.
    * @param {string} [retry]
    */

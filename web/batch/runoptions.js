@@ -28,7 +28,7 @@ export function mountRunOptions({ state, store, hooks, dataset }) {
     return el;
   };
   const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
-  // The most the control offers is what the dev server takes (run.js maxConcurrency), else 64.
+  // The most the control offers is what the dev server takes (runcontroller.js maxConcurrency), else 64.
   const maxCalls = () => (hooks.maxConcurrency ? hooks.maxConcurrency() : 64);
   const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: maxCalls(), step: 1 }, (v) => clampInt(1, maxCalls(), 8)(v));
   concurrencyIn.addEventListener("change", () => {

@@ -1,7 +1,7 @@
-// runs.js: a batch run's life in the store: created with its mapped rows, reopened with what
+// runrecords.js: a batch run's life in the store: created with its mapped rows, reopened with what
 // finished, and the rows still to do (all unfinished ones, or also the failed or the undetermined
 // ones for a retry, and which of those must not be answered from the cache). Pure over the store
-// interface (store.js), so Node tests cover resume.
+// interface (runstore.js), so Node tests cover resume.
 
 import { statusOf } from "../results/status.js";
 import { redoOnResume, RowErrorKind, RepairCode } from "./states.js";
@@ -29,7 +29,7 @@ export function newRun(meta, items, now = Date.now()) {
 
 /**
  * saveRun stores a new run's items, then the run: a run in the store always has its items.
- * onProgress({done, total}) follows the rows as they are stored (in chunks: store.js).
+ * onProgress({done, total}) follows the rows as they are stored (in chunks: runstore.js).
  * @param {any} store
  * @param {any} run
  * @param {any[]} items
@@ -66,7 +66,7 @@ export const Retry = Object.freeze({ NONE: "", ERRORS: "errors", UNDETERMINED: "
 
 /**
  * todoIndices: rows without a result or whose call failed for a reason not the judge's (network,
- * timeout, 5xx, 429, a refused key, a batch file's request that was never run: runstate.js
+ * timeout, 5xx, 429, a refused key, a batch file's request that was never run: states.js
  * redoOnResume); with retry ERRORS also every other row that ended in an error, with retry
  * UNDETERMINED the rows that ended undetermined.
  * @param {number} total

@@ -1,4 +1,4 @@
-// runlist.js: the "Runs in this browser" card: every stored run, with Open and a Delete that asks
+// runscard.js: the "Runs in this browser" card: every stored run, with Open and a Delete that asks
 // twice, in place. The open run's row shows the same counts as the run card.
 
 import { h, replace, confirmButton } from "../lib/dom.js";

@@ -1,4 +1,4 @@
-// store.js: where batch runs live so that nothing finished is lost: IndexedDB in the browser,
+// runstore.js: where batch runs live so that nothing finished is lost: IndexedDB in the browser,
 // memory where IndexedDB is missing (Node tests, or a browser that refuses storage, in which case
 // the page says results will not survive a reload). Stores:
 //   runs    {id, ...meta}                 one per run (never the API key)

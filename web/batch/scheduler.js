@@ -30,7 +30,7 @@
 //   + a row's result is stored only after its fresh answers are in the cache, so a reload never
 //     leaves a stored row whose answer a later run would have to pay for again.
 //   + opts.repeats (1 to MAX_REPEATS): each row is judged that many times; its result then holds
-//     repeats: [{verdict, answers, repaired}] and verdict is their majority (stats/majority.js),
+//     repeats: [{verdict, answers, repaired}] and verdict is their majority (results/majority.js),
 //     answers all the repeats' answers in order. One repeat failing fails the row.
 
 import { realClock, probe as probeEndpoint } from "../model/llm.js";
@@ -60,7 +60,7 @@ export const MAX_REPEATS = 10;
  *   keyMissing: () => boolean, read before each call: true holds the run instead of calling without a key
  *   cache: {cacheGet(key), cachePut(key, value)} or null   useCache (default true)   readCache (default true;
  *   false re-asks the judge but still refreshes the cache)   fresh: a Set of rows that are asked
- *   again rather than answered from the cache (runs.js askedAfresh: a retry of undetermined rows)
+ *   again rather than answered from the cache (runrecords.js askedAfresh: a retry of undetermined rows)
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
  *   repeats: how many times each row is judged (default 1; see judging.js)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use;

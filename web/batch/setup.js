@@ -30,7 +30,7 @@ import { fmtInt } from "../lib/format.js";
 /**
  * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
  * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
- * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
+ * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see runcontroller.js).
  * @param {{rj: Object, engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, store: Object, evaluators: Object[]}} ctx
  * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change;
  * onPlan(plan) each time what a run of it would ask is drawn again (the batch file's line shows it too).

@@ -1,7 +1,7 @@
 import { CallKind, CallError, retryableStatus } from "../model/callerror.js";
-// runstate.js: the names a batch run's views read: the Runner's states (RunState), a row's live
+// states.js: the names a batch run's views read: the Runner's states (RunState), a row's live
 // state (RowState), the kinds of row errors that are not a call's (RowErrorKind), the codes of the
-// checks the engine adds (RepairCode), and which stored error rows Resume runs again. engine.js
+// checks the engine adds (RepairCode), and which stored error rows Resume runs again. scheduler.js
 // re-exports all of them.
 
 

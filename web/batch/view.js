@@ -1,7 +1,7 @@
 // view.js: the Batch view, assembled. Load a dataset, choose the evaluator, check the mapping and
 // the preview (setup.js, preview.js), run every row through the judge with pause, resume and
-// cancel (run.js), and see the progress, summary and rows (summary.js, table.js) and the stored
-// runs (runlist.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
+// cancel (runcontroller.js), and see the progress, summary and rows (summary.js, table.js) and the stored
+// runs (runscard.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
 //
 // app.js calls mount(root, {engine, evaluators, state, renderVerdict, registry}), possibly before the judge
 // engine has loaded: the view is drawn at once; reading a dataset waits for the engine (setup.js),
@@ -93,7 +93,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const button = (ref, cls, text, onClick) => h("button", { type: "button", class: "btn " + cls, text, dataset: { ref }, on: { click: onClick } });
   const pauseBtn = button("batch-pause", "", "❚❚ Pause", () => controller.pause());
   const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume());
-  // A run waiting for a key (run.js waitingForKey) goes on by itself once one is entered in Model settings.
+  // A run waiting for a key (runcontroller.js waitingForKey) goes on by itself once one is entered in Model settings.
   const keyBtn = button("batch-enter-key", "btn-primary", "Enter your key", () => /** @type {HTMLElement | null} */ (document.querySelector('[data-ref="settings-button"]'))?.click());
   const cancelBtn = button("batch-cancel", "btn-stop", "■ Cancel", () => controller.cancel());
   // The errors the summary counts are retried (their answered calls come from the cache); the

@@ -1,8 +1,8 @@
-// calculator.js: the recall calculator, entirely offline. Count the essential and bonus passages
+// view.js: the recall calculator, entirely offline. Count the essential and bonus passages
 // from a pasted ground truth (rj.passages) or set the counts, enter scores, and see the seed-format
 // formula lines and exact fractions update live (rj.recall); or paste a judge's recall answer and
 // see its arithmetic checked (rj.parse with the evaluator whose view is "recall"). It is drawn at
-// once; the results wait quietly for the engine (engine.js).
+// once; the results wait quietly for the engine (shell/enginestatus.js).
 
 import { h, replace, debounce, copyText, badge } from "../lib/dom.js";
 import { renderVerdict } from "../verdict/render.js";

@@ -1,4 +1,4 @@
-// store.js: where the user's evaluators live in this browser: IndexedDB, a database of their own
+// evaluatorstore.js: where the user's evaluators live in this browser: IndexedDB, a database of their own
 // (the batch runs' database has its own life and version), memory where IndexedDB is missing or
 // refused (the page then says they will not survive a reload). One record per evaluator:
 //   {id, spec, sample: {inputs}, answer, updatedAt}

@@ -1,5 +1,5 @@
 // registry.js: every evaluator the page offers, the built-ins and the user's own, in one list the
-// views draw their pickers from. The user's are read from this browser's storage (store.js) as the
+// views draw their pickers from. The user's are read from this browser's storage (evaluatorstore.js) as the
 // page starts, while the page draws the built-ins (start: the first paint does not wait for
 // IndexedDB), are added to what is drawn when they are in, before the engine is ready, and are
 // defined in the engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes

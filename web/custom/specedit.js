@@ -1,4 +1,4 @@
-// spec.js: custom evaluators as the page handles them, pure functions of their values (Node tests
+// specedit.js: custom evaluators as the page handles them, pure functions of their values (Node tests
 // cover them): a fresh spec, a copy with a free id, the description the page draws an evaluator
 // from before the engine has checked it, inputs suggested from the names a template reads, the
 // export file and the reading of an imported one. What a spec means is the core's to check

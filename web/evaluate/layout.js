@@ -1,10 +1,10 @@
-// evaluatelayout.js: the Evaluate view's skeleton: its four cards and the elements the view fills
-// in (evaluate.js), each found by its data-ref as tests and styles expect.
+// layout.js: the Evaluate view's skeleton: its four cards and the elements the view fills
+// in (view.js), each found by its data-ref as tests and styles expect.
 
 import { h, replace } from "../lib/dom.js";
 
 /**
- * drawSkeleton draws the Evaluate view's cards into root, promptView's (prompt.js promptCard) among
+ * drawSkeleton draws the Evaluate view's cards into root, promptView's (promptcard.js promptCard) among
  * them, in place of what index.html prerendered there, and returns the elements the view fills in; on's handlers are the buttons' and the answer box's.
  * @param {HTMLElement} root
  * @param {ReturnType<typeof import("./promptcard.js").promptCard>} promptView
@@ -14,7 +14,7 @@ import { h, replace } from "../lib/dom.js";
 export function drawSkeleton(root, promptView, adopt, on) {
   const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
   // The picker index.html carries (scripts/webfiles.mjs, shown by boot.js), when given, is taken
-  // over as it is, with the focus in it; evaluate.js adopts its buttons (addPick).
+  // over as it is, with the focus in it; view.js adopts its buttons (addPick).
   const focused = adopt && adopt.contains(document.activeElement) ? /** @type {HTMLElement} */ (document.activeElement) : null;
   const picker = adopt || h("div", { class: "picker", attrs: { role: "radiogroup", "aria-label": "Evaluator" } });
   const desc = h("p", { class: "desc", dataset: { ref: "description" } });

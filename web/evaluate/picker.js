@@ -1,4 +1,4 @@
-// evaluatepicker.js: the Evaluate view's evaluator picker (evaluate.js): one radio button per
+// picker.js: the Evaluate view's evaluator picker (view.js): one radio button per
 // evaluator, the user's own marked "yours" and a share link's "from link"; index.html's
 // prerendered buttons (the built-ins', shown before the modules ran: boot.js) are taken over as
 // they are, when they show the evaluators the view has.

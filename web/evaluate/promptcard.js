@@ -1,4 +1,4 @@
-// prompt.js: shows a rendered prompt with the spans where each input landed highlighted. Collapsed,
+// promptcard.js: shows a rendered prompt with the spans where each input landed highlighted. Collapsed,
 // it shows the first lines and the lines around every input, with the rest folded into "⋯ N lines"
 // buttons, so people see where their text went without scrolling through the whole seed prompt.
 

@@ -1,6 +1,6 @@
-// evaluaterun.js: Run in the Evaluate view (evaluate.js): the prompt copied for a chat tool in
+// runbutton.js: Run in the Evaluate view (view.js): the prompt copied for a chat tool in
 // manual mode, otherwise sent to the model with its answer streamed into the answer box. Split out
-// of evaluate.js, whose state it reads and sets through a small context.
+// of view.js, whose state it reads and sets through a small context.
 
 import { h, replace } from "../lib/dom.js";
 import { autoGrow } from "../lib/form.js";

@@ -1,6 +1,6 @@
-// evaluateshare.js: the Evaluate view's sharing, split out of evaluate.js so that view keeps the
+// sharing.js: the Evaluate view's sharing, split out of view.js so that view keeps the
 // form, the prompt, the verdict and the run. Under the verdict, "Copy link" puts the evaluation
-// in a link (share.js) and "Download report" saves it as one HTML file (report/); both load their
+// in a link (share/codec.js) and "Download report" saves it as one HTML file (report/); both load their
 // code on the first click. A page opened on such a link (#rj1.…) shows the shared inputs, answer
 // and verdict without calling anything. A link's custom evaluator that the user does not have (or
 // has in another version) is shown as it came, marked "from link", and kept in memory only (its
@@ -13,7 +13,7 @@ import { fmtInt } from "../lib/format.js";
 /** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
 let savedNote = "";
 
-/** SHARE_HASH tells a share link's fragment (share.js isShareFragment, without loading it). */
+/** SHARE_HASH tells a share link's fragment (share/codec.js isShareFragment, without loading it). */
 const SHARE_HASH = /^#rj\d+\./;
 
 /**

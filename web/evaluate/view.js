@@ -1,14 +1,14 @@
-// evaluate.js: the Evaluate view. Left: pick an evaluator, fill its form (built from
+// view.js: the Evaluate view. Left: pick an evaluator, fill its form (built from
 // rj.evaluators()), see the prompt rendered live, Run. Right: the verdict and the judge's raw
 // answer, which streams in from a model or is pasted by hand (manual mode); either way the same
 // rj.parse gives the same verdict.
 //
 // The view is drawn from the evaluators' descriptions before the engine has loaded: the picker,
 // the form and the answer box work at once; the prompt, the verdict and Run wait quietly for the
-// engine (engine.js) and appear when it is ready.
+// engine (shell/enginestatus.js) and appear when it is ready.
 //
 // Under the verdict, the evaluation is shared as a link or a report, and a page opened on a share
-// link shows it: evaluateshare.js.
+// link shows it: sharing.js.
 
 import { h, replace, debounce, badge, selectSpan } from "../lib/dom.js";
 import { drawSkeleton, revealCard } from "./layout.js";
@@ -96,7 +96,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
-  // ---- sharing: a link, a report (evaluateshare.js) --------------------------------------------
+  // ---- sharing: a link, a report (sharing.js) --------------------------------------------
   const share = mountShare({
     root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
     ev: () => ev,
@@ -341,7 +341,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: judgecall.usageLine(lastCall) }));
   }
 
-  // run runs the prompt (evaluaterun.js): copied in manual mode, otherwise asked of the model.
+  // run runs the prompt (runbutton.js): copied in manual mode, otherwise asked of the model.
   const run = async () => {
     if (!evaluaterun) await loadResultModules();
     return /** @type {typeof import("./runbutton.js")} */ (evaluaterun).runJudge({

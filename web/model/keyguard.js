@@ -1,7 +1,7 @@
 // keyguard.js: whether a call would go out without the key its endpoint needs. A call without a
 // key to a hosted provider is refused, and a run resumed after a reload (the key is kept in
 // memory only, unless remembered) would send its whole look-ahead of calls that way: the run
-// waits for the key instead (batch/engine.js keyMissing, batch/run.js). A key is needed unless the dev server
+// waits for the key instead (batch/scheduler.js keyMissing, batch/runcontroller.js). A key is needed unless the dev server
 // has its own (OPENAI_API_KEY), or the endpoint is on this machine or the local network (Ollama,
 // llama.cpp, LM Studio, vLLM are run without one). One that wants a key all the same answers the
 // first call 401, which says no key was sent (callerror.js), and the run waits as for a refused key.

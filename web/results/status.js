@@ -103,7 +103,7 @@ export function causeOf(result, threshold = null) {
         return "call worker failed";
       case "parse":
         return "verdict could not be computed";
-      case "batch": // runstate.js BatchErrorKind.NOT_RUN, written as the other kinds here are
+      case "batch": // batch/states.js BatchErrorKind.NOT_RUN, written as the other kinds here are
         return BATCH_CAUSES[e.code] || "not run by the batch service" + (e.code ? " (" + e.code + ")" : "");
       case "http":
         if (e.status === 429 && e.code === "too_many_calls_in_flight") return "dev server busy (429)"; // its own cap, not the provider's

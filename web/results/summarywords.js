@@ -20,7 +20,7 @@ export function rate(doneTimes, startedAt, now) {
 }
 
 /**
- * @typedef {object} RunPace  how many calls a run has in flight at most now (run.js pace)
+ * @typedef {object} RunPace  how many calls a run has in flight at most now (batch/runcontroller.js pace)
  * @property {number} limit   calls at once now
  * @property {number} chosen  the concurrency chosen
  * @property {string | null} why  "429" (the endpoint asked to slow down), "http1" (the browser's 6 per host), or null

@@ -1,4 +1,4 @@
-// share.js: one evaluation as a link. The evaluator (a built-in's id, or a custom evaluator's whole
+// codec.js: one evaluation as a link. The evaluator (a built-in's id, or a custom evaluator's whole
 // definition), the inputs and the judge's answer go into the URL fragment as JSON, deflated
 // (CompressionStream "deflate-raw") and written in base64url, behind a prefix that carries the
 // format's version: `#rj1.<base64url>`. The deflated bytes end with their CRC-32 (deflate-raw has

@@ -1,5 +1,5 @@
-// sharelink.js: "Copy link" in the Evaluate view and the opening of such a link, between the page
-// and share.js (the format). Loaded on the first click, or when the page opens on a share link.
+// links.js: "Copy link" in the Evaluate view and the opening of such a link, between the page
+// and codec.js (the format). Loaded on the first click, or when the page opens on a share link.
 
 import { encodeShare, decodeShare, shareURL, crc32, MAX_LINK, SHARE_ERRORS } from "./codec.js";
 import { freeId } from "../custom/specedit.js";

@@ -1,4 +1,4 @@
-// engine.js: the judge engine as the page's views see it while it loads. The page is drawn before
+// enginestatus.js: the judge engine as the page's views see it while it loads. The page is drawn before
 // the wasm is ready (app.js draws the views from evaluators.json): a view reads `engine.rj`,
 // which is null until the engine can be used, and redraws on the "change" event, when the engine
 // becomes ready or fails to load.

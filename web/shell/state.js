@@ -9,7 +9,7 @@ const KEY_STORE = "ragjudge.page.key";
 export const DEFAULTS = Object.freeze({
   view: "evaluate", // evaluate | batch | calculator
   evaluator: "claim-groundedness",
-  forms: {}, // evaluator id -> raw form values (see evaluate.js)
+  forms: {}, // evaluator id -> raw form values (see evaluate/view.js)
   answers: {}, // evaluator id -> the judge's answer text last seen or pasted
   settings: {
     endpoint: "", // "proxy" | "direct" | "manual"; "" until the page knows whether a dev server is there
@@ -20,7 +20,7 @@ export const DEFAULTS = Object.freeze({
     stream: true,
     remember: false,
   },
-  calc: null, // calculator.js owns its shape
+  calc: null, // calculator/view.js owns its shape
 });
 
 function storage() {

@@ -17,7 +17,7 @@ import { hIn } from "../lib/dom.js";
 export const CHANGED_SHOWN = 200;
 
 /**
- * @typedef {{run: any, items: any[], results: any[]}} LoadedRun a stored run as runs.js loadRun gives it
+ * @typedef {{run: any, items: any[], results: any[]}} LoadedRun a stored run as batch/runrecords.js loadRun gives it
  * @typedef {{by: "id"|"index", column: string|null, pairs: [number, number][], error?: undefined} | {error: string, by?: undefined, pairs?: undefined, column?: undefined}} Matching
  */
 

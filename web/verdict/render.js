@@ -1,4 +1,4 @@
-// verdicts.js: the verdict views. renderVerdict draws any evaluator's verdict: a large state
+// render.js: the verdict views. renderVerdict draws any evaluator's verdict: a large state
 // badge (icon, the evaluator's own word, colour) with the number that matters, the view its
 // evaluator declares (ev.view: claim cards, a yes/no badge, answers side by side, recall bars;
 // a generic view for a view this page does not know), and always the checks. The page knows no

@@ -1,6 +1,6 @@
 // words.js: what a verdict says in words, with no DOM: its score as the page writes it ("2 of 3
 // claims grounded", "4 / 5") and the reasons the judge gave in its JSON. The verdict views
-// (common.js, verdicts.js) draw these, and a report (report/data.js) holds the same words, made by
+// (common.js, render.js) draw these, and a report (report/data.js) holds the same words, made by
 // the same functions, so that a report says what the page showed.
 
 import { hasCode } from "../results/causes.js";
