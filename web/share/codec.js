@@ -10,7 +10,7 @@
 // inflates to (capped, so a small link cannot inflate into gigabytes), the JSON, the version, the
 // evaluator and every input's type are checked, and any failure is one error with a code
 // (SHARE_ERRORS) and a sentence; the caller then shows an empty form, never a part of the link.
-// Pure: no DOM, the same in browsers and in Node ≥ 20 (unit tests in test/unit/share.test.mjs).
+// Pure: no DOM, the same in browsers and in Node ≥ 20 (unit tests in test/unit/sharecodec.test.mjs).
 
 /** SHARE_PREFIX starts a share fragment; its digit is the format's version. */
 export const SHARE_PREFIX = "rj1.";

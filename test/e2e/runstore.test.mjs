@@ -1,4 +1,4 @@
-// store.test.mjs: the batch store (web/batch/runstore.js) on real IndexedDB in headless chromium,
+// runstore.test.mjs: the batch store (web/batch/runstore.js) on real IndexedDB in headless chromium,
 // served by the real dev server: writes queued together share one transaction, and flush()
 // commits them at once instead of after the coalescing delay; a run's rows go in chunks that come
 // back whole and in order after a reload, all at once or not at all, and go with the run; a run
