@@ -1,4 +1,4 @@
-// format.test.mjs: web/evaluate/promptcard.js's groupDigits writes counts as toLocaleString("en-US") does,
+// format.test.mjs: web/lib/format.js's groupDigits writes counts as toLocaleString("en-US") does,
 // without Intl (whose first use costs a cold page 12-38 ms).
 import { test } from "node:test";
 import assert from "node:assert/strict";
