@@ -175,9 +175,9 @@ export function escapeHTML(text) {
 
 /**
  * shellHTML is the Evaluate view's cards and its evaluator picker as the page draws them
- * (evaluatelayout.js drawSkeleton, evaluate.js addPick) for the built-ins of evaluators (what
+ * (evaluate/layout.js drawSkeleton, evaluate/view.js addPick) for the built-ins of evaluators (what
  * evaluators.json lists), none checked: web/boot.js shows them before the modules have run and
- * checks the evaluator last chosen, and evaluate.js takes the picker over. "" without evaluators.
+ * checks the evaluator last chosen, and evaluate/view.js takes the picker over. "" without evaluators.
  * @param {any[]|null} evaluators @param {string} indent
  */
 export function shellHTML(evaluators, indent) {

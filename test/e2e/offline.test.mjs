@@ -92,7 +92,7 @@ test("a new build is taken on the next load, with a note; an open page keeps its
   await page.waitForFunction((v) => document.documentElement.dataset.version === v, v1);
   assert.equal(await page.locator('[data-ref="updated"]').isHidden(), true, "no note for the version last seen");
 
-  // A new build: another page title and another calculator.js.
+  // A new build: another page title and another calculator/view.js.
   const edit = (file, f) => {
     const p = join(web, file);
     writeFileSync(p, f(readFileSync(p, "utf8")));

@@ -57,7 +57,7 @@ test("the run hash depends on the evaluator, every row's number and body, and no
   assert.notEqual(h("a", [[0, "{}"]]), base);
 });
 
-test("a request line's body is the live call's body: llm.js chatBody, no streaming, no key", async () => {
+test("a request line's body is the live call's body: model/llm.js chatBody, no streaming, no key", async () => {
   const body = rowRequest(fakeJudge, { inputs: { question: "q1" } }, request);
   assert.equal(body, JSON.stringify(chatBody({ model: "judge-1", messages: [{ role: "user", content: "Q: q1" }], params: request.params }, false)));
   // What chat() sends for the same request, over a fetch that records it.
