@@ -5,15 +5,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
 import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
-import { chatBody, chat } from "../../web/model/llm.js";
+import { chat } from "../../web/model/llm.js";
 import { Runner } from "../../web/batch/scheduler.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
 import { repeatFields } from "../../web/stats/repeatexport.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
 import { RepairCode } from "../../web/batch/states.js";
 import { Matcher } from "../../web/batch/batchmatch.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
+import { chatBody } from "../../web/model/chatrequest.js";
 
 const request = { model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

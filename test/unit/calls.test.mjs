@@ -4,11 +4,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runner } from "../../web/batch/scheduler.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { statusOf } from "../../web/results/status.js";
 import { answer, fakeJudge } from "./fakes.mjs";
 import { RowState, RunState } from "../../web/batch/states.js";
 import { CallError } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -6,9 +6,9 @@ import { runCounts, LIVE } from "../../web/results/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
 import { Runner } from "../../web/batch/scheduler.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 import { progressLine, paceText, rate, summaryCards } from "../../web/results/summarywords.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
 const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });

@@ -6,9 +6,9 @@ import { statusOf, causeOf, needsRepair } from "../../web/results/status.js";
 import { aggregate, histogram, estimateTokens } from "../../web/results/aggregate.js";
 import { toJSONL, toJSON, toCSV, csvField, formatNumber } from "../../web/batch/export.js";
 import { createRun, loadRun, todoIndices, Retry } from "../../web/batch/runrecords.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { prepareItems, prepareItemsAsync, detectMapping, detectMatches, matchLabel } from "../../web/batch/mapping.js";
 import { idColumn } from "../../web/results/columns.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const base = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0, max_tokens: 5 } };
 

@@ -4,12 +4,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { localHost, keyNeeded, keyMissing } from "../../web/model/keyguard.js";
 import { Runner } from "../../web/batch/scheduler.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { statusOf } from "../../web/results/status.js";
 import { chat } from "../../web/model/llm.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 import { RunState, RowState } from "../../web/batch/states.js";
 import { httpErrorMessage, CallError, CallKind, KeySource, ServerCode } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

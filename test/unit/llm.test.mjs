@@ -2,10 +2,11 @@
 // scripted fetch, streaming, the messages, the probe.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, INTERACTIVE_POLICY, chatURL, requestInit, probe, listModels } from "../../web/model/llm.js";
+import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, INTERACTIVE_POLICY, probe, listModels } from "../../web/model/llm.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
 import { FakeClock, scriptedFetch, answer as answerOf } from "./fakes.mjs";
 import { retryableStatus, CallError, CallKind, unreachable, httpErrorMessage } from "../../web/model/callerror.js";
+import { chatURL, requestInit } from "../../web/model/chatrequest.js";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
 const half = () => 0.5;

@@ -5,10 +5,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runner } from "../../web/batch/scheduler.js";
 import { OutageWatch, DEFAULT_OUTAGE } from "../../web/batch/outage.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { statusOf } from "../../web/results/status.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 import { RunState, RowState, redoOnResume } from "../../web/batch/states.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -6,11 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runner } from "../../web/batch/scheduler.js";
 import { cacheKey } from "../../web/batch/cache.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { statusOf } from "../../web/results/status.js";
 import { todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
 import { majority, unanimous, spread, majorityVerdict, SPLIT_CODE } from "../../web/results/majority.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0.7 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -2,7 +2,8 @@
 // together (whole, or an error, never part of them), and the memory store's items interface.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkCount, joinChunks, MemoryStore, CHUNK_ROWS } from "../../web/batch/runstore.js";
+import { chunkCount, joinChunks, CHUNK_ROWS } from "../../web/batch/runstore.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 test("chunkCount: rows over the chunk size, rounded up; a bad size is an error", () => {
   assert.equal(chunkCount(0, 1000), 0);

@@ -2,11 +2,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Runner } from "../../web/batch/scheduler.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { statusOf } from "../../web/results/status.js";
 import { FakeClock, scriptedFetch, answer, fakeJudge } from "./fakes.mjs";
 import { repairPrompt } from "../../web/batch/repair.js";
 import { redoOnResume, RunState, RowState, RepairCode } from "../../web/batch/states.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

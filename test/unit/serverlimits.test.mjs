@@ -9,7 +9,6 @@ import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { CallSocket } from "../../web/batch/socket.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
 import { Runner } from "../../web/batch/scheduler.js";
-import { MemoryStore } from "../../web/batch/runstore.js";
 import { liveRow } from "../../web/batch/live.js";
 import { runCounts, LIVE } from "../../web/results/counts.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
@@ -17,6 +16,7 @@ import { chat } from "../../web/model/llm.js";
 import { FakeClock, answer, okBody, fakeJudge } from "./fakes.mjs";
 import { RunState, RowState } from "../../web/batch/states.js";
 import { CallError, serverBusy } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

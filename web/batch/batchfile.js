@@ -15,12 +15,12 @@
 // is the row's number as the page shows it (1 for the first row); <repeat> (1 for the first) is
 // written only when each row is judged more than once.
 
-import { chatBody, readAnswer } from "../model/llm.js";
 import { RowErrorKind, RepairCode, BatchErrorKind } from "./states.js";
 import { needsRepair } from "../results/status.js";
 import { newRowResult, countAnswer, failRow, renderRow, parseAnswer } from "./rowresult.js";
 import { majorityVerdict } from "../results/majority.js";
 import { CallError, httpError } from "../model/callerror.js";
+import { chatBody, readAnswer } from "../model/chatrequest.js";
 
 /** @typedef {{render(inputs: any): {messages: {role: string, content: string}[]}, parse(inputs: any, text: string): any}} Judge */
 

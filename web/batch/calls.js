@@ -9,11 +9,12 @@
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, chatURL, realClock } from "../model/llm.js";
+import { chat, realClock } from "../model/llm.js";
 import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
 import { observedProtocol } from "../model/connections.js";
 import { CallError, CallKind } from "../model/callerror.js";
+import { chatURL } from "../model/chatrequest.js";
 
 /**
  * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the
