@@ -170,7 +170,7 @@ test("gradeCheckup: a recall case is graded against its row's complete case; rep
 test("the chart's data and words: the view of a stored check-up, what its numbers mean, its export fields", async () => {
   const { checkupView, modesOf, checkupExportFields, answersOf } = await import("../../web/checkup/data.js");
   const { meaning, standing, reading, intervalText, pctText, expectedWords } = await import("../../web/checkup/words.js");
-  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const { checkupReferences } = await import("../../web/api/checkupreferences.js");
   const id = "answer-grounding";
   const ev = rj.evaluators().find((e) => e.id === id);
   const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });
@@ -217,7 +217,7 @@ test("the chart's data and words: the view of a stored check-up, what its number
 
 test("two check-ups side by side: paired case by case, a difference called clear only when the intervals do not overlap", async () => {
   const { compareCheckups, clearly, verdictLine } = await import("../../web/checkup/compare.js");
-  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const { checkupReferences } = await import("../../web/api/checkupreferences.js");
   const id = "answer-grounding";
   const ev = rj.evaluators().find((e) => e.id === id);
   const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });

@@ -6,7 +6,7 @@
 import { gradeCheckup } from "./grade.js";
 import { MISSED_SHOWN } from "./chart.js";
 import { expectedWords } from "./words.js";
-import { statusOf, causeOf } from "../batch/status.js";
+import { statusOf, causeOf } from "../results/status.js";
 
 /**
  * @typedef {Object} CheckupRecord what a check-up run's record keeps (run.checkup)
@@ -83,7 +83,7 @@ export function saidWords(ev, result) {
  * carries its prompt, the judge's answers and its verdict in words.
  * @param {any} rj
  * @param {{run: any, ev: any, items: any[], results: any[]}} r
- * @param {{references: readonly import("../types.js").CheckupReference[], details?: boolean}} o
+ * @param {{references: readonly import("../api/types.js").CheckupReference[], details?: boolean}} o
  * @returns {import("./chart.js").CheckupView & {grades: import("./grade.js").CheckupGrades}}
  */
 export function checkupView(rj, { run, ev, items, results }, { references, details = false }) {

@@ -1,6 +1,6 @@
 // words.js: what a check-up's numbers mean, said in words beside them (issue 21, "figures to
 // read it by"): the catch rate with its interval, how to read it against the published figures
-// (checkupreferences.js), what is left out of it, and which failure modes the judge misses. The
+// (api/checkupreferences.js), what is left out of it, and which failure modes the judge misses. The
 // numbers are the core's (rj.checkupMatrix); this only says them. Pure, no DOM.
 
 /**
@@ -29,7 +29,7 @@ export const FEW = 20;
 
 /**
  * lead is the chart's first sentence: how many decided cases the judge caught.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  */
 export function lead(overall) {
   const c = overall.catch;
@@ -41,7 +41,7 @@ export function lead(overall) {
  * reading says how to read the overall catch rate against the published figures: they measure
  * other things (agreement with people, hard benchmark pairs), while a check-up's cases are plain
  * and have one right verdict each, so a good judge should score clearly above them.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @returns {string}
  */
 export function reading(overall) {
@@ -60,7 +60,7 @@ export function reading(overall) {
  * standing flags the overall catch rate in two words, by the same bands reading uses: reliable
  * (the interval's low end at 90% or more), none missed (fewer cases, all caught), catches most
  * (80% or more), misses many; null before a case is decided.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @returns {{kind: "good"|"fair"|"poor", text: string} | null}
  */
 export function standing(overall) {
@@ -75,7 +75,7 @@ export function standing(overall) {
 /**
  * leftOut says what the catch rate does not count: undetermined cases, failed calls, cases not
  * judged yet; "" when nothing is left out.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @param {{pending: number, errors: number}} g
  */
 export function leftOut(overall, g) {
@@ -91,7 +91,7 @@ export function leftOut(overall, g) {
 
 /**
  * firmness warns that an interval over few decided cases is wide; "" otherwise.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  */
 export function firmness(overall) {
   const n = overall.catch.n;
@@ -102,7 +102,7 @@ export function firmness(overall) {
 /**
  * weakModes names the failure modes the judge misses most of: those whose catch rate is below
  * one half with an interval that stays below 0.8; "" when there are none.
- * @param {import("../types.js").CheckupRow[]} rows
+ * @param {import("../api/types.js").CheckupRow[]} rows
  * @param {Map<string, ModeLine>} names
  */
 export function weakModes(rows, names) {
@@ -114,8 +114,8 @@ export function weakModes(rows, names) {
 
 /**
  * meaning is the chart's sentences, in order, none empty.
- * @param {import("../types.js").CheckupRow} overall
- * @param {import("../types.js").CheckupRow[]} rows
+ * @param {import("../api/types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow[]} rows
  * @param {Map<string, ModeLine>} names
  * @param {{pending: number, errors: number}} g
  * @returns {string[]}
@@ -126,7 +126,7 @@ export function meaning(overall, rows, names, g) {
 
 /**
  * modeRate writes one failure mode's catch rate and interval: "90% (70–97%)", or why there is none.
- * @param {import("../types.js").CheckupRow} row
+ * @param {import("../api/types.js").CheckupRow} row
  */
 export function modeRate(row) {
   const c = row.catch;
@@ -136,7 +136,7 @@ export function modeRate(row) {
 /**
  * expectedWords says what a case's verdict must be: the expectation's own words, but a claim's
  * id left out ("the added claim ungrounded"), since every case names its claim alike.
- * @param {any} expect a case's expect (types.js CheckupExpect)
+ * @param {any} expect a case's expect (api/trusttypes.js CheckupExpect)
  * @returns {string}
  */
 export function expectedWords(expect) {
