@@ -10,7 +10,7 @@ import { yieldToLoop } from "./turns.js";
 import { prefsOf } from "./prefs.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
-import { fmtInt } from "../lib/format.js";
+import { fmtInt, plural } from "../lib/format.js";
 import { ordersOf } from "./repeatopts.js";
 import { planCheckup, newSeed, seedOf, rowsOf, DEFAULT_ROWS, MAX_ROWS, SKIPS_KEPT } from "../checkup/cases.js";
 import { expectedWords } from "../checkup/words.js";
@@ -102,7 +102,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const s = setup.current();
     const rows = s && s.ev && ev && s.ev.id === ev.id ? s.items.filter((/** @type {any} */ it) => it && it.inputs && !it.error) : [];
     fromDataset.disabled = !rows.length;
-    datasetNote.textContent = s ? `(${s.name}: ${fmtInt(rows.length)} row${rows.length === 1 ? "" : "s"} that can be judged)` : "(none yet: choose one above)";
+    datasetNote.textContent = s ? `(${s.name}: ${plural(rows.length, "row")} that can be judged)` : "(none yet: choose one above)";
     const example = ev && ev.example && ev.example.inputs;
     fromExample.disabled = !example;
     exampleNote.textContent = example ? "(one row: cases that need another row's sentences are skipped)" : "(this evaluator has none)";
@@ -151,7 +151,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
         h("td", { text: t.name }),
         h("td", { text: first.has(t.transform) ? expectedWords(first.get(t.transform).expect) : "–" }),
         h("td", { class: "num", text: fmtInt(t.cases) }),
-        h("td", { class: "hint", text: t.skipped ? `${fmtInt(t.skipped)} row${t.skipped === 1 ? "" : "s"}: ${t.reason}` : "" }),
+        h("td", { class: "hint", text: t.skipped ? `${plural(t.skipped, "row")}: ${t.reason}` : "" }),
       ),
     );
     replace(
@@ -173,9 +173,9 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const live = requestSettings(state);
     planEl.classList.toggle("msg-error", !plan);
     const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
-    const drawn = `${fmtInt(made.plan.drawn.length)} row${made.plan.drawn.length === 1 ? "" : "s"}`;
+    const drawn = plural(made.plan.drawn.length, "row");
     // The line names the cases itself when it multiplies them (repeats, both orders); else they are said first.
-    planEl.textContent = !line ? "No model is set: choose one in Model settings." : line.startsWith(fmtInt(cases) + " case") ? `From ${drawn}: ${line}` : `${fmtInt(cases)} case${cases === 1 ? "" : "s"} from ${drawn}: ${line}`;
+    planEl.textContent = !line ? "No model is set: choose one in Model settings." : line.startsWith(fmtInt(cases) + " case") ? `From ${drawn}: ${line}` : `${plural(cases, "case")} from ${drawn}: ${line}`;
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     runBtn.disabled = !cases || !plan;
   }

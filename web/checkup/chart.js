@@ -8,7 +8,8 @@
 
 import { hIn } from "../lib/dom.js";
 import { svgIn } from "../stats/figures.js";
-import { pctText, intervalText, meaning, modeRate, standing } from "./words.js";
+import { intervalText, meaning, modeRate, standing } from "./words.js";
+import { pct, plural } from "../lib/format.js";
 
 /** MISSED_SHOWN: how many missed cases the chart lists (the run's table shows them all). */
 export const MISSED_SHOWN = 50;
@@ -58,7 +59,7 @@ export function gauge(doc, c, { marks = [], big = false, label }) {
     const above = k % 2 === 1;
     root.append(svgIn(doc, "line", { x1: p(v), x2: p(v), y1: above ? y - 8 : y - 3, y2: above ? y + h + 3 : y + h + 8, class: "cu-mark" }));
     const anchor = v > 0.75 ? "end" : v < 0.25 ? "start" : "middle";
-    root.append(svgIn(doc, "text", { x: p(v), y: above ? y - 10 : y + h + 20, "text-anchor": anchor, class: "cu-mark-label", "data-mark": m.id }, `${m.name || m.id} ${pctText(v)}`));
+    root.append(svgIn(doc, "text", { x: p(v), y: above ? y - 10 : y + h + 20, "text-anchor": anchor, class: "cu-mark-label", "data-mark": m.id }, `${m.name || m.id} ${pct(v, 0)}`));
   });
   if (c.ci) root.append(svgIn(doc, "rect", { x: p(c.ci[0]), y, width: p(c.ci[1] - c.ci[0]), height: h, rx: h / 2, class: "cu-band" }));
   if (c.rate !== null) root.append(svgIn(doc, "circle", { cx: p(c.rate), cy: y + h / 2, r: big ? 9 : 5.5, class: "cu-dot" }));
@@ -151,7 +152,7 @@ function references(doc, refs) {
  * @param {CheckupView["modes"][number]} mode
  */
 function modeRow(doc, row, mode) {
-  const name = hIn(doc, "div", { class: "cu-mode", attrs: { role: "rowheader" } }, hIn(doc, "strong", { text: mode.name }), hIn(doc, "span", { class: "hint", text: mode.cases ? `right verdict: ${mode.expected} · ${mode.cases} case${mode.cases === 1 ? "" : "s"}` : "not offered" }));
+  const name = hIn(doc, "div", { class: "cu-mode", attrs: { role: "rowheader" } }, hIn(doc, "strong", { text: mode.name }), hIn(doc, "span", { class: "hint", text: mode.cases ? `right verdict: ${mode.expected} · ${plural(mode.cases, "case")}` : "not offered" }));
   if (!mode.cases) {
     return hIn(doc, "div", { class: "cu-row cu-row-off", attrs: { role: "row" }, dataset: { transform: mode.transform } }, name, hIn(doc, "div", { class: "cu-off hint", attrs: { role: "cell" }, text: "No drawn row allowed it: " + mode.reason }));
   }
@@ -167,7 +168,7 @@ function modeRow(doc, row, mode) {
       doc,
       "div",
       { class: "cu-rate", attrs: { role: "cell" } },
-      hIn(doc, "strong", { text: pctText(r.catch.rate) }),
+      hIn(doc, "strong", { text: pct(r.catch.rate, 0) }),
       hIn(doc, "span", { class: "hint", text: r.catch.ci ? intervalText(r.catch.ci) : r.total ? "none decided" : "" }),
       r.catch.rate === null ? null : gauge(doc, /** @type {any} */ (r.catch), { label: words }),
     ),
@@ -243,10 +244,10 @@ export function checkupPanel(doc, d, { onOpen, caseDetail } = {}) {
     doc,
     "div",
     { class: "cu-score" },
-    hIn(doc, "div", { class: "cu-big-line" }, hIn(doc, "div", { class: "cu-big", dataset: { ref: "checkup-rate" }, text: pctText(o.catch.rate) }), standingChip(doc, o)),
+    hIn(doc, "div", { class: "cu-big-line" }, hIn(doc, "div", { class: "cu-big", dataset: { ref: "checkup-rate" }, text: pct(o.catch.rate, 0) }), standingChip(doc, o)),
     hIn(doc, "div", { class: "stat-label", text: "catch rate: cases judged right, of those decided" }),
     hIn(doc, "div", { class: "cu-big-sub", dataset: { ref: "checkup-counts" }, text: o.catch.n ? `${o.catch.k} of ${o.catch.n} · 95% interval ${intervalText(o.catch.ci)}` : "no case decided yet" }),
-    gauge(doc, o.catch, { marks: d.references, big: true, label: `Overall catch rate ${pctText(o.catch.rate)}` + (o.catch.ci ? `, 95% interval ${intervalText(o.catch.ci)}` : "") + "; published reference points marked" }),
+    gauge(doc, o.catch, { marks: d.references, big: true, label: `Overall catch rate ${pct(o.catch.rate, 0)}` + (o.catch.ci ? `, 95% interval ${intervalText(o.catch.ci)}` : "") + "; published reference points marked" }),
   );
   const missedList = d.missed.length ? missedCases(doc, d, { onOpen, caseDetail }) : null;
   const panel = hIn(

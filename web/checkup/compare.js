@@ -10,7 +10,8 @@ import { hIn } from "../lib/dom.js";
 import { scrollTable } from "../stats/figures.js";
 import { checkupView } from "./data.js";
 import { gauge, standingChip } from "./chart.js";
-import { pctText, intervalText } from "./words.js";
+import { intervalText } from "./words.js";
+import { pct, plural } from "../lib/format.js";
 
 /** CHANGED_SHOWN: how many cases judged differently the panel lists. */
 export const CHANGED_SHOWN = 100;
@@ -107,7 +108,7 @@ function sideCard(doc, s, label) {
     "div",
     { class: "cu-vs-card", dataset: { ref: "checkup-compare-" + label.toLowerCase(), run: s.id, rate: c.rate === null ? "" : String(c.rate) } },
     hIn(doc, "h4", { text: `Run ${label}: ${s.model} · ${s.evaluator}` }),
-    hIn(doc, "div", { class: "cu-big-line" }, hIn(doc, "div", { class: "cu-big", text: pctText(c.rate) }), standingChip(doc, s.overall)),
+    hIn(doc, "div", { class: "cu-big-line" }, hIn(doc, "div", { class: "cu-big", text: pct(c.rate, 0) }), standingChip(doc, s.overall)),
     hIn(doc, "div", { class: "cu-big-sub", text: c.n ? `${c.k} of ${c.n} caught · 95% interval ${intervalText(c.ci)}` : "no case decided yet" }),
     hIn(doc, "p", { class: "hint", text: s.about }),
   );
@@ -125,10 +126,10 @@ function rateCell(doc, r, better) {
     doc,
     "div",
     { class: "cu-vs-side", attrs: { role: "cell" }, dataset: { rate: r.catch.rate === null ? "" : String(r.catch.rate) } },
-    hIn(doc, "strong", { text: pctText(r.catch.rate) }),
+    hIn(doc, "strong", { text: pct(r.catch.rate, 0) }),
     hIn(doc, "span", { class: "hint", text: `${r.caught} of ${r.catch.n}` + (r.catch.ci ? ` · ${intervalText(r.catch.ci)}` : "") }),
     better === "higher" ? hIn(doc, "span", { class: "cu-vs-better", text: " ▲ clearly more" }) : null,
-    r.catch.rate === null ? null : gauge(doc, r.catch, { label: `${pctText(r.catch.rate)} caught` }),
+    r.catch.rate === null ? null : gauge(doc, r.catch, { label: `${pct(r.catch.rate, 0)} caught` }),
   );
 }
 
@@ -141,7 +142,7 @@ export function verdictLine(d) {
   const b = d.b.overall.catch;
   if (!a.n || !b.n) return "One of the two has no decided case yet.";
   const how = clearly(a, b);
-  const said = `Run A caught ${a.k} of ${a.n} (${pctText(a.rate)}), run B ${b.k} of ${b.n} (${pctText(b.rate)})`;
+  const said = `Run A caught ${a.k} of ${a.n} (${pct(a.rate, 0)}), run B ${b.k} of ${b.n} (${pct(b.rate, 0)})`;
   if (how === "higher") return `${said}: A catches clearly more (the two 95% intervals do not overlap).`;
   if (how === "lower") return `${said}: B catches clearly more (the two 95% intervals do not overlap).`;
   return `${said}: their 95% intervals overlap, so the difference may be chance; more rows would tell.`;
@@ -172,7 +173,7 @@ export function checkupComparePanel(doc, d) {
     hIn(doc, "h3", { class: "sub-title", text: "Two check-ups side by side" }),
     hIn(doc, "div", { class: "cu-vs" }, sideCard(doc, d.a, "A"), sideCard(doc, d.b, "B")),
     hIn(doc, "p", { class: "cu-meaning", dataset: { ref: "checkup-compare-verdict" }, text: verdictLine(d) }),
-    d.same ? null : hIn(doc, "p", { class: "hint", text: `The two are made of different cases (another dataset, seed, number of rows or evaluator): their failure modes compare; ${d.paired} case${d.paired === 1 ? "" : "s"} are in both.` }),
+    d.same ? null : hIn(doc, "p", { class: "hint", text: `The two are made of different cases (another dataset, seed, number of rows or evaluator): their failure modes compare; ${plural(d.paired, "case")} are in both.` }),
     hIn(
       doc,
       "div",

@@ -6,7 +6,8 @@
 
 import { hIn } from "../lib/dom.js";
 import { stat } from "../stats/figures.js";
-import { pctText, intervalText } from "./words.js";
+import { intervalText } from "./words.js";
+import { pct, plural } from "../lib/format.js";
 import { redrawGate } from "./redraw.js";
 
 /**
@@ -72,10 +73,10 @@ export function positionPanel(doc, d) {
       doc,
       "div",
       { class: "stats" },
-      stat(doc, "position-flip", pctText(d.flip.rate), "position flips", flipSub),
-      stat(doc, "position-first", pctText(d.first.rate), "first slot won", firstSub),
+      stat(doc, "position-flip", pct(d.flip.rate, 0), "position flips", flipSub),
+      stat(doc, "position-first", pct(d.first.rate, 0), "first slot won", firstSub),
     ),
-    d.not_both ? hIn(doc, "p", { class: "hint", text: `${d.not_both} judgement${d.not_both === 1 ? "" : "s"} could not be combined (an order without a grade) and ${d.not_both === 1 ? "is" : "are"} not counted.` }) : null,
+    d.not_both ? hIn(doc, "p", { class: "hint", text: `${plural(d.not_both, "judgement")} could not be combined (an order without a grade) and ${d.not_both === 1 ? "is" : "are"} not counted.` }) : null,
   );
 }
 

@@ -1,15 +1,10 @@
 // words.js: what a check-up's numbers mean, said in words beside them (issue 21, "figures to
 // read it by"): the catch rate with its interval, how to read it against the published figures
 // (api/checkupreferences.js), what is left out of it, and which failure modes the judge misses. The
-// numbers are the core's (rj.checkupMatrix); this only says them. Pure, no DOM.
+// numbers are the core's (rj.checkupMatrix); this only says them. Pure, no DOM. Shares are written
+// as whole percentages (lib/format.js pct(x, 0)).
 
-/**
- * pctText writes a share as a whole percentage ("85%"), "–" for none.
- * @param {number|null|undefined} x
- */
-export function pctText(x) {
-  return typeof x === "number" && Number.isFinite(x) ? Math.round(x * 100) + "%" : "–";
-}
+import { pct, plural } from "../lib/format.js";
 
 /**
  * intervalText writes a 95% interval as "73–93%", "" for none.
@@ -34,7 +29,7 @@ export const FEW = 20;
 export function lead(overall) {
   const c = overall.catch;
   if (!c.n) return overall.total ? "No case was decided: the judge's answers said nothing of them (see the undetermined cases)." : "No case has been judged yet.";
-  return `The judge caught ${c.k} of the ${c.n} case${c.n === 1 ? "" : "s"} it decided (${pctText(c.rate)}; with 95% confidence between ${intervalText(c.ci).replace("–", "% and ")}).`;
+  return `The judge caught ${c.k} of the ${plural(c.n, "case")} it decided (${pct(c.rate, 0)}; with 95% confidence between ${intervalText(c.ci).replace("–", "% and ")}).`;
 }
 
 /**
@@ -48,7 +43,7 @@ export function reading(overall) {
   const c = overall.catch;
   if (!c.n || !c.ci || c.rate === null) return "";
   const [lo, hi] = c.ci;
-  if (!overall.missed) return lo >= 0.9 ? "It missed none: it catches these failures reliably." : `It missed none; over ${c.n} decided cases the true rate could still be as low as ${pctText(lo)}.`;
+  if (!overall.missed) return lo >= 0.9 ? "It missed none: it catches these failures reliably." : `It missed none; over ${c.n} decided cases the true rate could still be as low as ${pct(lo, 0)}.`;
   if (lo >= 0.9) return "It catches these failures reliably. Each case is built to have one right verdict, so this is what a judge you can rely on looks like.";
   if (hi < 0.55)
     return "That is no better than the best judge on a benchmark of deliberately hard pairs (about 55%), and these cases are plain ones: on this material, the judge's verdicts cannot be trusted to catch these failures.";
@@ -130,7 +125,7 @@ export function meaning(overall, rows, names, g) {
  */
 export function modeRate(row) {
   const c = row.catch;
-  return c.rate === null ? "no case decided" : `${pctText(c.rate)} (${intervalText(c.ci)})`;
+  return c.rate === null ? "no case decided" : `${pct(c.rate, 0)} (${intervalText(c.ci)})`;
 }
 
 /**

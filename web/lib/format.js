@@ -34,11 +34,14 @@ export function fmtNum(n, digits = 2) {
 }
 
 /**
- * pct writes a share as a percentage with at most one decimal ("87.5%"), "–" for null.
- * @param {number|null} x a share in 0..1
+ * pct writes a share as a percentage with at most digits decimals ("87.5%"; with 0, a whole
+ * percentage: "88%"), "–" for null.
+ * @param {number|null|undefined} x a share in 0..1
+ * @param {number} [digits]
  */
-export function pct(x) {
-  return x === null || !Number.isFinite(x) ? "–" : Math.round(x * 1000) / 10 + "%";
+export function pct(x, digits = 1) {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "–";
+  return Math.round(x * 10 ** (digits + 2)) / 10 ** digits + "%";
 }
 
 /** fmtDuration writes seconds as "12 s", "3 min 4 s" or "1 h 2 min". */
