@@ -47,6 +47,32 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
 }
 
 /**
+ * judgeSingle judges a row judged once with once (judgeOnce, or orders.js judgeOrders in both
+ * orders) and stores its verdict on result, and its orders when it has them (a failed row keeps
+ * the order that was answered). Resolves to the stage reached and, when it failed, the error.
+ * @param {import("./scheduler.js").Runner} runner @param {any} item
+ * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
+ * @param {import("./rowresult.js").RowResult} result @param {Promise<unknown>[]} cacheWrites
+ * @param {typeof judgeOnce} [once]
+ * @returns {Promise<{stage: string, error?: unknown}>}
+ */
+export async function judgeSingle(runner, item, rendered, index, result, cacheWrites, once = judgeOnce) {
+  /** @type {{stage: string, orders?: any[]}} */
+  const at = { stage: "call" };
+  try {
+    /** @type {{verdict: any, repaired: boolean, orders?: any[]}} */
+    const one = await once(runner, item, rendered, index, 0, result, cacheWrites, at, result.answers);
+    result.verdict = one.verdict;
+    result.repaired = one.repaired;
+    if (one.orders) result.orders = one.orders;
+    return { stage: at.stage };
+  } catch (error) {
+    if (at.orders) result.orders = at.orders;
+    return { stage: at.stage, error };
+  }
+}
+
+/**
  * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
  * other) and stores on result every repeat and their majority verdict (results/majority.js). A
  * repeat that fails fails the row, as one call would, and the row keeps the repeats that were

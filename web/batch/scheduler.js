@@ -44,7 +44,7 @@ import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, holds } from "./states.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
-import { judgeOnce, judgeRepeats } from "./judging.js";
+import { judgeOnce, judgeSingle, judgeRepeats } from "./judging.js";
 import { judgeOrders } from "./orders.js";
 import { askFor } from "./asking.js";
 import { CallError, CallKind, unreachable } from "../model/callerror.js";
@@ -343,24 +343,9 @@ export class Runner {
       const repeats = Math.max(1, Math.min(MAX_REPEATS, Math.floor(o.repeats || 1)));
       // A pairwise row judged in both orders (orders.js): each judgement is two.
       const once = o.bothOrders || item.bothOrders ? judgeOrders : judgeOnce;
-      if (repeats === 1) {
-        /** @type {{stage: string, orders?: any[]}} */
-        const at = { stage: "call" };
-        try {
-          /** @type {{verdict: any, repaired: boolean, orders?: any[]}} */
-          const one = await once(this, item, rendered, index, 0, result, cacheWrites, at, result.answers);
-          result.verdict = one.verdict;
-          result.repaired = one.repaired;
-          if (one.orders) result.orders = one.orders;
-        } finally {
-          stage = at.stage;
-          if (at.orders) result.orders = at.orders;
-        }
-      } else {
-        const r = await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites, once);
-        stage = r.stage;
-        if (r.error) throw r.error;
-      }
+      const r = repeats === 1 ? await judgeSingle(this, item, rendered, index, result, cacheWrites, once) : await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites, once);
+      stage = r.stage;
+      if (r.error) throw r.error;
     } catch (e) {
       const call = e instanceof CallError;
       if (call && e.kind === CallKind.ABORTED) {
