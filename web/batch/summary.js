@@ -66,6 +66,8 @@ export function mountSummary({ state }) {
     progText.dataset.total = String(c.total);
     progText.dataset.cacheHits = String(c.cacheHits);
     progText.dataset.failedCalls = String(c.failedCalls || 0);
+    // Rows whose calls are over and whose result is being stored: not in the line, yet not done.
+    progText.dataset.saving = String(c.saving || 0);
   }
 
   /**
