@@ -282,8 +282,8 @@ async function measureTable(rows = 10_000) {
     await page.goto(serve.url + "/#batch");
     await page.waitForSelector('[data-ref="batch-setup"]', { timeout: 30_000 });
     await page.evaluate(async (n) => {
-      const { openStore } = await import("./batch/store.js");
-      const { createRun } = await import("./batch/runs.js");
+      const { openStore } = await import("./batch/runstore.js");
+      const { createRun } = await import("./batch/runrecords.js");
       const store = await openStore();
       const items = Array.from({ length: n }, (_, i) => ({ inputs: { answer: `row-${i + 1}: The Eiffel Tower is in Paris.`, facts: ["The Eiffel Tower stands in Paris."] } }));
       const run = await createRun(store, { name: "big.jsonl", evaluator: "answer-grounding", mapping: {}, columns: [], settings: { endpoint: "/v1", model: "fake-judge", params: {} } }, items);

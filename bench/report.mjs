@@ -42,7 +42,7 @@ try {
       async ({ profile, rows, vocab, pack }) => {
         const { batchReportData } = await import("/report/data.js");
         const { buildReport, pageCSS } = await import("/report/build.js");
-        const { runCounts } = await import("/batch/counts.js");
+        const { runCounts } = await import("/results/counts.js");
         const { load } = await import("/ragjudge.js");
         const rj = await load();
         const ev = rj.evaluators().find((e) => e.id === (profile === "claims" ? "claim-groundedness" : "answer-grounding"));

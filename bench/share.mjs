@@ -5,7 +5,7 @@
 //   make build && node bench/share.mjs [base URL, default https://ragjudge.example/]
 
 import { load } from "../web/ragjudge.js";
-import { encodeShare, shareURL, MAX_LINK } from "../web/share.js";
+import { encodeShare, shareURL, MAX_LINK } from "../web/share/codec.js";
 
 const base = process.argv[2] || "https://ragjudge.example/";
 const rj = await load();

@@ -5,7 +5,7 @@ import (
 )
 
 // Custom evaluators (judge.Registry.Define). ragjudge.js checks a definition against its schema
-// and normalises it (web/evaluatorspec.js) before it crosses: these check and keep what needs
+// and normalises it (web/api/speccheck.js) before it crosses: these check and keep what needs
 // the core.
 
 // define is rj.define's call: the checked definition, and the inputs its templates do not read

@@ -1,7 +1,7 @@
 // batchfile.mjs: `ragjudge export-batch` and `ragjudge import`, a run through a batch service (the
 // OpenAI Batch API, Azure OpenAI's, vLLM run-batch). Both are the page's batch file
-// (batch/batchfileio.js): the same request lines (llm.js chatBody over the engine's render), the
-// same custom_ids and export hash, the same reading of output lines into row results (llm.js
+// (batch/batchfileio.js): the same request lines (model/chatrequest.js chatBody over the engine's render), the
+// same custom_ids and export hash, the same reading of output lines into row results (model/chatrequest.js
 // readAnswer, rowresult.js), with the report of every line that answered no row. An import ends
 // as a run does: the --out file (which `ragjudge run` goes on from, judging live what no line
 // answered), the report and the gates.
@@ -113,7 +113,7 @@ export async function importCommand(argv, io) {
   const record = o.out ? new Record(o.out, { run: s.run, items: s.items, columns: s.table.columns, rj: s.rj, ev: s.ev, threshold, redact: io.redact }) : null;
   const results = record ? await record.open() : new Array(s.items.length);
   // Rows the --out file already holds stay as they are, unless their call failed for a reason not
-  // the judge's (runstate.js redoOnResume): an imported answer replaces that.
+  // the judge's (batch/states.js redoOnResume): an imported answer replaces that.
   let taken = 0;
   for (let i = 0; i < results.length; i++) {
     const r = imported.results[i];

@@ -1,5 +1,5 @@
 // dom.mjs: the part of the DOM a report is drawn with, for Node, which has none. The page's report
-// builders (web/report/, the trust panels of web/stats/, web/batch/chart.js) draw into whatever
+// builders (web/report/, the trust panels of web/stats/, web/stats/histogram.js) draw into whatever
 // document they are given; build.js makes it with doc.implementation.createHTMLDocument and
 // serializes it with outerHTML. This module is that document: elements in the HTML and SVG
 // namespaces, text nodes, attributes, dataset, a style declaration, the tree operations the

@@ -1,5 +1,5 @@
 // finish.mjs: how a run (live or imported) ends: its results file written as the page's JSONL
-// export, its report, a summary in the page's words (batch/summary.js summaryCards, the causes of
+// export, its report, a summary in the page's words (results/summarywords.js summaryCards, the causes of
 // rows without a verdict), and the gates.
 
 import { runCounts, rowAgreement, labelExportFields, summaryCards, fmtInt, statusOf } from "./page.mjs";

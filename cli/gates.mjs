@@ -1,5 +1,5 @@
 // gates.mjs: what makes a run fail a build. Each gate is an option with a minimum, and the figure it
-// is held to is the one the page shows for the run: the pass rate of its summary (counts.js: passed
+// is held to is the one the page shows for the run: the pass rate of its summary (results/counts.js: passed
 // over the rows that passed or failed) and Cohen's κ of its Agreement panel (rj.agreement over
 // the rows with a verdict and a label, stats/agreement.js agreementData). A gate that cannot be
 // computed (no row decided, κ undefined) fails, saying why: a build is never passed on nothing.
@@ -8,7 +8,7 @@
 // more entry: its option, and how to read its figure from what the command computed.
 
 import { UsageError, number } from "./args.mjs";
-import { agreementData, kappaSentence, pct, num, fmtInt } from "./page.mjs";
+import { agreementData, kappaSentence, pct, fmtNum, fmtInt } from "./page.mjs";
 
 /**
  * @typedef {Object} GateInput what a finished run offers its gates
@@ -43,7 +43,7 @@ export const GATES = [
   {
     option: "min-kappa",
     range: { min: -1, max: 1 },
-    show: (x) => num(x),
+    show: (x) => fmtNum(x),
     needs: ({ labels }) => {
       if (!labels) return "--min-kappa compares the judge with human labels: name their column with --labels COLUMN (none was proposed).";
       if (labels.kind === "number") return `--min-kappa compares pass/fail labels, and ${labels.column} holds numbers (its agreement with the judge is a correlation, in the report).`;
@@ -55,10 +55,10 @@ export const GATES = [
       const a = d && d.agreement;
       if (!a) return { value: null, says: "κ cannot be computed: no row has both a verdict and a label" };
       const k = a.kappa;
-      const ci = a.kappa_ci ? ` (95% interval ${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])})` : "";
+      const ci = a.kappa_ci ? ` (95% interval ${fmtNum(a.kappa_ci[0])} to ${fmtNum(a.kappa_ci[1])})` : "";
       const over = `over ${fmtInt(a.compared)} rows compared with ${labels.column}`;
       const means = kappaSentence(k, a.kappa_reason, a, ev.words || null);
-      return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${num(k)}${ci} ${over}`, means: `κ ${num(k)}: ${means}` };
+      return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${fmtNum(k)}${ci} ${over}`, means: `κ ${fmtNum(k)}: ${means}` };
     },
   },
 ];

@@ -4,31 +4,34 @@
 // second implementation of them; when the page's files move, this is the one file to edit.
 
 export { load } from "../web/ragjudge.js";
-export { Runner, RunState, MAX_REPEATS, redoOnResume } from "../web/batch/engine.js";
-export { judgeOf, runnerFor } from "../web/batch/runner.js";
+export { Runner, MAX_REPEATS } from "../web/batch/scheduler.js";
+export { RunState, redoOnResume } from "../web/batch/states.js";
+export { judgeOf, runnerFor } from "../web/batch/buildrunner.js";
 export { LiveRows } from "../web/batch/live.js";
 export { judgeOnce } from "../web/batch/judging.js";
 export { renderRow, newRowResult } from "../web/batch/rowresult.js";
 export { detectMatches, matchLabel, prepareItems } from "../web/batch/mapping.js";
 export { checkRows } from "../web/batch/preview.js";
-export { todoIndices, newRunId } from "../web/batch/runs.js";
-export { MemoryStore } from "../web/batch/store.js";
+export { todoIndices, newRunId } from "../web/batch/runrecords.js";
+export { MemoryStore } from "../web/batch/memorystore.js";
 export { canonicalJSON } from "../web/batch/cache.js";
-export { exportRecord, sourceColumns, idColumn, ownName, toJSONL } from "../web/batch/export.js";
+export { exportRecord, ownName, toJSONL } from "../web/batch/export.js";
+export { sourceColumns, idColumn } from "../web/results/columns.js";
 export { repeatCount } from "../web/stats/repeatexport.js";
-export { runCounts } from "../web/batch/counts.js";
-export { statusOf, causeOf } from "../web/batch/status.js";
-export { progressLine, rate, summaryCards } from "../web/batch/summary.js";
-export { fmtInt, fmtNum, formatWords, plural } from "../web/batch/format.js";
+export { runCounts } from "../web/results/counts.js";
+export { statusOf, causeOf } from "../web/results/status.js";
+export { progressLine, rate, summaryCards } from "../web/results/summarywords.js";
+export { fmtInt, fmtNum, plural, pct } from "../web/lib/format.js";
+export { formatWords } from "../web/batch/words.js";
 export { repeatsOf } from "../web/batch/repeatopts.js";
-export { DEFAULT_POLICY, CallKind, modelParams, httpErrorMessage } from "../web/llm.js";
-export { failure } from "../web/callerror.js";
+export { DEFAULT_POLICY } from "../web/model/llm.js";
+export { CallKind, httpErrorMessage, failure } from "../web/model/callerror.js";
+export { modelParams } from "../web/model/modelparams.js";
 export { readLabels, suggestLabelColumn, runLabel, labelSummary, yesNote, labelExportFields } from "../web/stats/labels.js";
 export { agreementData, rowAgreement, kappaSentence } from "../web/stats/agreement.js";
-export { pct, num } from "../web/stats/make.js";
 export { buildReport } from "../web/report/build.js";
-export { runReportData } from "../web/report/download.js";
-export { readImport, importProblem } from "../web/custom/spec.js";
+export { runReportData } from "../web/batch/runreport.js";
+export { readImport, importProblem } from "../web/custom/specedit.js";
 export { exportBatch, importBatch } from "../web/batch/batchfileio.js";
 
 /** STYLESHEETS are the page's stylesheets a report carries (build.js pageCSS reads the same from the page's CSSOM). */

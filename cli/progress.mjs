@@ -1,5 +1,5 @@
-// progress.mjs: how a run tells its progress: the page's progress line (batch/summary.js
-// progressLine over counts.js runCounts, with the rows in flight from batch/live.js), redrawn in
+// progress.mjs: how a run tells its progress: the page's progress line (results/summarywords.js
+// progressLine over results/counts.js runCounts, with the rows in flight from batch/live.js), redrawn in
 // place on a terminal, or written as a plain line every so often (a CI log) with what changed in
 // between (a hold, an outage, the run going on).
 

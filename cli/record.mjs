@@ -4,7 +4,7 @@
 // rewritten whole, in row order, as the page's JSONL export of the run (export.js toJSONL), so a
 // finished file and the page's export are equal line for line. A later run with the same --out
 // reads the lines back (in either order, the last line of a row winning) and does not ask again
-// for a row that has one, as the page's Resume does not (runs.js todoIndices: a call that failed
+// for a row that has one, as the page's Resume does not (batch/runrecords.js todoIndices: a call that failed
 // for a reason not the judge's is asked again).
 //
 // FILE.run.json beside it says what the lines were judged with (evaluator and its definition,

@@ -1,4 +1,4 @@
-// report.mjs: the page's HTML report of a run, made in Node: the same data (report/download.js
+// report.mjs: the page's HTML report of a run, made in Node: the same data (batch/runreport.js
 // runReportData, the Batch view's), drawn by the same sections (report/build.js) into dom.mjs's
 // document, with the page's own stylesheets read from their files where the page reads them from
 // its CSSOM.

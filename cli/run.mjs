@@ -1,6 +1,6 @@
 // run.mjs: `ragjudge run`, the page's batch run in a terminal. The rows are set up as the Batch view
 // sets them up (setup.mjs) and judged by the page's engine built as the page builds it
-// (batch/runner.js runnerFor: the same request bodies, retry policy, AIMD slots, repair request,
+// (batch/buildrunner.js runnerFor: the same request bodies, retry policy, AIMD slots, repair request,
 // outage watch and request cache); only what touches the world is the command line's: fetch (to
 // the endpoint, failures worded for a terminal), the store (the --out file, record.mjs), the key
 // (from the environment) and the progress (progress.mjs).
@@ -20,7 +20,7 @@ export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
- * endpointFetch is fetch for the engine's calls (llm.js chat): Node's own, with the whole body read
+ * endpointFetch is fetch for the engine's calls (model/llm.js chat): Node's own, with the whole body read
  * here, so that a connection refused or broken mid-answer is a network CallError worded for the
  * command line (chat retries it like any unreachable endpoint), not the page's "is the dev server
  * still running?".

@@ -3,7 +3,7 @@
 // dataset read by its content (rj.readDataset), the columns mapped as the page guesses them
 // (rj.mapColumns) with --map over the guess, the human label column the page would propose, the
 // rows as the run takes them (rj.rowInputs, then rendered once as the preview does, so that a row
-// the prompt refuses is an input error without a call), and the run's record (runs.js newRun).
+// the prompt refuses is an input error without a call), and the run's record (batch/runrecords.js newRun).
 
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
@@ -23,7 +23,7 @@ import {
  * @property {any[]} items the rows as the run takes them (mapping.js items, checked by preview.js)
  * @property {any} checked preview.js checkRows's
  * @property {any} labels stats/labels.js readLabels's, or null without a label column
- * @property {any} run the run's record (runs.js newRun's, not stored anywhere)
+ * @property {any} run the run's record (batch/runrecords.js newRun's, not stored anywhere)
  */
 
 /**
@@ -222,7 +222,7 @@ export async function setup(v, say) {
 
 /**
  * requestOptions is what every request of the run carries, as the page's model settings and run
- * options make it (llm.js modelParams; repeats held to 1..MAX_REPEATS).
+ * options make it (model/modelparams.js modelParams; repeats held to 1..MAX_REPEATS).
  * @param {Record<string, any>} v
  * @returns {{model: string, params: Record<string, number>, repeats: number}}
  */

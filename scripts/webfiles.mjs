@@ -103,6 +103,38 @@ export function precacheScript(list) {
 }
 
 const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm;
+const DYNAMIC_IMPORT = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+/**
+ * moduleImports lists the relative specifiers a module's source imports: static (import and
+ * export ... from, at the start of a line) and dynamic (import("./x.js") in code; JSDoc's
+ * import("./x.js").Type in comments is a type, not an import, and is left out).
+ * @param {string} src @returns {{static: string[], dynamic: string[]}}
+ */
+export function moduleImports(src) {
+  const code = src.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|\s)\/\/.*$/gm, "$1");
+  return {
+    static: [...src.matchAll(IMPORT)].map((m) => m[1] || m[2]),
+    dynamic: [...code.matchAll(DYNAMIC_IMPORT)].map((m) => m[1]),
+  };
+}
+
+/**
+ * importGraph is every module of web (its .js files but Go's wasm_exec.js) with what it imports,
+ * as web-relative paths: {from: [{to, dynamic}]}. A module's own comments are not read.
+ * @param {string} web @returns {Map<string, {to: string, dynamic: boolean}[]>}
+ */
+export function importGraph(web) {
+  /** @type {Map<string, {to: string, dynamic: boolean}[]>} */
+  const graph = new Map();
+  for (const f of publishedFiles(web)) {
+    if (!f.endsWith(".js") || f === "wasm_exec.js" || f === "precache.js") continue;
+    const { static: st, dynamic } = moduleImports(readFileSync(join(web, f), "utf8"));
+    const to = (/** @type {string} */ spec) => posix.normalize(posix.join(posix.dirname(f), spec));
+    graph.set(f, [...st.map((s) => ({ to: to(s), dynamic: false })), ...dynamic.map((s) => ({ to: to(s), dynamic: true }))]);
+  }
+  return graph;
+}
 
 /**
  * staticGraph is the modules entry imports statically, directly or not, entry first: the files a
@@ -114,8 +146,7 @@ export function staticGraph(web, entry) {
   const visit = (f) => {
     if (seen.has(f)) return;
     seen.add(f);
-    const src = readFileSync(join(web, f), "utf8");
-    for (const m of src.matchAll(IMPORT)) visit(posix.normalize(posix.join(posix.dirname(f), m[1] || m[2])));
+    for (const spec of moduleImports(readFileSync(join(web, f), "utf8")).static) visit(posix.normalize(posix.join(posix.dirname(f), spec)));
   };
   visit(entry);
   return [...seen];
@@ -176,9 +207,9 @@ export function escapeHTML(text) {
 
 /**
  * shellHTML is the Evaluate view's cards and its evaluator picker as the page draws them
- * (evaluatelayout.js drawSkeleton, evaluate.js addPick) for the built-ins of evaluators (what
+ * (evaluate/layout.js drawSkeleton, evaluate/view.js addPick) for the built-ins of evaluators (what
  * evaluators.json lists), none checked: web/boot.js shows them before the modules have run and
- * checks the evaluator last chosen, and evaluate.js takes the picker over. "" without evaluators.
+ * checks the evaluator last chosen, and evaluate/view.js takes the picker over. "" without evaluators.
  * @param {any[]|null} evaluators @param {string} indent
  */
 export function shellHTML(evaluators, indent) {

@@ -3,7 +3,7 @@
 // same declarations rj.evaluators() returns) and the dev server's config; the top bar, the model
 // settings and the views are drawn from those at once, and the engine is compiled and started
 // meanwhile. What needs the engine (the prompt, the verdict, Run, the calculator's results,
-// reading a dataset, reopening stored runs) waits quietly for it (engine.js) and is enabled the
+// reading a dataset, reopening stored runs) waits quietly for it (shell/enginestatus.js) and is enabled the
 // moment it is ready.
 //
 // The page marks its progress on <html> for tests and benchmarks, which wait on these rather than
@@ -11,12 +11,12 @@
 // moment the engine can be used, data-ready="true" once the view shown is whole.
 
 import { start } from "./wasmstart.js";
-import { State } from "./state.js";
-import { h, ref, replace } from "./dom.js";
-import { Engine } from "./engine.js";
-import { mountSettings } from "./settings.js";
-import { mountViewsMenu } from "./viewsmenu.js";
-import { mountEvaluate, loadResultModules } from "./evaluate.js";
+import { State } from "./shell/state.js";
+import { h, ref, replace } from "./lib/dom.js";
+import { Engine } from "./shell/enginestatus.js";
+import { mountSettings } from "./shell/settings.js";
+import { mountViewsMenu } from "./shell/viewsmenu.js";
+import { mountEvaluate, loadResultModules } from "./evaluate/view.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
 
 const VIEWS = ["evaluate", "batch", "calculator", "custom"];
@@ -258,11 +258,11 @@ async function main() {
   }
 }
 
-// mountCalculator loads the Recall calculator (calculator.js) on first visit.
+// mountCalculator loads the Recall calculator (calculator/view.js) on first visit.
 async function mountCalculator(root, { engine, state, evaluators }) {
   let mod;
   try {
-    mod = await import("./calculator.js"); // modulepreload
+    mod = await import("./calculator/view.js"); // modulepreload
   } catch (e) {
     viewLoadFailed(root, "calculator-load-error", "Recall calculator", e);
     return;
@@ -275,7 +275,7 @@ async function mountCalculator(root, { engine, state, evaluators }) {
 async function mountBatch(root, { engine, evaluators, state, registry }) {
   let mod, renderVerdict;
   try {
-    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdicts.js")]);
+    [mod, { renderVerdict }] = await Promise.all([import("./batch/view.js"), import("./verdict/render.js")]);
   } catch (e) {
     viewLoadFailed(root, "batch-load-error", "Batch evaluation", e);
     return;
@@ -288,7 +288,7 @@ async function mountBatch(root, { engine, evaluators, state, registry }) {
 async function mountLazy(path, root, title, ctx) {
   let mod, renderVerdict;
   try {
-    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdicts.js")]);
+    [mod, { renderVerdict }] = await Promise.all([import(path), import("./verdict/render.js")]);
   } catch (e) {
     replace(root, h("section", { class: "card msg-error" }, h("h2", { class: "card-title", text: title }), h("p", { text: `✗ The ${title} view did not load: ` + (e instanceof Error ? e.message : String(e)) })));
     return;

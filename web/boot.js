@@ -4,7 +4,7 @@
 // in practice, and shows them as the page will: the view the address or the saved state names,
 // its tab selected, the evaluator last chosen checked. The evaluator buttons are thus on screen
 // with the page's first paint rather than once its modules have loaded (app.js takes the picker
-// over as it is, evaluate.js).
+// over as it is, evaluate/view.js).
 //
 // Until app.js has drawn the shell (<html data-shell="ready">) nothing else on the page has its
 // handlers; what a user does meanwhile is kept, not lost:

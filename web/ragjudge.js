@@ -16,51 +16,51 @@
 // customevaluators.js's, the error class errors.js's and the API's types types.js's; parse's
 // logprobs are made lighter to send by logprobwire.js.
 
-import { customEvaluators } from "./customevaluators.js";
-import { RagJudgeError, fromWire } from "./errors.js";
-import { isRunningGo, loadError, startGo } from "./loadwasm.js";
-import { slimParseOptions } from "./logprobwire.js";
+import { customEvaluators } from "./api/customevaluators.js";
+import { RagJudgeError, fromWire } from "./api/errors.js";
+import { isRunningGo, loadError, startGo } from "./api/loadwasm.js";
+import { slimParseOptions } from "./api/logprobwire.js";
 import {
   W_HELD, W_LIST, W_NULL, W_STRING, flatten, heldValues, pack, textArg, utf8Decoder, withHeld,
-} from "./wire.js";
+} from "./api/wire.js";
 
 export { RagJudgeError };
 
-/** @typedef {import("./wire.js").Held} Held */
+/** @typedef {import("./api/wire.js").Held} Held */
 // The API's types, named here too: importers take them from ragjudge.js.
-/** @typedef {import("./types.js").Input} Input */
-/** @typedef {import("./types.js").Evaluator} Evaluator */
-/** @typedef {import("./types.js").EvaluatorSpec} EvaluatorSpec */
-/** @typedef {import("./types.js").SpecCheck} SpecCheck */
-/** @typedef {import("./types.js").EvaluatorCheck} EvaluatorCheck */
-/** @typedef {import("./types.js").Span} Span */
-/** @typedef {import("./types.js").Rendered} Rendered */
-/** @typedef {import("./types.js").Check} Check */
-/** @typedef {import("./types.js").Verdict} Verdict */
-/** @typedef {import("./types.js").Recall} Recall */
-/** @typedef {import("./types.js").Dataset} Dataset */
-/** @typedef {import("./types.js").ColumnMatch} ColumnMatch */
-/** @typedef {import("./types.js").Agreement} Agreement */
-/** @typedef {import("./types.js").Correlation} Correlation */
-/** @typedef {import("./types.js").RowConsistency} RowConsistency */
-/** @typedef {import("./types.js").Consistency} Consistency */
-/** @typedef {import("./types.js").Description} Description */
-/** @typedef {import("./types.js").CheckupCase} CheckupCase */
-/** @typedef {import("./types.js").CheckupCases} CheckupCases */
-/** @typedef {import("./types.js").CheckupGrade} CheckupGrade */
-/** @typedef {import("./types.js").CheckupReference} CheckupReference */
-/** @typedef {import("./types.js").PositionStats} PositionStats */
-/** @typedef {import("./types.js").Logprob} Logprob */
-/** @typedef {import("./types.js").ParseOptions} ParseOptions */
-/** @typedef {import("./types.js").Confidence} Confidence */
-/** @typedef {import("./types.js").WeighedVerdict} WeighedVerdict */
-/** @typedef {import("./types.js").Calibration} Calibration */
-/** @typedef {import("./types.js").CalibrationBin} CalibrationBin */
-/** @typedef {import("./types.js").JuryMember} JuryMember */
-/** @typedef {import("./types.js").JuryOptions} JuryOptions */
-/** @typedef {import("./types.js").JuryVerdict} JuryVerdict */
-/** @typedef {import("./types.js").RagJudge} RagJudge */
-/** @typedef {import("./loadwasm.js").RunningGo} RunningGo */
+/** @typedef {import("./api/types.js").Input} Input */
+/** @typedef {import("./api/types.js").Evaluator} Evaluator */
+/** @typedef {import("./api/types.js").EvaluatorSpec} EvaluatorSpec */
+/** @typedef {import("./api/types.js").SpecCheck} SpecCheck */
+/** @typedef {import("./api/types.js").EvaluatorCheck} EvaluatorCheck */
+/** @typedef {import("./api/types.js").Span} Span */
+/** @typedef {import("./api/types.js").Rendered} Rendered */
+/** @typedef {import("./api/types.js").Check} Check */
+/** @typedef {import("./api/types.js").Verdict} Verdict */
+/** @typedef {import("./api/types.js").Recall} Recall */
+/** @typedef {import("./api/types.js").Dataset} Dataset */
+/** @typedef {import("./api/types.js").ColumnMatch} ColumnMatch */
+/** @typedef {import("./api/trusttypes.js").Agreement} Agreement */
+/** @typedef {import("./api/trusttypes.js").Correlation} Correlation */
+/** @typedef {import("./api/trusttypes.js").RowConsistency} RowConsistency */
+/** @typedef {import("./api/trusttypes.js").Consistency} Consistency */
+/** @typedef {import("./api/trusttypes.js").Description} Description */
+/** @typedef {import("./api/trusttypes.js").CheckupCase} CheckupCase */
+/** @typedef {import("./api/trusttypes.js").CheckupCases} CheckupCases */
+/** @typedef {import("./api/trusttypes.js").CheckupGrade} CheckupGrade */
+/** @typedef {import("./api/trusttypes.js").CheckupReference} CheckupReference */
+/** @typedef {import("./api/trusttypes.js").PositionStats} PositionStats */
+/** @typedef {import("./api/trusttypes.js").Logprob} Logprob */
+/** @typedef {import("./api/trusttypes.js").ParseOptions} ParseOptions */
+/** @typedef {import("./api/trusttypes.js").Confidence} Confidence */
+/** @typedef {import("./api/trusttypes.js").WeighedVerdict} WeighedVerdict */
+/** @typedef {import("./api/trusttypes.js").Calibration} Calibration */
+/** @typedef {import("./api/trusttypes.js").CalibrationBin} CalibrationBin */
+/** @typedef {import("./api/trusttypes.js").JuryMember} JuryMember */
+/** @typedef {import("./api/trusttypes.js").JuryOptions} JuryOptions */
+/** @typedef {import("./api/trusttypes.js").JuryVerdict} JuryVerdict */
+/** @typedef {import("./api/types.js").RagJudge} RagJudge */
+/** @typedef {import("./api/loadwasm.js").RunningGo} RunningGo */
 
 /**
  * Loads the wasm and returns the API. All functions of the result are synchronous.
@@ -226,7 +226,7 @@ export async function load(opts = {}) {
 
   // A wasm built from other sources than this module is refused whole, at load, rather than
   // failing later on the first call it lacks.
-  // checkEvaluator is customevaluators.js's (evaluatorspec.js), over the wasm's variables.
+  // checkEvaluator is customevaluators.js's (api/speccheck.js), over the wasm's variables.
   const jsOnly = new Set(["checkEvaluator"]);
   const missing = Object.keys(rj).filter((fn) => typeof rj[fn] === "function" && !functions.includes(fn) && !jsOnly.has(fn));
   if (missing.length) throw loadError(`ragjudge.wasm lacks ${missing.join(", ")}: it is older than ragjudge.js; rebuild it with make build`);

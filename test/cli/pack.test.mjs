@@ -41,7 +41,7 @@ test("make pack, npm install of the tarball in an empty folder, and one command 
   assert.deepEqual(entries.filter((f) => !listed(f) && !["package.json", "README.md"].includes(f)), [], "files no one listed");
   for (const f of pkg.files) assert.ok(entries.some((e) => (f.endsWith("/") ? e.startsWith(f) : e === f)), f + " is missing");
   assert.ok(!entries.some((f) => /^(test|serve|core|bridge|wasm|cmd|node_modules|bench|scripts)\//.test(f)), entries.join(", "));
-  for (const f of ["cli/ragjudge.mjs", "web/ragjudge.js", "web/ragjudge.wasm", "web/wasm_exec.js", "pkg/types/ragjudge.d.ts", "pkg/types/types.d.ts"]) assert.ok(entries.includes(f), f);
+  for (const f of ["cli/ragjudge.mjs", "web/ragjudge.js", "web/ragjudge.wasm", "web/wasm_exec.js", "pkg/types/ragjudge.d.ts", "pkg/types/api/types.d.ts"]) assert.ok(entries.includes(f), f);
 
   // An empty folder, the tarball copied in, installed offline: nothing comes from the repository.
   const home = tmp("ragjudge-user-");

@@ -200,7 +200,7 @@ export async function progress(page) {
     const el = document.querySelector('[data-ref="batch-progress-text"]');
     const card = document.querySelector('[data-ref="batch-run-card"]');
     if (!el || !el.dataset.total) return null;
-    return { run: card.dataset.runId, done: Number(el.dataset.done), total: Number(el.dataset.total), cacheHits: Number(el.dataset.cacheHits), state: card.dataset.state || "", text: el.textContent };
+    return { run: card.dataset.runId, done: Number(el.dataset.done), total: Number(el.dataset.total), cacheHits: Number(el.dataset.cacheHits), saving: Number(el.dataset.saving || 0), state: card.dataset.state || "", text: el.textContent };
   });
 }
 

@@ -48,7 +48,7 @@ test("a live run of 6,000 rows says how far its rows are stored, then opens whol
     assert.equal(p.total, ROWS);
     // Every row is there: the last one's question is in the stored rows.
     const last = await page.evaluate(async (runId) => {
-      const { IDBStore } = await import("./batch/store.js");
+      const { IDBStore } = await import("./batch/runstore.js");
       const store = await IDBStore.open();
       const items = await store.getItems(runId);
       return { n: items.length, q: items[items.length - 1].inputs };

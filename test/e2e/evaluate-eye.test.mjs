@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
-import { encodeShare } from "../../web/share.js";
+import { encodeShare } from "../../web/share/codec.js";
 import { axeViolations } from "./axe.mjs";
 
 let env;

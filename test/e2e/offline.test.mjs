@@ -92,7 +92,7 @@ test("a new build is taken on the next load, with a note; an open page keeps its
   await page.waitForFunction((v) => document.documentElement.dataset.version === v, v1);
   assert.equal(await page.locator('[data-ref="updated"]').isHidden(), true, "no note for the version last seen");
 
-  // A new build: another page title and another calculator.js.
+  // A new build: another page title and another calculator/view.js.
   const edit = (file, f) => {
     const p = join(web, file);
     writeFileSync(p, f(readFileSync(p, "utf8")));
@@ -100,7 +100,7 @@ test("a new build is taken on the next load, with a note; an open page keeps its
     utimesSync(p, later, later);
   };
   edit("index.html", (s) => s.replace("<title>ragjudge", "<title>ragjudge v2"));
-  edit("calculator.js", (s) => s + "\n// build two\n");
+  edit("calculator/view.js", (s) => s + "\n// build two\n");
   const v2 = await versionOf(env.serve.url);
   assert.notEqual(v2, v1);
 
@@ -117,13 +117,13 @@ test("a new build is taken on the next load, with a note; an open page keeps its
   await page.click('[data-view="calculator"]');
   await page.waitForSelector('[data-ref="calc-seed-1"]');
   assert.equal(await page.locator('[data-ref="calculator-load-error"]').count(), 0);
-  assert.doesNotMatch(await page.evaluate(() => fetch("calculator.js").then((r) => r.text())), /build two/);
+  assert.doesNotMatch(await page.evaluate(() => fetch("calculator/view.js").then((r) => r.text())), /build two/);
 
   // The next load is the second build, whole, and says so.
   await page.reload();
   await page.waitForFunction((v) => document.documentElement.dataset.version === v, v2);
   assert.match(await page.title(), /v2/);
-  assert.match(await page.evaluate(() => fetch("calculator.js").then((r) => r.text())), /build two/);
+  assert.match(await page.evaluate(() => fetch("calculator/view.js").then((r) => r.text())), /build two/);
   await page.waitForSelector('[data-ref="updated"]', { state: "visible" });
   assert.match(await text(page, '[data-ref="updated"]'), /updated/);
   assert.deepEqual(page.pageErrors, []);

@@ -246,10 +246,11 @@ test("a paused run's report says it is paused and how far it got; Download repor
     }, 30_000, "a few rows done");
     assert.equal(await page.locator('[data-ref="batch-report"]').isVisible(), false, "no report of a run still going");
     await page.click('[data-ref="batch-pause"]');
-    // Paused, and the calls that were out have ended (the progress line no longer says "judging").
+    // Paused, the calls that were out have ended (the progress line no longer says "judging") and
+    // the rows they answered are stored (none saving: such a row is done a moment later).
     const paused = await waitFor(async () => {
       const p = await progress(page);
-      return p && p.state === "paused" && !/judging|retrying/.test(p.text) ? p : null;
+      return p && p.state === "paused" && !/judging|retrying/.test(p.text) && p.saving === 0 ? p : null;
     }, 15_000, "the run to pause");
     await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
     const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);

@@ -9,7 +9,7 @@ import { readFile, writeFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
-import { encodeShare } from "../../web/share.js";
+import { encodeShare } from "../../web/share/codec.js";
 import { axeViolations } from "./axe.mjs";
 
 let env;

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
-import { encodeShare } from "../../web/share.js";
+import { encodeShare } from "../../web/share/codec.js";
 import { axeViolations } from "./axe.mjs";
 
 let env;

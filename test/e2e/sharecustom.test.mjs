@@ -11,7 +11,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { setup, launch, proxySettings, pickEvaluator, text } from "./harness.mjs";
-import { encodeShare, decodeShare } from "../../web/share.js";
+import { encodeShare, decodeShare } from "../../web/share/codec.js";
 import { axeViolations } from "./axe.mjs";
 
 let env;

@@ -3,15 +3,18 @@
 // report, a line turned into a row's result as a live call's answer is, and the whole round trip.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, Matcher, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
+import { customId, parseCustomId, RunHash, rowRequest, requestLine, parseOutputLine, lineResult, batchLineError, BATCH_URL } from "../../web/batch/batchfile.js";
 import { exportBatch, importBatch, lineSplitter, readLines, storeRun, cacheAnswers } from "../../web/batch/batchfileio.js";
-import { chatBody, chat } from "../../web/llm.js";
-import { Runner, RepairCode } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runs.js";
+import { chat } from "../../web/model/llm.js";
+import { Runner } from "../../web/batch/scheduler.js";
+import { loadRun, newRun, todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
 import { repeatFields } from "../../web/stats/repeatexport.js";
-import { statusOf, causeOf } from "../../web/batch/status.js";
+import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, fakeJudge } from "./fakes.mjs";
+import { RepairCode } from "../../web/batch/states.js";
+import { Matcher } from "../../web/batch/batchmatch.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
+import { chatBody } from "../../web/model/chatrequest.js";
 
 const request = { model: "judge-1", params: { temperature: 0, max_tokens: 100 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));
@@ -55,7 +58,7 @@ test("the run hash depends on the evaluator, every row's number and body, and no
   assert.notEqual(h("a", [[0, "{}"]]), base);
 });
 
-test("a request line's body is the live call's body: llm.js chatBody, no streaming, no key", async () => {
+test("a request line's body is the live call's body: model/llm.js chatBody, no streaming, no key", async () => {
   const body = rowRequest(fakeJudge, { inputs: { question: "q1" } }, request);
   assert.equal(body, JSON.stringify(chatBody({ model: "judge-1", messages: [{ role: "user", content: "Q: q1" }], params: request.params }, false)));
   // What chat() sends for the same request, over a fetch that records it.

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { load } from "../../web/ragjudge.js";
-import { heldValues } from "../../web/wire.js";
+import { heldValues } from "../../web/api/wire.js";
 import { api, prompt, throwsRJ } from "./rj.mjs";
 
 const rj = await api();

@@ -2,12 +2,13 @@
 // MessageChannel, with a fake fetch on the real clock) behave as the page's own calls do.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, RowState, RunState } from "../../web/batch/engine.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { CallClient, serveCalls, errorJSON, errorFromJSON } from "../../web/batch/calls.js";
-import { CallError } from "../../web/llm.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf } from "../../web/batch/status.js";
+import { statusOf } from "../../web/results/status.js";
 import { answer, fakeJudge } from "./fakes.mjs";
+import { RowState, RunState } from "../../web/batch/states.js";
+import { CallError } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

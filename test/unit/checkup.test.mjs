@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, throwsRJ } from "./rj.mjs";
-import { checkupReferences } from "../../web/checkupreferences.js";
-import { encodeShare, decodeShare } from "../../web/share.js";
-import { exportFile, readImport } from "../../web/custom/spec.js";
+import { checkupReferences } from "../../web/api/checkupreferences.js";
+import { encodeShare, decodeShare } from "../../web/share/codec.js";
+import { exportFile, readImport } from "../../web/custom/specedit.js";
 
 const rj = await api();
 

@@ -169,8 +169,9 @@ test("gradeCheckup: a recall case is graded against its row's complete case; rep
 
 test("the chart's data and words: the view of a stored check-up, what its numbers mean, its export fields", async () => {
   const { checkupView, modesOf, checkupExportFields, answersOf } = await import("../../web/checkup/data.js");
-  const { meaning, standing, reading, intervalText, pctText, expectedWords } = await import("../../web/checkup/words.js");
-  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const { meaning, standing, reading, intervalText, expectedWords } = await import("../../web/checkup/words.js");
+  const { pct } = await import("../../web/lib/format.js");
+  const { checkupReferences } = await import("../../web/api/checkupreferences.js");
   const id = "answer-grounding";
   const ev = rj.evaluators().find((e) => e.id === id);
   const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });
@@ -198,7 +199,8 @@ test("the chart's data and words: the view of a stored check-up, what its number
   assert.match(reading(row(20, 40, [0.35, 0.65])), /misses many plain failures/);
   assert.match(reading(row(8, 31, [0.14, 0.43])), /no better than the best judge on a benchmark/);
   assert.equal(intervalText([0.1234, 0.9]), "12–90%");
-  assert.equal(pctText(null), "–");
+  assert.equal(pct(null, 0), "–");
+  assert.equal(pct(0.856, 0), "86%");
   assert.equal(expectedWords({ text: "claim checkup-1 ungrounded", claim: { id: "checkup-1", grounded: false } }), "the added claim ungrounded");
   // Export fields: each case's dataset row (1-based), failure mode, right verdict and outcome.
   const f = checkupExportFields(v.grades);
@@ -217,7 +219,7 @@ test("the chart's data and words: the view of a stored check-up, what its number
 
 test("two check-ups side by side: paired case by case, a difference called clear only when the intervals do not overlap", async () => {
   const { compareCheckups, clearly, verdictLine } = await import("../../web/checkup/compare.js");
-  const { checkupReferences } = await import("../../web/checkupreferences.js");
+  const { checkupReferences } = await import("../../web/api/checkupreferences.js");
   const id = "answer-grounding";
   const ev = rj.evaluators().find((e) => e.id === id);
   const plan = await planCheckup(rj, id, dataset(groundingRows), { n: 6, seed: 3 });

@@ -2,13 +2,13 @@
 // (live.js), the preview's checks (preview.js's checkRows) and the progress line (summary.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { runCounts, LIVE } from "../../web/batch/counts.js";
+import { runCounts, LIVE } from "../../web/results/counts.js";
 import { liveRow, LiveRows } from "../../web/batch/live.js";
 import { checkRows, ROW_INPUTS } from "../../web/batch/preview.js";
-import { progressLine, paceText, rate, summaryCards } from "../../web/batch/summary.js";
-import { Runner } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { progressLine, paceText, rate, summaryCards } from "../../web/results/summarywords.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const usage = (p, c) => ({ prompt_tokens: p, completion_tokens: c });
 const passed = (extra = {}) => ({ verdict: { passed: true, score: 1, checks: [] }, answers: ["yes"], usage: usage(10, 1), calls: 1, cachedCalls: 0, ...extra });

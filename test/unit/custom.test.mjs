@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 
 import { api, root, throwsRJ } from "./rj.mjs";
-import { readImport, importProblem } from "../../web/custom/spec.js";
+import { readImport, importProblem } from "../../web/custom/specedit.js";
 
 const rj = await api();
 const builtinIds = ["claim-groundedness", "answer-grounding", "pairwise-faithfulness", "rag-recall"];

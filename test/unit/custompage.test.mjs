@@ -1,4 +1,4 @@
-// custompage.test.mjs: tests of the page's handling of custom evaluators that needs no engine: web/custom/spec.js
+// custompage.test.mjs: tests of the page's handling of custom evaluators that needs no engine: web/custom/specedit.js
 // (fresh specs, free ids, inputs kept in step with a template's names, the export file and the
 // reading of an imported one) and web/custom/registry.js over the memory store
 // with a recording stand-in for the engine's define/undefine (the engine's own checks are the
@@ -6,9 +6,9 @@
 import { test } from "node:test";
 import { readdirSync, readFileSync } from "node:fs";
 import assert from "node:assert/strict";
-import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT, fitsKind, exampleOfSample, hasExampleIn, removeField } from "../../web/custom/spec.js";
+import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT, fitsKind, exampleOfSample, hasExampleIn, removeField } from "../../web/custom/specedit.js";
 import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
-import { MemoryStore, openCustomStore } from "../../web/custom/store.js";
+import { MemoryStore, openCustomStore } from "../../web/custom/evaluatorstore.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
   assert.equal(freeId("My Judge!", []), "my-judge");

@@ -2,12 +2,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cacheKey, canonicalJSON } from "../../web/batch/cache.js";
-import { statusOf, causeOf, needsRepair } from "../../web/batch/status.js";
-import { aggregate, histogram, estimateTokens } from "../../web/batch/aggregate.js";
-import { toJSONL, toJSON, toCSV, csvField, formatNumber, idColumn } from "../../web/batch/export.js";
-import { createRun, loadRun, todoIndices, Retry } from "../../web/batch/runs.js";
-import { MemoryStore } from "../../web/batch/store.js";
+import { statusOf, causeOf, needsRepair } from "../../web/results/status.js";
+import { aggregate, histogram, estimateTokens } from "../../web/results/aggregate.js";
+import { toJSONL, toJSON, toCSV, csvField, formatNumber } from "../../web/batch/export.js";
+import { createRun, loadRun, todoIndices, Retry } from "../../web/batch/runrecords.js";
 import { prepareItems, prepareItemsAsync, detectMapping, detectMatches, matchLabel } from "../../web/batch/mapping.js";
+import { idColumn } from "../../web/results/columns.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const base = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0, max_tokens: 5 } };
 
@@ -304,7 +305,7 @@ test("numbers print as people write them", () => {
 });
 
 test("a run no Runner of this tab runs is never idle: done or cancelled as it ended, else paused while rows are left", async () => {
-  const { restingState, runningText } = await import("../../web/batch/run.js");
+  const { restingState, runningText } = await import("../../web/batch/openrun.js");
   const ok = { verdict: { passed: true, checks: [] } };
   assert.equal(restingState({ state: "done", total: 2 }, [ok, ok]), "done");
   assert.equal(restingState({ state: "cancelled", total: 2 }, [ok]), "cancelled");

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { api, throwsRJ } from "./rj.mjs";
-import { formatWords } from "../../web/batch/format.js";
+import { formatWords } from "../../web/batch/words.js";
 
 const rj = await api();
 

@@ -1,6 +1,6 @@
 // fakes.mjs: a fake clock, fake fetch and fake judge for the batch modules' unit tests.
 
-/** FakeClock has llm.js's clock methods; time moves only when the test (or run()) advances it. */
+/** FakeClock has model/llm.js's clock methods; time moves only when the test (or run()) advances it. */
 export class FakeClock {
   constructor(start = 1_000_000) {
     this.t = start;

@@ -1,13 +1,15 @@
-// Tests of "no call without a key" (web/keyguard.js, web/batch/engine.js keyMissing) and of the
-// 401s that say which key it was (web/callerror.js, web/llm.js), on the injected clock.
+// Tests of "no call without a key" (web/model/keyguard.js, web/batch/scheduler.js keyMissing) and of the
+// 401s that say which key it was (web/model/callerror.js, web/model/llm.js), on the injected clock.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { localHost, keyNeeded, keyMissing } from "../../web/keyguard.js";
-import { Runner, RunState, RowState } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf } from "../../web/batch/status.js";
-import { chat, httpErrorMessage, CallError, CallKind, KeySource, ServerCode } from "../../web/llm.js";
+import { localHost, keyNeeded, keyMissing } from "../../web/model/keyguard.js";
+import { Runner } from "../../web/batch/scheduler.js";
+import { statusOf } from "../../web/results/status.js";
+import { chat } from "../../web/model/llm.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { RunState, RowState } from "../../web/batch/states.js";
+import { httpErrorMessage, CallError, CallKind, KeySource, ServerCode } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

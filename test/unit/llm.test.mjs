@@ -1,25 +1,12 @@
-// Tests of the page's one call module (web/llm.js): the retry policy with a fake clock and a
+// Tests of the page's one call module (web/model/llm.js): the retry policy with a fake clock and a
 // scripted fetch, streaming, the messages, the probe.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  chat,
-  parseRetryAfter,
-  backoffDelay,
-  DEFAULT_POLICY,
-  INTERACTIVE_POLICY,
-  retryableStatus,
-  chatURL,
-  CallError,
-  CallKind,
-  unreachable,
-  httpErrorMessage,
-  requestInit,
-  probe,
-  listModels,
-} from "../../web/llm.js";
+import { chat, parseRetryAfter, backoffDelay, DEFAULT_POLICY, INTERACTIVE_POLICY, probe, listModels } from "../../web/model/llm.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
 import { FakeClock, scriptedFetch, answer as answerOf } from "./fakes.mjs";
+import { retryableStatus, CallError, CallKind, unreachable, httpErrorMessage } from "../../web/model/callerror.js";
+import { chatURL, requestInit } from "../../web/model/chatrequest.js";
 
 const req = { endpoint: "/v1", model: "m", messages: [{ role: "user", content: "hi" }], params: { temperature: 0 } };
 const half = () => 0.5;
@@ -389,7 +376,7 @@ test("a retry held by a key-wide hold (429s in a row) reports the whole wait", a
 });
 
 test("modelParams writes what each model accepts: reasoning models get max_completion_tokens and no temperature", async () => {
-  const { modelParams, isReasoningModel } = await import("../../web/llm.js");
+  const { modelParams, isReasoningModel } = await import("../../web/model/modelparams.js");
   assert.deepEqual(modelParams({ model: "gpt-4o-mini", temperature: 0, maxTokens: 512 }), { temperature: 0, max_tokens: 512 });
   assert.deepEqual(modelParams({ model: "gpt-4o-mini", temperature: "0.7", maxTokens: "" }), { temperature: 0.7 });
   assert.deepEqual(modelParams({ model: "llama3.1:8b", temperature: 0 }), { temperature: 0 });
@@ -401,7 +388,7 @@ test("modelParams writes what each model accepts: reasoning models get max_compl
 });
 
 test("observedProtocol reads resource timing for the endpoint's origin; connectionLimit is 6 over HTTP/1.1, which every http: URL is", async () => {
-  const { observedProtocol, connectionLimit } = await import("../../web/llm.js");
+  const { observedProtocol, connectionLimit } = await import("../../web/model/connections.js");
   const perf = (entries) => ({ getEntriesByType: (t) => (t === "resource" ? entries : []) });
   const entries = [
     { name: "https://api.example/v1/models", nextHopProtocol: "h2" },

@@ -6,7 +6,7 @@ import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { load, RagJudgeError } from "../../web/ragjudge.js";
-import { startGo } from "../../web/loadwasm.js";
+import { startGo } from "../../web/api/loadwasm.js";
 import { wasmPath, throwsRJ } from "./rj.mjs";
 
 async function works(rj) {

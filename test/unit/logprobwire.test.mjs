@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { slimParseOptions } from "../../web/logprobwire.js";
+import { slimParseOptions } from "../../web/api/logprobwire.js";
 
 const enc = (s) => [...new TextEncoder().encode(s)];
 

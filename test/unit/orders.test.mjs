@@ -1,15 +1,15 @@
 // orders.test.mjs: a pairwise row judged in both orders by the batch engine (web/batch/orders.js,
-// engine.js): each row asked as it is and with its answers exchanged (rj.swapOrders), the two
+// scheduler.js): each row asked as it is and with its answers exchanged (rj.swapOrders), the two
 // verdicts made one by the core (rj.combineOrders), each order a cached call of its own, with
 // repeats (N repeats × 2 orders), a failed order failing the row and a retry paying only for it,
 // and one row asked in both orders in a run that is not (a check-up's position-swap case).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
-import { Runner } from "../../web/batch/engine.js";
-import { judgeOf } from "../../web/batch/runner.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf, causeOf } from "../../web/batch/status.js";
+import { Runner } from "../../web/batch/scheduler.js";
+import { judgeOf } from "../../web/batch/buildrunner.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
+import { statusOf, causeOf } from "../../web/results/status.js";
 import { FakeClock, answer } from "./fakes.mjs";
 
 const rj = await api();

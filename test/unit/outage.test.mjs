@@ -1,13 +1,14 @@
-// Tests of a batch run through an outage (web/batch/engine.js with web/batch/outage.js): the run
+// Tests of a batch run through an outage (web/batch/scheduler.js with web/batch/outage.js): the run
 // pauses itself, probes at growing intervals, goes on when the endpoint answers, and no row fails
 // for lack of attempts; a flaky row among answered ones is an error row, not an outage.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner, RunState, RowState, redoOnResume } from "../../web/batch/engine.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { OutageWatch, DEFAULT_OUTAGE } from "../../web/batch/outage.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf } from "../../web/batch/status.js";
+import { statusOf } from "../../web/results/status.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { RunState, RowState, redoOnResume } from "../../web/batch/states.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -1,16 +1,16 @@
-// Tests of judging each row several times: the majority rule (web/stats/majority.js), the cache
-// key with the repeat index (web/batch/cache.js), and the engine's repeats (web/batch/engine.js):
+// Tests of judging each row several times: the majority rule (web/results/majority.js), the cache
+// key with the repeat index (web/batch/cache.js), and the engine's repeats (web/batch/scheduler.js):
 // real calls per repeat, a rerun answered from the cache, a failed repeat failing the row and a
 // resume paying only for it, the majority as the row's status.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Runner } from "../../web/batch/engine.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { cacheKey } from "../../web/batch/cache.js";
-import { MemoryStore } from "../../web/batch/store.js";
-import { statusOf } from "../../web/batch/status.js";
-import { todoIndices, askedAfresh, Retry } from "../../web/batch/runs.js";
-import { majority, unanimous, spread, majorityVerdict, SPLIT_CODE } from "../../web/stats/majority.js";
+import { statusOf } from "../../web/results/status.js";
+import { todoIndices, askedAfresh, Retry } from "../../web/batch/runrecords.js";
+import { majority, unanimous, spread, majorityVerdict, SPLIT_CODE } from "../../web/results/majority.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0.7 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

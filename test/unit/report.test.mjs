@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
 import { reportName } from "../../web/report/build.js";
 import { batchReportData, singleReportData, scrubWhere, safeParams, reasonsOf, evaluatorInfo, labelText, REPORT_FORMAT } from "../../web/report/data.js";
-import { runCounts } from "../../web/batch/counts.js";
+import { runCounts } from "../../web/results/counts.js";
 import { scoreWords, judgeReasons } from "../../web/verdict/words.js";
-import { promptText } from "../../web/prompt.js";
+import { promptText } from "../../web/evaluate/promptcard.js";
 
 const rj = await api();
 const byID = new Map(rj.evaluators().map((e) => [e.id, e]));

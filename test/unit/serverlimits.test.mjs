@@ -1,20 +1,22 @@
 // Tests of the page staying within its dev server's limits (web/batch/endpoint.js maxConcurrency,
-// web/batch/calls.js socketAhead), of the dev server's own 429 (web/llm.js chat: not the
-// provider's rate limit), and of "(N judging)" counting only calls out (web/batch/engine.js,
-// web/batch/live.js, web/batch/counts.js), against an in-memory calls socket and stores.
+// web/batch/calls.js socketAhead), of the dev server's own 429 (web/model/llm.js chat: not the
+// provider's rate limit), and of "(N judging)" counting only calls out (web/batch/scheduler.js,
+// web/batch/live.js, web/results/counts.js), against an in-memory calls socket and stores.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { maxConcurrency, MAX_CONCURRENCY, socketCalls } from "../../web/batch/endpoint.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { CallSocket } from "../../web/batch/socket.js";
 import { AdaptiveSlots } from "../../web/batch/slots.js";
-import { Runner, RunState, RowState } from "../../web/batch/engine.js";
-import { MemoryStore } from "../../web/batch/store.js";
+import { Runner } from "../../web/batch/scheduler.js";
 import { liveRow } from "../../web/batch/live.js";
-import { runCounts, LIVE } from "../../web/batch/counts.js";
-import { statusOf, causeOf } from "../../web/batch/status.js";
-import { chat, CallError, serverBusy } from "../../web/llm.js";
+import { runCounts, LIVE } from "../../web/results/counts.js";
+import { statusOf, causeOf } from "../../web/results/status.js";
+import { chat } from "../../web/model/llm.js";
 import { FakeClock, answer, okBody, fakeJudge } from "./fakes.mjs";
+import { RunState, RowState } from "../../web/batch/states.js";
+import { CallError, serverBusy } from "../../web/model/callerror.js";
+import { MemoryStore } from "../../web/batch/memorystore.js";
 
 const request = { endpoint: "/v1", model: "judge-1", params: { temperature: 0 } };
 const items = (n) => Array.from({ length: n }, (_, i) => ({ inputs: { question: "q" + i } }));

@@ -1,10 +1,10 @@
 // Tests of what a run's setup says before anything is spent: the setup line (web/batch/setupline.js)
 // with the request a run set up now would make (plannedRequest), and the model the
-// settings fall back to when the endpoint does not list the default (web/modelpick.js).
+// settings fall back to when the endpoint does not list the default (web/shell/modelpick.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setupLine, plannedRequest } from "../../web/batch/setupline.js";
-import { pickModel, modelChosen, modelsText } from "../../web/modelpick.js";
+import { pickModel, modelChosen, modelsText } from "../../web/shell/modelpick.js";
 
 const settings = { model: "gpt-4o-mini", temperature: 0, maxTokens: 2048 };
 

@@ -3,9 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CallSocket, CALLS_PROTOCOL, socketURL } from "../../web/batch/socket.js";
-import { chat, CallError } from "../../web/llm.js";
+import { chat } from "../../web/model/llm.js";
 import { CallClient, serveCalls, socketAhead } from "../../web/batch/calls.js";
 import { okBody, FakeClock } from "./fakes.mjs";
+import { CallError } from "../../web/model/callerror.js";
 
 /** FakeWS is a WebSocket whose server side is the test: it opens on the next task unless told not to. */
 class FakeWS {
@@ -121,7 +122,7 @@ test("the socket closing fails the calls in flight as network errors (retried); 
   await tick();
   FakeWS.all[0].drop(1001, "going away");
   await assert.rejects(p, (e) => e instanceof TypeError && /going away/.test(e.message));
-  // Through llm.js chat the same close is a retryable network error, and the retry goes out on a new socket.
+  // Through model/llm.js chat the same close is a retryable network error, and the retry goes out on a new socket.
   const q = chat(request, { fetch: sock.fetch, random: () => 0, policy: { baseDelayMs: 1 } });
   await tick();
   FakeWS.all[1].drop();

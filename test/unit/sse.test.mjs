@@ -1,10 +1,10 @@
-// A streamed answer (web/sse.js) returns at its [DONE], and what its body still holds is read to
+// A streamed answer (web/model/sse.js) returns at its [DONE], and what its body still holds is read to
 // the end rather than cancelled: a body cancelled before its end is a request the browser logs as
 // failed (net::ERR_ABORTED) though the answer came whole (the e2e test watches the console).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { readStream } from "../../web/sse.js";
+import { readStream } from "../../web/model/sse.js";
 
 const ev = (o) => "data: " + JSON.stringify(o) + "\n\n";
 const ANSWER = ev({ model: "m", choices: [{ delta: { content: "Yes" } }] }) + ev({ choices: [{ delta: {}, finish_reason: "stop" }] }) + "data: [DONE]\n\n";

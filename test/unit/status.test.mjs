@@ -1,10 +1,10 @@
-// Tests of what a verdict's cause is, from check codes only: web/causes.js (shared by the single
-// and the batch views) and the row helpers of web/batch/status.js.
+// Tests of what a verdict's cause is, from check codes only: web/results/causes.js (shared by the single
+// and the batch views) and the row helpers of web/results/status.js.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { CAUSES, causeOfChecks } from "../../web/causes.js";
-import { causeCodeOf, judgedInput } from "../../web/batch/status.js";
+import { CAUSES, causeOfChecks } from "../../web/results/causes.js";
+import { causeCodeOf, judgedInput } from "../../web/results/status.js";
 
 const R = (verdict) => ({ verdict, answers: ["a"], error: null, calls: 1, cachedCalls: 0 });
 
@@ -57,7 +57,7 @@ test("every error code the core declares has a cause, and only codes that can be
     // evaluator's definition, checked before it is used: never a verdict's cause.
     if (/\berror\b/.test(sev) && !code.startsWith("dataset.") && !code.startsWith("evaluator.") && !CAUSES[code]) lacking.push(code);
   }
-  assert.deepEqual(lacking, [], "error codes without a cause in web/causes.js");
+  assert.deepEqual(lacking, [], "error codes without a cause in web/results/causes.js");
   for (const code of Object.keys(CAUSES)) {
     assert.ok(declared.includes(code), `${code} is not in core/diag/codes.go`);
     assert.match(severity.get(code) || "", /\berror\b/, `${code} is never an error, so it never makes a verdict undetermined`);

@@ -4,9 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
-import { majority, unanimous, spread, majorityVerdict } from "../../web/stats/majority.js";
+import { majority, unanimous, spread, majorityVerdict } from "../../web/results/majority.js";
 import { consistencyData, leftOutLine } from "../../web/stats/consistency.js";
-import { verdictWord } from "../../web/stats/make.js";
+import { verdictWord } from "../../web/stats/figures.js";
 import { matchRuns, compareData, wallTime, undeterminedText } from "../../web/stats/compare.js";
 
 const rj = await api();

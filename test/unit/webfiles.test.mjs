@@ -173,7 +173,7 @@ test("index.html's modulepreload block lists app.js's imports as they are (make 
     assert.equal(later.includes(`href="${f}"`), !first.has(f), f);
   }
   // The first paint's graph is what draws the shell: the verdicts, the calls and the engine's modules come after it.
-  for (const f of ["verdicts.js", "llm.js", "judgecall.js", "ragjudge.js"]) assert.ok(!first.has(f), f);
+  for (const f of ["verdict/render.js", "model/llm.js", "evaluate/judgecall.js", "ragjudge.js"]) assert.ok(!first.has(f), f);
   assert.ok(!html.includes('href="batch/view.js"'), "the Batch view is loaded when shown, not preloaded");
 });
 

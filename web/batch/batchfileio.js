@@ -5,11 +5,12 @@
 // read with file.stream() through TextDecoderStream and a line splitter, and the results are
 // stored a few thousand per transaction. Runs under Node as in the browser (tests use both).
 
-import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, Matcher, lineResult, combineRepeats } from "./batchfile.js";
+import { RunHash, rowRequest, requestHead, LINE_TAIL, customId, lineResult, combineRepeats } from "./batchfile.js";
 import { newRowResult, failRow, renderRow } from "./rowresult.js";
 import { cacheKey } from "./cache.js";
-import { saveRun } from "./runs.js";
+import { saveRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
+import { Matcher } from "./batchmatch.js";
 
 /** SLICE_MS: synchronous work between two yields to the event loop. */
 const SLICE_MS = 12;
@@ -182,7 +183,7 @@ export async function readLines(file, onLine, { yieldFn, onChars } = {}) {
  * @param {BatchSpec & {runId: string, files: (Blob & {name: string})[], now?: () => number, keepBodies?: boolean}} spec
  * answered lists the answers the lines gave, by row and repeat, for cacheAnswers; bodies (with
  * spec.keepBodies) are the requests' bodies as UTF-8 bytes, by row, for the same.
- * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchfile.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[], answered: Answered[], bodies: (Uint8Array | null)[] | null}>}
+ * @returns {Promise<{hash: string, refusal: string | null, report: import("./batchmatch.js").MatchReport, results: (import("./rowresult.js").RowResult | undefined)[], answered: Answered[], bodies: (Uint8Array | null)[] | null}>}
  */
 export async function importBatch(spec) {
   const { judge, items, request, runId, files, onProgress } = spec;
@@ -293,7 +294,7 @@ export async function cacheAnswers({ store, judge, items, request, answered, bod
 }
 
 /**
- * storeRun stores run (a runs.js newRun record), its items and results: the record first as
+ * storeRun stores run (a runrecords.js newRun record), its items and results: the record first as
  * "paused" (a reload meanwhile must not start calls), the results STORE_ROWS per transaction, then
  * the record's final state: "done" when every row has a result, "paused" otherwise (Resume judges
  * the rest live).
@@ -303,7 +304,7 @@ export async function cacheAnswers({ store, judge, items, request, answered, bod
 export async function storeRun({ store, run, items, results, onProgress, yieldFn = yieldToLoop }) {
   run.state = "paused";
   const done = results.filter(Boolean);
-  // One progress over the rows (stored in chunks: store.js) and then their results.
+  // One progress over the rows (stored in chunks: runstore.js) and then their results.
   const total = items.length + done.length;
   if (onProgress) onProgress({ phase: "store", done: 0, total });
   await yieldFn();

@@ -4,17 +4,17 @@
 // reads a batch output file for the same requests into a stored run like any other (summary,
 // table, exports, reopened after a reload). The work is batchfileio.js's; this draws it.
 
-import { h, replace, uid } from "../dom.js";
+import { h, replace, uid } from "../lib/dom.js";
 import { exportBatch, importBatch, storeRun, cacheAnswers } from "./batchfileio.js";
 import { requestSettings } from "./endpoint.js";
-import { judgeOf } from "./runner.js";
-import { newRun } from "./runs.js";
+import { judgeOf } from "./buildrunner.js";
+import { newRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
-import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
 import { runLabel } from "../stats/labels.js";
+import { fmtInt } from "../lib/format.js";
 
 /** OPENAI_MAX_REQUESTS and OPENAI_MAX_BYTES: what OpenAI's Batch API takes in one input file. */
 const OPENAI_MAX_REQUESTS = 50_000;
@@ -26,8 +26,8 @@ const PHASES = { render: "Rendering the requests", write: "Writing the file", re
 
 /**
  * mountBatchFile builds the batch file controls. setup is setup.js's (current() is what is set
- * up); controller is run.js's (the imported run is opened in it).
- * @param {{rj: Object, state: import("../state.js").State, store: any, controller: import("./run.js").RunController,
+ * up); controller is runcontroller.js's (the imported run is opened in it).
+ * @param {{rj: Object, state: import("../shell/state.js").State, store: any, controller: import("./runcontroller.js").RunController,
  *   setup: {current: () => any}}} ctx
  * @returns {{el: HTMLElement, reportEl: HTMLElement, setReady: (ready: boolean) => void, drawPlan: (p: {rows: number, plan: import("./setupline.js").Plan | null}) => void}}
  */
@@ -163,7 +163,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     const sp = spec();
     if (typeof sp === "string") return say("✗ " + sp, "error");
     const s = sp.s;
-    // The record a live run of what is set up would have (run.js startNew: keep the two in step),
+    // The record a live run of what is set up would have (runcontroller.js startNew: keep the two in step),
     // with the batch file's settings; a custom evaluator's definition is kept as custom/ keeps it.
     const run = newRun(
       {
@@ -209,7 +209,7 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
 
 /**
  * keptReport is the report as the run's record keeps it: every count, the first REPORT_KEEP problems of each kind.
- * @param {import("./batchfile.js").MatchReport} r
+ * @param {import("./batchmatch.js").MatchReport} r
  */
 export function keptReport(r) {
   const keep = (list) => list.slice(0, REPORT_KEEP);

@@ -1,4 +1,4 @@
-// callroute.js: how a batch run's calls reach the endpoint, as the run controller (run.js) needs
+// callroute.js: how a batch run's calls reach the endpoint, as the run controller (runcontroller.js) needs
 // it: the call worker (calls.js), started once and shared by every run of the tab; the dev
 // server's calls socket; and the browser's limit on calls to a direct HTTP/1.1 endpoint, which
 // holds the concurrency a run may use (pace.js).
@@ -10,7 +10,7 @@ import { browserLimit } from "./pace.js";
 /** CallRoute is one tab's route for its runs' calls. */
 export class CallRoute {
   /**
-   * @param {import("../state.js").State} state the page's settings (the endpoint, the config)
+   * @param {import("../shell/state.js").State} state the page's settings (the endpoint, the config)
    * @param {() => void} onProtocol called when the worker has seen which protocol a direct
    *   endpoint's calls used: the browser's limit may have changed
    */

@@ -3,15 +3,18 @@
 // verdicts (wasm) and storing rows, got round to the response: at concurrency 16 the endpoint saw
 // about 10 calls at once. Here a worker owns the slots and the one retry policy (llm.js chat), so
 // the next queued call goes out the moment a response has been read, whatever the page is doing;
-// the page only has to keep a few rendered requests queued (engine.js Runner's look-ahead).
+// the page only has to keep a few rendered requests queued (scheduler.js Runner's look-ahead).
 //
 //   worker side  serveCalls(port)             (callworker.js runs it in a module worker)
 //   page side    new CallClient(port)         call(request, opts) -> the same result or CallError as chat
 //                startCallWorker()            a CallClient on a fresh worker, or null if workers fail
 
-import { chat, chatURL, observedProtocol, CallError, CallKind, realClock } from "../llm.js";
+import { chat, realClock } from "../model/llm.js";
 import { AdaptiveSlots } from "./slots.js";
 import { CallSocket } from "./socket.js";
+import { observedProtocol } from "../model/connections.js";
+import { CallError, CallKind } from "../model/callerror.js";
+import { chatURL } from "../model/chatrequest.js";
 
 /**
  * socketAhead is how many calls beyond the limit are sent over a calls socket to wait on the
@@ -221,9 +224,9 @@ export class CallClient {
   /**
    * call queues one request; opts: apiKey, policy, signal, onRetry, onAttempt (as chat's), socket
    * (the dev server's calls socket URL) and socketCalls (the most calls that socket takes).
-   * @param {import("../llm.js").ChatRequest} request
+   * @param {import("../model/llm.js").ChatRequest} request
    * @param {{apiKey?: string, policy?: object, signal?: AbortSignal, onRetry?: Function, onAttempt?: Function, socket?: string, socketCalls?: number}} [opts]
-   * @returns {Promise<import("../llm.js").ChatResult>}
+   * @returns {Promise<import("../model/llm.js").ChatResult>}
    */
   call(request, { apiKey, policy, signal, onRetry, onAttempt, socket, socketCalls } = {}) {
     return new Promise((resolve, reject) => {

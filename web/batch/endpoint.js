@@ -3,11 +3,11 @@
 // before Run is pressed.
 
 import { socketURL } from "./socket.js";
-import { modelParams } from "../llm.js";
+import { modelParams } from "../model/modelparams.js";
 
 /**
  * callsSocket is the dev server's calls socket URL when the calls go through one that has it.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {string|undefined}
  */
 export function callsSocket(state) {
@@ -19,7 +19,7 @@ export function callsSocket(state) {
   return socketURL(cfg.calls, location.href);
 }
 
-/** MAX_CONCURRENCY is the most calls at once a run may have (engine.js setConcurrency holds to it too). */
+/** MAX_CONCURRENCY is the most calls at once a run may have (scheduler.js setConcurrency holds to it too). */
 export const MAX_CONCURRENCY = 64;
 
 /** positive is n when it is a whole number above 0, else Infinity (a limit the config does not state). */
@@ -32,7 +32,7 @@ function positive(n) {
  * dev server, no more than it takes (/ragjudge/config: max_inflight, the calls in flight upstream
  * it allows from all its pages; and over its calls socket, socket_limit and socket_calls), so
  * that a run at the highest setting is never refused by its own server.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {number}
  */
 export function maxConcurrency(state) {
@@ -46,7 +46,7 @@ export function maxConcurrency(state) {
 /**
  * socketCalls is the most calls the dev server's calls socket takes, waiting and running
  * (/ragjudge/config's socket_calls), or undefined when it does not say.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {number | undefined}
  */
 export function socketCalls(state) {
@@ -56,7 +56,7 @@ export function socketCalls(state) {
 
 /**
  * requestSettings: where calls go and with which model, or why a run cannot start.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {{error: string, request?: undefined, where?: undefined} | {error?: undefined, request: {endpoint: string, model: string, params: Object}, where: string}}
  */
 export function requestSettings(state) {
@@ -74,7 +74,7 @@ export function requestSettings(state) {
  * warmUp gets ready for a run while the user is still looking at the mapping: it has the call
  * worker open the dev server's calls socket, or for an endpoint on another origin opens the
  * connection to it, so that Run's first calls wait for neither.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @param {Promise<any>} callsP the call worker (calls.js), or null where workers fail
  * @param {Set<string>} warmed origins already warmed
  */

@@ -1,21 +1,21 @@
 // judging.js: how the batch engine judges one row: one call with the one repair request an
 // unreadable answer gets, or `repeats` such calls and their majority verdict. The calls go through
 // the Runner's ask (its slots, cache and retry policy); this module decides what to ask and how
-// the answers become the row's verdict. Split from engine.js, which schedules the rows.
+// the answers become the row's verdict. Split from scheduler.js, which schedules the rows.
 
-import { CallError, CallKind, unreachable } from "../llm.js";
-import { needsRepair } from "./status.js";
+import { needsRepair } from "../results/status.js";
 import { repairPrompt, afterRepair } from "./repair.js";
-import { RunState, holds } from "./runstate.js";
+import { RunState, holds } from "./states.js";
 import { countAnswer, parseAnswer, newRowResult, failRow } from "./rowresult.js";
-import { majorityVerdict } from "../stats/majority.js";
+import { majorityVerdict } from "../results/majority.js";
+import { CallError, CallKind, unreachable } from "../model/callerror.js";
 
 /**
  * judgeOnce asks the judge once for a row (repeat k of it), with the one repair request an
  * unreadable answer gets, and counts the calls on result; at.stage says which request failed
  * when it throws. The answers are pushed onto answers as they come (a row whose repair request
  * fails keeps its first answer). Resolves to {verdict, answers, repaired}.
- * @param {import("./engine.js").Runner} runner
+ * @param {import("./scheduler.js").Runner} runner
  * @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered
  * @param {number} index
@@ -47,13 +47,39 @@ export async function judgeOnce(runner, item, rendered, index, k, result, cacheW
 }
 
 /**
+ * judgeSingle judges a row judged once with once (judgeOnce, or orders.js judgeOrders in both
+ * orders) and stores its verdict on result, and its orders when it has them (a failed row keeps
+ * the order that was answered). Resolves to the stage reached and, when it failed, the error.
+ * @param {import("./scheduler.js").Runner} runner @param {any} item
+ * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
+ * @param {import("./rowresult.js").RowResult} result @param {Promise<unknown>[]} cacheWrites
+ * @param {typeof judgeOnce} [once]
+ * @returns {Promise<{stage: string, error?: unknown}>}
+ */
+export async function judgeSingle(runner, item, rendered, index, result, cacheWrites, once = judgeOnce) {
+  /** @type {{stage: string, orders?: any[]}} */
+  const at = { stage: "call" };
+  try {
+    /** @type {{verdict: any, repaired: boolean, orders?: any[]}} */
+    const one = await once(runner, item, rendered, index, 0, result, cacheWrites, at, result.answers);
+    result.verdict = one.verdict;
+    result.repaired = one.repaired;
+    if (one.orders) result.orders = one.orders;
+    return { stage: at.stage };
+  } catch (error) {
+    if (at.orders) result.orders = at.orders;
+    return { stage: at.stage, error };
+  }
+}
+
+/**
  * judgeRepeats judges a row `repeats` times at once (the calls share the run's slots like any
- * other) and stores on result every repeat and their majority verdict (stats/majority.js). A
+ * other) and stores on result every repeat and their majority verdict (results/majority.js). A
  * repeat that fails fails the row, as one call would, and the row keeps the repeats that were
  * answered (failedRepeat marks the others); they are in the cache, so running the row again pays
  * only for the failed one. Of several failures, the one
  * that puts the row back in the queue (cancel, outage, refused key) wins, else the first.
- * @param {import("./engine.js").Runner} runner @param {any} item
+ * @param {import("./scheduler.js").Runner} runner @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered @param {number} index
  * @param {number} repeats @param {import("./rowresult.js").RowResult} result
  * @param {Promise<unknown>[]} cacheWrites
@@ -66,7 +92,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
   const answers = ats.map(() => []);
   const settled = await Promise.allSettled(ats.map((at, k) => once(runner, item, rendered, index, k, result, cacheWrites, at, answers[k])));
   const failed = settled.map((s, k) => (s.status === "rejected" ? { error: s.reason, stage: ats[k].stage } : null)).filter((f) => f !== null);
-  /** @type {import("../stats/majority.js").Repeat[]} */
+  /** @type {import("../results/majority.js").Repeat[]} */
   const reps = settled.map((s, k) => (s.status === "fulfilled" ? s.value : { ...failedRepeat(s.reason, ats[k].stage, answers[k]), ...(/** @type {any} */ (ats[k]).orders ? { orders: /** @type {any} */ (ats[k]).orders } : {}) }));
   result.repeats = reps;
   result.answers = reps.flatMap((r) => r.answers);
@@ -83,7 +109,7 @@ export async function judgeRepeats(runner, item, rendered, index, repeats, resul
  * happens to the row: the one that puts it back in the queue (a cancel, an outage, a refused
  * key), else the first.
  * @template {{error: unknown, stage: string}} F
- * @param {import("./engine.js").Runner} runner
+ * @param {import("./scheduler.js").Runner} runner
  * @param {F[]} failed
  * @returns {F}
  */
@@ -99,7 +125,7 @@ export function firstFailure(runner, failed) {
  * @param {unknown} e
  * @param {string} stage
  * @param {string[]} answers
- * @returns {import("../stats/majority.js").Repeat & {error: import("./rowresult.js").RowError}}
+ * @returns {import("../results/majority.js").Repeat & {error: import("./rowresult.js").RowError}}
  */
 export function failedRepeat(e, stage, answers) {
   const scratch = newRowResult(null, 0);

@@ -4,8 +4,8 @@
 // is read through those; an engine without them through what it does have: onRetry, and the rows
 // it has taken from its queue but not finished.
 
-import { LIVE } from "./counts.js";
-import { LIVE_STATES } from "./runstate.js";
+import { LIVE } from "../results/counts.js";
+import { LIVE_STATES } from "./states.js";
 
 /** The engine states of a row that is not in flight (not started, or over). */
 const NOT_LIVE = new Set(["rendering", "queued", "waiting", "pending", "idle", "done", "finished", "stored", "cancelled"]);
@@ -23,7 +23,7 @@ function toEpoch(t) {
 /**
  * liveRow turns an engine's report of a row into a LiveRow, or null when the row is not in flight.
  * @param {{state?: string, attempt?: number, retryAt?: number}} info
- * @returns {import("./counts.js").LiveRow|null}
+ * @returns {import("../results/counts.js").LiveRow|null}
  */
 export function liveRow(info) {
   const state = String((info && info.state) || "");
@@ -41,7 +41,7 @@ export function liveRow(info) {
 /** LiveRows follows one Runner's rows in flight. */
 export class LiveRows {
   constructor() {
-    /** @type {Map<number, import("./counts.js").LiveRow>} */
+    /** @type {Map<number, import("../results/counts.js").LiveRow>} */
     this.rows = new Map();
     this.runner = null;
     this.todo = [];
@@ -100,7 +100,7 @@ export class LiveRows {
   /**
    * snapshot is the rows in flight now, by index.
    * @param {Array<Object|undefined>} results the run's results, to leave out rows that have one
-   * @returns {Map<number, import("./counts.js").LiveRow>}
+   * @returns {Map<number, import("../results/counts.js").LiveRow>}
    */
   snapshot(results) {
     if (this.watched) return this.watched;

@@ -3,12 +3,12 @@
 // rj.swapOrders). Each order is a judgement of its own (its call, its one repair request, its
 // cache entry: the two orders' prompts differ, so do their keys), and the two verdicts become the
 // row's through the judge's combine (the core's rj.combineOrders): the actual output's grade when
-// the orders agree, else undetermined with position.flip. The engine (engine.js) asks for it in
+// the orders agree, else undetermined with position.flip. The scheduler (scheduler.js) asks for it in
 // place of judgeOnce, per row or per repeat of a row; the row's answers are the first order's
 // (the combined verdict is read from them), and `orders` keeps both.
 
-import { CallError } from "../llm.js";
-import { RowErrorKind } from "./runstate.js";
+import { CallError } from "../model/callerror.js";
+import { RowErrorKind } from "./states.js";
 import { renderRow, messageOf } from "./rowresult.js";
 import { judgeOnce, failedRepeat, firstFailure } from "./judging.js";
 
@@ -56,7 +56,7 @@ export function combined(judge, first, second) {
  * the row (the error that puts the row back in the queue wins, else the first); both orders are
  * then left on at.orders, the failed one marked, for the row to keep, and the answered one is in
  * the cache, so running the row again pays only for the failed order.
- * @param {import("./engine.js").Runner} runner
+ * @param {import("./scheduler.js").Runner} runner
  * @param {any} item
  * @param {{messages: {role: string, content: string}[]}} rendered the row's prompt as it is
  * @param {number} index @param {number} k

@@ -4,12 +4,12 @@
 // caught at it. The choice is a saved run option (prefs.js bothOrders); repeatopts.js ordersOf
 // says whether it applies to an evaluator.
 
-import { h, uid } from "../dom.js";
+import { h, uid } from "../lib/dom.js";
 import { prefsOf, setPrefs } from "./prefs.js";
 
 /**
  * ordersOption builds the option; show(ev) shows it when evaluator ev compares two answers.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {{field: HTMLElement, show: (ev: {view?: string} | null | undefined) => void}}
  */
 export function ordersOption(state) {

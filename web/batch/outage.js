@@ -1,7 +1,7 @@
 // outage.js: tells an outage from a flaky call, and paces the probes while one lasts. A run whose
 // every call fails to reach the dev server or the endpoint (network errors, timeouts, 502/503/504)
 // would otherwise burn each row's attempts in turn and end with a table of errors; the Runner
-// (engine.js) pauses itself instead when OutageWatch says so, probes at growing intervals, and
+// (scheduler.js) pauses itself instead when OutageWatch says so, probes at growing intervals, and
 // goes on when the endpoint answers.
 //
 // The rule: since the last answer from the endpoint (any answer, even a 400 or a 429: it was

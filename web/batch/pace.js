@@ -1,7 +1,7 @@
+import { connectionLimit, observedProtocol } from "../model/connections.js";
 // pace.js: how many calls a run may have in flight, and why fewer than chosen: the browser's
 // limit on connections to a direct endpoint over HTTP/1.1, and the Runner's own backing off.
 
-import { connectionLimit, observedProtocol } from "../llm.js";
 
 /**
  * browserLimit: for a direct endpoint the browser calls over HTTP/1.1, where it keeps at most
@@ -30,7 +30,7 @@ export function browserLimit(ep, callsClient) {
  * @param {{pace: () => {limit: number, chosen: number}}} runner
  * @param {number | undefined} chosen the concurrency chosen for it
  * @param {{origin: string, limit: number} | null} b browserLimit's answer
- * @returns {import("./summary.js").RunPace}
+ * @returns {import("../results/summarywords.js").RunPace}
  */
 export function runPace(runner, chosen, b) {
   const p = runner.pace();

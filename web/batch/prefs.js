@@ -2,7 +2,7 @@
 // page's store under "batch" and changed only through state.update, which saves them and tells
 // every listener.
 
-import { DEFAULT_POLICY } from "../llm.js";
+import { DEFAULT_POLICY } from "../model/llm.js";
 
 /** PREFS are a fresh page's choices. */
 export const PREFS = Object.freeze({
@@ -26,7 +26,7 @@ export const PREFS = Object.freeze({
 
 /**
  * prefsOf reads the choices, defaults filled in.
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @returns {typeof PREFS}
  */
 export function prefsOf(state) {
@@ -35,7 +35,7 @@ export function prefsOf(state) {
 
 /**
  * setPrefs changes some choices through the store (saved, and a "change" event for "batch").
- * @param {import("../state.js").State} state
+ * @param {import("../shell/state.js").State} state
  * @param {Partial<typeof PREFS>} patch
  */
 export function setPrefs(state, patch) {

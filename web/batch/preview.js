@@ -4,9 +4,9 @@
 // grouped by the error's code, why the others will not; the run makes those rows input errors
 // without a call. The same pass measures the prompts for the estimate of calls and tokens.
 
-import { h, replace } from "../dom.js";
-import { estimateTokens, messagesChars } from "./aggregate.js";
-import { fmtInt, fmtMoney, clip, cellText, plural } from "./format.js";
+import { h, replace } from "../lib/dom.js";
+import { estimateTokens, messagesChars } from "../results/aggregate.js";
+import { fmtInt, fmtMoney, clip, cellText, plural } from "../lib/format.js";
 
 const PREVIEW_ROWS = 8;
 const LISTED = 50; // rows listed under each reason

@@ -1,8 +1,8 @@
 // repair.js: the one repair request a batch row gets when the judge's answer cannot be read: what
 // it asks, and the check it leaves on the verdict read from the second answer.
 
-import { RepairCode } from "./runstate.js";
-import { needsRepair } from "./status.js";
+import { RepairCode } from "./states.js";
+import { needsRepair } from "../results/status.js";
 
 /**
  * repairPrompt is the follow-up message that shows the judge why its answer could not be read.

@@ -2,7 +2,7 @@
 // temperature its calls are sent with, read from the Batch view's run options and kept in the
 // run's record, so that a resumed run asks exactly what it asked before (and hits the cache alike).
 
-import { MAX_REPEATS } from "./engine.js";
+import { MAX_REPEATS } from "./scheduler.js";
 
 /**
  * repeatsOf is the number of repeats prefs ask for, held to 1..MAX_REPEATS (1 when unset or not a number).

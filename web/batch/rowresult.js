@@ -1,16 +1,16 @@
 // rowresult.js: what a batch row leaves behind: the result object the engine fills in and stores,
 // its accounting of calls and tokens, the error a failure leaves on it, and the judge's render and
-// parse with their throws turned into row errors. The engine (engine.js) decides when; this says what.
+// parse with their throws turned into row errors. The engine (scheduler.js) decides when; this says what.
 
-import { CallError } from "../llm.js";
-import { RowErrorKind } from "./runstate.js";
+import { RowErrorKind } from "./states.js";
+import { CallError } from "../model/callerror.js";
 
 /**
  * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string, code?: string}} RowError  code: a batch output line's code for its failure (batchfile.js lineErrorCode)
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
  *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
- *   repeats?: import("../stats/majority.js").Repeat[], orders?: import("./orders.js").Order[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
+ *   repeats?: import("../results/majority.js").Repeat[], orders?: import("./orders.js").Order[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
  *   orders: a row judged in both orders, as it is and with its answers exchanged (orders.js)
  */
 

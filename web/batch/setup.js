@@ -2,18 +2,19 @@
 // inputs mapping, the preview with every row's problems (preview.js), the run options and the
 // estimate. It owns what is being set up; the run controller asks it for that when Run is pressed.
 
-import { h, replace, uid } from "../dom.js";
-import { yieldToLoop, MAX_REPEATS } from "./engine.js";
+import { h, replace, uid, field } from "../lib/dom.js";
+import { mountRunOptions } from "./runoptions.js";
 import { detectMatches, matchLabel, prepareItemsAsync } from "./mapping.js";
 import { checkRows, drawProblems, drawPreviewTable, estimateText } from "./preview.js";
 import { prefsOf, setPrefs } from "./prefs.js";
-import { fmtInt, formatWords } from "./format.js";
-import { repeatsOf, temperatureOf, ordersOf } from "./repeatopts.js";
-import { ordersOption } from "./ordersoption.js";
+import { formatWords } from "./words.js";
+import { repeatsOf, ordersOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
+import { yieldToLoop } from "./turns.js";
+import { fmtInt } from "../lib/format.js";
 
 /**
  * @typedef {Object} Setup what is being set up
@@ -29,8 +30,8 @@ import { requestSettings } from "./endpoint.js";
 /**
  * mountSetup builds the setup card. hooks: onRun() (Run pressed), onWarm() (a dataset is loaded:
  * get ready for calls), onConcurrency(n), callsCapped() (whether calls through here are capped at 6),
- * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see run.js).
- * @param {{rj: Object, engine: import("../engine.js").Engine, state: import("../state.js").State, store: Object, evaluators: Object[]}} ctx
+ * browserLimit() (a direct endpoint the browser calls over HTTP/1.1: {origin, limit, seen}, see runcontroller.js).
+ * @param {{rj: Object, engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, store: Object, evaluators: Object[]}} ctx
  * onReady(ready) (whether what is set up has rows to judge: Run is enabled) is told each change;
  * onPlan(plan) each time what a run of it would ask is drawn again (the batch file's line shows it too).
  * @param {{onRun: () => void, onWarm: () => void, onConcurrency: (n: number) => void, callsCapped: () => boolean, browserLimit?: () => ({origin: string, limit: number, seen: string} | null), maxConcurrency?: () => number, onReady?: (ready: boolean) => void,
@@ -92,70 +93,14 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
   const previewEl = h("div", { class: "preview", dataset: { ref: "batch-preview" } });
   const problemsEl = h("div", { class: "problems", dataset: { ref: "batch-problems" } });
 
-  /** num is a numeric option saved as prefs[key], clamped by clampFn. */
-  const num = (ref, key, attrs, clampFn) => {
-    const el = h("input", { type: "number", class: "input narrow", value: String(prefs()[key]), dataset: { ref }, attrs });
-    el.addEventListener("change", () => {
-      const v = clampFn ? clampFn(el.value) : el.value;
-      el.value = String(v);
-      setPrefs(state, { [key]: v });
-    });
-    return el;
-  };
-  const clampInt = (lo, hi, dflt) => (v) => Math.max(lo, Math.min(hi, Math.round(Number(v)) || dflt));
-  // The most the control offers is what the dev server takes (run.js maxConcurrency), else 64.
-  const maxCalls = () => (hooks.maxConcurrency ? hooks.maxConcurrency() : 64);
-  const concurrencyIn = num("batch-concurrency", "concurrency", { min: 1, max: maxCalls(), step: 1 }, (v) => clampInt(1, maxCalls(), 8)(v));
-  concurrencyIn.addEventListener("change", () => {
-    hooks.onConcurrency(prefs().concurrency);
-    drawConcurrencyHint();
-  });
-  // A browser keeps at most 6 HTTP/1.1 connections to one host, and the dev server speaks HTTP/1.1.
-  const concurrencyHint = h("div", { class: "hint", dataset: { ref: "batch-concurrency-hint" } });
-  const timeoutIn = num("batch-timeout", "timeoutS", { min: 1, max: 600, step: 1 }, (v) => Math.max(1, Math.min(600, Number(v) || 60)));
-  const attemptsIn = num("batch-attempts", "attempts", { min: 1, max: 10, step: 1 }, clampInt(1, 10, 5));
-  const repeatsIn = num("batch-repeats", "repeats", { min: 1, max: MAX_REPEATS, step: 1 }, clampInt(1, MAX_REPEATS, 1));
-  // The repeats belong to the dataset they were chosen for (repeatsFor): see keepRepeats.
-  repeatsIn.addEventListener("change", () => {
-    setPrefs(state, { repeatsFor: setup ? setup.name : "" });
-    repeatsNote.textContent = "";
-  });
-  const repeatsNote = h("div", { class: "hint repeats-note", dataset: { ref: "batch-repeats-note" }, attrs: { role: "status" } });
-  const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "default" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
-  const orders = ordersOption(state);
-  orders.show(evaluator());
-  const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
-  const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
-  const cacheBox = h("input", {
-    type: "checkbox",
-    id: uid("bcache"),
-    checked: prefs().useCache,
-    dataset: { ref: "batch-use-cache" },
-    on: { change: () => setPrefs(state, { useCache: cacheBox.checked }) },
-  });
-  const cacheInfo = h("span", { class: "hint", dataset: { ref: "batch-cache-count" } });
-  const clearCacheBtn = h("button", {
-    type: "button",
-    class: "btn btn-small btn-ghost",
-    text: "Clear cache",
-    dataset: { ref: "batch-clear-cache" },
-    on: {
-      click: async () => {
-        await store.cacheClear();
-        drawCacheInfo();
-      },
-    },
-  });
+  const options = mountRunOptions({ state, store, hooks, dataset: () => (setup ? setup.name : "") });
+  const { drawConcurrencyHint, drawCacheInfo, keepRepeats } = options;
+  options.orders.show(evaluator());
   const estimateEl = h("p", { class: "estimate", dataset: { ref: "batch-estimate" }, attrs: { "aria-live": "polite" } });
   // What Run would spend and ask, on one line, where the eye is before pressing it.
   const planEl = h("p", { class: "setup-line", dataset: { ref: "batch-setup-line" } });
   const runBtn = h("button", { type: "button", class: "btn btn-primary", text: "▶ Run batch", dataset: { ref: "batch-run" }, disabled: true, on: { click: () => hooks.onRun() } });
   const runMsg = h("div", { class: "batch-msg", dataset: { ref: "batch-run-msg" }, attrs: { role: "alert" } });
-
-  const field = (label, control, hint) => {
-    if (!control.id) control.id = uid("bf");
-    return h("div", { class: "field" }, h("label", { htmlFor: control.id, text: label }), control, hint ? h("div", { class: "hint", text: hint }) : null);
-  };
 
   const card = h(
     "details",
@@ -171,48 +116,11 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     h("h3", { class: "sub-title", text: "Preview" }),
     problemsEl,
     previewEl,
-    h(
-      "details",
-      { class: "batch-options", open: true },
-      h("summary", { text: "Run options" }),
-      h(
-        "div",
-        { class: "batch-grid" },
-        h("div", { class: "field" }, h("label", { htmlFor: (concurrencyIn.id = uid("bf")), text: "Concurrent calls" }), concurrencyIn, concurrencyHint),
-        field("Timeout per call (s)", timeoutIn),
-        field("Attempts per call", attemptsIn, "retries on 429, 5xx, network errors and timeouts, with backoff"),
-        h("div", { class: "field" }, h("label", { htmlFor: (repeatsIn.id = uid("bf")), text: "Judge each row N times" }), repeatsIn, h("div", { class: "hint", text: "more than once shows which rows the judge is unsure of; the verdict is the majority" }), repeatsNote),
-        field("Temperature", temperatureIn, "for this run's calls; empty uses the model settings' (repeats at 0 mostly agree)"),
-        field("Price per 1M input tokens", priceInIn),
-        field("Price per 1M output tokens", priceOutIn),
-      ),
-      orders.field,
-      h("div", { class: "check" }, cacheBox, h("label", { htmlFor: cacheBox.id, text: "Answer identical requests from the local cache (untick to bypass it)" }), " ", cacheInfo, clearCacheBtn),
-    ),
+    options.el,
     planEl,
     estimateEl,
     h("div", { class: "run-row" }, runBtn, runMsg),
   );
-
-  function drawConcurrencyHint() {
-    concurrencyIn.max = String(maxCalls());
-    const n = prefs().concurrency;
-    const direct = hooks.browserLimit ? hooks.browserLimit() : null;
-    // The control shows the limit in effect: what the browser allows the endpoint, when that is less.
-    const effective = direct && direct.limit < n ? direct.limit : n;
-    concurrencyIn.dataset.effective = String(effective);
-    concurrencyHint.dataset.protocolSeen = direct ? direct.seen : "";
-    if (direct && direct.limit < n) {
-      concurrencyHint.textContent = `${effective} at once in effect: calls to ${direct.origin} are limited to ${direct.limit} at a time by the browser (HTTP/1.1); the dev server (make run) has no such limit.`;
-      return;
-    }
-    if (n > maxCalls()) {
-      concurrencyIn.dataset.effective = String(maxCalls());
-      concurrencyHint.textContent = `${maxCalls()} at once in effect: the most this dev server takes (-max-inflight).`;
-      return;
-    }
-    concurrencyHint.textContent = hooks.callsCapped() && n > 6 ? "Through this dev server at most 6 calls are in flight (a browser's HTTP/1.1 limit per host; a newer dev server lifts it)." : "";
-  }
 
   async function loadFile(file) {
     fileMsg.textContent = "Reading " + file.name + "…";
@@ -284,7 +192,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (!byID.has(id)) return;
     if (prefs().evaluator !== id) setPrefs(state, { evaluator: id });
     evSelect.value = id;
-    orders.show(byID.get(id));
+    options.orders.show(byID.get(id));
     if (setup) mapFor(id);
   }
 
@@ -369,24 +277,6 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     drawEstimate();
   }
 
-  /**
-   * keepRepeats applies the rule for a dataset loaded as name: the number of repeats (each one a
-   * call of its own) belongs to the dataset it was chosen for. Another dataset starts at 1 again,
-   * and says so; the same dataset (by its file name) keeps it; a number chosen before any dataset
-   * was loaded is the next dataset's.
-   * @param {string} name
-   */
-  function keepRepeats(name) {
-    const p = prefs();
-    const n = repeatsOf(p);
-    repeatsNote.textContent = "";
-    if (n > 1 && p.repeatsFor !== "" && p.repeatsFor !== name) {
-      repeatsNote.textContent = `Back to 1 for ${name}: ${n} was chosen ${p.repeatsFor ? "for " + p.repeatsFor : "in an earlier session"}.`;
-      setPrefs(state, { repeats: 1, repeatsFor: name });
-      repeatsIn.value = "1";
-    } else if (p.repeatsFor !== name) setPrefs(state, { repeatsFor: name });
-  }
-
   /** drawPlan draws the setup line: what a run of what is set up would spend and ask, or why it cannot run. */
   function drawPlan() {
     if (!setup || !setup.checked) return;
@@ -410,15 +300,6 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     // A run in which no row can be judged would only produce errors.
     runBtn.disabled = setup.checked.judged === 0;
     if (hooks.onReady) hooks.onReady(!runBtn.disabled);
-  }
-
-  async function drawCacheInfo() {
-    try {
-      const n = await store.cacheCount();
-      cacheInfo.textContent = `${fmtInt(n)} answer${n === 1 ? "" : "s"} cached.`;
-    } catch {
-      cacheInfo.textContent = "";
-    }
   }
 
   state.addEventListener("change", (e) => {
@@ -447,7 +328,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
       replace(evSelect, list.map((e) => h("option", { value: e.id, text: e.title || e.id })));
       if (!byID.has(prefs().evaluator)) setPrefs(state, { evaluator: list[0].id });
       evSelect.value = prefs().evaluator;
-      orders.show(evaluator());
+      options.orders.show(evaluator());
       // The rows are checked again only when the chosen evaluator's inputs changed.
       if (setup && mappedFor !== prefs().evaluator + JSON.stringify(evaluator()?.inputs)) mapFor(prefs().evaluator);
     },

@@ -3,9 +3,9 @@
 // repeats), the model, the temperature, the cap on each answer's tokens, and the cache when it is
 // off. Nothing a run is about to spend is carried over from the last run without being said here.
 
-import { fmtInt } from "./format.js";
 import { runSettings } from "./repeatopts.js";
-import { modelParams } from "../modelparams.js";
+import { modelParams } from "../model/modelparams.js";
+import { fmtInt } from "../lib/format.js";
 
 /**
  * @typedef {{model: string, params: Record<string, any>, repeats: number, orders?: number}} Plan what the calls of

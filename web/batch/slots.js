@@ -2,11 +2,11 @@
 // AdaptiveSlots adds the run's answer to rate limits (AIMD, additive increase and multiplicative
 // decrease, as TCP and Arize Phoenix's evaluators do): the run starts at the chosen concurrency, a
 // 429 halves the calls allowed in flight (not below 1), and each answered call gives one back, up
-// to the chosen number. Both the page (engine.js) and the call worker (calls.js) use it, through
+// to the chosen number. Both the page (scheduler.js) and the call worker (calls.js) use it, through
 // llm.js chat's `slots` option, which takes a slot for each attempt and gives it back when the
 // attempt's answer is read: a call waiting to retry holds no slot, so the others go on.
 
-import { realClock } from "../llm.js";
+import { realClock } from "../model/llm.js";
 
 /**
  * Slots is a counting semaphore whose limit can change while it is held: the number of judge

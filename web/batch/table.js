@@ -3,13 +3,14 @@
 // filter is chosen; the rows, their statuses and the counts come from the run controller's one
 // RunCounts per draw, so a chip never counts differently from the progress line.
 
-import { h, replace } from "../dom.js";
+import { h, replace } from "../lib/dom.js";
 import { VTable } from "./vtable.js";
-import { causeOf, reasonOf, judgedInput } from "./status.js";
-import { LIVE } from "./counts.js";
-import { wordFor, stateBadge, fmtInt, fmtNum, clip, cellText } from "./format.js";
+import { causeOf, reasonOf, judgedInput } from "../results/status.js";
+import { LIVE } from "../results/counts.js";
 import { repeatNote, repeatAnswers, shownAnswer } from "../stats/consistency.js";
 import { ordersAnswers } from "../checkup/position.js";
+import { wordFor, stateBadge } from "../verdict/statebadge.js";
+import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
 
 const ROW_H = 40;
 
@@ -39,15 +40,15 @@ function liveWords(row) {
  * mountTable builds the filters, the table and the row dialog for the controller's open run.
  * agreement (stats/agreementview.js), when given, says per row whether the judge agrees with the
  * human label (the "disagree" filter) and puts the label beside the verdict in the row dialog.
- * @param {{rj: Object, controller: import("./run.js").RunController, renderVerdict: Function, threshold: () => number|null,
+ * @param {{rj: Object, controller: import("./runcontroller.js").RunController, renderVerdict: Function, threshold: () => number|null,
  *   agreement?: {agrees: () => (boolean|null)[], labelLine: (index: number, status: string, ev: any) => HTMLElement|null}}} ctx
  */
 export function mountTable({ rj, controller, renderVerdict, threshold, agreement }) {
   let filter = "all";
   let view = []; // row indices shown, in order
-  /** @type {import("./counts.js").RunCounts|null} */
+  /** @type {import("../results/counts.js").RunCounts|null} */
   let counts = null;
-  const cur = () => /** @type {import("./run.js").OpenRun} */ (controller.current);
+  const cur = () => /** @type {import("./openrun.js").OpenRun} */ (controller.current);
 
   const filterEl = h("div", { class: "filters", attrs: { role: "radiogroup", "aria-label": "Show rows" }, dataset: { ref: "batch-filters" } });
   const head = h(
@@ -141,7 +142,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     else delete el.dataset.live;
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, liveWords(live)) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
+      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
       h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(inputText(c.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),

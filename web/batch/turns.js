@@ -1,5 +1,5 @@
 // turns.js: rows take turns rendering their prompts, so that the first rows' calls go out while
-// later rows wait, and the page keeps painting (engine.js Runner).
+// later rows wait, and the page keeps painting (scheduler.js Runner).
 
 /** yieldToLoop lets the browser paint and handle input between chunks of synchronous work. */
 export function yieldToLoop() {

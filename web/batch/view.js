@@ -1,34 +1,38 @@
 // view.js: the Batch view, assembled. Load a dataset, choose the evaluator, check the mapping and
 // the preview (setup.js, preview.js), run every row through the judge with pause, resume and
-// cancel (run.js), and see the progress, summary and rows (summary.js, table.js) and the stored
-// runs (runlist.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
+// cancel (runcontroller.js), and see the progress, summary and rows (summary.js, table.js) and the stored
+// runs (runscard.js). Every count on the screen is drawn from one RunCounts per frame (counts.js).
 //
 // app.js calls mount(root, {engine, evaluators, state, renderVerdict, registry}), possibly before the judge
 // engine has loaded: the view is drawn at once; reading a dataset waits for the engine (setup.js),
 // and so do the stored runs, which are listed and reopened once it is ready. Untrusted text
 // (dataset cells, judge answers) is only ever set as textContent.
 
-import { h, replace } from "../dom.js";
-import { openStore } from "./store.js";
-import { aggregate } from "./aggregate.js";
+import { h, replace, download } from "../lib/dom.js";
+import { openStore } from "./runstore.js";
+import { aggregate } from "../results/aggregate.js";
 import { toJSONL, toJSON, toCSV, mergeExtra } from "./export.js";
-import { RunController, RUN_STATE } from "./run.js";
-import { Retry } from "./runs.js";
+import { RunController } from "./runcontroller.js";
+import { RunState } from "./states.js";
+import { Retry } from "./runrecords.js";
 import { mountSetup } from "./setup.js";
-import { mountSummary, rate } from "./summary.js";
+import { mountSummary } from "./summary.js";
 import { mountTable } from "./table.js";
-import { mountRunsList } from "./runlist.js";
+import { mountRunsList } from "./runscard.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
-import { ensureStylesheet, download, fmtInt, wordFor } from "./format.js";
+import { ensureStylesheet } from "./words.js";
 import { mountBatchFile } from "./batchfileview.js";
 import { mountAgreement } from "../stats/agreementview.js";
 import { mountConsistency } from "../stats/consistencyview.js";
-import { mountCompare } from "../stats/compareview.js";
+import { mountCompare } from "./comparecard.js";
 import { usedEvaluator } from "../custom/runnote.js";
-import { mountCheckupSetup } from "../checkup/setupcard.js";
+import { mountCheckupSetup } from "./checkupsetup.js";
 import { mountCheckupRun } from "../checkup/runpanel.js";
 import { isCheckup } from "../checkup/data.js";
 import { mountPosition, ordersExportFields } from "../checkup/position.js";
+import { rate } from "../results/summarywords.js";
+import { fmtInt } from "../lib/format.js";
+import { wordFor } from "../verdict/statebadge.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -37,7 +41,7 @@ const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
  * @param {HTMLElement} root
  * registry, when given, is the page's evaluators (custom/registry.js): the user's own come and go,
  * and a run of one of them is shown with the definition it recorded.
- * @param {{engine: import("../engine.js").Engine, evaluators: Object[], state: import("../state.js").State, renderVerdict: Function, registry?: import("../custom/registry.js").EvaluatorRegistry}} ctx
+ * @param {{engine: import("../shell/enginestatus.js").Engine, evaluators: Object[], state: import("../shell/state.js").State, renderVerdict: Function, registry?: import("../custom/registry.js").EvaluatorRegistry}} ctx
  */
 export async function mount(root, { engine, evaluators, state, renderVerdict, registry }) {
   ensureStylesheet();
@@ -102,7 +106,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const button = (ref, cls, text, onClick) => h("button", { type: "button", class: "btn " + cls, text, dataset: { ref }, on: { click: onClick } });
   const pauseBtn = button("batch-pause", "", "❚❚ Pause", () => controller.pause());
   const resumeBtn = button("batch-resume", "btn-primary", "▶ Resume", () => controller.resume());
-  // A run waiting for a key (run.js waitingForKey) goes on by itself once one is entered in Model settings.
+  // A run waiting for a key (runcontroller.js waitingForKey) goes on by itself once one is entered in Model settings.
   const keyBtn = button("batch-enter-key", "btn-primary", "Enter your key", () => /** @type {HTMLElement | null} */ (document.querySelector('[data-ref="settings-button"]'))?.click());
   const cancelBtn = button("batch-cancel", "btn-stop", "■ Cancel", () => controller.cancel());
   // The errors the summary counts are retried (their answered calls come from the cache); the
@@ -169,9 +173,9 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     lastDraw = performance.now();
     const cur = controller.current;
     if (!cur) return;
-    const counts = /** @type {import("./counts.js").RunCounts} */ (controller.counts());
+    const counts = /** @type {import("../results/counts.js").RunCounts} */ (controller.counts());
     const s = controller.state();
-    const running = s === RUN_STATE.RUNNING;
+    const running = s === RunState.RUNNING;
     summary.drawProgress(counts, running ? rate(cur.doneTimes, cur.startedAt, performance.now()) : null, running ? controller.pace() : null);
     summary.drawSummary(counts, cur.run.settings.repeats || 1);
     agreement.draw(counts);
@@ -199,22 +203,22 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   function drawButtons(counts, s, readOnly) {
     const running = controller.running();
     // A paused run with no Runner in this tab (reopened, imported) has nothing to cancel.
-    const stopped = s === RUN_STATE.IDLE || s === RUN_STATE.DONE || s === RUN_STATE.CANCELLED || (s === RUN_STATE.PAUSED && !running);
+    const stopped = s === RunState.IDLE || s === RunState.DONE || s === RunState.CANCELLED || (s === RunState.PAUSED && !running);
     // The same counts as the summary's card: "3 errors" and "undetermined 2".
     const failed = counts.counts.error;
     const undetermined = counts.counts.undetermined;
-    pauseBtn.hidden = readOnly || !(s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE);
+    pauseBtn.hidden = readOnly || !(s === RunState.RUNNING || s === RunState.OUTAGE);
     const forKey = !readOnly && controller.waitingForKey();
     keyBtn.hidden = !forKey;
-    resumeBtn.hidden = forKey || readOnly || !(s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || (stopped && counts.remaining > 0));
-    cancelBtn.hidden = readOnly || !running || !(s === RUN_STATE.RUNNING || s === RUN_STATE.PAUSED || s === RUN_STATE.HELD || s === RUN_STATE.OUTAGE);
+    resumeBtn.hidden = forKey || readOnly || !(s === RunState.PAUSED || s === RunState.HELD || (stopped && counts.remaining > 0));
+    cancelBtn.hidden = readOnly || !running || !(s === RunState.RUNNING || s === RunState.PAUSED || s === RunState.HELD || s === RunState.OUTAGE);
     retryBtn.hidden = readOnly || !(stopped && failed > 0);
     retryBtn.textContent = `↻ Retry ${fmtInt(failed)} failed row${failed === 1 ? "" : "s"}`;
     askAgainBtn.hidden = readOnly || !(stopped && undetermined > 0);
     askAgainBtn.textContent = `↻ Ask again for ${fmtInt(undetermined)} undetermined row${undetermined === 1 ? "" : "s"}`;
     readOnlyNote.hidden = !readOnly;
     // A report is of a run that stands still: finished, paused or stopped.
-    reportBtn.hidden = s === RUN_STATE.RUNNING || s === RUN_STATE.OUTAGE;
+    reportBtn.hidden = s === RunState.RUNNING || s === RunState.OUTAGE;
   }
 
   /** downloadReport saves the open run as one self-contained HTML file (report/, loaded on the first click). */
@@ -222,7 +226,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     if (!controller.current) return;
     reportMsg.textContent = "Making the report…";
     try {
-      const { batchReport, save } = await import("../report/download.js");
+      const [{ batchReport }, { save }] = await Promise.all([import("./runreport.js"), import("../report/download.js")]);
       const report = save(await batchReport({ controller, state, rj }));
       reportMsg.textContent = `Report saved as ${report.name} (${fmtInt(Math.ceil(report.bytes / 1024))} KB).`;
     } catch (e) {
@@ -231,7 +235,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   }
 
   controller.addEventListener("open", () => {
-    const cur = /** @type {import("./run.js").OpenRun} */ (controller.current);
+    const cur = /** @type {import("./openrun.js").OpenRun} */ (controller.current);
     const run = cur.run;
     runCard.hidden = false;
     delete runCard.dataset.state; // until the first draw of this run says otherwise
@@ -319,7 +323,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   await runsList.draw();
   comparison.refresh();
   const runs = await store.listRuns();
-  const interrupted = runs.find((r) => r.state === RUN_STATE.RUNNING);
+  const interrupted = runs.find((r) => r.state === RunState.RUNNING);
   if (interrupted) await controller.open(interrupted.id, { start: true });
   else if (runs.length) await controller.open(runs[0].id);
   setup.drawConcurrencyHint();

@@ -3,7 +3,7 @@
 // takes the run over when the running tab lets go of it.
 
 import { whenReleased } from "./tabs.js";
-import { loadRun } from "./runs.js";
+import { loadRun } from "./runrecords.js";
 import { LiveRows } from "./live.js";
 
 const LIVE_POST_MS = 500; // how often a running tab tells watching tabs which rows are in flight
@@ -11,7 +11,7 @@ const LIVE_POST_MS = 500; // how often a running tab tells watching tabs which r
 /**
  * tellState sends c's state and message to the tabs that watch it.
  * @param {import("./tabs.js").RunChannel} channel
- * @param {import("./run.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  */
 export function tellState(channel, c) {
   channel.post({ type: "state", runId: c.run.id, state: c.runner ? c.runner.state : c.run.state, message: c.message });
@@ -20,7 +20,7 @@ export function tellState(channel, c) {
 /**
  * tellResult sends the watching tabs row result r of c, and soon after which rows are in flight.
  * @param {import("./tabs.js").RunChannel} channel
- * @param {import("./run.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  * @param {any} r
  */
 export function tellResult(channel, c, r) {
@@ -32,7 +32,7 @@ export function tellResult(channel, c, r) {
  * postLiveEvery tells the watching tabs every LIVE_POST_MS which rows of c are in flight; it
  * returns the function that stops it.
  * @param {import("./tabs.js").RunChannel} channel
- * @param {import("./run.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  * @returns {() => void}
  */
 export function postLiveEvery(channel, c) {
@@ -53,7 +53,7 @@ function postLive(channel, c) {
  * watchRun makes c read-only and, once the tab that holds its run lets go, reloads the run from
  * store into c, writable again, and calls takenOver(run) with the run's record; stillOpen() says
  * whether c is still the open run (nothing is done for a run closed meanwhile).
- * @param {import("./run.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  * @param {{store: Object, stillOpen: () => boolean, takenOver: (run: Object) => void}} ctx
  */
 export function watchRun(c, { store, stillOpen, takenOver }) {
@@ -75,7 +75,7 @@ export function watchRun(c, { store, stillOpen, takenOver }) {
  * applyNews takes into the watched run c a message from the tab that runs it: a row's result, the
  * rows in flight, or the run's state. It returns what changed ("result", "live", "state"), or ""
  * when the message is not news of c.
- * @param {import("./run.js").OpenRun} c
+ * @param {import("./openrun.js").OpenRun} c
  * @param {any} msg
  * @returns {"result" | "live" | "state" | ""}
  */

@@ -3,7 +3,7 @@
 // prompt the judge got, its answer (each order's, each repeat's), and the verdict drawn as
 // Evaluate draws it. Previous and Next walk the cases listed. Text only through textContent.
 
-import { h, replace } from "../dom.js";
+import { h, replace } from "../lib/dom.js";
 import { saidWords } from "./data.js";
 import { shownAnswer } from "../stats/consistency.js";
 
@@ -19,7 +19,7 @@ export function mountCaseDialog({ rj, renderVerdict }) {
   });
 
   /**
-   * @param {import("../batch/run.js").OpenRun} c
+   * @param {import("../batch/openrun.js").OpenRun} c
    * @param {import("./grade.js").CheckupGrades} grades
    * @param {number} index
    * @param {number[]} list

@@ -4,12 +4,14 @@
 // do not overlap, then the cases the two judged differently. Cases are paired by their dataset
 // row, transformation and inputs, so two check-ups of the same rows and seed compare case by case;
 // others compare by failure mode only, and the panel says so. A pure builder for the page's runs
-// card (stats/compareview.js).
+// card (batch/comparecard.js).
 
-import { el, scrollTable } from "../stats/make.js";
+import { hIn } from "../lib/dom.js";
+import { scrollTable } from "../stats/figures.js";
 import { checkupView } from "./data.js";
 import { gauge, standingChip } from "./chart.js";
-import { pctText, intervalText } from "./words.js";
+import { intervalText } from "./words.js";
+import { pct, plural } from "../lib/format.js";
 
 /** CHANGED_SHOWN: how many cases judged differently the panel lists. */
 export const CHANGED_SHOWN = 100;
@@ -17,13 +19,13 @@ export const CHANGED_SHOWN = 100;
 /**
  * @typedef {Object} CheckupSide one check-up of the two
  * @property {string} id @property {string} model @property {string} evaluator @property {string} about
- * @property {import("../types.js").CheckupRow} overall
+ * @property {import("../api/types.js").CheckupRow} overall
  */
 
 /**
  * @typedef {Object} CheckupComparison
  * @property {CheckupSide} a @property {CheckupSide} b
- * @property {{transform: string, name: string, expected: string, a: import("../types.js").CheckupRow|null, b: import("../types.js").CheckupRow|null}[]} modes
+ * @property {{transform: string, name: string, expected: string, a: import("../api/types.js").CheckupRow|null, b: import("../api/types.js").CheckupRow|null}[]} modes
  * @property {{row: number, name: string, transform: string, a: string, b: string, detailA: string, detailB: string}[]} changed
  * @property {number} paired cases found in both
  * @property {boolean} same the two are made of the same cases
@@ -40,8 +42,8 @@ function caseKey(it) {
 /**
  * clearly says how two rates compare: "higher" or "lower" when a's interval lies wholly above or
  * below b's, else "" (the difference may be chance).
- * @param {import("../types.js").Proportion} a
- * @param {import("../types.js").Proportion} b
+ * @param {import("../api/types.js").Proportion} a
+ * @param {import("../api/types.js").Proportion} b
  */
 export function clearly(a, b) {
   if (!a.ci || !b.ci) return "";
@@ -55,7 +57,7 @@ export function clearly(a, b) {
  * @param {any} rj
  * @param {{run: any, items: any[], results: any[]}} a
  * @param {{run: any, items: any[], results: any[]}} b
- * @param {{evA: any, evB: any, references: readonly import("../types.js").CheckupReference[]}} o
+ * @param {{evA: any, evB: any, references: readonly import("../api/types.js").CheckupReference[]}} o
  * @returns {CheckupComparison}
  */
 export function compareCheckups(rj, a, b, { evA, evB, references }) {
@@ -101,33 +103,33 @@ const OUTCOME_WORDS = Object.freeze({ caught: "✓ caught", missed: "✗ missed"
  */
 function sideCard(doc, s, label) {
   const c = s.overall.catch;
-  return el(
+  return hIn(
     doc,
     "div",
     { class: "cu-vs-card", dataset: { ref: "checkup-compare-" + label.toLowerCase(), run: s.id, rate: c.rate === null ? "" : String(c.rate) } },
-    el(doc, "h4", { text: `Run ${label}: ${s.model} · ${s.evaluator}` }),
-    el(doc, "div", { class: "cu-big-line" }, el(doc, "div", { class: "cu-big", text: pctText(c.rate) }), standingChip(doc, s.overall)),
-    el(doc, "div", { class: "cu-big-sub", text: c.n ? `${c.k} of ${c.n} caught · 95% interval ${intervalText(c.ci)}` : "no case decided yet" }),
-    el(doc, "p", { class: "hint", text: s.about }),
+    hIn(doc, "h4", { text: `Run ${label}: ${s.model} · ${s.evaluator}` }),
+    hIn(doc, "div", { class: "cu-big-line" }, hIn(doc, "div", { class: "cu-big", text: pct(c.rate, 0) }), standingChip(doc, s.overall)),
+    hIn(doc, "div", { class: "cu-big-sub", text: c.n ? `${c.k} of ${c.n} caught · 95% interval ${intervalText(c.ci)}` : "no case decided yet" }),
+    hIn(doc, "p", { class: "hint", text: s.about }),
   );
 }
 
 /**
  * rateCell is one failure mode's rate in one check-up.
  * @param {Document} doc
- * @param {import("../types.js").CheckupRow|null} r
+ * @param {import("../api/types.js").CheckupRow|null} r
  * @param {string} better "higher" when this side is clearly the better one
  */
 function rateCell(doc, r, better) {
-  if (!r) return el(doc, "div", { class: "cu-vs-side hint", attrs: { role: "cell" }, text: "not in this check-up" });
-  return el(
+  if (!r) return hIn(doc, "div", { class: "cu-vs-side hint", attrs: { role: "cell" }, text: "not in this check-up" });
+  return hIn(
     doc,
     "div",
     { class: "cu-vs-side", attrs: { role: "cell" }, dataset: { rate: r.catch.rate === null ? "" : String(r.catch.rate) } },
-    el(doc, "strong", { text: pctText(r.catch.rate) }),
-    el(doc, "span", { class: "hint", text: `${r.caught} of ${r.catch.n}` + (r.catch.ci ? ` · ${intervalText(r.catch.ci)}` : "") }),
-    better === "higher" ? el(doc, "span", { class: "cu-vs-better", text: " ▲ clearly more" }) : null,
-    r.catch.rate === null ? null : gauge(doc, r.catch, { label: `${pctText(r.catch.rate)} caught` }),
+    hIn(doc, "strong", { text: pct(r.catch.rate, 0) }),
+    hIn(doc, "span", { class: "hint", text: `${r.caught} of ${r.catch.n}` + (r.catch.ci ? ` · ${intervalText(r.catch.ci)}` : "") }),
+    better === "higher" ? hIn(doc, "span", { class: "cu-vs-better", text: " ▲ clearly more" }) : null,
+    r.catch.rate === null ? null : gauge(doc, r.catch, { label: `${pct(r.catch.rate, 0)} caught` }),
   );
 }
 
@@ -140,7 +142,7 @@ export function verdictLine(d) {
   const b = d.b.overall.catch;
   if (!a.n || !b.n) return "One of the two has no decided case yet.";
   const how = clearly(a, b);
-  const said = `Run A caught ${a.k} of ${a.n} (${pctText(a.rate)}), run B ${b.k} of ${b.n} (${pctText(b.rate)})`;
+  const said = `Run A caught ${a.k} of ${a.n} (${pct(a.rate, 0)}), run B ${b.k} of ${b.n} (${pct(b.rate, 0)})`;
   if (how === "higher") return `${said}: A catches clearly more (the two 95% intervals do not overlap).`;
   if (how === "lower") return `${said}: B catches clearly more (the two 95% intervals do not overlap).`;
   return `${said}: their 95% intervals overlap, so the difference may be chance; more rows would tell.`;
@@ -153,7 +155,7 @@ export function verdictLine(d) {
  * @param {string} detail
  */
 function outcomeCell(doc, outcome, detail) {
-  return el(doc, "td", { dataset: { outcome } }, el(doc, "strong", { text: OUTCOME_WORDS[/** @type {keyof typeof OUTCOME_WORDS} */ (outcome)] || outcome }), el(doc, "div", { class: "hint cell-note", text: detail }));
+  return hIn(doc, "td", { dataset: { outcome } }, hIn(doc, "strong", { text: OUTCOME_WORDS[/** @type {keyof typeof OUTCOME_WORDS} */ (outcome)] || outcome }), hIn(doc, "div", { class: "hint cell-note", text: detail }));
 }
 
 /**
@@ -164,42 +166,42 @@ function outcomeCell(doc, outcome, detail) {
  */
 export function checkupComparePanel(doc, d) {
   const shown = d.changed.slice(0, CHANGED_SHOWN);
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "trust-panel compare-panel cu-compare", dataset: { ref: "checkup-compare", changed: String(d.changed.length), paired: String(d.paired) } },
-    el(doc, "h3", { class: "sub-title", text: "Two check-ups side by side" }),
-    el(doc, "div", { class: "cu-vs" }, sideCard(doc, d.a, "A"), sideCard(doc, d.b, "B")),
-    el(doc, "p", { class: "cu-meaning", dataset: { ref: "checkup-compare-verdict" }, text: verdictLine(d) }),
-    d.same ? null : el(doc, "p", { class: "hint", text: `The two are made of different cases (another dataset, seed, number of rows or evaluator): their failure modes compare; ${d.paired} case${d.paired === 1 ? "" : "s"} are in both.` }),
-    el(
+    hIn(doc, "h3", { class: "sub-title", text: "Two check-ups side by side" }),
+    hIn(doc, "div", { class: "cu-vs" }, sideCard(doc, d.a, "A"), sideCard(doc, d.b, "B")),
+    hIn(doc, "p", { class: "cu-meaning", dataset: { ref: "checkup-compare-verdict" }, text: verdictLine(d) }),
+    d.same ? null : hIn(doc, "p", { class: "hint", text: `The two are made of different cases (another dataset, seed, number of rows or evaluator): their failure modes compare; ${plural(d.paired, "case")} are in both.` }),
+    hIn(
       doc,
       "div",
       { class: "cu-chart", attrs: { role: "table", "aria-label": "Catch rate by failure mode, run A and run B" } },
-      el(doc, "div", { class: "cu-vs-row cu-row-head", attrs: { role: "row" } }, ["Failure mode", "Run A", "Run B"].map((t) => el(doc, "div", { attrs: { role: "columnheader" }, text: t }))),
+      hIn(doc, "div", { class: "cu-vs-row cu-row-head", attrs: { role: "row" } }, ["Failure mode", "Run A", "Run B"].map((t) => hIn(doc, "div", { attrs: { role: "columnheader" }, text: t }))),
       d.modes.map((m) => {
         const how = m.a && m.b ? clearly(m.a.catch, m.b.catch) : "";
-        return el(
+        return hIn(
           doc,
           "div",
           { class: "cu-vs-row", attrs: { role: "row" }, dataset: { transform: m.transform } },
-          el(doc, "div", { class: "cu-mode", attrs: { role: "rowheader" } }, el(doc, "strong", { text: m.name }), el(doc, "span", { class: "hint", text: m.expected ? "right verdict: " + m.expected : "" })),
+          hIn(doc, "div", { class: "cu-mode", attrs: { role: "rowheader" } }, hIn(doc, "strong", { text: m.name }), hIn(doc, "span", { class: "hint", text: m.expected ? "right verdict: " + m.expected : "" })),
           rateCell(doc, m.a, how),
           rateCell(doc, m.b, how === "lower" ? "higher" : ""),
         );
       }),
     ),
-    el(doc, "h4", { class: "sub-title", text: d.changed.length ? `Cases the two judged differently (${d.changed.length})` : d.paired ? "Every case in both got the same outcome" : "No case is in both" }),
+    hIn(doc, "h4", { class: "sub-title", text: d.changed.length ? `Cases the two judged differently (${d.changed.length})` : d.paired ? "Every case in both got the same outcome" : "No case is in both" }),
     d.changed.length
       ? scrollTable(doc, {
           ref: "checkup-compare-changed",
           class: "ptable compare-table",
           heads: ["Case", "Run A", "Run B"],
           rows: shown.map((c) =>
-            el(doc, "tr", { dataset: { transform: c.transform } }, el(doc, "td", { text: `${c.row >= 0 ? "Row " + (c.row + 1) : "The example"} · ${c.name}` }), outcomeCell(doc, c.a, c.detailA), outcomeCell(doc, c.b, c.detailB)),
+            hIn(doc, "tr", { dataset: { transform: c.transform } }, hIn(doc, "td", { text: `${c.row >= 0 ? "Row " + (c.row + 1) : "The example"} · ${c.name}` }), outcomeCell(doc, c.a, c.detailA), outcomeCell(doc, c.b, c.detailB)),
           ),
         })
       : null,
-    d.changed.length > shown.length ? el(doc, "p", { class: "hint", text: `… and ${d.changed.length - shown.length} more.` }) : null,
+    d.changed.length > shown.length ? hIn(doc, "p", { class: "hint", text: `… and ${d.changed.length - shown.length} more.` }) : null,
   );
 }

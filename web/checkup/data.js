@@ -6,7 +6,8 @@
 import { gradeCheckup } from "./grade.js";
 import { MISSED_SHOWN } from "./chart.js";
 import { expectedWords } from "./words.js";
-import { statusOf, causeOf } from "../batch/status.js";
+import { statusOf, causeOf } from "../results/status.js";
+import { plural, fmtNum } from "../lib/format.js";
 
 /**
  * @typedef {Object} CheckupRecord what a check-up run's record keeps (run.checkup)
@@ -41,7 +42,7 @@ export function aboutLine(run, ev, cases) {
   const s = run.settings || {};
   const from = rec.source === "example" ? "the evaluator's worked example" : `${rec.rows} of ${rec.of} rows of ${rec.dataset}`;
   const repeats = s.repeats > 1 ? ` · each case judged ${s.repeats} times (majority)` : "";
-  return `${cases} case${cases === 1 ? "" : "s"} made from ${from} (seed ${rec.seed}) · judged by ${s.model || "?"} · ${(ev && (ev.title || ev.id)) || run.evaluator}${repeats}`;
+  return `${plural(cases, "case")} made from ${from} (seed ${rec.seed}) · judged by ${s.model || "?"} · ${(ev && (ev.title || ev.id)) || run.evaluator}${repeats}`;
 }
 
 /**
@@ -73,7 +74,7 @@ export function saidWords(ev, result) {
   const w = (ev && ev.words) || {};
   if (st === "passed") return "✓ " + (w.passed || "Passed");
   if (st === "failed") return "✗ " + (w.failed || "Failed");
-  if (st === "scored") return "◆ score " + Math.round(result.verdict.score * 100) / 100;
+  if (st === "scored") return "◆ score " + fmtNum(result.verdict.score);
   if (st === "error") return "! no answer: " + causeOf(result);
   return "? Undetermined — " + causeOf(result);
 }
@@ -83,7 +84,7 @@ export function saidWords(ev, result) {
  * carries its prompt, the judge's answers and its verdict in words.
  * @param {any} rj
  * @param {{run: any, ev: any, items: any[], results: any[]}} r
- * @param {{references: readonly import("../types.js").CheckupReference[], details?: boolean}} o
+ * @param {{references: readonly import("../api/types.js").CheckupReference[], details?: boolean}} o
  * @returns {import("./chart.js").CheckupView & {grades: import("./grade.js").CheckupGrades}}
  */
 export function checkupView(rj, { run, ev, items, results }, { references, details = false }) {

@@ -2,11 +2,11 @@
 // the batch engine stored it) graded by the core (rj.checkupGrade, with the same row's other
 // cases' verdicts as references), and the outcomes counted into the matrix with Wilson intervals
 // (rj.checkupMatrix). A case judged several times (the run's repeats) is graded repeat by repeat
-// and takes the majority of its outcomes, by the rule a row's verdict takes (stats/majority.js,
+// and takes the majority of its outcomes, by the rule a row's verdict takes (results/majority.js,
 // held equal to the core's): caught, missed, or undetermined on a tie. Pure over rj.
 
 import { caseOf } from "./cases.js";
-import { majority, votes } from "../stats/majority.js";
+import { majority, votes } from "../results/majority.js";
 import { expectedWords } from "./words.js";
 
 /** OUTCOMES are a graded case's outcomes, in the chart's order. */
@@ -28,7 +28,7 @@ export const OUTCOMES = Object.freeze(["caught", "missed", "undetermined"]);
 /**
  * @typedef {Object} CheckupGrades
  * @property {GradedCase[]} cases every case item, in run order
- * @property {{rows: import("../types.js").CheckupRow[], overall: import("../types.js").CheckupRow}} matrix
+ * @property {{rows: import("../api/types.js").CheckupRow[], overall: import("../api/types.js").CheckupRow}} matrix
  *   the graded cases by transformation (rows in the check-up's order of transformations)
  * @property {number} pending cases not judged yet
  * @property {number} errors cases whose call failed (not graded: no answer to grade)

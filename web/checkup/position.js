@@ -4,12 +4,14 @@
 // verdicts, every repeat's). positionData gathers it, positionPanel draws it as a pure builder
 // (doc, data) => Element for the run card and the report, mountPosition is the run card's glue.
 
-import { el, stat } from "../stats/make.js";
-import { pctText, intervalText } from "./words.js";
+import { hIn } from "../lib/dom.js";
+import { stat } from "../stats/figures.js";
+import { intervalText } from "./words.js";
+import { pct, plural } from "../lib/format.js";
 import { redrawGate } from "./redraw.js";
 
 /**
- * @typedef {import("../types.js").PositionStats & {judged: number, repeats: number}} PositionData
+ * @typedef {import("../api/types.js").PositionStats & {judged: number, repeats: number}} PositionData
  *   rj.positionStats over the combined verdicts of the rows judged in both orders (each repeat's),
  *   with judged: the rows they came from, and the run's repeats
  */
@@ -40,7 +42,7 @@ export function positionData(rj, results, repeats = 1) {
 /**
  * slotWords says what the first slot's share of wins means: a preference for a slot when its
  * interval leaves out one half, else none that the data shows.
- * @param {import("../types.js").Proportion} first
+ * @param {import("../api/types.js").Proportion} first
  */
 export function slotWords(first) {
   if (first.rate === null || !first.ci) return "no order had one answer graded 1 and the other 0";
@@ -62,19 +64,19 @@ export function positionPanel(doc, d) {
     ? `${d.flips} of ${d.compared} judgements${per} changed an answer's grade when the answers exchanged places; 95% interval ${intervalText(d.flip.ci)}. Those rows are undetermined (position flip).`
     : "no row's two orders could be compared yet";
   const firstSub = d.decided ? `${d.first_won} of ${d.decided} orders where one answer got 1 and the other 0; 95% interval ${intervalText(d.first.ci)}: ${slotWords(d.first)}.` : slotWords(d.first) + ".";
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "trust-panel position-panel", dataset: { ref: "position-panel", flips: String(d.flips), compared: String(d.compared), firstWon: String(d.first_won), decided: String(d.decided) } },
-    el(doc, "h3", { class: "sub-title", text: "Position bias: each row judged in both orders" }),
-    el(
+    hIn(doc, "h3", { class: "sub-title", text: "Position bias: each row judged in both orders" }),
+    hIn(
       doc,
       "div",
       { class: "stats" },
-      stat(doc, "position-flip", pctText(d.flip.rate), "position flips", flipSub),
-      stat(doc, "position-first", pctText(d.first.rate), "first slot won", firstSub),
+      stat(doc, "position-flip", pct(d.flip.rate, 0), "position flips", flipSub),
+      stat(doc, "position-first", pct(d.first.rate, 0), "first slot won", firstSub),
     ),
-    d.not_both ? el(doc, "p", { class: "hint", text: `${d.not_both} judgement${d.not_both === 1 ? "" : "s"} could not be combined (an order without a grade) and ${d.not_both === 1 ? "is" : "are"} not counted.` }) : null,
+    d.not_both ? hIn(doc, "p", { class: "hint", text: `${plural(d.not_both, "judgement")} could not be combined (an order without a grade) and ${d.not_both === 1 ? "is" : "are"} not counted.` }) : null,
   );
 }
 
@@ -82,13 +84,13 @@ export function positionPanel(doc, d) {
  * mountPosition builds the panel's place in the run card; draw(counts) redraws it for the
  * controller's open run, at most once a second while rows stream in, hidden for a run judged in
  * one order.
- * @param {{rj: any, controller: import("../batch/run.js").RunController}} ctx
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController}} ctx
  */
 export function mountPosition({ rj, controller }) {
-  const host = el(document, "div", { class: "trust", dataset: { ref: "batch-position" } });
+  const host = hIn(document, "div", { class: "trust", dataset: { ref: "batch-position" } });
   host.hidden = true;
   const gate = redrawGate();
-  /** @param {import("../batch/counts.js").RunCounts} counts */
+  /** @param {import("../results/counts.js").RunCounts} counts */
   function draw(counts) {
     const c = controller.current;
     if (!c || c.run.settings.orders !== 2) {
@@ -143,8 +145,8 @@ export function ordersAnswers(doc, r) {
   return r.orders.flatMap((o, k) => {
     const answers = o.answers || [];
     const blocks = answers.map((a, j) =>
-      el(doc, "details", { class: "raw", dataset: { order: String(k + 1) }, attrs: { open: j === answers.length - 1 } }, el(doc, "summary", { text: `The judge's answer, ${ORDER_WORDS[k]}` + (j ? " (corrected, after one repair request)" : "") }), el(doc, "pre", { class: "mono", text: a })),
+      hIn(doc, "details", { class: "raw", dataset: { order: String(k + 1) }, attrs: { open: j === answers.length - 1 } }, hIn(doc, "summary", { text: `The judge's answer, ${ORDER_WORDS[k]}` + (j ? " (corrected, after one repair request)" : "") }), hIn(doc, "pre", { class: "mono", text: a })),
     );
-    return o.error ? [...blocks, el(doc, "p", { class: "msg-error", text: `${ORDER_WORDS[k]}: no answer: ${o.error.message || "the call failed"}` })] : blocks;
+    return o.error ? [...blocks, hIn(doc, "p", { class: "msg-error", text: `${ORDER_WORDS[k]}: no answer: ${o.error.message || "the call failed"}` })] : blocks;
   });
 }

@@ -6,8 +6,8 @@
 import { checkupPanel } from "./chart.js";
 import { checkupView, isCheckup, checkupExportFields } from "./data.js";
 import { mountCaseDialog } from "./casedialog.js";
-import { checkupReferences } from "../checkupreferences.js";
-import { addStylesheet } from "../dom.js";
+import { checkupReferences } from "../api/checkupreferences.js";
+import { addStylesheet } from "../lib/dom.js";
 import { redrawGate } from "./redraw.js";
 
 /** ensureStylesheet adds checkup.css to the page once. */
@@ -18,7 +18,7 @@ export function ensureStylesheet() {
 /**
  * mountCheckupRun builds the chart's place in the run card and its case dialog; draw(counts)
  * redraws it for the controller's open run (hidden for a run that is no check-up).
- * @param {{rj: any, controller: import("../batch/run.js").RunController, renderVerdict: Function}} ctx
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, renderVerdict: Function}} ctx
  */
 export function mountCheckupRun({ rj, controller, renderVerdict }) {
   ensureStylesheet();
@@ -29,7 +29,7 @@ export function mountCheckupRun({ rj, controller, renderVerdict }) {
   const cases = mountCaseDialog({ rj, renderVerdict });
   const gate = redrawGate();
 
-  /** @param {import("../batch/counts.js").RunCounts} counts */
+  /** @param {import("../results/counts.js").RunCounts} counts */
   function draw(counts) {
     const c = controller.current;
     if (!c || !isCheckup(c.run)) {

@@ -4,10 +4,10 @@
 // label mapped to null), or the transformation is not offered. It writes the definition's
 // `checkup` field in place ({replaced, emptied, halved}: true, false or null; one not offered is
 // left out, and the field goes when none is offered), which the definition's check
-// (evaluatorspec.js, and the core's) then judges; its warnings show under the control they are
+// (api/speccheck.js, and the core's) then judges; its warnings show under the control they are
 // about (errors: the paths "checkup", "checkup.replaced", ...), as outputform.js's do.
 
-import { h, uid, addStylesheet } from "../dom.js";
+import { h, uid, addStylesheet } from "../lib/dom.js";
 
 /** TRANSFORMS are the generic transformations, in the order the core makes them (core/checkup/custom.go). */
 export const TRANSFORMS = Object.freeze([

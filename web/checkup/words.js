@@ -1,15 +1,10 @@
 // words.js: what a check-up's numbers mean, said in words beside them (issue 21, "figures to
 // read it by"): the catch rate with its interval, how to read it against the published figures
-// (checkupreferences.js), what is left out of it, and which failure modes the judge misses. The
-// numbers are the core's (rj.checkupMatrix); this only says them. Pure, no DOM.
+// (api/checkupreferences.js), what is left out of it, and which failure modes the judge misses. The
+// numbers are the core's (rj.checkupMatrix); this only says them. Pure, no DOM. Shares are written
+// as whole percentages (lib/format.js pct(x, 0)).
 
-/**
- * pctText writes a share as a whole percentage ("85%"), "–" for none.
- * @param {number|null|undefined} x
- */
-export function pctText(x) {
-  return typeof x === "number" && Number.isFinite(x) ? Math.round(x * 100) + "%" : "–";
-}
+import { pct, plural } from "../lib/format.js";
 
 /**
  * intervalText writes a 95% interval as "73–93%", "" for none.
@@ -29,26 +24,26 @@ export const FEW = 20;
 
 /**
  * lead is the chart's first sentence: how many decided cases the judge caught.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  */
 export function lead(overall) {
   const c = overall.catch;
   if (!c.n) return overall.total ? "No case was decided: the judge's answers said nothing of them (see the undetermined cases)." : "No case has been judged yet.";
-  return `The judge caught ${c.k} of the ${c.n} case${c.n === 1 ? "" : "s"} it decided (${pctText(c.rate)}; with 95% confidence between ${intervalText(c.ci).replace("–", "% and ")}).`;
+  return `The judge caught ${c.k} of the ${plural(c.n, "case")} it decided (${pct(c.rate, 0)}; with 95% confidence between ${intervalText(c.ci).replace("–", "% and ")}).`;
 }
 
 /**
  * reading says how to read the overall catch rate against the published figures: they measure
  * other things (agreement with people, hard benchmark pairs), while a check-up's cases are plain
  * and have one right verdict each, so a good judge should score clearly above them.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @returns {string}
  */
 export function reading(overall) {
   const c = overall.catch;
   if (!c.n || !c.ci || c.rate === null) return "";
   const [lo, hi] = c.ci;
-  if (!overall.missed) return lo >= 0.9 ? "It missed none: it catches these failures reliably." : `It missed none; over ${c.n} decided cases the true rate could still be as low as ${pctText(lo)}.`;
+  if (!overall.missed) return lo >= 0.9 ? "It missed none: it catches these failures reliably." : `It missed none; over ${c.n} decided cases the true rate could still be as low as ${pct(lo, 0)}.`;
   if (lo >= 0.9) return "It catches these failures reliably. Each case is built to have one right verdict, so this is what a judge you can rely on looks like.";
   if (hi < 0.55)
     return "That is no better than the best judge on a benchmark of deliberately hard pairs (about 55%), and these cases are plain ones: on this material, the judge's verdicts cannot be trusted to catch these failures.";
@@ -60,7 +55,7 @@ export function reading(overall) {
  * standing flags the overall catch rate in two words, by the same bands reading uses: reliable
  * (the interval's low end at 90% or more), none missed (fewer cases, all caught), catches most
  * (80% or more), misses many; null before a case is decided.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @returns {{kind: "good"|"fair"|"poor", text: string} | null}
  */
 export function standing(overall) {
@@ -75,7 +70,7 @@ export function standing(overall) {
 /**
  * leftOut says what the catch rate does not count: undetermined cases, failed calls, cases not
  * judged yet; "" when nothing is left out.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  * @param {{pending: number, errors: number}} g
  */
 export function leftOut(overall, g) {
@@ -91,7 +86,7 @@ export function leftOut(overall, g) {
 
 /**
  * firmness warns that an interval over few decided cases is wide; "" otherwise.
- * @param {import("../types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow} overall
  */
 export function firmness(overall) {
   const n = overall.catch.n;
@@ -102,7 +97,7 @@ export function firmness(overall) {
 /**
  * weakModes names the failure modes the judge misses most of: those whose catch rate is below
  * one half with an interval that stays below 0.8; "" when there are none.
- * @param {import("../types.js").CheckupRow[]} rows
+ * @param {import("../api/types.js").CheckupRow[]} rows
  * @param {Map<string, ModeLine>} names
  */
 export function weakModes(rows, names) {
@@ -114,8 +109,8 @@ export function weakModes(rows, names) {
 
 /**
  * meaning is the chart's sentences, in order, none empty.
- * @param {import("../types.js").CheckupRow} overall
- * @param {import("../types.js").CheckupRow[]} rows
+ * @param {import("../api/types.js").CheckupRow} overall
+ * @param {import("../api/types.js").CheckupRow[]} rows
  * @param {Map<string, ModeLine>} names
  * @param {{pending: number, errors: number}} g
  * @returns {string[]}
@@ -126,17 +121,17 @@ export function meaning(overall, rows, names, g) {
 
 /**
  * modeRate writes one failure mode's catch rate and interval: "90% (70–97%)", or why there is none.
- * @param {import("../types.js").CheckupRow} row
+ * @param {import("../api/types.js").CheckupRow} row
  */
 export function modeRate(row) {
   const c = row.catch;
-  return c.rate === null ? "no case decided" : `${pctText(c.rate)} (${intervalText(c.ci)})`;
+  return c.rate === null ? "no case decided" : `${pct(c.rate, 0)} (${intervalText(c.ci)})`;
 }
 
 /**
  * expectedWords says what a case's verdict must be: the expectation's own words, but a claim's
  * id left out ("the added claim ungrounded"), since every case names its claim alike.
- * @param {any} expect a case's expect (types.js CheckupExpect)
+ * @param {any} expect a case's expect (api/trusttypes.js CheckupExpect)
  * @returns {string}
  */
 export function expectedWords(expect) {

@@ -8,8 +8,8 @@
 // framework: the text is the textarea's value, and everything drawn from it goes through
 // textContent.
 
-import { h, replace, selectSpan } from "../dom.js";
-import { lineStarts } from "./spec.js";
+import { h, replace, selectSpan } from "../lib/dom.js";
+import { lineStarts } from "./specedit.js";
 
 /**
  * @typedef {{severity: string, code?: string, message: string, path?: string, line?: number, col?: number, len?: number}} Check

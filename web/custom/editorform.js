@@ -3,12 +3,12 @@
 // settings (outputform.js), and the checks shown where they point. The preview pane's elements are
 // made here too, so the two columns are laid out in one place; preview.js fills them.
 
-import { h, replace, uid, confirmButton } from "../dom.js";
-import { autoGrow } from "../form.js";
+import { h, replace, uid, confirmButton } from "../lib/dom.js";
+import { autoGrow } from "../lib/form.js";
 import { templateEditor } from "./editor.js";
 import { outputForm } from "./outputform.js";
-import { copyOf, templatesOf, removeField } from "./spec.js";
-import { builtinKinds } from "../evaluatorspec.js";
+import { copyOf, templatesOf, removeField } from "./specedit.js";
+import { builtinKinds } from "../api/specrules.js";
 import { checkupForm } from "../checkup/specform.js";
 
 const ROLES = ["system", "user", "assistant"];

@@ -2,9 +2,8 @@
 // new ones from scratch, from a starter or a built-in duplicated, imported from and exported to
 // .json files.
 
-import { h, replace, uid } from "../dom.js";
-import { download } from "../batch/format.js";
-import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf, ID_RE } from "./spec.js";
+import { h, replace, uid, download } from "../lib/dom.js";
+import { blankSpec, copyOf, freeId, exportFile, readImport, importProblem, sampleOf, labelOf, ID_RE } from "./specedit.js";
 
 /**
  * evaluatorList makes the list card (listCard, to be placed by the view) and its functions,

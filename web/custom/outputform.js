@@ -2,8 +2,8 @@
 // judge writes, and that kind's settings. Each field carries the path the core's checks name it by
 // (data-path="output.pass_at"), so a check is shown under the field it is about.
 
-import { h, replace, uid } from "../dom.js";
-import { OUTPUT_KINDS, defaultOutput } from "./spec.js";
+import { h, replace, uid } from "../lib/dom.js";
+import { OUTPUT_KINDS, defaultOutput } from "./specedit.js";
 
 const KIND_WORDS = {
   "yes-no": "Yes or no",

@@ -2,11 +2,12 @@
 // prompt rendered with them, the verdict of a pasted judge answer, drawn as Evaluate draws it, and
 // the evaluator's example: the sample and answer saved as it when the user says so, loaded back.
 
-import { h, replace, badge, selectSpan } from "../dom.js";
-import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../form.js";
-import { checksView } from "../verdicts.js";
-import { engineNote } from "../engine.js";
-import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./spec.js";
+import { h, replace, badge, selectSpan } from "../lib/dom.js";
+import { buildForm, fromInputs, toInputs, missingRequired, listWords } from "../lib/form.js";
+import { checksView } from "../verdict/render.js";
+import { engineNote } from "../shell/enginestatus.js";
+import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./specedit.js";
+import { fmtInt } from "../lib/format.js";
 
 /**
  * previewPane makes the preview pane's drawing functions, working on the view's shared context.
@@ -133,7 +134,7 @@ export function previewPane(ctx) {
       el,
       (r.checks || r.warnings || []).map((/** @type {any} */ w) => h("p", { class: "msg-warning", text: "⚠ " + (typeof w === "string" ? w : w.message) })),
       messages.map((/** @type {any} */ m) => h("div", { class: "preview-msg" }, h("div", { class: "preview-role", text: m.role }), h("pre", { class: "prompt mono", dataset: { ref: "custom-rendered" }, tabIndex: 0, attrs: { "aria-label": `Rendered ${m.role} message` }, text: m.content }))),
-      h("p", { class: "hint", text: `${messages.reduce((n, m) => n + m.content.length, 0).toLocaleString()} characters · about ${Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4).toLocaleString()} tokens` }),
+      h("p", { class: "hint", text: `${fmtInt(messages.reduce((n, m) => n + m.content.length, 0))} characters · about ${Math.ceil(messages.reduce((n, m) => n + m.content.length, 0) / 4).toLocaleString()} tokens` }),
     );
     verdict();
   }

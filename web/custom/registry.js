@@ -1,5 +1,5 @@
 // registry.js: every evaluator the page offers, the built-ins and the user's own, in one list the
-// views draw their pickers from. The user's are read from this browser's storage (store.js) as the
+// views draw their pickers from. The user's are read from this browser's storage (evaluatorstore.js) as the
 // page starts, while the page draws the built-ins (start: the first paint does not wait for
 // IndexedDB), are added to what is drawn when they are in, before the engine is ready, and are
 // defined in the engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes
@@ -9,10 +9,10 @@
 // A description object keeps its identity while its evaluator is edited (its fields are replaced
 // in place), so a view holding it sees the new title, inputs and words without being redrawn.
 
-import { openCustomStore, MemoryStore } from "./store.js";
-import { describe, hasExampleIn } from "./spec.js";
+import { openCustomStore, MemoryStore } from "./evaluatorstore.js";
+import { describe, hasExampleIn } from "./specedit.js";
 
-/** @typedef {import("./store.js").EvaluatorRecord & {ok?: boolean, error?: any, problems?: any[]}} Rec */
+/** @typedef {import("./evaluatorstore.js").EvaluatorRecord & {ok?: boolean, error?: any, problems?: any[]}} Rec */
 
 /** @type {EvaluatorRegistry|null} the registry open() made last: the page's (app.js opens one) */
 let opened = null;
@@ -45,13 +45,13 @@ export function errorCheck(e) {
 export class EvaluatorRegistry extends EventTarget {
   /**
    * @param {any[]} builtins the built-ins' descriptions (evaluators.json or rj.evaluators())
-   * @param {import("./store.js").CustomStore|MemoryStore|null} store null while start reads it
+   * @param {import("./evaluatorstore.js").CustomStore|MemoryStore|null} store null while start reads it
    * @param {Rec[]} records
    */
   constructor(builtins, store, records) {
     super();
     this.builtins = builtins;
-    /** @type {import("./store.js").CustomStore|MemoryStore|null} null until start has opened it */
+    /** @type {import("./evaluatorstore.js").CustomStore|MemoryStore|null} null until start has opened it */
     this.store = store;
     /** @type {Promise<void>} resolves once the stored evaluators are in (see start) */
     this.loaded = Promise.resolve();
@@ -104,7 +104,7 @@ export class EvaluatorRegistry extends EventTarget {
 
   /**
    * adopt takes the stored evaluators read by start, quietly (see start).
-   * @param {import("./store.js").CustomStore|MemoryStore} store @param {Rec[]} records
+   * @param {import("./evaluatorstore.js").CustomStore|MemoryStore} store @param {Rec[]} records
    */
   adopt(store, records) {
     this.store = store;
@@ -250,7 +250,7 @@ export class EvaluatorRegistry extends EventTarget {
     } else this.define(rec);
     this.changed();
     const stored = { id: rec.id, spec: rec.spec, sample: rec.sample, answer: rec.answer, ok: rec.ok, createdAt: rec.createdAt, updatedAt: rec.updatedAt };
-    const store = /** @type {import("./store.js").CustomStore|MemoryStore} */ (this.store);
+    const store = /** @type {import("./evaluatorstore.js").CustomStore|MemoryStore} */ (this.store);
     if (oldId && oldId !== rec.id) await store.rename(oldId, stored);
     else await store.put(stored);
   }
@@ -267,7 +267,7 @@ export class EvaluatorRegistry extends EventTarget {
     this.descs.delete(id);
     if (this.rj) safe(() => this.rj.undefine(id));
     this.changed();
-    await /** @type {import("./store.js").CustomStore|MemoryStore} */ (this.store).delete(id);
+    await /** @type {import("./evaluatorstore.js").CustomStore|MemoryStore} */ (this.store).delete(id);
   }
 
   /**

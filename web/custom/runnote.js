@@ -2,7 +2,7 @@
 // definition as the run recorded it, and whether it has been edited or deleted since (the run
 // keeps being shown and resumed with the recorded one: registry.js forRun).
 
-import { h } from "../dom.js";
+import { h } from "../lib/dom.js";
 
 /**
  * usedEvaluator is the run card's "Evaluator used" disclosure for run, or null when the run's

@@ -13,13 +13,13 @@
 // (evaluatorlist.js), the editor form (editorform.js) and the preview pane (preview.js) draw
 // their parts from one shared context, Ctx, through which they also call each other.
 
-import { h, replace, debounce, addStylesheet } from "../dom.js";
-import { fromInputs, toInputs } from "../form.js";
-import { engineNote } from "../engine.js";
+import { h, replace, debounce, addStylesheet } from "../lib/dom.js";
+import { fromInputs, toInputs } from "../lib/form.js";
+import { engineNote } from "../shell/enginestatus.js";
 import { evaluatorList } from "./evaluatorlist.js";
 import { editorForm } from "./editorform.js";
 import { previewPane } from "./preview.js";
-import { describe, cleanInputs, syncInputs, sampleOf, ID_RE } from "./spec.js";
+import { describe, cleanInputs, syncInputs, sampleOf, ID_RE } from "./specedit.js";
 
 const CHECK_MS = 150; // re-check this long after the last keystroke
 
@@ -34,14 +34,14 @@ const CHECK_MS = 150; // re-check this long after the last keystroke
  * Ctx is what the view's parts share: the view's arguments, the open evaluator (cur, null when
  * none), the editor's elements by role (parts), whether an edit waits for its debounce (pending),
  * and every part's functions, so that one part can redraw another's.
- * @typedef {{engine: import("../engine.js").Engine, registry: Registry, state: import("../state.js").State, renderVerdict: Function,
+ * @typedef {{engine: import("../shell/enginestatus.js").Engine, registry: Registry, state: import("../shell/state.js").State, renderVerdict: Function,
  *   prefs: () => any, editorEl: HTMLElement, cur: Open|null, parts: Record<string, HTMLElement>, pending: boolean, [fn: string]: any}} Ctx
  */
 
 /**
  * mount builds the view into root.
  * @param {HTMLElement} root
- * @param {{engine: import("../engine.js").Engine, registry: Registry, state: import("../state.js").State, renderVerdict: Function}} ctx
+ * @param {{engine: import("../shell/enginestatus.js").Engine, registry: Registry, state: import("../shell/state.js").State, renderVerdict: Function}} ctx
  */
 export async function mount(root, { engine, registry, state, renderVerdict }) {
   ensureStylesheet();

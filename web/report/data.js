@@ -4,11 +4,11 @@
 // page's settings or the run's record: a key, an endpoint's address (which may carry a user, a
 // password or a `?api-key=`) and request headers never reach a report.
 
-import { summaryCards } from "../batch/summary.js";
-import { causeOf, reasonOf, judgedInput, statusOf } from "../batch/status.js";
+import { causeOf, reasonOf, judgedInput, statusOf } from "../results/status.js";
 import { repeatNote } from "../stats/consistency.js";
 import { scoreWords, judgeReasons } from "../verdict/words.js";
 import { ORDER_WORDS } from "../checkup/position.js";
+import { summaryCards } from "../results/summarywords.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -67,7 +67,7 @@ export const REPORT_FORMAT = 1;
  * @property {string} where where the calls went, as the page says it, host only
  * @property {Object<string, number|boolean|string>} params model parameters (temperature, max tokens, …)
  * @property {{state: string, startedAt: string, total: number, done: number, threshold: number|null, repeats: number} | null} run
- * @property {{cards: import("../batch/summary.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
+ * @property {{cards: import("../results/summarywords.js").SummaryCard[], histogram: any, causes: {cause: string, count: number}[]} | null} summary
  * @property {Object<string, any>} panels trust panels' data by name ("checkup", "agreement", "consistency", "position"), where the run has it
  * @property {string|null} [labelColumn] the run's human label column, when it has one (rows carry label and agrees)
  * @property {ReportRow[]} rows
@@ -289,7 +289,7 @@ export function rowOf(ev, item, r, status, threshold, index) {
  * @param {any} a.ev its evaluator
  * @param {any[]} a.items its rows as mapped
  * @param {Array<any>} a.results by row index
- * @param {import("../batch/counts.js").RunCounts} a.counts
+ * @param {import("../results/counts.js").RunCounts} a.counts
  * @param {string} a.state the run's state (done, paused, cancelled, …)
  * @param {number|null} [a.threshold]
  * @param {string} [a.version]

@@ -1,50 +1,24 @@
-// download.js: "Download report" in the page, for a batch run (the Batch view's open run, finished
-// or paused) and for one evaluation (the Evaluate view). It gathers the report's data (data.js)
-// from what the page holds, picking fields one by one (no key, no endpoint address), builds the
-// file (build.js) and saves it. Loaded on the first click (a dynamic import), never with the page.
+// download.js: "Download report" in the page for one evaluation (the Evaluate view), and the saving
+// of any report (a batch run's is gathered by batch/runreport.js). It gathers the report's data
+// (data.js) from what the page holds, picking fields one by one (no key, no endpoint address),
+// builds the file (build.js) and saves it. Loaded on the first click (a dynamic import), never
+// with the page.
 
-import { batchReportData, singleReportData } from "./data.js";
+import { singleReportData } from "./data.js";
 import { buildReport, pageCSS, reportName } from "./build.js";
-import { download, ensureStylesheet } from "../batch/format.js";
-import { prefsOf, thresholdOf } from "../batch/prefs.js";
-import { modelParams } from "../modelparams.js";
-import { readLabels } from "../stats/labels.js";
-import { agreementData, rowAgreement } from "../stats/agreement.js";
-import { consistencyData } from "../stats/consistency.js";
-import { wordFor } from "../batch/format.js";
-import { isCheckup, checkupView } from "../checkup/data.js";
-import { positionData } from "../checkup/position.js";
-import { ensureStylesheet as ensureCheckupStylesheet } from "../checkup/runpanel.js";
-import { checkupReferences } from "../checkupreferences.js";
+import { addStylesheet, download } from "../lib/dom.js";
+import { modelParams } from "../model/modelparams.js";
 
 /**
- * firstPrompt is what the judge got for the run's first row that renders (its prompt and every
- * message, a system message too), or nulls.
- * @param {any} rj
- * @param {string} id
- * @param {any[]} items
- * @returns {{prompt: string|null, messages: {role: string, content: string}[]|null}}
+ * stylesReady resolves once the Batch view's stylesheets are in the page (its rows, cards and
+ * check-up chart are drawn with them), so pageCSS finds them; a stylesheet that does not load is
+ * left out.
  */
-function firstPrompt(rj, id, items) {
-  for (const it of items.slice(0, 50)) {
-    if (!it || !it.inputs) continue;
-    try {
-      const r = rj.render(id, it.inputs);
-      return { prompt: r.prompt, messages: r.messages || null };
-    } catch {
-      // a row that does not render: the next one
-    }
-  }
-  return { prompt: null, messages: null };
-}
-
-/**
- * stylesReady resolves once the Batch view's stylesheet is in the page (its rows and cards are
- * drawn with it), so pageCSS finds it; a stylesheet that does not load is left out.
- */
-async function stylesReady() {
-  ensureStylesheet();
-  ensureCheckupStylesheet();
+export async function stylesReady() {
+  // batch.css and checkup.css, as the Batch view adds them (batch/words.js and checkup/runpanel.js
+  // ensureStylesheet): a report of one evaluation is drawn with them too.
+  addStylesheet(new URL("../batch/batch.css", import.meta.url).href, "batch-css");
+  addStylesheet(new URL("../checkup/checkup.css", import.meta.url).href, "checkup-css");
   for (const ref of ["batch-css", "checkup-css"]) {
     const link = /** @type {HTMLLinkElement|null} */ (document.querySelector(`link[data-ref="${ref}"]`));
     if (!link || link.sheet) continue;
@@ -57,87 +31,10 @@ async function stylesReady() {
 }
 
 /**
- * trustPanels is the data of the open run's trust panels, as the Batch view draws them: agreement
- * when the run has a human label column, consistency when it judged each row several times, the
- * check-up's chart for a check-up, position bias for a run judged in both orders.
- * @param {any} rj
- * @param {import("../batch/run.js").OpenRun} cur
- * @param {import("../batch/counts.js").RunCounts} counts
- * @param {number|null} threshold
- * @returns {{panels: Object<string, any>, labels: import("./data.js").RowLabels|null}} labels: per row, for the rows' lines and filters
- */
-function trustPanels(rj, cur, counts, threshold) {
-  /** @type {Object<string, any>} */
-  const panels = {};
-  /** @type {import("./data.js").RowLabels|null} */
-  let rowLabels = null;
-  const run = /** @type {any} */ (cur.run);
-  const column = run.label && run.label.column;
-  if (column) {
-    const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column, run.label.yes);
-    const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
-    const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0, score: cur.ev ? cur.ev.score : null });
-    if (data) panels.agreement = data;
-    if (labels.kind) rowLabels = { column, kind: labels.kind, values: labels.values, agrees: rowAgreement(labels, counts.status) };
-  }
-  if (run.settings && run.settings.repeats > 1) {
-    const data = consistencyData(rj, cur.results, threshold, run.total, cur.ev ? cur.ev.words || null : null);
-    if (data) panels.consistency = data;
-  }
-  // A check-up's chart, its missed cases drawn in place; a run judged in both orders, its position bias.
-  if (isCheckup(run)) {
-    const { grades, ...view } = checkupView(rj, cur, { references: checkupReferences, details: true });
-    panels.checkup = view;
-  }
-  if (run.settings && run.settings.orders === 2) {
-    const data = positionData(rj, cur.results, run.settings.repeats || 1);
-    if (data) panels.position = data;
-  }
-  return { panels, labels: rowLabels };
-}
-
-/**
- * runReportData is the report's data of an open run (the Batch view's, or the command line's,
- * cli/report.mjs): its rows and counts, the trust panels the Batch view draws for it, and its
- * first row's prompt.
- * @param {{rj: any, cur: {run: any, ev: any, items: any[], results: any[]}, counts: import("../batch/counts.js").RunCounts, state: string, threshold: number|null, panels?: Object<string, any>}} o
- * @returns {import("./data.js").ReportData}
- */
-export function runReportData({ rj, cur, counts, state, threshold, panels = {} }) {
-  const trust = trustPanels(rj, /** @type {any} */ (cur), counts, threshold);
-  return batchReportData({
-    run: cur.run,
-    ev: cur.ev,
-    items: cur.items,
-    results: cur.results,
-    counts,
-    state,
-    threshold,
-    version: rj.version,
-    ...firstPrompt(rj, cur.ev.id, cur.items),
-    panels: { ...trust.panels, ...panels },
-    labels: trust.labels,
-  });
-}
-
-/**
- * batchReport builds the report of the Batch view's open run and returns {name, html}.
- * @param {{controller: import("../batch/run.js").RunController, state: import("../state.js").State, rj: any, panels?: Object<string, any>}} ctx
- */
-export async function batchReport({ controller, state, rj, panels = {} }) {
-  const cur = controller.current;
-  if (!cur) throw new Error("no run is open");
-  const counts = /** @type {import("../batch/counts.js").RunCounts} */ (controller.counts());
-  const data = runReportData({ rj, cur, counts, state: controller.state(), threshold: thresholdOf(prefsOf(state)), panels });
-  await stylesReady();
-  return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };
-}
-
-/**
  * singleReport builds the report of one evaluation and returns {name, html}. prompt and messages
  * are the render's (rj.render: the last user message, and every message); model is the model
  * that answered (a call's), or "" for an answer pasted by hand.
- * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../state.js").State, prompt: string|null, messages?: {role: string, content: string}[]|null, model?: string}} ctx
+ * @param {{rj: any, ev: any, inputs: any, answer: string, state: import("../shell/state.js").State, prompt: string|null, messages?: {role: string, content: string}[]|null, model?: string}} ctx
  */
 export async function singleReport({ rj, ev, inputs, answer, state, prompt, messages = null, model = "" }) {
   const ep = state.endpoint();

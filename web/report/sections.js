@@ -4,58 +4,22 @@
 // set with textContent or setAttribute, never parsed as markup; serializing the document escapes it.
 //
 // SECTIONS is the report, in order. The trust panels (a check-up's chart, agreement with human
-// labels, repeat consistency, position bias in both orders) are drawn by the builders in PANELS, by the key of data.panels they draw: a run that
-// has that data gets the panel, any other gets none.
+// labels, repeat consistency, position bias in both orders) are drawn by the builders in PANELS,
+// by the key of data.panels they draw: a run that has that data gets the panel, any other gets none.
 
-import { histogramSVG } from "../batch/chart.js";
-import { causesList } from "../batch/summary.js";
-import { STATE_WORDS, wordFor, fmtInt, fmtNum, clip, cellText } from "../batch/format.js";
+import { histogramSVG } from "../stats/histogram.js";
 import { agreementPanel } from "../stats/agreement.js";
 import { consistencyPanel } from "../stats/consistency.js";
 import { checkupPanel } from "../checkup/chart.js";
 import { caseDetail } from "../checkup/casedetail.js";
 import { positionPanel } from "../checkup/position.js";
+import { causesList } from "../stats/figures.js";
+import { wordFor, stateBadge } from "../verdict/statebadge.js";
+import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
+import { hIn } from "../lib/dom.js";
 
 /** @typedef {import("./data.js").ReportData} ReportData */
 /** @typedef {(doc: Document, data: ReportData) => Element | null} Section */
-
-/**
- * el builds an element in doc. props: class, text (textContent), dataset, attrs (attributes); children:
- * nodes, strings (text nodes), arrays; null and false are skipped.
- * @param {Document} doc
- * @param {string} tag
- * @param {{class?: string, text?: string|number, dataset?: Object<string, string>, attrs?: Object<string, string|number|boolean|null|undefined>}} [props]
- * @param {...any} children
- * @returns {HTMLElement}
- */
-export function el(doc, tag, props = {}, ...children) {
-  const e = doc.createElement(tag);
-  if (props.class) e.className = props.class;
-  if (props.text !== undefined) e.textContent = String(props.text);
-  if (props.dataset) Object.assign(e.dataset, props.dataset);
-  for (const [k, v] of Object.entries(props.attrs || {})) if (v !== undefined && v !== null && v !== false) e.setAttribute(k, v === true ? "" : String(v));
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(typeof c === "object" ? c : doc.createTextNode(String(c)));
-  }
-  return e;
-}
-
-/**
- * badgeEl is a row state as a badge: icon, the evaluator's word, colour; undetermined and error
- * rows say their cause. The page's words and icons (batch/format.js STATE_WORDS).
- * @param {Document} doc
- * @param {string} status
- * @param {string|null} cause
- * @param {{words?: {passed?: string, failed?: string}}} ev
- * @param {string} [size] "badge-small" or "badge-big"
- */
-export function badgeEl(doc, status, cause, ev, size = "badge-small") {
-  const w = STATE_WORDS[/** @type {keyof typeof STATE_WORDS} */ (status)] || STATE_WORDS.pending;
-  let word = wordFor(status, ev);
-  if ((status === "undetermined" || status === "error") && cause) word += " — " + cause;
-  return el(doc, "span", { class: `badge ${size} ${w.cls}`, dataset: { state: status } }, el(doc, "span", { class: "badge-icon", text: w.icon, attrs: { "aria-hidden": "true" } }), el(doc, "span", { class: "badge-word", text: word }));
-}
 
 /** dateText writes an ISO time as people read it, in UTC so the file says the same everywhere. */
 function dateText(iso) {
@@ -74,14 +38,14 @@ export function headerSection(doc, data) {
     data.run ? ["Run", `started ${dateText(data.run.startedAt)} · ${runWords(data.run)}`] : null,
     ["Report", `made ${dateText(data.generatedAt)} with ragjudge ${data.version || "(version unknown)"}`],
   ].filter((x) => x !== null);
-  return el(
+  return hIn(
     doc,
     "header",
     { class: "rp-header", dataset: { ref: "report-header" } },
-    el(doc, "p", { class: "rp-brand" }, el(doc, "span", { class: "logo", text: "⚖", attrs: { "aria-hidden": "true" } }), " ragjudge report"),
-    el(doc, "h1", { class: "rp-title", text: data.title }),
-    ev.description ? el(doc, "p", { class: "desc", text: ev.description }) : null,
-    el(doc, "dl", { class: "rp-facts" }, facts.map(([k, v]) => [el(doc, "dt", { text: k }), el(doc, "dd", { text: v })])),
+    hIn(doc, "p", { class: "rp-brand" }, hIn(doc, "span", { class: "logo", text: "⚖", attrs: { "aria-hidden": "true" } }), " ragjudge report"),
+    hIn(doc, "h1", { class: "rp-title", text: data.title }),
+    ev.description ? hIn(doc, "p", { class: "desc", text: ev.description }) : null,
+    hIn(doc, "dl", { class: "rp-facts" }, facts.map(([k, v]) => [hIn(doc, "dt", { text: k }), hIn(doc, "dd", { text: v })])),
   );
 }
 
@@ -117,24 +81,24 @@ export function promptBelowSection(doc, data) {
 function promptCard(doc, data) {
   const ev = data.evaluator;
   if (!ev.template && !data.prompt) return null;
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "card rp-prompt", dataset: { ref: "report-prompt" } },
-    el(doc, "h2", { class: "card-title", text: "The judge's prompt" }),
+    hIn(doc, "h2", { class: "card-title", text: "The judge's prompt" }),
     ev.template
-      ? el(doc, "details", { attrs: { open: true } }, el(doc, "summary", { text: `Template (${ev.dialect || "template"}), as this custom evaluator defines it` }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: ev.template, attrs: { tabindex: 0 } }))
-      : el(doc, "p", { class: "hint", text: `The built-in prompt "${ev.id}" of ragjudge ${data.version}, in ${ev.dialect === "format" ? "Python str.format" : "Jinja"}.` }),
+      ? hIn(doc, "details", { attrs: { open: true } }, hIn(doc, "summary", { text: `Template (${ev.dialect || "template"}), as this custom evaluator defines it` }), hIn(doc, "pre", { class: "mono rp-pre rp-scroll", text: ev.template, attrs: { tabindex: 0 } }))
+      : hIn(doc, "p", { class: "hint", text: `The built-in prompt "${ev.id}" of ragjudge ${data.version}, in ${ev.dialect === "format" ? "Python str.format" : "Jinja"}.` }),
     data.prompt
-      ? el(
+      ? hIn(
           doc,
           "details",
           { attrs: { open: data.kind === "single" } },
-          el(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }),
+          hIn(doc, "summary", { text: data.kind === "single" ? "The prompt as the judge received it" : "The prompt as the judge received it for row 1" }),
           // Every message the judge got, each under its role, where there is more than the prompt.
           data.messages && data.messages.length > 1
-            ? data.messages.map((m) => el(doc, "div", { class: "rp-msg", dataset: { ref: "report-message", role: m.role } }, el(doc, "div", { class: "prompt-role", text: m.role }), el(doc, "pre", { class: "mono rp-pre rp-scroll", text: m.content, attrs: { tabindex: 0 } })))
-            : el(doc, "pre", { class: "mono rp-pre rp-scroll", text: data.prompt, attrs: { tabindex: 0 } }),
+            ? data.messages.map((m) => hIn(doc, "div", { class: "rp-msg", dataset: { ref: "report-message", role: m.role } }, hIn(doc, "div", { class: "prompt-role", text: m.role }), hIn(doc, "pre", { class: "mono rp-pre rp-scroll", text: m.content, attrs: { tabindex: 0 } })))
+            : hIn(doc, "pre", { class: "mono rp-pre rp-scroll", text: data.prompt, attrs: { tabindex: 0 } }),
         )
       : null,
   );
@@ -144,18 +108,18 @@ function promptCard(doc, data) {
 export function summarySection(doc, data) {
   const s = data.summary;
   if (!s) return null;
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "card rp-summary", dataset: { ref: "report-summary" } },
-    el(doc, "h2", { class: "card-title", text: "Summary" }),
-    el(doc, "div", { class: "stats" }, s.cards.map((c) => el(doc, "div", { class: "stat", dataset: { ref: c.ref } }, el(doc, "div", { class: "stat-value", text: c.value }), el(doc, "div", { class: "stat-label", text: c.label }), el(doc, "div", { class: "hint", text: c.sub })))),
-    el(
+    hIn(doc, "h2", { class: "card-title", text: "Summary" }),
+    hIn(doc, "div", { class: "stats" }, s.cards.map((c) => hIn(doc, "div", { class: "stat", dataset: { ref: c.ref } }, hIn(doc, "div", { class: "stat-value", text: c.value }), hIn(doc, "div", { class: "stat-label", text: c.label }), hIn(doc, "div", { class: "hint", text: c.sub })))),
+    hIn(
       doc,
       "div",
       { class: "summary-row" },
-      el(doc, "div", { class: "summary-block" }, el(doc, "h3", { class: "sub-title", text: "Score histogram" }), s.histogram ? histogramSVG(s.histogram, { doc }) : el(doc, "p", { class: "hint", text: "No scores." })),
-      el(doc, "div", { class: "summary-block" }, el(doc, "h3", { class: "sub-title", text: "Undetermined and errors, by cause" }), causesList(doc, s.causes)),
+      hIn(doc, "div", { class: "summary-block" }, hIn(doc, "h3", { class: "sub-title", text: "Score histogram" }), s.histogram ? histogramSVG(s.histogram, { doc }) : hIn(doc, "p", { class: "hint", text: "No scores." })),
+      hIn(doc, "div", { class: "summary-block" }, hIn(doc, "h3", { class: "sub-title", text: "Undetermined and errors, by cause" }), causesList(doc, s.causes)),
     ),
   );
 }
@@ -185,7 +149,7 @@ export function panelsSection(doc, data) {
     const e = build(doc, panel);
     if (e) drawn.push(e);
   }
-  return drawn.length ? el(doc, "section", { class: "card rp-panels", dataset: { ref: "report-panels" } }, el(doc, "h2", { class: "card-title", text: "Trusting the judge" }), drawn) : null;
+  return drawn.length ? hIn(doc, "section", { class: "card rp-panels", dataset: { ref: "report-panels" } }, hIn(doc, "h2", { class: "card-title", text: "Trusting the judge" }), drawn) : null;
 }
 
 /** FILTERS are the row filters, as the page's table has them. */
@@ -211,8 +175,8 @@ const TRUST_FILTERS = [
  * @param {any} v
  */
 function valueEl(doc, v) {
-  if (Array.isArray(v)) return el(doc, "ol", { class: "rp-list" }, v.map((x) => el(doc, "li", {}, x && typeof x === "object" && typeof x.text === "string" ? [x.title || x.id ? el(doc, "strong", { text: (x.title || x.id) + ": " }) : null, x.text] : cellText(x))));
-  return el(doc, "div", { class: "rp-text", text: cellText(v) });
+  if (Array.isArray(v)) return hIn(doc, "ol", { class: "rp-list" }, v.map((x) => hIn(doc, "li", {}, x && typeof x === "object" && typeof x.text === "string" ? [x.title || x.id ? hIn(doc, "strong", { text: (x.title || x.id) + ": " }) : null, x.text] : cellText(x))));
+  return hIn(doc, "div", { class: "rp-text", text: cellText(v) });
 }
 
 /**
@@ -226,56 +190,56 @@ function valueEl(doc, v) {
  */
 export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const checks = row.checks.length
-    ? el(doc, "ul", { class: "checks" }, row.checks.map((c) => el(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, el(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
+    ? hIn(doc, "ul", { class: "checks" }, row.checks.map((c) => hIn(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, hIn(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
     : row.answers.length && row.status !== "error"
-      ? el(doc, "p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." })
+      ? hIn(doc, "p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." })
       : null;
   const reasons = row.reasons.length
-    ? el(
+    ? hIn(
         doc,
         "ul",
         { class: "rp-reasons" },
         row.reasons.map((x) =>
-          el(
+          hIn(
             doc,
             "li",
             { class: "rp-reason" + (x.state ? " v-" + x.state : "") },
-            el(doc, "strong", { text: (x.state === "pass" ? "✓ " : x.state === "fail" ? "✗ " : x.state ? "? " : "") + x.label }),
-            x.text ? [" ", el(doc, "span", { class: "rp-reason-text", text: x.text })] : null,
-            x.notes.length ? el(doc, "ul", {}, x.notes.map((n) => el(doc, "li", { text: n }))) : null,
+            hIn(doc, "strong", { text: (x.state === "pass" ? "✓ " : x.state === "fail" ? "✗ " : x.state ? "? " : "") + x.label }),
+            x.text ? [" ", hIn(doc, "span", { class: "rp-reason-text", text: x.text })] : null,
+            x.notes.length ? hIn(doc, "ul", {}, x.notes.map((n) => hIn(doc, "li", { text: n }))) : null,
           ),
         ),
       )
     : null;
-  const answers = row.answers.map((a, k) => [el(doc, "h3", { class: "rp-h", text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), el(doc, "pre", { class: "mono rp-pre", text: a })]);
-  const inputs = row.inputs.length ? [el(doc, "h3", { class: "rp-h", text: "Inputs" }), el(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [el(doc, "dt", { text: i.label }), el(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
-  const repeats = row.repeats.map((x) => [el(doc, "h3", { class: "rp-h", text: x.label }), x.answers.map((a) => el(doc, "pre", { class: "mono rp-pre", text: a }))]);
+  const answers = row.answers.map((a, k) => [hIn(doc, "h3", { class: "rp-h", text: k === 0 ? "The judge's answer" : "The judge's corrected answer (after one repair request)" }), hIn(doc, "pre", { class: "mono rp-pre", text: a })]);
+  const inputs = row.inputs.length ? [hIn(doc, "h3", { class: "rp-h", text: "Inputs" }), hIn(doc, "dl", { class: "rp-inputs" }, row.inputs.map((i) => [hIn(doc, "dt", { text: i.label }), hIn(doc, "dd", {}, valueEl(doc, i.value))]))] : null;
+  const repeats = row.repeats.map((x) => [hIn(doc, "h3", { class: "rp-h", text: x.label }), x.answers.map((a) => hIn(doc, "pre", { class: "mono rp-pre", text: a }))]);
   const labelled = !!labelColumn && row.label !== undefined && row.label !== null;
   const agreeText = row.agrees === true ? "✓ the judge agrees" : row.agrees === false ? "✗ the judge disagrees" : "";
   const labelLine = labelled
-    ? el(doc, "p", { class: "rp-label-line", dataset: { ref: "report-row-label" } }, el(doc, "strong", { text: `Human label (${labelColumn}): ` }), String(row.label), agreeText ? ` · ${agreeText}` : "")
+    ? hIn(doc, "p", { class: "rp-label-line", dataset: { ref: "report-row-label" } }, hIn(doc, "strong", { text: `Human label (${labelColumn}): ` }), String(row.label), agreeText ? ` · ${agreeText}` : "")
     : null;
-  const body = el(doc, "div", { class: "rp-body" }, labelLine, checks, reasons, answers, repeats, inputs, row.usage ? el(doc, "p", { class: "hint", text: row.usage }) : null);
+  const body = hIn(doc, "div", { class: "rp-body" }, labelLine, checks, reasons, answers, repeats, inputs, row.usage ? hIn(doc, "p", { class: "hint", text: row.usage }) : null);
   /** @type {Object<string, string>} */
   const rowData = { status: row.status, n: String(row.n) };
   if (labelled) rowData.agrees = row.agrees === null || row.agrees === undefined ? "" : String(row.agrees);
   if (row.split) rowData.split = "true";
   // One evaluation: its verdict is the report, shown whole under the big badge.
-  if (bare) return el(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
-  return el(
+  if (bare) return hIn(doc, "div", { class: "rp-row rp-bare", dataset: { status: row.status, n: String(row.n) } }, body);
+  return hIn(
     doc,
     "details",
     { class: "rp-row", dataset: rowData, attrs: { open } },
-    el(
+    hIn(
       doc,
       "summary",
       { class: labelled ? "rp-line rp-line-label" : "rp-line" },
-      el(doc, "span", { class: "rp-num", text: String(row.n) }),
-      badgeEl(doc, row.status, row.cause, ev),
-      el(doc, "span", { class: "rp-score", text: row.score === null ? "–" : fmtNum(row.score) }),
-      el(doc, "span", { class: "rp-clip", text: clip(row.text, 140) }),
-      labelled ? el(doc, "span", { class: "rp-label" + (row.agrees === false ? " rp-disagree" : ""), text: `label ${row.label}` + (row.agrees === false ? " ≠" : "") }) : null,
-      row.note ? el(doc, "span", { class: "rp-note", text: clip(row.note, 160) }) : null,
+      hIn(doc, "span", { class: "rp-num", text: String(row.n) }),
+      stateBadge(row.status, row.cause, ev, { doc }),
+      hIn(doc, "span", { class: "rp-score", text: row.score === null ? "–" : fmtNum(row.score) }),
+      hIn(doc, "span", { class: "rp-clip", text: clip(row.text, 140) }),
+      labelled ? hIn(doc, "span", { class: "rp-label" + (row.agrees === false ? " rp-disagree" : ""), text: `label ${row.label}` + (row.agrees === false ? " ≠" : "") }) : null,
+      row.note ? hIn(doc, "span", { class: "rp-note", text: clip(row.note, 160) }) : null,
     ),
     body,
   );
@@ -289,7 +253,7 @@ export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
  */
 function scoreEl(doc, w) {
   if (!w) return null;
-  return el(doc, "div", { class: "big-number", dataset: { ref: "report-score" } }, el(doc, "strong", { text: w.value }), w.words ? " " + w.words : null, w.exact ? el(doc, "span", { class: "exact", text: w.exact }) : null);
+  return hIn(doc, "div", { class: "big-number", dataset: { ref: "report-score" } }, hIn(doc, "strong", { text: w.value }), w.words ? " " + w.words : null, w.exact ? hIn(doc, "span", { class: "exact", text: w.exact }) : null);
 }
 
 /** @type {Section} */
@@ -302,40 +266,40 @@ export function rowsSection(doc, data) {
   const repeated = !!(data.run && data.run.repeats > 1);
   const trust = TRUST_FILTERS.filter(([k]) => (k === "split" ? repeated : !!data.labelColumn));
   const chips = [...FILTERS.filter(([k]) => k === "all" || counts.get(k)), ...trust].map(([k, label]) =>
-    el(
+    hIn(
       doc,
       "button",
       { class: "filter-chip", dataset: { f: k }, attrs: { type: "button", "aria-pressed": String(k === "all") } },
       k === "passed" || k === "failed" ? label + wordFor(k, data.evaluator) : label,
-      el(doc, "span", { class: "chip-count", text: " " + fmtInt(k === "all" ? data.rows.length : counts.get(k) || 0) }),
+      hIn(doc, "span", { class: "chip-count", text: " " + fmtInt(k === "all" ? data.rows.length : counts.get(k) || 0) }),
     ),
   );
   const tools = single
     ? null
-    : el(
+    : hIn(
         doc,
         "div",
         { class: "rp-tools", dataset: { ref: "report-filters" } },
-        el(doc, "div", { class: "filters", attrs: { role: "group", "aria-label": "Show rows" } }, chips),
-        el(doc, "label", { class: "rp-search" }, "Find ", el(doc, "input", { class: "input", attrs: { type: "search", id: "rp-q", placeholder: "text in a row" } })),
-        el(doc, "button", { class: "btn btn-small", text: "Expand all", attrs: { type: "button", id: "rp-open" } }),
-        el(doc, "button", { class: "btn btn-small btn-ghost", text: "Collapse all", attrs: { type: "button", id: "rp-close" } }),
-        el(doc, "span", { class: "hint", text: `${fmtInt(data.rows.length)} rows`, attrs: { id: "rp-count", role: "status" } }),
+        hIn(doc, "div", { class: "filters", attrs: { role: "group", "aria-label": "Show rows" } }, chips),
+        hIn(doc, "label", { class: "rp-search" }, "Find ", hIn(doc, "input", { class: "input", attrs: { type: "search", id: "rp-q", placeholder: "text in a row" } })),
+        hIn(doc, "button", { class: "btn btn-small", text: "Expand all", attrs: { type: "button", id: "rp-open" } }),
+        hIn(doc, "button", { class: "btn btn-small btn-ghost", text: "Collapse all", attrs: { type: "button", id: "rp-close" } }),
+        hIn(doc, "span", { class: "hint", text: `${fmtInt(data.rows.length)} rows`, attrs: { id: "rp-count", role: "status" } }),
       );
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "card rp-rows", dataset: { ref: "report-rows" } },
-    el(doc, "h2", { class: "card-title", text: single ? "Verdict" : "Rows" }),
-    single ? el(doc, "div", { class: "verdict-head" }, badgeEl(doc, data.rows[0].status, data.rows[0].cause, data.evaluator, "badge-big"), scoreEl(doc, data.rows[0].scoreText)) : null,
+    hIn(doc, "h2", { class: "card-title", text: single ? "Verdict" : "Rows" }),
+    single ? hIn(doc, "div", { class: "verdict-head" }, stateBadge(data.rows[0].status, data.rows[0].cause, data.evaluator, { doc, size: "badge-big" }), scoreEl(doc, data.rows[0].scoreText)) : null,
     tools,
-    el(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single, data.labelColumn || null))),
+    hIn(doc, "div", { class: "rp-list-rows" }, data.rows.map((r) => rowEl(doc, r, data.evaluator, single, single, data.labelColumn || null))),
   );
 }
 
 /** @type {Section} */
 export function footSection(doc, data) {
-  return el(doc, "footer", { class: "foot rp-foot" }, el(doc, "span", { text: `ragjudge ${data.version}` }), el(doc, "span", { text: "A self-contained file: it loads nothing from anywhere and holds no key." }));
+  return hIn(doc, "footer", { class: "foot rp-foot" }, hIn(doc, "span", { text: `ragjudge ${data.version}` }), hIn(doc, "span", { text: "A self-contained file: it loads nothing from anywhere and holds no key." }));
 }
 
 /**

@@ -5,8 +5,10 @@
 // all as a pure function (doc, data) => Element, so that the Batch view and a report draw the
 // same panel.
 
-import { el, stat, pct, num, kappaWords } from "./make.js";
+import { stat, kappaWords } from "./figures.js";
 import { confusionTable, scatterSVG } from "./svg.js";
+import { pct, fmtNum, cut } from "../lib/format.js";
+import { hIn } from "../lib/dom.js";
 
 /** UNREADABLE_SHOWN: how many unreadable label cells the panel names. */
 const UNREADABLE_SHOWN = 8;
@@ -193,7 +195,7 @@ export function rowAgreement(labels, status) {
  * @param {number|null} k
  * @param {string} [reason] why κ is undefined
  * @param {{kappa_ci?: [number, number]|null, matrix?: {tt: number, tf: number, ft: number, ff: number}}} [a]
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
 export function kappaSentence(k, reason, a, words = null) {
   if (k === null) return `undefined: ${reason || "nothing to compare"}`;
@@ -214,14 +216,14 @@ export function kappaSentence(k, reason, a, words = null) {
  */
 export function kappaValue(a) {
   if (a.kappa === null || (a.matrix && singleClass(a.matrix))) return "κ –";
-  return "κ " + num(a.kappa);
+  return "κ " + fmtNum(a.kappa);
 }
 
 /**
  * singleClass says which side gave one class to every compared row ("" if neither): then
  * chance agreement equals the agreement seen and κ is 0 however well the judge does.
  * @param {{tt: number, tf: number, ft: number, ff: number}} m first letter judge, second human
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  */
 function singleClass(m, words = null) {
   const pass = `“${(words && words.passed) || "passed"}”`;
@@ -254,7 +256,7 @@ export function skippedLine(d) {
   }
   if (d.errors) parts.push(s(d.errors, d.errors === 1 ? "error" : "errors"));
   if (d.unreadable.length) {
-    const rows = d.unreadable.slice(0, UNREADABLE_SHOWN).map((u) => `row ${u.row} “${u.text.length > 24 ? u.text.slice(0, 23) + "…" : u.text}”`);
+    const rows = d.unreadable.slice(0, UNREADABLE_SHOWN).map((u) => `row ${u.row} “${cut(u.text, 24)}”`);
     parts.push(`${d.unreadable.length} unreadable label${d.unreadable.length === 1 ? "" : "s"} (${rows.join(", ")}${d.unreadable.length > UNREADABLE_SHOWN ? ", …" : ""})`);
   }
   if (d.pending) parts.push(s(d.pending, "not judged yet"));
@@ -273,26 +275,26 @@ export function skippedLine(d) {
  */
 export function agreementPanel(doc, d) {
   const so = d.running ? " so far" : "";
-  const head = el(doc, "h3", { class: "sub-title" }, `Agreement with human labels${so}: `, el(doc, "code", { text: d.column }));
-  const skipped = el(doc, "p", { class: "hint", dataset: { ref: "agreement-skipped" }, text: skippedLine(d) });
+  const head = hIn(doc, "h3", { class: "sub-title" }, `Agreement with human labels${so}: `, hIn(doc, "code", { text: d.column }));
+  const skipped = hIn(doc, "p", { class: "hint", dataset: { ref: "agreement-skipped" }, text: skippedLine(d) });
   if (d.kind === "number") return numericPanel(doc, d, head, skipped);
   const a = d.agreement;
   // A single class on either side makes κ 0 with an interval of 0 to 0: shown as if certain, so not shown.
   const ci = !!a.kappa_ci && !singleClass(a.matrix);
   const prec = a.judge_fail_precision;
   const rec = a.judge_fail_recall;
-  const cards = el(
+  const cards = hIn(
     doc,
     "div",
     { class: "stats" },
-    el(
+    hIn(
       doc,
       "div",
       { class: "stat stat-kappa", dataset: { ref: "agreement-kappa" } },
-      el(doc, "div", { class: "stat-value", text: kappaValue(a) }),
-      ci && a.kappa_ci ? el(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${num(a.kappa_ci[0])} to ${num(a.kappa_ci[1])}` }) : null,
-      el(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
-      el(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a, d.words) }),
+      hIn(doc, "div", { class: "stat-value", text: kappaValue(a) }),
+      ci && a.kappa_ci ? hIn(doc, "div", { class: "stat-ci", dataset: { ref: "agreement-kappa-ci" }, text: `${fmtNum(a.kappa_ci[0])} to ${fmtNum(a.kappa_ci[1])}` }) : null,
+      hIn(doc, "div", { class: "stat-label", text: "Cohen's kappa" + (ci ? " · 95% interval" : "") }),
+      hIn(doc, "div", { class: "hint", text: kappaSentence(a.kappa, a.kappa_reason, a, d.words) }),
     ),
     stat(doc, "agreement-accuracy", pct(a.accuracy), "agreement", a.compared ? `the judge and your reviewers agree on ${a.agree} of ${a.compared} rows compared` : "no row has both a verdict and a label yet"),
     stat(
@@ -305,7 +307,7 @@ export function agreementPanel(doc, d) {
         (rec === null ? `recall undefined: ${a.judge_fail_recall_reason}` : `of the rows labelled “${d.words.failed}”, the judge said so of ${pct(rec)}`),
     ),
   );
-  return el(
+  return hIn(
     doc,
     "section",
     {
@@ -329,11 +331,11 @@ export function agreementPanel(doc, d) {
       },
     },
     head,
-    el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${a.compared} row${a.compared === 1 ? "" : "s"} compared${so}.` }),
+    hIn(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${a.compared} row${a.compared === 1 ? "" : "s"} compared${so}.` }),
     // Nothing compared (every row an error, or no label readable): cards of dashes and a matrix of
     // zeros would say nothing; what was left out, and why, says it all.
-    a.compared === 0 && !d.running ? el(doc, "p", { class: "hint", dataset: { ref: "agreement-none" }, text: "No row has both a judge's verdict and a readable label, so there is nothing to compare." }) : cards,
-    a.compared === 0 && !d.running ? null : el(doc, "div", { class: "confusion-wrap" }, confusionTable(doc, a.matrix, d.words)),
+    a.compared === 0 && !d.running ? hIn(doc, "p", { class: "hint", dataset: { ref: "agreement-none" }, text: "No row has both a judge's verdict and a readable label, so there is nothing to compare." }) : cards,
+    a.compared === 0 && !d.running ? null : hIn(doc, "div", { class: "confusion-wrap" }, confusionTable(doc, a.matrix, d.words)),
     skipped,
   );
 }
@@ -352,25 +354,25 @@ function numericPanel(doc, d, head, skipped) {
     r === null ? `undefined: ${reason}` : `${strength(r)} ${what}${r < 0 && strength(r) !== "little or no" ? ` (${against})` : ""}`;
   const sc = d.scales;
   const differ = !!(sc && sc.differ);
-  const range = (/** @type {[number, number]} */ r) => `${num(r[0])} to ${num(r[1])}`;
+  const range = (/** @type {[number, number]} */ r) => `${fmtNum(r[0])} to ${fmtNum(r[1])}`;
   const maeSub =
     c.mae === null
       ? `undefined: ${c.mae_reason}`
       : differ && sc
-        ? `${num(c.mae)} if read on one scale, but the two scores are on different scales (${range(sc.judge)} and ${range(sc.labels)}): not meaningful here`
+        ? `${fmtNum(c.mae)} if read on one scale, but the two scores are on different scales (${range(sc.judge)} and ${range(sc.labels)}): not meaningful here`
         : "how far the judge's score is from the human score, on average, in the scores' unit";
-  const cards = el(
+  const cards = hIn(
     doc,
     "div",
     { class: "stats" },
-    stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + num(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "linear relation between the judge's and the human scores", "inverse")),
-    stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + num(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "agreement in how the judge and the human rank the rows", "reversed")),
-    stat(doc, "agreement-mae", differ ? "–" : num(c.mae), "mean absolute error", maeSub),
+    stat(doc, "agreement-pearson", c.pearson === null ? "–" : "r " + fmtNum(c.pearson), "Pearson correlation", corrSub(c.pearson, c.pearson_reason, "linear relation between the judge's and the human scores", "inverse")),
+    stat(doc, "agreement-spearman", c.spearman === null ? "–" : "ρ " + fmtNum(c.spearman), "Spearman correlation", corrSub(c.spearman, c.spearman_reason, "agreement in how the judge and the human rank the rows", "reversed")),
+    stat(doc, "agreement-mae", differ ? "–" : fmtNum(c.mae), "mean absolute error", maeSub),
   );
   // Two scales (a judge's 0–1 against labels of 1 to 5): said plainly, before anyone reads the numbers.
   const scalesNote =
     differ && sc
-      ? el(doc, "p", {
+      ? hIn(doc, "p", {
           class: "batch-msg msg-warning agreement-scales",
           dataset: { ref: "agreement-scales" },
           text:
@@ -378,7 +380,7 @@ function numericPanel(doc, d, head, skipped) {
             "The mean absolute error compares them as if they were one scale, so it is not meaningful here; the correlations (Pearson, Spearman) do not depend on the scale and still hold. The plot draws each axis on its own range.",
         })
       : null;
-  return el(
+  return hIn(
     doc,
     "section",
     {
@@ -398,10 +400,10 @@ function numericPanel(doc, d, head, skipped) {
       },
     },
     head,
-    el(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${c.n} row${c.n === 1 ? "" : "s"} compared${d.running ? " so far" : ""}: the judge's score against the human score.` }),
+    hIn(doc, "p", { class: "agreement-lead", dataset: { ref: "agreement-compared" }, text: `${c.n} row${c.n === 1 ? "" : "s"} compared${d.running ? " so far" : ""}: the judge's score against the human score.` }),
     scalesNote,
     cards,
-    el(
+    hIn(
       doc,
       "div",
       { class: "scatter-wrap" },

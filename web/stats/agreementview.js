@@ -5,15 +5,15 @@
 // verdict in the row dialog. A run without a label column can be given one here (any column of
 // its dataset); the choice is kept in the run's record.
 
-import { el } from "./make.js";
 import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary, labelExportFields } from "./labels.js";
 import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
+import { hIn } from "../lib/dom.js";
 
 const REDRAW_MS = 1000;
 
 /**
  * mountAgreement builds the panel's place; draw(counts) redraws it for the controller's open run.
- * @param {{rj: any, controller: import("../batch/run.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
  */
 export function mountAgreement({ rj, controller, words }) {
   const root = document.createElement("div");
@@ -32,7 +32,7 @@ export function mountAgreement({ rj, controller, words }) {
   let labels = null;
   /** @type {(boolean|null)[]} */
   let agrees = [];
-  /** @type {import("../batch/counts.js").RunCounts|null} */
+  /** @type {import("../results/counts.js").RunCounts|null} */
   let last = null;
 
   /** labelsOf reads the open run's label column from its rows (once per run and column). */
@@ -52,18 +52,18 @@ export function mountAgreement({ rj, controller, words }) {
     const cols = Array.isArray(c.run.columns) ? c.run.columns : [];
     const id = "agree-col-" + c.run.id;
     const sel = /** @type {HTMLSelectElement} */ (
-      el(document, "select", { class: "input", dataset: { ref: "agreement-column" }, attrs: { id } }, el(document, "option", { text: "(none)", attrs: { value: "" } }), cols.map((k) => el(document, "option", { text: k, attrs: { value: k } })))
+      hIn(document, "select", { class: "input", dataset: { ref: "agreement-column" }, attrs: { id } }, hIn(document, "option", { text: "(none)", attrs: { value: "" } }), cols.map((k) => hIn(document, "option", { text: k, attrs: { value: k } })))
     );
     sel.value = (c.run.label && c.run.label.column) || "";
     // What a yes (true, 1) in the column means, as in the mapping's field (stats/labelfield.js).
     const yesSel = /** @type {HTMLSelectElement} */ (
-      el(
+      hIn(
         document,
         "select",
         { class: "input", dataset: { ref: "agreement-yes" }, attrs: { id: id + "-yes", "aria-label": "Yes, true and 1 mean" } },
-        el(document, "option", { text: "yes means: as its name says", attrs: { value: "" } }),
-        el(document, "option", { text: "yes means pass", attrs: { value: "pass" } }),
-        el(document, "option", { text: "yes means fail", attrs: { value: "fail" } }),
+        hIn(document, "option", { text: "yes means: as its name says", attrs: { value: "" } }),
+        hIn(document, "option", { text: "yes means pass", attrs: { value: "pass" } }),
+        hIn(document, "option", { text: "yes means fail", attrs: { value: "fail" } }),
       )
     );
     yesSel.value = (c.run.label && c.run.label.yes) || "";
@@ -83,16 +83,16 @@ export function mountAgreement({ rj, controller, words }) {
     yesSel.addEventListener("change", choose);
     const suggested = suggestLabelColumn(cols);
     picker.replaceChildren(
-      el(
+      hIn(
         document,
         "div",
         { class: "field label-pick-field" },
-        el(document, "label", { attrs: { for: id }, text: "Compare with human labels in column" }),
+        hIn(document, "label", { attrs: { for: id }, text: "Compare with human labels in column" }),
         sel,
         yesSel,
-        !sel.value && suggested ? el(document, "span", { class: "hint", text: ` ${suggested} looks like one.` }) : null,
+        !sel.value && suggested ? hIn(document, "span", { class: "hint", text: ` ${suggested} looks like one.` }) : null,
         shown && shown.kind === "boolean" && shown.answers > 0
-          ? el(document, "span", { class: "hint", dataset: { ref: "agreement-yes-note" }, text: " " + yesNote(shown) })
+          ? hIn(document, "span", { class: "hint", dataset: { ref: "agreement-yes-note" }, text: " " + yesNote(shown) })
           : null,
       ),
     );
@@ -100,7 +100,7 @@ export function mountAgreement({ rj, controller, words }) {
 
   /**
    * draw redraws the panel for counts (the open run's RunCounts); force skips the once-a-second limit.
-   * @param {import("../batch/counts.js").RunCounts} counts
+   * @param {import("../results/counts.js").RunCounts} counts
    * @param {boolean} [force]
    */
   function draw(counts, force = false) {
@@ -127,7 +127,7 @@ export function mountAgreement({ rj, controller, words }) {
     if (!labels) return;
     const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0, score: c.ev ? c.ev.score : null });
     if (!data) {
-      panel.append(el(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labelSummary(labels)}` }));
+      panel.append(hIn(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labelSummary(labels)}` }));
       return;
     }
     panel.append(agreementPanel(document, data));
@@ -152,13 +152,13 @@ export function mountAgreement({ rj, controller, words }) {
     const r = controller.current?.results[index];
     const judgeText = labels.kind === "number" ? (r && r.verdict && typeof r.verdict.score === "number" ? String(Math.round(r.verdict.score * 1000) / 1000) : "–") : j === undefined ? (status === "error" ? "! error" : "not judged yet") : verdict(j);
     const a = agrees[index];
-    return el(
+    return hIn(
       document,
       "div",
       { class: "label-beside", dataset: { ref: "batch-row-label", agrees: a === null ? "" : String(a) } },
-      el(document, "div", { class: "label-side" }, el(document, "div", { class: "stat-label", text: labels.kind === "number" ? "Judge's score" : "Judge" }), el(document, "div", { class: "label-value", text: judgeText })),
-      el(document, "div", { class: "label-side" }, el(document, "div", { class: "stat-label", text: `Human label (${labels.column})` }), el(document, "div", { class: "label-value", dataset: { ref: "batch-row-human" }, text: humanText })),
-      a === null ? null : el(document, "div", { class: "label-agree " + (a ? "agree" : "disagree"), text: a ? "✓ they agree" : "✗ they disagree" }),
+      hIn(document, "div", { class: "label-side" }, hIn(document, "div", { class: "stat-label", text: labels.kind === "number" ? "Judge's score" : "Judge" }), hIn(document, "div", { class: "label-value", text: judgeText })),
+      hIn(document, "div", { class: "label-side" }, hIn(document, "div", { class: "stat-label", text: `Human label (${labels.column})` }), hIn(document, "div", { class: "label-value", dataset: { ref: "batch-row-human" }, text: humanText })),
+      a === null ? null : hIn(document, "div", { class: "label-agree " + (a ? "agree" : "disagree"), text: a ? "✓ they agree" : "✗ they disagree" }),
     );
   }
 

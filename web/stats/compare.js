@@ -5,17 +5,19 @@
 // rj.agreement, run A as "judge" and run B as "human") and the rows whose verdict changed;
 // comparePanel draws it as a pure function (doc, data) => Element, for the page and for reports.
 
-import { runCounts } from "../batch/counts.js";
-import { statusOf } from "../batch/status.js";
-import { idColumn, sourceColumns } from "../batch/export.js";
-import { el, stat, pct, num, kappaWords, verdictWord, scrollTable } from "./make.js";
+import { runCounts } from "../results/counts.js";
+import { statusOf } from "../results/status.js";
+import { stat, kappaWords, verdictWord, scrollTable } from "./figures.js";
 import { shownAnswer } from "./consistency.js";
+import { idColumn, sourceColumns } from "../results/columns.js";
+import { pct, fmtNum, fmtInt, cut, fmtMoney } from "../lib/format.js";
+import { hIn } from "../lib/dom.js";
 
 /** CHANGED_SHOWN: how many changed rows the panel's table lists. */
 export const CHANGED_SHOWN = 200;
 
 /**
- * @typedef {{run: any, items: any[], results: any[]}} LoadedRun a stored run as runs.js loadRun gives it
+ * @typedef {{run: any, items: any[], results: any[]}} LoadedRun a stored run as batch/runrecords.js loadRun gives it
  * @typedef {{by: "id"|"index", column: string|null, pairs: [number, number][], error?: undefined} | {error: string, by?: undefined, pairs?: undefined, column?: undefined}} Matching
  */
 
@@ -118,7 +120,7 @@ export function wallTime(results) {
  * @property {import("../ragjudge.js").Agreement} [agreement] rj.agreement(verdicts of A, verdicts of B)
  * @property {ChangedRow[]} [changed]
  * @property {boolean} [sameEvaluator]
- * @property {{a: import("./make.js").VerdictWords|null, b: import("./make.js").VerdictWords|null}} [words] each run's evaluator's words for its verdicts
+ * @property {{a: import("./figures.js").VerdictWords|null, b: import("./figures.js").VerdictWords|null}} [words] each run's evaluator's words for its verdicts
  */
 
 /**
@@ -177,7 +179,7 @@ function answerOf(r) {
  * @param {{agreement: Function}} rj
  * @param {LoadedRun} a
  * @param {LoadedRun} b
- * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[], words?: {a?: import("./make.js").VerdictWords|null, b?: import("./make.js").VerdictWords|null}}} [o]
+ * @param {{threshold?: number|null, priceIn?: any, priceOut?: any, inputNames?: string[], words?: {a?: import("./figures.js").VerdictWords|null, b?: import("./figures.js").VerdictWords|null}}} [o]
  *   inputNames: run A's evaluator's inputs (the text shown per row); words: each run's evaluator's words for its verdicts
  * @returns {CompareData}
  */
@@ -217,15 +219,6 @@ export function compareData(rj, a, b, { threshold = null, priceIn = null, priceO
 }
 
 /**
- * money writes a cost, "–" for none.
- * @param {number|null} x
- */
-function money(x) {
-  if (x === null || !Number.isFinite(x)) return "–";
-  return "$" + (x < 0.01 && x > 0 ? x.toFixed(4) : x.toFixed(2));
-}
-
-/**
  * seconds writes a duration as "12 s", "3 min 4 s" or "1 h 2 min"; "–" for none.
  * @param {number|null} s
  */
@@ -252,22 +245,22 @@ export function undeterminedText(s) {
  * @param {"A"|"B"} label
  */
 function runCard(doc, s, label) {
-  const row = (/** @type {string} */ k, /** @type {string} */ v, /** @type {string} */ ref) => [el(doc, "dt", { text: k }), el(doc, "dd", { text: v, dataset: { ref: `compare-${label.toLowerCase()}-${ref}` } })];
-  return el(
+  const row = (/** @type {string} */ k, /** @type {string} */ v, /** @type {string} */ ref) => [hIn(doc, "dt", { text: k }), hIn(doc, "dd", { text: v, dataset: { ref: `compare-${label.toLowerCase()}-${ref}` } })];
+  return hIn(
     doc,
     "div",
     { class: "compare-card", dataset: { ref: "compare-card-" + label.toLowerCase(), run: s.id } },
-    el(doc, "h4", { text: `Run ${label}: ${s.model || "?"} · ${s.evaluator}` }),
-    el(doc, "p", { class: "hint", text: `${s.name} · ${s.done} of ${s.total} rows done` + (s.repeats > 1 ? ` · each row judged ${s.repeats} times (majority)` : "") + ` · started ${new Date(s.createdAt).toLocaleString()}` }),
-    el(
+    hIn(doc, "h4", { text: `Run ${label}: ${s.model || "?"} · ${s.evaluator}` }),
+    hIn(doc, "p", { class: "hint", text: `${s.name} · ${s.done} of ${s.total} rows done` + (s.repeats > 1 ? ` · each row judged ${s.repeats} times (majority)` : "") + ` · started ${new Date(s.createdAt).toLocaleString()}` }),
+    hIn(
       doc,
       "dl",
       {},
       row("pass rate", s.passRate === null ? "–" : `${pct(s.passRate)} of ${s.decided}`, "pass-rate"),
-      row("mean score", num(s.meanScore), "mean-score"),
+      row("mean score", fmtNum(s.meanScore), "mean-score"),
       row("undetermined", undeterminedText(s), "undetermined"),
-      row("tokens", s.tokens.toLocaleString("en-US"), "tokens"),
-      row("cost", money(s.cost), "cost"),
+      row("tokens", fmtInt(s.tokens), "tokens"),
+      row("cost", fmtMoney(s.cost, "–"), "cost"),
       row("time", duration(s.seconds), "time"),
     ),
   );
@@ -282,10 +275,10 @@ function runCard(doc, s, label) {
  * @returns {HTMLElement}
  */
 export function comparePanel(doc, d) {
-  const cards = el(doc, "div", { class: "compare-cards" }, runCard(doc, d.a, "A"), runCard(doc, d.b, "B"));
-  const head = el(doc, "h3", { class: "sub-title", text: "Two runs side by side" });
+  const cards = hIn(doc, "div", { class: "compare-cards" }, runCard(doc, d.a, "A"), runCard(doc, d.b, "B"));
+  const head = hIn(doc, "h3", { class: "sub-title", text: "Two runs side by side" });
   if (d.error !== undefined) {
-    return el(doc, "section", { class: "trust-panel compare-panel", dataset: { ref: "compare-panel", mismatch: "true" } }, head, cards, el(doc, "p", { class: "compare-mismatch", dataset: { ref: "compare-mismatch" }, attrs: { role: "alert" }, text: "✗ " + d.error }));
+    return hIn(doc, "section", { class: "trust-panel compare-panel", dataset: { ref: "compare-panel", mismatch: "true" } }, head, cards, hIn(doc, "p", { class: "compare-mismatch", dataset: { ref: "compare-mismatch" }, attrs: { role: "alert" }, text: "✗ " + d.error }));
   }
   const ag = /** @type {import("../ragjudge.js").Agreement} */ (d.agreement);
   const changed = /** @type {ChangedRow[]} */ (d.changed);
@@ -293,13 +286,13 @@ export function comparePanel(doc, d) {
   const kappaSub =
     k === null
       ? `undefined: ${ag.kappa_reason || "no row has a verdict in both runs"}`
-      : (k > 0 ? `the two runs agree beyond chance: ${kappaWords(k)}` : "the two runs agree no better than chance") + (ag.kappa_ci ? ` (95% interval ${num(ag.kappa_ci[0])} to ${num(ag.kappa_ci[1])})` : "");
+      : (k > 0 ? `the two runs agree beyond chance: ${kappaWords(k)}` : "the two runs agree no better than chance") + (ag.kappa_ci ? ` (95% interval ${fmtNum(ag.kappa_ci[0])} to ${fmtNum(ag.kappa_ci[1])})` : "");
   const matched = d.by === "id" ? `rows matched by their ${d.column} column` : "rows matched by position (neither dataset has an id column)";
-  const stats = el(
+  const stats = hIn(
     doc,
     "div",
     { class: "stats" },
-    stat(doc, "compare-kappa", k === null ? "–" : "κ " + num(k), "Cohen's kappa, A vs B", kappaSub),
+    stat(doc, "compare-kappa", k === null ? "–" : "κ " + fmtNum(k), "Cohen's kappa, A vs B", kappaSub),
     stat(doc, "compare-accuracy", pct(ag.accuracy), "same verdict", `${ag.agree} of ${ag.compared} rows with a verdict in both runs; ${matched}`),
     stat(doc, "compare-changed", String(changed.length), "verdicts changed", changed.length ? "listed below, each with both judges' answers" : "every row got the same verdict in both runs"),
   );
@@ -310,30 +303,30 @@ export function comparePanel(doc, d) {
         class: "ptable compare-table",
         heads: ["Row", "Run A", "Run B", "Input", "Answer A", "Answer B"],
         rows: shown.map((r) =>
-          el(
+          hIn(
             doc,
             "tr",
             { dataset: { a: String(r.a), b: String(r.b) } },
-            el(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
-            el(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${num(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
-            el(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${num(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
-            el(doc, "td", {}, el(doc, "div", { class: "compare-input", text: r.input.length > 400 ? r.input.slice(0, 399) + "…" : r.input })),
-            el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerA })),
-            el(doc, "td", {}, el(doc, "pre", { class: "mono", text: r.answerB })),
+            hIn(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
+            hIn(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${fmtNum(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
+            hIn(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${fmtNum(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
+            hIn(doc, "td", {}, hIn(doc, "div", { class: "compare-input", text: cut(r.input, 400) })),
+            hIn(doc, "td", {}, hIn(doc, "pre", { class: "mono", text: r.answerA })),
+            hIn(doc, "td", {}, hIn(doc, "pre", { class: "mono", text: r.answerB })),
           ),
         ),
       })
     : null;
-  return el(
+  return hIn(
     doc,
     "section",
     { class: "trust-panel compare-panel", dataset: { ref: "compare-panel", kappa: k === null ? "" : String(k), changed: String(changed.length), compared: String(ag.compared), by: String(d.by) } },
     head,
     cards,
-    d.sameEvaluator ? null : el(doc, "p", { class: "hint", text: `The runs use different evaluators (${d.a.evaluator}, ${d.b.evaluator}): their verdicts are compared as passed or failed.` }),
+    d.sameEvaluator ? null : hIn(doc, "p", { class: "hint", text: `The runs use different evaluators (${d.a.evaluator}, ${d.b.evaluator}): their verdicts are compared as passed or failed.` }),
     stats,
-    changed.length ? el(doc, "h4", { class: "sub-title", text: `Rows whose verdict changed (${changed.length})` }) : null,
+    changed.length ? hIn(doc, "h4", { class: "sub-title", text: `Rows whose verdict changed (${changed.length})` }) : null,
     table,
-    changed.length > shown.length ? el(doc, "p", { class: "hint", text: `… and ${changed.length - shown.length} more.` }) : null,
+    changed.length > shown.length ? hIn(doc, "p", { class: "hint", text: `… and ${changed.length - shown.length} more.` }) : null,
   );
 }

@@ -4,9 +4,11 @@
 // draw them as pure functions (doc, data) => Element, so that the Batch view and a report draw the
 // same panel: consistencyPanel (the cards, the bar and the rows that flipped) and splitBarSVG.
 
-import { repeatVerdicts, repeatVote } from "../batch/status.js";
-import { el, svg, stat, pct, num, kappaWords, mark, verdictWord } from "./make.js";
-import { spread } from "./majority.js";
+import { repeatVerdicts, repeatVote } from "../results/status.js";
+import { svgIn, stat, kappaWords, mark, verdictWord } from "./figures.js";
+import { spread } from "../results/majority.js";
+import { pct, fmtNum } from "../lib/format.js";
+import { hIn } from "../lib/dom.js";
 
 /** FLIPPED_SHOWN: how many rows that flipped the panel lists (the table's filter shows them all). */
 export const FLIPPED_SHOWN = 12;
@@ -34,7 +36,7 @@ export const FLIPPED_SHOWN = 12;
  * @property {number} sdRows rows with a standard deviation (two scores or more)
  * @property {ConsistencyRow[]} flipped the rows that were not unanimous, in row order
  * @property {number} decided repeats that gave passed or failed (0: scores only, no threshold set)
- * @property {import("./make.js").VerdictWords|null} words the evaluator's words for the verdicts
+ * @property {import("./figures.js").VerdictWords|null} words the evaluator's words for the verdicts
  */
 
 /**
@@ -44,7 +46,7 @@ export const FLIPPED_SHOWN = 12;
  * @param {Array<any>} results by row index
  * @param {number|null} threshold
  * @param {number} [total] rows in the run (results.length by default)
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {ConsistencyData|null}
  */
 export function consistencyData(rj, results, threshold, total = results.length, words = null) {
@@ -100,7 +102,7 @@ export function repeatNote(result, threshold) {
   const v = repeatVerdicts(result, threshold) || [];
   const v0 = result.verdict || {};
   const { sd } = spread((result.repeats || []).map((/** @type {any} */ r) => (r.verdict ? r.verdict.score : null)));
-  const score = typeof v0.score === "number" ? ` · score ${num(v0.score)}` + (sd !== null && sd > 0 ? ` ± ${num(sd)}` : "") : "";
+  const score = typeof v0.score === "number" ? ` · score ${fmtNum(v0.score)}` + (sd !== null && sd > 0 ? ` ± ${fmtNum(sd)}` : "") : "";
   return `repeats ${v.map(mark).join(" ")}` + score;
 }
 
@@ -124,17 +126,17 @@ export function shownAnswer(result) {
  * @param {Document} doc
  * @param {any} result
  * @param {number|null} threshold
- * @param {import("./make.js").VerdictWords|null} [words] the evaluator's words for the verdicts
+ * @param {import("./figures.js").VerdictWords|null} [words] the evaluator's words for the verdicts
  * @returns {HTMLElement[]}
  */
 export function repeatAnswers(doc, result, threshold, words = null) {
   // A row that ended in an error has no majority: each repeat says its own verdict, or its error.
   const v = repeatVerdicts(result, threshold) || (result.repeats || []).map((/** @type {any} */ r) => repeatVote(r, threshold));
   return (result.repeats || []).map((/** @type {any} */ r, /** @type {number} */ k) => {
-    const score = r.verdict && typeof r.verdict.score === "number" ? ` · score ${num(r.verdict.score)}` : "";
+    const score = r.verdict && typeof r.verdict.score === "number" ? ` · score ${fmtNum(r.verdict.score)}` : "";
     const said = r.error ? "no answer: " + (r.error.message || "failed") : verdictWord(v[k], words) + score;
     const title = `Repeat ${k + 1} of ${result.repeats.length}: ${said}` + (r.repaired ? " (after one repair request)" : "");
-    return el(doc, "details", { class: "raw", dataset: { repeat: String(k + 1) }, attrs: { open: k === 0 } }, el(doc, "summary", { text: title }), (r.answers || []).map((/** @type {string} */ a) => el(doc, "pre", { class: "mono", text: a })));
+    return hIn(doc, "details", { class: "raw", dataset: { repeat: String(k + 1) }, attrs: { open: k === 0 } }, hIn(doc, "summary", { text: title }), (r.answers || []).map((/** @type {string} */ a) => hIn(doc, "pre", { class: "mono", text: a })));
   });
 }
 
@@ -155,17 +157,17 @@ export function splitBarSVG(doc, d) {
   const n = Math.max(1, d.unanimous + d.split);
   const shareU = (d.unanimous / n) * 100;
   const words = `${d.unanimous} of ${d.rows} rows unanimous (${pct(d.unanimous / n)}), ${d.split} split (${pct(d.split / n)})`;
-  const root = svg(doc, "svg", { width: "100%", height: H, role: "img", class: "split-bar", "data-ref": "split-bar", "data-unanimous": d.unanimous, "data-split": d.split });
-  root.append(svg(doc, "title", {}, "Repeat consistency: " + words));
-  const defs = svg(doc, "defs");
-  const pat = svg(doc, "pattern", { id: "split-hatch-" + Math.random().toString(36).slice(2, 8), width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
-  pat.append(svg(doc, "rect", { width: 8, height: 8, class: "split-seg-split" }), svg(doc, "line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "split-hatch" }));
+  const root = svgIn(doc, "svg", { width: "100%", height: H, role: "img", class: "split-bar", "data-ref": "split-bar", "data-unanimous": d.unanimous, "data-split": d.split });
+  root.append(svgIn(doc, "title", {}, "Repeat consistency: " + words));
+  const defs = svgIn(doc, "defs");
+  const pat = svgIn(doc, "pattern", { id: "split-hatch-" + Math.random().toString(36).slice(2, 8), width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });
+  pat.append(svgIn(doc, "rect", { width: 8, height: 8, class: "split-seg-split" }), svgIn(doc, "line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "split-hatch" }));
   defs.append(pat);
   root.append(defs);
   const p = (/** @type {number} */ x) => Math.round(x * 1000) / 1000 + "%";
-  if (d.unanimous) root.append(svg(doc, "rect", { x: 0, y: barY, width: p(shareU), height: barH, class: "split-seg-unanimous", "data-seg": "unanimous" }));
-  if (d.split) root.append(svg(doc, "rect", { x: p(shareU), y: barY, width: p(100 - shareU), height: barH, fill: `url(#${pat.id})`, class: "split-seg-split-fill", "data-seg": "split" }));
-  root.append(svg(doc, "rect", { x: 0, y: barY, width: "100%", height: barH, class: "split-frame" }));
+  if (d.unanimous) root.append(svgIn(doc, "rect", { x: 0, y: barY, width: p(shareU), height: barH, class: "split-seg-unanimous", "data-seg": "unanimous" }));
+  if (d.split) root.append(svgIn(doc, "rect", { x: p(shareU), y: barY, width: p(100 - shareU), height: barH, fill: `url(#${pat.id})`, class: "split-seg-split-fill", "data-seg": "split" }));
+  root.append(svgIn(doc, "rect", { x: 0, y: barY, width: "100%", height: barH, class: "split-frame" }));
   return root;
 }
 
@@ -178,17 +180,17 @@ export function splitBarSVG(doc, d) {
  */
 export function splitBar(doc, d) {
   const n = Math.max(1, d.unanimous + d.split);
-  return el(
+  return hIn(
     doc,
     "div",
     { class: "split-wrap" },
     splitBarSVG(doc, d),
-    el(
+    hIn(
       doc,
       "div",
       { class: "split-labels", attrs: { "aria-hidden": "true" } },
-      el(doc, "span", { class: "split-label", text: `✓ ${d.unanimous} unanimous · ${pct(d.unanimous / n)}` }),
-      el(doc, "span", { class: "split-label", text: `⇄ ${d.split} split · ${pct(d.split / n)}` }),
+      hIn(doc, "span", { class: "split-label", text: `✓ ${d.unanimous} unanimous · ${pct(d.unanimous / n)}` }),
+      hIn(doc, "span", { class: "split-label", text: `⇄ ${d.split} split · ${pct(d.split / n)}` }),
     ),
   );
 }
@@ -224,61 +226,61 @@ export function consistencyPanel(doc, d) {
       : k >= 0
         ? `the repeats agree ${k > 0 ? "beyond chance" : "no better than chance"}: ${kappaWords(k)} (${w.passed || "passed"}, ${w.failed || "failed"} and undetermined as the three verdicts)`
         : "the repeats agree less than chance would: the judge's verdicts on these rows are noise";
-  const cards = el(
+  const cards = hIn(
     doc,
     "div",
     { class: "stats" },
     stat(doc, "consistency-unanimous", pct(n ? d.unanimous / n : null), "unanimous rows", `${d.unanimous} of ${d.rows} rows got the same verdict all ${d.repeats} times; ${d.split} flipped`),
-    stat(doc, "consistency-kappa", k === null ? "–" : "κ " + num(k), "Fleiss' kappa", kappaSub),
+    stat(doc, "consistency-kappa", k === null ? "–" : "κ " + fmtNum(k), "Fleiss' kappa", kappaSub),
     stat(
       doc,
       "consistency-sd",
-      d.meanSD === null ? "–" : "± " + num(d.meanSD),
+      d.meanSD === null ? "–" : "± " + fmtNum(d.meanSD),
       "mean score spread",
       d.meanSD === null ? "no row has two scores to compare" : `a row's score moves by this much between repeats (standard deviation, mean over ${d.sdRows} rows)`,
     ),
   );
   const shown = d.flipped.slice(0, FLIPPED_SHOWN);
   const flippedBlock = d.flipped.length
-    ? el(
+    ? hIn(
         doc,
         "div",
         { class: "flipped" },
-        el(doc, "h4", { class: "sub-title", text: `Rows that flipped, first (${d.flipped.length})` }),
-        el(
+        hIn(doc, "h4", { class: "sub-title", text: `Rows that flipped, first (${d.flipped.length})` }),
+        hIn(
           doc,
           "ol",
           { class: "flipped-list", dataset: { ref: "consistency-flipped" } },
           shown.map((r) =>
-            el(
+            hIn(
               doc,
               "li",
               { dataset: { index: String(r.index) } },
-              el(doc, "span", { class: "flipped-row", text: `Row ${r.index + 1}` }),
-              el(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map((v) => verdictWord(v, d.words)).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
-              el(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority, d.words)}` + (r.sd !== null && r.sd > 0 ? ` · score ${num(r.mean)} ± ${num(r.sd)}` : "") }),
+              hIn(doc, "span", { class: "flipped-row", text: `Row ${r.index + 1}` }),
+              hIn(doc, "span", { class: "flipped-marks", attrs: { "aria-label": r.verdicts.map((v) => verdictWord(v, d.words)).join(", ") }, text: r.verdicts.map(mark).join(" ") }),
+              hIn(doc, "span", { class: "hint", text: `→ ${r.majority === null ? "no majority" : verdictWord(r.majority, d.words)}` + (r.sd !== null && r.sd > 0 ? ` · score ${fmtNum(r.mean)} ± ${fmtNum(r.sd)}` : "") }),
             ),
           ),
         ),
-        d.flipped.length > shown.length ? el(doc, "p", { class: "hint", text: `… and ${d.flipped.length - shown.length} more: the ⇄ Flipped filter of the table shows them all.` }) : null,
+        d.flipped.length > shown.length ? hIn(doc, "p", { class: "hint", text: `… and ${d.flipped.length - shown.length} more: the ⇄ Flipped filter of the table shows them all.` }) : null,
       )
-    : el(doc, "p", { class: "hint", text: "No row flipped: every repeat of every row gave the same verdict." });
-  return el(
+    : hIn(doc, "p", { class: "hint", text: "No row flipped: every repeat of every row gave the same verdict." });
+  return hIn(
     doc,
     "section",
     {
       class: "trust-panel consistency-panel",
       dataset: { ref: "consistency-panel", rows: String(d.rows), unanimous: String(d.unanimous), split: String(d.split), kappa: k === null ? "" : String(k), meanSd: d.meanSD === null ? "" : String(d.meanSD), repeats: String(d.repeats) },
     },
-    el(doc, "h3", { class: "sub-title", text: `Consistency: each row judged ${d.repeats} times` }),
-    el(
+    hIn(doc, "h3", { class: "sub-title", text: `Consistency: each row judged ${d.repeats} times` }),
+    hIn(
       doc,
       "p",
       { class: "hint" },
       `The run's verdicts, pass rate and exports use each row's majority verdict (a tie is undetermined).` + leftOutLine(left),
     ),
     d.decided === 0
-      ? el(doc, "p", { class: "hint", dataset: { ref: "consistency-scores-only" }, text: "No repeat gave a pass/fail verdict, only scores: the score spread is the measure here, or set “Pass when score ≥” to count verdicts." })
+      ? hIn(doc, "p", { class: "hint", dataset: { ref: "consistency-scores-only" }, text: "No repeat gave a pass/fail verdict, only scores: the score spread is the measure here, or set “Pass when score ≥” to count verdicts." })
       : null,
     cards,
     splitBar(doc, d),

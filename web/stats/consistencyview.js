@@ -8,7 +8,7 @@ const REDRAW_MS = 1000;
 
 /**
  * mountConsistency builds the panel's place; draw(counts) redraws it for the controller's open run.
- * @param {{rj: any, controller: import("../batch/run.js").RunController, threshold: () => number|null}} ctx
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, threshold: () => number|null}} ctx
  */
 export function mountConsistency({ rj, controller, threshold }) {
   const el = document.createElement("div");
@@ -18,7 +18,7 @@ export function mountConsistency({ rj, controller, threshold }) {
   let key = "";
   let at = 0;
 
-  /** @param {import("../batch/counts.js").RunCounts} counts */
+  /** @param {import("../results/counts.js").RunCounts} counts */
   function draw(counts) {
     const c = controller.current;
     if (!c || !(c.run.settings.repeats > 1)) {

@@ -2,8 +2,9 @@
 // reviewers' label the judge is compared with, a column named like one proposed, and a line
 // saying what the chosen column holds, with its unreadable cells by row.
 
-import { el } from "./make.js";
 import { readLabels, labelSummary } from "./labels.js";
+import { hIn } from "../lib/dom.js";
+import { cut } from "../lib/format.js";
 
 /** NONE is the select's value for "no label column". */
 const NONE = "";
@@ -19,12 +20,12 @@ const NONE = "";
 export function labelField(doc, { rows, columns, chosen, yes = "", suggested, onChange }) {
   const id = "blabel-" + Math.random().toString(36).slice(2, 8);
   const sel = /** @type {HTMLSelectElement} */ (
-    el(
+    hIn(
       doc,
       "select",
       { class: "input", dataset: { ref: "batch-map-label" }, attrs: { id } },
-      el(doc, "option", { text: "(none: no comparison)", attrs: { value: NONE } }),
-      columns.map((c) => el(doc, "option", { text: c, attrs: { value: c } })),
+      hIn(doc, "option", { text: "(none: no comparison)", attrs: { value: NONE } }),
+      columns.map((c) => hIn(doc, "option", { text: c, attrs: { value: c } })),
     )
   );
   sel.value = chosen;
@@ -32,18 +33,18 @@ export function labelField(doc, { rows, columns, chosen, yes = "", suggested, on
   // "hallucination": "yes") holds yes for a failed answer. Shown when the column holds such answers.
   const yesId = id + "-yes";
   const yesSel = /** @type {HTMLSelectElement} */ (
-    el(
+    hIn(
       doc,
       "select",
       { class: "input", dataset: { ref: "batch-map-label-yes" }, attrs: { id: yesId } },
-      el(doc, "option", { text: "as its name says", attrs: { value: "" } }),
-      el(doc, "option", { text: "pass", attrs: { value: "pass" } }),
-      el(doc, "option", { text: "fail", attrs: { value: "fail" } }),
+      hIn(doc, "option", { text: "as its name says", attrs: { value: "" } }),
+      hIn(doc, "option", { text: "pass", attrs: { value: "pass" } }),
+      hIn(doc, "option", { text: "fail", attrs: { value: "fail" } }),
     )
   );
   yesSel.value = yes;
-  const yesRow = el(doc, "div", { class: "label-yes", dataset: { ref: "batch-label-yes" } }, el(doc, "label", { attrs: { for: yesId }, text: "Yes, true and 1 mean " }), yesSel);
-  const note = el(doc, "div", { class: "hint", dataset: { ref: "batch-label-summary" }, attrs: { "aria-live": "polite" } });
+  const yesRow = hIn(doc, "div", { class: "label-yes", dataset: { ref: "batch-label-yes" } }, hIn(doc, "label", { attrs: { for: yesId }, text: "Yes, true and 1 mean " }), yesSel);
+  const note = hIn(doc, "div", { class: "hint", dataset: { ref: "batch-label-summary" }, attrs: { "aria-live": "polite" } });
   const draw = () => {
     const c = sel.value;
     note.replaceChildren();
@@ -60,8 +61,8 @@ export function labelField(doc, { rows, columns, chosen, yes = "", suggested, on
     note.dataset.unreadable = String(l.unreadable.length);
     note.append((c === suggested ? "Proposed from its name. " : "") + labelSummary(l));
     if (l.unreadable.length) {
-      const shown = l.unreadable.slice(0, 10).map((u) => `row ${u.row}: “${u.text.length > 30 ? u.text.slice(0, 29) + "…" : u.text}”`);
-      note.append(el(doc, "div", { class: "label-unreadable", dataset: { ref: "batch-label-unreadable" }, text: "Not read as a label: " + shown.join("; ") + (l.unreadable.length > 10 ? `; and ${l.unreadable.length - 10} more.` : ".") }));
+      const shown = l.unreadable.slice(0, 10).map((u) => `row ${u.row}: “${cut(u.text, 30)}”`);
+      note.append(hIn(doc, "div", { class: "label-unreadable", dataset: { ref: "batch-label-unreadable" }, text: "Not read as a label: " + shown.join("; ") + (l.unreadable.length > 10 ? `; and ${l.unreadable.length - 10} more.` : ".") }));
     }
   };
   sel.addEventListener("change", () => {
@@ -74,11 +75,11 @@ export function labelField(doc, { rows, columns, chosen, yes = "", suggested, on
     onChange(sel.value, yesSel.value);
   });
   draw();
-  return el(
+  return hIn(
     doc,
     "div",
     { class: "field map-field label-field" },
-    el(doc, "label", { attrs: { for: id } }, el(doc, "span", { text: "Human label (optional)" })),
+    hIn(doc, "label", { attrs: { for: id } }, hIn(doc, "span", { text: "Human label (optional)" })),
     sel,
     yesRow,
     note,

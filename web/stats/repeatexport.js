@@ -4,8 +4,8 @@
 // JSONL, its score, answers and error; in CSV a column per repeat for each). A row that ended in an
 // error keeps the repeats that were answered.
 
-import { repeatVerdicts, repeatVote } from "../batch/status.js";
-import { majority, unanimous, spread } from "./majority.js";
+import { repeatVerdicts, repeatVote } from "../results/status.js";
+import { majority, unanimous, spread } from "../results/majority.js";
 
 /**
  * repeatCount is the most repeats any finished row of results has (1 for a run without repeats).

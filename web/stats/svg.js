@@ -5,7 +5,9 @@
 // disagree in words, and the scatter has a text alternative. Colours come from the page's
 // palette (style.css custom properties), so light and dark themes both work.
 
-import { el, svg, num } from "./make.js";
+import { svgIn } from "./figures.js";
+import { hIn } from "../lib/dom.js";
+import { fmtNum } from "../lib/format.js";
 
 /**
  * @typedef {{tt: number, tf: number, ft: number, ff: number, nt: number, nf: number}} Matrix
@@ -34,32 +36,32 @@ export function confusionTable(doc, m, words = {}) {
     { key: "f", label: "✗ " + fail },
     { key: "n", label: "? Undetermined" },
   ];
-  const table = el(doc, "table", { class: "confusion", dataset: { ref: "confusion-matrix" } });
-  table.append(el(doc, "caption", { class: "hint", text: "Rows: what your reviewers said. Columns: what the judge said." }));
+  const table = hIn(doc, "table", { class: "confusion", dataset: { ref: "confusion-matrix" } });
+  table.append(hIn(doc, "caption", { class: "hint", text: "Rows: what your reviewers said. Columns: what the judge said." }));
   table.append(
-    el(
+    hIn(
       doc,
       "thead",
       {},
-      el(doc, "tr", {}, el(doc, "td", { class: "confusion-corner" }), el(doc, "th", { attrs: { colspan: 3, scope: "colgroup" }, class: "confusion-axis", text: "Judge" })),
-      el(doc, "tr", {}, el(doc, "th", { class: "confusion-axis", attrs: { scope: "col" }, text: "Reviewers" }), judgeCols.map((c) => el(doc, "th", { attrs: { scope: "col" }, text: c.label }))),
+      hIn(doc, "tr", {}, hIn(doc, "td", { class: "confusion-corner" }), hIn(doc, "th", { attrs: { colspan: 3, scope: "colgroup" }, class: "confusion-axis", text: "Judge" })),
+      hIn(doc, "tr", {}, hIn(doc, "th", { class: "confusion-axis", attrs: { scope: "col" }, text: "Reviewers" }), judgeCols.map((c) => hIn(doc, "th", { attrs: { scope: "col" }, text: c.label }))),
     ),
   );
-  const body = el(doc, "tbody");
+  const body = hIn(doc, "tbody");
   for (const r of rows) {
     const total = r.cells[0] + r.cells[1] + r.cells[2];
-    const tr = el(doc, "tr", {}, el(doc, "th", { attrs: { scope: "row" }, text: r.label }));
+    const tr = hIn(doc, "tr", {}, hIn(doc, "th", { attrs: { scope: "row" }, text: r.label }));
     r.cells.forEach((count, j) => {
       const c = judgeCols[j];
       const kind = c.key === "n" ? "und" : c.key === r.key ? "agree" : "disagree";
       const share = total ? count / total : 0;
       const word = kind === "agree" ? "✓ agree" : kind === "disagree" ? "✗ disagree" : "? no verdict";
-      const td = el(
+      const td = hIn(
         doc,
         "td",
         { class: "confusion-cell confusion-" + kind, dataset: { cell: c.key + r.key, count: String(count) }, attrs: { "aria-label": `${count} rows: reviewers ${r.label.slice(2)}, judge ${c.label.slice(2)} (${word.slice(2)})` } },
-        el(doc, "span", { class: "confusion-count", text: String(count) }),
-        el(doc, "span", { class: "confusion-word", text: total ? `${word} · ${Math.round(share * 100)}%` : word }),
+        hIn(doc, "span", { class: "confusion-count", text: String(count) }),
+        hIn(doc, "span", { class: "confusion-word", text: total ? `${word} · ${Math.round(share * 100)}%` : word }),
       );
       // The heat is a custom property the stylesheet mixes into the cell's colour (CSSOM: the
       // page's CSP allows it, style attributes in markup it does not).
@@ -133,34 +135,34 @@ export function scatterSVG(doc, points, { width = 520, height = 380, xLabel = "J
     else piles.set(k, { x: p.x, y: p.y, rows: [p.row] });
   }
   const most = Math.max(1, ...[...piles.values()].map((p) => p.rows.length));
-  const root = svg(doc, "svg", { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img", class: "scatter", "data-ref": "agreement-scatter", "data-points": points.length, preserveAspectRatio: "xMidYMid meet" });
-  root.append(svg(doc, "title", {}, `Scatter plot of ${points.length} rows: ${xLabel.toLowerCase()} across, ${yLabel.toLowerCase()} up` + (points.length ? `; judge's scores from ${num(Math.min(...xs))} to ${num(Math.max(...xs))}, human scores from ${num(Math.min(...ys))} to ${num(Math.max(...ys))}.` : ".")));
-  const grid = svg(doc, "g", { class: "scatter-grid" });
+  const root = svgIn(doc, "svg", { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img", class: "scatter", "data-ref": "agreement-scatter", "data-points": points.length, preserveAspectRatio: "xMidYMid meet" });
+  root.append(svgIn(doc, "title", {}, `Scatter plot of ${points.length} rows: ${xLabel.toLowerCase()} across, ${yLabel.toLowerCase()} up` + (points.length ? `; judge's scores from ${fmtNum(Math.min(...xs))} to ${fmtNum(Math.max(...xs))}, human scores from ${fmtNum(Math.min(...ys))} to ${fmtNum(Math.max(...ys))}.` : ".")));
+  const grid = svgIn(doc, "g", { class: "scatter-grid" });
   root.append(grid);
   for (const t of ticks(x0, x1)) {
-    grid.append(svg(doc, "line", { x1: px(t), x2: px(t), y1: padT, y2: padT + H }));
-    root.append(svg(doc, "text", { x: px(t), y: padT + H + 22, "text-anchor": "middle", class: "scatter-tick" }, num(t)));
+    grid.append(svgIn(doc, "line", { x1: px(t), x2: px(t), y1: padT, y2: padT + H }));
+    root.append(svgIn(doc, "text", { x: px(t), y: padT + H + 22, "text-anchor": "middle", class: "scatter-tick" }, fmtNum(t)));
   }
   for (const t of ticks(y0, y1)) {
-    grid.append(svg(doc, "line", { x1: padL, x2: padL + W, y1: py(t), y2: py(t) }));
-    root.append(svg(doc, "text", { x: padL - 8, y: py(t) + 6, "text-anchor": "end", class: "scatter-tick" }, num(t)));
+    grid.append(svgIn(doc, "line", { x1: padL, x2: padL + W, y1: py(t), y2: py(t) }));
+    root.append(svgIn(doc, "text", { x: padL - 8, y: py(t) + 6, "text-anchor": "end", class: "scatter-tick" }, fmtNum(t)));
   }
-  root.append(svg(doc, "rect", { x: padL, y: padT, width: W, height: H, class: "scatter-frame" }));
+  root.append(svgIn(doc, "rect", { x: padL, y: padT, width: W, height: H, class: "scatter-frame" }));
   // The diagonal y = x, where the judge's score equals the human score, over the shared range.
   const lo = Math.max(x0, y0);
   const hi = Math.min(x1, y1);
-  if (diagonal && hi > lo) root.append(svg(doc, "line", { x1: px(lo), y1: py(lo), x2: px(hi), y2: py(hi), class: "scatter-diagonal", "data-ref": "scatter-diagonal" }));
-  const dots = svg(doc, "g", { class: "scatter-dots" });
+  if (diagonal && hi > lo) root.append(svgIn(doc, "line", { x1: px(lo), y1: py(lo), x2: px(hi), y2: py(hi), class: "scatter-diagonal", "data-ref": "scatter-diagonal" }));
+  const dots = svgIn(doc, "g", { class: "scatter-dots" });
   for (const p of piles.values()) {
     const r = 5 + 11 * Math.sqrt(p.rows.length / most);
-    const g = svg(doc, "g", { class: "scatter-point", "data-count": p.rows.length });
-    g.append(svg(doc, "title", {}, `judge ${num(p.x)}, human ${num(p.y)}: ${p.rows.length} row${p.rows.length === 1 ? "" : "s"} (${p.rows.slice(0, 8).join(", ")}${p.rows.length > 8 ? ", …" : ""})`));
-    g.append(svg(doc, "circle", { cx: px(p.x), cy: py(p.y), r: Math.round(r * 10) / 10 }));
-    if (p.rows.length > 1 && r >= 10) g.append(svg(doc, "text", { x: px(p.x), y: py(p.y) + 5, "text-anchor": "middle", class: "scatter-count" }, String(p.rows.length)));
+    const g = svgIn(doc, "g", { class: "scatter-point", "data-count": p.rows.length });
+    g.append(svgIn(doc, "title", {}, `judge ${fmtNum(p.x)}, human ${fmtNum(p.y)}: ${p.rows.length} row${p.rows.length === 1 ? "" : "s"} (${p.rows.slice(0, 8).join(", ")}${p.rows.length > 8 ? ", …" : ""})`));
+    g.append(svgIn(doc, "circle", { cx: px(p.x), cy: py(p.y), r: Math.round(r * 10) / 10 }));
+    if (p.rows.length > 1 && r >= 10) g.append(svgIn(doc, "text", { x: px(p.x), y: py(p.y) + 5, "text-anchor": "middle", class: "scatter-count" }, String(p.rows.length)));
     dots.append(g);
   }
   root.append(dots);
-  root.append(svg(doc, "text", { x: padL + W / 2, y: height - 10, "text-anchor": "middle", class: "scatter-axis" }, xLabel));
-  root.append(svg(doc, "text", { x: 18, y: padT + H / 2, "text-anchor": "middle", class: "scatter-axis", transform: `rotate(-90 18 ${padT + H / 2})` }, yLabel));
+  root.append(svgIn(doc, "text", { x: padL + W / 2, y: height - 10, "text-anchor": "middle", class: "scatter-axis" }, xLabel));
+  root.append(svgIn(doc, "text", { x: 18, y: padT + H / 2, "text-anchor": "middle", class: "scatter-axis", transform: `rotate(-90 18 ${padT + H / 2})` }, yLabel));
   return root;
 }

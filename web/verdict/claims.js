@@ -3,8 +3,8 @@
 // count of units that passed. An answer cut short shows the units that arrived as such and says
 // the rest was cut short (the core's status "cut", counted in counts.cut); it has no score.
 
-import { h, badge, stateOf } from "../dom.js";
-import { hasCode } from "../causes.js";
+import { h, badge, stateOf } from "../lib/dom.js";
+import { hasCode } from "../results/causes.js";
 import { generic, rest } from "./common.js";
 
 // units lists the graded units: the verdict's own list (the core merges in each claim's text),

@@ -1,10 +1,9 @@
 // common.js: what every verdict view shares: numbers as people read them, a verdict's score
 // printed from its evaluator's score descriptor (in words.js's words), and any JSON shown generically.
 
-import { h } from "../dom.js";
-import { fmt, at, scoreWords } from "./words.js";
+import { h } from "../lib/dom.js";
+import { scoreWords } from "./words.js";
 
-export { fmt, at };
 
 /**
  * scoreView prints verdict v's score as its evaluator declares it, in words.js's words (scoreWords):

@@ -4,8 +4,8 @@
 // answer. Drawn where the verdict would have been, so that the eye waiting for the verdict finds
 // why there is none, whatever the page's scroll.
 
-import { h } from "../dom.js";
-import { causeOf } from "../batch/status.js";
+import { h, badgeIn } from "../lib/dom.js";
+import { causeOf } from "../results/status.js";
 
 /**
  * RunOutcome is how the last Run ended without a whole answer: its call failed (error, a
@@ -35,12 +35,7 @@ export function outcomeView(outcome, { partial = false, onRunAgain } = {}) {
   return h(
     "div",
     { class: "call-failed", dataset: { ref: "call-failed", kind: String(err.kind || ""), status: String(err.status || "") } },
-    h(
-      "span",
-      { class: "badge badge-big state-error", dataset: { ref: "failed-badge", state: "error" } },
-      h("span", { class: "badge-icon", text: "!", attrs: { "aria-hidden": "true" } }),
-      h("span", { class: "badge-word", text: "Error — " + (causeOf({ error: err }) || "call failed") }),
-    ),
+    badgeIn(document, { state: "error", icon: "!", word: "Error — " + (causeOf({ error: err }) || "call failed"), cls: "state-error", size: "badge-big", ref: "failed-badge" }),
     h("p", { class: "call-failed-msg", dataset: { ref: "call-failed-message" }, text: String(err.message || "The call failed.") }),
     err.detail ? h("p", { class: "detail", text: "The server said: " + err.detail }) : null,
     partial ? h("p", { class: "hint", text: "Part of the answer arrived before that: what it says is read below." }) : null,

@@ -2,7 +2,7 @@
 // its grade and the judge's justification, their [i] citations marked in or out of range, the
 // computed citation check, and the judge's sentence-by-sentence analysis.
 
-import { h, badge } from "../dom.js";
+import { h, badge } from "../lib/dom.js";
 import { generic, rest } from "./common.js";
 
 function grade(x) {

@@ -2,8 +2,9 @@
 // labelled with its passage's first words), the exact fraction of the score, and the core's
 // line-by-line comparison of the recomputed formula with the judge's own lines.
 
-import { h } from "../dom.js";
-import { fmt, generic, rest } from "./common.js";
+import { h } from "../lib/dom.js";
+import { generic, rest } from "./common.js";
+import { fmtNum, clip } from "../lib/format.js";
 
 function scoresOf(list) {
   if (!Array.isArray(list)) return null;
@@ -28,8 +29,8 @@ export function bars(essential, bonus, labels = { essential: [], bonus: [] }, pr
       "li",
       { class: "bar bar-" + kind + (problem ? " bar-bad" : ""), dataset: { kind, index: String(i + 1) } },
       h("span", { class: "bar-label" }, h("strong", { text: name }), label ? h("span", { class: "bar-passage", text: label }) : null),
-      h("span", { class: "bar-track", attrs: { role: "img", "aria-label": Number.isFinite(s) ? `${name}: ${fmt(s)} of ${max}` : `${name}: no readable score` } }, h("span", { class: "bar-fill", style: `width:${pct}%` })),
-      h("span", { class: "bar-value", text: Number.isFinite(s) ? `${fmt(s)} / ${max}` : "?" }),
+      h("span", { class: "bar-track", attrs: { role: "img", "aria-label": Number.isFinite(s) ? `${name}: ${fmtNum(s)} of ${max}` : `${name}: no readable score` } }, h("span", { class: "bar-fill", style: `width:${pct}%` })),
+      h("span", { class: "bar-value", text: Number.isFinite(s) ? `${fmtNum(s)} / ${max}` : "?" }),
       problem ? h("span", { class: "bar-problem", text: "✗ " + problem }) : null,
     );
   };
@@ -40,10 +41,7 @@ export function bars(essential, bonus, labels = { essential: [], bonus: [] }, pr
 export function passageLabels(rj, gt) {
   try {
     const p = rj.passages(gt || "");
-    const short = (t) => {
-      const s = String(t).replace(/\s+/g, " ").trim();
-      return s.length > 70 ? s.slice(0, 67) + "…" : s;
-    };
+    const short = (t) => clip(t, 68);
     return { essential: (p.essential || []).map(short), bonus: (p.bonus || []).map(short) };
   } catch {
     return { essential: [], bonus: [] };
@@ -89,7 +87,7 @@ function lineState(l) {
 function exactNote(rec, i) {
   const key = LINE_KEYS[i];
   if (!rec || !rec.stepped || !rec.exact || rec.stepped[key] === rec[key]) return "";
-  return `exactly ${rec.exact[key]} ≈ ${fmt(rec[key])}`;
+  return `exactly ${rec.exact[key]} ≈ ${fmtNum(rec[key])}`;
 }
 
 // lineTable shows the core's line-by-line comparison: the recomputed seed-format line (the chain

@@ -1,16 +1,10 @@
 // words.js: what a verdict says in words, with no DOM: its score as the page writes it ("2 of 3
 // claims grounded", "4 / 5") and the reasons the judge gave in its JSON. The verdict views
-// (common.js, verdicts.js) draw these, and a report (report/data.js) holds the same words, made by
+// (common.js, render.js) draw these, and a report (report/data.js) holds the same words, made by
 // the same functions, so that a report says what the page showed.
 
-import { hasCode } from "../causes.js";
-
-/** fmt prints a number as people read it: at most `decimals` decimals (2), no trailing zeros. */
-export function fmt(n, decimals = 2) {
-  if (typeof n !== "number" || !Number.isFinite(n)) return String(n);
-  const k = 10 ** Math.max(0, Math.min(6, decimals));
-  return String(Math.round(n * k) / k);
-}
+import { hasCode } from "../results/causes.js";
+import { fmtNum } from "../lib/format.js";
 
 /** at reads a dotted path ("counts.grounded") in a verdict's detail; undefined when absent. */
 export function at(obj, path) {
@@ -54,8 +48,8 @@ export function scoreWords(ev, v) {
   }
   if (typeof v.score !== "number" || !Number.isFinite(v.score)) return null;
   if (sc.kind === "binary") return null;
-  if (sc.kind === "scale") return { value: `${fmt(v.score, sc.decimals ?? 2)} / ${fmt(sc.max)}`, words: "", exact };
-  return { value: fmt(v.score), words: "", exact };
+  if (sc.kind === "scale") return { value: `${fmtNum(v.score, sc.decimals ?? 2)} / ${fmtNum(sc.max)}`, words: "", exact };
+  return { value: fmtNum(v.score), words: "", exact };
 }
 
 /** REASON_KEYS are the names judges give the reasoning in their JSON (in any case, _ - and spaces ignored). */

@@ -1,6 +1,6 @@
 // yesno.js: the "yes-no" view: the judge's one word, large, with the mode it judged in.
 
-import { h } from "../dom.js";
+import { h } from "../lib/dom.js";
 import { generic, rest } from "./common.js";
 
 /** yesNoView draws a yes-or-no verdict. */

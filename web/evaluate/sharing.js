@@ -1,0 +1,223 @@
+// sharing.js: the Evaluate view's sharing, split out of view.js so that view keeps the
+// form, the prompt, the verdict and the run. Under the verdict, "Copy link" puts the evaluation
+// in a link (share/codec.js) and "Download report" saves it as one HTML file (report/); both load their
+// code on the first click. A page opened on such a link (#rj1.…) shows the shared inputs, answer
+// and verdict without calling anything. A link's custom evaluator that the user does not have (or
+// has in another version) is shown as it came, marked "from link", and kept in memory only (its
+// form too) until the user saves it.
+
+import { h, replace, copyText } from "../lib/dom.js";
+import { fromInputs } from "../lib/form.js";
+import { fmtInt } from "../lib/format.js";
+
+/** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
+let savedNote = "";
+
+/** SHARE_HASH tells a share link's fragment (share/codec.js isShareFragment, without loading it). */
+const SHARE_HASH = /^#rj\d+\./;
+
+/**
+ * ShareContext is what the sharing needs of the Evaluate view: its elements, its evaluators and
+ * the view's current state, read through functions since the view changes it as it goes.
+ * @typedef {object} ShareContext
+ * @property {HTMLElement} root
+ * @property {HTMLElement} verdictEl
+ * @property {HTMLElement} desc
+ * @property {HTMLElement} runStatus
+ * @property {HTMLTextAreaElement} answerTA
+ * @property {import("../shell/enginestatus.js").Engine} engine
+ * @property {import("../shell/state.js").State} state
+ * @property {import("../custom/registry.js").EvaluatorRegistry|null} registry
+ * @property {Map<string, any>} byID
+ * @property {() => any} ev the evaluator shown
+ * @property {() => boolean} running whether a call is in flight
+ * @property {() => any} rendered the last successful rj.render result, or null
+ * @property {() => string} model the model of the last call, or ""
+ * @property {() => any} inputs the form's inputs
+ * @property {() => any} rawForm the form's values
+ * @property {() => any} formsOf the forms of the evaluator shown (a link's draft or the state's)
+ * @property {() => any} answersOf the answers likewise
+ * @property {(e: any) => void} addPick
+ * @property {(id: string) => void} select
+ * @property {() => void} stop
+ * @property {() => void} clearForm
+ * @property {() => void} drawForm
+ * @property {(verdictToCome: boolean) => void} revealVerdict brings the verdict card into view (a phone's is under the form), and again once its verdict is drawn when one is to come
+ */
+
+/**
+ * mountShare adds the share row under the verdict and the link note over the form, and opens the
+ * share link the page was opened on (read at once: the page replaces a fragment that names no view
+ * with the view's name) or pasted later. drawLinkNote is for the view's drawForm; start is called
+ * once the view's form is drawn; dispose stops listening for links.
+ * @param {ShareContext} ctx
+ */
+export function mountShare(ctx) {
+  const { root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID } = ctx;
+  const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
+
+  const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
+  const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
+  const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
+  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
+
+  // A link's evaluator: where it comes from, how it stands to the user's own, and Save.
+  const linkNote = h("div", { class: "link-note", dataset: { ref: "link-note" }, hidden: true });
+  desc.parentElement?.after(linkNote);
+  /** @type {Map<string, string>} the link evaluators' standing to the user's own ("differs", "none") */
+  const linkOwn = new Map();
+
+  /** unshareable says why this evaluation cannot be shared yet, or "". */
+  function unshareable() {
+    if (!engine.rj) return "The judge engine is still loading.";
+    if (ctx.running()) return "Wait for the judge's answer first.";
+    if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
+    return "";
+  }
+
+  async function copyLink() {
+    const why = unshareable();
+    if (why) return say(why, "error");
+    const { makeLink } = await import("../share/links.js");
+    const link = await makeLink({ ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, model: ctx.model() });
+    if (link.tooLong) {
+      replace(
+        shareStatus,
+        h("span", { class: "msg-warning", dataset: { ref: "share-too-long" } }, `This evaluation makes a link of ${Math.ceil(link.length / 1024)} KB, longer than browsers keep (64 KB). Send the report file instead: `),
+        h("button", { type: "button", class: "btn btn-small", text: "⤓ Download report", on: { click: () => downloadReport() } }),
+      );
+      return;
+    }
+    const ok = await copyText(link.url);
+    replace(
+      shareStatus,
+      h("span", { dataset: { ref: "share-copied" } }, ok ? `Link copied (${fmtInt(link.length)} characters). ` : "Copy this link: ", "It holds the inputs and the judge's answer, never your key."),
+      h("input", { class: "input mono share-url", value: link.url, readOnly: true, dataset: { ref: "share-url" }, attrs: { "aria-label": "Share link" } }),
+    );
+  }
+
+  async function downloadReport() {
+    const why = unshareable();
+    if (why) return say(why, "error");
+    say("Making the report…");
+    try {
+      const { singleReport, save } = await import("../report/download.js");
+      const rendered = ctx.rendered();
+      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, messages: rendered ? rendered.messages : null, model: ctx.model() }));
+      say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
+    } catch (e) {
+      say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
+    }
+  }
+
+  /** say writes a line under the share buttons. */
+  function say(text, kind = "") {
+    replace(shareStatus, h("span", { class: kind === "error" ? "msg-error" : "", text }));
+  }
+
+  // openShared fills the form from a share link: the evaluator, its inputs and the judge's answer,
+  // whose verdict then shows as it would have for whoever shared it; nothing is called. A link that
+  // cannot be read leaves an empty form and says why, never a part of it.
+  async function openShared(hash) {
+    history.replaceState(null, "", location.pathname + location.search + "#evaluate");
+    const { openLink } = await import("../share/links.js");
+    const res = await openLink(hash, { byID, engine, registry });
+    ctx.stop();
+    if (!res.ok) {
+      ctx.clearForm();
+      // Said beside the verdict, where the link's verdict would have been.
+      replace(
+        shareStatus,
+        h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), res.message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
+      );
+      ctx.revealVerdict(false);
+      return;
+    }
+    const { shared, ev: found, own } = res.value;
+    if (!byID.has(found.id)) {
+      byID.set(found.id, found);
+      ctx.addPick(found);
+    }
+    if (found.fromLink) linkOwn.set(found.id, own);
+    if (found.id !== ctx.ev().id) ctx.select(found.id);
+    const ev = ctx.ev();
+    ctx.formsOf()[ev.id] = fromInputs(ev, shared.inputs);
+    ctx.answersOf()[ev.id] = shared.answer;
+    state.save();
+    ctx.drawForm();
+    runStatus.textContent = "";
+    replace(
+      shareStatus,
+      h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
+    );
+    // What the link was sent for is its verdict: on the first screen, a phone's too.
+    ctx.revealVerdict(true);
+  }
+
+  // drawLinkNote says, over the form of a link's evaluator, that it came with a link and is not
+  // saved (and, when the user has one of the same id, that theirs differs), with Save.
+  function drawLinkNote() {
+    const ev = ctx.ev();
+    linkNote.hidden = !ev.fromLink;
+    if (!ev.fromLink) return replace(linkNote);
+    const differs = linkOwn.get(ev.id) === "differs";
+    replace(
+      linkNote,
+      h(
+        "p",
+        { dataset: { ref: "link-note-text" } },
+        h("strong", { text: "From a shared link. " }),
+        `"${ev.title}" (${ev.linkOf}) came with the link and judges as it did for the sender. It is not saved in this browser: save it to keep it and run it on datasets.`,
+      ),
+      differs ? h("p", { class: "msg-warning", dataset: { ref: "link-differs" }, text: `⚠ Your own evaluator "${ev.linkOf}" has a different definition: the verdict here is read with the link's.` }) : null,
+      h("div", { class: "btn-row" }, h("button", { type: "button", class: "btn btn-small", dataset: { ref: "link-save" }, text: "Save to My evaluators", on: { click: () => saveLinkEvaluator() } })),
+    );
+  }
+
+  async function saveLinkEvaluator() {
+    const linked = ctx.ev();
+    if (!registry || !linked.fromLink) return;
+    const sample = { inputs: ctx.inputs(), answer: answerTA.value };
+    const raw = structuredClone(ctx.rawForm());
+    const { saveLinked } = await import("../share/links.js");
+    try {
+      const id = await saveLinked(registry, linked, sample, (id) => {
+        // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
+        state.get("forms")[id] = raw;
+        state.get("answers")[id] = sample.answer;
+        state.set({ evaluator: id });
+        savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
+      });
+      if (!savedNote) return; // the view drawn again with it has said so
+      savedNote = "";
+      say(`Saved to My evaluators as "${id}".`);
+    } catch (e) {
+      savedNote = "";
+      // The registry draws Evaluate again as it saves: said in the view shown now.
+      const status = root.querySelector('[data-ref="share-status"]') || shareStatus;
+      replace(status, h("span", { class: "msg-error", text: "✗ The evaluator could not be saved in this browser: " + (e instanceof Error ? e.message : String(e)) }));
+    }
+  }
+
+  // A share link pasted into the address bar of a tab already on the page only changes the
+  // fragment: read it before the page replaces it with the view's name.
+  const onHash = () => {
+    if (SHARE_HASH.test(location.hash)) openShared(location.hash);
+  };
+  window.addEventListener("hashchange", onHash);
+
+  // start says what the view drawn before this one left to say, and opens the page's link.
+  function start() {
+    if (savedNote) {
+      replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: savedNote }));
+      savedNote = "";
+    }
+    if (sharedHash) openShared(sharedHash);
+  }
+
+  function dispose() {
+    window.removeEventListener("hashchange", onHash);
+  }
+
+  return { drawLinkNote, start, dispose };
+}
