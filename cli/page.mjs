@@ -1,26 +1,29 @@
 // page.mjs: everything the command line takes from the page, in one place. The CLI judges with the
 // page's own modules (the JS API, the batch engine, the request builder and answer reader, the
-// dataset reading and mapping, the JSONL export, the batch-file import, the HTML report), never a
-// second implementation of them; when the page's files move, this is the one file to edit.
+// dataset reading and mapping, the JSONL export, the batch-file import, the HTML report, the
+// check-up's cases, grading and words), never a second implementation of them; when the page's
+// files move, this is the one file to edit.
 
 export { load } from "../web/ragjudge.js";
 export { Runner, RunState, MAX_REPEATS, redoOnResume } from "../web/batch/engine.js";
 export { judgeOf, runnerFor } from "../web/batch/runner.js";
 export { LiveRows } from "../web/batch/live.js";
 export { judgeOnce } from "../web/batch/judging.js";
+export { judgeOrders } from "../web/batch/orders.js";
 export { renderRow, newRowResult } from "../web/batch/rowresult.js";
 export { detectMatches, matchLabel, prepareItems } from "../web/batch/mapping.js";
 export { checkRows } from "../web/batch/preview.js";
 export { todoIndices, newRunId } from "../web/batch/runs.js";
 export { MemoryStore } from "../web/batch/store.js";
 export { canonicalJSON } from "../web/batch/cache.js";
-export { exportRecord, sourceColumns, idColumn, ownName, toJSONL } from "../web/batch/export.js";
+export { exportRecord, sourceColumns, idColumn, ownName, toJSONL, mergeExtra } from "../web/batch/export.js";
 export { repeatCount } from "../web/stats/repeatexport.js";
 export { runCounts } from "../web/batch/counts.js";
 export { statusOf, causeOf } from "../web/batch/status.js";
 export { progressLine, rate, summaryCards } from "../web/batch/summary.js";
 export { fmtInt, fmtNum, formatWords, plural } from "../web/batch/format.js";
-export { repeatsOf } from "../web/batch/repeatopts.js";
+export { repeatsOf, ordersOf } from "../web/batch/repeatopts.js";
+export { setupLine } from "../web/batch/setupline.js";
 export { DEFAULT_POLICY, CallKind, modelParams, httpErrorMessage } from "../web/llm.js";
 export { failure } from "../web/callerror.js";
 export { readLabels, suggestLabelColumn, runLabel, labelSummary, yesNote, labelExportFields } from "../web/stats/labels.js";
@@ -30,6 +33,11 @@ export { buildReport } from "../web/report/build.js";
 export { runReportData } from "../web/report/download.js";
 export { readImport, importProblem } from "../web/custom/spec.js";
 export { exportBatch, importBatch } from "../web/batch/batchfileio.js";
+export { planCheckup, checkupSource, checkupRun, noCasesWhy, seedOf, DEFAULT_ROWS, MAX_ROWS } from "../web/checkup/cases.js";
+export { checkupView, checkupExportFields, saidWords } from "../web/checkup/data.js";
+export { meaning, modeRate, standing, pctText, intervalText } from "../web/checkup/words.js";
+export { positionData, ordersExportFields, slotWords } from "../web/checkup/position.js";
+export { checkupReferences } from "../web/checkupreferences.js";
 
 /** STYLESHEETS are the page's stylesheets a report carries (build.js pageCSS reads the same from the page's CSSOM). */
-export const STYLESHEETS = [new URL("../web/style.css", import.meta.url), new URL("../web/batch/batch.css", import.meta.url)];
+export const STYLESHEETS = [new URL("../web/style.css", import.meta.url), new URL("../web/batch/batch.css", import.meta.url), new URL("../web/checkup/checkup.css", import.meta.url)];

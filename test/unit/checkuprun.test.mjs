@@ -262,10 +262,20 @@ test("position statistics of a run judged in both orders, and its export fields"
   assert.match(slotWords({ rate: 1, ci: [0.6, 1] }), /reads first/);
   assert.match(slotWords({ rate: 0.5, ci: [0.3, 0.7] }), /no clear preference/);
   const f = ordersExportFields({ settings: { orders: 2 } }, results);
-  assert.deepEqual(f.of(0), { position_flip: true, exchanged_answer: grade(1, 0) });
-  assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1) });
-  assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null });
+  assert.deepEqual(f.keys, ["position_flip", "exchanged_answer", "exchanged_answers"]);
+  assert.deepEqual(f.of(0), { position_flip: true, exchanged_answer: grade(1, 0), exchanged_answers: [[grade(1, 0)]] });
+  assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1), exchanged_answers: [[grade(0, 1)]] });
+  assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null, exchanged_answers: null });
   assert.equal(ordersExportFields({ settings: {} }, results), null);
+  // A check-up's position-swap case is judged in both orders in a run that is not; each repeat's
+  // exchanged answers are kept, a repair request's after the first.
+  const swapCase = ordersExportFields({ settings: {} }, results, [{ bothOrders: true }, {}]);
+  assert.deepEqual(swapCase.of(1).exchanged_answers, [[grade(0, 1)]]);
+  const r2 = both(grade(1, 0), "unreadable");
+  const r3 = both(grade(1, 0), grade(1, 0));
+  r2.orders[1].answers.push(grade(1, 0));
+  const repeated = { verdict: r2.verdict, answers: [...r2.answers, ...r3.answers], repeats: [r2, r3], error: null };
+  assert.deepEqual(ordersExportFields({ settings: {} }, [repeated], [{ bothOrders: true }]).of(0).exchanged_answers, [["unreadable", grade(1, 0)], [grade(1, 0)]]);
 });
 
 test("a custom evaluator's check-up controls write its checkup field: pass, fail, declines, or left out", async () => {
