@@ -2,7 +2,10 @@
 // rows (or the evaluator's worked example), the known-answer cases the core makes of each
 // (rj.checkupCases, with the other rows as the pool foreign sentences come from), and those cases
 // as a batch run's items, each carrying what it is (its row, transformation, expectation) so that
-// a stored run can be graded after a reload (grade.js). Pure over rj: Node tests cover it.
+// a stored run can be graded after a reload (grade.js). Pure over rj: Node tests cover it, and
+// the command line makes its check-ups with it (cli/checkup.mjs).
+
+import { fmtInt } from "../batch/format.js";
 
 /** DEFAULT_ROWS is how many rows a check-up draws unless told otherwise. */
 export const DEFAULT_ROWS = 20;
@@ -278,6 +281,20 @@ export function checkupRun(plan, src, seed) {
  */
 export function noCasesWhy(plan) {
   return "No case can be made of these rows: " + (plan.transforms.map((t) => t.reason).find(Boolean) || plan.refused.map((r) => r.reason)[0] || "the evaluator has no check-up for them");
+}
+
+/**
+ * casesLine is the line said before a check-up is paid for: its cases and the rows they come
+ * from, then line (batch/setupline.js setupLine: the calls, the model, the temperature, the cap on
+ * tokens), which names the cases itself when it multiplies them (repeats, both orders).
+ * @param {CheckupPlan} plan
+ * @param {string} line
+ */
+export function casesLine(plan, line) {
+  const cases = plan.items.length;
+  const drawn = `${fmtInt(plan.drawn.length)} row${plan.drawn.length === 1 ? "" : "s"}`;
+  const n = fmtInt(cases);
+  return line.startsWith(n + " case") ? `From ${drawn}: ${line}` : `${n} case${cases === 1 ? "" : "s"} from ${drawn}: ${line}`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { setupLine, plannedRequest } from "../batch/setupline.js";
 import { requestSettings } from "../batch/endpoint.js";
 import { fmtInt } from "../batch/format.js";
 import { ordersOf } from "../batch/repeatopts.js";
-import { planCheckup, newSeed, seedOf, rowsOf, checkupSource, datasetRows, checkupRun, noCasesWhy, DEFAULT_ROWS, MAX_ROWS } from "./cases.js";
+import { planCheckup, newSeed, seedOf, rowsOf, checkupSource, datasetRows, checkupRun, noCasesWhy, casesLine, DEFAULT_ROWS, MAX_ROWS } from "./cases.js";
 import { expectedWords } from "./words.js";
 
 /**
@@ -170,9 +170,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const live = requestSettings(state);
     planEl.classList.toggle("msg-error", !plan);
     const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
-    const drawn = `${fmtInt(made.plan.drawn.length)} row${made.plan.drawn.length === 1 ? "" : "s"}`;
-    // The line names the cases itself when it multiplies them (repeats, both orders); else they are said first.
-    planEl.textContent = !line ? "No model is set: choose one in Model settings." : line.startsWith(fmtInt(cases) + " case") ? `From ${drawn}: ${line}` : `${fmtInt(cases)} case${cases === 1 ? "" : "s"} from ${drawn}: ${line}`;
+    planEl.textContent = !line ? "No model is set: choose one in Model settings." : casesLine(made.plan, line);
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     runBtn.disabled = !cases || !plan;
   }
