@@ -5,7 +5,9 @@
 // Chromium through the dev server (the e2e harness), its JSONL export downloaded, and `ragjudge run`
 // straight at the fake upstream with the page's defaults. The two files must be equal, line for
 // line, byte for byte. The two reports too, but for what differs by nature: the styles (the
-// page's CSSOM against its stylesheet files), the dates, and where the calls went.
+// page's CSSOM against its stylesheet files), the dates, and where the calls went. The same for a
+// check-up: the page's check-up of a dataset and seed, and `ragjudge checkup` of the same, give
+// the same cases, outcomes, export and report.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +15,8 @@ import { readFile } from "node:fs/promises";
 import { writeFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setup } from "../e2e/harness.mjs";
-import { loadDataset, runEnd } from "../e2e/batch-env.mjs";
+import { loadDataset, runEnd, setNumber, waitFor } from "../e2e/batch-env.mjs";
+import { judgeAnswer, PAIRWISE_ROWS } from "../e2e/checkup-judges.mjs";
 import { KEY, tmp, ragjudge, verdictFor, q } from "./cli.mjs";
 
 const N = 10;
@@ -89,6 +92,64 @@ test("the page's JSONL export and the CLI's results file are equal line for line
 
   const pr = normalized(pageReport);
   const cr = normalized(readFileSync(join(dir, "report.html"), "utf8"));
+  if (cr !== pr) {
+    let i = 0;
+    while (i < pr.length && pr[i] === cr[i]) i++;
+    assert.fail(`the reports differ at ${i}:\n page: …${pr.slice(Math.max(0, i - 120), i + 200)}\n cli:  …${cr.slice(Math.max(0, i - 120), i + 200)}`);
+  }
+});
+
+test("a check-up: the page's JSONL export and the CLI's results file are equal line for line, outcome by outcome; so are the reports", async () => {
+  // Pairwise rows judged in both orders ("judge both orders", --both-orders) by a judge that
+  // prefers the first slot: its grades flip, the cases are undetermined or missed, each case's
+  // exchanged answers are exported and the report has the position panel.
+  env.fake.answer = judgeAnswer;
+  const text = PAIRWISE_ROWS.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const page = await env.page({ settings: { endpoint: "proxy", model: "judge-first", remember: true }, key: KEY, view: "batch" });
+  await page.waitForSelector('[data-ref="batch-setup"]');
+  await loadDataset(page, "pairs.jsonl", text, { evaluator: "pairwise-faithfulness" });
+  await page.check('[data-ref="batch-both-orders"]');
+  await page.click('[data-ref="checkup-new"]');
+  await page.fill('[data-ref="checkup-seed"]', "77");
+  await page.locator('[data-ref="checkup-seed"]').dispatchEvent("change");
+  await setNumber(page, "checkup-rows", 4);
+  await page.waitForFunction(() => /^From 4 rows: \d+ cases × 2 orders = /.test(document.querySelector('[data-ref="checkup-setup-line"]').textContent) && !document.querySelector('[data-ref="checkup-run"]').disabled);
+  const pageLine = await page.textContent('[data-ref="checkup-setup-line"]');
+  env.fake.requests.length = 0;
+  await page.click('[data-ref="checkup-run"]');
+  await waitFor(() => page.evaluate(() => document.querySelector('[data-ref="batch-run-card"]').dataset.state === "done" && !!document.querySelector('[data-ref="checkup-panel"]')), 60_000, "the check-up to finish");
+  const [jsonlDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-export-jsonl"]')]);
+  const pageJSONL = await readFile(await jsonlDownload.path(), "utf8");
+  await page.waitForSelector('[data-ref="batch-report"]:not([hidden])');
+  const [reportDownload] = await Promise.all([page.waitForEvent("download"), page.click('[data-ref="batch-report"]')]);
+  const pageReport = await readFile(await reportDownload.path(), "utf8");
+  assert.deepEqual(page.pageErrors, []);
+  const pageCalls = env.fake.requests.filter((r) => r.path === "/chat/completions").length;
+
+  const dir = tmp();
+  writeFileSync(join(dir, "pairs.jsonl"), text);
+  env.fake.requests.length = 0;
+  const cli = await ragjudge(["checkup", "--evaluator", "pairwise-faithfulness", "--data", "pairs.jsonl", "--model", "judge-first", "--base-url", env.fake.url, "--seed", "77", "--rows", "4", "--both-orders", "--out", "cases.jsonl", "--report", "report.html"], {
+    cwd: dir,
+    env: { OPENAI_API_KEY: KEY },
+  });
+  assert.equal(cli.code, 0, cli.out + cli.err);
+  assert.ok(cli.err.includes(pageLine), `the page said "${pageLine}" before paying:\n${cli.err}`);
+  assert.equal(env.fake.requests.filter((r) => r.path === "/chat/completions").length, pageCalls);
+  const cliJSONL = readFileSync(join(dir, "cases.jsonl"), "utf8");
+  const a = pageJSONL.split("\n");
+  const b = cliJSONL.split("\n");
+  assert.equal(b.length, a.length);
+  for (let i = 0; i < a.length; i++) assert.equal(b[i], a[i], `line ${i + 1}`);
+  const rows = a.filter(Boolean).map((l) => JSON.parse(l));
+  assert.ok(rows.some((r) => r.outcome === "undetermined" && r.position_flip === true), "grades that flipped");
+  assert.ok(rows.every((r) => Array.isArray(r.exchanged_answers) && r.exchanged_answers[0].length === 1), "each case's exchanged answers");
+  assert.match(pageReport, /data-ref="position-panel"/);
+
+  // countsBar's pattern ids are random: the only other thing a check-up's report changes from run to run.
+  const ids = (html) => normalized(html).replace(/cu-[0-9a-z]{6}(-[mu])/g, "cu-ID$1");
+  const pr = ids(pageReport);
+  const cr = ids(readFileSync(join(dir, "report.html"), "utf8"));
   if (cr !== pr) {
     let i = 0;
     while (i < pr.length && pr[i] === cr[i]) i++;
