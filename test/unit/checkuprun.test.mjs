@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
-import { planCheckup, drawRows, seedOf, rowsOf, caseOf, seededRandom } from "../../web/checkup/cases.js";
+import { planCheckup, drawRows, seedOf, rowsOf, caseOf, seededRandom, checkupSource, checkupRun, casesLine, noCasesWhy } from "../../web/checkup/cases.js";
 import { gradeCheckup, combine } from "../../web/checkup/grade.js";
 
 const rj = await api();
@@ -318,4 +318,29 @@ test("a report row judged in both orders shows each order's answers", async () =
   assert.deepEqual(row.repeats.map((x) => x.answers), [["first"], ["second"]]);
   assert.match(row.repeats[1].label, /answers exchanged/);
   assert.equal(row.cause, "the grade changed when the answers swapped places");
+});
+
+test("where a check-up's cases come from, its run and record, and what is said before it runs (the card's and ragjudge checkup's)", async () => {
+  const ev = rj.evaluators().find((e) => e.id === "answer-grounding");
+  const items = [...dataset(groundingRows.slice(0, 3)), { index: 3, source: {}, inputs: null, error: "no answer" }];
+  const s = { name: "facts.jsonl", table: { columns: ["id", "answer"], errors: [] }, mapping: { answer: "answer" }, items, ev };
+  const src = checkupSource(ev, s, "dataset");
+  assert.equal(src.use, "dataset");
+  assert.deepEqual(src.rows.map((r) => r.index), [0, 1, 2], "the rows that can be judged");
+  assert.equal(src.of, 3);
+  assert.equal(checkupSource(ev, { ...s, ev: { id: "rag-recall" } }, "dataset").use, "example", "a dataset set up for another evaluator is not drawn from");
+  const ex = checkupSource(ev, s, "example");
+  assert.deepEqual([ex.use, ex.rows[0].index, ex.name, ex.of], ["example", -1, ev.title, 1]);
+  assert.match(checkupSource({ id: "x" }, null, "dataset").why, /Load a dataset/);
+
+  const plan = await planCheckup(rj, ev.id, src.rows, { n: 2, seed: 3 });
+  const run = checkupRun(plan, src, 3);
+  assert.equal(run.name, "Check-up of facts.jsonl");
+  assert.deepEqual(run.table, { columns: ["id", "answer"], errors: [] });
+  assert.equal(run.items, plan.items);
+  assert.deepEqual(run.checkup, { seed: 3, source: "dataset", dataset: "facts.jsonl", rows: 2, of: 3, transforms: plan.transforms, skipped: plan.skipped, skips: plan.skips, refused: plan.refused });
+  const n = plan.items.length;
+  assert.equal(casesLine(plan, `${n} calls, one per case · m`), `${n} cases from 2 rows: ${n} calls, one per case · m`);
+  assert.equal(casesLine(plan, `${n} cases × 2 orders = ${2 * n} calls · m`), `From 2 rows: ${n} cases × 2 orders = ${2 * n} calls · m`);
+  assert.equal(noCasesWhy({ transforms: [{ reason: "" }, { reason: "one reference only" }], refused: [] }), "No case can be made of these rows: one reference only");
 });
