@@ -72,7 +72,7 @@ export function chartLines(v) {
   lines.push(...table(cells), ...off);
   const s = standing(o);
   lines.push("", `Catch rate: ${pctText(o.catch.rate)}` + (o.catch.n ? ` (${o.catch.k} of ${o.catch.n} decided cases; 95% interval ${intervalText(o.catch.ci)})` : " (no case decided)") + (s ? `  ${s.text}` : ""));
-  for (const w of meaning(o, v.matrix.rows, names, v)) lines.push("  " + w);
+  for (const w of meaning(o, v.matrix.rows, names, { ...v, retry: "the same command with --out asks them again" })) lines.push("  " + w);
   lines.push(...referenceLines(v.references));
   return lines;
 }

@@ -343,4 +343,8 @@ test("where a check-up's cases come from, its run and record, and what is said b
   assert.equal(casesLine(plan, `${n} calls, one per case · m`), `${n} cases from 2 rows: ${n} calls, one per case · m`);
   assert.equal(casesLine(plan, `${n} cases × 2 orders = ${2 * n} calls · m`), `From 2 rows: ${n} cases × 2 orders = ${2 * n} calls · m`);
   assert.equal(noCasesWhy({ transforms: [{ reason: "" }, { reason: "one reference only" }], refused: [] }), "No case can be made of these rows: one reference only");
+  const { leftOut } = await import("../../web/checkup/words.js");
+  const none = { undetermined: 0 };
+  assert.equal(leftOut(none, { pending: 0, errors: 2 }), "2 got no answer (the call failed: Retry failed rows).", "the page's button");
+  assert.equal(leftOut(none, { pending: 0, errors: 2, retry: "run it again" }), "2 got no answer (the call failed: run it again).", "the command line's words");
 });
