@@ -38,17 +38,29 @@ const RESULTS = {
   "min-kappa": { type: "string" },
 };
 
+/** The options of the commands that call the endpoint. */
+const ENDPOINT = {
+  "base-url": { type: "string" },
+  "key-env": { type: "string" },
+  concurrency: { type: "string" },
+  timeout: { type: "string" },
+  attempts: { type: "string" },
+  "outage-wait": { type: "string" },
+};
+
 /** OPTIONS are each command's options. */
 export const OPTIONS = {
-  run: {
+  run: { ...JUDGE, ...RESULTS, ...ENDPOINT },
+  checkup: {
     ...JUDGE,
-    ...RESULTS,
-    "base-url": { type: "string" },
-    "key-env": { type: "string" },
-    concurrency: { type: "string" },
-    timeout: { type: "string" },
-    attempts: { type: "string" },
-    "outage-wait": { type: "string" },
+    ...ENDPOINT,
+    example: { type: "boolean" },
+    rows: { type: "string" },
+    seed: { type: "string" },
+    "both-orders": { type: "boolean" },
+    out: { type: "string" },
+    report: { type: "string" },
+    "min-catch-rate": { type: "string" },
   },
   import: { ...JUDGE, ...RESULTS },
   "export-batch": { ...JUDGE, out: { type: "string" } },
@@ -79,6 +91,15 @@ const RESULTS_HELP = `  --out FILE              the results, one JSON line per d
                           (0.9 or 90%)
   --min-kappa K           gate: fail (exit 1) when Cohen's κ between the judge and the labels is below K`;
 
+const ENDPOINT_HELP = `  --base-url URL          the OpenAI-compatible API (default: $OPENAI_BASE_URL, else
+                          https://api.openai.com/v1); http://127.0.0.1:11434/v1 for Ollama
+  --key-env NAME          the environment variable that holds the key (default OPENAI_API_KEY; without
+                          one, calls go without a key). The key is never an argument and never written.
+  --concurrency N         calls in flight at most (1 to 64, default 8; fewer after 429s, as the page)
+  --timeout S             seconds per attempt (default 60)
+  --attempts N            attempts per call (default 5)
+  --outage-wait S         how long an unreachable endpoint is waited for before giving up (default 600)`;
+
 const EXIT_HELP = `Exit codes: 0 the run finished and every gate holds; 1 a gate fails (it says which, with the
 figure); 2 bad usage or input (an option, the dataset, the evaluator, the key, the model or the
 endpoint; it says what and where); 130 interrupted (run the same command again to go on).`;
@@ -88,6 +109,7 @@ export const HELP = {
   "": `ragjudge: judge RAG answers with LLM-as-judge prompts, the page's engine in a terminal.
 
   ragjudge run            judge a dataset against an OpenAI-compatible endpoint
+  ragjudge checkup        check that the judge catches known failures made from your own rows
   ragjudge import         turn a Batch API / vLLM output file into the same results and report
   ragjudge export-batch   write a dataset's requests as an OpenAI Batch API input file
 
@@ -101,18 +123,48 @@ ${EXIT_HELP}
   ragjudge run --evaluator ID --data FILE --model M --base-url URL [options]
 
 ${JUDGE_HELP}
-  --base-url URL          the OpenAI-compatible API (default: $OPENAI_BASE_URL, else
-                          https://api.openai.com/v1); http://127.0.0.1:11434/v1 for Ollama
-  --key-env NAME          the environment variable that holds the key (default OPENAI_API_KEY; without
-                          one, calls go without a key). The key is never an argument and never written.
-  --concurrency N         calls in flight at most (1 to 64, default 8; fewer after 429s, as the page)
-  --timeout S             seconds per attempt (default 60)
-  --attempts N            attempts per call (default 5)
-  --outage-wait S         how long an unreachable endpoint is waited for before giving up (default 600)
+${ENDPOINT_HELP}
 ${RESULTS_HELP}
 
 Ctrl+C stops the calls in flight and writes what is done; the same command then goes on where it
 stopped (after a crash too): rows already in --out are not asked again.
+
+${EXIT_HELP}
+`,
+  checkup: `ragjudge checkup: the page's check-up in a terminal. Rows drawn from the dataset (seeded) are
+changed in ways whose right verdict follows from the change itself (a fact copied word for word is
+grounded, a sentence from another row is not, a number changed is not, …), the judge model judges
+those cases, and the check-up says which failure modes it catches and which it misses. No labels.
+
+  ragjudge checkup --evaluator ID --data FILE --model M --base-url URL [--min-catch-rate 0.8] [options]
+
+  --evaluator ID          a built-in evaluator's id, or the one to take from --evaluator-file
+  --evaluator-file FILE   a custom evaluator's definition (.json, as "My evaluators" exports it); its
+                          check-up needs the right verdicts set for it (the "checkup" field)
+  --data FILE             the dataset the cases are made from (CSV, TSV, JSON or JSON Lines)
+  --example               make the cases from the evaluator's worked example instead (one row: the
+                          cases that need another row's sentences are not made)
+  --rows N                how many rows to draw (1 to 200, default 20); each makes a few cases
+  --seed S                which rows are drawn and how they are changed (a whole number, default 1):
+                          the same seed makes the same cases, so a build's figure moves only when the
+                          judge does
+  --both-orders           judge every case twice, the two answers exchanged (pairwise evaluators):
+                          a case whose grade follows the slot and not the answer is undetermined
+  --model M               the judge model, sent as it is written
+  --map INPUT=COLUMN      feed input INPUT from COLUMN (repeatable), over the column the page guesses
+  --temperature T         the model's temperature (default 0; left out for reasoning models)
+  --max-tokens N          the answer's token cap (default 2048; 0 for none)
+  --repeats N             judge each case N times (1 to 10); a case takes the majority of its outcomes
+${ENDPOINT_HELP}
+  --out FILE              the cases' results, one JSON line per case, as the page's JSONL export of the
+                          check-up writes them (its row, failure mode, right verdict and outcome);
+                          also the record a later run resumes from (FILE.run.json beside it)
+  --report FILE           the page's HTML report of the check-up, its chart and missed cases included
+  --min-catch-rate R      gate: fail (exit 1) when the catch rate (cases caught, of those caught or
+                          missed) is below R (0.8 or 80%); a check-up with no case decided fails it
+
+The cases and what they cost (calls, model, temperature) are printed before any call. Ctrl+C stops
+and keeps what is done; the same command goes on from --out (no case is paid for twice).
 
 ${EXIT_HELP}
 `,

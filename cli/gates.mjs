@@ -4,11 +4,13 @@
 // the rows with a verdict and a label, stats/agreement.js agreementData). A gate that cannot be
 // computed (no row decided, κ undefined) fails, saying why: a build is never passed on nothing.
 //
-// GATES is the list a command checks; a gate of another figure (a check-up's catch rate) is one
-// more entry: its option, and how to read its figure from what the command computed.
+// GATES is the list a command checks (each command takes the options of its own gates): the pass
+// rate and κ of a run, the catch rate of a check-up (ragjudge checkup: caught over the cases
+// caught or missed, the check-up chart's overall figure, rj.checkupMatrix over the cases graded
+// by checkup/grade.js). A check-up with no case decided fails its gate too (exit 1).
 
 import { UsageError, number } from "./args.mjs";
-import { agreementData, kappaSentence, pct, fmtNum, fmtInt } from "./page.mjs";
+import { agreementData, kappaSentence, pct, fmtNum, fmtInt, intervalText } from "./page.mjs";
 
 /**
  * @typedef {Object} GateInput what a finished run offers its gates
@@ -17,6 +19,7 @@ import { agreementData, kappaSentence, pct, fmtNum, fmtInt } from "./page.mjs";
  * @property {any} labels its human labels (stats/labels.js), or null
  * @property {any[]} results
  * @property {any} ev
+ * @property {import("../web/checkup/grade.js").CheckupGrades} [grades] a check-up's cases graded
  *
  * @typedef {Object} Gate
  * @property {string} option  the option that sets its minimum
@@ -59,6 +62,20 @@ export const GATES = [
       const over = `over ${fmtInt(a.compared)} rows compared with ${labels.column}`;
       const means = kappaSentence(k, a.kappa_reason, a, ev.words || null);
       return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${fmtNum(k)}${ci} ${over}`, means: `κ ${fmtNum(k)}: ${means}` };
+    },
+  },
+  {
+    option: "min-catch-rate",
+    range: { min: 0, max: 1, percent: true },
+    show: (x) => pct(x),
+    figure: ({ grades }) => {
+      const g = /** @type {import("../web/checkup/grade.js").CheckupGrades} */ (grades);
+      const o = g.matrix.overall;
+      const c = o.catch;
+      const left = [o.undetermined ? `${fmtInt(o.undetermined)} undetermined` : "", g.errors ? `${fmtInt(g.errors)} without an answer (the call failed)` : "", g.pending ? `${fmtInt(g.pending)} not judged` : ""].filter(Boolean);
+      const of = `${fmtInt(c.k)} of ${fmtInt(c.n)} decided cases caught` + (left.length ? `; ${left.join(", ")} not counted` : "");
+      if (!c.n || c.rate === null) return { value: null, says: `no case was decided, so there is no catch rate (${of})` };
+      return { value: c.rate, says: `the catch rate is ${pct(c.rate)}, 95% interval ${intervalText(c.ci)} (${of})` };
     },
   },
 ];

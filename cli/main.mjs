@@ -2,14 +2,13 @@
 // how an outcome becomes the exit code (0 the gates hold, 1 a gate fails, 2 bad usage or input,
 // 130 interrupted, 70 a failure of ragjudge itself).
 //
-// COMMANDS is where a command is added: a function (argv, io) => exit code, and its --help in
-// args.mjs HELP. `ragjudge checkup` (issue 24, item 3) goes here once the core has the check-up:
-// its own module beside run.mjs, its options in args.mjs OPTIONS, and its gate (a minimum catch
-// rate) one more entry of gates.mjs GATES.
+// COMMANDS is where a command is added: a function (argv, io) => exit code, its options in
+// args.mjs OPTIONS and its --help in HELP, its gates in gates.mjs GATES.
 
 import { readFileSync } from "node:fs";
 import { HELP, UsageError } from "./args.mjs";
 import { run } from "./run.mjs";
+import { checkup } from "./checkup.mjs";
 import { importCommand, exportBatchCommand } from "./batchfile.mjs";
 
 /**
@@ -26,6 +25,7 @@ import { importCommand, exportBatchCommand } from "./batchfile.mjs";
 /** @type {Record<string, (argv: string[], io: IO) => Promise<number>>} */
 export const COMMANDS = {
   run,
+  checkup,
   import: importCommand,
   "export-batch": exportBatchCommand,
 };

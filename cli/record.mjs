@@ -13,12 +13,17 @@
 // changed dataset is refused the same way.
 //
 // A line holds everything the page's result of a row is made of, but the repeats' own verdicts
-// (an export keeps each repeat's vote, score and answers): those are read again from the repeats'
-// answers through the engine's own judgeOnce, which is what made them.
+// (an export keeps each repeat's vote, score and answers) and, for a row judged in both orders,
+// each order's (the export keeps the exchanged order's answers): those are read again from the
+// answers through the engine's own judgeOnce and judgeOrders, which is what made them.
+//
+// A check-up's --out (ragjudge checkup) is the same record of its cases (one line per case), the
+// sidecar keeping its seed and rows drawn too: the cases are made again from them, and a line
+// whose inputs are not its case's is refused.
 
 import { existsSync, openSync, writeSync, closeSync, renameSync, writeFileSync, readFileSync } from "node:fs";
 import { UsageError } from "./args.mjs";
-import { exportRecord, sourceColumns, idColumn, ownName, toJSONL, newRowResult, judgeOnce, renderRow, judgeOf, canonicalJSON } from "./page.mjs";
+import { exportRecord, sourceColumns, idColumn, ownName, toJSONL, newRowResult, judgeOnce, judgeOrders, renderRow, judgeOf, canonicalJSON } from "./page.mjs";
 
 /** SIDECAR is the record's own file name beside --out. @param {string} out */
 export const sidecarOf = (out) => out + ".run.json";
@@ -33,6 +38,7 @@ const FORMAT = "ragjudge-run";
  */
 function identity(run) {
   const s = run.settings || {};
+  const c = run.checkup;
   return {
     evaluator: run.evaluator,
     definition: run.evaluatorSpec ? canonicalJSON(run.evaluatorSpec) : null,
@@ -40,12 +46,24 @@ function identity(run) {
     model: s.model,
     params: canonicalJSON(s.params || {}),
     repeats: s.repeats || 1,
+    orders: s.orders === 2 ? "both orders" : "one order",
+    checkup: c ? `seed ${c.seed}, ${c.source === "example" ? "the evaluator's example" : `${c.rows} of ${c.of} rows of ${c.dataset}`}` : null,
     rows: run.total,
   };
 }
 
 /** WORDS say each part of an identity in an error. */
-const WORDS = { evaluator: "evaluator", definition: "evaluator definition", mapping: "mapping", model: "model", params: "model parameters (temperature, max tokens)", repeats: "repeats", rows: "number of rows" };
+const WORDS = {
+  evaluator: "evaluator",
+  definition: "evaluator definition",
+  mapping: "mapping",
+  model: "model",
+  params: "model parameters (temperature, max tokens)",
+  repeats: "repeats",
+  orders: "order setting (--both-orders)",
+  checkup: "set of check-up cases (--seed, --rows, --data)",
+  rows: "number of rows",
+};
 
 /**
  * writeAtomic writes text to path through a temporary file renamed over it: a reader (or a crash)
@@ -115,7 +133,19 @@ export class Record {
   sidecarRun() {
     const r = this.run;
     const s = r.settings || {};
-    return { id: r.id, name: r.name, evaluator: r.evaluator, evaluatorSpec: r.evaluatorSpec, mapping: r.mapping, label: r.label, columns: r.columns, settings: { model: s.model, params: s.params, repeats: s.repeats, where: s.where }, total: r.total, createdAt: r.createdAt };
+    return {
+      id: r.id,
+      name: r.name,
+      evaluator: r.evaluator,
+      evaluatorSpec: r.evaluatorSpec,
+      mapping: r.mapping,
+      label: r.label,
+      columns: r.columns,
+      settings: { model: s.model, params: s.params, repeats: s.repeats, ...(s.orders === 2 ? { orders: 2 } : {}), where: s.where },
+      total: r.total,
+      createdAt: r.createdAt,
+      ...(r.checkup ? { checkup: r.checkup } : {}),
+    };
   }
 
   /**
@@ -137,7 +167,7 @@ export class Record {
     if (diff.length) {
       // The first difference with both values (a definition is too long to quote: it is named).
       const k = diff.find((d) => d !== "definition") || diff[0];
-      const show = (/** @type {any} */ x) => (k === "mapping" || k === "params" ? x : JSON.stringify(x));
+      const show = (/** @type {any} */ x) => (k === "mapping" || k === "params" || k === "orders" || (k === "checkup" && x) ? x : JSON.stringify(x));
       const both = k === "definition" ? "" : ` (${WORDS[/** @type {keyof typeof WORDS} */ (k)]} ${show(/** @type {any} */ (a)[k])}; this run: ${show(/** @type {any} */ (b)[k])})`;
       throw new UsageError(
         `--out ${this.path} holds rows judged with another ${diff.map((d) => /** @type {any} */ (WORDS)[d]).join(", ")}${both}. ` +
@@ -196,12 +226,21 @@ export class Record {
     r.usage = own("usage") || { prompt_tokens: 0, completion_tokens: 0 };
     r.cachedCalls = own("cached_calls") || 0;
     r.attempts = own("attempts") || 0;
-    r.calls = Math.max(0, r.answers.length - r.cachedCalls);
+    const exchanged = own("exchanged_answers");
+    // Every answer was a call or a cache hit: the first order's, and the exchanged order's of a row judged in both.
+    const answered = r.answers.length + (Array.isArray(exchanged) ? exchanged.reduce((n, a) => n + (Array.isArray(a) ? a.length : 0), 0) : 0);
+    r.calls = Math.max(0, answered - r.cachedCalls);
     r.repaired = !r.error && r.answers.length > 1;
     const reps = own("repeats");
+    const other = (/** @type {number} */ k) => (Array.isArray(exchanged) && Array.isArray(exchanged[k]) ? exchanged[k] : null);
     if (Array.isArray(reps) && !r.error) {
-      r.repeats = await Promise.all(reps.map((/** @type {any} */ x, /** @type {number} */ k) => replay(judge, item, index, k, Array.isArray(x && x.answers) ? x.answers : [])));
+      r.repeats = await Promise.all(reps.map((/** @type {any} */ x, /** @type {number} */ k) => replay(judge, item, index, k, Array.isArray(x && x.answers) ? x.answers : [], other(k))));
       r.repaired = r.repeats.some((/** @type {any} */ x) => x.repaired);
+    } else if (other(0) && !r.error) {
+      // One judgement in both orders: its two orders, read again (the verdict is the line's).
+      const one = await replay(judge, item, index, 0, r.answers, other(0));
+      r.orders = one.orders;
+      r.repaired = one.repaired;
     }
     return r;
   }
@@ -231,19 +270,27 @@ export class Record {
 
 /**
  * replay reads one repeat's verdict again from its recorded answers through the engine's judgeOnce
- * (the first answer, and the repair request's answer when there is one), as the run read it.
+ * (the first answer, and the repair request's answer when there is one), as the run read it; with
+ * exchanged (the answers of the order with the two answers exchanged), through judgeOrders, both
+ * orders and their combined verdict.
  * @param {any} judge @param {any} item @param {number} index @param {number} k @param {string[]} answers
- * @returns {Promise<{verdict: any, answers: string[], repaired: boolean}>}
+ * @param {string[]|null} [exchanged]
+ * @returns {Promise<{verdict: any, answers: string[], repaired: boolean, orders?: any[]}>}
  */
-async function replay(judge, item, index, k, answers) {
-  let n = 0;
+async function replay(judge, item, index, k, answers, exchanged = null) {
+  const rendered = renderRow(judge, item.inputs);
+  // Each order's questions take its own answers, in turn: the first order's messages begin with
+  // this rendering's (a repair request repeats them), the exchanged order's with its own.
+  const queues = [answers.slice(), (exchanged || []).slice()];
   const runner = /** @type {any} */ ({
     o: { judge },
     stats: { repairs: 0 },
-    ask: async () => {
-      if (n >= answers.length) throw new Error("the line lacks an answer of this repeat");
-      return { content: answers[n++], cached: true, attempts: 0, usage: null, written: null };
+    ask: async (/** @type {any[]} */ messages) => {
+      const q = messages[0] === rendered.messages[0] ? queues[0] : queues[1];
+      if (!q.length) throw new Error("the line lacks an answer of this repeat");
+      return { content: q.shift(), cached: true, attempts: 0, usage: null, written: null };
     },
   });
-  return judgeOnce(runner, item, renderRow(judge, item.inputs), index, k, newRowResult("", index), [], { stage: "call" });
+  const once = exchanged ? judgeOrders : judgeOnce;
+  return once(runner, item, rendered, index, k, newRowResult("", index), [], { stage: "call" });
 }

@@ -138,12 +138,14 @@ function applyMap(mapping, maps, ev, columns) {
 
 /**
  * setup reads what the options name into what the run takes; say(line) tells the user what was
- * read and guessed.
+ * read and guessed. For a check-up (ragjudge checkup), the rows are what its cases are drawn
+ * from, and no label column is looked for.
  * @param {Record<string, any>} v the parsed options
  * @param {(line: string) => void} say
+ * @param {{checkup?: boolean}} [o]
  * @returns {Promise<Setup>}
  */
-export async function setup(v, say) {
+export async function setup(v, say, { checkup = false } = {}) {
   const rj = await load();
   const ev = await loadEvaluator(rj, v);
   const text = await readText(v.data);
@@ -177,7 +179,7 @@ export async function setup(v, say) {
 
   // The label column: the one asked for, else the page's proposal.
   let column = "";
-  if (!v["no-labels"]) {
+  if (!v["no-labels"] && !checkup) {
     if (v.labels !== undefined && v.labels !== "") {
       if (!columns.includes(v.labels) && !table.columns.includes(v.labels)) throw new UsageError(`--labels ${v.labels}: the dataset has no such column; it has ${table.columns.join(", ")}.`);
       column = v.labels;
@@ -195,7 +197,8 @@ export async function setup(v, say) {
   const checked = await checkRows(rj, ev, items);
   if (!checked) throw new Error("checkRows stopped");
   const refusedRows = checked.refused.reduce((s, g) => s + g.rows.length, 0);
-  say(`${fmtInt(checked.judged)} rows to judge with ${ev.id}` + (refusedRows ? `; ${fmtInt(refusedRows)} cannot be, and become input errors:` : "."));
+  if (checkup) say(`${fmtInt(checked.judged)} rows the check-up can draw from` + (refusedRows ? `; ${fmtInt(refusedRows)} cannot be judged with ${ev.id}, and are left out:` : "."));
+  else say(`${fmtInt(checked.judged)} rows to judge with ${ev.id}` + (refusedRows ? `; ${fmtInt(refusedRows)} cannot be, and become input errors:` : "."));
   for (const g of checked.refused) say(`  ✗ ${fmtInt(g.rows.length)} ${g.rows.length === 1 ? "row" : "rows"}: ${g.label} (rows ${g.rows.slice(0, 8).map((/** @type {any} */ r) => r.index + 1).join(", ")}${g.rows.length > 8 ? ", …" : ""})`);
   if (checked.judged === 0) {
     const first = checked.items.find((/** @type {any} */ it) => it.error);

@@ -43,7 +43,7 @@ test("options: unknown, missing, out of range, or a key as an argument", async (
   await refused(["run", ...base, "--key=sk-should-not-echo"], /the key is never an argument/);
   await refused(["run", ...base, "--key-env", "JUDGE_KEY"], /--key-env JUDGE_KEY: the environment has no JUDGE_KEY \(or it is empty\)\./);
   await refused(["run", ...base, "stray"], /unexpected argument "stray"/);
-  await refused(["frobnicate"], /no command "frobnicate"; the commands are run, import, export-batch/);
+  await refused(["frobnicate"], /no command "frobnicate"; the commands are run, checkup, import, export-batch/);
   const help = await inProcess(["run", "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.out, /--min-kappa K/);

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api } from "./rj.mjs";
-import { planCheckup, drawRows, seedOf, rowsOf, caseOf, seededRandom } from "../../web/checkup/cases.js";
+import { planCheckup, drawRows, seedOf, rowsOf, caseOf, seededRandom, checkupSource, checkupRun, casesLine, noCasesWhy } from "../../web/checkup/cases.js";
 import { gradeCheckup, combine } from "../../web/checkup/grade.js";
 
 const rj = await api();
@@ -264,10 +264,20 @@ test("position statistics of a run judged in both orders, and its export fields"
   assert.match(slotWords({ rate: 1, ci: [0.6, 1] }), /reads first/);
   assert.match(slotWords({ rate: 0.5, ci: [0.3, 0.7] }), /no clear preference/);
   const f = ordersExportFields({ settings: { orders: 2 } }, results);
-  assert.deepEqual(f.of(0), { position_flip: true, exchanged_answer: grade(1, 0) });
-  assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1) });
-  assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null });
+  assert.deepEqual(f.keys, ["position_flip", "exchanged_answer", "exchanged_answers"]);
+  assert.deepEqual(f.of(0), { position_flip: true, exchanged_answer: grade(1, 0), exchanged_answers: [[grade(1, 0)]] });
+  assert.deepEqual(f.of(1), { position_flip: false, exchanged_answer: grade(0, 1), exchanged_answers: [[grade(0, 1)]] });
+  assert.deepEqual(f.of(2), { position_flip: null, exchanged_answer: null, exchanged_answers: null });
   assert.equal(ordersExportFields({ settings: {} }, results), null);
+  // A check-up's position-swap case is judged in both orders in a run that is not; each repeat's
+  // exchanged answers are kept, a repair request's after the first.
+  const swapCase = ordersExportFields({ settings: {} }, results, [{ bothOrders: true }, {}]);
+  assert.deepEqual(swapCase.of(1).exchanged_answers, [[grade(0, 1)]]);
+  const r2 = both(grade(1, 0), "unreadable");
+  const r3 = both(grade(1, 0), grade(1, 0));
+  r2.orders[1].answers.push(grade(1, 0));
+  const repeated = { verdict: r2.verdict, answers: [...r2.answers, ...r3.answers], repeats: [r2, r3], error: null };
+  assert.deepEqual(ordersExportFields({ settings: {} }, [repeated], [{ bothOrders: true }]).of(0).exchanged_answers, [["unreadable", grade(1, 0)], [grade(1, 0)]]);
 });
 
 test("a custom evaluator's check-up controls write its checkup field: pass, fail, declines, or left out", async () => {
@@ -310,4 +320,33 @@ test("a report row judged in both orders shows each order's answers", async () =
   assert.deepEqual(row.repeats.map((x) => x.answers), [["first"], ["second"]]);
   assert.match(row.repeats[1].label, /answers exchanged/);
   assert.equal(row.cause, "the grade changed when the answers swapped places");
+});
+
+test("where a check-up's cases come from, its run and record, and what is said before it runs (the card's and ragjudge checkup's)", async () => {
+  const ev = rj.evaluators().find((e) => e.id === "answer-grounding");
+  const items = [...dataset(groundingRows.slice(0, 3)), { index: 3, source: {}, inputs: null, error: "no answer" }];
+  const s = { name: "facts.jsonl", table: { columns: ["id", "answer"], errors: [] }, mapping: { answer: "answer" }, items, ev };
+  const src = checkupSource(ev, s, "dataset");
+  assert.equal(src.use, "dataset");
+  assert.deepEqual(src.rows.map((r) => r.index), [0, 1, 2], "the rows that can be judged");
+  assert.equal(src.of, 3);
+  assert.equal(checkupSource(ev, { ...s, ev: { id: "rag-recall" } }, "dataset").use, "example", "a dataset set up for another evaluator is not drawn from");
+  const ex = checkupSource(ev, s, "example");
+  assert.deepEqual([ex.use, ex.rows[0].index, ex.name, ex.of], ["example", -1, ev.title, 1]);
+  assert.match(checkupSource({ id: "x" }, null, "dataset").why, /Load a dataset/);
+
+  const plan = await planCheckup(rj, ev.id, src.rows, { n: 2, seed: 3 });
+  const run = checkupRun(plan, src, 3);
+  assert.equal(run.name, "Check-up of facts.jsonl");
+  assert.deepEqual(run.table, { columns: ["id", "answer"], errors: [] });
+  assert.equal(run.items, plan.items);
+  assert.deepEqual(run.checkup, { seed: 3, source: "dataset", dataset: "facts.jsonl", rows: 2, of: 3, transforms: plan.transforms, skipped: plan.skipped, skips: plan.skips, refused: plan.refused });
+  const n = plan.items.length;
+  assert.equal(casesLine(plan, `${n} calls, one per case · m`), `${n} cases from 2 rows: ${n} calls, one per case · m`);
+  assert.equal(casesLine(plan, `${n} cases × 2 orders = ${2 * n} calls · m`), `From 2 rows: ${n} cases × 2 orders = ${2 * n} calls · m`);
+  assert.equal(noCasesWhy({ transforms: [{ reason: "" }, { reason: "one reference only" }], refused: [] }), "No case can be made of these rows: one reference only");
+  const { leftOut } = await import("../../web/checkup/words.js");
+  const none = { undetermined: 0 };
+  assert.equal(leftOut(none, { pending: 0, errors: 2 }), "2 got no answer (the call failed: Retry failed rows).", "the page's button");
+  assert.equal(leftOut(none, { pending: 0, errors: 2, retry: "run it again" }), "2 got no answer (the call failed: run it again).", "the command line's words");
 });

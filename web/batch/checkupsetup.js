@@ -12,7 +12,7 @@ import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
 import { fmtInt, plural } from "../lib/format.js";
 import { ordersOf } from "./repeatopts.js";
-import { planCheckup, newSeed, seedOf, rowsOf, DEFAULT_ROWS, MAX_ROWS, SKIPS_KEPT } from "../checkup/cases.js";
+import { planCheckup, newSeed, seedOf, rowsOf, checkupSource, datasetRows, checkupRun, noCasesWhy, casesLine, DEFAULT_ROWS, MAX_ROWS } from "../checkup/cases.js";
 import { expectedWords } from "../checkup/words.js";
 
 /**
@@ -95,23 +95,20 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
   let made = null;
   let gen = 0;
 
-  /** source is where the cases come from now, or why they cannot: {rows, name, of} or {why}. */
+  /** source is where the cases come from now, or why they cannot (cases.js checkupSource), its choices drawn. */
   function source() {
     const ev = evaluator();
-    const c = choice();
     const s = setup.current();
-    const rows = s && s.ev && ev && s.ev.id === ev.id ? s.items.filter((/** @type {any} */ it) => it && it.inputs && !it.error) : [];
+    const src = checkupSource(ev, s, choice().source);
+    const rows = datasetRows(ev, s);
     fromDataset.disabled = !rows.length;
     datasetNote.textContent = s ? `(${s.name}: ${plural(rows.length, "row")} that can be judged)` : "(none yet: choose one above)";
     const example = ev && ev.example && ev.example.inputs;
     fromExample.disabled = !example;
     exampleNote.textContent = example ? "(one row: cases that need another row's sentences are skipped)" : "(this evaluator has none)";
-    const use = c.source === "example" || !rows.length ? "example" : "dataset";
-    fromDataset.checked = use === "dataset";
-    fromExample.checked = use === "example";
-    if (use === "dataset") return { use, rows, name: s.name, of: rows.length, table: s.table, mapping: s.mapping };
-    if (!example) return { use, why: "Load a dataset above (or pick an evaluator with a worked example) to make cases from." };
-    return { use, rows: [{ index: -1, source: null, inputs: example }], name: ev.title || ev.id, of: 1, table: { columns: [], errors: [] }, mapping: {} };
+    fromDataset.checked = src.use === "dataset";
+    fromExample.checked = src.use === "example";
+    return src;
   }
 
   /** refresh makes the cases again when what they are made of changed, then draws them and what running them costs. */
@@ -158,7 +155,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
       casesEl,
       plan.items.length
         ? h("div", { class: "table-wrap" }, h("table", { class: "ptable cu-plan-table" }, h("thead", {}, h("tr", {}, ["Failure mode", "Right verdict", "Cases", "Not offered on"].map((t) => h("th", { text: t })))), h("tbody", {}, rows)))
-        : h("p", { class: "msg-error", text: "No case can be made of these rows: " + (plan.transforms.map((t) => t.reason).find(Boolean) || plan.refused.map((r) => r.reason)[0] || "the evaluator has no check-up for them") }),
+        : h("p", { class: "msg-error", text: noCasesWhy(plan) }),
       plan.refused.length ? h("p", { class: "hint", text: `${fmtInt(plan.refused.length)} drawn row${plan.refused.length === 1 ? "" : "s"} could not be judged at all (${plan.refused[0].reason}).` }) : null,
     );
   }
@@ -173,9 +170,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const live = requestSettings(state);
     planEl.classList.toggle("msg-error", !plan);
     const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
-    const drawn = plural(made.plan.drawn.length, "row");
-    // The line names the cases itself when it multiplies them (repeats, both orders); else they are said first.
-    planEl.textContent = !line ? "No model is set: choose one in Model settings." : line.startsWith(fmtInt(cases) + " case") ? `From ${drawn}: ${line}` : `${plural(cases, "case")} from ${drawn}: ${line}`;
+    planEl.textContent = !line ? "No model is set: choose one in Model settings." : casesLine(made.plan, line);
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     runBtn.disabled = !cases || !plan;
   }
@@ -184,21 +179,8 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     if (!made || !made.plan.items.length) return;
     const ev = evaluator();
     const { plan, source: src } = made;
-    const c = choice();
     msg.textContent = "";
-    /** @type {import("../checkup/data.js").CheckupRecord} */
-    const record = {
-      seed: c.seed,
-      source: src.use,
-      dataset: src.name,
-      rows: plan.drawn.length,
-      of: src.of,
-      transforms: plan.transforms,
-      skipped: plan.skipped.slice(0, SKIPS_KEPT),
-      skips: plan.skips,
-      refused: plan.refused.slice(0, SKIPS_KEPT),
-    };
-    const err = await controller.startNew({ name: `Check-up of ${src.name}`, table: { columns: src.table.columns || [], errors: [] }, mapping: src.mapping, items: plan.items, ev, checkup: record });
+    const err = await controller.startNew({ ...checkupRun(plan, src, choice().seed), ev });
     if (err) msg.textContent = "✗ " + err;
     else card.open = false;
   }

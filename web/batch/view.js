@@ -300,7 +300,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
     // The human label and whether the judge agrees with it; a check-up case's failure mode and outcome; a row's exchanged order.
-    const extra = mergeExtra(agreement.exportFields(), checkupRun.exportFields(), ordersExportFields(cur.run, cur.results));
+    const extra = mergeExtra(agreement.exportFields(), checkupRun.exportFields(), ordersExportFields(cur.run, cur.results, cur.items));
     if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns, extra }), "application/x-ndjson");
     else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns, extra }), "text/csv");
     else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run: { ...run, label: cur.run.label || null }, columns, extra, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");

@@ -2,7 +2,10 @@
 // rows (or the evaluator's worked example), the known-answer cases the core makes of each
 // (rj.checkupCases, with the other rows as the pool foreign sentences come from), and those cases
 // as a batch run's items, each carrying what it is (its row, transformation, expectation) so that
-// a stored run can be graded after a reload (grade.js). Pure over rj: Node tests cover it.
+// a stored run can be graded after a reload (grade.js). Pure over rj: Node tests cover it, and
+// the command line makes its check-ups with it (cli/checkup.mjs).
+
+import { fmtInt } from "../lib/format.js";
 
 /** DEFAULT_ROWS is how many rows a check-up draws unless told otherwise. */
 export const DEFAULT_ROWS = 20;
@@ -200,6 +203,98 @@ export function coreOrder(seqs) {
     placed.add(next);
   }
   return out;
+}
+
+/**
+ * @typedef {Object} CheckupSource where a check-up's cases come from: the rows drawn from (a
+ *   dataset's judged rows, or the evaluator's worked example as row -1), the name and size the
+ *   record says, and the columns and mapping the run keeps; or, with why, none
+ * @property {"dataset"|"example"} use
+ * @property {{index: number, source?: any, inputs: any}[]} [rows]
+ * @property {string} [name] @property {number} [of]
+ * @property {{columns?: string[], errors?: any[]}} [table] @property {Object<string, string>} [mapping]
+ * @property {string} [why] why there are no rows
+ */
+
+/**
+ * checkupSource is where evaluator ev's check-up takes its rows, as the page's check-up card
+ * takes them (setupcard.js) and the command line too (cli/checkup.mjs): the rows of set-up
+ * dataset s that can be judged (s.items, mapping.js items checked by preview.js, set up for ev),
+ * unless want is "example" or there are none, then the evaluator's worked example.
+ * @param {any} ev
+ * @param {{name: string, table: any, mapping: Object<string, string>, items: any[], ev?: any} | null} s
+ * @param {"dataset"|"example"} want
+ * @returns {CheckupSource}
+ */
+export function checkupSource(ev, s, want) {
+  const rows = datasetRows(ev, s);
+  const example = ev && ev.example && ev.example.inputs;
+  const use = want === "example" || !rows.length ? "example" : "dataset";
+  if (use === "dataset" && s) return { use, rows, name: s.name, of: rows.length, table: s.table, mapping: s.mapping };
+  if (!example) return { use, why: "Load a dataset above (or pick an evaluator with a worked example) to make cases from." };
+  return { use, rows: [{ index: -1, source: null, inputs: example }], name: ev.title || ev.id, of: 1, table: { columns: [], errors: [] }, mapping: {} };
+}
+
+/**
+ * datasetRows is the rows of set-up dataset s a check-up of ev can draw: those with inputs and
+ * no input error, when s was set up for ev (none otherwise).
+ * @param {any} ev
+ * @param {{items: any[], ev?: any} | null} s
+ */
+export function datasetRows(ev, s) {
+  return s && s.ev && ev && s.ev.id === ev.id ? s.items.filter((it) => it && it.inputs && !it.error) : [];
+}
+
+/**
+ * checkupRun is what a check-up stores as a batch run (the run controller's startNew takes it):
+ * its name, columns, mapping and cases, and its record (run.checkup) of where the cases came
+ * from, the seed, and the transformations made and skipped.
+ * @param {CheckupPlan} plan
+ * @param {CheckupSource} src
+ * @param {number} seed
+ * @returns {{name: string, table: {columns: string[], errors: any[]}, mapping: Object<string, string>, items: CheckupPlan["items"], checkup: import("./data.js").CheckupRecord}}
+ */
+export function checkupRun(plan, src, seed) {
+  return {
+    name: `Check-up of ${src.name}`,
+    table: { columns: (src.table && src.table.columns) || [], errors: [] },
+    mapping: src.mapping || {},
+    items: plan.items,
+    checkup: {
+      seed,
+      source: src.use,
+      dataset: String(src.name),
+      rows: plan.drawn.length,
+      of: /** @type {number} */ (src.of),
+      transforms: plan.transforms,
+      skipped: plan.skipped.slice(0, SKIPS_KEPT),
+      skips: plan.skips,
+      refused: plan.refused.slice(0, SKIPS_KEPT),
+    },
+  };
+}
+
+/**
+ * noCasesWhy says why a plan has no case: the first reason a transformation was not offered, else
+ * why a row was refused.
+ * @param {CheckupPlan} plan
+ */
+export function noCasesWhy(plan) {
+  return "No case can be made of these rows: " + (plan.transforms.map((t) => t.reason).find(Boolean) || plan.refused.map((r) => r.reason)[0] || "the evaluator has no check-up for them");
+}
+
+/**
+ * casesLine is the line said before a check-up is paid for: its cases and the rows they come
+ * from, then line (batch/setupline.js setupLine: the calls, the model, the temperature, the cap on
+ * tokens), which names the cases itself when it multiplies them (repeats, both orders).
+ * @param {CheckupPlan} plan
+ * @param {string} line
+ */
+export function casesLine(plan, line) {
+  const cases = plan.items.length;
+  const drawn = `${fmtInt(plan.drawn.length)} row${plan.drawn.length === 1 ? "" : "s"}`;
+  const n = fmtInt(cases);
+  return line.startsWith(n + " case") ? `From ${drawn}: ${line}` : `${n} case${cases === 1 ? "" : "s"} from ${drawn}: ${line}`;
 }
 
 /**

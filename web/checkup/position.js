@@ -110,23 +110,29 @@ export function mountPosition({ rj, controller }) {
 /**
  * ordersExportFields are the fields a row judged in both orders adds to its exported row, after
  * its score: whether an answer's grade changed when the answers exchanged places (position_flip:
- * true, false, or null when the orders could not be compared) and the judge's answer with the
- * answers exchanged (the first repeat's, as `answer` is). Null for a run judged in one order.
+ * true, false, or null when the orders could not be compared), the judge's answer with the
+ * answers exchanged (the first repeat's last, as read) and every answer of the exchanged order
+ * (exchanged_answers: one list per repeat, a repair request's answer after the first), so that an
+ * export holds both orders' answers in full. Null for a run where no row is judged in both orders
+ * (neither "judge both orders" nor a check-up's position-swap case).
  * @param {any} run
  * @param {any[]} results by row index
+ * @param {any[]} [items] the run's items (a check-up's position-swap case is judged in both orders alone)
  * @returns {import("../batch/export.js").Extra | null}
  */
-export function ordersExportFields(run, results) {
-  if (!run || !run.settings || run.settings.orders !== 2) return null;
+export function ordersExportFields(run, results, items = []) {
+  const all = !!(run && run.settings && run.settings.orders === 2);
+  if (!all && !items.some((it) => it && it.bothOrders)) return null;
   return {
-    keys: ["position_flip", "exchanged_answer"],
+    keys: ["position_flip", "exchanged_answer", "exchanged_answers"],
     of: (i) => {
       const r = results[i];
-      const first = r && (Array.isArray(r.repeats) && r.repeats.length > 1 ? r.repeats[0] : r);
-      const orders = first && Array.isArray(first.orders) ? first.orders : null;
+      const reps = r ? (Array.isArray(r.repeats) && r.repeats.length > 1 ? r.repeats : [r]) : [];
+      const orders = reps[0] && Array.isArray(reps[0].orders) ? reps[0].orders : null;
       const o = r && r.verdict && r.verdict.verdict ? r.verdict.verdict.orders : null;
       const answers = orders && orders[1] ? orders[1].answers || [] : [];
-      return { position_flip: o && typeof o.agree === "boolean" ? !o.agree : null, exchanged_answer: answers.length ? answers[answers.length - 1] : null };
+      const exchanged = orders ? reps.map((x) => (x && Array.isArray(x.orders) && x.orders[1] ? x.orders[1].answers || [] : [])) : null;
+      return { position_flip: o && typeof o.agree === "boolean" ? !o.agree : null, exchanged_answer: answers.length ? answers[answers.length - 1] : null, exchanged_answers: exchanged };
     },
   };
 }

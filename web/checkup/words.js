@@ -68,16 +68,17 @@ export function standing(overall) {
 }
 
 /**
- * leftOut says what the catch rate does not count: undetermined cases, failed calls, cases not
- * judged yet; "" when nothing is left out.
+ * leftOut says what the catch rate does not count: undetermined cases, failed calls (with how to
+ * ask them again: g.retry, the page's button unless told), cases not judged yet; "" when nothing
+ * is left out.
  * @param {import("../api/types.js").CheckupRow} overall
- * @param {{pending: number, errors: number}} g
+ * @param {{pending: number, errors: number, retry?: string}} g
  */
 export function leftOut(overall, g) {
   const parts = [];
   if (overall.undetermined)
     parts.push(`${overall.undetermined} case${overall.undetermined === 1 ? " was" : "s were"} undetermined (the answer said nothing of ${overall.undetermined === 1 ? "it" : "them"}: unreadable, or a part not graded) and ${overall.undetermined === 1 ? "is" : "are"} not counted as missed`);
-  if (g.errors) parts.push(`${g.errors} got no answer (the call failed: Retry failed rows)`);
+  if (g.errors) parts.push(`${g.errors} got no answer (the call failed: ${g.retry || "Retry failed rows"})`);
   if (g.pending) parts.push(`${g.pending} ${g.pending === 1 ? "is" : "are"} not judged yet`);
   if (!parts.length) return "";
   const s = parts.join("; ") + ".";
@@ -112,7 +113,7 @@ export function weakModes(rows, names) {
  * @param {import("../api/types.js").CheckupRow} overall
  * @param {import("../api/types.js").CheckupRow[]} rows
  * @param {Map<string, ModeLine>} names
- * @param {{pending: number, errors: number}} g
+ * @param {{pending: number, errors: number, retry?: string}} g
  * @returns {string[]}
  */
 export function meaning(overall, rows, names, g) {

@@ -1,0 +1,236 @@
+// live.mjs: what every command that calls the endpoint shares (ragjudge run, ragjudge checkup):
+// the endpoint's options (the key from the environment, the base URL, concurrency, timeouts), and
+// the page's engine judging the rows still to judge, built as the page builds it (batch/runner.js
+// runnerFor: the same request bodies, retry policy, AIMD slots, repair request, both orders,
+// outage watch and request cache). Only what touches the world is the command line's: fetch (to
+// the endpoint, failures worded for a terminal), the store (the --out file, record.mjs), the key
+// and the progress (progress.mjs), and signals (Ctrl+C stops and keeps what is done).
+
+import { UsageError, number } from "./args.mjs";
+import { Progress } from "./progress.mjs";
+import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, fmtInt } from "./page.mjs";
+
+/** DEFAULT_BASE_URL is where calls go without --base-url or $OPENAI_BASE_URL. */
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+/** NULL_BODY: statuses whose response has no body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * endpointFetch is fetch for the engine's calls (llm.js chat): Node's own, with the whole body read
+ * here, so that a connection refused or broken mid-answer is a network CallError worded for the
+ * command line (chat retries it like any unreachable endpoint), not the page's "is the dev server
+ * still running?".
+ * @param {string} base the --base-url
+ * @returns {typeof fetch}
+ */
+export function endpointFetch(base) {
+  let host = base;
+  try {
+    host = new URL(base).host;
+  } catch {
+    // kept as written
+  }
+  return /** @type {any} */ (
+    async (/** @type {any} */ url, /** @type {any} */ init = {}) => {
+      const { onStarted, ...rest } = init;
+      try {
+        const res = await fetch(url, rest);
+        const body = NULL_BODY.has(res.status) ? null : await res.arrayBuffer();
+        return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      } catch (e) {
+        if (rest.signal && rest.signal.aborted) throw e;
+        const err = /** @type {any} */ (e);
+        const cause = err && err.cause ? [err.cause.code, err.cause.message].filter(Boolean).join(": ") : String((err && err.message) || err);
+        throw failure(CallKind.NETWORK, `Could not reach ${host} (${cause})`, "check --base-url, and that the endpoint is up", { retryable: true });
+      }
+    }
+  );
+}
+
+/**
+ * @typedef {Object} Connection the endpoint and how it is called, from the options
+ * @property {string} keyEnv the variable the key is read from
+ * @property {string} key "" without one
+ * @property {string} base the --base-url
+ * @property {URL} url
+ * @property {number} concurrency @property {number} timeoutS @property {number} attempts
+ * @property {number} outageWait seconds an unreachable endpoint is waited for
+ */
+
+/**
+ * connection reads the endpoint's options, the key from the environment (made a secret: never
+ * written from now on); a bad one is a UsageError.
+ * @param {Record<string, any>} o the parsed options
+ * @param {import("./main.mjs").IO} io
+ * @returns {Connection}
+ */
+export function connection(o, io) {
+  const keyEnv = o["key-env"] || "OPENAI_API_KEY";
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UsageError(`--key-env takes the name of an environment variable (letters, digits, _), not "${keyEnv}".`);
+  const key = io.env[keyEnv] || "";
+  if (o["key-env"] && !key) throw new UsageError(`--key-env ${keyEnv}: the environment has no ${keyEnv} (or it is empty).`);
+  io.secret(key);
+  const base = String(o["base-url"] || io.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
+  let url;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError(`--base-url takes an http or https URL, such as ${DEFAULT_BASE_URL}, not "${base}".`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new UsageError(`--base-url takes an http or https URL, not ${url.protocol} (${base}).`);
+  if (url.username || url.password) throw new UsageError("--base-url must not carry a user or password: the key goes in the environment (--key-env).");
+  return {
+    keyEnv,
+    key,
+    base,
+    url,
+    concurrency: number(o, "concurrency", { min: 1, max: 64, int: true }) ?? 8,
+    timeoutS: number(o, "timeout", { min: 1, max: 3600 }) ?? 60,
+    attempts: number(o, "attempts", { min: 1, max: 20, int: true }) ?? 5,
+    outageWait: number(o, "outage-wait", { min: 0, max: 86400 }) ?? 600,
+  };
+}
+
+/**
+ * heldMessage says, for the command line, why every row would fail alike (a refused key, an
+ * unknown model or path: the page holds the run and waits for Model settings to change).
+ * @param {any} e the CallError @param {Connection} conn @param {string} model
+ */
+function heldMessage(e, { keyEnv, key, base }, model) {
+  if (e.kind === CallKind.NO_KEY) return `${base} needs an API key, and ${keyEnv} is not set: put the key in it (in CI, from a secret), or name the variable that holds it with --key-env. No call was made.`;
+  const said = e.detail ? ` The endpoint said: ${e.detail}` : "";
+  if (e.status === 401) return `${base} refused the key (401 Unauthorized): ${key ? `check ${keyEnv}` : `no key was sent: put it in ${keyEnv}, or name its variable with --key-env`}.${said}`;
+  if (e.status === 403) return `${base} does not allow this key to do this (403 Forbidden): check the key's permissions and --model.${said}`;
+  return `${base} answered 404 Not Found: check --model "${model}" and --base-url (the API's base, ending in /v1 for most).${said}`;
+}
+
+/**
+ * @typedef {Object} LiveEnd how a live run ended
+ * @property {"done"|"cancelled"} state
+ * @property {any} held the error that held the run (every row would fail alike), or null
+ * @property {string} gaveUp why the endpoint was given up on, or ""
+ * @property {string} interrupted the signal that stopped it, or ""
+ */
+
+/**
+ * judgeLive judges rows todo of run c = {ev, run, items} with the page's engine, storing each
+ * result in results (by row index) and appending it to record (with extra(r)'s fields) as it
+ * comes. noun names a row in the messages ("row", "case").
+ * @param {{ev: any, run: any, items: any[]}} c
+ * @param {{rj: any, results: any[], todo: number[], record: import("./record.mjs").Record|null, extra: (r: any) => any, threshold: number|null,
+ *   conn: Connection, io: import("./main.mjs").IO, noun?: string}} o
+ * @returns {Promise<LiveEnd>}
+ */
+export async function judgeLive(c, { rj, results, todo, record, extra, threshold, conn, io, noun = "row" }) {
+  const { base, url, key, concurrency, timeoutS, attempts, outageWait } = conn;
+  const live = new LiveRows();
+  const cache = new MemoryStore();
+  /** @type {any} */
+  let runner = null;
+  /** @type {any} */
+  let held = null;
+  let gaveUp = "";
+  let interrupted = "";
+  const progress = new Progress({ write: io.err, tty: io.tty, columns: io.columns }, () => ({
+    total: c.items.length,
+    results,
+    live: live.snapshot(results),
+    threshold,
+    unstoredFailed: live.failedCalls(),
+    pace: runner ? { ...runner.pace() } : null,
+    running: !!runner && runner.state === RunState.RUNNING,
+  }));
+  const store = {
+    putResult: async (/** @type {any} */ r) => {
+      results[r.index] = r;
+      if (record) record.append(r, extra(r));
+    },
+    flush: async () => {},
+    cacheGet: (/** @type {string} */ k) => cache.cacheGet(k),
+    cachePut: (/** @type {string} */ k, /** @type {any} */ v) => cache.cachePut(k, v),
+    cacheKeys: () => cache.cacheKeys(),
+  };
+  /** @type {any} */
+  let outageTimer = null;
+  runner = runnerFor(/** @type {any} */ ({ ev: c.ev, run: c.run, items: c.items, live }), {
+    rj,
+    store,
+    // What the page's key guard reads (keyguard.js): a direct endpoint; a call to a hosted one
+    // without a key is not made, and the run is held (exit 2, saying which variable to set).
+    st: /** @type {any} */ ({ key, config: null, endpoint: () => ({ mode: "direct", baseURL: base }) }),
+    request: { endpoint: base },
+    prefs: { useCache: true, timeoutS, attempts },
+    todo,
+    fresh: /** @type {any} */ (undefined),
+    concurrency,
+    calls: null,
+    socket: undefined,
+    fetch: endpointFetch(base),
+    onResult: (r) => {
+      live.finish(r.index);
+      progress.rowDone();
+    },
+    say: () => {}, // each retry: counted in the progress line's failed calls
+    onPace: () => {},
+    onHold: (e) => {
+      held = e;
+      runner.cancel();
+    },
+    onState: (st, reason) => {
+      if (st === RunState.OUTAGE && reason && reason.by === "runner" && !outageTimer) {
+        progress.say(`⚠ ${reason.message} (${base}; giving up after ${outageWait} s)`);
+        outageTimer = setTimeout(() => {
+          gaveUp = reason.error && reason.error.message ? reason.error.message : reason.message;
+          runner.cancel();
+        }, outageWait * 1000);
+      } else if (st === RunState.RUNNING && reason && reason.by === "runner" && outageTimer) {
+        clearTimeout(outageTimer);
+        outageTimer = null;
+        progress.say(reason.message);
+      }
+    },
+  });
+  live.attach(runner, todo);
+  const onSignal = (/** @type {string} */ sig) => {
+    if (interrupted) {
+      io.err(`\n${sig} again: quitting now; ${record ? `${record.path} keeps every ${noun} finished so far.` : "nothing is kept without --out."}\n`);
+      process.exit(sig === "SIGTERM" ? 143 : 130);
+    }
+    interrupted = sig;
+    progress.say(`${sig}: stopping; the calls in flight are cancelled and what is done is kept (${sig === "SIGINT" ? "Ctrl+C" : sig} again quits at once).`);
+    runner.cancel();
+  };
+  const onInt = () => onSignal("SIGINT");
+  const onTerm = () => onSignal("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  io.err(`Judging ${fmtInt(todo.length)} ${noun}${todo.length === 1 ? "" : "s"} with ${c.ev.id} on ${c.run.settings.model} at ${url.host}, ${concurrency} at a time.\n`);
+  progress.start();
+  let end;
+  try {
+    end = await runner.start();
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+    if (outageTimer) clearTimeout(outageTimer);
+    progress.stop();
+  }
+  return { state: end === RunState.DONE ? "done" : "cancelled", held, gaveUp, interrupted };
+}
+
+/**
+ * liveExit is what follows a live run once its files are written: a UsageError for a run held
+ * (the key, the model, the path) or given up on (the endpoint unreachable), the exit code of an
+ * interrupted one, else null (the gates decide).
+ * @param {LiveEnd} end @param {Connection} conn
+ * @param {{model: string, out?: string, done: number, total: number, noun?: string, io: import("./main.mjs").IO}} o
+ * @returns {number|null}
+ */
+export function liveExit(end, conn, { model, out, done, total, noun = "row", io }) {
+  if (end.held) throw new UsageError(heldMessage(end.held, conn, model));
+  if (end.gaveUp) throw new UsageError(`${conn.base} could not be reached for ${conn.outageWait} s, so the run stopped: ${end.gaveUp}${out ? ` The same command goes on from ${out}.` : ""}`);
+  if (!end.interrupted) return null;
+  io.err(`Interrupted: ${fmtInt(done)} of ${fmtInt(total)} ${noun}s done.` + (out ? ` Run the same command again to go on from ${out}.\n` : " Without --out nothing is kept.\n"));
+  return end.interrupted === "SIGTERM" ? 143 : 130;
+}
