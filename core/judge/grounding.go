@@ -178,17 +178,5 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	return v
 }
 
-// quoteExcerpt quotes s, cut to about 80 characters.
-func quoteExcerpt(s string) string {
-	n := 0
-	for i := range s {
-		if n == 80 {
-			return strconv.Quote(s[:i] + "…")
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
-
 // isPySpace is Python's str.isspace for one code point.
 func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
