@@ -1,4 +1,4 @@
-package template
+package parse
 
 // The syntax tree of a Jinja template. Every node records pos, the byte offset of the token that
 // names it (for the column in errors), and line, the line Jinja2 gives the node: Jinja reports

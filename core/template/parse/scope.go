@@ -1,4 +1,4 @@
-package template
+package parse
 
 // Jinja resolves names per frame (the template, each for body and else) by a symbol
 // analysis done before rendering (jinja2/idtracking.py). Mostly that behaves like ordinary

@@ -1,4 +1,4 @@
-package template
+package parse
 
 // The Jinja parser: recursive descent over the lexer's items, one function per rule of
 // jinja2/parser.py with the same precedence, associativity and line numbers. Like

@@ -1,4 +1,4 @@
-package template
+package parse
 
 // Walking the syntax tree: the children of each node and expression, for the analyses that look
 // at every name (which special names a macro reads, which names a template reads).

@@ -1,4 +1,4 @@
-package template
+package parse
 
 // spanInputs sets the input of every {{ }} in body: the variable of the context its value comes
 // from, so that a page can show which input each part of a rendered prompt is. It follows the

@@ -1,4 +1,4 @@
-package template
+package parse
 
 // The Jinja lexer, in the style of text/template/parse: state functions that emit items with
 // byte positions. It follows jinja2/lexer.py rule for rule (the parser pulls items one at a time,
