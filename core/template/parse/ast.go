@@ -1,249 +1,277 @@
 package parse
 
-// The syntax tree of a Jinja template. Every node records pos, the byte offset of the token that
-// names it (for the column in errors), and line, the line Jinja2 gives the node: Jinja reports
+// The syntax tree of a Jinja template. Every node records Pos, the byte offset of the token that
+// names it (for the column in errors), and Line, the line Jinja2 gives the node: Jinja reports
 // a runtime error at the line of the statement or {{ }} child being executed, computed by its
 // parser's own rules, so matching its line numbers means recording them the same way.
 
-type exprBase struct {
-	pos  int
-	line int
+// ExprBase is where an expression is: every expression type embeds it.
+type ExprBase struct {
+	Pos  int
+	Line int
 	_    [0]func() // not comparable: the compiler then makes no equality function per node type
 }
 
-func (e *exprBase) base() *exprBase { return e }
+// Base returns e, for Expr.
+func (e *ExprBase) Base() *ExprBase { return e }
 
-type expr interface {
-	base() *exprBase
+// Expr is an expression: one of the *…Expr types of this file.
+type Expr interface {
+	Base() *ExprBase
 }
 
-type constExpr struct {
-	exprBase
-	val any
+// ConstExpr is a literal: Val is nil, a bool, a string, an int64, an *exact.Int (an integer
+// beyond int64) or a float64.
+type ConstExpr struct {
+	ExprBase
+	Val any
 }
 
-type nameExpr struct {
-	exprBase
-	name string
+// NameExpr is a name read: a variable, a global, loop.
+type NameExpr struct {
+	ExprBase
+	Name string
 }
 
-type getattrExpr struct {
-	exprBase
-	obj  expr
-	attr string
+// GetattrExpr is Obj.Attr.
+type GetattrExpr struct {
+	ExprBase
+	Obj  Expr
+	Attr string
 }
 
-type getitemExpr struct {
-	exprBase
-	obj expr
-	key expr
+// GetitemExpr is Obj[Key], and Obj.0 (Key an integer ConstExpr).
+type GetitemExpr struct {
+	ExprBase
+	Obj Expr
+	Key Expr
 }
 
-// kwArg is one keyword argument of a call: name=value.
-type kwArg struct {
-	name  string
-	value expr
-	pos   int
+// KwArg is one keyword argument of a call: Name=Value, or *Value and **Value under the names
+// "*" and "**" (see parseCallArgs).
+type KwArg struct {
+	Name  string
+	Value Expr
+	Pos   int
 	_     [0]func() // not comparable: no equality function in the wasm
 }
 
-// callExpr is fn(args, kwargs): a method, a global function or a macro.
-type callExpr struct {
-	exprBase
-	fn     expr
-	args   []expr
-	kwargs []kwArg
+// CallExpr is Fn(Args, Kwargs): a method, a global function or a macro.
+type CallExpr struct {
+	ExprBase
+	Fn     Expr
+	Args   []Expr
+	Kwargs []KwArg
 }
 
-// filterExpr is obj|name(args, kwargs); def is the filter, nil when it is unknown (an error
-// when it runs: see parseFilterChain).
-type filterExpr struct {
-	exprBase
-	obj    expr
-	name   string
-	args   []expr
-	kwargs []kwArg
-	def    *filterDef
+// FilterExpr is Obj|Name(Args, Kwargs); Def is the filter as Funcs.Filter resolved it, nil
+// when it is unknown (an error when it runs: see parseFilterChain).
+type FilterExpr struct {
+	ExprBase
+	Obj    Expr
+	Name   string
+	Args   []Expr
+	Kwargs []KwArg
+	Def    any
 }
 
-// testExpr is obj is name(args, kwargs); def as in filterExpr.
-type testExpr struct {
-	exprBase
-	obj    expr
-	name   string
-	args   []expr
-	kwargs []kwArg
-	def    *filterDef
+// TestExpr is Obj is Name(Args, Kwargs); Def as in FilterExpr, from Funcs.Test.
+type TestExpr struct {
+	ExprBase
+	Obj    Expr
+	Name   string
+	Args   []Expr
+	Kwargs []KwArg
+	Def    any
 }
 
-type binExpr struct {
-	exprBase
-	op   string // + - * / // % **
-	l, r expr
+// BinExpr is an arithmetic operator: Left Op Right.
+type BinExpr struct {
+	ExprBase
+	Op          string // + - * / // % **
+	Left, Right Expr
 }
 
-type concatExpr struct {
-	exprBase
-	args []expr
+// ConcatExpr is Args joined by ~.
+type ConcatExpr struct {
+	ExprBase
+	Args []Expr
 }
 
-type operand struct {
-	op  string // == != < <= > >= in notin
-	val expr
+// Operand is one comparison of a CompareExpr: Op and its right-hand side.
+type Operand struct {
+	Op  string // == != < <= > >= in notin
+	Val Expr
 	_   [0]func()
 }
 
-type compareExpr struct {
-	exprBase
-	first expr
-	ops   []operand
+// CompareExpr is a chain of comparisons, First Ops[0].Op Ops[0].Val Ops[1].Op …, as in Python.
+type CompareExpr struct {
+	ExprBase
+	First Expr
+	Ops   []Operand
 }
 
-type andExpr struct {
-	exprBase
-	l, r expr
+// AndExpr is Left and Right.
+type AndExpr struct {
+	ExprBase
+	Left, Right Expr
 }
 
-type orExpr struct {
-	exprBase
-	l, r expr
+// OrExpr is Left or Right.
+type OrExpr struct {
+	ExprBase
+	Left, Right Expr
 }
 
-type notExpr struct {
-	exprBase
-	x expr
+// NotExpr is not X.
+type NotExpr struct {
+	ExprBase
+	X Expr
 }
 
-type unaryExpr struct {
-	exprBase
-	op string // - or +
-	x  expr
+// UnaryExpr is -X or +X.
+type UnaryExpr struct {
+	ExprBase
+	Op string // - or +
+	X  Expr
 }
 
-type listExpr struct {
-	exprBase
-	items []expr
+// ListExpr is [Items].
+type ListExpr struct {
+	ExprBase
+	Items []Expr
 }
 
 // Statements.
 
-type node interface{}
+// Node is a statement: one of the *…Node types of this file.
+type Node interface{}
 
-type textNode struct {
-	text string
+// TextNode is template data, printed as it is.
+type TextNode struct {
+	Text string
 }
 
-// printNode is one expression of a {{ }} tag; src is its trimmed source for Span.Expr, input
-// the variable its value comes from for Span.Input (see spanInputs).
-type printNode struct {
-	x     expr
-	src   string
-	input string
+// PrintNode is one expression of a {{ }} tag (or of {% print %}); Src is its trimmed source,
+// Input the variable its value comes from, set by MarkInputs (see spanInputs).
+type PrintNode struct {
+	X     Expr
+	Src   string
+	Input string
 	_     [0]func()
 }
 
-// target is an assignment target: a name, a namespace attribute name.attr (set only), or a
-// tuple of targets when items is not nil.
-type target struct {
-	name  string
-	attr  string
-	items []target
-	pos   int
+// Target is an assignment target: a name, a namespace attribute Name.Attr (set only), or a
+// tuple of targets when Items is not nil.
+type Target struct {
+	Name  string
+	Attr  string
+	Items []Target
+	Pos   int
 }
 
-type forNode struct {
-	line, pos int
-	target    target
-	iter      expr
-	test      expr // the loop filter: for x in xs if test
-	recursive bool
-	body, els []node
+// ForNode is {% for Target in Iter if Test recursive %}Body{% else %}Else{% endfor %}.
+type ForNode struct {
+	Line, Pos  int
+	Target     Target
+	Iter       Expr
+	Test       Expr // the loop filter: for x in xs if test
+	Recursive  bool
+	Body, Else []Node
 
-	bodyMissing, elseMissing []string // see scope.go
+	BodyMissing, ElseMissing []string // the names each frame starts as missing (see scope.go)
 }
 
-type ifBranch struct {
-	line int
-	cond expr
-	body []node
+// IfBranch is the if or one elif of an IfNode: its condition and its body.
+type IfBranch struct {
+	Line int
+	Cond Expr
+	Body []Node
 }
 
-type ifNode struct {
-	branches []ifBranch
-	els      []node
+// IfNode is {% if %}, its {% elif %}s and its {% else %}.
+type IfNode struct {
+	Branches []IfBranch
+	Else     []Node
 }
 
-type setNode struct {
-	line, pos int
-	target    target
-	val       expr
+// SetNode is {% set Target = Val %}.
+type SetNode struct {
+	Line, Pos int
+	Target    Target
+	Val       Expr
 }
 
-type tupleExpr struct {
-	exprBase
-	items []expr
+// TupleExpr is a tuple: (Items) or Items separated by commas.
+type TupleExpr struct {
+	ExprBase
+	Items []Expr
 }
 
-type dictExpr struct {
-	exprBase
-	keys, vals []expr
+// DictExpr is {Keys[0]: Vals[0], …}.
+type DictExpr struct {
+	ExprBase
+	Keys, Vals []Expr
 }
 
-// condExpr is `a if test else b`; b is nil without an else.
-type condExpr struct {
-	exprBase
-	test, a, b expr
+// CondExpr is `Then if Test else Else`; Else is nil without an else.
+type CondExpr struct {
+	ExprBase
+	Test, Then, Else Expr
 }
 
-// sliceExpr is start:stop:step inside [ ]; each may be nil.
-type sliceExpr struct {
-	exprBase
-	start, stop, step expr
+// SliceExpr is Start:Stop:Step inside [ ]; each may be nil.
+type SliceExpr struct {
+	ExprBase
+	Start, Stop, Step Expr
 }
 
-// macroNode is {% macro %} and the caller of {% call %}: params with the defaults of the last
-// len(defaults), and the special names the body reads (caller, varargs, kwargs).
-type macroNode struct {
-	line, pos    int
-	name         string
-	params       []string
-	defaults     []expr
-	body         []node
-	usesCaller   bool
-	catchVarargs bool
-	catchKwargs  bool
-	explicitCall bool // caller is one of params
+// MacroNode is {% macro %} and the caller of {% call %}: Params with the defaults of the last
+// len(Defaults), and the special names the body reads (caller, varargs, kwargs).
+type MacroNode struct {
+	Line, Pos    int
+	Name         string
+	Params       []string
+	Defaults     []Expr
+	Body         []Node
+	UsesCaller   bool
+	CatchVarargs bool
+	CatchKwargs  bool
+	ExplicitCall bool // caller is one of params
 
-	missing []string // see scope.go
+	Missing []string // the names the macro's frame starts as missing (see scope.go)
 }
 
-type callBlockNode struct {
-	line   int
-	call   *callExpr
-	caller *macroNode
+// CallBlockNode is {% call %}: Call, with Caller the macro its body makes.
+type CallBlockNode struct {
+	Line   int
+	Call   *CallExpr
+	Caller *MacroNode
 }
 
-type withNode struct {
-	line, pos int
-	targets   []target
-	vals      []expr
-	body      []node
-	missing   []string
+// WithNode is {% with Targets[0] = Vals[0], … %}Body{% endwith %}.
+type WithNode struct {
+	Line, Pos int
+	Targets   []Target
+	Vals      []Expr
+	Body      []Node
+	Missing   []string
 }
 
-// filterBlockNode is {% filter %}: filter is a chain of filterExprs whose innermost obj is nil.
-type filterBlockNode struct {
-	line    int
-	filter  expr
-	body    []node
-	missing []string
+// FilterBlockNode is {% filter %}: Filter is a chain of FilterExprs whose innermost Obj is nil.
+type FilterBlockNode struct {
+	Line    int
+	Filter  Expr
+	Body    []Node
+	Missing []string
 }
 
-// setBlockNode is {% set x | filters %}…{% endset %}; filter may be nil.
-type setBlockNode struct {
-	line, pos int
-	target    target
-	filter    expr
-	body      []node
-	missing   []string
+// SetBlockNode is {% set x | filters %}…{% endset %}; Filter may be nil.
+type SetBlockNode struct {
+	Line, Pos int
+	Target    Target
+	Filter    Expr
+	Body      []Node
+	Missing   []string
 }
