@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -739,4 +740,13 @@ func TestBuiltinReaderInputsAreVariables(t *testing.T) {
 	got, err = r.Render("recall-threshold", in)
 	require.NoError(t, err)
 	assert.Equal(t, "A. at least 3.5", got.Prompt)
+}
+
+// TestDescribeValueCutsWholeCharacters: a long value in a message is cut to 60 characters, never
+// inside one (its bytes cut at 60 reached the page as invalid UTF-8).
+func TestDescribeValueCutsWholeCharacters(t *testing.T) {
+	got := describeValue(strings.Repeat("é", 100))
+	assert.True(t, utf8.ValidString(got), "%q", got)
+	assert.Equal(t, `"`+strings.Repeat("é", 59)+"…", got)
+	assert.Equal(t, `{"a":1}`, describeValue(value.NewObject("a", int64(1))))
 }

@@ -116,7 +116,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			return fail(*c)
 		}
 		v.Checks = append(v.Checks, s.checks...)
-		score, where, at, n = s.value, "at "+posIn(answer, s.off), s.off, s.end-s.off
+		score, where, at, n = s.value, "at "+diag.LineCol(answer, s.off), s.off, s.end-s.off
 		v.site = rd.scoreSite(s.numOff, s.number)
 	case ReaderJSON:
 		p, err := output.FindJSON(rd.id, answer, rd.keys...)
@@ -298,8 +298,8 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 			}
 		}
 		if found != nil && found.value != s.value {
-			s.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+found.text+" at "+posIn(answer, found.off)+
-				", "+s.text+" at "+posIn(answer, start)+"): read the last").AtOffset(answer, start, e-start)}
+			s.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+found.text+" at "+diag.LineCol(answer, found.off)+
+				", "+s.text+" at "+diag.LineCol(answer, start)+"): read the last").AtOffset(answer, start, e-start)}
 		} else if found != nil {
 			s.checks = found.checks
 		}
@@ -307,7 +307,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	}
 	switch {
 	case found != nil && found.otherScale:
-		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+posIn(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
+		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+diag.LineCol(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
 		return nil, &c
 	case found != nil:
 		return found, nil
@@ -315,10 +315,10 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		c := diag.Fail(diag.AnswerEmpty, "the answer is empty: it has no "+label+": <number>")
 		return nil, &c
 	case ranged >= 0:
-		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+diag.LineCol(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
 		return nil, &c
 	case bare >= 0:
-		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+diag.LineCol(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
@@ -378,13 +378,10 @@ func scoreValue(v any) (float64, bool) {
 	return jsonNumber(v)
 }
 
-// describeValue is v as a message shows it: its JSON, cut short.
+// describeValue is v as a message shows it: its JSON, cut to 60 characters.
 func describeValue(v any) string {
 	b, _ := value.Marshal(v)
-	if len(b) > 60 {
-		return string(b[:60]) + "…"
-	}
-	return string(b)
+	return diag.Clip(string(b), 60)
 }
 
 // indexFold is strings.Index ignoring case (a first byte that differs in ASCII case too is

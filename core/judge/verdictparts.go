@@ -39,14 +39,5 @@ func verdictPassed(b bool) *bool { return &b }
 
 func verdictScore(f float64) *float64 { return &f }
 
-// quoteExcerpt quotes s, cut to about 80 characters.
-func quoteExcerpt(s string) string {
-	n := 0
-	for i := range s {
-		if n == 80 {
-			return strconv.Quote(s[:i] + "…")
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
+// quoteExcerpt quotes s, cut to 80 characters.
+func quoteExcerpt(s string) string { return strconv.Quote(diag.Clip(s, 80)) }
