@@ -84,10 +84,11 @@ $(WASM_EXEC): $(WASM_DIR)/wasm_exec.js
 FORCE:
 
 # check-deps runs the one dependency guard, wasm/deps_test.go: what the wasm must not link
-# (HTTP, go-openai, the WebSocket library, encoding/json, regexp, text/template) and what core/
-# must not import (syscall/js, the network, processes, file I/O).
+# (HTTP, go-openai, the WebSocket library, encoding/json, regexp, text/template), what core/
+# must not import (syscall/js, the network, processes, file I/O), and which ragjudge package each
+# core package may import (the parts table of docs/ARCHITECTURE.md).
 check-deps:
-	@$(GO) test -count=1 -run '^(TestNoUnwantedDeps|TestCoreDeps|TestGuardWorks)$$' ./wasm/
+	@$(GO) test -count=1 -run '^(TestNoUnwantedDeps|TestCoreDeps|TestCoreImportsFollowTheTable|TestTableGuardWorks|TestGuardWorks)$$' ./wasm/
 
 run: build
 	$(GO) run ./serve -addr $(ADDR) $(foreach u,$(UPSTREAM),-upstream $(u)) $(foreach k,$(UPSTREAM_KEY_ENV),-upstream-key-env $(k))
