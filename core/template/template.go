@@ -1,9 +1,10 @@
 // Package template renders judge prompts: a subset of Jinja2 (byte-identical to Jinja2 3.1 with a
 // default Environment and StrictUndefined) and Python's str.format.
 //
-// Both are interpreted by hand-written code (a state-function lexer, a recursive-descent parser
-// and an evaluator for Jinja; a scanner for str.format) that models Python's values, so that
-// what a prompt prints is what the Python judge libraries these prompts come from would send.
+// Both are interpreted by hand-written code that models Python's values, so that what a prompt
+// prints is what the Python judge libraries these prompts come from would send: for Jinja, the
+// state-function lexer and recursive-descent parser of package template/parse and the evaluator
+// here; for str.format, a scanner (format.go).
 // Inputs are inserted as values and never re-evaluated as template code. Anything outside the
 // subset is an error with a line and column, never a silently different prompt.
 package template

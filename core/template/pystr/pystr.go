@@ -1,6 +1,7 @@
-// Package pystr holds the rules of Python's str that the Jinja lexer and the evaluator both
-// follow: what str.isspace counts as white space, and how repr writes a str (its quotes and
-// escapes), so that a message or a printed value reads as CPython's would.
+// Package pystr holds the rules of Python's str that the Jinja lexer, the evaluator and the
+// evaluators' readers (package judge) follow alike: what str.isspace counts as white space, and
+// how repr writes a str (its quotes and escapes), so that a message or a printed value reads as
+// CPython's would.
 package pystr
 
 import (
