@@ -74,9 +74,12 @@ $(WASM).br: $(WASM)
 # difference in speed (the wasm runs on one thread, where Green Tea's gains are small). Go says
 # it will drop the opt-out in a later release: the build then fails on the unknown experiment,
 # and this line goes.
+# scripts/packdata.mjs joins the tens of thousands of data segments Go's linker writes (one after
+# every run of eight zero bytes) across short zero runs: the same memory, 70 KB less brotli.
 $(WASM): FORCE
 	cd prompts/inline && $(GO) generate
 	GOOS=js GOARCH=wasm GOEXPERIMENT=nogreenteagc $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $@ ./wasm
+	node scripts/packdata.mjs $@
 
 $(WASM_EXEC): $(WASM_DIR)/wasm_exec.js
 	cp $< $@
