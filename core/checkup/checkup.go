@@ -206,17 +206,8 @@ func object(o *value.Object, k string) *value.Object {
 	return x
 }
 
-// quote quotes s for a note, cut to about 60 characters.
-func quote(s string) string {
-	n := 0
-	for i := range s {
-		if n == 60 {
-			return strconv.Quote(s[:i] + "…")
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
+// quote quotes s for a note, cut to 60 characters.
+func quote(s string) string { return strconv.Quote(diag.Clip(s, 60)) }
 
 // rng is SplitMix64: a few lines, the same numbers on every platform, and no math/rand (which
 // the wasm must not link).

@@ -140,6 +140,26 @@ func Position(src string, off int) (line, col int) {
 	return 1 + Newlines(before[:start]), 1 + utf8.RuneCountInString(before[start:])
 }
 
+// LineCol is where byte offset off of src is, as messages write it: "line:col" (see Position).
+func LineCol(src string, off int) string {
+	line, col := Position(src, off)
+	return strconv.Itoa(line) + ":" + strconv.Itoa(col)
+}
+
+// Clip is s cut to its first n code points, with "…" after them when it was longer: how a message
+// quotes a text that may be long (an answer, a value, a word). Invalid UTF-8 counts a code point a
+// byte and is kept as it is.
+func Clip(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}
+
 // Newlines is strings.Count(s, "\n"), eight bytes at a time: in the wasm, strings.Count is a
 // loop over the bytes, and the template lexer counts lines as it goes.
 func Newlines(s string) int {

@@ -60,3 +60,27 @@ func TestNewlines(t *testing.T) {
 		}
 	}
 }
+
+func TestLineCol(t *testing.T) {
+	assert.Equal(t, "2:3", LineCol("ab\nçd{{", len("ab\nçd")))
+	assert.Equal(t, "1:1", LineCol("", 0))
+	assert.Equal(t, "1:3", LineCol("ab", 9), "past the end: the end")
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"", 3, ""},
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc…"},
+		{"çà😀x", 3, "çà😀…"},
+		{"çà😀", 3, "çà😀"},
+		{"a\xffb\xfec", 3, "a\xffb…"},
+		{"abc", 0, "…"},
+	} {
+		assert.Equal(t, tc.want, Clip(tc.s, tc.n), "%q to %d", tc.s, tc.n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -851,4 +852,13 @@ func TestScoreReaderWorkIsLinear(t *testing.T) {
 		require.NotNil(t, c)
 		assert.Equal(t, diag.AnswerNoVerdict, c.Code)
 	}
+}
+
+// TestDescribeValueCutsWholeCharacters: a long value in a message is cut to 60 characters, never
+// inside one (its bytes cut at 60 reached the page as invalid UTF-8).
+func TestDescribeValueCutsWholeCharacters(t *testing.T) {
+	got := describeValue(strings.Repeat("é", 100))
+	assert.True(t, utf8.ValidString(got), "%q", got)
+	assert.Equal(t, `"`+strings.Repeat("é", 59)+"…", got)
+	assert.Equal(t, `{"a":1}`, describeValue(value.NewObject("a", int64(1))))
 }

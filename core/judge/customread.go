@@ -117,7 +117,7 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			return fail(*c)
 		}
 		v.Checks = append(v.Checks, s.checks...)
-		score, where, at, n = s.value, "at "+posIn(answer, s.off), s.off, s.end-s.off
+		score, where, at, n = s.value, "at "+diag.LineCol(answer, s.off), s.off, s.end-s.off
 		v.site = rd.scoreSite(s.numOff, s.number)
 	case ReaderJSON:
 		p, err := output.FindJSON(rd.id, answer, rd.keys...)
@@ -134,8 +134,8 @@ func (rd *reader) parse(_ *value.Object, answer string) *Verdict {
 			}
 			vals, missing := pickPath(p.Object, f.Path)
 			if first, last, twice := pathConflict(p, p.Object, f.Path); twice && k < 2 {
-				return fail(diag.Fail(diag.AnswerSeveralVerdicts, "the answer's JSON gives "+f.Path+" twice with different values (at "+posIn(answer, first)+
-					" and at "+posIn(answer, last)+"), so it cannot be read").AtOffset(answer, last, 0))
+				return fail(diag.Fail(diag.AnswerSeveralVerdicts, "the answer's JSON gives "+f.Path+" twice with different values (at "+diag.LineCol(answer, first)+
+					" and at "+diag.LineCol(answer, last)+"), so it cannot be read").AtOffset(answer, last, 0))
 			}
 			switch {
 			case k == 2 && len(vals) == 1:
@@ -262,7 +262,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 		for _, o := range plain.others {
 			if v, _ := strconv.ParseFloat(o.number, 64); found != nil && v != found.value {
 				found.checks = append(found.checks, diag.Warn(diag.AnswerSeveralScores, "the answer gives other scores ("+quote(answer[o.off:o.end])+
-					" at "+posIn(answer, o.off)+"), after another word: read as the score of something else; read "+found.text+" at "+posIn(answer, found.off)).
+					" at "+diag.LineCol(answer, o.off)+"), after another word: read as the score of something else; read "+found.text+" at "+diag.LineCol(answer, found.off)).
 					AtOffset(answer, o.off, o.end-o.off))
 				break
 			}
@@ -416,8 +416,8 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 		return sc
 	}
 	if changed.later != "" {
-		found.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+changed.earlier+" at "+posIn(answer, changed.earlierOff)+
-			", "+changed.later+" at "+posIn(answer, changed.off)+"): read the last").AtOffset(answer, changed.off, changed.n)}
+		found.checks = []diag.Check{diag.Warn(diag.AnswerSeveralScores, "the answer gives several scores ("+changed.earlier+" at "+diag.LineCol(answer, changed.earlierOff)+
+			", "+changed.later+" at "+diag.LineCol(answer, changed.off)+"): read the last").AtOffset(answer, changed.off, changed.n)}
 	}
 	sc.found = &found
 	return sc
@@ -434,7 +434,7 @@ func (sc scoreScan) result(answer string, from int, label string, max float64) (
 	found, bare, ranged := sc.found, sc.bare, sc.ranged
 	switch {
 	case found != nil && found.otherScale:
-		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+posIn(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
+		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+diag.LineCol(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
 		return nil, &c
 	case found != nil:
 		return found, nil
@@ -442,14 +442,14 @@ func (sc scoreScan) result(answer string, from int, label string, max float64) (
 		c := diag.Fail(diag.AnswerEmpty, "the answer is empty: it has no "+label+": <number>")
 		return nil, &c
 	case ranged >= 0:
-		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+diag.LineCol(answer, ranged)+" is followed by a range, not one score: "+quoteExcerpt(answer[ranged:])).AtOffset(answer, ranged, len(label))
 		return nil, &c
 	case sc.unclear >= 0:
-		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, sc.unclear)+" is followed by "+quote(sc.unclearText)+
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+diag.LineCol(answer, sc.unclear)+" is followed by "+quote(sc.unclearText)+
 			", whose comma may be a decimal mark or a thousands separator: no score read").AtOffset(answer, sc.unclear, len(label))
 		return nil, &c
 	case bare >= 0:
-		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+posIn(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
+		c := diag.Fail(diag.AnswerNoVerdict, "the answer's "+quote(label)+" at "+diag.LineCol(answer, bare)+" is followed by no number").AtOffset(answer, bare, len(label))
 		return nil, &c
 	}
 	c := diag.Fail(diag.AnswerNoVerdict, "the answer has no "+quote(label+": <number>")+": "+quoteExcerpt(strings.TrimSpace(answer[from:])))
@@ -530,13 +530,10 @@ func scoreValue(v any) (float64, bool) {
 	return jsonNumber(v)
 }
 
-// describeValue is v as a message shows it: its JSON, cut short.
+// describeValue is v as a message shows it: its JSON, cut to 60 characters.
 func describeValue(v any) string {
 	b, _ := value.Marshal(v)
-	if len(b) > 60 {
-		return string(b[:60]) + "…"
-	}
-	return string(b)
+	return diag.Clip(string(b), 60)
 }
 
 // describeValues lists vals as a message shows them: `true`, `"yes" or "idk"`.

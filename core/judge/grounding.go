@@ -3,11 +3,11 @@ package judge
 import (
 	"strconv"
 	"strings"
-	"unicode"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/output"
 	"ragjudge/core/template"
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -123,7 +123,7 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 	}
 	// Python's s.strip().lower(), as the prompt's source reads it: str.isspace also counts
 	// U+001C..U+001F, and "İ".lower() is "i̇" (two code points), never the "i" of a mode.
-	norm := strings.ToLower(strings.TrimFunc(strings.ReplaceAll(s, "İ", "i\u0307"), isPySpace))
+	norm := strings.ToLower(strings.TrimFunc(strings.ReplaceAll(s, "İ", "i\u0307"), pystr.IsSpace))
 	if norm == "" {
 		return groundingModes[0], "", nil
 	}
@@ -177,18 +177,3 @@ func groundingParse(in *value.Object, answer string) *Verdict {
 	}
 	return v
 }
-
-// quoteExcerpt quotes s, cut to about 80 characters.
-func quoteExcerpt(s string) string {
-	n := 0
-	for i := range s {
-		if n == 80 {
-			return strconv.Quote(s[:i] + "…")
-		}
-		n++
-	}
-	return strconv.Quote(s)
-}
-
-// isPySpace is Python's str.isspace for one code point.
-func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

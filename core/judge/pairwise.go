@@ -189,7 +189,7 @@ func pairwiseParse(in *value.Object, answer string) *Verdict {
 		first, last, twice = p.Conflict(o, "faithfulness")
 	}
 	if twice {
-		report(diag.Fail(diag.AnswerSeveralVerdicts, "the judge graded answer_2 twice, differently (at "+posIn(answer, first)+" and at "+posIn(answer, last)+"), so it cannot be read"))
+		report(diag.Fail(diag.AnswerSeveralVerdicts, "the judge graded answer_2 twice, differently (at "+diag.LineCol(answer, first)+" and at "+diag.LineCol(answer, last)+"), so it cannot be read"))
 		return v
 	}
 	if o, ok := a2.(*value.Object); ok {

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -198,8 +197,8 @@ func (w *wordRule) read(answer string, from int) yesNo {
 	for _, f := range found[1:] {
 		if f.word != found[0].word {
 			return yesNo{code: diag.AnswerSeveralVerdicts, off: f.off, n: f.n,
-				msg: "the answer gives verdicts that disagree (" + found[0].word + " at " + posIn(answer, found[0].off) + ", " + f.word +
-					" at " + posIn(answer, f.off) + "), so it cannot be read: " + quoted}
+				msg: "the answer gives verdicts that disagree (" + found[0].word + " at " + diag.LineCol(answer, found[0].off) + ", " + f.word +
+					" at " + diag.LineCol(answer, f.off) + "), so it cannot be read: " + quoted}
 		}
 	}
 	// A verdict line of its own says more than the first word of a sentence: point at it.
@@ -215,11 +214,11 @@ func (w *wordRule) read(answer string, from int) yesNo {
 		return yesNo{word: v.word, off: v.off, n: v.n} // "Answer: no", "Yes" twice, "YES!": nothing was skipped
 	case v.lead:
 		return yesNo{word: v.word, code: diag.AnswerProseAfterVerdict, off: v.off, n: v.n,
-			msg: "read the verdict " + v.word + " from the first word at " + posIn(answer, v.off) + ", which the prose after it explains; " +
+			msg: "read the verdict " + v.word + " from the first word at " + diag.LineCol(answer, v.off) + ", which the prose after it explains; " +
 				"the prose was skipped: " + quoted}
 	}
 	return yesNo{word: v.word, code: diag.AnswerProseSkipped, off: v.off, n: v.n,
-		msg: "read the verdict " + v.word + " from the verdict line at " + posIn(answer, v.off) + "; the rest of the answer was skipped: " + quoted}
+		msg: "read the verdict " + v.word + " from the verdict line at " + diag.LineCol(answer, v.off) + "; the rest of the answer was skipped: " + quoted}
 }
 
 // leadVerdict reads a line answer[start:end] that starts with a verdict word and goes on ("No.
@@ -466,10 +465,4 @@ func (w *wordRule) onlyVerdicts(answer string, start, end int) bool {
 		rest = rest[n:]
 	}
 	return true
-}
-
-// posIn formats the line:col of byte offset off in s.
-func posIn(s string, off int) string {
-	l, c := diag.Position(s, off)
-	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
 }

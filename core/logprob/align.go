@@ -91,7 +91,7 @@ func (a *Aligned) At(off int) (*Located, *Problem) {
 	for _, r := range lead {
 		if isWordRune(r) {
 			return nil, problem(diag.ConfidenceNoToken, "the verdict at %s begins inside the token %s (logprobs[%d]), not at its start: that token's alternatives are not alternatives to the verdict",
-				posIn(a.answer, off), quoteToken(a.tokens[lo].Text), lo)
+				diag.LineCol(a.answer, off), quoteToken(a.tokens[lo].Text), lo)
 		}
 	}
 	return &Located{Index: lo, Lead: lead, Token: a.tokens[lo]}, nil
@@ -104,17 +104,11 @@ func (a *Aligned) mismatch(off int) *Problem {
 	}
 	if a.prefix == len(a.text) {
 		return problem(diag.ConfidenceMismatch, "the logprobs' tokens end at %s, before the verdict at %s: the last part of the answer came without logprobs",
-			posIn(a.answer, a.prefix), posIn(a.answer, off))
+			diag.LineCol(a.answer, a.prefix), diag.LineCol(a.answer, off))
 	}
 	at := a.prefix
 	return problem(diag.ConfidenceMismatch, "the logprobs' tokens write another text than the answer from %s on, and the verdict at %s is in the part where the two differ",
-		posIn(a.answer, at), posIn(a.answer, off))
-}
-
-// posIn formats the line:col of byte offset off in s.
-func posIn(s string, off int) string {
-	l, c := diag.Position(s, off)
-	return diag.Sprintf("%d:%d", l, c)
+		diag.LineCol(a.answer, at), diag.LineCol(a.answer, off))
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -13,7 +13,6 @@ package logprob
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/value"
@@ -192,14 +191,5 @@ func show(x any) string {
 }
 
 // quoteToken quotes a token's text for a message: Go's quoting, which shows a split character's
-// bytes as \x escapes and white space as \n, cut to 40 bytes.
-func quoteToken(s string) string {
-	if len(s) > 40 {
-		cut := 40
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return strconv.Quote(s)
-}
+// bytes as \x escapes and white space as \n, cut to 40 characters.
+func quoteToken(s string) string { return strconv.Quote(diag.Clip(s, 40)) }

@@ -149,7 +149,7 @@ func (p *parser) note(what string, at, n int) {
 func (p *parser) repairs() []Repair {
 	out := make([]Repair, 0, len(p.fixes))
 	for _, f := range p.fixes {
-		s := f.what + " at " + pos(p.src, f.pos)
+		s := f.what + " at " + diag.LineCol(p.src, f.pos)
 		if f.count > 1 {
 			s += " (and " + strconv.Itoa(f.count-1) + " more)"
 		}
@@ -511,7 +511,7 @@ func (p *parser) str(ctx int) (string, bool) {
 		b.WriteString(p.src[p.pos:run])
 		p.pos = run
 		if p.pos >= p.end {
-			return "", p.eof("the end of the string that starts at " + pos(p.src, open))
+			return "", p.eof("the end of the string that starts at " + diag.LineCol(p.src, open))
 		}
 		c := p.src[p.pos]
 		switch {
@@ -850,20 +850,7 @@ func (p *parser) literal() (any, bool) {
 	case "nan", "infinity", "inf", "undefined":
 		return nil, p.fail(start, w+" is not a JSON value")
 	}
-	return nil, p.fail(start, "unexpected word "+strconv.Quote(excerptWord(w))+" (text values must be in quotes)")
-}
-
-func excerptWord(w string) string {
-	if utf8.RuneCountInString(w) > 24 {
-		n := 0
-		for i := range w {
-			if n == 24 {
-				return w[:i] + "…"
-			}
-			n++
-		}
-	}
-	return w
+	return nil, p.fail(start, "unexpected word "+strconv.Quote(diag.Clip(w, 24))+" (text values must be in quotes)")
 }
 
 // isIdentRune reports whether r may appear in an unquoted key or literal.

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/value"
@@ -467,22 +466,22 @@ func cannotStartObject(answer string, i int) bool {
 func (s *scanner) result(fail func(code diag.Code, off int, msg string) error) (*Payload, error) {
 	last := s.last
 	if s.deep != nil && (last == nil || s.deep.start >= last.end) {
-		return nil, fail(diag.AnswerUnreadable, s.deep.err.pos, "cannot read the JSON that starts at "+pos(s.answer, s.deep.start)+": it is nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
+		return nil, fail(diag.AnswerUnreadable, s.deep.err.pos, "cannot read the JSON that starts at "+diag.LineCol(s.answer, s.deep.start)+": it is nested deeper than "+strconv.Itoa(MaxDepth)+" levels")
 	}
 	// An unreadable or unfinished object with a key after the last good one is the real answer
 	// gone wrong; the good one before it was an example in the reasoning.
 	if s.trunc != nil && (last == nil || s.trunc.start >= last.end) && (s.trunc.keyed || last == nil) {
 		if endsClosed(s.answer) {
-			return nil, fail(diag.AnswerUnreadable, len(s.answer), diag.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", pos(s.answer, s.trunc.start), s.trunc.err.msg))
+			return nil, fail(diag.AnswerUnreadable, len(s.answer), diag.Sprintf("the JSON that starts at %s never closes (%s), though the answer ends with a closing bracket: a quote or bracket is probably missing, unless the answer was cut off there", diag.LineCol(s.answer, s.trunc.start), s.trunc.err.msg))
 		}
-		return s.arrived(s.trunc), fail(diag.AnswerTruncated, len(s.answer), diag.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", pos(s.answer, s.trunc.start)))
+		return s.arrived(s.trunc), fail(diag.AnswerTruncated, len(s.answer), diag.Sprintf("the answer ends inside the JSON that starts at %s: it looks truncated (max_tokens too small?)", diag.LineCol(s.answer, s.trunc.start)))
 	}
 	if s.failed != nil && (last == nil || s.failed.start >= last.end) {
 		return nil, fail(diag.AnswerUnreadable, s.failed.err.pos, s.failed.err.message(s.answer))
 	}
 	if last == nil {
 		if s.plain != nil {
-			return nil, fail(diag.AnswerNoVerdict, s.plain.start, "the JSON at "+pos(s.answer, s.plain.start)+" has no "+keyList(s.keys)+" key (nor one level down)")
+			return nil, fail(diag.AnswerNoVerdict, s.plain.start, "the JSON at "+diag.LineCol(s.answer, s.plain.start)+" has no "+keyList(s.keys)+" key (nor one level down)")
 		}
 		return nil, fail(diag.AnswerNoVerdict, -1, "the answer has no JSON object with "+keyList(s.keys))
 	}
@@ -498,14 +497,14 @@ func (s *scanner) notes(c, earlier *candidate) []Repair {
 		notes = append(notes, Repair{Code: diag.AnswerProseSkipped, Msg: msg, Offset: from, Len: to - from, Count: 1})
 	}
 	if earlier != nil {
-		skipped("ignored an earlier JSON object at "+pos(s.answer, earlier.start)+" (an example in the reasoning?); the last one is the answer", earlier.start, earlier.end)
+		skipped("ignored an earlier JSON object at "+diag.LineCol(s.answer, earlier.start)+" (an example in the reasoning?); the last one is the answer", earlier.start, earlier.end)
 	}
 	before, after := s.outside(c)
 	if before >= 0 {
-		skipped("ignored the text before the JSON, from "+pos(s.answer, before), before, c.start)
+		skipped("ignored the text before the JSON, from "+diag.LineCol(s.answer, before), before, c.start)
 	}
 	if after >= 0 {
-		skipped("ignored the text after the JSON, from "+pos(s.answer, after), after, len(s.answer))
+		skipped("ignored the text after the JSON, from "+diag.LineCol(s.answer, after), after, len(s.answer))
 	}
 	return notes
 }
@@ -687,26 +686,12 @@ func keyList(keys []string) string {
 }
 
 // pos formats the line:col of byte offset off in src.
-func pos(src string, off int) string {
-	l, c := diag.Position(src, off)
-	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
-}
-
 // excerpt quotes up to 24 code points of src from off, on one line, for error messages.
 func excerpt(src string, off int) string {
 	if off >= len(src) {
 		return "the end of the answer"
 	}
-	end := off
-	for n := 0; end < len(src) && n < 24; n++ {
-		_, size := utf8.DecodeRuneInString(src[end:])
-		end += size
-	}
-	s := src[off:end]
-	if end < len(src) {
-		s += "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(diag.Clip(src[off:], 24))
 }
 
 func hasPrefixFold(s, prefix string) bool {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/diag"
 	"ragjudge/core/value"
 )
 
@@ -125,13 +126,7 @@ func Show(v any) string {
 	}
 	s := string(b)
 	if utf8.RuneCountInString(s) > 40 {
-		n := 0
-		for i := range s {
-			if n == 39 {
-				return s[:i] + "…"
-			}
-			n++
-		}
+		return diag.Clip(s, 39) // 40 characters with the "…"
 	}
 	return s
 }

@@ -311,11 +311,11 @@ func scanScore(s string, i int) (token, int, bool) {
 		}
 		rest = strings.TrimSpace(rest)
 		t.off = i
-		t.sc.Text = clip(rest, 20)
+		t.sc.Text = diag.Clip(rest, 20)
 		if rest == "" {
 			t.sc.Problem = "no score after " + quote(strings.TrimSpace(s[i:k]))
 		} else {
-			t.sc.Problem = "cannot read the score after " + quote(strings.TrimSpace(s[i:k])) + ": " + quote(clip(rest, 20))
+			t.sc.Problem = "cannot read the score after " + quote(strings.TrimSpace(s[i:k])) + ": " + quote(diag.Clip(rest, 20))
 		}
 		return t, k, true
 	}

@@ -23,7 +23,7 @@ const maxScoreLen = 40
 func ParseScore(s string) (*exact.Rat, error) {
 	t := strings.TrimSpace(s)
 	if len(t) > maxScoreLen {
-		return nil, &diag.Error{Kind: "recall", Msg: "cannot read score " + quote(clip(t, 20)) + ": too long for a score"}
+		return nil, &diag.Error{Kind: "recall", Msg: "cannot read score " + quote(diag.Clip(t, 20)) + ": too long for a score"}
 	}
 	num, rest, ok := cutNumber(t)
 	if !ok {
@@ -39,7 +39,7 @@ func ParseScore(s string) (*exact.Rat, error) {
 	case hasFoldPrefix(rest, "out of"):
 		rest = rest[len("out of"):]
 	default:
-		return nil, &diag.Error{Kind: "recall", Msg: "cannot read score " + quote(t) + ": unexpected " + quote(clip(rest, 10)) + " after the number"}
+		return nil, &diag.Error{Kind: "recall", Msg: "cannot read score " + quote(t) + ": unexpected " + quote(diag.Clip(rest, 10)) + " after the number"}
 	}
 	den, after, ok := cutNumber(strings.TrimSpace(rest))
 	if !ok || strings.TrimSpace(after) != "" {
@@ -101,18 +101,6 @@ func isWordByte(c byte) bool { return isLetter(c) || isDigit(c) || c >= 0x80 }
 
 func hasFoldPrefix(s, prefix string) bool {
 	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// clip shortens s to at most n code points for quoting in a message.
-func clip(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j] + "…"
-		}
-		i++
-	}
-	return s
 }
 
 func quote(s string) string {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"ragjudge/core/template/parse"
 )
 
 // renderHostile renders src over hostileVars and reports the bytes the render allocated, a
@@ -43,8 +45,7 @@ func TestHotPathAllocations(t *testing.T) {
 		{"pairwise prompt, 10 contexts (parsed before)", 15, func() { _, _ = Render("t", pairwise, Jinja, pvars) }},
 		{"rubric (parsed before)", 1000, func() { _, _ = Render("t", src, Jinja, vars) }},
 		{"parse of the rubric", 1400, func() {
-			body, _ := parse(jinjaSource(src))
-			analyzeScopes(body)
+			_, _ = parse.Parse(jinjaSource(src), &funcs)
 		}},
 	}
 	for _, c := range cases {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ragjudge/core/template/parse"
 	"ragjudge/core/value"
 	"ragjudge/prompts"
 )
@@ -146,11 +147,9 @@ func BenchmarkParseRubric(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		body, perr := parse(src)
-		if perr != nil {
-			b.Fatal(perr.msg)
+		if _, perr := parse.Parse(src, &funcs); perr != nil {
+			b.Fatal(perr.Msg)
 		}
-		analyzeScopes(body)
 	}
 }
 

@@ -7,6 +7,7 @@ package template
 import (
 	"strings"
 
+	"ragjudge/core/template/parse"
 	"ragjudge/core/value"
 )
 
@@ -165,7 +166,7 @@ func indexOf(list []string, s string) int {
 
 // evalArgs evaluates a call's arguments, positional then keyword, in source order (Jinja
 // compiles them into one Python call, which evaluates them in that order).
-func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, error) {
+func (ev *evaluator) evalArgs(args []parse.Expr, kwargs []parse.KwArg) ([]any, []kwVal, error) {
 	pos := make([]any, 0, len(args))
 	for _, a := range args {
 		v, err := ev.eval(a)
@@ -176,59 +177,61 @@ func (ev *evaluator) evalArgs(args []expr, kwargs []kwArg) ([]any, []kwVal, erro
 	}
 	var kw []kwVal
 	for _, k := range kwargs {
-		v, err := ev.eval(k.value)
+		v, err := ev.eval(k.Value)
 		if err != nil {
 			return nil, nil, err
 		}
-		switch k.name {
+		switch k.Name {
 		case "*":
 			items, err := iterate(v)
 			if err != nil {
-				return nil, nil, ev.fail(k.pos, err)
+				return nil, nil, ev.fail(k.Pos, err)
 			}
 			pos = append(pos, items...)
 		case "**":
 			d, ok := v.(*value.Object)
 			if !ok {
 				if u, isUndef := v.(*undefined); isUndef {
-					return nil, nil, ev.fail(k.pos, undefErr(u))
+					return nil, nil, ev.fail(k.Pos, undefErr(u))
 				}
-				return nil, nil, ev.fail(k.pos, typeErr("argument after ** must be a mapping, not %s", pyTypeName(v)))
+				return nil, nil, ev.fail(k.Pos, typeErr("argument after ** must be a mapping, not %s", pyTypeName(v)))
 			}
 			for _, name := range d.Keys() {
 				x, _ := d.Get(name)
 				for _, have := range kw {
 					if have.name == name {
-						return nil, nil, ev.fail(k.pos, typeErr("got multiple values for keyword argument '%s'", name))
+						return nil, nil, ev.fail(k.Pos, typeErr("got multiple values for keyword argument '%s'", name))
 					}
 				}
 				kw = append(kw, kwVal{name: name, val: normalize(x)})
 			}
 		default:
-			kw = append(kw, kwVal{name: k.name, val: v})
+			kw = append(kw, kwVal{name: k.Name, val: v})
 		}
 	}
 	return pos, kw, nil
 }
 
 // callFilter evaluates a filter's arguments and applies it to v.
-func (ev *evaluator) callFilter(f *filterExpr, v any) (any, error) {
-	if f.def == nil {
-		return nil, &evalError{pos: f.pos, msg: "unknown filter " + quote(f.name)}
+func (ev *evaluator) callFilter(f *parse.FilterExpr, v any) (any, error) {
+	def, _ := f.Def.(*filterDef)
+	if def == nil {
+		return nil, &evalError{pos: f.Pos, msg: "unknown filter " + quote(f.Name)}
 	}
-	return ev.callBuiltin(f.def, f.pos, v, f.args, f.kwargs)
+	return ev.callBuiltin(def, f.Pos, v, f.Args, f.Kwargs)
 }
 
 // callTest evaluates a test's arguments and applies it to v.
-func (ev *evaluator) callTest(t *testExpr, v any) (any, error) {
-	if t.def == nil {
+func (ev *evaluator) callTest(t *parse.TestExpr, v any) (any, error) {
+	def, _ := t.Def.(*filterDef)
+	if def == nil {
 		// Only in an if statement, where Jinja defers the check to when the test runs.
-		return nil, &evalError{pos: t.pos, msg: "unknown test " + quote(t.name)}
+		return nil, &evalError{pos: t.Pos, msg: "unknown test " + quote(t.Name)}
 	}
-	return ev.callBuiltin(t.def, t.pos, v, t.args, t.kwargs)
+	return ev.callBuiltin(def, t.Pos, v, t.Args, t.Kwargs)
 }
 
-func (ev *evaluator) callBuiltin(def *filterDef, pos int, v any, args []expr, kwargs []kwArg) (any, error) {
+func (ev *evaluator) callBuiltin(def *filterDef, pos int, v any, args []parse.Expr, kwargs []parse.KwArg) (any, error) {
 	pv, kv, err := ev.evalArgs(args, kwargs)
 	if err != nil {
 		return nil, err

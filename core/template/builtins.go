@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"ragjudge/core/template/parse"
 )
 
 // builtinSpec is one built-in filter or test.
@@ -105,6 +107,22 @@ var filterSpecs = [...]builtinSpec{
 	{"wordcount", "do_wordcount 1 s", nil, filterWordcount, 0},
 	{"wordwrap", "do_wordwrap 2 environment s width=79 break_long_words=True wrapstring=None break_on_hyphens=True", filterWordwrap, nil, 0},
 	{"xmlattr", "do_xmlattr 2 eval_ctx d autospace=True", nil, filterXmlattr, 0},
+}
+
+// funcs are the built-ins as the parser resolves a template's names to them.
+var funcs = parse.Funcs{
+	Filter:       func(name string) (any, bool) { return builtin(0, name) },
+	Test:         func(name string) (any, bool) { return builtin(1, name) },
+	JinjaFilters: jinjaFilters,
+	JinjaTests:   jinjaTests,
+}
+
+// builtin is lookupBuiltin as an any that is nil, not a nil *filterDef, for a name not found.
+func builtin(table int, name string) (any, bool) {
+	if d, ok := lookupBuiltin(table, name); ok {
+		return d, true
+	}
+	return nil, false
 }
 
 // builtins indexes the two tables by name and holds each row's definition, made from the row

@@ -9,6 +9,7 @@ import (
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
+	"ragjudge/core/template/parse"
 	"ragjudge/core/value"
 )
 
@@ -23,14 +24,14 @@ type loopCtx struct {
 
 // loopState is what a loop's iterations share besides where they are.
 type loopState struct {
-	node        *forNode
+	node        *parse.ForNode
 	depth0      int
 	outer       []*scope // the scopes the loop runs in, for loop(…) of a recursive loop
 	lastChanged any
 	changedSet  bool
 }
 
-// missingVar marks a name a frame assigns later and must not read before (see scope.go).
+// missingVar marks a name a frame assigns later and must not read before (see parse/scope.go).
 type missingVar struct{}
 
 // scope is the names one frame binds. A frame binds few (a loop's variable and loop, a macro's
@@ -248,7 +249,7 @@ func (ev *evaluator) endCapture(savedBase int) string {
 	return s
 }
 
-func (ev *evaluator) render(body []node) error {
+func (ev *evaluator) render(body []parse.Node) error {
 	// Blocks nest at most maxDepth deep in the source, but macro calls and recursive loops
 	// nest them again at run time: the depth they reach is capped so that the stack (the
 	// browser's, in the wasm) stays small.
@@ -266,85 +267,85 @@ func (ev *evaluator) render(body []node) error {
 	return nil
 }
 
-func (ev *evaluator) exec(n node) error {
+func (ev *evaluator) exec(n parse.Node) error {
 	if err := ev.step(nodePos(n), 1); err != nil {
 		return err
 	}
 	switch t := n.(type) {
-	case *textNode:
-		return ev.write(-1, t.text)
-	case *printNode:
-		ev.stmtLine = t.x.base().line
-		v, err := ev.eval(t.x)
+	case *parse.TextNode:
+		return ev.write(-1, t.Text)
+	case *parse.PrintNode:
+		ev.stmtLine = t.X.Base().Line
+		v, err := ev.eval(t.X)
 		if err != nil {
 			return err
 		}
 		s, err := pyStr(v)
 		if err != nil {
-			return ev.fail(t.x.base().pos, err)
+			return ev.fail(t.X.Base().Pos, err)
 		}
-		if err := ev.work(t.x.base().pos, s); err != nil {
+		if err := ev.work(t.X.Base().Pos, s); err != nil {
 			return err
 		}
 		start := len(ev.out)
-		if err := ev.write(t.x.base().pos, s); err != nil {
+		if err := ev.write(t.X.Base().Pos, s); err != nil {
 			return err
 		}
 		if ev.capturing == 0 && ev.wantSpans {
 			// Outside captures, outBase is where the output starts (after AppendRender's dst).
-			ev.spans = append(ev.spans, Span{Expr: t.src, Input: t.input, Start: start - ev.outBase, End: len(ev.out) - ev.outBase})
+			ev.spans = append(ev.spans, Span{Expr: t.Src, Input: t.Input, Start: start - ev.outBase, End: len(ev.out) - ev.outBase})
 		}
 		return nil
-	case *ifNode:
-		for _, br := range t.branches {
-			ev.stmtLine = br.line
-			v, err := ev.eval(br.cond)
+	case *parse.IfNode:
+		for _, br := range t.Branches {
+			ev.stmtLine = br.Line
+			v, err := ev.eval(br.Cond)
 			if err != nil {
 				return err
 			}
 			ok, err := truthy(v)
 			if err != nil {
-				return ev.fail(br.cond.base().pos, err)
+				return ev.fail(br.Cond.Base().Pos, err)
 			}
 			if ok {
-				return ev.render(br.body)
+				return ev.render(br.Body)
 			}
 		}
-		return ev.render(t.els)
-	case *forNode:
+		return ev.render(t.Else)
+	case *parse.ForNode:
 		return ev.execFor(t)
-	case *setNode:
-		ev.stmtLine = t.line
-		v, err := ev.eval(t.val)
+	case *parse.SetNode:
+		ev.stmtLine = t.Line
+		v, err := ev.eval(t.Val)
 		if err != nil {
 			return err
 		}
-		return ev.assign(t.target, v, t.pos)
+		return ev.assign(t.Target, v, t.Pos)
 	}
 	return ev.execMore(n)
 }
 
 // assign binds a target in the innermost scope, unpacking tuples as Python does.
-func (ev *evaluator) assign(t target, v any, pos int) error {
+func (ev *evaluator) assign(t parse.Target, v any, pos int) error {
 	scope := ev.scopes[len(ev.scopes)-1]
-	if t.attr != "" {
-		ns, err := ev.lookup(t.name, t.pos)
+	if t.Attr != "" {
+		ns, err := ev.lookup(t.Name, t.Pos)
 		if err != nil {
-			return ev.fail(t.pos, err)
+			return ev.fail(t.Pos, err)
 		}
 		n, ok := ns.(*namespace)
 		if !ok {
-			return &evalError{pos: t.pos, msg: "cannot assign attribute on non-namespace object"}
+			return &evalError{pos: t.Pos, msg: "cannot assign attribute on non-namespace object"}
 		}
-		n.attrs.Set(t.attr, v)
+		n.attrs.Set(t.Attr, v)
 		return nil
 	}
 	return ev.bind(scope, t, v, pos)
 }
 
-func (ev *evaluator) bind(scope *scope, t target, v any, pos int) error {
-	if t.items == nil {
-		scope.set(t.name, v)
+func (ev *evaluator) bind(scope *scope, t parse.Target, v any, pos int) error {
+	if t.Items == nil {
+		scope.set(t.Name, v)
 		return nil
 	}
 	items, err := iterate(v)
@@ -354,13 +355,13 @@ func (ev *evaluator) bind(scope *scope, t target, v any, pos int) error {
 		}
 		return ev.fail(pos, err)
 	}
-	if len(items) > len(t.items) {
-		return ev.fail(pos, valueErr("too many values to unpack (expected %s)", len(t.items)))
+	if len(items) > len(t.Items) {
+		return ev.fail(pos, valueErr("too many values to unpack (expected %s)", len(t.Items)))
 	}
-	if len(items) < len(t.items) {
-		return ev.fail(pos, valueErr("not enough values to unpack (expected %s, got %s)", len(t.items), len(items)))
+	if len(items) < len(t.Items) {
+		return ev.fail(pos, valueErr("not enough values to unpack (expected %s, got %s)", len(t.Items), len(items)))
 	}
-	for i, sub := range t.items {
+	for i, sub := range t.Items {
 		if err := ev.bind(scope, sub, normalize(items[i]), pos); err != nil {
 			return err
 		}
@@ -368,32 +369,32 @@ func (ev *evaluator) bind(scope *scope, t target, v any, pos int) error {
 	return nil
 }
 
-func (ev *evaluator) execFor(t *forNode) error {
-	ev.stmtLine = t.line
-	seq, err := ev.eval(t.iter)
+func (ev *evaluator) execFor(t *parse.ForNode) error {
+	ev.stmtLine = t.Line
+	seq, err := ev.eval(t.Iter)
 	if err != nil {
 		return err
 	}
-	return ev.runLoop(t, seq, 0, t.iter.base().pos)
+	return ev.runLoop(t, seq, 0, t.Iter.Base().Pos)
 }
 
 // runLoop runs loop t over seq at recursion depth depth0 in the current scopes.
-func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
+func (ev *evaluator) runLoop(t *parse.ForNode, seq any, depth0, pos int) error {
 	if err := ev.work(pos, seq); err != nil {
 		return err
 	}
 	if s, ok := seq.(string); ok && ev.iterations+utf8.RuneCountInString(s) > maxIterations {
 		// Fail before making a list of millions of characters, not after.
-		return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
+		return &evalError{pos: t.Pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 	}
 	if r, ok := seq.(rangeVal); ok && int64(ev.iterations)+r.len() > maxIterations {
-		return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
+		return &evalError{pos: t.Pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 	}
 	items, err := iterate(seq)
 	if err != nil {
 		return ev.fail(pos, err)
 	}
-	if t.test != nil {
+	if t.Test != nil {
 		kept := make([]any, 0, len(items))
 		sc := frame(nil)
 		for _, it := range items {
@@ -403,11 +404,11 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 				sc.reset(nil)
 			}
 			ev.scopes = append(ev.scopes, sc)
-			err := ev.bind(sc, t.target, normalize(it), t.pos)
+			err := ev.bind(sc, t.Target, normalize(it), t.Pos)
 			var v any
 			if err == nil {
-				ev.stmtLine = t.test.base().line
-				v, err = ev.eval(t.test)
+				ev.stmtLine = t.Test.Base().Line
+				v, err = ev.eval(t.Test)
 			}
 			ev.scopes = ev.scopes[:len(ev.scopes)-1]
 			if err != nil {
@@ -415,7 +416,7 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 			}
 			ok, err := truthy(v)
 			if err != nil {
-				return ev.fail(t.test.base().pos, err)
+				return ev.fail(t.Test.Base().Pos, err)
 			}
 			if ok {
 				kept = append(kept, it)
@@ -424,36 +425,36 @@ func (ev *evaluator) runLoop(t *forNode, seq any, depth0, pos int) error {
 		items = kept
 	}
 	if len(items) == 0 {
-		ev.scopes = append(ev.scopes, frame(t.elseMissing))
-		err := ev.render(t.els)
+		ev.scopes = append(ev.scopes, frame(t.ElseMissing))
+		err := ev.render(t.Else)
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
 	}
 	loop := &loopCtx{items: items, state: loopState{node: t, depth0: depth0}}
-	if t.recursive {
+	if t.Recursive {
 		loop.state.outer = keepScopes(ev.scopes)
 	}
 	var sc *scope
 	for i, it := range items {
 		ev.iterations++
-		if err := ev.step(t.pos, stepsPerIteration); err != nil {
+		if err := ev.step(t.Pos, stepsPerIteration); err != nil {
 			return err
 		}
 		if ev.iterations > maxIterations {
-			return &evalError{pos: t.pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
+			return &evalError{pos: t.Pos, msg: "more than " + diag.Thousands(maxIterations) + " loop iterations"}
 		}
 		if sc == nil || sc.shared {
-			sc = frame(t.bodyMissing)
+			sc = frame(t.BodyMissing)
 		} else {
-			sc.reset(t.bodyMissing)
+			sc.reset(t.BodyMissing)
 		}
 		ev.scopes = append(ev.scopes, sc)
-		ev.stmtLine = t.line
+		ev.stmtLine = t.Line
 		loop.index0 = i
 		sc.set("loop", loop)
-		err := ev.bind(sc, t.target, normalize(it), t.pos)
+		err := ev.bind(sc, t.Target, normalize(it), t.Pos)
 		if err == nil {
-			err = ev.render(t.body)
+			err = ev.render(t.Body)
 		}
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		if err != nil {
@@ -473,8 +474,8 @@ func (ev *evaluator) callLoop(l *loopCtx, seq any) (any, error) {
 	ev.scopes = append([]*scope(nil), l.state.outer...)
 	ev.callDepth++
 	base := ev.beginCapture()
-	ev.stmtLine = l.state.node.line
-	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.pos)
+	ev.stmtLine = l.state.node.Line
+	err := ev.runLoop(l.state.node, seq, l.state.depth0+1, l.state.node.Pos)
 	out := ev.endCapture(base)
 	ev.scopes = saved
 	ev.callDepth--
@@ -507,133 +508,133 @@ func (ev *evaluator) lookup(name string, pos int) (any, error) {
 	return &undefined{msg: "'" + name + "' is undefined", pos: pos}, nil
 }
 
-func (ev *evaluator) eval(x expr) (any, error) {
-	if err := ev.step(x.base().pos, 1); err != nil {
+func (ev *evaluator) eval(x parse.Expr) (any, error) {
+	if err := ev.step(x.Base().Pos, 1); err != nil {
 		return nil, err
 	}
 	switch t := x.(type) {
-	case *constExpr:
-		return t.val, nil
-	case *nameExpr:
-		v, err := ev.lookup(t.name, t.pos)
+	case *parse.ConstExpr:
+		return t.Val, nil
+	case *parse.NameExpr:
+		v, err := ev.lookup(t.Name, t.Pos)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
 		return v, nil
-	case *getattrExpr:
-		obj, err := ev.eval(t.obj)
+	case *parse.GetattrExpr:
+		obj, err := ev.eval(t.Obj)
 		if err != nil {
 			return nil, err
 		}
-		v, err := getattr(obj, t.attr, t.pos)
+		v, err := getattr(obj, t.Attr, t.Pos)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
 		return v, nil
-	case *getitemExpr:
-		obj, err := ev.eval(t.obj)
+	case *parse.GetitemExpr:
+		obj, err := ev.eval(t.Obj)
 		if err != nil {
 			return nil, err
 		}
-		if s, ok := t.key.(*sliceExpr); ok {
+		if s, ok := t.Key.(*parse.SliceExpr); ok {
 			return ev.sliceOf(obj, s)
 		}
-		key, err := ev.eval(t.key)
+		key, err := ev.eval(t.Key)
 		if err != nil {
 			return nil, err
 		}
-		if err := ev.work(t.pos, str(obj)); err != nil { // indexing a string walks its characters
+		if err := ev.work(t.Pos, str(obj)); err != nil { // indexing a string walks its characters
 			return nil, err
 		}
-		v, err := getitem(obj, key, t.pos)
+		v, err := getitem(obj, key, t.Pos)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
 		return v, nil
-	case *filterExpr:
-		v, err := ev.eval(t.obj)
+	case *parse.FilterExpr:
+		v, err := ev.eval(t.Obj)
 		if err != nil {
 			return nil, err
 		}
 		return ev.callFilter(t, v)
-	case *testExpr:
-		v, err := ev.eval(t.obj)
+	case *parse.TestExpr:
+		v, err := ev.eval(t.Obj)
 		if err != nil {
 			return nil, err
 		}
 		return ev.callTest(t, v)
-	case *binExpr:
-		l, err := ev.eval(t.l)
+	case *parse.BinExpr:
+		l, err := ev.eval(t.Left)
 		if err != nil {
 			return nil, err
 		}
-		r, err := ev.eval(t.r)
+		r, err := ev.eval(t.Right)
 		if err != nil {
 			return nil, err
 		}
-		v, err := binaryOp(t.op, l, r)
+		v, err := binaryOp(t.Op, l, r)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
-		if err := ev.work(t.pos, l, r, v); err != nil {
+		if err := ev.work(t.Pos, l, r, v); err != nil {
 			return nil, err
 		}
 		return v, nil
-	case *unaryExpr:
-		v, err := ev.eval(t.x)
+	case *parse.UnaryExpr:
+		v, err := ev.eval(t.X)
 		if err != nil {
 			return nil, err
 		}
-		r, err := unaryOp(t.op, v)
+		r, err := unaryOp(t.Op, v)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
 		return r, nil
-	case *concatExpr:
+	case *parse.ConcatExpr:
 		var b strings.Builder
-		for _, a := range t.args {
+		for _, a := range t.Args {
 			v, err := ev.eval(a)
 			if err != nil {
 				return nil, err
 			}
 			s, err := pyStr(v)
 			if err != nil {
-				return nil, ev.fail(a.base().pos, err)
+				return nil, ev.fail(a.Base().Pos, err)
 			}
 			if b.Len()+len(s) > maxOutput {
-				return nil, ev.fail(t.pos, tooLong())
+				return nil, ev.fail(t.Pos, tooLong())
 			}
 			b.WriteString(s)
 		}
-		if err := ev.step(t.pos, b.Len()/bytesPerStep); err != nil {
+		if err := ev.step(t.Pos, b.Len()/bytesPerStep); err != nil {
 			return nil, err
 		}
 		return b.String(), nil
-	case *compareExpr:
-		left, err := ev.eval(t.first)
+	case *parse.CompareExpr:
+		left, err := ev.eval(t.First)
 		if err != nil {
 			return nil, err
 		}
-		for _, op := range t.ops {
-			right, err := ev.eval(op.val)
+		for _, op := range t.Ops {
+			right, err := ev.eval(op.Val)
 			if err != nil {
 				return nil, err
 			}
-			if err := ev.step(t.pos, (deepSize(left)+deepSize(right))/bytesPerStep); err != nil {
+			if err := ev.step(t.Pos, (deepSize(left)+deepSize(right))/bytesPerStep); err != nil {
 				return nil, err
 			}
 			var ok bool
-			switch op.op {
+			switch op.Op {
 			case "in":
 				ok, err = contains(right, left)
 			case "notin":
 				ok, err = contains(right, left)
 				ok = !ok
 			default:
-				ok, err = compareOp(op.op, left, right)
+				ok, err = compareOp(op.Op, left, right)
 			}
 			if err != nil {
-				return nil, ev.fail(t.pos, err)
+				return nil, ev.fail(t.Pos, err)
 			}
 			if !ok {
 				return false, nil
@@ -641,14 +642,14 @@ func (ev *evaluator) eval(x expr) (any, error) {
 			left = right
 		}
 		return true, nil
-	case *andExpr, *orExpr:
-		var l, r expr
+	case *parse.AndExpr, *parse.OrExpr:
+		var l, r parse.Expr
 		isAnd := false
-		if a, ok := t.(*andExpr); ok {
-			l, r, isAnd = a.l, a.r, true
+		if a, ok := t.(*parse.AndExpr); ok {
+			l, r, isAnd = a.Left, a.Right, true
 		} else {
-			o := t.(*orExpr)
-			l, r = o.l, o.r
+			o := t.(*parse.OrExpr)
+			l, r = o.Left, o.Right
 		}
 		lv, err := ev.eval(l)
 		if err != nil {
@@ -656,25 +657,25 @@ func (ev *evaluator) eval(x expr) (any, error) {
 		}
 		b, err := truthy(lv)
 		if err != nil {
-			return nil, ev.fail(l.base().pos, err)
+			return nil, ev.fail(l.Base().Pos, err)
 		}
 		if b != isAnd {
 			return lv, nil
 		}
 		return ev.eval(r)
-	case *notExpr:
-		v, err := ev.eval(t.x)
+	case *parse.NotExpr:
+		v, err := ev.eval(t.X)
 		if err != nil {
 			return nil, err
 		}
 		b, err := truthy(v)
 		if err != nil {
-			return nil, ev.fail(t.pos, err)
+			return nil, ev.fail(t.Pos, err)
 		}
 		return !b, nil
-	case *listExpr:
-		out := make([]any, 0, len(t.items))
-		for _, it := range t.items {
+	case *parse.ListExpr:
+		out := make([]any, 0, len(t.Items))
+		for _, it := range t.Items {
 			v, err := ev.eval(it)
 			if err != nil {
 				return nil, err
@@ -773,19 +774,19 @@ func getattr(obj any, name string, pos int) (any, error) {
 	case *macro:
 		switch name {
 		case "name":
-			return t.def.name, nil
+			return t.def.Name, nil
 		case "arguments":
-			args := make(tuple, len(t.def.params))
-			for i, p := range t.def.params {
+			args := make(tuple, len(t.def.Params))
+			for i, p := range t.def.Params {
 				args[i] = p
 			}
 			return args, nil
 		case "catch_kwargs":
-			return t.def.catchKwargs, nil
+			return t.def.CatchKwargs, nil
 		case "catch_varargs":
-			return t.def.catchVarargs, nil
+			return t.def.CatchVarargs, nil
 		case "caller":
-			return t.def.usesCaller, nil
+			return t.def.UsesCaller, nil
 		}
 	case *namespace:
 		if v, ok := t.attrs.Get(name); ok {
@@ -909,16 +910,16 @@ func getitem(obj any, key any, pos int) (any, error) {
 }
 
 // nodePos is the byte offset of statement n in the source, or -1 for text.
-func nodePos(n node) int {
+func nodePos(n parse.Node) int {
 	switch t := n.(type) {
-	case *printNode:
-		return t.x.base().pos
-	case *forNode:
-		return t.pos
-	case *ifNode:
-		return t.branches[0].cond.base().pos
-	case *setNode:
-		return t.pos
+	case *parse.PrintNode:
+		return t.X.Base().Pos
+	case *parse.ForNode:
+		return t.Pos
+	case *parse.IfNode:
+		return t.Branches[0].Cond.Base().Pos
+	case *parse.SetNode:
+		return t.Pos
 	}
 	return -1
 }

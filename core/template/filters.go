@@ -11,6 +11,7 @@ import (
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -19,11 +20,6 @@ import (
 type filterDef struct {
 	sig signature
 	fn  func(c *callCtx, v any, b *bound) (any, error)
-}
-
-// filterOf returns the definition of a supported filter.
-func filterOf(name string) (*filterDef, bool) {
-	return lookupBuiltin(0, name)
 }
 
 // jinjaFilters and jinjaTests are Jinja's other built-ins: using one is "not supported" rather
@@ -387,10 +383,10 @@ func writeJSONString(b *strings.Builder, s string) {
 			b.WriteRune(r)
 		case r > 0xffff:
 			r1, r2 := utf16.EncodeRune(r)
-			writeHexEscape(b, 'u', uint32(r1), 4)
-			writeHexEscape(b, 'u', uint32(r2), 4)
+			pystr.WriteHexEscape(b, 'u', uint32(r1), 4)
+			pystr.WriteHexEscape(b, 'u', uint32(r2), 4)
 		default:
-			writeHexEscape(b, 'u', uint32(r), 4)
+			pystr.WriteHexEscape(b, 'u', uint32(r), 4)
 		}
 	}
 	b.WriteByte('"')

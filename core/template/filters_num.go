@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 )
 
 func filterAbs(v any, _ []any) (any, error) {
@@ -26,10 +27,10 @@ func filterAbs(v any, _ []any) (any, error) {
 // underscores between them, a decimal point, an exponent, or inf, infinity and nan in any case.
 // ok is false where Python raises ValueError; Unicode digits (which Python reads) are refused.
 func pyFloatText(s string) (float64, bool, error) {
-	t := strings.TrimFunc(s, isPySpace)
+	t := strings.TrimFunc(s, pystr.IsSpace)
 	for _, r := range t {
 		if r > 0x7f {
-			if unicode.IsNumber(r) || isPySpace(r) {
+			if unicode.IsNumber(r) || pystr.IsSpace(r) {
 				return 0, false, notSupported("float() of text with non-ASCII digits or spaces")
 			}
 			return 0, false, nil
@@ -105,7 +106,7 @@ func pyFloat(v any) (float64, error) {
 		}
 		if !ok {
 			var r strings.Builder
-			writeStrRepr(&r, strOf(t))
+			pystr.WriteRepr(&r, strOf(t))
 			return 0, valueErr("could not convert string to float: %s", r.String())
 		}
 		return f, nil
@@ -149,10 +150,10 @@ func floatToInt(f float64) (any, error) {
 
 // pyIntText is int(s, base) for a str: ok is false where Python raises ValueError.
 func pyIntText(s string, base int) (any, bool, error) {
-	t := strings.TrimFunc(s, isPySpace)
+	t := strings.TrimFunc(s, pystr.IsSpace)
 	for _, r := range t {
 		if r > 0x7f {
-			if unicode.IsNumber(r) || isPySpace(r) {
+			if unicode.IsNumber(r) || pystr.IsSpace(r) {
 				return nil, false, notSupported("int() of text with non-ASCII digits or spaces")
 			}
 			return nil, false, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -804,7 +805,7 @@ func writeSortedRepr(b *strings.Builder, v any, depth int) error {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeStrRepr(b, k.(string))
+			pystr.WriteRepr(b, k.(string))
 			b.WriteString(": ")
 			x, _ := t.Get(k.(string))
 			if err := writeSortedRepr(b, normalize(x), depth+1); err != nil {

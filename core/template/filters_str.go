@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -90,7 +91,7 @@ func pyCapitalize(s string) string {
 // first character upper-cased and the rest lower-cased.
 func jinjaTitle(s string) string {
 	isSep := func(r rune) bool {
-		return r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || isPySpace(r)
+		return r == '-' || r == '(' || r == '{' || r == '[' || r == '<' || pystr.IsSpace(r)
 	}
 	var b strings.Builder
 	i := 0
@@ -464,7 +465,7 @@ func textwrap(text string, width int64, breakLong, hyphens bool) ([]string, erro
 	}
 	blank := func(ch []rune) bool {
 		for _, r := range ch {
-			if !isPySpace(r) {
+			if !pystr.IsSpace(r) {
 				return false
 			}
 		}
@@ -528,7 +529,7 @@ func filterStriptags(v any, _ []any) (any, error) {
 	}
 	s = removeBetween(s, "<!--", "-->")
 	s = removeBetween(s, "<", ">")
-	s = strings.Join(strings.FieldsFunc(s, isPySpace), " ")
+	s = strings.Join(strings.FieldsFunc(s, pystr.IsSpace), " ")
 	return htmlUnescape(s)
 }
 
@@ -717,7 +718,7 @@ func filterXmlattr(v any, a []any) (any, error) {
 		}
 		if strings.ContainsAny(k, " \t\n\r\f\v/>=") {
 			var r strings.Builder
-			writeStrRepr(&r, k)
+			pystr.WriteRepr(&r, k)
 			return nil, valueErr("Invalid character in attribute name: %s", r.String())
 		}
 		ev, err := escapeValue(x)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -30,7 +31,7 @@ func FuzzPyNumbers(f *testing.F) {
 		}
 		n, ok, err := pyIntText(s, base)
 		if err == nil && ok && base == 10 {
-			plain := strings.ReplaceAll(strings.TrimFunc(s, isPySpace), "_", "")
+			plain := strings.ReplaceAll(strings.TrimFunc(s, pystr.IsSpace), "_", "")
 			want, good := new(big.Int).SetString(plain, 10)
 			if !good || toBig(n).String() != want.String() {
 				t.Fatalf("int(%q) = %v; Go reads %v", s, n, want)
@@ -38,7 +39,7 @@ func FuzzPyNumbers(f *testing.F) {
 		}
 		fl, ok, err := pyFloatText(s)
 		if err == nil && ok && !math.IsNaN(fl) && !strings.ContainsAny(strings.ToLower(s), "in_") {
-			want, perr := strconv.ParseFloat(strings.TrimFunc(s, isPySpace), 64)
+			want, perr := strconv.ParseFloat(strings.TrimFunc(s, pystr.IsSpace), 64)
 			if perr != nil && !math.IsInf(want, 0) || want != fl {
 				t.Fatalf("float(%q) = %v; Go reads %v (%v)", s, fl, want, perr)
 			}

@@ -3,15 +3,16 @@ package template
 import (
 	"sync"
 	"sync/atomic"
+
+	"ragjudge/core/template/parse"
 )
 
 // parsedJinja is a Jinja source parsed and its scopes analysed: everything renderJinja needs
-// from the source alone. The tree is not written after analyzeScopes, so renders share it.
+// from the source alone. The tree is not written after MarkInputs, so renders share it.
 type parsedJinja struct {
 	src     string // the source as Jinja reads it (jinjaSource), which positions count in
-	body    []node
-	missing []string // the template frame's names that start missing (see scope.go)
-	err     *parseError
+	tree    *parse.Tree
+	err     *parse.Error
 	outSize atomic.Int64 // the size of the last output (and an eighth): the next one's buffer
 }
 
@@ -56,10 +57,9 @@ func parseJinja(src string) *parsedJinja {
 	parsed.Unlock()
 
 	p := &parsedJinja{src: jinjaSource(src)}
-	p.body, p.err = parse(p.src)
+	p.tree, p.err = parse.Parse(p.src, &funcs)
 	if p.err == nil {
-		p.missing = analyzeScopes(p.body).missingNames()
-		spanInputs(p.body, map[string]string{})
+		p.tree.MarkInputs()
 	}
 	if len(src) > parsedBytes/4 {
 		return p // a huge template would push out all others

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -81,7 +82,7 @@ func pyPrintf(format string, args []any, mapping any) (string, error) {
 				v, ok := m.Get(key)
 				if !ok {
 					var r strings.Builder
-					writeStrRepr(&r, key)
+					pystr.WriteRepr(&r, key)
 					return "", &pyError{msg: "KeyError: " + r.String()}
 				}
 				x = v

@@ -9,10 +9,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
 
@@ -157,15 +157,9 @@ func objectTypeRepr(v any) string {
 	return pyTypeName(v) + " object"
 }
 
-// isPySpace is str.isspace for one code point: Go's unicode.IsSpace plus the four ASCII
-// information separators Python counts as whitespace.
-func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
 // pyStrip is str.strip / rstrip / lstrip with chars == nil meaning whitespace.
 func pyStrip(s string, chars *string, left, right bool) string {
-	in := isPySpace
+	in := pystr.IsSpace
 	if chars != nil {
 		set := *chars
 		in = func(r rune) bool { return strings.ContainsRune(set, r) }
@@ -270,10 +264,10 @@ func writeRepr(b *strings.Builder, v any) error {
 	case float64:
 		b.WriteString(floatRepr(t))
 	case string:
-		writeStrRepr(b, t)
+		pystr.WriteRepr(b, t)
 	case markup:
 		b.WriteString("Markup(")
-		writeStrRepr(b, string(t))
+		pystr.WriteRepr(b, string(t))
 		b.WriteString(")")
 	case []any:
 		return writeSeq(b, "[", "]", t)
@@ -293,7 +287,7 @@ func writeRepr(b *strings.Builder, v any) error {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeStrRepr(b, k)
+			pystr.WriteRepr(b, k)
 			b.WriteString(": ")
 			x, _ := t.Get(k)
 			if err := writeRepr(b, normalize(x)); err != nil {
@@ -319,7 +313,7 @@ func writeRepr(b *strings.Builder, v any) error {
 		}
 	case *macro:
 		b.WriteString("<Macro ")
-		writeStrRepr(b, t.def.name)
+		pystr.WriteRepr(b, t.def.Name)
 		b.WriteString(">")
 	case *namespace:
 		b.WriteString("<Namespace ")
@@ -360,50 +354,6 @@ func writeSeq(b *strings.Builder, open, close string, items []any) error {
 
 func notSupported(what string) error {
 	return &pyError{msg: "not supported: " + what}
-}
-
-// writeStrRepr writes a Python string literal for s, choosing quotes as CPython does.
-func writeStrRepr(b *strings.Builder, s string) {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	b.WriteByte(quote)
-	for _, r := range s {
-		switch {
-		case r == rune(quote) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < ' ' || r == 0x7f:
-			writeHexEscape(b, 'x', uint32(r), 2)
-		case r < 0x7f:
-			b.WriteRune(r)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r <= 0xff:
-			writeHexEscape(b, 'x', uint32(r), 2)
-		case r <= 0xffff:
-			writeHexEscape(b, 'u', uint32(r), 4)
-		default:
-			writeHexEscape(b, 'U', uint32(r), 8)
-		}
-	}
-	b.WriteByte(quote)
-}
-
-func writeHexEscape(b *strings.Builder, kind byte, r uint32, width int) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('\\')
-	b.WriteByte(kind)
-	for i := width - 1; i >= 0; i-- {
-		b.WriteByte(hex[(r>>(4*uint(i)))&0xf])
-	}
 }
 
 // floatRepr is Python's repr(float): the shortest round-tripping digits, positional when the

@@ -6,6 +6,7 @@ package template
 import (
 	"strings"
 
+	"ragjudge/core/template/parse"
 	"ragjudge/core/value"
 )
 
@@ -19,7 +20,7 @@ const maxNesting = 400
 // macro is a macro value: its definition and the scopes it was defined in, read when it runs
 // (Python closures bind late).
 type macro struct {
-	def    *macroNode
+	def    *parse.MacroNode
 	scopes []*scope
 }
 
@@ -71,7 +72,7 @@ func keepScopes(s []*scope) []*scope {
 }
 
 // capture renders body with the output going to a buffer of its own, and returns what it wrote.
-func (ev *evaluator) capture(body []node) (string, error) {
+func (ev *evaluator) capture(body []parse.Node) (string, error) {
 	base := ev.beginCapture()
 	savedJoin := ev.joinErr
 	ev.joinErr = nil
@@ -88,7 +89,7 @@ func (ev *evaluator) capture(body []node) (string, error) {
 }
 
 // captureFrame is capture in a new scope that starts with missing names.
-func (ev *evaluator) captureFrame(missing []string, body []node) (string, error) {
+func (ev *evaluator) captureFrame(missing []string, body []parse.Node) (string, error) {
 	ev.scopes = append(ev.scopes, frame(missing))
 	s, err := ev.capture(body)
 	ev.scopes = ev.scopes[:len(ev.scopes)-1]
@@ -96,59 +97,59 @@ func (ev *evaluator) captureFrame(missing []string, body []node) (string, error)
 }
 
 // execMore executes the statements of this file.
-func (ev *evaluator) execMore(n node) error {
+func (ev *evaluator) execMore(n parse.Node) error {
 	switch t := n.(type) {
-	case *macroNode:
-		ev.scopes[len(ev.scopes)-1].set(t.name, &macro{def: t, scopes: keepScopes(ev.scopes)})
-	case *callBlockNode:
-		ev.stmtLine = t.line
-		caller := &macro{def: t.caller, scopes: keepScopes(ev.scopes)}
-		v, err := ev.callWith(t.call, &kwVal{name: "caller", val: caller})
+	case *parse.MacroNode:
+		ev.scopes[len(ev.scopes)-1].set(t.Name, &macro{def: t, scopes: keepScopes(ev.scopes)})
+	case *parse.CallBlockNode:
+		ev.stmtLine = t.Line
+		caller := &macro{def: t.Caller, scopes: keepScopes(ev.scopes)}
+		v, err := ev.callWith(t.Call, &kwVal{name: "caller", val: caller})
 		if err != nil {
 			return err
 		}
-		return ev.writeValue(t.call.pos, v)
-	case *withNode:
+		return ev.writeValue(t.Call.Pos, v)
+	case *parse.WithNode:
 		// No ev.stmtLine: Jinja marks no line for a with's assignments, so an error there
 		// is reported at the line of the statement before.
-		scope := frame(t.missing)
-		for i, tg := range t.targets {
-			v, err := ev.eval(t.vals[i])
+		scope := frame(t.Missing)
+		for i, tg := range t.Targets {
+			v, err := ev.eval(t.Vals[i])
 			if err != nil {
 				return err
 			}
-			if err := ev.bind(scope, tg, v, t.pos); err != nil {
+			if err := ev.bind(scope, tg, v, t.Pos); err != nil {
 				return err
 			}
 		}
 		ev.scopes = append(ev.scopes, scope)
-		err := ev.render(t.body)
+		err := ev.render(t.Body)
 		ev.scopes = ev.scopes[:len(ev.scopes)-1]
 		return err
-	case *filterBlockNode:
-		s, err := ev.captureFrame(t.missing, t.body)
+	case *parse.FilterBlockNode:
+		s, err := ev.captureFrame(t.Missing, t.Body)
 		if err != nil {
 			return err
 		}
-		ev.stmtLine = t.line
-		v, err := ev.applyFilters(t.filter, s)
+		ev.stmtLine = t.Line
+		v, err := ev.applyFilters(t.Filter, s)
 		if err != nil {
 			return err
 		}
-		return ev.writeValue(t.filter.base().pos, v)
-	case *setBlockNode:
-		s, err := ev.captureFrame(t.missing, t.body)
+		return ev.writeValue(t.Filter.Base().Pos, v)
+	case *parse.SetBlockNode:
+		s, err := ev.captureFrame(t.Missing, t.Body)
 		if err != nil {
 			return err
 		}
-		ev.stmtLine = t.line
+		ev.stmtLine = t.Line
 		var v any = s
-		if t.filter != nil {
-			if v, err = ev.applyFilters(t.filter, s); err != nil {
+		if t.Filter != nil {
+			if v, err = ev.applyFilters(t.Filter, s); err != nil {
 				return err
 			}
 		}
-		return ev.assign(t.target, v, t.pos)
+		return ev.assign(t.Target, v, t.Pos)
 	}
 	return nil
 }
@@ -175,12 +176,12 @@ func (ev *evaluator) writeValue(pos int, v any) error {
 }
 
 // applyFilters applies a chain of filters whose innermost obj is nil to v.
-func (ev *evaluator) applyFilters(x expr, v any) (any, error) {
+func (ev *evaluator) applyFilters(x parse.Expr, v any) (any, error) {
 	if x == nil {
 		return v, nil
 	}
-	f := x.(*filterExpr)
-	inner, err := ev.applyFilters(f.obj, v)
+	f := x.(*parse.FilterExpr)
+	inner, err := ev.applyFilters(f.Obj, v)
 	if err != nil {
 		return nil, err
 	}
@@ -188,11 +189,11 @@ func (ev *evaluator) applyFilters(x expr, v any) (any, error) {
 }
 
 // evalMore evaluates the expressions of this file.
-func (ev *evaluator) evalMore(x expr) (any, error) {
+func (ev *evaluator) evalMore(x parse.Expr) (any, error) {
 	switch t := x.(type) {
-	case *tupleExpr:
-		out := make(tuple, 0, len(t.items))
-		for _, it := range t.items {
+	case *parse.TupleExpr:
+		out := make(tuple, 0, len(t.Items))
+		for _, it := range t.Items {
 			v, err := ev.eval(it)
 			if err != nil {
 				return nil, err
@@ -200,14 +201,14 @@ func (ev *evaluator) evalMore(x expr) (any, error) {
 			out = append(out, v)
 		}
 		return out, nil
-	case *dictExpr:
+	case *parse.DictExpr:
 		d := &value.Object{}
-		for i := range t.keys {
-			k, err := ev.eval(t.keys[i])
+		for i := range t.Keys {
+			k, err := ev.eval(t.Keys[i])
 			if err != nil {
 				return nil, err
 			}
-			v, err := ev.eval(t.vals[i])
+			v, err := ev.eval(t.Vals[i])
 			if err != nil {
 				return nil, err
 			}
@@ -216,39 +217,39 @@ func (ev *evaluator) evalMore(x expr) (any, error) {
 				ks, ok = string(m), true
 			}
 			if !ok {
-				return nil, ev.fail(t.keys[i].base().pos, notSupported("dict keys that are not strings"))
+				return nil, ev.fail(t.Keys[i].Base().Pos, notSupported("dict keys that are not strings"))
 			}
 			d.Set(ks, v)
 		}
 		return d, nil
-	case *condExpr:
-		c, err := ev.eval(t.test)
+	case *parse.CondExpr:
+		c, err := ev.eval(t.Test)
 		if err != nil {
 			return nil, err
 		}
 		ok, err := truthy(c)
 		if err != nil {
-			return nil, ev.fail(t.test.base().pos, err)
+			return nil, ev.fail(t.Test.Base().Pos, err)
 		}
 		if ok {
-			return ev.eval(t.a)
+			return ev.eval(t.Then)
 		}
-		if t.b == nil {
-			return &undefined{lenient: true, msg: "the inline if-expression on line " + itoa(t.line) + " evaluated to false and no else section was defined.", pos: t.pos}, nil
+		if t.Else == nil {
+			return &undefined{lenient: true, msg: "the inline if-expression on line " + itoa(t.Line) + " evaluated to false and no else section was defined.", pos: t.Pos}, nil
 		}
-		return ev.eval(t.b)
-	case *callExpr:
+		return ev.eval(t.Else)
+	case *parse.CallExpr:
 		return ev.callWith(t, nil)
 	}
-	return nil, &evalError{pos: x.base().pos, msg: "internal: unknown expression"}
+	return nil, &evalError{pos: x.Base().Pos, msg: "internal: unknown expression"}
 }
 
 // sliceOf evaluates obj[start:stop:step] for a str, list or tuple.
-func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
+func (ev *evaluator) sliceOf(obj any, s *parse.SliceExpr) (any, error) {
 	var parts [3]any
 	var idx [3]int64
 	bad := false
-	for i, p := range [3]expr{s.start, s.stop, s.step} {
+	for i, p := range [3]parse.Expr{s.Start, s.Stop, s.Step} {
 		if p == nil {
 			continue
 		}
@@ -258,7 +259,7 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 		}
 		parts[i] = v
 		if u, ok := v.(*undefined); ok {
-			return nil, ev.fail(s.pos, undefErr(u))
+			return nil, ev.fail(s.Pos, undefErr(u))
 		}
 		if numKind(v) != 1 {
 			bad = bad || v != nil
@@ -276,7 +277,7 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 		}
 	}
 	if u, ok := obj.(*undefined); ok {
-		return nil, ev.fail(s.pos, undefErr(u))
+		return nil, ev.fail(s.Pos, undefErr(u))
 	}
 	var items []any
 	switch t := obj.(type) {
@@ -287,21 +288,21 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 	case tuple:
 		items = t
 	case rangeVal:
-		return nil, ev.fail(s.pos, notSupported("slicing a range"))
+		return nil, ev.fail(s.Pos, notSupported("slicing a range"))
 	}
 	// Jinja compiles a slice to Python's own obj[a:b:c], not to its getitem: a bad slice raises.
 	switch {
 	case items == nil && obj != nil && pyTypeName(obj) == "dict":
-		return nil, ev.fail(s.pos, typeErr("unhashable type: 'slice'"))
+		return nil, ev.fail(s.Pos, typeErr("unhashable type: 'slice'"))
 	case items == nil:
-		return nil, ev.fail(s.pos, typeErr("'%s' object is not subscriptable", pyTypeName(obj)))
+		return nil, ev.fail(s.Pos, typeErr("'%s' object is not subscriptable", pyTypeName(obj)))
 	case bad:
-		return nil, ev.fail(s.pos, typeErr("slice indices must be integers or None or have an __index__ method"))
+		return nil, ev.fail(s.Pos, typeErr("slice indices must be integers or None or have an __index__ method"))
 	}
 	n, step := int64(len(items)), int64(1)
 	if parts[2] != nil {
 		if step = idx[2]; step == 0 {
-			return nil, ev.fail(s.pos, valueErr("slice step cannot be zero"))
+			return nil, ev.fail(s.Pos, valueErr("slice step cannot be zero"))
 		}
 	}
 	// slice.indices: a bound is clamped to [lo, hi]; a missing one is the end the step starts
@@ -327,7 +328,7 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 	for i := bounds[0]; (step > 0 && i < bounds[1]) || (step < 0 && i > bounds[1]); i += step {
 		out = append(out, items[i])
 	}
-	if err := ev.step(s.pos, len(out)*stepsPerItem); err != nil {
+	if err := ev.step(s.Pos, len(out)*stepsPerItem); err != nil {
 		return nil, err
 	}
 	switch obj.(type) {
@@ -347,25 +348,25 @@ func (ev *evaluator) sliceOf(obj any, s *sliceExpr) (any, error) {
 }
 
 // callWith evaluates a call, with an extra keyword argument (the caller of a call block).
-func (ev *evaluator) callWith(c *callExpr, extra *kwVal) (any, error) {
+func (ev *evaluator) callWith(c *parse.CallExpr, extra *kwVal) (any, error) {
 	var obj any
 	method := ""
-	if g, ok := c.fn.(*getattrExpr); ok {
-		o, err := ev.eval(g.obj)
+	if g, ok := c.Fn.(*parse.GetattrExpr); ok {
+		o, err := ev.eval(g.Obj)
 		if err != nil {
 			return nil, err
 		}
-		obj, method = o, g.attr
+		obj, method = o, g.Attr
 	}
 	var fn any
 	if method == "" {
-		v, err := ev.eval(c.fn)
+		v, err := ev.eval(c.Fn)
 		if err != nil {
 			return nil, err
 		}
 		fn = v
 	}
-	args, kw, err := ev.evalArgs(c.args, c.kwargs)
+	args, kw, err := ev.evalArgs(c.Args, c.Kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -373,21 +374,21 @@ func (ev *evaluator) callWith(c *callExpr, extra *kwVal) (any, error) {
 		kw = append(kw, *extra)
 	}
 	if method != "" {
-		v, handled, err := ev.callMethod(c.pos, obj, method, args, kw)
+		v, handled, err := ev.callMethod(c.Pos, obj, method, args, kw)
 		if handled || err != nil {
 			if err != nil {
-				return nil, ev.fail(c.pos, err)
+				return nil, ev.fail(c.Pos, err)
 			}
 			return v, nil
 		}
-		fn, err = getattr(obj, method, c.fn.base().pos)
+		fn, err = getattr(obj, method, c.Fn.Base().Pos)
 		if err != nil {
-			return nil, ev.fail(c.fn.base().pos, err)
+			return nil, ev.fail(c.Fn.Base().Pos, err)
 		}
 	}
-	v, err := ev.callValue(c.pos, fn, args, kw)
+	v, err := ev.callValue(c.Pos, fn, args, kw)
 	if err != nil {
-		return nil, ev.fail(c.pos, err)
+		return nil, ev.fail(c.Pos, err)
 	}
 	return v, nil
 }
@@ -400,7 +401,7 @@ func (ev *evaluator) callValue(pos int, fn any, args []any, kw []kwVal) (any, er
 	case builtinFunc:
 		return ev.callGlobal(string(f), args, kw)
 	case *loopCtx:
-		if !f.state.node.recursive {
+		if !f.state.node.Recursive {
 			return nil, typeErr("'LoopContext' object is not callable")
 		}
 		if len(kw) > 0 || len(args) != 1 {
@@ -427,16 +428,16 @@ func takeKw(kw []kwVal, name string) ([]kwVal, any, bool) {
 // and renders its body.
 func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, error) {
 	d := m.def
-	n := len(d.params)
+	n := len(d.Params)
 	if ev.callDepth >= maxCallDepth {
 		return nil, notSupported("macro calls nested deeper than " + itoa(maxCallDepth) + " levels")
 	}
 	if err := ev.step(pos, stepsPerCall); err != nil {
 		return nil, err
 	}
-	sc := frame(d.missing)
-	foundCaller := d.explicitCall && len(args) >= n
-	for i, name := range d.params {
+	sc := frame(d.Missing)
+	foundCaller := d.ExplicitCall && len(args) >= n
+	for i, name := range d.Params {
 		if i < len(args) {
 			sc.set(name, args[i])
 			continue
@@ -450,7 +451,7 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		sc.set(name, v)
 		foundCaller = foundCaller || name == "caller"
 	}
-	if d.usesCaller && !foundCaller {
+	if d.UsesCaller && !foundCaller {
 		var v any
 		kw, v, _ = takeKw(kw, "caller")
 		if v == nil {
@@ -458,7 +459,7 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		}
 		sc.set("caller", v)
 	}
-	if d.catchKwargs {
+	if d.CatchKwargs {
 		kwargs := &value.Object{}
 		for _, k := range kw {
 			kwargs.Set(k.name, k.val)
@@ -466,17 +467,17 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 		sc.set("kwargs", kwargs)
 	} else if len(kw) > 0 {
 		if _, _, ok := takeKw(kw, "caller"); ok {
-			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.name)
+			return nil, typeErr("macro '%s' was invoked with two values for the special caller argument. This is most likely a bug.", d.Name)
 		}
-		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.name, kw[0].name)
+		return nil, typeErr("macro '%s' takes no keyword argument '%s'", d.Name, kw[0].name)
 	}
-	if d.catchVarargs {
+	if d.CatchVarargs {
 		sc.set("varargs", tuple{})
 		if len(args) > n {
 			sc.set("varargs", append(tuple{}, args[n:]...))
 		}
 	} else if len(args) > n {
-		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.name, n)
+		return nil, typeErr("macro '%s' takes not more than %s argument(s)", d.Name, n)
 	}
 	// The macro runs in the scopes it was defined in and its own, put on top of ev.chains (a
 	// stack that calls reuse) rather than in a slice of their own.
@@ -496,9 +497,9 @@ func (ev *evaluator) callMacro(pos int, m *macro, args []any, kw []kwVal) (any, 
 
 // macroBody sets the parameters a call did not pass (to their defaults, evaluated in the
 // macro's sc in order, else to an undefined) and renders the body.
-func (ev *evaluator) macroBody(d *macroNode, sc *scope, pos int) (string, error) {
-	firstDefault := len(d.params) - len(d.defaults)
-	for i, name := range d.params {
+func (ev *evaluator) macroBody(d *parse.MacroNode, sc *scope, pos int) (string, error) {
+	firstDefault := len(d.Params) - len(d.Defaults)
+	for i, name := range d.Params {
 		if v, _ := sc.get(name); v != (missingArg{}) {
 			continue // given
 		}
@@ -506,14 +507,14 @@ func (ev *evaluator) macroBody(d *macroNode, sc *scope, pos int) (string, error)
 			sc.set(name, &undefined{msg: "parameter '" + name + "' was not provided", pos: pos})
 			continue
 		}
-		ev.stmtLine = d.line
-		v, err := ev.eval(d.defaults[i-firstDefault])
+		ev.stmtLine = d.Line
+		v, err := ev.eval(d.Defaults[i-firstDefault])
 		if err != nil {
 			return "", err
 		}
 		sc.set(name, v)
 	}
-	return ev.capture(d.body)
+	return ev.capture(d.Body)
 }
 
 // callGlobal calls one of Jinja's global functions.

@@ -1,9 +1,10 @@
 // Package template renders judge prompts: a subset of Jinja2 (byte-identical to Jinja2 3.1 with a
 // default Environment and StrictUndefined) and Python's str.format.
 //
-// Both are interpreted by hand-written code (a state-function lexer, a recursive-descent parser
-// and an evaluator for Jinja; a scanner for str.format) that models Python's values, so that
-// what a prompt prints is what the Python judge libraries these prompts come from would send.
+// Both are interpreted by hand-written code that models Python's values, so that what a prompt
+// prints is what the Python judge libraries these prompts come from would send: for Jinja, the
+// state-function lexer and recursive-descent parser of package template/parse and the evaluator
+// here; for str.format, a scanner (format.go).
 // Inputs are inserted as values and never re-evaluated as template code. Anything outside the
 // subset is an error with a line and column, never a silently different prompt.
 package template
@@ -15,7 +16,7 @@ import (
 	"unsafe"
 
 	"ragjudge/core/diag"
-	"ragjudge/core/exact"
+	"ragjudge/core/template/parse"
 	"ragjudge/core/value"
 )
 
@@ -52,18 +53,18 @@ type Span struct {
 // operation reads or writes, and one for each bytesPerStep bytes of text. Rendering the built-in
 // prompts over 5 MB of evidence takes about a tenth of the budget.
 const (
-	maxSource         = 1 << 20   // bytes of template source
-	maxDepth          = 64        // nesting of the parser's recursion: expressions and blocks
-	maxOutput         = 16 << 20  // bytes of output, and of any one string computed on the way
-	maxSteps          = 2_000_000 // steps of work in one render (see evaluator.step)
+	maxSource         = 1 << 20        // bytes of template source
+	maxDepth          = parse.MaxDepth // nesting of the parser's recursion, and of values written out
+	maxOutput         = 16 << 20       // bytes of output, and of any one string computed on the way
+	maxSteps          = 2_000_000      // steps of work in one render (see evaluator.step)
 	stepsPerIteration = 40
 	stepsPerCall      = 320 // a macro call: a new frame and its arguments bound, measured at 8 iterations in the wasm
 	stepsPerItem      = 4
 	bytesPerStep      = 16
-	maxIterations     = 1000000 // loop iterations in one render
-	maxItems          = 1000000 // items in one computed list
-	maxIntDigits      = 4300    // Python's own limit for int <-> str conversion
-	maxIntBits        = 1 << 16 // bits in a computed integer
+	maxIterations     = 1000000            // loop iterations in one render
+	maxItems          = 1000000            // items in one computed list
+	maxIntDigits      = parse.MaxIntDigits // Python's own limit for int <-> str conversion
+	maxIntBits        = 1 << 16            // bits in a computed integer
 )
 
 // Render renders src, named name in errors, with vars. Errors are *diag.Error with Kind "template".
@@ -145,7 +146,7 @@ func renderJinja(dst []byte, name, src string, vars *value.Object, spans bool) (
 	pj := parseJinja(src)
 	src = pj.src
 	if perr := pj.err; perr != nil {
-		return nil, nil, posError(name, src, perr.pos, perr.line, perr.msg)
+		return nil, nil, posError(name, src, perr.Pos, perr.Line, perr.Msg)
 	}
 	// The output is made as large as this template's last one at once, rather than grown by
 	// doubling to it (a copy of everything so far each time, and the garbage of every step).
@@ -154,9 +155,9 @@ func renderJinja(dst []byte, name, src string, vars *value.Object, spans bool) (
 	}
 	// stmtLine starts at 1: where Jinja marks no line (a with statement's assignments first
 	// thing in the template), it reports line 1.
-	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []*scope{frame(pj.missing)},
+	ev := &evaluator{stmtLine: 1, src: src, vars: vars, scopes: []*scope{frame(pj.tree.Missing)},
 		out: dst, outBase: len(dst), wantSpans: spans}
-	err := ev.render(pj.body)
+	err := ev.render(pj.tree.Root)
 	if err == nil {
 		err = ev.joinErr
 	}
@@ -203,27 +204,12 @@ func posError(name, src string, pos, line int, msg string) *diag.Error {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// parseIntLiteral reads a Jinja integer literal (underscores removed) as Python's int(s, 0).
-func parseIntLiteral(s string) (any, bool) {
-	if len(s) > maxIntDigits {
-		return nil, false
-	}
-	base := 10
-	if len(s) > 1 && s[0] == '0' && strings.ContainsRune("bBoOxX", rune(s[1])) {
-		base = 0
-	}
-	b, ok := new(exact.Int).SetString(s, base)
-	if !ok {
-		return nil, false
-	}
-	if b.IsInt64() {
-		return b.Int64(), true
-	}
-	return b, true
-}
+func quote(s string) string { return `"` + s + `"` }
 
-// parseFloatLiteral reads a Jinja float literal; out of range is inf or 0, as in Python.
-func parseFloatLiteral(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
-	return f
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// lineAt is the 1-based line of byte offset pos of src.
+func lineAt(src string, pos int) int {
+	line, _ := diag.Position(src, pos)
+	return line
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"ragjudge/core/template/pystr"
 )
 
 func isURLWordRune(r rune) bool { return isWordRune(r) || r == '%' || r == '-' }
@@ -185,7 +187,7 @@ func filterUrlize(v any, a []any) (any, error) {
 		if !isStr {
 			return nil, notSupported("a urlize rel that is not a str")
 		}
-		relParts = append(relParts, strings.FieldsFunc(s, isPySpace)...)
+		relParts = append(relParts, strings.FieldsFunc(s, pystr.IsSpace)...)
 	}
 	if ok, err := truthy(nofollow); err != nil {
 		return nil, err
@@ -230,7 +232,7 @@ func filterUrlize(v any, a []any) (any, error) {
 			}
 			if !valid {
 				var r strings.Builder
-				writeStrRepr(&r, s)
+				pystr.WriteRepr(&r, s)
 				return nil, &pyError{msg: "FilterArgumentError: " + r.String() + " is not a valid URI scheme prefix."}
 			}
 			schemes = append(schemes, s)
@@ -260,10 +262,10 @@ func filterUrlize(v any, a []any) (any, error) {
 		// The words and the whitespace between them, each handled as Jinja handles it.
 		end := 0
 		first, _ := utf8.DecodeRuneInString(s)
-		space := isPySpace(first)
+		space := pystr.IsSpace(first)
 		for end < len(s) {
 			r, w := utf8.DecodeRuneInString(s[end:])
-			if isPySpace(r) != space {
+			if pystr.IsSpace(r) != space {
 				break
 			}
 			end += w

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/template/parse"
 )
 
 // Variables returns the names a template reads from its inputs, in the order of their first
@@ -40,32 +41,18 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	if len(src) > maxSource {
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "template is larger than " + diag.Thousands(maxSource) + " bytes"}
 	}
-	var found []nameAt
+	var found []parse.NameAt
 	switch dialect {
 	case Jinja:
 		src = jinjaSource(src)
-		body, perr := parse(src)
+		tree, perr := parse.Parse(src, &funcs)
 		if perr != nil {
-			return nil, posError(name, src, perr.pos, perr.line, perr.msg)
+			return nil, posError(name, src, perr.Pos, perr.Line, perr.Msg)
 		}
-		var reads map[string]int
-		for _, r := range *analyzeScopes(body).reads {
-			if inList(jinjaGlobals+"loop ", r.name) {
-				continue
+		for _, r := range tree.Reads() {
+			if !inList(jinjaGlobals+"loop ", r.Name) {
+				found = append(found, r)
 			}
-			if r.pos < 0 {
-				// Assigned in some branches of an if only: an input where it is read.
-				if reads == nil {
-					reads = map[string]int{}
-					readsOf(body, reads)
-				}
-				p, ok := reads[r.name]
-				if !ok {
-					continue
-				}
-				r.pos = p
-			}
-			found = append(found, r)
 		}
 	case Format:
 		for i := 0; i < len(src); i++ {
@@ -87,7 +74,7 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 				n = n[:j]
 			}
 			if n != "" && !isDecimal(n) {
-				found = append(found, nameAt{name: n, pos: i + 1})
+				found = append(found, parse.NameAt{Name: n, Pos: i + 1})
 			}
 			i = next - 1
 		}
@@ -96,8 +83,8 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	}
 	// found is mostly in order already; sorting (through reflect's swapper) is only for what is not.
 	for i := 1; i < len(found); i++ {
-		if found[i].pos < found[i-1].pos {
-			sort.SliceStable(found, func(a, b int) bool { return found[a].pos < found[b].pos })
+		if found[i].Pos < found[i-1].Pos {
+			sort.SliceStable(found, func(a, b int) bool { return found[a].Pos < found[b].Pos })
 			break
 		}
 	}
@@ -107,18 +94,18 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	// time, a template reading thousands of names took seconds.
 	at, line, col := 0, 1, 1
 	for _, f := range found {
-		if !seen[f.name] {
-			seen[f.name] = true
+		if !seen[f.Name] {
+			seen[f.Name] = true
 			// Jinja's positions are in its normalised source ("\r\n" read as "\n"), which has
 			// the same line numbers.
-			l, c := diag.Position(src[at:], f.pos-at)
+			l, c := diag.Position(src[at:], f.Pos-at)
 			if l > 1 {
 				line, col = line+l-1, c
 			} else {
 				col += c - 1
 			}
-			at = f.pos
-			out = append(out, Read{Name: f.name, Line: line, Col: col})
+			at = f.Pos
+			out = append(out, Read{Name: f.Name, Line: line, Col: col})
 		}
 	}
 	return out, nil

@@ -1,54 +1,116 @@
-package template
+// Package parse reads a Jinja template into a syntax tree, as text/template/parse does for Go's
+// templates: a state-function lexer (lex.go), the tree's nodes (ast.go) and a recursive-descent
+// parser (this file) that follow jinja2/lexer.py and jinja2/parser.py rule for rule, with their
+// line numbers and their wording of errors. Parse also does what Jinja's compiler does before
+// a template runs and that depends on the source alone: it resolves each filter and test to its
+// definition (an unknown one is a compile error, as in Jinja), and runs Jinja's symbol analysis
+// (scope.go), which decides the names each frame starts as missing. Evaluating the tree is
+// package template's.
+package parse
 
-// The Jinja parser: recursive descent over the lexer's items, one function per rule of
+// The parser: recursive descent over the lexer's items, one function per rule of
 // jinja2/parser.py with the same precedence, associativity and line numbers. Like
-// text/template/parse, errors unwind with panic(*parseError) and are recovered in parse; nothing
+// text/template/parse, errors unwind with panic(*Error) and are recovered in Parse; nothing
 // else is recovered.
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
+	"ragjudge/core/template/pystr"
 )
 
-type parseError struct {
-	pos  int
-	line int
-	msg  string
+// The parser's caps: a hostile template ends in an error at the position where it met one.
+const (
+	// MaxDepth is how deep the parser's recursion may nest: expressions and blocks.
+	MaxDepth = 64
+	// MaxIntDigits is Python's own limit for int <-> str conversion; an integer literal longer
+	// than that is an error.
+	MaxIntDigits = 4300
+)
+
+// Tree is a parsed template: its statements, with every frame's symbols analysed.
+type Tree struct {
+	Root []Node
+	// Missing are the names the template's own frame starts as missing (see scope.go); the
+	// inner frames' are on their nodes (ForNode.BodyMissing, MacroNode.Missing…).
+	Missing []string
+	reads   []NameAt  // the names read from the context, in the order the analysis met them
+	_       [0]func() // not comparable: no equality function in the wasm
+}
+
+// Funcs are the filters and tests a template may name. The parser resolves each use once and
+// keeps the definition on its node (FilterExpr.Def, TestExpr.Def), so that a render never looks
+// a name up.
+type Funcs struct {
+	// Filter and Test return the definition of the filter or test called name, or false when
+	// there is none.
+	Filter, Test func(name string) (def any, ok bool)
+	// JinjaFilters and JinjaTests are the names of Jinja's built-in filters and tests that
+	// Filter and Test do not know, each between spaces (" random "): naming one is an error
+	// that says "not supported" rather than "unknown".
+	JinjaFilters, JinjaTests string
+}
+
+// Error is a syntax error, or a compile error Jinja would raise before rendering (an unknown
+// filter, an assignment to loop), at byte offset Pos of the source; Line is the line Jinja
+// reports it at.
+type Error struct {
+	Pos  int
+	Line int
+	Msg  string
 	name string // the unknown filter or test a compile error is about
 	// inTag is set for an error that may be a "{{" or "{%" left open: the template ended, or
-	// its end of tag was expected (parse then says where the tag was opened).
+	// its end of tag was expected (Parse then says where the tag was opened).
 	inTag bool
 	_     [0]func() // not comparable: no equality function in the wasm
 }
 
+func (e *Error) Error() string { return e.Msg }
+
 type parser struct {
 	src        string
+	funcs      *Funcs
 	lex        *lexer
 	cur        item
 	ahead      []item
 	depth      int
 	endStack   [][]string // the end tags each open block is waiting for
 	tagStack   []item     // the open block tags (their names, where they are)
-	compileErr *parseError
+	compileErr *Error
 	// soft is set while parsing an if statement (its tests and bodies, not a for loop's body
 	// inside it): there Jinja compiles an unknown filter or test and raises only if it runs
 	// (jinja2/compiler.py, Frame.soft_frame).
 	soft bool
 }
 
-// parse parses a whole template. Syntax errors come first, then the first filter or test that
-// Jinja would reject when compiling (an unknown or unsupported name), as in Jinja.
-func parse(src string) (body []node, perr *parseError) {
-	p := &parser{src: src, lex: newLexer(src)}
+// Parse parses src, a template as Jinja reads it (newlines normalised to "\n", one final
+// newline dropped), and analyses its symbols. Syntax errors come first, then the first filter or
+// test that Jinja would reject when compiling (an unknown or unsupported name), as in Jinja.
+func Parse(src string, funcs *Funcs) (*Tree, *Error) {
+	root, err := parse(src, funcs)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tree{Root: root}
+	syms := analyzeScopes(root)
+	t.Missing, t.reads = syms.missingNames(), *syms.reads
+	return t, nil
+}
+
+func parse(src string, funcs *Funcs) (body []Node, perr *Error) {
+	p := &parser{src: src, funcs: funcs, lex: newLexer(src)}
 	defer func() {
 		if r := recover(); r != nil {
-			e, ok := r.(*parseError)
+			e, ok := r.(*Error)
 			if !ok {
 				panic(r)
 			}
 			if e.inTag {
-				e.msg += openTagNote(src, e.pos)
+				e.Msg += openTagNote(src, e.Pos)
 			}
 			body, perr = nil, e
 		}
@@ -59,6 +121,11 @@ func parse(src string) (body []node, perr *parseError) {
 		return nil, p.compileErr
 	}
 	return body, nil
+}
+
+// jinja reports whether name is one of list's space-separated names (Funcs.JinjaFilters).
+func jinja(list, name string) bool {
+	return name != "" && !strings.Contains(name, " ") && strings.Contains(list, " "+name+" ")
 }
 
 // advance moves to the next item; a lexing error surfaces when the parser reaches it.
@@ -72,7 +139,7 @@ func (p *parser) advance() item {
 	}
 	if p.cur.typ == itemEOF && p.lex.err != nil {
 		e := p.lex.err
-		panic(&parseError{pos: e.pos, line: lineAt(p.src, e.pos), msg: e.msg})
+		panic(&Error{Pos: e.pos, Line: lineAt(p.src, e.pos), Msg: e.msg})
 	}
 	return prev
 }
@@ -83,7 +150,7 @@ func (p *parser) look() item {
 		it := p.lex.next()
 		if it.typ == itemEOF && p.lex.err != nil {
 			e := p.lex.err
-			panic(&parseError{pos: e.pos, line: lineAt(p.src, e.pos), msg: e.msg})
+			panic(&Error{Pos: e.pos, Line: lineAt(p.src, e.pos), Msg: e.msg})
 		}
 		p.ahead = append(p.ahead, it)
 	}
@@ -98,7 +165,7 @@ func lineAt(src string, pos int) int {
 }
 
 func (p *parser) failAt(it item, msg string) {
-	panic(&parseError{pos: it.pos, line: it.line, msg: msg, inTag: it.typ == itemEOF})
+	panic(&Error{Pos: it.pos, Line: it.line, Msg: msg, inTag: it.typ == itemEOF})
 }
 
 func (p *parser) fail(msg string) {
@@ -108,8 +175,8 @@ func (p *parser) fail(msg string) {
 // enter guards recursion depth.
 func (p *parser) enter() {
 	p.depth++
-	if p.depth > maxDepth {
-		p.fail("nesting deeper than " + itoa(maxDepth) + " levels")
+	if p.depth > MaxDepth {
+		p.fail("nesting deeper than " + strconv.Itoa(MaxDepth) + " levels")
 	}
 }
 
@@ -181,7 +248,7 @@ func (p *parser) unexpected(want string) {
 	endOfTag := want == `"end of print statement"` || want == `"end of statement block"`
 	if endOfTag && p.cur.typ != itemVarEnd && p.cur.typ != itemBlockEnd {
 		// The tag runs on where it should have ended: it may be a "{{" or "{%" never closed.
-		panic(&parseError{pos: p.cur.pos, line: p.cur.line, msg: msg, inTag: true})
+		panic(&Error{Pos: p.cur.pos, Line: p.cur.line, Msg: msg, inTag: true})
 	}
 	p.fail(msg)
 }
@@ -217,7 +284,7 @@ func openTagNote(src string, pos int) string {
 // at is where it is in src, as a person reads it: "line 2, column 3".
 func at(src string, it item) string {
 	line, col := diag.Position(src, it.pos)
-	return "line " + itoa(line) + ", column " + itoa(col)
+	return "line " + strconv.Itoa(line) + ", column " + strconv.Itoa(col)
 }
 
 // closeNote is what an error about the innermost open block adds: ` to close "if" (opened at
@@ -233,8 +300,8 @@ func (p *parser) closeNote() string {
 // subparse parses template data and tags until one of endTags opens a tag, or the end.
 //
 //	body = { data | "{{" tuple "}}" | "{%" statement "%}" }
-func (p *parser) subparse(endTags []string) []node {
-	var body []node
+func (p *parser) subparse(endTags []string) []Node {
+	var body []Node
 	if endTags != nil {
 		p.endStack = append(p.endStack, endTags)
 		defer func() { p.endStack = p.endStack[:len(p.endStack)-1] }()
@@ -244,14 +311,14 @@ func (p *parser) subparse(endTags []string) []node {
 		case itemEOF:
 			return body
 		case itemData:
-			body = append(body, &textNode{text: p.cur.val})
+			body = append(body, &TextNode{Text: p.cur.val})
 			p.advance()
 		case itemVarBegin:
 			p.advance()
 			start := p.cur.pos
 			x := p.parseTuple(false)
 			end := p.expectType(itemVarEnd, quote("end of print statement"))
-			body = append(body, &printNode{x: x, src: pyStrip(p.src[start:max(start, end.pos)], nil, true, true)})
+			body = append(body, &PrintNode{X: x, Src: strings.TrimFunc(p.src[start:max(start, end.pos)], pystr.IsSpace)})
 		case itemBlockBegin:
 			p.advance()
 			if endTags != nil && p.cur.typ == itemName {
@@ -272,7 +339,7 @@ func (p *parser) subparse(endTags []string) []node {
 // parseStatement parses the tag after "{%".
 //
 //	statement = for | if | set
-func (p *parser) parseStatement() []node {
+func (p *parser) parseStatement() []Node {
 	p.enter()
 	defer p.leave()
 	tok := p.cur
@@ -283,31 +350,31 @@ func (p *parser) parseStatement() []node {
 	defer func() { p.tagStack = p.tagStack[:len(p.tagStack)-1] }()
 	switch tok.val {
 	case "for":
-		return []node{p.parseFor()}
+		return []Node{p.parseFor()}
 	case "if":
-		return []node{p.parseIf()}
+		return []Node{p.parseIf()}
 	case "set":
-		return []node{p.parseSet()}
+		return []Node{p.parseSet()}
 	case "print":
 		p.advance()
-		var out []node
+		var out []Node
 		for p.cur.typ != itemBlockEnd {
 			if len(out) > 0 {
 				p.expectOp(",")
 			}
 			start := p.cur.pos
 			x := p.parseExpression(true)
-			out = append(out, &printNode{x: x, src: p.src[start:p.cur.pos]})
+			out = append(out, &PrintNode{X: x, Src: p.src[start:p.cur.pos]})
 		}
 		return out
 	case "macro":
-		return []node{p.parseMacro()}
+		return []Node{p.parseMacro()}
 	case "call":
-		return []node{p.parseCallBlock()}
+		return []Node{p.parseCallBlock()}
 	case "with":
-		return []node{p.parseWith()}
+		return []Node{p.parseWith()}
 	case "filter":
-		return []node{p.parseFilterBlock()}
+		return []Node{p.parseFilterBlock()}
 	case "extends", "include", "from", "import":
 		p.fail("not supported: the {% " + tok.val + " %} tag (it needs a template loader, which ragjudge has not)")
 	case "block":
@@ -344,7 +411,7 @@ func joinQuoted(names []string) string {
 // parseStatements parses a block's body after its opening tag.
 //
 //	statements = [":"] "%}" body
-func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
+func (p *parser) parseStatements(endTags []string, dropNeedle bool) []Node {
 	p.skipOp(":")
 	p.expectType(itemBlockEnd, quote("end of statement block"))
 	body := p.subparse(endTags)
@@ -360,29 +427,29 @@ func (p *parser) parseStatements(endTags []string, dropNeedle bool) []node {
 // parseFor parses a for loop.
 //
 //	for = "for" target "in" expression body ["else" body] "endfor"
-func (p *parser) parseFor() node {
+func (p *parser) parseFor() Node {
 	tok := p.expectName("for")
 	tgt := p.parseAssignTarget(true, false, false)
 	p.expectName("in")
-	n := &forNode{line: tok.line, pos: tok.pos, target: tgt}
+	n := &ForNode{Line: tok.line, Pos: tok.pos, Target: tgt}
 	compileErr := p.compileErr
 	defer func() {
 		// Jinja's compiler refuses any assignment to loop inside a for, before its body's errors.
-		if line, pos := storesLoop([]node{n}); line > 0 && compileErr == nil {
-			p.compileErr = &parseError{pos: pos, line: line, msg: "Can't assign to special loop variable in for-loop target"}
+		if line, pos := storesLoop([]Node{n}); line > 0 && compileErr == nil {
+			p.compileErr = &Error{Pos: pos, Line: line, Msg: "Can't assign to special loop variable in for-loop target"}
 		}
 	}()
-	n.iter = p.parseTupleX(false, false, false)
+	n.Iter = p.parseTupleX(false, false, false)
 	soft := p.soft
 	p.soft = false
 	defer func() { p.soft = soft }()
 	if p.skipName("if") {
-		n.test = p.parseExpression(true)
+		n.Test = p.parseExpression(true)
 	}
-	n.recursive = p.skipName("recursive")
-	n.body = p.parseStatements([]string{"endfor", "else"}, false)
+	n.Recursive = p.skipName("recursive")
+	n.Body = p.parseStatements([]string{"endfor", "else"}, false)
 	if p.advance().val == "else" {
-		n.els = p.parseStatements([]string{"endfor"}, true)
+		n.Else = p.parseStatements([]string{"endfor"}, true)
 	}
 	return n
 }
@@ -390,9 +457,9 @@ func (p *parser) parseFor() node {
 // parseIf parses an if statement.
 //
 //	if = "if" tuple body { "elif" tuple body } ["else" body] "endif"
-func (p *parser) parseIf() node {
+func (p *parser) parseIf() Node {
 	tok := p.expectName("if")
-	n := &ifNode{}
+	n := &IfNode{}
 	soft := p.soft
 	p.soft = true
 	defer func() { p.soft = soft }()
@@ -400,14 +467,14 @@ func (p *parser) parseIf() node {
 	for {
 		cond := p.parseTuple(false)
 		body := p.parseStatements([]string{"elif", "else", "endif"}, false)
-		n.branches = append(n.branches, ifBranch{line: line, cond: cond, body: body})
+		n.Branches = append(n.Branches, IfBranch{Line: line, Cond: cond, Body: body})
 		t := p.advance()
 		if t.val == "elif" {
 			line = p.cur.line
 			continue
 		}
 		if t.val == "else" {
-			n.els = p.parseStatements([]string{"endif"}, true)
+			n.Else = p.parseStatements([]string{"endif"}, true)
 		}
 		return n
 	}
@@ -416,22 +483,22 @@ func (p *parser) parseIf() node {
 // parseSet parses an assignment or a set block.
 //
 //	set = "set" target ( "=" tuple | [filters] body "endset" )
-func (p *parser) parseSet() node {
+func (p *parser) parseSet() Node {
 	tok := p.advance()
 	tgt := p.parseAssignTarget(true, false, true)
 	if p.skipOp("=") {
-		return &setNode{line: tok.line, pos: tok.pos, target: tgt, val: p.parseTupleX(false, true, false)}
+		return &SetNode{Line: tok.line, Pos: tok.pos, Target: tgt, Val: p.parseTupleX(false, true, false)}
 	}
-	n := &setBlockNode{line: tok.line, pos: tok.pos, target: tgt}
+	n := &SetBlockNode{Line: tok.line, Pos: tok.pos, Target: tgt}
 	if p.isOp("|") {
-		n.filter = p.parseFilter(nil)
+		n.Filter = p.parseFilter(nil)
 	}
-	n.body = p.innerStatements([]string{"endset"})
+	n.Body = p.innerStatements([]string{"endset"})
 	return n
 }
 
 // innerStatements parses the body of a block that is a frame of its own (not soft).
-func (p *parser) innerStatements(end []string) []node {
+func (p *parser) innerStatements(end []string) []Node {
 	soft := p.soft
 	p.soft = false
 	defer func() { p.soft = soft }()
@@ -441,12 +508,12 @@ func (p *parser) innerStatements(end []string) []node {
 // parseAssignTarget parses the target of a for, set or with, or a name alone.
 //
 //	target = name "." name | tuple of primaries | name
-func (p *parser) parseAssignTarget(withTuple, nameOnly, withNamespace bool) target {
+func (p *parser) parseAssignTarget(withTuple, nameOnly, withNamespace bool) Target {
 	if withNamespace && p.look().typ == itemOp && p.look().val == "." {
 		tok := p.expectType(itemName, quote("name"))
 		p.advance()
 		attr := p.expectType(itemName, quote("name"))
-		return target{name: tok.val, attr: attr.val, pos: tok.pos}
+		return Target{Name: tok.val, Attr: attr.val, Pos: tok.pos}
 	}
 	if nameOnly {
 		tok := p.expectType(itemName, quote("name"))
@@ -454,9 +521,9 @@ func (p *parser) parseAssignTarget(withTuple, nameOnly, withNamespace bool) targ
 		case "true", "false", "none", "True", "False", "None":
 			p.failAt(tok, "can't assign to 'name'")
 		}
-		return target{name: tok.val, pos: tok.pos}
+		return Target{Name: tok.val, Pos: tok.pos}
 	}
-	var x expr
+	var x Expr
 	if withTuple {
 		x = p.parseTupleX(true, false, false)
 	} else {
@@ -465,38 +532,38 @@ func (p *parser) parseAssignTarget(withTuple, nameOnly, withNamespace bool) targ
 	return p.toTarget(x)
 }
 
-func (p *parser) toTarget(x expr) target {
+func (p *parser) toTarget(x Expr) Target {
 	switch t := x.(type) {
-	case *nameExpr:
-		return target{name: t.name, pos: t.pos}
-	case *tupleExpr:
-		tg := target{items: []target{}, pos: t.pos}
-		for _, it := range t.items {
-			tg.items = append(tg.items, p.toTarget(it))
+	case *NameExpr:
+		return Target{Name: t.Name, Pos: t.Pos}
+	case *TupleExpr:
+		tg := Target{Items: []Target{}, Pos: t.Pos}
+		for _, it := range t.Items {
+			tg.Items = append(tg.Items, p.toTarget(it))
 		}
 		return tg
 	}
-	b := x.base()
-	panic(&parseError{pos: b.pos, line: b.line, msg: "can't assign to " + quote(kindName(x))})
+	b := x.Base()
+	panic(&Error{Pos: b.Pos, Line: b.Line, Msg: "can't assign to " + quote(kindName(x))})
 }
 
-func kindName(x expr) string {
+func kindName(x Expr) string {
 	switch x.(type) {
-	case *constExpr:
+	case *ConstExpr:
 		return "const"
-	case *listExpr:
+	case *ListExpr:
 		return "list"
-	case *getattrExpr:
+	case *GetattrExpr:
 		return "getattr"
-	case *getitemExpr:
+	case *GetitemExpr:
 		return "getitem"
-	case *callExpr:
+	case *CallExpr:
 		return "call"
-	case *tupleExpr:
+	case *TupleExpr:
 		return "tuple"
-	case *dictExpr:
+	case *DictExpr:
 		return "dict"
-	case *binExpr:
+	case *BinExpr:
 		return "operator"
 	}
 	return "expression"
@@ -511,7 +578,7 @@ func (p *parser) isTupleEnd() bool {
 }
 
 // parseTuple parses an expression or a tuple without parentheses.
-func (p *parser) parseTuple(explicitParens bool) expr {
+func (p *parser) parseTuple(explicitParens bool) Expr {
 	return p.parseTupleX(false, true, explicitParens)
 }
 
@@ -519,9 +586,9 @@ func (p *parser) parseTuple(explicitParens bool) expr {
 // condexpr allows inline ifs, explicitParens allows the empty tuple.
 //
 //	tuple = [ expression { "," expression } [","] ]
-func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
+func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) Expr {
 	line, pos := p.cur.line, p.cur.pos
-	var args []expr
+	var args []Expr
 	isTuple := false
 	for {
 		if len(args) > 0 {
@@ -530,7 +597,7 @@ func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
 		if p.isTupleEnd() {
 			break
 		}
-		var x expr
+		var x Expr
 		if simplified {
 			x = p.parsePrimary()
 		} else {
@@ -554,13 +621,13 @@ func (p *parser) parseTupleX(simplified, condexpr, explicitParens bool) expr {
 			p.fail("expected an expression, got " + quote(describe(p.cur)))
 		}
 	}
-	return &tupleExpr{exprBase{pos: pos, line: line}, args}
+	return &TupleExpr{ExprBase{Pos: pos, Line: line}, args}
 }
 
 // parseExpression parses a full expression.
 //
 //	expression = or { "if" or [ "else" expression ] }    (the if part only with condexpr)
-func (p *parser) parseExpression(withCondexpr bool) expr {
+func (p *parser) parseExpression(withCondexpr bool) Expr {
 	p.enter()
 	defer p.leave()
 	line := p.cur.line
@@ -572,15 +639,15 @@ func (p *parser) parseExpression(withCondexpr bool) expr {
 		soft := p.soft
 		p.soft = true
 		defer func() { p.soft = soft }()
-		if e := p.compileErr; e != compileErr && e.name != "" && !inList(jinjaFilters, e.name) && !inList(jinjaTests, e.name) {
+		if e := p.compileErr; e != compileErr && e.name != "" && !jinja(p.funcs.JinjaFilters, e.name) && !jinja(p.funcs.JinjaTests, e.name) {
 			p.compileErr = compileErr
 		}
 	}
 	for withCondexpr && p.isName("if") {
 		tok := p.advance()
-		c := &condExpr{exprBase: exprBase{pos: tok.pos, line: line}, a: x, test: p.parseOr()}
+		c := &CondExpr{ExprBase: ExprBase{Pos: tok.pos, Line: line}, Then: x, Test: p.parseOr()}
 		if p.skipName("else") {
-			c.b = p.parseExpression(true)
+			c.Else = p.parseExpression(true)
 		}
 		x = c
 		line = p.cur.line
@@ -589,46 +656,46 @@ func (p *parser) parseExpression(withCondexpr bool) expr {
 }
 
 // parseOr: or = and { "or" and }
-func (p *parser) parseOr() expr {
+func (p *parser) parseOr() Expr {
 	line := p.cur.line
 	x := p.parseAnd()
 	for p.isName("or") {
 		pos := p.advance().pos
-		x = &orExpr{exprBase{pos: pos, line: line}, x, p.parseAnd()}
+		x = &OrExpr{ExprBase{Pos: pos, Line: line}, x, p.parseAnd()}
 		line = p.cur.line
 	}
 	return x
 }
 
 // parseAnd: and = not { "and" not }
-func (p *parser) parseAnd() expr {
+func (p *parser) parseAnd() Expr {
 	line := p.cur.line
 	x := p.parseNot()
 	for p.isName("and") {
 		pos := p.advance().pos
-		x = &andExpr{exprBase{pos: pos, line: line}, x, p.parseNot()}
+		x = &AndExpr{ExprBase{Pos: pos, Line: line}, x, p.parseNot()}
 		line = p.cur.line
 	}
 	return x
 }
 
 // parseNot: not = "not" not | compare
-func (p *parser) parseNot() expr {
+func (p *parser) parseNot() Expr {
 	if p.isName("not") {
 		p.enter()
 		defer p.leave()
 		tok := p.advance()
-		return &notExpr{exprBase{pos: tok.pos, line: tok.line}, p.parseNot()}
+		return &NotExpr{ExprBase{Pos: tok.pos, Line: tok.line}, p.parseNot()}
 	}
 	return p.parseCompare()
 }
 
 // parseCompare: compare = math1 { ("=="|"!="|"<"|"<="|">"|">="|"in"|"not" "in") math1 }
-func (p *parser) parseCompare() expr {
+func (p *parser) parseCompare() Expr {
 	line := p.cur.line
 	pos := p.cur.pos
 	first := p.parseMath1()
-	var ops []operand
+	var ops []Operand
 	for {
 		switch {
 		case p.cur.typ == itemOp && (p.cur.val == "==" || p.cur.val == "!=" || p.cur.val == "<" || p.cur.val == "<=" || p.cur.val == ">" || p.cur.val == ">="):
@@ -636,90 +703,90 @@ func (p *parser) parseCompare() expr {
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{op: op.val, val: p.parseMath1()})
+			ops = append(ops, Operand{Op: op.val, Val: p.parseMath1()})
 		case p.isName("in"):
 			op := p.advance()
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{op: "in", val: p.parseMath1()})
+			ops = append(ops, Operand{Op: "in", Val: p.parseMath1()})
 		case p.isName("not") && p.look().typ == itemName && p.look().val == "in":
 			op := p.advance()
 			p.advance()
 			if len(ops) == 0 {
 				pos = op.pos
 			}
-			ops = append(ops, operand{op: "notin", val: p.parseMath1()})
+			ops = append(ops, Operand{Op: "notin", Val: p.parseMath1()})
 		default:
 			if len(ops) == 0 {
 				return first
 			}
-			return &compareExpr{exprBase{pos: pos, line: line}, first, ops}
+			return &CompareExpr{ExprBase{Pos: pos, Line: line}, first, ops}
 		}
 		line = p.cur.line
 	}
 }
 
 // parseMath1: math1 = concat { ("+"|"-") concat }
-func (p *parser) parseMath1() expr {
+func (p *parser) parseMath1() Expr {
 	line := p.cur.line
 	x := p.parseConcat()
 	for p.isOp("+") || p.isOp("-") {
 		op := p.advance()
-		x = &binExpr{exprBase{pos: op.pos, line: line}, op.val, x, p.parseConcat()}
+		x = &BinExpr{ExprBase{Pos: op.pos, Line: line}, op.val, x, p.parseConcat()}
 		line = p.cur.line
 	}
 	return x
 }
 
 // parseConcat: concat = math2 { "~" math2 }
-func (p *parser) parseConcat() expr {
+func (p *parser) parseConcat() Expr {
 	line := p.cur.line
 	pos := p.cur.pos
 	x := p.parseMath2()
 	if !p.isOp("~") {
 		return x
 	}
-	args := []expr{x}
+	args := []Expr{x}
 	for p.isOp("~") {
 		p.advance()
 		args = append(args, p.parseMath2())
 	}
-	return &concatExpr{exprBase{pos: pos, line: line}, args}
+	return &ConcatExpr{ExprBase{Pos: pos, Line: line}, args}
 }
 
 // parseMath2: math2 = pow { ("*"|"/"|"//"|"%") pow }
-func (p *parser) parseMath2() expr {
+func (p *parser) parseMath2() Expr {
 	line := p.cur.line
 	x := p.parsePow()
 	for p.isOp("*") || p.isOp("/") || p.isOp("//") || p.isOp("%") {
 		op := p.advance()
-		x = &binExpr{exprBase{pos: op.pos, line: line}, op.val, x, p.parsePow()}
+		x = &BinExpr{ExprBase{Pos: op.pos, Line: line}, op.val, x, p.parsePow()}
 		line = p.cur.line
 	}
 	return x
 }
 
 // parsePow: pow = unary { "**" unary }    (left-associative, as in Jinja)
-func (p *parser) parsePow() expr {
+func (p *parser) parsePow() Expr {
 	line := p.cur.line
 	x := p.parseUnary(true)
 	for p.isOp("**") {
 		op := p.advance()
-		x = &binExpr{exprBase{pos: op.pos, line: line}, "**", x, p.parseUnary(true)}
+		x = &BinExpr{ExprBase{Pos: op.pos, Line: line}, "**", x, p.parseUnary(true)}
 		line = p.cur.line
 	}
 	return x
 }
 
 // parseUnary: unary = ("-"|"+") unary-without-filters | primary postfix [filters]
-func (p *parser) parseUnary(withFilter bool) expr {
+func (p *parser) parseUnary(withFilter bool) Expr {
 	p.enter()
 	defer p.leave()
-	var x expr
+	var x Expr
 	if p.isOp("-") || p.isOp("+") {
 		op := p.advance()
-		x = &unaryExpr{exprBase{pos: op.pos, line: op.line}, op.val, p.parseUnary(false)}
+		x = &UnaryExpr{ExprBase{Pos: op.pos, Line: op.line}, op.val, p.parseUnary(false)}
 	} else {
 		x = p.parsePrimary()
 	}
@@ -733,23 +800,23 @@ func (p *parser) parseUnary(withFilter bool) expr {
 // parsePrimary parses a literal, a name or a bracketed expression.
 //
 //	primary = name | string {string} | integer | float | "(" expression ")" | list
-func (p *parser) parsePrimary() expr {
+func (p *parser) parsePrimary() Expr {
 	p.enter()
 	defer p.leave()
 	tok := p.cur
-	b := exprBase{pos: tok.pos, line: tok.line}
+	b := ExprBase{Pos: tok.pos, Line: tok.line}
 	switch tok.typ {
 	case itemName:
 		p.advance()
 		switch tok.val {
 		case "true", "True":
-			return &constExpr{b, true}
+			return &ConstExpr{b, true}
 		case "false", "False":
-			return &constExpr{b, false}
+			return &ConstExpr{b, false}
 		case "none", "None":
-			return &constExpr{b, nil}
+			return &ConstExpr{b, nil}
 		}
-		return &nameExpr{b, tok.val}
+		return &NameExpr{b, tok.val}
 	case itemString:
 		p.advance()
 		s := tok.val
@@ -761,17 +828,17 @@ func (p *parser) parsePrimary() expr {
 			}
 			s = sb.String()
 		}
-		return &constExpr{b, s}
+		return &ConstExpr{b, s}
 	case itemInt:
 		p.advance()
 		v, ok := parseIntLiteral(tok.val)
 		if !ok {
-			p.failAt(tok, "integer literal longer than "+itoa(maxIntDigits)+" digits")
+			p.failAt(tok, "integer literal longer than "+strconv.Itoa(MaxIntDigits)+" digits")
 		}
-		return &constExpr{b, v}
+		return &ConstExpr{b, v}
 	case itemFloat:
 		p.advance()
-		return &constExpr{b, parseFloatLiteral(tok.val)}
+		return &ConstExpr{b, parseFloatLiteral(tok.val)}
 	case itemOp:
 		switch tok.val {
 		case "(":
@@ -790,43 +857,43 @@ func (p *parser) parsePrimary() expr {
 }
 
 // parseList: list = "[" [ expression { "," expression } [","] ] "]"
-func (p *parser) parseList() expr {
+func (p *parser) parseList() Expr {
 	tok := p.expectOp("[")
-	n := &listExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}}
+	n := &ListExpr{ExprBase: ExprBase{Pos: tok.pos, Line: tok.line}}
 	for !p.isOp("]") {
-		if len(n.items) > 0 {
+		if len(n.Items) > 0 {
 			p.expectOp(",")
 		}
 		if p.isOp("]") {
 			break
 		}
-		n.items = append(n.items, p.parseExpression(true))
+		n.Items = append(n.Items, p.parseExpression(true))
 	}
 	p.expectOp("]")
 	return n
 }
 
 // parseDict: dict = "{" [ expression ":" expression { "," expression ":" expression } [","] ] "}"
-func (p *parser) parseDict() expr {
+func (p *parser) parseDict() Expr {
 	tok := p.expectOp("{")
-	n := &dictExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}}
+	n := &DictExpr{ExprBase: ExprBase{Pos: tok.pos, Line: tok.line}}
 	for !p.isOp("}") {
-		if len(n.keys) > 0 {
+		if len(n.Keys) > 0 {
 			p.expectOp(",")
 		}
 		if p.isOp("}") {
 			break
 		}
-		n.keys = append(n.keys, p.parseExpression(true))
+		n.Keys = append(n.Keys, p.parseExpression(true))
 		p.expectOp(":")
-		n.vals = append(n.vals, p.parseExpression(true))
+		n.Vals = append(n.Vals, p.parseExpression(true))
 	}
 	p.expectOp("}")
 	return n
 }
 
 // parsePostfix: postfix = { "." (name | integer) | "[" subscript "]" | ".items" "(" ")" }
-func (p *parser) parsePostfix(x expr) expr {
+func (p *parser) parsePostfix(x Expr) Expr {
 	for {
 		switch {
 		case p.isOp(".") || p.isOp("["):
@@ -840,7 +907,7 @@ func (p *parser) parsePostfix(x expr) expr {
 }
 
 // parseFilterExpr: filterexpr = { "|" filter | "is" test | call }
-func (p *parser) parseFilterExpr(x expr) expr {
+func (p *parser) parseFilterExpr(x Expr) Expr {
 	for {
 		switch {
 		case p.isOp("|"):
@@ -858,7 +925,7 @@ func (p *parser) parseFilterExpr(x expr) expr {
 // parseSubscript parses one attribute or item access.
 //
 //	subscript = "." name | "." integer | "[" expression "]"
-func (p *parser) parseSubscript(x expr) expr {
+func (p *parser) parseSubscript(x Expr) Expr {
 	p.enter()
 	defer p.leave()
 	tok := p.advance()
@@ -866,7 +933,7 @@ func (p *parser) parseSubscript(x expr) expr {
 		attr := p.cur
 		p.advance()
 		if attr.typ == itemName {
-			return &getattrExpr{exprBase{pos: attr.pos, line: tok.line}, x, attr.val}
+			return &GetattrExpr{ExprBase{Pos: attr.pos, Line: tok.line}, x, attr.val}
 		}
 		if attr.typ != itemInt {
 			p.failAt(attr, "expected name or number")
@@ -875,9 +942,9 @@ func (p *parser) parseSubscript(x expr) expr {
 		if !ok {
 			p.failAt(attr, "integer literal too long")
 		}
-		return &getitemExpr{exprBase{pos: attr.pos, line: tok.line}, x, &constExpr{exprBase{pos: attr.pos, line: attr.line}, v}}
+		return &GetitemExpr{ExprBase{Pos: attr.pos, Line: tok.line}, x, &ConstExpr{ExprBase{Pos: attr.pos, Line: attr.line}, v}}
 	}
-	var keys []expr
+	var keys []Expr
 	for !p.isOp("]") {
 		if len(keys) > 0 {
 			p.expectOp(",")
@@ -886,15 +953,15 @@ func (p *parser) parseSubscript(x expr) expr {
 	}
 	p.expectOp("]")
 	if len(keys) == 1 {
-		return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, keys[0]}
+		return &GetitemExpr{ExprBase{Pos: tok.pos, Line: tok.line}, x, keys[0]}
 	}
-	return &getitemExpr{exprBase{pos: tok.pos, line: tok.line}, x, &tupleExpr{exprBase{pos: tok.pos, line: tok.line}, keys}}
+	return &GetitemExpr{ExprBase{Pos: tok.pos, Line: tok.line}, x, &TupleExpr{ExprBase{Pos: tok.pos, Line: tok.line}, keys}}
 }
 
 // parseSubscribed: subscribed = expression | [expression] ":" [expression] [":" [expression]]
-func (p *parser) parseSubscribed() expr {
+func (p *parser) parseSubscribed() Expr {
 	tok := p.cur
-	var start expr
+	var start Expr
 	if !p.isOp(":") {
 		start = p.parseExpression(true)
 		if !p.isOp(":") {
@@ -902,12 +969,12 @@ func (p *parser) parseSubscribed() expr {
 		}
 	}
 	p.advance()
-	n := &sliceExpr{exprBase: exprBase{pos: tok.pos, line: tok.line}, start: start}
+	n := &SliceExpr{ExprBase: ExprBase{Pos: tok.pos, Line: tok.line}, Start: start}
 	if !p.isOp(":") && !p.isOp("]") && !p.isOp(",") {
-		n.stop = p.parseExpression(true)
+		n.Stop = p.parseExpression(true)
 	}
 	if p.skipOp(":") && !p.isOp("]") && !p.isOp(",") {
-		n.step = p.parseExpression(true)
+		n.Step = p.parseExpression(true)
 	}
 	return n
 }
@@ -917,10 +984,10 @@ func (p *parser) parseSubscribed() expr {
 //
 //	args = "(" [ arg { "," arg } [","] ] ")"
 //	arg = expression | name "=" expression | "*" expression | "**" expression
-func (p *parser) parseCallArgs() ([]expr, []kwArg) {
+func (p *parser) parseCallArgs() ([]Expr, []KwArg) {
 	p.expectOp("(")
-	var args []expr
-	var kwargs []kwArg
+	var args []Expr
+	var kwargs []KwArg
 	dynArgs, dynKwargs := false, false
 	for !p.isOp(")") {
 		if len(args)+len(kwargs) > 0 {
@@ -937,7 +1004,7 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 			}
 			p.advance()
 			dynArgs, dynKwargs = dynArgs || tok.val == "*", tok.val == "**"
-			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+			kwargs = append(kwargs, KwArg{Name: tok.val, Value: p.parseExpression(true), Pos: tok.pos})
 		case p.cur.typ == itemName && p.look().typ == itemOp && p.look().val == "=":
 			if dynKwargs {
 				p.fail("invalid syntax for function call expression")
@@ -945,7 +1012,7 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 			p.advance()
 			p.advance()
 			p.noRepeat(kwargs, tok)
-			kwargs = append(kwargs, kwArg{name: tok.val, value: p.parseExpression(true), pos: tok.pos})
+			kwargs = append(kwargs, KwArg{Name: tok.val, Value: p.parseExpression(true), Pos: tok.pos})
 		default:
 			if len(kwargs) > 0 {
 				p.fail("invalid syntax for function call expression")
@@ -959,10 +1026,10 @@ func (p *parser) parseCallArgs() ([]expr, []kwArg) {
 
 // noRepeat records Jinja's compile error for a keyword argument kw already has: Python's
 // compiler rejects the code Jinja makes of it, at a line of that code, not of the template.
-func (p *parser) noRepeat(kw []kwArg, tok item) {
+func (p *parser) noRepeat(kw []KwArg, tok item) {
 	for _, k := range kw {
-		if k.name == tok.val && p.compileErr == nil {
-			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "keyword argument repeated: " + tok.val + " (not supported: Jinja fails to compile it)"}
+		if k.Name == tok.val && p.compileErr == nil {
+			p.compileErr = &Error{Pos: tok.pos, Line: tok.line, Msg: "keyword argument repeated: " + tok.val + " (not supported: Jinja fails to compile it)"}
 		}
 	}
 }
@@ -970,21 +1037,21 @@ func (p *parser) noRepeat(kw []kwArg, tok item) {
 // parseCall parses a call of fn.
 //
 //	call = args
-func (p *parser) parseCall(fn expr) expr {
+func (p *parser) parseCall(fn Expr) Expr {
 	tok := p.cur
 	args, kwargs := p.parseCallArgs()
-	return &callExpr{exprBase{pos: tok.pos, line: tok.line}, fn, args, kwargs}
+	return &CallExpr{ExprBase{Pos: tok.pos, Line: tok.line}, fn, args, kwargs}
 }
 
 // parseFilter parses one or more filters applied to x.
 //
 //	filter = "|" name { "." name } [args]
-func (p *parser) parseFilter(x expr) expr {
+func (p *parser) parseFilter(x Expr) Expr {
 	return p.parseFilterChain(x, false)
 }
 
 // parseFilterChain is parseFilter whose first filter has no "|" when startInline ({% filter %}).
-func (p *parser) parseFilterChain(x expr, startInline bool) expr {
+func (p *parser) parseFilterChain(x Expr, startInline bool) Expr {
 	for p.isOp("|") || startInline {
 		if !startInline {
 			p.advance()
@@ -996,20 +1063,20 @@ func (p *parser) parseFilterChain(x expr, startInline bool) expr {
 			p.advance()
 			name += "." + p.expectType(itemName, "a name").val
 		}
-		var args []expr
-		var kwargs []kwArg
+		var args []Expr
+		var kwargs []KwArg
 		if p.isOp("(") {
 			args, kwargs = p.parseCallArgs()
 		}
-		def, ok := filterOf(name)
-		if !ok && p.compileErr == nil && (!p.soft || inList(jinjaFilters, name)) {
+		def, ok := p.funcs.Filter(name)
+		if !ok && p.compileErr == nil && (!p.soft || jinja(p.funcs.JinjaFilters, name)) {
 			msg := "unknown filter " + quote(name)
-			if inList(jinjaFilters, name) {
+			if jinja(p.funcs.JinjaFilters, name) {
 				msg = "not supported: the " + quote(name) + " filter"
 			}
-			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: msg, name: name}
+			p.compileErr = &Error{Pos: tok.pos, Line: tok.line, Msg: msg, name: name}
 		}
-		x = &filterExpr{exprBase{pos: tok.pos, line: tok.line}, x, name, args, kwargs, def}
+		x = &FilterExpr{ExprBase{Pos: tok.pos, Line: tok.line}, x, name, args, kwargs, def}
 	}
 	return x
 }
@@ -1017,7 +1084,7 @@ func (p *parser) parseFilterChain(x expr, startInline bool) expr {
 // parseTest parses a test.
 //
 //	test = "is" ["not"] name { "." name } [args | primary postfix]
-func (p *parser) parseTest(x expr) expr {
+func (p *parser) parseTest(x Expr) Expr {
 	tok := p.advance()
 	negated := p.skipName("not")
 	nameTok := p.expectType(itemName, "a test name")
@@ -1026,8 +1093,8 @@ func (p *parser) parseTest(x expr) expr {
 		p.advance()
 		name += "." + p.expectType(itemName, "a name").val
 	}
-	var args []expr
-	var kwargs []kwArg
+	var args []Expr
+	var kwargs []KwArg
 	if p.isOp("(") {
 		args, kwargs = p.parseCallArgs()
 	} else if (p.cur.typ == itemName || p.cur.typ == itemString || p.cur.typ == itemInt || p.cur.typ == itemFloat || p.isOp("(") || p.isOp("[") || p.isOp("{")) &&
@@ -1035,19 +1102,19 @@ func (p *parser) parseTest(x expr) expr {
 		if p.isName("is") {
 			p.fail("you cannot chain multiple tests with is")
 		}
-		args = []expr{p.parsePostfix(p.parsePrimary())}
+		args = []Expr{p.parsePostfix(p.parsePrimary())}
 	}
-	def, ok := testOf(name)
-	if !ok && p.compileErr == nil && (!p.soft || inList(jinjaTests, name)) {
+	def, ok := p.funcs.Test(name)
+	if !ok && p.compileErr == nil && (!p.soft || jinja(p.funcs.JinjaTests, name)) {
 		msg := "unknown test " + quote(name)
-		if inList(jinjaTests, name) {
+		if jinja(p.funcs.JinjaTests, name) {
 			msg = "not supported: the " + quote(name) + " test"
 		}
-		p.compileErr = &parseError{pos: nameTok.pos, line: nameTok.line, msg: msg, name: name}
+		p.compileErr = &Error{Pos: nameTok.pos, Line: nameTok.line, Msg: msg, name: name}
 	}
-	var t expr = &testExpr{exprBase{pos: nameTok.pos, line: tok.line}, x, name, args, kwargs, def}
+	var t Expr = &TestExpr{ExprBase{Pos: nameTok.pos, Line: tok.line}, x, name, args, kwargs, def}
 	if negated {
-		t = &notExpr{exprBase{pos: tok.pos, line: tok.line}, t}
+		t = &NotExpr{ExprBase{Pos: tok.pos, Line: tok.line}, t}
 	}
 	return t
 }
@@ -1055,99 +1122,124 @@ func (p *parser) parseTest(x expr) expr {
 // parseMacro parses a macro definition.
 //
 //	macro = "macro" name signature body "endmacro"
-func (p *parser) parseMacro() node {
+func (p *parser) parseMacro() Node {
 	tok := p.advance()
-	m := &macroNode{line: tok.line, pos: tok.pos}
-	m.name = p.parseAssignTarget(false, true, false).name
+	m := &MacroNode{Line: tok.line, Pos: tok.pos}
+	m.Name = p.parseAssignTarget(false, true, false).Name
 	p.parseSignature(m)
-	m.body = p.innerStatements([]string{"endmacro"})
+	m.Body = p.innerStatements([]string{"endmacro"})
 	p.finishMacro(m)
 	return m
 }
 
 // parseSignature: signature = "(" [ name ["=" expression] { "," name ["=" expression] } ] ")"
-func (p *parser) parseSignature(m *macroNode) {
+func (p *parser) parseSignature(m *MacroNode) {
 	p.expectOp("(")
 	for !p.isOp(")") {
-		if len(m.params) > 0 {
+		if len(m.Params) > 0 {
 			p.expectOp(",")
 		}
 		tok := p.cur
-		name := p.parseAssignTarget(false, true, false).name
-		if indexOf(m.params, name) >= 0 && p.compileErr == nil {
-			p.compileErr = &parseError{pos: tok.pos, line: tok.line, msg: "duplicate argument '" + name + "' in a macro (not supported: Jinja fails to compile it)"}
+		name := p.parseAssignTarget(false, true, false).Name
+		if slices.Index(m.Params, name) >= 0 && p.compileErr == nil {
+			p.compileErr = &Error{Pos: tok.pos, Line: tok.line, Msg: "duplicate argument '" + name + "' in a macro (not supported: Jinja fails to compile it)"}
 		}
 		if p.skipOp("=") {
-			m.defaults = append(m.defaults, p.parseExpression(true))
-		} else if len(m.defaults) > 0 {
+			m.Defaults = append(m.Defaults, p.parseExpression(true))
+		} else if len(m.Defaults) > 0 {
 			p.fail("non-default argument follows default argument")
 		}
-		m.params = append(m.params, name)
+		m.Params = append(m.Params, name)
 	}
 	p.expectOp(")")
 }
 
 // finishMacro records which special names the body reads, as Jinja's compiler does.
-func (p *parser) finishMacro(m *macroNode) {
+func (p *parser) finishMacro(m *MacroNode) {
 	reads := map[string]int{}
-	readsOf(m.body, reads)
+	readsOf(m.Body, reads)
 	_, caller := reads["caller"]
 	_, kwargs := reads["kwargs"]
 	_, varargs := reads["varargs"]
-	explicit := indexOf(m.params, "caller")
+	explicit := slices.Index(m.Params, "caller")
 	if caller {
-		if explicit >= 0 && explicit < len(m.params)-len(m.defaults) {
+		if explicit >= 0 && explicit < len(m.Params)-len(m.Defaults) {
 			if p.compileErr == nil {
-				p.compileErr = &parseError{pos: m.pos, line: m.line, msg: "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default."}
+				p.compileErr = &Error{Pos: m.Pos, Line: m.Line, Msg: "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default."}
 			}
 		}
-		m.usesCaller = true
+		m.UsesCaller = true
 	}
-	m.explicitCall = explicit >= 0
-	m.catchKwargs = kwargs && indexOf(m.params, "kwargs") < 0
-	m.catchVarargs = varargs && indexOf(m.params, "varargs") < 0
+	m.ExplicitCall = explicit >= 0
+	m.CatchKwargs = kwargs && slices.Index(m.Params, "kwargs") < 0
+	m.CatchVarargs = varargs && slices.Index(m.Params, "varargs") < 0
 }
 
 // parseCallBlock parses a call block.
 //
 //	callblock = "call" [signature] call body "endcall"
-func (p *parser) parseCallBlock() node {
+func (p *parser) parseCallBlock() Node {
 	tok := p.advance()
-	m := &macroNode{line: tok.line, pos: tok.pos, name: "caller"}
+	m := &MacroNode{Line: tok.line, Pos: tok.pos, Name: "caller"}
 	if p.isOp("(") {
 		p.parseSignature(m)
 	}
-	c, ok := p.parseExpression(true).(*callExpr)
+	c, ok := p.parseExpression(true).(*CallExpr)
 	if !ok {
 		p.failAt(tok, "expected call")
 	}
-	p.noRepeat(c.kwargs, item{val: "caller", pos: c.pos, line: c.line})
-	m.body = p.innerStatements([]string{"endcall"})
+	p.noRepeat(c.Kwargs, item{val: "caller", pos: c.Pos, line: c.Line})
+	m.Body = p.innerStatements([]string{"endcall"})
 	p.finishMacro(m)
-	return &callBlockNode{line: tok.line, call: c, caller: m}
+	return &CallBlockNode{Line: tok.line, Call: c, Caller: m}
 }
 
 // parseWith: with = "with" { target "=" expression [","] } body "endwith"
-func (p *parser) parseWith() node {
+func (p *parser) parseWith() Node {
 	tok := p.advance()
-	n := &withNode{line: tok.line, pos: tok.pos}
+	n := &WithNode{Line: tok.line, Pos: tok.pos}
 	for p.cur.typ != itemBlockEnd {
-		if len(n.targets) > 0 {
+		if len(n.Targets) > 0 {
 			p.expectOp(",")
 		}
-		n.targets = append(n.targets, p.parseAssignTarget(true, false, false))
+		n.Targets = append(n.Targets, p.parseAssignTarget(true, false, false))
 		p.expectOp("=")
-		n.vals = append(n.vals, p.parseExpression(true))
+		n.Vals = append(n.Vals, p.parseExpression(true))
 	}
-	n.body = p.innerStatements([]string{"endwith"})
+	n.Body = p.innerStatements([]string{"endwith"})
 	return n
 }
 
 // parseFilterBlock: filterblock = "filter" filters body "endfilter"
-func (p *parser) parseFilterBlock() node {
+func (p *parser) parseFilterBlock() Node {
 	tok := p.advance()
-	n := &filterBlockNode{line: tok.line}
-	n.filter = p.parseFilterChain(nil, true)
-	n.body = p.innerStatements([]string{"endfilter"})
+	n := &FilterBlockNode{Line: tok.line}
+	n.Filter = p.parseFilterChain(nil, true)
+	n.Body = p.innerStatements([]string{"endfilter"})
 	return n
+}
+
+// parseIntLiteral reads a Jinja integer literal (underscores removed) as Python's int(s, 0).
+func parseIntLiteral(s string) (any, bool) {
+	if len(s) > MaxIntDigits {
+		return nil, false
+	}
+	base := 10
+	if len(s) > 1 && s[0] == '0' && strings.ContainsRune("bBoOxX", rune(s[1])) {
+		base = 0
+	}
+	b, ok := new(exact.Int).SetString(s, base)
+	if !ok {
+		return nil, false
+	}
+	if b.IsInt64() {
+		return b.Int64(), true
+	}
+	return b, true
+}
+
+// parseFloatLiteral reads a Jinja float literal; out of range is inf or 0, as in Python.
+func parseFloatLiteral(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }

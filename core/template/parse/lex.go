@@ -1,4 +1,4 @@
-package template
+package parse
 
 // The Jinja lexer, in the style of text/template/parse: state functions that emit items with
 // byte positions. It follows jinja2/lexer.py rule for rule (the parser pulls items one at a time,
@@ -14,11 +14,13 @@ package template
 // The source has already had its newlines normalised to "\n" and its one final newline removed.
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/template/pystr"
 )
 
 type itemType int
@@ -138,7 +140,7 @@ func lexRoot(l *lexer) stateFn {
 		}
 		text := l.src[start:at]
 		if sign == '-' {
-			text = pyStrip(text, nil, false, true)
+			text = strings.TrimRightFunc(text, pystr.IsSpace)
 		}
 		if c == '%' {
 			if end, endSign, ok := matchRawBegin(l.src, at); ok {
@@ -181,7 +183,7 @@ func lexRoot(l *lexer) stateFn {
 func skipSpace(s string, p int) int {
 	for p < len(s) {
 		r, w := utf8.DecodeRuneInString(s[p:])
-		if !isPySpace(r) {
+		if !pystr.IsSpace(r) {
 			break
 		}
 		p += w
@@ -244,7 +246,7 @@ func lexRaw(l *lexer) stateFn {
 			if end >= 0 {
 				text := l.src[start:at]
 				if sign == '-' {
-					text = pyStrip(text, nil, false, true)
+					text = strings.TrimRightFunc(text, pystr.IsSpace)
 				}
 				if text != "" {
 					l.emit(itemData, start, text)
@@ -324,7 +326,7 @@ func lexInsideTag(l *lexer) stateFn {
 			return nil // the parser reports the missing end of tag
 		}
 		r, w := utf8.DecodeRuneInString(s[l.pos:])
-		if isPySpace(r) {
+		if pystr.IsSpace(r) {
 			l.pos = skipSpace(s, l.pos)
 			continue
 		}
@@ -369,7 +371,7 @@ func lexInsideTag(l *lexer) stateFn {
 				end++
 			}
 			if end >= len(s) {
-				return l.fail(l.pos, "unexpected char "+runeRepr(r)+" at "+itoa(utf8.RuneCountInString(s[:l.pos])))
+				return l.fail(l.pos, "unexpected char "+runeRepr(r)+" at "+strconv.Itoa(utf8.RuneCountInString(s[:l.pos])))
 			}
 			val, err := decodeStringLiteral(s[l.pos+1 : end])
 			if err != "" {
@@ -398,7 +400,7 @@ func lexInsideTag(l *lexer) stateFn {
 			return lexInsideTag
 		}
 		_ = w
-		return l.fail(l.pos, "unexpected char "+runeRepr(r)+" at "+itoa(utf8.RuneCountInString(s[:l.pos])))
+		return l.fail(l.pos, "unexpected char "+runeRepr(r)+" at "+strconv.Itoa(utf8.RuneCountInString(s[:l.pos])))
 	}
 }
 
@@ -412,9 +414,11 @@ func closerOf(c byte) byte {
 	return '}'
 }
 
+// runeRepr is repr(r) of one character, as Jinja's messages quote it.
 func runeRepr(r rune) string {
-	s, _ := pyRepr(string(r))
-	return s
+	var b strings.Builder
+	pystr.WriteRepr(&b, string(r))
+	return b.String()
 }
 
 // matchOperator returns the operator s starts with, the longest: // ** == != >= <= or one of

@@ -1,4 +1,4 @@
-package template
+package parse
 
 // Jinja resolves names per frame (the template, each for body and else) by a symbol
 // analysis done before rendering (jinja2/idtracking.py). Mostly that behaves like ordinary
@@ -11,6 +11,9 @@ package template
 //
 // fails with 'n' is undefined in Jinja, while {{ n }}{% set n = 5 %} prints 3. This is a port of
 // the parts of idtracking.Symbols and FrameSymbolVisitor that our statements reach.
+
+// smallFrame is how many names a frame finds by searching its list: past that, a map.
+const smallFrame = 16
 
 const (
 	loadResolve = iota + 1
@@ -31,28 +34,28 @@ type symbol struct {
 type symbols struct {
 	// reads records the names read from the context (the template's inputs), with the offset
 	// of the read, or -1 for a name only some branches of an if assign; all frames share it.
-	reads  *[]nameAt
+	reads  *[]NameAt
 	parent *symbols
 	// base is set on a branch of an if (see visitIf): the branch sees base's symbols as its own
 	// and keeps only what it changes, where Jinja copies the frame's tables for each branch
 	// (three copies of every name for each if: most of analysing a template).
 	base *symbols
 	syms []symbol
-	// index finds a name in syms once there are more than smallScope (a template that sets
+	// index finds a name in syms once there are more than smallFrame (a template that sets
 	// thousands of names is not analysed in quadratic time).
 	index map[string]int
 	_     [0]func() // not comparable: no equality function in the wasm
 }
 
-// nameAt is a name read at a byte offset.
-type nameAt struct {
-	name string
-	pos  int
+// NameAt is a name read at byte offset Pos.
+type NameAt struct {
+	Name string
+	Pos  int
 	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 func newSymbols(parent *symbols) *symbols {
-	reads := &[]nameAt{}
+	reads := &[]NameAt{}
 	if parent != nil {
 		reads = parent.reads
 	}
@@ -106,7 +109,7 @@ func (s *symbols) entry(name string) *symbol {
 	switch {
 	case s.index != nil:
 		s.index[name] = len(s.syms) - 1
-	case len(s.syms) > smallScope:
+	case len(s.syms) > smallFrame:
 		s.index = make(map[string]int, 2*len(s.syms))
 		for i := range s.syms {
 			s.index[s.syms[i].name] = i
@@ -127,7 +130,7 @@ func (s *symbols) findRef(name string) bool {
 func (s *symbols) load(name string, pos int) {
 	if !s.findRef(name) {
 		s.entry(name).load = loadResolve
-		*s.reads = append(*s.reads, nameAt{name: name, pos: pos})
+		*s.reads = append(*s.reads, NameAt{Name: name, Pos: pos})
 	}
 }
 
@@ -205,7 +208,7 @@ func (s *symbols) branchUpdate(branches []*symbols) {
 			continue
 		}
 		s.entry(c.name).load = loadResolve
-		*s.reads = append(*s.reads, nameAt{name: c.name, pos: -1})
+		*s.reads = append(*s.reads, NameAt{Name: c.name, Pos: -1})
 	}
 }
 
@@ -222,7 +225,7 @@ func (s *symbols) missingNames() []string {
 
 // analyzeScopes annotates every frame of the template with the names it starts as missing and
 // returns the template frame's.
-func analyzeScopes(body []node) *symbols {
+func analyzeScopes(body []Node) *symbols {
 	root := newSymbols(nil)
 	visitFrame(root, body)
 	analyzeChildren(root, body)
@@ -230,42 +233,42 @@ func analyzeScopes(body []node) *symbols {
 }
 
 // visitFrame is FrameSymbolVisitor over the statements of one frame.
-func visitFrame(s *symbols, body []node) {
+func visitFrame(s *symbols, body []Node) {
 	for _, n := range body {
 		switch t := n.(type) {
-		case *printNode:
-			visitLoads(s, t.x)
-		case *setNode:
-			visitLoads(s, t.val)
-			storeTarget(s, t.target, false)
-		case *forNode:
-			visitLoads(s, t.iter)
-		case *ifNode:
-			visitIf(s, t.branches[0], t.branches[1:], t.els)
-		case *macroNode:
-			s.store(t.name)
-		case *callBlockNode:
-			visitLoads(s, t.call)
-		case *filterBlockNode:
-			visitLoads(s, t.filter)
-		case *withNode:
-			for _, v := range t.vals {
+		case *PrintNode:
+			visitLoads(s, t.X)
+		case *SetNode:
+			visitLoads(s, t.Val)
+			storeTarget(s, t.Target, false)
+		case *ForNode:
+			visitLoads(s, t.Iter)
+		case *IfNode:
+			visitIf(s, t.Branches[0], t.Branches[1:], t.Else)
+		case *MacroNode:
+			s.store(t.Name)
+		case *CallBlockNode:
+			visitLoads(s, t.Call)
+		case *FilterBlockNode:
+			visitLoads(s, t.Filter)
+		case *WithNode:
+			for _, v := range t.Vals {
 				visitLoads(s, v)
 			}
-		case *setBlockNode:
-			storeTarget(s, t.target, false)
+		case *SetBlockNode:
+			storeTarget(s, t.Target, false)
 		}
 	}
 }
 
-func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
-	visitLoads(s, first.cond)
+func visitIf(s *symbols, first IfBranch, elifs []IfBranch, els []Node) {
+	visitLoads(s, first.Cond)
 	inner := func(visit func(*symbols)) *symbols {
 		c := s.branch()
 		visit(c)
 		return c
 	}
-	body := inner(func(c *symbols) { visitFrame(c, first.body) })
+	body := inner(func(c *symbols) { visitFrame(c, first.Body) })
 	elif := inner(func(c *symbols) {
 		for _, br := range elifs {
 			visitIf(c, br, nil, nil)
@@ -275,105 +278,129 @@ func visitIf(s *symbols, first ifBranch, elifs []ifBranch, els []node) {
 	s.branchUpdate([]*symbols{body, elif, elseSyms})
 }
 
-func storeTarget(s *symbols, t target, param bool) {
-	if t.attr != "" {
-		s.load(t.name, t.pos) // a namespace's attribute: the namespace is read
+func storeTarget(s *symbols, t Target, param bool) {
+	if t.Attr != "" {
+		s.load(t.Name, t.Pos) // a namespace's attribute: the namespace is read
 		return
 	}
-	if t.items == nil {
+	if t.Items == nil {
 		if param {
-			s.declareParameter(t.name)
+			s.declareParameter(t.Name)
 		} else {
-			s.store(t.name)
+			s.store(t.Name)
 		}
 		return
 	}
-	for _, it := range t.items {
+	for _, it := range t.Items {
 		storeTarget(s, it, param)
 	}
 }
 
 // analyzeChildren analyzes the frames directly inside body (for bodies, else blocks, set
 // blocks, also inside if branches, which share their frame) with parent s.
-func analyzeChildren(s *symbols, body []node) {
+func analyzeChildren(s *symbols, body []Node) {
 	for _, n := range body {
 		switch t := n.(type) {
-		case *forNode:
-			if t.test != nil {
+		case *ForNode:
+			if t.Test != nil {
 				test := newSymbols(s)
-				storeTarget(test, t.target, true)
-				visitLoads(test, t.test)
+				storeTarget(test, t.Target, true)
+				visitLoads(test, t.Test)
 			}
 			loop := newSymbols(s)
 			loop.declareParameter("loop")
-			storeTarget(loop, t.target, true)
-			visitFrame(loop, t.body)
-			t.bodyMissing = loop.missingNames()
-			analyzeChildren(loop, t.body)
-			if len(t.els) > 0 {
+			storeTarget(loop, t.Target, true)
+			visitFrame(loop, t.Body)
+			t.BodyMissing = loop.missingNames()
+			analyzeChildren(loop, t.Body)
+			if len(t.Else) > 0 {
 				els := newSymbols(s)
-				visitFrame(els, t.els)
-				t.elseMissing = els.missingNames()
-				analyzeChildren(els, t.els)
+				visitFrame(els, t.Else)
+				t.ElseMissing = els.missingNames()
+				analyzeChildren(els, t.Else)
 			}
-		case *ifNode:
-			for _, br := range t.branches {
-				analyzeChildren(s, br.body)
+		case *IfNode:
+			for _, br := range t.Branches {
+				analyzeChildren(s, br.Body)
 			}
-			analyzeChildren(s, t.els)
-		case *macroNode:
+			analyzeChildren(s, t.Else)
+		case *MacroNode:
 			analyzeMacro(s, t, nil)
-		case *callBlockNode:
-			analyzeMacro(s, t.caller, t.call)
-		case *withNode:
+		case *CallBlockNode:
+			analyzeMacro(s, t.Caller, t.Call)
+		case *WithNode:
 			w := newSymbols(s)
-			for _, tg := range t.targets {
+			for _, tg := range t.Targets {
 				storeTarget(w, tg, false)
 			}
-			t.missing = analyzeFrame(w, t.body)
-		case *filterBlockNode:
-			t.missing = analyzeFrame(newSymbols(s), t.body)
-		case *setBlockNode:
-			t.missing = analyzeFrame(newSymbols(s), t.body)
+			t.Missing = analyzeFrame(w, t.Body)
+		case *FilterBlockNode:
+			t.Missing = analyzeFrame(newSymbols(s), t.Body)
+		case *SetBlockNode:
+			t.Missing = analyzeFrame(newSymbols(s), t.Body)
 		}
 	}
 }
 
 // analyzeFrame analyzes the frame of a block's body, returning the names it starts as missing.
-func analyzeFrame(f *symbols, body []node) []string {
+func analyzeFrame(f *symbols, body []Node) []string {
 	visitFrame(f, body)
 	analyzeChildren(f, body)
 	return f.missingNames()
 }
 
-func analyzeMacro(s *symbols, m *macroNode, call expr) {
+func analyzeMacro(s *symbols, m *MacroNode, call Expr) {
 	f := newSymbols(s)
-	for _, p := range m.params {
+	for _, p := range m.Params {
 		f.declareParameter(p)
 	}
-	for _, d := range m.defaults {
+	for _, d := range m.Defaults {
 		visitLoads(f, d)
 	}
 	visitLoads(f, call)
 	for _, special := range []struct {
 		name string
 		on   bool
-	}{{"caller", m.usesCaller && !m.explicitCall}, {"kwargs", m.catchKwargs}, {"varargs", m.catchVarargs}} {
+	}{{"caller", m.UsesCaller && !m.ExplicitCall}, {"kwargs", m.CatchKwargs}, {"varargs", m.CatchVarargs}} {
 		if special.on {
 			f.declareParameter(special.name)
 		}
 	}
-	visitFrame(f, m.body)
-	m.missing = f.missingNames()
-	analyzeChildren(f, m.body)
+	visitFrame(f, m.Body)
+	m.Missing = f.missingNames()
+	analyzeChildren(f, m.Body)
 }
 
 // visitLoads records every name an expression reads.
-func visitLoads(s *symbols, x expr) {
-	if n, ok := x.(*nameExpr); ok {
-		s.load(n.name, n.pos)
+func visitLoads(s *symbols, x Expr) {
+	if n, ok := x.(*NameExpr); ok {
+		s.load(n.Name, n.Pos)
 	}
 	if x != nil {
-		subExprs(x, func(c expr) { visitLoads(s, c) })
+		subExprs(x, func(c Expr) { visitLoads(s, c) })
 	}
+}
+
+// Reads returns the names the template reads from its context (its inputs and Jinja's
+// globals), each at the byte offset of a read, in the order the symbol analysis met them. A name
+// that only some branches of an if assign is read from the context too: it is given where it is
+// first read anywhere, and left out when it is never read.
+func (t *Tree) Reads() []NameAt {
+	out := make([]NameAt, 0, len(t.reads))
+	var first map[string]int
+	for _, r := range t.reads {
+		if r.Pos < 0 {
+			if first == nil {
+				first = map[string]int{}
+				readsOf(t.Root, first)
+			}
+			p, ok := first[r.Name]
+			if !ok {
+				continue
+			}
+			r.Pos = p
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -1,9 +1,11 @@
-package template
+package parse
 
 import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"ragjudge/core/template/pystr"
 )
 
 // decodeStringLiteral turns the body of a Jinja string literal into its value the way Jinja does:
@@ -21,11 +23,11 @@ func decodeStringLiteral(body string) (string, string) {
 		case r < 0x80:
 			ascii.WriteByte(byte(r))
 		case r <= 0xff:
-			writeHexEscape(&ascii, 'x', uint32(r), 2)
+			pystr.WriteHexEscape(&ascii, 'x', uint32(r), 2)
 		case r <= 0xffff:
-			writeHexEscape(&ascii, 'u', uint32(r), 4)
+			pystr.WriteHexEscape(&ascii, 'u', uint32(r), 4)
 		default:
-			writeHexEscape(&ascii, 'U', uint32(r), 8)
+			pystr.WriteHexEscape(&ascii, 'U', uint32(r), 8)
 		}
 	}
 	return unicodeEscape(ascii.String())

@@ -1,18 +1,13 @@
 package template
 
-// The tests, each as jinja2/tests.py defines it (eq, lt and friends are Python's operator
-// functions, callable the builtin).
+// Jinja's tests, the names after "is" (x is defined, n is divisibleby 3), each as jinja2/tests.py
+// defines it (eq, lt and friends are Python's operator functions, callable the builtin).
 
 import (
 	"unicode"
 
 	"ragjudge/core/value"
 )
-
-// testOf returns the definition of a supported test; its function returns a bool.
-func testOf(name string) (*filterDef, bool) {
-	return lookupBuiltin(1, name)
-}
 
 var testSpecs = [...]builtinSpec{
 	{names: "defined", sig: "test_defined 1 value", op: 1},
