@@ -24,6 +24,7 @@ import { RunState } from "./states.js";
 import { waitingForKey, runningText, restingState, going, storingNote } from "./openrun.js";
 import { fmtInt } from "../lib/format.js";
 import { CallKind } from "../model/callerror.js";
+import { onChange } from "../lib/store.js";
 
 /** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
 const KEY_SETTLE_MS = 600;
@@ -50,12 +51,13 @@ export class RunController extends EventTarget {
     /** @type {any} */
     this.keyTimer = 0;
     // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
-    state.addEventListener("change", (/** @type {any} */ e) => {
-      const keys = e.detail && e.detail.keys;
-      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
-      clearTimeout(this.keyTimer);
-      this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
-    });
+    onChange(
+      () => [state.key, state.get("settings")],
+      () => {
+        clearTimeout(this.keyTimer);
+        this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
+      },
+    );
   }
 
   /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */

@@ -33,6 +33,7 @@ import { mountPosition, ordersExportFields } from "../checkup/position.js";
 import { rate } from "../results/summarywords.js";
 import { fmtInt } from "../lib/format.js";
 import { wordFor } from "../verdict/statebadge.js";
+import { onChange } from "../lib/store.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -270,10 +271,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     setup.drawCacheInfo();
     root.dispatchEvent(new CustomEvent("batch-run-end", { detail }));
   });
-  state.addEventListener("change", (e) => {
-    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
-    if (keys.includes("batch")) update(true); // threshold and prices change statuses and costs
-  });
+  onChange(() => state.get("batch"), () => update(true)); // threshold and prices change statuses and costs
 
   async function startNew() {
     setup.say("");

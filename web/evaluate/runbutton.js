@@ -27,7 +27,7 @@ import { CallKind } from "../model/callerror.js";
  * @property {(c: import("./judgecall.js").JudgeCall | null) => void} setLastCall
  * @property {(o: import("../verdict/failed.js").RunOutcome | null) => void} setOutcome how the run ended without a whole answer, for the verdict panel
  * @property {() => void} revealVerdict brings the verdict panel into view
- * @property {() => any} answersOf the answers of the evaluator shown (a link's draft or the state's)
+ * @property {import("./drafts.js").Drafts} drafts the forms and answers the view works on
  * @property {() => void} drawUsage
  * @property {() => void} syncMode
  * @property {() => void} judge
@@ -76,7 +76,7 @@ export async function runJudge(ctx) {
   ctx.drawUsage();
   answerTA.value = "";
   answerTA.readOnly = true;
-  ctx.answersOf()[runEv.id] = "";
+  ctx.drafts.setAnswer(runEv, "");
   stopBtn.hidden = false;
   ctx.syncMode();
   ctx.judge();
@@ -128,11 +128,11 @@ export async function runJudge(ctx) {
   } finally {
     if (raf) cancelAnimationFrame(raf);
     ctx.setRunning(null);
-    if (mine()) ctx.answersOf()[runEv.id] = got;
+    if (mine()) ctx.drafts.setAnswer(runEv, got);
     answerTA.readOnly = false;
     stopBtn.hidden = true;
     root.querySelector(".col-right")?.classList.remove("streaming");
-    state.save();
+    ctx.drafts.keep();
     ctx.syncMode();
     if (mine()) {
       answerTA.value = got;

@@ -35,8 +35,7 @@ const SHARE_HASH = /^#rj\d+\./;
  * @property {() => string} model the model of the last call, or ""
  * @property {() => any} inputs the form's inputs
  * @property {() => any} rawForm the form's values
- * @property {() => any} formsOf the forms of the evaluator shown (a link's draft or the state's)
- * @property {() => any} answersOf the answers likewise
+ * @property {import("./drafts.js").Drafts} drafts the forms and answers the view works on
  * @property {(e: any) => void} addPick
  * @property {(id: string) => void} select
  * @property {() => void} stop
@@ -141,9 +140,9 @@ export function mountShare(ctx) {
     if (found.fromLink) linkOwn.set(found.id, own);
     if (found.id !== ctx.ev().id) ctx.select(found.id);
     const ev = ctx.ev();
-    ctx.formsOf()[ev.id] = fromInputs(ev, shared.inputs);
-    ctx.answersOf()[ev.id] = shared.answer;
-    state.save();
+    ctx.drafts.setForm(ev, fromInputs(ev, shared.inputs));
+    ctx.drafts.setAnswer(ev, shared.answer);
+    ctx.drafts.keep();
     ctx.drawForm();
     runStatus.textContent = "";
     replace(
@@ -183,9 +182,7 @@ export function mountShare(ctx) {
     try {
       const id = await saveLinked(registry, linked, sample, (id) => {
         // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
-        state.get("forms")[id] = raw;
-        state.get("answers")[id] = sample.answer;
-        state.set({ evaluator: id });
+        state.set({ forms: { ...state.get("forms"), [id]: raw }, answers: { ...state.get("answers"), [id]: sample.answer }, evaluator: id });
         savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
       });
       if (!savedNote) return; // the view drawn again with it has said so

@@ -18,6 +18,8 @@ import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { pageRegistry } from "../custom/registry.js";
 import { mountShare } from "./sharing.js";
+import { Drafts } from "./drafts.js";
+import { onChange } from "../lib/store.js";
 
 // What shows a verdict and what makes calls are not needed to draw the view: they are outside the
 // first paint's module graph, which they would only make larger, and are imported once app.js runs
@@ -62,13 +64,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
   if (boot) boot.picked = "";
   const adopted = adoptablePicker(root, evaluators);
-  if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
-  // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
-  const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
-  const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
-  const saveSoon = debounce(() => state.save(), 400);
+  if (!byID.has(state.get("evaluator"))) state.set({ evaluator: evaluators[0].id });
+  // What is typed is the view's own (drafts.js), kept in the state a moment after the last keystroke.
+  const drafts = new Drafts(state);
+  const saveSoon = debounce(() => drafts.keep(), 400);
   // A page left (a reload, a closed tab) within the wait keeps the last keystrokes too.
-  const saveNow = () => saveSoon.settle();
+  const saveNow = () => saveSoon.flush();
   window.addEventListener("pagehide", saveNow);
 
   let ev = byID.get(state.get("evaluator"));
@@ -93,7 +94,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => { drafts.setAnswer(ev, answerTA.value); lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
   });
 
   // ---- sharing: a link, a report (sharing.js) --------------------------------------------
@@ -105,7 +106,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     model: () => (lastCall ? lastCall.model : ""),
     inputs: () => inputs(),
     rawForm: () => rawForm(),
-    formsOf, answersOf, select, stop, clearForm, drawForm,
+    drafts, select, stop, clearForm, drawForm,
     addPick: (e) => addPick(e),
     revealVerdict: (verdictToCome) => {
       revealVerdict();
@@ -130,9 +131,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // rawForm is the evaluator's form values; a first visit starts from its declared example, so
   // the page shows a whole prompt at once instead of an empty form.
   function rawForm() {
-    const forms = formsOf();
-    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (ev.example && ev.example.inputs) || {});
-    return forms[ev.id];
+    if (!drafts.form(ev)) drafts.setForm(ev, fromInputs(ev, (ev.example && ev.example.inputs) || {}));
+    return drafts.form(ev);
   }
 
   let epoch = 0; // bumped whenever the form is redrawn for other inputs; a run is only for its epoch
@@ -142,7 +142,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     syncExample();
     share.drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
-    answerTA.value = answersOf()[ev.id] || "";
+    answerTA.value = drafts.answer(ev);
     requestAnimationFrame(() => autoGrow(answerTA));
     lastCall = null;
     outcome = null;
@@ -155,6 +155,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   function onFormChange() {
     revealPending = false; // the user is at work on the form: nothing pulls the page away from it
+    drafts.touch(ev);
     saveSoon();
     updateSoon();
   }
@@ -170,18 +171,18 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     const ex = ev.example;
     if (!hasExample(ev)) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
-    formsOf()[ev.id] = fromInputs(ev, ex.inputs);
+    drafts.setForm(ev, fromInputs(ev, ex.inputs));
     // In manual mode the example comes with a judge answer so the verdict shows at once.
-    answersOf()[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
-    state.save();
+    drafts.setAnswer(ev, state.endpoint().mode === "manual" ? ex.answer : "");
+    saveNow();
     drawForm();
   }
 
   function clearForm() {
     stop();
-    formsOf()[ev.id] = fromInputs(ev, {});
-    answersOf()[ev.id] = "";
-    state.save();
+    drafts.setForm(ev, fromInputs(ev, {}));
+    drafts.setAnswer(ev, "");
+    saveNow();
     drawForm();
     formEl.querySelector("textarea, input, select")?.focus();
   }
@@ -354,7 +355,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       setLastCall: (c) => { lastCall = c; },
       setOutcome: (o) => { outcome = o; },
       revealVerdict,
-      answersOf, drawUsage, syncMode, judge,
+      drafts, drawUsage, syncMode, judge,
     });
   };
 
@@ -363,14 +364,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   // ---- keyboard, state and the engine -----------------------------------------------------------
-  /** @param {any} e */
-  const onState = (e) => {
-    if (e.detail.keys.includes("settings")) {
-      syncMode();
-      if (!answerTA.value.trim()) judge();
-    }
-  };
-  state.addEventListener("change", onState);
+  const stopSettings = onChange(() => state.get("settings"), () => {
+    syncMode();
+    if (!answerTA.value.trim()) judge();
+  });
   // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
   // they are, typed while it loaded included.
   const onEngine = () => {
@@ -387,9 +384,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   function dispose() {
     stop();
-    saveSoon.settle();
+    saveNow();
     window.removeEventListener("pagehide", saveNow);
-    state.removeEventListener("change", onState);
+    stopSettings();
     engine.removeEventListener("change", onEngine);
     registry?.removeEventListener("updated", onUpdated);
     share.dispose();

@@ -27,7 +27,7 @@ class Source {
 }
 
 /** @template T */
-class Signal extends Source {
+export class Signal extends Source {
   /** @param {T} v */
   constructor(v) {
     super();
@@ -51,7 +51,7 @@ class Signal extends Source {
 }
 
 /** @template T */
-class Computed extends Source {
+export class Computed extends Source {
   /** @param {() => T} fn */
   constructor(fn) {
     super();
