@@ -152,7 +152,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
 
   /** @type {{name: string, text: string} | null} a dataset chosen before the engine was ready */
   let pending = null;
-  engine.addEventListener("change", () => {
+  onChange(() => engine.status, () => {
     if (!pending) return;
     const p = pending;
     pending = null;

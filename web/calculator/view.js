@@ -10,6 +10,7 @@ import { autoGrow } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { bars, passageLabels } from "../verdict/recall.js";
 import { fmtNum } from "../lib/format.js";
+import { onChange } from "../lib/store.js";
 
 /** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
 export const RECALL_SEEDS = [
@@ -297,7 +298,7 @@ export function mountCalculator(root, { engine, state, evaluators }) {
 
   changed(true);
   check();
-  engine.addEventListener("change", () => {
+  onChange(() => engine.status, () => {
     changed(true);
     check();
   });

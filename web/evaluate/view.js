@@ -370,11 +370,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   });
   // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
   // they are, typed while it loaded included.
-  const onEngine = () => {
+  const stopEngine = onChange(() => engine.status, () => {
     if (engine.rj) runError.textContent = "";
     update();
-  };
-  engine.addEventListener("change", onEngine);
+  });
   // The user's evaluator's example is its editor's sample, saved as it is typed.
   /** @param {any} e */
   const onUpdated = (e) => {
@@ -387,7 +386,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     saveNow();
     window.removeEventListener("pagehide", saveNow);
     stopSettings();
-    engine.removeEventListener("change", onEngine);
+    stopEngine();
     registry?.removeEventListener("updated", onUpdated);
     share.dispose();
   }
