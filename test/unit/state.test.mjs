@@ -1,11 +1,11 @@
 // The page's state (web/shell/state.js) as the views use it: each field a signal, values never
-// changed in place, saved to localStorage; and Evaluate's drafts (web/evaluate/drafts.js), the
+// changed in place, saved to localStorage; and Evaluate's drafts (web/evaluate/viewstate.js), the
 // forms and answers typed, kept in the state as copies.
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { effect, onChange } from "../../web/lib/store.js";
 import { State } from "../../web/shell/state.js";
-import { Drafts } from "../../web/evaluate/drafts.js";
+import { Drafts } from "../../web/evaluate/viewstate.js";
 
 /** a localStorage in memory, as window.localStorage */
 function memoryStorage() {

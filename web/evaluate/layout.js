@@ -85,7 +85,7 @@ export function drawSkeleton(root, promptView, adopt, on) {
     ),
   );
   focused?.focus(); // moved into the view drawn now, which blurred it
-  return { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
+  return { root, promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
 }
 
 /**

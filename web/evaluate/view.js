@@ -18,8 +18,8 @@ import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { pageRegistry } from "../custom/registry.js";
 import { mountShare } from "./sharing.js";
-import { Drafts } from "./drafts.js";
-import { onChange } from "../lib/store.js";
+import { viewState } from "./viewstate.js";
+import { effect, onChange, batch } from "../lib/store.js";
 
 // What shows a verdict and what makes calls are not needed to draw the view: they are outside the
 // first paint's module graph, which they would only make larger, and are imported once app.js runs
@@ -65,48 +65,41 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   if (boot) boot.picked = "";
   const adopted = adoptablePicker(root, evaluators);
   if (!byID.has(state.get("evaluator"))) state.set({ evaluator: evaluators[0].id });
-  // What is typed is the view's own (drafts.js), kept in the state a moment after the last keystroke.
-  const drafts = new Drafts(state);
+  // The view's state (viewstate.js), which its parts read and set and the effects below draw.
+  const view = viewState(state, byID.get(state.get("evaluator")));
+  const { drafts } = view;
+  // What is typed is the view's own (drafts), kept in the state a moment after the last keystroke.
   const saveSoon = debounce(() => drafts.keep(), 400);
   // A page left (a reload, a closed tab) within the wait keeps the last keystrokes too.
   const saveNow = () => saveSoon.flush();
   window.addEventListener("pagehide", saveNow);
 
-  let ev = byID.get(state.get("evaluator"));
-  /** @type {any} the last successful rj.render result */
-  let rendered = null;
   /** @type {any} */
   let renderError = null;
-  /** @type {{ctl: AbortController} | null} while a call is in flight */
-  let running = null;
-  /** @type {import("./judgecall.js").JudgeCall | null} */
-  let lastCall = null;
-  /** @type {import("../verdict/failed.js").RunOutcome | null} how the last Run ended without a whole answer, told in the verdict panel */
-  let outcome = null;
   // A share link's verdict is brought into view again once it is drawn (the engine may still be
   // loading when the link is read, and the cards above it grow as it does).
   let revealPending = false;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, adopted, {
+  const els = drawSkeleton(root, promptView, adopted, {
     onExample: () => loadExample(),
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { drafts.setAnswer(ev, answerTA.value); lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
+    onAnswer: () => {
+      drafts.setAnswer(view.ev.value, answerTA.value);
+      forgetLastRun();
+      revealPending = false;
+      saveSoon();
+      judgeSoon();
+    },
   });
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = els;
 
   // ---- sharing: a link, a report (sharing.js) --------------------------------------------
   const share = mountShare({
-    root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
-    ev: () => ev,
-    running: () => !!running,
-    rendered: () => currentRender(),
-    model: () => (lastCall ? lastCall.model : ""),
-    inputs: () => inputs(),
-    rawForm: () => rawForm(),
-    drafts, select, stop, clearForm, drawForm,
+    view, els, engine, state, registry, byID, currentRender, select, stop, clearForm, drawForm,
     addPick: (e) => addPick(e),
     revealVerdict: (verdictToCome) => {
       revealVerdict();
@@ -115,14 +108,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   });
 
   // ---- evaluator picker --------------------------------------------------------------------
-  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => ev.id, onSelect: (id) => select(id) });
+  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => view.ev.value.id, onSelect: (id) => select(id) });
 
   /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
     stop();
     revealPending = false;
-    ev = byID.get(id);
+    const ev = (view.ev.value = byID.get(id));
     if (!ev.fromLink) state.set({ evaluator: id });
     picker.querySelector(`input[value="${id}"]`).checked = true;
     drawForm();
@@ -131,31 +124,37 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // rawForm is the evaluator's form values; a first visit starts from its declared example, so
   // the page shows a whole prompt at once instead of an empty form.
   function rawForm() {
+    const ev = view.ev.value;
     if (!drafts.form(ev)) drafts.setForm(ev, fromInputs(ev, (ev.example && ev.example.inputs) || {}));
     return drafts.form(ev);
   }
 
-  let epoch = 0; // bumped whenever the form is redrawn for other inputs; a run is only for its epoch
   function drawForm() {
-    epoch++;
+    const ev = view.ev.value;
+    view.epoch.value++;
     desc.textContent = ev.description || "";
     syncExample();
     share.drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
     answerTA.value = drafts.answer(ev);
     requestAnimationFrame(() => autoGrow(answerTA));
-    lastCall = null;
-    outcome = null;
+    forgetLastRun();
     runError.textContent = "";
     runStatus.textContent = "";
-    drawUsage();
-    syncMode();
     update();
+  }
+
+  // forgetLastRun: the usage line and how the last Run ended go once the answer or the inputs change.
+  function forgetLastRun() {
+    batch(() => {
+      view.lastCall.value = null;
+      view.outcome.value = null;
+    });
   }
 
   function onFormChange() {
     revealPending = false; // the user is at work on the form: nothing pulls the page away from it
-    drafts.touch(ev);
+    drafts.touch(view.ev.value);
     saveSoon();
     updateSoon();
   }
@@ -163,11 +162,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // An evaluator of the user's without an example (a new one) has none to load. Its example is
   // its editor's sample, which can change while this view is open (registry "updated").
   function syncExample() {
-    exampleBtn.disabled = !hasExample(ev);
+    exampleBtn.disabled = !hasExample(view.ev.value);
     exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
   }
 
   function loadExample() {
+    const ev = view.ev.value;
     const ex = ev.example;
     if (!hasExample(ev)) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
@@ -179,6 +179,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   function clearForm() {
+    const ev = view.ev.value;
     stop();
     drafts.setForm(ev, fromInputs(ev, {}));
     drafts.setAnswer(ev, "");
@@ -189,29 +190,31 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   // ---- rendering the prompt -----------------------------------------------------------------
   function inputs() {
-    return toInputs(ev, rawForm());
+    return toInputs(view.ev.value, rawForm());
   }
 
   function update() {
+    const ev = view.ev.value;
     const inp = inputs();
     form.clearErrors();
     replace(promptMsgs);
     renderError = null;
     const rj = engine.rj;
     if (!rj) {
-      rendered = null;
+      view.rendered.value = null;
       promptMsgs.append(h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "The prompt appears") }));
       promptView.draw(null, ev.inputs.map((i) => i.name));
-      syncMode();
       judge();
       return;
     }
+    /** @type {any} */
+    let rendered = null;
     try {
       rendered = rj.render(ev.id, inp);
     } catch (e) {
-      rendered = null;
       renderError = e;
     }
+    view.rendered.value = rendered;
     if (renderError) {
       const missing = missingRequired(ev, inp);
       const fieldName = fieldOf(renderError);
@@ -232,7 +235,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       }
     }
     promptView.draw(rendered, ev.inputs.map((i) => i.name));
-    syncMode();
     judge();
   }
   const updateSoon = debounce(update, 120);
@@ -242,21 +244,22 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // renders the form first, so that it never acts on the inputs before the last edit.
   function currentRender() {
     updateSoon.settle();
-    return rendered;
+    return view.rendered.value;
   }
 
   // fieldOf finds which input a check or an error is about, so it can be shown next to that
   // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
     const name = err && (err.input || (err.kind === "input" ? err.subject : ""));
-    return name && ev.inputs.some((i) => i.name === name) ? name : null;
+    return name && view.ev.value.inputs.some((i) => i.name === name) ? name : null;
   }
 
 
   // ---- verdict --------------------------------------------------------------------------------
   function judge() {
     const answer = answerTA.value;
-    if (running) {
+    const outcome = view.outcome.value;
+    if (view.running.value) {
       replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
       return;
     }
@@ -290,6 +293,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     const { renderVerdict, checksView } = verdicts;
+    const ev = view.ev.value;
     const inp = inputs();
     let v;
     try {
@@ -318,12 +322,15 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   // ---- running ----------------------------------------------------------------------------------
+  // The Run button and the answer box's words, drawn again when where calls go, the engine, the
+  // render or the call in flight changes.
   function syncMode() {
+    const running = view.running.value;
     const ep = state.endpoint();
     const manual = ep.mode === "manual";
     const loading = !engine.rj;
     runBtn.textContent = running ? "Running…" : loading ? (engine.status === "failed" ? "The judge engine did not load" : "Loading the judge engine…") : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
-    runBtn.disabled = !!running || !rendered;
+    runBtn.disabled = !!running || !view.rendered.value;
     // Tests and styles tell the engine-loading state apart from inputs that cannot be rendered.
     runBtn.dataset.engine = engine.status;
     runBtn.setAttribute("aria-busy", String(engine.status === "loading"));
@@ -333,7 +340,9 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       : `Calls go ${ep.label.replace(/^via /, "via ")}, model ${state.get("settings").model || "(none set)"}.`;
   }
 
+  // The last call's usage line, drawn again when it changes.
   function drawUsage() {
+    const lastCall = view.lastCall.value;
     if (!lastCall) {
       replace(usageEl);
       return;
@@ -345,39 +354,34 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // run runs the prompt (runbutton.js): copied in manual mode, otherwise asked of the model.
   const run = async () => {
     if (!evaluaterun) await loadResultModules();
-    return /** @type {typeof import("./runbutton.js")} */ (evaluaterun).runJudge({
-      root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
-      ev: () => ev,
-      epoch: () => epoch,
-      rendered: () => currentRender(),
-      running: () => !!running,
-      setRunning: (r) => { running = r; },
-      setLastCall: (c) => { lastCall = c; },
-      setOutcome: (o) => { outcome = o; },
-      revealVerdict,
-      drafts, drawUsage, syncMode, judge,
-    });
+    return /** @type {typeof import("./runbutton.js")} */ (evaluaterun).runJudge({ view, els, engine, state, promptView, currentRender, revealVerdict });
   };
 
   function stop() {
-    if (running) running.ctl.abort();
+    view.running.peek()?.ctl.abort();
   }
 
-  // ---- keyboard, state and the engine -----------------------------------------------------------
-  const stopSettings = onChange(() => state.get("settings"), () => {
-    syncMode();
-    if (!answerTA.value.trim()) judge();
-  });
-  // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
-  // they are, typed while it loaded included.
-  const stopEngine = onChange(() => engine.status, () => {
-    if (engine.rj) runError.textContent = "";
-    update();
-  });
+  // ---- what the view draws from its state, the page's state and the engine ----------------------
+  // Each is disposed with the view.
+  const effects = [
+    effect(syncMode),
+    effect(drawUsage),
+    // A call went out (the judge is answering) or ended (its verdict, or how it ended).
+    onChange(() => view.running.value, () => judge()),
+    onChange(() => state.get("settings"), () => {
+      if (!answerTA.value.trim()) judge();
+    }),
+    // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
+    // they are, typed while it loaded included.
+    onChange(() => engine.status, () => {
+      if (engine.rj) runError.textContent = "";
+      update();
+    }),
+  ];
   // The user's evaluator's example is its editor's sample, saved as it is typed.
   /** @param {any} e */
   const onUpdated = (e) => {
-    if (e.detail.id === ev.id) syncExample();
+    if (e.detail.id === view.ev.value.id) syncExample();
   };
   registry?.addEventListener("updated", onUpdated);
 
@@ -385,8 +389,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     stop();
     saveNow();
     window.removeEventListener("pagehide", saveNow);
-    stopSettings();
-    stopEngine();
+    for (const dispose of effects) dispose();
     registry?.removeEventListener("updated", onUpdated);
     share.dispose();
   }

@@ -1,8 +1,38 @@
-// drafts.js: the forms and answers the Evaluate view (view.js) works on. What the user types
-// changes the view's own copy in place (lib/form.js buildForm changes a form's values as they are
-// typed), never the page's state, whose values are never changed in place (shell/state.js): keep()
-// puts a copy of what changed in the state, which saves it. A share link's evaluator keeps its form
-// and answer in its description's own draft (custom/registry.js forLink), never in the state.
+// viewstate.js: the Evaluate view's state (view.js), which its parts (runbutton.js, sharing.js)
+// read and set and the view draws from in effects (lib/store.js): the evaluator shown, its render,
+// the call in flight and how the last one ended; and the forms and answers it works on (Drafts).
+
+import { signal } from "../lib/store.js";
+
+/**
+ * viewState is a new Evaluate view's state, showing evaluator ev.
+ * @param {import("../shell/state.js").State} state @param {any} ev
+ */
+export function viewState(state, ev) {
+  return {
+    /** the evaluator shown */
+    ev: signal(ev),
+    /** bumped whenever the form is drawn for other inputs: a run is only for its epoch */
+    epoch: signal(0),
+    /** @type {import("../lib/store.js").Signal<any>} the last successful rj.render of the form, or null */
+    rendered: signal(null),
+    /** @type {import("../lib/store.js").Signal<{ctl: AbortController} | null>} the call in flight */
+    running: signal(/** @type {{ctl: AbortController} | null} */ (null)),
+    /** @type {import("../lib/store.js").Signal<import("./judgecall.js").JudgeCall | null>} what the last call reported, for the usage line */
+    lastCall: signal(/** @type {import("./judgecall.js").JudgeCall | null} */ (null)),
+    /** @type {import("../lib/store.js").Signal<import("../verdict/failed.js").RunOutcome | null>} how the last Run ended without a whole answer, told in the verdict panel */
+    outcome: signal(/** @type {import("../verdict/failed.js").RunOutcome | null} */ (null)),
+    drafts: new Drafts(state),
+  };
+}
+
+/** @typedef {ReturnType<typeof viewState>} ViewState */
+
+// Drafts are the forms and answers the view works on. What the user types changes the view's
+// own copy in place (lib/form.js buildForm changes a form's values as they are typed), never the
+// page's state, whose values are never changed in place (shell/state.js): keep() puts a copy of
+// what changed in the state, which saves it. A share link's evaluator keeps its form and answer in
+// its description's own draft (custom/registry.js forLink), never in the state.
 
 /** Drafts are the Evaluate view's forms and answers, by evaluator. */
 export class Drafts {
