@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT, fitsKind, exampleOfSample, hasExampleIn, removeField } from "../../web/custom/specedit.js";
 import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/evaluatorstore.js";
+import { onChange } from "../../web/lib/store.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
   assert.equal(freeId("My Judge!", []), "my-judge");
@@ -193,7 +194,7 @@ test("registry: stored evaluators are listed before the engine, defined when it 
   assert.deepEqual(reg.all().map((e) => e.id), ["answer-grounding", a.id, b.id], "before the engine: as they were saved");
   const desc = reg.get(a.id);
   let changes = 0;
-  reg.addEventListener("change", () => changes++);
+  onChange(() => reg.listed.value, () => changes++);
 
   const rj = fakeEngine(BUILTINS);
   reg.attach(rj);

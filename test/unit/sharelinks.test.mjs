@@ -15,6 +15,7 @@ import { encodeShare, SHARE_ERRORS } from "../../web/share/codec.js";
 import { readLink, linkEvaluator, linkId, openLink, saveLinked, canonical } from "../../web/share/links.js";
 import { EvaluatorRegistry } from "../../web/custom/registry.js";
 import { MemoryStore } from "../../web/custom/evaluatorstore.js";
+import { onChange } from "../../web/lib/store.js";
 
 const rj = await api();
 const starter = JSON.parse(readFileSync(new URL("../../web/starters/answer-relevance.json", import.meta.url), "utf8"));
@@ -113,7 +114,7 @@ test("Save adds the link's evaluator to the user's, under its own id, or a new o
     const { shared: s, found } = await opened(p);
     let told = "";
     const heard = [];
-    p.registry.addEventListener("change", () => heard.push(told));
+    onChange(() => p.registry.listed.value, () => heard.push(told));
     const id = await saveLinked(p.registry, found.ev, { inputs: s.inputs, answer: s.answer }, (x) => (told = x));
     assert.equal(id, want);
     assert.deepEqual(heard, [want], "the views are told once, after the page has heard the id");

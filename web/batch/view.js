@@ -85,7 +85,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const checkupRun = mountCheckupRun({ rj, controller, renderVerdict });
   const position = mountPosition({ rj, controller });
   runsList.card.append(comparison.el);
-  registry?.addEventListener("change", () => {
+  if (registry) onChange(() => registry.listed.value, () => {
     const list = registry.all();
     byID.clear();
     for (const e of list) byID.set(e.id, e);

@@ -223,7 +223,7 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
     ctx.drawFrom();
     if (ctx.cur) check();
   });
-  registry.addEventListener("change", () => ctx.drawList());
+  onChange(() => registry.listed.value, () => ctx.drawList());
   // Leaving the page (or its tab) right after typing: what was typed is stored now.
   window.addEventListener("pagehide", flush);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flush());

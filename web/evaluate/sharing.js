@@ -10,28 +10,26 @@ import { h, replace, copyText } from "../lib/dom.js";
 import { fromInputs, toInputs } from "../lib/form.js";
 import { fmtInt } from "../lib/format.js";
 
-/** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
-let savedNote = "";
-
 /** SHARE_HASH tells a share link's fragment (share/codec.js isShareFragment, without loading it). */
 const SHARE_HASH = /^#rj\d+\./;
 
 /**
  * mountShare adds the share row under the verdict and the link note over the form, and opens the
  * share link the page was opened on (read at once: the page replaces a fragment that names no view
- * with the view's name) or pasted later. It reads the view's state (viewstate.js) and elements,
+ * with the view's name) or pasted later. note is the page's word to the next Evaluate view drawn
+ * (a link's evaluator was just saved). It reads the view's state (viewstate.js) and elements,
  * and acts through the view's own actions: select an evaluator, stop a call, clear or draw the
  * form, add an evaluator to the picker, bring the verdict into view (and again once its verdict is
  * drawn, when one is to come). drawLinkNote is for the view's drawForm; start is called once the
  * view's form is drawn; dispose stops listening for links.
  * @param {{view: import("./viewstate.js").ViewState, els: ReturnType<typeof import("./layout.js").drawSkeleton>,
  *   engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State,
- *   registry: import("../custom/registry.js").EvaluatorRegistry|null, byID: Map<string, any>, currentRender: () => any,
+ *   registry: import("../custom/registry.js").EvaluatorRegistry|null, byID: Map<string, any>, note: import("../lib/store.js").Signal<string>, currentRender: () => any,
  *   select: (id: string) => void, stop: () => void, clearForm: () => void, drawForm: () => void, addPick: (e: any) => void,
  *   revealVerdict: (verdictToCome: boolean) => void}} o
  */
 export function mountShare(o) {
-  const { view, engine, state, registry, byID } = o;
+  const { view, engine, state, registry, byID, note } = o;
   const { root, verdictEl, desc, runStatus, answerTA } = o.els;
   const { drafts } = view;
   /** inputs are the form's inputs, as the API takes them. */
@@ -168,13 +166,13 @@ export function mountShare(o) {
       const id = await saveLinked(registry, linked, sample, (id) => {
         // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
         state.set({ forms: { ...state.get("forms"), [id]: raw }, answers: { ...state.get("answers"), [id]: sample.answer }, evaluator: id });
-        savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
+        note.value = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
       });
-      if (!savedNote) return; // the view drawn again with it has said so
-      savedNote = "";
+      if (!note.peek()) return; // the view drawn again with it has said so
+      note.value = "";
       say(`Saved to My evaluators as "${id}".`);
     } catch (e) {
-      savedNote = "";
+      note.value = "";
       // The registry draws Evaluate again as it saves: said in the view shown now.
       const status = root.querySelector('[data-ref="share-status"]') || shareStatus;
       replace(status, h("span", { class: "msg-error", text: "✗ The evaluator could not be saved in this browser: " + (e instanceof Error ? e.message : String(e)) }));
@@ -190,9 +188,9 @@ export function mountShare(o) {
 
   // start says what the view drawn before this one left to say, and opens the page's link.
   function start() {
-    if (savedNote) {
-      replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: savedNote }));
-      savedNote = "";
+    if (note.peek()) {
+      replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: note.peek() }));
+      note.value = "";
     }
     if (sharedHash) openShared(sharedHash);
   }

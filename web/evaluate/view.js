@@ -16,10 +16,9 @@ import { adoptablePicker, fillPicker } from "./picker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "../lib/form.js";
 import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
-import { pageRegistry } from "../custom/registry.js";
 import { mountShare } from "./sharing.js";
 import { viewState } from "./viewstate.js";
-import { effect, onChange, batch } from "../lib/store.js";
+import { effect, onChange, batch, untracked } from "../lib/store.js";
 
 // What shows a verdict and what makes calls are not needed to draw the view: they are outside the
 // first paint's module graph, which they would only make larger, and are imported once app.js runs
@@ -52,10 +51,12 @@ export async function loadResultModules() {
  * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
  * engine.
  * @param {HTMLElement} root
- * registry (the page's, when not given) holds the evaluators opened from share links, shown too.
- * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry?: import("../custom/registry.js").EvaluatorRegistry|null}} ctx
+ * registry (the page's) holds the evaluators opened from share links, shown too; note is the page's
+ * word to the next Evaluate view drawn (sharing.js: a link's evaluator was saved).
+ * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry: import("../custom/registry.js").EvaluatorRegistry|null,
+ *   note: import("../lib/store.js").Signal<string>}} ctx
  */
-export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
+export function mountEvaluate(root, { evaluators: described, engine, state, registry, note }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
@@ -99,7 +100,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
   // ---- sharing: a link, a report (sharing.js) --------------------------------------------
   const share = mountShare({
-    view, els, engine, state, registry, byID, currentRender, select, stop, clearForm, drawForm,
+    view, els, engine, state, registry, byID, note, currentRender, select, stop, clearForm, drawForm,
     addPick: (e) => addPick(e),
     revealVerdict: (verdictToCome) => {
       revealVerdict();
@@ -133,7 +134,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     const ev = view.ev.value;
     view.epoch.value++;
     desc.textContent = ev.description || "";
-    syncExample();
     share.drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
     answerTA.value = drafts.answer(ev);
@@ -160,7 +160,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   // An evaluator of the user's without an example (a new one) has none to load. Its example is
-  // its editor's sample, which can change while this view is open (registry "updated").
+  // its editor's sample, which can change while this view is open (registry.revised).
   function syncExample() {
     exampleBtn.disabled = !hasExample(view.ev.value);
     exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
@@ -365,6 +365,11 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // Each is disposed with the view.
   const effects = [
     effect(syncMode),
+    // The evaluator shown, or its example (its editor's sample, saved as it is typed), changed.
+    effect(() => {
+      registry?.revised(view.ev.value.id).value;
+      untracked(syncExample);
+    }),
     effect(drawUsage),
     // A call went out (the judge is answering) or ended (its verdict, or how it ended).
     onChange(() => view.running.value, () => judge()),
@@ -378,19 +383,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       update();
     }),
   ];
-  // The user's evaluator's example is its editor's sample, saved as it is typed.
-  /** @param {any} e */
-  const onUpdated = (e) => {
-    if (e.detail.id === view.ev.value.id) syncExample();
-  };
-  registry?.addEventListener("updated", onUpdated);
 
   function dispose() {
     stop();
     saveNow();
     window.removeEventListener("pagehide", saveNow);
     for (const dispose of effects) dispose();
-    registry?.removeEventListener("updated", onUpdated);
     share.dispose();
   }
 
