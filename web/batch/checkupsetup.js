@@ -188,7 +188,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
 
   onChange(() => [state.get("checkup"), state.get("batch")], () => refresh());
   onChange(() => state.get("settings"), () => drawPlan());
-  controller.addEventListener("open", () => (card.open = false));
+  onChange(() => controller.opened.value, (opened) => opened && (card.open = false));
   card.addEventListener("toggle", () => card.open && refresh());
 
   return { card, refresh };
