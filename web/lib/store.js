@@ -1,7 +1,7 @@
 // store.js: the page's one way to hold state and be told of changes (docs/ARCHITECTURE.md, "How
-// state flows"): signals, computed values and effects, with @preact/signals-core's API. What a
-// batch (or a running effect) changes is told once, when it ends, and never half done: effects run
-// after the last write, with computed values that agree with it.
+// state flows"): signals, computed values and effects as @preact/signals-core has them, and
+// onChange. What a batch (or a running effect) changes is told once, when it ends, and never half
+// done: effects run after the last write, with computed values that agree with it.
 
 /** @typedef {Computed<any> | Effect} Observer */
 
