@@ -3,7 +3,6 @@
 // the view's state (viewstate.js: the call in flight, what it reported, how it ended), which the
 // view draws from.
 
-import { h, replace } from "../lib/dom.js";
 import { autoGrow } from "../lib/form.js";
 import { batch } from "../lib/store.js";
 import { askJudge } from "./judgecall.js";
@@ -93,10 +92,9 @@ export async function runJudge(o) {
         runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
         if (!got) view.outcome.value = { kind: "stopped" };
       } else {
-        // Said next to Run, and in the verdict panel (drawn once the call is no longer in
-        // flight), where the verdict was awaited.
+        // Said once, in the verdict panel (drawn once the call is no longer in flight), where the
+        // verdict was awaited; Run has a pointer to it while it is off screen (view.js).
         runStatus.textContent = "";
-        replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
         view.outcome.value = { kind: "failed", error: err };
         failed = true;
       }

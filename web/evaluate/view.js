@@ -18,6 +18,7 @@ import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { mountShare } from "./sharing.js";
 import { viewState } from "./viewstate.js";
+import { drawRunBar } from "./runbar.js";
 import { effect, onChange, batch, untracked } from "../lib/store.js";
 
 // What shows a verdict and what makes calls are not needed to draw the view: they are outside the
@@ -88,6 +89,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
+    onPointer: () => revealVerdict(),
     onAnswer: () => {
       drafts.setAnswer(view.ev.value, answerTA.value);
       forgetLastRun();
@@ -96,7 +98,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       judgeSoon();
     },
   });
-  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = els;
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runStatus, runError, verdictEl, answerTA } = els;
 
   // ---- sharing: a link, a report (sharing.js) --------------------------------------------
   const share = mountShare({
@@ -322,35 +324,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   // ---- running ----------------------------------------------------------------------------------
-  // The Run button and the answer box's words, drawn again when where calls go, the engine, the
-  // render or the call in flight changes.
-  function syncMode() {
-    const running = view.running.value;
-    const ep = state.endpoint();
-    const manual = ep.mode === "manual";
-    const loading = !engine.rj;
-    runBtn.textContent = running ? "Running…" : loading ? (engine.status === "failed" ? "The judge engine did not load" : "Loading the judge engine…") : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
-    runBtn.disabled = !!running || !view.rendered.value;
-    // Tests and styles tell the engine-loading state apart from inputs that cannot be rendered.
-    runBtn.dataset.engine = engine.status;
-    runBtn.setAttribute("aria-busy", String(engine.status === "loading"));
-    answerTA.placeholder = manual ? "Paste the judge's answer here: the verdict updates as you paste." : "The model's answer streams in here. You can also paste or edit an answer.";
-    answerHint.textContent = manual
-      ? "Manual mode: no calls are made. Paste any chat tool's answer."
-      : `Calls go ${ep.label.replace(/^via /, "via ")}, model ${state.get("settings").model || "(none set)"}.`;
-  }
-
-  // The last call's usage line, drawn again when it changes.
-  function drawUsage() {
-    const lastCall = view.lastCall.value;
-    if (!lastCall) {
-      replace(usageEl);
-      return;
-    }
-    if (!judgecall) return; // a call was made: its module is in
-    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: judgecall.usageLine(lastCall) }));
-  }
-
   // run runs the prompt (runbutton.js): copied in manual mode, otherwise asked of the model.
   const run = async () => {
     if (!evaluaterun) await loadResultModules();
@@ -364,13 +337,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // ---- what the view draws from its state, the page's state and the engine ----------------------
   // Each is disposed with the view.
   const effects = [
-    effect(syncMode),
+    // The Run button, the answer box's words, the usage line, the pointer to a failed call (runbar.js).
+    drawRunBar({ view, els, engine, state, usageLine: (call) => (judgecall ? judgecall.usageLine(call) : null) }),
     // The evaluator shown, or its example (its editor's sample, saved as it is typed), changed.
     effect(() => {
       registry?.revised(view.ev.value.id).value;
       untracked(syncExample);
     }),
-    effect(drawUsage),
     // A call went out (the judge is answering) or ended (its verdict, or how it ended).
     onChange(() => view.running.value, () => judge()),
     onChange(() => state.get("settings"), () => {

@@ -22,6 +22,8 @@ export function viewState(state, ev) {
     lastCall: signal(/** @type {import("./judgecall.js").JudgeCall | null} */ (null)),
     /** @type {import("../lib/store.js").Signal<import("../verdict/failed.js").RunOutcome | null>} how the last Run ended without a whole answer, told in the verdict panel */
     outcome: signal(/** @type {import("../verdict/failed.js").RunOutcome | null} */ (null)),
+    /** whether the verdict panel is on screen (view.js watches it): a failed call points to it from Run when not */
+    verdictInView: signal(true),
     drafts: new Drafts(state),
   };
 }
