@@ -14,6 +14,7 @@
 import { openCustomStore, MemoryStore } from "./evaluatorstore.js";
 import { describe, hasExampleIn } from "./specedit.js";
 import { signal } from "../lib/store.js";
+import { sameJudging } from "./specsame.js";
 
 /** @typedef {import("./evaluatorstore.js").EvaluatorRecord & {ok?: boolean, error?: any, problems?: any[]}} Rec */
 
@@ -282,8 +283,9 @@ export class EvaluatorRegistry {
    * evaluator records its full definition (run.evaluatorSpec), and is judged with that one, even
    * when the evaluator is edited while the run goes or deleted since: the recorded definition is
    * defined in the engine under the run's own id (run ids are valid evaluator ids, and unique),
-   * never listed as an evaluator. state says how the evaluator stands now: "current" (as the run
-   * recorded it), "edited" or "deleted". A run of a built-in gets the built-in.
+   * never listed as an evaluator. state says how the evaluator stands now: "current" (judging as
+   * the run recorded it: its title or example may have changed), "edited" or "deleted". A run of
+   * a built-in gets the built-in.
    * @param {{id: string, evaluator: string, evaluatorSpec?: any}} run
    * @returns {any|null} a description, or null when there is none
    */
@@ -292,7 +294,8 @@ export class EvaluatorRegistry {
     const spec = run.evaluatorSpec;
     if (!spec) return current || null;
     const rec = this.records.get(run.evaluator);
-    const state = !rec ? "deleted" : JSON.stringify(rec.spec) === JSON.stringify(spec) ? "current" : "edited";
+    // Edited: what decides its prompts or verdicts changed (specsame.js), not its title or example.
+    const state = !rec ? "deleted" : sameJudging(rec.spec, spec) ? "current" : "edited";
     const snapshot = { ...spec, id: run.id };
     const d = describe(snapshot);
     const title = state === "current" ? spec.title || spec.id : `${spec.title || spec.id} (as this run used it)`;
