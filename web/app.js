@@ -18,6 +18,7 @@ import { mountSettings } from "./shell/settings.js";
 import { mountViewsMenu } from "./shell/viewsmenu.js";
 import { mountEvaluate, loadResultModules } from "./evaluate/view.js";
 import { EvaluatorRegistry } from "./custom/registry.js";
+import { signal, onChange } from "./lib/store.js";
 
 const VIEWS = ["evaluate", "batch", "calculator", "custom"];
 
@@ -108,7 +109,9 @@ async function main() {
 
   mountSettings(doc, state);
   const viewsMenu = mountViewsMenu(doc);
-  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry });
+  // What an Evaluate view says to the one drawn after it (a share link's evaluator was saved).
+  const note = signal("");
+  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
   /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
@@ -122,9 +125,9 @@ async function main() {
     evaluateStale = false;
     evaluators = registry.all();
     evaluate.dispose();
-    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
   };
-  registry.addEventListener("change", () => {
+  onChange(() => registry.listed.value, () => {
     if (state.get("view") === "evaluate") redrawEvaluate();
     else evaluateStale = true;
   });
@@ -135,8 +138,9 @@ async function main() {
     evaluate.addEvaluators(evaluators);
   });
   // "Use in Evaluate" in My evaluators.
-  registry.addEventListener("use", (e) => {
-    const id = /** @type {CustomEvent} */ (e).detail.id;
+  onChange(() => registry.asked.value, (asked) => {
+    if (!asked) return;
+    const id = asked.id;
     if (evaluateStale) redrawEvaluate();
     if (evaluators.some((x) => x.id === id)) evaluate.select(id);
     show("evaluate", { focus: true });
@@ -224,7 +228,7 @@ async function main() {
     registry.setBuiltins(engineBuiltins);
     evaluators = registry.all();
     evaluate.dispose();
-    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state });
+    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
     if (calculatorMounted) {
       calculatorMounted = false;
       replace(ref(doc, "view-calculator"));

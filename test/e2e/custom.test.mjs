@@ -198,6 +198,10 @@ test("an evaluator from scratch: error under its line, fixed, verdict, Evaluate,
   await page.waitForSelector(`[data-ref="batch-runs"] tr[data-run="${runId}"]`);
   assert.match(await text(page, `[data-ref="batch-runs"] tr[data-run="${runId}"]`), /tone-check/);
   assert.equal(await fitsPhone(page), 0, "the runs list on a phone");
+  // Its example, saved since the run, judges nothing: the run's evaluator is still the current one.
+  await page.locator(`[data-ref="batch-runs"] tr[data-run="${runId}"] [data-ref="batch-open-run"]`).click();
+  await page.waitForFunction((id) => document.querySelector('[data-ref="batch-run-card"]')?.dataset.runId === id && document.querySelector('[data-ref="batch-used-evaluator"]'), runId);
+  assert.equal(await page.getAttribute('[data-ref="batch-used-evaluator"]', "data-state"), "current", "an example saved is no edit of the evaluator");
 
   // ---- drawn before the engine is ready: the wasm held back, the evaluator is in Evaluate's
   // picker and in its editor at once, and the editor checks it once the engine is there

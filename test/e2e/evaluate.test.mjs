@@ -22,8 +22,9 @@ async function runExample(page, id) {
   await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
   await page.click('[data-ref="run"]');
   // The run is over when the Stop button hides again and a verdict (or an error) is shown.
-  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && (document.querySelector('[data-ref="verdict-view"]') || document.querySelector('[data-ref="run-error"]').textContent));
+  await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && (document.querySelector('[data-ref="verdict-view"]') || document.querySelector('[data-ref="call-failed"]') || document.querySelector('[data-ref="run-error"]').textContent));
   assert.equal(await text(page, '[data-ref="run-error"]'), "", "no error");
+  assert.equal(await page.locator('[data-ref="call-failed"]').count(), 0, "no failed call");
   assert.equal(await page.inputValue('[data-ref="answer"]'), EXAMPLES[id].answer, "the streamed answer arrived whole");
   const last = env.fake.requests.filter((r) => r.path === "/chat/completions").at(-1);
   assert.equal(last.auth, "Bearer " + KEY, "the key reached the upstream through the proxy");
@@ -121,30 +122,63 @@ test("manual mode: no calls; copy the prompt, paste an answer, the same verdict"
   assert.equal(env.fake.requests.length, before, "manual mode made no call");
 });
 
-test("401 from the upstream is a clear message next to Run", async () => {
+// failedCall waits for a Run's call to fail and returns what the verdict panel says of it, after
+// checking it is said once: in the panel, not again beside Run.
+async function failedCall(page) {
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="call-failed"]');
+  const msg = await text(page, '[data-ref="call-failed-message"]');
+  assert.equal(await text(page, '[data-ref="run-error"]'), "", "nothing beside Run repeats it");
+  const times = await page.evaluate((m) => document.body.innerText.split(m).length - 1, msg);
+  assert.equal(times, 1, `the error is on the page once: ${msg}`);
+  return msg;
+}
+
+test("401 from the upstream is a clear message, told once, in the verdict panel", async () => {
   const page = await env.page({ settings: proxySettings("judge-401"), key: "sk-wrong" });
   await page.click('[data-ref="example"]');
   await page.click('[data-ref="run"]');
-  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
-  const msg = await text(page, '[data-ref="run-error"]');
+  const msg = await failedCall(page);
   assert.match(msg, /key was refused \(401 Unauthorized\): check the API key in Model settings/);
-  assert.ok(!msg.includes("sk-wrong"), "the key is not echoed");
+  assert.ok(!(await page.evaluate(() => document.body.innerText)).includes("sk-wrong"), "the key is not echoed");
+  // The panel is on screen: Run has no pointer to it.
+  assert.equal(await page.isVisible('[data-ref="run-failed-pointer"]'), false);
 });
 
 test("429 from the upstream says to wait, with the Retry-After time", async () => {
   const page = await env.page({ settings: proxySettings("judge-429"), key: KEY });
   await page.click('[data-ref="example"]');
   await page.keyboard.press("Control+Enter");
-  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
-  assert.match(await text(page, '[data-ref="run-error"]'), /Rate limited .*429.*: wait 7 s and run again/);
+  assert.match(await failedCall(page), /Rate limited .*429.*: wait 7 s and run again/);
 });
 
 test("404 for an unknown model names the model", async () => {
   const page = await env.page({ settings: proxySettings("judge-404"), key: KEY });
   await page.click('[data-ref="example"]');
   await page.click('[data-ref="run"]');
-  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
-  assert.match(await text(page, '[data-ref="run-error"]'), /does not know the model “judge-404” \(404/);
+  assert.match(await failedCall(page), /does not know the model “judge-404” \(404/);
+});
+
+test("on a phone, a failed call brings its verdict panel into view; Run points to it only while it is off screen", async () => {
+  const page = await env.page({ settings: proxySettings("judge-404"), key: KEY });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('[data-ref="example"]');
+  await page.click('[data-ref="run"]');
+  assert.match(await failedCall(page), /does not know the model/);
+  const pointer = page.locator('[data-ref="run-failed-pointer"]');
+  assert.equal(await pointer.isVisible(), false, "the panel was brought into view: no pointer");
+  // Back at Run, the panel is off screen (under the prompt): a short pointer, not the message.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await pointer.waitFor({ state: "visible" });
+  assert.match(await pointer.textContent(), /^✗ The call failed: see why in the verdict/);
+  assert.equal(await text(page, '[data-ref="run-error"]'), "");
+  await pointer.press("Enter");
+  await pointer.waitFor({ state: "hidden" });
+  assert.ok(await page.evaluate(() => { const r = document.querySelector('[data-ref="call-failed"]').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }), "the pointer shows the panel");
+  // A new answer forgets the failed call: no pointer when the panel goes off screen again.
+  await page.fill('[data-ref="answer"]', "Verdict: yes");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => !document.querySelector('[data-ref="call-failed"]'));
+  assert.equal(await pointer.isVisible(), false);
 });
 
 test("Stop cancels a streaming answer and the upstream sees the disconnect", async () => {
@@ -211,15 +245,13 @@ test("500 from the upstream and a CORS refusal in direct mode are clear messages
   const page = await env.page({ settings: proxySettings("judge-500"), key: KEY });
   await page.click('[data-ref="example"]');
   await page.click('[data-ref="run"]');
-  await page.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
-  assert.match(await text(page, '[data-ref="run-error"]'), /model server failed \(500\): try again in a moment/);
+  assert.match(await failedCall(page), /model server failed \(500\): try again in a moment/);
   // The fake upstream sends no CORS headers, like most providers: a direct call is refused.
   const direct = await env.page({ settings: proxySettings("judge-mini", { endpoint: "direct", baseURL: env.fake.url }), key: KEY });
   assert.match(await text(direct, '[data-ref="where"]'), /^direct → 127\.0\.0\.1:\d+$/);
   await direct.click('[data-ref="example"]');
   await direct.click('[data-ref="run"]');
-  await direct.waitForFunction(() => document.querySelector('[data-ref="run-error"]').textContent);
-  assert.match(await text(direct, '[data-ref="run-error"]'), /could not call 127\.0\.0\.1:\d+ directly \(CORS refusal or network error\): use the dev server/);
+  assert.match(await failedCall(direct), /could not call 127\.0\.0\.1:\d+ directly \(CORS refusal or network error\): use the dev server/);
 });
 
 test("list rows can be added, reordered and removed by keyboard, and the prompt follows", async () => {

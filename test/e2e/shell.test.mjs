@@ -206,8 +206,9 @@ test("the shell does not wait for the user's evaluators in IndexedDB: they join 
     await seed.waitForSelector("html[data-ready=true]");
     await seed.evaluate(async (spec) => {
       // The page's own instance of the module: its files are under v/VERSION/ (index.html as served).
-      const { pageRegistry } = await import(new URL("custom/registry.js", document.querySelector('script[type="module"][src$="app.js"]').src).href);
-      await pageRegistry().save({ id: spec.id, spec, sample: { inputs: {} }, answer: "", ok: true, updatedAt: Date.now() });
+      const { openCustomStore } = await import(new URL("custom/evaluatorstore.js", document.querySelector('script[type="module"][src$="app.js"]').src).href);
+      const store = await openCustomStore();
+      await store.put({ id: spec.id, spec, sample: { inputs: {} }, answer: "", ok: true, createdAt: Date.now(), updatedAt: Date.now() });
     }, spec);
     await seed.close();
     const builtins = (await (await fetch(env.serve.url + "/evaluators.json")).json()).map((e) => e.id);

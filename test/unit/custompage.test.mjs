@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { blankSpec, freeId, copyOf, templatesOf, labelOf, syncInputs, cleanInputs, describe, exportFile, readImport, importProblem, lineStarts, sampleOf, sampleValue, errorAt, defaultOutput, OUTPUT_KINDS, EXPORT_FORMAT, fitsKind, exampleOfSample, hasExampleIn, removeField } from "../../web/custom/specedit.js";
 import { EvaluatorRegistry, errorCheck, exampleOf } from "../../web/custom/registry.js";
 import { MemoryStore, openCustomStore } from "../../web/custom/evaluatorstore.js";
+import { onChange } from "../../web/lib/store.js";
+import { judgingOf, sameJudging, canonical } from "../../web/custom/specsame.js";
 
 test("freeId makes a valid id that is not taken; blankSpec and copyOf use it", () => {
   assert.equal(freeId("My Judge!", []), "my-judge");
@@ -193,7 +195,7 @@ test("registry: stored evaluators are listed before the engine, defined when it 
   assert.deepEqual(reg.all().map((e) => e.id), ["answer-grounding", a.id, b.id], "before the engine: as they were saved");
   const desc = reg.get(a.id);
   let changes = 0;
-  reg.addEventListener("change", () => changes++);
+  onChange(() => reg.listed.value, () => changes++);
 
   const rj = fakeEngine(BUILTINS);
   reg.attach(rj);
@@ -248,6 +250,51 @@ test("registry.forRun: a run is shown with the definition it recorded once its e
   await reg.remove(spec.id);
   assert.equal(reg.forRun(run).state, "deleted");
   assert.ok(!reg.all().some((e) => e.id === run.id), "a run's copy is never offered as an evaluator");
+});
+
+test("registry.forRun: an edit of what only shows the evaluator (its example, title, words, labels) is no edit: the run's evaluator is current", async () => {
+  const store = new MemoryStore();
+  const spec = blankSpec();
+  const reg = new EvaluatorRegistry(BUILTINS, store, []);
+  reg.attach(fakeEngine(BUILTINS));
+  await reg.save({ id: spec.id, spec, ok: true, updatedAt: 0 });
+  const run = { id: "run-abc-124", evaluator: spec.id, evaluatorSpec: structuredClone(spec) };
+  const shownOnly = {
+    "its example saved (My evaluators, Save as the example)": { ...spec, example: { inputs: { question: "Q?", answer: "A." }, answer: "yes" } },
+    "its title and description": { ...spec, title: "Renamed", description: "Now described." },
+    "its verdict words": { ...spec, words: { passed: "Correct", failed: "Wrong" } },
+    "its inputs' labels and help": { ...spec, inputs: spec.inputs.map((i) => ({ ...i, label: i.label + "!", help: "Say it." })) },
+    "its fields in another order": Object.fromEntries(Object.entries(spec).reverse()),
+    "defaults written out or left out": { ...spec, dialect: undefined, inputs: spec.inputs.map(({ name, label }) => ({ name, label })) },
+  };
+  for (const [what, now] of Object.entries(shownOnly)) {
+    await reg.save({ id: spec.id, spec: now, ok: true, updatedAt: 0 });
+    assert.equal(reg.forRun(run).state, "current", what);
+  }
+  const judging = {
+    "its prompt": { ...spec, prompt: spec.prompt + " Be strict." },
+    "its reader": { ...spec, output: { kind: "yes-no", pass: "no" } },
+    "its dialect": { ...spec, dialect: "format" },
+    "an input's kind": { ...spec, inputs: [spec.inputs[0], { ...spec.inputs[1], kind: "list" }] },
+    "an input made optional": { ...spec, inputs: [spec.inputs[0], { ...spec.inputs[1], required: false }] },
+    "the input judged": { ...spec, inputs: [{ ...spec.inputs[0], judged: true }, spec.inputs[1]] },
+    "its check-up's right verdicts": { ...spec, checkup: { replaced: false, emptied: false, halved: null } },
+  };
+  for (const [what, now] of Object.entries(judging)) {
+    await reg.save({ id: spec.id, spec: now, ok: true, updatedAt: 0 });
+    assert.equal(reg.forRun(run).state, "edited", what);
+  }
+});
+
+test("specsame: canonical is JSON with keys sorted; judgingOf keeps what judges and any field it does not know", () => {
+  assert.equal(canonical({ b: 1, a: [{ d: undefined, c: null }, undefined] }), '{"a":[{"c":null},null],"b":1}');
+  assert.equal(canonical({ b: 1, a: 2 }), canonical({ a: 2, b: 1 }));
+  const spec = { id: "x", title: "X", prompt: "{{ a }}", inputs: [{ name: "a", label: "A", help: "h" }], output: { kind: "yes-no" }, example: { inputs: {}, answer: "" }, future: 1 };
+  assert.deepEqual(judgingOf(spec), { id: "x", dialect: "jinja", prompt: "{{ a }}", inputs: [{ name: "a", kind: "text", required: true }], output: { kind: "yes-no" }, future: 1 });
+  assert.equal(sameJudging(spec, { ...spec, future: 2 }), false, "a field not known to only show the evaluator counts");
+  assert.equal(sameJudging(spec, { ...spec, id: "y" }), false);
+  assert.equal(sameJudging(null, null), true);
+  assert.equal(sameJudging(spec, null), false);
 });
 
 test("web/custom/starters.json lists every starter of web/starters once, each a definition (a JSON object)", () => {

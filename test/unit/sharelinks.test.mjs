@@ -12,9 +12,11 @@ import { readFileSync } from "node:fs";
 
 import { api } from "./rj.mjs";
 import { encodeShare, SHARE_ERRORS } from "../../web/share/codec.js";
-import { readLink, linkEvaluator, linkId, openLink, saveLinked, canonical } from "../../web/share/links.js";
+import { readLink, linkEvaluator, linkId, openLink, saveLinked } from "../../web/share/links.js";
+import { canonical } from "../../web/custom/specsame.js";
 import { EvaluatorRegistry } from "../../web/custom/registry.js";
 import { MemoryStore } from "../../web/custom/evaluatorstore.js";
+import { onChange } from "../../web/lib/store.js";
 
 const rj = await api();
 const starter = JSON.parse(readFileSync(new URL("../../web/starters/answer-relevance.json", import.meta.url), "utf8"));
@@ -54,6 +56,14 @@ test("a link's custom evaluator that the user has, same definition, is the user'
   const reordered = Object.fromEntries(Object.entries(starter).reverse());
   assert.equal(canonical(reordered), canonical(starter));
   assert.equal((await opened(p, { ...shared, spec: reordered })).found.own, "same");
+});
+
+test("a link's custom evaluator that the user has with another example or title only is the user's: it judges alike", async () => {
+  const p = await page([{ ...starter, title: "My answer relevance", example: { inputs: { question: "Other?", answer: "Other." }, answer: "Verdict: relevant" } }]);
+  const { found } = await opened(p);
+  assert.equal(found.own, "same");
+  assert.equal(found.ev, p.byID.get("answer-relevance"));
+  assert.equal(p.registry.linked.size, 0, "nothing of the link's is defined");
 });
 
 test("a link's custom evaluator the user lacks is the link's, under a temporary id, in memory only", async () => {
@@ -113,7 +123,7 @@ test("Save adds the link's evaluator to the user's, under its own id, or a new o
     const { shared: s, found } = await opened(p);
     let told = "";
     const heard = [];
-    p.registry.addEventListener("change", () => heard.push(told));
+    onChange(() => p.registry.listed.value, () => heard.push(told));
     const id = await saveLinked(p.registry, found.ev, { inputs: s.inputs, answer: s.answer }, (x) => (told = x));
     assert.equal(id, want);
     assert.deepEqual(heard, [want], "the views are told once, after the page has heard the id");

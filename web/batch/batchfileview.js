@@ -15,6 +15,7 @@ import { setupLine, plannedRequest } from "./setupline.js";
 import { prefsOf } from "./prefs.js";
 import { runLabel } from "../stats/labels.js";
 import { fmtInt } from "../lib/format.js";
+import { onChange } from "../lib/store.js";
 
 /** OPENAI_MAX_REQUESTS and OPENAI_MAX_BYTES: what OpenAI's Batch API takes in one input file. */
 const OPENAI_MAX_REQUESTS = 50_000;
@@ -191,13 +192,14 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
     if (im.answered.length && !noCache) await cacheAnswers({ store, judge: sp.judge, items: s.items, request: { endpoint: /** @type {{endpoint: string}} */ (live.request).endpoint, model: sp.request.model, params: sp.request.params }, answered: im.answered, bodies: im.bodies, onProgress, yieldFn });
     const stored = await storeRun({ store, run, items: s.items, results: im.results, onProgress, yieldFn: yieldToLoop });
     say(`✓ Imported ${ordered.map((f) => f.name).join(" and ")}: ${reportLine(stored.batch.report)}` + cacheNote, problems(stored.batch.report) || cacheNote ? "warning" : "");
-    controller.emit("runs");
+    controller.runsChanged();
     // Opened from memory: reading 100,000 rows back from the store would only cost time.
     await controller.open(stored.id, { loaded: { run: stored, items: s.items, results: im.results } });
   }
 
   // The report of an imported run is drawn under its progress line whenever it is opened.
-  controller.addEventListener("open", () => {
+  onChange(() => controller.opened.value, (opened) => {
+    if (!opened) return;
     const c = controller.current;
     const rep = c && c.run.batch && c.run.batch.report;
     reportEl.hidden = !rep;

@@ -14,6 +14,7 @@ import { fmtInt, plural } from "../lib/format.js";
 import { ordersOf } from "./repeatopts.js";
 import { planCheckup, newSeed, seedOf, rowsOf, checkupSource, datasetRows, checkupRun, noCasesWhy, casesLine, DEFAULT_ROWS, MAX_ROWS } from "../checkup/cases.js";
 import { expectedWords } from "../checkup/words.js";
+import { onChange } from "../lib/store.js";
 
 /**
  * @typedef {{source: "dataset"|"example", rows: number, seed: number}} CheckupChoice what the card
@@ -185,12 +186,9 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     else card.open = false;
   }
 
-  state.addEventListener("change", (e) => {
-    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
-    if (keys.includes("checkup") || keys.includes("batch")) refresh();
-    else if (keys.includes("settings")) drawPlan();
-  });
-  controller.addEventListener("open", () => (card.open = false));
+  onChange(() => [state.get("checkup"), state.get("batch")], () => refresh());
+  onChange(() => state.get("settings"), () => drawPlan());
+  onChange(() => controller.opened.value, (opened) => opened && (card.open = false));
   card.addEventListener("toggle", () => card.open && refresh());
 
   return { card, refresh };

@@ -6,6 +6,7 @@ import { RunState, LIVE_STATES } from "./states.js";
 import { fmtInt } from "../lib/format.js";
 import { CallKind, KeySource } from "../model/callerror.js";
 import { LiveRows } from "./live.js";
+import { keyMissing } from "../model/keyguard.js";
 
 /**
  * waitingForKey tells whether run c's Runner holds for want of a key: none was there to send
@@ -17,6 +18,23 @@ export function waitingForKey(c) {
   const r = c && c.runner;
   const e = r && r.state === RunState.HELD && r.reason && r.reason.error;
   return !!e && (e.kind === CallKind.NO_KEY || (e.kind === CallKind.HTTP && e.status === 401 && e.key === KeySource.NONE));
+}
+
+/**
+ * keyEntered resumes the runs of this tab (ctl's) that wait for a key, now that calls have what
+ * they need.
+ * @param {import("./runcontroller.js").RunController} ctl
+ */
+export function keyEntered(ctl) {
+  if (keyMissing(ctl.st)) return;
+  for (const c of ctl.going.values()) {
+    if (!waitingForKey(c) || !c.runner) continue;
+    // One held by a 401 to a call without a key goes on only once there is one to send.
+    if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !ctl.st.key) continue;
+    c.runner.resume();
+    ctl.persist(RunState.RUNNING, c);
+    ctl.say("Key entered: the run goes on.", c);
+  }
 }
 
 /** STORING_NOTE_ROWS: from this many rows a new run's message line says how far the storing of its rows is. */

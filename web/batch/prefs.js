@@ -34,7 +34,7 @@ export function prefsOf(state) {
 }
 
 /**
- * setPrefs changes some choices through the store (saved, and a "change" event for "batch").
+ * setPrefs changes some choices through the state (saved; effects that read "batch" run again).
  * @param {import("../shell/state.js").State} state
  * @param {Partial<typeof PREFS>} patch
  */

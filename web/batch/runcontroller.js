@@ -1,10 +1,10 @@
 // runcontroller.js: the run controller. It owns the open run (its rows, results and Runner), starts, pauses,
 // resumes, cancels and deletes runs, keeps the run's record in the store up to date, and coordinates
 // with other tabs (tabs.js): a run held by another tab is opened read-only and follows that tab's
-// progress. Views read it (current, counts(), state()) and listen to its events:
-//   "open" a run was opened (or taken over)   "close" the open run was deleted
-//   "change" {full} the run's counts changed   "message" {text} the line under the progress bar
-//   "runs" run records changed (the runs list)   "end" {runId, state} a run of this tab stopped
+// progress. Views read it (current, counts(), state()) and, in effects (lib/store.js), its signals:
+//   opened: the open run as this tab holds it (null once deleted)   message: the line under the progress bar
+//   counted, turned: bumped when its counts change (drawn soon) or its state (at once)   ended: {runId, state}
+//   runs: bumped when run records change (the runs list)   protocol: bumped when the calls' protocol is known
 
 import { openRunner } from "./buildrunner.js";
 import { newRun, saveRun, loadRun, todoIndices, askedAfresh, Retry } from "./runrecords.js";
@@ -19,23 +19,23 @@ import { runSettings } from "./repeatopts.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
-import { keyMissing } from "../model/keyguard.js";
 import { RunState } from "./states.js";
-import { waitingForKey, runningText, restingState, going, storingNote } from "./openrun.js";
+import { waitingForKey, runningText, restingState, going, storingNote, keyEntered } from "./openrun.js";
 import { fmtInt } from "../lib/format.js";
-import { CallKind } from "../model/callerror.js";
+import { signal, batch, onChange } from "../lib/store.js";
 
 /** KEY_SETTLE_MS: a run waiting for a key goes on this long after the key last changed (a key typed, not pasted, is whole only at the end). */
 const KEY_SETTLE_MS = 600;
 
-export class RunController extends EventTarget {
+const bump = (/** @type {import("../lib/store.js").Signal<number>} */ s) => (s.value = s.peek() + 1);
+
+export class RunController {
   /**
    * evaluatorFor, when given, is the evaluator a stored run is shown and resumed with (a custom
    * evaluator's definition as the run recorded it: custom/registry.js forRun).
    * @param {{rj: Object, state: import("../shell/state.js").State, store: Object, byID: Map<string, Object>, evaluatorFor?: (run: any) => any}} ctx
    */
   constructor({ rj, state, store, byID, evaluatorFor }) {
-    super();
     this.rj = rj;
     this.st = state;
     this.store = store;
@@ -49,26 +49,18 @@ export class RunController extends EventTarget {
     this.channel = new RunChannel((m) => this.onNews(m));
     /** @type {any} */
     this.keyTimer = 0;
+    this.opened = signal(/** @type {{run: import("./openrun.js").OpenRun, readOnly: boolean} | null} */ (null));
+    this.counted = signal(0);
+    this.turned = signal(0);
+    this.message = signal("");
+    this.runs = signal(0);
+    this.protocol = signal(0);
+    this.ended = signal(/** @type {{runId: string, state: string} | null} */ (null));
     // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
-    state.addEventListener("change", (/** @type {any} */ e) => {
-      const keys = e.detail && e.detail.keys;
-      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
+    onChange(() => [state.key, state.get("settings")], () => {
       clearTimeout(this.keyTimer);
-      this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
+      this.keyTimer = setTimeout(() => keyEntered(this), KEY_SETTLE_MS);
     });
-  }
-
-  /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */
-  keyEntered() {
-    if (keyMissing(this.st)) return;
-    for (const c of this.going.values()) {
-      if (!waitingForKey(c) || !c.runner) continue;
-      // One held by a 401 to a call without a key goes on only once there is one to send.
-      if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !this.st.key) continue;
-      c.runner.resume();
-      this.persist(RunState.RUNNING, c);
-      this.say("Key entered: the run goes on.", c);
-    }
   }
 
   /** @returns {import("./openrun.js").OpenRun|null} */
@@ -76,19 +68,30 @@ export class RunController extends EventTarget {
     return this.cur;
   }
 
-  emit(type, detail = {}) {
-    this.dispatchEvent(new CustomEvent(type, { detail }));
+  /** show tells the views that the open run, or how this tab holds it, changed. */
+  show() {
+    const c = this.cur;
+    if (c) batch(() => {
+      this.opened.value = { run: c, readOnly: c.readOnly };
+      this.message.value = c.message;
+    });
   }
 
+  /** changed tells the views the open run's counts changed; full: its state too, drawn at once. */
   changed(full) {
-    this.emit("change", { full });
+    bump(full ? this.turned : this.counted);
+  }
+
+  /** runsChanged tells the views that run records changed (the runs list). */
+  runsChanged() {
+    bump(this.runs);
   }
 
   /** say sets the open run's message line, and tells watching tabs when this tab runs it. */
   say(text, c = this.cur) {
     if (!c) return;
     c.message = text;
-    if (c === this.cur) this.emit("message", { text });
+    if (c === this.cur) this.message.value = text;
     if (going(c.runner)) tellState(this.channel, c);
   }
 
@@ -136,7 +139,7 @@ export class RunController extends EventTarget {
 
   protocolLearned() {
     for (const c of this.going.values()) if (c.runner && c.chosen) c.runner.setConcurrency(this.route.effective(c.chosen));
-    this.emit("protocol");
+    bump(this.protocol);
     this.changed(false);
   }
 
@@ -175,7 +178,7 @@ export class RunController extends EventTarget {
     const note = storingNote(this, run.id, s.items.length);
     const created = saveRun(this.store, run, s.items, { onProgress: note.progress });
     created.then(
-      () => (note.end(), this.emit("runs")),
+      () => (note.end(), this.runsChanged()),
       (e) => {
         const c = this.going.get(run.id);
         if (c && c.runner) c.runner.cancel();
@@ -198,7 +201,7 @@ export class RunController extends EventTarget {
     this.unwatch();
     if (this.going.has(id)) {
       this.cur = /** @type {import("./openrun.js").OpenRun} */ (this.going.get(id));
-      this.emit("open");
+      this.show();
       this.changed(true);
       return;
     }
@@ -209,7 +212,7 @@ export class RunController extends EventTarget {
     const c = { ...loaded, ev, runner: null, live: new LiveRows(), doneTimes: [], startedAt: 0, readOnly: false, message: "" };
     this.cur = c;
     if (!loaded.claim && (await heldElsewhere(id)) && this.cur === c) this.watch(c);
-    this.emit("open");
+    this.show();
     this.changed(true);
     if (start && !c.readOnly) await this.resume();
   }
@@ -220,9 +223,9 @@ export class RunController extends EventTarget {
       store: this.store,
       stillOpen: () => this.cur === c,
       takenOver: (run) => {
-        this.emit("open");
+        this.show();
         this.changed(true);
-        this.emit("runs");
+        this.runsChanged();
         // The tab that ran it went away mid-run: this one goes on with it, as after a reload.
         if (run.state === RunState.RUNNING) this.resume();
       },
@@ -236,7 +239,7 @@ export class RunController extends EventTarget {
   /** onNews takes in what the tab that runs a run tells the others. */
   onNews(msg) {
     const c = this.cur;
-    if (msg.type === "state") this.emit("runs");
+    if (msg.type === "state") this.runsChanged();
     if (!c) return;
     const news = applyNews(c, msg);
     if (news === "result" || news === "live") this.changed(false);
@@ -256,7 +259,7 @@ export class RunController extends EventTarget {
       .then(() => this.store.putRun(run))
       .then(
         () => {
-          this.emit("runs");
+          this.runsChanged();
           tellState(this.channel, c);
         },
         () => {},
@@ -287,7 +290,7 @@ export class RunController extends EventTarget {
     if (this.cur !== c || going(c.runner)) return lock.release();
     if (!lock.held) {
       this.watch(c);
-      this.emit("open");
+      this.show();
       this.changed(true);
       return;
     }
@@ -317,7 +320,7 @@ export class RunController extends EventTarget {
         if (l.held) return;
         runner.cancel(); // another tab had it after all: it runs the run, this one watches
         this.watch(c);
-        this.emit("open");
+        this.show();
       });
     }
     c.startedAt = performance.now();
@@ -338,7 +341,7 @@ export class RunController extends EventTarget {
       this.say(end === "done" ? `Finished: ${fmtInt(c.results.filter(Boolean).length)} of ${fmtInt(c.run.total)} rows have a verdict or an error.` : "Cancelled: unfinished rows can be resumed.", c);
       // The record says how the run ended before another tab may take the run over.
       await this.persist(end === "done" ? RunState.DONE : RunState.CANCELLED, c);
-      this.emit("end", { runId: c.run.id, state: end });
+      this.ended.value = { runId: c.run.id, state: end };
     } finally {
       stopLivePosts();
       this.going.delete(c.run.id);
@@ -389,9 +392,9 @@ export class RunController extends EventTarget {
       if (this.cur.runner) this.cur.runner.cancel();
       this.unwatch();
       this.cur = null;
-      this.emit("close");
+      this.opened.value = null;
     }
     await this.store.deleteRun(id);
-    this.emit("runs");
+    this.runsChanged();
   }
 }

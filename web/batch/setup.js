@@ -15,6 +15,7 @@ import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "../lib/format.js";
+import { onChange } from "../lib/store.js";
 
 /**
  * @typedef {Object} Setup what is being set up
@@ -151,7 +152,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
 
   /** @type {{name: string, text: string} | null} a dataset chosen before the engine was ready */
   let pending = null;
-  engine.addEventListener("change", () => {
+  onChange(() => engine.status, () => {
     if (!pending) return;
     const p = pending;
     pending = null;
@@ -302,11 +303,8 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (hooks.onReady) hooks.onReady(!runBtn.disabled);
   }
 
-  state.addEventListener("change", (e) => {
-    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
-    if (keys.includes("settings")) drawConcurrencyHint();
-    if (keys.includes("settings") || keys.includes("batch")) drawEstimate();
-  });
+  onChange(() => state.get("settings"), () => drawConcurrencyHint());
+  onChange(() => [state.get("settings"), state.get("batch")], () => drawEstimate());
   drawConcurrencyHint();
   drawCacheInfo();
 

@@ -33,6 +33,7 @@ import { mountPosition, ordersExportFields } from "../checkup/position.js";
 import { rate } from "../results/summarywords.js";
 import { fmtInt } from "../lib/format.js";
 import { wordFor } from "../verdict/statebadge.js";
+import { effect, onChange } from "../lib/store.js";
 
 const DRAW_EVERY_MS = 200; // at most 5 draws a second while rows stream in
 
@@ -84,7 +85,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const checkupRun = mountCheckupRun({ rj, controller, renderVerdict });
   const position = mountPosition({ rj, controller });
   runsList.card.append(comparison.el);
-  registry?.addEventListener("change", () => {
+  if (registry) onChange(() => registry.listed.value, () => {
     const list = registry.all();
     byID.clear();
     for (const e of list) byID.set(e.id, e);
@@ -234,7 +235,13 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     }
   }
 
-  controller.addEventListener("open", () => {
+  // ---- what the view draws from the controller's signals (runcontroller.js) ------------------
+  onChange(() => controller.opened.value, (opened) => {
+    if (!opened) {
+      runCard.hidden = true;
+      setup.card.open = true;
+      return;
+    }
     const cur = /** @type {import("./openrun.js").OpenRun} */ (controller.current);
     const run = cur.run;
     runCard.hidden = false;
@@ -245,24 +252,23 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
       (run.settings.repeats > 1 ? ` · each row judged ${run.settings.repeats} times` + (typeof run.settings.params.temperature === "number" ? ` at temperature ${run.settings.params.temperature}` : "") : "") +
       (run.settings.orders === 2 ? " · in both orders" : "");
     runSub.textContent = `${fmtInt(run.total)} ${isCheckup(run) ? "cases" : "rows"} · model ${run.settings.model} ${run.settings.where ? "(" + run.settings.where + ")" : ""}${judged} · started ${new Date(run.createdAt).toLocaleString()}`;
-    liveLine.textContent = cur.message;
     replace(usedEl, usedEvaluator(run, cur.ev));
     table.reset();
     update(true);
   });
-  controller.addEventListener("close", () => {
-    runCard.hidden = true;
-    setup.card.open = true;
+  // Rows stream in: drawn at most every DRAW_EVERY_MS; the run's state changed: drawn at once.
+  onChange(() => controller.counted.value, () => update(false));
+  onChange(() => controller.turned.value, () => update(true));
+  effect(() => {
+    liveLine.textContent = controller.message.value;
   });
-  controller.addEventListener("change", (e) => update(/** @type {CustomEvent} */ (e).detail.full));
-  controller.addEventListener("message", (e) => (liveLine.textContent = /** @type {CustomEvent} */ (e).detail.text));
-  controller.addEventListener("runs", () => {
+  onChange(() => controller.runs.value, () => {
     runsList.draw();
     comparison.refresh();
   });
-  controller.addEventListener("protocol", () => setup.drawConcurrencyHint());
-  controller.addEventListener("end", (e) => {
-    const detail = /** @type {CustomEvent} */ (e).detail;
+  onChange(() => controller.protocol.value, () => setup.drawConcurrencyHint());
+  onChange(() => controller.ended.value, (detail) => {
+    if (!detail) return;
     if (controller.current && controller.current.run.id === detail.runId) {
       forceNext = true;
       draw(); // the end of a run is shown without waiting for a frame
@@ -270,10 +276,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     setup.drawCacheInfo();
     root.dispatchEvent(new CustomEvent("batch-run-end", { detail }));
   });
-  state.addEventListener("change", (e) => {
-    const keys = /** @type {CustomEvent} */ (e).detail.keys || [];
-    if (keys.includes("batch")) update(true); // threshold and prices change statuses and costs
-  });
+  onChange(() => state.get("batch"), () => update(true)); // threshold and prices change statuses and costs
 
   async function startNew() {
     setup.say("");

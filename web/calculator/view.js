@@ -10,6 +10,7 @@ import { autoGrow } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { bars, passageLabels } from "../verdict/recall.js";
 import { fmtNum } from "../lib/format.js";
+import { onChange } from "../lib/store.js";
 
 /** RECALL_SEEDS are the rag-recall seed prompt's own four examples: scores in, final score out. */
 export const RECALL_SEEDS = [
@@ -28,9 +29,10 @@ const DEFAULT = { gt: "", E: 2, B: 2, essential: ["", ""], bonus: ["", ""], answ
  * @param {{engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, evaluators: any[]}} ctx
  */
 export function mountCalculator(root, { engine, state, evaluators }) {
-  const c = { ...DEFAULT, ...(state.get("calc") || {}) };
-  state.data.calc = c;
-  const save = debounce(() => state.save(), 300);
+  // c is the calculator's own copy, changed in place as the user types, and put in the state (a
+  // copy of it: the state's values are never changed in place) a moment after the last change.
+  const c = structuredClone({ ...DEFAULT, ...(state.get("calc") || {}) });
+  const save = debounce(() => state.set({ calc: structuredClone(c) }), 300);
 
   const gt = h("textarea", {
     id: "calc-gt",
@@ -296,7 +298,7 @@ export function mountCalculator(root, { engine, state, evaluators }) {
 
   changed(true);
   check();
-  engine.addEventListener("change", () => {
+  onChange(() => engine.status, () => {
     changed(true);
     check();
   });

@@ -8,6 +8,7 @@ import { checksView } from "../verdict/render.js";
 import { engineNote } from "../shell/enginestatus.js";
 import { describe, cleanInputs, sampleValue, exampleOfSample, hasExampleIn } from "./specedit.js";
 import { fmtInt } from "../lib/format.js";
+import { canonical } from "./specsame.js";
 
 /**
  * previewPane makes the preview pane's drawing functions, working on the view's shared context.
@@ -172,9 +173,4 @@ export function previewPane(ctx) {
   }
 
   return { drawSample, sampleDesc, preview, verdict, saveExample, loadExample, dropExample };
-}
-
-/** canonical is v as JSON with its objects' keys sorted: two examples compared whatever their key order. @param {unknown} v @returns {string} */
-function canonical(v) {
-  return JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
 }

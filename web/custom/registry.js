@@ -2,29 +2,21 @@
 // views draw their pickers from. The user's are read from this browser's storage (evaluatorstore.js) as the
 // page starts, while the page draws the built-ins (start: the first paint does not wait for
 // IndexedDB), are added to what is drawn when they are in, before the engine is ready, and are
-// defined in the engine (rj.define) the moment it is. "change" is dispatched when the list the views show changes
-// (an evaluator added, removed, renamed, its inputs changed, or it became usable or not); an edit
-// of a prompt alone changes no list, the engine renders the new one at the next call.
+// defined in the engine (rj.define) the moment it is. The views are told through signals
+// (lib/store.js): `listed` when the list they show changes (an evaluator added, removed, renamed,
+// its inputs changed, or it became usable or not; an edit of a prompt alone changes no list, the
+// engine renders the new one at the next call), `revised(id)` when evaluator id's description
+// changed, and `asked` when a view asks the page to open one in Evaluate.
 //
 // A description object keeps its identity while its evaluator is edited (its fields are replaced
 // in place), so a view holding it sees the new title, inputs and words without being redrawn.
 
 import { openCustomStore, MemoryStore } from "./evaluatorstore.js";
 import { describe, hasExampleIn } from "./specedit.js";
+import { signal } from "../lib/store.js";
+import { sameJudging } from "./specsame.js";
 
 /** @typedef {import("./evaluatorstore.js").EvaluatorRecord & {ok?: boolean, error?: any, problems?: any[]}} Rec */
-
-/** @type {EvaluatorRegistry|null} the registry open() made last: the page's (app.js opens one) */
-let opened = null;
-
-/**
- * pageRegistry is the page's registry, for the views that are not handed it (Evaluate saves a
- * share link's evaluator into it); null before the page has opened one.
- * @returns {EvaluatorRegistry|null}
- */
-export function pageRegistry() {
-  return opened;
-}
 
 /**
  * errorCheck turns what rj.define threw into a check ({severity, code, message, path, line, col}).
@@ -42,14 +34,13 @@ export function errorCheck(e) {
   };
 }
 
-export class EvaluatorRegistry extends EventTarget {
+export class EvaluatorRegistry {
   /**
    * @param {any[]} builtins the built-ins' descriptions (evaluators.json or rj.evaluators())
    * @param {import("./evaluatorstore.js").CustomStore|MemoryStore|null} store null while start reads it
    * @param {Rec[]} records
    */
   constructor(builtins, store, records) {
-    super();
     this.builtins = builtins;
     /** @type {import("./evaluatorstore.js").CustomStore|MemoryStore|null} null until start has opened it */
     this.store = store;
@@ -65,6 +56,12 @@ export class EvaluatorRegistry extends EventTarget {
     this.linked = new Map();
     for (const r of records) this.descs.set(r.id, describe(r.spec, { example: exampleOf(r) }));
     this.sig = this.signature();
+    /** the signature (signature()) of the list the views were last told of: an effect that reads it draws its list again when it changes */
+    this.listed = signal(this.sig);
+    /** @type {Map<string, import("../lib/store.js").Signal<number>>} by id: bumped when the description changes in place (revised) */
+    this.revisions = new Map();
+    /** @type {import("../lib/store.js").Signal<{id: string} | null>} the evaluator a view last asked the page to open in Evaluate (use) */
+    this.asked = signal(/** @type {{id: string} | null} */ (null));
   }
 
   /**
@@ -81,7 +78,7 @@ export class EvaluatorRegistry extends EventTarget {
   /**
    * start is open without the wait: the registry at once, listing the built-ins only, and the
    * stored evaluators read meanwhile. `loaded` resolves once they are in (all() lists them then);
-   * no "change" is dispatched for them, so that the page decides how to show them (app.js adds
+   * `listed` does not change for them, so that the page decides how to show them (app.js adds
    * them to the picker it has drawn rather than drawing it again). save and remove wait for it.
    * @param {any[]} builtins @param {{idb?: IDBFactory}} [opts]
    */
@@ -98,7 +95,6 @@ export class EvaluatorRegistry extends EventTarget {
       }
       reg.adopt(store, records);
     })();
-    opened = reg;
     return reg;
   }
 
@@ -165,12 +161,23 @@ export class EvaluatorRegistry extends EventTarget {
     return JSON.stringify(this.all().map((e) => [e.id, e.title, (e.inputs || []).map((/** @type {any} */ i) => [i.name, i.label, i.kind, !!i.required])]));
   }
 
-  /** changed tells the views when what they list differs from what they drew. */
+  /** changed tells the views (listed) when what they list differs from what they drew. */
   changed() {
     const sig = this.signature();
     if (sig === this.sig) return;
     this.sig = sig;
-    this.dispatchEvent(new Event("change"));
+    this.listed.value = sig;
+  }
+
+  /**
+   * revised is the signal bumped when evaluator id's description changes in place (its example,
+   * its words): a view that shows it reads it in an effect.
+   * @param {string} id
+   */
+  revised(id) {
+    let r = this.revisions.get(id);
+    if (!r) this.revisions.set(id, (r = signal(0)));
+    return r;
   }
 
   /**
@@ -223,8 +230,9 @@ export class EvaluatorRegistry extends EventTarget {
       Object.assign(d, fresh);
     } else this.descs.set(r.id, fresh);
     // A description changed in place (its example, its words) is no change of the lists: the
-    // views that show it draw it again on "updated".
-    this.dispatchEvent(new CustomEvent("updated", { detail: { id: r.id } }));
+    // views that show it draw it again.
+    const revised = this.revised(r.id);
+    revised.value = revised.peek() + 1;
   }
 
   /**
@@ -255,9 +263,9 @@ export class EvaluatorRegistry extends EventTarget {
     else await store.put(stored);
   }
 
-  /** use asks the page to open evaluator id in Evaluate (app.js listens for "use"). @param {string} id */
+  /** use asks the page to open evaluator id in Evaluate (app.js reads asked). @param {string} id */
   use(id) {
-    this.dispatchEvent(new CustomEvent("use", { detail: { id } }));
+    this.asked.value = { id };
   }
 
   /** remove deletes evaluator id from this browser and from the engine. @param {string} id */
@@ -275,8 +283,9 @@ export class EvaluatorRegistry extends EventTarget {
    * evaluator records its full definition (run.evaluatorSpec), and is judged with that one, even
    * when the evaluator is edited while the run goes or deleted since: the recorded definition is
    * defined in the engine under the run's own id (run ids are valid evaluator ids, and unique),
-   * never listed as an evaluator. state says how the evaluator stands now: "current" (as the run
-   * recorded it), "edited" or "deleted". A run of a built-in gets the built-in.
+   * never listed as an evaluator. state says how the evaluator stands now: "current" (judging as
+   * the run recorded it: its title or example may have changed), "edited" or "deleted". A run of
+   * a built-in gets the built-in.
    * @param {{id: string, evaluator: string, evaluatorSpec?: any}} run
    * @returns {any|null} a description, or null when there is none
    */
@@ -285,7 +294,8 @@ export class EvaluatorRegistry extends EventTarget {
     const spec = run.evaluatorSpec;
     if (!spec) return current || null;
     const rec = this.records.get(run.evaluator);
-    const state = !rec ? "deleted" : JSON.stringify(rec.spec) === JSON.stringify(spec) ? "current" : "edited";
+    // Edited: what decides its prompts or verdicts changed (specsame.js), not its title or example.
+    const state = !rec ? "deleted" : sameJudging(rec.spec, spec) ? "current" : "edited";
     const snapshot = { ...spec, id: run.id };
     const d = describe(snapshot);
     const title = state === "current" ? spec.title || spec.id : `${spec.title || spec.id} (as this run used it)`;

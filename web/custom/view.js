@@ -16,6 +16,7 @@
 import { h, replace, debounce, addStylesheet } from "../lib/dom.js";
 import { fromInputs, toInputs } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
+import { onChange } from "../lib/store.js";
 import { evaluatorList } from "./evaluatorlist.js";
 import { editorForm } from "./editorform.js";
 import { previewPane } from "./preview.js";
@@ -218,11 +219,11 @@ export async function mount(root, { engine, registry, state, renderVerdict }) {
   }
 
   // ---- the engine, the list ---------------------------------------------------------------------
-  engine.addEventListener("change", () => {
+  onChange(() => engine.status, () => {
     ctx.drawFrom();
     if (ctx.cur) check();
   });
-  registry.addEventListener("change", () => ctx.drawList());
+  onChange(() => registry.listed.value, () => ctx.drawList());
   // Leaving the page (or its tab) right after typing: what was typed is stored now.
   window.addEventListener("pagehide", flush);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && flush());

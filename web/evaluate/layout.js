@@ -9,7 +9,7 @@ import { h, replace } from "../lib/dom.js";
  * @param {HTMLElement} root
  * @param {ReturnType<typeof import("./promptcard.js").promptCard>} promptView
  * @param {HTMLElement|null} adopt index.html's picker to take over, or null to draw one
- * @param {{onExample: () => void, onClear: () => void, onRun: () => void, onStop: () => void, onAnswer: () => void}} on
+ * @param {{onExample: () => void, onClear: () => void, onRun: () => void, onStop: () => void, onAnswer: () => void, onPointer: () => void}} on
  */
 export function drawSkeleton(root, promptView, adopt, on) {
   const promptMsgs = h("div", { class: "prompt-msgs", dataset: { ref: "prompt-messages" }, attrs: { "aria-live": "polite" } });
@@ -26,6 +26,9 @@ export function drawSkeleton(root, promptView, adopt, on) {
   const stopBtn = h("button", { type: "button", class: "btn btn-stop", dataset: { ref: "stop" }, text: "■ Stop", hidden: true, on: { click: on.onStop } });
   const runStatus = h("div", { class: "run-status", dataset: { ref: "run-status" }, attrs: { role: "status", "aria-live": "polite" } });
   const runError = h("div", { class: "run-error", dataset: { ref: "run-error" }, attrs: { role: "alert" } });
+  // A failed call is told once, in the verdict panel; beside Run only this pointer to it, shown
+  // while the panel is off screen (view.js).
+  const failedPointer = h("button", { type: "button", class: "failed-pointer", dataset: { ref: "run-failed-pointer" }, hidden: true, on: { click: on.onPointer } }, "✗ The call failed: see why in the verdict ↓");
 
   const verdictEl = h("div", { class: "verdict-slot", dataset: { ref: "verdict" }, attrs: { "aria-live": "polite" } });
   const answerTA = h("textarea", {
@@ -60,6 +63,7 @@ export function drawSkeleton(root, promptView, adopt, on) {
             h("div", { class: "btn-row" }, runBtn, stopBtn, h("span", { class: "kbd-hint", text: "or Ctrl/⌘ + Enter" })),
             runStatus,
             runError,
+            failedPointer,
           ),
         ),
         h(
@@ -85,7 +89,7 @@ export function drawSkeleton(root, promptView, adopt, on) {
     ),
   );
   focused?.focus(); // moved into the view drawn now, which blurred it
-  return { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl };
+  return { root, promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, failedPointer, verdictEl, answerTA, answerHint, usageEl };
 }
 
 /**

@@ -1,51 +1,30 @@
 // runbutton.js: Run in the Evaluate view (view.js): the prompt copied for a chat tool in
-// manual mode, otherwise sent to the model with its answer streamed into the answer box. Split out
-// of view.js, whose state it reads and sets through a small context.
+// manual mode, otherwise sent to the model with its answer streamed into the answer box. It sets
+// the view's state (viewstate.js: the call in flight, what it reported, how it ended), which the
+// view draws from.
 
-import { h, replace } from "../lib/dom.js";
 import { autoGrow } from "../lib/form.js";
+import { batch } from "../lib/store.js";
 import { askJudge } from "./judgecall.js";
 import { CallKind } from "../model/callerror.js";
 
 /**
- * RunContext is what a run needs of the Evaluate view: its elements, and its state read and set
- * through functions, since the view changes it while a call is in flight.
- * @typedef {object} RunContext
- * @property {HTMLElement} root
- * @property {import("../shell/enginestatus.js").Engine} engine
- * @property {import("../shell/state.js").State} state
- * @property {ReturnType<typeof import("./promptcard.js").promptCard>} promptView
- * @property {HTMLTextAreaElement} answerTA
- * @property {HTMLElement} runStatus
- * @property {HTMLElement} runError
- * @property {HTMLElement} stopBtn
- * @property {() => any} ev the evaluator shown
- * @property {() => number} epoch bumped whenever the form is redrawn for other inputs
- * @property {() => any} rendered the last successful rj.render result, or null
- * @property {() => boolean} running whether a call is in flight
- * @property {(r: {ctl: AbortController} | null) => void} setRunning
- * @property {(c: import("./judgecall.js").JudgeCall | null) => void} setLastCall
- * @property {(o: import("../verdict/failed.js").RunOutcome | null) => void} setOutcome how the run ended without a whole answer, for the verdict panel
- * @property {() => void} revealVerdict brings the verdict panel into view
- * @property {() => any} answersOf the answers of the evaluator shown (a link's draft or the state's)
- * @property {() => void} drawUsage
- * @property {() => void} syncMode
- * @property {() => void} judge
- */
-
-/**
  * runJudge runs the shown evaluator's rendered prompt: in manual mode it copies it, otherwise it
- * asks the model and streams the answer in, then judges it.
- * @param {RunContext} ctx
+ * asks the model and streams the answer in, then judges it. currentRender is the render of the
+ * form as it is now (view.js); revealVerdict brings the verdict panel into view.
+ * @param {{view: import("./viewstate.js").ViewState, els: ReturnType<typeof import("./layout.js").drawSkeleton>,
+ *   engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State,
+ *   promptView: ReturnType<typeof import("./promptcard.js").promptCard>, currentRender: () => any, revealVerdict: () => void}} o
  */
-export async function runJudge(ctx) {
-  const { root, engine, state, promptView, answerTA, runStatus, runError, stopBtn } = ctx;
-  if (ctx.running()) return;
+export async function runJudge(o) {
+  const { view, engine, state, promptView, currentRender, revealVerdict } = o;
+  const { root, answerTA, runStatus, runError, stopBtn } = o.els;
+  if (view.running.peek()) return;
   if (!engine.rj) {
     runError.textContent = engine.status === "failed" ? "The judge engine did not load: see the message above." : "The judge engine is still loading: Run works in a moment.";
     return;
   }
-  const rendered = ctx.rendered();
+  const rendered = currentRender();
   if (!rendered) {
     runError.textContent = "The prompt cannot be rendered yet: fix the inputs above first.";
     return;
@@ -64,23 +43,23 @@ export async function runJudge(ctx) {
     return;
   }
   const ctl = new AbortController();
-  ctx.setRunning({ ctl });
   // The run belongs to the inputs it started on: switching evaluators, Clear or Load example
   // stop it, and what arrives after that is dropped rather than shown against other inputs.
-  const runEv = ctx.ev();
-  const runEpoch = ctx.epoch();
-  const mine = () => ctx.epoch() === runEpoch;
+  const runEv = view.ev.peek();
+  const runEpoch = view.epoch.peek();
+  const mine = () => view.epoch.peek() === runEpoch;
   let got = "";
-  ctx.setLastCall(null);
-  ctx.setOutcome(null);
-  ctx.drawUsage();
   answerTA.value = "";
   answerTA.readOnly = true;
-  ctx.answersOf()[runEv.id] = "";
+  view.drafts.setAnswer(runEv, "");
   stopBtn.hidden = false;
-  ctx.syncMode();
-  ctx.judge();
-  ctx.revealVerdict();
+  // The view draws the call in flight: "Running…", no usage line, the judge answering.
+  batch(() => {
+    view.running.value = { ctl };
+    view.lastCall.value = null;
+    view.outcome.value = null;
+  });
+  revealVerdict();
   root.querySelector(".col-right")?.classList.add("streaming");
   runStatus.textContent = "Waiting for the model…";
   let raf = 0;
@@ -111,35 +90,35 @@ export async function runJudge(ctx) {
         // The user moved on to another evaluator; nothing to report here.
       } else if (err.kind === CallKind.ABORTED) {
         runStatus.textContent = got ? "Stopped. The partial answer is kept below." : "Stopped.";
-        if (!got) ctx.setOutcome({ kind: "stopped" });
+        if (!got) view.outcome.value = { kind: "stopped" };
       } else {
-        // Said next to Run, and in the verdict panel (the finally's judge()), where the verdict
-        // was awaited.
+        // Said once, in the verdict panel (drawn once the call is no longer in flight), where the
+        // verdict was awaited; Run has a pointer to it while it is off screen (view.js).
         runStatus.textContent = "";
-        replace(runError, h("strong", { text: err.message }), err.detail ? h("div", { class: "detail", text: "The server said: " + err.detail }) : null);
-        ctx.setOutcome({ kind: "failed", error: err });
+        view.outcome.value = { kind: "failed", error: err };
         failed = true;
       }
     } else {
       got = res.content;
-      ctx.setLastCall(res.call);
+      view.lastCall.value = res.call;
       if (mine()) runStatus.textContent = res.call.finishReason === "length" ? "⚠ The answer stopped at max tokens: it may be cut short." : "Done.";
     }
   } finally {
     if (raf) cancelAnimationFrame(raf);
-    ctx.setRunning(null);
-    if (mine()) ctx.answersOf()[runEv.id] = got;
+    if (mine()) view.drafts.setAnswer(runEv, got);
     answerTA.readOnly = false;
     stopBtn.hidden = true;
     root.querySelector(".col-right")?.classList.remove("streaming");
-    state.save();
-    ctx.syncMode();
+    view.drafts.keep();
     if (mine()) {
       answerTA.value = got;
       autoGrow(answerTA);
-    } else ctx.setLastCall(null);
-    ctx.drawUsage();
-    ctx.judge();
-    if (failed) ctx.revealVerdict();
+    }
+    // The view draws the call ended: Run again, the usage line, the verdict or how it ended.
+    batch(() => {
+      view.running.value = null;
+      if (!mine()) view.lastCall.value = null;
+    });
+    if (failed) revealVerdict();
   }
 }

@@ -7,53 +7,35 @@
 // form too) until the user saves it.
 
 import { h, replace, copyText } from "../lib/dom.js";
-import { fromInputs } from "../lib/form.js";
+import { fromInputs, toInputs } from "../lib/form.js";
 import { fmtInt } from "../lib/format.js";
-
-/** savedNote is what the next Evaluate view drawn says first: a link's evaluator was just saved. */
-let savedNote = "";
 
 /** SHARE_HASH tells a share link's fragment (share/codec.js isShareFragment, without loading it). */
 const SHARE_HASH = /^#rj\d+\./;
 
 /**
- * ShareContext is what the sharing needs of the Evaluate view: its elements, its evaluators and
- * the view's current state, read through functions since the view changes it as it goes.
- * @typedef {object} ShareContext
- * @property {HTMLElement} root
- * @property {HTMLElement} verdictEl
- * @property {HTMLElement} desc
- * @property {HTMLElement} runStatus
- * @property {HTMLTextAreaElement} answerTA
- * @property {import("../shell/enginestatus.js").Engine} engine
- * @property {import("../shell/state.js").State} state
- * @property {import("../custom/registry.js").EvaluatorRegistry|null} registry
- * @property {Map<string, any>} byID
- * @property {() => any} ev the evaluator shown
- * @property {() => boolean} running whether a call is in flight
- * @property {() => any} rendered the last successful rj.render result, or null
- * @property {() => string} model the model of the last call, or ""
- * @property {() => any} inputs the form's inputs
- * @property {() => any} rawForm the form's values
- * @property {() => any} formsOf the forms of the evaluator shown (a link's draft or the state's)
- * @property {() => any} answersOf the answers likewise
- * @property {(e: any) => void} addPick
- * @property {(id: string) => void} select
- * @property {() => void} stop
- * @property {() => void} clearForm
- * @property {() => void} drawForm
- * @property {(verdictToCome: boolean) => void} revealVerdict brings the verdict card into view (a phone's is under the form), and again once its verdict is drawn when one is to come
- */
-
-/**
  * mountShare adds the share row under the verdict and the link note over the form, and opens the
  * share link the page was opened on (read at once: the page replaces a fragment that names no view
- * with the view's name) or pasted later. drawLinkNote is for the view's drawForm; start is called
- * once the view's form is drawn; dispose stops listening for links.
- * @param {ShareContext} ctx
+ * with the view's name) or pasted later. note is the page's word to the next Evaluate view drawn
+ * (a link's evaluator was just saved). It reads the view's state (viewstate.js) and elements,
+ * and acts through the view's own actions: select an evaluator, stop a call, clear or draw the
+ * form, add an evaluator to the picker, bring the verdict into view (and again once its verdict is
+ * drawn, when one is to come). drawLinkNote is for the view's drawForm; start is called once the
+ * view's form is drawn; dispose stops listening for links.
+ * @param {{view: import("./viewstate.js").ViewState, els: ReturnType<typeof import("./layout.js").drawSkeleton>,
+ *   engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State,
+ *   registry: import("../custom/registry.js").EvaluatorRegistry|null, byID: Map<string, any>, note: import("../lib/store.js").Signal<string>, currentRender: () => any,
+ *   select: (id: string) => void, stop: () => void, clearForm: () => void, drawForm: () => void, addPick: (e: any) => void,
+ *   revealVerdict: (verdictToCome: boolean) => void}} o
  */
-export function mountShare(ctx) {
-  const { root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID } = ctx;
+export function mountShare(o) {
+  const { view, engine, state, registry, byID, note } = o;
+  const { root, verdictEl, desc, runStatus, answerTA } = o.els;
+  const { drafts } = view;
+  /** inputs are the form's inputs, as the API takes them. */
+  const inputs = () => toInputs(view.ev.peek(), drafts.form(view.ev.peek()));
+  /** model is the model of the last call, or "". */
+  const model = () => view.lastCall.peek()?.model || "";
   const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
 
   const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
@@ -70,7 +52,7 @@ export function mountShare(ctx) {
   /** unshareable says why this evaluation cannot be shared yet, or "". */
   function unshareable() {
     if (!engine.rj) return "The judge engine is still loading.";
-    if (ctx.running()) return "Wait for the judge's answer first.";
+    if (view.running.peek()) return "Wait for the judge's answer first.";
     if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
     return "";
   }
@@ -79,7 +61,7 @@ export function mountShare(ctx) {
     const why = unshareable();
     if (why) return say(why, "error");
     const { makeLink } = await import("../share/links.js");
-    const link = await makeLink({ ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, model: ctx.model() });
+    const link = await makeLink({ ev: view.ev.peek(), inputs: inputs(), answer: answerTA.value, model: model() });
     if (link.tooLong) {
       replace(
         shareStatus,
@@ -102,8 +84,8 @@ export function mountShare(ctx) {
     say("Making the report…");
     try {
       const { singleReport, save } = await import("../report/download.js");
-      const rendered = ctx.rendered();
-      const report = save(await singleReport({ rj: engine.rj, ev: ctx.ev(), inputs: ctx.inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, messages: rendered ? rendered.messages : null, model: ctx.model() }));
+      const rendered = o.currentRender();
+      const report = save(await singleReport({ rj: engine.rj, ev: view.ev.peek(), inputs: inputs(), answer: answerTA.value, state, prompt: rendered ? rendered.prompt : null, messages: rendered ? rendered.messages : null, model: model() }));
       say(`Report saved as ${report.name} (${Math.ceil(report.bytes / 1024)} KB): it opens in any browser, offline, and holds no key.`);
     } catch (e) {
       say("✗ The report could not be made: " + (e instanceof Error ? e.message : String(e)), "error");
@@ -122,42 +104,42 @@ export function mountShare(ctx) {
     history.replaceState(null, "", location.pathname + location.search + "#evaluate");
     const { openLink } = await import("../share/links.js");
     const res = await openLink(hash, { byID, engine, registry });
-    ctx.stop();
+    o.stop();
     if (!res.ok) {
-      ctx.clearForm();
+      o.clearForm();
       // Said beside the verdict, where the link's verdict would have been.
       replace(
         shareStatus,
         h("div", { class: "msg-error", dataset: { ref: "share-error", code: res.code } }, h("strong", { text: "✗ This share link cannot be opened: " }), res.message, h("div", { class: "detail", text: "The form is empty. Ask for the link again, or for the report file." })),
       );
-      ctx.revealVerdict(false);
+      o.revealVerdict(false);
       return;
     }
     const { shared, ev: found, own } = res.value;
     if (!byID.has(found.id)) {
       byID.set(found.id, found);
-      ctx.addPick(found);
+      o.addPick(found);
     }
     if (found.fromLink) linkOwn.set(found.id, own);
-    if (found.id !== ctx.ev().id) ctx.select(found.id);
-    const ev = ctx.ev();
-    ctx.formsOf()[ev.id] = fromInputs(ev, shared.inputs);
-    ctx.answersOf()[ev.id] = shared.answer;
-    state.save();
-    ctx.drawForm();
+    if (found.id !== view.ev.peek().id) o.select(found.id);
+    const ev = view.ev.peek();
+    drafts.setForm(ev, fromInputs(ev, shared.inputs));
+    drafts.setAnswer(ev, shared.answer);
+    drafts.keep();
+    o.drawForm();
     runStatus.textContent = "";
     replace(
       shareStatus,
       h("span", { class: "share-opened", dataset: { ref: "share-opened" } }, `Opened from a shared link: this is the judge's answer ${shared.model ? "from " + shared.model + " " : ""}as it was shared, and its verdict; nothing was called. `, "Press Run to ask your own model."),
     );
     // What the link was sent for is its verdict: on the first screen, a phone's too.
-    ctx.revealVerdict(true);
+    o.revealVerdict(true);
   }
 
   // drawLinkNote says, over the form of a link's evaluator, that it came with a link and is not
   // saved (and, when the user has one of the same id, that theirs differs), with Save.
   function drawLinkNote() {
-    const ev = ctx.ev();
+    const ev = view.ev.peek();
     linkNote.hidden = !ev.fromLink;
     if (!ev.fromLink) return replace(linkNote);
     const differs = linkOwn.get(ev.id) === "differs";
@@ -175,24 +157,22 @@ export function mountShare(ctx) {
   }
 
   async function saveLinkEvaluator() {
-    const linked = ctx.ev();
+    const linked = view.ev.peek();
     if (!registry || !linked.fromLink) return;
-    const sample = { inputs: ctx.inputs(), answer: answerTA.value };
-    const raw = structuredClone(ctx.rawForm());
+    const sample = { inputs: inputs(), answer: answerTA.value };
+    const raw = structuredClone(drafts.form(linked));
     const { saveLinked } = await import("../share/links.js");
     try {
       const id = await saveLinked(registry, linked, sample, (id) => {
         // Shown next with the link's evaluation: the page draws Evaluate again with the new evaluator.
-        state.get("forms")[id] = raw;
-        state.get("answers")[id] = sample.answer;
-        state.set({ evaluator: id });
-        savedNote = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
+        state.set({ forms: { ...state.get("forms"), [id]: raw }, answers: { ...state.get("answers"), [id]: sample.answer }, evaluator: id });
+        note.value = id === linked.linkOf ? `Saved to My evaluators as "${id}".` : `Saved to My evaluators as "${id}" (you have an evaluator "${linked.linkOf}").`;
       });
-      if (!savedNote) return; // the view drawn again with it has said so
-      savedNote = "";
+      if (!note.peek()) return; // the view drawn again with it has said so
+      note.value = "";
       say(`Saved to My evaluators as "${id}".`);
     } catch (e) {
-      savedNote = "";
+      note.value = "";
       // The registry draws Evaluate again as it saves: said in the view shown now.
       const status = root.querySelector('[data-ref="share-status"]') || shareStatus;
       replace(status, h("span", { class: "msg-error", text: "✗ The evaluator could not be saved in this browser: " + (e instanceof Error ? e.message : String(e)) }));
@@ -208,9 +188,9 @@ export function mountShare(ctx) {
 
   // start says what the view drawn before this one left to say, and opens the page's link.
   function start() {
-    if (savedNote) {
-      replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: savedNote }));
-      savedNote = "";
+    if (note.peek()) {
+      replace(shareStatus, h("span", { dataset: { ref: "link-saved" }, text: note.peek() }));
+      note.value = "";
     }
     if (sharedHash) openShared(sharedHash);
   }

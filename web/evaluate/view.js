@@ -16,8 +16,10 @@ import { adoptablePicker, fillPicker } from "./picker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "../lib/form.js";
 import { promptCard } from "./promptcard.js";
 import { engineNote } from "../shell/enginestatus.js";
-import { pageRegistry } from "../custom/registry.js";
 import { mountShare } from "./sharing.js";
+import { viewState } from "./viewstate.js";
+import { drawRunBar } from "./runbar.js";
+import { effect, onChange, batch, untracked } from "../lib/store.js";
 
 // What shows a verdict and what makes calls are not needed to draw the view: they are outside the
 // first paint's module graph, which they would only make larger, and are imported once app.js runs
@@ -50,10 +52,12 @@ export async function loadResultModules() {
  * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
  * engine.
  * @param {HTMLElement} root
- * registry (the page's, when not given) holds the evaluators opened from share links, shown too.
- * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry?: import("../custom/registry.js").EvaluatorRegistry|null}} ctx
+ * registry (the page's) holds the evaluators opened from share links, shown too; note is the page's
+ * word to the next Evaluate view drawn (sharing.js: a link's evaluator was saved).
+ * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry: import("../custom/registry.js").EvaluatorRegistry|null,
+ *   note: import("../lib/store.js").Signal<string>}} ctx
  */
-export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
+export function mountEvaluate(root, { evaluators: described, engine, state, registry, note }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
@@ -62,50 +66,43 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   if (boot && boot.picked && byID.has(boot.picked)) state.set({ evaluator: boot.picked });
   if (boot) boot.picked = "";
   const adopted = adoptablePicker(root, evaluators);
-  if (!byID.has(state.get("evaluator"))) state.data.evaluator = evaluators[0].id;
-  // A link's evaluator keeps its form and answer in its own draft, never in the stored state.
-  const formsOf = () => (ev.fromLink ? ev.draft.forms : state.get("forms"));
-  const answersOf = () => (ev.fromLink ? ev.draft.answers : state.get("answers"));
-  const saveSoon = debounce(() => state.save(), 400);
+  if (!byID.has(state.get("evaluator"))) state.set({ evaluator: evaluators[0].id });
+  // The view's state (viewstate.js), which its parts read and set and the effects below draw.
+  const view = viewState(state, byID.get(state.get("evaluator")));
+  const { drafts } = view;
+  // What is typed is the view's own (drafts), kept in the state a moment after the last keystroke.
+  const saveSoon = debounce(() => drafts.keep(), 400);
   // A page left (a reload, a closed tab) within the wait keeps the last keystrokes too.
-  const saveNow = () => saveSoon.settle();
+  const saveNow = () => saveSoon.flush();
   window.addEventListener("pagehide", saveNow);
 
-  let ev = byID.get(state.get("evaluator"));
-  /** @type {any} the last successful rj.render result */
-  let rendered = null;
   /** @type {any} */
   let renderError = null;
-  /** @type {{ctl: AbortController} | null} while a call is in flight */
-  let running = null;
-  /** @type {import("./judgecall.js").JudgeCall | null} */
-  let lastCall = null;
-  /** @type {import("../verdict/failed.js").RunOutcome | null} how the last Run ended without a whole answer, told in the verdict panel */
-  let outcome = null;
   // A share link's verdict is brought into view again once it is drawn (the engine may still be
   // loading when the link is read, and the cards above it grow as it does).
   let revealPending = false;
 
   // ---- skeleton --------------------------------------------------------------------------
   const promptView = promptCard();
-  const { promptMsgs, picker, desc, exampleBtn, formEl, runBtn, stopBtn, runStatus, runError, verdictEl, answerTA, answerHint, usageEl } = drawSkeleton(root, promptView, adopted, {
+  const els = drawSkeleton(root, promptView, adopted, {
     onExample: () => loadExample(),
     onClear: () => clearForm(),
     onRun: () => run(),
     onStop: () => stop(),
-    onAnswer: () => { answersOf()[ev.id] = answerTA.value; lastCall = null; outcome = null; revealPending = false; saveSoon(); drawUsage(); judgeSoon(); },
+    onPointer: () => revealVerdict(),
+    onAnswer: () => {
+      drafts.setAnswer(view.ev.value, answerTA.value);
+      forgetLastRun();
+      revealPending = false;
+      saveSoon();
+      judgeSoon();
+    },
   });
+  const { promptMsgs, picker, desc, exampleBtn, formEl, runStatus, runError, verdictEl, answerTA } = els;
 
   // ---- sharing: a link, a report (sharing.js) --------------------------------------------
   const share = mountShare({
-    root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID,
-    ev: () => ev,
-    running: () => !!running,
-    rendered: () => currentRender(),
-    model: () => (lastCall ? lastCall.model : ""),
-    inputs: () => inputs(),
-    rawForm: () => rawForm(),
-    formsOf, answersOf, select, stop, clearForm, drawForm,
+    view, els, engine, state, registry, byID, note, currentRender, select, stop, clearForm, drawForm,
     addPick: (e) => addPick(e),
     revealVerdict: (verdictToCome) => {
       revealVerdict();
@@ -114,14 +111,14 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   });
 
   // ---- evaluator picker --------------------------------------------------------------------
-  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => ev.id, onSelect: (id) => select(id) });
+  const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => view.ev.value.id, onSelect: (id) => select(id) });
 
   /** @type {any} the form buildForm made */
   let form = null;
   function select(id) {
     stop();
     revealPending = false;
-    ev = byID.get(id);
+    const ev = (view.ev.value = byID.get(id));
     if (!ev.fromLink) state.set({ evaluator: id });
     picker.querySelector(`input[value="${id}"]`).checked = true;
     drawForm();
@@ -130,87 +127,96 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // rawForm is the evaluator's form values; a first visit starts from its declared example, so
   // the page shows a whole prompt at once instead of an empty form.
   function rawForm() {
-    const forms = formsOf();
-    if (!forms[ev.id]) forms[ev.id] = fromInputs(ev, (ev.example && ev.example.inputs) || {});
-    return forms[ev.id];
+    const ev = view.ev.value;
+    if (!drafts.form(ev)) drafts.setForm(ev, fromInputs(ev, (ev.example && ev.example.inputs) || {}));
+    return drafts.form(ev);
   }
 
-  let epoch = 0; // bumped whenever the form is redrawn for other inputs; a run is only for its epoch
   function drawForm() {
-    epoch++;
+    const ev = view.ev.value;
+    view.epoch.value++;
     desc.textContent = ev.description || "";
-    syncExample();
     share.drawLinkNote();
     form = buildForm(formEl, ev, rawForm(), onFormChange);
-    answerTA.value = answersOf()[ev.id] || "";
+    answerTA.value = drafts.answer(ev);
     requestAnimationFrame(() => autoGrow(answerTA));
-    lastCall = null;
-    outcome = null;
+    forgetLastRun();
     runError.textContent = "";
     runStatus.textContent = "";
-    drawUsage();
-    syncMode();
     update();
+  }
+
+  // forgetLastRun: the usage line and how the last Run ended go once the answer or the inputs change.
+  function forgetLastRun() {
+    batch(() => {
+      view.lastCall.value = null;
+      view.outcome.value = null;
+    });
   }
 
   function onFormChange() {
     revealPending = false; // the user is at work on the form: nothing pulls the page away from it
+    drafts.touch(view.ev.value);
     saveSoon();
     updateSoon();
   }
 
   // An evaluator of the user's without an example (a new one) has none to load. Its example is
-  // its editor's sample, which can change while this view is open (registry "updated").
+  // its editor's sample, which can change while this view is open (registry.revised).
   function syncExample() {
-    exampleBtn.disabled = !hasExample(ev);
+    exampleBtn.disabled = !hasExample(view.ev.value);
     exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
   }
 
   function loadExample() {
+    const ev = view.ev.value;
     const ex = ev.example;
     if (!hasExample(ev)) return;
     stop(); // new inputs: an answer to the old ones would be a verdict on nothing
-    formsOf()[ev.id] = fromInputs(ev, ex.inputs);
+    drafts.setForm(ev, fromInputs(ev, ex.inputs));
     // In manual mode the example comes with a judge answer so the verdict shows at once.
-    answersOf()[ev.id] = state.endpoint().mode === "manual" ? ex.answer : "";
-    state.save();
+    drafts.setAnswer(ev, state.endpoint().mode === "manual" ? ex.answer : "");
+    saveNow();
     drawForm();
   }
 
   function clearForm() {
+    const ev = view.ev.value;
     stop();
-    formsOf()[ev.id] = fromInputs(ev, {});
-    answersOf()[ev.id] = "";
-    state.save();
+    drafts.setForm(ev, fromInputs(ev, {}));
+    drafts.setAnswer(ev, "");
+    saveNow();
     drawForm();
     formEl.querySelector("textarea, input, select")?.focus();
   }
 
   // ---- rendering the prompt -----------------------------------------------------------------
   function inputs() {
-    return toInputs(ev, rawForm());
+    return toInputs(view.ev.value, rawForm());
   }
 
   function update() {
+    const ev = view.ev.value;
     const inp = inputs();
     form.clearErrors();
     replace(promptMsgs);
     renderError = null;
     const rj = engine.rj;
     if (!rj) {
-      rendered = null;
+      view.rendered.value = null;
       promptMsgs.append(h("p", { class: "note", dataset: { ref: "engine-loading" }, text: engineNote(engine, "The prompt appears") }));
       promptView.draw(null, ev.inputs.map((i) => i.name));
-      syncMode();
       judge();
       return;
     }
+    /** @type {any} */
+    let rendered = null;
     try {
       rendered = rj.render(ev.id, inp);
     } catch (e) {
-      rendered = null;
       renderError = e;
     }
+    view.rendered.value = rendered;
     if (renderError) {
       const missing = missingRequired(ev, inp);
       const fieldName = fieldOf(renderError);
@@ -231,7 +237,6 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       }
     }
     promptView.draw(rendered, ev.inputs.map((i) => i.name));
-    syncMode();
     judge();
   }
   const updateSoon = debounce(update, 120);
@@ -241,21 +246,22 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // renders the form first, so that it never acts on the inputs before the last edit.
   function currentRender() {
     updateSoon.settle();
-    return rendered;
+    return view.rendered.value;
   }
 
   // fieldOf finds which input a check or an error is about, so it can be shown next to that
   // input as well: a check's `input`, or what an input error is about (its `subject`).
   function fieldOf(err) {
     const name = err && (err.input || (err.kind === "input" ? err.subject : ""));
-    return name && ev.inputs.some((i) => i.name === name) ? name : null;
+    return name && view.ev.value.inputs.some((i) => i.name === name) ? name : null;
   }
 
 
   // ---- verdict --------------------------------------------------------------------------------
   function judge() {
     const answer = answerTA.value;
-    if (running) {
+    const outcome = view.outcome.value;
+    if (view.running.value) {
       replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
       return;
     }
@@ -289,6 +295,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       return;
     }
     const { renderVerdict, checksView } = verdicts;
+    const ev = view.ev.value;
     const inp = inputs();
     let v;
     try {
@@ -317,81 +324,44 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   }
 
   // ---- running ----------------------------------------------------------------------------------
-  function syncMode() {
-    const ep = state.endpoint();
-    const manual = ep.mode === "manual";
-    const loading = !engine.rj;
-    runBtn.textContent = running ? "Running…" : loading ? (engine.status === "failed" ? "The judge engine did not load" : "Loading the judge engine…") : manual ? "Copy prompt for your chat tool" : "▶ Run with model";
-    runBtn.disabled = !!running || !rendered;
-    // Tests and styles tell the engine-loading state apart from inputs that cannot be rendered.
-    runBtn.dataset.engine = engine.status;
-    runBtn.setAttribute("aria-busy", String(engine.status === "loading"));
-    answerTA.placeholder = manual ? "Paste the judge's answer here: the verdict updates as you paste." : "The model's answer streams in here. You can also paste or edit an answer.";
-    answerHint.textContent = manual
-      ? "Manual mode: no calls are made. Paste any chat tool's answer."
-      : `Calls go ${ep.label.replace(/^via /, "via ")}, model ${state.get("settings").model || "(none set)"}.`;
-  }
-
-  function drawUsage() {
-    if (!lastCall) {
-      replace(usageEl);
-      return;
-    }
-    if (!judgecall) return; // a call was made: its module is in
-    replace(usageEl, h("span", { class: "hint", dataset: { ref: "usage-text" }, text: judgecall.usageLine(lastCall) }));
-  }
-
   // run runs the prompt (runbutton.js): copied in manual mode, otherwise asked of the model.
   const run = async () => {
     if (!evaluaterun) await loadResultModules();
-    return /** @type {typeof import("./runbutton.js")} */ (evaluaterun).runJudge({
-      root, engine, state, promptView, answerTA, runStatus, runError, stopBtn,
-      ev: () => ev,
-      epoch: () => epoch,
-      rendered: () => currentRender(),
-      running: () => !!running,
-      setRunning: (r) => { running = r; },
-      setLastCall: (c) => { lastCall = c; },
-      setOutcome: (o) => { outcome = o; },
-      revealVerdict,
-      answersOf, drawUsage, syncMode, judge,
-    });
+    return /** @type {typeof import("./runbutton.js")} */ (evaluaterun).runJudge({ view, els, engine, state, promptView, currentRender, revealVerdict });
   };
 
   function stop() {
-    if (running) running.ctl.abort();
+    view.running.peek()?.ctl.abort();
   }
 
-  // ---- keyboard, state and the engine -----------------------------------------------------------
-  /** @param {any} e */
-  const onState = (e) => {
-    if (e.detail.keys.includes("settings")) {
-      syncMode();
+  // ---- what the view draws from its state, the page's state and the engine ----------------------
+  // Each is disposed with the view.
+  const effects = [
+    // The Run button, the answer box's words, the usage line, the pointer to a failed call (runbar.js).
+    drawRunBar({ view, els, engine, state, usageLine: (call) => (judgecall ? judgecall.usageLine(call) : null) }),
+    // The evaluator shown, or its example (its editor's sample, saved as it is typed), changed.
+    effect(() => {
+      registry?.revised(view.ev.value.id).value;
+      untracked(syncExample);
+    }),
+    // A call went out (the judge is answering) or ended (its verdict, or how it ended).
+    onChange(() => view.running.value, () => judge()),
+    onChange(() => state.get("settings"), () => {
       if (!answerTA.value.trim()) judge();
-    }
-  };
-  state.addEventListener("change", onState);
-  // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
-  // they are, typed while it loaded included.
-  const onEngine = () => {
-    if (engine.rj) runError.textContent = "";
-    update();
-  };
-  engine.addEventListener("change", onEngine);
-  // The user's evaluator's example is its editor's sample, saved as it is typed.
-  /** @param {any} e */
-  const onUpdated = (e) => {
-    if (e.detail.id === ev.id) syncExample();
-  };
-  registry?.addEventListener("updated", onUpdated);
+    }),
+    // The engine became ready (or failed): what waited for it is drawn now, from the inputs as
+    // they are, typed while it loaded included.
+    onChange(() => engine.status, () => {
+      if (engine.rj) runError.textContent = "";
+      update();
+    }),
+  ];
 
   function dispose() {
     stop();
-    saveSoon.settle();
+    saveNow();
     window.removeEventListener("pagehide", saveNow);
-    state.removeEventListener("change", onState);
-    engine.removeEventListener("change", onEngine);
-    registry?.removeEventListener("updated", onUpdated);
+    for (const dispose of effects) dispose();
     share.dispose();
   }
 

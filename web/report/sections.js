@@ -8,7 +8,7 @@
 // by the key of data.panels they draw: a run that has that data gets the panel, any other gets none.
 
 import { histogramSVG } from "../stats/histogram.js";
-import { agreementPanel } from "../stats/agreement.js";
+import { agreementPanel } from "../stats/agreementpanel.js";
 import { consistencyPanel } from "../stats/consistency.js";
 import { checkupPanel } from "../checkup/chart.js";
 import { caseDetail } from "../checkup/casedetail.js";

@@ -3,6 +3,7 @@
 
 import { encodeShare, decodeShare, shareURL, crc32, MAX_LINK, SHARE_ERRORS } from "./codec.js";
 import { freeId } from "../custom/specedit.js";
+import { canonical, sameJudging } from "../custom/specsame.js";
 
 /**
  * makeLink writes one evaluation as a link to this page: {url} or, past MAX_LINK, {tooLong}
@@ -61,7 +62,8 @@ export function linkEvaluator(byID, shared, registry) {
   const ev = byID.get(shared.evaluator);
   if (!shared.spec) return ev && !ev.custom ? { ev, own: "builtin" } : { error: `The link names an evaluator this page does not have: "${shared.evaluator}".` };
   const key = canonical(shared.spec);
-  if (ev && ev.custom && !ev.fromLink && canonical(ev.spec) === key) return { ev, own: "same" };
+  // The user's own, when it judges as the link's did (its title or example may differ).
+  if (ev && ev.custom && !ev.fromLink && sameJudging(ev.spec, shared.spec)) return { ev, own: "same" };
   const title = typeof shared.spec.title === "string" && shared.spec.title ? `"${shared.spec.title}" (${shared.evaluator})` : `"${shared.evaluator}"`;
   if (!registry || !registry.rj) return { error: `The link's custom evaluator ${title} cannot be used: the judge engine is not ready.` };
   const own = registry.records.has(shared.evaluator) ? "differs" : "none";
@@ -129,16 +131,4 @@ export async function saveLinked(registry, ev, { inputs, answer }, ready) {
   registry.dropLinked(ev.id);
   await registry.save({ id, spec, sample: { inputs: structuredClone(inputs) }, answer, ok: true, updatedAt: Date.now() });
   return id;
-}
-
-/**
- * canonical writes a JSON value with its objects' keys sorted, so that two definitions compare
- * equal whatever order their fields were written in.
- * @param {any} v
- * @returns {string}
- */
-export function canonical(v) {
-  if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
-  if (v && typeof v === "object") return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}";
-  return JSON.stringify(v === undefined ? null : v);
 }

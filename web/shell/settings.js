@@ -3,6 +3,7 @@
 
 import { h, ref, replace, uid } from "../lib/dom.js";
 import { modelChosen, modelsText, pickModel } from "./modelpick.js";
+import { onChange } from "../lib/store.js";
 
 /** KEY_SETTLE_MS: how long the key field stays unchanged before the models are asked for with it. */
 const KEY_SETTLE_MS = 400;
@@ -242,16 +243,17 @@ export function mountSettings(root, state) {
   document.addEventListener("pointerdown", (e) => {
     if (!pop.hidden && !pop.contains(e.target) && !button.contains(e.target)) hide(false);
   });
-  state.addEventListener("change", (e) => {
-    if (e.detail.keys.includes("settings") || e.detail.keys.includes("key")) {
-      sync();
-      drawModelHint();
-      // A key is typed a character at a time: the list is asked for once it stops changing.
-      clearTimeout(keyTimer);
-      if (e.detail.keys.includes("key")) keyTimer = setTimeout(() => refreshModels(!pop.hidden), KEY_SETTLE_MS);
-      else refreshModels(!pop.hidden);
-    }
-  });
+  // Where calls go or the key changed: the models are asked for again. A key is typed a character
+  // at a time: the list is asked for once it stops changing.
+  const changed = (/** @type {boolean} */ typed) => {
+    sync();
+    drawModelHint();
+    clearTimeout(keyTimer);
+    if (typed) keyTimer = setTimeout(() => refreshModels(!pop.hidden), KEY_SETTLE_MS);
+    else refreshModels(!pop.hidden);
+  };
+  onChange(() => state.get("settings"), () => changed(false));
+  onChange(() => state.key, () => changed(true));
   sync();
   // The list is asked for at once when there is a key (not only when the popover opens): a run
   // started without opening it must not go out with a default model the endpoint does not have.

@@ -1,6 +1,10 @@
-// state.js: the page's one state object. It is an EventTarget: views change it with set() or update()
-// listen for "change" events; everything a user types is saved to localStorage so it survives a
-// reload. The API key is kept in memory and saved only when the user ticks "remember on this device".
+// state.js: the page's one state object. Each field is a signal (lib/store.js): a view reads it
+// with get() and, in an effect, draws again when it changes. A field's value is never changed in
+// place: set() and update() put new values, frozen so that a write in place fails at once rather
+// than go unseen, and save them to localStorage so they survive a reload. The API key is kept in
+// memory and saved only when the user ticks "remember on this device".
+
+import { signal, batch } from "../lib/store.js";
 
 const STORE = "ragjudge.page.v1";
 const KEY_STORE = "ragjudge.page.key";
@@ -31,69 +35,88 @@ function storage() {
   }
 }
 
-/** State is the page's state; read fields with get(), change them with set(). */
-export class State extends EventTarget {
+/** State is the page's state; read fields with get(), change them with set() or update(). */
+export class State {
   constructor() {
-    super();
-    this.data = structuredClone(DEFAULTS);
-    this.key = ""; // the API key; never in this.data so it is never saved by accident
-    this.config = null; // the dev server's /ragjudge/config, or null when there is no dev server
+    /** @type {Record<string, any>} */
+    let data = structuredClone(DEFAULTS);
+    let key = "";
     const st = storage();
     if (st) {
       try {
         const saved = JSON.parse(st.getItem(STORE) || "null");
         if (saved && typeof saved === "object") {
-          this.data = { ...this.data, ...saved, settings: { ...this.data.settings, ...(saved.settings || {}) } };
+          data = { ...data, ...saved, settings: { ...data.settings, ...(saved.settings || {}) } };
         }
       } catch {
         // a corrupt entry is dropped, not fatal
       }
-      if (this.data.settings.remember) this.key = st.getItem(KEY_STORE) || "";
+      if (data.settings.remember) key = st.getItem(KEY_STORE) || "";
     }
+    /** @type {Map<string, import("../lib/store.js").Signal<any>>} a signal per field, made when first read or set */
+    this.fields = new Map(Object.entries(data).map(([k, v]) => [k, signal(freeze(v))]));
+    this.keyed = signal(key); // the API key; never a field so it is never saved by accident
+    this.config = null; // the dev server's /ragjudge/config, or null when there is no dev server
   }
 
+  /** field is the signal of field name. @param {string} name */
+  field(name) {
+    let f = this.fields.get(name);
+    if (!f) this.fields.set(name, (f = signal(undefined)));
+    return f;
+  }
+
+  /** get reads field name (in an effect, the effect runs again when it changes). @param {string} name */
   get(name) {
-    return this.data[name];
+    return this.field(name).value;
   }
 
-  /** set merges patch into the state, saves it and dispatches "change" with detail.keys. */
+  /** key is the API key (in an effect, the effect runs again when it changes). */
+  get key() {
+    return this.keyed.value;
+  }
+
+  /** set puts patch's fields in the state and saves it; the effects that read them run once, after. @param {Record<string, any>} patch */
   set(patch) {
-    Object.assign(this.data, patch);
-    this.save();
-    this.dispatchEvent(new CustomEvent("change", { detail: { keys: Object.keys(patch) } }));
+    batch(() => {
+      for (const [k, v] of Object.entries(patch)) this.field(k).value = freeze(v);
+      this.save();
+    });
   }
 
   /**
-   * update replaces the value of key with fn(current value), saves it and dispatches "change" with
-   * detail.keys [key]; it returns the new value. fn gets the current value and must not change it
-   * in place: it returns a new one (a view that kept the old value still sees the old value).
+   * update replaces the value of key with fn(current value), saves it and returns the new value.
+   * fn gets the current value, frozen: it returns a new one (a view that kept the old value still
+   * sees the old value).
    * @template T
    * @param {string} key
    * @param {(current: T) => T} fn
    * @returns {T}
    */
   update(key, fn) {
-    const next = fn(this.data[key]);
+    const next = fn(this.field(key).peek());
     this.set({ [key]: next });
     return next;
   }
 
   /** setSettings merges patch into settings. */
   setSettings(patch) {
-    this.set({ settings: { ...this.data.settings, ...patch } });
+    this.set({ settings: { ...this.field("settings").peek(), ...patch } });
   }
 
   /** setKey keeps the key in memory, and on this device only when remember is ticked. */
   setKey(key) {
-    this.key = key;
-    this.saveKey();
-    this.dispatchEvent(new CustomEvent("change", { detail: { keys: ["key"] } }));
+    batch(() => {
+      this.keyed.value = key;
+      this.saveKey();
+    });
   }
 
   saveKey() {
     const st = storage();
     if (!st) return;
-    if (this.data.settings.remember && this.key) st.setItem(KEY_STORE, this.key);
+    const key = this.keyed.peek();
+    if (this.field("settings").peek().remember && key) st.setItem(KEY_STORE, key);
     else st.removeItem(KEY_STORE);
   }
 
@@ -101,7 +124,7 @@ export class State extends EventTarget {
     const st = storage();
     if (!st) return;
     try {
-      st.setItem(STORE, JSON.stringify(this.data));
+      st.setItem(STORE, JSON.stringify(Object.fromEntries([...this.fields].map(([k, f]) => [k, f.peek()]))));
     } catch {
       // quota exceeded: keep working in memory
     }
@@ -110,7 +133,7 @@ export class State extends EventTarget {
 
   /** endpoint returns where calls go: {mode, baseURL, direct, label}. */
   endpoint() {
-    const s = this.data.settings;
+    const s = this.get("settings");
     const mode = s.endpoint || (this.config ? "proxy" : "manual");
     if (mode === "proxy") {
       const host = this.config ? this.config.upstream_host || hostOnly(this.config.upstream) : "";
@@ -132,4 +155,16 @@ function hostOnly(u) {
   } catch {
     return "";
   }
+}
+
+/**
+ * freeze freezes v and every object and array in it, and returns it.
+ * @template T @param {T} v @returns {T}
+ */
+function freeze(v) {
+  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) freeze(x);
+  }
+  return v;
 }

@@ -6,7 +6,8 @@
 // its dataset); the choice is kept in the run's record.
 
 import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary, labelExportFields } from "./labels.js";
-import { agreementData, agreementPanel, rowAgreement, judgeOf } from "./agreement.js";
+import { agreementData, rowAgreement, judgeOf } from "./agreement.js";
+import { agreementPanel } from "./agreementpanel.js";
 import { hIn } from "../lib/dom.js";
 
 const REDRAW_MS = 1000;
