@@ -10,7 +10,8 @@ import { cacheKey } from "../../web/batch/cache.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
 import { MemoryStore } from "../../web/batch/memorystore.js";
 import { juryVerdict, juryRule } from "../../web/batch/juryrow.js";
-import { juryChoice, jurySettings, judgeKeyNeeded, judgeLabel, keyId, judgeRequest, cleanJudge } from "../../web/batch/judges.js";
+import { juryChoice, jurySettings, judgeKeyNeeded, keyId, judgeRequest, cleanJudge } from "../../web/batch/judges.js";
+import { judgeLabel, juryStatuses, juryNote, juryNames } from "../../web/results/jury.js";
 import { juryJudges } from "../../web/batch/buildrunner.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
 import { api } from "./rj.mjs";
@@ -214,4 +215,53 @@ test("juryJudges: the page's key for the page's endpoint, each other endpoint's 
   assert.deepEqual(js[1].request, { endpoint: "http://h/v1", upstream: "groq", model: "llama-70b", params: { temperature: 0 } });
   assert.equal(juryJudges({ judges: [settings.judges[0]] }, st, "x"), undefined, "one judge is no jury");
   assert.equal(juryJudges({}, st, "x"), undefined);
+});
+
+const member = (passed, score = null, extra = {}) => ({ judge: 0, verdict: passed === "x" ? null : { passed, score, verdict: {}, checks: [] }, answers: [String(passed)], repaired: false, ...extra });
+const juryRow = (ms, passed) => ({ verdict: { passed, score: null, checks: [] }, error: null, answers: [], jury: { rule: "majority", members: ms } });
+
+test("results/jury: each judge's status, the row's note, the judges' names", () => {
+  const r = juryRow([member(true), member(false), member(null, 0.7)], null);
+  assert.deepEqual(juryStatuses(r), ["passed", "failed", "scored"]);
+  assert.deepEqual(juryStatuses(r, 0.5), ["passed", "failed", "passed"], "the threshold applies to each judge's score");
+  assert.equal(juryNote(r, ["a", "b"]), "jury: a ✓ · b ✗ · judge 3 ◆");
+  const failed = juryRow([member(true), { judge: 1, verdict: null, answers: [], repaired: false, error: { kind: "http", status: 500, message: "HTTP 500" } }], null);
+  assert.deepEqual(juryStatuses(failed), ["passed", "error"]);
+  assert.equal(juryStatuses({ verdict: {} }), null);
+  assert.deepEqual(juryNames({ judges: [{ via: "proxy", upstream: "a", model: "m1" }, { via: "direct", baseURL: "https://h.example/v1", model: "m2" }] }), ["m1 @ a", "m2 @ h.example"]);
+  assert.deepEqual(juryNames({ judges: [{ via: "proxy", upstream: "a", model: "m1" }] }), [], "one judge is no jury");
+});
+
+test("stats/jury: each judge's κ against the labels and the jury's, and the κ between judges, all from rj.agreement", async () => {
+  const { juryData, juryExportFields } = await import("../../web/stats/jury.js");
+  // Six rows; labels T T F F T F. Judge a agrees on every row, judge b on four; the jury's row status given.
+  const a = [true, true, false, false, true, false];
+  const b = [true, false, false, true, true, false];
+  const results = a.map((x, i) => juryRow([member(x), member(b[i])], x === b[i] ? x : null));
+  const status = results.map((r) => (r.verdict.passed === true ? "passed" : r.verdict.passed === false ? "failed" : "undetermined"));
+  results.push(undefined);
+  status.push("pending");
+  const labels = { kind: "boolean", column: "human", values: [true, true, false, false, true, false, true], unreadable: [] };
+  const d = juryData(rj, { names: ["a", "b"], rule: "majority", results, status, labels });
+  assert.equal(d.rows, 6, "the row not judged yet is left out");
+  assert.equal(d.labels[0].kappa, rj.agreement(a, labels.values.slice(0, 6)).kappa);
+  assert.equal(d.labels[0].kappa, 1);
+  assert.equal(d.labels[1].kappa, rj.agreement(b, labels.values.slice(0, 6)).kappa);
+  assert.equal(d.labels[2].name, "Jury (majority)");
+  assert.equal(d.labels[2].compared, 4, "the jury's undetermined rows are not compared");
+  assert.equal(d.matrix[0][1].kappa, rj.agreement(a, b).kappa);
+  assert.equal(d.matrix[0][1].kappa, d.matrix[1][0].kappa, "κ is symmetric");
+  // Hand-worked: a vs b agree on 4 of 6; each says pass of 3 → p_e = 1/2, κ = (2/3 − 1/2)/(1/2) = 1/3.
+  assert.ok(Math.abs(d.matrix[0][1].kappa - 1 / 3) < 1e-12);
+  const none = juryData(rj, { names: ["a", "b"], rule: "any", results, status, labels: null });
+  assert.equal(none.labels, null, "without labels, only the matrix");
+  const ex = juryExportFields({ settings: { judges: [{ via: "proxy", upstream: "x", model: "a" }, { via: "proxy", upstream: "y", model: "b" }], jury: { rule: "majority" } } }, results);
+  assert.deepEqual(ex.keys, ["judge1_status", "judge1_passed", "judge1_score", "judge2_status", "judge2_passed", "judge2_score", "jury_rule", "judges"]);
+  const row1 = ex.of(1);
+  assert.equal(row1.judge1_passed, true);
+  assert.equal(row1.judge2_passed, false);
+  assert.equal(row1.judge2_status, "failed");
+  assert.equal(row1.judges[1].name, "b @ y");
+  assert.equal(ex.of(6).judge1_status, "pending");
+  assert.equal(juryExportFields({ settings: {} }, results), null);
 });

@@ -92,16 +92,6 @@ export function judgeKeyNeeded(j, config) {
 }
 
 /**
- * judgeLabel names judge j for a person: its model and where it goes.
- * @param {Judge} j @param {any} [config]
- */
-export function judgeLabel(j, config = null) {
-  if (j.via === "direct") return `${j.model} @ ${hostOfURL(j.baseURL || "") || j.baseURL}`;
-  const name = j.upstream || defaultUpstream(config);
-  return name ? `${j.model} @ ${name}` : `${j.model} @ dev server`;
-}
-
-/**
  * juryChoice is the jury the preferences hold: the extra judges (cleaned, at most MAX_JUDGES − 1)
  * and the rule. p.jury is {judges: Judge[], rule, pass_at?}.
  * @param {any} p the Batch view's preferences

@@ -18,6 +18,7 @@ import { newRowResult, failRow } from "./rowresult.js";
 /**
  * judgeBy is runner as one judge of its jury sees it: its asks go under judge j's request.
  * @param {any} runner @param {number} j
+ * @returns {any} the Runner's part its judging uses (judging.js): o, stats, state, ask
  */
 function judgeBy(runner, j) {
   return {
