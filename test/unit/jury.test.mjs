@@ -224,7 +224,8 @@ test("results/jury: each judge's status, the row's note, the judges' names", () 
   const r = juryRow([member(true), member(false), member(null, 0.7)], null);
   assert.deepEqual(juryStatuses(r), ["passed", "failed", "scored"]);
   assert.deepEqual(juryStatuses(r, 0.5), ["passed", "failed", "passed"], "the threshold applies to each judge's score");
-  assert.equal(juryNote(r, ["a", "b"]), "jury: a ✓ · b ✗ · judge 3 ◆");
+  assert.equal(juryNote(r, ["a", "b"]), "a ✓ · b ✗ · judge 3 ◆");
+  assert.equal(juryNote(r), "judges ✓ ✗ ◆");
   const failed = juryRow([member(true), { judge: 1, verdict: null, answers: [], repaired: false, error: { kind: "http", status: 500, message: "HTTP 500" } }], null);
   assert.deepEqual(juryStatuses(failed), ["passed", "error"]);
   assert.equal(juryStatuses({ verdict: {} }), null);

@@ -140,7 +140,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     if (r && st !== "error" && Array.isArray(r.repeats)) note = repeatNote(r, th) + (note ? " · " + note : "");
     // A jury's row says what each judge said ("jury: a ✓ · b ✗"), before why it is undetermined.
     const jury = r && r.jury ? juryStatuses(r, th) : null;
-    if (r && jury) note = juryNote(r, juryNames(c.run.settings), th) + (note ? " · " + note : "");
+    if (r && jury) note = juryNote(r, null, th) + (note ? " · " + note : "");
     if (jury) el.dataset.judges = jury.join(" ");
     else delete el.dataset.judges;
     el.dataset.status = st;

@@ -262,7 +262,7 @@ export function rowOf(ev, item, r, status, threshold, index, names = []) {
   const orders = r && !reps && Array.isArray(r.orders) && r.orders.length === 2 ? r.orders : null;
   if (reps && !note) note = repeatNote(r, threshold);
   const jury = r && r.jury ? juryLines(ev, r, names, threshold) : null;
-  if (jury) note = juryNote(r, names, threshold) + (note ? " · " + note : "");
+  if (jury) note = juryNote(r, null, threshold) + (note ? " · " + note : "");
   return {
     n: index + 1,
     status,

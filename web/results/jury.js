@@ -69,13 +69,16 @@ export function juryStatuses(result, threshold = null) {
 }
 
 /**
- * juryNote is a row's judges in a few words: "jury: a ✓ · b ✗".
- * @param {any} result @param {string[]} names @param {number|null} [threshold]
+ * juryNote is a row's judges in a few words, a mark each in the judges' order ("judges ✓ ✗ ✓",
+ * as a row's repeats are noted); with names, each mark after its judge's name ("a ✓ · b ✗").
+ * @param {any} result @param {string[] | null} [names] @param {number|null} [threshold]
  */
-export function juryNote(result, names, threshold = null) {
+export function juryNote(result, names = null, threshold = null) {
   const sts = juryStatuses(result, threshold);
   if (!sts) return "";
-  return "jury: " + sts.map((st, j) => `${names[j] || "judge " + (j + 1)} ${STATUS_MARK[/** @type {keyof typeof STATUS_MARK} */ (st)] || "?"}`).join(" · ");
+  const mark = (/** @type {string} */ st) => STATUS_MARK[/** @type {keyof typeof STATUS_MARK} */ (st)] || "?";
+  if (!names) return "judges " + sts.map(mark).join(" ");
+  return sts.map((st, j) => `${names[j] || "judge " + (j + 1)} ${mark(st)}`).join(" · ");
 }
 
 /**

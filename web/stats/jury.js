@@ -92,14 +92,20 @@ function kappaText(k) {
 export function juryPanel(doc, d) {
   const so = d.running ? " so far" : "";
   const head = hIn(doc, "h3", { class: "sub-title" }, `The jury's judges${so}`);
-  const lead = hIn(doc, "p", { class: "agreement-lead", dataset: { ref: "jury-rows" }, text: `${d.rows} row${d.rows === 1 ? "" : "s"} judged by all ${d.names.length} judges${so}; the row's verdict is the ${RULE_WORDS[/** @type {keyof typeof RULE_WORDS} */ (d.rule)] || d.rule}.` });
+  const every = d.names.length === 2 ? "both judges" : `all ${d.names.length} judges`;
+  const lead = hIn(doc, "p", { class: "jury-lead", dataset: { ref: "jury-rows" }, text: `${d.rows} row${d.rows === 1 ? "" : "s"} judged by ${every}${so}; a row's verdict is the jury's (${RULE_WORDS[/** @type {keyof typeof RULE_WORDS} */ (d.rule)] || d.rule}).` });
   const labels = d.labels
     ? hIn(
+        doc,
+        "div",
+        // Scrolled sideways on a phone: reachable by the keyboard, and named.
+        { class: "confusion-wrap", attrs: { tabindex: "0", role: "region", "aria-label": "Each judge's κ against the labels" } },
+        hIn(
         doc,
         "table",
         { class: "ptable jury-kappas", dataset: { ref: "jury-kappas" } },
         hIn(doc, "caption", { class: "hint", text: "Each judge against the human labels, and the jury's verdict against them" }),
-        hIn(doc, "thead", {}, hIn(doc, "tr", {}, ["", "Cohen's κ", "agreement", "rows compared"].map((t) => hIn(doc, "th", { text: t, attrs: { scope: "col" } })))),
+        hIn(doc, "thead", {}, hIn(doc, "tr", {}, ["Judge", "Cohen's κ", "agreement", "rows compared"].map((t) => hIn(doc, "th", { text: t, attrs: { scope: "col" } })))),
         hIn(
           doc,
           "tbody",
@@ -116,18 +122,19 @@ export function juryPanel(doc, d) {
             ),
           ),
         ),
+        ),
       )
     : hIn(doc, "p", { class: "hint", text: "With a human label column, each judge's κ against the labels shows here beside the jury's." });
   const matrix = hIn(
     doc,
     "div",
-    { class: "confusion-wrap" },
+    { class: "confusion-wrap", attrs: { tabindex: "0", role: "region", "aria-label": "κ between judges" } },
     hIn(
       doc,
       "table",
       { class: "jury-matrix", dataset: { ref: "jury-matrix" } },
       hIn(doc, "caption", { class: "hint", text: "Cohen's κ between every two judges, over the rows both gave a verdict (undetermined left out)" }),
-      hIn(doc, "thead", {}, hIn(doc, "tr", {}, hIn(doc, "th", {}), d.names.map((name) => hIn(doc, "th", { text: name, attrs: { scope: "col" } })))),
+      hIn(doc, "thead", {}, hIn(doc, "tr", {}, hIn(doc, "th", { class: "jury-corner", text: "κ", attrs: { scope: "col" } }), d.names.map((name) => hIn(doc, "th", { text: name, attrs: { scope: "col" } })))),
       hIn(
         doc,
         "tbody",
