@@ -80,10 +80,11 @@ async function exported(page, fmt) {
   return readFile(await download.path(), "utf8");
 }
 
-async function shot(page, name) {
+/** shot saves a screenshot of what (a page or a locator) when RAGJUDGE_SHOTS names a directory. */
+async function shot(what, name) {
   if (!SHOTS) return;
   await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, name + ".png"), fullPage: false });
+  await what.screenshot({ path: join(SHOTS, name + ".png") });
 }
 
 test("a jury of two judges on two upstreams: each judge's verdict, the jury's, each κ and the matrix; a reload resumes both, paying nothing twice", async () => {
@@ -118,6 +119,11 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
 
     await loadDataset(page, "jury.jsonl", dataset());
     assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "human_label");
+    // What Run will spend says the jury: each row a call per judge.
+    assert.equal(await page.textContent('[data-ref="batch-setup-line"]'), `${N} rows × 2 judges = ${2 * N} calls · a jury of fake-judge @ a, fake-judge-b @ b · temperature 0 · max tokens 2,048`);
+    assert.match(await page.textContent('[data-ref="batch-estimate"]'), new RegExp(`About ${2 * N} calls \\(${N} rows × 2 judges\\)`));
+    // A batch file goes to one provider: it holds judge 1's requests, and says so.
+    assert.match(await page.textContent('[data-ref="batchfile-setup-line"]'), new RegExp(`The file: ${N} requests, one per row · fake-judge .*Judge 1's requests only: a batch file goes to one provider, so a jury runs live\\.`));
     await shot(page, "jury-option");
 
     // ---- the run, held on b after 10 answers, then reloaded ------------------------------------
@@ -165,7 +171,9 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
     assert.deepEqual(await dialog.locator('[data-ref="batch-row-judge"]').evaluateAll((els) => els.map((e) => e.dataset.status)), [word(aSays[6]), word(bSays[6])]);
     assert.match(await dialog.textContent(), /the jury split evenly/);
     assert.match(await dialog.textContent(), /The jury \(majority\)/);
-    await shot(page, "jury-row");
+    assert.notEqual(await dialog.locator('[data-ref="yesno"] .yesno-word').textContent(), "YES", "no judge's word drawn as the row's");
+
+    await shot(dialog, "jury-row");
     await page.keyboard.press("Escape");
     await page.click('[data-ref="batch-filter-all"]');
 
@@ -187,8 +195,7 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
     assert.equal(Number(cell), kappa(aSays, bSays));
     assert.equal(await page.getAttribute('[data-ref="jury-cell"][data-i="1"][data-j="0"]', "data-kappa"), cell);
     assert.match(await panel.textContent(), new RegExp(`${N} rows judged by both judges`));
-    await panel.scrollIntoViewIfNeeded();
-    await shot(page, "jury-panel");
+    await shot(panel, "jury-panel");
 
     // ---- the exports and the report carry each judge's verdict ----------------------------------
     const jsonl = (await exported(page, "jsonl")).trim().split("\n").map((l) => JSON.parse(l));
@@ -223,15 +230,20 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: 390, height: 844 });
       await panel.scrollIntoViewIfNeeded();
-      await shot(page, `jury-panel-phone-${scheme}`);
+      await shot(panel, `jury-panel-phone-${scheme}`);
+      await shot(page.locator('[data-ref="batch-table"]'), `jury-table-phone-${scheme}`);
       const over = await page.evaluate(() => [...document.querySelectorAll('[data-ref="jury-panel"] *, [data-ref="batch-jury"] *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest(".confusion-wrap")).map((e) => e.className || e.tagName));
       assert.deepEqual(over, [], `${scheme}: wider than a phone`);
       assert.deepEqual(await axeViolations(page), [], `axe at 390 px, ${scheme}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: "dark" });
     await page.click('[data-ref="batch-new-run"]');
     await page.locator('[data-ref="batch-jury"]').scrollIntoViewIfNeeded();
-    await shot(page, "jury-option-dark");
+    await shot(page.locator('[data-ref="batch-jury"]'), "jury-option-dark");
+    await page.click('[data-ref="batch-jury"] > summary');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page.locator('[data-ref="batch-jury"]'), "jury-option-phone-dark");
     assert.deepEqual(pageErrors, []);
   } finally {
     await context.close();

@@ -160,6 +160,7 @@ test("juryVerdict: the members' verdict shown is one that agrees with the jury; 
   const none = juryVerdict((x, o) => rj.jury(x, o), [{ judge: 0, verdict: null, answers: [], repaired: false }, m(true, "yes")], juryRule({ rule: "majority" }));
   assert.equal(none.passed, null);
   assert.equal(none.checks[0].code, "jury.undetermined", "a judge that could not decide is a vote for cannot say");
+  assert.equal(none.verdict, null, "no judge's verdict stands for an undetermined jury");
   assert.deepEqual(juryRule({ rule: "bogus" }), { rule: "majority" });
   assert.deepEqual(juryRule({ rule: "mean", pass_at: 3 }), { rule: "mean", pass_at: 3 });
   assert.deepEqual(juryRule({ rule: "all", pass_at: 3 }), { rule: "all" });

@@ -40,7 +40,7 @@ export function juryOption(state) {
   const summaryWord = h("span", { class: "hint jury-state", dataset: { ref: "batch-jury-state" } });
   const el = h(
     "details",
-    { class: "batch-options jury-option", dataset: { ref: "batch-jury" } },
+    { class: "jury-option", dataset: { ref: "batch-jury" } },
     h("summary", {}, "Jury: several judges ", summaryWord),
     h("p", { class: "hint", text: "Each row is judged by each judge (a call each, repeats and retries per judge), and the row's verdict is the jury's. Judge 1 is the model settings' model." }),
     list,

@@ -108,8 +108,8 @@ export function juryRule(jury) {
 /**
  * juryVerdict is the verdict a row judged by a jury stores: passed, score and the jury's checks
  * (jury.tie, jury.undetermined) from the core's jury over the members' verdicts, and the verdict
- * and checks of the first member that agrees with it (else the first), so that the row opens on
- * an answer that says what the row says, as a row's repeats do (results/majority.js).
+ * and checks of the first member that agrees with it (none when none does: a tie), so that the
+ * row opens on an answer that says what the row says, as a row's repeats do (results/majority.js).
  * @param {(verdicts: any[], opts: any) => any} jury the core's rj.jury
  * @param {JuryMember[]} members @param {JuryRule} rule
  */
@@ -118,7 +118,8 @@ export function juryVerdict(jury, members, rule) {
     members.map((m) => ({ passed: m.verdict ? (m.verdict.passed ?? null) : null, score: m.verdict && typeof m.verdict.score === "number" ? m.verdict.score : null })),
     rule,
   );
-  const shown = members.find((m) => m.verdict && m.verdict.passed === j.passed) || members[0];
+  // No judge agrees with an undetermined jury (a tie): the row then shows no judge's verdict as its own.
+  const shown = members.find((m) => m.verdict && m.verdict.passed === j.passed);
   const checks = [...(j.checks || []), ...((shown && shown.verdict && shown.verdict.checks) || [])];
   return { passed: j.passed, score: j.score, verdict: shown && shown.verdict ? shown.verdict.verdict : null, checks, jury: { rule: j.rule, votes: j.votes, members: j.members } };
 }

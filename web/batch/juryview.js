@@ -9,7 +9,7 @@ import { stateBadge } from "../verdict/statebadge.js";
 import { fmtNum } from "../lib/format.js";
 
 /**
- * shownMember is the judge whose verdict the row dialog draws: the first that agrees with the
+ * shownMember is the judge whose answer the row dialog draws: the first that agrees with the
  * jury (juryrow.js juryVerdict shows its verdict), else the first.
  * @param {any} r a row's result with a jury
  */
