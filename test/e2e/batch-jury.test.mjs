@@ -250,4 +250,37 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
   }
 });
 
+test("a check-up with a jury set up: its line counts each judge's calls, and each case's verdict is the jury's", async () => {
+  const { browser, serve } = env;
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    if (!localStorage.getItem("ragjudge.page.v1"))
+      localStorage.setItem("ragjudge.page.v1", JSON.stringify({ view: "batch", settings: { model: "fake-judge" }, batch: { jury: { rule: "all", judges: [{ via: "proxy", upstream: "b", model: "fake-judge-b" }] } } }));
+  });
+  try {
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    await loadDataset(page, "jury.jsonl", dataset());
+    if (!(await page.locator('[data-ref="checkup-setup"]').evaluate((d) => d.open))) await page.click('[data-ref="checkup-new"]');
+    await page.waitForSelector('[data-ref="checkup-cases"] table');
+    await page.waitForFunction(() => !document.querySelector('[data-ref="checkup-run"]').disabled);
+    const line = await page.textContent('[data-ref="checkup-setup-line"]');
+    const m = /(\d+) cases.* × 2 judges = (\d+) calls · a jury of fake-judge @ a, fake-judge-b @ b/.exec(line);
+    assert.ok(m, line);
+    assert.equal(Number(m[2]), 2 * Number(m[1]));
+    await page.click('[data-ref="checkup-run"]');
+    await runEnd(page, 60_000, "the check-up");
+    await page.waitForSelector('[data-ref="checkup-panel"]');
+    const rows = await page.$$eval('[data-ref="batch-table"] [data-index]', (els) => els.map((e) => ({ status: e.dataset.status, judges: e.dataset.judges })));
+    assert.ok(rows.length > 0);
+    // Rule "all": a case passes only when both judges passed it, fails when either failed it.
+    for (const r of rows) {
+      const [x, y] = r.judges.split(" ");
+      assert.equal(r.status, x === "failed" || y === "failed" ? "failed" : x === "passed" && y === "passed" ? "passed" : "undetermined", JSON.stringify(r));
+    }
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 void ROOT;

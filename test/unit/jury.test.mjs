@@ -267,3 +267,12 @@ test("stats/jury: each judge's κ against the labels and the jury's, and the κ 
   assert.equal(ex.of(6).judge1_status, "pending");
   assert.equal(juryExportFields({ settings: {} }, results), null);
 });
+
+test("the setup line and the estimate count a jury's calls, rows × judges (with repeats, orders and a check-up's doubled cases)", async () => {
+  const { setupLine } = await import("../../web/batch/setupline.js");
+  const plan = { model: "m", params: { temperature: 0 }, repeats: 1, judges: ["m @ a", "n @ b"] };
+  assert.match(setupLine({ rows: 28, plan }), /^28 rows × 2 judges = 56 calls · a jury of m @ a, n @ b · temperature 0/);
+  assert.match(setupLine({ rows: 10, plan: { ...plan, repeats: 3, orders: 2 } }), /^10 rows × 3 repeats × 2 orders × 2 judges = 120 calls/);
+  assert.match(setupLine({ rows: 60, plan, noun: "case", doubled: 6 }), /^60 cases \(6 in both orders\) × 2 judges = 132 calls/);
+  assert.match(setupLine({ rows: 5, plan: { ...plan, judges: ["m @ a"] } }), /^5 calls, one per row · m ·/, "one judge is no jury");
+});

@@ -7,6 +7,7 @@
 
 import { localHost } from "../model/keyguard.js";
 import { juryRule } from "./juryrow.js";
+import { judgeLabel } from "../results/jury.js";
 
 /** MAX_JUDGES is the most judges a jury has. */
 export const MAX_JUDGES = 5;
@@ -123,4 +124,15 @@ export function jurySettings(state, model, p) {
 export function judgeRequest(j, proxyBase) {
   if (j.via === "direct") return { endpoint: j.baseURL || "", model: j.model };
   return { endpoint: proxyBase, ...(j.upstream ? { upstream: j.upstream } : {}), model: j.model };
+}
+
+/**
+ * plannedJudges is the names of the judges a run set up now would ask (the setup lines count its
+ * calls by them), [] without a jury.
+ * @param {{endpoint(): {mode: string, baseURL?: string}, config: any, get(name: string): any}} state @param {any} p the preferences
+ * @returns {string[]}
+ */
+export function plannedJudges(state, p) {
+  const s = jurySettings(state, (state.get("settings") || {}).model || "", p);
+  return s.judges ? s.judges.map((j) => judgeLabel(j, state.config)) : [];
 }

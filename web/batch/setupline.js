@@ -30,12 +30,13 @@ export function setupLine({ rows, plan, unit = "call", cache = true, noun = "row
   const many = (/** @type {number} */ k, /** @type {string} */ word) => `${fmtInt(k)} ${word}${k === 1 ? "" : "s"}`;
   const units = many(n, unit);
   const times = plan.repeats > 1 ? ` × ${fmtInt(plan.repeats)} repeats` : "";
-  let lead = `${units}, one per ${noun}`;
-  if (twice && twice === rows) lead = `${many(rows, noun)}${times} × 2 orders = ${units}`;
-  else if (twice) lead = `${many(rows, noun)} (${fmtInt(twice)} in both orders)${times} = ${units}`;
-  else if (times) lead = `${many(rows, noun)}${times} = ${units}`;
+  let head = "";
+  if (twice && twice === rows) head = `${many(rows, noun)}${times} × 2 orders`;
+  else if (twice) head = `${many(rows, noun)} (${fmtInt(twice)} in both orders)${times}`;
+  else if (times) head = `${many(rows, noun)}${times}`;
   // A jury asks each row of each judge: "28 rows × 2 judges = 56 calls · a jury of m1 @ a, m2 @ b".
-  if (judges) lead = `${many(rows, noun)}${times}${plan.orders === 2 ? " × 2 orders" : ""} × ${judges.length} judges = ${units}`;
+  if (judges) head = `${head || many(rows, noun)} × ${judges.length} judges`;
+  const lead = head ? `${head} = ${units}` : `${units}, one per ${noun}`;
   const parts = [lead, judges ? `a jury of ${judges.join(", ")}` : plan.model];
   const p = plan.params || {};
   // Reasoning models take no temperature (modelparams.js): the request carries none.
