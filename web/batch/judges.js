@@ -5,7 +5,7 @@
 // every judge without any key; each judge's key is found when a call goes (keyFor), like the
 // page's own key for its endpoint: the key the user gave for that endpoint, in memory.
 
-import { localHost } from "../model/keyguard.js";
+import { localHost, hostOfURL } from "../model/keyguard.js";
 import { juryRule } from "./juryrow.js";
 import { judgeLabel } from "../results/jury.js";
 
@@ -16,18 +16,6 @@ export const MAX_JUDGES = 5;
  * @typedef {{via: "proxy" | "direct", upstream?: string, baseURL?: string, model: string}} Judge
  *   proxy: the dev server, to its upstream named upstream ("" for its default); direct: baseURL
  */
-
-/**
- * hostOfURL is the host of an absolute URL, or "".
- * @param {string} url
- */
-function hostOfURL(url) {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "";
-  }
-}
 
 /**
  * cleanJudge is j as a run keeps it, or null when it names no endpoint or no model.
