@@ -10,7 +10,7 @@ import { cacheKey } from "../../web/batch/cache.js";
 import { statusOf, causeOf } from "../../web/results/status.js";
 import { MemoryStore } from "../../web/batch/memorystore.js";
 import { juryVerdict, juryRule } from "../../web/batch/juryrow.js";
-import { juryChoice, jurySettings, judgeKeyNeeded, keyId, judgeRequest, cleanJudge } from "../../web/batch/judges.js";
+import { juryChoice, jurySettings, judgeKeyNeeded, keyId, judgeRequest, cleanJudge, juryProblem } from "../../web/batch/judges.js";
 import { judgeLabel, juryStatuses, juryNote, juryNames } from "../../web/results/jury.js";
 import { juryJudges } from "../../web/batch/buildrunner.js";
 import { FakeClock, answer, fakeJudge } from "./fakes.mjs";
@@ -275,4 +275,12 @@ test("the setup line and the estimate count a jury's calls, rows × judges (with
   assert.match(setupLine({ rows: 10, plan: { ...plan, repeats: 3, orders: 2 } }), /^10 rows × 3 repeats × 2 orders × 2 judges = 120 calls/);
   assert.match(setupLine({ rows: 60, plan, noun: "case", doubled: 6 }), /^60 cases \(6 in both orders\) × 2 judges = 132 calls/);
   assert.match(setupLine({ rows: 5, plan: { ...plan, judges: ["m @ a"] } }), /^5 calls, one per row · m ·/, "one judge is no jury");
+});
+
+test("juryProblem: a judge on an upstream the dev server does not list, or on a dev server the page has not, is said before any call", () => {
+  const p = (upstream) => ({ jury: { judges: [{ via: "proxy", upstream, model: "m" }] } });
+  assert.equal(juryProblem({ config }, p("groq")), "");
+  assert.match(juryProblem({ config }, p("gone")), /Judge 2: this dev server has no upstream named gone/);
+  assert.match(juryProblem({ config: null }, p("groq")), /Judge 2 calls the dev server, and this page has none/);
+  assert.equal(juryProblem({ config: null }, { jury: { judges: [{ via: "direct", baseURL: "http://localhost:1/v1", model: "m" }] } }), "");
 });

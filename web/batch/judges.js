@@ -124,3 +124,20 @@ export function plannedJudges(state, p) {
   const s = jurySettings(state, (state.get("settings") || {}).model || "", p);
   return s.judges ? s.judges.map((j) => judgeLabel(j, state.config)) : [];
 }
+
+/**
+ * juryProblem says why the jury the preferences hold cannot run here, or "": a judge that calls
+ * the dev server on a page without one, or an upstream the dev server does not list (its calls
+ * would be refused, unknown_upstream, and never sent to another).
+ * @param {{config: any}} state @param {any} p the preferences
+ */
+export function juryProblem(state, p) {
+  const { judges } = juryChoice(p);
+  for (let i = 0; i < judges.length; i++) {
+    const j = judges[i];
+    if (j.via !== "proxy") continue;
+    if (!state.config) return `Judge ${i + 2} calls the dev server, and this page has none: give it a direct URL in the Jury option, or remove it.`;
+    if (!upstreamOf(j, state.config)) return `Judge ${i + 2}: this dev server has no upstream named ${j.upstream}; choose one it lists in the Jury option.`;
+  }
+  return "";
+}

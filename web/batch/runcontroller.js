@@ -16,7 +16,7 @@ import { runCounts } from "../results/counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { runSettings } from "./repeatopts.js";
-import { jurySettings } from "./judges.js";
+import { jurySettings, juryProblem } from "./judges.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
@@ -168,6 +168,8 @@ export class RunController {
   async startNew(s) {
     const rs = requestSettings(this.st);
     if (rs.error) return rs.error;
+    const juryError = juryProblem(this.st, prefsOf(this.st));
+    if (juryError) return juryError;
     const run = newRun(
       { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: { ...runSettings(/** @type {any} */ (rs), prefsOf(this.st), s.ev), ...jurySettings(this.st, /** @type {any} */ (rs).request.model, prefsOf(this.st)) }, checkup: s.checkup },
       s.items,
