@@ -284,3 +284,20 @@ test("juryProblem: a judge on an upstream the dev server does not list, or on a 
   assert.match(juryProblem({ config: null }, p("groq")), /Judge 2 calls the dev server, and this page has none/);
   assert.equal(juryProblem({ config: null }, { jury: { judges: [{ via: "direct", baseURL: "http://localhost:1/v1", model: "m" }] } }), "");
 });
+
+test("keyEntered: a jury's run held for a key goes on only once every judge has the key its endpoint needs", async () => {
+  const { keyEntered } = await import("../../web/batch/openrun.js");
+  const { RunState } = await import("../../web/batch/states.js");
+  const { CallKind } = await import("../../web/model/callerror.js");
+  let missing = true;
+  let resumed = 0;
+  const runner = { state: RunState.HELD, reason: { error: { kind: CallKind.NO_KEY } }, o: { judges: [{ keyMissing: () => false }, { keyMissing: () => missing }] }, resume: () => resumed++ };
+  const said = [];
+  const ctl = { going: new Map([["r1", { runner }]]), st: { ...proxyState(), key: "" }, persist: () => {}, say: (t) => said.push(t) };
+  keyEntered(/** @type {any} */ (ctl));
+  assert.equal(resumed, 0, "judge 2 still has no key: the run keeps waiting");
+  missing = false;
+  keyEntered(/** @type {any} */ (ctl));
+  assert.equal(resumed, 1);
+  assert.deepEqual(said, ["Key entered: the run goes on."]);
+});
