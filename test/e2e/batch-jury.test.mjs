@@ -9,7 +9,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFile, mkdir } from "node:fs/promises";
+import { readFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { load } from "../../web/ragjudge.js";
 import { axeViolations } from "./axe.mjs";
@@ -222,6 +222,16 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
     assert.match(html, /data-ref="jury-panel"/);
     assert.match(html, /a jury of 2: fake-judge @ a, fake-judge-b @ b/);
     assert.match(html, /fake-judge-b @ b: [✓✗]/);
+    if (SHOTS) {
+      // The report's panel and a row's judges, looked at as a reader opens the file.
+      await mkdir(SHOTS, { recursive: true });
+      const file = join(SHOTS, "jury-report.html");
+      await writeFile(file, html);
+      const r = await context.newPage();
+      await r.goto("file://" + file);
+      await shot(r.locator('[data-ref="jury-panel"]'), "jury-report-panel");
+      await r.close();
+    }
 
     assert.deepEqual(await axeViolations(page), [], "the jury's option and panel: axe violations");
 
