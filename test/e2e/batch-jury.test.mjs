@@ -112,8 +112,12 @@ test("a jury of two judges on two upstreams: each judge's verdict, the jury's, e
     assert.match(offered[1][1], /Dev server → b \(127\.0\.0\.1:\d+\)/);
     assert.equal(await second.locator('[data-ref="batch-judge-endpoint"]').inputValue(), "proxy:b", "a new judge starts on the other upstream");
     assert.equal(await second.locator('[data-ref="batch-judge-key"]').count(), 0, "a local upstream needs no key");
+    await second.locator('[data-ref="batch-judge-model"]').evaluate((el) => (el.dataset.mark = "typed-in"));
     await second.locator('[data-ref="batch-judge-model"]').fill("fake-judge-b");
-    await second.locator('[data-ref="batch-judge-model"]').dispatchEvent("change");
+    await second.locator('[data-ref="batch-judge-model"]').press("Tab");
+    // Its change saved, the field is the same node, and Tab went on to the next control.
+    assert.equal(await second.locator('[data-ref="batch-judge-model"]').getAttribute("data-mark"), "typed-in");
+    assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.dataset.ref), "batch-judge-remove");
     assert.match(await page.textContent('[data-ref="batch-jury-state"]'), /2 judges/);
     assert.equal(await page.inputValue('[data-ref="batch-jury-rule"]'), "majority");
 

@@ -54,9 +54,17 @@ export function juryOption(state) {
     const j = prefsOf(state).jury || {};
     return { ...j, rule: typeof j.rule === "string" ? j.rule : "majority", judges: Array.isArray(j.judges) ? j.judges : [] };
   };
-  /** @param {Record<string, any>} patch */
-  function save(patch) {
-    setPrefs(state, /** @type {any} */ ({ jury: { ...raw(), ...patch } }));
+  // A text field's own change is saved without drawing the judges again: the field keeps its
+  // node, so the click or Tab that ended the edit lands where it was aimed.
+  let quiet = false;
+  /** @param {Record<string, any>} patch @param {{redraw?: boolean}} [o] */
+  function save(patch, { redraw = true } = {}) {
+    quiet = !redraw;
+    try {
+      setPrefs(state, /** @type {any} */ ({ jury: { ...raw(), ...patch } }));
+    } finally {
+      quiet = false;
+    }
   }
   /** upstreams are the dev server's upstreams by name (the default first), [] without a dev server. */
   const upstreams = () => (state.config && Array.isArray(state.config.upstreams) ? state.config.upstreams : []);
@@ -69,6 +77,12 @@ export function juryOption(state) {
     save({ judges: [...raw().judges, j] });
   }
 
+  /** drawState says in the summary how many judges a run would have. */
+  function drawState() {
+    const usable = juryChoice(prefsOf(state)).judges.length;
+    summaryWord.textContent = usable ? `(${usable + 1} judges)` : "(off: one judge)";
+  }
+
   function draw() {
     const jury = raw();
     const settings = state.get("settings");
@@ -78,8 +92,7 @@ export function juryOption(state) {
     ruleSel.value = jury.rule;
     passAt.value = typeof jury.pass_at === "number" ? String(jury.pass_at) : "";
     passAtField.hidden = jury.rule !== "mean";
-    const usable = juryChoice(prefsOf(state)).judges.length;
-    summaryWord.textContent = usable ? `(${usable + 1} judges)` : "(off: one judge)";
+    drawState();
     addBtn.disabled = jury.judges.length >= MAX_JUDGES - 1;
     const first = h("li", { class: "judge judge-page", dataset: { ref: "batch-judge", judge: "0" } }, h("span", { class: "judge-name", text: "Judge 1" }), h("span", { text: settings.model ? judgeLabel(page, cfg) : "no model set" }), h("span", { class: "hint", text: "Model settings" }));
     replace(list, first, jury.judges.map((j, i) => judgeRow(j, i, pageKey)));
@@ -98,7 +111,7 @@ export function juryOption(state) {
    */
   function judgeRow(j, i, pageKey) {
     const ups = upstreams();
-    const change = (/** @type {any} */ patch) => save({ judges: raw().judges.map((x, k) => (k === i ? { ...x, ...patch } : x)) });
+    const change = (/** @type {any} */ patch, redraw = true) => save({ judges: raw().judges.map((x, k) => (k === i ? { ...x, ...patch } : x)) }, { redraw });
     const where = h(
       "select",
       { class: "input", dataset: { ref: "batch-judge-endpoint" }, attrs: { "aria-label": `Judge ${i + 2}: endpoint` } },
@@ -111,8 +124,12 @@ export function juryOption(state) {
     where.addEventListener("change", () => change(where.value === "direct" ? { via: "direct", baseURL: j.baseURL || "" } : { via: "proxy", upstream: where.value.slice(6) }));
     const url = h("input", { type: "url", class: "input", value: j.baseURL || "", placeholder: "https://api.example.com/v1", hidden: j.via !== "direct", dataset: { ref: "batch-judge-url" }, attrs: { "aria-label": `Judge ${i + 2}: base URL` } });
     url.addEventListener("change", () => change({ baseURL: url.value.trim() }));
+    const noModel = h("span", { class: "hint", text: "no model yet: this judge is left out", hidden: !!String(j.model || "").trim() });
     const model = h("input", { type: "text", class: "input", value: j.model || "", placeholder: "model", dataset: { ref: "batch-judge-model" }, attrs: { "aria-label": `Judge ${i + 2}: model`, autocomplete: "off", spellcheck: "false" } });
-    model.addEventListener("change", () => change({ model: model.value.trim() }));
+    model.addEventListener("change", () => {
+      change({ model: model.value.trim() }, false);
+      noModel.hidden = !!model.value.trim();
+    });
     const remove = h("button", { type: "button", class: "btn btn-small btn-ghost", text: "✕", dataset: { ref: "batch-judge-remove" }, attrs: { "aria-label": `Remove judge ${i + 2}` }, on: { click: () => save({ judges: raw().judges.filter((_, k) => k !== i) }) } });
     const row = h("li", { class: "judge", dataset: { ref: "batch-judge", judge: String(i + 1) } }, h("span", { class: "judge-name", text: `Judge ${i + 2}` }), where, url, model, remove);
     const id = keyId(j, state.config);
@@ -122,7 +139,7 @@ export function juryOption(state) {
       row.append(key, h("span", { class: "hint judge-key-hint", text: "its endpoint's key: kept in this tab only" }));
     }
     if (j.via === "proxy" && state.config && !upstreamOf(j, state.config)) row.append(h("span", { class: "msg-error", text: `This dev server has no upstream named ${j.upstream}.` }));
-    if (!String(j.model || "").trim()) row.append(h("span", { class: "hint", text: "no model yet: this judge is left out" }));
+    row.append(noModel);
     return row;
   }
 
@@ -130,7 +147,8 @@ export function juryOption(state) {
   const dispose = effect(() => {
     state.get("batch");
     state.get("settings");
-    draw();
+    if (quiet) drawState();
+    else draw();
   });
   el.addEventListener("toggle", () => el.open && draw());
   return { el, dispose };
