@@ -50,7 +50,7 @@ const ENDPOINT = {
 
 /** OPTIONS are each command's options. */
 export const OPTIONS = {
-  run: { ...JUDGE, ...RESULTS, ...ENDPOINT },
+  run: { ...JUDGE, ...RESULTS, ...ENDPOINT, judge: { type: "string", multiple: true }, "jury-rule": { type: "string" } },
   checkup: {
     ...JUDGE,
     ...ENDPOINT,
@@ -125,9 +125,15 @@ ${EXIT_HELP}
 ${JUDGE_HELP}
 ${ENDPOINT_HELP}
 ${RESULTS_HELP}
+  --judge MODEL@URL[#VAR] a jury: another judge beside --model (repeatable, up to 4), its model at its
+                          API's base URL; its key from the variable VAR, else the run's key when it
+                          calls --base-url, else none. Each row is asked of each judge
+  --jury-rule RULE        how the judges' verdicts make the row's: majority (default; a tie is
+                          undetermined), all, any or mean
 
 Ctrl+C stops the calls in flight and writes what is done; the same command then goes on where it
-stopped (after a crash too): rows already in --out are not asked again.
+stopped (after a crash too): rows already in --out are not asked again (a jury's --out is not
+resumed yet: a second run over it is refused).
 
 ${EXIT_HELP}
 `,

@@ -2,7 +2,7 @@
 // export, its report, a summary in the page's words (results/summarywords.js summaryCards, the causes of
 // rows without a verdict), and the gates.
 
-import { runCounts, rowAgreement, labelExportFields, summaryCards, fmtInt, statusOf } from "./page.mjs";
+import { runCounts, rowAgreement, labelExportFields, summaryCards, fmtInt, statusOf, mergeExtra, juryExportFields } from "./page.mjs";
 import { runReport } from "./report.mjs";
 import { writeAtomic } from "./record.mjs";
 import { checkGates } from "./gates.mjs";
@@ -45,7 +45,7 @@ export function rowExtra(labels, result, threshold) {
 export async function finishRun({ s, results, state, threshold, record, report, gates, io }) {
   const total = s.items.length;
   const counts = runCounts({ total, results, threshold });
-  const extra = labelExtra(s.labels, counts.status);
+  const extra = mergeExtra(labelExtra(s.labels, counts.status), juryExportFields(s.run, results, threshold));
   if (record) record.finish(results, { threshold, extra });
   if (report) {
     const html = await runReport({ rj: s.rj, cur: { run: s.run, ev: s.ev, items: s.items, results }, counts, state, threshold });

@@ -8,7 +8,7 @@
 
 import { UsageError, number } from "./args.mjs";
 import { Progress } from "./progress.mjs";
-import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, fmtInt } from "./page.mjs";
+import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, fmtInt, judgeLabel } from "./page.mjs";
 
 /** DEFAULT_BASE_URL is where calls go without --base-url or $OPENAI_BASE_URL. */
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -56,6 +56,7 @@ export function endpointFetch(base) {
  * @property {URL} url
  * @property {number} concurrency @property {number} timeoutS @property {number} attempts
  * @property {number} outageWait seconds an unreachable endpoint is waited for
+ * @property {Map<string, string>} [judgeKeys] a jury's keys by endpoint (jury.mjs), set by ragjudge run
  */
 
 /**
@@ -97,7 +98,9 @@ export function connection(o, io) {
  * unknown model or path: the page holds the run and waits for Model settings to change).
  * @param {any} e the CallError @param {Connection} conn @param {string} model
  */
-function heldMessage(e, { keyEnv, key, base }, model) {
+function heldMessage(e, { keyEnv, key, base, judgeKeys }, model) {
+  // A jury's judges call several endpoints: the error is one judge's, which this cannot name.
+  if (judgeKeys) return `A judge of the jury could not be asked, and every row would fail alike: ${e.message}${e.detail ? ` The endpoint said: ${e.detail}` : ""} Check --model at --base-url (its key in ${keyEnv}) and each --judge MODEL@URL (its key in the variable after #). No row was judged by it.`;
   if (e.kind === CallKind.NO_KEY) return `${base} needs an API key, and ${keyEnv} is not set: put the key in it (in CI, from a secret), or name the variable that holds it with --key-env. No call was made.`;
   const said = e.detail ? ` The endpoint said: ${e.detail}` : "";
   if (e.status === 401) return `${base} refused the key (401 Unauthorized): ${key ? `check ${keyEnv}` : `no key was sent: put it in ${keyEnv}, or name its variable with --key-env`}.${said}`;
@@ -158,7 +161,7 @@ export async function judgeLive(c, { rj, results, todo, record, extra, threshold
     store,
     // What the page's key guard reads (keyguard.js): a direct endpoint; a call to a hosted one
     // without a key is not made, and the run is held (exit 2, saying which variable to set).
-    st: /** @type {any} */ ({ key, config: null, endpoint: () => ({ mode: "direct", baseURL: base }) }),
+    st: /** @type {any} */ ({ key, config: null, endpoint: () => ({ mode: "direct", baseURL: base }), judgeKey: (/** @type {string} */ id) => (conn.judgeKeys && conn.judgeKeys.get(id)) || "" }),
     request: { endpoint: base },
     prefs: { useCache: true, timeoutS, attempts },
     todo,
@@ -205,7 +208,9 @@ export async function judgeLive(c, { rj, results, todo, record, extra, threshold
   const onTerm = () => onSignal("SIGTERM");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
-  io.err(`Judging ${fmtInt(todo.length)} ${noun}${todo.length === 1 ? "" : "s"} with ${c.ev.id} on ${c.run.settings.model} at ${url.host}, ${concurrency} at a time.\n`);
+  const judges = Array.isArray(c.run.settings.judges) && c.run.settings.judges.length > 1 ? c.run.settings.judges.map((/** @type {any} */ j) => judgeLabel(j)) : null;
+  const by = judges ? `a jury of ${judges.join(", ")} (${c.run.settings.jury.rule})` : `${c.run.settings.model} at ${url.host}`;
+  io.err(`Judging ${fmtInt(todo.length)} ${noun}${todo.length === 1 ? "" : "s"} with ${c.ev.id} on ${by}, ${concurrency} at a time.\n`);
   progress.start();
   let end;
   try {

@@ -43,6 +43,9 @@ export { checkupView, checkupExportFields, saidWords } from "../web/checkup/data
 export { meaning, modeRate, standing, intervalText, expectedWords } from "../web/checkup/words.js";
 export { positionData, ordersExportFields, slotWords } from "../web/checkup/position.js";
 export { checkupReferences } from "../web/api/checkupreferences.js";
+export { JURY_RULES } from "../web/batch/juryrow.js";
+export { judgeLabel } from "../web/results/jury.js";
+export { juryExportFields } from "../web/stats/jury.js";
 
 /** STYLESHEETS are the page's stylesheets a report carries (build.js pageCSS reads the same from the page's CSSOM). */
 export const STYLESHEETS = [new URL("../web/style.css", import.meta.url), new URL("../web/batch/batch.css", import.meta.url), new URL("../web/checkup/checkup.css", import.meta.url)];

@@ -47,6 +47,8 @@ function identity(run) {
     params: canonicalJSON(s.params || {}),
     repeats: s.repeats || 1,
     orders: s.orders === 2 ? "both orders" : "one order",
+    // A jury's judges and rule (ragjudge run --judge): one judge's lines are not a jury's.
+    judges: Array.isArray(s.judges) && s.judges.length > 1 ? s.judges.map((/** @type {any} */ j) => `${j.model} @ ${j.baseURL || j.upstream}`).join(", ") + ` (${(s.jury && s.jury.rule) || "majority"})` : null,
     checkup: c ? `seed ${c.seed}, ${c.source === "example" ? "the evaluator's example" : `${c.rows} of ${c.of} rows of ${c.dataset}`}` : null,
     rows: run.total,
   };
@@ -61,6 +63,7 @@ const WORDS = {
   params: "model parameters (temperature, max tokens)",
   repeats: "repeats",
   orders: "order setting (--both-orders)",
+  judges: "jury (--judge, --jury-rule)",
   checkup: "set of check-up cases (--seed, --rows, --data)",
   rows: "number of rows",
 };
@@ -141,7 +144,7 @@ export class Record {
       mapping: r.mapping,
       label: r.label,
       columns: r.columns,
-      settings: { model: s.model, params: s.params, repeats: s.repeats, ...(s.orders === 2 ? { orders: 2 } : {}), where: s.where },
+      settings: { model: s.model, params: s.params, repeats: s.repeats, ...(s.orders === 2 ? { orders: 2 } : {}), ...(s.judges ? { judges: s.judges, jury: s.jury } : {}), where: s.where },
       total: r.total,
       createdAt: r.createdAt,
       ...(r.checkup ? { checkup: r.checkup } : {}),

@@ -14,7 +14,8 @@
 // judge that is unsure of some rows, deterministically whatever order the calls arrive in
 // (fakeVerdict): "fake-judge-b" answers the opposite of "fake-judge" on rows N % 7 == 0; the
 // second call for a row N % 5 == 2 flips its verdict; the second and third for a row N % 10 == 9.
-// GET /stats returns {calls, byRow:{N: calls}, inflight, maxInflight}; POST /reset zeroes them.
+// GET /stats returns {calls, byRow:{N: calls}, answeredByRow:{N: answers}, dropped, inflight,
+// maxInflight}; POST /reset zeroes them.
 // Every request's Authorization is counted: stats.keyless lists the paths of those without one;
 // with {requireKey: true} they are answered 401 as OpenAI answers them.
 // hold() makes the chat calls that come after it wait (in flight) until release(n) lets n of them
@@ -81,7 +82,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
     return x < (random.p429 || 0) ? "429" : x < (random.p429 || 0) + (random.p500 || 0) ? "500" : null;
   };
   // busyMs sums the time calls spent inside the fake; busyMs / (last - first) is the mean number in flight.
-  const stats = { calls: 0, byRow: {}, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {}, keyless: [], keys: {} };
+  const stats = { calls: 0, byRow: {}, answeredByRow: {}, dropped: 0, inflight: 0, maxInflight: 0, hung: 0, busyMs: 0, first: 0, last: 0, firstWall: 0, lastWall: 0, byFault: {}, keyless: [], keys: {} };
   const hanging = new Set();
   // The gate of hold() and release(): how many more calls may go on (Infinity while open), and
   // the calls waiting for it.
@@ -182,8 +183,16 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
         });
         return;
       }
+      // A call its client gave up while it was held (a page reloaded, a call cancelled) is never
+      // answered: no model would have been paid for it (stats.dropped counts them).
+      let gone = false;
+      res.on("close", () => (gone = !res.writableEnded));
       await admit();
       if (latencyMs) await new Promise((r) => setTimeout(r, latencyMs));
+      if (gone) {
+        stats.dropped++;
+        return;
+      }
       if (fault === "500" || fault === "503") {
         res.writeHead(Number(fault), headers);
         return res.end(JSON.stringify({ error: { message: "injected " + fault, type: "server_error" } }));
@@ -200,6 +209,7 @@ export async function startFakeUpstream({ latencyMs = 5, faults = true, port = 0
       }
       const content = fault === "unreadable" ? UNREADABLE : (flips ? fakeVerdict(row, j.model, call) : row % 3 !== 0) ? "Yes" : "No";
       const prompt = Math.ceil(first.length / 4);
+      if (!isRepair) stats.answeredByRow[row] = (stats.answeredByRow[row] || 0) + 1;
       res.writeHead(200, headers);
       res.end(
         JSON.stringify({

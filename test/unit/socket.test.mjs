@@ -68,6 +68,26 @@ test("a call goes out as one envelope with its key and body, and its result read
   assert.equal(r.usage.prompt_tokens, 10);
 });
 
+test("a jury's judge on another upstream: its call names the upstream in the envelope, never in the body; none for the default", async () => {
+  fresh();
+  const sock = new CallSocket("ws://x/ragjudge/calls", { WebSocketImpl: FakeWS });
+  const named = chat({ ...request, upstream: "openai" }, { fetch: sock.fetch, apiKey: "sk-b" });
+  const plain = chat(request, { fetch: sock.fetch });
+  await tick();
+  const [a, b] = FakeWS.all[0].sent;
+  assert.equal(a.upstream, "openai");
+  assert.equal(a.key, "sk-b");
+  assert.equal("upstream" in a.body, false, "the body is the model's request alone");
+  assert.equal("upstream" in b, false, "the default upstream is named by no name");
+  FakeWS.all[0].reply(a.id, 200, okBody("yes"));
+  FakeWS.all[0].reply(b.id, 200, okBody("no"));
+  assert.deepEqual([(await named).content, (await plain).content], ["yes", "no"]);
+  // Over HTTP the same name goes in the Ragjudge-Upstream header.
+  let headers = null;
+  await chat({ ...request, upstream: "local" }, { fetch: async (u, init) => ((headers = init.headers), new Response(okBody("yes"), { status: 200, headers: { "content-type": "application/json" } })) });
+  assert.equal(headers["Ragjudge-Upstream"], "local");
+});
+
 test("calls made before the socket opens go out in order once it does; one socket carries them all", async () => {
   fresh();
   const sock = new CallSocket("ws://x/c", { WebSocketImpl: FakeWS });

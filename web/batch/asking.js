@@ -9,12 +9,15 @@ import { CallError, CallKind, unreachable } from "../model/callerror.js";
 /**
  * askFor gets the judge's answer to messages for runner (a Runner): from the cache, from an identical call in flight, or
  * from the endpoint. repeat is which of the row's repeats asks (0 for the first): it is part of
- * the cache key only, the request sent is the same.
- * @param {any} runner @param {any} messages @param {number} index @param {boolean} [repair] @param {number} [repeat]
+ * the cache key only, the request sent is the same. judge is which of a jury's judges asks
+ * (runner.o.judges[judge]: its endpoint, upstream, model, key), -1 for the run's one judge.
+ * @param {any} runner @param {any} messages @param {number} index @param {boolean} [repair] @param {number} [repeat] @param {number} [judge]
  */
-export async function askFor(runner, messages, index, repair = false, repeat = 0) {
+export async function askFor(runner, messages, index, repair = false, repeat = 0, judge = -1) {
   const o = runner.o;
-  const req = { endpoint: o.request.endpoint, model: o.request.model, messages, params: o.request.params || {} };
+  const by = judge >= 0 && o.judges ? o.judges[judge] : o;
+  const r0 = by.request;
+  const req = { endpoint: r0.endpoint, ...(r0.upstream ? { upstream: r0.upstream } : {}), model: r0.model, messages, params: r0.params || {} };
   const key = await runner.cache.key({ ...req, repeat });
   const hit = o.fresh && o.fresh.has(index) ? null : await runner.cache.lookup(key);
   if (hit) {
@@ -24,7 +27,7 @@ export async function askFor(runner, messages, index, repair = false, repeat = 0
   // A row that got here after an outage began does not call a dead endpoint: it goes back to the queue.
   if (runner.state === RunState.OUTAGE) throw new CallError("The call was held for an outage.", { kind: CallKind.ABORTED });
   // Nor does it call without the key the endpoint needs: the run waits for one (../keyguard.js).
-  if (o.keyMissing && o.keyMissing()) throw noKeyError();
+  if (by.keyMissing && by.keyMissing()) throw noKeyError();
   const calling = repair ? RowState.REPAIRING : RowState.CALLING;
   const tally = runner.rowCalls.get(index) || { asking: 0, out: 0 };
   runner.rowCalls.set(index, tally);
@@ -48,7 +51,7 @@ export async function askFor(runner, messages, index, repair = false, repeat = 0
     setOut(true);
     if (runner.live.has(index) && runner.state !== RunState.CANCELLED) runner.setRow(index, calling, { attempt: n, repair });
   };
-  const apiKey = typeof o.apiKey === "function" ? o.apiKey() : o.apiKey;
+  const apiKey = typeof by.apiKey === "function" ? by.apiKey() : by.apiKey;
   const signal = runner.ctrl.signal;
   tally.asking++;
   if (!tally.out) runner.setRow(index, RowState.WAITING, { repair });

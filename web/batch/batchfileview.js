@@ -7,6 +7,7 @@
 import { h, replace, uid } from "../lib/dom.js";
 import { exportBatch, importBatch, storeRun, cacheAnswers } from "./batchfileio.js";
 import { requestSettings } from "./endpoint.js";
+import { juryChoice } from "./judges.js";
 import { judgeOf } from "./buildrunner.js";
 import { newRun } from "./runrecords.js";
 import { yieldToLoop } from "./turns.js";
@@ -83,6 +84,8 @@ export function mountBatchFile({ rj, state, store, controller, setup }) {
   /** drawPlan says what the file of what is set up would hold (setup.js onPlan). */
   function drawPlan({ rows, plan }) {
     planEl.textContent = plan && rows ? "The file: " + setupLine({ rows, plan, unit: "request" }) : "";
+    // A batch file goes to one provider: a jury set up runs live; the file holds judge 1's requests, and its import is a run of that judge.
+    if (planEl.textContent && juryChoice(prefsOf(state)).judges.length) planEl.textContent += ". Judge 1's requests only: a batch file goes to one provider, so a jury runs live.";
   }
 
   function setReady(r) {

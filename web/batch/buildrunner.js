@@ -8,6 +8,7 @@ import { fmtNum } from "../lib/format.js";
 import { tellResult } from "./watching.js";
 import { RunState } from "./states.js";
 import { CallKind } from "../model/callerror.js";
+import { cleanJudge, keyId, pageJudge, judgeKeyNeeded, judgeRequest } from "./judges.js";
 
 /**
  * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a
@@ -16,7 +17,8 @@ import { CallKind } from "../model/callerror.js";
  * @param {{id: string}} ev
  * swap and combine judge a pairwise row in both orders (orders.js): its answers exchanged, and the
  * two orders' verdicts made one, by the core.
- * @returns {{render: (inputs: any) => {messages: {role: string, content: string}[]}, parse: (inputs: any, text: string) => any, swap: (inputs: any) => any, combine: (first: any, second: any) => any}}
+ * jury makes a row's verdict of a jury's (juryrow.js), by the core.
+ * @returns {{render: (inputs: any) => {messages: {role: string, content: string}[]}, parse: (inputs: any, text: string) => any, swap: (inputs: any) => any, combine: (first: any, second: any) => any, jury: (verdicts: any[], opts: any) => any}}
  */
 export function judgeOf(rj, ev) {
   const j = /** @type {any} */ (rj);
@@ -25,7 +27,32 @@ export function judgeOf(rj, ev) {
     parse: (inputs, text) => j.parse(ev.id, inputs, text),
     swap: (inputs) => j.swapOrders(ev.id, inputs),
     combine: (first, second) => j.combineOrders(first, second),
+    jury: (verdicts, opts) => j.jury(verdicts, opts),
   };
+}
+
+/**
+ * juryJudges is the Runner's judges of a run whose record names a jury (judges.js), else
+ * undefined: each judge's request (the record's endpoint and model, the run's parameters) and
+ * its key, found at each call like the page's: the page's own key for the page's endpoint, else
+ * the key the user gave for that judge's endpoint; none is needed where keyguard.js says so.
+ * @param {any} settings the run record's settings
+ * @param {import("../shell/state.js").State} st
+ * @param {string} endpoint the page's endpoint now (the dev server's base when the page goes through it)
+ */
+export function juryJudges(settings, st, endpoint) {
+  if (!Array.isArray(settings.judges) || settings.judges.length < 2) return undefined;
+  const proxyBase = typeof location !== "undefined" ? new URL("v1", location.href).href.replace(/\/$/, "") : endpoint;
+  const judges = settings.judges.map(cleanJudge).filter((j) => j !== null);
+  return judges.map((j) => {
+    const key = () => (keyId(j, st.config) === keyId(pageJudge(st, j.model), st.config) ? st.key : st.judgeKey(keyId(j, st.config)));
+    return {
+      judge: j,
+      request: { ...judgeRequest(j, proxyBase), params: settings.params },
+      apiKey: () => key() || undefined,
+      keyMissing: () => !key() && judgeKeyNeeded(j, st.config),
+    };
+  });
 }
 
 /**
@@ -46,6 +73,9 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     judge: judgeOf(rj, ev),
     // The run keeps the model and parameters it started with, so resumed rows are judged alike (and hit the cache alike).
     request: { endpoint: request.endpoint, model: c.run.settings.model, params: c.run.settings.params },
+    // A jury (judges.js): each row judged by each judge, the row's verdict the core's jury of theirs (juryrow.js).
+    judges: juryJudges(c.run.settings, st, request.endpoint),
+    jury: c.run.settings.jury,
     repeats: c.run.settings.repeats || 1,
     // "Judge both orders" (a pairwise evaluator): every row twice, its answers exchanged (orders.js).
     bothOrders: c.run.settings.orders === 2,

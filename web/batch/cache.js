@@ -20,14 +20,16 @@ export function canonicalJSON(v) {
 }
 
 /**
- * cacheKey resolves to the hex SHA-256 of the request's identity: endpoint, model, messages,
- * params, and the repeat index when it is above 0.
- * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
+ * cacheKey resolves to the hex SHA-256 of the request's identity: endpoint (and the dev server's
+ * upstream when one is named), model, messages, params, and the repeat index when it is above 0.
+ * @param {{endpoint: string, upstream?: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
  * @returns {Promise<string>}
  */
-export async function cacheKey({ endpoint, model, messages, params, repeat = 0 }) {
+export async function cacheKey({ endpoint, upstream, model, messages, params, repeat = 0 }) {
   const identity = canonicalJSON({
     endpoint: String(endpoint || "").replace(/\/+$/, ""),
+    // A jury's judge on a dev server's named upstream is another endpoint; the default (none) keeps the keys it always had.
+    upstream: upstream || undefined,
     model: String(model || ""),
     messages: (messages || []).map((m) => ({ role: m.role, content: m.content })),
     params: params || {},
@@ -73,7 +75,7 @@ export class RunCache {
 
   /**
    * key is the request's cache key, or null when the run does not use the cache.
-   * @param {{endpoint: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
+   * @param {{endpoint: string, upstream?: string, model: string, messages: {role: string, content: string}[], params?: object, repeat?: number}} req
    */
   async key(req) {
     return this.store ? cacheKey(req) : null;

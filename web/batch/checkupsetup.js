@@ -10,6 +10,7 @@ import { yieldToLoop } from "./turns.js";
 import { prefsOf } from "./prefs.js";
 import { setupLine, plannedRequest } from "./setupline.js";
 import { requestSettings } from "./endpoint.js";
+import { plannedJudges } from "./judges.js";
 import { fmtInt, plural } from "../lib/format.js";
 import { ordersOf } from "./repeatopts.js";
 import { planCheckup, newSeed, seedOf, rowsOf, checkupSource, datasetRows, checkupRun, noCasesWhy, casesLine, DEFAULT_ROWS, MAX_ROWS } from "../checkup/cases.js";
@@ -170,7 +171,7 @@ export function mountCheckupSetup({ rj, state, controller, evaluator, setup }) {
     const cases = made.plan.items.length;
     const live = requestSettings(state);
     planEl.classList.toggle("msg-error", !plan);
-    const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
+    const line = plan && setupLine({ rows: cases, plan: { ...plan, orders: ordersOf(p, ev), judges: plannedJudges(state, p) }, noun: "case", doubled: made.plan.doubled, cache: p.useCache });
     planEl.textContent = !line ? "No model is set: choose one in Model settings." : casesLine(made.plan, line);
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     runBtn.disabled = !cases || !plan;

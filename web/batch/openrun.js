@@ -26,9 +26,11 @@ export function waitingForKey(c) {
  * @param {import("./runcontroller.js").RunController} ctl
  */
 export function keyEntered(ctl) {
-  if (keyMissing(ctl.st)) return;
   for (const c of ctl.going.values()) {
     if (!waitingForKey(c) || !c.runner) continue;
+    // A jury's run waits until every judge has the key its endpoint needs (buildrunner.js juryJudges).
+    const judges = c.runner.o.judges;
+    if (judges ? judges.some((/** @type {any} */ j) => j.keyMissing()) : keyMissing(ctl.st)) continue;
     // One held by a 401 to a call without a key goes on only once there is one to send.
     if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !ctl.st.key) continue;
     c.runner.resume();

@@ -20,6 +20,8 @@ export const PREFS = Object.freeze({
   temperature: "",
   /** judge a pairwise evaluator's rows in both orders, their answers exchanged (repeatopts.js ordersOf) */
   bothOrders: /** @type {boolean} */ (false),
+  /** a jury: the judges beside the model settings' one, and the rule (judges.js juryChoice, juryoption.js) */
+  jury: /** @type {{judges: any[], rule: string, pass_at?: number}} */ ({ judges: [], rule: "majority" }),
   /** the dataset (file name) the repeats were chosen for; "" when chosen before any was loaded, null when not known (setup.js keepRepeats) */
   repeatsFor: /** @type {string | null} */ (null),
 });

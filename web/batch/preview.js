@@ -227,19 +227,20 @@ export function drawPreviewTable(el, { items, ev }) {
 /**
  * estimateText is the estimate of calls, tokens and cost for the rows that will be judged, or
  * what to do when none can be.
- * @param {{checked: Checked, ev: {inputs: {name: string, required: boolean}[]}, mapping: Object, maxTokens: number, priceIn: string, priceOut: string, repeats?: number, orders?: number}} o
- *   repeats: how many times each row is judged; orders: 2 when each judgement is made in both orders
+ * @param {{checked: Checked, ev: {inputs: {name: string, required: boolean}[]}, mapping: Object, maxTokens: number, priceIn: string, priceOut: string, repeats?: number, orders?: number, judges?: number}} o
+ *   repeats: how many times each row is judged; orders: 2 when each judgement is made in both orders;
+ *   judges: a jury's judges (each asks every row; the prices are taken as every judge's)
  */
-export function estimateText({ checked, ev, mapping, maxTokens, priceIn, priceOut, repeats = 1, orders = 1 }) {
-  // Each repeat (and each order) of a row is a call of its own: N repeats cost N times as much.
-  const each = repeats * orders;
+export function estimateText({ checked, ev, mapping, maxTokens, priceIn, priceOut, repeats = 1, orders = 1, judges = 1 }) {
+  // Each repeat (and each order, and each judge) of a row is a call of its own: N repeats cost N times as much.
+  const each = repeats * orders * judges;
   const ok = checked.judged * each;
   if (ok === 0) {
     const missing = ev.inputs.filter((i) => i.required && !mapping[i.name]).map((i) => i.name);
     return missing.length ? `No row can be judged yet: choose a column for ${missing.join(", ")} above.` : "No row can be judged with this mapping: see the problems above.";
   }
   const tokens = estimateTokens(checked.chars) * each;
-  const how = [repeats > 1 ? `${fmtInt(repeats)} repeats` : "", orders > 1 ? `${fmtInt(orders)} orders` : ""].filter(Boolean).join(" × ");
+  const how = [repeats > 1 ? `${fmtInt(repeats)} repeats` : "", orders > 1 ? `${fmtInt(orders)} orders` : "", judges > 1 ? `${fmtInt(judges)} judges` : ""].filter(Boolean).join(" × ");
   let text = `About ${fmtInt(ok)} calls${how ? ` (${fmtInt(checked.judged)} rows × ${how})` : ""} and ~${fmtInt(tokens)} input tokens (estimated from the rendered prompts' length at ~4 characters per token)`;
   if (maxTokens) text += `, at most ${fmtInt(maxTokens * ok)} output tokens (max tokens ${fmtInt(maxTokens)} per call)`;
   text += "; an unreadable answer costs one more repair call; cached answers cost nothing.";

@@ -10,8 +10,10 @@ import { CallError } from "../model/callerror.js";
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
  *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
- *   repeats?: import("../results/majority.js").Repeat[], orders?: import("./orders.js").Order[]}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
- *   orders: a row judged in both orders, as it is and with its answers exchanged (orders.js)
+ *   repeats?: import("../results/majority.js").Repeat[], orders?: import("./orders.js").Order[],
+ *   jury?: {rule: string, pass_at?: number, members: import("./juryrow.js").JuryMember[]}}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
+ *   orders: a row judged in both orders, as it is and with its answers exchanged (orders.js);
+ *   jury: a row judged by a jury, each judge's part (juryrow.js)
  */
 
 /**

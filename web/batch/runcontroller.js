@@ -16,6 +16,7 @@ import { runCounts } from "../results/counts.js";
 import { claimRun, heldElsewhere, RunChannel } from "./tabs.js";
 import { prefsOf, thresholdOf } from "./prefs.js";
 import { runSettings } from "./repeatopts.js";
+import { jurySettings, juryProblem } from "./judges.js";
 import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
@@ -57,7 +58,7 @@ export class RunController {
     this.protocol = signal(0);
     this.ended = signal(/** @type {{runId: string, state: string} | null} */ (null));
     // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
-    onChange(() => [state.key, state.get("settings")], () => {
+    onChange(() => [state.key, state.judgeKeyed.value, state.get("settings")], () => {
       clearTimeout(this.keyTimer);
       this.keyTimer = setTimeout(() => keyEntered(this), KEY_SETTLE_MS);
     });
@@ -167,8 +168,10 @@ export class RunController {
   async startNew(s) {
     const rs = requestSettings(this.st);
     if (rs.error) return rs.error;
+    const juryError = juryProblem(this.st, prefsOf(this.st));
+    if (juryError) return juryError;
     const run = newRun(
-      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: runSettings(/** @type {any} */ (rs), prefsOf(this.st), s.ev), checkup: s.checkup },
+      { name: s.name, evaluator: s.ev.id, evaluatorSpec: s.ev.custom ? s.ev.spec : undefined, mapping: s.mapping, label: runLabel(s.label, s.labelYes), columns: s.table.columns, readErrors: (s.table.errors || []).slice(0, 200), settings: { ...runSettings(/** @type {any} */ (rs), prefsOf(this.st), s.ev), ...jurySettings(this.st, /** @type {any} */ (rs).request.model, prefsOf(this.st)) }, checkup: s.checkup },
       s.items,
     );
     // The claim is asked for before any other tab can see the run, so the run need not wait for it.

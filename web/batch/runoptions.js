@@ -1,7 +1,8 @@
 // runoptions.js: the "Run options" of the New batch run card (setup.js): concurrent calls (and
 // what limits them in effect), timeout, attempts, repeats (which belong to the dataset they were
 // chosen for), temperature, prices, "judge both orders" (ordersoption.js, for an evaluator that
-// compares two answers), and the answer cache. Each is saved in the Batch view's
+// compares two answers), the answer cache, and the jury (juryoption.js: judges beside the model
+// settings' one). Each is saved in the Batch view's
 // preferences (prefs.js) as it changes.
 
 import { h, uid, field } from "../lib/dom.js";
@@ -9,6 +10,7 @@ import { prefsOf, setPrefs } from "./prefs.js";
 import { repeatsOf, temperatureOf } from "./repeatopts.js";
 import { MAX_REPEATS } from "./scheduler.js";
 import { ordersOption } from "./ordersoption.js";
+import { juryOption } from "./juryoption.js";
 import { fmtInt } from "../lib/format.js";
 
 /**
@@ -51,6 +53,7 @@ export function mountRunOptions({ state, store, hooks, dataset }) {
   const repeatsNote = h("div", { class: "hint repeats-note", dataset: { ref: "batch-repeats-note" }, attrs: { role: "status" } });
   const temperatureIn = num("batch-temperature", "temperature", { min: 0, max: 2, step: "any", placeholder: "default" }, (v) => (v === "" || temperatureOf({ temperature: v }) === null ? "" : v));
   const orders = ordersOption(state);
+  const jury = juryOption(state);
   const priceInIn = num("batch-price-in", "priceIn", { min: 0, step: "any", placeholder: "$ / 1M" });
   const priceOutIn = num("batch-price-out", "priceOut", { min: 0, step: "any", placeholder: "$ / 1M" });
   const cacheBox = h("input", {
@@ -73,7 +76,7 @@ export function mountRunOptions({ state, store, hooks, dataset }) {
       },
     },
   });
-  const el = h(
+  const options = h(
     "details",
     { class: "batch-options", open: true },
     h("summary", { text: "Run options" }),
@@ -91,6 +94,7 @@ export function mountRunOptions({ state, store, hooks, dataset }) {
     orders.field,
     h("div", { class: "check" }, cacheBox, h("label", { htmlFor: cacheBox.id, text: "Answer identical requests from the local cache (untick to bypass it)" }), " ", cacheInfo, clearCacheBtn),
   );
+  const el = h("div", { class: "run-options" }, options, jury.el);
 
   function drawConcurrencyHint() {
     concurrencyIn.max = String(maxCalls());

@@ -13,6 +13,8 @@ import { consistencyData } from "../stats/consistency.js";
 import { wordFor } from "../verdict/statebadge.js";
 import { isCheckup, checkupView } from "../checkup/data.js";
 import { positionData } from "../checkup/position.js";
+import { juryData } from "../stats/jury.js";
+import { juryNames } from "../results/jury.js";
 import { checkupReferences } from "../api/checkupreferences.js";
 
 /**
@@ -51,10 +53,13 @@ function trustPanels(rj, cur, counts, threshold) {
   const panels = {};
   /** @type {import("../report/data.js").RowLabels|null} */
   let rowLabels = null;
+  /** @type {import("../stats/labels.js").Labels|null} */
+  let labelsRead = null;
   const run = /** @type {any} */ (cur.run);
   const column = run.label && run.label.column;
   if (column) {
     const labels = readLabels(cur.items.map((/** @type {any} */ it) => (it ? it.source : null)), column, run.label.yes);
+    labelsRead = labels;
     const words = { passed: wordFor("passed", cur.ev), failed: wordFor("failed", cur.ev) };
     const data = agreementData(rj, { labels, status: counts.status, results: cur.results, words, running: counts.remaining > 0, score: cur.ev ? cur.ev.score : null });
     if (data) panels.agreement = data;
@@ -69,6 +74,9 @@ function trustPanels(rj, cur, counts, threshold) {
     const { grades, ...view } = checkupView(rj, cur, { references: checkupReferences, details: true });
     panels.checkup = view;
   }
+  // A jury: each judge's κ against the labels beside the jury's, and between judges.
+  const names = juryNames(run.settings);
+  if (names.length) panels.jury = juryData(rj, { names, rule: (run.settings.jury && run.settings.jury.rule) || "majority", results: cur.results, status: counts.status, labels: labelsRead, threshold, running: counts.remaining > 0 });
   if (run.settings && run.settings.orders === 2) {
     const data = positionData(rj, cur.results, run.settings.repeats || 1);
     if (data) panels.position = data;

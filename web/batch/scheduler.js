@@ -36,6 +36,11 @@
 //     answers exchanged (judge.swap), and the two verdicts combined (judge.combine) into the row's
 //     (orders.js); its result (each repeat, with repeats) then holds orders: [first, exchanged], and
 //     its answers are the first order's. Each order is a call of its own, cached as any.
+//   + opts.judges (two or more) and opts.jury {rule, pass_at?}: a jury (juryrow.js). Each row is
+//     judged by each judge ({request: {endpoint, upstream?, model, params}, apiKey, keyMissing}),
+//     repeats and both orders per judge; its result holds jury: {rule, members: [...]}, and its
+//     verdict is the core's judge.jury of the members. Each judge's calls are cached under its
+//     own request, so a row redone pays only the judges that had not answered.
 
 import { realClock, probe as probeEndpoint } from "../model/llm.js";
 import { RunCache } from "./cache.js";
@@ -46,6 +51,7 @@ import { RunState, RowState, RowErrorKind, holds } from "./states.js";
 import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
 import { judgeOnce, judgeSingle, judgeRepeats } from "./judging.js";
 import { judgeOrders } from "./orders.js";
+import { judgeJury } from "./juryrow.js";
 import { askFor } from "./asking.js";
 import { CallError, CallKind, unreachable } from "../model/callerror.js";
 
@@ -307,10 +313,11 @@ export class Runner {
 
   /**
    * ask gets the judge's answer to messages (asking.js askFor). repeat is which of the row's
-   * repeats asks (0 for the first): it is part of the cache key only.
+   * repeats asks (0 for the first): it is part of the cache key only; judge which of a jury's
+   * judges asks (-1: the run's one judge).
    */
-  ask(messages, index, repair = false, repeat = 0) {
-    return askFor(this, messages, index, repair, repeat);
+  ask(messages, index, repair = false, repeat = 0, judge = -1) {
+    return askFor(this, messages, index, repair, repeat, judge);
   }
 
   /** failedAttempt counts one attempt of row index that went out and got no answer. */
@@ -343,7 +350,12 @@ export class Runner {
       const repeats = Math.max(1, Math.min(MAX_REPEATS, Math.floor(o.repeats || 1)));
       // A pairwise row judged in both orders (orders.js): each judgement is two.
       const once = o.bothOrders || item.bothOrders ? judgeOrders : judgeOnce;
-      const r = repeats === 1 ? await judgeSingle(this, item, rendered, index, result, cacheWrites, once) : await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites, once);
+      const r =
+        o.judges && o.judges.length > 1
+          ? await judgeJury(this, item, rendered, index, repeats, result, cacheWrites, once)
+          : repeats === 1
+          ? await judgeSingle(this, item, rendered, index, result, cacheWrites, once)
+          : await judgeRepeats(this, item, rendered, index, repeats, result, cacheWrites, once);
       stage = r.stage;
       if (r.error) throw r.error;
     } catch (e) {

@@ -12,6 +12,7 @@ import { repeatsOf, ordersOf } from "./repeatopts.js";
 import { labelField } from "../stats/labelfield.js";
 import { suggestLabelColumn } from "../stats/labels.js";
 import { setupLine, plannedRequest } from "./setupline.js";
+import { plannedJudges } from "./judges.js";
 import { requestSettings } from "./endpoint.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "../lib/format.js";
@@ -286,7 +287,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     const rows = setup.checked.judged;
     const live = requestSettings(state);
     // The batch file holds one order (onPlan gets the plan without it); a live run may judge both.
-    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : setupLine({ rows, plan: { ...plan, orders: ordersOf(p, evaluator()) }, cache: p.useCache });
+    planEl.textContent = !plan ? "No model is set: choose one in Model settings." : setupLine({ rows, plan: { ...plan, orders: ordersOf(p, evaluator()), judges: plannedJudges(state, p) }, cache: p.useCache });
     planEl.classList.toggle("msg-error", !plan);
     if (plan && live.error) planEl.textContent += ` (Run needs an endpoint: ${live.error.replace(/^Batch runs need a model: /, "")})`;
     if (hooks.onPlan) hooks.onPlan({ rows, plan });
@@ -297,7 +298,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     drawPlan();
     const p = prefs();
     const st = state.get("settings") || {};
-    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p), orders: ordersOf(p, evaluator()) });
+    estimateEl.textContent = estimateText({ checked: setup.checked, ev: evaluator(), mapping: setup.mapping, maxTokens: Number(st.maxTokens) || 0, priceIn: p.priceIn, priceOut: p.priceOut, repeats: repeatsOf(p), orders: ordersOf(p, evaluator()), judges: plannedJudges(state, p).length || 1 });
     // A run in which no row can be judged would only produce errors.
     runBtn.disabled = setup.checked.judged === 0;
     if (hooks.onReady) hooks.onReady(!runBtn.disabled);

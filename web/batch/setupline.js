@@ -8,9 +8,9 @@ import { modelParams } from "../model/modelparams.js";
 import { fmtInt } from "../lib/format.js";
 
 /**
- * @typedef {{model: string, params: Record<string, any>, repeats: number, orders?: number}} Plan what the calls of
+ * @typedef {{model: string, params: Record<string, any>, repeats: number, orders?: number, judges?: string[]}} Plan what the calls of
  *   a run set up now would ask (plannedRequest); orders 2: each row judged in both orders (a live run's
- *   "judge both orders", repeatopts.js ordersOf)
+ *   "judge both orders", repeatopts.js ordersOf); judges: a jury's judges by name (each row asked of each)
  */
 
 /**
@@ -25,15 +25,19 @@ import { fmtInt } from "../lib/format.js";
  */
 export function setupLine({ rows, plan, unit = "call", cache = true, noun = "row", doubled = 0 }) {
   const twice = plan.orders === 2 ? rows : Math.min(rows, doubled);
-  const n = (rows + twice) * plan.repeats;
+  const judges = plan.judges && plan.judges.length > 1 ? plan.judges : null;
+  const n = (rows + twice) * plan.repeats * (judges ? judges.length : 1);
   const many = (/** @type {number} */ k, /** @type {string} */ word) => `${fmtInt(k)} ${word}${k === 1 ? "" : "s"}`;
   const units = many(n, unit);
   const times = plan.repeats > 1 ? ` × ${fmtInt(plan.repeats)} repeats` : "";
-  let lead = `${units}, one per ${noun}`;
-  if (twice && twice === rows) lead = `${many(rows, noun)}${times} × 2 orders = ${units}`;
-  else if (twice) lead = `${many(rows, noun)} (${fmtInt(twice)} in both orders)${times} = ${units}`;
-  else if (times) lead = `${many(rows, noun)}${times} = ${units}`;
-  const parts = [lead, plan.model];
+  let head = "";
+  if (twice && twice === rows) head = `${many(rows, noun)}${times} × 2 orders`;
+  else if (twice) head = `${many(rows, noun)} (${fmtInt(twice)} in both orders)${times}`;
+  else if (times) head = `${many(rows, noun)}${times}`;
+  // A jury asks each row of each judge: "28 rows × 2 judges = 56 calls · a jury of m1 @ a, m2 @ b".
+  if (judges) head = `${head || many(rows, noun)} × ${judges.length} judges`;
+  const lead = head ? `${head} = ${units}` : `${units}, one per ${noun}`;
+  const parts = [lead, judges ? `a jury of ${judges.join(", ")}` : plan.model];
   const p = plan.params || {};
   // Reasoning models take no temperature (modelparams.js): the request carries none.
   parts.push(typeof p.temperature === "number" ? `temperature ${p.temperature}` : "the model's own temperature");

@@ -17,6 +17,7 @@
 // timeout counts from then, and only from then is it said to be in flight (fetch.reportsStart).
 
 import { Slots } from "./slots.js";
+import { UPSTREAM_HEADER } from "../model/chatrequest.js";
 
 export const CALLS_PROTOCOL = "ragjudge-calls-1";
 
@@ -45,10 +46,19 @@ function abortError() {
 
 /** bearer reads the API key out of an Authorization header ("" when there is none). */
 function bearer(headers) {
-  if (!headers) return "";
-  const v = typeof headers.get === "function" ? headers.get("authorization") : headers.Authorization || headers.authorization;
-  const m = /^Bearer\s+(.*)$/i.exec(v || "");
+  const m = /^Bearer\s+(.*)$/i.exec(headerOf(headers, "Authorization"));
   return m ? m[1] : "";
+}
+
+/**
+ * headerOf is header name's value in headers (a Headers or a plain object, any case), or "".
+ * @param {any} headers @param {string} name
+ */
+function headerOf(headers, name) {
+  if (!headers) return "";
+  if (typeof headers.get === "function") return headers.get(name) || "";
+  const k = Object.keys(headers).find((x) => x.toLowerCase() === name.toLowerCase());
+  return k ? String(headers[k]) : "";
 }
 
 /**
@@ -117,7 +127,9 @@ export class CallSocket {
     if (signal && signal.aborted) return Promise.reject(abortError());
     const id = ++this.seq;
     // The body is the JSON text llm.js made; it goes in as it is rather than parsed and encoded again.
-    const msg = `{"type":"call","id":${id},"key":${JSON.stringify(bearer(init.headers))},"body":${init.body}}`;
+    // A jury's judge on another upstream names it (llm.js sets the header; the socket's field is the header's twin).
+    const upstream = headerOf(init.headers, UPSTREAM_HEADER);
+    const msg = `{"type":"call","id":${id},"key":${JSON.stringify(bearer(init.headers))},${upstream ? `"upstream":${JSON.stringify(upstream)},` : ""}"body":${init.body}}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         if (!this.pending.delete(id)) return;

@@ -11,6 +11,8 @@ import { repeatNote, repeatAnswers, shownAnswer } from "../stats/consistency.js"
 import { ordersAnswers } from "../checkup/position.js";
 import { wordFor, stateBadge } from "../verdict/statebadge.js";
 import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
+import { juryNote, juryNames, juryStatuses } from "../results/jury.js";
+import { juryMembers, shownMember } from "./juryview.js";
 
 const ROW_H = 40;
 
@@ -136,6 +138,11 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
     else if (live && (live.attempt || 1) > 1) note = `attempt ${live.attempt}`;
     if (r && st !== "error" && Array.isArray(r.repeats)) note = repeatNote(r, th) + (note ? " · " + note : "");
+    // A jury's row says what each judge said ("jury: a ✓ · b ✗"), before why it is undetermined.
+    const jury = r && r.jury ? juryStatuses(r, th) : null;
+    if (r && jury) note = juryNote(r, null, th) + (note ? " · " + note : "");
+    if (jury) el.dataset.judges = jury.join(" ");
+    else delete el.dataset.judges;
     el.dataset.status = st;
     el.dataset.index = String(index);
     if (live) el.dataset.live = live.state;
@@ -166,13 +173,16 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
       let v = r.verdict;
       if (st === "passed" || st === "failed") v = { ...v, passed: st === "passed" };
       try {
-        body = renderVerdict({ rj, ev: c.ev, inputs: item.inputs, v, answer: r.repeats ? shownAnswer(r) : r.answers[r.answers.length - 1] });
+        const from = r.jury ? shownMember(r) : r;
+        body = renderVerdict({ rj, ev: c.ev, inputs: item.inputs, v, answer: from.repeats ? shownAnswer(from) : from.answers[from.answers.length - 1] });
       } catch {
         body = h("pre", { class: "mono", text: JSON.stringify(r.verdict, null, 2) });
       }
     }
     const answers =
-      r && Array.isArray(r.repeats)
+      r && r.jury
+        ? juryMembers(r, juryNames(c.run.settings), th, c.ev)
+        : r && Array.isArray(r.repeats)
         ? repeatAnswers(document, r, th, c.ev ? c.ev.words || null : null)
         : r && Array.isArray(r.orders)
         ? ordersAnswers(document, r)

@@ -30,6 +30,7 @@ import { mountCheckupSetup } from "./checkupsetup.js";
 import { mountCheckupRun } from "../checkup/runpanel.js";
 import { isCheckup } from "../checkup/data.js";
 import { mountPosition, ordersExportFields } from "../checkup/position.js";
+import { juryExportFields } from "../stats/jury.js";
 import { rate } from "../results/summarywords.js";
 import { fmtInt } from "../lib/format.js";
 import { wordFor } from "../verdict/statebadge.js";
@@ -76,7 +77,7 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
   const batchFile = mountBatchFile({ rj, state, store, controller, setup });
   setup.card.append(batchFile.el);
   const summary = mountSummary({ state });
-  const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }) });
+  const agreement = mountAgreement({ rj, controller, words: (ev) => ({ passed: wordFor("passed", ev), failed: wordFor("failed", ev) }), threshold });
   const table = mountTable({ rj, controller, renderVerdict, threshold, agreement });
   const runsList = mountRunsList({ store, controller });
   const consistency = mountConsistency({ rj, controller, threshold });
@@ -299,11 +300,11 @@ export async function mount(root, { engine, evaluators, state, renderVerdict, re
     const p = prefsOf(state);
     const th = thresholdOf(p);
     const base = cur.run.name.replace(/\.[^.]+$/, "").replace(/[^\w.-]+/g, "_") + "-" + cur.run.evaluator;
-    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, evaluatorSpec: cur.run.evaluatorSpec, mapping: cur.run.mapping, model: cur.run.settings.model, params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, orders: cur.run.settings.orders || 1, checkup: checkupOf(cur.run), createdAt: new Date(cur.run.createdAt).toISOString() };
+    const run = { id: cur.run.id, name: cur.run.name, evaluator: cur.run.evaluator, evaluatorSpec: cur.run.evaluatorSpec, mapping: cur.run.mapping, model: cur.run.settings.model, ...(cur.run.settings.judges ? { judges: cur.run.settings.judges, jury: cur.run.settings.jury } : {}), params: cur.run.settings.params, repeats: cur.run.settings.repeats || 1, orders: cur.run.settings.orders || 1, checkup: checkupOf(cur.run), createdAt: new Date(cur.run.createdAt).toISOString() };
     const inputNames = (cur.ev.inputs || []).map((i) => i.name);
     const columns = Array.isArray(cur.run.columns) ? cur.run.columns : null; // the dataset's own column order
     // The human label and whether the judge agrees with it; a check-up case's failure mode and outcome; a row's exchanged order.
-    const extra = mergeExtra(agreement.exportFields(), checkupRun.exportFields(), ordersExportFields(cur.run, cur.results, cur.items));
+    const extra = mergeExtra(agreement.exportFields(), checkupRun.exportFields(), ordersExportFields(cur.run, cur.results, cur.items), juryExportFields(cur.run, cur.results, th));
     if (fmt === "jsonl") download(base + ".jsonl", toJSONL(cur.items, cur.results, { threshold: th, columns, extra }), "application/x-ndjson");
     else if (fmt === "csv") download(base + ".csv", toCSV(cur.items, cur.results, { threshold: th, inputNames: inputNames.length ? inputNames : null, columns, extra }), "text/csv");
     else download(base + ".json", toJSON(cur.items, cur.results, { threshold: th, run: { ...run, label: cur.run.label || null }, columns, extra, summary: aggregate(cur.results, cur.run.total, { threshold: th, priceIn: p.priceIn, priceOut: p.priceOut }) }), "application/json");

@@ -35,6 +35,9 @@ export function hostOf(url) {
   }
 }
 
+/** UPSTREAM_HEADER names the dev server's upstream a call goes to (serve/upstream.go); a calls socket call carries it as "upstream". */
+export const UPSTREAM_HEADER = "Ragjudge-Upstream";
+
 /**
  * requestInit builds every request the page sends an endpoint: the key only in Authorization,
  * and credentials "same-origin": a cookie goes only to the page's own origin, where the dev

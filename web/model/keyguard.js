@@ -43,7 +43,7 @@ export function localHost(host) {
  * hostOfURL is the host of an absolute URL, or "".
  * @param {string} url
  */
-function hostOfURL(url) {
+export function hostOfURL(url) {
   try {
     return new URL(url).host;
   } catch {

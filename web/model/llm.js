@@ -9,7 +9,7 @@
 
 import { CallKind, CallError, UNREACHABLE_STATUSES, abortedError, failure, secs, httpErrorMessage, serverBusy, httpError, keySource } from "./callerror.js";
 import { readStream } from "./sse.js";
-import { joinURL, chatURL, hostOf, requestInit, chatBody, readAnswer } from "./chatrequest.js";
+import { joinURL, chatURL, hostOf, requestInit, chatBody, readAnswer, UPSTREAM_HEADER } from "./chatrequest.js";
 
 
 /**
@@ -187,6 +187,7 @@ async function attempt(fetchFn, url, init, c) {
  * @property {string} model
  * @property {{role: string, content: string}[]} messages
  * @property {Record<string, any>} [params]  temperature, max_tokens, …: sent as they are
+ * @property {string} [upstream]  the dev server's upstream to call, by name (Ragjudge-Upstream); none: its default
  *
  * @typedef {object} ChatOptions
  * @property {typeof fetch} [fetch]
@@ -229,6 +230,8 @@ export async function chat(request, opts = {}) {
   const slots = opts.slots || null;
   const stream = !!opts.stream;
   const init = requestInit(opts.apiKey, chatBody(request, stream), stream);
+  // A jury's judge on one of the dev server's upstreams names it (serve/upstream.go pick).
+  if (request.upstream) init.headers[UPSTREAM_HEADER] = request.upstream;
   const url = chatURL(request.endpoint);
   const c = { timeoutMs: policy.timeoutMs, clock, signal, stream, onDelta: opts.onDelta, direct: !!opts.direct, model: request.model, batch: policy.batch, onStarted: /** @type {(() => void) | null} */ (null) };
   const reportsStart = !!(/** @type {any} */ (fetchFn).reportsStart);
@@ -301,12 +304,15 @@ export async function chat(request, opts = {}) {
 
 /**
  * listModels returns the model ids the endpoint offers, or [] when it offers none or fails.
- * @param {{baseURL: string, key?: string, signal?: AbortSignal, fetch?: typeof fetch}} o
+ * upstream: the dev server's upstream to ask, by name (a jury's judge); none: its default.
+ * @param {{baseURL: string, key?: string, signal?: AbortSignal, fetch?: typeof fetch, upstream?: string}} o
  * @returns {Promise<string[]>}
  */
-export async function listModels({ baseURL, key, signal, fetch: fetchFn }) {
+export async function listModels({ baseURL, key, signal, fetch: fetchFn, upstream }) {
   try {
-    const res = await (fetchFn || globalThis.fetch)(joinURL(baseURL, "models"), { ...requestInit(key), signal });
+    const init = requestInit(key);
+    if (upstream) init.headers[UPSTREAM_HEADER] = upstream;
+    const res = await (fetchFn || globalThis.fetch)(joinURL(baseURL, "models"), { ...init, signal });
     if (!res.ok) return [];
     const j = await res.json();
     const list = Array.isArray(j) ? j : j.data || j.models || [];

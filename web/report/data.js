@@ -9,6 +9,7 @@ import { repeatNote } from "../stats/consistency.js";
 import { scoreWords, judgeReasons } from "../verdict/words.js";
 import { ORDER_WORDS } from "../checkup/position.js";
 import { summaryCards } from "../results/summarywords.js";
+import { juryNames, juryNote, juryLines } from "../results/jury.js";
 
 /** REPORT_FORMAT is the version of ReportData's shape. */
 export const REPORT_FORMAT = 1;
@@ -247,9 +248,10 @@ function repeatLabel(ev, rep, k, n, threshold) {
  * @param {string} status statusOf's
  * @param {number|null} threshold
  * @param {number} index
+ * @param {string[]} [names] a jury's judges (results/jury.js juryNames): each one's verdict is listed as a repeat's is
  * @returns {ReportRow}
  */
-export function rowOf(ev, item, r, status, threshold, index) {
+export function rowOf(ev, item, r, status, threshold, index, names = []) {
   const v = r && !r.error ? r.verdict || {} : null;
   let note = "";
   if (r) note = status === "undetermined" || status === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : "";
@@ -259,6 +261,8 @@ export function rowOf(ev, item, r, status, threshold, index) {
   // A row judged in both orders shows each order's answers, as a repeat's are shown.
   const orders = r && !reps && Array.isArray(r.orders) && r.orders.length === 2 ? r.orders : null;
   if (reps && !note) note = repeatNote(r, threshold);
+  const jury = r && r.jury ? juryLines(ev, r, names, threshold) : null;
+  if (jury) note = juryNote(r, null, threshold) + (note ? " · " + note : "");
   return {
     n: index + 1,
     status,
@@ -268,8 +272,10 @@ export function rowOf(ev, item, r, status, threshold, index) {
     note,
     text: item ? firstText(ev, item.inputs) : "",
     inputs: item ? inputList(ev, item.inputs) : [],
-    answers: r && Array.isArray(r.answers) && !reps && !orders ? r.answers.map(String) : [],
-    repeats: reps
+    answers: r && Array.isArray(r.answers) && !reps && !orders && !jury ? r.answers.map(String) : [],
+    repeats: jury
+      ? jury
+      : reps
       ? reps.map((/** @type {any} */ x, /** @type {number} */ k) => ({ label: repeatLabel(ev, x, k, reps.length, threshold), answers: (x.answers || []).map(String) }))
       : orders
       ? orders.map((/** @type {any} */ o, /** @type {number} */ k) => ({ label: `The judge's answer, ${ORDER_WORDS[k]}` + (o.error ? `: no answer: ${o.error.message || "failed"}` : ""), answers: (o.answers || []).map(String) }))
@@ -303,9 +309,10 @@ export function rowOf(ev, item, r, status, threshold, index) {
 export function batchReportData({ run, ev, items, results, counts, state, threshold = null, version = "", prompt = null, messages = null, panels = {}, labels = null, now = new Date() }) {
   const settings = run.settings || {};
   const repeats = Number(settings.repeats) > 1 ? Number(settings.repeats) : 1;
+  const names = juryNames(settings);
   const rows = [];
   for (let i = 0; i < run.total; i++) {
-    const row = rowOf(ev, items[i], results[i], counts.status[i] || "pending", threshold, i);
+    const row = rowOf(ev, items[i], results[i], counts.status[i] || "pending", threshold, i, names);
     if (labels && labels.kind) {
       row.label = labelText(ev, labels.kind, labels.values[i]);
       row.agrees = typeof labels.agrees[i] === "boolean" ? labels.agrees[i] : null;
@@ -323,7 +330,7 @@ export function batchReportData({ run, ev, items, results, counts, state, thresh
     evaluator: evaluatorInfo(run.evaluatorSpec ? { ...ev, spec: run.evaluatorSpec } : ev),
     prompt,
     messages: messageList(messages),
-    model: String(settings.model || ""),
+    model: names.length ? `a jury of ${names.length}: ${names.join(", ")}` : String(settings.model || ""),
     where: scrubWhere(settings.where),
     params: safeParams(settings.params),
     run: { state: String(state || ""), startedAt: new Date(run.createdAt).toISOString(), total: run.total, done: counts.done, threshold, repeats },

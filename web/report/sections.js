@@ -9,6 +9,7 @@
 
 import { histogramSVG } from "../stats/histogram.js";
 import { agreementPanel } from "../stats/agreementpanel.js";
+import { juryPanel } from "../stats/jury.js";
 import { consistencyPanel } from "../stats/consistency.js";
 import { checkupPanel } from "../checkup/chart.js";
 import { caseDetail } from "../checkup/casedetail.js";
@@ -137,6 +138,7 @@ export const PANELS = new Map(
     ["agreement", agreementPanel],
     ["consistency", consistencyPanel],
     ["position", positionPanel],
+    ["jury", juryPanel],
   ]),
 );
 

@@ -56,6 +56,9 @@ export class State {
     /** @type {Map<string, import("../lib/store.js").Signal<any>>} a signal per field, made when first read or set */
     this.fields = new Map(Object.entries(data).map(([k, v]) => [k, signal(freeze(v))]));
     this.keyed = signal(key); // the API key; never a field so it is never saved by accident
+    // A jury's judges on other endpoints than the page's: their keys by endpoint (batch/judges.js
+    // keyId), in memory only, never saved: a reload asks for them again.
+    this.judgeKeyed = signal(/** @type {Readonly<Record<string, string>>} */ (Object.freeze({})));
     this.config = null; // the dev server's /ragjudge/config, or null when there is no dev server
   }
 
@@ -110,6 +113,16 @@ export class State {
       this.keyed.value = key;
       this.saveKey();
     });
+  }
+
+  /** judgeKey is the key given for a jury judge's endpoint id (batch/judges.js keyId), or "". @param {string} id */
+  judgeKey(id) {
+    return this.judgeKeyed.value[id] || "";
+  }
+
+  /** setJudgeKey keeps the key for a jury judge's endpoint id, in memory only. @param {string} id @param {string} key */
+  setJudgeKey(id, key) {
+    this.judgeKeyed.value = Object.freeze({ ...this.judgeKeyed.peek(), [id]: key });
   }
 
   saveKey() {

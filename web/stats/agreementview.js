@@ -9,14 +9,17 @@ import { readLabels, suggestLabelColumn, runLabel, yesNote, labelSummary, labelE
 import { agreementData, rowAgreement, judgeOf } from "./agreement.js";
 import { agreementPanel } from "./agreementpanel.js";
 import { hIn } from "../lib/dom.js";
+import { juryData, juryPanel } from "./jury.js";
+import { juryNames } from "../results/jury.js";
 
 const REDRAW_MS = 1000;
 
 /**
  * mountAgreement builds the panel's place; draw(counts) redraws it for the controller's open run.
- * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, words: (ev: any) => {passed: string, failed: string}}} ctx
+ * threshold is the pass threshold for scores (a jury's judges are read with it, as the rows are).
+ * @param {{rj: any, controller: import("../batch/runcontroller.js").RunController, words: (ev: any) => {passed: string, failed: string}, threshold?: () => number|null}} ctx
  */
-export function mountAgreement({ rj, controller, words }) {
+export function mountAgreement({ rj, controller, words, threshold = () => null }) {
   const root = document.createElement("div");
   root.className = "trust";
   root.dataset.ref = "batch-agreement";
@@ -125,13 +128,17 @@ export function mountAgreement({ rj, controller, words }) {
     key = k;
     at = now;
     panel.replaceChildren();
-    if (!labels) return;
+    const names = juryNames(c.run.settings);
+    // A jury: each judge's κ against the labels beside the jury's, and the κ between judges (with or without labels).
+    const jury = names.length ? juryPanel(document, juryData(rj, { names, rule: (c.run.settings.jury && c.run.settings.jury.rule) || "majority", results: c.results, status: counts.status, labels, threshold: threshold(), running: counts.remaining > 0 })) : null;
+    if (!labels) return void (jury && panel.append(jury));
     const data = agreementData(rj, { labels, status: counts.status, results: c.results, words: words(c.ev), running: counts.remaining > 0, score: c.ev ? c.ev.score : null });
     if (!data) {
       panel.append(hIn(document, "p", { class: "batch-msg msg-error", dataset: { ref: "agreement-none" }, text: `Column ${labelSummary(labels)}` }));
       return;
     }
     panel.append(agreementPanel(document, data));
+    if (jury) panel.append(jury);
   }
 
   /**
