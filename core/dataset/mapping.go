@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -76,20 +77,20 @@ var aliasTable = [...]struct {
 		{"source_info.question", ragTruth}}}},
 	{"claims", [][]alias{{{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}, {"response_claims", ragChecker}}}},
 	{"evidence", [][]alias{{{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts,
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
 		{{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
 			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}}}},
 	// answer-grounding
 	{"answer", [][]alias{{{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", response},
-		{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}}, moreAnswers}},
+		{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
 	{"facts", [][]alias{{{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts,
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
 		{{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
 			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}, {"reference", phoenix}}}},
 	{"mode", [][]alias{{{"mode", ""}, {"grounding_mode", ""}}}},
 	// pairwise-faithfulness
 	{"contexts", [][]alias{{{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
-		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts,
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
 		{{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
 			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}}}},
 	{"expected_output", [][]alias{{{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
@@ -98,7 +99,7 @@ var aliasTable = [...]struct {
 		{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval},
 		{"answers.text", squad}, {"answers", qaBenchmark}, {"gold_answer", ""}, {"gold_answers", ""}}}},
 	{"actual_output", [][]alias{{{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
-		{"response", response}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens}}, moreAnswers}},
+		{"response", response}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
 	// rag-recall
 	{"passage_gt", [][]alias{{{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
 		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
@@ -106,7 +107,7 @@ var aliasTable = [...]struct {
 		{"right_answer", haluEval}}}},
 	{"passage_llm", [][]alias{{{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
 		{"response", response}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
-		{"output", phoenix + ", " + truLens}}, moreAnswers}},
+		{"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
 	{"threshold", [][]alias{{{"threshold", ""}, {"pass_threshold", ""}}}},
 }
 
@@ -126,7 +127,7 @@ func aliases(input string) []alias {
 
 // moreContexts are the names of retrieved passages that benchmarks and tutorials write, tried
 // after the RAG tools' own names for each input that takes them.
-var moreContexts = []alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
+var moreContexts = [...]alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
 	{"source_documents", langChain}, {"search_results", crag}, {"evidence_list", multiHopRAG}, {"ctxs", dpr}, {"docs", alce},
 	{"passages.passage_text", msMarco}, {"retrieved_documents", ""}, {"retrieved_docs", ""}}
 
@@ -135,7 +136,7 @@ var moreContexts = []alias{{"knowledge", haluEval}, {"source_info.passages", rag
 // names other tools and tutorials write. HaluEval's QA, dialogue and summary files hold two
 // answers per row (right_answer, hallucinated_answer): neither is guessed as the one to judge,
 // the user picks it; its general file's chatgpt_response is its one answer.
-var moreAnswers = []alias{{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""},
+var moreAnswers = [...]alias{{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""},
 	{"llm_answer", ""}, {"chatgpt_response", haluEval}, {"prediction", ""}, {"predictions", "MLflow"},
 	{"completion", ""}, {"model_answer", ""}, {"model_output", ""}, {"generation", ""}}
 
@@ -187,7 +188,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 	_, hasAnswer := index[matchKey("answer")]
 	answerIsReference := hasAnswer && hasModelOutput(index)
 	skip := func(input, name string) bool {
-		return answerIsReference && matchKey(name) == "answer" && judgedAnswer[input]
+		return answerIsReference && matchKey(name) == "answer" && slices.Contains(judgedAnswer, input)
 	}
 	// Own names first, so that an alias of one input cannot take another input's own column.
 	for _, in := range inputs {
@@ -203,7 +204,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		if names == nil {
 			names = []alias{{in.Name, ""}}
 		}
-		if answerIsReference && referenceAnswer[in.Name] {
+		if answerIsReference && slices.Contains(referenceAnswer, in.Name) {
 			names = append(names[:len(names):len(names)], alias{"answer", benchmarks})
 		}
 	search:
@@ -252,8 +253,8 @@ const benchmarks = "CRAG, HotpotQA, RGB, MultiHop-RAG"
 // judgedAnswer are the inputs that take the answer being judged; referenceAnswer those that take
 // the reference answer.
 var (
-	judgedAnswer    = map[string]bool{"answer": true, "actual_output": true, "passage_llm": true}
-	referenceAnswer = map[string]bool{"expected_output": true, "passage_gt": true}
+	judgedAnswer    = []string{"answer", "actual_output", "passage_llm"}
+	referenceAnswer = []string{"expected_output", "passage_gt"}
 )
 
 // modelOutputs are column names that can only hold a model's answer (not the reference one).
