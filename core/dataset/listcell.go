@@ -1,12 +1,12 @@
 package dataset
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 
@@ -233,7 +233,7 @@ func (p *pyScanner) escape(b *strings.Builder) {
 		hexLen = 8
 	}
 	if hexLen > 0 && p.pos+2+hexLen <= len(p.src) {
-		if n, err := strconv.ParseUint(p.src[p.pos+2:p.pos+2+hexLen], 16, 32); err == nil {
+		if n, err := exact.ParseUint(p.src[p.pos+2:p.pos+2+hexLen], 16, 32); err == nil {
 			r := rune(n)
 			if !utf8.ValidRune(r) {
 				r = utf8.RuneError
@@ -248,7 +248,7 @@ func (p *pyScanner) escape(b *strings.Builder) {
 		for end < len(p.src) && end < p.pos+4 && p.src[end] >= '0' && p.src[end] <= '7' {
 			end++
 		}
-		n, _ := strconv.ParseUint(p.src[p.pos+1:end], 8, 32)
+		n, _ := exact.ParseUint(p.src[p.pos+1:end], 8, 32)
 		b.WriteRune(rune(n))
 		p.pos = end
 		return

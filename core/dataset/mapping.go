@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
@@ -533,7 +534,7 @@ func convertNumber(v any) (any, []diag.Check) {
 		return t, nil
 	case string:
 		s := strings.TrimSpace(t)
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := exact.ParseFloat(s)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !isNumberLiteral(s) {
 			return nil, []diag.Check{diag.Fail(diag.InputNotANumber, diag.Sprintf("%q is not a number", t))}
 		}

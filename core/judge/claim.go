@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
@@ -557,7 +558,7 @@ func matchClaim(claims []claimInput, index map[string]int, id string) (int, stri
 			return i, "matched ignoring case and spacing"
 		}
 	}
-	if n, err := strconv.Atoi(lid); err == nil && n >= 1 && n <= len(claims) && claims[n-1].id == "c"+strconv.Itoa(n) {
+	if n, err := exact.Atoi(lid); err == nil && n >= 1 && n <= len(claims) && claims[n-1].id == "c"+strconv.Itoa(n) {
 		return n - 1, "read the number as the claim's position"
 	}
 	return -1, ""
@@ -616,7 +617,7 @@ func evidenceRefs(s string) []int {
 			k++
 		}
 		if k > j && (k == len(lower) || !isASCIIAlnum(lower[k])) {
-			n, _ := strconv.Atoi(lower[j:k])
+			n, _ := exact.Atoi(lower[j:k])
 			refs = append(refs, n)
 		}
 		i = k - 1

@@ -131,7 +131,7 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 			return m, "", nil
 		}
 	}
-	return groundingModes[0], "mode " + strconv.Quote(s) + " is neither strict nor lenient: rendered as strict, as the prompt's own rule says", nil
+	return groundingModes[0], "mode " + diag.Quote(s) + " is neither strict nor lenient: rendered as strict, as the prompt's own rule says", nil
 }
 
 // groundingDetail is answer-grounding's Verdict.Verdict.

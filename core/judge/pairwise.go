@@ -1,12 +1,12 @@
 package judge
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
@@ -615,7 +615,7 @@ func citationAt(line string, i int) (end int, refs []int, ok bool) {
 		if k == j || k < len(line) && '0' <= line[k] && line[k] <= '9' {
 			return 0, false
 		}
-		n, _ := strconv.Atoi(line[j:k])
+		n, _ := exact.Atoi(line[j:k])
 		j = k
 		for j < len(line) && line[j] == ' ' {
 			j++

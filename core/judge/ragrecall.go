@@ -105,7 +105,7 @@ func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 		if lit == "" {
 			return nil, nil, nil
 		}
-		if _, err := strconv.ParseFloat(lit, 64); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
+		if _, err := exact.ParseFloat(lit); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
 			return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", quote(x))
 		}
 	default:
@@ -115,7 +115,7 @@ func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 	if !ok || t.Sign() < 0 || t.Cmp(exact.NewRat(5, 1)) > 0 {
 		return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", lit)
 	}
-	f, _ := strconv.ParseFloat(lit, 64)
+	f, _ := exact.ParseFloat(lit)
 	return t, &f, nil
 }
 

@@ -5,7 +5,6 @@ package template
 import (
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -84,7 +83,7 @@ func filterJoin(v any, args []any) (any, error) {
 		it = normalize(it)
 		for _, part := range path {
 			var key any = part
-			if n, err := strconv.ParseInt(part, 10, 64); err == nil && isAllDigits(part) {
+			if n, err := exact.ParseInt(part, 10, 64); err == nil && isAllDigits(part) {
 				key = n
 			}
 			it, err = getitem(it, key, -1)

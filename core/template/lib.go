@@ -122,7 +122,7 @@ func attrPath(attr any) ([]any, error) {
 		var parts []any
 		for _, p := range strings.Split(strOf(a), ".") {
 			if isAllDigits(p) {
-				n, err := strconv.ParseInt(p, 10, 64)
+				n, err := exact.ParseInt(p, 10, 64)
 				if err != nil {
 					return nil, notSupported("an attribute index this large")
 				}

@@ -2,6 +2,7 @@ package value
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,4 +130,20 @@ func FuzzJSONTag(f *testing.F) {
 			t.Fatalf("jsonTag(%q) = %q, StructTag.Get = %q", tag, got, want)
 		}
 	})
+}
+
+// TestQuoteChar: quoteChar is encoding/json's quoteChar, for every byte: strconv.Quote of the
+// byte's rune in single quotes, but for the two quotes.
+func TestQuoteChar(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := strconv.Quote(string(rune(c)))
+		want = "'" + want[1:len(want)-1] + "'"
+		switch c {
+		case '"':
+			want = `'"'`
+		case '\'':
+			want = `'\''`
+		}
+		assert.Equal(t, want, quoteChar(byte(c)), "byte %#x", c)
+	}
 }
