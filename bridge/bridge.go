@@ -18,11 +18,11 @@ package bridge
 
 import (
 	"runtime"
-	"sort"
 	"unsafe"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/judge"
+	"ragjudge/core/stable"
 	"ragjudge/core/value"
 )
 
@@ -99,10 +99,11 @@ func Names() []string {
 	for n := range Functions {
 		names = append(names, n)
 	}
-	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-	// each add another (7 KB of brotli for the three).
-	sort.SliceStable(names, func(i, j int) bool { return names[i] < names[j] })
-	return names
+	sorted := make([]string, 0, len(names))
+	for _, k := range stable.Order(len(names), func(i, j int) bool { return names[i] < names[j] }) {
+		sorted = append(sorted, names[k])
+	}
+	return sorted
 }
 
 // Bridge holds what the functions share: the evaluators, loaded once, and the values held for

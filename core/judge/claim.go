@@ -1,13 +1,13 @@
 package judge
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
 	"ragjudge/core/output"
+	"ragjudge/core/stable"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
 )
@@ -581,10 +581,11 @@ func citedEvidence(assertions []assertion, n int) []int {
 	for id := range seen {
 		ids = append(ids, id)
 	}
-	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-	// each add another (7 KB of brotli for the three).
-	sort.SliceStable(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids
+	sorted := make([]int, 0, len(ids))
+	for _, k := range stable.Order(len(ids), func(i, j int) bool { return ids[i] < ids[j] }) {
+		sorted = append(sorted, ids[k])
+	}
+	return sorted
 }
 
 // evidenceRefs scans s for the numbers that follow the words ID, chunk, evidence or source.

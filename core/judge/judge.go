@@ -26,11 +26,11 @@ package judge
 import (
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/stable"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
 )
@@ -212,9 +212,8 @@ type PromptFiles interface {
 // is an error here rather than a blank on the page.
 func Load(fsys PromptFiles) (*Registry, error) {
 	r := &Registry{byID: map[string]*Evaluator{}}
-	list := append([]*Evaluator(nil), builtins...)
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
-	for _, b := range list {
+	for _, k := range stable.Order(len(builtins), func(i, j int) bool { return builtins[i].Order < builtins[j].Order }) {
+		b := builtins[k]
 		e := *b
 		msg := e.decodeExample()
 		if msg == "" {

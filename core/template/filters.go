@@ -4,12 +4,12 @@ package template
 
 import (
 	"math"
-	"sort"
 	"strings"
 	"unicode/utf16"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
+	"ragjudge/core/stable"
 	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
@@ -333,12 +333,10 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 			b.WriteString("{}")
 			return nil
 		}
-		keys := append([]string(nil), t.Keys()...)
-		// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-		// each add another (7 KB of brotli for the three).
-		sort.SliceStable(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		keys := t.Keys()
 		b.WriteByte('{')
-		for i, k := range keys {
+		for i, at := range stable.Order(len(keys), func(i, j int) bool { return keys[i] < keys[j] }) {
+			k := keys[at]
 			writeJSONSep(b, i, pretty, indent, level)
 			writeJSONString(b, k)
 			b.WriteString(": ")
