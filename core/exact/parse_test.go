@@ -111,6 +111,7 @@ func errOf(err error) error {
 	return map[error]error{strconv.ErrSyntax: ErrSyntax, strconv.ErrRange: ErrRange}[err.(*strconv.NumError).Err]
 }
 
+// FuzzParseFloat holds ParseFloat to strconv.ParseFloat on any text up to maxDigits long.
 func FuzzParseFloat(f *testing.F) {
 	for _, s := range floatCases {
 		f.Add(s)
@@ -123,6 +124,7 @@ func FuzzParseFloat(f *testing.F) {
 	})
 }
 
+// FuzzParseInt holds ParseInt to strconv.ParseInt on any text, base and bit size.
 func FuzzParseInt(f *testing.F) {
 	for _, s := range []string{"0", "-9223372036854775809", "+12", "7fffffff", "1_0", "z"} {
 		f.Add(s, uint8(10), uint8(64))
