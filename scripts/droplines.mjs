@@ -140,11 +140,13 @@ export function pclntab(mem) {
 }
 
 /**
- * tableLength is the length in bytes of the pc-value table at pctab+off: pairs of a value delta
- * (zig-zag varint) and a pc delta (varint), ended by a zero value delta after the first pair.
+ * pcTable reads the pc-value table at pctab+off: pairs of a value delta (zig-zag varint) and a pc
+ * delta (varint), ended by a zero value delta after the first pair. It yields each pair's value
+ * delta and pc delta, and returns the table's length in bytes.
  * @param {NonNullable<ReturnType<typeof memoryOf>>} mem
+ * @returns {Generator<[number, number], number>}
  */
-export function tableLength(mem, /** @type {number} */ pctab, /** @type {number} */ off) {
+export function* pcTable(mem, /** @type {number} */ pctab, /** @type {number} */ off) {
   let a = pctab + off;
   const varint = () => {
     let n = 0, scale = 1, c;
@@ -156,9 +158,19 @@ export function tableLength(mem, /** @type {number} */ pctab, /** @type {number}
     return n;
   };
   for (let first = true; ; first = false) {
-    if (varint() === 0 && !first) return a - (pctab + off);
-    varint();
+    const uv = varint();
+    if (uv === 0 && !first) return a - (pctab + off);
+    yield [uv & 1 ? -((uv + 1) / 2) : uv / 2, varint()];
   }
+}
+
+/**
+ * tableLength is the length in bytes of the pc-value table at pctab+off (see pcTable).
+ * @param {NonNullable<ReturnType<typeof memoryOf>>} mem
+ */
+export function tableLength(mem, /** @type {number} */ pctab, /** @type {number} */ off) {
+  const table = pcTable(mem, pctab, off);
+  for (let r = table.next(); ; r = table.next()) if (r.done) return r.value;
 }
 
 /**

@@ -6,7 +6,7 @@
 //   node scripts/stacklines.mjs WASM < stack.txt
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
-import { memoryOf, pclntab } from "./droplines.mjs";
+import { memoryOf, pclntab, pcTable } from "./droplines.mjs";
 
 // The fields of Go's _func read here, as byte offsets (see droplines.mjs).
 const funcPcfile = 20, funcPcln = 24, funcCuOffset = 32;
@@ -24,24 +24,13 @@ export function lineReader(wasm) {
   // pcvalue is the runtime's pcvalue: the value table off gives at pc target.
   const pcvalue = (/** @type {number} */ off, /** @type {number} */ entry, /** @type {number} */ target) => {
     if (off === 0) return -1;
-    let a = tab.pctab + off;
-    const varint = () => {
-      let n = 0, scale = 1, c;
-      do {
-        c = mem.byte(a++);
-        n += (c & 0x7f) * scale;
-        scale *= 128;
-      } while (c & 0x80);
-      return n;
-    };
     let val = -1, pc = entry;
-    for (let first = true; ; first = false) {
-      const uv = varint();
-      if (uv === 0 && !first) return -1;
-      val += uv & 1 ? -((uv + 1) / 2) : uv / 2;
-      pc += varint();
+    for (const [dv, dpc] of pcTable(mem, tab.pctab, off)) {
+      val += dv;
+      pc += dpc;
       if (target < pc) return val;
     }
+    return -1;
   };
   const cString = (/** @type {number} */ a) => {
     const bytes = [];
