@@ -18,11 +18,11 @@ package bridge
 
 import (
 	"runtime"
-	"sort"
 	"unsafe"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/judge"
+	"ragjudge/core/stable"
 	"ragjudge/core/value"
 )
 
@@ -49,35 +49,48 @@ type Func struct {
 	Fn     func(b *Bridge, a *Args) (any, error)
 }
 
-// Functions are the exported functions, by JS name.
-var Functions = map[string]Func{
-	"evaluators":  {nil, evaluators},
-	"render":      {[]Param{{"id", Text}, {"inputs", Data}}, render},
-	"parse":       {[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}, {"opts", Data}}, parse},
-	"template":    {[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate},
-	"variables":   {[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables},
-	"readDataset": {[]Param{{"text", Text}, {"format", Text}, {"name", Text}}, readDataset},
-	"recall":      {[]Param{{"scores", Data}}, computeRecall},
-	"passages":    {[]Param{{"passage_gt", Text}}, passages},
-	"mapColumns":  {[]Param{{"id", Text}, {"columns", Data}}, mapColumns},
-	"rowInputs":   {[]Param{{"id", Text}, {"row", Data}, {"mapping", Data}}, rowInputs},
-	"agreement":   {[]Param{{"judge", Data}, {"human", Data}}, agreement},
-	"correlation": {[]Param{{"xs", Data}, {"ys", Data}}, correlation},
-	"consistency": {[]Param{{"rows", Data}}, consistency},
-	"describe":    {[]Param{{"xs", Data}}, describe},
-	"calibration": {[]Param{{"p", Data}, {"human", Data}}, calibration},
-	"jury":        {[]Param{{"verdicts", Data}, {"opts", Data}}, jury},
+// Functions are the exported functions, by JS name. The table is written as a list, which Go
+// lays out as data: the same table written as a map literal was 10 KB of code that filled the
+// map at start (0.9 KB of brotli).
+var Functions = func() map[string]Func {
+	m := make(map[string]Func, len(functionList))
+	for _, f := range functionList {
+		m[f.name] = f.Func
+	}
+	return m
+}()
 
-	"checkupCases":  {[]Param{{"id", Text}, {"inputs", Data}, {"seed", Data}, {"pool", Data}}, checkupCases},
-	"checkupGrade":  {[]Param{{"case", Data}, {"verdict", Data}, {"refs", Data}}, checkupGrade},
-	"checkupMatrix": {[]Param{{"graded", Data}}, checkupMatrix},
-	"swapOrders":    {[]Param{{"id", Text}, {"inputs", Data}}, swapOrders},
-	"combineOrders": {[]Param{{"first", Data}, {"second", Data}}, combineOrders},
-	"positionStats": {[]Param{{"verdicts", Data}}, positionStats},
+var functionList = [...]struct {
+	name string
+	Func
+}{
+	{"evaluators", Func{nil, evaluators}},
+	{"render", Func{[]Param{{"id", Text}, {"inputs", Data}}, render}},
+	{"parse", Func{[]Param{{"id", Text}, {"inputs", Data}, {"output", Text}, {"opts", Data}}, parse}},
+	{"template", Func{[]Param{{"source", Text}, {"dialect", Text}, {"vars", Data}}, renderTemplate}},
+	{"variables", Func{[]Param{{"source", Text}, {"dialect", Text}, {"where", Data}}, templateVariables}},
+	{"readDataset", Func{[]Param{{"text", Text}, {"format", Text}, {"name", Text}}, readDataset}},
+	{"recall", Func{[]Param{{"scores", Data}}, computeRecall}},
+	{"passages", Func{[]Param{{"passage_gt", Text}}, passages}},
+	{"mapColumns", Func{[]Param{{"id", Text}, {"columns", Data}}, mapColumns}},
+	{"rowInputs", Func{[]Param{{"id", Text}, {"row", Data}, {"mapping", Data}}, rowInputs}},
+	{"agreement", Func{[]Param{{"judge", Data}, {"human", Data}}, agreement}},
+	{"correlation", Func{[]Param{{"xs", Data}, {"ys", Data}}, correlation}},
+	{"consistency", Func{[]Param{{"rows", Data}}, consistency}},
+	{"describe", Func{[]Param{{"xs", Data}}, describe}},
+	{"calibration", Func{[]Param{{"p", Data}, {"human", Data}}, calibration}},
+	{"jury", Func{[]Param{{"verdicts", Data}, {"opts", Data}}, jury}},
 
-	"define":   {[]Param{{"spec", Data}, {"unread", Data}}, define},
-	"undefine": {[]Param{{"id", Text}}, undefine},
-	"spec":     {[]Param{{"id", Text}}, spec},
+	{"checkupCases", Func{[]Param{{"id", Text}, {"inputs", Data}, {"seed", Data}, {"pool", Data}}, checkupCases}},
+	{"checkupGrade", Func{[]Param{{"case", Data}, {"verdict", Data}, {"refs", Data}}, checkupGrade}},
+	{"checkupMatrix", Func{[]Param{{"graded", Data}}, checkupMatrix}},
+	{"swapOrders", Func{[]Param{{"id", Text}, {"inputs", Data}}, swapOrders}},
+	{"combineOrders", Func{[]Param{{"first", Data}, {"second", Data}}, combineOrders}},
+	{"positionStats", Func{[]Param{{"verdicts", Data}}, positionStats}},
+
+	{"define", Func{[]Param{{"spec", Data}, {"unread", Data}}, define}},
+	{"undefine", Func{[]Param{{"id", Text}}, undefine}},
+	{"spec", Func{[]Param{{"id", Text}}, spec}},
 }
 
 // Names returns the names of Functions, sorted.
@@ -86,10 +99,11 @@ func Names() []string {
 	for n := range Functions {
 		names = append(names, n)
 	}
-	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-	// each add another (7 KB of brotli for the three).
-	sort.SliceStable(names, func(i, j int) bool { return names[i] < names[j] })
-	return names
+	sorted := make([]string, 0, len(names))
+	for _, k := range stable.Order(len(names), func(i, j int) bool { return names[i] < names[j] }) {
+		sorted = append(sorted, names[k])
+	}
+	return sorted
 }
 
 // Bridge holds what the functions share: the evaluators, loaded once, and the values held for

@@ -1,25 +1,19 @@
 package bridge
 
 import (
-	"sort"
 	"unicode/utf8"
 	"unsafe"
+
+	"ragjudge/core/stable"
 )
 
 // UTF16Offsets converts byte offsets into s to UTF-16 code unit offsets (JS string indices),
 // in one pass over s. Offsets out of range are clamped to s; a byte that is not UTF-8 counts as
 // one unit, as the U+FFFD that replaces it in JS does.
 func UTF16Offsets(s string, offs []int) []int {
-	order := make([]int, len(offs))
-	for k := range order {
-		order[k] = k
-	}
-	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-	// each add another (7 KB of brotli for the three).
-	sort.SliceStable(order, func(x, y int) bool { return offs[order[x]] < offs[order[y]] })
 	out := make([]int, len(offs))
 	b, u := 0, 0
-	for _, k := range order {
+	for _, k := range stable.Order(len(offs), func(x, y int) bool { return offs[x] < offs[y] }) {
 		target := min(max(offs[k], 0), len(s))
 		for b < target {
 			// ASCII eight bytes at a time: a prompt is mostly ASCII, and Go compiled to wasm

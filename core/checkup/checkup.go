@@ -207,7 +207,7 @@ func object(o *value.Object, k string) *value.Object {
 }
 
 // quote quotes s for a note, cut to 60 characters.
-func quote(s string) string { return strconv.Quote(diag.Clip(s, 60)) }
+func quote(s string) string { return diag.Quote(diag.Clip(s, 60)) }
 
 // rng is SplitMix64: a few lines, the same numbers on every platform, and no math/rand (which
 // the wasm must not link).

@@ -114,7 +114,7 @@ func (g *grader) passed(exp *value.Object) {
 		if w == "" {
 			w = pick(b, "passed", "failed")
 		}
-		return strconv.Quote(w)
+		return diag.Quote(w)
 	}
 	got, _ := g.v.Get("passed")
 	gb, decided := got.(bool)

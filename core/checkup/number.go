@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"ragjudge/core/exact"
 )
 
 // number is one number written in a text: digits, optionally in groups of three after commas
@@ -54,7 +56,7 @@ func numberSet(texts []string) map[string]bool {
 		for _, n := range numbers(t) {
 			p := plain(n.text)
 			set[p] = true
-			if f, err := strconv.ParseFloat(p, 64); err == nil {
+			if f, err := exact.ParseFloat(p); err == nil {
 				set[strconv.FormatFloat(f, 'g', -1, 64)] = true
 			}
 		}
@@ -68,7 +70,7 @@ func taken(set map[string]bool, n string) bool {
 	if set[p] {
 		return true
 	}
-	f, err := strconv.ParseFloat(p, 64)
+	f, err := exact.ParseFloat(p)
 	return err == nil && set[strconv.FormatFloat(f, 'g', -1, 64)]
 }
 
@@ -216,7 +218,7 @@ func wordAfter(s string, i int) string {
 // replacements are the values number n of s may change into, in the order they are tried.
 func replacements(s string, n number) []string {
 	p := plain(n.text)
-	v, err := strconv.Atoi(p)
+	v, err := exact.Atoi(p)
 	integral := err == nil
 	var out []string
 	switch {

@@ -278,7 +278,7 @@ func readCSV(text string, delim byte, b *builder) error {
 func quoteNames(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = strconv.Quote(n)
+		q[i] = diag.Quote(n)
 	}
 	return strings.Join(q, ", ")
 }

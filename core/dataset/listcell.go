@@ -1,12 +1,12 @@
 package dataset
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 
@@ -218,14 +218,22 @@ func (p *pyScanner) str() (any, string) {
 // escape reads the escape sequence at p.pos into b; unknown ones stay as written, as in Python.
 func (p *pyScanner) escape(b *strings.Builder) {
 	e := p.src[p.pos+1]
-	if s, ok := simpleEscapes[e]; ok {
-		b.WriteString(s)
+	if i := strings.IndexByte(escapeLetters, e); i >= 0 {
+		b.WriteString(escapedAs[i])
 		p.pos += 2
 		return
 	}
-	hexLen := hexEscapes[e]
+	hexLen := 0
+	switch e {
+	case 'x':
+		hexLen = 2
+	case 'u':
+		hexLen = 4
+	case 'U':
+		hexLen = 8
+	}
 	if hexLen > 0 && p.pos+2+hexLen <= len(p.src) {
-		if n, err := strconv.ParseUint(p.src[p.pos+2:p.pos+2+hexLen], 16, 32); err == nil {
+		if n, err := exact.ParseUint(p.src[p.pos+2:p.pos+2+hexLen], 16, 32); err == nil {
 			r := rune(n)
 			if !utf8.ValidRune(r) {
 				r = utf8.RuneError
@@ -240,7 +248,7 @@ func (p *pyScanner) escape(b *strings.Builder) {
 		for end < len(p.src) && end < p.pos+4 && p.src[end] >= '0' && p.src[end] <= '7' {
 			end++
 		}
-		n, _ := strconv.ParseUint(p.src[p.pos+1:end], 8, 32)
+		n, _ := exact.ParseUint(p.src[p.pos+1:end], 8, 32)
 		b.WriteRune(rune(n))
 		p.pos = end
 		return
@@ -249,10 +257,12 @@ func (p *pyScanner) escape(b *strings.Builder) {
 	p.pos++
 }
 
-var (
-	simpleEscapes = map[byte]string{'\\': "\\", '\'': "'", '"': "\"", 'a': "\a", 'b': "\b", 'f': "\f", 'n': "\n", 'r': "\r", 't': "\t", 'v': "\v", '\n': ""}
-	hexEscapes    = map[byte]int{'x': 2, 'u': 4, 'U': 8}
-)
+// escapeLetters are the letters of Python's one-letter escapes (a backslash before a newline
+// joins the lines), and escapedAs, at the same index, what each stands for. Not a map: a map
+// literal is code that fills the map at start (2.8 KB of it for this one), a list is data.
+const escapeLetters = "\\'\"abfnrtv\n"
+
+var escapedAs = [len(escapeLetters)]string{"\\", "'", "\"", "\a", "\b", "\f", "\n", "\r", "\t", "\v", ""}
 
 func (p *pyScanner) peek() byte {
 	if p.pos < len(p.src) {

@@ -2,12 +2,13 @@ package dataset
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/judge"
 	"ragjudge/core/value"
 )
@@ -59,75 +60,86 @@ const (
 	response    = ragas + ", " + ragChecker + ", " + truLens + ", " + ragTruth // who writes "response"
 )
 
-// aliases is the one alias table: per input name, the column names that commonly hold it, best
-// first (a path into an object before the object: promptfoo's response.output before response),
-// and who writes them. Names are compared by matchKey (any case; spaces, hyphens,
+// aliasTable is the one alias table: per input name, the column names that commonly hold it,
+// best first (a path into an object before the object: promptfoo's response.output before
+// response), and who writes them. Names are compared by matchKey (any case; spaces, hyphens,
 // underscores and camelCase alike). The page has no copy of it: it asks mapColumns.
 //
-// The map is made on first use, not at package init: in the wasm, making it at init was code
-// (and V8's compiling of it) that ran before the engine could start, for a table only a dataset
-// needs.
-var aliases = sync.OnceValue(func() map[string][]alias {
-	return map[string][]alias{
-		// claim-groundedness
-		"question": {{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
-			{"user_query", haluEval}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix},
-			{"source_info.question", ragTruth}},
-		"claims": {{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}, {"response_claims", ragChecker}},
-		"evidence": append(append([]alias{{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
-			alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"sources", ""}, alias{"attributes.retrieval.documents", phoenix},
-			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}),
-		// answer-grounding
-		"answer": answerAliases(alias{"answer", ragasOld + ", " + ares}, alias{"response.output", promptfoo}, alias{"response", response},
-			alias{"actual_output", deepEval + ", " + groUSE}, alias{"output", phoenix + ", " + truLens}),
-		"facts": append(append([]alias{{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
-			alias{"evidence", ""}, alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"attributes.retrieval.documents", phoenix},
-			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}, alias{"reference", phoenix}),
-		"mode": {{"mode", ""}, {"grounding_mode", ""}},
-		// pairwise-faithfulness
-		"contexts": append(append([]alias{{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
-			{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts()...),
-			alias{"evidence", ""}, alias{"documents", ""}, alias{"passages", ""}, alias{"chunks", ""}, alias{"attributes.retrieval.documents", phoenix},
-			alias{"retrieval.documents", phoenix}, alias{"reference_contexts", ragas + ", " + llamaIndex}),
-		"expected_output": {{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
-			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
-			{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", llamaIndex},
-			{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval},
-			{"answers.text", squad}, {"answers", qaBenchmark}, {"gold_answer", ""}, {"gold_answers", ""}},
-		"actual_output": answerAliases(alias{"actual_output", deepEval + ", " + groUSE}, alias{"response.output", promptfoo},
-			alias{"response", response}, alias{"answer", ragasOld + ", " + ares}, alias{"output", phoenix + ", " + truLens}),
-		// rag-recall
-		"passage_gt": {{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
-			{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
-			{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}, {"reference_answer", llamaIndex},
-			{"right_answer", haluEval}},
-		"passage_llm": answerAliases(alias{"passage_llm", ""}, alias{"llm_returned_passage", ""}, alias{"response.output", promptfoo},
-			alias{"response", response}, alias{"answer", ragasOld + ", " + ares}, alias{"actual_output", deepEval + ", " + groUSE},
-			alias{"output", phoenix + ", " + truLens}),
-		"threshold": {{"threshold", ""}, {"pass_threshold", ""}},
+// Each input's list is written in parts, shared lists among them, so that the table is
+// literals only, which Go lays out as data: no code builds it (built by appends in a function
+// run on first use, it was 12 KB of code, 1.4 KB of brotli).
+var aliasTable = [...]struct {
+	input string
+	parts [][]alias
+}{
+	// claim-groundedness
+	{"question", [][]alias{{{"question", ragasOld}, {"user_input", ragas}, {"input", deepEvalEtc}, {"query", ragChecker + ", " + ares + ", " + truLens},
+		{"user_query", haluEval}, {"user_question", ""}, {"attributes.input.value", phoenix}, {"input.value", phoenix},
+		{"source_info.question", ragTruth}}}},
+	{"claims", [][]alias{{{"claims", ""}, {"claim", ""}, {"statements", ""}, {"reports", ""}, {"response_claims", ragChecker}}}},
+	{"evidence", [][]alias{{{"evidence", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
+		{{"documents", ""}, {"passages", ""}, {"chunks", ""}, {"sources", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}}}},
+	// answer-grounding
+	{"answer", [][]alias{{{"answer", ragasOld + ", " + ares}, {"response.output", promptfoo}, {"response", response},
+		{"actual_output", deepEval + ", " + groUSE}, {"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
+	{"facts", [][]alias{{{"facts", ""}, {"retrieved_contexts", ragas}, {"contexts", ragasOld + ", " + truLens}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
+		{{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}, {"reference", phoenix}}}},
+	{"mode", [][]alias{{{"mode", ""}, {"grounding_mode", ""}}}},
+	// pairwise-faithfulness
+	{"contexts", [][]alias{{{"contexts", ragasOld + ", " + truLens}, {"retrieved_contexts", ragas}, {"retrieval_context", deepEval},
+		{"retrieved_context", ragChecker}, {"references", groUSE}, {"context", deepEval + ", " + truLens}, {"document", ares}}, moreContexts[:],
+		{{"evidence", ""}, {"documents", ""}, {"passages", ""}, {"chunks", ""}, {"attributes.retrieval.documents", phoenix},
+			{"retrieval.documents", phoenix}, {"reference_contexts", ragas + ", " + llamaIndex}}}},
+	{"expected_output", [][]alias{{{"expected_output", deepEval + ", " + groUSE}, {"reference", ragas}, {"ground_truth", ragasOld},
+		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_response", truLens}, {"expected_answer", ""},
+		{"expected", ""}, {"golden_answer", ""}, {"ideal_answer", ""}, {"reference_answer", llamaIndex},
+		{"right_answer", haluEval}, {"right_response", haluEval}, {"right_summary", haluEval},
+		{"answers.text", squad}, {"answers", qaBenchmark}, {"gold_answer", ""}, {"gold_answers", ""}}}},
+	{"actual_output", [][]alias{{{"actual_output", deepEval + ", " + groUSE}, {"response.output", promptfoo},
+		{"response", response}, {"answer", ragasOld + ", " + ares}, {"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
+	// rag-recall
+	{"passage_gt", [][]alias{{{"passage_gt", ""}, {"ground_truth_passage", ""}, {"reference", ragas}, {"ground_truth", ragasOld},
+		{"ground_truths", ragasOld}, {"gt_answer", ragChecker}, {"expected_output", deepEval + ", " + groUSE},
+		{"expected_response", truLens}, {"expected_answer", ""}, {"golden_answer", ""}, {"reference_answer", llamaIndex},
+		{"right_answer", haluEval}}}},
+	{"passage_llm", [][]alias{{{"passage_llm", ""}, {"llm_returned_passage", ""}, {"response.output", promptfoo},
+		{"response", response}, {"answer", ragasOld + ", " + ares}, {"actual_output", deepEval + ", " + groUSE},
+		{"output", phoenix + ", " + truLens}}, moreAnswers[:]}},
+	{"threshold", [][]alias{{{"threshold", ""}, {"pass_threshold", ""}}}},
+}
+
+// aliases returns input's aliases from aliasTable, or nil when it has none.
+func aliases(input string) []alias {
+	for _, e := range aliasTable {
+		if e.input == input {
+			var list []alias
+			for _, part := range e.parts {
+				list = append(list, part...)
+			}
+			return list
+		}
 	}
-})
+	return nil
+}
 
 // moreContexts are the names of retrieved passages that benchmarks and tutorials write, tried
 // after the RAG tools' own names for each input that takes them.
-func moreContexts() []alias {
-	return []alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
-		{"source_documents", langChain}, {"search_results", crag}, {"evidence_list", multiHopRAG}, {"ctxs", dpr}, {"docs", alce},
-		{"passages.passage_text", msMarco}, {"retrieved_documents", ""}, {"retrieved_docs", ""}}
-}
+var moreContexts = [...]alias{{"knowledge", haluEval}, {"source_info.passages", ragTruth}, {"source_info", ragTruth}, {"passage", haluBench},
+	{"source_documents", langChain}, {"search_results", crag}, {"evidence_list", multiHopRAG}, {"ctxs", dpr}, {"docs", alce},
+	{"passages.passage_text", msMarco}, {"retrieved_documents", ""}, {"retrieved_docs", ""}}
 
-// answerAliases are the names of the answer being judged (answer grounding's answer, pairwise's
+// moreAnswers are the names of the answer being judged (answer grounding's answer, pairwise's
 // actual output, recall's returned passage) after the ones listed first for each input: the
 // names other tools and tutorials write. HaluEval's QA, dialogue and summary files hold two
 // answers per row (right_answer, hallucinated_answer): neither is guessed as the one to judge,
 // the user picks it; its general file's chatgpt_response is its one answer.
-func answerAliases(first ...alias) []alias {
-	return append(first, alias{"attributes.output.value", phoenix}, alias{"output.value", phoenix}, alias{"generated_answer", ""},
-		alias{"llm_answer", ""}, alias{"chatgpt_response", haluEval}, alias{"prediction", ""}, alias{"predictions", "MLflow"},
-		alias{"completion", ""}, alias{"model_answer", ""}, alias{"model_output", ""}, alias{"generation", ""})
-}
+var moreAnswers = [...]alias{{"attributes.output.value", phoenix}, {"output.value", phoenix}, {"generated_answer", ""},
+	{"llm_answer", ""}, {"chatgpt_response", haluEval}, {"prediction", ""}, {"predictions", "MLflow"},
+	{"completion", ""}, {"model_answer", ""}, {"model_output", ""}, {"generation", ""}}
 
 // nesting is an object datasets keep their fields in, tried after the top level.
 type nesting struct{ prefix, tool string }
@@ -177,7 +189,7 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 	_, hasAnswer := index[matchKey("answer")]
 	answerIsReference := hasAnswer && hasModelOutput(index)
 	skip := func(input, name string) bool {
-		return answerIsReference && matchKey(name) == "answer" && judgedAnswer[input]
+		return answerIsReference && matchKey(name) == "answer" && slices.Contains(judgedAnswer, input)
 	}
 	// Own names first, so that an alias of one input cannot take another input's own column.
 	for _, in := range inputs {
@@ -189,11 +201,11 @@ func DetectMatches(columns []string, inputs []judge.Input) []Match {
 		if _, done := found[in.Name]; done {
 			continue
 		}
-		names := aliases()[in.Name]
+		names := aliases(in.Name)
 		if names == nil {
 			names = []alias{{in.Name, ""}}
 		}
-		if answerIsReference && referenceAnswer[in.Name] {
+		if answerIsReference && slices.Contains(referenceAnswer, in.Name) {
 			names = append(names[:len(names):len(names)], alias{"answer", benchmarks})
 		}
 	search:
@@ -242,8 +254,8 @@ const benchmarks = "CRAG, HotpotQA, RGB, MultiHop-RAG"
 // judgedAnswer are the inputs that take the answer being judged; referenceAnswer those that take
 // the reference answer.
 var (
-	judgedAnswer    = map[string]bool{"answer": true, "actual_output": true, "passage_llm": true}
-	referenceAnswer = map[string]bool{"expected_output": true, "passage_gt": true}
+	judgedAnswer    = []string{"answer", "actual_output", "passage_llm"}
+	referenceAnswer = []string{"expected_output", "passage_gt"}
 )
 
 // modelOutputs are column names that can only hold a model's answer (not the reference one).
@@ -262,7 +274,7 @@ func hasModelOutput(index map[string]string) bool {
 
 // toolOf returns who writes name when it holds input, from the alias table.
 func toolOf(input, name string) string {
-	for _, a := range aliases()[input] {
+	for _, a := range aliases(input) {
 		if a.name == name {
 			return a.tool
 		}
@@ -522,7 +534,7 @@ func convertNumber(v any) (any, []diag.Check) {
 		return t, nil
 	case string:
 		s := strings.TrimSpace(t)
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := exact.ParseFloat(s)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !isNumberLiteral(s) {
 			return nil, []diag.Check{diag.Fail(diag.InputNotANumber, diag.Sprintf("%q is not a number", t))}
 		}

@@ -417,6 +417,9 @@ func TestParseListCell(t *testing.T) {
 		{`[1, -2.5, None, True, False]`, `[1,-2.5,null,true,false]`, ""},
 		{"['a' 'b'\n 'c']", `["a","b","c"]`, "NumPy"},
 		{`['unknown \d escape']`, `["unknown \\d escape"]`, ""},
+		// Every escape Python's literals have; the expected list is Python's ast.literal_eval's.
+		{"['\\\\ \\' \\\" \\a \\b \\f \\n \\r \\t \\v \\x41 \\u00e9 \\U0001F600 \\101 \\q', 'a\\\nb']",
+			`["\\ ' \" \u0007 \b \f \n \r \t \u000b A \u00e9 \ud83d\ude00 A \\q", "ab"]`, ""},
 		{`[a, b]`, "", "at col 2"},
 		{`['open]`, "", "string not closed at col 2"},
 		{`[['nested']]`, `[["nested"]]`, ""},

@@ -27,7 +27,10 @@ func Sprintf(format string, args ...any) string {
 			for j < len(format) && '0' <= format[j] && format[j] <= '9' {
 				j++
 			}
-			prec, _ = strconv.Atoi(format[i+1 : j])
+			prec = 0
+			for _, c := range format[i+1 : j] {
+				prec = min(prec*10+int(c-'0'), 1<<20) // no message asks for more digits
+			}
 			i = j
 			if i == len(format) {
 				return string(append(b, "%!(NOVERB)"...))
@@ -62,7 +65,7 @@ func appendArg(b []byte, verb byte, prec int, arg any) []byte {
 			break
 		}
 		if verb == 'q' {
-			return strconv.AppendQuote(b, s)
+			return AppendQuote(b, s)
 		}
 		return append(b, s...)
 	case 't':

@@ -1,12 +1,13 @@
 package judge
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
+	"ragjudge/core/stable"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
 )
@@ -16,54 +17,52 @@ import (
 
 const claimID = "claim-groundedness"
 
-func init() {
-	register(&Evaluator{
-		ID:    claimID,
-		Order: 10,
-		Title: "Claim groundedness",
-		Description: "Checks each claim of a draft answer against the retrieved evidence: a claim is grounded " +
-			"only if every assertion in it is supported (a paraphrase is fine), none absent, contradicted or over-claimed.",
-		Dialect: template.Jinja,
-		Inputs: []Input{
-			{Name: "question", Label: "Question", Kind: "text", Required: true,
-				Help: "The question the answer responds to."},
-			{Name: "claims", Label: "Claims", Kind: "claims", Required: true, Judged: true,
-				Help: "The answer's claims: texts (numbered c1, c2, … in order) or {id, text} objects."},
-			{Name: "evidence", Label: "Evidence", Kind: "evidence", Required: true,
-				Help: "The retrieved chunks: texts or {title, text} objects, given IDs 1, 2, … in order."},
-		},
-		Output: `JSON {"claims": [{"claim_id", "grounded", "ungrounded_assertions": [{"assertion", "reason"}]}]}`,
-		Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
-		View:   ViewClaims,
-		Score:  Score{Kind: ScoreFraction, Unit: "claims", Passed: "counts.grounded", Total: "counts.total"},
-		Example: example(`{
-			"question": "What was the patient given after surgery, and how did they respond?",
-			"claims": [
-				{
-					"id": "c1",
-					"text": "After surgery the patient was prescribed amoxicillin 500 mg three times a day."
-				},
-				{
-					"id": "c2",
-					"text": "The patient had no adverse reactions and was discharged the next day."
-				},
-				{
-					"id": "c3",
-					"text": "A follow-up visit is scheduled in two weeks."
-				}
-			],
-			"evidence": [
-				{
-					"title": "Discharge summary",
-					"text": "Post-operative plan: amoxicillin 500 mg TID for 7 days. Discharged on day 3."
-				},
-				{
-					"title": "Scheduling",
-					"text": "Follow-up appointment booked with Dr. Okafor, 14 days after discharge."
-				}
-			]
-		}`,
-			`{
+var claimEvaluator = Evaluator{
+	ID:    claimID,
+	Order: 10,
+	Title: "Claim groundedness",
+	Description: "Checks each claim of a draft answer against the retrieved evidence: a claim is grounded " +
+		"only if every assertion in it is supported (a paraphrase is fine), none absent, contradicted or over-claimed.",
+	Dialect: template.Jinja,
+	Inputs: []Input{
+		{Name: "question", Label: "Question", Kind: "text", Required: true,
+			Help: "The question the answer responds to."},
+		{Name: "claims", Label: "Claims", Kind: "claims", Required: true, Judged: true,
+			Help: "The answer's claims: texts (numbered c1, c2, … in order) or {id, text} objects."},
+		{Name: "evidence", Label: "Evidence", Kind: "evidence", Required: true,
+			Help: "The retrieved chunks: texts or {title, text} objects, given IDs 1, 2, … in order."},
+	},
+	Output: `JSON {"claims": [{"claim_id", "grounded", "ungrounded_assertions": [{"assertion", "reason"}]}]}`,
+	Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
+	View:   ViewClaims,
+	Score:  Score{Kind: ScoreFraction, Unit: "claims", Passed: "counts.grounded", Total: "counts.total"},
+	Example: Example{inputsJSON: `{
+		"question": "What was the patient given after surgery, and how did they respond?",
+		"claims": [
+			{
+				"id": "c1",
+				"text": "After surgery the patient was prescribed amoxicillin 500 mg three times a day."
+			},
+			{
+				"id": "c2",
+				"text": "The patient had no adverse reactions and was discharged the next day."
+			},
+			{
+				"id": "c3",
+				"text": "A follow-up visit is scheduled in two weeks."
+			}
+		],
+		"evidence": [
+			{
+				"title": "Discharge summary",
+				"text": "Post-operative plan: amoxicillin 500 mg TID for 7 days. Discharged on day 3."
+			},
+			{
+				"title": "Scheduling",
+				"text": "Follow-up appointment booked with Dr. Okafor, 14 days after discharge."
+			}
+		]
+	}`, Answer: `{
   "claims": [
     {"claim_id": "c1", "grounded": true, "ungrounded_assertions": []},
     {"claim_id": "c2", "grounded": false, "ungrounded_assertions": [
@@ -72,14 +71,15 @@ func init() {
     ]},
     {"claim_id": "c3", "grounded": true, "ungrounded_assertions": []}
   ]
-}`),
-		Variables: []string{"question", "reports", "evidence"},
-		vars:      claimVars,
-		parse:     claimParse,
-		noConfidence: "claim-groundedness's verdict comes from one grade per claim, not from one token of the answer: " +
-			"its logprobs say nothing about the verdict as a whole",
-	})
+}`},
+	Variables: []string{"question", "reports", "evidence"},
+	vars:      claimVars,
+	parse:     claimParse,
+	noConfidence: "claim-groundedness's verdict comes from one grade per claim, not from one token of the answer: " +
+		"its logprobs say nothing about the verdict as a whole",
 }
+
+func init() { register(&claimEvaluator) }
 
 // claimInput is one claim to judge.
 type claimInput struct {
@@ -558,7 +558,7 @@ func matchClaim(claims []claimInput, index map[string]int, id string) (int, stri
 			return i, "matched ignoring case and spacing"
 		}
 	}
-	if n, err := strconv.Atoi(lid); err == nil && n >= 1 && n <= len(claims) && claims[n-1].id == "c"+strconv.Itoa(n) {
+	if n, err := exact.Atoi(lid); err == nil && n >= 1 && n <= len(claims) && claims[n-1].id == "c"+strconv.Itoa(n) {
 		return n - 1, "read the number as the claim's position"
 	}
 	return -1, ""
@@ -581,10 +581,11 @@ func citedEvidence(assertions []assertion, n int) []int {
 	for id := range seen {
 		ids = append(ids, id)
 	}
-	// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-	// each add another (7 KB of brotli for the three).
-	sort.SliceStable(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	return ids
+	sorted := make([]int, 0, len(ids))
+	for _, k := range stable.Order(len(ids), func(i, j int) bool { return ids[i] < ids[j] }) {
+		sorted = append(sorted, ids[k])
+	}
+	return sorted
 }
 
 // evidenceRefs scans s for the numbers that follow the words ID, chunk, evidence or source.
@@ -617,7 +618,7 @@ func evidenceRefs(s string) []int {
 			k++
 		}
 		if k > j && (k == len(lower) || !isASCIIAlnum(lower[k])) {
-			n, _ := strconv.Atoi(lower[j:k])
+			n, _ := exact.Atoi(lower[j:k])
 			refs = append(refs, n)
 		}
 		i = k - 1

@@ -1,12 +1,12 @@
 package judge
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/logprob"
 	"ragjudge/core/output"
 	"ragjudge/core/value"
@@ -260,7 +260,7 @@ func findScore(answer string, from int, label string, max float64) (*scoreFound,
 	if plain := findScoreOf(answer, from, label, max, false); plain.found != nil || plain.anyPlain {
 		found, c := plain.result(answer, from, label, max)
 		for _, o := range plain.others {
-			if v, _ := strconv.ParseFloat(o.number, 64); found != nil && v != found.value {
+			if v, _ := exact.ParseFloat(o.number); found != nil && v != found.value {
 				found.checks = append(found.checks, diag.Warn(diag.AnswerSeveralScores, "the answer gives other scores ("+quote(answer[o.off:o.end])+
 					" at "+diag.LineCol(answer, o.off)+"), after another word: read as the score of something else; read "+found.text+" at "+diag.LineCol(answer, found.off)).
 					AtOffset(answer, o.off, o.end-o.off))
@@ -398,10 +398,10 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 			continue
 		}
 		s := scoreFound{text: answer[k:num], off: start, end: e, number: answer[k:num], numOff: k}
-		s.value, _ = strconv.ParseFloat(s.text, 64)
+		s.value, _ = exact.ParseFloat(s.text)
 		if d := skip(e); d < len(answer) && answer[d] == '/' {
 			if de := numberEnd(answer, skip(d+1)); de > skip(d+1) {
-				den, _ := strconv.ParseFloat(answer[skip(d+1):de], 64)
+				den, _ := exact.ParseFloat(answer[skip(d+1):de])
 				s.text, s.otherScale, e, s.end = answer[k:de], den != max, de, de
 			}
 		}
@@ -524,7 +524,7 @@ func scoreValue(v any) (float64, bool) {
 		return 0, true
 	case string:
 		t := strings.TrimSpace(x)
-		f, err := strconv.ParseFloat(t, 64)
+		f, err := exact.ParseFloat(t)
 		return f, t != "" && numberEnd(t, 0) == len(t) && err == nil
 	}
 	return jsonNumber(v)

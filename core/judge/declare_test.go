@@ -258,3 +258,9 @@ func TestIncompleteDeclarationsAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// example is an Example declared by its inputs as JSON text, as the evaluators' files declare
+// theirs.
+func example(inputsJSON, answer string) Example {
+	return Example{Answer: answer, inputsJSON: inputsJSON}
+}

@@ -19,41 +19,40 @@ const groundingID = "answer-grounding"
 // groundingModes are the modes the prompt knows; the first is its default.
 var groundingModes = []string{"strict", "lenient"}
 
-func init() {
-	register(&Evaluator{
-		ID:    groundingID,
-		Order: 20,
-		Title: "Answer grounding",
-		Description: "Asks whether every claim of the answer is grounded in the given facts: strictly (exact " +
-			"match or close paraphrase) or leniently (also single-hop inference from at most two facts).",
-		Dialect: template.Format,
-		Inputs: []Input{
-			{Name: "answer", Label: "Answer", Kind: "text", Required: true, Judged: true,
-				Help: "The answer to check."},
-			{Name: "facts", Label: "Facts", Kind: "list", Required: true,
-				Help: "The facts it must be grounded in: a text, or a list of texts (rendered one per line, numbered)."},
-			{Name: "mode", Label: "Mode", Kind: "choice", Choices: groundingModes,
-				Help: "strict: exact match or close paraphrase; lenient: also single-hop inference."},
-		},
-		Output: `"yes" or "no"`,
-		Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
-		View:   ViewYesNo,
-		Score:  Score{Kind: ScoreBinary},
-		Example: example(`{
-			"answer": "The Eiffel Tower, completed in 1889, stands in the capital of France.",
-			"facts": [
-				"The Eiffel Tower is located in Paris.",
-				"The Eiffel Tower was completed in 1889.",
-				"Paris is the capital of France."
-			],
-			"mode": "lenient"
-		}`,
-			`yes`),
-		Variables: []string{"mode", "answer", "facts"},
-		vars:      groundingVars,
-		parse:     groundingParse,
-	})
+var groundingEvaluator = Evaluator{
+	ID:    groundingID,
+	Order: 20,
+	Title: "Answer grounding",
+	Description: "Asks whether every claim of the answer is grounded in the given facts: strictly (exact " +
+		"match or close paraphrase) or leniently (also single-hop inference from at most two facts).",
+	Dialect: template.Format,
+	Inputs: []Input{
+		{Name: "answer", Label: "Answer", Kind: "text", Required: true, Judged: true,
+			Help: "The answer to check."},
+		{Name: "facts", Label: "Facts", Kind: "list", Required: true,
+			Help: "The facts it must be grounded in: a text, or a list of texts (rendered one per line, numbered)."},
+		{Name: "mode", Label: "Mode", Kind: "choice", Choices: groundingModes,
+			Help: "strict: exact match or close paraphrase; lenient: also single-hop inference."},
+	},
+	Output: `"yes" or "no"`,
+	Words:  Words{Passed: "Grounded", Failed: "Not grounded"},
+	View:   ViewYesNo,
+	Score:  Score{Kind: ScoreBinary},
+	Example: Example{inputsJSON: `{
+		"answer": "The Eiffel Tower, completed in 1889, stands in the capital of France.",
+		"facts": [
+			"The Eiffel Tower is located in Paris.",
+			"The Eiffel Tower was completed in 1889.",
+			"Paris is the capital of France."
+		],
+		"mode": "lenient"
+	}`, Answer: `yes`},
+	Variables: []string{"mode", "answer", "facts"},
+	vars:      groundingVars,
+	parse:     groundingParse,
 }
+
+func init() { register(&groundingEvaluator) }
 
 func groundingVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	answer, err := argText(in, "answer")
@@ -132,7 +131,7 @@ func argMode(in *value.Object) (mode, warning string, err error) {
 			return m, "", nil
 		}
 	}
-	return groundingModes[0], "mode " + strconv.Quote(s) + " is neither strict nor lenient: rendered as strict, as the prompt's own rule says", nil
+	return groundingModes[0], "mode " + diag.Quote(s) + " is neither strict nor lenient: rendered as strict, as the prompt's own rule says", nil
 }
 
 // groundingDetail is answer-grounding's Verdict.Verdict.

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
 	"ragjudge/core/value"
 )
@@ -45,7 +46,7 @@ func pickPath(root *value.Object, path string) (vals []picked, missing string) {
 			where := c.path + step
 			list, isList := c.v.([]any)
 			o, isObj := c.v.(*value.Object)
-			n, err := strconv.Atoi(step[1 : len(step)-1])
+			n, err := exact.Atoi(step[1 : len(step)-1])
 			switch {
 			case step[0] == '.' && isObj:
 				if v, ok := output.Field(o, step[1:]); ok {
@@ -105,7 +106,7 @@ func pathConflict(p *output.Payload, root *value.Object, path string) (first, la
 			case []any:
 				if step == "[*]" {
 					next = append(next, x...)
-				} else if n, err := strconv.Atoi(strings.Trim(step, "[]")); err == nil && n >= 0 && n < len(x) {
+				} else if n, err := exact.Atoi(strings.Trim(step, "[]")); err == nil && n >= 0 && n < len(x) {
 					next = append(next, x[n])
 				}
 			}

@@ -26,11 +26,11 @@ package judge
 import (
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/stable"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
 )
@@ -87,7 +87,10 @@ type Score struct {
 type Example struct {
 	Inputs *value.Object `json:"inputs"`
 	Answer string        `json:"answer"`
-	// inputsJSON is a declaration's Inputs as JSON text (see example), which Load decodes.
+	// inputsJSON is a declaration's Inputs as JSON text, which reads closer to what a page sends
+	// than Go literals. Load decodes the text, not the declaration: in the wasm, decoding at
+	// package init ran the JSON decoder (and the compiling of its code) before the engine could
+	// start; a bad text is a bug in the declaration, which Load refuses and every test sees.
 	inputsJSON string
 	_          [0]func() // not comparable: no equality function in the wasm
 }
@@ -173,20 +176,14 @@ type Registry struct {
 	defined int
 }
 
-// builtins lists the declared evaluators; each file of this package adds its own with register
-// in an init function.
+// builtins lists the declared evaluators; each file of this package declares its own as a
+// package variable and adds it with register in an init function. The declaration is a
+// literal of constants, which Go lays out as data: built in the init function (&Evaluator{...},
+// or with a function call in it), each was 1.5 KB of code run at start.
 var builtins []*Evaluator
 
 // register declares a built-in evaluator.
 func register(e *Evaluator) { builtins = append(builtins, e) }
-
-// example declares an Example by its inputs as JSON text, which reads closer to what a page
-// sends than Go literals. Load decodes the text, not the declaration: in the wasm, decoding at
-// package init ran the JSON decoder (and the compiling of its code) before the engine could
-// start; a bad text is a bug in the declaration, which Load refuses and every test sees.
-func example(inputsJSON, answer string) Example {
-	return Example{Answer: answer, inputsJSON: inputsJSON}
-}
 
 // decodeExample fills e.Example.Inputs from its declared JSON text, if it has one; "" or what is
 // wrong with the text.
@@ -215,9 +212,8 @@ type PromptFiles interface {
 // is an error here rather than a blank on the page.
 func Load(fsys PromptFiles) (*Registry, error) {
 	r := &Registry{byID: map[string]*Evaluator{}}
-	list := append([]*Evaluator(nil), builtins...)
-	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
-	for _, b := range list {
+	for _, k := range stable.Order(len(builtins), func(i, j int) bool { return builtins[i].Order < builtins[j].Order }) {
+		b := builtins[k]
 		e := *b
 		msg := e.decodeExample()
 		if msg == "" {

@@ -1,12 +1,12 @@
 package judge
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/output"
 	"ragjudge/core/template"
 	"ragjudge/core/value"
@@ -20,35 +20,33 @@ import (
 
 const pairwiseID = "pairwise-faithfulness"
 
-func init() {
-	register(&Evaluator{
-		ID:    pairwiseID,
-		Order: 30,
-		Title: "Pairwise faithfulness",
-		Description: "Grades the expected and the actual answer for faithfulness to the references: every " +
-			"sentence must cite a reference [i] that really says it. Also checks the actual answer's citations itself.",
-		Dialect: template.Jinja,
-		Inputs: []Input{
-			{Name: "contexts", Label: "References", Kind: "list", Required: true,
-				Help: "The retrieved passages, numbered 1, 2, … in order; answers cite them as [i]."},
-			{Name: "expected_output", Label: "Expected answer", Kind: "text", Required: true,
-				Help: "The reference answer (answer 1)."},
-			{Name: "actual_output", Label: "Actual answer", Kind: "text", Required: true, Judged: true,
-				Help: "The answer to evaluate (answer 2); the verdict follows its grade."},
-		},
-		Output: `JSON {"answer_1": {…, "faithfulness": true|false|null}, "answer_2": {…}}`,
-		Words:  Words{Passed: "Faithful", Failed: "Not faithful"},
-		View:   ViewPairwise,
-		Score:  Score{Kind: ScoreBinary},
-		Example: example(`{
-			"contexts": [
-				"The Great Barrier Reef, off the coast of Queensland, Australia, is the world's largest coral reef system.",
-				"Mass coral bleaching on the reef is driven by rising sea temperatures."
-			],
-			"expected_output": "The Great Barrier Reef is the world's largest coral reef system [1]. Its corals bleach when the sea gets warmer [2].",
-			"actual_output": "The Great Barrier Reef lies off Queensland, Australia [1]. It is the only living thing visible from space. Bleaching is mostly caused by overfishing [3]."
-		}`,
-			`{
+var pairwiseEvaluator = Evaluator{
+	ID:    pairwiseID,
+	Order: 30,
+	Title: "Pairwise faithfulness",
+	Description: "Grades the expected and the actual answer for faithfulness to the references: every " +
+		"sentence must cite a reference [i] that really says it. Also checks the actual answer's citations itself.",
+	Dialect: template.Jinja,
+	Inputs: []Input{
+		{Name: "contexts", Label: "References", Kind: "list", Required: true,
+			Help: "The retrieved passages, numbered 1, 2, … in order; answers cite them as [i]."},
+		{Name: "expected_output", Label: "Expected answer", Kind: "text", Required: true,
+			Help: "The reference answer (answer 1)."},
+		{Name: "actual_output", Label: "Actual answer", Kind: "text", Required: true, Judged: true,
+			Help: "The answer to evaluate (answer 2); the verdict follows its grade."},
+	},
+	Output: `JSON {"answer_1": {…, "faithfulness": true|false|null}, "answer_2": {…}}`,
+	Words:  Words{Passed: "Faithful", Failed: "Not faithful"},
+	View:   ViewPairwise,
+	Score:  Score{Kind: ScoreBinary},
+	Example: Example{inputsJSON: `{
+		"contexts": [
+			"The Great Barrier Reef, off the coast of Queensland, Australia, is the world's largest coral reef system.",
+			"Mass coral bleaching on the reef is driven by rising sea temperatures."
+		],
+		"expected_output": "The Great Barrier Reef is the world's largest coral reef system [1]. Its corals bleach when the sea gets warmer [2].",
+		"actual_output": "The Great Barrier Reef lies off Queensland, Australia [1]. It is the only living thing visible from space. Bleaching is mostly caused by overfishing [3]."
+	}`, Answer: `{
   "answer_1": {
     "answer_only_asserts_no_document_answers": false,
     "content_analysis_sentence_by_sentence": [
@@ -68,12 +66,13 @@ func init() {
     "faithfulness_justification": "One sentence has no source and another cites a reference that does not exist and contradicts [2].",
     "faithfulness": false
   }
-}`),
-		Variables: []string{"contexts", "expected_output", "actual_output"},
-		vars:      pairwiseVars,
-		parse:     pairwiseParse,
-	})
+}`},
+	Variables: []string{"contexts", "expected_output", "actual_output"},
+	vars:      pairwiseVars,
+	parse:     pairwiseParse,
 }
+
+func init() { register(&pairwiseEvaluator) }
 
 func pairwiseVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	contexts, err := argStrings(in, "contexts")
@@ -616,7 +615,7 @@ func citationAt(line string, i int) (end int, refs []int, ok bool) {
 		if k == j || k < len(line) && '0' <= line[k] && line[k] <= '9' {
 			return 0, false
 		}
-		n, _ := strconv.Atoi(line[j:k])
+		n, _ := exact.Atoi(line[j:k])
 		j = k
 		for j < len(line) && line[j] == ' ' {
 			j++

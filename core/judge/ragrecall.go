@@ -20,33 +20,31 @@ import (
 
 const ragRecallID = "rag-recall"
 
-func init() {
-	register(&Evaluator{
-		ID:    ragRecallID,
-		Order: 40,
-		Title: "RAG recall",
-		Description: "Scores how much of each passage of the ground truth the returned passage covers " +
-			"(essential passages 1–5, bonus passages 0–5) and combines the scores into a recall from 1 to 5, " +
-			"recomputed exactly from the judge's passage scores.",
-		Dialect: template.Format,
-		Inputs: []Input{
-			{Name: "passage_gt", Label: "Ground truth passages", Kind: "text", Required: true,
-				Help: "The ideal response; mark passages with [ESSENTIAL PASSAGE] / [BONUS PASSAGE]."},
-			{Name: "passage_llm", Label: "Returned passage", Kind: "text", Required: true, Judged: true,
-				Help: "The passage the RAG system returned."},
-			{Name: "threshold", Label: "Pass threshold", Kind: "number",
-				Help: "Optional, 0–5: the verdict passes when the recall (rounded to 2 decimals) is at least this."},
-		},
-		Output: "text: a `Score: n` per passage, the RECALL_ formula lines and `RECALL_Final_Score: x`",
-		Words:  Words{Passed: "Meets threshold", Failed: "Below threshold"},
-		View:   ViewRecall,
-		Score:  Score{Kind: ScoreScale, Max: 5, Decimals: 2},
-		Example: example(`{
-			"passage_gt": "[ESSENTIAL PASSAGE]\nPhotosynthesis converts light energy into chemical energy stored in glucose.\n\n[ESSENTIAL PASSAGE]\nIt takes place in the chloroplasts, which contain chlorophyll.\n\n[BONUS PASSAGE]\nOxygen is released as a by-product.\n\n[BONUS PASSAGE]\nC4 plants fix carbon in two stages to cope with heat.",
-			"passage_llm": "Photosynthesis lets plants turn sunlight into chemical energy, storing it as glucose. It happens in the leaves. Plants release oxygen while doing it.",
-			"threshold": "3"
-		}`,
-			`• RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: the returned passage states the conversion of light into chemical energy stored as glucose. Score: 4 [ESSENTIAL PASSAGE] 2: it says "in the leaves" but never mentions chloroplasts or chlorophyll. Score: 3 [BONUS PASSAGE] 1: oxygen release is mentioned. Score: 4 [BONUS PASSAGE] 2: C4 plants are not mentioned. Score: 0
+var ragRecallEvaluator = Evaluator{
+	ID:    ragRecallID,
+	Order: 40,
+	Title: "RAG recall",
+	Description: "Scores how much of each passage of the ground truth the returned passage covers " +
+		"(essential passages 1–5, bonus passages 0–5) and combines the scores into a recall from 1 to 5, " +
+		"recomputed exactly from the judge's passage scores.",
+	Dialect: template.Format,
+	Inputs: []Input{
+		{Name: "passage_gt", Label: "Ground truth passages", Kind: "text", Required: true,
+			Help: "The ideal response; mark passages with [ESSENTIAL PASSAGE] / [BONUS PASSAGE]."},
+		{Name: "passage_llm", Label: "Returned passage", Kind: "text", Required: true, Judged: true,
+			Help: "The passage the RAG system returned."},
+		{Name: "threshold", Label: "Pass threshold", Kind: "number",
+			Help: "Optional, 0–5: the verdict passes when the recall (rounded to 2 decimals) is at least this."},
+	},
+	Output: "text: a `Score: n` per passage, the RECALL_ formula lines and `RECALL_Final_Score: x`",
+	Words:  Words{Passed: "Meets threshold", Failed: "Below threshold"},
+	View:   ViewRecall,
+	Score:  Score{Kind: ScoreScale, Max: 5, Decimals: 2},
+	Example: Example{inputsJSON: `{
+		"passage_gt": "[ESSENTIAL PASSAGE]\nPhotosynthesis converts light energy into chemical energy stored in glucose.\n\n[ESSENTIAL PASSAGE]\nIt takes place in the chloroplasts, which contain chlorophyll.\n\n[BONUS PASSAGE]\nOxygen is released as a by-product.\n\n[BONUS PASSAGE]\nC4 plants fix carbon in two stages to cope with heat.",
+		"passage_llm": "Photosynthesis lets plants turn sunlight into chemical energy, storing it as glucose. It happens in the leaves. Plants release oxygen while doing it.",
+		"threshold": "3"
+	}`, Answer: `• RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: the returned passage states the conversion of light into chemical energy stored as glucose. Score: 4 [ESSENTIAL PASSAGE] 2: it says "in the leaves" but never mentions chloroplasts or chlorophyll. Score: 3 [BONUS PASSAGE] 1: oxygen release is mentioned. Score: 4 [BONUS PASSAGE] 2: C4 plants are not mentioned. Score: 0
 
 • RECALL_Essential_Formula: (4 + 3) / 2 = 3.5
 
@@ -56,13 +54,14 @@ func init() {
 
 • RECALL_Final_Score_Calculation: min(5, 4) = 4
 
-• RECALL_Final_Score: 4`),
-		Variables:    []string{"passage_gt", "passage_llm"},
-		vars:         ragRecallVars,
-		parse:        ragRecallParse,
-		noConfidence: "rag-recall's score is computed from one score per passage, not read from one token of the answer",
-	})
+• RECALL_Final_Score: 4`},
+	Variables:    []string{"passage_gt", "passage_llm"},
+	vars:         ragRecallVars,
+	parse:        ragRecallParse,
+	noConfidence: "rag-recall's score is computed from one score per passage, not read from one token of the answer",
 }
+
+func init() { register(&ragRecallEvaluator) }
 
 func ragRecallVars(in *value.Object) (*value.Object, []diag.Check, error) {
 	gt, err := argText(in, "passage_gt")
@@ -106,7 +105,7 @@ func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 		if lit == "" {
 			return nil, nil, nil
 		}
-		if _, err := strconv.ParseFloat(lit, 64); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
+		if _, err := exact.ParseFloat(lit); err != nil || strings.ContainsAny(lit, "xXpPeEnNiI_") {
 			return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", quote(x))
 		}
 	default:
@@ -116,7 +115,7 @@ func argThreshold(in *value.Object) (*exact.Rat, *float64, error) {
 	if !ok || t.Sign() < 0 || t.Cmp(exact.NewRat(5, 1)) > 0 {
 		return nil, nil, badInput("threshold", diag.InputOutOfRange, "want a number from 0 to 5, got %s", lit)
 	}
-	f, _ := strconv.ParseFloat(lit, 64)
+	f, _ := exact.ParseFloat(lit)
 	return t, &f, nil
 }
 

@@ -1,8 +1,6 @@
 package judge
 
 import (
-	"strconv"
-
 	"ragjudge/core/diag"
 	"ragjudge/core/output"
 )
@@ -40,4 +38,4 @@ func verdictPassed(b bool) *bool { return &b }
 func verdictScore(f float64) *float64 { return &f }
 
 // quoteExcerpt quotes s, cut to 80 characters.
-func quoteExcerpt(s string) string { return strconv.Quote(diag.Clip(s, 80)) }
+func quoteExcerpt(s string) string { return diag.Quote(diag.Clip(s, 80)) }

@@ -192,4 +192,4 @@ func show(x any) string {
 
 // quoteToken quotes a token's text for a message: Go's quoting, which shows a split character's
 // bytes as \x escapes and white space as \n, cut to 40 characters.
-func quoteToken(s string) string { return strconv.Quote(diag.Clip(s, 40)) }
+func quoteToken(s string) string { return diag.Quote(diag.Clip(s, 40)) }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 )
 
 // Floor is the least probability the verdict words (or the scale's numbers) must hold together at
@@ -163,7 +164,7 @@ func (a *Aligned) WeighScore(off int, number string, sc Scale) (*ScoreWeight, *P
 		if !ok || len(d) > maxScoreDigits {
 			continue
 		}
-		s, _ := strconv.Atoi(d)
+		s, _ := exact.Atoi(d)
 		if s < sc.Lo || s > sc.Hi {
 			continue
 		}

@@ -308,10 +308,10 @@ func (p *parser) object() (any, bool) {
 		keyEnd := p.pos
 		p.skipSpace()
 		if p.pos >= p.end {
-			return p.stop(obj, `":" after the key `+strconv.Quote(key))
+			return p.stop(obj, `":" after the key `+diag.Quote(key))
 		}
 		if p.src[p.pos] != ':' {
-			return nil, p.fail(p.pos, `expected ":" after the key `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
+			return nil, p.fail(p.pos, `expected ":" after the key `+diag.Quote(key)+", found "+describeAt(p.src, p.pos))
 		}
 		p.pos++
 		p.skipSpace()
@@ -328,10 +328,10 @@ func (p *parser) object() (any, bool) {
 			if isContainer(v) {
 				obj.Set(key, v)
 			}
-			return p.stop(obj, `"," or "}" after the value of `+strconv.Quote(key))
+			return p.stop(obj, `"," or "}" after the value of `+diag.Quote(key))
 		}
 		if old, dup := obj.Get(key); dup {
-			p.note("the key "+strconv.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
+			p.note("the key "+diag.Quote(key)+" appears twice, the last value is used", keyAt, keyEnd-keyAt)
 			if !sameValue(old, v) {
 				first := 0
 				for k := len(p.members) - 1; k >= 0; k-- {
@@ -363,7 +363,7 @@ func (p *parser) object() (any, bool) {
 			}
 		default:
 			if !p.keyAhead(p.pos) {
-				return nil, p.fail(p.pos, `expected "," or "}" after the value of `+strconv.Quote(key)+", found "+describeAt(p.src, p.pos))
+				return nil, p.fail(p.pos, `expected "," or "}" after the value of `+diag.Quote(key)+", found "+describeAt(p.src, p.pos))
 			}
 			p.note("inserted a missing comma", p.pos, 0)
 		}
@@ -842,7 +842,7 @@ func (p *parser) literal() (any, bool) {
 	if p.pos >= p.end && lower != "" {
 		for word := range literals {
 			if strings.HasPrefix(word, lower) {
-				return nil, p.eof("the rest of " + strconv.Quote(w))
+				return nil, p.eof("the rest of " + diag.Quote(w))
 			}
 		}
 	}
@@ -850,7 +850,7 @@ func (p *parser) literal() (any, bool) {
 	case "nan", "infinity", "inf", "undefined":
 		return nil, p.fail(start, w+" is not a JSON value")
 	}
-	return nil, p.fail(start, "unexpected word "+strconv.Quote(diag.Clip(w, 24))+" (text values must be in quotes)")
+	return nil, p.fail(start, "unexpected word "+diag.Quote(diag.Clip(w, 24))+" (text values must be in quotes)")
 }
 
 // isIdentRune reports whether r may appear in an unquoted key or literal.
@@ -880,5 +880,5 @@ func describeAt(src string, off int) string {
 	if r == utf8.RuneError && size <= 1 {
 		return "a byte that is not UTF-8"
 	}
-	return strconv.Quote(string(r))
+	return diag.Quote(string(r))
 }

@@ -680,7 +680,7 @@ func (s *scanner) fenceAt(i int) *fence {
 func keyList(keys []string) string {
 	q := make([]string, len(keys))
 	for i, k := range keys {
-		q[i] = strconv.Quote(k)
+		q[i] = diag.Quote(k)
 	}
 	return strings.Join(q, " or ")
 }
@@ -691,7 +691,7 @@ func excerpt(src string, off int) string {
 	if off >= len(src) {
 		return "the end of the answer"
 	}
-	return strconv.Quote(diag.Clip(src[off:], 24))
+	return diag.Quote(diag.Clip(src[off:], 24))
 }
 
 func hasPrefixFold(s, prefix string) bool {

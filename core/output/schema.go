@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/exact"
 	"ragjudge/core/value"
 )
 
@@ -74,7 +75,7 @@ func Number(v any) (f float64, coerced, ok bool) {
 		if s == "" || !isDecimal(s) {
 			return 0, false, false
 		}
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := exact.ParseFloat(s)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return 0, false, false
 		}

@@ -349,7 +349,7 @@ func Format(x *exact.Rat) string {
 
 // Float returns x rounded as Format rounds it, as the float64 nearest to that decimal.
 func Float(x *exact.Rat) float64 {
-	f, err := strconv.ParseFloat(Format(x), 64)
+	f, err := exact.ParseFloat(Format(x))
 	if err != nil {
 		return 0 // unreachable: Format writes plain decimals; a nil x is the caller's bug
 	}

@@ -1,10 +1,6 @@
 package stats
 
-import (
-	"strconv"
-
-	"ragjudge/core/diag"
-)
+import "ragjudge/core/diag"
 
 // A jury: one row judged by several judges (models), and the row's verdict taken from theirs by a
 // rule (docs/ARCHITECTURE.md, "Trust statistics").
@@ -65,11 +61,11 @@ type JuryVerdict struct {
 func Jury(members []Member, rule string, passAt float64, hasAt bool) (JuryVerdict, error) {
 	switch {
 	case rule != RuleMajority && rule != RuleMean && rule != RuleAll && rule != RuleAny:
-		return JuryVerdict{}, &diag.Error{Kind: "input", Msg: "unknown rule " + strconv.Quote(rule) + ": want \"majority\", \"mean\", \"all\" or \"any\""}
+		return JuryVerdict{}, &diag.Error{Kind: "input", Msg: "unknown rule " + diag.Quote(rule) + ": want \"majority\", \"mean\", \"all\" or \"any\""}
 	case len(members) == 0:
 		return JuryVerdict{}, &diag.Error{Kind: "input", Msg: "a jury needs at least one member's verdict"}
 	case hasAt && rule != RuleMean:
-		return JuryVerdict{}, &diag.Error{Kind: "input", Msg: "pass_at is for the rule \"mean\": rule " + strconv.Quote(rule) + " passes by the members' verdicts"}
+		return JuryVerdict{}, &diag.Error{Kind: "input", Msg: "pass_at is for the rule \"mean\": rule " + diag.Quote(rule) + " passes by the members' verdicts"}
 	}
 	j := JuryVerdict{Rule: rule, Members: len(members), Checks: []diag.Check{}}
 	sum := 0.0

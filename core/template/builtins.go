@@ -5,10 +5,10 @@ package template
 // the wasm small: the signature is read when the filter is used.
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/template/parse"
 )
 
@@ -166,7 +166,7 @@ func (sp *builtinSpec) def() filterDef {
 	f := strings.Fields(sp.sig)
 	var d filterDef
 	d.sig.fn = f[0]
-	d.sig.lead, _ = strconv.Atoi(f[1])
+	d.sig.lead, _ = exact.Atoi(f[1])
 	for _, p := range f[2:] {
 		switch p {
 		case "*":
@@ -224,9 +224,9 @@ func specDefault(s string) any {
 		return s[1 : len(s)-1]
 	}
 	if strings.Contains(s, ".") {
-		f, _ := strconv.ParseFloat(s, 64)
+		f, _ := exact.ParseFloat(s)
 		return f
 	}
-	n, _ := strconv.ParseInt(s, 10, 64)
+	n, _ := exact.ParseInt(s, 10, 64)
 	return n
 }

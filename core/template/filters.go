@@ -4,13 +4,12 @@ package template
 
 import (
 	"math"
-	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
 	"ragjudge/core/diag"
 	"ragjudge/core/exact"
+	"ragjudge/core/stable"
 	"ragjudge/core/template/pystr"
 	"ragjudge/core/value"
 )
@@ -84,7 +83,7 @@ func filterJoin(v any, args []any) (any, error) {
 		it = normalize(it)
 		for _, part := range path {
 			var key any = part
-			if n, err := strconv.ParseInt(part, 10, 64); err == nil && isAllDigits(part) {
+			if n, err := exact.ParseInt(part, 10, 64); err == nil && isAllDigits(part) {
 				key = n
 			}
 			it, err = getitem(it, key, -1)
@@ -334,12 +333,10 @@ func writeJSON(b *strings.Builder, v any, pretty bool, indent string, level int)
 			b.WriteString("{}")
 			return nil
 		}
-		keys := append([]string(nil), t.Keys()...)
-		// sort.SliceStable is the one sort the wasm links: sort.Strings, sort.Ints and sort.Slice would
-		// each add another (7 KB of brotli for the three).
-		sort.SliceStable(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		keys := t.Keys()
 		b.WriteByte('{')
-		for i, k := range keys {
+		for i, at := range stable.Order(len(keys), func(i, j int) bool { return keys[i] < keys[j] }) {
+			k := keys[at]
 			writeJSONSep(b, i, pretty, indent, level)
 			writeJSONString(b, k)
 			b.WriteString(": ")

@@ -89,7 +89,7 @@ func pyFloatText(s string) (float64, bool, error) {
 	if i != len(body) {
 		return 0, false, nil
 	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
+	f, err := exact.ParseFloat(strings.ReplaceAll(t, "_", ""))
 	if err != nil && !math.IsInf(f, 0) {
 		return 0, false, nil
 	}
@@ -349,7 +349,7 @@ func pyRound(v, nd any) (any, error) {
 	case n < -308:
 		return 0.0 * f, nil
 	case n >= 0:
-		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(n), 64), 64)
+		r, _ := exact.ParseFloat(strconv.FormatFloat(f, 'f', int(n), 64))
 		return r, nil
 	}
 	// Negative ndigits: f is m * 2**e exactly; round it to a multiple of 10**-n, half to even.

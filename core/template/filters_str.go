@@ -590,7 +590,7 @@ func htmlUnescape(s string) (any, error) {
 			if hex {
 				base = 16
 			}
-			n, err := strconv.ParseInt(s[j:k], base, 32)
+			n, err := exact.ParseInt(s[j:k], base, 32)
 			if err != nil || !(n == 9 || n == 10 || n >= 0x20 && n < 0x7f || n >= 0xa0 && n < 0xd800 || n >= 0xe000 && n < 0xfdd0 || n > 0xfdef && n < 0xfffe) {
 				return nil, notSupported("striptags of the character reference &" + s[:k])
 			}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"ragjudge/core/exact"
+	"ragjudge/core/stable"
 	"ragjudge/core/value"
 )
 
@@ -122,7 +123,7 @@ func attrPath(attr any) ([]any, error) {
 		var parts []any
 		for _, p := range strings.Split(strOf(a), ".") {
 			if isAllDigits(p) {
-				n, err := strconv.ParseInt(p, 10, 64)
+				n, err := exact.ParseInt(p, 10, 64)
 				if err != nil {
 					return nil, notSupported("an attribute index this large")
 				}
@@ -243,12 +244,19 @@ func pySort(ev *evaluator, pos int, items, keys []any, rev bool) ([]any, error) 
 			idx[i], idx[j] = idx[j], idx[i]
 		}
 	}
-	less := func(a, b int) (bool, error) { return pyLess(keys[a], keys[b]) }
 	var err error
 	if n < 64 {
-		err = binarySortRun(idx, less)
+		err = binarySortRun(idx, func(a, b int) (bool, error) { return pyLess(keys[a], keys[b]) })
 	} else {
-		err = mergeSort(idx, make([]int, n), less)
+		// The first comparison that fails is the error; the sort then runs out without comparing.
+		stable.Sort(idx, func(a, b int) bool {
+			if err != nil {
+				return false
+			}
+			lt, e := pyLess(keys[a], keys[b])
+			err = e
+			return lt
+		})
 	}
 	if err != nil {
 		return nil, err
@@ -317,38 +325,6 @@ func binarySortRun(a []int, less func(a, b int) (bool, error)) error {
 		copy(a[l+1:start+1], a[l:start])
 		a[l] = pivot
 	}
-	return nil
-}
-
-func mergeSort(a, tmp []int, less func(a, b int) (bool, error)) error {
-	if len(a) < 2 {
-		return nil
-	}
-	m := len(a) / 2
-	if err := mergeSort(a[:m], tmp[:m], less); err != nil {
-		return err
-	}
-	if err := mergeSort(a[m:], tmp[m:], less); err != nil {
-		return err
-	}
-	copy(tmp, a)
-	i, j, k := 0, m, 0
-	for i < m && j < len(a) {
-		lt, err := less(tmp[j], tmp[i])
-		if err != nil {
-			return err
-		}
-		if lt {
-			a[k] = tmp[j]
-			j++
-		} else {
-			a[k] = tmp[i]
-			i++
-		}
-		k++
-	}
-	k += copy(a[k:], tmp[i:m])
-	copy(a[k:], tmp[j:])
 	return nil
 }
 

@@ -119,7 +119,7 @@ func pyPrintf(format string, args []any, mapping any) (string, error) {
 			if i == start {
 				return 0, false, nil
 			}
-			n, err := strconv.Atoi(format[start:i])
+			n, err := exact.Atoi(format[start:i])
 			if err != nil || n > maxOutput {
 				return 0, false, valueErr("width too big")
 			}
@@ -355,7 +355,7 @@ func formatFloatC(f float64, conv rune, prec int, alt bool) string {
 				p = 1
 			}
 			e := strconv.FormatFloat(f, 'e', p-1, 64)
-			x, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+			x, _ := exact.Atoi(e[strings.IndexByte(e, 'e')+1:])
 			if x >= -4 && x < p {
 				s = strconv.FormatFloat(f, 'f', p-1-x, 64)
 			} else {

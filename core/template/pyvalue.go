@@ -374,7 +374,7 @@ func floatRepr(f float64) string {
 	}
 	epos := strings.IndexByte(s, 'e')
 	mant, exp := s[:epos], s[epos+1:]
-	e, _ := strconv.Atoi(exp)
+	e, _ := exact.Atoi(exp)
 	digits := strings.Replace(mant, ".", "", 1)
 	decpt := e + 1
 	if decpt > -4 && decpt <= 16 {

@@ -1,10 +1,10 @@
 package template
 
 import (
-	"sort"
 	"strings"
 
 	"ragjudge/core/diag"
+	"ragjudge/core/stable"
 	"ragjudge/core/template/parse"
 )
 
@@ -81,10 +81,14 @@ func Reads(name, src string, dialect Dialect) ([]Read, error) {
 	default:
 		return nil, &diag.Error{Kind: "template", Name: name, Msg: "unknown dialect " + quote(string(dialect)) + `: want "jinja" or "format"`}
 	}
-	// found is mostly in order already; sorting (through reflect's swapper) is only for what is not.
+	// found is mostly in order already; sorting is only for what is not.
 	for i := 1; i < len(found); i++ {
 		if found[i].Pos < found[i-1].Pos {
-			sort.SliceStable(found, func(a, b int) bool { return found[a].Pos < found[b].Pos })
+			sorted := make([]parse.NameAt, 0, len(found))
+			for _, k := range stable.Order(len(found), func(a, b int) bool { return found[a].Pos < found[b].Pos }) {
+				sorted = append(sorted, found[k])
+			}
+			found = sorted
 			break
 		}
 	}

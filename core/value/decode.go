@@ -3,6 +3,8 @@ package value
 import (
 	"errors"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -144,16 +146,25 @@ func (d *Decoder) syntax(context string, spaceOK bool) *SyntaxError {
 	return &SyntaxError{Offset: int64(d.pos + 1), Msg: "invalid character " + quoteChar(d.s[d.pos]) + " " + context}
 }
 
-// quoteChar formats c as encoding/json's errors do.
+// quoteChar formats c as encoding/json's errors do: strconv.Quote(string(rune(c))) in single
+// quotes, without strconv.Quote (which package diag replaces in the wasm: see diag.Quote).
 func quoteChar(c byte) string {
-	if c == '\'' {
+	const hex = "0123456789abcdef"
+	r := rune(c)
+	switch {
+	case c == '\'':
 		return `'\''`
+	case c == '\\':
+		return `'\\'`
+	case c >= ' ' && c < 0x7f || c >= 0x80 && unicode.IsPrint(r):
+		return "'" + string(r) + "'"
+	case c >= 0x80:
+		return `'\u00` + string([]byte{hex[c>>4], hex[c&0xf]}) + "'"
 	}
-	if c == '"' {
-		return `'"'`
+	if i := strings.IndexByte("\a\b\f\n\r\t\v", c); i >= 0 {
+		return `'\` + "abfnrtv"[i:i+1] + "'"
 	}
-	s := strconv.Quote(string(rune(c)))
-	return "'" + s[1:len(s)-1] + "'"
+	return `'\x` + string([]byte{hex[c>>4], hex[c&0xf]}) + "'"
 }
 
 // value := ws ( object | array | string | number | "true" | "false" | "null" )

@@ -257,7 +257,10 @@ func readFields(t reflect.Type) ([]jsonField, error) {
 	var fields []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
+		tag, ok := jsonTag(string(f.Tag))
+		if !ok {
+			return nil, &MarshalError{Msg: "unsupported struct tag on " + t.String() + "." + f.Name + ": its json value has an escape"}
+		}
 		if tag == "-" || f.PkgPath != "" && !f.Anonymous {
 			continue
 		}
@@ -275,6 +278,57 @@ func readFields(t reflect.Type) ([]jsonField, error) {
 		fields = append(fields, jsonField{index: i, key: key, omitEmpty: opts == "omitempty"})
 	}
 	return fields, nil
+}
+
+// jsonTag is reflect.StructTag(tag).Get("json") for the tags Go code writes, whose values have
+// no escapes (ok is false for one that does). StructTag.Get unquotes the value with
+// strconv.Unquote, which was the only thing linking Unquote into the wasm (1.9 KB of brotli).
+func jsonTag(tag string) (value string, ok bool) {
+	// The scan of StructTag.Lookup: key:"value" pairs separated by spaces.
+	for tag != "" {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		if tag == "" {
+			break
+		}
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			break
+		}
+		name := tag[:i]
+		tag = tag[i+1:]
+		i = 1
+		escaped := false
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+				escaped = true
+			}
+			i++
+		}
+		if i >= len(tag) {
+			break
+		}
+		quoted := tag[:i+1]
+		tag = tag[i+1:]
+		if name == "json" {
+			value = quoted[1 : len(quoted)-1]
+			if strings.IndexByte(value, '\n') >= 0 {
+				return "", true // what strconv.Unquote refuses, and Get then gives
+			}
+			if !utf8.ValidString(value) {
+				value = string([]rune(value)) // each byte that is not UTF-8 a U+FFFD, as Unquote has it
+			}
+			return value, !escaped
+		}
+	}
+	return "", true
 }
 
 // isEmpty is encoding/json's test for omitempty.

@@ -16,8 +16,9 @@ package value
 import (
 	"errors"
 	"reflect"
-	"strconv"
 	"strings"
+
+	"ragjudge/core/exact"
 )
 
 // Object is a JSON object with its keys in insertion order. The zero value is empty and usable.
@@ -141,11 +142,11 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 // else to float64.
 func Number(lit string) any {
 	if !strings.ContainsAny(lit, ".eE") {
-		if i, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		if i, err := exact.ParseInt(lit, 10, 64); err == nil {
 			return i
 		}
 	}
-	f, _ := strconv.ParseFloat(lit, 64)
+	f, _ := exact.ParseFloat(lit)
 	return f
 }
 

@@ -1240,6 +1240,6 @@ func parseIntLiteral(s string) (any, bool) {
 
 // parseFloatLiteral reads a Jinja float literal; out of range is inf or 0, as in Python.
 func parseFloatLiteral(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64)
+	f, _ := exact.ParseFloat(s)
 	return f
 }

@@ -1,10 +1,10 @@
 package parse
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"ragjudge/core/exact"
 	"ragjudge/core/template/pystr"
 )
 
@@ -78,7 +78,7 @@ func unicodeEscape(s string) (string, string) {
 				return "", truncated(c)
 			}
 			hex := s[i+1 : i+1+n]
-			v, err := strconv.ParseUint(hex, 16, 32)
+			v, err := exact.ParseUint(hex, 16, 32)
 			if err != nil || strings.ContainsAny(hex, "+-_") {
 				return "", truncated(c)
 			}
