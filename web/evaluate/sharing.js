@@ -46,15 +46,22 @@ const SHARE_HASH = /^#rj\d+\./;
  */
 
 /**
- * mountShare adds the share row under the verdict and the link note over the form, and opens the
- * share link the page was opened on (read at once: the page replaces a fragment that names no view
- * with the view's name) or pasted later. drawLinkNote is for the view's drawForm; start is called
- * once the view's form is drawn; dispose stops listening for links.
+ * mountShare adds the share row under the verdict and the link note over the form, and opens
+ * a share link: the one the view is drawn with (link: the page's fragment when it was opened on
+ * one, or one an earlier drawing of the view had not finished opening), or one pasted later (open,
+ * called by app.js, which hears the fragment change: a listener here would be dropped by a redraw
+ * before it ran). drawLinkNote is for the view's drawForm; start is called once the view's form is
+ * drawn; dispose returns the link still being opened, for the view drawn next to open.
  * @param {ShareContext} ctx
+ * @param {string} [link]
  */
-export function mountShare(ctx) {
+export function mountShare(ctx, link = "") {
   const { root, verdictEl, desc, runStatus, answerTA, engine, state, registry, byID } = ctx;
-  const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
+  const sharedHash = SHARE_HASH.test(link) ? link : "";
+  /** the link being opened, until its form is drawn; opens counts them, so the last one pasted wins */
+  let opening = "";
+  let opens = 0;
+  let disposed = false;
 
   const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
   const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
@@ -119,9 +126,14 @@ export function mountShare(ctx) {
   // whose verdict then shows as it would have for whoever shared it; nothing is called. A link that
   // cannot be read leaves an empty form and says why, never a part of it.
   async function openShared(hash) {
+    const mine = ++opens;
+    opening = hash;
     history.replaceState(null, "", location.pathname + location.search + "#evaluate");
     const { openLink } = await import("../share/links.js");
     const res = await openLink(hash, { byID, engine, registry });
+    // Drawn again meanwhile (dispose handed the link on), or another link pasted since.
+    if (disposed || mine !== opens) return;
+    opening = "";
     ctx.stop();
     if (!res.ok) {
       ctx.clearForm();
@@ -199,13 +211,6 @@ export function mountShare(ctx) {
     }
   }
 
-  // A share link pasted into the address bar of a tab already on the page only changes the
-  // fragment: read it before the page replaces it with the view's name.
-  const onHash = () => {
-    if (SHARE_HASH.test(location.hash)) openShared(location.hash);
-  };
-  window.addEventListener("hashchange", onHash);
-
   // start says what the view drawn before this one left to say, and opens the page's link.
   function start() {
     if (savedNote) {
@@ -215,9 +220,15 @@ export function mountShare(ctx) {
     if (sharedHash) openShared(sharedHash);
   }
 
-  function dispose() {
-    window.removeEventListener("hashchange", onHash);
+  /** open opens a share link pasted into the tab (only its fragment changed). @param {string} hash */
+  function open(hash) {
+    if (SHARE_HASH.test(hash)) openShared(hash);
   }
 
-  return { drawLinkNote, start, dispose };
+  function dispose() {
+    disposed = true;
+    return opening;
+  }
+
+  return { drawLinkNote, start, open, dispose };
 }

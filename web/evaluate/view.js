@@ -48,12 +48,13 @@ export async function loadResultModules() {
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
  * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
- * engine.
+ * engine, and returns the share link it had not finished opening ("" when none), for the view
+ * drawn next (link) to open; openLink opens a share link pasted into the tab.
  * @param {HTMLElement} root
  * registry (the page's, when not given) holds the evaluators opened from share links, shown too.
- * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry?: import("../custom/registry.js").EvaluatorRegistry|null}} ctx
+ * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry?: import("../custom/registry.js").EvaluatorRegistry|null, link?: string}} ctx
  */
-export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry() }) {
+export function mountEvaluate(root, { evaluators: described, engine, state, registry = pageRegistry(), link = "" }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
@@ -111,7 +112,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       revealVerdict();
       revealPending = verdictToCome && !verdictEl.querySelector('[data-ref="verdict-view"]');
     },
-  });
+  }, link);
 
   // ---- evaluator picker --------------------------------------------------------------------
   const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => ev.id, onSelect: (id) => select(id) });
@@ -392,12 +393,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     state.removeEventListener("change", onState);
     engine.removeEventListener("change", onEngine);
     registry?.removeEventListener("updated", onUpdated);
-    share.dispose();
+    return share.dispose();
   }
 
   drawForm();
   share.start();
-  return { run, stop, select, loadExample, dispose, addEvaluators };
+  return { run, stop, select, loadExample, dispose, addEvaluators, openLink: share.open };
 }
 
 /**
