@@ -2,6 +2,7 @@
 // and the checks that turn a bad argument into a UsageError (exit 2) that names the option and
 // what it takes. No argument ever carries the key: it is read from the environment only.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { parseArgs } from "node:util";
 
 /** UsageError is bad usage or bad input: the message says what and where; the CLI exits 2. */

@@ -9,6 +9,7 @@
 // caught or missed, the check-up chart's overall figure, rj.checkupMatrix over the cases graded
 // by checkup/grade.js). A check-up with no case decided fails its gate too (exit 1).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { UsageError, number } from "./args.mjs";
 import { agreementData, kappaSentence, pct, fmtNum, fmtInt, intervalText } from "./page.mjs";
 

@@ -6,6 +6,7 @@
 // the endpoint, failures worded for a terminal), the store (the --out file, record.mjs), the key
 // and the progress (progress.mjs), and signals (Ctrl+C stops and keeps what is done).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { UsageError, number } from "./args.mjs";
 import { Progress } from "./progress.mjs";
 import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, fmtInt } from "./page.mjs";

@@ -4,6 +4,7 @@
 // check-up's cases, grading and words), never a second implementation of them; when the page's
 // files move, this is the one file to edit.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 export { load } from "../web/ragjudge.js";
 export { Runner, MAX_REPEATS } from "../web/batch/scheduler.js";
 export { RunState, redoOnResume } from "../web/batch/states.js";
