@@ -6,6 +6,7 @@ import { h, replace } from "../lib/dom.js";
 import { autoGrow } from "../lib/form.js";
 import { askJudge } from "./judgecall.js";
 import { CallKind } from "../model/callerror.js";
+import { modelsSettled } from "../shell/modelpick.js";
 
 /**
  * RunContext is what a run needs of the Evaluate view: its elements, and its state read and set
@@ -58,6 +59,11 @@ export async function runJudge(ctx) {
     answerTA.focus();
     return;
   }
+  // The endpoint's model list, when it is being asked for, may replace a default it does not list
+  // (shell/modelpick.js): the call goes with the model it settles.
+  const epoch = ctx.epoch();
+  await modelsSettled();
+  if (ctx.running() || ctx.epoch() !== epoch) return;
   const st = state.get("settings");
   if (!st.model) {
     runError.textContent = "No model is set: choose one in Model settings.";
