@@ -43,6 +43,8 @@ const RESULTS = {
 const ENDPOINT = {
   "base-url": { type: "string" },
   "key-env": { type: "string" },
+  "token-env": { type: "string" },
+  upstream: { type: "string" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
   attempts: { type: "string" },
@@ -96,6 +98,10 @@ const ENDPOINT_HELP = `  --base-url URL          the OpenAI-compatible API (defa
                           https://api.openai.com/v1); http://127.0.0.1:11434/v1 for Ollama
   --key-env NAME          the environment variable that holds the key (default OPENAI_API_KEY; without
                           one, calls go without a key). The key is never an argument and never written.
+  --token-env NAME        the environment variable that holds a shared ragjudge dev server's access token
+                          (default RAGJUDGE_TOKEN), sent in its Ragjudge-Token header; never an argument
+  --upstream NAME         which of the dev server's upstreams to call (its -upstream NAME=URL; default
+                          its first), sent in its Ragjudge-Upstream header
   --concurrency N         calls in flight at most (1 to 64, default 8; fewer after 429s, as the page)
   --timeout S             seconds per attempt (default 60)
   --attempts N            attempts per call (default 5)
@@ -205,8 +211,11 @@ ${EXIT_HELP}
  */
 export function parse(command, argv) {
   for (const a of argv) {
-    if (/^--?(api[-_]?)?key(=|$)/i.test(a) || /^--?token(=|$)/i.test(a)) {
+    if (/^--?(api[-_]?)?key(=|$)/i.test(a)) {
       throw new UsageError(`ragjudge ${command}: the key is never an argument. Put it in the environment (OPENAI_API_KEY, or the variable --key-env NAME names), e.g. from a CI secret.`);
+    }
+    if (/^--?token(=|$)/i.test(a)) {
+      throw new UsageError(`ragjudge ${command}: the dev server's access token is never an argument. Put it in the environment (RAGJUDGE_TOKEN, or the variable --token-env NAME names), e.g. from a CI secret.`);
     }
   }
   try {

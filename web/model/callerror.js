@@ -40,6 +40,8 @@ export const ServerCode = Object.freeze({
   TOKEN_REQUIRED: "token_required",
   /** 401: the request's access token is not the dev server's. */
   INVALID_TOKEN: "invalid_token",
+  /** 400: the request names an upstream (Ragjudge-Upstream) the dev server does not have. */
+  UNKNOWN_UPSTREAM: "unknown_upstream",
 });
 
 /**
@@ -148,6 +150,7 @@ export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterM
     return "This dev server is shared and needs its access token (401): open the address it printed at its start (…/?token=…).";
   if (status === 401 && code === ServerCode.INVALID_TOKEN)
     return "The dev server refused this page's access token (401; it makes a new one when it restarts): open the address it printed at its start (…/?token=…).";
+  if (status === 400 && code === ServerCode.UNKNOWN_UPSTREAM) return "The dev server has no upstream of the name the call gave (400): see its message for the ones it has.";
   if (status === 401 && key === KeySource.NONE) return "No key was sent (401 Unauthorized): the endpoint needs one; enter your API key in Model settings.";
   if (status === 401 && key === KeySource.SERVER)
     return "The dev server's key (its OPENAI_API_KEY) was refused (401 Unauthorized): enter your own key in Model settings, or fix the server's.";
