@@ -123,7 +123,7 @@ test("the key is never written: not in the results, the record, the report or th
     env: { MY_JUDGE_KEY: KEY },
   });
   assert.equal(refused.code, 2, refused.out + refused.err);
-  assert.match(refused.err, /refused the key \(401 Unauthorized\): check MY_JUDGE_KEY\. The endpoint said: Incorrect API key provided/);
+  assert.match(refused.err, /refused the key in MY_JUDGE_KEY \(401 Unauthorized\): check it\. The endpoint said: Incorrect API key provided/);
   for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), "utf8").includes(KEY), f + " holds the key");
 });
 
