@@ -184,7 +184,7 @@ export async function judgeLive(c, { rj, results, todo, record, extra, threshold
   };
   /** @type {any} */
   let outageTimer = null;
-  runner = runnerFor(/** @type {any} */ ({ ev: c.ev, run: c.run, items: c.items, live }), {
+  runner = runnerFor(/** @type {any} */ ({ ev: c.ev, run: c.run, items: c.items, live, results }), {
     rj,
     store,
     // What the page's key guard reads (keyguard.js): a direct endpoint; a call to a hosted one

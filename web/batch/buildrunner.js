@@ -65,6 +65,8 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     useCache: p.useCache,
     // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runrecords.js askedAfresh).
     fresh,
+    // A row run again keeps what its earlier results spent (rowresult.js carrySpend).
+    prior: (/** @type {number} */ i) => (c.results ? c.results[i] : null),
     store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
     policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
     onResult,
