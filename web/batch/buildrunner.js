@@ -7,7 +7,7 @@ import { keyMissing } from "../model/keyguard.js";
 import { fmtNum } from "../lib/format.js";
 import { tellResult } from "./watching.js";
 import { RunState } from "./states.js";
-import { CallKind } from "../model/callerror.js";
+import { CallKind, outageMessage } from "../model/callerror.js";
 
 /**
  * judgeOf is how a run renders evaluator ev's prompt and reads its answers: the live run's and a
@@ -115,6 +115,9 @@ export function openRunner(ctl, c, { request, prefs, todo, fresh, calls }) {
     onHold: (e) => {
       // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
       // if the key is still missing); the run goes on by itself once the key is entered.
+      // Through a dev server that does not answer, whether a key is needed is not known yet: what
+      // the run waits for is the server (it goes on when its config comes, runcontroller.js).
+      if (e.kind === CallKind.NO_KEY && ctl.st.endpoint().mode === "proxy" && !ctl.st.config) return ctl.say(outageMessage({ kind: CallKind.NETWORK }, { proxy: true }), c);
       if (e.kind === CallKind.NO_KEY) return ctl.say(e.message, c);
       ctl.say("Paused: " + e.message + " Then press Resume.", c);
       ctl.persist(RunState.PAUSED, c);
@@ -122,7 +125,8 @@ export function openRunner(ctl, c, { request, prefs, todo, fresh, calls }) {
     onState: (s, reason) => {
       // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
       // stays "running", so a reload meanwhile resumes it.)
-      if (reason && reason.by === "runner" && (s === RunState.OUTAGE || s === RunState.RUNNING)) ctl.say(reason.message, c);
+      if (reason && reason.by === "runner" && s === RunState.OUTAGE) ctl.say(outageMessage(reason.error, { proxy: ctl.st.endpoint().mode === "proxy" }), c);
+      else if (reason && reason.by === "runner" && s === RunState.RUNNING) ctl.say(reason.message, c);
       if (ctl.cur === c) ctl.changed(true);
     },
   });

@@ -20,7 +20,7 @@ import { runPace } from "./pace.js";
 import { watchRun, applyNews, tellState, postLiveEvery } from "./watching.js";
 import { runLabel } from "../stats/labels.js";
 import { keyMissing } from "../model/keyguard.js";
-import { RunState } from "./states.js";
+import { RunState, noKeyError } from "./states.js";
 import { waitingForKey, runningText, restingState, going, storingNote } from "./openrun.js";
 import { fmtInt } from "../lib/format.js";
 import { CallKind } from "../model/callerror.js";
@@ -49,10 +49,11 @@ export class RunController extends EventTarget {
     this.channel = new RunChannel((m) => this.onNews(m));
     /** @type {any} */
     this.keyTimer = 0;
-    // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
+    // A run waiting for a key goes on by itself once one is entered (or calls go where none is
+    // needed: settings changed, or the dev server's config came, shell/settings.js watchServer).
     state.addEventListener("change", (/** @type {any} */ e) => {
       const keys = e.detail && e.detail.keys;
-      if (!keys || !(keys.includes("key") || keys.includes("settings"))) return;
+      if (!keys || !(keys.includes("key") || keys.includes("settings") || keys.includes("config"))) return;
       clearTimeout(this.keyTimer);
       this.keyTimer = setTimeout(() => this.keyEntered(), KEY_SETTLE_MS);
     });
@@ -60,7 +61,11 @@ export class RunController extends EventTarget {
 
   /** keyEntered resumes the runs of this tab that wait for a key, now that calls have what they need. */
   keyEntered() {
-    if (keyMissing(this.st)) return;
+    if (keyMissing(this.st)) {
+      // Still missing (the dev server answers again, and its upstream needs one): said as such.
+      for (const c of this.going.values()) if (waitingForKey(c) && c.runner?.reason?.error?.kind === CallKind.NO_KEY) this.say(noKeyError().message, c);
+      return;
+    }
     for (const c of this.going.values()) {
       if (!waitingForKey(c) || !c.runner) continue;
       // One held by a 401 to a call without a key goes on only once there is one to send.

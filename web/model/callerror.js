@@ -65,6 +65,20 @@ export function unreachable(e) {
   return e.kind === CallKind.HTTP && UNREACHABLE_STATUSES.includes(e.status ?? 0);
 }
 
+/**
+ * outageMessage says why a run waits in an outage, from the failure that began it (a CallError or
+ * its toJSON): through the dev server, a call that never got an answer says the dev server itself
+ * is gone; otherwise the endpoint is unreachable. Either way the run goes on by itself.
+ * @param {{kind?: string, status?: number, code?: string} | null | undefined} e
+ * @param {{proxy: boolean}} o whether the calls go through the dev server
+ * @returns {string}
+ */
+export function outageMessage(e, { proxy }) {
+  if (proxy && e && (e.kind === CallKind.NETWORK || e.kind === CallKind.CORS))
+    return "The dev server is not reachable (is make run still running?): the run waits, and goes on by itself when it answers again.";
+  return "The endpoint is unreachable; resuming when it answers.";
+}
+
 /** CallError is a model call that did not produce an answer; see CallKind for kind. */
 export class CallError extends Error {
   /**

@@ -157,6 +157,46 @@ export function mountSettings(root, state) {
     where.dataset.mode = ep.mode;
     // A shared dev server whose access token this page lacks: its calls are refused.
     where.dataset.locked = String(ep.mode === "proxy" && !!state.config && state.config.token === "required");
+    // Calls go through the dev server, and it did not answer (the page came from the service
+    // worker's cache, or the server stopped): said, and asked again until it answers.
+    where.dataset.down = String(ep.mode === "proxy" && !state.config);
+    if (where.dataset.down === "true") watchServer();
+  }
+
+  /** @type {any} the next ask for the dev server's config, while it does not answer */
+  let serverTimer = null;
+  let serverWait = 2000;
+  /**
+   * watchServer asks for the dev server's /ragjudge/config at growing intervals (2 s doubling, at
+   * most 30 s) while calls go through it and it does not answer; once it does, the page has its
+   * config (where calls go, its key and token, its caps) as a page loaded from it has.
+   */
+  function watchServer() {
+    if (serverTimer !== null) return;
+    serverTimer = setTimeout(async () => {
+      serverTimer = null;
+      if (state.config || state.endpoint().mode !== "proxy") return;
+      let cfg = null;
+      try {
+        const res = await fetch("ragjudge/config", { cache: "no-store" });
+        const j = res.ok ? await res.json() : null;
+        cfg = j && typeof j === "object" && "upstream" in j ? j : null;
+      } catch {
+        // still not reachable
+      }
+      if (cfg) {
+        serverWait = 2000;
+        state.config = cfg;
+        // Told like a change of settings: a run waiting for it (for a key it may not need) hears.
+        state.dispatchEvent(new CustomEvent("change", { detail: { keys: ["config"] } }));
+        sync();
+        modelsFor = ""; // asked while it was down: ask again
+        refreshModels(!pop.hidden);
+        return;
+      }
+      serverWait = Math.min(30_000, serverWait * 2);
+      watchServer();
+    }, serverWait);
   }
 
   /**

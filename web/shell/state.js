@@ -118,7 +118,7 @@ export class State extends EventTarget {
         mode,
         baseURL: new URL("v1", location.href).href.replace(/\/$/, ""),
         direct: false,
-        label: !this.config ? "via dev server (not found)" : this.config.token === "required" ? "via dev server (needs its access token)" : `via dev server → ${host || "upstream"}`,
+        label: !this.config ? "via dev server (not reachable)" : this.config.token === "required" ? "via dev server (needs its access token)" : `via dev server → ${host || "upstream"}`,
       };
     }
     if (mode === "direct") return { mode, baseURL: s.baseURL, direct: true, label: `direct → ${hostOnly(s.baseURL) || "?"}` };
