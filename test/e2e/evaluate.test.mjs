@@ -3,7 +3,11 @@
 // upstream shown as clear messages, Stop cancelling a stream, inputs surviving a reload.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
+import net from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setup, launch, proxySettings, pickEvaluator, text, buildServe, startServe } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
 
 let env;
@@ -370,4 +374,32 @@ test("an input error is shown under its own field, placed by the core's fields, 
   await page.waitForFunction(() => document.querySelector('[data-field="passage_gt"]')?.classList.contains("has-error"));
   assert.match(await text(page, '[data-field="passage_gt"] .field-error'), /^✗ .*\[ESSENTIAL PASSAGE\]/);
   assert.equal(await text(page, '[data-field="passage_llm"] .field-error'), "");
+});
+
+test("an upstream nothing answers at is 'endpoint unreachable', naming it, not a server error to retry (finding 9)", async () => {
+  // A port that was free a moment ago: nothing listens there.
+  const probe = net.createServer();
+  await new Promise((r) => probe.listen(0, "127.0.0.1", r));
+  const port = /** @type {any} */ (probe.address()).port;
+  await new Promise((r) => probe.close(r));
+  const serve = await startServe(buildServe(mkdtempSync(join(tmpdir(), "ragjudge-e2e-unreachable-"))), `http://127.0.0.1:${port}/v1`);
+  const fresh = await launch();
+  try {
+    const page = await fresh.ctx.newPage();
+    await page.addInitScript((s) => localStorage.setItem("ragjudge.page.v1", JSON.stringify({ settings: s })), proxySettings());
+    await page.goto(serve.url + "/#evaluate");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    await page.click('[data-ref="example"]');
+    await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+    await page.click('[data-ref="run"]');
+    await page.waitForSelector('[data-ref="verdict"] [data-ref="call-failed"]', { timeout: 60_000 });
+    assert.match(await text(page, '[data-ref="failed-badge"]'), /^! ?Error — endpoint unreachable \(502\)$/);
+    const said = await text(page, '[data-ref="verdict"] [data-ref="call-failed"]');
+    assert.match(said, /The dev server could not reach its model server \(502\)/);
+    assert.ok(said.includes(`127.0.0.1:${port}`), "the upstream is named: " + said);
+    assert.doesNotMatch(said, /server error|try again in a moment/);
+  } finally {
+    await fresh.close();
+    await serve.stop();
+  }
 });
