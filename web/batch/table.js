@@ -147,7 +147,10 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     const th = threshold();
     const v = r && r.verdict;
     let note = "";
-    if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
+    // An undetermined or error row's badge is its state's word alone, and its cause leads the note:
+    // in the badge a cause such as "HTTP 400 (context_length_exceeded)" was cut mid-word by the column.
+    const cause = r && (st === "undetermined" || st === "error") ? causeOf(r, th) : null;
+    if (r) note = cause ? [cause, reasonOf(r)].filter(Boolean).join(" · ") : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
     else if (live && (live.attempt || 1) > 1) note = `attempt ${live.attempt}`;
     if (r && st !== "error" && Array.isArray(r.repeats)) note = repeatNote(r, th) + (note ? " · " + note : "");
     el.dataset.status = st;
@@ -156,7 +159,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     else delete el.dataset.live;
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell vt-verdict", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
+      h("span", { class: "vt-cell vt-verdict", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, null, c.ev)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
       h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(inputText(c.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),
