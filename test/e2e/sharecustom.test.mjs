@@ -254,3 +254,38 @@ test("a share link pasted into an open tab opens after a change in My evaluators
     await fresh.close();
   }
 });
+
+test("a custom reader's verdict reads as words, never its raw fields ('kind label', 'kind score') (finding 14)", async () => {
+  const label = { id: "relevance", title: "Relevance", prompt: "Q: {{ question }}\nA: {{ answer }}\nVerdict: relevant, partially relevant or irrelevant.", inputs: [{ name: "question" }, { name: "answer", judged: true }], output: { kind: "label", labels: { relevant: true, "partially relevant": null, irrelevant: false } } };
+  const score = { id: "context-score", title: "Context score", prompt: "Rate 1-5 how well {{ answer }} is supported.\nScore: <n>", inputs: [{ name: "answer", judged: true }], output: { kind: "score", min: 1, max: 5, pass_at: 4 } };
+  const json = { id: "cite-json", title: "Citations", prompt: "Check the citations of {{ answer }}. Answer JSON {\"verdict\": \"yes\"|\"no\", \"reason\": \"…\"}", inputs: [{ name: "answer", judged: true }], output: { kind: "json", pass: "$.verdict", pass_values: ["yes"], reason: "$.reason" } };
+  const fresh = await launch();
+  try {
+    const page = await freshPage(fresh.ctx, KEY);
+    const open = async (spec, inputs, answer) => {
+      await openLink(page, env.serve.url + "/#" + (await encodeShare({ evaluator: spec.id, spec, inputs, answer })));
+      await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"]');
+      return page.locator('[data-ref="verdict"] [data-ref="verdict-view"]');
+    };
+    const noRawFields = async (view) => {
+      const dts = await view.locator("dl.generic > dt").allTextContents();
+      assert.ok(!dts.includes("kind"), `no "kind" field: ${dts}`);
+      // What is shown (innerText: a closed disclosure, "Verdict as data", is the raw data on request).
+      assert.doesNotMatch(await view.evaluate((el) => /** @type {HTMLElement} */ (el).innerText), /\bkind\b/);
+    };
+    let view = await open(label, { question: QUESTION, answer: ANSWER }, "The answer addresses the question.\nVerdict: relevant");
+    assert.equal(await text(page, '[data-ref="judge-said"]'), "The judge said “relevant”.");
+    await noRawFields(view);
+    view = await open(score, { answer: ANSWER }, "Well supported.\nScore: 4");
+    assert.equal(await page.locator('[data-ref="verdict"] [data-ref="judge-said"]').count(), 0);
+    await noRawFields(view);
+    view = await open(json, { answer: ANSWER }, '{"verdict": "yes", "reason": "Every claim cites its source."}');
+    assert.equal(await text(page, '[data-ref="judge-said"]'), "The judge said “yes”.");
+    assert.match(await text(page, '[data-ref="judge-reasons"]'), /Every claim cites its source\./);
+    assert.equal(await page.locator('[data-ref="judge-fields"]').evaluate((d) => d.open), false, "the JSON read is one click away");
+    await noRawFields(view);
+    assert.deepEqual(page.pageErrors, []);
+  } finally {
+    await fresh.close();
+  }
+});

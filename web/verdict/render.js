@@ -18,11 +18,24 @@ import { recallView } from "./recall.js";
 /** VIEWS maps an evaluator's declared view to the function that draws it. */
 const VIEWS = { claims: claimsView, "yes-no": yesNoView, pairwise: pairwiseView, recall: recallView };
 
+/** READER_KINDS: a custom reader's detail names its kind (core/judge CustomDetail): the reader's, not news to a reader of the verdict. */
+const READER_KINDS = new Set(["yes-no", "score", "label", "json"]);
+
 function genericView({ head, score, d }) {
   if (score) head.append(score);
-  // A custom reader's reason is shown as the judge's reason (reasonsView), not again here.
-  const other = rest(d, ["reason"]);
-  return Object.keys(other).length ? generic(other) : null;
+  const custom = READER_KINDS.has(d.kind);
+  if (!custom) {
+    const other = rest(d, ["reason"]);
+    return Object.keys(other).length ? generic(other) : null;
+  }
+  // A custom reader's detail: the word it read, in a sentence; the JSON it read, under a
+  // disclosure; its reason is shown as the judge's reason (reasonsView), not again here.
+  const parts = [];
+  if (typeof d.label === "string" && d.label) parts.push(h("p", { class: "judge-said", dataset: { ref: "judge-said" } }, "The judge said ", h("strong", { text: "“" + d.label + "”" }), "."));
+  if (d.fields && typeof d.fields === "object") parts.push(h("details", { class: "judge-fields", dataset: { ref: "judge-fields" } }, h("summary", { text: "The JSON the judge wrote, as read" }), generic(d.fields)));
+  const other = rest(d, ["reason", "kind", "label", "fields"]);
+  if (Object.keys(other).length) parts.push(generic(other));
+  return parts.length ? h("div", {}, parts) : null;
 }
 
 /**
