@@ -317,3 +317,23 @@ test("390×844: a finished run's rows and the runs list fit the screen, nothing 
   assert.equal(await overflow(page), 0);
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("Copy link and Download report are offered only with a verdict to share: not under a failed call, nor before any answer (finding 15)", async () => {
+  const page = await env.page({ settings: proxySettings("judge-429"), key: KEY });
+  await pickEvaluator(page, "answer-grounding");
+  await page.click('[data-ref="example"]');
+  const offered = () => page.evaluate(() => [document.querySelector('[data-ref="copy-link"]').disabled, document.querySelector('[data-ref="download-report"]').disabled, document.querySelector('[data-ref="share-hint"]').textContent]);
+  await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+  assert.deepEqual(await offered(), [true, true, "A link and a report come with a verdict."], "before any answer");
+  await page.click('[data-ref="run"]');
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="call-failed"]');
+  assert.deepEqual((await offered()).slice(0, 2), [true, true], "under the rate limit's error");
+  assert.equal(await page.locator('[data-ref="share-status"] .msg-error').count(), 0, "nothing refused in red");
+  // A judge's answer pasted: its verdict can be shared.
+  await page.fill('[data-ref="answer"]', "no");
+  await page.waitForFunction(() => !document.querySelector('[data-ref="copy-link"]').disabled);
+  assert.deepEqual(await offered(), [false, false, ""]);
+  await page.click('[data-ref="copy-link"]');
+  await page.waitForSelector('[data-ref="share-url"]');
+  assert.deepEqual(page.pageErrors, []);
+});

@@ -66,7 +66,9 @@ export function mountShare(ctx, link = "") {
   const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
   const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
   const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
-  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
+  // Why the two are not offered yet, in a quiet line beside them (not the red of a failure).
+  const shareHint = h("span", { class: "hint share-hint", dataset: { ref: "share-hint" }, attrs: { "aria-live": "polite" } });
+  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn, shareHint), shareStatus));
 
   // A link's evaluator: where it comes from, how it stands to the user's own, and Save.
   const linkNote = h("div", { class: "link-note", dataset: { ref: "link-note" }, hidden: true });
@@ -78,8 +80,20 @@ export function mountShare(ctx, link = "") {
   function unshareable() {
     if (!engine.rj) return "The judge engine is still loading.";
     if (ctx.running()) return "Wait for the judge's answer first.";
-    if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
+    // Nothing to share is not a failure: the verdict panel above says what the last Run did.
+    if (!answerTA.value.trim()) return "A link and a report come with a verdict.";
     return "";
+  }
+
+  /**
+   * sync offers Copy link and Download report only when there is a verdict to share: after a failed
+   * call, before any answer, or while the judge answers, they are disabled and the line beside them
+   * says why (the view calls it whenever it draws the verdict panel).
+   */
+  function sync() {
+    const why = unshareable();
+    copyLinkBtn.disabled = reportBtn.disabled = !!why;
+    shareHint.textContent = why;
   }
 
   async function copyLink() {
@@ -230,5 +244,5 @@ export function mountShare(ctx, link = "") {
     return opening;
   }
 
-  return { drawLinkNote, start, open, dispose };
+  return { drawLinkNote, start, open, dispose, sync };
 }

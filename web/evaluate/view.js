@@ -254,7 +254,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
 
   // ---- verdict --------------------------------------------------------------------------------
+  /** judge draws the verdict panel from the answer as it is, and offers sharing only with a verdict to share. */
   function judge() {
+    drawVerdict();
+    share.sync();
+  }
+
+  function drawVerdict() {
     const answer = answerTA.value;
     if (running) {
       replace(verdictEl, h("div", { class: "waiting" }, h("span", { class: "pulse", attrs: { "aria-hidden": "true" } }), "The judge is answering…"));
