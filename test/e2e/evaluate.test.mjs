@@ -403,3 +403,16 @@ test("an upstream nothing answers at is 'endpoint unreachable', naming it, not a
     await serve.stop();
   }
 });
+
+test("'Yes, every claim is supported.' reads as a verdict with a quiet note, not a warning (finding 16)", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await pickEvaluator(page, "answer-grounding");
+  await page.click('[data-ref="example"]');
+  await page.fill('[data-ref="answer"]', "Yes, every claim is supported.");
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="pass"] [data-code="answer.prose-after-verdict"]');
+  const checks = page.locator('[data-ref="verdict"] [data-ref="checks"]');
+  assert.match(await checks.textContent(), /^✓ No problems reading the judge's answer\.ℹ Note read the verdict yes from the first word/);
+  assert.equal(await checks.locator(".check-warning").count(), 0, "no warning");
+  assert.equal(await checks.locator('.check-note[data-code="answer.prose-after-verdict"]').count(), 1);
+  assert.deepEqual(page.pageErrors, []);
+});

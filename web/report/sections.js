@@ -17,6 +17,7 @@ import { causesList } from "../stats/figures.js";
 import { wordFor, stateBadge } from "../verdict/statebadge.js";
 import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
 import { hIn } from "../lib/dom.js";
+import { isNote } from "../results/causes.js";
 
 /** @typedef {import("./data.js").ReportData} ReportData */
 /** @typedef {(doc: Document, data: ReportData) => Element | null} Section */
@@ -190,7 +191,7 @@ function valueEl(doc, v) {
  */
 export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const checks = row.checks.length
-    ? hIn(doc, "ul", { class: "checks" }, row.checks.map((c) => hIn(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, hIn(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
+    ? hIn(doc, "ul", { class: "checks" }, row.checks.map((c) => hIn(doc, "li", { class: c.severity === "error" ? "check-error" : isNote(c) ? "check-note" : "check-warning", dataset: { code: c.code } }, hIn(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : isNote(c) ? "ℹ Note" : "⚠ Warning" }), " ", c.message)))
     : row.answers.length && row.status !== "error"
       ? hIn(doc, "p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." })
       : null;

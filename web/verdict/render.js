@@ -6,7 +6,7 @@
 // reuses renderVerdict so a row opens the same view as a single evaluation.
 
 import { h, badge, stateOf } from "../lib/dom.js";
-import { causeOfChecks, hasCode } from "../results/causes.js";
+import { causeOfChecks, hasCode, isNote } from "../results/causes.js";
 import { generic, scoreView, rest } from "./common.js";
 import { judgeReasons } from "./words.js";
 import { claimsView } from "./claims.js";
@@ -109,10 +109,11 @@ const FOLLOW_FROM_CUT = new Set(["claims.skipped", "claims.missing", "pairwise.n
 
 function checkItem(c, onLocate) {
   const error = c.severity === "error";
+  const note = isNote(c);
   return h(
     "li",
-    { class: "check-" + (error ? "error" : "warning"), dataset: { code: c.code || "" } },
-    h("span", { class: "check-icon", text: error ? "✗ Error" : "⚠ Warning" }),
+    { class: "check-" + (error ? "error" : note ? "note" : "warning"), dataset: { code: c.code || "" } },
+    h("span", { class: "check-icon", text: error ? "✗ Error" : note ? "ℹ Note" : "⚠ Warning" }),
     " ",
     h("span", { text: c.message }),
     onLocate && !c.input && c.line
@@ -129,6 +130,9 @@ function checkItem(c, onLocate) {
  */
 export function checksView(checks, { onLocate } = {}) {
   if (!checks.length) return h("p", { class: "checks-ok", dataset: { ref: "checks" }, text: "✓ No problems reading the judge's answer." });
+  // Only notes (how a right answer was read): no problem, and the notes under it.
+  if (checks.every(isNote))
+    return h("div", { dataset: { ref: "checks" } }, h("p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." }), h("ul", { class: "checks checks-notes" }, checks.map((c) => checkItem(c, onLocate))));
   const cut = hasCode(checks, "answer.truncated");
   const shown = cut ? checks.filter((c) => !FOLLOW_FROM_CUT.has(c.code)) : checks;
   const folded = checks.length - shown.length;
