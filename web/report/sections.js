@@ -15,6 +15,7 @@ import { caseDetail } from "../checkup/casedetail.js";
 import { positionPanel } from "../checkup/position.js";
 import { causesList } from "../stats/figures.js";
 import { wordFor, stateBadge } from "../verdict/statebadge.js";
+import { recallFigures } from "../verdict/recall.js";
 import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
 import { hIn } from "../lib/dom.js";
 import { isNote } from "../results/causes.js";
@@ -220,7 +221,9 @@ export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const labelLine = labelled
     ? hIn(doc, "p", { class: "rp-label-line", dataset: { ref: "report-row-label" } }, hIn(doc, "strong", { text: `Human label (${labelColumn}): ` }), String(row.label), agreeText ? ` · ${agreeText}` : "")
     : null;
-  const body = hIn(doc, "div", { class: "rp-body" }, labelLine, checks, reasons, answers, repeats, inputs, row.usage ? hIn(doc, "p", { class: "hint", text: row.usage }) : null);
+  // A recall verdict's bars and its formula against the judge's lines, as the page draws them.
+  const figures = row.recall ? hIn(doc, "div", { class: "rp-recall" }, recallFigures(doc, row.recall.detail, { max: row.recall.max, labels: row.recall.labels || undefined })) : null;
+  const body = hIn(doc, "div", { class: "rp-body" }, labelLine, checks, figures, reasons, answers, repeats, inputs, row.usage ? hIn(doc, "p", { class: "hint", text: row.usage }) : null);
   /** @type {Object<string, string>} */
   const rowData = { status: row.status, n: String(row.n) };
   if (labelled) rowData.agrees = row.agrees === null || row.agrees === undefined ? "" : String(row.agrees);
