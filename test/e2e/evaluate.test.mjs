@@ -416,3 +416,23 @@ test("'Yes, every claim is supported.' reads as a verdict with a quiet note, not
   assert.equal(await checks.locator('.check-note[data-code="answer.prose-after-verdict"]').count(), 1);
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("Load example says what it loads: the inputs with a model, the judge's answer too in manual mode (finding 20)", async () => {
+  const id = "answer-grounding";
+  const model = await env.page({ settings: proxySettings(), key: KEY });
+  await pickEvaluator(model, id);
+  await model.click('[data-ref="clear"]');
+  assert.equal(await text(model, '[data-ref="example"]'), "Load example inputs");
+  assert.match(await model.getAttribute('[data-ref="example"]', "title"), /the model answers when you run/);
+  await model.click('[data-ref="example"]');
+  assert.equal(await model.inputValue('[data-ref="answer"]'), "", "no answer the model did not give");
+  assert.equal(await model.locator('[data-ref="verdict-view"]').count(), 0);
+  const manual = await env.page({ settings: { endpoint: "manual", model: "judge-mini" } });
+  await pickEvaluator(manual, id);
+  await manual.click('[data-ref="clear"]');
+  assert.equal(await text(manual, '[data-ref="example"]'), "Load example");
+  await manual.click('[data-ref="example"]');
+  assert.equal(await manual.inputValue('[data-ref="answer"]'), EXAMPLES[id].answer);
+  await manual.waitForSelector('[data-ref="verdict-view"]');
+  assert.deepEqual([...model.pageErrors, ...manual.pageErrors], []);
+});

@@ -11,7 +11,7 @@
 // link shows it: sharing.js.
 
 import { h, replace, debounce, badge, selectSpan } from "../lib/dom.js";
-import { drawSkeleton, revealCard } from "./layout.js";
+import { exampleWords, drawSkeleton, revealCard } from "./layout.js";
 import { adoptablePicker, fillPicker } from "./picker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "../lib/form.js";
 import { promptCard } from "./promptcard.js";
@@ -163,8 +163,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // An evaluator of the user's without an example (a new one) has none to load. Its example is
   // its editor's sample, which can change while this view is open (registry "updated").
   function syncExample() {
-    exampleBtn.disabled = !hasExample(ev);
-    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
+    exampleWords(exampleBtn, hasExample(ev), !!(ev.example && ev.example.answer), state.endpoint().mode === "manual");
   }
 
   function loadExample() {
@@ -337,6 +336,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     answerHint.textContent = manual
       ? "Manual mode: no calls are made. Paste any chat tool's answer."
       : `Calls go ${ep.label.replace(/^via /, "via ")}, model ${state.get("settings").model || "(none set)"}.`;
+    syncExample();
   }
 
   function drawUsage() {
