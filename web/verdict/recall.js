@@ -20,6 +20,21 @@ function scoresOf(list) {
   });
 }
 
+/**
+ * readScores are the passage scores read from a recall verdict's detail d, as numbers, or null when
+ * one is missing or unreadable (the core named a problem): what the calculator may take as its own.
+ * @param {any} d
+ * @returns {{essential: number[], bonus: number[]}|null}
+ */
+export function readScores(d) {
+  if (!d || typeof d !== "object" || !Array.isArray(d.essential)) return null;
+  const essential = scoresOf(d.essential) || [];
+  const bonus = scoresOf(d.bonus) || [];
+  const p = problemsOf(d);
+  if (p.essential.some(Boolean) || p.bonus.some(Boolean) || ![...essential, ...bonus].every(Number.isFinite)) return null;
+  return { essential, bonus };
+}
+
 /** bars draws one bar per passage score, essential and bonus told apart. */
 export function bars(essential, bonus, labels = { essential: [], bonus: [] }, problems = { essential: [], bonus: [] }, max = 5) {
   return barsIn(document, essential, bonus, labels, problems, max);
