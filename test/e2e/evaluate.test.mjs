@@ -247,6 +247,11 @@ test("list rows can be added, reordered and removed by keyboard, and the prompt 
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => !document.querySelector('[data-ref="view-calculator"]').hidden && document.activeElement.id === "tab-calculator");
+  // While the keyboard is on a tab, a hint names the arrow keys (finding 20); a click shows none.
+  const hint = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-ref="tabs"]'), "::after").content);
+  assert.match(await hint(), /^"← → other views"/);
+  await page.click("#tab-evaluate");
+  assert.equal(await hint(), "none");
   assert.deepEqual(page.pageErrors, []);
 });
 
