@@ -49,6 +49,12 @@ test("claim-groundedness end to end: claim cards and '2 of 3 claims grounded'", 
   assert.equal(await page.getAttribute('[data-claim="c2"]', "data-state"), "fail");
   assert.equal(await page.getAttribute('[data-claim="c1"]', "data-state"), "pass");
   assert.match(await text(page, '[data-claim="c2"]'), /discharged the next day/);
+  // The legend names the form's Claims, as the variable its reader makes of them (finding 20).
+  const legend = await page.locator('#view-evaluate [data-ref="legend"] .legend-item').evaluateAll((els) => els.map((e) => [e.textContent, e.className]));
+  assert.deepEqual(legend.map((l) => l[0]).sort(), ["claims (as reports)", "evidence", "question"]);
+  const reports = page.locator('[data-ref="prompt"] mark[data-input="reports"]').first();
+  assert.equal(await reports.getAttribute("class"), legend.find((l) => l[0] === "claims (as reports)")[1].replace(" legend-item", ""));
+  assert.match(await reports.getAttribute("title"), /made from your claims/);
   assert.deepEqual(page.pageErrors, []);
 });
 

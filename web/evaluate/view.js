@@ -230,7 +230,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
         if (fieldName) form.setError(fieldName, "⚠ " + text);
       }
     }
-    promptView.draw(rendered, ev.inputs.map((i) => i.name));
+    promptView.draw(rendered, ev.inputs);
     syncMode();
     judge();
   }
