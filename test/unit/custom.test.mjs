@@ -461,3 +461,32 @@ test("other tools' judge prompts as custom evaluators, read as their judges answ
   ]) assert.deepEqual(read(id, answer), want, `${id}: ${answer}`);
   for (const d of defs) rj.undefine(d.id);
 });
+
+test("the reader form's words for fail_values are what the core's json reader does (finding 20)", async () => {
+  const { FAIL_VALUES_HINT } = await import("../../web/custom/outputform.js");
+  const base = { id: "fv", prompt: "{{ answer }}", inputs: [{ name: "answer" }] };
+  /** passed for answer {"v": value} under output o */
+  const read = (o, value) => {
+    rj.define({ ...base, output: { kind: "json", pass: "$.v", ...o } });
+    try {
+      return rj.parse("fv", { answer: "a" }, JSON.stringify({ v: value })).passed;
+    } finally {
+      rj.undefine("fv");
+    }
+  };
+  // Given: a value in neither list is no verdict.
+  assert.match(FAIL_VALUES_HINT, /^optional: given, a value in neither list is no verdict\./);
+  assert.equal(read({ pass_values: ["yes", "idk"], fail_values: ["no"] }, "unsure"), null);
+  assert.equal(read({ pass_values: ["yes", "idk"], fail_values: ["no"] }, "no"), false);
+  // Blank, pass values of texts: any other value fails.
+  assert.match(FAIL_VALUES_HINT, /Blank: any other value fails/);
+  assert.equal(read({ pass_values: ["pass"] }, "unsure"), false);
+  // Blank, one boolean: its opposite alone fails, anything else is no verdict.
+  assert.match(FAIL_VALUES_HINT, /pass values are one boolean \(true, or 1\) only its opposite fails and anything else \(null, "unsure"\) is no verdict/);
+  for (const pass of [[true], [1]]) {
+    assert.equal(read({ pass_values: pass }, false), false, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, 0), false, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, "unsure"), null, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, null), null, JSON.stringify(pass));
+  }
+});
