@@ -46,7 +46,8 @@ dist: build
 # pkg/ragjudge-<version>.tgz, which `npm install ./pkg/ragjudge-<version>.tgz` installs anywhere.
 # package.json's "files" must list exactly what the API and the command import: npm pack's
 # prepack (scripts/packfiles.mjs --check; --write updates the list) stops it otherwise, and when
-# something is not built. The declarations are TypeScript's, from the API's JSDoc types.
+# something is not built; make check's unit tests (test/unit/packfiles.test.mjs) fail on a stale
+# list long before, naming that command. The declarations are TypeScript's, from the API's JSDoc types.
 PKG := pkg
 pack: build
 	rm -rf $(PKG)/types

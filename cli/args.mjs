@@ -2,6 +2,7 @@
 // and the checks that turn a bad argument into a UsageError (exit 2) that names the option and
 // what it takes. No argument ever carries the key: it is read from the environment only.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { parseArgs } from "node:util";
 
 /** UsageError is bad usage or bad input: the message says what and where; the CLI exits 2. */
@@ -42,6 +43,8 @@ const RESULTS = {
 const ENDPOINT = {
   "base-url": { type: "string" },
   "key-env": { type: "string" },
+  "token-env": { type: "string" },
+  upstream: { type: "string" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
   attempts: { type: "string" },
@@ -95,6 +98,10 @@ const ENDPOINT_HELP = `  --base-url URL          the OpenAI-compatible API (defa
                           https://api.openai.com/v1); http://127.0.0.1:11434/v1 for Ollama
   --key-env NAME          the environment variable that holds the key (default OPENAI_API_KEY; without
                           one, calls go without a key). The key is never an argument and never written.
+  --token-env NAME        the environment variable that holds a shared ragjudge dev server's access token
+                          (default RAGJUDGE_TOKEN), sent in its Ragjudge-Token header; never an argument
+  --upstream NAME         which of the dev server's upstreams to call (its -upstream NAME=URL; default
+                          its first), sent in its Ragjudge-Upstream header
   --concurrency N         calls in flight at most (1 to 64, default 8; fewer after 429s, as the page)
   --timeout S             seconds per attempt (default 60)
   --attempts N            attempts per call (default 5)
@@ -210,8 +217,11 @@ ${EXIT_HELP}
  */
 export function parse(command, argv) {
   for (const a of argv) {
-    if (/^--?(api[-_]?)?key(=|$)/i.test(a) || /^--?token(=|$)/i.test(a)) {
+    if (/^--?(api[-_]?)?key(=|$)/i.test(a)) {
       throw new UsageError(`ragjudge ${command}: the key is never an argument. Put it in the environment (OPENAI_API_KEY, or the variable --key-env NAME names), e.g. from a CI secret.`);
+    }
+    if (/^--?token(=|$)/i.test(a)) {
+      throw new UsageError(`ragjudge ${command}: the dev server's access token is never an argument. Put it in the environment (RAGJUDGE_TOKEN, or the variable --token-env NAME names), e.g. from a CI secret.`);
     }
   }
   try {

@@ -6,6 +6,7 @@
 // as a run does: the --out file (which `ragjudge run` goes on from, judging live what no line
 // answered), the report and the gates.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { openAsBlob, createWriteStream } from "node:fs";
 import { basename } from "node:path";
 import { Readable } from "node:stream";

@@ -7,6 +7,7 @@
 // says it (checkuptext.mjs); the results file is the page's JSONL export of the check-up, the
 // report the page's report.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { HELP, UsageError, parse, number, required } from "./args.mjs";
 import { setup, loadEvaluator, requestOptions } from "./setup.mjs";
 import { Record, writeAtomic } from "./record.mjs";

@@ -6,6 +6,7 @@
 // in both orders (position.js), and the missed cases with the right verdict beside the one read.
 // Every figure and sentence is the page's; only the layout is the terminal's.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { expectedWords, legend, meaning, modeRate, standing, pct, intervalText, saidWords, slotWords, fmtInt } from "./page.mjs";
 
 /**

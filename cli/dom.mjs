@@ -13,6 +13,8 @@
 // attribute values, did not reflect `open` and wrote attributes in reverse order: its report was
 // not the page's.)
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
+
 export const HTML_NS = "http://www.w3.org/1999/xhtml";
 export const SVG_NS = "http://www.w3.org/2000/svg";
 

@@ -2,6 +2,7 @@
 // export, its report, a summary in the page's words (results/summarywords.js summaryCards, the causes of
 // rows without a verdict), and the gates.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { runCounts, rowAgreement, labelExportFields, summaryCards, fmtInt, statusOf, mergeExtra, juryExportFields } from "./page.mjs";
 import { runReport } from "./report.mjs";
 import { writeAtomic } from "./record.mjs";

@@ -9,6 +9,7 @@
 // caught or missed, the check-up chart's overall figure, rj.checkupMatrix over the cases graded
 // by checkup/grade.js). A check-up with no case decided fails its gate too (exit 1).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { UsageError, number } from "./args.mjs";
 import { agreementData, kappaSentence, pct, fmtNum, fmtInt, intervalText } from "./page.mjs";
 
@@ -61,7 +62,8 @@ export const GATES = [
       const ci = a.kappa_ci ? ` (95% interval ${fmtNum(a.kappa_ci[0])} to ${fmtNum(a.kappa_ci[1])})` : "";
       const over = `over ${fmtInt(a.compared)} rows compared with ${labels.column}`;
       const means = kappaSentence(k, a.kappa_reason, a, ev.words || null);
-      return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${fmtNum(k)}${ci} ${over}`, means: `κ ${fmtNum(k)}: ${means}` };
+      // κ's value is said once, in says; means is the words for it.
+      return k === null ? { value: k, says: `Cohen's κ is ${means} (${over})` } : { value: k, says: `Cohen's κ is ${fmtNum(k)}${ci} ${over}`, means };
     },
   },
   {
@@ -111,7 +113,7 @@ export function checkGates(asked, input) {
     const holds = value !== null && value >= min;
     if (!holds) ok = false;
     const verdict = holds ? "." : value === null ? ": the gate fails." : `, below ${gate.show(min)}: the gate fails.`;
-    lines.push(`${holds ? "✓" : "✗"} --${gate.option} ${gate.show(min)}: ${says}${verdict}` + (means ? ` (${means}.)` : ""));
+    lines.push(`${holds ? "✓" : "✗"} --${gate.option} ${gate.show(min)}: ${says}${verdict}` + (means ? ` In words: ${means}.` : ""));
   }
   return { ok, lines };
 }

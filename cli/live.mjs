@@ -6,9 +6,10 @@
 // the endpoint, failures worded for a terminal), the store (the --out file, record.mjs), the key
 // and the progress (progress.mjs), and signals (Ctrl+C stops and keeps what is done).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { UsageError, number } from "./args.mjs";
 import { Progress } from "./progress.mjs";
-import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, fmtInt, judgeLabel } from "./page.mjs";
+import { runnerFor, LiveRows, MemoryStore, RunState, failure, CallKind, ServerCode, KeySource, fmtInt, judgeLabel } from "./page.mjs";
 
 /** DEFAULT_BASE_URL is where calls go without --base-url or $OPENAI_BASE_URL. */
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -22,9 +23,10 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * command line (chat retries it like any unreachable endpoint), not the page's "is the dev server
  * still running?".
  * @param {string} base the --base-url
+ * @param {Record<string, string>} [headers] sent with every request besides the page's own (the dev server's token and upstream)
  * @returns {typeof fetch}
  */
-export function endpointFetch(base) {
+export function endpointFetch(base, headers = {}) {
   let host = base;
   try {
     host = new URL(base).host;
@@ -34,6 +36,8 @@ export function endpointFetch(base) {
   return /** @type {any} */ (
     async (/** @type {any} */ url, /** @type {any} */ init = {}) => {
       const { onStarted, ...rest } = init;
+      // The dev server's headers (its access token) go to it alone, never to a jury's other judges.
+      if (Object.keys(headers).length && String(url).startsWith(base.replace(/\/+$/, "") + "/")) rest.headers = { ...(rest.headers || {}), ...headers };
       try {
         const res = await fetch(url, rest);
         const body = NULL_BODY.has(res.status) ? null : await res.arrayBuffer();
@@ -52,6 +56,8 @@ export function endpointFetch(base) {
  * @typedef {Object} Connection the endpoint and how it is called, from the options
  * @property {string} keyEnv the variable the key is read from
  * @property {string} key "" without one
+ * @property {string} tokenEnv the variable a dev server's access token is read from
+ * @property {Record<string, string>} headers the dev server's: its access token (Ragjudge-Token) and upstream (Ragjudge-Upstream), when given
  * @property {string} base the --base-url
  * @property {URL} url
  * @property {number} concurrency @property {number} timeoutS @property {number} attempts
@@ -72,6 +78,20 @@ export function connection(o, io) {
   const key = io.env[keyEnv] || "";
   if (o["key-env"] && !key) throw new UsageError(`--key-env ${keyEnv}: the environment has no ${keyEnv} (or it is empty).`);
   io.secret(key);
+  // A shared ragjudge dev server's access token, as the server itself reads it (RAGJUDGE_TOKEN):
+  // from the environment only, a secret as the key is.
+  const tokenEnv = o["token-env"] || "RAGJUDGE_TOKEN";
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new UsageError(`--token-env takes the name of an environment variable (letters, digits, _), not "${tokenEnv}".`);
+  const token = io.env[tokenEnv] || "";
+  if (o["token-env"] && !token) throw new UsageError(`--token-env ${tokenEnv}: the environment has no ${tokenEnv} (or it is empty).`);
+  io.secret(token);
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (token) headers["Ragjudge-Token"] = token;
+  if (o.upstream !== undefined) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(o.upstream)) throw new UsageError(`--upstream takes the name of one of the dev server's upstreams (its -upstream NAME=URL: letters, digits, '.', '_' and '-'), not "${o.upstream}".`);
+    headers["Ragjudge-Upstream"] = o.upstream;
+  }
   const base = String(o["base-url"] || io.env.OPENAI_BASE_URL || DEFAULT_BASE_URL);
   let url;
   try {
@@ -84,6 +104,8 @@ export function connection(o, io) {
   return {
     keyEnv,
     key,
+    tokenEnv,
+    headers,
     base,
     url,
     concurrency: number(o, "concurrency", { min: 1, max: 64, int: true }) ?? 8,
@@ -98,12 +120,22 @@ export function connection(o, io) {
  * unknown model or path: the page holds the run and waits for Model settings to change).
  * @param {any} e the CallError @param {Connection} conn @param {string} model
  */
-function heldMessage(e, { keyEnv, key, base, judgeKeys }, model) {
+function heldMessage(e, { keyEnv, key, tokenEnv, headers, base, judgeKeys }, model) {
   // A jury's judges call several endpoints: the error is one judge's, which this cannot name.
   if (judgeKeys) return `A judge of the jury could not be asked, and every row would fail alike: ${e.message}${e.detail ? ` The endpoint said: ${e.detail}` : ""} Check --model at --base-url (its key in ${keyEnv}) and each --judge MODEL@URL (its key in the variable after #). No row was judged by it.`;
   if (e.kind === CallKind.NO_KEY) return `${base} needs an API key, and ${keyEnv} is not set: put the key in it (in CI, from a secret), or name the variable that holds it with --key-env. No call was made.`;
   const said = e.detail ? ` The endpoint said: ${e.detail}` : "";
-  if (e.status === 401) return `${base} refused the key (401 Unauthorized): ${key ? `check ${keyEnv}` : `no key was sent: put it in ${keyEnv}, or name its variable with --key-env`}.${said}`;
+  // A 401 says what was refused: the dev server's access token (its own error codes), or the key
+  // the dev server says the call went upstream with (Ragjudge-Key), else this command's key.
+  if (e.status === 401 && e.code === ServerCode.TOKEN_REQUIRED)
+    return `${base} is a shared ragjudge dev server and needs its access token (401): put the token of the address it printed at its start (…/?token=TOKEN) in ${tokenEnv}${tokenEnv === "RAGJUDGE_TOKEN" ? ", or name its variable with --token-env" : ""}. No model was called.`;
+  if (e.status === 401 && e.code === ServerCode.INVALID_TOKEN)
+    return `${base} refused the access token in ${tokenEnv} (401): it is not this dev server's (it makes a new one at each start unless given -token); put the one of the address it printed in ${tokenEnv}. No model was called.`;
+  if (e.status === 401 && e.key === KeySource.SERVER) return `${base} is a dev server whose own key (its OPENAI_API_KEY or -upstream-key-env) was refused upstream (401 Unauthorized): fix the server's key, or send yours in ${keyEnv}.${said}`;
+  if (e.status === 401 && (e.key === KeySource.NONE || (!e.key && !key)))
+    return `${base} refused the call without a key (401 Unauthorized): no key was sent${headers["Ragjudge-Token"] ? " (the dev server's access token was accepted)" : ""}; put it in ${keyEnv}, or name its variable with --key-env.${said}`;
+  if (e.status === 401) return `${base} refused the key in ${keyEnv} (401 Unauthorized): check it.${said}`;
+  if (e.status === 400 && e.code === ServerCode.UNKNOWN_UPSTREAM) return `${base} has no upstream named "${headers["Ragjudge-Upstream"] || ""}" (400): check --upstream.${said}`;
   if (e.status === 403) return `${base} does not allow this key to do this (403 Forbidden): check the key's permissions and --model.${said}`;
   return `${base} answered 404 Not Found: check --model "${model}" and --base-url (the API's base, ending in /v1 for most).${said}`;
 }
@@ -126,7 +158,7 @@ function heldMessage(e, { keyEnv, key, base, judgeKeys }, model) {
  * @returns {Promise<LiveEnd>}
  */
 export async function judgeLive(c, { rj, results, todo, record, extra, threshold, conn, io, noun = "row" }) {
-  const { base, url, key, concurrency, timeoutS, attempts, outageWait } = conn;
+  const { base, url, key, headers, concurrency, timeoutS, attempts, outageWait } = conn;
   const live = new LiveRows();
   const cache = new MemoryStore();
   /** @type {any} */
@@ -156,12 +188,21 @@ export async function judgeLive(c, { rj, results, todo, record, extra, threshold
   };
   /** @type {any} */
   let outageTimer = null;
-  runner = runnerFor(/** @type {any} */ ({ ev: c.ev, run: c.run, items: c.items, live }), {
+  runner = runnerFor(/** @type {any} */ ({ ev: c.ev, run: c.run, items: c.items, live, results }), {
     rj,
     store,
     // What the page's key guard reads (keyguard.js): a direct endpoint; a call to a hosted one
-    // without a key is not made, and the run is held (exit 2, saying which variable to set).
-    st: /** @type {any} */ ({ key, config: null, endpoint: () => ({ mode: "direct", baseURL: base }), judgeKey: (/** @type {string} */ id) => (conn.judgeKeys && conn.judgeKeys.get(id)) || "" }),
+    // without a key is not made, and the run is held (exit 2, saying which variable to set). A dev
+    // server reached with its token decides the key itself (its own, or none for a local
+    // upstream), as the page's guard lets a dev server with a key of its own decide: a 401 then
+    // says which key was missing or refused (Ragjudge-Key). A jury's judges have keys of their own.
+    st: /** @type {any} */ ({
+      key,
+      ...(headers["Ragjudge-Token"]
+        ? { config: { server_key: true }, endpoint: () => ({ mode: "proxy", baseURL: base }) }
+        : { config: null, endpoint: () => ({ mode: "direct", baseURL: base }) }),
+      judgeKey: (/** @type {string} */ id) => (conn.judgeKeys && conn.judgeKeys.get(id)) || "",
+    }),
     request: { endpoint: base },
     prefs: { useCache: true, timeoutS, attempts },
     todo,
@@ -169,7 +210,7 @@ export async function judgeLive(c, { rj, results, todo, record, extra, threshold
     concurrency,
     calls: null,
     socket: undefined,
-    fetch: endpointFetch(base),
+    fetch: endpointFetch(base, headers),
     onResult: (r) => {
       live.finish(r.index);
       progress.rowDone();

@@ -1,11 +1,14 @@
 // main.mjs: the ragjudge command: its commands, how what it writes is kept free of the key, and
 // how an outcome becomes the exit code (0 the gates hold, 1 a gate fails, 2 bad usage or input,
-// 130 interrupted, 70 a failure of ragjudge itself).
+// 130 interrupted, 70 a failure of ragjudge itself). Run by node (`node cli/main.mjs run …`) it is
+// the command, as ragjudge.mjs, the package's bin, is (cli).
 //
 // COMMANDS is where a command is added: a function (argv, io) => exit code, its options in
 // args.mjs OPTIONS and its --help in HELP, its gates in gates.mjs GATES.
 
 import { readFileSync } from "node:fs";
+import { setMaxListeners } from "node:events";
+import { isEntry } from "./entry.mjs";
 import { HELP, UsageError } from "./args.mjs";
 import { run } from "./run.mjs";
 import { checkup } from "./checkup.mjs";
@@ -107,3 +110,23 @@ export async function main(argv, sys) {
     return 70;
   }
 }
+
+/**
+ * cli runs the command as a process: its arguments, environment and streams, and its exit code.
+ * @returns {Promise<void>}
+ */
+export async function cli() {
+  // Every call waiting for a slot or in flight listens to the run's one AbortSignal (llm.js), so a
+  // run with repeats or both orders has more listeners on it than Node's leak warning allows (10):
+  // no leak, the listeners go with their calls. The warning would only clutter a CI log.
+  setMaxListeners(0);
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < 20) {
+    process.stderr.write(`ragjudge needs Node.js 20 or later; this is ${process.version}.\n`);
+    process.exitCode = 2;
+    return;
+  }
+  process.exitCode = await main(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr });
+}
+
+if (isEntry(import.meta.url)) await cli();

@@ -4,6 +4,7 @@
 // check-up's cases, grading and words), never a second implementation of them; when the page's
 // files move, this is the one file to edit.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 export { load } from "../web/ragjudge.js";
 export { Runner, MAX_REPEATS } from "../web/batch/scheduler.js";
 export { RunState, redoOnResume } from "../web/batch/states.js";
@@ -28,7 +29,7 @@ export { formatWords } from "../web/batch/words.js";
 export { repeatsOf, ordersOf } from "../web/batch/repeatopts.js";
 export { setupLine } from "../web/batch/setupline.js";
 export { DEFAULT_POLICY } from "../web/model/llm.js";
-export { CallKind, httpErrorMessage, failure } from "../web/model/callerror.js";
+export { CallKind, ServerCode, KeySource, httpErrorMessage, failure } from "../web/model/callerror.js";
 export { modelParams } from "../web/model/modelparams.js";
 export { readLabels, suggestLabelColumn, runLabel, labelSummary, yesNote, labelExportFields } from "../web/stats/labels.js";
 export { agreementData, rowAgreement, kappaSentence } from "../web/stats/agreement.js";

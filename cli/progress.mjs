@@ -3,6 +3,7 @@
 // place on a terminal, or written as a plain line every so often (a CI log) with what changed in
 // between (a hold, an outage, the run going on).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { progressLine, rate, runCounts } from "./page.mjs";
 
 /** TTY_MS: how often the line is redrawn on a terminal. */

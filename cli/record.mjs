@@ -21,6 +21,7 @@
 // sidecar keeping its seed and rows drawn too: the cases are made again from them, and a line
 // whose inputs are not its case's is refused.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { existsSync, openSync, writeSync, closeSync, renameSync, writeFileSync, readFileSync } from "node:fs";
 import { UsageError } from "./args.mjs";
 import { exportRecord, sourceColumns, idColumn, ownName, toJSONL, newRowResult, judgeOnce, judgeOrders, renderRow, judgeOf, canonicalJSON } from "./page.mjs";

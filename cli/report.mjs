@@ -3,6 +3,7 @@
 // document, with the page's own stylesheets read from their files where the page reads them from
 // its CSSOM.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { readFile } from "node:fs/promises";
 import { Document } from "./dom.mjs";
 import { runReportData, buildReport, STYLESHEETS } from "./page.mjs";

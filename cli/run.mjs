@@ -2,6 +2,7 @@
 // sets them up (setup.mjs) and judged by the page's engine built as the page builds it (live.mjs),
 // with the --out file as its store and record (record.mjs); it ends as finish.mjs says.
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { HELP, parse, number, required, UsageError } from "./args.mjs";
 import { juryOf } from "./jury.mjs";
 import { setup, requestOptions } from "./setup.mjs";

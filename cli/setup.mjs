@@ -5,6 +5,7 @@
 // rows as the run takes them (rj.rowInputs, then rendered once as the preview does, so that a row
 // the prompt refuses is an input error without a call), and the run's record (batch/runrecords.js newRun).
 
+import "./entry.mjs"; // run as a command, this module refuses (entry.mjs)
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { UsageError, number } from "./args.mjs";

@@ -8,6 +8,10 @@
 //   node scripts/packfiles.mjs            print the list
 //   node scripts/packfiles.mjs --check    exit 1, saying what differs, when package.json's "files" is not it
 //   node scripts/packfiles.mjs --write    write it into package.json's "files"
+//
+// The list drifts whenever a module the API or the command imports is added or dropped: make
+// check's unit tests (test/unit/packfiles.test.mjs, through filesDrift) fail then, naming the
+// command that writes it, so a change never reaches npm pack's prepack with a stale list.
 
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join, dirname, posix } from "node:path";
@@ -51,6 +55,29 @@ export function packFiles(root = ROOT) {
   return [...out].sort();
 }
 
+/** WRITE is the command that brings package.json's "files" up to date. */
+export const WRITE = "node scripts/packfiles.mjs --write";
+
+/**
+ * filesDrift compares package.json's "files" (in root) with packFiles: what it lacks and what it
+ * lists that is shipped no more; said is "" when they agree, else what differs and the command
+ * that writes the list.
+ * @param {string} [root]
+ * @returns {{missing: string[], extra: string[], said: string}}
+ */
+export function filesDrift(root = ROOT) {
+  const files = packFiles(root);
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const have = new Set(pkg.files || []);
+  const want = new Set(files);
+  const missing = files.filter((f) => !have.has(f));
+  const extra = [...have].filter((f) => !want.has(f));
+  const said = missing.length || extra.length
+    ? `package.json "files" is out of date (run ${WRITE}):` + (missing.length ? `\n  missing: ${missing.join(", ")}` : "") + (extra.length ? `\n  not shipped any more: ${extra.join(", ")}` : "")
+    : "";
+  return { missing, extra, said };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const mode = process.argv[2] || "";
   const files = packFiles();
@@ -60,13 +87,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     pkg.files = files;
     writeFileSync(pkgPath, JSON.stringify(pkg, null, 2) + "\n");
   } else if (mode === "--check") {
-    const have = new Set(pkg.files || []);
-    const want = new Set(files);
-    const missing = files.filter((f) => !have.has(f));
-    const extra = [...have].filter((f) => !want.has(f));
+    const { said } = filesDrift();
     const absent = files.filter((f) => !existsSync(join(ROOT, f === TYPES ? TYPES + "ragjudge.d.ts" : f)));
-    if (missing.length || extra.length) {
-      console.error(`package.json "files" is out of date (node scripts/packfiles.mjs --write):` + (missing.length ? `\n  missing: ${missing.join(", ")}` : "") + (extra.length ? `\n  not shipped any more: ${extra.join(", ")}` : ""));
+    if (said) {
+      console.error(said);
       process.exit(1);
     }
     if (absent.length) {

@@ -111,7 +111,12 @@ async function main() {
   const viewsMenu = mountViewsMenu(doc);
   // What an Evaluate view says to the one drawn after it (a share link's evaluator was saved).
   const note = signal("");
-  let evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
+  // A share link the page is opened on: Evaluate opens it (location.hash, read before show
+  // replaces it with the view's name).
+  const SHARE_HASH = /^#rj\d+\./;
+  /** mountEvaluateView draws Evaluate with everything it needs, and a share link to open. @param {string} link */
+  const mountEvaluateView = (link) => mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note, link });
+  let evaluate = mountEvaluateView(SHARE_HASH.test(location.hash) ? location.hash : "");
   /** @type {Promise<void>|false} the calculator's mount, once begun */
   let calculatorMounted = false;
   /** @type {Promise<void>|false} the Batch view's mount, once begun */
@@ -121,11 +126,11 @@ async function main() {
   // An evaluator added, renamed or removed in My evaluators: Evaluate is drawn again with it, when
   // it is next shown (not under the user's hands, and not once per keystroke of a title).
   let evaluateStale = false;
+  // A share link the view drawn before had not finished opening is opened by the one drawn now.
   const redrawEvaluate = () => {
     evaluateStale = false;
     evaluators = registry.all();
-    evaluate.dispose();
-    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
+    evaluate = mountEvaluateView(evaluate.dispose());
   };
   onChange(() => registry.listed.value, () => {
     if (state.get("view") === "evaluate") redrawEvaluate();
@@ -187,7 +192,14 @@ async function main() {
       show(tabs[(j + tabs.length) % tabs.length].dataset.view, { focus: true });
     });
   }
-  window.addEventListener("hashchange", () => show(location.hash.slice(1)));
+  // A share link pasted into the tab changes only the fragment: Evaluate is shown (drawn again
+  // first when stale) and the view shown then opens it. Evaluate listening itself lost the link
+  // when this redraw disposed it before its listener ran.
+  window.addEventListener("hashchange", () => {
+    const hash = location.hash;
+    show(SHARE_HASH.test(hash) ? "evaluate" : hash.slice(1));
+    if (SHARE_HASH.test(hash)) evaluate.openLink(hash);
+  });
   doc.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && state.get("view") === "evaluate") {
       e.preventDefault();
@@ -226,9 +238,7 @@ async function main() {
   if (described && JSON.stringify(engineBuiltins) !== JSON.stringify(described)) {
     console.warn("ragjudge: evaluators.json differs from the engine's evaluators (is it from another build? run make build); using the engine's");
     registry.setBuiltins(engineBuiltins);
-    evaluators = registry.all();
-    evaluate.dispose();
-    evaluate = mountEvaluate(ref(doc, "view-evaluate"), { evaluators, engine, state, registry, note });
+    redrawEvaluate();
     if (calculatorMounted) {
       calculatorMounted = false;
       replace(ref(doc, "view-calculator"));

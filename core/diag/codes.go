@@ -147,6 +147,7 @@ const (
 	EvaluatorTemplate          Code = "evaluator.template"
 	EvaluatorUndeclaredInput   Code = "evaluator.undeclared-input"
 	EvaluatorUnusedInput       Code = "evaluator.unused-input"
+	EvaluatorJudgedUnread      Code = "evaluator.judged-unread"
 	EvaluatorDuplicateInput    Code = "evaluator.duplicate-input"
 	EvaluatorBadLabel          Code = "evaluator.bad-label"
 	EvaluatorBadPath           Code = "evaluator.bad-path"

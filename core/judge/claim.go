@@ -27,7 +27,7 @@ var claimEvaluator = Evaluator{
 	Inputs: []Input{
 		{Name: "question", Label: "Question", Kind: "text", Required: true,
 			Help: "The question the answer responds to."},
-		{Name: "claims", Label: "Claims", Kind: "claims", Required: true, Judged: true,
+		{Name: "claims", Label: "Claims", Kind: "claims", Required: true, Judged: true, Variable: "reports",
 			Help: "The answer's claims: texts (numbered c1, c2, … in order) or {id, text} objects."},
 		{Name: "evidence", Label: "Evidence", Kind: "evidence", Required: true,
 			Help: "The retrieved chunks: texts or {title, text} objects, given IDs 1, 2, … in order."},

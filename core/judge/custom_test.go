@@ -180,7 +180,10 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "decimal", answer: "Final score: 4.5", passed: yes(), score: score(4.5)},
 		{name: "sentence period", answer: "Score: 2.", passed: no(), score: score(2)},
 		{name: "json-ish", answer: `{"score": 5, "reason": "complete"}`, passed: yes(), score: score(5)},
-		{name: "last occurrence wins", answer: "Draft. Score: 2\nAfter checking the dates again:\nScore: 5", passed: yes(), score: score(5), codes: codes(diag.AnswerSeveralScores)},
+		// A judge that contradicts itself is undetermined, as the yes/no and label readers make
+		// "Yes … Final answer: No": never the score written last.
+		{name: "scores that disagree are no score", answer: "Score: 4\nOn second thought the dates are wrong.\nScore: 2", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "a revised score disagrees too", answer: "Draft. Score: 2\nAfter checking the dates again:\nScore: 5", codes: codes(diag.AnswerSeveralVerdicts)},
 		{name: "same score twice is no warning", answer: "Score: 4\nScore: 4", passed: yes(), score: score(4)},
 		{name: "reasoning echoes the format", answer: "<think>I must end with Score: 1 to 5. Maybe Score: 3</think>\nScore: 4", passed: yes(), score: score(4)},
 		{name: "out of range is an error, never clamped", answer: "Score: 7", codes: codes(diag.AnswerOutOfRange)},
@@ -210,7 +213,8 @@ func TestCustomScoreReader(t *testing.T) {
 		{name: "a score in a sentence after the score", answer: "Score: 4\n\nNote: a Score: 5 would need the launch date too.", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
 		{name: "only aspect scores: read as they come", answer: "Relevance Score: 2\nCompleteness Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
 		{name: "an aspect alone", answer: "Relevance Score: 4", passed: yes(), score: score(4)},
-		{name: "final and total only say which", answer: "Score: 2 for the first part.\nTotal Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
+		{name: "final and total only say which: a score beside another disagrees", answer: "Score: 2 for the first part.\nTotal Score: 4", codes: codes(diag.AnswerSeveralVerdicts)},
+		{name: "final only says which: the score beside aspects", answer: "Clarity Score: 2\nFinal Score: 4", passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
 		{name: "snake-case aspect keys", answer: `{"clarity_score": 2, "overall_score": 4}`, passed: yes(), score: score(4), codes: codes(diag.AnswerSeveralScores)},
 		// A comma in the number: a decimal comma (4,5) or a thousands separator (1,000), not 4 or 1.
 		{name: "decimal comma", answer: "Score: 4,5", codes: codes(diag.AnswerNoVerdict)},
@@ -841,7 +845,14 @@ func TestBuiltinReaderInputsAreVariables(t *testing.T) {
 func TestScoreReaderWorkIsLinear(t *testing.T) {
 	answer := strings.Repeat("Score: 1\nScore: 2\n", 1<<12)
 	allocs := testing.AllocsPerRun(3, func() {
-		s, c := findScore(answer, 0, "Score", 5)
+		_, c := findScore(answer, 0, "Score", 5)
+		require.NotNil(t, c)
+		require.Equal(t, diag.AnswerSeveralVerdicts, c.Code)
+	})
+	assert.Less(t, allocs, 100.0)
+	same := strings.Repeat("Score: 2\nClarity Score: 1\n", 1<<12)
+	allocs = testing.AllocsPerRun(3, func() {
+		s, c := findScore(same, 0, "Score", 5)
 		require.Nil(t, c)
 		require.Equal(t, 2.0, s.value)
 		require.Len(t, s.checks, 1)

@@ -104,6 +104,14 @@ func build(s *value.Object, b *Evaluator, unread []string) *Evaluator {
 		if inStrings(unread, x.Name) && (b == nil || !hasInput(b.Inputs, x.Name)) {
 			x.Required = false
 		}
+		if b != nil {
+			// The built-in reader's input is read as the built-in's prompt reads it (claims as reports).
+			for _, bi := range b.Inputs {
+				if bi.Name == x.Name {
+					x.Variable = bi.Variable
+				}
+			}
+		}
 		list, _ := get(in, "choices").([]any)
 		for _, ch := range list {
 			cs, _ := ch.(string)

@@ -249,8 +249,10 @@ type scoreFound struct {
 // "**Score:** 4/5", "Score = 4.5", "\"score\": 4"), or the label as a tag in brackets or angle
 // brackets then the number ("[RESULT] 4", as Prometheus-style judges end their feedback;
 // "<S2>4</S2>", as Microsoft's and Azure AI's evaluators ask for the score; "<score>4</score>").
-// The last occurrence wins (an earlier one that differs is a warning); a number over another
-// maximum than max ("8/10") is an error.
+// Scores on the reader's scale that disagree are answer.several-verdicts, an error: no score
+// (findScoreOf); one written over another maximum before the score ("8/10", then "4/5") only
+// warns, and the score on this scale is read; a number over another maximum read as the score is
+// an error.
 //
 // An occurrence right after another word is the score of something else when the answer also
 // has the label on its own: "Overall Score: 4" then "Clarity Score: 2" scores the answer 4, and
@@ -280,6 +282,7 @@ type scoreScan struct {
 	unclearText           string
 	anyPlain              bool // the label occurs on its own at least once (not after another word)
 	others                []otherScore
+	several               *diag.Check // scores on the reader's scale that disagree: no score
 }
 
 // otherScore is a number after the label where the label follows another word ("Clarity Score:
@@ -332,6 +335,12 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 	var found scoreFound // the last score read, when has
 	has := false
 	var changed severalScores
+	// The first score on the reader's scale, and the first that disagrees with it: a judge that
+	// writes "Score: 4" and then "Score: 2" contradicts itself, as one that writes "Yes" and then
+	// "Final answer: No" does, and the verdict is undetermined as the yes/no rule makes it
+	// (answer.several-verdicts), never the one written last. Scores of aspects (after another
+	// word) and over another maximum are not the score: they only warn.
+	var first, against *scoreFound
 	for i := from; ; {
 		j := indexFold(answer[i:], label)
 		if j < 0 {
@@ -410,9 +419,24 @@ func findScoreOf(answer string, from int, label string, max float64, qualifiedTo
 			// answer may give thousands of scores.
 			changed = severalScores{earlier: found.text, earlierOff: found.off, later: s.text, off: start, n: e - start}
 		}
+		if !s.otherScale && !qualifiedToo {
+			if first == nil {
+				f := s
+				first = &f
+			} else if against == nil && first.value != s.value {
+				a := s
+				against = &a
+			}
+		}
 		found, has, i = s, true, e
 	}
 	if !has {
+		return sc
+	}
+	if against != nil {
+		c := diag.Fail(diag.AnswerSeveralVerdicts, "the answer gives scores that disagree ("+first.text+" at "+diag.LineCol(answer, first.off)+", "+against.text+" at "+diag.LineCol(answer, against.off)+
+			"): no score read, as for verdicts that disagree").AtOffset(answer, against.off, against.end-against.off)
+		sc.several = &c
 		return sc
 	}
 	if changed.later != "" {
@@ -433,6 +457,8 @@ type severalScores struct {
 func (sc scoreScan) result(answer string, from int, label string, max float64) (*scoreFound, *diag.Check) {
 	found, bare, ranged := sc.found, sc.bare, sc.ranged
 	switch {
+	case sc.several != nil:
+		return nil, sc.several
 	case found != nil && found.otherScale:
 		c := diag.Fail(diag.AnswerOtherScale, "the score "+found.text+" at "+diag.LineCol(answer, found.off)+" is not out of "+formatNumber(max)+": not read on this scale").AtOffset(answer, found.off, found.end-found.off)
 		return nil, &c

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -74,6 +75,18 @@ func checkDeclaration(t *testing.T, r *Registry, e *Evaluator) {
 	vars, _, err := e.vars(e.Example.Inputs)
 	require.NoError(t, err, e.ID)
 	assert.ElementsMatch(t, e.Variables, vars.Keys(), "%s: Variables are what its reader makes", e.ID)
+	// The judged input reaches the prompt: the prompt reads it by its name, or by the Variable its
+	// reader makes of it; a copy of the built-in is held to the same (web/api/templatecheck.js).
+	for _, in := range e.Inputs {
+		if in.Variable != "" {
+			assert.Contains(t, e.Variables, in.Variable, "%s: input %q's variable is one its prompt reads", e.ID, in.Name)
+			assert.NotContains(t, e.Variables, in.Name, "%s: input %q is read as %q, not by its name", e.ID, in.Name, in.Variable)
+		}
+		if in.Judged {
+			assert.True(t, slices.Contains(e.Variables, in.Name) || slices.Contains(e.Variables, in.Variable),
+				"%s: the prompt reads the judged input %q (by its name or its Variable)", e.ID, in.Name)
+		}
+	}
 	v, err := r.Parse(e.ID, e.Example.Inputs, e.Example.Answer)
 	require.NoError(t, err, e.ID)
 	require.NotNil(t, v.Passed, "%s: the worked example has a verdict: %v", e.ID, v.Checks)

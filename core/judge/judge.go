@@ -46,6 +46,12 @@ type Input struct {
 	// Judged marks the one input whose text the verdict is about (the answer being judged, not
 	// the expected one or the evidence): a results table shows it as the row's input.
 	Judged bool `json:"judged,omitempty"`
+	// Variable is the name the prompt's template reads this input as, when the reader makes a
+	// variable of another name of it (claim-groundedness's claims become reports); "" when the
+	// template reads it by its own name, or not at all (a reader's own setting, such as
+	// rag-recall's threshold). A custom evaluator's check (the JS API) holds its templates to
+	// reading the judged input under one of its names.
+	Variable string `json:"variable,omitempty"`
 }
 
 // Words are what a page calls a passed and a failed verdict, e.g. "Grounded" / "Not grounded".

@@ -68,7 +68,10 @@ test("a run: the page's verdicts in the results file and the report; the same co
   const k = String(Math.round(a.kappa * 100) / 100);
   assert.ok(a.kappa > 0.5 && a.kappa < 0.9, String(a.kappa));
   assert.ok(again.out.includes(`✗ --min-kappa 0.9: Cohen's κ is ${k} (95% interval `), again.out);
-  assert.match(again.out, / over 8 rows compared with human_label, below 0\.9: the gate fails\. \(κ [\d.]+: the judge agrees with your reviewers beyond chance: substantial\.\)/);
+  assert.match(again.out, / over 8 rows compared with human_label, below 0\.9: the gate fails\. In words: the judge agrees with your reviewers beyond chance: substantial\.$/m);
+  const kappaLine = again.out.split("\n").find((l) => l.startsWith("✗ --min-kappa"));
+  assert.equal(kappaLine.split(`κ is ${k}`).length, 2, "κ's value is said once");
+  assert.doesNotMatch(kappaLine, new RegExp(`κ ${k.replace(".", "\\.")}\\b`), kappaLine);
   // A finished file read back is written again unchanged: what a line holds is the row's result.
   assert.equal(readFileSync(join(dir, "results.jsonl"), "utf8").split("\n").length, N + 1);
   const rewritten = readFileSync(join(dir, "results.jsonl"), "utf8");
@@ -123,7 +126,7 @@ test("the key is never written: not in the results, the record, the report or th
     env: { MY_JUDGE_KEY: KEY },
   });
   assert.equal(refused.code, 2, refused.out + refused.err);
-  assert.match(refused.err, /refused the key \(401 Unauthorized\): check MY_JUDGE_KEY\. The endpoint said: Incorrect API key provided/);
+  assert.match(refused.err, /refused the key in MY_JUDGE_KEY \(401 Unauthorized\): check it\. The endpoint said: Incorrect API key provided/);
   for (const f of readdirSync(dir)) assert.ok(!readFileSync(join(dir, f), "utf8").includes(KEY), f + " holds the key");
 });
 

@@ -5,10 +5,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { writeFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { tmp, inProcess, dataset } from "./cli.mjs";
+import { tmp, inProcess, dataset, ragjudge, ROOT } from "./cli.mjs";
 
 const dir = tmp();
 const data = join(dir, "data.csv");
@@ -92,4 +92,21 @@ test("no key for a hosted endpoint: no call is made, exit 2 naming the variable 
   // api.example.com is never reached: the page's key guard holds the run before any call.
   const hosted = base.map((a) => (a.startsWith("http://127.0.0.1:") ? "https://api.example.com/v1" : a));
   await refused(["run", ...hosted], /https:\/\/api\.example\.com\/v1 needs an API key, and OPENAI_API_KEY is not set: put the key in it \(in CI, from a secret\), or name the variable that holds it with --key-env\. No call was made\./);
+});
+
+test("every module of cli/ run by node runs the command or refuses with exit 2, never exits 0 having done nothing", async () => {
+  // The journey's CI step: a bad evaluator, a missing file and a gate.
+  const step = ["run", "--evaluator", "nope", "--data", "/nonexistent", "--model", "m", "--min-pass-rate", "0.99"];
+  for (const file of readdirSync(join(ROOT, "cli")).filter((f) => f.endsWith(".mjs"))) {
+    const r = await ragjudge(step, { bin: join(ROOT, "cli", file) });
+    assert.equal(r.code, 2, `node cli/${file}: exit ${r.code}: ${r.out}${r.err}`);
+    if (file === "ragjudge.mjs" || file === "main.mjs") {
+      assert.match(r.err, /--evaluator nope: no such evaluator/, `cli/${file} runs the command`);
+    } else {
+      assert.match(r.err, new RegExp(`cli/${file.replace(".", "\\.")} is a part of the ragjudge command, not a command: run node cli/ragjudge\\.mjs`), file);
+    }
+  }
+  // main.mjs is the command itself: the same help and version.
+  const [viaMain, viaBin] = await Promise.all([ragjudge(["--version"], { bin: join(ROOT, "cli", "main.mjs") }), ragjudge(["--version"])]);
+  assert.deepEqual(viaMain, viaBin);
 });

@@ -40,7 +40,9 @@ test("export a batch file, answer it with the fake upstream, import the output: 
   await loadDataset(page, "ragas.jsonl", datasetJSONL(N));
   const file = await downloaded(page, "batch-export-batchfile");
   assert.equal(file.name, "ragas-answer-grounding.batch.jsonl");
-  assert.match(await page.textContent('[data-ref="batchfile-msg"]'), new RegExp(`✓ Wrote ${file.name}: ${N} requests for model gpt-4o-mini`));
+  // The model the live run asked: a keyless local endpoint's listed one, not gpt-4o-mini (finding 4).
+  assert.notEqual(liveBodies[0].model, "gpt-4o-mini");
+  assert.match(await page.textContent('[data-ref="batchfile-msg"]'), new RegExp(`✓ Wrote ${file.name}: ${N} requests for model ${liveBodies[0].model},`));
   assert.ok(!/Bearer|sk-/.test(file.text), "no key in the file");
   const requests = jsonl(file.text);
   assert.equal(requests.length, N);
@@ -175,6 +177,30 @@ test("repeats and the run's temperature: each row's lines carry the repeat numbe
   assert.match(await page.locator('[data-ref="batchfile-report"] summary').textContent(), new RegExp(`: ${3 * n} answered\\.`));
   const rows = jsonl((await downloaded(page, "batch-export-jsonl")).text);
   assert.deepEqual(rows, liveRows);
+  assert.deepEqual(pageErrors, []);
+  await context.close();
+});
+
+test("an error row's badge is its word whole; its cause leads the note, never cut mid-word by the column (finding 12)", async () => {
+  const context = await env.browser.newContext({ acceptDownloads: true });
+  const { page, pageErrors } = await newBatchPage(context, env.serve.url);
+  await loadDataset(page, "three.jsonl", datasetJSONL(3));
+  const requests = jsonl((await downloaded(page, "batch-export-batchfile")).text);
+  // Row 2 refused as an over-long prompt, as OpenAI's batch output writes it; the others answered.
+  const out = requests.map((r, i) =>
+    JSON.stringify(
+      i === 1
+        ? { id: "b2", custom_id: r.custom_id, response: { status_code: 400, request_id: "r2", body: { error: { message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } } }, error: null }
+        : { id: "b" + i, custom_id: r.custom_id, response: { status_code: 200, request_id: "r" + i, body: { choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 1 } } }, error: null },
+    ),
+  );
+  await page.locator('[data-ref="batch-import-file"]').setInputFiles([{ name: "out.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(out.join("\n") + "\n") }]);
+  await waitFor(async () => ((await progress(page)) || {}).done === 3, 30_000, "the imported run");
+  const row = page.locator('[data-ref="batch-table"] .vt-row[data-index="1"]');
+  await row.waitFor();
+  const badge = await row.locator(".vt-verdict .badge").evaluate((b) => ({ text: b.textContent.trim(), cut: b.scrollWidth > b.clientWidth + 1 }));
+  assert.deepEqual(badge, { text: "!Error", cut: false });
+  assert.match(await row.locator(".vt-note").textContent(), /^HTTP 400 \(context_length_exceeded\) · /);
   assert.deepEqual(pageErrors, []);
   await context.close();
 });

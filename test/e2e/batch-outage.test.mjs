@@ -30,7 +30,7 @@ test("an outage mid-run pauses the run with a message, and the run goes on by it
       const p = await progress(page);
       return p && p.state === "outage" ? p : null;
     }, 30_000, "the run to pause itself");
-    assert.match(await page.textContent('[data-ref="batch-live"]'), /The endpoint is unreachable; resuming when it answers\./);
+    assert.match(await page.textContent('[data-ref="batch-live"]'), /The dev server cannot reach its model server \(its -upstream\): the run waits, and goes on by itself when it answers again\./);
     assert.ok(await page.locator('[data-ref="batch-pause"]').isVisible(), "Pause stops the probes");
     assert.ok(await page.locator('[data-ref="batch-cancel"]').isVisible());
 

@@ -134,3 +134,43 @@ test("a file is read by its content, the extension only a hint: the file line sa
     await context.close();
   }
 });
+
+// A browser cannot read a chosen file again after a reload; the page asks for it by name, and the
+// mapping the user made is what the file gets when chosen again (finding 20).
+test("a dataset chosen before a reload is asked for by name, and chosen again it keeps the mapping made for it", async () => {
+  const rows = [1, 2, 3].map((i) => JSON.stringify({ response: `row-${i}: Paris.`, my_answer: `a${i}: Paris.`, contexts: [`Paris is in France (${i}).`], mode: "strict", label: i === 2 ? "fail" : "pass" })).join("\n") + "\n";
+  const { browser, serve } = env;
+  const context = await browser.newContext();
+  try {
+    const { page, pageErrors } = await newBatchPage(context, serve.url);
+    const msg = page.locator('[data-ref="batch-file-msg"]');
+    assert.equal(await msg.textContent(), "", "a fresh page asks for nothing");
+    await load1(page, "a.jsonl", rows, "answer-grounding");
+    assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "response", "the guess");
+    assert.equal(await page.inputValue('[data-ref="batch-map-mode"]'), "mode");
+    assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "label");
+    // The user's own choices: another column, an input left unused, no label.
+    await page.selectOption('[data-ref="batch-map-answer"]', "my_answer");
+    await page.selectOption('[data-ref="batch-map-mode"]', "");
+    await page.selectOption('[data-ref="batch-map-label"]', "");
+    await page.waitForFunction(() => /About 3 calls/.test(document.querySelector('[data-ref="batch-estimate"]').textContent));
+    await page.reload();
+    await page.waitForSelector("html[data-ready=true]");
+    assert.equal(await msg.getAttribute("data-again"), "a.jsonl");
+    assert.match(await msg.textContent(), /^Choose a\.jsonl again: .*Its mapping is kept\.$/);
+    assert.equal(await page.locator('[data-ref="batch-run"]').isDisabled(), true);
+    await load1(page, "a.jsonl", rows, "answer-grounding");
+    assert.equal(await msg.getAttribute("data-again"), null);
+    assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "my_answer", "the mapping made, not the guess");
+    assert.equal(await page.inputValue('[data-ref="batch-map-facts"]'), "contexts");
+    assert.equal(await page.inputValue('[data-ref="batch-map-mode"]'), "", "left unused");
+    assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "");
+    // Another file is guessed afresh.
+    await load1(page, "b.jsonl", rows, "answer-grounding");
+    assert.equal(await page.inputValue('[data-ref="batch-map-answer"]'), "response");
+    assert.equal(await page.inputValue('[data-ref="batch-map-label"]'), "label");
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});

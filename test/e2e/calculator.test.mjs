@@ -124,3 +124,44 @@ test("an unreadable score is named one way, 1-based, in words", async () => {
   await page.fill('[data-ref="calc-essential-2"]', "9");
   await page.waitForFunction(() => /essential score 2 is 9/.test(document.querySelector('[data-ref="calc-error"]')?.textContent || ""));
 });
+
+test("a judge's answer pasted with no scores entered: the Result card offers its scores, and takes them (finding 20)", async () => {
+  await page.fill('[data-ref="calc-answer"]', "");
+  await page.fill('[data-ref="calc-gt"]', "[ESSENTIAL PASSAGE]\nA.\n\n[ESSENTIAL PASSAGE]\nB.\n\n[ESSENTIAL PASSAGE]\nC.\n\n[BONUS PASSAGE]\nD.");
+  for (const i of [1, 2, 3]) await page.fill(`[data-ref="calc-essential-${i}"]`, "");
+  await page.fill('[data-ref="calc-bonus-1"]', "");
+  await page.waitForFunction(() => /^Paste a judge's recall answer/.test(document.querySelector('[data-ref="calc-check"]').textContent));
+  await page.waitForFunction(() => /Enter a score for every passage/.test(document.querySelector('[data-ref="calc-result"]').textContent));
+  assert.equal(await page.locator('[data-ref="calc-use-judged"]').count(), 0, "nothing to offer before an answer");
+  const answer = [
+    "RECALL_Reasoning: [ESSENTIAL PASSAGE] 1: ok. Score: 4 [ESSENTIAL PASSAGE] 2: ok. Score: 4 [ESSENTIAL PASSAGE] 3: partly. Score: 3 [BONUS PASSAGE] 1: in passing. Score: 1",
+    "RECALL_Essential_Formula: (4 + 4 + 3) / 3 = 3.67",
+    "RECALL_Bonus_Formula: (1) / (3 * 1 * 2) = 0.17",
+    "RECALL_Combined_Formula: 3.67 + 0.17 = 3.84",
+    "RECALL_Final_Score_Calculation: min(5, 3.84) = 3.84",
+    "RECALL_Final_Score: 3.84",
+  ].join("\n");
+  await page.fill('[data-ref="calc-answer"]', answer);
+  const use = page.locator('[data-ref="calc-result"] [data-ref="calc-use-judged"]');
+  await use.waitFor();
+  assert.equal(await page.locator('[data-ref="calc-use-judged"]').count(), 1, "offered once");
+  await use.click();
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-final"] strong')?.textContent === "3.83 / 5");
+  assert.deepEqual(await page.locator('[data-ref="calc-scores"] input').evaluateAll((xs) => xs.map((x) => x.value)), ["4", "4", "3", "1"]);
+  await page.waitForFunction(() => !document.querySelector('[data-ref="calc-use-judged"]'));
+  // Other scores entered: the check offers the judge's back.
+  await page.fill('[data-ref="calc-essential-1"]', "5");
+  await page.locator('[data-ref="calc-check"] [data-ref="calc-use-judged"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-ref="calc-essential-1"]').value === "4" && !document.querySelector('[data-ref="calc-use-judged"]'));
+  // An answer whose scores do not fit the passages is not offered.
+  await page.fill('[data-ref="calc-essential-1"]', "");
+  await page.fill('[data-ref="calc-answer"]', answer.replace(" [BONUS PASSAGE] 1: in passing. Score: 1", ""));
+  // Until the check (debounced) reads it, the last answer's scores are still offered.
+  await page.waitForFunction(() => !document.querySelector('[data-ref="calc-use-judged"]'));
+  assert.match(await text(page, '[data-ref="calc-result"]'), /^Enter a score for every passage to see the recall\.$/);
+  assert.match(await text(page, '[data-ref="calc-check"] [data-ref="checks"]'), /no score for bonus passage 1/);
+  if (process.env.SHOT) await page.screenshot({ path: process.env.SHOT, fullPage: true });
+  await page.fill('[data-ref="calc-gt"]', "");
+  await page.fill('[data-ref="calc-answer"]', "");
+  assert.deepEqual(page.pageErrors, []);
+});

@@ -117,6 +117,33 @@ test("each built-in duplicated: the same inputs, form, example, prompt and verdi
 });
 
 const CG = BUILTINS.find((b) => b.id === "claim-groundedness");
+
+test("a duplicated claim groundedness whose prompt drops the claims is an error under the template and never offered; dropping the evidence warns (finding 1)", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "custom" });
+  const copy = await duplicate(page, "claim-groundedness");
+  const tpl = page.locator('[data-ref="custom-tpl-input"]');
+  const source = await tpl.inputValue();
+  assert.ok(source.includes("{{ reports }}"));
+  await tpl.fill(source.replace("{{ reports }}", "(see above)"));
+  await page.waitForSelector('[data-ref="custom-status"][data-state="error"]');
+  const under = page.locator('[data-ref="custom-tpl-checks"] li[data-code="evaluator.judged-unread"]');
+  await under.waitFor();
+  assert.match(await under.textContent(), /✗ Error.*no template reads the judged input "claims".*add \{\{ reports \}\}/);
+  assert.match(await text(page, '[data-ref="custom-status"]'), /✗ 1 error/);
+  await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
+  await page.waitForFunction((id) => /has errors/.test(document.querySelector(`.custom-item[data-id="${id}"] [data-ref="custom-state"]`)?.textContent || ""), copy);
+  await page.click("#tab-evaluate");
+  await page.waitForSelector('[data-ref="pick-claim-groundedness"]', { state: "attached" });
+  assert.equal(await page.locator(`[data-ref="pick-${copy}"]`).count(), 0, "a prompt without the claims is not offered in Evaluate");
+
+  // The claims back, the evidence dropped: ready, with a warning on the evidence input.
+  await page.click("#tab-custom");
+  await tpl.fill(source.replace("{{ evidence }}", "(none)"));
+  await page.waitForSelector('[data-ref="custom-status"][data-state="ok"]');
+  await page.waitForFunction(() => /1 warning/.test(document.querySelector('[data-ref="custom-status"]').textContent));
+  assert.match(await text(page, '[data-error-for="inputs[2]"]'), /⚠ input "evidence" is declared but no template reads it/);
+  assert.deepEqual(page.pageErrors, []);
+});
 const CLAIMS = CG.example.inputs.claims.map((c) => (typeof c === "string" ? c : c.text));
 const chatCalls = () => env.fake.requests.filter((r) => r.path === "/chat/completions");
 

@@ -11,6 +11,7 @@ import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
 import { encodeShare } from "../../web/share/codec.js";
 import { axeViolations } from "./axe.mjs";
+import { loadDataset, runEnd } from "./batch-env.mjs";
 
 let env;
 before(async () => {
@@ -282,4 +283,57 @@ test("390×844: a verdict opened from a share link is on the first screen", asyn
   });
   assert.ok(seen.top >= seen.bar && seen.bottom <= seen.h, `the verdict at ${seen.top}-${seen.bottom}, the first screen ${seen.bar}-${seen.h}`);
   assert.equal(await text(page, '[data-ref="verdict-badge"]'), "✗Not grounded");
+});
+
+test("390×844: a finished run's rows and the runs list fit the screen, nothing off to the side unmarked (finding 11)", async () => {
+  const page = await env.page({ settings: proxySettings(), key: KEY, view: "batch" });
+  await page.setViewportSize(PHONE);
+  const rows = [1, 2, 3].map((i) => JSON.stringify({ response: `Paris is the capital of France, and has been since the tenth century (${i}).`, retrieved_contexts: ["Paris is the capital of France."] })).join("\n") + "\n";
+  await loadDataset(page, "three.jsonl", rows);
+  await page.click('[data-ref="batch-run"]');
+  assert.equal((await runEnd(page, 60_000)).done, 3);
+  await page.waitForSelector('[data-ref="batch-open-run"]');
+  const laid = await page.evaluate(() => {
+    const w = innerWidth;
+    const box = (el) => el.getBoundingClientRect();
+    const row = document.querySelector('[data-ref="batch-table"] .vt-row');
+    const cell = (cls) => row.querySelector("." + cls);
+    // Anything in the view that reaches past the screen's edge, unless it is inside a scroller marked as one.
+    const wide = [...document.querySelectorAll("#view-batch *")].filter((e) => e.getClientRects().length && box(e).right > w + 1 && !e.closest(".table-wrap, .table-scroll")).map((e) => e.tagName + "." + e.className);
+    return {
+      wide,
+      input: Math.round(box(cell("vt-text")).width),
+      note: [getComputedStyle(cell("vt-note")).display, box(cell("vt-note")).right <= w],
+      score: box(cell("vt-score")).right <= w,
+      runs: [...document.querySelectorAll('[data-ref="batch-runs"] td, [data-ref="batch-open-run"], [data-ref="batch-delete-run"]')].filter((e) => e.getClientRects().length).every((e) => box(e).right <= w && box(e).left >= 0),
+    };
+  });
+  assert.deepEqual(laid.wide, [], "nothing reaches past the screen unmarked");
+  assert.ok(laid.input >= 250, `the input column is ${laid.input} px wide`);
+  assert.deepEqual(laid.note, ["block", true], "Why / note is on the screen");
+  assert.ok(laid.score);
+  assert.ok(laid.runs, "every field of the runs list, Open and Delete on the screen");
+  await page.locator('[data-ref="batch-open-run"]').first().click();
+  assert.equal(await overflow(page), 0);
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("Copy link and Download report are offered only with a verdict to share: not under a failed call, nor before any answer (finding 15)", async () => {
+  const page = await env.page({ settings: proxySettings("judge-429"), key: KEY });
+  await pickEvaluator(page, "answer-grounding");
+  await page.click('[data-ref="example"]');
+  const offered = () => page.evaluate(() => [document.querySelector('[data-ref="copy-link"]').disabled, document.querySelector('[data-ref="download-report"]').disabled, document.querySelector('[data-ref="share-hint"]').textContent]);
+  await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+  assert.deepEqual(await offered(), [true, true, "A link and a report come with a verdict."], "before any answer");
+  await page.click('[data-ref="run"]');
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="call-failed"]');
+  assert.deepEqual((await offered()).slice(0, 2), [true, true], "under the rate limit's error");
+  assert.equal(await page.locator('[data-ref="share-status"] .msg-error').count(), 0, "nothing refused in red");
+  // A judge's answer pasted: its verdict can be shared.
+  await page.fill('[data-ref="answer"]', "no");
+  await page.waitForFunction(() => !document.querySelector('[data-ref="copy-link"]').disabled);
+  assert.deepEqual(await offered(), [false, false, ""]);
+  await page.click('[data-ref="copy-link"]');
+  await page.waitForSelector('[data-ref="share-url"]');
+  assert.deepEqual(page.pageErrors, []);
 });

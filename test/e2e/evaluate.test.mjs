@@ -3,7 +3,11 @@
 // upstream shown as clear messages, Stop cancelling a stream, inputs surviving a reload.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { setup, proxySettings, pickEvaluator, text } from "./harness.mjs";
+import net from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setup, launch, proxySettings, pickEvaluator, text, buildServe, startServe } from "./harness.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
 
 let env;
@@ -46,6 +50,12 @@ test("claim-groundedness end to end: claim cards and '2 of 3 claims grounded'", 
   assert.equal(await page.getAttribute('[data-claim="c2"]', "data-state"), "fail");
   assert.equal(await page.getAttribute('[data-claim="c1"]', "data-state"), "pass");
   assert.match(await text(page, '[data-claim="c2"]'), /discharged the next day/);
+  // The legend names the form's Claims, as the variable its reader makes of them (finding 20).
+  const legend = await page.locator('#view-evaluate [data-ref="legend"] .legend-item').evaluateAll((els) => els.map((e) => [e.textContent, e.className]));
+  assert.deepEqual(legend.map((l) => l[0]).sort(), ["claims (as reports)", "evidence", "question"]);
+  const reports = page.locator('[data-ref="prompt"] mark[data-input="reports"]').first();
+  assert.equal(await reports.getAttribute("class"), legend.find((l) => l[0] === "claims (as reports)")[1].replace(" legend-item", ""));
+  assert.match(await reports.getAttribute("title"), /made from your claims/);
   assert.deepEqual(page.pageErrors, []);
 });
 
@@ -275,6 +285,11 @@ test("list rows can be added, reordered and removed by keyboard, and the prompt 
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   await page.waitForFunction(() => !document.querySelector('[data-ref="view-calculator"]').hidden && document.activeElement.id === "tab-calculator");
+  // While the keyboard is on a tab, a hint names the arrow keys (finding 20); a click shows none.
+  const hint = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-ref="tabs"]'), "::after").content);
+  assert.match(await hint(), /^"← → other views"/);
+  await page.click("#tab-evaluate");
+  assert.equal(await hint(), "none");
   assert.deepEqual(page.pageErrors, []);
 });
 
@@ -402,4 +417,65 @@ test("an input error is shown under its own field, placed by the core's fields, 
   await page.waitForFunction(() => document.querySelector('[data-field="passage_gt"]')?.classList.contains("has-error"));
   assert.match(await text(page, '[data-field="passage_gt"] .field-error'), /^✗ .*\[ESSENTIAL PASSAGE\]/);
   assert.equal(await text(page, '[data-field="passage_llm"] .field-error'), "");
+});
+
+test("an upstream nothing answers at is 'endpoint unreachable', naming it, not a server error to retry (finding 9)", async () => {
+  // A port that was free a moment ago: nothing listens there.
+  const probe = net.createServer();
+  await new Promise((r) => probe.listen(0, "127.0.0.1", r));
+  const port = /** @type {any} */ (probe.address()).port;
+  await new Promise((r) => probe.close(r));
+  const serve = await startServe(buildServe(mkdtempSync(join(tmpdir(), "ragjudge-e2e-unreachable-"))), `http://127.0.0.1:${port}/v1`);
+  const fresh = await launch();
+  try {
+    const page = await fresh.ctx.newPage();
+    await page.addInitScript((s) => localStorage.setItem("ragjudge.page.v1", JSON.stringify({ settings: s })), proxySettings());
+    await page.goto(serve.url + "/#evaluate");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    await page.click('[data-ref="example"]');
+    await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+    await page.click('[data-ref="run"]');
+    await page.waitForSelector('[data-ref="verdict"] [data-ref="call-failed"]', { timeout: 60_000 });
+    assert.match(await text(page, '[data-ref="failed-badge"]'), /^! ?Error — endpoint unreachable \(502\)$/);
+    const said = await text(page, '[data-ref="verdict"] [data-ref="call-failed"]');
+    assert.match(said, /The dev server could not reach its model server \(502\)/);
+    assert.ok(said.includes(`127.0.0.1:${port}`), "the upstream is named: " + said);
+    assert.doesNotMatch(said, /server error|try again in a moment/);
+  } finally {
+    await fresh.close();
+    await serve.stop();
+  }
+});
+
+test("'Yes, every claim is supported.' reads as a verdict with a quiet note, not a warning (finding 16)", async () => {
+  const page = await env.page({ settings: proxySettings("judge-mini", { endpoint: "manual" }) });
+  await pickEvaluator(page, "answer-grounding");
+  await page.click('[data-ref="example"]');
+  await page.fill('[data-ref="answer"]', "Yes, every claim is supported.");
+  await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="pass"] [data-code="answer.prose-after-verdict"]');
+  const checks = page.locator('[data-ref="verdict"] [data-ref="checks"]');
+  assert.match(await checks.textContent(), /^✓ No problems reading the judge's answer\.ℹ Note read the verdict yes from the first word/);
+  assert.equal(await checks.locator(".check-warning").count(), 0, "no warning");
+  assert.equal(await checks.locator('.check-note[data-code="answer.prose-after-verdict"]').count(), 1);
+  assert.deepEqual(page.pageErrors, []);
+});
+
+test("Load example says what it loads: the inputs with a model, the judge's answer too in manual mode (finding 20)", async () => {
+  const id = "answer-grounding";
+  const model = await env.page({ settings: proxySettings(), key: KEY });
+  await pickEvaluator(model, id);
+  await model.click('[data-ref="clear"]');
+  assert.equal(await text(model, '[data-ref="example"]'), "Load example inputs");
+  assert.match(await model.getAttribute('[data-ref="example"]', "title"), /the model answers when you run/);
+  await model.click('[data-ref="example"]');
+  assert.equal(await model.inputValue('[data-ref="answer"]'), "", "no answer the model did not give");
+  assert.equal(await model.locator('[data-ref="verdict-view"]').count(), 0);
+  const manual = await env.page({ settings: { endpoint: "manual", model: "judge-mini" } });
+  await pickEvaluator(manual, id);
+  await manual.click('[data-ref="clear"]');
+  assert.equal(await text(manual, '[data-ref="example"]'), "Load example");
+  await manual.click('[data-ref="example"]');
+  assert.equal(await manual.inputValue('[data-ref="answer"]'), EXAMPLES[id].answer);
+  await manual.waitForSelector('[data-ref="verdict-view"]');
+  assert.deepEqual([...model.pageErrors, ...manual.pageErrors], []);
 });

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { setup, launch, pickEvaluator, proxySettings, text, WEB } from "./harness.mjs";
+import { setup, launch, pickEvaluator, proxySettings, text, WEB, buildServe, startServe } from "./harness.mjs";
 import { dist } from "../../scripts/webfiles.mjs";
 import { loadDataset, runEnd } from "./batch-env.mjs";
 import { EXAMPLES } from "./fake-upstream.mjs";
@@ -223,4 +223,64 @@ test("the folder make dist writes works from a plain static file server, and off
   } finally {
     await browser.ctx.setOffline(false);
   }
+});
+
+test("the dev server stopped mid-run, the page reloaded from the cache: it says the server is not reachable, the run waits for it, and both recover when it is back (finding 8)", async () => {
+  const env = await setup({ serviceWorkers: "allow" });
+  cleanup.push(() => env.close());
+  const page = await env.page({ settings: proxySettings(), key: "sk-e2e-offline-run-1234", view: "batch" });
+  await controlled(page);
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  const bin = buildServe(mkdtempSync(join(tmpdir(), "ragjudge-e2e-restart-")));
+  let serve = env.serve;
+  const port = new URL(serve.url).port;
+  const where = page.locator('[data-ref="where"]');
+  /** stopMidRun starts a run whose answers are held, stops the dev server and reloads the page (from the cache). */
+  const stopMidRun = async (name) => {
+    // Rows of their own: another run's would be answered from the cache.
+    const rows = [1, 2, 3, 4, 5, 6].map((i) => JSON.stringify({ response: `Paris is the capital of France (${name} ${i}).`, retrieved_contexts: ["Paris is the capital of France."] })).join("\n") + "\n";
+    /** @type {(v?: unknown) => void} */
+    let release = () => {};
+    const held = new Promise((r) => (release = r));
+    env.fake.answer = async () => (await held, "Yes");
+    await loadDataset(page, name, rows);
+    await page.click('[data-ref="batch-run"]');
+    await until(page, () => document.querySelector('[data-ref="batch-run-card"]')?.dataset.state === "running");
+    await serve.stop();
+    release();
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    // The badge: not "(not found)" with a green dot.
+    assert.equal((await where.textContent()).trim(), "via dev server (not reachable)");
+    assert.equal(await where.getAttribute("data-down"), "true");
+    assert.equal(await where.evaluate((el) => getComputedStyle(el, "::before").content), '"✕ "');
+  };
+  /** restart starts the dev server again on its port: the badge and the run recover by themselves. */
+  const restart = async () => {
+    serve = await startServe(bin, env.fake.url, { args: ["-addr", "127.0.0.1:" + port] });
+    cleanup.push(() => serve.stop());
+    await until(page, () => document.querySelector('[data-ref="where"]').dataset.down === "false");
+    assert.match((await where.textContent()).trim(), /^via dev server → 127\.0\.0\.1:\d+$/);
+    const end = await runEnd(page, 90_000);
+    assert.equal(end.done, 6);
+  };
+  const said = /^The dev server is not reachable \(is make run still running\?\): the run waits, and goes on by itself when it answers again\.$/;
+
+  // With a key: the calls fail, the run pauses itself for the outage, and its card says why.
+  await stopMidRun("six.jsonl");
+  await until(page, () => document.querySelector('[data-ref="batch-run-card"]')?.dataset.state === "outage");
+  assert.match(await text(page, '[data-ref="batch-live"]'), said);
+  await restart();
+
+  // Without a key (the fake is on this machine: none is needed, but the page cannot know while the
+  // server is gone): the run waits for the server, not for a key, and goes on once it is back.
+  await page.evaluate(() => localStorage.removeItem("ragjudge.page.key"));
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+  await stopMidRun("six-again.jsonl");
+  await until(page, () => /not reachable/.test(document.querySelector('[data-ref="batch-live"]')?.textContent || ""));
+  assert.match(await text(page, '[data-ref="batch-live"]'), said);
+  await restart();
+  assert.deepEqual(page.pageErrors, []);
 });

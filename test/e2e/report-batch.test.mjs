@@ -145,9 +145,15 @@ test(`a finished 1,000-row run's report, ${size} rows: under 3 MB, offline, filt
         assert.deepEqual(await axeViolations(r), [], scheme);
       }
     }
-    // Printed: the controls go, the rows stay.
+    // Printed: the controls go, the rows stay, each with what it holds (finding 19: a closed row printed its line alone).
+    await r.fill("#rp-q", "");
+    await r.click("#rp-close");
+    const closed = r.locator(".rp-row:not([hidden])").first();
+    assert.equal(await closed.evaluate((d) => d.open), false);
+    assert.equal(await closed.locator(".rp-body").evaluate((b) => b.checkVisibility()), false, "on screen a closed row shows its line");
     await r.emulateMedia({ media: "print" });
     assert.equal(await r.locator('[data-ref="report-filters"]').evaluate((e) => getComputedStyle(e).display), "none");
+    assert.equal(await closed.locator(".rp-body").evaluate((b) => b.checkVisibility()), true, "printed, a closed row shows the judge's reasons and answer");
     const pdf = await r.pdf({ format: "A4" });
     assert.ok(pdf.length > 10_000);
     assert.deepEqual(requests, []);

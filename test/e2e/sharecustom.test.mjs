@@ -202,3 +202,90 @@ test("a custom evaluator's link opens in a fresh profile with the same verdict, 
   assert.equal(await page.locator(".custom-item").count(), 2);
   assert.deepEqual(page.pageErrors, []);
 });
+
+test("a share link pasted into an open tab opens after a change in My evaluators, a built-in's or a custom one, from either view (finding 2)", async () => {
+  const grounding = { answer: "The Eiffel Tower is in Rome.", facts: ["The Eiffel Tower is in Paris."], mode: "strict" };
+  const builtinLink = "#" + (await encodeShare({ evaluator: "answer-grounding", inputs: grounding, answer: "no" }));
+  const builtinYes = "#" + (await encodeShare({ evaluator: "answer-grounding", inputs: { ...grounding, answer: "The Eiffel Tower is in Paris." }, answer: "yes" }));
+  const spec = { id: "tone-pasted", title: "Tone (pasted)", prompt: TEMPLATE, inputs: [{ name: "question" }, { name: "answer", judged: true }], output: { kind: "yes-no" } };
+  const customLink = "#" + (await encodeShare({ evaluator: spec.id, spec, inputs: { question: QUESTION, answer: ANSWER }, answer: JUDGED }));
+  const fresh = await launch();
+  try {
+    const page = await freshPage(fresh.ctx, KEY);
+    await page.goto(env.serve.url + "/#custom");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    /** importOne adds an evaluator in My evaluators, as a file. */
+    const importOne = async (id) => {
+      await page.click("#tab-custom");
+      await page.waitForSelector('[data-ref="custom-list"]');
+      await page.locator('[data-ref="custom-import-file"]').setInputFiles({ name: `${id}.json`, mimeType: "application/json", buffer: Buffer.from(JSON.stringify({ ...spec, id, title: id })) });
+      await page.waitForFunction((id) => document.querySelector('[data-ref="custom-msg"]')?.textContent.includes(`Imported ${id}.`), id);
+      await page.waitForSelector('[data-ref="custom-editor"][data-saving="false"]');
+    };
+    /** paste changes the open tab's fragment only, as pasting a link in its address bar does, and waits for the link's answer in the form. */
+    const paste = async (hash, answer) => {
+      const calls = chatCalls();
+      await page.evaluate((h) => void (location.hash = h), hash);
+      await page.waitForFunction((a) => !document.getElementById("view-evaluate").hidden && document.querySelector('[data-ref="answer"]')?.value === a && document.querySelector('[data-ref="share-opened"]'), answer);
+      assert.equal(await page.evaluate(() => location.hash), "#evaluate");
+      assert.equal(chatCalls(), calls, "opening a link calls nothing");
+      return page.evaluate(() => document.querySelector('#view-evaluate .picker input:checked').value);
+    };
+
+    // On My evaluators, right after an import: the built-in's link.
+    await importOne("imported-a");
+    assert.equal(await paste(builtinLink, "no"), "answer-grounding");
+    await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="fail"]');
+    assert.equal(await page.inputValue('[data-ref="form"] [data-input="answer"]'), grounding.answer);
+    // Again on My evaluators after an import: the custom evaluator's link.
+    await importOne("imported-b");
+    assert.match(await paste(customLink, JUDGED), /^link-[0-9a-f]{8}$/);
+    await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="pass"]');
+    assert.equal(await page.inputValue('[data-ref="form"] [data-input="question"]'), QUESTION);
+    // On Evaluate, drawn again since the page loaded: another link.
+    assert.equal(await paste(builtinYes, "yes"), "answer-grounding");
+    await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"][data-state="pass"]');
+    // Pasted twice before the first has opened: the last one shows.
+    await importOne("imported-c");
+    await page.evaluate((h) => void (location.hash = h), builtinLink);
+    assert.match(await paste(customLink, JUDGED), /^link-[0-9a-f]{8}$/);
+    assert.deepEqual(page.pageErrors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test("a custom reader's verdict reads as words, never its raw fields ('kind label', 'kind score') (finding 14)", async () => {
+  const label = { id: "relevance", title: "Relevance", prompt: "Q: {{ question }}\nA: {{ answer }}\nVerdict: relevant, partially relevant or irrelevant.", inputs: [{ name: "question" }, { name: "answer", judged: true }], output: { kind: "label", labels: { relevant: true, "partially relevant": null, irrelevant: false } } };
+  const score = { id: "context-score", title: "Context score", prompt: "Rate 1-5 how well {{ answer }} is supported.\nScore: <n>", inputs: [{ name: "answer", judged: true }], output: { kind: "score", min: 1, max: 5, pass_at: 4 } };
+  const json = { id: "cite-json", title: "Citations", prompt: "Check the citations of {{ answer }}. Answer JSON {\"verdict\": \"yes\"|\"no\", \"reason\": \"…\"}", inputs: [{ name: "answer", judged: true }], output: { kind: "json", pass: "$.verdict", pass_values: ["yes"], reason: "$.reason" } };
+  const fresh = await launch();
+  try {
+    const page = await freshPage(fresh.ctx, KEY);
+    const open = async (spec, inputs, answer) => {
+      await openLink(page, env.serve.url + "/#" + (await encodeShare({ evaluator: spec.id, spec, inputs, answer })));
+      await page.waitForSelector('[data-ref="verdict"] [data-ref="verdict-view"]');
+      return page.locator('[data-ref="verdict"] [data-ref="verdict-view"]');
+    };
+    const noRawFields = async (view) => {
+      const dts = await view.locator("dl.generic > dt").allTextContents();
+      assert.ok(!dts.includes("kind"), `no "kind" field: ${dts}`);
+      // What is shown (innerText: a closed disclosure, "Verdict as data", is the raw data on request).
+      assert.doesNotMatch(await view.evaluate((el) => /** @type {HTMLElement} */ (el).innerText), /\bkind\b/);
+    };
+    let view = await open(label, { question: QUESTION, answer: ANSWER }, "The answer addresses the question.\nVerdict: relevant");
+    assert.equal(await text(page, '[data-ref="judge-said"]'), "The judge said “relevant”.");
+    await noRawFields(view);
+    view = await open(score, { answer: ANSWER }, "Well supported.\nScore: 4");
+    assert.equal(await page.locator('[data-ref="verdict"] [data-ref="judge-said"]').count(), 0);
+    await noRawFields(view);
+    view = await open(json, { answer: ANSWER }, '{"verdict": "yes", "reason": "Every claim cites its source."}');
+    assert.equal(await text(page, '[data-ref="judge-said"]'), "The judge said “yes”.");
+    assert.match(await text(page, '[data-ref="judge-reasons"]'), /Every claim cites its source\./);
+    assert.equal(await page.locator('[data-ref="judge-fields"]').evaluate((d) => d.open), false, "the JSON read is one click away");
+    await noRawFields(view);
+    assert.deepEqual(page.pageErrors, []);
+  } finally {
+    await fresh.close();
+  }
+});

@@ -331,3 +331,36 @@ test("the evaluator buttons are in index.html and shown before any module runs; 
     await page.close();
   }
 });
+
+test("a fresh page before a keyless local endpoint asks for its models and runs with one it lists, never the default it lacks (finding 4)", async () => {
+  // A profile with nothing stored: no key, no model chosen; the dev server's upstream is the fake
+  // on this machine, which needs no key and does not list the page's default (gpt-4o-mini).
+  const fresh = await launch();
+  try {
+    const page = await fresh.ctx.newPage();
+    page.setDefaultTimeout(15000);
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const asked = env.fake.requests.length;
+    await page.goto(env.serve.url + "/#evaluate");
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
+    await page.click('label[for="pick-answer-grounding"]');
+    await page.waitForFunction(() => !document.querySelector('#view-evaluate [data-ref="example"]').disabled);
+    await page.click('#view-evaluate [data-ref="example"]');
+    await page.waitForFunction(() => !document.querySelector('[data-ref="run"]').disabled);
+    // Run at once, Model settings never opened.
+    await page.click('[data-ref="run"]');
+    await page.waitForFunction(() => document.querySelector('[data-ref="stop"]').hidden && document.querySelector('[data-ref="verdict"] [data-ref="verdict-view"]'));
+    const reqs = env.fake.requests.slice(asked);
+    assert.ok(reqs.some((r) => r.path === "/models"), "the endpoint's models were asked for");
+    const calls = reqs.filter((r) => r.path === "/chat/completions");
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].body.model, "judge-mini", "the first model the endpoint lists that answers chat, in its own order");
+    assert.equal(calls[0].auth, "", "no key was sent");
+    const settings = await page.evaluate(() => JSON.parse(localStorage.getItem("ragjudge.page.v1") || "{}").settings);
+    assert.deepEqual([settings.model, settings.modelChosen], ["judge-mini", false]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});

@@ -16,6 +16,15 @@ test("a label column is proposed by its name, in order of preference, else none"
   assert.equal(suggestLabelColumn(["question", "gold", "label"]), "label");
   assert.equal(suggestLabelColumn(["q", "expected-verdict"]), "expected-verdict");
   assert.equal(suggestLabelColumn(["q", "vars.human"]), "vars.human");
+  // A column that asks a question of the answer, when no label-like column is there (finding 10):
+  // HaluEval's hallucination, with a yes read as a failure.
+  assert.equal(suggestLabelColumn(["ID", "knowledge", "question", "chatgpt_response", "hallucination"]), "hallucination");
+  assert.equal(yesMeansFromName(suggestLabelColumn(["ID", "knowledge", "question", "chatgpt_response", "hallucination"])), "fail");
+  assert.equal(suggestLabelColumn(["query", "response", "is_hallucination"]), "is_hallucination");
+  assert.equal(suggestLabelColumn(["query", "response", "is_faithful"]), "is_faithful");
+  assert.equal(yesMeansFromName("is_faithful"), "pass");
+  assert.equal(suggestLabelColumn(["hallucination", "label"]), "label", "a label column first");
+  assert.equal(suggestLabelColumn(["question", "right_answer", "hallucinated_answer"]), null, "HaluEval QA's answers are texts, not labels");
   assert.equal(suggestLabelColumn(["question", "labelled_at", "response"]), null);
   assert.equal(suggestLabelColumn([]), null);
 });

@@ -282,6 +282,60 @@ test("a built-in duplicated is the built-in: its reader's variables are provided
   assert.match(asText.errors[0].message, /of kind "claims" or "list"/);
 });
 
+test("a prompt that never holds the judged input is an error under the template, for every built-in reader and the custom ones (finding 1)", () => {
+  // A copy of each built-in whose prompt reads every input but the judged one (claim groundedness:
+  // neither claims nor the reports its reader makes of them).
+  for (const b of rj.evaluators().filter((e) => !e.custom)) {
+    const judged = b.inputs.find((i) => i.judged);
+    const s = rj.spec(b.id);
+    const prompt = b.inputs.filter((i) => !i.judged).map((i) => `{{ ${i.variable || i.name} }}`).join("\n") + "\nJudge it.";
+    const c = rj.checkEvaluator({ ...s, dialect: "jinja", prompt });
+    assert.equal(c.ok, false, b.id);
+    assert.deepEqual(c.errors.map((e) => [e.code, e.path]), [["evaluator.judged-unread", "prompt"]], b.id);
+    assert.match(c.errors[0].message, new RegExp(`"${judged.name}".*add \\{\\{ ${judged.variable || judged.name} \\}\\}`), b.id);
+    throwsRJ(() => rj.define({ ...s, id: b.id + "-blind", dialect: "jinja", prompt }), { kind: "evaluator", code: "evaluator.judged-unread" });
+    assert.ok(!rj.evaluators().some((e) => e.id === b.id + "-blind"), `${b.id}: never defined, so never run`);
+  }
+  // Claim groundedness's reports dropped from its own prompt, as the editor's user did; reading the
+  // claims as given instead is reading them.
+  const cg = rj.spec("claim-groundedness");
+  const dropped = { ...cg, prompt: cg.prompt.replace("{{ reports }}", "(see above)") };
+  assert.ok(dropped.prompt !== cg.prompt);
+  const d = rj.checkEvaluator(dropped);
+  assert.deepEqual(d.errors.map((e) => [e.code, e.path]), [["evaluator.judged-unread", "prompt"]]);
+  assert.match(d.errors[0].message, /"claims" \(claim-groundedness's reader makes "reports" of it\).*add \{\{ reports \}\}/);
+  assert.equal(rj.checkEvaluator({ ...dropped, prompt: dropped.prompt + "\n{% for c in claims %}{{ c }}{% endfor %}" }).ok, true);
+  // A built-in's input that is not judged, read by no template, warns: the evidence dropped.
+  const noEvidence = rj.checkEvaluator({ ...cg, prompt: cg.prompt.replace("{{ evidence }}", "(none)") });
+  assert.equal(noEvidence.ok, true);
+  assert.deepEqual(noEvidence.warnings.map((w) => [w.code, w.path]), [["evaluator.unused-input", "inputs[2]"]]);
+  // ... but not an input the built-in's own prompt does not read either: the reader reads it.
+  const rr = rj.spec("rag-recall");
+  assert.ok(rr.inputs.some((i) => i.name === "threshold"));
+  assert.deepEqual(rj.checkEvaluator({ ...rr, inputs: rr.inputs.map((i) => ({ ...i })) }).warnings, []);
+
+  // A custom reader: the Answer relevance starter without {{ answer }}.
+  const starter = JSON.parse(readFileSync(root + "web/starters/answer-relevance.json", "utf8"));
+  const blind = { ...starter, id: "no-answer", prompt: starter.prompt.replace("{{ answer }}", "(above)") };
+  assert.notEqual(blind.prompt, starter.prompt);
+  const c = rj.checkEvaluator(blind);
+  assert.deepEqual(c.errors.map((e) => [e.code, e.path]), [["evaluator.judged-unread", "prompt"]]);
+  assert.deepEqual(c.warnings, [], "the judged input's error is not said again as a warning");
+  throwsRJ(() => rj.define(blind), { kind: "evaluator", code: "evaluator.judged-unread" });
+  // In messages, the error is on the last user message; the judged input read in the system message is read.
+  const msgs = { id: "msgs", messages: [{ role: "system", content: "Judge politeness." }, { role: "user", content: "Is it polite?" }, { role: "assistant", content: "Ok." }], inputs: [{ name: "answer" }], output: { kind: "yes-no" } };
+  assert.deepEqual(rj.checkEvaluator(msgs).errors.map((e) => [e.code, e.path]), [["evaluator.judged-unread", "messages[1].content"]]);
+  assert.equal(rj.checkEvaluator({ ...msgs, messages: [{ role: "system", content: "Judge: {{ answer }}" }, msgs.messages[1]] }).ok, true);
+  // Without a judged input marked, the guess goes to an input a template reads, not to one it does not.
+  const guessed = rj.checkEvaluator({ id: "guess", prompt: "Is {{ reply }} polite?", inputs: [{ name: "notes" }, { name: "reply" }], output: { kind: "yes-no" } });
+  assert.equal(guessed.ok, true);
+  assert.deepEqual(guessed.warnings.map((w) => [w.code, w.path]), [["evaluator.unused-input", "inputs[0]"]]);
+  assert.deepEqual(rj.define({ id: "guess", prompt: "Is {{ reply }} polite?", inputs: [{ name: "notes" }, { name: "reply" }], output: { kind: "yes-no" } }).inputs.map((i) => [i.name, !!i.judged]), [["notes", false], ["reply", true]]);
+  rj.undefine("guess");
+  // ... and an input named like the answer is the judged one, read or not.
+  assert.deepEqual(rj.checkEvaluator({ id: "guess2", prompt: "Is {{ question }} clear?", inputs: [{ name: "question" }, { name: "answer" }], output: { kind: "yes-no" } }).errors.map((e) => e.code), ["evaluator.judged-unread"]);
+});
+
 test("an input declared but unread warns and is optional: it never holds up a render", () => {
   const spec = { id: "kept-input", prompt: "Polite? {{ answer }}", inputs: [{ name: "answer" }, { name: "notes" }, { name: "sources", kind: "list" }], output: { kind: "yes-no" } };
   const c = rj.checkEvaluator(spec);
@@ -406,4 +460,33 @@ test("other tools' judge prompts as custom evaluators, read as their judges answ
     ["ragas-faithfulness", '{"statements": [{"statement": "Built in 1889.", "reason": "Stated.", "verdict": "1"}]}', [true, 1, []]],
   ]) assert.deepEqual(read(id, answer), want, `${id}: ${answer}`);
   for (const d of defs) rj.undefine(d.id);
+});
+
+test("the reader form's words for fail_values are what the core's json reader does (finding 20)", async () => {
+  const { FAIL_VALUES_HINT } = await import("../../web/custom/outputform.js");
+  const base = { id: "fv", prompt: "{{ answer }}", inputs: [{ name: "answer" }] };
+  /** passed for answer {"v": value} under output o */
+  const read = (o, value) => {
+    rj.define({ ...base, output: { kind: "json", pass: "$.v", ...o } });
+    try {
+      return rj.parse("fv", { answer: "a" }, JSON.stringify({ v: value })).passed;
+    } finally {
+      rj.undefine("fv");
+    }
+  };
+  // Given: a value in neither list is no verdict.
+  assert.match(FAIL_VALUES_HINT, /^optional: given, a value in neither list is no verdict\./);
+  assert.equal(read({ pass_values: ["yes", "idk"], fail_values: ["no"] }, "unsure"), null);
+  assert.equal(read({ pass_values: ["yes", "idk"], fail_values: ["no"] }, "no"), false);
+  // Blank, pass values of texts: any other value fails.
+  assert.match(FAIL_VALUES_HINT, /Blank: any other value fails/);
+  assert.equal(read({ pass_values: ["pass"] }, "unsure"), false);
+  // Blank, one boolean: its opposite alone fails, anything else is no verdict.
+  assert.match(FAIL_VALUES_HINT, /pass values are one boolean \(true, or 1\) only its opposite fails and anything else \(null, "unsure"\) is no verdict/);
+  for (const pass of [[true], [1]]) {
+    assert.equal(read({ pass_values: pass }, false), false, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, 0), false, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, "unsure"), null, JSON.stringify(pass));
+    assert.equal(read({ pass_values: pass }, null), null, JSON.stringify(pass));
+  }
 });

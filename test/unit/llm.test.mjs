@@ -259,9 +259,24 @@ test("probe: any answer but 502/503/504 means reachable; a network error or no a
   }
 });
 
-test("listModels returns sorted ids, or [] when the endpoint fails", async () => {
+test("listModels returns the ids in the endpoint's order with what it says of chat, or [] when the endpoint fails", async () => {
   const fetch = async () => new Response('{"data":[{"id":"b"},{"id":"a"},{"name":"c"}]}', { status: 200 });
-  assert.deepEqual(await listModels({ baseURL: "/v1", fetch }), ["a", "b", "c"]);
+  assert.deepEqual(await listModels({ baseURL: "/v1", fetch }), [{ id: "b", chat: null }, { id: "a", chat: null }, { id: "c", chat: null }]);
+  // What the few lists that say mark: Together's and LM Studio's type, Mistral's capabilities, Ollama's own families.
+  const marked = {
+    data: [
+      { id: "m2-bert-80M-8k-retrieval", type: "embedding" },
+      { id: "text-embedding-nomic-embed-text-v1.5", type: "embeddings" },
+      { id: "meta-llama-3.1-8b-instruct", type: "llm" },
+      { id: "Llama-3.3-70B-Instruct-Turbo", type: "chat" },
+      { id: "mistral-embed", capabilities: { completion_chat: false } },
+      { id: "mistral-small-latest", capabilities: { completion_chat: true } },
+      { id: "all-minilm:latest", details: { family: "bert" } },
+      { id: "llama3.1:latest", details: { family: "llama" } },
+    ],
+  };
+  const listed = await listModels({ baseURL: "/v1", fetch: async () => new Response(JSON.stringify(marked), { status: 200 }) });
+  assert.deepEqual(listed.map((m) => m.chat), [false, false, true, true, false, true, false, true]);
   assert.deepEqual(await listModels({ baseURL: "/v1", fetch: async () => new Response("", { status: 500 }) }), []);
   assert.deepEqual(await listModels({ baseURL: "/v1", fetch: async () => Promise.reject(new TypeError("x")) }), []);
 });

@@ -107,7 +107,7 @@ test("the judge's reasons, read from each evaluator's verdict", () => {
   const pairwise = reasons("pairwise-faithfulness");
   assert.deepEqual(pairwise.map((r) => [r.label, r.state]), [["Expected answer", "pass"], ["Actual answer", "fail"]]);
   assert.match(pairwise[1].text, /cites a reference that does not exist/);
-  assert.deepEqual(reasons("rag-recall")[0].notes.at(-1), "RECALL_Final_Score: 4");
+  assert.deepEqual(reasons("rag-recall"), [], "a recall verdict's parts are its figures (ReportRow.recall)");
   assert.deepEqual(reasons("answer-grounding"), []);
   assert.deepEqual(reasonsOf("claims", null), []);
 });
@@ -246,4 +246,29 @@ test("a batch report's prompt carries its messages", () => {
   const run = { id: "run-m", name: "m.jsonl", evaluator: ev.id, total: 0, createdAt: Date.UTC(2026, 0, 1), settings: {} };
   const data = batchReportData({ run, ev, items: [], results: [], counts: runCounts({ total: 0, results: [] }), state: "done", prompt: r.prompt, messages: r.messages });
   assert.deepEqual(data.messages.map((m) => m.role), ["system", "user"]);
+});
+
+test("a recall evaluation's report holds the page's figures: a bar per passage and the recomputed formula against the judge's lines (finding 19)", async () => {
+  const { buildReport } = await import("../../web/report/build.js");
+  const { passageLabels } = await import("../../web/verdict/recall.js");
+  const { Document } = await import("../../cli/dom.mjs");
+  const ev = byID.get("rag-recall");
+  const { inputs, answer } = ev.example;
+  const data = singleReportData({ ev, inputs, answer, verdict: rj.parse(ev.id, inputs, answer), passageLabels: passageLabels(rj, inputs.passage_gt) });
+  assert.equal(data.rows[0].recall.max, 5);
+  const html = await buildReport(data, { css: "", doc: /** @type {any} */ (new Document()) });
+  const bars = [...html.matchAll(/<li class="bar bar-(essential|bonus)"[^>]*>.*?<\/li>/g)].map((m) => m[0]);
+  const passages = rj.passages(inputs.passage_gt);
+  assert.equal(bars.length, passages.essential.length + passages.bonus.length, "a bar per passage");
+  assert.match(bars[0], /<strong>Essential 1<\/strong><span class="bar-passage">Photosynthesis converts light energy/);
+  assert.match(bars[0], /<span class="bar-fill" style="width: \d+(\.\d+)?%;?"><\/span>.*<span class="bar-value">\d(\.\d+)? \/ 5<\/span>/);
+  assert.match(html, /data-ref="formula"/);
+  assert.match(html, /<td class="line-state">✓ (agrees|right, rounded per step)<\/td>/, "the judge's arithmetic, checked");
+  // A batch run of rag-recall: each row holds the same, without the passages' words.
+  const batch = batchReportData({
+    run: { id: "r", name: "d", total: 1, createdAt: 0, settings: {} }, ev, items: [{ inputs }],
+    results: [{ index: 0, verdict: rj.parse(ev.id, inputs, answer), answers: [answer], error: null, calls: 1, cachedCalls: 0, attempts: 1, usage: { prompt_tokens: 1, completion_tokens: 1 } }],
+    counts: runCounts({ total: 1, results: [{ index: 0, verdict: rj.parse(ev.id, inputs, answer), answers: [answer] }] }), state: "done",
+  });
+  assert.ok(batch.rows[0].recall && batch.rows[0].recall.labels === null);
 });

@@ -362,3 +362,39 @@ test("a held row is queued in liveRows until the run goes on", async () => {
   assert.equal(await clock.run(p), RunState.DONE);
   assert.equal(r.liveRows().size, 0);
 });
+
+test("a row asked again (Retry, Ask again) adds to the run's calls, cache hits and tokens, never takes away (finding 7)", async () => {
+  const { runCounts } = await import("../../web/results/counts.js");
+  const store = new MemoryStore();
+  // Row 0 passes; row 1 answers unreadably twice (a repair request, then undetermined); row 2 fails 500.
+  let phase = 1;
+  const fetch = async (url, init) => {
+    const q = JSON.parse(init.body).messages[0].content;
+    if (phase === 2) return answer("yes", init);
+    if (q === "Q: q0") return answer("yes", init);
+    if (q === "Q: q1") return answer("cut", init);
+    return answer(500, init);
+  };
+  const its = items(3);
+  const first = runner({ items: its, todo: [0, 1, 2], fetch, store, cache: store, policy: { timeoutMs: 1000, maxAttempts: 2 } });
+  await first.clock.run(first.r.start(), 100_000);
+  const results = await store.getResults("r1");
+  const before = runCounts({ total: 3, results });
+  assert.deepEqual([before.paidCalls, before.cacheHits, before.failedCalls], [3, 0, 2], "row 0's call, row 1's call and repair; row 2's two failed attempts");
+  // Ask again for row 1 (afresh, past the cache) and retry row 2, as the Batch view does: the earlier results are the prior ones.
+  phase = 2;
+  const again = runner({ items: its, todo: [1, 2], fresh: new Set([1]), fetch, store, cache: store, prior: (i) => results[i], policy: { timeoutMs: 1000, maxAttempts: 2 } });
+  await again.clock.run(again.r.start(), 100_000);
+  const after = runCounts({ total: 3, results: await store.getResults("r1") });
+  assert.deepEqual([after.paidCalls, after.cacheHits, after.failedCalls], [5, 0, 2], "two more calls paid; the failed attempts stay counted");
+  assert.ok(after.promptTokens > before.promptTokens && after.tokens > before.tokens);
+  assert.deepEqual([after.counts.passed, after.counts.undetermined, after.counts.error], [3, 0, 0]);
+  // A row's own fields are its latest try's; what it spent before is beside them.
+  const r1 = (await store.getResults("r1"))[1];
+  assert.deepEqual([r1.calls, r1.earlier.calls, r1.earlier.attempts], [1, 2, 2]);
+  // Asked a third time, the earlier tries add up.
+  const third = runner({ items: its, todo: [1], fresh: new Set([1]), fetch, store, cache: store, prior: (i) => [undefined, r1][i], policy: { timeoutMs: 1000, maxAttempts: 2 } });
+  await third.clock.run(third.r.start(), 100_000);
+  const r1b = (await store.getResults("r1"))[1];
+  assert.deepEqual([r1b.calls, r1b.earlier.calls], [1, 3]);
+});

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { setupLine, plannedRequest } from "../../web/batch/setupline.js";
-import { pickModel, modelChosen, modelsText } from "../../web/shell/modelpick.js";
+import { pickModel, modelChosen, modelsText, answersChat, askingModels, modelsSettled } from "../../web/shell/modelpick.js";
 
 const settings = { model: "gpt-4o-mini", temperature: 0, maxTokens: 2048 };
 
@@ -36,6 +36,21 @@ test("the default model is one the endpoint lists; a model the user typed is kep
   assert.equal(pickModel({ listed: ["Qwen/Qwen2.5-7B-Instruct"], model: "gpt-4o-mini", chosen: false }).model, "Qwen/Qwen2.5-7B-Instruct");
   // OpenAI lists the default: nothing changes, nothing is said.
   assert.deepEqual(pickModel({ listed: ["dall-e-3", "gpt-4o", "gpt-4o-mini"], model: "gpt-4o-mini", chosen: false }), { model: "gpt-4o-mini", note: "", replaced: false });
+  // A typical Ollama (finding 4): its embedding models by their families, whatever the order; the
+  // endpoint's own order, not the sorted one, decides among the chat models.
+  assert.equal(pickModel({ listed: ["all-minilm:latest", "bge-m3:latest", "llama3.1:latest"], model: "gpt-4o-mini", chosen: false }).model, "llama3.1:latest");
+  for (const name of ["mxbai-embed-large", "snowflake-arctic-embed:335m", "paraphrase-multilingual", "sentence-transformers/all-mpnet-base-v2", "BAAI/bge-large-en-v1.5", "intfloat/multilingual-e5-large", "thenlper/gte-base", "granite-embedding:30m", "colbert-ir/colbertv2.0", "openai/clip-vit-base-patch32", "text-embedding-3-small", "whisper-1"]) {
+    assert.equal(answersChat(name), false, name);
+  }
+  for (const name of ["llama3.1:8b", "qwen2.5:7b", "Qwen/Qwen2.5-7B-Instruct", "gpt-4o-mini", "mistral-small-latest", "gemma2:2b", "phi3:mini", "deepseek-r1:7b", "judge-mini"]) {
+    assert.equal(answersChat(name), true, name);
+  }
+  assert.equal(pickModel({ listed: ["judge-mini", "judge-401"], model: "gpt-4o-mini", chosen: false }).model, "judge-mini");
+  // What the endpoint marks as answering no chat is skipped too; with no chat model listed, none is the default.
+  assert.equal(pickModel({ listed: ["m2-bert-80M", "chatty"], model: "gpt-4o-mini", chosen: false, notChat: ["m2-bert-80M"] }).model, "chatty");
+  const none = pickModel({ listed: ["nomic-embed-text", "all-minilm"], model: "gpt-4o-mini", chosen: false });
+  assert.deepEqual([none.model, none.replaced], ["", true]);
+  assert.match(none.note, /None of the 2 models the endpoint lists answers chat/);
   // A model the user typed stays, with a warning; a list that failed (empty) changes nothing.
   const typed = pickModel({ listed: ["qwen2.5:7b"], model: "my-deployment", chosen: true });
   assert.equal(typed.model, "my-deployment");
@@ -67,4 +82,17 @@ test("judge both orders: the setup line counts each row twice; a check-up counts
   assert.equal(setupLine({ rows: 60, plan: three, noun: "case", doubled: 6 }), "60 cases (6 in both orders) × 3 repeats = 198 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
   assert.equal(setupLine({ rows: 60, plan, noun: "case" }), "60 calls, one per case · gpt-4o-mini · temperature 0 · max tokens 2,048");
   assert.equal(setupLine({ rows: 1, plan: { ...plan, orders: 2 }, noun: "case", doubled: 1 }), "1 case × 2 orders = 2 calls · gpt-4o-mini · temperature 0 · max tokens 2,048");
+});
+
+test("a run waits for the model list being asked for (finding 4)", async () => {
+  let release = () => {};
+  const order = [];
+  askingModels(new Promise((r) => (release = r)));
+  const waited = modelsSettled().then(() => order.push("run"));
+  await Promise.resolve();
+  order.push("list");
+  release();
+  await waited;
+  assert.deepEqual(order, ["list", "run"]);
+  await modelsSettled(); // nothing asked: at once
 });

@@ -2,8 +2,8 @@
 // spec, over the wasm's calls and speccheck.js's checks. A definition is checked in two halves:
 // its schema in JS (speccheck.js) and its templates by the core (through call).
 
-import { checkSpec } from "./speccheck.js";
-import { checkTemplates } from "./templatecheck.js";
+import { checkSpec, settleJudged } from "./speccheck.js";
+import { checkTemplates, checkReads } from "./templatecheck.js";
 import { RagJudgeError, fromWire } from "./errors.js";
 
 /** @typedef {import("./types.js").RagJudge} RagJudge */
@@ -105,7 +105,12 @@ export function customEvaluators(call) {
     /** @type {string[]} */
     const provided = c.builtin ? [...(c.builtin.variables ?? [])] : [];
     const render = (/** @type {string} */ source, /** @type {Object} */ vars) => call("template", ["$source", "$dialect", "@vars"], [source, "format", vars]);
-    const variables = checkTemplates(c.spec, reads, render, provided, c.builtin, c.errors, c.warnings);
+    const { variables, complete } = checkTemplates(c.spec, reads, render, provided, c.errors);
+    // Which input is judged may depend on what the templates read; only templates that all parsed
+    // say whether the judged input and the others are read.
+    const read = complete ? new Set(variables) : null;
+    settleJudged(c.spec, c.builtin, read, c.warnings);
+    if (read) checkReads(c.spec, c.builtin, read, c.errors, c.warnings);
     return { ok: c.errors.length === 0, spec: c.spec, errors: c.errors, warnings: c.warnings, variables, provided };
   }
 
@@ -141,7 +146,9 @@ export function customEvaluators(call) {
       const e = builtins().find((x) => x.id === id);
       const copy = { id: id + "-copy", title: e.title + " (copy)", description: e.description, dialect: e.dialect, prompt: s.prompt,
         inputs: e.inputs, output: { kind: "builtin", evaluator: id }, words: e.words, example: e.example };
-      return checkSpec(copy, builtins()).spec;
+      const c = checkSpec(copy, builtins());
+      settleJudged(c.spec, c.builtin, null, []);
+      return c.spec;
     },
   };
 }

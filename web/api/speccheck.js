@@ -111,7 +111,7 @@ const at = (path, key) => (path ? path + "." + key : key);
  * (rj.evaluators() without the custom ones): their ids are taken, and an output of kind
  * "builtin" names one of them.
  * @param {unknown} v
- * @param {{id: string, dialect?: string, variables?: string[], inputs: {name: string, kind: string, required: boolean, judged?: boolean}[]}[]} builtins
+ * @param {{id: string, dialect?: string, variables?: string[], inputs: {name: string, kind: string, required: boolean, judged?: boolean, variable?: string}[]}[]} builtins
  * @returns {{spec: any, errors: SpecCheck[], warnings: SpecCheck[], builtin: any}}
  */
 export function checkSpec(v, builtins) {
@@ -209,8 +209,8 @@ export function checkSpec(v, builtins) {
     }
   }
 
-  // The inputs: names a template can read, once each, their kinds, at most one judged.
-  const inputs = Array.isArray(spec.inputs) ? spec.inputs.filter(isObject) : [];
+  // The inputs: names a template can read, once each, their kinds, at most one judged (which
+  // one, when none is marked, settleJudged decides once the templates' reads are known).
   const seen = new Set();
   let judged = false;
   spec.inputs?.forEach?.((input, k) => {
@@ -244,16 +244,29 @@ export function checkSpec(v, builtins) {
       if (bi.required && !seen.has(bi.name)) fail("inputs", "evaluator.builtin-input", `${b.id}'s reader needs the input ${q(bi.name)} (${bi.kind}): declare it`);
     }
   }
-  const judgedInput = () => inputs.find((x) => x.judged);
-  if (!judged && inputs.length) {
-    // The input the verdict is about: the built-in reader's own, else one named like the answer
-    // under judgement, else the first text input.
-    const names = b ? b.inputs.filter((x) => x.judged).map((x) => x.name) : ["answer", "response", "actual_output", "output"];
-    const guess = names.map((n) => inputs.find((x) => x.name === n)).find(Boolean) ?? inputs.find((x) => x.kind === "text") ?? inputs[0];
+  return { spec, errors, warnings, builtin: b };
+}
+
+/**
+ * settleJudged marks the input the verdict is about when the definition marks none, and then
+ * checks the check-up's fields against it: the built-in reader's own judged input, else one
+ * named like the answer under judgement, else the first text input a template reads (read: the
+ * names the templates read, null when they are not known), else the first text input.
+ * @param {any} spec checkSpec's @param {any} builtin checkSpec's
+ * @param {Set<string>|null} read
+ * @param {SpecCheck[]} warnings
+ */
+export function settleJudged(spec, builtin, read, warnings) {
+  const inputs = Array.isArray(spec?.inputs) ? spec.inputs.filter(isObject) : [];
+  if (inputs.length && !inputs.some((x) => x.judged)) {
+    const names = builtin ? builtin.inputs.filter((/** @type {any} */ x) => x.judged).map((/** @type {any} */ x) => x.name) : ["answer", "response", "actual_output", "output"];
+    const texts = inputs.filter((x) => x.kind === "text");
+    const guess = names.map((n) => inputs.find((x) => x.name === n)).find(Boolean) ?? texts.find((x) => !read || read.has(x.name)) ?? texts[0] ?? inputs[0];
     guess.judged = true;
   }
-  if (isObject(spec.checkup)) checkupRules(spec, out, judgedInput(), warn);
-  return { spec, errors, warnings, builtin: b };
+  const out = isObject(spec?.output) ? spec.output : null;
+  const warn = (/** @type {string} */ path, /** @type {string} */ code, /** @type {string} */ message) => void warnings.push({ severity: "warning", code, message, path });
+  if (isObject(spec?.checkup)) checkupRules(spec, out, inputs.find((x) => x.judged), warn);
 }
 
 /**

@@ -13,6 +13,8 @@
  * @property {string} [help]
  * @property {boolean} [judged] true on exactly one input of each evaluator: the one its verdict is
  *   about (the answer being judged, not the expected one or the evidence)
+ * @property {string} [variable] the name the prompt reads this input as, when its reader makes a
+ *   variable of another name of it (claim-groundedness's claims are read as reports)
  */
 
 /**

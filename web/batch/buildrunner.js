@@ -7,7 +7,7 @@ import { keyMissing } from "../model/keyguard.js";
 import { fmtNum } from "../lib/format.js";
 import { tellResult } from "./watching.js";
 import { RunState } from "./states.js";
-import { CallKind } from "../model/callerror.js";
+import { CallKind, outageMessage } from "../model/callerror.js";
 import { cleanJudge, keyId, pageJudge, judgeKeyNeeded, judgeRequest } from "./judges.js";
 
 /**
@@ -95,6 +95,8 @@ export function runnerFor(c, { rj, store, st, request, prefs: p, todo, fresh, co
     useCache: p.useCache,
     // A retry reads the cache too (a failed call was never cached): only the rows it asks afresh skip it (runrecords.js askedAfresh).
     fresh,
+    // A row run again keeps what its earlier results spent (rowresult.js carrySpend).
+    prior: (/** @type {number} */ i) => (c.results ? c.results[i] : null),
     store: c.created ? { putResult: (r) => /** @type {Promise<any>} */ (c.created).then(() => store.putResult(r)), flush: () => store.flush() } : store,
     policy: { timeoutMs: p.timeoutS * 1000, maxAttempts: p.attempts },
     onResult,
@@ -143,6 +145,9 @@ export function openRunner(ctl, c, { request, prefs, todo, fresh, calls }) {
     onHold: (e) => {
       // Waiting for a key: the record stays running, so that a reload resumes it (and waits again
       // if the key is still missing); the run goes on by itself once the key is entered.
+      // Through a dev server that does not answer, whether a key is needed is not known yet: what
+      // the run waits for is the server (it goes on when its config comes, runcontroller.js).
+      if (e.kind === CallKind.NO_KEY && ctl.st.endpoint().mode === "proxy" && !ctl.st.config) return ctl.say(outageMessage({ kind: CallKind.NETWORK }, { proxy: true }), c);
       if (e.kind === CallKind.NO_KEY) return ctl.say(e.message, c);
       ctl.say("Paused: " + e.message + " Then press Resume.", c);
       ctl.persist(RunState.PAUSED, c);
@@ -150,7 +155,8 @@ export function openRunner(ctl, c, { request, prefs, todo, fresh, calls }) {
     onState: (s, reason) => {
       // The run paused itself for an outage, or goes on by itself after one: say so. (Its record
       // stays "running", so a reload meanwhile resumes it.)
-      if (reason && reason.by === "runner" && (s === RunState.OUTAGE || s === RunState.RUNNING)) ctl.say(reason.message, c);
+      if (reason && reason.by === "runner" && s === RunState.OUTAGE) ctl.say(outageMessage(reason.error, { proxy: ctl.st.endpoint().mode === "proxy" }), c);
+      else if (reason && reason.by === "runner" && s === RunState.RUNNING) ctl.say(reason.message, c);
       if (ctl.cur === c) ctl.changed(true);
     },
   });

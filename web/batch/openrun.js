@@ -2,7 +2,7 @@
 // run that starts, the storing of its rows) and the states it rests in or waits in.
 
 import { Retry } from "./runrecords.js";
-import { RunState, LIVE_STATES } from "./states.js";
+import { RunState, LIVE_STATES, noKeyError } from "./states.js";
 import { fmtInt } from "../lib/format.js";
 import { CallKind, KeySource } from "../model/callerror.js";
 import { LiveRows } from "./live.js";
@@ -30,7 +30,12 @@ export function keyEntered(ctl) {
     if (!waitingForKey(c) || !c.runner) continue;
     // A jury's run waits until every judge has the key its endpoint needs (buildrunner.js juryJudges).
     const judges = c.runner.o.judges;
-    if (judges ? judges.some((/** @type {any} */ j) => j.keyMissing()) : keyMissing(ctl.st)) continue;
+    if (judges ? judges.some((/** @type {any} */ j) => j.keyMissing()) : keyMissing(ctl.st)) {
+      // Still missing (the dev server answers again, and its upstream needs one): said as such.
+      // (A jury's judge without its key is said by its own key field, batch/juryoption.js.)
+      if (!judges && c.runner.reason?.error?.kind === CallKind.NO_KEY) ctl.say(noKeyError().message, c);
+      continue;
+    }
     // One held by a 401 to a call without a key goes on only once there is one to send.
     if (c.runner.reason?.error?.kind !== CallKind.NO_KEY && !ctl.st.key) continue;
     c.runner.resume();

@@ -9,11 +9,13 @@ import { CallError } from "../model/callerror.js";
  * @typedef {{kind: string, status: number, message: string, attempts: number, detail: string, stage?: string, code?: string}} RowError  code: a batch output line's code for its failure (batchfile.js lineErrorCode)
  * @typedef {{runId: any, index: number, verdict: any, answers: string[], error: RowError | null,
  *   usage: {prompt_tokens: number, completion_tokens: number}, calls: number, cachedCalls: number,
- *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string,
+ *   attempts: number, repaired: boolean, ms: number, finishedAt: number, storeError?: string, earlier?: Spend,
  *   repeats?: import("../results/majority.js").Repeat[], orders?: import("./orders.js").Order[],
  *   jury?: {rule: string, pass_at?: number, members: import("./juryrow.js").JuryMember[]}}} RowResult  repeats: each repeat's verdict when the run judges rows several times;
  *   orders: a row judged in both orders, as it is and with its answers exchanged (orders.js);
- *   jury: a row judged by a jury, each judge's part (juryrow.js)
+ *   jury: a row judged by a jury, each judge's part (juryrow.js);
+ *   earlier: what the row's earlier tries in this run spent (carrySpend), besides this one's calls, usage and attempts
+ * @typedef {{calls: number, cachedCalls: number, attempts: number, prompt_tokens: number, completion_tokens: number}} Spend
  */
 
 /**
@@ -64,6 +66,26 @@ export function countAnswer(result, r, cacheWrites) {
     result.usage.completion_tokens += (r.usage && r.usage.completion_tokens) || 0;
   }
   result.attempts += r.attempts;
+}
+
+/**
+ * carrySpend keeps, on the result of a row run again (Retry, Ask again, Resume), what its earlier
+ * results spent: their calls, cache hits, attempts and tokens were paid for, and a run's counts
+ * (results/aggregate.js) add them to the latest try's, so that they never go down when a row is
+ * asked again. The row's own fields stay its latest try's (its answers, what an export writes).
+ * @param {RowResult} result
+ * @param {RowResult | null | undefined} prior the row's result before this try, if any
+ */
+export function carrySpend(result, prior) {
+  if (!prior || prior === result) return;
+  const was = prior.earlier || { calls: 0, cachedCalls: 0, attempts: 0, prompt_tokens: 0, completion_tokens: 0 };
+  result.earlier = {
+    calls: was.calls + (prior.calls || 0),
+    cachedCalls: was.cachedCalls + (prior.cachedCalls || 0),
+    attempts: was.attempts + (prior.attempts || 0),
+    prompt_tokens: was.prompt_tokens + ((prior.usage && prior.usage.prompt_tokens) || 0),
+    completion_tokens: was.completion_tokens + ((prior.usage && prior.usage.completion_tokens) || 0),
+  };
 }
 
 /**

@@ -57,8 +57,9 @@ export class RunController {
     this.runs = signal(0);
     this.protocol = signal(0);
     this.ended = signal(/** @type {{runId: string, state: string} | null} */ (null));
-    // A run waiting for a key goes on by itself once one is entered (or calls go where none is needed).
-    onChange(() => [state.key, state.judgeKeyed.value, state.get("settings")], () => {
+    // A run waiting for a key goes on by itself once one is entered (or calls go where none is
+    // needed: settings changed, or the dev server's config came, shell/settings.js watchServer).
+    onChange(() => [state.key, state.judgeKeyed.value, state.get("settings"), state.config], () => {
       clearTimeout(this.keyTimer);
       this.keyTimer = setTimeout(() => keyEntered(this), KEY_SETTLE_MS);
     });

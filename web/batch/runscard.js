@@ -45,7 +45,7 @@ export function mountRunsList({ store, controller }) {
       replace(list, h("p", { class: "hint", text: "No runs yet. Runs you start are kept here until you delete them." }));
       return;
     }
-    // On a phone the table scrolls inside its card rather than widening the page.
+    // On a phone the table's rows stack (batch.css) rather than widening the page.
     replace(
       list,
       h(
@@ -62,12 +62,13 @@ export function mountRunsList({ store, controller }) {
               h(
                 "tr",
                 { dataset: { run: r.id } },
-                h("td", { text: new Date(r.createdAt).toLocaleString() }),
-                h("td", { text: r.name }),
-                h("td", { text: r.evaluator }),
-                h("td", { text: (r.settings && r.settings.model) || "" }),
-                h("td", { dataset: { col: "rows" }, text: `${fmtInt(r.finished || 0)} / ${fmtInt(r.total)}` }),
-                h("td", { dataset: { col: "state" }, text: r.state }),
+                // data-label: a phone shows each cell on a line of its own, named (batch.css).
+                h("td", { dataset: { label: "Started" }, text: new Date(r.createdAt).toLocaleString() }),
+                h("td", { dataset: { label: "Dataset" }, text: r.name }),
+                h("td", { dataset: { label: "Evaluator" }, text: r.evaluator }),
+                h("td", { dataset: { label: "Model" }, text: (r.settings && r.settings.model) || "" }),
+                h("td", { dataset: { col: "rows", label: "Rows" }, text: `${fmtInt(r.finished || 0)} / ${fmtInt(r.total)}` }),
+                h("td", { dataset: { col: "state", label: "State" }, text: r.state }),
                 h("td", { class: "actions" }, h("button", { type: "button", class: "btn btn-small", text: "Open", dataset: { ref: "batch-open-run" }, on: { click: () => controller.open(r.id) } }), deleteButton(r)),
               ),
             ),

@@ -48,7 +48,7 @@ import { AdaptiveSlots } from "./slots.js";
 import { OutageWatch } from "./outage.js";
 import { RenderTurns } from "./turns.js";
 import { RunState, RowState, RowErrorKind, holds } from "./states.js";
-import { newRowResult, failRow, renderRow, storeResult } from "./rowresult.js";
+import { newRowResult, failRow, renderRow, storeResult, carrySpend } from "./rowresult.js";
 import { judgeOnce, judgeSingle, judgeRepeats } from "./judging.js";
 import { judgeOrders } from "./orders.js";
 import { judgeJury } from "./juryrow.js";
@@ -73,6 +73,8 @@ export const MAX_REPEATS = 10;
  *   false re-asks the judge but still refreshes the cache)   fresh: a Set of rows that are asked
  *   again rather than answered from the cache (runrecords.js askedAfresh: a retry of undetermined rows)
  *   store: {putResult(result)} or null   runId   fetch, clock, random, policy (llm.js)
+ *   prior: (index) => the row's stored result, when it is run again (Retry, Ask again, Resume): its
+ *   calls and tokens are carried into the new result's earlier (rowresult.js carrySpend)
  *   repeats: how many times each row is judged (default 1; see judging.js)
  *   bothOrders: judge every row in both orders (orders.js); judge then has swap(inputs) and combine(first, second)
  *   socket: the dev server's calls socket URL (socket.js), for the calls client's worker to use;
@@ -376,6 +378,7 @@ export class Runner {
       failRow(result, e, stage);
     }
     this.tryFailed.delete(index);
+    carrySpend(result, o.prior ? o.prior(index) : null);
     result.ms = o.clock.now() - t0;
     result.finishedAt = Date.now();
     // The row's slot is free now; its result is reported once it is stored, and the run is not

@@ -17,6 +17,7 @@ import { requestSettings } from "./endpoint.js";
 import { yieldToLoop } from "./turns.js";
 import { fmtInt } from "../lib/format.js";
 import { onChange } from "../lib/store.js";
+import { chosenOf, keepChosen, keptMapping, keptLabel, againText } from "./chosen.js";
 
 /**
  * @typedef {Object} Setup what is being set up
@@ -84,6 +85,14 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     if (f) loadFile(f);
   });
   const fileMsg = h("div", { class: "batch-msg", dataset: { ref: "batch-file-msg" }, attrs: { role: "status", "aria-live": "polite" } });
+  // A dataset set up before a reload is asked for by name (chosen.js).
+  const before = chosenOf(state);
+  if (before) {
+    fileMsg.dataset.again = before.name;
+    fileMsg.className = "batch-msg msg-again";
+    const [head, tail] = againText(before).split(before.name);
+    fileMsg.append(head, h("strong", { text: before.name }), tail);
+  }
 
   const evSelect = h(
     "select",
@@ -163,6 +172,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
 
   /** loadText reads text (named name) as the dataset to set up; before the engine is ready, once it is. */
   function loadText(name, text) {
+    delete fileMsg.dataset.again; // a file is chosen: what is asked for is said no more
     if (!engine.rj && engine.status === "loading") {
       pending = { name, text };
       fileMsg.className = "batch-msg";
@@ -183,6 +193,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     keepRepeats(name);
     setup = { name, table, mapping: {}, matches: [], checked: null, label: "", labelYes: "" };
     setup.label = suggestLabelColumn(mappable()) || "";
+    Object.assign(setup, keptLabel(chosenOf(state), name, mappable()));
     fileMsg.className = "batch-msg";
     fileMsg.dataset.format = table.format;
     fileMsg.textContent = `✓ ${name}: ${fmtInt(table.rows.length)} rows (${formatWords(table, name)}), columns ${table.columns.join(", ")}` + (table.errors.length ? `; ${table.errors.length} could not be read (listed below).` : ".");
@@ -205,6 +216,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     mappedFor = id + JSON.stringify(byID.get(id)?.inputs);
     try {
       ({ mapping: setup.mapping, matches: setup.matches } = detectMatches(rj, byID.get(id), mappable()));
+      setup.mapping = keptMapping(chosenOf(state), setup.name, id, mappable(), setup.mapping) || setup.mapping;
     } catch {
       setup.mapping = {};
       setup.matches = [];
@@ -254,7 +266,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
           match && match.column !== input.name ? h("div", { class: "hint", dataset: { ref: "batch-map-from-" + input.name }, text: "guessed from " + matchLabel(match) }) : null,
         );
       }),
-      labelField(document, { rows: setup.table.rows, columns: mappable(), chosen: setup.label, yes: setup.labelYes, suggested: suggestLabelColumn(mappable()), onChange: (c, yes) => ((setup.label = c), (setup.labelYes = yes)) }),
+      labelField(document, { rows: setup.table.rows, columns: mappable(), chosen: setup.label, yes: setup.labelYes, suggested: suggestLabelColumn(mappable()), onChange: (c, yes) => ((setup.label = c), (setup.labelYes = yes), keepChosen(state, setup, ev)) }),
     );
   }
 
@@ -268,6 +280,7 @@ export function mountSetup({ rj, engine, state, store, evaluators }, hooks) {
     runBtn.disabled = true;
     if (hooks.onReady) hooks.onReady(false);
     estimateEl.textContent = "Checking rows…";
+    keepChosen(state, setup, ev);
     drawMapping();
     const items = await prepareItemsAsync(rj, ev, setup.table.rows, setup.mapping, { yieldFn: yieldToLoop, isStale });
     if (!items || isStale()) return;

@@ -1,4 +1,4 @@
-import { CallKind, CallError, retryableStatus } from "../model/callerror.js";
+import { CallKind, CallError, ServerCode, retryableStatus } from "../model/callerror.js";
 // states.js: the names a batch run's views read: the Runner's states (RunState), a row's live
 // state (RowState), the kinds of row errors that are not a call's (RowErrorKind), the codes of the
 // checks the engine adds (RepairCode), and which stored error rows Resume runs again. scheduler.js
@@ -80,11 +80,14 @@ export const HOLD_STATUSES = Object.freeze([401, 403, 404]);
 
 /**
  * holds tells whether an error would fail every row alike, so the run waits instead (RunState.HELD):
- * a HOLD_STATUSES answer, or a call not made for want of the key the endpoint needs.
- * @param {{kind?: string, status?: number} | null | undefined} e
+ * a HOLD_STATUSES answer, the dev server's 400 for an upstream name it does not have, or a call not
+ * made for want of the key the endpoint needs.
+ * @param {{kind?: string, status?: number, code?: string} | null | undefined} e
  */
 export function holds(e) {
-  return !!e && ((e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status ?? 0)) || e.kind === CallKind.NO_KEY);
+  if (!e) return false;
+  if (e.kind === CallKind.HTTP && e.status === 400 && e.code === ServerCode.UNKNOWN_UPSTREAM) return true;
+  return (e.kind === CallKind.HTTP && HOLD_STATUSES.includes(e.status ?? 0)) || e.kind === CallKind.NO_KEY;
 }
 
 /** noKeyError is the failure of a call not made: the endpoint needs a key and the page has none. */

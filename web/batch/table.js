@@ -15,6 +15,19 @@ import { juryNote, juryNames, juryStatuses } from "../results/jury.js";
 import { juryMembers, shownMember } from "./juryview.js";
 
 const ROW_H = 40;
+/** PHONE: where a row is two lines (batch.css), its verdict, score and note over its input: taller
+ * rows, all of one height still (the table is virtualized). */
+const PHONE = "(max-width: 760px)";
+const ROW_H_PHONE = 64;
+const rowHeight = () => (matchMedia(PHONE).matches ? ROW_H_PHONE : ROW_H);
+/** CELLS: the columns, their header and class (batch.css places them by class on a phone). */
+const CELLS = [
+  ["#", "vt-num"],
+  ["Verdict", "vt-verdict"],
+  ["Score", "vt-score"],
+  ["Input", "vt-text"],
+  ["Why / note", "vt-note"],
+];
 
 /** FILTERS: the chips, in order; "pending" counts the rows without a result, in flight or not. */
 const FILTERS = [
@@ -56,13 +69,14 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
   const head = h(
     "div",
     { class: "vt-head", attrs: { role: "row", "aria-rowindex": "1" } },
-    ["#", "Verdict", "Score", "Input", "Why / note"].map((t) => h("span", { class: "vt-cell", attrs: { role: "columnheader" }, text: t })),
+    CELLS.map(([t, cls]) => h("span", { class: "vt-cell " + cls, attrs: { role: "columnheader" }, text: t })),
   );
   const viewport = h("div", { class: "vt", dataset: { ref: "batch-table" } });
   const tableCount = h("span", { class: "hint", dataset: { ref: "batch-table-count" } });
   // The header row and the scrolling body rows make one table for assistive technology.
   const wrap = h("div", { class: "vt-wrap" }, h("div", { attrs: { role: "rowgroup" } }, head), viewport);
-  const table = new VTable(viewport, { rowHeight: ROW_H, renderRow: (i, el) => drawRow(i, el), onOpen: (i) => openRow(view[i]), label: "Batch results", table: wrap, headRows: 1 });
+  const table = new VTable(viewport, { rowHeight: rowHeight(), renderRow: (i, el) => drawRow(i, el), onOpen: (i) => openRow(view[i]), label: "Batch results", table: wrap, headRows: 1 });
+  matchMedia(PHONE).addEventListener("change", () => table.setRowHeight(rowHeight()));
   const dialog = h("dialog", { class: "batch-dialog", dataset: { ref: "batch-dialog" }, attrs: { "aria-label": "Row verdict" } });
   dialog.addEventListener("click", (e) => {
     if (e.target === dialog) dialog.close();
@@ -135,7 +149,10 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     const th = threshold();
     const v = r && r.verdict;
     let note = "";
-    if (r) note = st === "undetermined" || st === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
+    // An undetermined or error row's badge is its state's word alone, and its cause leads the note:
+    // in the badge a cause such as "HTTP 400 (context_length_exceeded)" was cut mid-word by the column.
+    const cause = r && (st === "undetermined" || st === "error") ? causeOf(r, th) : null;
+    if (r) note = cause ? [cause, reasonOf(r)].filter(Boolean).join(" · ") : r.repaired ? "repaired after one correction request" : r.cachedCalls && !r.calls ? "from cache" : "";
     else if (live && (live.attempt || 1) > 1) note = `attempt ${live.attempt}`;
     if (r && st !== "error" && Array.isArray(r.repeats)) note = repeatNote(r, th) + (note ? " · " + note : "");
     // A jury's row says what each judge said ("jury: a ✓ · b ✗"), before why it is undetermined.
@@ -149,7 +166,7 @@ export function mountTable({ rj, controller, renderVerdict, threshold, agreement
     else delete el.dataset.live;
     el.replaceChildren(
       h("span", { class: "vt-cell vt-num", attrs: { role: "cell" }, text: String(index + 1) }),
-      h("span", { class: "vt-cell", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, r ? causeOf(r, th) : null, c.ev)),
+      h("span", { class: "vt-cell vt-verdict", attrs: { role: "cell" } }, live ? stateBadge(live.state, null, undefined, { text: liveWords(live) }) : stateBadge(st, null, c.ev)),
       h("span", { class: "vt-cell vt-score", attrs: { role: "cell" }, text: v && typeof v.score === "number" ? fmtNum(v.score) : "–" }),
       h("span", { class: "vt-cell vt-text", attrs: { role: "cell" }, text: clip(inputText(c.items[index]), 160) }),
       h("span", { class: "vt-cell vt-note", attrs: { role: "cell" }, text: clip(note, 200) }),

@@ -43,6 +43,15 @@ export class VTable {
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => this.schedule()).observe(this.vp);
   }
 
+  /** setRowHeight changes the rows' height (a phone's rows are two lines): every row is placed anew. @param {number} px */
+  setRowHeight(px) {
+    if (px === this.rowHeight) return;
+    this.rowHeight = px;
+    for (const el of this.pool.values()) el.remove();
+    this.pool.clear();
+    this.setCount(this.count);
+  }
+
   setCount(n) {
     this.count = n;
     this.spacer.style.height = n * this.rowHeight + "px";

@@ -8,7 +8,7 @@ import { h, replace, debounce, copyText, badge } from "../lib/dom.js";
 import { renderVerdict } from "../verdict/render.js";
 import { autoGrow } from "../lib/form.js";
 import { engineNote } from "../shell/enginestatus.js";
-import { bars, passageLabels } from "../verdict/recall.js";
+import { bars, passageLabels, readScores } from "../verdict/recall.js";
 import { fmtNum } from "../lib/format.js";
 import { onChange } from "../lib/store.js";
 
@@ -126,6 +126,22 @@ export function mountCalculator(root, { engine, state, evaluators }) {
   );
 
   let labels = { essential: [], bonus: [] };
+  /** @type {{essential: number[], bonus: number[]}|null} the scores read from the pasted judge's answer, when they fit the counts */
+  let judged = null;
+
+  // useJudged makes the judge's scores the calculator's, so the Result card computes them.
+  function useJudged() {
+    if (!judged) return;
+    c.essential = judged.essential.map(String);
+    c.bonus = judged.bonus.map(String);
+    changed(true);
+  }
+  // judgedButton offers the judge's scores where they are not yet the ones entered.
+  function judgedButton() {
+    if (!judged || (judged.essential.join() === c.essential.join() && judged.bonus.join() === c.bonus.join())) return null;
+    const words = [...judged.essential, ...judged.bonus].map(fmtNum).join(", ");
+    return h("button", { type: "button", class: "btn btn-small", dataset: { ref: "calc-use-judged" }, text: "Use the judge's scores", title: `Enter ${words} as the scores`, on: { click: useJudged } });
+  }
 
   function fromGT() {
     const rj = engine.rj;
@@ -200,7 +216,8 @@ export function mountCalculator(root, { engine, state, evaluators }) {
       return;
     }
     if (blank) {
-      replace(resultEl, h("p", { class: "note", text: "Enter a score for every passage to see the recall." }));
+      const use = judgedButton();
+      replace(resultEl, h("p", { class: "note", text: use ? "Enter a score for every passage to see the recall, or take the scores read from the judge's answer:" : "Enter a score for every passage to see the recall." }), use);
       return;
     }
     // Scores go to the core as typed ("3.5", "4"): it says which one is wrong and why.
@@ -251,9 +268,10 @@ export function mountCalculator(root, { engine, state, evaluators }) {
       replace(checkEl, h("p", { class: "note", text: engineNote(engine, "The judge's arithmetic is checked") }));
       return;
     }
+    judged = null;
     if (!c.answer.trim()) {
       replace(checkEl, h("p", { class: "note", text: "Paste a judge's recall answer on the left to check its arithmetic." }));
-      return;
+      return compute();
     }
     // Without a ground truth, one made of the counts lets the parser check the number of scores.
     const passage_gt = c.gt.trim()
@@ -268,10 +286,15 @@ export function mountCalculator(root, { engine, state, evaluators }) {
     }
     try {
       const v = rj.parse(ev.id, inputs, c.answer);
-      replace(checkEl, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
+      const read = readScores(v.verdict);
+      judged = read && read.essential.length === c.E && read.bonus.length === c.B ? read : null;
+      // With a score blank the Result card offers them; with others entered, here.
+      const use = [...c.essential, ...c.bonus].some((x) => x === "") ? null : judgedButton();
+      replace(checkEl, use ? h("p", { class: "hint calc-use" }, "The scores entered are not the judge's: ", use) : null, renderVerdict({ rj, ev, inputs, v, answer: c.answer, scoreOnly: true, labels: !!c.gt.trim() }));
     } catch (e) {
       replace(checkEl, badge(null, { cause: "cannot check", size: "badge-big" }), h("p", { class: "msg-error", text: "✗ " + (e instanceof Error ? e.message : String(e)) }));
     }
+    compute(); // the Result card offers the judge's scores, or no longer does
   }
   const checkSoon = debounce(check, 200);
 

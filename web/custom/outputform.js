@@ -21,6 +21,15 @@ const KIND_HINTS = {
   builtin: "The built-in's reader and cross-checks over your prompt: a translated or stricter claim checker keeps its claim cards.",
 };
 
+/**
+ * FAIL_VALUES_HINT says what fail_values changes, as the core's json reader does it
+ * (core/judge customeval.go, otherBoolean): given, a value in neither list is no verdict; left
+ * blank, any other value fails, but for pass values that are one boolean (true, or 1) only the
+ * other one fails and anything else is no verdict.
+ */
+export const FAIL_VALUES_HINT =
+  "optional: given, a value in neither list is no verdict. Blank: any other value fails, but when the pass values are one boolean (true, or 1) only its opposite fails and anything else (null, \"unsure\") is no verdict";
+
 const VERDICTS = [
   ["pass", "✓ passes", true],
   ["fail", "✗ fails", false],
@@ -154,7 +163,7 @@ export function outputForm(el, spec, builtins, onChange) {
     } else if (kind === "json") {
       body.push(pathField("pass", "Pass field", "$.verdict", ["all", "any"], "a path; through a list ($.items[*].ok): all or any of them"));
       body.push(field("Values that pass", valuesInput("pass_values"), "output.pass_values", 'JSON values, e.g. true, "pass"'));
-      body.push(field("Values that fail", valuesInput("fail_values"), "output.fail_values", "optional: then any other value is no verdict; blank: any other value fails"));
+      body.push(field("Values that fail", valuesInput("fail_values"), "output.fail_values", FAIL_VALUES_HINT));
       body.push(pathField("score", "Score field", "$.score", ["mean"], "optional; through a list: their mean"));
       body.push(pathField("reason", "Reason field", "$.reason", [], "optional"));
       body.push(h("div", { class: "row3" }, field("Lowest score", num("output.min", "min"), "output.min", "optional"), field("Highest score", num("output.max", "max"), "output.max", "optional"), field("Passes from", num("output.pass_at", "pass_at"), "output.pass_at", "without a pass field")));
@@ -175,7 +184,7 @@ export function outputForm(el, spec, builtins, onChange) {
 
   /**
    * valuesInput is the text field of a json reader's list of values (pass_values or fail_values),
-   * JSON values separated by commas; a blank fail_values is left out (any other value fails).
+   * JSON values separated by commas; a blank fail_values is left out (FAIL_VALUES_HINT).
    * @param {"pass_values"|"fail_values"} key
    */
   function valuesInput(key) {

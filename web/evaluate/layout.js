@@ -105,3 +105,24 @@ export function revealCard(card) {
   if (r.top >= top && r.top + Math.min(r.height, 160) <= window.innerHeight) return;
   card.scrollIntoView({ block: "start" }); // below the top bar: the card's scroll-margin-top
 }
+
+/**
+ * exampleWords says on the Load example button what it loads. In manual mode it loads the
+ * example whole, its judge answer too, so the verdict shows at once; with a model it loads the
+ * inputs only ("Load example inputs"), since the answer is the model's to give, and a verdict
+ * drawn from the example's answer would pass for the model's (in a link, in a report).
+ * @param {HTMLButtonElement} btn
+ * @param {boolean} has the evaluator has an example
+ * @param {boolean} withAnswer its example has a judge answer
+ * @param {boolean} manual
+ */
+export function exampleWords(btn, has, withAnswer, manual) {
+  const inputsOnly = has && withAnswer && !manual;
+  btn.disabled = !has;
+  btn.textContent = inputsOnly ? "Load example inputs" : "Load example";
+  btn.title = !has
+    ? "This evaluator has no example: save one in My evaluators (Save as the example)"
+    : inputsOnly
+      ? "Fills in the example's inputs; the model answers when you run (in manual mode the example's judge answer is loaded too)"
+      : "";
+}

@@ -64,9 +64,9 @@ function appendRange(el, text, a, b, spans, names) {
     if (sa > pos) el.append(document.createTextNode(text.slice(pos, sa)));
     el.append(
       h("mark", {
-        class: "span c" + colorSlot(s.input, names),
+        class: "span c" + (s.from ? colorSlot(s.from, names) : colorSlot(s.input, names)),
         text: text.slice(sa, sb),
-        title: s.expr === s.input ? "{{ " + s.expr + " }}" : `{{ ${s.expr} }}: from ${s.input}`,
+        title: s.from ? `{{ ${s.expr} }}: made from your ${s.from}` : s.expr === s.input ? "{{ " + s.expr + " }}" : `{{ ${s.expr} }}: from ${s.input}`,
         dataset: { expr: s.expr, input: s.input },
       }),
     );
@@ -80,7 +80,7 @@ function appendRange(el, text, a, b, spans, names) {
  * collapsed folds the lines that hold no input; onExpand is called by the fold buttons.
  * @param {HTMLElement} pre
  * @param {string} text
- * @param {{expr: string, input: string, start: number, end: number}[]} spans
+ * @param {{expr: string, input: string, start: number, end: number, from?: string}[]} spans (from: the input a reader made this variable of)
  * @param {string[]} names
  * @param {{collapsed: boolean, onExpand?: () => void}} opts
  */
@@ -182,6 +182,8 @@ export function promptCard() {
   let rendered = null;
   /** @type {string[]} */
   let names = [];
+  /** @type {Map<string, string>} a built-in reader's variable → the input it is made from ({{ reports }} ← claims) */
+  let fromInput = new Map();
   const pre = h("pre", { class: "prompt mono", dataset: { ref: "prompt" }, tabIndex: 0, attrs: { "aria-label": "Rendered prompt" } });
   const legend = h("div", { class: "legend", dataset: { ref: "legend" } });
   const meta = h("span", { class: "hint", dataset: { ref: "prompt-meta" } });
@@ -217,17 +219,20 @@ export function promptCard() {
     replace(before, first.map(other));
     replace(after, then.map(other));
     role.hidden = !first.length && !then.length;
-    const info = renderPrompt(pre, r.prompt, r.spans || [], names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
+    // A variable the reader makes of an input is drawn in that input's colour, and named after it.
+    const spans = (r.spans || []).map((s) => (fromInput.has(s.input) ? { ...s, from: fromInput.get(s.input) } : s));
+    const info = renderPrompt(pre, r.prompt, spans, names, { collapsed, onExpand: () => { collapsed = false; redraw(); } });
     // The inputs whose text the prompt shows: {{ passage }} in a loop over contexts is contexts.
-    const inputs = [...new Set((r.spans || []).map((s) => s.input).filter(Boolean))];
+    const inputs = [...new Set(spans.map((s) => s.input).filter(Boolean))];
     replace(
       legend,
       inputs.length ? h("span", { class: "hint", text: "Your inputs: " }) : null,
       inputs.map((x) => {
         const probe = document.createElement("span");
-        renderPrompt(probe, "x", [{ expr: x, input: x, start: 0, end: 1 }], names, { collapsed: false });
+        const from = fromInput.get(x);
+        renderPrompt(probe, "x", [{ expr: x, input: x, from, start: 0, end: 1 }], names, { collapsed: false });
         const mark = /** @type {HTMLElement} */ (probe.firstChild);
-        mark.textContent = x;
+        mark.textContent = from ? `${from} (as ${x})` : x;
         mark.classList.add("legend-item");
         return mark;
       }),
@@ -252,10 +257,14 @@ export function promptCard() {
   return {
     buttons: h("div", { class: "btn-row" }, toggleBtn, copyBtn),
     body: [legend, before, role, pre, after, meta],
-    /** @param {any} r an rj.render result or null @param {string[]} inputNames */
-    draw(r, inputNames) {
+    /**
+     * @param {any} r an rj.render result or null
+     * @param {({name: string, variable?: string}|string)[]} inputs the evaluator's inputs (or their names)
+     */
+    draw(r, inputs) {
       rendered = r;
-      names = inputNames;
+      names = inputs.map((i) => (typeof i === "string" ? i : i.name));
+      fromInput = new Map(inputs.flatMap((i) => (typeof i === "object" && i.variable && i.variable !== i.name ? [[i.variable, i.name]] : [])));
       redraw();
     },
     copy,

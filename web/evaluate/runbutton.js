@@ -7,6 +7,7 @@ import { autoGrow } from "../lib/form.js";
 import { batch } from "../lib/store.js";
 import { askJudge } from "./judgecall.js";
 import { CallKind } from "../model/callerror.js";
+import { modelsSettled } from "../shell/modelpick.js";
 
 /**
  * runJudge runs the shown evaluator's rendered prompt: in manual mode it copies it, otherwise it
@@ -37,6 +38,11 @@ export async function runJudge(o) {
     answerTA.focus();
     return;
   }
+  // The endpoint's model list, when it is being asked for, may replace a default it does not list
+  // (shell/modelpick.js): the call goes with the model it settles.
+  const epoch = view.epoch.peek();
+  await modelsSettled();
+  if (view.running.peek() || view.epoch.peek() !== epoch) return;
   const st = state.get("settings");
   if (!st.model) {
     runError.textContent = "No model is set: choose one in Model settings.";

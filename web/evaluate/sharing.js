@@ -15,20 +15,23 @@ const SHARE_HASH = /^#rj\d+\./;
 
 /**
  * mountShare adds the share row under the verdict and the link note over the form, and opens the
- * share link the page was opened on (read at once: the page replaces a fragment that names no view
- * with the view's name) or pasted later. note is the page's word to the next Evaluate view drawn
+ * share link the view is drawn with (link: the page's fragment when it was opened on one, or one
+ * an earlier drawing of the view had not finished opening) or one pasted later (open, called by
+ * app.js, which hears the fragment change: a listener here would be dropped by a redraw before it
+ * ran). note is the page's word to the next Evaluate view drawn
  * (a link's evaluator was just saved). It reads the view's state (viewstate.js) and elements,
  * and acts through the view's own actions: select an evaluator, stop a call, clear or draw the
  * form, add an evaluator to the picker, bring the verdict into view (and again once its verdict is
  * drawn, when one is to come). drawLinkNote is for the view's drawForm; start is called once the
- * view's form is drawn; dispose stops listening for links.
+ * view's form is drawn; dispose returns the link still being opened, for the view drawn next.
  * @param {{view: import("./viewstate.js").ViewState, els: ReturnType<typeof import("./layout.js").drawSkeleton>,
  *   engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State,
  *   registry: import("../custom/registry.js").EvaluatorRegistry|null, byID: Map<string, any>, note: import("../lib/store.js").Signal<string>, currentRender: () => any,
  *   select: (id: string) => void, stop: () => void, clearForm: () => void, drawForm: () => void, addPick: (e: any) => void,
  *   revealVerdict: (verdictToCome: boolean) => void}} o
+ * @param {string} [link]
  */
-export function mountShare(o) {
+export function mountShare(o, link = "") {
   const { view, engine, state, registry, byID, note } = o;
   const { root, verdictEl, desc, runStatus, answerTA } = o.els;
   const { drafts } = view;
@@ -36,12 +39,18 @@ export function mountShare(o) {
   const inputs = () => toInputs(view.ev.peek(), drafts.form(view.ev.peek()));
   /** model is the model of the last call, or "". */
   const model = () => view.lastCall.peek()?.model || "";
-  const sharedHash = SHARE_HASH.test(location.hash) ? location.hash : "";
+  const sharedHash = SHARE_HASH.test(link) ? link : "";
+  /** the link being opened, until its form is drawn; opens counts them, so the last one pasted wins */
+  let opening = "";
+  let opens = 0;
+  let disposed = false;
 
   const shareStatus = h("div", { class: "share-status", dataset: { ref: "share-status" }, attrs: { role: "status", "aria-live": "polite" } });
   const copyLinkBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "copy-link" }, text: "Copy link", on: { click: () => copyLink() } });
   const reportBtn = h("button", { type: "button", class: "btn btn-small", dataset: { ref: "download-report" }, text: "⤓ Download report", on: { click: () => downloadReport() } });
-  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn), shareStatus));
+  // Why the two are not offered yet, in a quiet line beside them (not the red of a failure).
+  const shareHint = h("span", { class: "hint share-hint", dataset: { ref: "share-hint" }, attrs: { "aria-live": "polite" } });
+  verdictEl.after(h("div", { class: "share-row" }, h("div", { class: "btn-row" }, copyLinkBtn, reportBtn, shareHint), shareStatus));
 
   // A link's evaluator: where it comes from, how it stands to the user's own, and Save.
   const linkNote = h("div", { class: "link-note", dataset: { ref: "link-note" }, hidden: true });
@@ -53,8 +62,20 @@ export function mountShare(o) {
   function unshareable() {
     if (!engine.rj) return "The judge engine is still loading.";
     if (view.running.peek()) return "Wait for the judge's answer first.";
-    if (!answerTA.value.trim()) return "There is no verdict to share yet: run the prompt or paste a judge's answer.";
+    // Nothing to share is not a failure: the verdict panel above says what the last Run did.
+    if (!answerTA.value.trim()) return "A link and a report come with a verdict.";
     return "";
+  }
+
+  /**
+   * sync offers Copy link and Download report only when there is a verdict to share: after a failed
+   * call, before any answer, or while the judge answers, they are disabled and the line beside them
+   * says why (the view calls it whenever it draws the verdict panel).
+   */
+  function sync() {
+    const why = unshareable();
+    copyLinkBtn.disabled = reportBtn.disabled = !!why;
+    shareHint.textContent = why;
   }
 
   async function copyLink() {
@@ -101,9 +122,14 @@ export function mountShare(o) {
   // whose verdict then shows as it would have for whoever shared it; nothing is called. A link that
   // cannot be read leaves an empty form and says why, never a part of it.
   async function openShared(hash) {
+    const mine = ++opens;
+    opening = hash;
     history.replaceState(null, "", location.pathname + location.search + "#evaluate");
     const { openLink } = await import("../share/links.js");
     const res = await openLink(hash, { byID, engine, registry });
+    // Drawn again meanwhile (dispose handed the link on), or another link pasted since.
+    if (disposed || mine !== opens) return;
+    opening = "";
     o.stop();
     if (!res.ok) {
       o.clearForm();
@@ -179,13 +205,6 @@ export function mountShare(o) {
     }
   }
 
-  // A share link pasted into the address bar of a tab already on the page only changes the
-  // fragment: read it before the page replaces it with the view's name.
-  const onHash = () => {
-    if (SHARE_HASH.test(location.hash)) openShared(location.hash);
-  };
-  window.addEventListener("hashchange", onHash);
-
   // start says what the view drawn before this one left to say, and opens the page's link.
   function start() {
     if (note.peek()) {
@@ -195,9 +214,15 @@ export function mountShare(o) {
     if (sharedHash) openShared(sharedHash);
   }
 
-  function dispose() {
-    window.removeEventListener("hashchange", onHash);
+  /** open opens a share link pasted into the tab (only its fragment changed). @param {string} hash */
+  function open(hash) {
+    if (SHARE_HASH.test(hash)) openShared(hash);
   }
 
-  return { drawLinkNote, start, dispose };
+  function dispose() {
+    disposed = true;
+    return opening;
+  }
+
+  return { drawLinkNote, start, open, dispose, sync };
 }

@@ -11,7 +11,7 @@
 // link shows it: sharing.js.
 
 import { h, replace, debounce, badge, selectSpan } from "../lib/dom.js";
-import { drawSkeleton, revealCard } from "./layout.js";
+import { exampleWords, drawSkeleton, revealCard } from "./layout.js";
 import { adoptablePicker, fillPicker } from "./picker.js";
 import { buildForm, fromInputs, toInputs, missingRequired, autoGrow, listWords } from "../lib/form.js";
 import { promptCard } from "./promptcard.js";
@@ -50,14 +50,15 @@ export async function loadResultModules() {
 /**
  * mountEvaluate builds the Evaluate view into root from evaluators (what rj.evaluators() lists);
  * what needs the engine waits for engine.rj. dispose() detaches the view from the state and the
- * engine.
+ * engine, and returns the share link it had not finished opening ("" when none), for the view
+ * drawn next (link) to open; openLink opens a share link pasted into the tab.
  * @param {HTMLElement} root
  * registry (the page's) holds the evaluators opened from share links, shown too; note is the page's
  * word to the next Evaluate view drawn (sharing.js: a link's evaluator was saved).
  * @param {{evaluators: any[], engine: import("../shell/enginestatus.js").Engine, state: import("../shell/state.js").State, registry: import("../custom/registry.js").EvaluatorRegistry|null,
- *   note: import("../lib/store.js").Signal<string>}} ctx
+ *   note: import("../lib/store.js").Signal<string>, link?: string}} ctx
  */
-export function mountEvaluate(root, { evaluators: described, engine, state, registry, note }) {
+export function mountEvaluate(root, { evaluators: described, engine, state, registry, note, link = "" }) {
   const evaluators = [...described, ...(registry ? registry.linked.values() : [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const byID = new Map(evaluators.map((e) => [e.id, e]));
   // An evaluator clicked in index.html's picker before the modules had run (boot.js) is the one
@@ -108,7 +109,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
       revealVerdict();
       revealPending = verdictToCome && !verdictEl.querySelector('[data-ref="verdict-view"]');
     },
-  });
+  }, link);
 
   // ---- evaluator picker --------------------------------------------------------------------
   const { add: addPick, addEvaluators } = fillPicker(picker, { evaluators, byID, shown: () => view.ev.value.id, onSelect: (id) => select(id) });
@@ -164,8 +165,8 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   // An evaluator of the user's without an example (a new one) has none to load. Its example is
   // its editor's sample, which can change while this view is open (registry.revised).
   function syncExample() {
-    exampleBtn.disabled = !hasExample(view.ev.value);
-    exampleBtn.title = exampleBtn.disabled ? "This evaluator has no example: save one in My evaluators (Save as the example)" : "";
+    const ev = view.ev.value;
+    exampleWords(exampleBtn, hasExample(ev), !!(ev.example && ev.example.answer), state.endpoint().mode === "manual");
   }
 
   function loadExample() {
@@ -236,7 +237,7 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
         if (fieldName) form.setError(fieldName, "⚠ " + text);
       }
     }
-    promptView.draw(rendered, ev.inputs.map((i) => i.name));
+    promptView.draw(rendered, ev.inputs);
     judge();
   }
   const updateSoon = debounce(update, 120);
@@ -258,7 +259,13 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
 
 
   // ---- verdict --------------------------------------------------------------------------------
+  /** judge draws the verdict panel from the answer as it is, and offers sharing only with a verdict to share. */
   function judge() {
+    drawVerdict();
+    share.sync();
+  }
+
+  function drawVerdict() {
     const answer = answerTA.value;
     const outcome = view.outcome.value;
     if (view.running.value) {
@@ -339,9 +346,10 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
   const effects = [
     // The Run button, the answer box's words, the usage line, the pointer to a failed call (runbar.js).
     drawRunBar({ view, els, engine, state, usageLine: (call) => (judgecall ? judgecall.usageLine(call) : null) }),
-    // The evaluator shown, or its example (its editor's sample, saved as it is typed), changed.
+    // The evaluator shown, or its example (its editor's sample, saved as it is typed), or where calls go changed.
     effect(() => {
       registry?.revised(view.ev.value.id).value;
+      state.get("settings"); // in manual mode Load example loads the answer too: its words change
       untracked(syncExample);
     }),
     // A call went out (the judge is answering) or ended (its verdict, or how it ended).
@@ -362,12 +370,12 @@ export function mountEvaluate(root, { evaluators: described, engine, state, regi
     saveNow();
     window.removeEventListener("pagehide", saveNow);
     for (const dispose of effects) dispose();
-    share.dispose();
+    return share.dispose();
   }
 
   drawForm();
   share.start();
-  return { run, stop, select, loadExample, dispose, addEvaluators };
+  return { run, stop, select, loadExample, dispose, addEvaluators, openLink: share.open };
 }
 
 /**

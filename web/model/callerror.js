@@ -40,6 +40,10 @@ export const ServerCode = Object.freeze({
   TOKEN_REQUIRED: "token_required",
   /** 401: the request's access token is not the dev server's. */
   INVALID_TOKEN: "invalid_token",
+  /** 400: the request names an upstream (Ragjudge-Upstream) the dev server does not have. */
+  UNKNOWN_UPSTREAM: "unknown_upstream",
+  /** 502: the dev server could not connect to its upstream (nothing listens there, no route, DNS). */
+  UPSTREAM_UNREACHABLE: "upstream_unreachable",
 });
 
 /**
@@ -61,6 +65,23 @@ export function unreachable(e) {
   if (!e) return false;
   if (e.kind === CallKind.NETWORK || e.kind === CallKind.TIMEOUT || e.kind === CallKind.CORS) return true;
   return e.kind === CallKind.HTTP && UNREACHABLE_STATUSES.includes(e.status ?? 0);
+}
+
+/**
+ * outageMessage says why a run waits in an outage, from the failure that began it (a CallError or
+ * its toJSON): through the dev server, a call that never got an answer says the dev server itself
+ * is gone, and its 502 upstream_unreachable that the server could not connect to its upstream;
+ * otherwise the endpoint is unreachable. Either way the run goes on by itself.
+ * @param {{kind?: string, status?: number, code?: string} | null | undefined} e
+ * @param {{proxy: boolean}} o whether the calls go through the dev server
+ * @returns {string}
+ */
+export function outageMessage(e, { proxy }) {
+  if (proxy && e && (e.kind === CallKind.NETWORK || e.kind === CallKind.CORS))
+    return "The dev server is not reachable (is make run still running?): the run waits, and goes on by itself when it answers again.";
+  if (e && e.kind === CallKind.HTTP && e.status === 502 && e.code === ServerCode.UPSTREAM_UNREACHABLE)
+    return "The dev server cannot reach its model server (its -upstream): the run waits, and goes on by itself when it answers again.";
+  return "The endpoint is unreachable; resuming when it answers.";
 }
 
 /** CallError is a model call that did not produce an answer; see CallKind for kind. */
@@ -148,6 +169,7 @@ export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterM
     return "This dev server is shared and needs its access token (401): open the address it printed at its start (…/?token=…).";
   if (status === 401 && code === ServerCode.INVALID_TOKEN)
     return "The dev server refused this page's access token (401; it makes a new one when it restarts): open the address it printed at its start (…/?token=…).";
+  if (status === 400 && code === ServerCode.UNKNOWN_UPSTREAM) return "The dev server has no upstream of the name the call gave (400): see its message for the ones it has.";
   if (status === 401 && key === KeySource.NONE) return "No key was sent (401 Unauthorized): the endpoint needs one; enter your API key in Model settings.";
   if (status === 401 && key === KeySource.SERVER)
     return "The dev server's key (its OPENAI_API_KEY) was refused (401 Unauthorized): enter your own key in Model settings, or fix the server's.";
@@ -164,6 +186,8 @@ export function httpErrorMessage(status, { model = "", attempts = 1, retryAfterM
     const wait = retryAfterMs !== null ? `wait ${secs(retryAfterMs)}` : "wait a moment";
     return `Rate limited by ${who.toLowerCase()} (429 Too Many Requests)${tried}: ${batch ? `lower the concurrency or ${wait}, then retry failed rows` : `${wait} and run again`}.`;
   }
+  if (status === 502 && code === ServerCode.UPSTREAM_UNREACHABLE)
+    return `The dev server could not reach its model server (502)${tried}: start it (Ollama, vLLM…) at the address the dev server was given (its -upstream), or start the dev server with another.`;
   if (status === 504 || status === 408) return `The model did not answer in time (${status} timeout)${tried}: ${batch ? later : "try again"}, or lower max tokens.`;
   if (status >= 500) return `${who} failed (${status})${tried}: ${later}; if it persists, check the server.`;
   return `The call failed with HTTP ${status}: see the server's message, and check the model settings.`;

@@ -303,10 +303,16 @@ export async function chat(request, opts = {}) {
 }
 
 /**
- * listModels returns the model ids the endpoint offers, or [] when it offers none or fails.
- * upstream: the dev server's upstream to ask, by name (a jury's judge); none: its default.
+ * listModels returns the models the endpoint offers, in its own order (Ollama's: the most recently
+ * pulled first; a page sorts them to show), or [] when it offers none or fails. chat says whether
+ * the endpoint marks the model as one that answers chat completions: most mark nothing (OpenAI,
+ * Ollama's and vLLM's /v1/models, and any list through the dev server, which go-openai reads: null),
+ * a few do: Together's and LM Studio's `type` ("chat", "llm", "vlm"… or "embedding", "embeddings",
+ * "rerank"…), Mistral's `capabilities.completion_chat`, Ollama's own /api/tags `details.family` (a
+ * BERT is an embedding model). upstream: the dev server's upstream to ask, by name (a jury's judge);
+ * none: its default.
  * @param {{baseURL: string, key?: string, signal?: AbortSignal, fetch?: typeof fetch, upstream?: string}} o
- * @returns {Promise<string[]>}
+ * @returns {Promise<{id: string, chat: boolean|null}[]>}
  */
 export async function listModels({ baseURL, key, signal, fetch: fetchFn, upstream }) {
   try {
@@ -316,10 +322,34 @@ export async function listModels({ baseURL, key, signal, fetch: fetchFn, upstrea
     if (!res.ok) return [];
     const j = await res.json();
     const list = Array.isArray(j) ? j : j.data || j.models || [];
-    return list.map((m) => (typeof m === "string" ? m : m.id || m.name)).filter((x) => typeof x === "string").sort();
+    return list
+      .map((/** @type {any} */ m) => ({ id: typeof m === "string" ? m : m && (m.id || m.name), chat: m && typeof m === "object" ? chatMark(m) : null }))
+      .filter((/** @type {{id: unknown}} */ m) => typeof m.id === "string");
   } catch {
     return [];
   }
+}
+
+/** CHAT_TYPES and OTHER_TYPES: the `type` a model list gives a model that answers chat, and one that does not. */
+const CHAT_TYPES = /^(chat|llm|vlm|language|code|text-generation)$/i;
+const OTHER_TYPES = /embed|rerank|moderation|image|audio|speech|transcri|tts/i;
+
+/**
+ * chatMark says whether a model list's entry marks the model as answering chat: true, false, or
+ * null when the entry does not say.
+ * @param {any} m
+ * @returns {boolean|null}
+ */
+function chatMark(m) {
+  if (typeof m.type === "string") {
+    if (CHAT_TYPES.test(m.type)) return true;
+    if (OTHER_TYPES.test(m.type)) return false;
+  }
+  if (m.capabilities && typeof m.capabilities === "object" && typeof m.capabilities.completion_chat === "boolean") return m.capabilities.completion_chat;
+  if (Array.isArray(m.capabilities)) return m.capabilities.includes("completion") || m.capabilities.includes("chat") ? true : m.capabilities.includes("embedding") ? false : null;
+  const family = m.details && typeof m.details.family === "string" ? m.details.family : "";
+  if (family) return !/bert/i.test(family);
+  return null;
 }
 
 /**

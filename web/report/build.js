@@ -81,6 +81,9 @@ body.rp { display: block; min-height: 0; }
   .rp-note { display: none; }
   h1, h2, h3, h4 { break-after: avoid; }
   .histogram { max-width: 12cm; }
+  /* Printed, a row shows what it holds (the judge's reasons and answer), not only its line: a
+     closed row's content is shown (and the script opens them where ::details-content is unknown). */
+  details.rp-row::details-content { content-visibility: visible; display: block; }
 }
 `;
 
@@ -114,6 +117,10 @@ export const REPORT_SCRIPT = `(async () => {
   const q = document.getElementById("rp-q");
   const count = document.getElementById("rp-count");
   html.dataset.script = "ready";
+  // Printed, every row shows its details; the rows opened for it close again afterwards.
+  let opened = [];
+  addEventListener("beforeprint", () => { opened = rows.filter((r) => !r.open); for (const r of opened) r.open = true; });
+  addEventListener("afterprint", () => { for (const r of opened) r.open = false; opened = []; });
   if (!q || !count) return;
   let f = "all";
   const apply = () => {

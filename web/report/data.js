@@ -33,6 +33,9 @@ export const REPORT_FORMAT = 1;
  * @property {string|null} [label] the human label in words ("✓ Grounded", "4", "no label"), for a run with a label column
  * @property {boolean|null} [agrees] whether the judge agrees with it (null: no label, no verdict, or a numeric label)
  * @property {boolean} [split] judged several times, its repeats did not all give the same verdict
+ * @property {{detail: any, max: number, labels: {essential: string[], bonus: string[]}|null}|null} [recall] a recall verdict's
+ *   detail, for its figures as the page draws them (verdict/recall.js recallFigures: the passage bars, the recomputed formula
+ *   against the judge's lines), with its scale's maximum and its passages' first words when known
  */
 
 /**
@@ -179,7 +182,7 @@ function partReasons(view, d) {
       .filter(([k]) => d[k] && typeof d[k] === "object")
       .map(([k, label]) => ({ label, state: STATE_OF(d[k].faithfulness), text: str(d[k].faithfulness_justification), notes: [] }));
   }
-  if (d.recomputed && Array.isArray(d.recomputed.lines)) return [{ label: "Recall, recomputed", state: "", text: "", notes: d.recomputed.lines.map(str) }];
+  // A recall verdict's parts are its figures (ReportRow.recall): the bars and the formula's lines.
   return [];
 }
 
@@ -249,9 +252,10 @@ function repeatLabel(ev, rep, k, n, threshold) {
  * @param {number|null} threshold
  * @param {number} index
  * @param {string[]} [names] a jury's judges (results/jury.js juryNames): each one's verdict is listed as a repeat's is
+ * @param {{essential: string[], bonus: string[]}|null} [passageLabels] a recall verdict's passages' first words
  * @returns {ReportRow}
  */
-export function rowOf(ev, item, r, status, threshold, index, names = []) {
+export function rowOf(ev, item, r, status, threshold, index, names = [], passageLabels = null) {
   const v = r && !r.error ? r.verdict || {} : null;
   let note = "";
   if (r) note = status === "undetermined" || status === "error" ? reasonOf(r) : r.repaired ? "repaired after one correction request" : "";
@@ -283,6 +287,7 @@ export function rowOf(ev, item, r, status, threshold, index, names = []) {
     checks: v && Array.isArray(v.checks) ? v.checks.map((/** @type {any} */ c) => ({ severity: String(c.severity), code: String(c.code || ""), message: String(c.message) })) : [],
     reasons: v ? reasonsOf(ev.view, v.verdict) : [],
     usage: usageText(r),
+    recall: ev.view === "recall" && v && v.verdict && typeof v.verdict === "object" ? { detail: v.verdict, max: (ev.score && ev.score.max) || 5, labels: passageLabels } : null,
   };
 }
 
@@ -369,10 +374,11 @@ export function labelText(ev, kind, v) {
  * @param {string} [a.where]
  * @param {any} [a.params]
  * @param {string} [a.version]
+ * @param {{essential: string[], bonus: string[]}|null} [a.passageLabels] a recall verdict's passages' first words (verdict/recall.js passageLabels)
  * @param {Date} [a.now]
  * @returns {ReportData}
  */
-export function singleReportData({ ev, inputs, answer, verdict, prompt = null, messages = null, model = "", where = "", params = null, version = "", now = new Date() }) {
+export function singleReportData({ ev, inputs, answer, verdict, prompt = null, messages = null, model = "", where = "", params = null, version = "", now = new Date(), passageLabels = null }) {
   const status = verdict.passed === true ? "passed" : verdict.passed === false ? "failed" : typeof verdict.score === "number" && !(verdict.checks || []).some((/** @type {any} */ c) => c.severity === "error") ? "scored" : "undetermined";
   const r = { verdict, answers: [answer], error: null };
   return {
@@ -391,7 +397,7 @@ export function singleReportData({ ev, inputs, answer, verdict, prompt = null, m
     run: null,
     summary: null,
     panels: {},
-    rows: [rowOf(ev, { inputs }, r, status, null, 0)],
+    rows: [rowOf(ev, { inputs }, r, status, null, 0, [], passageLabels)],
   };
 }
 

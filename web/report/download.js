@@ -8,6 +8,7 @@ import { singleReportData } from "./data.js";
 import { buildReport, pageCSS, reportName } from "./build.js";
 import { addStylesheet, download } from "../lib/dom.js";
 import { modelParams } from "../model/modelparams.js";
+import { passageLabels } from "../verdict/recall.js";
 
 /**
  * stylesReady resolves once the Batch view's stylesheets are in the page (its rows, cards and
@@ -50,6 +51,7 @@ export async function singleReport({ rj, ev, inputs, answer, state, prompt, mess
     where: model ? ep.label : ep.mode === "manual" ? "the judge's answer was pasted by hand" : ep.label,
     params: model ? modelParams(st) : null,
     version: rj.version,
+    passageLabels: ev.view === "recall" ? passageLabels(rj, inputs.passage_gt) : null,
   });
   await stylesReady();
   return { name: reportName(data), html: await buildReport(data, { css: pageCSS(document) }) };

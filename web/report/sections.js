@@ -16,8 +16,10 @@ import { caseDetail } from "../checkup/casedetail.js";
 import { positionPanel } from "../checkup/position.js";
 import { causesList } from "../stats/figures.js";
 import { wordFor, stateBadge } from "../verdict/statebadge.js";
+import { recallFigures } from "../verdict/recall.js";
 import { fmtInt, fmtNum, clip, cellText } from "../lib/format.js";
 import { hIn } from "../lib/dom.js";
+import { isNote } from "../results/causes.js";
 
 /** @typedef {import("./data.js").ReportData} ReportData */
 /** @typedef {(doc: Document, data: ReportData) => Element | null} Section */
@@ -192,7 +194,7 @@ function valueEl(doc, v) {
  */
 export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const checks = row.checks.length
-    ? hIn(doc, "ul", { class: "checks" }, row.checks.map((c) => hIn(doc, "li", { class: c.severity === "error" ? "check-error" : "check-warning", dataset: { code: c.code } }, hIn(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : "⚠ Warning" }), " ", c.message)))
+    ? hIn(doc, "ul", { class: "checks" }, row.checks.map((c) => hIn(doc, "li", { class: c.severity === "error" ? "check-error" : isNote(c) ? "check-note" : "check-warning", dataset: { code: c.code } }, hIn(doc, "span", { class: "check-icon", text: c.severity === "error" ? "✗ Error" : isNote(c) ? "ℹ Note" : "⚠ Warning" }), " ", c.message)))
     : row.answers.length && row.status !== "error"
       ? hIn(doc, "p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." })
       : null;
@@ -221,7 +223,9 @@ export function rowEl(doc, row, ev, open, bare = false, labelColumn = null) {
   const labelLine = labelled
     ? hIn(doc, "p", { class: "rp-label-line", dataset: { ref: "report-row-label" } }, hIn(doc, "strong", { text: `Human label (${labelColumn}): ` }), String(row.label), agreeText ? ` · ${agreeText}` : "")
     : null;
-  const body = hIn(doc, "div", { class: "rp-body" }, labelLine, checks, reasons, answers, repeats, inputs, row.usage ? hIn(doc, "p", { class: "hint", text: row.usage }) : null);
+  // A recall verdict's bars and its formula against the judge's lines, as the page draws them.
+  const figures = row.recall ? hIn(doc, "div", { class: "rp-recall" }, recallFigures(doc, row.recall.detail, { max: row.recall.max, labels: row.recall.labels || undefined })) : null;
+  const body = hIn(doc, "div", { class: "rp-body" }, labelLine, checks, figures, reasons, answers, repeats, inputs, row.usage ? hIn(doc, "p", { class: "hint", text: row.usage }) : null);
   /** @type {Object<string, string>} */
   const rowData = { status: row.status, n: String(row.n) };
   if (labelled) rowData.agrees = row.agrees === null || row.agrees === undefined ? "" : String(row.agrees);

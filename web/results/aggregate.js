@@ -33,13 +33,16 @@ export function aggregate(results, total, { threshold = null, priceIn = null, pr
     }
     const s = r.verdict && r.verdict.score;
     if (!r.error && typeof s === "number" && Number.isFinite(s)) scores.push(s);
-    promptTokens += (r.usage && r.usage.prompt_tokens) || 0;
-    completionTokens += (r.usage && r.usage.completion_tokens) || 0;
-    calls += r.calls || 0;
-    cachedCalls += r.cachedCalls || 0;
+    // What the row spent: its latest try's, and its earlier tries' in this run (a Retry or an Ask
+    // again replaces a row's result, not what was paid for it: batch/rowresult.js carrySpend).
+    const e = r.earlier || { calls: 0, cachedCalls: 0, attempts: 0, prompt_tokens: 0, completion_tokens: 0 };
+    promptTokens += ((r.usage && r.usage.prompt_tokens) || 0) + (e.prompt_tokens || 0);
+    completionTokens += ((r.usage && r.usage.completion_tokens) || 0) + (e.completion_tokens || 0);
+    calls += (r.calls || 0) + (e.calls || 0);
+    cachedCalls += (r.cachedCalls || 0) + (e.cachedCalls || 0);
     // Attempts that reached for the endpoint and got no answer (a 503, a timeout): every attempt
     // made that did not become one of the row's answered calls. Cache hits make no attempt.
-    failedCalls += Math.max(0, (r.attempts || 0) - (r.calls || 0));
+    failedCalls += Math.max(0, (r.attempts || 0) - (r.calls || 0)) + Math.max(0, (e.attempts || 0) - (e.calls || 0));
     if (r.repaired) repaired++;
   }
   counts.pending = Math.max(0, total - finished);

@@ -51,6 +51,19 @@ export const CAUSES = Object.freeze({
 });
 
 /**
+ * NOTE_CODES are warnings the page shows as a quiet note rather than a problem: they say how an
+ * answer that reads right was read. answer.prose-after-verdict is the commonest correct phrasing
+ * ("Yes, every claim is supported."): as a warning it marked nearly every row of a batch run, which
+ * teaches people to skip warnings. The API keeps it a warning; the page decides by code.
+ */
+export const NOTE_CODES = Object.freeze(new Set(["answer.prose-after-verdict"]));
+
+/** isNote says whether check c is shown as a note (NOTE_CODES), not as a warning. @param {{severity?: string, code?: string}} c */
+export function isNote(c) {
+  return c.severity !== "error" && NOTE_CODES.has(c.code || "");
+}
+
+/**
  * NEUTRAL_CAUSE is said of a verdict undetermined by design: the judge answered with a label its
  * custom evaluator maps to neither passed nor failed (a warning, answer.neutral-label, naming it).
  */

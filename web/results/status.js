@@ -109,6 +109,8 @@ export function causeOf(result, threshold = null) {
         if (e.status === 429 && e.code === "too_many_calls_in_flight") return "dev server busy (429)"; // its own cap, not the provider's
         if (e.status === 429) return "rate limited (429)";
         if (e.status === 401 || e.status === 403) return "key refused (" + e.status + ")";
+        // The dev server could not connect to its upstream: not a server failing, an address nothing answers at.
+        if (e.status === 502 && e.code === "upstream_unreachable") return "endpoint unreachable (502)";
         if (e.status >= 500) return "server error (" + e.status + ")";
         // A batch output line's failure says its code (context_length_exceeded, content_filter…).
         return "HTTP " + e.status + (e.code ? " (" + e.code + ")" : "");

@@ -2,7 +2,7 @@
 // tokens) and the badge that says where judge calls go.
 
 import { h, ref, replace, uid } from "../lib/dom.js";
-import { modelChosen, modelsText, pickModel } from "./modelpick.js";
+import { modelChosen, modelsText, pickModel, askingModels } from "./modelpick.js";
 import { onChange } from "../lib/store.js";
 
 /** KEY_SETTLE_MS: how long the key field stays unchanged before the models are asked for with it. */
@@ -15,6 +15,8 @@ export function mountSettings(root, state) {
   const where = ref(root, "where");
   const s = () => state.get("settings");
   let models = [];
+  /** @type {string[]} the listed models the endpoint marks as answering no chat (llm.js listModels) */
+  let notChat = [];
   let modelsFor = "";
   let replacedNote = ""; // what the default model became, said until the user picks another
   let keyTimer = 0;
@@ -156,29 +158,79 @@ export function mountSettings(root, state) {
     where.dataset.mode = ep.mode;
     // A shared dev server whose access token this page lacks: its calls are refused.
     where.dataset.locked = String(ep.mode === "proxy" && !!state.config && state.config.token === "required");
+    // Calls go through the dev server, and it did not answer (the page came from the service
+    // worker's cache, or the server stopped): said, and asked again until it answers.
+    where.dataset.down = String(ep.mode === "proxy" && !state.config);
+    if (where.dataset.down === "true") watchServer();
+  }
+
+  /** @type {any} the next ask for the dev server's config, while it does not answer */
+  let serverTimer = null;
+  let serverWait = 2000;
+  /**
+   * watchServer asks for the dev server's /ragjudge/config at growing intervals (2 s doubling, at
+   * most 30 s) while calls go through it and it does not answer; once it does, the page has its
+   * config (where calls go, its key and token, its caps) as a page loaded from it has.
+   */
+  function watchServer() {
+    if (serverTimer !== null) return;
+    serverTimer = setTimeout(async () => {
+      serverTimer = null;
+      if (state.config || state.endpoint().mode !== "proxy") return;
+      let cfg = null;
+      try {
+        const res = await fetch("ragjudge/config", { cache: "no-store" });
+        const j = res.ok ? await res.json() : null;
+        cfg = j && typeof j === "object" && "upstream" in j ? j : null;
+      } catch {
+        // still not reachable
+      }
+      if (cfg) {
+        serverWait = 2000;
+        // A signal: a run waiting for it (for a key it may not need) hears (batch/runcontroller.js).
+        state.config = cfg;
+        sync();
+        modelsFor = ""; // asked while it was down: ask again
+        refreshModels(!pop.hidden);
+        return;
+      }
+      serverWait = Math.min(30_000, serverWait * 2);
+      watchServer();
+    }, serverWait);
   }
 
   /**
    * refreshModels asks the endpoint for its models (a GET, never paid) when where calls go or the
    * key changed, offers them in the model field, and makes the default model one the endpoint
-   * lists when the user has not chosen one (modelpick.js). Unless opened (open: the popover is
-   * shown), it asks only with a key to send, the user's or the dev server's: nothing goes upstream
-   * without one that the user did not ask for. where.dataset.models says how far it is: "asking",
-   * then the number of models listed.
+   * lists when the user has not chosen one (modelpick.js). It asks whenever a call could go: with a
+   * key to send, the user's or the dev server's, or to an endpoint that needs none (Ollama, vLLM on
+   * this machine: keyguard.js); unless opened (open: the popover is shown), never to one that needs
+   * a key the page lacks. A run waits for the answer before it reads the model (askingModels).
+   * where.dataset.models says how far it is: "asking", then the number of models listed.
    * @param {boolean} [open]
    */
-  async function refreshModels(open = false) {
+  function refreshModels(open = false) {
+    const asked = listEndpointModels(open);
+    askingModels(asked);
+    return asked;
+  }
+
+  /** @param {boolean} open */
+  async function listEndpointModels(open) {
     const ep = state.endpoint();
     if (ep.mode === "manual") {
       modelHint.textContent = "";
       delete where.dataset.models;
       return;
     }
-    if (!open && !keyToSend()) return;
     const sig = ep.baseURL + "|" + state.key; // in memory only, as the key is
     if (sig === modelsFor) return;
     // Not needed to draw the page.
     const [{ listModels }, { keyMissing }] = await Promise.all([import("../model/llm.js"), import("../model/keyguard.js")]);
+    if (!open && keyMissing(state)) {
+      if (where.dataset.models === "asking") delete where.dataset.models;
+      return;
+    }
     if (keyMissing(state)) {
       // The endpoint needs a key to list its models: none is asked for without it.
       modelsFor = "";
@@ -191,10 +243,11 @@ export function mountSettings(root, state) {
     modelHint.textContent = "Asking the endpoint for its models…";
     const listed = await listModels({ baseURL: ep.baseURL, key: state.key, signal: undefined });
     if (sig !== modelsFor) return; // asked again meanwhile: that answer is the one to show
-    models = listed;
-    replace(modelList, models.map((m) => h("option", { value: m })));
+    models = listed.map((m) => m.id);
+    notChat = listed.filter((m) => m.chat === false).map((m) => m.id);
+    replace(modelList, [...models].sort().map((m) => h("option", { value: m })));
     const st = s();
-    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st) });
+    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st), notChat });
     replacedNote = pick.replaced ? pick.note : "";
     where.dataset.models = String(models.length);
     if (pick.replaced) state.setSettings({ model: pick.model, modelChosen: false });
@@ -205,7 +258,7 @@ export function mountSettings(root, state) {
   function drawModelHint() {
     if (state.endpoint().mode === "manual" || where.dataset.models === "asking" || !where.dataset.models) return;
     const st = s();
-    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st) });
+    const pick = pickModel({ listed: models, model: st.model, chosen: modelChosen(st), notChat });
     const note = pick.note || (st.modelChosen === false ? replacedNote : "");
     modelHint.textContent = (models.length ? `${modelsText(models.length)} offered by the endpoint; type to pick one.` : "The endpoint lists no models: type the model's name.") + (note ? " " + note : "");
   }
@@ -255,19 +308,14 @@ export function mountSettings(root, state) {
   onChange(() => state.get("settings"), () => changed(false));
   onChange(() => state.key, () => changed(true));
   sync();
-  // The list is asked for at once when there is a key (not only when the popover opens): a run
+  // The list is asked for at once (not only when the popover opens), when a call could go: a run
   // started without opening it must not go out with a default model the endpoint does not have.
-  // It waits for the first paint; where says "asking" meanwhile.
-  if (state.endpoint().mode !== "manual" && keyToSend()) {
+  // It waits for the first paint; where says "asking" meanwhile, and a run waits for it.
+  if (state.endpoint().mode !== "manual") {
     where.dataset.models = "asking";
-    setTimeout(refreshModels, 0);
+    askingModels(new Promise((resolve) => setTimeout(() => resolve(refreshModels()), 0)));
   }
   return { show, hide };
-
-  /** keyToSend: a key goes with calls, the user's or (through the dev server) the server's own. */
-  function keyToSend() {
-    return !!state.key || (state.endpoint().mode === "proxy" && !!(state.config && state.config.server_key));
-  }
 }
 
 function clampNum(v, lo, hi, dflt) {

@@ -59,7 +59,18 @@ export class State {
     // A jury's judges on other endpoints than the page's: their keys by endpoint (batch/judges.js
     // keyId), in memory only, never saved: a reload asks for them again.
     this.judgeKeyed = signal(/** @type {Readonly<Record<string, string>>} */ (Object.freeze({})));
-    this.config = null; // the dev server's /ragjudge/config, or null when there is no dev server
+    // The dev server's /ragjudge/config, or null while there is none (or it does not answer): set
+    // at start, and again when a dev server that was down answers (shell/settings.js watchServer).
+    this.configured = signal(/** @type {any} */ (null));
+  }
+
+  /** config is the dev server's /ragjudge/config, or null (in an effect, the effect runs again when it changes). */
+  get config() {
+    return this.configured.value;
+  }
+
+  set config(v) {
+    this.configured.value = v;
   }
 
   /** field is the signal of field name. @param {string} name */
@@ -154,7 +165,7 @@ export class State {
         mode,
         baseURL: new URL("v1", location.href).href.replace(/\/$/, ""),
         direct: false,
-        label: !this.config ? "via dev server (not found)" : this.config.token === "required" ? "via dev server (needs its access token)" : `via dev server → ${host || "upstream"}`,
+        label: !this.config ? "via dev server (not reachable)" : this.config.token === "required" ? "via dev server (needs its access token)" : `via dev server → ${host || "upstream"}`,
       };
     }
     if (mode === "direct") return { mode, baseURL: s.baseURL, direct: true, label: `direct → ${hostOnly(s.baseURL) || "?"}` };

@@ -7,7 +7,7 @@
 
 import { runCounts } from "../results/counts.js";
 import { statusOf } from "../results/status.js";
-import { stat, kappaWords, verdictWord, scrollTable } from "./figures.js";
+import { stat, kappaWords, verdictBadge, scrollTable } from "./figures.js";
 import { shownAnswer } from "./consistency.js";
 import { idColumn, sourceColumns } from "../results/columns.js";
 import { pct, fmtNum, fmtInt, cut, fmtMoney } from "../lib/format.js";
@@ -308,8 +308,8 @@ export function comparePanel(doc, d) {
             "tr",
             { dataset: { a: String(r.a), b: String(r.b) } },
             hIn(doc, "td", { text: String(r.a + 1) + (r.id !== null ? ` (${r.id})` : "") }),
-            hIn(doc, "td", { text: verdictWord(r.verdictA, d.words && d.words.a) + (r.scoreA !== null ? ` · ${fmtNum(r.scoreA)}` : ""), dataset: { verdict: String(r.verdictA) } }),
-            hIn(doc, "td", { text: verdictWord(r.verdictB, d.words && d.words.b) + (r.scoreB !== null ? ` · ${fmtNum(r.scoreB)}` : ""), dataset: { verdict: String(r.verdictB) } }),
+            hIn(doc, "td", { dataset: { verdict: String(r.verdictA) } }, verdictBadge(doc, r.verdictA, d.words && d.words.a, r.scoreA)),
+            hIn(doc, "td", { dataset: { verdict: String(r.verdictB) } }, verdictBadge(doc, r.verdictB, d.words && d.words.b, r.scoreB)),
             hIn(doc, "td", {}, hIn(doc, "div", { class: "compare-input", text: cut(r.input, 400) })),
             hIn(doc, "td", {}, hIn(doc, "pre", { class: "mono", text: r.answerA })),
             hIn(doc, "td", {}, hIn(doc, "pre", { class: "mono", text: r.answerB })),

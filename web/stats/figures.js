@@ -2,8 +2,8 @@
 // takes the document it builds in (the page's, or a report's), so that a panel is a pure function (doc, data) =>
 // Element; text is only ever set as textContent.
 
-import { hIn } from "../lib/dom.js";
-import { fmtInt } from "../lib/format.js";
+import { hIn, badgeIn, STATES, stateOf } from "../lib/dom.js";
+import { fmtInt, fmtNum } from "../lib/format.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -72,6 +72,22 @@ export function mark(v) {
 export function verdictWord(v, words) {
   const w = words || {};
   return v === true ? "✓ " + (w.passed || "passed") : v === false ? "✗ " + (w.failed || "failed") : "? undetermined";
+}
+
+/**
+ * verdictBadge is a verdict as the page's badge (lib/dom.js badgeIn: icon, word, colour), the
+ * evaluator's words when given, with its score beside it: a verdict in a table looks as it does
+ * everywhere else.
+ * @param {Document} doc
+ * @param {boolean|null} v
+ * @param {VerdictWords|null|undefined} words
+ * @param {number|null} [score]
+ */
+export function verdictBadge(doc, v, words, score = null) {
+  const st = STATES[stateOf(v)];
+  const w = words || {};
+  const word = v === true ? w.passed || st.word : v === false ? w.failed || st.word : st.word;
+  return hIn(doc, "span", { class: "verdict-cell" }, badgeIn(doc, { state: stateOf(v), icon: st.icon, word, cls: st.cls, size: "badge-small" }), score !== null ? hIn(doc, "span", { class: "verdict-score", text: fmtNum(score) }) : null);
 }
 
 /**

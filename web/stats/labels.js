@@ -14,6 +14,12 @@
  * without case, spaces, hyphens or underscores. */
 const LABEL_NAMES = ["humanlabel", "label", "human", "gold", "goldlabel", "expectedverdict", "humanverdict", "humanjudgment", "humanjudgement", "annotation", "verdictlabel", "groundtruthlabel"];
 
+/** QUESTION_NAMES: column names that ask a yes/no question of the answer (HaluEval's
+ * "hallucination", RAGTruth's and Phoenix's is_hallucination; is_faithful, is_grounded…), suggested
+ * as the human label only when no column is named as in LABEL_NAMES; what a yes means follows
+ * from the name (yesMeansFromName: a yes to a fault is a failure). Compared as LABEL_NAMES are. */
+const QUESTION_NAMES = ["hallucination", "ishallucination", "hashallucination", "hallucinated", "ishallucinated", "isfaithful", "faithful", "isgrounded", "grounded", "issupported", "supported", "iscorrect", "isfactual", "factual"];
+
 /** ANSWERS: words that answer the column's question, lowercased: true when it holds. */
 const ANSWERS = new Map([
   ["true", true], ["false", false],
@@ -95,18 +101,19 @@ function key(name) {
 
 /**
  * suggestLabelColumn is the column to propose as the human label: the first of columns named as
- * in LABEL_NAMES (in that order of preference; a dotted path is matched by its last part), or
- * null. The user can pick any column, or none.
+ * in LABEL_NAMES (in that order of preference; a dotted path is matched by its last part), else
+ * as in QUESTION_NAMES (HaluEval's hallucination), or null. The user can pick any column, or none.
  * @param {string[]} columns the dataset's columns or paths
  * @returns {string|null}
  */
 export function suggestLabelColumn(columns) {
+  const names = [...LABEL_NAMES, ...QUESTION_NAMES];
   /** @type {string|null} */
   let best = null;
-  let rank = LABEL_NAMES.length;
+  let rank = names.length;
   for (const c of columns) {
     const k = key(c.includes(".") ? c.slice(c.lastIndexOf(".") + 1) : c);
-    const i = LABEL_NAMES.indexOf(k);
+    const i = names.indexOf(k);
     if (i >= 0 && i < rank) (best = c), (rank = i);
   }
   return best;

@@ -6,7 +6,7 @@
 // reuses renderVerdict so a row opens the same view as a single evaluation.
 
 import { h, badge, stateOf } from "../lib/dom.js";
-import { causeOfChecks, hasCode } from "../results/causes.js";
+import { causeOfChecks, hasCode, isNote } from "../results/causes.js";
 import { generic, scoreView, rest } from "./common.js";
 import { judgeReasons } from "./words.js";
 import { claimsView } from "./claims.js";
@@ -18,11 +18,24 @@ import { recallView } from "./recall.js";
 /** VIEWS maps an evaluator's declared view to the function that draws it. */
 const VIEWS = { claims: claimsView, "yes-no": yesNoView, pairwise: pairwiseView, recall: recallView };
 
+/** READER_KINDS: a custom reader's detail names its kind (core/judge CustomDetail): the reader's, not news to a reader of the verdict. */
+const READER_KINDS = new Set(["yes-no", "score", "label", "json"]);
+
 function genericView({ head, score, d }) {
   if (score) head.append(score);
-  // A custom reader's reason is shown as the judge's reason (reasonsView), not again here.
-  const other = rest(d, ["reason"]);
-  return Object.keys(other).length ? generic(other) : null;
+  const custom = READER_KINDS.has(d.kind);
+  if (!custom) {
+    const other = rest(d, ["reason"]);
+    return Object.keys(other).length ? generic(other) : null;
+  }
+  // A custom reader's detail: the word it read, in a sentence; the JSON it read, under a
+  // disclosure; its reason is shown as the judge's reason (reasonsView), not again here.
+  const parts = [];
+  if (typeof d.label === "string" && d.label) parts.push(h("p", { class: "judge-said", dataset: { ref: "judge-said" } }, "The judge said ", h("strong", { text: "“" + d.label + "”" }), "."));
+  if (d.fields && typeof d.fields === "object") parts.push(h("details", { class: "judge-fields", dataset: { ref: "judge-fields" } }, h("summary", { text: "The JSON the judge wrote, as read" }), generic(d.fields)));
+  const other = rest(d, ["reason", "kind", "label", "fields"]);
+  if (Object.keys(other).length) parts.push(generic(other));
+  return parts.length ? h("div", {}, parts) : null;
 }
 
 /**
@@ -96,10 +109,11 @@ const FOLLOW_FROM_CUT = new Set(["claims.skipped", "claims.missing", "pairwise.n
 
 function checkItem(c, onLocate) {
   const error = c.severity === "error";
+  const note = isNote(c);
   return h(
     "li",
-    { class: "check-" + (error ? "error" : "warning"), dataset: { code: c.code || "" } },
-    h("span", { class: "check-icon", text: error ? "✗ Error" : "⚠ Warning" }),
+    { class: "check-" + (error ? "error" : note ? "note" : "warning"), dataset: { code: c.code || "" } },
+    h("span", { class: "check-icon", text: error ? "✗ Error" : note ? "ℹ Note" : "⚠ Warning" }),
     " ",
     h("span", { text: c.message }),
     onLocate && !c.input && c.line
@@ -116,6 +130,9 @@ function checkItem(c, onLocate) {
  */
 export function checksView(checks, { onLocate } = {}) {
   if (!checks.length) return h("p", { class: "checks-ok", dataset: { ref: "checks" }, text: "✓ No problems reading the judge's answer." });
+  // Only notes (how a right answer was read): no problem, and the notes under it.
+  if (checks.every(isNote))
+    return h("div", { dataset: { ref: "checks" } }, h("p", { class: "checks-ok", text: "✓ No problems reading the judge's answer." }), h("ul", { class: "checks checks-notes" }, checks.map((c) => checkItem(c, onLocate))));
   const cut = hasCode(checks, "answer.truncated");
   const shown = cut ? checks.filter((c) => !FOLLOW_FROM_CUT.has(c.code)) : checks;
   const folded = checks.length - shown.length;
