@@ -172,7 +172,14 @@ test("N=3 repeats against a judge that flips: the Consistency panel is the core'
     assert.equal(Number(got.kappa), agreement.kappa);
     assert.equal(Number(got.changed), changed.length);
     assert.equal(Number(got.compared), N);
-    const rows = await page.$$eval('[data-ref="compare-changed-table"] tbody tr', (trs) => trs.map((tr) => ({ a: Number(tr.dataset.a) + 1, cells: [...tr.cells].map((td) => td.textContent) })));
+    const rows = await page.$$eval('[data-ref="compare-changed-table"] tbody tr', (trs) => trs.map((tr) => ({
+      a: Number(tr.dataset.a) + 1,
+      // A verdict's cell is the page's badge (its icon, its word) and the score beside it.
+      cells: [...tr.cells].map((td) => {
+        const b = td.querySelector(".badge");
+        return b ? `${b.querySelector(".badge-icon")?.textContent} ${b.querySelector(".badge-word")?.textContent}` : td.textContent;
+      }),
+    })));
     assert.deepEqual(
       rows.map((r) => r.a),
       changed,

@@ -94,6 +94,16 @@ test("a warm load asks for none of the page's files: with the worker, only wheth
     await first.goto(serve.url + "/");
     await loaded(first);
     await controlled(first);
+    // The precache runs once the page is idle (sw.js): a warm load is one after it completed, which
+    // the worker records in its list of complete versions.
+    await waitFor(
+      () => first.evaluate(async () => {
+        const res = await (await caches.open("ragjudge-pins")).match("__versions");
+        return !!res && JSON.parse(await res.text()).length > 0;
+      }),
+      120_000,
+      "the precache complete",
+    );
     let mark = serve.stderr().length;
     const again = await withWorker.newPage();
     await again.goto(serve.url + "/");
